@@ -1,0 +1,45 @@
+/**
+ * The CLI: parses argv with yargs and hands each command to its module. It holds no logic of its
+ * own; it maps errors to exit codes once, here (DESIGN.md "Conventions").
+ */
+import yargs from 'yargs';
+import { LoadproofError, UsageError } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
+import { mockOptions, runMock } from './commands/mock.js';
+import type { Io } from './io.js';
+
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  let exitCode: number = EXIT.pass;
+  try {
+    const parser = yargs([...argv])
+      .scriptName('loadproof')
+      .usage('$0 <command> [options]')
+      .command('mock', 'Start the mock server of the API (until Ctrl-C)', mockOptions, async (args) => {
+        exitCode = await runMock(args, io);
+      })
+      .demandCommand(1, 'name a command: mock')
+      .strict()
+      .exitProcess(false)
+      .fail((message, error) => {
+        if (error) throw error;
+        throw new UsageError(message ?? 'invalid arguments', 'see loadproof --help');
+      })
+      .help()
+      .version()
+      .wrap(Math.min(110, process.stdout.columns ?? 110));
+    await parser.parseAsync();
+    return exitCode;
+  } catch (error) {
+    return reportError(error, io);
+  }
+}
+
+function reportError(error: unknown, io: Io): number {
+  if (error instanceof LoadproofError) {
+    io.stderr(`loadproof: ${error.code}: ${error.message}\n${error.hint === undefined ? '' : `  hint: ${error.hint}\n`}`);
+    return error.exitCode;
+  }
+  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  io.stderr(`loadproof: internal error (a bug; please report it):\n${detail}\n`);
+  return EXIT.runFailed;
+}

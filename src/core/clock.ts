@@ -1,0 +1,129 @@
+/**
+ * Time, injected. Everything that waits or measures takes a Clock, so logic is tested on a
+ * ManualClock without sleeping, and the real server runs on a ScaledClock (model time = k × wall).
+ */
+
+/** Cancels a timer set with {@link Clock.setTimer}; calling it twice is harmless. */
+export type CancelTimer = () => void;
+
+export interface Clock {
+  /** Milliseconds on this clock's own timeline (monotonic, starts near 0). */
+  nowMs(): number;
+  /** Calls `fn` once the clock reaches `atMs` (as soon as possible if that is past). */
+  setTimer(atMs: number, fn: () => void): CancelTimer;
+}
+
+interface PendingTimer {
+  readonly atMs: number;
+  readonly seq: number;
+  readonly fn: () => void;
+  cancelled: boolean;
+}
+
+/**
+ * A clock that moves only when told to. Timers fire in time order (ties in the order they were
+ * set), and the clock reads each timer's own time while its callback runs, so a simulation driven
+ * by it is exact and repeatable.
+ */
+export class ManualClock implements Clock {
+  private currentMs: number;
+  private seq = 0;
+  private readonly heap: PendingTimer[] = [];
+
+  constructor(startMs = 0) {
+    this.currentMs = startMs;
+  }
+
+  nowMs(): number {
+    return this.currentMs;
+  }
+
+  setTimer(atMs: number, fn: () => void): CancelTimer {
+    const timer: PendingTimer = { atMs: Math.max(atMs, this.currentMs), seq: this.seq++, fn, cancelled: false };
+    this.push(timer);
+    return () => {
+      timer.cancelled = true;
+    };
+  }
+
+  /** Runs every timer due up to `targetMs` (including timers those timers set), then stops there. */
+  advanceTo(targetMs: number): void {
+    for (;;) {
+      const next = this.heap[0];
+      if (next === undefined || next.atMs > targetMs) break;
+      this.pop();
+      if (next.cancelled) continue;
+      this.currentMs = next.atMs;
+      next.fn();
+    }
+    this.currentMs = Math.max(this.currentMs, targetMs);
+  }
+
+  advanceBy(deltaMs: number): void {
+    this.advanceTo(this.currentMs + deltaMs);
+  }
+
+  /** Number of timers still waiting (cancelled ones included until they come due). */
+  pendingTimers(): number {
+    return this.heap.length;
+  }
+
+  private before(a: PendingTimer, b: PendingTimer): boolean {
+    return a.atMs < b.atMs || (a.atMs === b.atMs && a.seq < b.seq);
+  }
+
+  private push(timer: PendingTimer): void {
+    const heap = this.heap;
+    heap.push(timer);
+    let i = heap.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(heap[i]!, heap[parent]!)) break;
+      [heap[i], heap[parent]] = [heap[parent]!, heap[i]!];
+      i = parent;
+    }
+  }
+
+  private pop(): void {
+    const heap = this.heap;
+    const last = heap.pop();
+    if (last === undefined || heap.length === 0) return;
+    heap[0] = last;
+    let i = 0;
+    for (;;) {
+      const left = 2 * i + 1;
+      const right = left + 1;
+      let smallest = i;
+      if (left < heap.length && this.before(heap[left]!, heap[smallest]!)) smallest = left;
+      if (right < heap.length && this.before(heap[right]!, heap[smallest]!)) smallest = right;
+      if (smallest === i) break;
+      [heap[i], heap[smallest]] = [heap[smallest]!, heap[i]!];
+      i = smallest;
+    }
+  }
+}
+
+/**
+ * The real clock, running `timeScale` times faster than the wall: model time = k × wall time
+ * since construction. Timers are unref'd so a pending timer never keeps a process alive.
+ */
+export class ScaledClock implements Clock {
+  private readonly originMs = performance.now();
+
+  constructor(readonly timeScale = 1) {
+    if (!(timeScale > 0) || !Number.isFinite(timeScale)) {
+      throw new RangeError(`timeScale: expected a finite number > 0, got ${timeScale}`);
+    }
+  }
+
+  nowMs(): number {
+    return (performance.now() - this.originMs) * this.timeScale;
+  }
+
+  setTimer(atMs: number, fn: () => void): CancelTimer {
+    const wallDelayMs = Math.max(0, (atMs - this.nowMs()) / this.timeScale);
+    const handle = setTimeout(fn, wallDelayMs);
+    handle.unref();
+    return () => clearTimeout(handle);
+  }
+}

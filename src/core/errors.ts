@@ -1,0 +1,33 @@
+/**
+ * One catalogue of the errors a user can cause. Each carries a stable `code` and the process exit
+ * code it maps to; the CLI prints `code: message` (and the hint) without a stack. Anything that
+ * is not a LoadproofError is a bug and is printed with its stack as an internal error (exit 4).
+ */
+import { EXIT } from './exit-codes.js';
+
+export class LoadproofError extends Error {
+  constructor(
+    readonly code: string,
+    readonly exitCode: number,
+    message: string,
+    readonly hint?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** Bad flags or arguments: exit 2. */
+export class UsageError extends LoadproofError {
+  constructor(message: string, hint?: string) {
+    super('USAGE', EXIT.badInput, message, hint);
+  }
+}
+
+/** The run could not be carried out (target unreachable, auth failed, port in use): exit 4. */
+export class RunFailure extends LoadproofError {
+  constructor(code: string, message: string, hint?: string, options?: { cause?: unknown }) {
+    super(code, EXIT.runFailed, message, hint, options);
+  }
+}

@@ -1,0 +1,211 @@
+/**
+ * The replicas behind an endpoint: each replica serves up to `slotsPerReplica` requests at once
+ * (its batch); requests wait in one FIFO queue for a slot. With autoscaling, sustained high
+ * utilisation adds a replica that serves only after a warm-up delay, and sustained low
+ * utilisation drains one. Everything runs on an injected clock, so it is tested without sleeping.
+ */
+import type { CancelTimer, Clock } from '../core/clock.js';
+import type { ServiceTimeFn, Work } from './latency-model.js';
+
+export interface AutoscaleConfig {
+  /** How often utilisation is sampled (model ms). */
+  readonly evaluateEveryMs: number;
+  /** Utilisation ((busy slots + waiting) / ready slots) above which the fleet wants to grow. */
+  readonly scaleUpUtilisation: number;
+  /** How long utilisation must stay above it before a replica is added (ms). */
+  readonly scaleUpAfterMs: number;
+  /** Delay before a new replica serves (ms). */
+  readonly warmupMs: number;
+  /** Utilisation below which the fleet wants to shrink. */
+  readonly scaleDownUtilisation: number;
+  /** How long utilisation must stay below it before a replica is drained (ms). */
+  readonly scaleDownAfterMs: number;
+}
+
+export interface FleetConfig {
+  readonly minReplicas: number;
+  readonly maxReplicas: number;
+  readonly slotsPerReplica: number;
+  /** Absent: the fleet stays at minReplicas. */
+  readonly autoscale?: AutoscaleConfig;
+}
+
+export interface FleetSnapshot {
+  readonly ready: number;
+  readonly warming: number;
+  readonly draining: number;
+  readonly busySlots: number;
+  readonly totalSlots: number;
+  readonly waiting: number;
+  readonly scaleUps: number;
+  readonly scaleDowns: number;
+}
+
+interface Replica {
+  readonly id: number;
+  state: 'warming' | 'ready' | 'draining';
+  active: number;
+}
+
+/** A request in the fleet, from submit to completion. */
+export interface FleetTicket {
+  readonly work: Work;
+  readonly submittedAtMs: number;
+  startedAtMs?: number;
+  doneAtMs?: number;
+}
+
+type OnDone = (ticket: FleetTicket) => void;
+
+export class Fleet {
+  private readonly replicas: Replica[] = [];
+  /** FIFO: a Map keeps insertion order and deletes in O(1). */
+  private readonly waiting = new Map<FleetTicket, OnDone>();
+  private readonly timers = new Set<CancelTimer>();
+  private nextReplicaId = 0;
+  private highSinceMs: number | undefined;
+  private lowSinceMs: number | undefined;
+  private scaleUps = 0;
+  private scaleDowns = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly config: FleetConfig,
+    private readonly serviceTime: ServiceTimeFn,
+    private readonly clock: Clock,
+  ) {
+    for (let i = 0; i < config.minReplicas; i++) this.replicas.push({ id: this.nextReplicaId++, state: 'ready', active: 0 });
+    if (config.autoscale) this.scheduleEvaluation(config.autoscale);
+  }
+
+  /** Queues work; `onDone` is called when its service completes. */
+  submit(work: Work, onDone: (ticket: FleetTicket) => void): FleetTicket {
+    const ticket: FleetTicket = { work, submittedAtMs: this.clock.nowMs() };
+    this.waiting.set(ticket, onDone);
+    this.dispatch();
+    return ticket;
+  }
+
+  /** Withdraws work still waiting for a slot; work already in service runs to completion. */
+  withdraw(ticket: FleetTicket): boolean {
+    return this.waiting.delete(ticket);
+  }
+
+  snapshot(): FleetSnapshot {
+    let ready = 0;
+    let warming = 0;
+    let draining = 0;
+    let busySlots = 0;
+    for (const r of this.replicas) {
+      busySlots += r.active;
+      if (r.state === 'ready') ready++;
+      else if (r.state === 'warming') warming++;
+      else draining++;
+    }
+    return {
+      ready,
+      warming,
+      draining,
+      busySlots,
+      totalSlots: ready * this.config.slotsPerReplica,
+      waiting: this.waiting.size,
+      scaleUps: this.scaleUps,
+      scaleDowns: this.scaleDowns,
+    };
+  }
+
+  /** Cancels the fleet's timers (the server is closing). */
+  stop(): void {
+    this.stopped = true;
+    for (const cancel of this.timers) cancel();
+    this.timers.clear();
+  }
+
+  private setTimer(atMs: number, fn: () => void): void {
+    if (this.stopped) return;
+    const cancel = this.clock.setTimer(atMs, () => {
+      this.timers.delete(cancel);
+      fn();
+    });
+    this.timers.add(cancel);
+  }
+
+  /** Starts waiting work, oldest first, on the least-busy ready replica with a free slot. */
+  private dispatch(): void {
+    for (const [ticket, onDone] of this.waiting) {
+      const replica = this.leastBusyReadyReplica();
+      if (replica === undefined) return;
+      this.waiting.delete(ticket);
+      this.start(ticket, onDone, replica);
+    }
+  }
+
+  private leastBusyReadyReplica(): Replica | undefined {
+    let best: Replica | undefined;
+    for (const r of this.replicas) {
+      if (r.state === 'ready' && r.active < this.config.slotsPerReplica && (best === undefined || r.active < best.active)) best = r;
+    }
+    return best;
+  }
+
+  private start(ticket: FleetTicket, onDone: OnDone, replica: Replica): void {
+    replica.active++;
+    const nowMs = this.clock.nowMs();
+    const serviceMs = this.serviceTime(ticket.work, replica.active);
+    ticket.startedAtMs = nowMs;
+    ticket.doneAtMs = nowMs + serviceMs;
+    const finish = (): void => {
+      replica.active--;
+      if (replica.state === 'draining' && replica.active === 0) this.replicas.splice(this.replicas.indexOf(replica), 1);
+      onDone(ticket);
+      this.dispatch();
+    };
+    // Zero service time (the `zero` profile) completes at once, without a timer.
+    if (serviceMs <= 0) finish();
+    else this.setTimer(ticket.doneAtMs, finish);
+  }
+
+  private scheduleEvaluation(autoscale: AutoscaleConfig): void {
+    this.setTimer(this.clock.nowMs() + autoscale.evaluateEveryMs, () => {
+      this.evaluate(autoscale);
+      this.scheduleEvaluation(autoscale);
+    });
+  }
+
+  /** One autoscaler step: sustained high utilisation adds a replica, sustained low drains one. */
+  private evaluate(autoscale: AutoscaleConfig): void {
+    const nowMs = this.clock.nowMs();
+    const s = this.snapshot();
+    const utilisation = s.totalSlots === 0 ? 1 : (s.busySlots + s.waiting) / s.totalSlots;
+    this.highSinceMs = utilisation > autoscale.scaleUpUtilisation ? (this.highSinceMs ?? nowMs) : undefined;
+    this.lowSinceMs = utilisation < autoscale.scaleDownUtilisation ? (this.lowSinceMs ?? nowMs) : undefined;
+    if (this.highSinceMs !== undefined && nowMs - this.highSinceMs >= autoscale.scaleUpAfterMs) {
+      if (s.ready + s.warming < this.config.maxReplicas && s.warming === 0) this.addReplica(autoscale.warmupMs);
+      this.highSinceMs = undefined;
+    }
+    if (this.lowSinceMs !== undefined && nowMs - this.lowSinceMs >= autoscale.scaleDownAfterMs) {
+      if (s.ready > this.config.minReplicas) this.drainReplica();
+      this.lowSinceMs = undefined;
+    }
+  }
+
+  private addReplica(warmupMs: number): void {
+    const replica: Replica = { id: this.nextReplicaId++, state: 'warming', active: 0 };
+    this.replicas.push(replica);
+    this.scaleUps++;
+    this.setTimer(this.clock.nowMs() + warmupMs, () => {
+      replica.state = 'ready';
+      this.dispatch();
+    });
+  }
+
+  private drainReplica(): void {
+    // Drain the least busy ready replica: it takes no new work and leaves when empty.
+    let victim: Replica | undefined;
+    for (const r of this.replicas) if (r.state === 'ready' && (victim === undefined || r.active < victim.active)) victim = r;
+    if (victim === undefined) return;
+    victim.state = 'draining';
+    this.scaleDowns++;
+    if (victim.active === 0) this.replicas.splice(this.replicas.indexOf(victim), 1);
+  }
+}

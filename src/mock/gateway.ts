@@ -1,0 +1,213 @@
+/**
+ * The front door of a rate-limited endpoint, as the spec describes it:
+ *  1. a per-client token bucket (429 when empty, Retry-After = time until the next token);
+ *  2. at most `maxInFlight` requests in processing; beyond that a bounded FIFO queue, and 429 when
+ *     it is full (Retry-After = time until the earliest in-flight request ends);
+ *  3. a request whose time in the server (queue + service) reaches `timeoutMs` gets 504 then.
+ * Work admitted goes to the Fleet. All times are model milliseconds from an injected clock.
+ */
+import type { CancelTimer, Clock } from '../core/clock.js';
+import type { Fleet, FleetTicket } from './fleet.js';
+import type { Work } from './latency-model.js';
+import { type RateLimit, TokenBucket, retryAfterSeconds } from './limiter.js';
+
+export interface GatewayLimits {
+  /** The per-client token bucket; null disables rate limiting. */
+  readonly rate: RateLimit | null;
+  /** Requests processed at once (the spec's 128). */
+  readonly maxInFlight: number;
+  /** Requests that may wait for an in-flight slot before 429s start. */
+  readonly queueLimit: number;
+  /** Time in the server after which the request gets 504 (model ms). */
+  readonly timeoutMs: number;
+}
+
+/**
+ * Windows during which no response leaves the server: window k spans
+ * [offsetMs + k·periodMs, offsetMs + k·periodMs + durationMs) on the model clock (0 = server start).
+ * A response ready inside a window is held until the window ends.
+ */
+export interface StallWindows {
+  readonly periodMs: number;
+  readonly durationMs: number;
+  readonly offsetMs: number;
+}
+
+export type GatewayOutcome =
+  | { readonly kind: 'ok'; readonly queuedMs: number; readonly serviceMs: number; readonly heldMs: number; readonly totalMs: number }
+  | { readonly kind: 'rate_limited'; readonly retryAfterS: number }
+  | { readonly kind: 'concurrency_limited'; readonly retryAfterS: number }
+  | { readonly kind: 'timeout'; readonly totalMs: number };
+
+export interface GatewaySnapshot {
+  readonly inFlight: number;
+  readonly queued: number;
+  readonly admitted: number;
+  readonly completed: number;
+  readonly rateLimited: number;
+  readonly concurrencyLimited: number;
+  readonly timedOut: number;
+}
+
+interface Job {
+  readonly work: Work;
+  readonly arrivedAtMs: number;
+  readonly onOutcome: (outcome: GatewayOutcome) => void;
+  state: 'queued' | 'processing' | 'holding' | 'done';
+  ticket?: FleetTicket;
+  cancelTimeout?: CancelTimer;
+  cancelHold?: CancelTimer;
+}
+
+/** When a response ready at `readyMs` may leave, given the stall windows. */
+export function releaseTimeMs(readyMs: number, stall: StallWindows | null): number {
+  if (stall === null) return readyMs;
+  const phase = (((readyMs - stall.offsetMs) % stall.periodMs) + stall.periodMs) % stall.periodMs;
+  return phase < stall.durationMs ? readyMs + (stall.durationMs - phase) : readyMs;
+}
+
+export class Gateway {
+  private readonly buckets = new Map<string, TokenBucket>();
+  private readonly queue = new Set<Job>();
+  private readonly inFlight = new Set<Job>();
+  private admitted = 0;
+  private completed = 0;
+  private rateLimited = 0;
+  private concurrencyLimited = 0;
+  private timedOut = 0;
+
+  constructor(
+    private readonly limits: GatewayLimits,
+    private readonly fleet: Fleet,
+    private readonly clock: Clock,
+    private readonly stall: StallWindows | null = null,
+  ) {}
+
+  /** Takes a request from `clientId`; `onOutcome` is called exactly once. */
+  submit(clientId: string, work: Work, onOutcome: (outcome: GatewayOutcome) => void): void {
+    const nowMs = this.clock.nowMs();
+    const bucket = this.bucketFor(clientId, nowMs);
+    if (bucket !== undefined && !bucket.tryTake(nowMs)) {
+      this.rateLimited++;
+      onOutcome({ kind: 'rate_limited', retryAfterS: retryAfterSeconds(bucket.msUntilToken(nowMs)) });
+      return;
+    }
+    const canProcess = this.inFlight.size < this.limits.maxInFlight;
+    if (!canProcess && this.queue.size >= this.limits.queueLimit) {
+      // Not served, so the rate token is returned: a 429 for concurrency does not eat quota.
+      bucket?.giveBack();
+      this.concurrencyLimited++;
+      onOutcome({ kind: 'concurrency_limited', retryAfterS: retryAfterSeconds(this.earliestEndMs() - nowMs) });
+      return;
+    }
+    this.admitted++;
+    const job: Job = { work, arrivedAtMs: nowMs, onOutcome, state: 'queued' };
+    job.cancelTimeout = this.clock.setTimer(nowMs + this.limits.timeoutMs, () => this.timeOut(job));
+    if (canProcess) this.process(job);
+    else this.queue.add(job);
+  }
+
+  snapshot(): GatewaySnapshot {
+    return {
+      inFlight: this.inFlight.size,
+      queued: this.queue.size,
+      admitted: this.admitted,
+      completed: this.completed,
+      rateLimited: this.rateLimited,
+      concurrencyLimited: this.concurrencyLimited,
+      timedOut: this.timedOut,
+    };
+  }
+
+  /** Tokens left in a client's bucket (undefined: no limit, or the client has not called yet). */
+  bucketLevel(clientId: string): number | undefined {
+    return this.buckets.get(clientId)?.level(this.clock.nowMs());
+  }
+
+  /** Cancels every pending timer (the server is closing); pending requests get no outcome. */
+  stop(): void {
+    for (const job of [...this.queue, ...this.inFlight]) {
+      job.cancelTimeout?.();
+      job.cancelHold?.();
+      job.state = 'done';
+    }
+    this.queue.clear();
+    this.inFlight.clear();
+  }
+
+  private bucketFor(clientId: string, nowMs: number): TokenBucket | undefined {
+    if (this.limits.rate === null) return undefined;
+    let bucket = this.buckets.get(clientId);
+    if (bucket === undefined) {
+      bucket = new TokenBucket(this.limits.rate, nowMs);
+      this.buckets.set(clientId, bucket);
+    }
+    return bucket;
+  }
+
+  /** When the next in-flight slot frees: the earliest service end, or timeout of one still waiting. */
+  private earliestEndMs(): number {
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const job of this.inFlight) {
+      const endMs = job.ticket?.doneAtMs ?? job.arrivedAtMs + this.limits.timeoutMs;
+      earliest = Math.min(earliest, endMs);
+    }
+    return Number.isFinite(earliest) ? earliest : this.clock.nowMs();
+  }
+
+  private process(job: Job): void {
+    job.state = 'processing';
+    this.inFlight.add(job);
+    job.ticket = this.fleet.submit(job.work, (ticket) => this.serviceDone(job, ticket));
+  }
+
+  private serviceDone(job: Job, ticket: FleetTicket): void {
+    if (job.state !== 'processing') return; // already answered 504; the replica's work was wasted
+    const nowMs = this.clock.nowMs();
+    const releaseMs = releaseTimeMs(nowMs, this.stall);
+    const serviceMs = (ticket.doneAtMs ?? nowMs) - (ticket.startedAtMs ?? nowMs);
+    const respond = (): void => {
+      const endMs = this.clock.nowMs();
+      this.finish(job, {
+        kind: 'ok',
+        queuedMs: (ticket.startedAtMs ?? nowMs) - job.arrivedAtMs,
+        serviceMs,
+        heldMs: endMs - nowMs,
+        totalMs: endMs - job.arrivedAtMs,
+      });
+    };
+    if (releaseMs <= nowMs) {
+      respond();
+    } else {
+      job.state = 'holding';
+      job.cancelHold = this.clock.setTimer(releaseMs, respond);
+    }
+  }
+
+  private timeOut(job: Job): void {
+    if (job.state === 'done') return;
+    if (job.state === 'queued') this.queue.delete(job);
+    if (job.state === 'processing' && job.ticket !== undefined) this.fleet.withdraw(job.ticket);
+    job.cancelHold?.();
+    this.timedOut++;
+    this.finish(job, { kind: 'timeout', totalMs: this.clock.nowMs() - job.arrivedAtMs });
+  }
+
+  private finish(job: Job, outcome: GatewayOutcome): void {
+    const wasInFlight = this.inFlight.delete(job);
+    job.state = 'done';
+    job.cancelTimeout?.();
+    if (outcome.kind === 'ok') this.completed++;
+    job.onOutcome(outcome);
+    if (wasInFlight) this.admitNext();
+  }
+
+  private admitNext(): void {
+    while (this.inFlight.size < this.limits.maxInFlight) {
+      const next = this.queue.values().next();
+      if (next.done) return;
+      this.queue.delete(next.value);
+      this.process(next.value);
+    }
+  }
+}

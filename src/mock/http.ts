@@ -1,0 +1,80 @@
+/** Small HTTP helpers of the mock: read a bounded body, parse JSON, answer in JSON. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Largest request body the mock reads (bytes); beyond it, 413. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export type BodyRead = { readonly ok: true; readonly body: string } | { readonly ok: false; readonly reason: 'too_large' | 'aborted' };
+
+export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<BodyRead> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (result: BodyRead): void => {
+      if (!settled) {
+        settled = true;
+        resolve(result);
+      }
+    };
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        // Stop buffering; the handler answers 413 and the rest is discarded.
+        req.removeAllListeners('data');
+        req.resume();
+        settle({ ok: false, reason: 'too_large' });
+      } else {
+        chunks.push(chunk);
+      }
+    });
+    req.on('end', () => settle({ ok: true, body: Buffer.concat(chunks).toString('utf8') }));
+    req.on('aborted', () => settle({ ok: false, reason: 'aborted' }));
+    req.on('error', () => settle({ ok: false, reason: 'aborted' }));
+  });
+}
+
+export function isJsonContentType(req: IncomingMessage): boolean {
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
+}
+
+export type JsonParse = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+
+export function parseJson(body: string): JsonParse {
+  try {
+    return { ok: true, value: JSON.parse(body) as unknown };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  if (res.headersSent || res.destroyed) return;
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(text)),
+    ...headers,
+  });
+  res.end(text);
+}
+
+/** An error in the OAuth 2.0 shape (RFC 6749 §5.2), used by every endpoint of the mock. */
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+  extra: Record<string, unknown> = {},
+): void {
+  sendJson(res, status, { error, error_description: description, ...extra }, headers);
+}
+
+/** A short JSON rendering of a value for error messages. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

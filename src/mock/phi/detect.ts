@@ -1,0 +1,128 @@
+/**
+ * Rules-based PHI detection standing in for the service's LLM: regular expressions for dates,
+ * phone numbers, record numbers, e-mail, addresses and identifiers, and names from the shared
+ * lexicon. Output is capped the way the service caps its model output (300 tokens): entities
+ * beyond the cap are dropped and the result says it was truncated.
+ */
+import { FIRST_NAMES, LAST_NAMES, MONTHS } from '../../lexicon/index.js';
+import { estimateModelTokens } from '../../spec/index.js';
+
+export const PHI_TYPES = ['NAME', 'DATE', 'PHONE', 'MRN', 'EMAIL', 'ADDRESS', 'ID'] as const;
+export type PhiType = (typeof PHI_TYPES)[number];
+
+/** One PHI entity found in a text: the `text` is `input.slice(start, end)`. */
+export interface PhiEntity {
+  readonly type: PhiType;
+  readonly text: string;
+  /** UTF-16 offset of the first character. */
+  readonly start: number;
+  /** UTF-16 offset one past the last character. */
+  readonly end: number;
+  /** Confidence in [0, 1]. */
+  readonly score: number;
+}
+
+export interface Detection {
+  readonly entities: readonly PhiEntity[];
+  /** True when entities were dropped to respect the output cap. */
+  readonly truncated: boolean;
+  /** Model tokens the response costs (envelope + entities kept); drives decode time. */
+  readonly outputTokens: number;
+}
+
+/** Tokens of the response around the entities, and of each entity record besides its text. */
+export const OUTPUT_ENVELOPE_TOKENS = 8;
+export const OUTPUT_TOKENS_PER_ENTITY = 4;
+
+interface Rule {
+  readonly type: PhiType;
+  readonly pattern: RegExp;
+  /** Base confidence of the rule; a small deterministic variation is added per match. */
+  readonly baseScore: number;
+}
+
+const alternatives = (words: readonly string[]): string => words.join('|');
+
+const RULES: readonly Rule[] = [
+  { type: 'EMAIL', baseScore: 0.97, pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
+  { type: 'ID', baseScore: 0.94, pattern: /\b\d{3}-\d{2}-\d{4}\b|\b[A-Z]{3}\d{9}\b/g },
+  { type: 'PHONE', baseScore: 0.95, pattern: /\(\d{3}\) ?\d{3}-\d{4}\b|\b\d{3}[-.]\d{3}[-.]\d{4}\b/g },
+  {
+    type: 'MRN',
+    baseScore: 0.93,
+    pattern: /(?<=\b(?:MRN|medical record number)[:#]?\s*)\d{6,10}\b/gi,
+  },
+  {
+    type: 'DATE',
+    baseScore: 0.95,
+    pattern: new RegExp(
+      `\\b\\d{1,2}/\\d{1,2}/\\d{2,4}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b(?:${alternatives(MONTHS)}) \\d{1,2}, \\d{4}\\b`,
+      'g',
+    ),
+  },
+  {
+    type: 'ADDRESS',
+    baseScore: 0.88,
+    pattern:
+      /\b\d{1,5} (?:[A-Z][a-z]+ ){1,3}(?:Street|Avenue|Road|Lane|Drive|Boulevard|Court|St|Ave|Rd|Ln|Blvd|Ct)\b(?:, [A-Z][a-z]+(?: [A-Z][a-z]+)*, [A-Z]{2}(?: \d{5}(?:-\d{4})?)?)?/g,
+  },
+  {
+    type: 'NAME',
+    baseScore: 0.9,
+    pattern: new RegExp(
+      `\\b(?:${alternatives(FIRST_NAMES)})(?: [A-Z]\\.)? (?:${alternatives(LAST_NAMES)})\\b|\\b(?:Dr|Mr|Mrs|Ms)\\. [A-Z][a-z]+\\b`,
+      'g',
+    ),
+  },
+];
+
+/** A stable small number from a string, so scores are repeatable. */
+function hashOf(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
+  return h >>> 0;
+}
+
+function scoreOf(rule: Rule, text: string): number {
+  return Math.min(0.999, Math.round((rule.baseScore + (hashOf(text) % 40) / 1000) * 1000) / 1000);
+}
+
+/** Tokens one entity record costs in the response. */
+export function entityOutputTokens(entity: Pick<PhiEntity, 'text'>): number {
+  return OUTPUT_TOKENS_PER_ENTITY + estimateModelTokens(entity.text);
+}
+
+/** All rule matches, overlaps resolved (earliest first, then longest), in text order. */
+export function findEntities(input: string): PhiEntity[] {
+  const matches: PhiEntity[] = [];
+  for (const rule of RULES) {
+    for (const m of input.matchAll(rule.pattern)) {
+      const start = m.index;
+      matches.push({ type: rule.type, text: m[0], start, end: start + m[0].length, score: scoreOf(rule, m[0]) });
+    }
+  }
+  matches.sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: PhiEntity[] = [];
+  for (const entity of matches) {
+    const last = kept[kept.length - 1];
+    if (last === undefined || entity.start >= last.end) kept.push(entity);
+  }
+  return kept;
+}
+
+/** Detects PHI and applies the output cap, in text order. */
+export function detectPhi(input: string, outputTokenCap: number): Detection {
+  const entities: PhiEntity[] = [];
+  let outputTokens = OUTPUT_ENVELOPE_TOKENS;
+  let truncated = false;
+  for (const entity of findEntities(input)) {
+    const cost = entityOutputTokens(entity);
+    if (outputTokens + cost > outputTokenCap) {
+      truncated = true;
+      break;
+    }
+    entities.push(entity);
+    outputTokens += cost;
+  }
+  return { entities, truncated, outputTokens };
+}

@@ -1,0 +1,130 @@
+/** What every route handler of the mock needs, and the steps they share. */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../../core/clock.js';
+import type { Rng } from '../../core/rng.js';
+import type { TokenStore } from '../auth.js';
+import { drawFault } from '../faults.js';
+import type { Gateway, GatewayOutcome } from '../gateway.js';
+import { describeValue, isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http.js';
+import type { FaultRates } from '../profiles.js';
+import type { MockCounters } from '../stats.js';
+
+export interface MockContext {
+  readonly clock: Clock;
+  readonly tokens: TokenStore;
+  readonly counters: MockCounters;
+  /** Registered clients: client_id → client_secret. */
+  readonly clients: ReadonlyMap<string, string>;
+  /** The audience the token endpoint accepts (the base URL, known once listening). */
+  audience(): string;
+  readonly identification: Gateway;
+  readonly obfuscation: Gateway;
+  readonly faults: FaultRates;
+  readonly faultRng: Rng;
+  /** Responses whose connection the mock destroyed on purpose (a `reset` fault). */
+  readonly resetResponses: WeakSet<ServerResponse>;
+  /** Text limit of identification, in model tokens. */
+  readonly maxTextTokens: number;
+  readonly outputTokenCap: number;
+}
+
+export type RouteHandler = (req: IncomingMessage, res: ServerResponse, ctx: MockContext) => Promise<void> | void;
+
+/** Checks the bearer token; answers 401 (RFC 6750) and returns undefined when it is not valid. */
+export function authorize(req: IncomingMessage, res: ServerResponse, ctx: MockContext): string | undefined {
+  const check = ctx.tokens.check(req.headers.authorization);
+  if (check.ok) return check.clientId;
+  const description = {
+    missing: 'no bearer token: send Authorization: Bearer <access_token> from POST /oauth/token',
+    unknown: 'the access token is not one this server issued',
+    expired: 'the access token expired; request a new one from POST /oauth/token',
+  }[check.reason];
+  const challenge =
+    check.reason === 'missing' ? 'Bearer realm="loadproof-mock"' : `Bearer realm="loadproof-mock", error="invalid_token", error_description="${description}"`;
+  sendError(res, 401, 'invalid_token', description, { 'www-authenticate': challenge });
+  return undefined;
+}
+
+/** Reads a JSON body; answers 415 (not JSON), 400 (unparsable) or 413 (too large) itself. */
+export async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | undefined> {
+  if (!isJsonContentType(req)) {
+    sendError(res, 415, 'unsupported_media_type', `send the body as JSON with Content-Type: application/json (got ${describeValue(req.headers['content-type'])})`);
+    return undefined;
+  }
+  const read = await readBody(req);
+  if (!read.ok) {
+    if (read.reason === 'too_large') sendError(res, 413, 'payload_too_large', 'the request body is over 1 MiB');
+    return undefined;
+  }
+  const parsed = parseJson(read.body);
+  if (!parsed.ok) {
+    sendError(res, 400, 'invalid_json', `the body is not valid JSON: ${parsed.message}`);
+    return undefined;
+  }
+  return { value: parsed.value };
+}
+
+/**
+ * Answers a rate-limited endpoint's gateway outcome: 429 with Retry-After, 504, or the result
+ * (with the profile's injected faults). Server-Timing carries the model times, in model ms.
+ */
+export function answerOutcome(
+  res: ServerResponse,
+  outcome: GatewayOutcome,
+  ctx: MockContext,
+  result: () => unknown,
+): void {
+  switch (outcome.kind) {
+    case 'rate_limited':
+      sendError(res, 429, 'rate_limited', `rate limit exceeded; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS) }, { retry_after: outcome.retryAfterS });
+      return;
+    case 'concurrency_limited':
+      sendError(res, 429, 'too_many_in_flight', `too many requests in flight and the queue is full; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS) }, { retry_after: outcome.retryAfterS });
+      return;
+    case 'timeout':
+      sendError(res, 504, 'gateway_timeout', `the request took longer than ${Math.round(outcome.totalMs / 1000)} s in the service`);
+      return;
+    case 'ok':
+      answerWithFaults(res, ctx, result, {
+        'server-timing': `queue;dur=${outcome.queuedMs.toFixed(1)}, service;dur=${outcome.serviceMs.toFixed(1)}, hold;dur=${outcome.heldMs.toFixed(1)}`,
+      });
+      return;
+    default: {
+      const unreachable: never = outcome;
+      throw new Error(`unknown outcome ${JSON.stringify(unreachable)}`);
+    }
+  }
+}
+
+function answerWithFaults(res: ServerResponse, ctx: MockContext, result: () => unknown, headers: Record<string, string>): void {
+  const fault = drawFault(ctx.faults, ctx.faultRng);
+  switch (fault) {
+    case 'none':
+      sendJson(res, 200, result(), headers);
+      return;
+    case 'reset':
+      ctx.counters.faults.reset++;
+      ctx.resetResponses.add(res);
+      res.socket?.destroy();
+      return;
+    case 'http500':
+      ctx.counters.faults.http500++;
+      sendError(res, 500, 'internal_error', 'injected fault: the service failed (flaky profile)');
+      return;
+    case 'malformed': {
+      ctx.counters.faults.malformed++;
+      const broken = JSON.stringify(result()).slice(0, 24);
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(broken)), ...headers });
+      res.end(broken);
+      return;
+    }
+    case 'slow':
+      ctx.counters.faults.slow++;
+      ctx.clock.setTimer(ctx.clock.nowMs() + ctx.faults.slowExtraMs, () => sendJson(res, 200, result(), headers));
+      return;
+    default: {
+      const unreachable: never = fault;
+      throw new Error(`unknown fault ${String(unreachable)}`);
+    }
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * POST /entityextraction/pipelines/vendor-phi-identification: finds PHI in `text`.
+ * 400 when `text` is missing, not a string or empty; 413 text_too_long when its token estimate is
+ * over the limit (checked before the rate limiter, so an invalid request costs no quota); then
+ * the gateway (429 / queue / 504) and the GPU fleet decide when and how it is answered.
+ */
+import { estimateModelTokens } from '../../spec/index.js';
+import { describeValue, sendError } from '../http.js';
+import { detectPhi } from '../phi/detect.js';
+import { type RouteHandler, answerOutcome, authorize, readJsonBody } from './context.js';
+
+export const handleIdentification: RouteHandler = async (req, res, ctx) => {
+  const clientId = authorize(req, res, ctx);
+  if (clientId === undefined) return;
+  const body = await readJsonBody(req, res);
+  if (body === undefined) return;
+  const text = (body.value as { text?: unknown } | null)?.text;
+  if (typeof text !== 'string' || text.length === 0) {
+    sendError(res, 400, 'invalid_request', `text: expected a non-empty string, got ${describeValue(text)}`);
+    return;
+  }
+  const inputTokens = estimateModelTokens(text);
+  if (inputTokens > ctx.maxTextTokens) {
+    sendError(
+      res,
+      413,
+      'text_too_long',
+      `text: about ${inputTokens} model tokens (${text.length} characters × 1.2), over the limit of ${ctx.maxTextTokens}; split the document`,
+      {},
+      { estimated_tokens: inputTokens, max_tokens: ctx.maxTextTokens },
+    );
+    return;
+  }
+  const detection = detectPhi(text, ctx.outputTokenCap);
+  ctx.identification.submit(clientId, { inputTokens, outputTokens: detection.outputTokens }, (outcome) =>
+    answerOutcome(res, outcome, ctx, () => ({
+      entities: detection.entities,
+      truncated: detection.truncated,
+      usage: { input_tokens: inputTokens, output_tokens: detection.outputTokens, output_token_cap: ctx.outputTokenCap },
+    })),
+  );
+};

@@ -1,0 +1,31 @@
+/**
+ * POST /transformation/v1/pipelines/vendor-phi-obfuscation: replaces the given entity spans.
+ * Body: { text, entities: [{type, start, end}], style?: "tag" | "mask" } — the entities of an
+ * identification response fit as they are. 400 lists every problem; 413 over 100,000 characters.
+ */
+import { estimateModelTokens } from '../../spec/index.js';
+import { sendError } from '../http.js';
+import { obfuscate, parseObfuscationRequest } from '../phi/obfuscate.js';
+import { type RouteHandler, answerOutcome, authorize, readJsonBody } from './context.js';
+
+/** Longest text obfuscation takes (characters): rules on CPU, not the model's limit. */
+export const MAX_OBFUSCATION_CHARS = 100_000;
+
+export const handleObfuscation: RouteHandler = async (req, res, ctx) => {
+  const clientId = authorize(req, res, ctx);
+  if (clientId === undefined) return;
+  const body = await readJsonBody(req, res);
+  if (body === undefined) return;
+  const request = parseObfuscationRequest(body.value);
+  if ('problems' in request) {
+    sendError(res, 400, 'invalid_request', request.problems.join('; '), {}, { problems: request.problems });
+    return;
+  }
+  if (request.text.length > MAX_OBFUSCATION_CHARS) {
+    sendError(res, 413, 'text_too_long', `text: ${request.text.length} characters, over the limit of ${MAX_OBFUSCATION_CHARS}`);
+    return;
+  }
+  ctx.obfuscation.submit(clientId, { inputTokens: estimateModelTokens(request.text), outputTokens: 0 }, (outcome) =>
+    answerOutcome(res, outcome, ctx, () => obfuscate(request)),
+  );
+};

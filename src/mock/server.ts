@@ -1,0 +1,275 @@
+/**
+ * The mock server: a real HTTP server (node:http) reproducing the spec's endpoints and limits.
+ * `startMockServer` resolves once it listens; `loadproof mock` and embedded runs use the same.
+ */
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type Clock, ScaledClock } from '../core/clock.js';
+import { UsageError } from '../core/errors.js';
+import { createRng } from '../core/rng.js';
+import { API_PATHS, IDENTIFICATION_LIMITS } from '../spec/index.js';
+import { TokenStore } from './auth.js';
+import { Fleet, type FleetSnapshot } from './fleet.js';
+import { Gateway, type GatewayLimits, type GatewaySnapshot } from './gateway.js';
+import { sendError, sendJson } from './http.js';
+import { serviceTimeModel } from './latency-model.js';
+import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES, type ProfileName } from './profiles.js';
+import type { MockContext, RouteHandler } from './routes/context.js';
+import { handleIdentification } from './routes/identification.js';
+import { handleObfuscation } from './routes/obfuscation.js';
+import { handleSession } from './routes/session.js';
+import { handleToken } from './routes/token.js';
+import { type EndpointCounts, type FaultCounts, MockCounters, type StatEndpoint } from './stats.js';
+
+/** Overrides of identification's limits (spec defaults, or the profile's). */
+export interface LimitOverrides {
+  readonly sustainedRpm?: number;
+  readonly burstRpm?: number;
+  readonly burstMinutes?: number;
+  readonly maxInFlight?: number;
+  readonly queueLimit?: number;
+  readonly timeoutS?: number;
+}
+
+export interface MockServerOptions {
+  /** Interface to bind; loopback by default. */
+  readonly host?: string;
+  /** Port; 0 (default) picks a free one. */
+  readonly port?: number;
+  readonly profile?: ProfileName;
+  /** k: the mock's clock runs k times fast (limits × k, times ÷ k on the wall). */
+  readonly timeScale?: number;
+  /** Seed of the latency model and fault draws. */
+  readonly seed?: number;
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  /** Access-token lifetime, model seconds. */
+  readonly tokenTtlS?: number;
+  /** The audience the token endpoint accepts; the server's base URL by default. */
+  readonly audience?: string;
+  readonly limits?: LimitOverrides;
+  readonly faults?: Partial<FaultRates>;
+  /** For tests: a ManualClock instead of the real, scaled one (timeScale is then only reported). */
+  readonly clock?: Clock;
+}
+
+export const MOCK_DEFAULTS = {
+  host: '127.0.0.1',
+  port: 0,
+  profile: 'nominal' as ProfileName,
+  timeScale: 1,
+  seed: 1,
+  clientId: 'loadproof-mock-client',
+  clientSecret: 'loadproof-mock-secret',
+  tokenTtlS: 3600,
+} as const;
+
+export interface EndpointStats {
+  readonly gateway: GatewaySnapshot;
+  readonly fleet: FleetSnapshot;
+  readonly limits: GatewayLimits;
+  readonly http429: number;
+  readonly http504: number;
+}
+
+/** The answer of GET /__mock/stats. */
+export interface MockStats {
+  readonly profile: ProfileName;
+  readonly timeScale: number;
+  readonly seed: number;
+  readonly startedAt: string;
+  /** Model seconds since the server started. */
+  readonly uptimeS: number;
+  readonly requests: Readonly<Record<StatEndpoint, EndpointCounts>>;
+  readonly identification: EndpointStats;
+  readonly obfuscation: EndpointStats;
+  readonly faults: FaultCounts;
+  readonly memory: { readonly rssBytes: number; readonly heapUsedBytes: number };
+}
+
+export interface MockServer {
+  readonly url: string;
+  readonly audience: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly profile: ProfileName;
+  readonly timeScale: number;
+  stats(): MockStats;
+  close(): Promise<void>;
+}
+
+function positive(name: string, value: number | undefined, allowZero = false): void {
+  if (value === undefined) return;
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) {
+    throw new UsageError(`${name}: expected a number ${allowZero ? '≥ 0' : '> 0'}, got ${value}`);
+  }
+}
+
+/** The profile's identification endpoint with the overrides applied. */
+function applyLimitOverrides(endpoint: EndpointProfile, o: LimitOverrides = {}): EndpointProfile {
+  for (const [name, value] of Object.entries(o)) positive(`limits.${name}`, value as number | undefined, name === 'queueLimit');
+  const base = endpoint.limits;
+  const baseRate = base.rate ?? { sustainedRpm: IDENTIFICATION_LIMITS.sustainedRpm, burstRpm: IDENTIFICATION_LIMITS.burstRpm, burstMinutes: IDENTIFICATION_LIMITS.burstMaxMinutes };
+  const rateTouched = o.sustainedRpm !== undefined || o.burstRpm !== undefined || o.burstMinutes !== undefined;
+  const rate = rateTouched
+    ? { sustainedRpm: o.sustainedRpm ?? baseRate.sustainedRpm, burstRpm: o.burstRpm ?? baseRate.burstRpm, burstMinutes: o.burstMinutes ?? baseRate.burstMinutes }
+    : base.rate;
+  if (rate !== null && rate.burstRpm < rate.sustainedRpm) {
+    throw new UsageError(`limits.burstRpm: expected ≥ sustainedRpm (${rate.sustainedRpm}), got ${rate.burstRpm}`);
+  }
+  return {
+    ...endpoint,
+    limits: {
+      rate,
+      maxInFlight: o.maxInFlight ?? base.maxInFlight,
+      queueLimit: o.queueLimit ?? base.queueLimit,
+      timeoutMs: o.timeoutS !== undefined ? o.timeoutS * 1000 : base.timeoutMs,
+    },
+  };
+}
+
+function resolveProfile(options: MockServerOptions): MockProfile {
+  const name = options.profile ?? MOCK_DEFAULTS.profile;
+  const profile = PROFILES[name];
+  if (profile === undefined) throw new UsageError(`profile: expected one of ${Object.keys(PROFILES).join(', ')}, got "${String(name)}"`);
+  for (const [key, value] of Object.entries(options.faults ?? {})) {
+    positive(`faults.${key}`, value, true);
+    if (key.endsWith('Rate') && value > 1) throw new UsageError(`faults.${key}: expected a probability from 0 to 1, got ${value}`);
+  }
+  return {
+    ...profile,
+    identification: applyLimitOverrides(profile.identification, options.limits),
+    faults: { ...profile.faults, ...options.faults },
+  };
+}
+
+const ROUTES: Readonly<Record<string, { readonly method: string; readonly endpoint: StatEndpoint; readonly handler: RouteHandler }>> = {
+  [API_PATHS.token]: { method: 'POST', endpoint: 'token', handler: handleToken },
+  [API_PATHS.session]: { method: 'GET', endpoint: 'session', handler: handleSession },
+  [API_PATHS.identification]: { method: 'POST', endpoint: 'identification', handler: handleIdentification },
+  [API_PATHS.obfuscation]: { method: 'POST', endpoint: 'obfuscation', handler: handleObfuscation },
+};
+
+export const STATS_PATH = '/__mock/stats';
+
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  const profile = resolveProfile(options);
+  const timeScale = options.timeScale ?? MOCK_DEFAULTS.timeScale;
+  positive('timeScale', timeScale);
+  positive('tokenTtlS', options.tokenTtlS);
+  const port = options.port ?? MOCK_DEFAULTS.port;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`port: expected an integer from 0 to 65535, got ${port}`);
+  const seed = options.seed ?? MOCK_DEFAULTS.seed;
+  const clock = options.clock ?? new ScaledClock(timeScale);
+  const clientId = options.clientId ?? MOCK_DEFAULTS.clientId;
+  const clientSecret = options.clientSecret ?? MOCK_DEFAULTS.clientSecret;
+  const startedAt = new Date().toISOString();
+
+  const endpointOf = (endpoint: EndpointProfile, seedOffset: number): { gateway: Gateway; fleet: Fleet } => {
+    const fleet = new Fleet(endpoint.fleet, serviceTimeModel(endpoint.latency, createRng(seed + seedOffset)), clock);
+    return { fleet, gateway: new Gateway(endpoint.limits, fleet, clock, profile.stall) };
+  };
+  const identification = endpointOf(profile.identification, 0);
+  const obfuscation = endpointOf(profile.obfuscation, 1);
+  const counters = new MockCounters();
+  let url = '';
+
+  const ctx: MockContext = {
+    clock,
+    tokens: new TokenStore(clock, options.tokenTtlS ?? MOCK_DEFAULTS.tokenTtlS),
+    counters,
+    clients: new Map([[clientId, clientSecret]]),
+    audience: () => options.audience ?? url,
+    identification: identification.gateway,
+    obfuscation: obfuscation.gateway,
+    faults: profile.faults,
+    faultRng: createRng(seed + 2),
+    resetResponses: new WeakSet(),
+    maxTextTokens: IDENTIFICATION_LIMITS.maxTextTokens,
+    outputTokenCap: IDENTIFICATION_LIMITS.outputTokenCap,
+  };
+
+  const endpointStats = (e: { gateway: Gateway; fleet: Fleet }, limits: GatewayLimits, name: StatEndpoint): EndpointStats => ({
+    gateway: e.gateway.snapshot(),
+    fleet: e.fleet.snapshot(),
+    limits,
+    http429: counters.endpoints[name].byStatus['429'] ?? 0,
+    http504: counters.endpoints[name].byStatus['504'] ?? 0,
+  });
+
+  const stats = (): MockStats => {
+    const memory = process.memoryUsage();
+    return {
+      profile: profile.name,
+      timeScale,
+      seed,
+      startedAt,
+      uptimeS: clock.nowMs() / 1000,
+      requests: structuredClone(counters.endpoints),
+      identification: endpointStats(identification, profile.identification.limits, 'identification'),
+      obfuscation: endpointStats(obfuscation, profile.obfuscation.limits, 'obfuscation'),
+      faults: { ...counters.faults },
+      memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
+    };
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (path === STATS_PATH && req.method === 'GET') {
+      sendJson(res, 200, stats());
+      return;
+    }
+    const route = ROUTES[path];
+    const endpoint = route?.endpoint ?? 'other';
+    counters.received(endpoint);
+    res.on('close', () => {
+      if (res.writableFinished) counters.answered(endpoint, res.statusCode);
+      else if (ctx.resetResponses.has(res)) counters.reset(endpoint);
+      else counters.gone(endpoint);
+    });
+    if (route === undefined) {
+      sendError(res, 404, 'not_found', `no endpoint at ${path}`);
+    } else if (req.method !== route.method) {
+      sendError(res, 405, 'method_not_allowed', `${path} takes ${route.method}, got ${String(req.method)}`, { allow: route.method });
+    } else {
+      Promise.resolve(route.handler(req, res, ctx)).catch((error: unknown) => {
+        sendError(res, 500, 'internal_error', 'the mock failed to handle the request');
+        process.emitWarning(`loadproof mock: handler failed: ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
+  };
+
+  const server: Server = createServer(handle);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      const where = `${options.host ?? MOCK_DEFAULTS.host}:${port}`;
+      reject(new UsageError(`cannot listen on ${where}: ${error.code ?? error.message}`, error.code === 'EADDRINUSE' ? 'choose another --port, or 0 for a free one' : undefined));
+    });
+    server.listen(port, options.host ?? MOCK_DEFAULTS.host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  url = `http://${host}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    audience: options.audience ?? url,
+    clientId,
+    clientSecret,
+    profile: profile.name,
+    timeScale,
+    stats,
+    close: () => {
+      closing ??= new Promise<void>((resolve) => {
+        identification.gateway.stop();
+        identification.fleet.stop();
+        obfuscation.gateway.stop();
+        obfuscation.fleet.stop();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+/**
+ * The service's documented numbers (shared/spec/api-spec.md, "Limits"), as data. The mock's
+ * defaults, the verdict's p95 targets and the guard's rules all read them from here, so the spec
+ * is written down once.
+ */
+
+/** PHI Identification limits, per customer ("Throughput" and "Per request"). */
+export const IDENTIFICATION_LIMITS = {
+  /** "Sustained request rate: 100 requests per minute". */
+  sustainedRpm: 100,
+  /** "Short-burst rate: 200 requests per minute, for up to 5 minutes". */
+  burstRpm: 200,
+  burstMaxMinutes: 5,
+  /** "Brief bursts up to 300 requests per minute (5 minutes at most)". */
+  spikeRpm: 300,
+  spikeMaxMinutes: 5,
+  /** "Maximum concurrent in-flight requests: 128. Beyond this, requests queue and may receive 429". */
+  maxInFlight: 128,
+  /** "Timeout: 15 seconds. Exceeding it returns 504". */
+  timeoutS: 15,
+  /** "Maximum text length: about 1,024 model tokens (roughly 700 to 1,000 characters)". */
+  maxTextTokens: 1024,
+  /** "Output cap: 300 tokens. Enforced by the server; not configurable". */
+  outputTokenCap: 300,
+} as const;
+
+/** A load band of the spec's "Latency expectations (95th percentile)" table. */
+export interface LatencyBand {
+  /** Stable id used in reports. */
+  readonly band: 'sustained' | 'burst' | 'spike';
+  /** The band covers offered rates up to and including this (requests per minute). */
+  readonly upToRpm: number;
+  /** The p95 must be under this (milliseconds). */
+  readonly p95TargetMs: number;
+  /** The spec's own words for the band. */
+  readonly specWording: string;
+}
+
+export const LATENCY_BANDS: readonly LatencyBand[] = [
+  { band: 'sustained', upToRpm: 100, p95TargetMs: 2500, specWording: 'Up to 100 requests per minute: under 2.5 seconds' },
+  { band: 'burst', upToRpm: 200, p95TargetMs: 4000, specWording: '100 to 200 requests per minute: under 4 seconds' },
+  {
+    band: 'spike',
+    upToRpm: 300,
+    p95TargetMs: 5000,
+    specWording: 'Brief bursts up to 300 requests per minute (5 minutes at most): under 5 seconds',
+  },
+];
+
+/** The band whose p95 target applies at an offered rate, or undefined above 300 rpm (undocumented). */
+export function latencyBandFor(offeredRpm: number): LatencyBand | undefined {
+  return LATENCY_BANDS.find((b) => offeredRpm <= b.upToRpm);
+}
+
+/** "Other rules" of the spec, as numbers for the guard. */
+export const TRAFFIC_RULES = {
+  /** "A high-traffic load test against the sandbox environment is announced to support at least two weeks in advance." */
+  sandboxNoticeDays: 14,
+  /** "Traffic above 200 requests per minute for more than 5 minutes is coordinated with support in advance." */
+  coordinationAboveRpm: 200,
+  coordinationAfterMinutes: 5,
+} as const;
