@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { OUTPUT_ENVELOPE_TOKENS, detectPhi, entityOutputTokens, findEntities } from './detect.js';
+
+const NOTE =
+  'Patient John Smith (MRN 12345678), DOB 04/12/1961, seen March 3, 2026 and 2026-04-01. ' +
+  'Lives at 12 Maple Street, Salem, MA 01970; phone (555) 123-4567, email john.smith@example.org. ' +
+  'SSN 123-45-6789, member HMO123456789. Referred by Dr. Okafor.';
+
+describe('findEntities', () => {
+  it('finds every kind of PHI with offsets that slice back to its text', () => {
+    const entities = findEntities(NOTE);
+    expect(entities.map((e) => [e.type, e.text])).toEqual([
+      ['NAME', 'John Smith'],
+      ['MRN', '12345678'],
+      ['DATE', '04/12/1961'],
+      ['DATE', 'March 3, 2026'],
+      ['DATE', '2026-04-01'],
+      ['ADDRESS', '12 Maple Street, Salem, MA 01970'],
+      ['PHONE', '(555) 123-4567'],
+      ['EMAIL', 'john.smith@example.org'],
+      ['ID', '123-45-6789'],
+      ['ID', 'HMO123456789'],
+      ['NAME', 'Dr. Okafor'],
+    ]);
+    for (const e of entities) {
+      expect(NOTE.slice(e.start, e.end)).toBe(e.text);
+      expect(e.score).toBeGreaterThan(0.8);
+      expect(e.score).toBeLessThan(1);
+    }
+  });
+
+  it('finds nothing in text without PHI', () => {
+    expect(findEntities('Vitals stable. Plan: continue metformin 500 mg twice daily.')).toEqual([]);
+  });
+});
+
+describe('detectPhi', () => {
+  it('counts output tokens as the envelope plus each entity record', () => {
+    const d = detectPhi(NOTE, 300);
+    expect(d.truncated).toBe(false);
+    expect(d.outputTokens).toBe(OUTPUT_ENVELOPE_TOKENS + d.entities.reduce((sum, e) => sum + entityOutputTokens(e), 0));
+  });
+
+  it('drops entities beyond the output cap and says it truncated', () => {
+    const capped = detectPhi(NOTE, 60);
+    expect(capped.truncated).toBe(true);
+    expect(capped.outputTokens).toBeLessThanOrEqual(60);
+    expect(capped.entities.length).toBeGreaterThan(0);
+    expect(capped.entities.length).toBeLessThan(findEntities(NOTE).length);
+  });
+});
