@@ -19,6 +19,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       })
       .demandCommand(1, 'name a command: mock')
       .strict()
+      // A flag given twice takes its last value (as most CLIs do), not an array.
+      .parserConfiguration({ 'duplicate-arguments-array': false })
       .exitProcess(false)
       .fail((message, error) => {
         if (error) throw error;

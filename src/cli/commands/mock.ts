@@ -61,6 +61,8 @@ export async function runMock(args: MockArgs, io: Io): Promise<number> {
       slowExtraMs: args['slow-ms'],
     }),
   });
+  // Listen for signals before announcing the server: whoever reads the line may signal at once.
+  const signalled = io.waitForSignal();
   const info = {
     url: server.url,
     audience: server.audience,
@@ -84,7 +86,7 @@ export async function runMock(args: MockArgs, io: Io): Promise<number> {
       ].join('\n'),
     );
   }
-  const signal = await io.waitForSignal();
+  const signal = await signalled;
   await server.close();
   if (!args.json) io.stderr(`loadproof mock: ${signal}, closed\n`);
   return EXIT.pass;
