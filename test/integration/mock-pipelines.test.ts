@@ -108,7 +108,7 @@ describe('POST identification', () => {
     clock.advanceTo(500);
     const reply = await pending;
     expect(reply.status).toBe(504);
-    expect(reply.json.error).toBe('gateway_timeout');
+    expect(reply.json).toEqual({ error: 'gateway_timeout', error_description: 'the request reached the service timeout of 0.5 s' });
   });
 });
 

@@ -82,7 +82,7 @@ export function answerOutcome(
       sendError(res, 429, 'too_many_in_flight', `too many requests in flight and the queue is full; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS) }, { retry_after: outcome.retryAfterS });
       return;
     case 'timeout':
-      sendError(res, 504, 'gateway_timeout', `the request took longer than ${Math.round(outcome.totalMs / 1000)} s in the service`);
+      sendError(res, 504, 'gateway_timeout', `the request reached the service timeout of ${Number((outcome.totalMs / 1000).toPrecision(3))} s`);
       return;
     case 'ok':
       answerWithFaults(res, ctx, result, {
