@@ -67,15 +67,19 @@ describe('POST identification', () => {
   });
 
   it('answers 429 with Retry-After from the bucket when the rate limit is spent, in model seconds', async () => {
-    // 1 rpm with room for 1: the second request waits a whole minute for a token. At time scale
-    // 1000 that is 60 ms on the wall, but Retry-After speaks model time: 60.
-    const { s, auth } = await start({ timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } });
-    expect((await postJson(s.url + API_PATHS.identification, { text: NOTE }, auth)).status).toBe(200);
-    const reply = await postJson(s.url + API_PATHS.identification, { text: NOTE }, auth);
-    expect(reply.status).toBe(429);
-    expect(Number(reply.headers['retry-after'])).toBeGreaterThanOrEqual(59);
-    expect(Number(reply.headers['retry-after'])).toBeLessThanOrEqual(60);
-    expect(reply.json).toMatchObject({ error: 'rate_limited', retry_after: Number(reply.headers['retry-after']) });
+    // 1 rpm with room for 1: after one request the next token is a whole model minute away.
+    const clock = new ManualClock();
+    const { s, auth } = await start({ clock, limits: { sustainedRpm: 1, burstRpm: 1 } });
+    const url = s.url + API_PATHS.identification;
+    expect((await postJson(url, { text: NOTE }, auth)).status).toBe(200);
+    const first = await postJson(url, { text: NOTE }, auth);
+    expect(first.status).toBe(429);
+    expect(first.headers['retry-after']).toBe('60');
+    expect(first.json).toMatchObject({ error: 'rate_limited', retry_after: 60 });
+    clock.advanceTo(30_500); // half a token back: 29.5 s to go, rounded up
+    expect((await postJson(url, { text: NOTE }, auth)).headers['retry-after']).toBe('30');
+    clock.advanceTo(60_000);
+    expect((await postJson(url, { text: NOTE }, auth)).status).toBe(200);
   });
 
   it('queues beyond max in flight, serves the queued request when the slot frees, and answers 429 when the queue is full', async () => {
