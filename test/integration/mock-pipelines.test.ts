@@ -134,6 +134,20 @@ describe('POST obfuscation', () => {
     expect(reply.json.problems).toEqual(['style: expected one of tag, mask, got "x"', 'entities[0].end: expected an integer in (start, text length], got 9']);
   });
 
+  it('answers 413 over 100,000 characters', async () => {
+    const { s, auth } = await start();
+    const reply = await postJson(s.url + API_PATHS.obfuscation, { text: 'a'.repeat(100_001), entities: [] }, auth);
+    expect(reply.status).toBe(413);
+    expect(reply.json).toMatchObject({ error: 'text_too_long', error_description: 'text: 100001 characters, over the limit of 100000' });
+  });
+
+  it('answers 413 for a body over 1 MiB without reading it all', async () => {
+    const { s, auth } = await start();
+    const reply = await postJson(s.url + API_PATHS.obfuscation, { text: 'a'.repeat(1024 * 1024), entities: [] }, auth);
+    expect(reply.status).toBe(413);
+    expect(reply.json.error).toBe('payload_too_large');
+  });
+
   it('answers 401 without a token', async () => {
     const { s } = await start();
     expect((await postJson(s.url + API_PATHS.obfuscation, { text: 'a', entities: [] })).status).toBe(401);
