@@ -96,6 +96,13 @@ const nominal: MockProfile = {
 
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
 
+/** No limits and no modelled latency: the `zero` profile, for benchmarks. */
+const UNLIMITED_ENDPOINT: EndpointProfile = {
+  limits: { rate: null, maxInFlight: UNLIMITED, queueLimit: 0, timeoutMs: 15_000 },
+  fleet: { minReplicas: 1, maxReplicas: 1, slotsPerReplica: UNLIMITED },
+  latency: { overheadMs: 0, prefillMsPerToken: 0, decodeMsPerToken: 0, batchSlowdown: 0, jitterSigma: 0 },
+};
+
 export const PROFILES: Readonly<Record<ProfileName, MockProfile>> = {
   nominal,
   degraded: {
@@ -138,16 +145,8 @@ export const PROFILES: Readonly<Record<ProfileName, MockProfile>> = {
     ...nominal,
     name: 'zero',
     description: 'No modelled latency and no limits: the mock at full speed, for benchmarks.',
-    identification: {
-      limits: { rate: null, maxInFlight: UNLIMITED, queueLimit: 0, timeoutMs: 15_000 },
-      fleet: { minReplicas: 1, maxReplicas: 1, slotsPerReplica: UNLIMITED },
-      latency: { overheadMs: 0, prefillMsPerToken: 0, decodeMsPerToken: 0, batchSlowdown: 0, jitterSigma: 0 },
-    },
-    obfuscation: {
-      limits: { rate: null, maxInFlight: UNLIMITED, queueLimit: 0, timeoutMs: 15_000 },
-      fleet: { minReplicas: 1, maxReplicas: 1, slotsPerReplica: UNLIMITED },
-      latency: { overheadMs: 0, prefillMsPerToken: 0, decodeMsPerToken: 0, batchSlowdown: 0, jitterSigma: 0 },
-    },
+    identification: UNLIMITED_ENDPOINT,
+    obfuscation: UNLIMITED_ENDPOINT,
   },
 };
 

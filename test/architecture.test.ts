@@ -1,0 +1,55 @@
+/**
+ * The layering of src/ (shared/STYLE.md §5): each folder may import only the folders listed for
+ * it. Above all the mock shares nothing with the engine but the spec's numbers, so it cannot
+ * agree with the client by accident.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../src', import.meta.url));
+
+/** Folder → folders it may import from (besides itself). `cli` may import anything. */
+const ALLOWED: Record<string, readonly string[]> = {
+  core: [],
+  spec: [],
+  lexicon: [],
+  corpus: ['core', 'lexicon', 'spec'],
+  mock: ['core', 'spec', 'lexicon', 'corpus'],
+};
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+const folderOf = (file: string): string => relative(SRC, file).split(/[\\/]/)[0]!;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(/from '(\.[^']+)'/g)].map((m) => folderOf(resolve(dirname(file), m[1]!)));
+}
+
+describe('src/ layering', () => {
+  const files = sourceFiles(SRC);
+
+  it('finds the source files', () => {
+    expect(files.length).toBeGreaterThan(20);
+  });
+
+  it.each(Object.keys(ALLOWED))('%s imports only what it may', (folder) => {
+    const violations = files
+      .filter((f) => folderOf(f) === folder)
+      .flatMap((f) => importsOf(f).filter((to) => to !== folder && !ALLOWED[folder]!.includes(to)).map((to) => `${relative(SRC, f)} → ${to}`));
+    expect(violations).toEqual([]);
+  });
+
+  it('nothing imports the CLI', () => {
+    const violations = files.filter((f) => folderOf(f) !== 'cli' && importsOf(f).includes('cli'));
+    expect(violations).toEqual([]);
+  });
+});
