@@ -63,11 +63,6 @@ export class ManualClock implements Clock {
     this.advanceTo(this.currentMs + deltaMs);
   }
 
-  /** Number of timers still waiting (cancelled ones included until they come due). */
-  pendingTimers(): number {
-    return this.heap.length;
-  }
-
   private before(a: PendingTimer, b: PendingTimer): boolean {
     return a.atMs < b.atMs || (a.atMs === b.atMs && a.seq < b.seq);
   }

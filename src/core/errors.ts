@@ -24,10 +24,3 @@ export class UsageError extends LoadproofError {
     super('USAGE', EXIT.badInput, message, hint);
   }
 }
-
-/** The run could not be carried out (target unreachable, auth failed, port in use): exit 4. */
-export class RunFailure extends LoadproofError {
-  constructor(code: string, message: string, hint?: string, options?: { cause?: unknown }) {
-    super(code, EXIT.runFailed, message, hint, options);
-  }
-}

@@ -62,8 +62,3 @@ export function pick<T>(rng: Rng, items: readonly T[]): T {
   if (item === undefined) throw new RangeError('pick: the list is empty');
   return item;
 }
-
-/** True with probability `p`. */
-export function chance(rng: Rng, p: number): boolean {
-  return p > 0 && rng.next() < p;
-}

@@ -50,7 +50,6 @@ interface Replica {
 /** A request in the fleet, from submit to completion. */
 export interface FleetTicket {
   readonly work: Work;
-  readonly submittedAtMs: number;
   startedAtMs?: number;
   doneAtMs?: number;
 }
@@ -80,7 +79,7 @@ export class Fleet {
 
   /** Queues work; `onDone` is called when its service completes. */
   submit(work: Work, onDone: (ticket: FleetTicket) => void): FleetTicket {
-    const ticket: FleetTicket = { work, submittedAtMs: this.clock.nowMs() };
+    const ticket: FleetTicket = { work };
     this.waiting.set(ticket, onDone);
     this.dispatch();
     return ticket;
