@@ -17,6 +17,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   lexicon: [],
   corpus: ['core', 'lexicon', 'spec'],
   mock: ['core', 'spec', 'lexicon', 'corpus'],
+  scenario: ['core', 'spec', 'mock'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -24,3 +24,18 @@ export class UsageError extends LoadproofError {
     super('USAGE', EXIT.badInput, message, hint);
   }
 }
+
+/** A scenario file that cannot be used: every problem, one line each, with its field path. Exit 2. */
+export class ScenarioError extends LoadproofError {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
+    super(
+      'SCENARIO_INVALID',
+      EXIT.badInput,
+      `${file}: ${problems.length === 1 ? '1 problem' : `${problems.length} problems`}\n${problems.map((p) => `  ✖ ${p}`).join('\n')}`,
+      'nothing was sent; fix the file (its JSON Schema: loadproof schema)',
+    );
+  }
+}

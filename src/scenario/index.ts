@@ -1,0 +1,5 @@
+export { loadScenario, parseScenario, toDotPath, type Phase, type Scenario } from './load.js';
+export { ScenarioSchema, type ScenarioInput } from './schema.js';
+export { parseDurationMs, formatDuration } from './duration.js';
+export { parseThreshold, THRESHOLD_SYNTAX, type Threshold, type Countable, type ThresholdOperator } from './threshold.js';
+export { scenarioJsonSchema, scenarioJsonSchemaText } from './json-schema.js';

@@ -1,0 +1,164 @@
+/**
+ * Scenario file → Scenario: parse YAML or JSON, refuse secrets, validate with the zod schema,
+ * report every problem (field path, value, what was expected), then resolve durations to ms.
+ */
+import { readFile } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parseDocument } from 'yaml';
+import type * as z from 'zod';
+import { ScenarioError } from '../core/errors.js';
+import { parseDurationMs } from './duration.js';
+import { type ScenarioInput, ScenarioSchema } from './schema.js';
+import { type Threshold, parseThreshold } from './threshold.js';
+
+/** One phase, resolved: a constant phase has fromRpm = toRpm. */
+export interface Phase {
+  readonly name: string;
+  readonly durationMs: number;
+  readonly fromRpm: number;
+  readonly toRpm: number;
+  /** Leading part left out of the steady-state verdict (ms). */
+  readonly warmupMs: number;
+}
+
+/** A validated scenario with defaults applied and durations in milliseconds; frozen. */
+export interface Scenario {
+  readonly name: string;
+  readonly description: string;
+  readonly target: ScenarioInput['target'];
+  readonly phases: readonly Phase[];
+  readonly arrivals: ScenarioInput['arrivals'];
+  readonly payload: ScenarioInput['payload'];
+  readonly on429: { readonly policy: 'record' | 'retry'; readonly maxAttempts: number; readonly baseDelayMs: number; readonly maxDelayMs: number };
+  readonly timeoutMs: number;
+  readonly maxInFlight: number;
+  readonly windowMs: number;
+  readonly thresholds: { readonly documentedTargets: boolean; readonly all: readonly Threshold[]; readonly byPhase: Readonly<Record<string, readonly Threshold[]>> };
+  readonly notice?: ScenarioInput['notice'];
+  readonly coordination?: ScenarioInput['coordination'];
+  readonly limits?: ScenarioInput['limits'];
+}
+
+/** Keys that look like a secret; the schema's own `clientSecretEnv` names a variable and is allowed. */
+const SECRET_KEY = /secret|passw(or)?d|token|api[-_]?key|authorization|bearer|credential_value/i;
+const ALLOWED_KEYS = new Set(['clientSecretEnv', 'credentials']);
+
+/** `a.b[0].c` from a path. */
+export function toDotPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
+  return out === '' ? '(top level)' : out;
+}
+
+/** A short JSON rendering of a value for a message. */
+function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+/** Paths of secret-looking keys; their values are removed from `value` so no message can echo them. */
+function extractSecretKeys(value: unknown, path: PropertyKey[] = []): string[] {
+  if (typeof value !== 'object' || value === null) return [];
+  const found: string[] = [];
+  for (const key of Object.keys(value)) {
+    const child = (value as Record<string, unknown>)[key];
+    if (!Array.isArray(value) && SECRET_KEY.test(key) && !ALLOWED_KEYS.has(key)) {
+      found.push(`${toDotPath([...path, key])}: a secret does not belong in a scenario file (its value is not shown); name the environment variables that hold the credentials in target.credentials, or pass --credentials <file>`);
+      delete (value as Record<string, unknown>)[key];
+    } else {
+      found.push(...extractSecretKeys(child, [...path, Array.isArray(value) ? Number(key) : key]));
+    }
+  }
+  return found;
+}
+
+/** The value at `path` in the parsed document (undefined when absent). */
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
+}
+
+/** One line per problem: `path: what was expected, got <value>` (objects and lists are not echoed). */
+function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
+  if (issue.code === 'unrecognized_keys') {
+    return issue.keys.map((key) => `${toDotPath([...issue.path, key])}: unknown field (check its spelling against loadproof schema)`);
+  }
+  const value = valueAt(raw, issue.path);
+  const got =
+    issue.message.includes(', got ') || (typeof value === 'object' && value !== null) ? '' : value === undefined ? ', got nothing' : `, got ${describeValue(value)}`;
+  return [`${toDotPath(issue.path)}: ${issue.message}${got}`];
+}
+
+function resolve(input: ScenarioInput): Scenario {
+  const ms = (text: string): number => parseDurationMs(text)!;
+  const thresholds = (list: readonly string[]): Threshold[] => list.map((text) => parseThreshold(text) as Threshold);
+  const scenario: Scenario = {
+    name: input.name,
+    description: input.description,
+    target: input.target,
+    phases: input.phases.map((p) => ({
+      name: p.name,
+      durationMs: ms(p.duration),
+      fromRpm: p.rpm ?? p.fromRpm!,
+      toRpm: p.rpm ?? p.toRpm!,
+      warmupMs: p.warmup === undefined ? 0 : ms(p.warmup),
+    })),
+    arrivals: input.arrivals,
+    payload: input.payload,
+    on429: { policy: input.on429.policy, maxAttempts: input.on429.maxAttempts, baseDelayMs: ms(input.on429.baseDelay), maxDelayMs: ms(input.on429.maxDelay) },
+    timeoutMs: ms(input.timeout),
+    maxInFlight: input.maxInFlight,
+    windowMs: ms(input.window),
+    thresholds: {
+      documentedTargets: input.thresholds.documentedTargets,
+      all: thresholds(input.thresholds.all),
+      byPhase: Object.fromEntries(Object.entries(input.thresholds.byPhase).map(([name, list]) => [name, thresholds(list)])),
+    },
+    ...(input.notice === undefined ? {} : { notice: input.notice }),
+    ...(input.coordination === undefined ? {} : { coordination: input.coordination }),
+    ...(input.limits === undefined ? {} : { limits: input.limits }),
+  };
+  return deepFreeze(scenario);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** Parses scenario text (YAML, of which JSON is a subset); `file` names it in messages. */
+export function parseScenario(text: string, file: string): Scenario {
+  let raw: unknown;
+  if (extname(file).toLowerCase() === '.json') {
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw new ScenarioError(file, [`(file): not valid JSON: ${(error as Error).message}`]);
+    }
+  } else {
+    const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+    if (doc.errors.length > 0) throw new ScenarioError(file, doc.errors.map((e) => `(file): not valid YAML: ${e.message.split('\n')[0]}`));
+    raw = doc.toJS();
+  }
+  const secretProblems = extractSecretKeys(raw);
+  const parsed = ScenarioSchema.safeParse(raw);
+  const problems = [...secretProblems, ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => formatIssue(issue, raw)))];
+  if (problems.length > 0 || !parsed.success) throw new ScenarioError(file, problems);
+  return resolve(parsed.data);
+}
+
+/** Reads and parses a scenario file. */
+export async function loadScenario(file: string): Promise<Scenario> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    throw new ScenarioError(file, [`(file): cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`]);
+  }
+  return parseScenario(text, file);
+}

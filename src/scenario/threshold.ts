@@ -1,0 +1,45 @@
+/**
+ * Threshold expressions, k6-like: `p(95) < 2500ms`, `p(99) < 8s`, `rate(429) == 0`,
+ * `rate(errors) < 1%`, `count(504) == 0`. Parsed once, when the scenario is loaded.
+ */
+import { parseDurationMs } from './duration.js';
+
+export const THRESHOLD_OPERATORS = ['<', '<=', '==', '>=', '>'] as const;
+export type ThresholdOperator = (typeof THRESHOLD_OPERATORS)[number];
+
+/** What `rate()` and `count()` can count: a status, a class of outcome. */
+export const COUNTABLE = ['429', '504', '5xx', 'errors', 'dropped'] as const;
+export type Countable = (typeof COUNTABLE)[number];
+
+export type Threshold =
+  | { readonly kind: 'percentile'; readonly source: string; readonly percentile: number; readonly op: ThresholdOperator; readonly valueMs: number }
+  | { readonly kind: 'rate'; readonly source: string; readonly of: Countable; readonly op: ThresholdOperator; readonly fraction: number }
+  | { readonly kind: 'count'; readonly source: string; readonly of: Countable; readonly op: ThresholdOperator; readonly count: number };
+
+const EXPRESSION = /^\s*(p|rate|count)\(\s*([^)]*?)\s*\)\s*(<=|>=|==|<|>)\s*(\S+)\s*$/;
+
+export const THRESHOLD_SYNTAX = 'p(<0–100>) <op> <duration>, rate(<429|504|5xx|errors|dropped>) <op> <n% or 0–1>, or count(<…>) <op> <integer>, with <op> one of < <= == >= >';
+
+/** Parses one expression; returns the threshold or a sentence saying what is wrong. */
+export function parseThreshold(source: string): Threshold | { readonly problem: string } {
+  const match = EXPRESSION.exec(source);
+  if (match === null) return { problem: `expected ${THRESHOLD_SYNTAX}` };
+  const [, fn, arg, op, value] = match as unknown as [string, 'p' | 'rate' | 'count', string, ThresholdOperator, string];
+  if (fn === 'p') {
+    const percentile = Number(arg);
+    if (!(percentile > 0 && percentile < 100)) return { problem: `p(…) takes a percentile between 0 and 100 (exclusive), got "${arg}"` };
+    const valueMs = parseDurationMs(value);
+    if (valueMs === undefined) return { problem: `p(…) compares with a duration like 2500ms or 4s, got "${value}"` };
+    return { kind: 'percentile', source, percentile, op, valueMs };
+  }
+  if (!(COUNTABLE as readonly string[]).includes(arg)) return { problem: `${fn}(…) counts one of ${COUNTABLE.join(', ')}, got "${arg}"` };
+  const of = arg as Countable;
+  if (fn === 'rate') {
+    const fraction = value.endsWith('%') ? Number(value.slice(0, -1)) / 100 : Number(value);
+    if (!(fraction >= 0 && fraction <= 1)) return { problem: `rate(…) compares with a percentage like 1% or a fraction from 0 to 1, got "${value}"` };
+    return { kind: 'rate', source, of, op, fraction };
+  }
+  const count = Number(value);
+  if (!Number.isInteger(count) || count < 0) return { problem: `count(…) compares with a whole number ≥ 0, got "${value}"` };
+  return { kind: 'count', source, of, op, count };
+}
