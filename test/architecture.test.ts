@@ -18,6 +18,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   corpus: ['core', 'lexicon', 'spec'],
   mock: ['core', 'spec', 'lexicon', 'corpus'],
   scenario: ['core', 'spec', 'mock'],
+  plan: ['core', 'spec', 'scenario'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import { createRng } from '../core/rng.js';
+import { expectedArrivals, phaseArrivals, timeOfArrival } from './arrivals.js';
+
+const MINUTE = 60_000;
+
+describe('phaseArrivals, constant', () => {
+  it.each([
+    { rpm: 100, minutes: 10, count: 1000, spacingMs: 600 },
+    { rpm: 200, minutes: 5, count: 1000, spacingMs: 300 },
+    { rpm: 300, minutes: 1, count: 300, spacingMs: 200 },
+  ])('$rpm rpm for $minutes min: $count arrivals every $spacingMs ms from 0', ({ rpm, minutes, count, spacingMs }) => {
+    const a = phaseArrivals({ durationMs: minutes * MINUTE, fromRpm: rpm, toRpm: rpm }, 'constant', createRng(1));
+    expect(a.length).toBe(count);
+    expect(a[0]).toBe(0);
+    expect(a[1]! - a[0]!).toBeCloseTo(spacingMs, 9);
+    expect(a[count - 1]).toBeCloseTo((count - 1) * spacingMs, 6);
+  });
+
+  it('ramps 100 → 300 rpm over 2 minutes: 400 arrivals, spacing shrinking from 600 to about 200 ms', () => {
+    const shape = { durationMs: 2 * MINUTE, fromRpm: 100, toRpm: 300 };
+    const a = phaseArrivals(shape, 'constant', createRng(1));
+    expect(a.length).toBe(400);
+    expect(a[1]! - a[0]!).toBeCloseTo(600, -1);
+    expect(a[399]! - a[398]!).toBeCloseTo(200, -1);
+    for (let i = 1; i < a.length; i++) expect(expectedArrivals(shape, a[i]!)).toBeCloseTo(i, 6);
+  });
+
+  it('ramps down 300 → 100 rpm: the same count, spacing growing', () => {
+    const a = phaseArrivals({ durationMs: 2 * MINUTE, fromRpm: 300, toRpm: 100 }, 'constant', createRng(1));
+    expect(a.length).toBe(400);
+    expect(a[1]! - a[0]!).toBeLessThan(a[399]! - a[398]!);
+  });
+
+  it('inverts the cumulative rate exactly', () => {
+    const shape = { durationMs: 90_000, fromRpm: 50, toRpm: 250 };
+    for (const n of [1, 17, 100, 224]) expect(expectedArrivals(shape, timeOfArrival(shape, n))).toBeCloseTo(n, 9);
+  });
+});
+
+describe('phaseArrivals, poisson', () => {
+  it('has the planned rate on average, exponential gaps (cv ≈ 1), and repeats from its seed', () => {
+    const shape = { durationMs: 600 * MINUTE, fromRpm: 120, toRpm: 120 };
+    const a = phaseArrivals(shape, 'poisson', createRng(5));
+    expect(a.length).toBeGreaterThan(72_000 * 0.98);
+    expect(a.length).toBeLessThan(72_000 * 1.02);
+    const gaps = Array.from(a.subarray(1), (t, i) => t - a[i]!);
+    const mean = gaps.reduce((s, g) => s + g, 0) / gaps.length;
+    const sd = Math.sqrt(gaps.reduce((s, g) => s + (g - mean) ** 2, 0) / gaps.length);
+    expect(mean).toBeCloseTo(500, -1);
+    expect(sd / mean).toBeGreaterThan(0.97);
+    expect(sd / mean).toBeLessThan(1.03);
+    expect(phaseArrivals(shape, 'poisson', createRng(5))).toEqual(a);
+  });
+
+  it('follows a ramp: the second half of 100 → 300 rpm holds about 5/8 of the arrivals', () => {
+    const shape = { durationMs: 200 * MINUTE, fromRpm: 100, toRpm: 300 };
+    const a = phaseArrivals(shape, 'poisson', createRng(2));
+    const secondHalf = a.filter((t) => t >= shape.durationMs / 2).length;
+    expect(secondHalf / a.length).toBeCloseTo(5 / 8, 2);
+  });
+});

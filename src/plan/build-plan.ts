@@ -1,0 +1,69 @@
+/**
+ * Scenario → Plan: every phase laid end to end on the model timeline, with its arrival offsets,
+ * offered rate and the spec's load band and p95 target. Nothing here runs or sends anything.
+ */
+import { createRng } from '../core/rng.js';
+import type { Scenario } from '../scenario/index.js';
+import { type LatencyBand, latencyBandFor } from '../spec/index.js';
+import { phaseArrivals } from './arrivals.js';
+
+export interface PlannedPhase {
+  readonly index: number;
+  readonly name: string;
+  /** Offset of the phase start from the run start (model ms). */
+  readonly startMs: number;
+  readonly durationMs: number;
+  readonly fromRpm: number;
+  readonly toRpm: number;
+  /** Time-averaged offered rate (requests per minute); it picks the band. */
+  readonly offeredRpm: number;
+  readonly peakRpm: number;
+  /** The spec's band for the offered rate; undefined above 300 rpm (no documented target). */
+  readonly band: LatencyBand | undefined;
+  readonly warmupMs: number;
+  /** Arrival offsets from the run start (model ms), ascending. */
+  readonly arrivalsMs: Float64Array;
+}
+
+export interface Plan {
+  readonly scenario: Scenario;
+  readonly phases: readonly PlannedPhase[];
+  /** Model time from the first arrival slot to the end of the last phase (ms). */
+  readonly durationMs: number;
+  readonly arrivals: number;
+  /** k: the plan runs k times fast on the wall clock (1 against real environments). */
+  readonly timeScale: number;
+}
+
+export function buildPlan(scenario: Scenario, options: { timeScale?: number } = {}): Plan {
+  // One generator for the whole plan, seeded by the scenario, so each phase's arrivals are repeatable.
+  const rng = createRng(scenario.arrivals.seed);
+  let startMs = 0;
+  const phases = scenario.phases.map((phase, index): PlannedPhase => {
+    const offsets = phaseArrivals(phase, scenario.arrivals.process, rng);
+    const arrivalsMs = offsets.map((t) => t + startMs);
+    const offeredRpm = (phase.fromRpm + phase.toRpm) / 2;
+    const planned: PlannedPhase = {
+      index,
+      name: phase.name,
+      startMs,
+      durationMs: phase.durationMs,
+      fromRpm: phase.fromRpm,
+      toRpm: phase.toRpm,
+      offeredRpm,
+      peakRpm: Math.max(phase.fromRpm, phase.toRpm),
+      band: latencyBandFor(offeredRpm),
+      warmupMs: phase.warmupMs,
+      arrivalsMs,
+    };
+    startMs += phase.durationMs;
+    return planned;
+  });
+  return {
+    scenario,
+    phases,
+    durationMs: startMs,
+    arrivals: phases.reduce((sum, p) => sum + p.arrivalsMs.length, 0),
+    timeScale: options.timeScale ?? 1,
+  };
+}

@@ -1,0 +1,2 @@
+export { buildPlan, type Plan, type PlannedPhase } from './build-plan.js';
+export { expectedArrivals, phaseArrivals, timeOfArrival, type ArrivalProcess, type RateShape } from './arrivals.js';
