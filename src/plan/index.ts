@@ -1,2 +1,3 @@
 export { buildPlan, type Plan, type PlannedPhase } from './build-plan.js';
 export { expectedArrivals, phaseArrivals, timeOfArrival, type ArrivalProcess, type RateShape } from './arrivals.js';
+export { describePlan, planNotes } from './describe.js';

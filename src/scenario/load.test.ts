@@ -85,6 +85,12 @@ describe('parseScenario', () => {
     expect(problems.map((p) => p.split(':')[0])).toEqual(['name', 'description', 'phases[0].duration', 'phases[0].rpm']);
   });
 
+  it('says a required field is missing, and what type another one should have', () => {
+    const problems = problemsOf('name: t\nphases: 5\n');
+    expect(problems).toEqual(['description: missing; expected a string', 'phases: expected a list of phases, got 5']);
+    expect(problemsOf('name: t\ndescription: d\nphases: [{name: a, duration: 1m, rpm: 1}]\ntarget: 3\n')).toEqual(['target: expected a mapping of fields, got 3']);
+  });
+
   it('refuses a secret in the file without showing its value', () => {
     const text = `${MINIMAL}target:\n  environment: mock\n  clientSecret: hunter2-very-secret\nauth:\n  access_token: tok-abc-123\n`;
     let message = '';

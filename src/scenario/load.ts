@@ -86,6 +86,11 @@ function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
     return issue.keys.map((key) => `${toDotPath([...issue.path, key])}: unknown field (check its spelling against loadproof schema)`);
   }
   const value = valueAt(raw, issue.path);
+  if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) {
+    // zod's default wording; ours says the same in plain words.
+    const expected = `expected ${issue.expected === 'object' ? 'a mapping of fields' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
+    return [`${toDotPath(issue.path)}: ${value === undefined ? `missing; ${expected}` : `${expected}, got ${describeValue(value)}`}`];
+  }
   const got =
     issue.message.includes(', got ') || (typeof value === 'object' && value !== null) ? '' : value === undefined ? ', got nothing' : `, got ${describeValue(value)}`;
   return [`${toDotPath(issue.path)}: ${issue.message}${got}`];

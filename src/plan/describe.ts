@@ -1,0 +1,60 @@
+/** A human description of a Plan for `loadproof plan`: what would be sent, when, and against which targets. */
+import { formatDuration } from '../scenario/index.js';
+import { IDENTIFICATION_LIMITS } from '../spec/index.js';
+import type { Plan, PlannedPhase } from './build-plan.js';
+
+const shapeOf = (p: PlannedPhase): string => (p.fromRpm === p.toRpm ? `${p.fromRpm} rpm` : `${p.fromRpm}→${p.toRpm} rpm`);
+
+function table(rows: readonly (readonly string[])[]): string[] {
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
+  return rows.map((r) => r.map((cell, col) => cell.padEnd(widths[col]!)).join('  ').trimEnd());
+}
+
+/** Plain sentences about parts of the plan a reader should notice before running it. */
+export function planNotes(plan: Plan): string[] {
+  const notes: string[] = [];
+  for (const p of plan.phases) {
+    if (p.band === undefined) notes.push(`phase ${p.name} offers ${p.offeredRpm} rpm on average: above ${IDENTIFICATION_LIMITS.spikeRpm} rpm the spec documents no p95 target`);
+    else if (p.peakRpm > IDENTIFICATION_LIMITS.spikeRpm) notes.push(`phase ${p.name} peaks at ${p.peakRpm} rpm, above the documented ${IDENTIFICATION_LIMITS.spikeRpm} rpm`);
+    if (p.peakRpm >= IDENTIFICATION_LIMITS.spikeRpm && p.durationMs > IDENTIFICATION_LIMITS.spikeMaxMinutes * 60_000) {
+      notes.push(`phase ${p.name} runs at ${p.peakRpm} rpm for ${formatDuration(p.durationMs)}: longer than the documented ${IDENTIFICATION_LIMITS.spikeMaxMinutes} minutes of a spike`);
+    }
+    if (p.arrivalsMs.length === 0) notes.push(`phase ${p.name} plans no request (rate × duration < 1)`);
+  }
+  return notes;
+}
+
+export function describePlan(plan: Plan): string {
+  const s = plan.scenario;
+  const target =
+    s.target.environment === 'mock'
+      ? `mock (${s.target.baseUrl ?? 'embedded'}, profile ${s.target.profile ?? 'nominal'})`
+      : `${s.target.environment} ${s.target.baseUrl ?? ''}`.trim();
+  const rows = [
+    ['#', 'phase', 'rate', 'duration', 'requests', 'band', 'p95 target', 'warm-up'],
+    ...plan.phases.map((p) => [
+      String(p.index + 1),
+      p.name,
+      shapeOf(p),
+      formatDuration(p.durationMs),
+      String(p.arrivalsMs.length),
+      p.band?.band ?? '(none)',
+      p.band === undefined ? '(none)' : `< ${formatDuration(p.band.p95TargetMs)}`,
+      p.warmupMs > 0 ? formatDuration(p.warmupMs) : '',
+    ]),
+    ['', 'total', '', formatDuration(plan.durationMs), String(plan.arrivals), '', '', ''],
+  ];
+  const wall = plan.timeScale === 1 ? '' : `; at time scale ${plan.timeScale} it runs in ${formatDuration(plan.durationMs / plan.timeScale)} of wall time`;
+  const notes = planNotes(plan);
+  return [
+    `Plan: ${s.name} — ${s.description}`,
+    `Target: ${target} · arrivals ${s.arrivals.process} (seed ${s.arrivals.seed}) · on 429: ${s.on429.policy}${s.on429.policy === 'retry' ? ` (≤ ${s.on429.maxAttempts} attempts)` : ''} · client timeout ${formatDuration(s.timeoutMs)}, max in flight ${s.maxInFlight}`,
+    `Duration: ${formatDuration(plan.durationMs)} of model time${wall}`,
+    '',
+    ...table(rows).map((line) => `  ${line}`),
+    ...(notes.length > 0 ? ['', 'Notes:', ...notes.map((n) => `  - ${n}`)] : []),
+    '',
+    'Nothing was sent: plan is a dry run.',
+    '',
+  ].join('\n');
+}

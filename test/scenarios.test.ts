@@ -1,0 +1,51 @@
+/**
+ * The shipped scenario files: each loads and plans, and the documented profiles stay inside the
+ * envelope — replayed against the spec's token bucket (the mock's limiter), none of their planned
+ * arrivals would be rate-limited. capacity-step is meant to cross the limit, and does.
+ */
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { TokenBucket } from '../src/mock/limiter.js';
+import { buildPlan } from '../src/plan/index.js';
+import { loadScenario } from '../src/scenario/index.js';
+import { IDENTIFICATION_LIMITS } from '../src/spec/index.js';
+
+const DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
+const SPEC_RATE = { sustainedRpm: IDENTIFICATION_LIMITS.sustainedRpm, burstRpm: IDENTIFICATION_LIMITS.burstRpm, burstMinutes: IDENTIFICATION_LIMITS.burstMaxMinutes };
+
+/** How many planned arrivals a full spec bucket would reject. */
+async function rejectedBySpecBucket(file: string): Promise<number> {
+  const plan = buildPlan(await loadScenario(DIR + file));
+  const bucket = new TokenBucket(SPEC_RATE, 0);
+  let rejected = 0;
+  for (const phase of plan.phases) for (const t of phase.arrivalsMs) if (!bucket.tryTake(t)) rejected++;
+  return rejected;
+}
+
+describe('scenarios/', () => {
+  it('ships the five documented scenarios', () => {
+    const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
+    expect(files).toEqual(['burst.yaml', 'capacity-step.yaml', 'ci-regression.yaml', 'spike.yaml', 'sustained.yaml']);
+  });
+
+  it.each([
+    { file: 'sustained.yaml', requests: 1000, minutes: 10 },
+    { file: 'burst.yaml', requests: 300 + 1000 + 300, minutes: 11 },
+    { file: 'spike.yaml', requests: 300 + 100 + 600 + 300, minutes: 8.5 },
+    { file: 'ci-regression.yaml', requests: 500 + 800 + 150 + 300, minutes: 13 },
+    { file: 'capacity-step.yaml', requests: 2 * (100 + 125 + 150 + 175 + 200 + 225 + 250 + 275 + 300), minutes: 18 },
+  ])('$file plans $requests requests over $minutes minutes', async ({ file, requests, minutes }) => {
+    const plan = buildPlan(await loadScenario(DIR + file));
+    expect(plan.arrivals).toBe(requests);
+    expect(plan.durationMs).toBe(minutes * 60_000);
+  });
+
+  it.each(['sustained.yaml', 'burst.yaml', 'spike.yaml', 'ci-regression.yaml'])('%s stays inside the documented rate-limit envelope', async (file) => {
+    expect(await rejectedBySpecBucket(file)).toBe(0);
+  });
+
+  it('capacity-step crosses the documented allowance (that is its purpose)', async () => {
+    expect(await rejectedBySpecBucket('capacity-step.yaml')).toBeGreaterThan(0);
+  });
+});
