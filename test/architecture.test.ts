@@ -19,6 +19,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   mock: ['core', 'spec', 'lexicon', 'corpus'],
   scenario: ['core', 'spec', 'mock'],
   plan: ['core', 'spec', 'scenario'],
+  client: ['core', 'spec'],
 };
 
 function sourceFiles(dir: string): string[] {

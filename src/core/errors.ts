@@ -25,6 +25,13 @@ export class UsageError extends LoadproofError {
   }
 }
 
+/** The run could not be carried out (target unreachable, authentication failed): exit 4. */
+export class RunFailure extends LoadproofError {
+  constructor(code: 'TARGET_UNREACHABLE' | 'AUTH_FAILED' | 'RUN_FAILED', message: string, hint?: string) {
+    super(code, EXIT.runFailed, message, hint);
+  }
+}
+
 /** A scenario file that cannot be used: every problem, one line each, with its field path. Exit 2. */
 export class ScenarioError extends LoadproofError {
   constructor(

@@ -1,0 +1,42 @@
+/**
+ * Every request ends in exactly one Outcome, so counts add up:
+ *   sent = ok + http_429 + http_504 + http_other + timeout + reset + refused + malformed + error
+ * HTTP statuses come first; transport failures are classified by undici's and Node's error codes;
+ * a timeout is our own deadline (AbortSignal), never undici's coarse timers.
+ */
+
+export const OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error'] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** Transport outcomes (no HTTP status), the "errors" of threshold expressions along with malformed. */
+export const ERROR_OUTCOMES: readonly Outcome[] = ['timeout', 'reset', 'refused', 'malformed', 'error'];
+
+/** The outcome of a response with this status whose body was read (and, for 2xx, parsed) as expected. */
+export function classifyStatus(status: number): Outcome {
+  if (status >= 200 && status < 300) return 'ok';
+  if (status === 429) return 'http_429';
+  if (status === 504) return 'http_504';
+  return 'http_other';
+}
+
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
+const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
+const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+
+/** The outcome of a request that failed without a usable response. `deadlineHit`: our own timer fired. */
+export function classifyError(error: unknown, deadlineHit: boolean): Outcome {
+  if (deadlineHit) return 'timeout';
+  const seen = new Set<unknown>();
+  // undici wraps the socket error in `cause`; look down the chain for a known code.
+  for (let e: unknown = error; e instanceof Error && !seen.has(e); e = e.cause) {
+    seen.add(e);
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (RESET_CODES.has(code)) return 'reset';
+      if (REFUSED_CODES.has(code)) return 'refused';
+      if (TIMEOUT_CODES.has(code)) return 'timeout';
+    }
+    if (e.name === 'TimeoutError') return 'timeout';
+  }
+  return 'error';
+}
