@@ -116,9 +116,27 @@ export class ScaledClock implements Clock {
   }
 
   setTimer(atMs: number, fn: () => void): CancelTimer {
-    const wallDelayMs = Math.max(0, (atMs - this.nowMs()) / this.timeScale);
-    const handle = setTimeout(fn, wallDelayMs);
+    let handle: NodeJS.Timeout;
+    // Node may fire a timer up to ~1 ms early by performance.now() (its loop time is cached), and
+    // at time scale k that is k ms of model time: re-arm until the clock really reached atMs.
+    const arm = (): void => {
+      const wallDelayMs = (atMs - this.nowMs()) / this.timeScale;
+      if (wallDelayMs <= 0) {
+        fn();
+        return;
+      }
+      handle = setTimeout(arm, wallDelayMs);
+      handle.unref();
+    };
+    handle = setTimeout(arm, Math.max(0, (atMs - this.nowMs()) / this.timeScale));
     handle.unref();
     return () => clearTimeout(handle);
   }
+}
+
+/** Resolves once `clock` reaches `atMs`. */
+export function sleepUntil(clock: Clock, atMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    clock.setTimer(atMs, resolve);
+  });
 }

@@ -1,0 +1,129 @@
+/** One planned request through the client against the real mock: each outcome, retries, 401 renewal. */
+import { Agent } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ApiClientSettings, createIdentify } from '../../src/client/api.js';
+import { TokenProvider } from '../../src/client/token.js';
+import { ManualClock, ScaledClock } from '../../src/core/clock.js';
+import { createRng } from '../../src/core/rng.js';
+import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
+
+let server: MockServer | undefined;
+let agent: Agent | undefined;
+afterEach(async () => {
+  await agent?.close();
+  await server?.close();
+  server = undefined;
+  agent = undefined;
+});
+
+const NOTE = 'Patient John Smith (MRN 12345678), DOB 04/12/1961.';
+
+/** A mock and a client sharing the same time scale k (each with its own scaled clock). */
+async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings> = {}) {
+  const timeScale = mock.timeScale ?? 1;
+  server = await startMockServer({ profile: 'zero', ...mock });
+  agent = new Agent({ connections: 16 });
+  const clock = new ScaledClock(timeScale);
+  const tokens = new TokenProvider({
+    baseUrl: server.url,
+    audience: server.audience,
+    clientId: server.clientId,
+    clientSecret: server.clientSecret,
+    credentialSource: 'test',
+    dispatcher: agent,
+    clock,
+    timeoutMs: 5000,
+  });
+  const identify = createIdentify({
+    baseUrl: server.url,
+    dispatcher: agent,
+    tokens,
+    clock,
+    timeScale,
+    timeoutMs: 16_000,
+    on429: { policy: 'record', maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 },
+    rng: createRng(1),
+    ...client,
+  });
+  return { s: server, identify, tokens };
+}
+
+describe('createIdentify', () => {
+  it('returns ok with one attempt and model times in order', async () => {
+    const { identify } = await setup({});
+    const r = await identify(NOTE);
+    expect(r).toMatchObject({ outcome: 'ok', status: 200, attempts: 1, retryAfterS: [] });
+    expect(r.sentAtMs).toBeLessThanOrEqual(r.lastSentAtMs);
+    expect(r.lastSentAtMs).toBeLessThanOrEqual(r.endAtMs);
+  });
+
+  it('records a 429 as one outcome with its Retry-After when the policy is record', async () => {
+    const { identify } = await setup({ limits: { sustainedRpm: 1, burstRpm: 1 } });
+    await identify(NOTE);
+    const r = await identify(NOTE);
+    expect(r).toMatchObject({ outcome: 'http_429', status: 429, attempts: 1 });
+    expect(r.retryAfterS[0]).toBeGreaterThanOrEqual(59);
+  });
+
+  it('retries a 429 no sooner than Retry-After (model time), and succeeds', async () => {
+    // 1 rpm: the retry must wait about 60 model seconds; at k = 1000 that is about 60 ms of wall time.
+    const { identify, s } = await setup(
+      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
+      { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 } },
+    );
+    await identify(NOTE);
+    const r = await identify(NOTE);
+    expect(r).toMatchObject({ outcome: 'ok', attempts: 2 });
+    expect(r.lastSentAtMs - r.sentAtMs).toBeGreaterThanOrEqual(r.retryAfterS[0]! * 1000);
+    expect(s.stats().requests.identification.byStatus).toEqual({ '200': 2, '429': 1 });
+  });
+
+  it('gives up after maxAttempts, ending with the last 429', async () => {
+    // 1 rpm and three requests at once: one is served; the other two wait a minute (model time) and
+    // retry together, but only one token came back, so one of them ends on its second 429.
+    const { identify, s } = await setup(
+      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
+      { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 30_000 } },
+    );
+    const results = await Promise.all([identify(NOTE), identify(NOTE), identify(NOTE)]);
+    const summary = results.map((r) => `${r.outcome}/${r.attempts}`).sort();
+    expect(summary).toEqual(['http_429/2', 'ok/1', 'ok/2']);
+    expect(s.stats().requests.identification.byStatus).toEqual({ '200': 2, '429': 3 });
+  });
+
+  it('times out on its own deadline', async () => {
+    const { identify } = await setup({ profile: 'nominal' }, { timeoutMs: 50 });
+    expect(await identify(NOTE)).toMatchObject({ outcome: 'timeout', attempts: 1 });
+  });
+
+  it.each([
+    { faults: { resetRate: 1 }, outcome: 'reset', status: undefined },
+    { faults: { malformedRate: 1 }, outcome: 'malformed', status: 200 },
+    { faults: { http500Rate: 1 }, outcome: 'http_other', status: 500 },
+  ])('classifies an injected fault as $outcome', async ({ faults, outcome, status }) => {
+    const { identify } = await setup({ faults });
+    const r = await identify(NOTE);
+    expect(r.outcome).toBe(outcome);
+    expect(r.status).toBe(status);
+  });
+
+  it('gets a new token and sends again once after a 401', async () => {
+    // The mock's clock is moved by hand past the token's lifetime; the client's clock is not, so the
+    // client still holds the token it believes fresh, and learns from the 401.
+    const mockClock = new ManualClock();
+    const { identify, tokens, s } = await setup({ clock: mockClock, tokenTtlS: 60 });
+    await tokens.get();
+    mockClock.advanceTo(61_000);
+    const r = await identify(NOTE);
+    expect(r).toMatchObject({ outcome: 'ok', status: 200, attempts: 2 });
+    expect(s.stats().requests.token.byStatus).toEqual({ '200': 2 });
+    expect(s.stats().requests.identification.byStatus).toEqual({ '200': 1, '401': 1 });
+  });
+
+  it('says refused when nothing listens', async () => {
+    const { identify, tokens, s } = await setup({});
+    await tokens.get();
+    await s.close();
+    expect(await identify(NOTE)).toMatchObject({ outcome: 'refused', attempts: 1 });
+  });
+});
