@@ -20,6 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   scenario: ['core', 'spec', 'mock'],
   plan: ['core', 'spec', 'scenario'],
   client: ['core', 'spec'],
+  engine: ['core', 'client', 'plan'],
 };
 
 function sourceFiles(dir: string): string[] {

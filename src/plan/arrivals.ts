@@ -40,7 +40,8 @@ export function phaseArrivals(shape: RateShape, process: ArrivalProcess, rng: Rn
   const total = expectedArrivals(shape, shape.durationMs) - 1e-9;
   let count = process === 'constant' ? 0 : nextExponential(rng, 1);
   while (count < total) {
-    out.push(Math.min(timeOfArrival(shape, count), shape.durationMs));
+    // Rounded to the microsecond (the recording resolution) so that 600 ms spacing is exactly 600.
+    out.push(Math.min(Math.round(timeOfArrival(shape, count) * 1000) / 1000, shape.durationMs));
     count += process === 'constant' ? 1 : nextExponential(rng, 1);
   }
   return Float64Array.from(out);
