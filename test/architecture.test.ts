@@ -21,6 +21,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   plan: ['core', 'spec', 'scenario'],
   client: ['core', 'spec'],
   engine: ['core', 'client', 'plan'],
+  recorder: [],
+  verdict: ['spec', 'recorder'],
 };
 
 function sourceFiles(dir: string): string[] {
