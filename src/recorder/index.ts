@@ -1,0 +1,2 @@
+export { MsHistogram, type HistogramSummary } from './histogram.js';
+export { COUNTED_OUTCOMES, Recorder, Slice, type CountedOutcome, type RecordableEvent } from './recorder.js';

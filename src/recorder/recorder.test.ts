@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { type RecordableEvent, Recorder } from './recorder.js';
+
+const ok = (phase: number, intendedAtMs: number, latencyMs: number, lagMs = 0): RecordableEvent => ({
+  phase,
+  intendedAtMs,
+  outcome: 'ok',
+  firedAtMs: intendedAtMs + lagMs,
+  result: { status: 200, attempts: 1, lastSentAtMs: intendedAtMs + lagMs, endAtMs: intendedAtMs + latencyMs, retryAfterS: [] },
+});
+
+/** Within HDR's 3 significant digits. */
+const near = (actual: number, expected: number): void => expect(Math.abs(actual - expected) / expected).toBeLessThan(0.001);
+
+describe('Recorder', () => {
+  it('measures latency from the intended send time and service time from the actual send', () => {
+    const r = new Recorder(1, 10_000);
+    r.record(ok(0, 1000, 3000, 500)); // fired 500 ms late; answered 3 s after it was due
+    const phase = r.phases[0]!;
+    near(phase.latency.summary().max, 3000);
+    near(phase.service.summary().max, 2500);
+    near(phase.sendLag.summary().max, 500);
+  });
+
+  it('counts every outcome so that sent + dropped is everything fired, per phase, window and overall', () => {
+    const r = new Recorder(2, 10_000);
+    r.record(ok(0, 0, 100));
+    r.record({ phase: 0, intendedAtMs: 500, outcome: 'dropped' });
+    r.record({ phase: 1, intendedAtMs: 12_000, outcome: 'http_429', firedAtMs: 12_000, result: { status: 429, attempts: 1, lastSentAtMs: 12_000, endAtMs: 12_010, retryAfterS: [7] } });
+    r.record({ phase: 1, intendedAtMs: 13_000, outcome: 'reset', firedAtMs: 13_000, result: { attempts: 1, lastSentAtMs: 13_000, endAtMs: 13_050, retryAfterS: [] } });
+    expect(r.overall.sent).toBe(3);
+    expect(r.overall.dropped).toBe(1);
+    expect(r.phases.map((p) => [p.sent, p.dropped])).toEqual([
+      [1, 1],
+      [2, 0],
+    ]);
+    expect(r.windows.map((w) => w.sent + w.dropped)).toEqual([2, 2]);
+    expect(r.phases[1]!.status).toEqual({ '429': 1 });
+    near(r.phases[1]!.retryAfter.summary().max, 7000);
+    expect(r.phases[1]!.latency2xx.count).toBe(0);
+    expect(r.phases[1]!.latency.count).toBe(2);
+  });
+
+  it('refuses an event for a phase the plan does not have', () => {
+    expect(() => new Recorder(1, 1000).record(ok(3, 0, 1))).toThrow(/phase 3/);
+  });
+});

@@ -1,0 +1,88 @@
+/**
+ * Turns RequestEvents into numbers: per phase, per time window (by intended send time: the load
+ * offered then) and overall — histograms of latency (intended send → end of answer), latency of
+ * 2xx only, service time (actual last send → end), send lag (fired − intended) and Retry-After
+ * values; counters by outcome and by HTTP status. Every event lands in exactly one phase and one
+ * window, so per phase: sent = Σ outcomes, fired = sent + dropped.
+ */
+import { MsHistogram } from './histogram.js';
+
+/** The outcome classes counted (the client's Outcome, plus dropped by the engine). */
+export const COUNTED_OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error', 'dropped'] as const;
+export type CountedOutcome = (typeof COUNTED_OUTCOMES)[number];
+
+/** What the recorder needs of an event (the engine's RequestEvent has it). */
+export interface RecordableEvent {
+  readonly phase: number;
+  readonly intendedAtMs: number;
+  readonly outcome: CountedOutcome;
+  readonly firedAtMs?: number;
+  readonly result?: {
+    readonly status?: number;
+    readonly attempts: number;
+    readonly lastSentAtMs: number;
+    readonly endAtMs: number;
+    readonly retryAfterS: readonly number[];
+  };
+}
+
+/** Histograms and counters of one slice of the run (a phase, a window, or all of it). */
+export class Slice {
+  readonly latency = MsHistogram.create();
+  readonly latency2xx = MsHistogram.create();
+  readonly service = MsHistogram.create();
+  readonly sendLag = MsHistogram.create();
+  /** Retry-After values received, recorded as ms (seconds × 1000). */
+  readonly retryAfter = MsHistogram.create();
+  readonly outcomes: Record<CountedOutcome, number> = Object.fromEntries(COUNTED_OUTCOMES.map((o) => [o, 0])) as Record<CountedOutcome, number>;
+  readonly status: Record<string, number> = {};
+  attempts = 0;
+
+  add(event: RecordableEvent): void {
+    this.outcomes[event.outcome]++;
+    if (event.outcome === 'dropped' || event.firedAtMs === undefined) return;
+    this.sendLag.recordMs(event.firedAtMs - event.intendedAtMs);
+    const r = event.result;
+    if (r === undefined) return;
+    this.attempts += r.attempts;
+    this.latency.recordMs(r.endAtMs - event.intendedAtMs);
+    this.service.recordMs(r.endAtMs - r.lastSentAtMs);
+    if (event.outcome === 'ok') this.latency2xx.recordMs(r.endAtMs - event.intendedAtMs);
+    if (r.status !== undefined) this.status[r.status] = (this.status[r.status] ?? 0) + 1;
+    for (const s of r.retryAfterS) this.retryAfter.recordMs(s * 1000);
+  }
+
+  /** Requests handed to the client (every outcome except dropped). */
+  get sent(): number {
+    return COUNTED_OUTCOMES.reduce((sum, o) => (o === 'dropped' ? sum : sum + this.outcomes[o]), 0);
+  }
+
+  get dropped(): number {
+    return this.outcomes.dropped;
+  }
+}
+
+export class Recorder {
+  readonly phases: Slice[];
+  readonly overall = new Slice();
+  readonly windows: Slice[] = [];
+  /** Token-call durations (model ms), apart from the load. */
+  readonly tokenLatency = MsHistogram.create();
+
+  constructor(
+    phaseCount: number,
+    readonly windowMs: number,
+  ) {
+    this.phases = Array.from({ length: phaseCount }, () => new Slice());
+  }
+
+  record(event: RecordableEvent): void {
+    const phase = this.phases[event.phase];
+    if (phase === undefined) throw new RangeError(`event for phase ${event.phase}, but the plan has ${this.phases.length}`);
+    phase.add(event);
+    this.overall.add(event);
+    const index = Math.floor(event.intendedAtMs / this.windowMs);
+    while (this.windows.length <= index) this.windows.push(new Slice());
+    this.windows[index]!.add(event);
+  }
+}
