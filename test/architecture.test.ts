@@ -22,7 +22,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   client: ['core', 'spec'],
   engine: ['core', 'client', 'plan'],
   recorder: [],
-  verdict: ['spec', 'recorder'],
+  verdict: ['spec', 'recorder', 'scenario'],
 };
 
 function sourceFiles(dir: string): string[] {

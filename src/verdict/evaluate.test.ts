@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { Slice } from '../recorder/index.js';
+import { parseThreshold, type Threshold } from '../scenario/index.js';
+import { LATENCY_BANDS } from '../spec/index.js';
+import { type PhaseInput, evaluateVerdict } from './evaluate.js';
+
+/** A slice of n ok responses whose latencies are spread evenly over [fromMs, toMs]. */
+function sliceOf(n: number, fromMs: number, toMs: number, extra: (s: Slice) => void = () => {}): Slice {
+  const slice = new Slice();
+  for (let i = 0; i < n; i++) {
+    const latency = fromMs + ((toMs - fromMs) * i) / Math.max(1, n - 1);
+    slice.add({ phase: 0, intendedAtMs: 0, outcome: 'ok', firedAtMs: 0, result: { status: 200, attempts: 1, lastSentAtMs: 0, endAtMs: latency, retryAfterS: [] } });
+  }
+  extra(slice);
+  return slice;
+}
+
+const SUSTAINED = LATENCY_BANDS[0]!; // p95 < 2500 ms
+const GOOD_GENERATOR = { sendLagP99WallMs: 1, sendLagMaxWallMs: 3 };
+
+function phase(slice: Slice, overrides: Partial<PhaseInput> = {}): PhaseInput {
+  return { name: 'steady', band: SUSTAINED, steady: slice, all: slice, http429InsideEnvelope: 0, thresholds: [], ...overrides };
+}
+
+const verdictOf = (phases: PhaseInput[], generator = GOOD_GENERATOR) => evaluateVerdict({ phases, documentedTargets: true, generator });
+const checkOf = (phases: PhaseInput[], id: string) => verdictOf(phases).checks.find((c) => c.id === id)!;
+
+describe('evaluateVerdict: the documented p95 target', () => {
+  it('passes when the whole 95 % interval of p95 is under the target', () => {
+    const v = verdictOf([phase(sliceOf(1000, 500, 2000))]); // p95 ≈ 1925 ms
+    expect(v.status).toBe('pass');
+    const c = v.checks.find((x) => x.id === 'latency_p95_target')!;
+    expect(c).toMatchObject({ status: 'pass', what: 'p(95) < 2.50s (spec, sustained band, steady state)' });
+    expect(c.interval![0]).toBeLessThanOrEqual(c.observed!);
+    expect(c.interval![1]).toBeGreaterThanOrEqual(c.observed!);
+  });
+
+  it('fails when the whole interval is over, and names the phase in the reasons', () => {
+    const v = verdictOf([phase(sliceOf(1000, 1000, 4000))]); // p95 ≈ 3850 ms
+    expect(v.status).toBe('fail');
+    expect(v.reasons[0]).toMatch(/^phase steady: p\(95\) < 2\.50s .*: p\(95\) 3\.8\ds, 95 % interval .*: not < 2\.50s$/);
+  });
+
+  it('is inconclusive when the interval straddles the target', () => {
+    // p95 right at the target: the interval cannot be on one side.
+    const c = checkOf([phase(sliceOf(200, 0, 2500 / 0.95))], 'latency_p95_target');
+    expect(c.status).toBe('inconclusive');
+    expect(c.reason).toContain('straddles 2.50s');
+  });
+
+  it('is inconclusive, never a pass, with too few samples or none', () => {
+    expect(checkOf([phase(sliceOf(50, 10, 20))], 'latency_p95_target')).toMatchObject({
+      status: 'inconclusive',
+      reason: '50 responses are too few to bound p(95) (at least 72 needed)',
+    });
+    expect(checkOf([phase(new Slice())], 'latency_p95_target')).toMatchObject({ status: 'inconclusive', observed: null, reason: 'no response was measured' });
+  });
+
+  it('has no documented check above 300 rpm (no band), or when documented targets are off', () => {
+    expect(verdictOf([phase(sliceOf(100, 1, 2), { band: undefined })]).checks.map((c) => c.id)).not.toContain('latency_p95_target');
+    expect(evaluateVerdict({ phases: [phase(sliceOf(100, 1, 2))], documentedTargets: false, generator: GOOD_GENERATOR }).checks.map((c) => c.id)).not.toContain('latency_p95_target');
+  });
+});
+
+describe('evaluateVerdict: 429s, thresholds and the generator', () => {
+  it('fails a phase with 429s inside the documented envelope', () => {
+    const c = checkOf([phase(sliceOf(100, 1, 2), { http429InsideEnvelope: 3 })], 'http_429_in_envelope');
+    expect(c).toMatchObject({ status: 'fail', observed: 3 });
+    expect(c.reason).toContain('a finding against the service');
+  });
+
+  it('checks threshold expressions on the steady state', () => {
+    const withErrors = sliceOf(198, 100, 200, (s) => {
+      s.add({ phase: 0, intendedAtMs: 0, outcome: 'timeout', firedAtMs: 0, result: { attempts: 1, lastSentAtMs: 0, endAtMs: 16_000, retryAfterS: [] } });
+      s.add({ phase: 0, intendedAtMs: 0, outcome: 'http_504', firedAtMs: 0, result: { status: 504, attempts: 1, lastSentAtMs: 0, endAtMs: 15_000, retryAfterS: [] } });
+    });
+    const thresholds = ['rate(errors) < 1%', 'count(504) == 0', 'p(50) < 1s', 'rate(5xx) <= 0.5%'].map((t) => parseThreshold(t) as Threshold);
+    const checks = verdictOf([phase(withErrors, { thresholds })]).checks.filter((c) => c.id === 'threshold');
+    expect(checks.map((c) => [c.what, c.status, c.reason])).toEqual([
+      ['rate(errors) < 1%', 'pass', '1 of 200 (0.50 %)'],
+      ['count(504) == 0', 'fail', 'count 1'],
+      ['p(50) < 1s', 'pass', expect.stringContaining(': < 1.00s')],
+      ['rate(5xx) <= 0.5%', 'pass', '1 of 200 (0.50 %)'],
+    ]);
+  });
+
+  it('makes a run inconclusive when the generator fell behind, and says by how much', () => {
+    const v = verdictOf([phase(sliceOf(1000, 500, 2000))], { sendLagP99WallMs: 25, sendLagMaxWallMs: 40 });
+    expect(v.status).toBe('inconclusive');
+    expect(v.reasons).toEqual(['run: the generator kept its schedule (wall-clock send lag and event-loop delay): the generator fell behind its schedule: send lag p99 25.0 ms > 10 ms']);
+  });
+
+  it('lets a failure win over an inconclusive check', () => {
+    const v = verdictOf([phase(sliceOf(1000, 1000, 4000))], { sendLagP99WallMs: 25, sendLagMaxWallMs: 40 });
+    expect(v.status).toBe('fail');
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * The verdict: checks per phase, then one status for the run. A percentile is a statistic of a
+ * sample, so it is judged by its 95 % confidence interval: pass only when the whole interval is on
+ * the right side of the target, fail only when the whole interval is on the wrong side, otherwise
+ * inconclusive. A check with no data is never a pass. Any fail fails the run; otherwise any
+ * inconclusive makes it inconclusive.
+ */
+import type { Slice } from '../recorder/index.js';
+import type { Countable, Threshold } from '../scenario/index.js';
+import type { LatencyBand } from '../spec/index.js';
+import { quantileRankInterval } from './quantile-interval.js';
+
+export type CheckStatus = 'pass' | 'fail' | 'inconclusive';
+
+export interface Check {
+  /** Stable id: latency_p95_target, threshold, http_429_in_envelope, generator_lag. */
+  readonly id: string;
+  /** The phase the check is about, or null for the whole run. */
+  readonly phase: string | null;
+  /** What was checked, e.g. "p(95) < 2.5s (spec, sustained band, steady state)". */
+  readonly what: string;
+  readonly status: CheckStatus;
+  /** The measured value (ms for percentiles, a fraction for rates, a count), or null without data. */
+  readonly observed: number | null;
+  /** 95 % confidence interval of a percentile (ms), when one could be computed. */
+  readonly interval: readonly [number, number] | null;
+  /** One line saying why. */
+  readonly reason: string;
+}
+
+export interface Verdict {
+  readonly status: CheckStatus;
+  readonly checks: readonly Check[];
+  /** The reasons of the checks that decided the status. */
+  readonly reasons: readonly string[];
+}
+
+export interface PhaseInput {
+  readonly name: string;
+  readonly band: LatencyBand | undefined;
+  /** Requests of the phase after its warm-up. */
+  readonly steady: Slice;
+  /** Every request of the phase. */
+  readonly all: Slice;
+  /** 429s on requests inside the documented rate-limit envelope. */
+  readonly http429InsideEnvelope: number;
+  readonly thresholds: readonly Threshold[];
+}
+
+export interface GeneratorHealth {
+  /** Send lag p99 and max, in wall-clock ms (model ms ÷ k). */
+  readonly sendLagP99WallMs: number;
+  readonly sendLagMaxWallMs: number;
+  /** Event-loop delay p99 (wall ms), when monitored. */
+  readonly eventLoopDelayP99Ms?: number;
+}
+
+export interface VerdictInput {
+  readonly phases: readonly PhaseInput[];
+  readonly documentedTargets: boolean;
+  readonly generator: GeneratorHealth;
+}
+
+/** Budgets of the generator's own accuracy (wall-clock ms): past them the run cannot vouch for its times. */
+export const GENERATOR_BUDGET = { sendLagP99Ms: 10, sendLagMaxMs: 1000, eventLoopDelayP99Ms: 50 } as const;
+
+const fmt = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)}s` : `${ms.toFixed(0)}ms`);
+
+/** Smallest sample that can bound the q-quantile at 95 %. */
+function minimumSamples(q: number): number {
+  let n = 1;
+  while (quantileRankInterval(n, q) === undefined && n < 100_000) n = n < 64 ? n + 1 : Math.ceil(n * 1.02);
+  return n;
+}
+
+function compare(value: number, op: Threshold['op'], target: number): boolean {
+  switch (op) {
+    case '<':
+      return value < target;
+    case '<=':
+      return value <= target;
+    case '==':
+      return value === target;
+    case '>=':
+      return value >= target;
+    case '>':
+      return value > target;
+    default: {
+      const unreachable: never = op;
+      throw new Error(`unknown operator ${String(unreachable)}`);
+    }
+  }
+}
+
+/** A percentile of `slice.latency` against `op target`, judged on its confidence interval. */
+export function percentileCheck(slice: Slice, percentile: number, op: Threshold['op'], targetMs: number): Pick<Check, 'status' | 'observed' | 'interval' | 'reason'> {
+  const h = slice.latency;
+  const q = percentile / 100;
+  if (h.count === 0) return { status: 'inconclusive', observed: null, interval: null, reason: 'no response was measured' };
+  const observed = h.percentileMs(percentile);
+  const ranks = quantileRankInterval(h.count, q);
+  if (ranks === undefined) {
+    return { status: 'inconclusive', observed, interval: null, reason: `${h.count} responses are too few to bound p(${percentile}) (at least ${minimumSamples(q)} needed)` };
+  }
+  const interval: [number, number] = [h.rankMs(ranks.lowerRank), h.rankMs(ranks.upperRank)];
+  const [lower, upper] = interval;
+  const range = `p(${percentile}) ${fmt(observed)}, 95 % interval ${fmt(lower)}–${fmt(upper)}`;
+  if (op === '==') {
+    return { status: compare(observed, op, targetMs) ? 'pass' : 'fail', observed, interval, reason: `${range} (compared as measured)` };
+  }
+  if (compare(lower, op, targetMs) && compare(upper, op, targetMs)) return { status: 'pass', observed, interval, reason: `${range}: ${op} ${fmt(targetMs)}` };
+  if (!compare(lower, op, targetMs) && !compare(upper, op, targetMs)) return { status: 'fail', observed, interval, reason: `${range}: not ${op} ${fmt(targetMs)}` };
+  return { status: 'inconclusive', observed, interval, reason: `${range} straddles ${fmt(targetMs)}` };
+}
+
+function countOf(slice: Slice, of: Countable): { count: number; base: number } {
+  const o = slice.outcomes;
+  const sent = slice.sent;
+  switch (of) {
+    case '429':
+      return { count: o.http_429, base: sent };
+    case '504':
+      return { count: o.http_504, base: sent };
+    case '5xx':
+      return { count: Object.entries(slice.status).reduce((sum, [code, n]) => (Number(code) >= 500 ? sum + n : sum), 0), base: sent };
+    case 'errors':
+      return { count: o.timeout + o.reset + o.refused + o.malformed + o.error, base: sent };
+    case 'dropped':
+      return { count: o.dropped, base: sent + o.dropped };
+    default: {
+      const unreachable: never = of;
+      throw new Error(`unknown countable ${String(unreachable)}`);
+    }
+  }
+}
+
+function thresholdCheck(phase: PhaseInput, t: Threshold): Check {
+  const base = { id: 'threshold', phase: phase.name, what: t.source };
+  if (t.kind === 'percentile') return { ...base, ...percentileCheck(phase.steady, t.percentile, t.op, t.valueMs) };
+  const { count, base: of } = countOf(phase.steady, t.of);
+  if (t.kind === 'count') {
+    return { ...base, status: compare(count, t.op, t.count) ? 'pass' : 'fail', observed: count, interval: null, reason: `count ${count}` };
+  }
+  if (of === 0) return { ...base, status: 'inconclusive', observed: null, interval: null, reason: 'no request to take a rate of' };
+  const rate = count / of;
+  return { ...base, status: compare(rate, t.op, t.fraction) ? 'pass' : 'fail', observed: rate, interval: null, reason: `${count} of ${of} (${(rate * 100).toFixed(2)} %)` };
+}
+
+function phaseChecks(phase: PhaseInput, documentedTargets: boolean): Check[] {
+  const checks: Check[] = [];
+  if (documentedTargets && phase.band !== undefined) {
+    checks.push({
+      id: 'latency_p95_target',
+      phase: phase.name,
+      what: `p(95) < ${fmt(phase.band.p95TargetMs)} (spec, ${phase.band.band} band, steady state)`,
+      ...percentileCheck(phase.steady, 95, '<', phase.band.p95TargetMs),
+    });
+  }
+  checks.push({
+    id: 'http_429_in_envelope',
+    phase: phase.name,
+    what: 'no 429 inside the documented rate-limit envelope',
+    status: phase.http429InsideEnvelope === 0 ? 'pass' : 'fail',
+    observed: phase.http429InsideEnvelope,
+    interval: null,
+    reason:
+      phase.http429InsideEnvelope === 0
+        ? `${phase.all.outcomes.http_429} 429s, none inside the envelope`
+        : `${phase.http429InsideEnvelope} 429s on requests the documented limits allow: a finding against the service`,
+  });
+  for (const t of phase.thresholds) checks.push(thresholdCheck(phase, t));
+  return checks;
+}
+
+function generatorCheck(g: GeneratorHealth): Check {
+  const problems: string[] = [];
+  if (g.sendLagP99WallMs > GENERATOR_BUDGET.sendLagP99Ms) problems.push(`send lag p99 ${g.sendLagP99WallMs.toFixed(1)} ms > ${GENERATOR_BUDGET.sendLagP99Ms} ms`);
+  if (g.sendLagMaxWallMs > GENERATOR_BUDGET.sendLagMaxMs) problems.push(`send lag max ${g.sendLagMaxWallMs.toFixed(0)} ms > ${GENERATOR_BUDGET.sendLagMaxMs} ms`);
+  if (g.eventLoopDelayP99Ms !== undefined && g.eventLoopDelayP99Ms > GENERATOR_BUDGET.eventLoopDelayP99Ms) {
+    problems.push(`event-loop delay p99 ${g.eventLoopDelayP99Ms.toFixed(1)} ms > ${GENERATOR_BUDGET.eventLoopDelayP99Ms} ms`);
+  }
+  return {
+    id: 'generator_lag',
+    phase: null,
+    what: 'the generator kept its schedule (wall-clock send lag and event-loop delay)',
+    status: problems.length === 0 ? 'pass' : 'inconclusive',
+    observed: g.sendLagP99WallMs,
+    interval: null,
+    reason: problems.length === 0 ? `send lag p99 ${g.sendLagP99WallMs.toFixed(2)} ms, max ${g.sendLagMaxWallMs.toFixed(1)} ms` : `the generator fell behind its schedule: ${problems.join('; ')}`,
+  };
+}
+
+export function evaluateVerdict(input: VerdictInput): Verdict {
+  const checks = [...input.phases.flatMap((p) => phaseChecks(p, input.documentedTargets)), generatorCheck(input.generator)];
+  const failed = checks.filter((c) => c.status === 'fail');
+  const inconclusive = checks.filter((c) => c.status === 'inconclusive');
+  const status: CheckStatus = failed.length > 0 ? 'fail' : inconclusive.length > 0 ? 'inconclusive' : 'pass';
+  const deciding = status === 'fail' ? failed : status === 'inconclusive' ? inconclusive : [];
+  return { status, checks, reasons: deciding.map((c) => `${c.phase === null ? 'run' : `phase ${c.phase}`}: ${c.what}: ${c.reason}`) };
+}
