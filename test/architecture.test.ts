@@ -23,6 +23,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   engine: ['core', 'client', 'plan'],
   recorder: [],
   verdict: ['spec', 'recorder', 'scenario'],
+  run: ['core', 'spec', 'scenario', 'plan', 'client', 'engine', 'recorder', 'verdict', 'mock', 'corpus'],
 };
 
 function sourceFiles(dir: string): string[] {

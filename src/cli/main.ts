@@ -7,6 +7,7 @@ import { LoadproofError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { mockOptions, runMock } from './commands/mock.js';
 import { planOptions, runPlan } from './commands/plan.js';
+import { runOptions, runRun } from './commands/run.js';
 import { runSchema } from './commands/schema.js';
 import type { Io } from './io.js';
 
@@ -19,13 +20,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       .command('mock', 'Start the mock server of the API (until Ctrl-C)', mockOptions, async (args) => {
         exitCode = await runMock(args, io);
       })
+      .command('run <scenario>', 'Run a scenario (the embedded mock by default) and check the SLA', runOptions, async (args) => {
+        exitCode = await runRun(args, io);
+      })
       .command('plan <scenario>', 'Show what a scenario would send (dry run: sends nothing)', planOptions, async (args) => {
         exitCode = await runPlan(args, io);
       })
       .command('schema', 'Print the JSON Schema of scenario files', {}, () => {
         exitCode = runSchema(io);
       })
-      .demandCommand(1, 'name a command: plan, mock, schema')
+      .demandCommand(1, 'name a command: run, plan, mock, schema')
       .strict()
       // A flag given twice takes its last value (as most CLIs do), not an array.
       .parserConfiguration({ 'duplicate-arguments-array': false })

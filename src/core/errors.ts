@@ -32,6 +32,13 @@ export class RunFailure extends LoadproofError {
   }
 }
 
+/** The guard refused the run before anything was sent: exit 3. */
+export class GuardRefusal extends LoadproofError {
+  constructor(readonly reasons: readonly string[]) {
+    super('GUARD_REFUSED', EXIT.refusedByGuard, `refused before sending anything:\n${reasons.map((r) => `  ✖ ${r}`).join('\n')}`, 'nothing was sent; see the README section "Safety and the guard"');
+  }
+}
+
 /** A scenario file that cannot be used: every problem, one line each, with its field path. Exit 2. */
 export class ScenarioError extends LoadproofError {
   constructor(

@@ -14,7 +14,7 @@ const near = (actual: number, expected: number): void => expect(Math.abs(actual 
 
 describe('Recorder', () => {
   it('measures latency from the intended send time and service time from the actual send', () => {
-    const r = new Recorder(1, 10_000);
+    const r = new Recorder([0], 10_000);
     r.record(ok(0, 1000, 3000, 500)); // fired 500 ms late; answered 3 s after it was due
     const phase = r.phases[0]!;
     near(phase.latency.summary().max, 3000);
@@ -23,7 +23,7 @@ describe('Recorder', () => {
   });
 
   it('counts every outcome so that sent + dropped is everything fired, per phase, window and overall', () => {
-    const r = new Recorder(2, 10_000);
+    const r = new Recorder([0, 10_000], 10_000);
     r.record(ok(0, 0, 100));
     r.record({ phase: 0, intendedAtMs: 500, outcome: 'dropped' });
     r.record({ phase: 1, intendedAtMs: 12_000, outcome: 'http_429', firedAtMs: 12_000, result: { status: 429, attempts: 1, lastSentAtMs: 12_000, endAtMs: 12_010, retryAfterS: [7] } });
@@ -41,7 +41,19 @@ describe('Recorder', () => {
     expect(r.phases[1]!.latency.count).toBe(2);
   });
 
+  it('keeps a steady-state slice after each warm-up, and counts 429s inside the envelope', () => {
+    const r = new Recorder([5000], 10_000);
+    r.record(ok(0, 1000, 100));
+    r.record(ok(0, 6000, 100));
+    const four29 = { phase: 0, intendedAtMs: 7000, outcome: 'http_429' as const, firedAtMs: 7000, result: { status: 429, attempts: 1, lastSentAtMs: 7000, endAtMs: 7001, retryAfterS: [1] } };
+    r.record(four29, true);
+    r.record({ ...four29, intendedAtMs: 8000 }, false);
+    expect(r.phases[0]!.sent).toBe(4);
+    expect(r.steady[0]!.sent).toBe(3);
+    expect(r.http429InsideEnvelope).toEqual([1]);
+  });
+
   it('refuses an event for a phase the plan does not have', () => {
-    expect(() => new Recorder(1, 1000).record(ok(3, 0, 1))).toThrow(/phase 3/);
+    expect(() => new Recorder([0], 1000).record(ok(3, 0, 1))).toThrow(/phase 3/);
   });
 });

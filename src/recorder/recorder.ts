@@ -64,22 +64,32 @@ export class Slice {
 
 export class Recorder {
   readonly phases: Slice[];
+  /** Per phase, the requests intended after its warm-up: what its verdict judges. */
+  readonly steady: Slice[];
+  /** Per phase, 429s received on requests inside the documented rate-limit envelope. */
+  readonly http429InsideEnvelope: number[];
   readonly overall = new Slice();
   readonly windows: Slice[] = [];
   /** Token-call durations (model ms), apart from the load. */
   readonly tokenLatency = MsHistogram.create();
 
+  /** `steadyFromMs[i]`: when phase i's steady state starts (its start + warm-up, model ms from the run start). */
   constructor(
-    phaseCount: number,
+    private readonly steadyFromMs: readonly number[],
     readonly windowMs: number,
   ) {
-    this.phases = Array.from({ length: phaseCount }, () => new Slice());
+    this.phases = steadyFromMs.map(() => new Slice());
+    this.steady = steadyFromMs.map(() => new Slice());
+    this.http429InsideEnvelope = steadyFromMs.map(() => 0);
   }
 
-  record(event: RecordableEvent): void {
+  /** Records one event; `insideEnvelope`: the documented limits allow this request. */
+  record(event: RecordableEvent, insideEnvelope = false): void {
     const phase = this.phases[event.phase];
     if (phase === undefined) throw new RangeError(`event for phase ${event.phase}, but the plan has ${this.phases.length}`);
     phase.add(event);
+    if (event.intendedAtMs >= this.steadyFromMs[event.phase]!) this.steady[event.phase]!.add(event);
+    if (insideEnvelope && (event.outcome === 'http_429' || (event.result?.retryAfterS.length ?? 0) > 0)) this.http429InsideEnvelope[event.phase]!++;
     this.overall.add(event);
     const index = Math.floor(event.intendedAtMs / this.windowMs);
     while (this.windows.length <= index) this.windows.push(new Slice());

@@ -1,0 +1,35 @@
+/** `loadproof run <scenario>`: the main job. Wires the run module to the process; no logic here. */
+import { join } from 'node:path';
+import type { Argv } from 'yargs';
+import { PROFILE_NAMES } from '../../mock/index.js';
+import { executeRun, formatSummary } from '../../run/index.js';
+import type { Io } from '../io.js';
+
+export function runOptions<T>(y: Argv<T>) {
+  return y
+    .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
+    .option('time-scale', { type: 'number', default: 1, describe: 'k: against the mock, run k times fast (rates × k, durations ÷ k); times are reported in model time' })
+    .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: override the scenario's profile" })
+    .option('out', { type: 'string', default: 'reports', describe: 'Folder for the report folder of this run' });
+}
+
+type RunArgs = Awaited<ReturnType<typeof runOptions>['argv']>;
+
+export async function runRun(args: RunArgs, io: Io): Promise<number> {
+  const controller = new AbortController();
+  void io.waitForSignal().then((signal) => {
+    io.stderr(`loadproof: ${signal}: no new requests; waiting for the answers in flight, then writing the partial report (Ctrl-C again to quit at once)\n`);
+    controller.abort();
+  });
+  const outcome = await executeRun({
+    scenarioFile: args.scenario,
+    timeScale: args['time-scale'],
+    mockProfile: args['mock-profile'],
+    outDir: args.out,
+    env: io.env,
+    signal: controller.signal,
+    log: (line) => io.stderr(`${line}\n`),
+  });
+  io.stdout(formatSummary(outcome.summary, join(outcome.reportDir, 'summary.json'), outcome.exitCode));
+  return outcome.exitCode;
+}
