@@ -100,12 +100,17 @@ export class ManualClock implements Clock {
 
 /**
  * The real clock, running `timeScale` times faster than the wall: model time = k × wall time
- * since construction. Timers are unref'd so a pending timer never keeps a process alive.
+ * since construction. By default timers are unref'd, so a pending timer never keeps a process
+ * alive (the mock's server does that); a load run's clock keeps them ref'd (`keepAlive`), or the
+ * process could exit while the engine sleeps until its next arrival with no socket busy.
  */
 export class ScaledClock implements Clock {
   private readonly originMs = performance.now();
 
-  constructor(readonly timeScale = 1) {
+  constructor(
+    readonly timeScale = 1,
+    private readonly keepAlive = false,
+  ) {
     if (!(timeScale > 0) || !Number.isFinite(timeScale)) {
       throw new RangeError(`timeScale: expected a finite number > 0, got ${timeScale}`);
     }
@@ -126,10 +131,10 @@ export class ScaledClock implements Clock {
         return;
       }
       handle = setTimeout(arm, wallDelayMs);
-      handle.unref();
+      if (!this.keepAlive) handle.unref();
     };
     handle = setTimeout(arm, Math.max(0, (atMs - this.nowMs()) / this.timeScale));
-    handle.unref();
+    if (!this.keepAlive) handle.unref();
     return () => clearTimeout(handle);
   }
 }

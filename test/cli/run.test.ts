@@ -1,0 +1,110 @@
+/**
+ * `loadproof run` as a child process against a real mock on an ephemeral loopback port, at time
+ * scale 60 (a model minute is a wall second). Counts are reconciled with the mock's own stats.
+ */
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
+import { runCli, startCli } from '../helpers/cli.js';
+
+const K = 60;
+let server: MockServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+function workspace(scenario: string): { dir: string; file: string; out: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'loadproof-run-'));
+  const file = join(dir, 'scenario.yaml');
+  writeFileSync(file, scenario);
+  return { dir, file, out: join(dir, 'reports') };
+}
+
+const scenarioFor = (baseUrl: string, phases = '  - { name: steady, duration: 2m, rpm: 100, warmup: 10s }\n', extra = ''): string =>
+  `name: cli-run\ndescription: a short run for the tests\ntarget:\n  environment: mock\n  baseUrl: ${baseUrl}\nphases:\n${phases}${extra}`;
+
+function readReport(out: string): { summary: any; events: any[] } {
+  const [folder] = readdirSync(out);
+  const dir = join(out, folder!);
+  const events = readFileSync(join(dir, 'events.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return { summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')), events };
+}
+
+async function mock(options: MockServerOptions = {}): Promise<MockServer> {
+  server = await startMockServer({ timeScale: K, ...options });
+  return server;
+}
+
+describe('loadproof run', () => {
+  it('passes against nominal, and its counts reconcile exactly with what the mock saw', async () => {
+    const s = await mock();
+    const { file, out } = workspace(scenarioFor(s.url));
+    const { code, stdout } = await runCli(['run', file, '--time-scale', String(K), '--out', out]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('verdict: PASS — exit 0');
+    const { summary, events } = readReport(out);
+    expect(summary).toMatchObject({ schemaVersion: 1, scenario: 'cli-run', environment: 'mock', timeScale: K, interrupted: false, verdict: { status: 'pass' } });
+    expect(summary.counts).toEqual({ planned: 200, fired: 200, sent: 200, dropped: 0, unsent: 0, abandoned: 0 });
+    expect(events).toHaveLength(200);
+    const seen = s.stats().requests.identification;
+    expect(seen.received).toBe(summary.counts.sent);
+    expect(seen.byStatus).toEqual(Object.fromEntries(Object.entries(summary.overall.status).map(([k, v]) => [k, v])));
+    expect(s.stats().requests.token.received).toBe(summary.token.calls);
+  });
+
+  it('keeps the planned rate: the achieved send span is within 1 % of the plan', async () => {
+    const s = await mock({ profile: 'zero' });
+    const { file, out } = workspace(scenarioFor(s.url));
+    await runCli(['run', file, '--time-scale', String(K), '--out', out]);
+    const { events } = readReport(out);
+    const fired = events.map((e) => e.firedAtMs as number).sort((a, b) => a - b);
+    const plannedSpanMs = 199 * 600;
+    expect(Math.abs(fired[fired.length - 1]! - fired[0]! - plannedSpanMs) / plannedSpanMs).toBeLessThan(0.01);
+    for (const e of events) expect(e.latencyMs).toBeGreaterThanOrEqual(e.endAtMs - e.lastSentAtMs);
+  });
+
+  it('exits 1 and names the failing phase against a degraded service', async () => {
+    const s = await mock({ profile: 'degraded' });
+    const { file, out } = workspace(scenarioFor(s.url));
+    const { code, stdout } = await runCli(['run', file, '--time-scale', String(K), '--out', out]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/verdict: FAIL — exit 1\n {2}- phase steady: p\(95\) < 2\.50s \(spec, sustained band, steady state\): p\(95\) [\d.]+s/);
+    expect(readReport(out).summary.phases[0].verdict).toBe('fail');
+  });
+
+  it.each([
+    { name: 'a bad scenario', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: -5 }\n'), args: [] as string[], code: 2, mention: 'phases[0].rpm: expected rpm > 0' },
+    { name: 'a time-scale mismatch', scenario: (url: string) => scenarioFor(url), args: ['--time-scale', '20'], code: 2, mention: 'does not match the mock' },
+    { name: 'a real environment', scenario: (url: string) => scenarioFor(url).replace('environment: mock', 'environment: sandbox'), args: [], code: 3, mention: 'GUARD_REFUSED' },
+  ])('refuses $name with exit $code and sends nothing', async ({ scenario, args, code, mention }) => {
+    const s = await mock();
+    const { file, out } = workspace(scenario(s.url));
+    const result = await runCli(['run', file, '--out', out, ...(args.length > 0 ? args : ['--time-scale', String(K)])]);
+    expect(result.code).toBe(code);
+    expect(result.stderr).toContain(mention);
+    const seen = s.stats().requests;
+    expect(seen.identification.received + seen.token.received).toBe(0);
+  });
+
+  it('stops on SIGINT with exit 130 and writes a partial report marked interrupted', async () => {
+    const s = await mock();
+    const { file, out } = workspace(scenarioFor(s.url, '  - { name: long, duration: 10m, rpm: 100 }\n'));
+    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    // Wait until the load has started (the mock has answered something), then interrupt.
+    for (let i = 0; i < 200 && s.stats().requests.identification.received < 20; i++) await new Promise((r) => setTimeout(r, 25));
+    cli.child.kill('SIGINT');
+    const { code, stdout, stderr } = await cli.exited;
+    expect(code).toBe(130);
+    expect(stderr).toContain('SIGINT: no new requests');
+    expect(stdout).toContain('INTERRUPTED');
+    const { summary, events } = readReport(out);
+    expect(summary.interrupted).toBe(true);
+    expect(summary.counts.unsent).toBeGreaterThan(0);
+    expect(summary.counts.planned).toBe(summary.counts.fired + summary.counts.unsent);
+    expect(events.length).toBe(summary.counts.fired - summary.counts.abandoned);
+    expect(s.stats().requests.identification.received).toBe(summary.counts.sent);
+  });
+});
