@@ -57,3 +57,23 @@ describe('Recorder', () => {
     expect(() => new Recorder([0], 1000).record(ok(3, 0, 1))).toThrow(/phase 3/);
   });
 });
+
+describe('Slice.latencyExcl429', () => {
+  it('leaves fast 429s out of the judged latency, keeping timeouts and 504s', () => {
+    const r = new Recorder([0], 10_000);
+    const answer = (outcome: 'ok' | 'http_429' | 'http_504' | 'timeout', latencyMs: number): RecordableEvent => ({
+      phase: 0,
+      intendedAtMs: 0,
+      outcome,
+      firedAtMs: 0,
+      result: { attempts: 1, lastSentAtMs: 0, endAtMs: latencyMs, retryAfterS: [] },
+    });
+    r.record(answer('ok', 1000));
+    r.record(answer('http_429', 5));
+    r.record(answer('http_504', 15_000));
+    r.record(answer('timeout', 16_000));
+    expect(r.phases[0]!.latency.count).toBe(4);
+    expect(r.phases[0]!.latencyExcl429.count).toBe(3);
+    expect(r.phases[0]!.latencyExcl429.percentileMs(1)).toBeGreaterThan(900);
+  });
+});

@@ -30,6 +30,11 @@ export interface RecordableEvent {
 export class Slice {
   readonly latency = MsHistogram.create();
   readonly latency2xx = MsHistogram.create();
+  /**
+   * Latency of every answer except 429s: what the verdict judges. A 429 comes back fast; counting it
+   * would flatter a rate-limited service (429s are judged by their own check).
+   */
+  readonly latencyExcl429 = MsHistogram.create();
   readonly service = MsHistogram.create();
   readonly sendLag = MsHistogram.create();
   /** Retry-After values received, recorded as ms (seconds × 1000). */
@@ -48,6 +53,7 @@ export class Slice {
     this.latency.recordMs(r.endAtMs - event.intendedAtMs);
     this.service.recordMs(r.endAtMs - r.lastSentAtMs);
     if (event.outcome === 'ok') this.latency2xx.recordMs(r.endAtMs - event.intendedAtMs);
+    if (event.outcome !== 'http_429') this.latencyExcl429.recordMs(r.endAtMs - event.intendedAtMs);
     if (r.status !== undefined) this.status[r.status] = (this.status[r.status] ?? 0) + 1;
     for (const s of r.retryAfterS) this.retryAfter.recordMs(s * 1000);
   }

@@ -36,7 +36,7 @@ export function formatSummary(summary: Summary, summaryPath: string, exitCode: n
   return [
     '',
     head,
-    'rates in requests/min; latency from the intended send time, steady state (after warm-up), model time',
+    'rates in requests/min; latency from the intended send time, answers other than 429, steady state (after warm-up), model time',
     '',
     ...table(rows).map((l) => `  ${l}`),
     '',

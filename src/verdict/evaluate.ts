@@ -92,9 +92,9 @@ function compare(value: number, op: Threshold['op'], target: number): boolean {
   }
 }
 
-/** A percentile of `slice.latency` against `op target`, judged on its confidence interval. */
+/** A percentile of the slice's latency (answers other than 429) against `op target`, judged on its confidence interval. */
 export function percentileCheck(slice: Slice, percentile: number, op: Threshold['op'], targetMs: number): Pick<Check, 'status' | 'observed' | 'interval' | 'reason'> {
-  const h = slice.latency;
+  const h = slice.latencyExcl429;
   const q = percentile / 100;
   if (h.count === 0) return { status: 'inconclusive', observed: null, interval: null, reason: 'no response was measured' };
   const observed = h.percentileMs(percentile);
