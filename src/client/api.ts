@@ -52,13 +52,14 @@ interface Attempt {
   readonly retryAfterS?: number;
 }
 
-export type IdentifyFn = (text: string) => Promise<RequestResult>;
+/** Sends planned request `seq` (tagged on the wire as x-loadproof-seq / x-loadproof-attempt, for correlation). */
+export type IdentifyFn = (text: string, seq: number) => Promise<RequestResult>;
 
 export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const url = settings.baseUrl.replace(/\/+$/, '') + API_PATHS.identification;
   const wallTimeoutMs = settings.timeoutMs / settings.timeScale;
 
-  const attempt = async (body: string, token: string): Promise<Attempt> => {
+  const attempt = async (body: string, token: string, seq: number, attemptNo: number): Promise<Attempt> => {
     const controller = new AbortController();
     let deadlineHit = false;
     const timer = setTimeout(() => {
@@ -68,7 +69,13 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
     try {
       const res = await request(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${token}`,
+          'x-loadproof-seq': String(seq),
+          'x-loadproof-attempt': String(attemptNo),
+        },
         body,
         dispatcher: settings.dispatcher,
         signal: controller.signal,
@@ -85,7 +92,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
     }
   };
 
-  return async (text) => {
+  return async (text, seq) => {
     const body = JSON.stringify({ text });
     const clock = settings.clock;
     const retryAfters: number[] = [];
@@ -96,7 +103,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       const token = await settings.tokens.get();
       const lastSentAtMs = clock.nowMs();
       attempts++;
-      const result = await attempt(body, token);
+      const result = await attempt(body, token, seq, attempts);
       if (result.retryAfterS !== undefined) retryAfters.push(result.retryAfterS);
       const done = (): RequestResult => ({
         outcome: result.outcome,

@@ -71,7 +71,7 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
       return;
     }
     const firedAtMs = clock.nowMs() - startMs;
-    const request = options.identify(options.payload(mySeq)).then(
+    const request = options.identify(options.payload(mySeq), mySeq).then(
       (result) => options.onEvent({ seq: mySeq, phase, intendedAtMs, outcome: result.outcome, firedAtMs, result: shift(result, startMs) }),
       // createIdentify never rejects; if it ever did, the request still counts, as an error.
       () => options.onEvent({ seq: mySeq, phase, intendedAtMs, outcome: 'error', firedAtMs }),

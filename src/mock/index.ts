@@ -1,3 +1,3 @@
-export { MOCK_DEFAULTS, STATS_PATH, startMockServer, type LimitOverrides, type MockServer, type MockServerOptions, type MockStats } from './server.js';
+export { LOG_PATH, MOCK_DEFAULTS, STATS_PATH, startMockServer, type LimitOverrides, type MockServer, type MockServerOptions, type MockStats } from './server.js';
 export { PROFILES, PROFILE_NAMES, isProfileName, type MockProfile, type ProfileName, type FaultRates } from './profiles.js';
 export { simulateIdentification, quantile, latenciesOf, type SimulationResult } from './simulate.js';

@@ -19,7 +19,7 @@ import { handleIdentification } from './routes/identification.js';
 import { handleObfuscation } from './routes/obfuscation.js';
 import { handleSession } from './routes/session.js';
 import { handleToken } from './routes/token.js';
-import { type EndpointCounts, type FaultCounts, MockCounters, type StatEndpoint } from './stats.js';
+import { type EndpointCounts, type FaultCounts, MockCounters, RequestLog, type StatEndpoint } from './stats.js';
 
 /** Overrides of identification's limits (spec defaults, or the profile's). */
 export interface LimitOverrides {
@@ -151,6 +151,12 @@ const ROUTES: Readonly<Record<string, { readonly method: string; readonly endpoi
 };
 
 export const STATS_PATH = '/__mock/stats';
+export const LOG_PATH = '/__mock/log';
+
+const headerNumber = (value: string | string[] | undefined): number | null => {
+  const n = Number(Array.isArray(value) ? value[0] : value);
+  return value !== undefined && Number.isInteger(n) ? n : null;
+};
 
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const profile = resolveProfile(options);
@@ -172,6 +178,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const identification = endpointOf(profile.identification, 0);
   const obfuscation = endpointOf(profile.obfuscation, 1);
   const counters = new MockCounters();
+  const requestLog = new RequestLog();
   let url = '';
 
   const ctx: MockContext = {
@@ -219,13 +226,30 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       sendJson(res, 200, stats());
       return;
     }
+    if (path === LOG_PATH && req.method === 'GET') {
+      sendJson(res, 200, requestLog.snapshot());
+      return;
+    }
     const route = ROUTES[path];
     const endpoint = route?.endpoint ?? 'other';
+    const arrivedAtMs = clock.nowMs();
     counters.received(endpoint);
     res.on('close', () => {
-      if (res.writableFinished) counters.answered(endpoint, res.statusCode);
+      const finished = res.writableFinished;
+      if (finished) counters.answered(endpoint, res.statusCode);
       else if (ctx.resetResponses.has(res)) counters.reset(endpoint);
       else counters.gone(endpoint);
+      if (endpoint === 'identification' || endpoint === 'obfuscation') {
+        requestLog.add({
+          endpoint,
+          arrivedAtMs,
+          answeredAtMs: clock.nowMs(),
+          status: finished ? res.statusCode : null,
+          retryAfterS: headerNumber(res.getHeader('retry-after') as string | undefined),
+          seq: headerNumber(req.headers['x-loadproof-seq']),
+          attempt: headerNumber(req.headers['x-loadproof-attempt']),
+        });
+      }
     });
     if (route === undefined) {
       sendError(res, 404, 'not_found', `no endpoint at ${path}`);

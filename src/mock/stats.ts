@@ -51,3 +51,36 @@ export class MockCounters {
     this.endpoints[endpoint].resets++;
   }
 }
+
+/** One pipeline request as the mock saw it (model ms since the server started). */
+export interface LoggedRequest {
+  readonly endpoint: 'identification' | 'obfuscation';
+  readonly arrivedAtMs: number;
+  readonly answeredAtMs: number;
+  /** HTTP status, or null when the connection was reset or the client left. */
+  readonly status: number | null;
+  readonly retryAfterS: number | null;
+  /** The client's x-loadproof-seq / x-loadproof-attempt headers, when sent. */
+  readonly seq: number | null;
+  readonly attempt: number | null;
+}
+
+/** The last `capacity` pipeline requests, oldest first: enough to check a client against the server. */
+export class RequestLog {
+  private readonly entries: LoggedRequest[] = [];
+  private dropped = 0;
+
+  constructor(private readonly capacity = 10_000) {}
+
+  add(entry: LoggedRequest): void {
+    this.entries.push(entry);
+    if (this.entries.length > this.capacity) {
+      this.entries.shift();
+      this.dropped++;
+    }
+  }
+
+  snapshot(): { readonly entries: readonly LoggedRequest[]; readonly droppedOldest: number } {
+    return { entries: [...this.entries], droppedOldest: this.dropped };
+  }
+}

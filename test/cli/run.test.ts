@@ -108,3 +108,34 @@ describe('loadproof run', () => {
     expect(s.stats().requests.identification.received).toBe(summary.counts.sent);
   });
 });
+
+describe('loadproof run with on429: retry', () => {
+  it('waits at least Retry-After before each retry, as the server saw the arrivals', async () => {
+    // 30 rpm refill and no burst room, offered 60 rpm: about every other request gets a 429 with
+    // Retry-After of a few seconds; retried, it must not come back sooner (server clock, model time).
+    const s = await mock({ limits: { sustainedRpm: 30, burstRpm: 30 } });
+    const { file, out } = workspace(
+      scenarioFor(s.url, '  - { name: steady, duration: 1m, rpm: 60 }\n', 'on429: { policy: retry, maxAttempts: 3, baseDelay: 1s, maxDelay: 10s }\n'),
+    );
+    const { code } = await runCli(['run', file, '--time-scale', String(K), '--out', out]);
+    expect([0, 1, 5]).toContain(code); // the verdict is not the point here; the waits are
+    const log = (await (await fetch(`${s.url}/__mock/log`)).json()) as { entries: { seq: number; attempt: number; arrivedAtMs: number; answeredAtMs: number; status: number; retryAfterS: number | null }[] };
+    const bySeq = new Map<number, typeof log.entries>();
+    for (const e of log.entries) bySeq.set(e.seq, [...(bySeq.get(e.seq) ?? []), e]);
+    let retries = 0;
+    for (const attempts of bySeq.values()) {
+      attempts.sort((a, b) => a.attempt - b.attempt);
+      for (let i = 1; i < attempts.length; i++) {
+        const previous = attempts[i - 1]!;
+        expect(previous.status).toBe(429);
+        expect(previous.retryAfterS).not.toBeNull();
+        // The retry arrived no sooner than Retry-After after the 429 was answered (1 ms of wall slack = K ms of model time).
+        expect(attempts[i]!.arrivedAtMs - previous.answeredAtMs).toBeGreaterThanOrEqual(previous.retryAfterS! * 1000 - K);
+        retries++;
+      }
+    }
+    expect(retries).toBeGreaterThan(5);
+    const { summary } = readReport(out);
+    expect(summary.overall.attempts).toBe(log.entries.length);
+  });
+});

@@ -51,7 +51,7 @@ async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings>
 describe('createIdentify', () => {
   it('returns ok with one attempt and model times in order', async () => {
     const { identify } = await setup({});
-    const r = await identify(NOTE);
+    const r = await identify(NOTE, 1);
     expect(r).toMatchObject({ outcome: 'ok', status: 200, attempts: 1, retryAfterS: [] });
     expect(r.sentAtMs).toBeLessThanOrEqual(r.lastSentAtMs);
     expect(r.lastSentAtMs).toBeLessThanOrEqual(r.endAtMs);
@@ -59,8 +59,8 @@ describe('createIdentify', () => {
 
   it('records a 429 as one outcome with its Retry-After when the policy is record', async () => {
     const { identify } = await setup({ limits: { sustainedRpm: 1, burstRpm: 1 } });
-    await identify(NOTE);
-    const r = await identify(NOTE);
+    await identify(NOTE, 2);
+    const r = await identify(NOTE, 3);
     expect(r).toMatchObject({ outcome: 'http_429', status: 429, attempts: 1 });
     expect(r.retryAfterS[0]).toBeGreaterThanOrEqual(59);
   });
@@ -71,8 +71,8 @@ describe('createIdentify', () => {
       { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
       { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 } },
     );
-    await identify(NOTE);
-    const r = await identify(NOTE);
+    await identify(NOTE, 4);
+    const r = await identify(NOTE, 5);
     expect(r).toMatchObject({ outcome: 'ok', attempts: 2 });
     expect(r.lastSentAtMs - r.sentAtMs).toBeGreaterThanOrEqual(r.retryAfterS[0]! * 1000);
     expect(s.stats().requests.identification.byStatus).toEqual({ '200': 2, '429': 1 });
@@ -85,7 +85,7 @@ describe('createIdentify', () => {
       { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
       { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 30_000 } },
     );
-    const results = await Promise.all([identify(NOTE), identify(NOTE), identify(NOTE)]);
+    const results = await Promise.all([identify(NOTE, 6), identify(NOTE, 7), identify(NOTE, 8)]);
     const summary = results.map((r) => `${r.outcome}/${r.attempts}`).sort();
     expect(summary).toEqual(['http_429/2', 'ok/1', 'ok/2']);
     expect(s.stats().requests.identification.byStatus).toEqual({ '200': 2, '429': 3 });
@@ -93,7 +93,7 @@ describe('createIdentify', () => {
 
   it('times out on its own deadline', async () => {
     const { identify } = await setup({ profile: 'nominal' }, { timeoutMs: 50 });
-    expect(await identify(NOTE)).toMatchObject({ outcome: 'timeout', attempts: 1 });
+    expect(await identify(NOTE, 9)).toMatchObject({ outcome: 'timeout', attempts: 1 });
   });
 
   it.each([
@@ -102,7 +102,7 @@ describe('createIdentify', () => {
     { faults: { http500Rate: 1 }, outcome: 'http_other', status: 500 },
   ])('classifies an injected fault as $outcome', async ({ faults, outcome, status }) => {
     const { identify } = await setup({ faults });
-    const r = await identify(NOTE);
+    const r = await identify(NOTE, 10);
     expect(r.outcome).toBe(outcome);
     expect(r.status).toBe(status);
   });
@@ -114,7 +114,7 @@ describe('createIdentify', () => {
     const { identify, tokens, s } = await setup({ clock: mockClock, tokenTtlS: 60 });
     await tokens.get();
     mockClock.advanceTo(61_000);
-    const r = await identify(NOTE);
+    const r = await identify(NOTE, 11);
     expect(r).toMatchObject({ outcome: 'ok', status: 200, attempts: 2 });
     expect(s.stats().requests.token.byStatus).toEqual({ '200': 2 });
     expect(s.stats().requests.identification.byStatus).toEqual({ '200': 1, '401': 1 });
@@ -124,6 +124,6 @@ describe('createIdentify', () => {
     const { identify, tokens, s } = await setup({});
     await tokens.get();
     await s.close();
-    expect(await identify(NOTE)).toMatchObject({ outcome: 'refused', attempts: 1 });
+    expect(await identify(NOTE, 12)).toMatchObject({ outcome: 'refused', attempts: 1 });
   });
 });
