@@ -1,0 +1,76 @@
+/**
+ * Coordinated omission, checked against a computed truth. The `stall` mock answers in 20 ms, except
+ * that nothing leaves during [8 s, 10 s) of every 10 s of its clock. From each request's arrival on
+ * the mock's clock (its request log, matched by seq) the true latency is known; the open-model run
+ * must report the same p95/p99. A closed loop against the same mock (one request at a time, each
+ * waiting for the previous answer) sends almost nothing during a stall, so it reports far less.
+ */
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { request } from 'undici';
+import { afterEach, describe, expect, it } from 'vitest';
+import { releaseTimeMs } from '../../src/mock/gateway.js';
+import { type MockServer, PROFILES, quantile, startMockServer } from '../../src/mock/index.js';
+import { API_PATHS } from '../../src/spec/index.js';
+import { runCli } from '../helpers/cli.js';
+
+const K = 20;
+let server: MockServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+describe('coordinated omission (stall profile)', () => {
+  it('reports the p95/p99 computed from the stalls, which a closed loop misses', async () => {
+    const s = (server = await startMockServer({ profile: 'stall', timeScale: K }));
+    const dir = mkdtempSync(join(tmpdir(), 'loadproof-co-'));
+    const file = join(dir, 'stall.yaml');
+    writeFileSync(file, `name: stall\ndescription: stalls\ntarget: { environment: mock, baseUrl: "${s.url}" }\nphases:\n  - { name: steady, duration: 2m, rpm: 100 }\nthresholds: { documentedTargets: false }\n`);
+    const { code } = await runCli(['run', file, '--time-scale', String(K), '--out', join(dir, 'out')]);
+    expect(code).toBe(0);
+    const runDir = join(dir, 'out', readdirSync(join(dir, 'out'))[0]!);
+    const events = readFileSync(join(runDir, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; latencyMs: number; intendedAtMs: number; lastSentAtMs: number });
+
+    // The truth: each request's arrival on the mock's clock, its 20 ms of service, then the stall hold.
+    const stall = PROFILES.stall.stall;
+    const log = (await (await request(`${s.url}/__mock/log`)).body.json()) as { entries: { seq: number; arrivedAtMs: number }[] };
+    const arrival = new Map(log.entries.map((e) => [e.seq, e.arrivedAtMs]));
+    const truth = events.map((e) => releaseTimeMs(arrival.get(e.seq)! + 20, stall) - arrival.get(e.seq)!);
+    const measured = events.map((e) => e.latencyMs);
+    // Measured = the generator's own delay before the wire (send lag, which the run reports) + the
+    // server's time (the truth) + loopback transit. So the open model never reports less than the
+    // truth, and without its own delay it matches the truth within the timers' resolution (1 ms of
+    // wall time is K ms of model time, on both sides) plus transit.
+    const withoutOwnDelay = events.map((e) => e.latencyMs - (e.lastSentAtMs - e.intendedAtMs));
+    for (const q of [0.95, 0.99]) {
+      expect(quantile(measured, q)).toBeGreaterThanOrEqual(quantile(truth, q) - K);
+      expect(Math.abs(quantile(withoutOwnDelay, q) - quantile(truth, q))).toBeLessThan(5 * K + 30);
+    }
+    expect(quantile(truth, 0.95)).toBeGreaterThan(1000); // the stalls matter at p95
+
+    // A closed loop on the same mock for 2 s of wall time (40 s of model time: 4 stalls).
+    const token = (await (
+      await request(s.url + API_PATHS.token, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: s.clientId, client_secret: s.clientSecret, audience: s.audience, grant_type: 'client_credentials' }),
+      })
+    ).body.json()) as { access_token: string };
+    const closed: number[] = [];
+    const until = performance.now() + 2000;
+    while (performance.now() < until && closed.length < 5000) {
+      const t0 = performance.now();
+      const res = await request(s.url + API_PATHS.identification, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}` },
+        body: JSON.stringify({ text: 'Seen John Smith on 01/02/2026.' }),
+      });
+      await res.body.dump();
+      closed.push((performance.now() - t0) * K);
+    }
+    expect(quantile(closed, 0.99)).toBeLessThan(0.25 * quantile(truth, 0.99));
+    expect(quantile(closed, 0.95)).toBeLessThan(0.25 * quantile(truth, 0.95));
+  });
+});
