@@ -14,7 +14,7 @@ export interface CliProcess {
   readonly exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
-export function startCli(args: readonly string[], env: Record<string, string> = {}): CliProcess {
+export function startCli(args: readonly string[], env: Record<string, string> = {}, limitMs = 15_000): CliProcess {
   if (!existsSync(BUILT)) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
   let stdout = '';
@@ -35,12 +35,12 @@ export function startCli(args: readonly string[], env: Record<string, string> = 
     child.on('close', (code) => resolve({ code, stdout, stderr }));
   });
   // Bounded: no test leaves a child behind.
-  const guard = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  const guard = setTimeout(() => child.kill('SIGKILL'), limitMs);
   void exited.then(() => clearTimeout(guard));
   return { child, firstLine, exited };
 }
 
 /** Runs the CLI to completion. */
-export function runCli(args: readonly string[], env: Record<string, string> = {}): CliProcess['exited'] {
-  return startCli(args, env).exited;
+export function runCli(args: readonly string[], env: Record<string, string> = {}, limitMs?: number): CliProcess['exited'] {
+  return startCli(args, env, limitMs).exited;
 }
