@@ -33,3 +33,30 @@ describe('ManualClock', () => {
     expect(seen).toEqual([100]);
   });
 });
+
+describe('ScaledClock', () => {
+  it('never fires a timer from inside setTimer, even when it is already due', async () => {
+    const { ScaledClock } = await import('./clock.js');
+    for (const precise of [false, true]) {
+      const clock = new ScaledClock(1, { precise });
+      let fired = false;
+      clock.setTimer(clock.nowMs() - 5, () => (fired = true));
+      expect(fired).toBe(false);
+      await new Promise((r) => setTimeout(r, 5));
+      expect(fired).toBe(true);
+    }
+  });
+
+  it('never fires before its time, and a cancelled timer never fires', async () => {
+    const { ScaledClock } = await import('./clock.js');
+    const clock = new ScaledClock(50, { precise: true });
+    const firedAt: number[] = [];
+    const target = clock.nowMs() + 200; // 4 ms of wall time
+    clock.setTimer(target, () => firedAt.push(clock.nowMs()));
+    const cancel = clock.setTimer(target, () => firedAt.push(-1));
+    cancel();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(firedAt).toHaveLength(1);
+    expect(firedAt[0]).toBeGreaterThanOrEqual(target);
+  });
+});

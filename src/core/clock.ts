@@ -98,19 +98,34 @@ export class ManualClock implements Clock {
   }
 }
 
-/**
- * The real clock, running `timeScale` times faster than the wall: model time = k × wall time
- * since construction. By default timers are unref'd, so a pending timer never keeps a process
- * alive (the mock's server does that); a load run's clock keeps them ref'd (`keepAlive`), or the
- * process could exit while the engine sleeps until its next arrival with no socket busy.
- */
+export interface ScaledClockOptions {
+  /**
+   * Keep the process alive while a timer is pending. A load run needs it, or the process could exit
+   * while the engine sleeps until its next arrival with no socket busy; the mock does not (its
+   * server keeps the process alive, and a pending timer must not).
+   */
+  readonly keepAlive?: boolean;
+  /**
+   * Fire within a fraction of a millisecond: wake 1 ms early on a timer, then finish the wait in
+   * event-loop turns (setImmediate). Node rounds sub-millisecond timeouts up to 1 ms, which would add
+   * a millisecond of send lag whenever a timer fires a hair early. Costs up to 1 ms of busy looping
+   * per wait, so only the load generator's clock uses it.
+   */
+  readonly precise?: boolean;
+}
+
+/** The real clock, running `timeScale` times faster than the wall: model time = k × wall time since construction. */
 export class ScaledClock implements Clock {
   private readonly originMs = performance.now();
+  private readonly keepAlive: boolean;
+  private readonly precise: boolean;
 
   constructor(
     readonly timeScale = 1,
-    private readonly keepAlive = false,
+    options: ScaledClockOptions = {},
   ) {
+    this.keepAlive = options.keepAlive ?? false;
+    this.precise = options.precise ?? false;
     if (!(timeScale > 0) || !Number.isFinite(timeScale)) {
       throw new RangeError(`timeScale: expected a finite number > 0, got ${timeScale}`);
     }
@@ -121,21 +136,30 @@ export class ScaledClock implements Clock {
   }
 
   setTimer(atMs: number, fn: () => void): CancelTimer {
-    let handle: NodeJS.Timeout;
+    let timeout: NodeJS.Timeout | undefined;
+    let immediate: NodeJS.Immediate | undefined;
     // Node may fire a timer up to ~1 ms early by performance.now() (its loop time is cached), and
-    // at time scale k that is k ms of model time: re-arm until the clock really reached atMs.
+    // at time scale k that is k ms of model time: re-check, and never fire before atMs.
+    const wait = (wallDelayMs: number): void => {
+      if (this.precise && wallDelayMs <= 1) {
+        immediate = setImmediate(arm);
+        if (!this.keepAlive) immediate.unref();
+      } else {
+        timeout = setTimeout(arm, this.precise ? wallDelayMs - 1 : wallDelayMs);
+        if (!this.keepAlive) timeout.unref();
+      }
+    };
     const arm = (): void => {
       const wallDelayMs = (atMs - this.nowMs()) / this.timeScale;
-      if (wallDelayMs <= 0) {
-        fn();
-        return;
-      }
-      handle = setTimeout(arm, wallDelayMs);
-      if (!this.keepAlive) handle.unref();
+      if (wallDelayMs <= 0) fn();
+      else wait(wallDelayMs);
     };
-    handle = setTimeout(arm, Math.max(0, (atMs - this.nowMs()) / this.timeScale));
-    if (!this.keepAlive) handle.unref();
-    return () => clearTimeout(handle);
+    // Never call fn from inside setTimer, even when atMs is past: callers keep the cancel function first.
+    wait(Math.max(0, (atMs - this.nowMs()) / this.timeScale));
+    return () => {
+      if (timeout !== undefined) clearTimeout(timeout);
+      if (immediate !== undefined) clearImmediate(immediate);
+    };
   }
 }
 

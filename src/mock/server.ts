@@ -233,6 +233,13 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const route = ROUTES[path];
     const endpoint = route?.endpoint ?? 'other';
     const arrivedAtMs = clock.nowMs();
+    // When the answer is written (not when 'close' fires later): the time a client can act on it.
+    let answeredAtMs: number | undefined;
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      answeredAtMs ??= clock.nowMs();
+      return writeHead(...args);
+    }) as typeof res.writeHead;
     counters.received(endpoint);
     res.on('close', () => {
       const finished = res.writableFinished;
@@ -243,7 +250,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         requestLog.add({
           endpoint,
           arrivedAtMs,
-          answeredAtMs: clock.nowMs(),
+          answeredAtMs: answeredAtMs ?? clock.nowMs(),
           status: finished ? res.statusCode : null,
           retryAfterS: headerNumber(res.getHeader('retry-after') as string | undefined),
           seq: headerNumber(req.headers['x-loadproof-seq']),

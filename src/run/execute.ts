@@ -75,8 +75,8 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
   const target = await resolveTarget(scenario, { timeScale: k, mockProfile: options.mockProfile, env: options.env });
   const agent = new Agent({ connections: scenario.maxInFlight + 1, pipelining: 1 });
   try {
-    // keepAlive: the engine's sleeps until the next arrival must hold the process open.
-    const clock = new ScaledClock(k, true);
+    // keepAlive: the engine's sleeps until the next arrival hold the process open; precise: send lag well under 1 ms.
+    const clock = new ScaledClock(k, { keepAlive: true, precise: true });
     const steadyFrom = plan.phases.map((p) => p.startMs + p.warmupMs);
     const recorder = new Recorder(steadyFrom, scenario.windowMs);
     const tokens = new TokenProvider({
