@@ -112,7 +112,16 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       abandoned: meta.engine.abandoned,
     },
     phases,
-    overall: { planned: plan.arrivals, durationS: plan.durationMs / 1000, ...sliceFields(recorder.overall) },
+    overall: {
+      name: 'overall',
+      durationS: plan.durationMs / 1000,
+      offeredRpm: Math.round((plan.arrivals / (plan.durationMs / 60_000)) * 100) / 100,
+      achievedRpm: Math.round((recorder.overall.sent / (plan.durationMs / 60_000)) * 100) / 100,
+      planned: plan.arrivals,
+      ...sliceFields(recorder.overall),
+      target: null,
+      verdict: verdict.status,
+    },
     timeline,
     token: { calls: meta.tokenCalls, latencyMs: stats(recorder.tokenLatency) },
     generator: {

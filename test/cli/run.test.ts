@@ -47,6 +47,10 @@ describe('loadproof run', () => {
     expect(stdout).toContain('verdict: PASS — exit 0');
     const { summary, events } = readReport(out);
     expect(summary).toMatchObject({ schemaVersion: 1, scenario: 'cli-run', environment: 'mock', timeScale: K, interrupted: false, verdict: { status: 'pass' } });
+    expect(summary.overall).toMatchObject({ name: 'overall', offeredRpm: 100, planned: 200, sent: 200, target: null, verdict: 'pass' });
+    expect(summary.phases[0]).toMatchObject({ name: 'steady', offeredRpm: 100, durationS: 120, planned: 200, target: { band: 'sustained', p95Ms: 2500 }, verdict: 'pass' });
+    for (const key of ['latencyMs', 'serviceMs', 'sendLagMs']) expect(Object.keys(summary.phases[0][key]).sort()).toEqual(['count', 'max', 'mean', 'p50', 'p90', 'p95', 'p99']);
+    expect(summary.timeline.length).toBeGreaterThanOrEqual(12);
     expect(summary.counts).toEqual({ planned: 200, fired: 200, sent: 200, dropped: 0, unsent: 0, abandoned: 0 });
     expect(events).toHaveLength(200);
     const seen = s.stats().requests.identification;
@@ -76,7 +80,14 @@ describe('loadproof run', () => {
   });
 
   it.each([
-    { name: 'a bad scenario', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: -5 }\n'), args: [] as string[], code: 2, mention: 'phases[0].rpm: expected rpm > 0' },
+    { name: 'a negative rate', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: -5 }\n'), args: [] as string[], code: 2, mention: 'phases[0].rpm: expected rpm > 0 (requests per minute), got -5' },
+    { name: 'a zero rate', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: 0 }\n'), args: [], code: 2, mention: 'phases[0].rpm: expected rpm > 0 (requests per minute), got 0' },
+    { name: 'an unknown field', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: 5, rps: 1 }\n'), args: [], code: 2, mention: 'phases[0].rps: unknown field' },
+    { name: 'a wrong type', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: "fast" }\n'), args: [], code: 2, mention: 'phases[0].rpm: expected rpm as a number of requests per minute, got "fast"' },
+    { name: 'a missing duration', scenario: (url: string) => scenarioFor(url, '  - { name: steady, rpm: 5 }\n'), args: [], code: 2, mention: 'phases[0].duration: expected a duration as a string like "90s", "5m" or "1m30s", got nothing' },
+    { name: 'a malformed duration', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 10 minutes, rpm: 5 }\n'), args: [], code: 2, mention: 'got "10 minutes"' },
+    { name: 'a ramp without an end', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, fromRpm: 5 }\n'), args: [], code: 2, mention: 'phases[0].toRpm: a ramp needs toRpm' },
+    { name: 'a secret inside the file', scenario: (url: string) => scenarioFor(url, undefined, 'client_secret: s3cr3t-in-the-file\n'), args: [], code: 2, mention: 'client_secret: a secret does not belong in a scenario file' },
     { name: 'a time-scale mismatch', scenario: (url: string) => scenarioFor(url), args: ['--time-scale', '20'], code: 2, mention: 'does not match the mock' },
     { name: 'a real environment', scenario: (url: string) => scenarioFor(url).replace('environment: mock', 'environment: sandbox'), args: [], code: 3, mention: 'GUARD_REFUSED' },
   ])('refuses $name with exit $code and sends nothing', async ({ scenario, args, code, mention }) => {
@@ -85,8 +96,20 @@ describe('loadproof run', () => {
     const result = await runCli(['run', file, '--out', out, ...(args.length > 0 ? args : ['--time-scale', String(K)])]);
     expect(result.code).toBe(code);
     expect(result.stderr).toContain(mention);
+    expect(result.stdout + result.stderr).not.toContain('s3cr3t-in-the-file');
     const seen = s.stats().requests;
     expect(seen.identification.received + seen.token.received).toBe(0);
+  });
+
+  it('exits 4 when the token call fails, explains the status in words, and sends no load', async () => {
+    const s = await mock();
+    const { file, out } = workspace(scenarioFor(s.url));
+    const { code, stderr } = await runCli(['run', file, '--time-scale', String(K), '--out', out], { LOADPROOF_CLIENT_ID: s.clientId, LOADPROOF_CLIENT_SECRET: 'wrong-secret-value-123' });
+    expect(code).toBe(4);
+    expect(stderr).toContain('AUTH_FAILED: cannot authenticate: the client_id or client_secret is wrong (401 Unauthorized); they came from $LOADPROOF_CLIENT_ID / $LOADPROOF_CLIENT_SECRET');
+    expect(stderr).not.toContain('wrong-secret-value-123');
+    expect(s.stats().requests.token.received).toBe(1);
+    expect(s.stats().requests.identification.received).toBe(0);
   });
 
   it('stops on SIGINT with exit 130 and writes a partial report marked interrupted', async () => {
