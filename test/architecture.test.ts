@@ -22,7 +22,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   client: ['core', 'spec'],
   engine: ['core', 'client', 'plan'],
   recorder: [],
-  verdict: ['spec', 'recorder', 'scenario'],
+  verdict: ['core', 'spec', 'recorder', 'scenario'],
   run: ['core', 'spec', 'scenario', 'plan', 'client', 'engine', 'recorder', 'verdict', 'mock', 'corpus'],
 };
 

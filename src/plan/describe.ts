@@ -1,14 +1,10 @@
 /** A human description of a Plan for `loadproof plan`: what would be sent, when, and against which targets. */
+import { formatTable } from '../core/text.js';
 import { formatDuration } from '../scenario/index.js';
 import { IDENTIFICATION_LIMITS } from '../spec/index.js';
 import type { Plan, PlannedPhase } from './build-plan.js';
 
 const shapeOf = (p: PlannedPhase): string => (p.fromRpm === p.toRpm ? `${p.fromRpm} rpm` : `${p.fromRpm}→${p.toRpm} rpm`);
-
-function table(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
-  return rows.map((r) => r.map((cell, col) => cell.padEnd(widths[col]!)).join('  ').trimEnd());
-}
 
 /** Plain sentences about parts of the plan a reader should notice before running it. */
 export function planNotes(plan: Plan): string[] {
@@ -51,7 +47,7 @@ export function describePlan(plan: Plan): string {
     `Target: ${target} · arrivals ${s.arrivals.process} (seed ${s.arrivals.seed}) · on 429: ${s.on429.policy}${s.on429.policy === 'retry' ? ` (≤ ${s.on429.maxAttempts} attempts)` : ''} · client timeout ${formatDuration(s.timeoutMs)}, max in flight ${s.maxInFlight}`,
     `Duration: ${formatDuration(plan.durationMs)} of model time${wall}`,
     '',
-    ...table(rows).map((line) => `  ${line}`),
+    ...formatTable(rows).map((line) => `  ${line}`),
     ...(notes.length > 0 ? ['', 'Notes:', ...notes.map((n) => `  - ${n}`)] : []),
     '',
     'Nothing was sent: plan is a dry run.',

@@ -1,12 +1,8 @@
 /** The end-of-run table on the terminal, like k6's summary: one row per phase, then the verdict. */
+import { formatMs, formatTable } from '../core/text.js';
 import type { Summary } from './summary.js';
 
-const sec = (ms: number | null): string => (ms === null ? '—' : ms >= 1000 ? `${(ms / 1000).toFixed(2)}s` : `${Math.round(ms)}ms`);
-
-function table(rows: readonly (readonly string[])[]): string[] {
-  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
-  return rows.map((r) => r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join('  '));
-}
+const sec = (ms: number | null): string => (ms === null ? '—' : formatMs(ms));
 
 export function formatSummary(summary: Summary, summaryPath: string, exitCode: number): string {
   const errors = (e: Record<string, number>): number => Object.values(e).reduce((a, b) => a + b, 0);
@@ -38,7 +34,7 @@ export function formatSummary(summary: Summary, summaryPath: string, exitCode: n
     head,
     'rates in requests/min; latency from the intended send time, answers other than 429, steady state (after warm-up), model time',
     '',
-    ...table(rows).map((l) => `  ${l}`),
+    ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
     '',
     `generator: send lag p99 ${lag.p99 === null ? '—' : `${lag.p99.toFixed(2)} ms`}, max ${lag.max === null ? '—' : `${lag.max.toFixed(1)} ms`} (wall); token calls ${summary.token.calls}`,
     `verdict: ${summary.verdict.status.toUpperCase()}${summary.interrupted ? ' (partial: interrupted)' : ''} — exit ${exitCode}`,

@@ -5,6 +5,7 @@
  * inconclusive. A check with no data is never a pass. Any fail fails the run; otherwise any
  * inconclusive makes it inconclusive.
  */
+import { formatMs } from '../core/text.js';
 import type { Slice } from '../recorder/index.js';
 import type { Countable, Threshold } from '../scenario/index.js';
 import type { LatencyBand } from '../spec/index.js';
@@ -64,7 +65,6 @@ export interface VerdictInput {
 /** Budgets of the generator's own accuracy (wall-clock ms): past them the run cannot vouch for its times. */
 export const GENERATOR_BUDGET = { sendLagP99Ms: 10, sendLagMaxMs: 1000, eventLoopDelayP99Ms: 50 } as const;
 
-const fmt = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)}s` : `${ms.toFixed(0)}ms`);
 
 /** Smallest sample that can bound the q-quantile at 95 %. */
 function minimumSamples(q: number): number {
@@ -104,13 +104,13 @@ export function percentileCheck(slice: Slice, percentile: number, op: Threshold[
   }
   const interval: [number, number] = [h.rankMs(ranks.lowerRank), h.rankMs(ranks.upperRank)];
   const [lower, upper] = interval;
-  const range = `p(${percentile}) ${fmt(observed)}, 95 % interval ${fmt(lower)}–${fmt(upper)}`;
+  const range = `p(${percentile}) ${formatMs(observed)}, 95 % interval ${formatMs(lower)}–${formatMs(upper)}`;
   if (op === '==') {
     return { status: compare(observed, op, targetMs) ? 'pass' : 'fail', observed, interval, reason: `${range} (compared as measured)` };
   }
-  if (compare(lower, op, targetMs) && compare(upper, op, targetMs)) return { status: 'pass', observed, interval, reason: `${range}: ${op} ${fmt(targetMs)}` };
-  if (!compare(lower, op, targetMs) && !compare(upper, op, targetMs)) return { status: 'fail', observed, interval, reason: `${range}: not ${op} ${fmt(targetMs)}` };
-  return { status: 'inconclusive', observed, interval, reason: `${range} straddles ${fmt(targetMs)}` };
+  if (compare(lower, op, targetMs) && compare(upper, op, targetMs)) return { status: 'pass', observed, interval, reason: `${range}: ${op} ${formatMs(targetMs)}` };
+  if (!compare(lower, op, targetMs) && !compare(upper, op, targetMs)) return { status: 'fail', observed, interval, reason: `${range}: not ${op} ${formatMs(targetMs)}` };
+  return { status: 'inconclusive', observed, interval, reason: `${range} straddles ${formatMs(targetMs)}` };
 }
 
 function countOf(slice: Slice, of: Countable): { count: number; base: number } {
@@ -152,7 +152,7 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean): Check[] {
     checks.push({
       id: 'latency_p95_target',
       phase: phase.name,
-      what: `p(95) < ${fmt(phase.band.p95TargetMs)} (spec, ${phase.band.band} band, steady state)`,
+      what: `p(95) < ${formatMs(phase.band.p95TargetMs)} (spec, ${phase.band.band} band, steady state)`,
       ...percentileCheck(phase.steady, 95, '<', phase.band.p95TargetMs),
     });
   }
