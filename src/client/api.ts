@@ -11,6 +11,7 @@ import { type Clock, sleepUntil } from '../core/clock.js';
 import type { Rng } from '../core/rng.js';
 import { API_PATHS } from '../spec/index.js';
 import { type Outcome, classifyError, classifyStatus } from './classify.js';
+import { parseJsonObject } from './json.js';
 import { type RetryPolicy, nextRetry, parseRetryAfterS } from './retry.js';
 import type { TokenProvider } from './token.js';
 
@@ -82,7 +83,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       });
       const text = await res.body.text();
       const outcome = classifyStatus(res.statusCode);
-      if (outcome === 'ok' && !isJsonObject(text)) return { outcome: 'malformed', status: res.statusCode };
+      if (outcome === 'ok' && parseJsonObject(text) === undefined) return { outcome: 'malformed', status: res.statusCode };
       const retryAfterS = res.statusCode === 429 ? parseRetryAfterS(res.headers['retry-after']) : undefined;
       return { outcome, status: res.statusCode, ...(retryAfterS === undefined ? {} : { retryAfterS }) };
     } catch (error) {
@@ -126,13 +127,4 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       await sleepUntil(clock, clock.nowMs() + decision.delayMs);
     }
   };
-}
-
-function isJsonObject(text: string): boolean {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === 'object' && value !== null;
-  } catch {
-    return false;
-  }
 }

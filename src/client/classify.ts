@@ -8,9 +8,6 @@
 export const OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-/** Transport outcomes (no HTTP status), the "errors" of threshold expressions along with malformed. */
-export const ERROR_OUTCOMES: readonly Outcome[] = ['timeout', 'reset', 'refused', 'malformed', 'error'];
-
 /** The outcome of a response with this status whose body was read (and, for 2xx, parsed) as expected. */
 export function classifyStatus(status: number): Outcome {
   if (status >= 200 && status < 300) return 'ok';

@@ -11,6 +11,7 @@ import { RunFailure } from '../core/errors.js';
 import { redact } from '../core/redact.js';
 import { API_PATHS, GRANT_TYPE } from '../spec/index.js';
 import { classifyError } from './classify.js';
+import { parseJsonObject } from './json.js';
 
 export interface TokenSettings {
   readonly baseUrl: string;
@@ -83,7 +84,7 @@ export class TokenProvider {
       throw new RunFailure('TARGET_UNREACHABLE', `cannot get a token from ${url}: ${outcome} (${code})`, 'check target.baseUrl and that the service (or mock) is running');
     }
     s.onFetch?.(s.clock.nowMs() - startMs, status);
-    const parsed = safeJson(text);
+    const parsed = parseJsonObject(text);
     if (status === 200 && typeof parsed?.access_token === 'string') {
       const lifetimeS = typeof parsed.expires_in === 'number' && parsed.expires_in > 0 ? parsed.expires_in : 3600;
       this.token = parsed.access_token;
@@ -105,14 +106,5 @@ export class TokenProvider {
     };
     const what = meaning[status] ?? (status === 200 ? 'the token response had no access_token (200)' : `the token call failed with status ${status}`);
     return `cannot authenticate: ${what}.${server}`;
-  }
-}
-
-function safeJson(text: string): Record<string, unknown> | undefined {
-  try {
-    const value = JSON.parse(text) as unknown;
-    return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
   }
 }

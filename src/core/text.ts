@@ -15,3 +15,10 @@ export function formatTable(rows: readonly (readonly string[])[], alignRight: (c
       .trimEnd(),
   );
 }
+
+/** A short JSON rendering of a value for an error message: "nothing" when absent, cut at 60 characters. */
+export function describeValue(value: unknown): string {
+  if (value === undefined) return 'nothing';
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

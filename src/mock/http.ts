@@ -71,10 +71,3 @@ export function sendError(
 ): void {
   sendJson(res, status, { error, error_description: description, ...extra }, headers);
 }
-
-/** A short JSON rendering of a value for error messages. */
-export function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
-}

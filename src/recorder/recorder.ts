@@ -11,6 +11,9 @@ import { MsHistogram } from './histogram.js';
 export const COUNTED_OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error', 'dropped'] as const;
 export type CountedOutcome = (typeof COUNTED_OUTCOMES)[number];
 
+/** Outcomes without a usable HTTP answer: the "errors" of reports and of rate(errors). */
+export const ERROR_OUTCOMES = ['timeout', 'reset', 'refused', 'malformed', 'error'] as const satisfies readonly CountedOutcome[];
+
 /** What the recorder needs of an event (the engine's RequestEvent has it). */
 export interface RecordableEvent {
   readonly phase: number;

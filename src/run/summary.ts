@@ -5,7 +5,7 @@
  */
 import type { EngineResult } from '../engine/index.js';
 import type { Plan } from '../plan/index.js';
-import type { HistogramSummary, MsHistogram, Recorder, Slice } from '../recorder/index.js';
+import { ERROR_OUTCOMES, type HistogramSummary, type MsHistogram, type Recorder, type Slice } from '../recorder/index.js';
 import type { Verdict } from '../verdict/index.js';
 import { GENERATOR_BUDGET } from '../verdict/index.js';
 
@@ -19,8 +19,6 @@ const stats = (h: MsHistogram): Stats => {
   return { count: s.count, p50: clean(s.p50), p90: clean(s.p90), p95: clean(s.p95), p99: clean(s.p99), max: clean(s.max), mean: clean(s.mean) };
 };
 
-const ERROR_CLASSES = ['timeout', 'reset', 'refused', 'malformed', 'error'] as const;
-
 function sliceFields(slice: Slice) {
   return {
     sent: slice.sent,
@@ -28,7 +26,7 @@ function sliceFields(slice: Slice) {
     attempts: slice.attempts,
     outcomes: { ...slice.outcomes },
     status: { ...slice.status },
-    errors: Object.fromEntries(ERROR_CLASSES.map((c) => [c, slice.outcomes[c]])),
+    errors: Object.fromEntries(ERROR_OUTCOMES.map((c) => [c, slice.outcomes[c]])),
     latencyMs: stats(slice.latency),
     latency2xxMs: stats(slice.latency2xx),
     latencyExcl429Ms: stats(slice.latencyExcl429),
@@ -86,7 +84,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     ok: w.outcomes.ok,
     http429: w.outcomes.http_429,
     http504: w.outcomes.http_504,
-    errors: ERROR_CLASSES.reduce((sum, c) => sum + w.outcomes[c], 0) + w.outcomes.http_other,
+    errors: ERROR_OUTCOMES.reduce((sum, c) => sum + w.outcomes[c], 0) + w.outcomes.http_other,
     dropped: w.dropped,
     latencyMs: { p50: stats(w.latency).p50, p95: stats(w.latency).p95, p99: stats(w.latency).p99 },
   }));

@@ -34,7 +34,7 @@ const LOOPBACK_HOST = /^(127(?:\.\d{1,3}){3}|\[::1\]|localhost)$/i;
 
 export function isLoopbackUrl(url: string): boolean {
   try {
-    return LOOPBACK_HOST.test(new URL(url).hostname) || new URL(url).hostname === '[::1]';
+    return LOOPBACK_HOST.test(new URL(url).hostname);
   } catch {
     return false;
   }

@@ -7,6 +7,7 @@ import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import type * as z from 'zod';
 import { ScenarioError } from '../core/errors.js';
+import { describeValue } from '../core/text.js';
 import { parseDurationMs } from './duration.js';
 import { type ScenarioInput, ScenarioSchema } from './schema.js';
 import { type Threshold, parseThreshold } from './threshold.js';
@@ -48,13 +49,6 @@ export function toDotPath(path: readonly PropertyKey[]): string {
   let out = '';
   for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
   return out === '' ? '(top level)' : out;
-}
-
-/** A short JSON rendering of a value for a message. */
-function describeValue(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /** Paths of secret-looking keys; their values are removed from `value` so no message can echo them. */

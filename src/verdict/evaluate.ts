@@ -6,7 +6,7 @@
  * inconclusive makes it inconclusive.
  */
 import { formatMs } from '../core/text.js';
-import type { Slice } from '../recorder/index.js';
+import { ERROR_OUTCOMES, type Slice } from '../recorder/index.js';
 import type { Countable, Threshold } from '../scenario/index.js';
 import type { LatencyBand } from '../spec/index.js';
 import { quantileRankInterval } from './quantile-interval.js';
@@ -124,7 +124,7 @@ function countOf(slice: Slice, of: Countable): { count: number; base: number } {
     case '5xx':
       return { count: Object.entries(slice.status).reduce((sum, [code, n]) => (Number(code) >= 500 ? sum + n : sum), 0), base: sent };
     case 'errors':
-      return { count: o.timeout + o.reset + o.refused + o.malformed + o.error, base: sent };
+      return { count: ERROR_OUTCOMES.reduce((sum, c) => sum + o[c], 0), base: sent };
     case 'dropped':
       return { count: o.dropped, base: sent + o.dropped };
     default: {

@@ -1,11 +1,12 @@
 /** What every route handler of the mock needs, and the steps they share. */
+import { describeValue } from '../../core/text.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../core/clock.js';
 import type { Rng } from '../../core/rng.js';
 import type { TokenStore } from '../auth.js';
 import { drawFault } from '../faults.js';
 import type { Gateway, GatewayOutcome } from '../gateway.js';
-import { describeValue, isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http.js';
+import { isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http.js';
 import type { FaultRates } from '../profiles.js';
 import type { MockCounters } from '../stats.js';
 

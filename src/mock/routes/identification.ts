@@ -4,8 +4,9 @@
  * over the limit (checked before the rate limiter, so an invalid request costs no quota); then
  * the gateway (429 / queue / 504) and the GPU fleet decide when and how it is answered.
  */
+import { describeValue } from '../../core/text.js';
 import { estimateModelTokens } from '../../spec/index.js';
-import { describeValue, sendError } from '../http.js';
+import { sendError } from '../http.js';
 import { detectPhi } from '../phi/detect.js';
 import { type RouteHandler, answerOutcome, authorize, readJsonBody } from './context.js';
 

@@ -3,9 +3,10 @@
  * Checks, in order: 415 not JSON → 400 invalid_request (not an object, a field missing or not a
  * string) → 400 unsupported_grant_type → 401 invalid_client → 403 audience missing or wrong.
  */
+import { describeValue } from '../../core/text.js';
 import { timingSafeEqual } from 'node:crypto';
 import { GRANT_TYPE } from '../../spec/index.js';
-import { describeValue, isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http.js';
+import { isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http.js';
 import type { RouteHandler } from './context.js';
 
 const sameSecret = (a: string, b: string): boolean => {
