@@ -65,22 +65,26 @@ export interface LoggedRequest {
   readonly attempt: number | null;
 }
 
-/** The last `capacity` pipeline requests, oldest first: enough to check a client against the server. */
+/**
+ * The last `capacity` pipeline requests, oldest first: enough to check a client against the server.
+ * A ring buffer, so adding stays O(1) on the request path once it is full.
+ */
 export class RequestLog {
-  private readonly entries: LoggedRequest[] = [];
-  private dropped = 0;
+  private readonly ring: LoggedRequest[] = [];
+  private next = 0;
+  private added = 0;
 
   constructor(private readonly capacity = 10_000) {}
 
   add(entry: LoggedRequest): void {
-    this.entries.push(entry);
-    if (this.entries.length > this.capacity) {
-      this.entries.shift();
-      this.dropped++;
-    }
+    this.ring[this.next] = entry;
+    this.next = (this.next + 1) % this.capacity;
+    this.added++;
   }
 
   snapshot(): { readonly entries: readonly LoggedRequest[]; readonly droppedOldest: number } {
-    return { entries: [...this.entries], droppedOldest: this.dropped };
+    const full = this.added > this.capacity;
+    const entries = full ? [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)] : [...this.ring];
+    return { entries, droppedOldest: Math.max(0, this.added - this.capacity) };
   }
 }
