@@ -23,7 +23,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   engine: ['core', 'client', 'plan'],
   recorder: [],
   verdict: ['core', 'spec', 'recorder', 'scenario'],
-  run: ['core', 'spec', 'scenario', 'plan', 'client', 'engine', 'recorder', 'verdict', 'mock', 'corpus'],
+  guard: ['core', 'spec', 'scenario', 'plan'],
+  credentials: ['core'],
+  run: ['core', 'spec', 'scenario', 'plan', 'guard', 'credentials', 'client', 'engine', 'recorder', 'verdict', 'mock', 'corpus'],
 };
 
 function sourceFiles(dir: string): string[] {

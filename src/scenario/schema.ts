@@ -106,7 +106,7 @@ export const ScenarioSchema = z
       })
       .default({ policy: 'record', maxAttempts: 4, baseDelay: '1s', maxDelay: '30s' }),
     timeout: duration('timeout').default('16s').describe('Client-side deadline per request; above the server’s 15 s so its 504 is seen'),
-    maxInFlight: z.int().min(1).max(10_000).default(256).describe('Client safety cap; arrivals beyond it are counted as dropped'),
+    maxInFlight: z.int().min(1).max(10_000).default(128).describe('Client safety cap (default: the documented 128); arrivals beyond it are counted as dropped'),
     window: duration('window').default('10s').describe('Timeline window (model time)'),
     thresholds: z
       .strictObject({
@@ -130,6 +130,7 @@ export const ScenarioSchema = z
         burstRpm: rpm('burstRpm').optional(),
         burstMinutes: z.number().positive().optional(),
         spikeRpm: rpm('spikeRpm').optional(),
+        spikeMinutes: z.number().positive().optional(),
         maxInFlight: z.int().positive().optional(),
         reference,
       })

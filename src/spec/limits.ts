@@ -60,3 +60,13 @@ export const TRAFFIC_RULES = {
   coordinationAboveRpm: 200,
   coordinationAfterMinutes: 5,
 } as const;
+
+/** The spec's own words for each rule the guard enforces ("Limits"), quoted in its messages and the README. */
+export const SPEC_WORDING = {
+  notice: 'A high-traffic load test against the sandbox environment is announced to support at least two weeks in advance.',
+  coordination: 'Traffic above 200 requests per minute for more than 5 minutes is coordinated with support in advance.',
+  maximums: 'Treat limits as maximums.',
+  raised: 'They are per customer, tuned per customer, and can be raised on request to support.',
+  spike: 'Brief bursts up to 300 requests per minute (5 minutes at most)',
+  inFlight: 'Maximum concurrent in-flight requests: 128. Beyond this, requests queue and may receive 429',
+} as const;

@@ -1,0 +1,207 @@
+/**
+ * The guard: a pure function of (plan, target, notice / coordination / limits, start time) that
+ * decides whether a run may send anything, with one check per rule and a reason for each refusal
+ * naming the rule, the values and what would satisfy it. `run` obeys it before the token call;
+ * `plan` prints it. The spec's rules apply to real environments (sandbox, production); a mock must
+ * be on loopback.
+ */
+import { formatDuration } from '../scenario/index.js';
+import type { Plan } from '../plan/index.js';
+import { SPEC_WORDING, TRAFFIC_RULES } from '../spec/index.js';
+import { type EffectiveLimits, effectiveLimits } from './limits.js';
+import { isLoopbackUrl } from './loopback.js';
+import { DAY_MS, earliestStartMs, formatDays, formatSpan, latestAnnouncementDay } from './notice.js';
+import { type Stretch, longestStretch, peakRpm, rateSegments, worstCaseFactor } from './traffic.js';
+
+export type GuardRule = 'target' | 'time-scale' | 'notice' | 'notice-window' | 'coordination' | 'envelope';
+
+export interface GuardCheck {
+  readonly rule: GuardRule;
+  readonly status: 'ok' | 'refused' | 'not-applicable';
+  readonly message: string;
+}
+
+export interface GuardDecision {
+  readonly allowed: boolean;
+  readonly environment: Plan['scenario']['target']['environment'];
+  /** Whether the spec's traffic rules applied (sandbox, production, or loopback treated as real). */
+  readonly real: boolean;
+  readonly startAt: string;
+  /** Last arrival slot plus the worst-case wait for its answer (retries included). */
+  readonly plannedEndAt: string;
+  readonly traffic: {
+    /** Each arrival counted this many times: on429 retry's maxAttempts, else 1. */
+    readonly worstCaseFactor: number;
+    readonly peakRpm: number;
+    readonly longestAboveCoordinationRpm: StretchSummary | null;
+    readonly longestAtSpikeRpm: StretchSummary | null;
+    readonly maxInFlight: number;
+  };
+  readonly limits: EffectiveLimits;
+  readonly checks: readonly GuardCheck[];
+  /** `rule: message` of every refused check. */
+  readonly reasons: readonly string[];
+}
+
+export interface StretchSummary {
+  readonly durationMs: number;
+  readonly phases: readonly string[];
+}
+
+export interface GuardContext {
+  /** When the run starts (epoch ms): now for `run`, `--at` for `plan`. */
+  readonly startAtMs: number;
+  /** Tests only: a real environment at a loopback URL is judged as real instead of refused. */
+  readonly loopbackAsReal?: boolean;
+}
+
+const COORDINATION_MS = TRAFFIC_RULES.coordinationAfterMinutes * 60_000;
+
+const summarise = (s: Stretch | undefined): StretchSummary | null => (s === undefined ? null : { durationMs: s.durationMs, phases: s.phases });
+const phaseList = (s: StretchSummary): string => `${s.phases.length === 1 ? 'phase' : 'phases'} ${s.phases.join(', ')}`;
+const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+/** The worst-case time after the last arrival slot until its final answer (model ms). */
+function worstTailMs(plan: Plan): number {
+  const { on429, timeoutMs } = plan.scenario;
+  return on429.policy === 'retry' ? on429.maxAttempts * timeoutMs + (on429.maxAttempts - 1) * on429.maxDelayMs : timeoutMs;
+}
+
+export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision {
+  const s = plan.scenario;
+  const environment = s.target.environment;
+  const startMs = context.startAtMs;
+  const endMs = startMs + plan.durationMs + worstTailMs(plan);
+  const factor = worstCaseFactor(plan);
+  const segments = rateSegments(plan);
+  const limits = effectiveLimits(s);
+  const traffic = {
+    worstCaseFactor: factor,
+    peakRpm: peakRpm(segments),
+    longestAboveCoordinationRpm: summarise(longestStretch(segments, TRAFFIC_RULES.coordinationAboveRpm, false)),
+    longestAtSpikeRpm: summarise(longestStretch(segments, limits.spikeRpm, true)),
+    maxInFlight: s.maxInFlight,
+  };
+  const real = environment !== 'mock';
+  const worstCase = factor > 1 ? ` (worst case: on429 retry with maxAttempts ${factor} counts every arrival ${factor} times)` : '';
+
+  const checks: GuardCheck[] = [targetCheck(plan, context), timeScaleCheck(plan)];
+  if (!real) {
+    const na = 'a mock target: the spec’s traffic rules apply to sandbox and production';
+    for (const rule of ['notice', 'notice-window', 'coordination', 'envelope'] as const) checks.push({ rule, status: 'not-applicable', message: na });
+  } else {
+    checks.push(noticeCheck(plan, startMs), noticeWindowCheck(plan, startMs, endMs));
+    checks.push(coordinationCheck(plan, traffic.longestAboveCoordinationRpm, worstCase));
+    checks.push(envelopeCheck(traffic, limits, worstCase));
+  }
+  const reasons = checks.filter((c) => c.status === 'refused').map((c) => `${c.rule}: ${c.message}`);
+  return { allowed: reasons.length === 0, environment, real, startAt: iso(startMs), plannedEndAt: iso(endMs), traffic, limits, checks, reasons };
+}
+
+function targetCheck(plan: Plan, context: GuardContext): GuardCheck {
+  const t = plan.scenario.target;
+  const ok = (message: string): GuardCheck => ({ rule: 'target', status: 'ok', message });
+  const refused = (message: string): GuardCheck => ({ rule: 'target', status: 'refused', message });
+  if (t.environment === 'mock') {
+    if (t.baseUrl === undefined) return ok('the embedded mock, on loopback');
+    if (isLoopbackUrl(t.baseUrl)) return ok(`a mock on loopback (${t.baseUrl})`);
+    return refused(
+      `target.baseUrl ${t.baseUrl} is not loopback, but target.environment is mock (the default when none is declared); a mock runs on 127.0.0.0/8, ::1 or localhost — to test a real service, declare target.environment: sandbox or production`,
+    );
+  }
+  const url = t.baseUrl ?? '';
+  if (!isLoopbackUrl(url)) return ok(`${t.environment} at ${url}`);
+  if (context.loopbackAsReal === true) return ok(`${t.environment} at ${url}: a loopback URL judged as a real environment (--allow-loopback-as-real, a switch for loadproof's own tests)`);
+  return refused(`target.baseUrl ${url} is loopback, but target.environment is ${t.environment}: a real environment is not on this machine; for a local mock declare target.environment: mock`);
+}
+
+function timeScaleCheck(plan: Plan): GuardCheck {
+  const env = plan.scenario.target.environment;
+  if (env === 'mock') return { rule: 'time-scale', status: 'ok', message: plan.timeScale === 1 ? 'real time' : `time scale ${plan.timeScale} (mock only)` };
+  if (plan.timeScale === 1) return { rule: 'time-scale', status: 'ok', message: 'real time' };
+  return {
+    rule: 'time-scale',
+    status: 'refused',
+    message: `--time-scale ${plan.timeScale} against ${env}: a real service runs in real time (rates × ${plan.timeScale} would be sent); drop --time-scale (or set it to 1)`,
+  };
+}
+
+function noticeCheck(plan: Plan, startMs: number): GuardCheck {
+  const s = plan.scenario;
+  const days = TRAFFIC_RULES.sandboxNoticeDays;
+  if (s.target.environment !== 'sandbox') return { rule: 'notice', status: 'not-applicable', message: `advance notice is a sandbox rule; this is ${s.target.environment}` };
+  const latestDay = latestAnnouncementDay(startMs, days);
+  if (s.notice === undefined) {
+    return {
+      rule: 'notice',
+      status: 'refused',
+      message: `a sandbox run needs an advance notice and this scenario has none (spec: "${SPEC_WORDING.notice}"); announce the test to support, then add notice: { announcedOn: <date>, reference: <case id> } — for a run starting ${iso(startMs)}, announcedOn must be ${latestDay} or earlier (UTC)`,
+    };
+  }
+  const earliest = earliestStartMs(s.notice.announcedOn, days);
+  const ahead = startMs - (earliest - days * DAY_MS);
+  if (startMs >= earliest) {
+    return { rule: 'notice', status: 'ok', message: `announced on ${s.notice.announcedOn} (${s.notice.reference}), ${formatSpan(ahead)} before the run start (at least ${days} days needed)` };
+  }
+  const short = earliest - startMs;
+  const when = ahead < 0 ? `after the run start ${iso(startMs)}` : `${formatSpan(ahead)} before the run start ${iso(startMs)}`;
+  return {
+    rule: 'notice',
+    status: 'refused',
+    message: `notice.announcedOn ${s.notice.announcedOn} (${s.notice.reference}) is ${when}: ${formatSpan(short)}${short % DAY_MS === 0 ? '' : ` (${formatDays(short)})`} short of the ${days} days the spec asks ("${SPEC_WORDING.notice}"); start at or after ${iso(earliest)}, or use a notice announced on ${latestDay} or earlier`,
+  };
+}
+
+function noticeWindowCheck(plan: Plan, startMs: number, endMs: number): GuardCheck {
+  const window = plan.scenario.notice?.window;
+  if (window === undefined) return { rule: 'notice-window', status: 'not-applicable', message: 'the notice gives no window' };
+  const from = Date.parse(window.start);
+  const to = Date.parse(window.end);
+  const span = `the announced window ${iso(from)} – ${iso(to)}`;
+  const problems: string[] = [];
+  if (startMs < from) problems.push(`the run would start at ${iso(startMs)}, ${formatSpan(from - startMs)} before ${span} opens`);
+  if (endMs > to) problems.push(`its planned end ${iso(endMs)} (last arrival + worst-case answer time) is ${formatSpan(endMs - to)} after ${span} closes`);
+  if (problems.length === 0) return { rule: 'notice-window', status: 'ok', message: `start ${iso(startMs)} and planned end ${iso(endMs)} are inside ${span}` };
+  return { rule: 'notice-window', status: 'refused', message: `${problems.join('; ')}; run inside the window (from ${iso(from)}, ending by ${iso(to)}) or announce a new one` };
+}
+
+function coordinationCheck(plan: Plan, stretch: StretchSummary | null, worstCase: string): GuardCheck {
+  const rpm = TRAFFIC_RULES.coordinationAboveRpm;
+  const reference = plan.scenario.coordination?.reference;
+  if (stretch === null || stretch.durationMs <= COORDINATION_MS) {
+    const longest = stretch === null ? `never above ${rpm} rpm` : `at most ${formatDuration(stretch.durationMs)} above ${rpm} rpm`;
+    return { rule: 'coordination', status: 'ok', message: `${longest}${worstCase}: no coordination needed` };
+  }
+  const what = `the plan is above ${rpm} rpm for ${formatDuration(stretch.durationMs)} (${phaseList(stretch)})${worstCase}`;
+  if (reference !== undefined) return { rule: 'coordination', status: 'ok', message: `${what}: coordinated with support (${reference})` };
+  return {
+    rule: 'coordination',
+    status: 'refused',
+    message: `${what}, more than ${TRAFFIC_RULES.coordinationAfterMinutes} minutes (spec: "${SPEC_WORDING.coordination}"); coordinate with support and add coordination: { reference: <case id> }, or keep above ${rpm} rpm for at most ${TRAFFIC_RULES.coordinationAfterMinutes} minutes`,
+  };
+}
+
+function envelopeCheck(traffic: GuardDecision['traffic'], limits: EffectiveLimits, worstCase: string): GuardCheck {
+  const problems: string[] = [];
+  if (traffic.peakRpm > limits.spikeRpm) problems.push(`it peaks at ${traffic.peakRpm} rpm, above ${limits.spikeRpm} rpm${worstCase}`);
+  const atSpike = traffic.longestAtSpikeRpm;
+  if (atSpike !== null && atSpike.durationMs > limits.spikeMinutes * 60_000) {
+    problems.push(`it stays at or above ${limits.spikeRpm} rpm for ${formatDuration(atSpike.durationMs)} (${phaseList(atSpike)}), more than ${limits.spikeMinutes} minutes${worstCase}`);
+  }
+  if (traffic.maxInFlight > limits.maxInFlight) problems.push(`maxInFlight ${traffic.maxInFlight} is above ${limits.maxInFlight} in flight`);
+  const inside = `peak ${traffic.peakRpm} rpm, at most ${formatDuration(atSpike?.durationMs ?? 0)} at ${limits.spikeRpm} rpm, maxInFlight ${traffic.maxInFlight}`;
+  if (limits.reference === null) {
+    if (problems.length === 0) return { rule: 'envelope', status: 'ok', message: `inside the documented envelope (${inside})` };
+    return {
+      rule: 'envelope',
+      status: 'refused',
+      message: `the plan is outside the documented envelope (${SPEC_WORDING.spike}; at most ${limits.maxInFlight} in flight): ${problems.join('; ')}; the spec says "${SPEC_WORDING.maximums}" — lower the plan, or declare the limits support raised for you: limits: { spikeRpm, spikeMinutes, maxInFlight, …, reference: <case id> }`,
+    };
+  }
+  if (problems.length === 0) return { rule: 'envelope', status: 'ok', message: `inside the limits raised by support (${limits.reference}): ${inside}` };
+  return {
+    rule: 'envelope',
+    status: 'refused',
+    message: `the plan exceeds the limits raised by support (${limits.reference}: up to ${limits.spikeRpm} rpm for ${limits.spikeMinutes} minutes, ${limits.maxInFlight} in flight): ${problems.join('; ')}; lower the plan or ask support to raise the limits further`,
+  };
+}

@@ -1,0 +1,5 @@
+export { evaluateGuard, type GuardCheck, type GuardContext, type GuardDecision, type GuardRule } from './evaluate.js';
+export { describeDecision } from './describe.js';
+export { DOCUMENTED_LIMITS, effectiveLimits, type EffectiveLimits } from './limits.js';
+export { isLoopbackUrl } from './loopback.js';
+export { BRIDGED_DIP_MS, longestStretch, peakRpm, rateSegments, worstCaseFactor, type RateSegment, type Stretch } from './traffic.js';
