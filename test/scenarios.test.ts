@@ -24,14 +24,15 @@ async function rejectedBySpecBucket(file: string): Promise<number> {
 }
 
 describe('scenarios/', () => {
-  it('ships the five documented scenarios', () => {
+  it('ships the six documented scenarios', () => {
     const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
-    expect(files).toEqual(['burst.yaml', 'capacity-step.yaml', 'ci-regression.yaml', 'spike.yaml', 'sustained.yaml']);
+    expect(files).toEqual(['burst.yaml', 'capacity-step.yaml', 'ci-regression.yaml', 'sandbox-burst.yaml', 'spike.yaml', 'sustained.yaml']);
   });
 
   it.each([
     { file: 'sustained.yaml', requests: 1000, minutes: 10 },
     { file: 'burst.yaml', requests: 300 + 1000 + 300, minutes: 11 },
+    { file: 'sandbox-burst.yaml', requests: 300 + 1000 + 300, minutes: 11 },
     { file: 'spike.yaml', requests: 300 + 100 + 600 + 300, minutes: 8.5 },
     { file: 'ci-regression.yaml', requests: 500 + 800 + 150 + 300, minutes: 13 },
     { file: 'capacity-step.yaml', requests: 2 * (100 + 125 + 150 + 175 + 200 + 225 + 250 + 275 + 300), minutes: 18 },
@@ -41,7 +42,7 @@ describe('scenarios/', () => {
     expect(plan.durationMs).toBe(minutes * 60_000);
   });
 
-  it.each(['sustained.yaml', 'burst.yaml', 'spike.yaml', 'ci-regression.yaml'])('%s stays inside the documented rate-limit envelope', async (file) => {
+  it.each(['sustained.yaml', 'burst.yaml', 'sandbox-burst.yaml', 'spike.yaml', 'ci-regression.yaml'])('%s stays inside the documented rate-limit envelope', async (file) => {
     expect(await rejectedBySpecBucket(file)).toBe(0);
   });
 

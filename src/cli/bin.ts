@@ -1,5 +1,14 @@
 /** The executable: runs main() on the real process. Sets exitCode rather than exiting, so output flushes. */
+import { EXIT } from '../core/exit-codes.js';
 import { processIo } from './io.js';
 import { main } from './main.js';
 
-process.exitCode = await main(process.argv.slice(2), processIo());
+const io = processIo();
+// A crash outside main() still goes through the secret mask (Node's default handler would print the raw stack).
+const crash = (error: unknown): void => {
+  io.stderr(`loadproof: internal error (a bug; please report it):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(EXIT.runFailed);
+};
+process.on('uncaughtException', crash);
+process.on('unhandledRejection', crash);
+process.exitCode = await main(process.argv.slice(2), io);

@@ -1,7 +1,12 @@
+import { SecretMask } from '../core/redact.js';
+
 /** The CLI's window on the process, injected so commands are testable without a real process. */
 export interface Io {
+  /** Both print through `secrets`: a secret registered there never reaches the terminal. */
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /** The secrets of this process (client secret, tokens), added as soon as they are known. */
+  readonly secrets: SecretMask;
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Resolves with the first SIGINT or SIGTERM. */
   readonly waitForSignal: () => Promise<'SIGINT' | 'SIGTERM'>;
@@ -9,9 +14,11 @@ export interface Io {
 
 /** The real process. Only this file and bin.ts touch `process`. */
 export function processIo(): Io {
+  const secrets = new SecretMask();
   return {
-    stdout: (text) => process.stdout.write(text),
-    stderr: (text) => process.stderr.write(text),
+    stdout: (text) => process.stdout.write(secrets.redact(text)),
+    stderr: (text) => process.stderr.write(secrets.redact(text)),
+    secrets,
     env: process.env,
     waitForSignal: () =>
       new Promise((resolve) => {

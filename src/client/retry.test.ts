@@ -6,7 +6,11 @@ const POLICY = { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 5000 };
 
 describe('nextRetry', () => {
   it('waits exactly Retry-After when the server sent it', () => {
-    expect(nextRetry(POLICY, 1, 7, createRng(1))).toEqual({ retry: true, delayMs: 7000, source: 'retry-after' });
+    expect(nextRetry(POLICY, 1, 5, createRng(1))).toEqual({ retry: true, delayMs: 5000, source: 'retry-after' });
+  });
+
+  it('gives up when Retry-After asks for more than maxDelay, so a request ends within a known time', () => {
+    expect(nextRetry(POLICY, 1, 6, createRng(1))).toEqual({ retry: false });
   });
 
   it.each([

@@ -27,6 +27,8 @@ export interface TokenSettings {
   readonly timeoutMs: number;
   /** Called after every fetch with its duration on the model clock, for the report (not part of the load). */
   readonly onFetch?: (latencyMs: number, status: number | 'failed') => void;
+  /** Called with each new access token before it is used, so it can be masked in every output. */
+  readonly onToken?: (token: string) => void;
 }
 
 /** Renew when this fraction of the lifetime has passed. */
@@ -87,6 +89,7 @@ export class TokenProvider {
     const parsed = parseJsonObject(text);
     if (status === 200 && typeof parsed?.access_token === 'string') {
       const lifetimeS = typeof parsed.expires_in === 'number' && parsed.expires_in > 0 ? parsed.expires_in : 3600;
+      s.onToken?.(parsed.access_token);
       this.token = parsed.access_token;
       this.renewAtMs = startMs + lifetimeS * 1000 * RENEW_AT;
       return parsed.access_token;

@@ -5,9 +5,17 @@ const MARK: Record<GuardCheck['status'], string> = { ok: '✔', refused: '✖', 
 
 export function describeDecision(decision: GuardDecision): string[] {
   const head = decision.allowed ? 'ALLOWED' : 'REFUSED';
+  // Rules not applicable for the same reason share a line (a mock: all four traffic rules).
+  const lines: { mark: string; rules: string; message: string }[] = [];
+  for (const c of decision.checks) {
+    const message = c.status === 'not-applicable' ? `not applicable: ${c.message}` : c.message;
+    const last = lines[lines.length - 1];
+    if (last !== undefined && c.status === 'not-applicable' && last.mark === MARK['not-applicable'] && last.message === message) last.rules += `, ${c.rule}`;
+    else lines.push({ mark: MARK[c.status], rules: c.rule, message });
+  }
   const width = Math.max(...decision.checks.map((c) => c.rule.length));
   return [
     `Guard: ${head} for a run starting ${decision.startAt} against ${decision.environment} (planned end ${decision.plannedEndAt})`,
-    ...decision.checks.map((c) => `  ${MARK[c.status]} ${c.rule.padEnd(width)}  ${c.status === 'not-applicable' ? `not applicable: ${c.message}` : c.message}`),
+    ...lines.map((l) => `  ${l.mark} ${l.rules.padEnd(width)}  ${l.message}`),
   ];
 }

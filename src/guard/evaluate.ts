@@ -87,7 +87,7 @@ export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision 
 
   const checks: GuardCheck[] = [targetCheck(plan, context), timeScaleCheck(plan)];
   if (!real) {
-    const na = 'a mock target: the spec’s traffic rules apply to sandbox and production';
+    const na = 'the spec’s traffic rules apply to sandbox and production, and this is a mock';
     for (const rule of ['notice', 'notice-window', 'coordination', 'envelope'] as const) checks.push({ rule, status: 'not-applicable', message: na });
   } else {
     checks.push(noticeCheck(plan, startMs), noticeWindowCheck(plan, startMs, endMs));

@@ -3,3 +3,4 @@ export { describeDecision } from './describe.js';
 export { DOCUMENTED_LIMITS, effectiveLimits, type EffectiveLimits } from './limits.js';
 export { isLoopbackUrl } from './loopback.js';
 export { BRIDGED_DIP_MS, longestStretch, peakRpm, rateSegments, worstCaseFactor, type RateSegment, type Stretch } from './traffic.js';
+export { parseStartAt, type StartAt } from './start-at.js';

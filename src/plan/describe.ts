@@ -50,7 +50,5 @@ export function describePlan(plan: Plan): string {
     ...formatTable(rows).map((line) => `  ${line}`),
     ...(notes.length > 0 ? ['', 'Notes:', ...notes.map((n) => `  - ${n}`)] : []),
     '',
-    'Nothing was sent: plan is a dry run.',
-    '',
   ].join('\n');
 }

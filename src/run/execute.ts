@@ -1,8 +1,11 @@
 /**
- * One run, end to end: scenario → plan → target → token (before any load) → open-model engine →
+ * One run, end to end: scenario → plan → guard (refuses before anything is sent) → target and
+ * credentials → token (before any load) → open-model engine →
  * recorder (events streamed to events.ndjson as they complete) → verdict → summary.json. A stop
  * signal ends the firing, waits for answers up to the client timeout, and still writes everything,
- * marked interrupted. Exit code: 0 pass, 1 fail, 5 inconclusive, 130 interrupted.
+ * marked interrupted. Exit code: 0 pass, 1 fail, 5 inconclusive, 130 interrupted. Every secret
+ * (client secret, each access token) is added to the mask as soon as it is known, and every line
+ * written passes through it.
  */
 import { createWriteStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -12,11 +15,14 @@ import { Agent } from 'undici';
 import { createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
 import { ScaledClock } from '../core/clock.js';
-import { UsageError } from '../core/errors.js';
+import { GuardRefusal, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
+import type { SecretMask } from '../core/redact.js';
+import { formatMs } from '../core/text.js';
 import { createRng } from '../core/rng.js';
 import { generateNote } from '../corpus/index.js';
 import { type RequestEvent, runPlan } from '../engine/index.js';
+import { describeDecision, effectiveLimits, evaluateGuard } from '../guard/index.js';
 import type { ProfileName } from '../mock/index.js';
 import { type Plan, buildPlan, envelopeFlags } from '../plan/index.js';
 import { Recorder } from '../recorder/index.js';
@@ -34,8 +40,18 @@ export interface RunOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** Aborted on SIGINT/SIGTERM. */
   readonly signal: AbortSignal;
+  /** --credentials <file>. */
+  readonly credentialsFile: string | undefined;
+  /** Tests only (--allow-loopback-as-real): a real environment at a loopback URL is judged as real. */
+  readonly loopbackAsReal: boolean;
+  /** --verbose: a line per token call and per request (never a header or a body). */
+  readonly verbose: boolean;
+  /** Secrets are added here as soon as they are known; everything written passes through it. */
+  readonly secrets: SecretMask;
   /** Progress lines (stderr). */
   readonly log: (line: string) => void;
+  /** The wall clock's epoch ms (injected for tests; Date.now by default). */
+  readonly now?: () => number;
 }
 
 export interface RunOutcome {
@@ -72,7 +88,13 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
   if (!(k > 0) || !Number.isFinite(k)) throw new UsageError(`--time-scale: expected a number > 0, got ${k}`);
   const scenario = await loadScenario(options.scenarioFile);
   const plan = buildPlan(scenario, { timeScale: k });
-  const target = await resolveTarget(scenario, { timeScale: k, mockProfile: options.mockProfile, env: options.env });
+  const guard = evaluateGuard(plan, { startAtMs: (options.now ?? Date.now)(), loopbackAsReal: options.loopbackAsReal });
+  if (!guard.allowed) throw new GuardRefusal(guard.reasons);
+  if (guard.real) for (const line of describeDecision(guard)) options.log(line);
+  const target = await resolveTarget(scenario, { timeScale: k, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
+  const secrets = options.secrets;
+  secrets.add(target.clientSecret);
+  for (const warning of target.warnings) options.log(`loadproof: warning: ${warning}`);
   const agent = new Agent({ connections: scenario.maxInFlight + 1, pipelining: 1 });
   try {
     // keepAlive: the engine's sleeps until the next arrival hold the process open; precise: send lag well under 1 ms.
@@ -88,7 +110,11 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
       dispatcher: agent,
       clock,
       timeoutMs: Math.max(1000, scenario.timeoutMs / k),
-      onFetch: (ms) => recorder.tokenLatency.recordMs(ms),
+      onFetch: (ms, status) => {
+        recorder.tokenLatency.recordMs(ms);
+        if (options.verbose) options.log(`token: POST ${target.baseUrl} token endpoint → ${status} in ${formatMs(ms)} (credentials from ${target.credentialSource}; token not shown)`);
+      },
+      onToken: (token) => secrets.add(token),
     });
     // The token comes first and is not part of the load: a failure here stops the run before any request.
     await tokens.get();
@@ -97,7 +123,8 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
     const reportDir = join(options.outDir, `${stamp(startedAt)}-${scenario.name}`);
     await mkdir(reportDir, { recursive: true });
     const events = createWriteStream(join(reportDir, 'events.ndjson'));
-    const inside = envelopeFlags(plan);
+    // 429s inside the envelope are findings: the documented one, or the one support raised.
+    const inside = envelopeFlags(plan, effectiveLimits(scenario));
     const textRng = createRng(scenario.payload.seed);
     const identify = createIdentify({
       baseUrl: target.baseUrl,
@@ -123,7 +150,9 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
       drainMs: scenario.timeoutMs,
       onEvent: (e) => {
         recorder.record(e, inside[e.seq] === 1);
-        events.write(eventLine(plan, e));
+        const line = secrets.redact(eventLine(plan, e));
+        events.write(line);
+        if (options.verbose) options.log(`request: ${line.trimEnd()}`);
       },
     });
     loop.disable();
@@ -156,9 +185,10 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
       engine,
       tokenCalls: tokens.fetchCount,
       eventLoopDelayP99Ms,
+      guard,
     });
     await new Promise<void>((resolve, reject) => events.end((error?: Error | null) => (error ? reject(error) : resolve())));
-    await writeFile(join(reportDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+    await writeFile(join(reportDir, 'summary.json'), secrets.redact(`${JSON.stringify(summary, null, 2)}\n`));
     return { exitCode, reportDir, summary };
   } finally {
     await agent.close();

@@ -4,6 +4,7 @@
  * base64) so runs and shards can be merged and re-reported without the raw events.
  */
 import type { EngineResult } from '../engine/index.js';
+import type { GuardDecision } from '../guard/index.js';
 import type { Plan } from '../plan/index.js';
 import { ERROR_OUTCOMES, type HistogramSummary, type MsHistogram, type Recorder, type Slice } from '../recorder/index.js';
 import type { Verdict } from '../verdict/index.js';
@@ -46,6 +47,7 @@ export interface SummaryMeta {
   readonly engine: EngineResult;
   readonly tokenCalls: number;
   readonly eventLoopDelayP99Ms: number | null;
+  readonly guard: GuardDecision;
 }
 
 export type Summary = ReturnType<typeof buildSummary>;
@@ -100,6 +102,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     endedAt: meta.endedAt,
     modelDurationS: meta.engine.elapsedMs / 1000,
     interrupted: meta.engine.interrupted,
+    guard: { allowed: meta.guard.allowed, real: meta.guard.real, startAt: meta.guard.startAt, plannedEndAt: meta.guard.plannedEndAt, traffic: meta.guard.traffic, limits: meta.guard.limits, checks: meta.guard.checks },
     verdict: { status: verdict.status, reasons: verdict.reasons, checks: verdict.checks },
     counts: {
       planned: plan.arrivals,

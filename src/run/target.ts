@@ -1,11 +1,13 @@
 /**
- * Where a run sends its traffic and with which credentials. A mock scenario without a baseUrl
- * starts the embedded mock (on a free loopback port, at the run's time scale). A mock baseUrl must
- * be loopback, and that mock must run at the same time scale. Real environments are refused until
- * the guard that enforces the spec's rules for them exists (issue 4).
+ * Where a run sends its traffic and with which credentials, once the guard has allowed it. A mock
+ * scenario without a baseUrl starts the embedded mock (on a free loopback port, at the run's time
+ * scale); a loopback mock must run at the same time scale. Credentials come from --credentials or
+ * the variables the scenario names; a mock falls back to its default ones, a real environment
+ * has none to fall back to.
  */
 import { request } from 'undici';
-import { GuardRefusal, RunFailure, UsageError } from '../core/errors.js';
+import { RunFailure, UsageError } from '../core/errors.js';
+import { readCredentials } from '../credentials/index.js';
 import { MOCK_DEFAULTS, type MockServer, type ProfileName, STATS_PATH, startMockServer } from '../mock/index.js';
 import type { Scenario } from '../scenario/index.js';
 
@@ -21,6 +23,8 @@ export interface ResolvedTarget {
   readonly profile: string | null;
   /** The embedded mock, closed by the run. */
   readonly embedded: MockServer | undefined;
+  /** Things to tell the user before the run (e.g. a credentials file others can read). */
+  readonly warnings: readonly string[];
 }
 
 export interface TargetOptions {
@@ -28,60 +32,52 @@ export interface TargetOptions {
   /** --mock-profile: overrides the scenario's profile for an embedded mock. */
   readonly mockProfile: ProfileName | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
-}
-
-const LOOPBACK_HOST = /^(127(?:\.\d{1,3}){3}|\[::1\]|localhost)$/i;
-
-export function isLoopbackUrl(url: string): boolean {
-  try {
-    return LOOPBACK_HOST.test(new URL(url).hostname);
-  } catch {
-    return false;
-  }
+  /** --credentials <file>. */
+  readonly credentialsFile: string | undefined;
 }
 
 export async function resolveTarget(scenario: Scenario, options: TargetOptions): Promise<ResolvedTarget> {
   const t = scenario.target;
+  const { clientIdEnv: idVar, clientSecretEnv: secretVar } = t.credentials;
+  const { credentials, warnings } = await readCredentials({ file: options.credentialsFile, env: options.env, idVar, secretVar });
+  if (options.mockProfile !== undefined && (t.environment !== 'mock' || t.baseUrl !== undefined)) {
+    throw new UsageError('--mock-profile applies to the embedded mock only; this scenario names a target.baseUrl');
+  }
   if (t.environment !== 'mock') {
-    throw new GuardRefusal([
-      `target.environment is ${t.environment}: runs against a real environment need the guard that checks the spec's advance-notice and coordination rules, which this version does not have yet; only mock targets run`,
-    ]);
+    if (credentials === undefined) {
+      throw new UsageError(`no credentials for the ${t.environment} target: set $${idVar} and $${secretVar} (names from target.credentials), or pass --credentials <file>`, 'nothing was sent');
+    }
+    const baseUrl = t.baseUrl!;
+    return { environment: t.environment, baseUrl, audience: t.audience ?? baseUrl, ...fromCredentials(credentials), profile: null, embedded: undefined, warnings };
   }
   if (t.baseUrl === undefined) {
-    const mock = await startMockServer({ profile: options.mockProfile ?? t.profile ?? MOCK_DEFAULTS.profile, timeScale: options.timeScale, port: 0 });
-    return {
-      environment: 'mock',
-      baseUrl: mock.url,
-      audience: mock.audience,
-      clientId: mock.clientId,
-      clientSecret: mock.clientSecret,
-      credentialSource: 'the embedded mock',
-      profile: mock.profile,
-      embedded: mock,
-    };
+    // The embedded mock accepts the credentials given, so they travel the same path as against a real service.
+    const mock = await startMockServer({
+      profile: options.mockProfile ?? t.profile ?? MOCK_DEFAULTS.profile,
+      timeScale: options.timeScale,
+      port: 0,
+      ...(credentials === undefined ? {} : { clientId: credentials.clientId, clientSecret: credentials.clientSecret }),
+    });
+    const own = { clientId: mock.clientId, clientSecret: mock.clientSecret, credentialSource: 'the embedded mock' };
+    return { environment: 'mock', baseUrl: mock.url, audience: mock.audience, ...(credentials === undefined ? own : fromCredentials(credentials)), profile: mock.profile, embedded: mock, warnings };
   }
-  if (!isLoopbackUrl(t.baseUrl)) {
-    throw new GuardRefusal([`target.baseUrl ${t.baseUrl} is not loopback, but target.environment is mock: a mock runs on 127.0.0.1, ::1 or localhost`]);
-  }
-  if (options.mockProfile !== undefined) throw new UsageError('--mock-profile applies to the embedded mock only; this scenario names an external mock (target.baseUrl)');
   const info = await mockInfo(t.baseUrl);
   if (info.timeScale !== options.timeScale) {
     throw new UsageError(`--time-scale ${options.timeScale} does not match the mock at ${t.baseUrl}, which runs at time scale ${info.timeScale}`, `start the mock with --time-scale ${options.timeScale}, or run with --time-scale ${info.timeScale}`);
   }
-  const idVar = t.credentials.clientIdEnv;
-  const secretVar = t.credentials.clientSecretEnv;
-  const fromEnv = options.env[idVar] !== undefined && options.env[secretVar] !== undefined;
+  const defaults = { clientId: MOCK_DEFAULTS.clientId, clientSecret: MOCK_DEFAULTS.clientSecret, credentialSource: "the mock's default credentials" };
   return {
     environment: 'mock',
     baseUrl: t.baseUrl,
     audience: t.audience ?? t.baseUrl,
-    clientId: options.env[idVar] ?? MOCK_DEFAULTS.clientId,
-    clientSecret: options.env[secretVar] ?? MOCK_DEFAULTS.clientSecret,
-    credentialSource: fromEnv ? `$${idVar} / $${secretVar}` : "the mock's default credentials",
+    ...(credentials === undefined ? defaults : fromCredentials(credentials)),
     profile: info.profile,
     embedded: undefined,
+    warnings,
   };
 }
+
+const fromCredentials = (c: { clientId: string; clientSecret: string; source: string }) => ({ clientId: c.clientId, clientSecret: c.clientSecret, credentialSource: c.source });
 
 async function mockInfo(baseUrl: string): Promise<{ timeScale: number; profile: string | null }> {
   try {

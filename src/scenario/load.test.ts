@@ -32,7 +32,7 @@ describe('parseScenario', () => {
       payload: { source: 'generated', minChars: 400, maxChars: 850 },
       on429: { policy: 'record', maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 30_000 },
       timeoutMs: 16_000,
-      maxInFlight: 256,
+      maxInFlight: 128,
       windowMs: 10_000,
       thresholds: { documentedTargets: true, all: [], byPhase: {} },
     });

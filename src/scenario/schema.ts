@@ -102,7 +102,7 @@ export const ScenarioSchema = z
         policy: z.enum(['record', 'retry']).default('record').describe('record: each 429 is an outcome; retry: honour Retry-After, else exponential back-off with full jitter'),
         maxAttempts: z.int().min(1).max(10).default(4).describe('Attempts in all, the first included'),
         baseDelay: duration('baseDelay').default('1s'),
-        maxDelay: duration('maxDelay').default('30s'),
+        maxDelay: duration('maxDelay').default('30s').describe('Longest wait before a retry; a Retry-After asking for more ends the retries'),
       })
       .default({ policy: 'record', maxAttempts: 4, baseDelay: '1s', maxDelay: '30s' }),
     timeout: duration('timeout').default('16s').describe('Client-side deadline per request; above the server’s 15 s so its 504 is seen'),

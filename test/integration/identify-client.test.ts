@@ -69,7 +69,7 @@ describe('createIdentify', () => {
     // 1 rpm: the retry must wait about 60 model seconds; at k = 1000 that is about 60 ms of wall time.
     const { identify, s } = await setup(
       { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
-      { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 } },
+      { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 } },
     );
     await identify(NOTE, 4);
     const r = await identify(NOTE, 5);
@@ -83,7 +83,7 @@ describe('createIdentify', () => {
     // retry together, but only one token came back, so one of them ends on its second 429.
     const { identify, s } = await setup(
       { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
-      { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 30_000 } },
+      { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 } },
     );
     const results = await Promise.all([identify(NOTE, 6), identify(NOTE, 7), identify(NOTE, 8)]);
     const summary = results.map((r) => `${r.outcome}/${r.attempts}`).sort();

@@ -1,7 +1,8 @@
-/** `loadproof plan <scenario>`: the dry run. Loads, validates and plans the scenario; sends nothing. */
+/** `loadproof plan <scenario>`: the dry run. Loads, validates and plans the scenario, shows the guard's decision; sends nothing. */
 import type { Argv } from 'yargs';
 import { UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
+import { describeDecision, evaluateGuard, parseStartAt } from '../../guard/index.js';
 import { buildPlan, describePlan, planNotes } from '../../plan/index.js';
 import { loadScenario } from '../../scenario/index.js';
 import type { Io } from '../io.js';
@@ -10,20 +11,26 @@ export function planOptions<T>(y: Argv<T>) {
   return y
     .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
     .option('time-scale', { type: 'number', default: 1, describe: 'k: run k times fast against the mock (rates × k, durations ÷ k)' })
-    .option('json', { type: 'boolean', default: false, describe: 'Print the plan as JSON (without the arrival times)' });
+    .option('at', { type: 'string', describe: 'Judge a run starting then (ISO date-time with a zone, or a date = 00:00 UTC); default now' })
+    .option('allow-loopback-as-real', { type: 'boolean', default: false, describe: "[loadproof's own tests only] judge a real environment at a loopback URL as real" })
+    .option('json', { type: 'boolean', default: false, describe: 'Print the plan and the guard decision as JSON (without the arrival times)' });
 }
 
 type PlanArgs = Awaited<ReturnType<typeof planOptions>['argv']>;
 
+/** Exit 0 when the guard would allow the run, 3 when it would refuse it. */
 export async function runPlan(args: PlanArgs, io: Io): Promise<number> {
   const timeScale = args['time-scale'];
   if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new UsageError(`--time-scale: expected a number > 0, got ${timeScale}`);
+  const at = args.at === undefined ? { ms: Date.now() } : parseStartAt(args.at);
+  if ('problem' in at) throw new UsageError(at.problem);
   const plan = buildPlan(await loadScenario(args.scenario), { timeScale });
+  const guard = evaluateGuard(plan, { startAtMs: at.ms, loopbackAsReal: args['allow-loopback-as-real'] });
   if (args.json) {
     const phases = plan.phases.map(({ arrivalsMs, band, ...rest }) => ({ ...rest, requests: arrivalsMs.length, band: band?.band ?? null, p95TargetMs: band?.p95TargetMs ?? null }));
-    io.stdout(`${JSON.stringify({ scenario: plan.scenario.name, durationMs: plan.durationMs, requests: plan.arrivals, timeScale, phases, notes: planNotes(plan) }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ scenario: plan.scenario.name, durationMs: plan.durationMs, requests: plan.arrivals, timeScale, phases, notes: planNotes(plan), guard }, null, 2)}\n`);
   } else {
-    io.stdout(describePlan(plan));
+    io.stdout(`${describePlan(plan)}\n${describeDecision(guard).join('\n')}\n\nNothing was sent: plan is a dry run.\n`);
   }
-  return EXIT.pass;
+  return guard.allowed ? EXIT.pass : EXIT.refusedByGuard;
 }

@@ -10,7 +10,14 @@ export function runOptions<T>(y: Argv<T>) {
     .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
     .option('time-scale', { type: 'number', default: 1, describe: 'k: against the mock, run k times fast (rates × k, durations ÷ k); times are reported in model time' })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: override the scenario's profile" })
-    .option('out', { type: 'string', default: 'reports', describe: 'Folder for the report folder of this run' });
+    .option('out', { type: 'string', default: 'reports', describe: 'Folder for the report folder of this run' })
+    .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"} (instead of the environment variables in target.credentials); keep it chmod 600' })
+    .option('verbose', { type: 'boolean', default: false, describe: 'Log each token call and each request to stderr (never a header, token or body)' })
+    .option('allow-loopback-as-real', {
+      type: 'boolean',
+      default: false,
+      describe: "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real instead of refusing it",
+    });
 }
 
 type RunArgs = Awaited<ReturnType<typeof runOptions>['argv']>;
@@ -27,6 +34,10 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     mockProfile: args['mock-profile'],
     outDir: args.out,
     env: io.env,
+    credentialsFile: args.credentials,
+    loopbackAsReal: args['allow-loopback-as-real'],
+    verbose: args.verbose,
+    secrets: io.secrets,
     signal: controller.signal,
     log: (line) => io.stderr(`${line}\n`),
   });

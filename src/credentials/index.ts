@@ -1,0 +1,1 @@
+export { readCredentials, type CredentialOptions, type Credentials, type CredentialsRead } from './read.js';
