@@ -1,9 +1,12 @@
 /**
  * Access tokens of the mock: opaque random strings with a lifetime on the model clock. The
- * token identifies the client (the rate limiter's key), as the spec says it does.
+ * token identifies the client (the rate limiter's key), as the spec says it does. Each starts with
+ * MOCK_TOKEN_PREFIX, so a leak scanner (and loadproof's own leak test) can find one anywhere.
  */
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../core/clock.js';
+
+export const MOCK_TOKEN_PREFIX = 'lpmock_at_';
 
 export interface IssuedToken {
   readonly accessToken: string;
@@ -26,7 +29,7 @@ export class TokenStore {
   issue(clientId: string): IssuedToken {
     const nowMs = this.clock.nowMs();
     if (this.tokens.size >= 10_000) this.purgeExpired(nowMs);
-    const accessToken = randomBytes(32).toString('base64url');
+    const accessToken = MOCK_TOKEN_PREFIX + randomBytes(32).toString('base64url');
     this.tokens.set(accessToken, { clientId, expiresAtMs: nowMs + this.ttlS * 1000 });
     return { accessToken, expiresInS: this.ttlS };
   }

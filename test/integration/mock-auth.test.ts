@@ -17,7 +17,7 @@ describe('POST /oauth/token', () => {
     const s = await start({ tokenTtlS: 900 });
     const reply = await postJson(s.url + API_PATHS.token, tokenRequest(s));
     expect(reply.status).toBe(200);
-    expect(reply.json).toEqual({ access_token: expect.stringMatching(/^[\w-]{40,}$/), token_type: 'Bearer', expires_in: 900 });
+    expect(reply.json).toEqual({ access_token: expect.stringMatching(/^lpmock_at_[\w-]{40,}$/), token_type: 'Bearer', expires_in: 900 });
     expect(reply.headers['cache-control']).toBe('no-store');
   });
 
