@@ -71,7 +71,8 @@ export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision 
   const s = plan.scenario;
   const environment = s.target.environment;
   const startMs = context.startAtMs;
-  const endMs = startMs + plan.durationMs + worstTailMs(plan);
+  // Wall time: a time-scaled plan (mock only) ends k times sooner.
+  const endMs = startMs + (plan.durationMs + worstTailMs(plan)) / plan.timeScale;
   const factor = worstCaseFactor(plan);
   const segments = rateSegments(plan);
   const limits = effectiveLimits(s);
@@ -189,7 +190,8 @@ function envelopeCheck(traffic: GuardDecision['traffic'], limits: EffectiveLimit
     problems.push(`it stays at or above ${limits.spikeRpm} rpm for ${formatDuration(atSpike.durationMs)} (${phaseList(atSpike)}), more than ${limits.spikeMinutes} minutes${worstCase}`);
   }
   if (traffic.maxInFlight > limits.maxInFlight) problems.push(`maxInFlight ${traffic.maxInFlight} is above ${limits.maxInFlight} in flight`);
-  const inside = `peak ${traffic.peakRpm} rpm, at most ${formatDuration(atSpike?.durationMs ?? 0)} at ${limits.spikeRpm} rpm, maxInFlight ${traffic.maxInFlight}`;
+  const atSpikeText = atSpike === null ? `never at ${limits.spikeRpm} rpm` : `at most ${formatDuration(atSpike.durationMs)} at ${limits.spikeRpm} rpm`;
+  const inside = `peak ${traffic.peakRpm} rpm, ${atSpikeText}, maxInFlight ${traffic.maxInFlight}`;
   if (limits.reference === null) {
     if (problems.length === 0) return { rule: 'envelope', status: 'ok', message: `inside the documented envelope (${inside})` };
     return {
