@@ -4,13 +4,12 @@
  * Sandbox-declared scenarios point at a loopback mock with --allow-loopback-as-real, the switch
  * that exists for these tests only.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, scenarioWorkspace } from '../helpers/cli.js';
 
 const SANDBOX_EXAMPLE = fileURLToPath(new URL('../../scenarios/sandbox-burst.yaml', import.meta.url));
 const DAY_MS = 86_400_000;
@@ -23,12 +22,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-function workspace(scenario: string): { file: string; out: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'loadproof-guard-'));
-  const file = join(dir, 'scenario.yaml');
-  writeFileSync(file, scenario);
-  return { file, out: join(dir, 'reports') };
-}
+const workspace = scenarioWorkspace;
 
 const sandboxAt = (url: string, extra = '', phases = '  - { name: short, duration: 4s, rpm: 60 }\n'): string =>
   `name: guarded\ndescription: a sandbox-declared scenario at a loopback mock\ntarget:\n  environment: sandbox\n  baseUrl: ${url}\nphases:\n${phases}${extra}`;

@@ -2,12 +2,11 @@
  * `loadproof run` as a child process against a real mock on an ephemeral loopback port, at time
  * scale 60 (a model minute is a wall second). Counts are reconciled with the mock's own stats.
  */
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
 
 const K = 60;
 let server: MockServer | undefined;
@@ -16,12 +15,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-function workspace(scenario: string): { dir: string; file: string; out: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'loadproof-run-'));
-  const file = join(dir, 'scenario.yaml');
-  writeFileSync(file, scenario);
-  return { dir, file, out: join(dir, 'reports') };
-}
+const workspace = scenarioWorkspace;
 
 const scenarioFor = (baseUrl: string, phases = '  - { name: steady, duration: 2m, rpm: 100, warmup: 10s }\n', extra = ''): string =>
   `name: cli-run\ndescription: a short run for the tests\ntarget:\n  environment: mock\n  baseUrl: ${baseUrl}\nphases:\n${phases}${extra}`;

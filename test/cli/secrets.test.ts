@@ -6,13 +6,12 @@
  * (the mock's tokens all start with lpmock_at_) or Authorization header.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MOCK_TOKEN_PREFIX, type MockServer, startMockServer } from '../../src/mock/index.js';
 import { API_PATHS } from '../../src/spec/index.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
 import { postJson } from '../helpers/http.js';
 
 const K = 60;
@@ -34,14 +33,13 @@ interface Workspace {
   readonly creds: string;
 }
 
+/** A scenario workspace plus a credentials file (mode 600). */
 function workspace(scenario: string, credentials: unknown = { clientId: CLIENT_ID, clientSecret: SECRET }): Workspace {
-  const dir = mkdtempSync(join(tmpdir(), 'loadproof-secrets-'));
-  const file = join(dir, 'scenario.yaml');
-  writeFileSync(file, scenario);
+  const { dir, file, out } = scenarioWorkspace(scenario);
   const creds = join(dir, 'credentials.json');
   writeFileSync(creds, typeof credentials === 'string' ? credentials : JSON.stringify(credentials));
   chmodSync(creds, 0o600);
-  return { dir, file, out: join(dir, 'reports'), creds };
+  return { dir, file, out, creds };
 }
 
 const embedded = (phases: string): string => `name: leak\ndescription: a run with a distinctive secret\nphases:\n${phases}`;

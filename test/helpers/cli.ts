@@ -1,6 +1,8 @@
 /** Spawns the built CLI (bin/loadproof.js → dist/) as a child process, as a user would run it. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/loadproof.js', import.meta.url));
@@ -43,4 +45,12 @@ export function startCli(args: readonly string[], env: Record<string, string> = 
 /** Runs the CLI to completion. */
 export function runCli(args: readonly string[], env: Record<string, string> = {}, limitMs?: number): CliProcess['exited'] {
   return startCli(args, env, limitMs).exited;
+}
+
+/** A fresh temporary folder holding `scenario.yaml`, with `out` (not yet made) for the run's reports. */
+export function scenarioWorkspace(scenario: string): { dir: string; file: string; out: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'loadproof-test-'));
+  const file = join(dir, 'scenario.yaml');
+  writeFileSync(file, scenario);
+  return { dir, file, out: join(dir, 'reports') };
 }
