@@ -27,6 +27,7 @@ import type { ProfileName } from '../mock/index.js';
 import { type Plan, buildPlan, envelopeFlags } from '../plan/index.js';
 import { Recorder } from '../recorder/index.js';
 import { loadScenario } from '../scenario/index.js';
+import { API_PATHS } from '../spec/index.js';
 import { evaluateVerdict } from '../verdict/index.js';
 import { type Summary, buildSummary } from './summary.js';
 import { resolveTarget } from './target.js';
@@ -112,7 +113,7 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
       timeoutMs: Math.max(1000, scenario.timeoutMs / k),
       onFetch: (ms, status) => {
         recorder.tokenLatency.recordMs(ms);
-        if (options.verbose) options.log(`token: POST ${target.baseUrl} token endpoint → ${status} in ${formatMs(ms)} (credentials from ${target.credentialSource}; token not shown)`);
+        if (options.verbose) options.log(`token: POST ${target.baseUrl.replace(/\/+$/, '')}${API_PATHS.token} → ${status} in ${formatMs(ms)} (credentials from ${target.credentialSource}; token not shown)`);
       },
       onToken: (token) => secrets.add(token),
     });
