@@ -24,7 +24,7 @@ export interface GuardCheck {
 export interface GuardDecision {
   readonly allowed: boolean;
   readonly environment: Plan['scenario']['target']['environment'];
-  /** Whether the spec's traffic rules applied (sandbox, production, or loopback treated as real). */
+  /** Whether the spec's traffic rules applied (sandbox, production). */
   readonly real: boolean;
   readonly startAt: string;
   /** Last arrival slot plus the worst-case wait for its answer (retries included). */

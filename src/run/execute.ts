@@ -51,8 +51,6 @@ export interface RunOptions {
   readonly secrets: SecretMask;
   /** Progress lines (stderr). */
   readonly log: (line: string) => void;
-  /** The wall clock's epoch ms (injected for tests; Date.now by default). */
-  readonly now?: () => number;
 }
 
 export interface RunOutcome {
@@ -89,7 +87,8 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
   if (!(k > 0) || !Number.isFinite(k)) throw new UsageError(`--time-scale: expected a number > 0, got ${k}`);
   const scenario = await loadScenario(options.scenarioFile);
   const plan = buildPlan(scenario, { timeScale: k });
-  const guard = evaluateGuard(plan, { startAtMs: (options.now ?? Date.now)(), loopbackAsReal: options.loopbackAsReal });
+  // The run starts now; `plan --at` asks the same question for another time.
+  const guard = evaluateGuard(plan, { startAtMs: Date.now(), loopbackAsReal: options.loopbackAsReal });
   if (!guard.allowed) throw new GuardRefusal(guard.reasons);
   if (guard.real) for (const line of describeDecision(guard)) options.log(line);
   const target = await resolveTarget(scenario, { timeScale: k, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
