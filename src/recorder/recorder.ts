@@ -39,6 +39,8 @@ export class Slice {
    */
   readonly latencyExcl429 = MsHistogram.create();
   readonly service = MsHistogram.create();
+  /** Service time of answers other than 429: what a latency check falls back on when the generator was late. */
+  readonly serviceExcl429 = MsHistogram.create();
   readonly sendLag = MsHistogram.create();
   /** Retry-After values received, recorded as ms (seconds × 1000). */
   readonly retryAfter = MsHistogram.create();
@@ -56,7 +58,10 @@ export class Slice {
     this.latency.recordMs(r.endAtMs - event.intendedAtMs);
     this.service.recordMs(r.endAtMs - r.lastSentAtMs);
     if (event.outcome === 'ok') this.latency2xx.recordMs(r.endAtMs - event.intendedAtMs);
-    if (event.outcome !== 'http_429') this.latencyExcl429.recordMs(r.endAtMs - event.intendedAtMs);
+    if (event.outcome !== 'http_429') {
+      this.latencyExcl429.recordMs(r.endAtMs - event.intendedAtMs);
+      this.serviceExcl429.recordMs(r.endAtMs - r.lastSentAtMs);
+    }
     if (r.status !== undefined) this.status[r.status] = (this.status[r.status] ?? 0) + 1;
     for (const s of r.retryAfterS) this.retryAfter.recordMs(s * 1000);
   }

@@ -126,6 +126,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     timeline,
     token: { calls: meta.tokenCalls, latencyMs: stats(recorder.tokenLatency) },
     generator: {
+      sendLagMs: { p99: Number.isFinite(lag.p99) ? lag.p99 : null, max: Number.isFinite(lag.max) ? lag.max : null },
       sendLagWallMs: { p99: Number.isFinite(lag.p99) ? lag.p99 / k : null, max: Number.isFinite(lag.max) ? lag.max / k : null },
       eventLoopDelayP99Ms: meta.eventLoopDelayP99Ms,
       budget: GENERATOR_BUDGET,

@@ -17,6 +17,11 @@ afterEach(async () => {
 });
 
 const NOTE = 'Patient John Smith (MRN 12345678), DOB 04/12/1961.';
+/**
+ * At k = 1000 the usual 16 s model deadline is 16 ms of wall time, which a busy machine can miss
+ * (a timeout instead of the 429 under test): these tests give each attempt 10 s of wall time.
+ */
+const GENEROUS_TIMEOUT_MS = 10_000_000;
 
 /** A mock and a client sharing the same time scale k (each with its own scaled clock). */
 async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings> = {}) {
@@ -69,7 +74,7 @@ describe('createIdentify', () => {
     // 1 rpm: the retry must wait about 60 model seconds; at k = 1000 that is about 60 ms of wall time.
     const { identify, s } = await setup(
       { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
-      { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 } },
+      { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS },
     );
     await identify(NOTE, 4);
     const r = await identify(NOTE, 5);
@@ -83,7 +88,7 @@ describe('createIdentify', () => {
     // retry together, but only one token came back, so one of them ends on its second 429.
     const { identify, s } = await setup(
       { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
-      { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 } },
+      { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS },
     );
     const results = await Promise.all([identify(NOTE, 6), identify(NOTE, 7), identify(NOTE, 8)]);
     const summary = results.map((r) => `${r.outcome}/${r.attempts}`).sort();
