@@ -12,12 +12,29 @@ export interface Io {
   readonly waitForSignal: () => Promise<'SIGINT' | 'SIGTERM'>;
 }
 
+/**
+ * Writes to a standard stream that the reader may close (`loadproof run … | head`): once it is
+ * closed (EPIPE), further text is dropped instead of crashing the run, whose files are its record.
+ */
+function closableWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') closed = true;
+    else throw error;
+  });
+  return (text) => {
+    if (!closed && !stream.destroyed) stream.write(text);
+  };
+}
+
 /** The real process. Only this file and bin.ts touch `process`. */
 export function processIo(): Io {
   const secrets = new SecretMask();
+  const stdout = closableWriter(process.stdout);
+  const stderr = closableWriter(process.stderr);
   return {
-    stdout: (text) => process.stdout.write(secrets.redact(text)),
-    stderr: (text) => process.stderr.write(secrets.redact(text)),
+    stdout: (text) => stdout(secrets.redact(text)),
+    stderr: (text) => stderr(secrets.redact(text)),
     secrets,
     env: process.env,
     waitForSignal: () =>

@@ -1,13 +1,15 @@
 /**
  * One planned request to PHI Identification, from its first send to its final answer: our own
  * deadline per attempt (wall time = model timeout ÷ k), the body always read to the end and a 2xx
- * body checked as JSON, a new token and one more attempt after a 401, and the 429 policy (record,
- * or retry after Retry-After / back-off, waiting on the model clock). Never throws for a request
- * that failed: the failure is the Outcome.
+ * body checked as JSON, and the retry policy. Attempts are bounded: with `on429: record` there is
+ * one; with `retry`, at most maxAttempts, whatever caused them — a 429 (after Retry-After or
+ * back-off, on the model clock) or a 401 (after the token is renewed). The guard counts exactly
+ * that worst case. Never rejects: a failure is the Outcome; a request the run stopped before its
+ * first attempt resolves to undefined (unsent).
  */
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
-import { type Clock, sleepUntil } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { Rng } from '../core/rng.js';
 import { API_PATHS } from '../spec/index.js';
 import { type Outcome, classifyError, classifyStatus } from './classify.js';
@@ -28,6 +30,10 @@ export interface ApiClientSettings {
   readonly on429: { readonly policy: 'record' | 'retry' } & RetryPolicy;
   /** Jitter of the back-off. */
   readonly rng: Rng;
+  /** Aborted when the run stops: no new attempt starts, and a wait before a retry ends at once. */
+  readonly stop?: AbortSignal;
+  /** Aborted when the run's drain ends: attempts still waiting for an answer are cancelled (`abandoned`). */
+  readonly cancel?: AbortSignal;
 }
 
 /** What happened to one planned request. Times are on the model clock (ms). */
@@ -53,8 +59,11 @@ interface Attempt {
   readonly retryAfterS?: number;
 }
 
-/** Sends planned request `seq` (tagged on the wire as x-loadproof-seq / x-loadproof-attempt, for correlation). */
-export type IdentifyFn = (text: string, seq: number) => Promise<RequestResult>;
+/**
+ * Sends planned request `seq` (tagged on the wire as x-loadproof-seq / x-loadproof-attempt, for
+ * correlation). Resolves to undefined when the run stopped before its first attempt (unsent).
+ */
+export type IdentifyFn = (text: string, seq: number) => Promise<RequestResult | undefined>;
 
 export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const url = settings.baseUrl.replace(/\/+$/, '') + API_PATHS.identification;
@@ -67,7 +76,10 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       deadlineHit = true;
       controller.abort();
     }, wallTimeoutMs);
+    const cancel = (): void => controller.abort();
+    settings.cancel?.addEventListener('abort', cancel, { once: true });
     try {
+      if (settings.cancel?.aborted === true) return { outcome: 'abandoned' };
       const res = await request(url, {
         method: 'POST',
         headers: {
@@ -87,26 +99,41 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       const retryAfterS = res.statusCode === 429 ? parseRetryAfterS(res.headers['retry-after']) : undefined;
       return { outcome, status: res.statusCode, ...(retryAfterS === undefined ? {} : { retryAfterS }) };
     } catch (error) {
+      if (!deadlineHit && settings.cancel?.aborted === true) return { outcome: 'abandoned' };
       return { outcome: classifyError(error, deadlineHit) };
     } finally {
       clearTimeout(timer);
+      settings.cancel?.removeEventListener('abort', cancel);
     }
   };
+  const stopped = (): boolean => settings.stop?.aborted === true;
+  const maxAttempts = settings.on429.policy === 'retry' ? settings.on429.maxAttempts : 1;
 
   return async (text, seq) => {
     const body = JSON.stringify({ text });
     const clock = settings.clock;
     const retryAfters: number[] = [];
     let attempts = 0;
-    let renewedAfter401 = false;
+    let last: RequestResult | undefined;
     const sentAtMs = clock.nowMs();
     for (;;) {
-      const token = await settings.tokens.get();
+      if (stopped()) return last;
+      let token: string;
+      try {
+        token = await settings.tokens.get();
+      } catch {
+        // The run was stopped, or no token can be had (the run is ending): no new attempt.
+        return last;
+      }
+      if (stopped()) return last;
       const lastSentAtMs = clock.nowMs();
       attempts++;
       const result = await attempt(body, token, seq, attempts);
       if (result.retryAfterS !== undefined) retryAfters.push(result.retryAfterS);
-      const done = (): RequestResult => ({
+      // A 401 says the token is no longer good; any other answer says the service took it.
+      if (result.status === 401) settings.tokens.rejected(token);
+      else if (result.status !== undefined) settings.tokens.accepted(token);
+      last = {
         outcome: result.outcome,
         ...(result.status === undefined ? {} : { status: result.status }),
         attempts,
@@ -114,17 +141,28 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
         lastSentAtMs,
         endAtMs: clock.nowMs(),
         retryAfterS: retryAfters,
-      });
-      if (result.status === 401 && !renewedAfter401) {
-        // The token expired or was revoked under us: renew once, then send again.
-        renewedAfter401 = true;
-        settings.tokens.invalidate(token);
-        continue;
-      }
-      if (result.outcome !== 'http_429' || settings.on429.policy === 'record') return done();
+      };
+      if (attempts >= maxAttempts) return last;
+      // The token expired or was revoked under us: send again once it is renewed (one of the attempts).
+      if (result.status === 401) continue;
+      if (result.outcome !== 'http_429') return last;
       const decision = nextRetry(settings.on429, attempts, result.retryAfterS, settings.rng);
-      if (!decision.retry) return done();
-      await sleepUntil(clock, clock.nowMs() + decision.delayMs);
+      if (!decision.retry) return last;
+      await sleepUntilOrStop(clock, clock.nowMs() + decision.delayMs, settings.stop);
     }
   };
+}
+
+/** Resolves once `clock` reaches `atMs`, or at once when `stop` aborts. */
+function sleepUntilOrStop(clock: Clock, atMs: number, stop: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      cancel();
+      stop?.removeEventListener('abort', done);
+      resolve();
+    };
+    const cancel = clock.setTimer(atMs, done);
+    if (stop?.aborted === true) done();
+    else stop?.addEventListener('abort', done, { once: true });
+  });
 }

@@ -1,11 +1,12 @@
 /**
- * Every request ends in exactly one Outcome, so counts add up:
- *   sent = ok + http_429 + http_504 + http_other + timeout + reset + refused + malformed + error
+ * Every request sent ends in exactly one Outcome, so counts add up:
+ *   sent = ok + http_429 + http_504 + http_other + timeout + reset + refused + malformed + error + abandoned
  * HTTP statuses come first; transport failures are classified by undici's and Node's error codes;
- * a timeout is our own deadline (AbortSignal), never undici's coarse timers.
+ * a timeout is our own deadline (AbortSignal), never undici's coarse timers. `abandoned`: still
+ * unanswered when the run's drain ended, so the run cancelled it.
  */
 
-export const OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error'] as const;
+export const OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error', 'abandoned'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** The outcome of a response with this status whose body was read (and, for 2xx, parsed) as expected. */

@@ -1,13 +1,21 @@
 /**
  * The OAuth 2.0 client-credentials token: fetched before the first arrival (not counted as load),
- * cached, renewed at 90 % of its lifetime, and fetched again once after a 401. Concurrent callers
- * share one fetch. Lifetimes are model time (the clock given is the run's model clock).
- * A failure stops the run with exit 4 and says what the status means; no secret is ever quoted.
+ * cached, and renewed — at 90 % of its lifetime, or at once after the service rejects it with a
+ * 401. Renewal is single-flight (concurrent callers share one call) and bounded, because every token
+ * call reaches the customer's identity provider:
+ *  - a lifetime under MIN_TRUSTED_LIFETIME_S is trusted as that floor (expires_in: 0.001 cannot make
+ *    a token call before every request);
+ *  - a failed renewal is retried with doubling back-off; while the old token still serves, requests
+ *    keep using it;
+ *  - the run is ended (onFatal, exit 4) when the token endpoint refuses the credentials (401/403)
+ *    mid-run, when two tokens in a row are rejected by the service before either was accepted, or
+ *    when MAX_RENEWAL_FAILURES renewals in a row fail with no usable token left.
+ * Lifetimes are model time (the clock given is the run's model clock). No secret is ever quoted.
  */
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import type { Clock } from '../core/clock.js';
-import { RunFailure } from '../core/errors.js';
+import { Interrupted, RunFailure } from '../core/errors.js';
 import { redact } from '../core/redact.js';
 import { API_PATHS, GRANT_TYPE } from '../spec/index.js';
 import { classifyError } from './classify.js';
@@ -23,22 +31,62 @@ export interface TokenSettings {
   readonly dispatcher: Dispatcher;
   /** The run's model clock. */
   readonly clock: Clock;
-  /** Wall-clock deadline of the token call (ms). */
+  /** Wall-clock deadline of one token call (ms). */
   readonly timeoutMs: number;
+  /** The run's stop signal: it aborts a token call in progress and every wait for a token (Interrupted). */
+  readonly signal?: AbortSignal;
   /** Called after every fetch with its duration on the model clock, for the report (not part of the load). */
   readonly onFetch?: (latencyMs: number, status: number | 'failed') => void;
   /** Called with each new access token before it is used, so it can be masked in every output. */
   readonly onToken?: (token: string) => void;
+  /** Called once, mid-run, when no token can be had any more: the run must end (exit 4). */
+  readonly onFatal?: (failure: RunFailure) => void;
+  /** Called with things the user should know (a lifetime below the floor). */
+  readonly onWarning?: (message: string) => void;
 }
 
-/** Renew when this fraction of the lifetime has passed. */
+/** Renew when this fraction of the (trusted) lifetime has passed. */
 const RENEW_AT = 0.9;
+/** The shortest token lifetime trusted, model seconds: at most one proactive renewal per 27 s. */
+export const MIN_TRUSTED_LIFETIME_S = 30;
+/** When a response carries no expires_in (the spec leaves token lifetime "not shown"). */
+const DEFAULT_LIFETIME_S = 3600;
+/** Back-off between failed renewals, model ms: 1 s, 2 s, 4 s, … up to a minute. */
+const RENEW_BACKOFF_MS = { first: 1000, max: 60_000 } as const;
+/** Renewals failing in a row, with no usable token left, before the run is ended. */
+export const MAX_RENEWAL_FAILURES = 5;
+
+interface HeldToken {
+  readonly value: string;
+  readonly renewAtMs: number;
+  /** Past this (model ms), the token is not used any more. */
+  readonly expiresAtMs: number;
+  /** The service answered a request sent with it with something other than 401. */
+  accepted: boolean;
+  /** It was fetched because the service rejected the one before. */
+  readonly afterRejection: boolean;
+}
+
+/** A token call that failed; `refused`: the token endpoint refused the credentials (401/403). */
+class TokenCallFailed extends Error {
+  constructor(
+    readonly failure: RunFailure,
+    readonly refused: boolean,
+  ) {
+    super(failure.message);
+  }
+}
 
 export class TokenProvider {
-  private token: string | undefined;
-  private renewAtMs = 0;
+  private held: HeldToken | undefined;
   private pending: Promise<string> | undefined;
+  private failure: RunFailure | undefined;
+  private everHeld = false;
+  private nextAfterRejection = false;
+  private failuresInRow = 0;
+  private retryAtMs = Number.NEGATIVE_INFINITY;
   private fetches = 0;
+  private warnedShortLifetime = false;
 
   constructor(private readonly settings: TokenSettings) {}
 
@@ -47,54 +95,158 @@ export class TokenProvider {
     return this.fetches;
   }
 
-  /** A valid token, fetching or renewing it when needed. */
+  /** A valid token, fetching or renewing it when needed. Rejects when the run was stopped or no token can be had. */
   async get(): Promise<string> {
-    if (this.token !== undefined && this.settings.clock.nowMs() < this.renewAtMs) return this.token;
-    this.pending ??= this.fetch().finally(() => {
+    if (this.failure !== undefined) throw this.failure;
+    this.throwIfStopped();
+    const now = this.settings.clock.nowMs();
+    const held = this.held;
+    if (held !== undefined && now < held.renewAtMs) return held.value;
+    if (held !== undefined && now < held.expiresAtMs) {
+      // Renew in the background; the current token serves meanwhile.
+      if (this.pending === undefined && now >= this.retryAtMs) this.renew().catch(() => {});
+      return held.value;
+    }
+    return this.renew();
+  }
+
+  /** The service rejected `token` with a 401: renew it (once, however many requests saw the 401). */
+  rejected(token: string): void {
+    const held = this.held;
+    if (held === undefined || held.value !== token) return;
+    if (held.afterRejection && !held.accepted) {
+      this.fail(
+        new RunFailure(
+          'AUTH_FAILED',
+          'the service rejected two access tokens in a row with 401, the second fresh from its token endpoint, before accepting either: the credentials are not allowed to call it, or it does not accept its own tokens; the run was stopped',
+          'check the credentials’ permissions with the service’s support',
+        ),
+      );
+      return;
+    }
+    this.held = undefined;
+    this.nextAfterRejection = true;
+    // A rejection asks for a new token now, whatever the back-off of an earlier failure said.
+    this.retryAtMs = Number.NEGATIVE_INFINITY;
+  }
+
+  /** The service accepted a request sent with `token` (any answer but 401). */
+  accepted(token: string): void {
+    if (this.held?.value === token) this.held.accepted = true;
+  }
+
+  private renew(): Promise<string> {
+    this.pending ??= this.obtain().finally(() => {
       this.pending = undefined;
     });
     return this.pending;
   }
 
-  /** Drops `token` after a 401, so the next get() fetches a new one (once, even if many saw the 401). */
-  invalidate(token: string): void {
-    if (this.token === token) this.token = undefined;
+  /** Fetches until a token comes, the run stops, or the failure is final. */
+  private async obtain(): Promise<string> {
+    const clock = this.settings.clock;
+    for (;;) {
+      if (this.failure !== undefined) throw this.failure;
+      if (clock.nowMs() < this.retryAtMs) await this.sleepUntil(this.retryAtMs);
+      try {
+        return await this.fetchOnce();
+      } catch (error) {
+        if (!(error instanceof TokenCallFailed)) throw error;
+        // The first call, before any load: its failure stops the run before anything is sent.
+        if (!this.everHeld) throw error.failure;
+        const midRun = `cannot renew the access token mid-run: ${error.failure.message} The run was stopped.`;
+        if (error.refused) this.fail(new RunFailure('AUTH_FAILED', midRun, 'everything measured until then is in the report'));
+        else {
+          this.failuresInRow++;
+          this.retryAtMs = clock.nowMs() + Math.min(RENEW_BACKOFF_MS.max, RENEW_BACKOFF_MS.first * 2 ** (this.failuresInRow - 1));
+          const usable = this.held !== undefined && clock.nowMs() < this.held.expiresAtMs;
+          if (usable) throw error.failure;
+          if (this.failuresInRow >= MAX_RENEWAL_FAILURES) {
+            this.fail(new RunFailure(error.failure.code as 'TARGET_UNREACHABLE', `${midRun.replace(' The run was stopped.', '')} (${this.failuresInRow} attempts in a row, with back-off); the run was stopped.`, 'everything measured until then is in the report'));
+          }
+        }
+      }
+    }
   }
 
-  private async fetch(): Promise<string> {
+  private fail(failure: RunFailure): void {
+    if (this.failure !== undefined) return;
+    this.failure = failure;
+    this.held = undefined;
+    this.settings.onFatal?.(failure);
+  }
+
+  private throwIfStopped(): void {
+    if (this.settings.signal?.aborted === true) throw new Interrupted('the run was stopped while waiting for an access token');
+  }
+
+  /** Waits on the model clock, or until the run stops (Interrupted). */
+  private sleepUntil(atMs: number): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const signal = this.settings.signal;
+      const onStop = (): void => {
+        cancel();
+        reject(new Interrupted('the run was stopped while waiting for an access token'));
+      };
+      const cancel = this.settings.clock.setTimer(atMs, () => {
+        signal?.removeEventListener('abort', onStop);
+        resolve();
+      });
+      if (signal?.aborted === true) onStop();
+      else signal?.addEventListener('abort', onStop, { once: true });
+    });
+  }
+
+  private async fetchOnce(): Promise<string> {
     const s = this.settings;
+    this.throwIfStopped();
     const url = s.baseUrl.replace(/\/+$/, '') + API_PATHS.token;
     const startMs = s.clock.nowMs();
     this.fetches++;
     const body = JSON.stringify({ client_id: s.clientId, client_secret: s.clientSecret, audience: s.audience, grant_type: GRANT_TYPE });
     let status: number;
     let text: string;
+    const timeout = AbortSignal.timeout(Math.max(1, Math.round(s.timeoutMs)));
     try {
       const res = await request(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body,
         dispatcher: s.dispatcher,
-        signal: AbortSignal.timeout(s.timeoutMs),
+        signal: s.signal === undefined ? timeout : AbortSignal.any([timeout, s.signal]),
       });
       status = res.statusCode;
       text = await res.body.text();
     } catch (error) {
       s.onFetch?.(s.clock.nowMs() - startMs, 'failed');
-      const outcome = classifyError(error, false);
+      this.throwIfStopped();
+      const outcome = classifyError(error, timeout.aborted);
       const code = (error as { code?: string }).code ?? (error as Error).name;
-      throw new RunFailure('TARGET_UNREACHABLE', `cannot get a token from ${url}: ${outcome} (${code})`, 'check target.baseUrl and that the service (or mock) is running');
+      throw new TokenCallFailed(new RunFailure('TARGET_UNREACHABLE', `cannot get a token from ${url}: ${outcome} (${code}).`, 'check target.baseUrl and that the service (or mock) is running'), false);
     }
     s.onFetch?.(s.clock.nowMs() - startMs, status);
     const parsed = parseJsonObject(text);
-    if (status === 200 && typeof parsed?.access_token === 'string') {
-      const lifetimeS = typeof parsed.expires_in === 'number' && parsed.expires_in > 0 ? parsed.expires_in : 3600;
-      s.onToken?.(parsed.access_token);
-      this.token = parsed.access_token;
-      this.renewAtMs = startMs + lifetimeS * 1000 * RENEW_AT;
-      return parsed.access_token;
+    if (status === 200 && typeof parsed?.access_token === 'string') return this.keep(parsed.access_token, parsed.expires_in, startMs);
+    const refused = status === 401 || status === 403;
+    throw new TokenCallFailed(new RunFailure(refused ? 'AUTH_FAILED' : 'TARGET_UNREACHABLE', redact(this.explain(status, parsed), [s.clientSecret]), 'no load was sent'), refused);
+  }
+
+  /** Holds a new token, trusting at least MIN_TRUSTED_LIFETIME_S of its lifetime. */
+  private keep(token: string, expiresIn: unknown, startMs: number): string {
+    const s = this.settings;
+    const declaredS = typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : DEFAULT_LIFETIME_S;
+    if (declaredS < MIN_TRUSTED_LIFETIME_S && !this.warnedShortLifetime) {
+      this.warnedShortLifetime = true;
+      s.onWarning?.(`the token endpoint says tokens last ${declaredS} s; loadproof renews at most once per ${RENEW_AT * MIN_TRUSTED_LIFETIME_S} s (it trusts at least ${MIN_TRUSTED_LIFETIME_S} s), and renews at once when the service answers 401`);
     }
-    throw new RunFailure('AUTH_FAILED', redact(this.explain(status, parsed), [s.clientSecret]), 'no load was sent');
+    const lifetimeMs = Math.max(declaredS, MIN_TRUSTED_LIFETIME_S) * 1000;
+    s.onToken?.(token);
+    this.held = { value: token, renewAtMs: startMs + lifetimeMs * RENEW_AT, expiresAtMs: startMs + lifetimeMs, accepted: false, afterRejection: this.nextAfterRejection };
+    this.nextAfterRejection = false;
+    this.everHeld = true;
+    this.failuresInRow = 0;
+    this.retryAtMs = Number.NEGATIVE_INFINITY;
+    return token;
   }
 
   /** The spec's meaning of each token-call status, in words (shared/spec/api-spec.md, "Authentication"). */

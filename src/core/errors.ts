@@ -53,3 +53,10 @@ export class ScenarioError extends LoadproofError {
     );
   }
 }
+
+/** A stop signal (SIGINT/SIGTERM) ended the run, or the wait it was in: exit 130. */
+export class Interrupted extends LoadproofError {
+  constructor(message: string) {
+    super('INTERRUPTED', EXIT.interrupted, message);
+  }
+}

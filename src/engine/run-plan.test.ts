@@ -15,14 +15,17 @@ async function drive(clock: ManualClock, toMs: number, stepMs = 50): Promise<voi
   }
 }
 
-/** A client whose every request takes `latencyMs` on the clock and succeeds. */
-function slowClient(clock: ManualClock, latencyMs: number): IdentifyFn {
+/** A client whose every request takes `latencyMs` on the clock and succeeds, unless `cancel` aborts it first. */
+function slowClient(clock: ManualClock, latencyMs: number, cancel: AbortSignal): IdentifyFn {
   return () =>
     new Promise<RequestResult>((resolve) => {
       const sentAtMs = clock.nowMs();
-      clock.setTimer(sentAtMs + latencyMs, () =>
-        resolve({ outcome: 'ok', status: 200, attempts: 1, sentAtMs, lastSentAtMs: sentAtMs, endAtMs: clock.nowMs(), retryAfterS: [] }),
-      );
+      const end = (outcome: 'ok' | 'abandoned') => resolve({ outcome, ...(outcome === 'ok' ? { status: 200 } : {}), attempts: 1, sentAtMs, lastSentAtMs: sentAtMs, endAtMs: clock.nowMs(), retryAfterS: [] });
+      const stopTimer = clock.setTimer(sentAtMs + latencyMs, () => end('ok'));
+      cancel.addEventListener('abort', () => {
+        stopTimer();
+        end('abandoned');
+      });
     });
 }
 
@@ -33,10 +36,12 @@ function planOf(phases: string, timeScale = 1) {
 function start(clock: ManualClock, overrides: { latencyMs?: number; maxInFlight?: number; phases?: string; drainMs?: number } = {}) {
   const events: RequestEvent[] = [];
   const controller = new AbortController();
+  const cancel = new AbortController();
   const plan = planOf(overrides.phases ?? '  - { name: a, duration: 6s, rpm: 100 }\n');
   const done: Promise<EngineResult> = runPlan({
     plan,
-    identify: slowClient(clock, overrides.latencyMs ?? 10_000),
+    identify: slowClient(clock, overrides.latencyMs ?? 10_000, cancel.signal),
+    cancelInFlight: () => cancel.abort(),
     payload: (seq) => `note ${seq}`,
     clock,
     maxInFlight: overrides.maxInFlight ?? 100,
@@ -97,14 +102,50 @@ describe('runPlan (open model)', () => {
     const result = await done;
     expect(result).toMatchObject({ fired: 3, unsent: 7, abandoned: 0, interrupted: true });
     expect(events.filter((e) => e.outcome === 'ok')).toHaveLength(3);
+    // Every planned request has its event, the unsent ones with their intended times.
+    expect(events.map((e) => e.seq).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    expect(events.filter((e) => e.outcome === 'unsent').map((e) => [e.seq, e.intendedAtMs, e.firedAtMs])).toEqual([3, 4, 5, 6, 7, 8, 9].map((i) => [i, i * 600, undefined]));
   });
 
   it('gives up on in-flight requests after the drain time and says how many it abandoned', async () => {
     const clock = new ManualClock();
-    const { done, controller } = start(clock, { latencyMs: 100_000, drainMs: 2000 });
+    const { done, controller, events } = start(clock, { latencyMs: 100_000, drainMs: 2000 });
     await drive(clock, 700);
     controller.abort();
     await drive(clock, 5000);
     expect(await done).toMatchObject({ fired: 2, unsent: 8, abandoned: 2, interrupted: true });
+    // The cancelled requests still have their lines: counts reconcile, interrupted or not.
+    expect(events.filter((e) => e.outcome === 'abandoned').map((e) => e.seq).sort()).toEqual([0, 1]);
+    expect(events).toHaveLength(10);
+  });
+
+  it('starts the drain for a stop that comes after the last arrival, while waiting for the final answers', async () => {
+    const clock = new ManualClock();
+    const { done, controller, events } = start(clock, { latencyMs: 100_000, drainMs: 2000, phases: '  - { name: a, duration: 1s, rpm: 60 }\n' });
+    await drive(clock, 500);
+    controller.abort();
+    await drive(clock, 3000);
+    expect(await done).toMatchObject({ fired: 1, unsent: 0, abandoned: 1, interrupted: true });
+    expect(events.map((e) => e.outcome)).toEqual(['abandoned']);
+  });
+
+  it('counts a request the client could not send (stopped before its first attempt) as unsent', async () => {
+    const clock = new ManualClock();
+    const events: RequestEvent[] = [];
+    const controller = new AbortController();
+    const result = runPlan({
+      plan: planOf('  - { name: a, duration: 3s, rpm: 100 }\n'),
+      identify: async () => undefined,
+      cancelInFlight: () => {},
+      payload: () => 'note',
+      clock,
+      maxInFlight: 10,
+      signal: controller.signal,
+      drainMs: 1000,
+      onEvent: (e) => events.push(e),
+    });
+    await drive(clock, 5000);
+    expect(await result).toMatchObject({ fired: 5, unsent: 5, dropped: 0 });
+    expect(events.every((e) => e.outcome === 'unsent' && e.firedAtMs !== undefined)).toBe(true);
   });
 });

@@ -4,9 +4,11 @@
  * When the generator is late it fires the overdue arrivals at once, keeping their intended times,
  * so latency is measured from when each request *should* have gone (no coordinated omission) and
  * the lateness is recorded as send lag. An arrival that finds `maxInFlight` requests outstanding
- * is not queued: it is counted as dropped. Every arrival ends in exactly one RequestEvent.
+ * is not queued: it is counted as dropped. Every arrival ends in exactly one RequestEvent, stopped
+ * or not: after a stop the arrivals never fired are `unsent`, the requests in flight get `drainMs`
+ * to answer, and those still unanswered then are cancelled (`abandoned`).
  */
-import { type Clock, sleepUntil } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import type { IdentifyFn, RequestResult } from '../client/api.js';
 import type { Outcome } from '../client/classify.js';
 import type { Plan } from '../plan/index.js';
@@ -18,9 +20,11 @@ export interface RequestEvent {
   /** Index of the phase it belongs to. */
   readonly phase: number;
   readonly intendedAtMs: number;
-  readonly outcome: Outcome | 'dropped';
-  /** When the engine handed it to the client; absent when dropped. */
+  /** `dropped`: maxInFlight requests were outstanding; `unsent`: the run stopped before it was sent. */
+  readonly outcome: Outcome | 'dropped' | 'unsent';
+  /** When the engine handed it to the client; absent when dropped or never fired. */
   readonly firedAtMs?: number;
+  /** Absent when no attempt was sent. */
   readonly result?: RequestResult;
 }
 
@@ -32,22 +36,25 @@ export interface EngineOptions {
   /** The run's model clock. */
   readonly clock: Clock;
   readonly maxInFlight: number;
-  /** Aborting stops the firing; requests in flight are still awaited, up to `drainMs`. */
+  /** Aborting stops the firing (and the client's new attempts); requests in flight are awaited up to `drainMs`. */
   readonly signal: AbortSignal;
   /** How long to wait for in-flight requests after a stop (model ms). */
   readonly drainMs: number;
+  /** Called when the drain ends with requests still in flight: the client must settle them at once (abandoned). */
+  readonly cancelInFlight: () => void;
   /** Called once per arrival, as soon as its fate is known. */
   readonly onEvent: (event: RequestEvent) => void;
 }
 
 export interface EngineResult {
-  /** Arrivals fired (handed to the client) or dropped. */
+  /** Arrivals reached by the engine: handed to the client or dropped. */
   readonly fired: number;
   readonly dropped: number;
-  /** Arrivals never fired because the run was stopped. */
+  /** Planned requests never sent: not reached before the stop, or stopped before their first attempt. */
   readonly unsent: number;
-  /** Requests still in flight when the drain ended (their events were never emitted). */
+  /** Requests still unanswered when the drain ended, cancelled (each has its event, outcome abandoned). */
   readonly abandoned: number;
+  /** The firing was stopped before the end of the plan. */
   readonly interrupted: boolean;
   /** Model ms from the run start to the end of the last answer (or of the drain). */
   readonly elapsedMs: number;
@@ -59,22 +66,35 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
   const inFlight = new Set<Promise<void>>();
   let fired = 0;
   let dropped = 0;
+  let unsent = 0;
+  let abandoned = 0;
   let seq = 0;
   let interrupted = false;
+
+  const emit = (event: RequestEvent): void => {
+    if (event.outcome === 'unsent') unsent++;
+    if (event.outcome === 'abandoned') abandoned++;
+    options.onEvent(event);
+  };
 
   const fire = (phase: number, intendedAtMs: number): void => {
     const mySeq = seq++;
     fired++;
     if (inFlight.size >= options.maxInFlight) {
       dropped++;
-      options.onEvent({ seq: mySeq, phase, intendedAtMs, outcome: 'dropped' });
+      emit({ seq: mySeq, phase, intendedAtMs, outcome: 'dropped' });
       return;
     }
     const firedAtMs = clock.nowMs() - startMs;
     const request = options.identify(options.payload(mySeq), mySeq).then(
-      (result) => options.onEvent({ seq: mySeq, phase, intendedAtMs, outcome: result.outcome, firedAtMs, result: shift(result, startMs) }),
+      (result) =>
+        emit(
+          result === undefined
+            ? { seq: mySeq, phase, intendedAtMs, outcome: 'unsent', firedAtMs }
+            : { seq: mySeq, phase, intendedAtMs, outcome: result.outcome, firedAtMs, result: shift(result, startMs) },
+        ),
       // createIdentify never rejects; if it ever did, the request still counts, as an error.
-      () => options.onEvent({ seq: mySeq, phase, intendedAtMs, outcome: 'error', firedAtMs }),
+      () => emit({ seq: mySeq, phase, intendedAtMs, outcome: 'error', firedAtMs }),
     );
     const tracked = request.finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);
@@ -94,18 +114,43 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
       fire(phase.index, offsetMs);
     }
   }
+  // Every planned request has its event: those never fired are unsent.
+  if (interrupted) {
+    let i = 0;
+    for (const phase of plan.phases) {
+      for (const offsetMs of phase.arrivalsMs) {
+        if (i++ >= seq) emit({ seq: i - 1, phase: phase.index, intendedAtMs: offsetMs, outcome: 'unsent' });
+      }
+    }
+  }
 
-  // Wait for the answers; after a stop, only up to drainMs.
-  const all = Promise.all(inFlight).then(() => true);
-  const finished = interrupted ? await Promise.race([all, sleepUntil(clock, clock.nowMs() + options.drainMs).then(() => false)]) : await all;
-  return {
-    fired,
-    dropped,
-    unsent: plan.arrivals - fired,
-    abandoned: finished ? 0 : inFlight.size,
-    interrupted,
-    elapsedMs: clock.nowMs() - startMs,
-  };
+  // Wait for the answers. A stop (before or during this wait) gives them drainMs, then cancels what
+  // is left and collects it, so every request fired has its event.
+  if (!interrupted) {
+    await untilAborted(AbortSignal.any([signal, settledSignal(inFlight)]));
+    interrupted = signal.aborted && inFlight.size > 0;
+  }
+  if (interrupted && inFlight.size > 0) {
+    await sleepOrAbort(clock, clock.nowMs() + options.drainMs, settledSignal(inFlight));
+    if (inFlight.size > 0) options.cancelInFlight();
+  }
+  await Promise.all(inFlight);
+  return { fired, dropped, unsent, abandoned, interrupted, elapsedMs: clock.nowMs() - startMs };
+}
+
+/** Resolves when `signal` aborts (no timer: what it waits for keeps the process alive). */
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+/** A signal that aborts once every promise in `pending` (as it is when asked) has settled. */
+function settledSignal(pending: ReadonlySet<Promise<void>>): AbortSignal {
+  const controller = new AbortController();
+  void Promise.all(pending).then(() => controller.abort());
+  return controller.signal;
 }
 
 /** The same result with its times made relative to the run start. */
@@ -113,6 +158,7 @@ function shift(result: RequestResult, startMs: number): RequestResult {
   return { ...result, sentAtMs: result.sentAtMs - startMs, lastSentAtMs: result.lastSentAtMs - startMs, endAtMs: result.endAtMs - startMs };
 }
 
+/** Resolves once `clock` reaches `atMs`, or when `signal` aborts; either way its timer is gone. */
 function sleepOrAbort(clock: Clock, atMs: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const cancel = clock.setTimer(atMs, done);
@@ -121,6 +167,7 @@ function sleepOrAbort(clock: Clock, atMs: number, signal: AbortSignal): Promise<
       signal.removeEventListener('abort', done);
       resolve();
     }
-    signal.addEventListener('abort', done, { once: true });
+    if (signal.aborted) done();
+    else signal.addEventListener('abort', done, { once: true });
   });
 }

@@ -7,12 +7,18 @@
  */
 import { MsHistogram } from './histogram.js';
 
-/** The outcome classes counted (the client's Outcome, plus dropped by the engine). */
-export const COUNTED_OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error', 'dropped'] as const;
+/** Outcomes of requests that were sent (the client's Outcome). */
+export const SENT_OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error', 'abandoned'] as const;
+/**
+ * The outcome classes counted: those of requests sent, plus `dropped` (the engine found maxInFlight
+ * requests outstanding) and `unsent` (never put on the wire: the run stopped first). Per slice,
+ * planned = sent + dropped + unsent.
+ */
+export const COUNTED_OUTCOMES = [...SENT_OUTCOMES, 'dropped', 'unsent'] as const;
 export type CountedOutcome = (typeof COUNTED_OUTCOMES)[number];
 
 /** Outcomes without a usable HTTP answer: the "errors" of reports and of rate(errors). */
-export const ERROR_OUTCOMES = ['timeout', 'reset', 'refused', 'malformed', 'error'] as const satisfies readonly CountedOutcome[];
+export const ERROR_OUTCOMES = ['timeout', 'reset', 'refused', 'malformed', 'error', 'abandoned'] as const satisfies readonly CountedOutcome[];
 
 /** What the recorder needs of an event (the engine's RequestEvent has it). */
 export interface RecordableEvent {
@@ -55,6 +61,8 @@ export class Slice {
     const r = event.result;
     if (r === undefined) return;
     this.attempts += r.attempts;
+    // Cancelled unanswered: there is no latency to record, only the outcome.
+    if (event.outcome === 'abandoned') return;
     this.latency.recordMs(r.endAtMs - event.intendedAtMs);
     this.service.recordMs(r.endAtMs - r.lastSentAtMs);
     if (event.outcome === 'ok') this.latency2xx.recordMs(r.endAtMs - event.intendedAtMs);
@@ -66,13 +74,17 @@ export class Slice {
     for (const s of r.retryAfterS) this.retryAfter.recordMs(s * 1000);
   }
 
-  /** Requests handed to the client (every outcome except dropped). */
+  /** Requests put on the wire (at least one attempt). */
   get sent(): number {
-    return COUNTED_OUTCOMES.reduce((sum, o) => (o === 'dropped' ? sum : sum + this.outcomes[o]), 0);
+    return SENT_OUTCOMES.reduce((sum, o) => sum + this.outcomes[o], 0);
   }
 
   get dropped(): number {
     return this.outcomes.dropped;
+  }
+
+  get unsent(): number {
+    return this.outcomes.unsent;
   }
 }
 

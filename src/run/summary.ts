@@ -12,6 +12,17 @@ import { GENERATOR_BUDGET } from '../verdict/index.js';
 
 export const SUMMARY_SCHEMA_VERSION = 1;
 
+/** Where the traffic went: the embedded mock, loadproof's mock at a loopback URL, another loopback server, or a real service. */
+export type TargetKind = 'embedded-mock' | 'loadproof-mock' | 'loopback-stub' | 'real';
+
+/** What ended the firing before the plan did: a stop signal (exit 130), or a failure (exit 4). */
+export interface StopReason {
+  readonly by: 'signal' | 'failure';
+  /** The error code, e.g. INTERRUPTED, AUTH_FAILED, TARGET_UNREACHABLE. */
+  readonly code: string;
+  readonly message: string;
+}
+
 type Stats = { readonly [K in keyof HistogramSummary]: number | null };
 
 const stats = (h: MsHistogram): Stats => {
@@ -24,6 +35,7 @@ function sliceFields(slice: Slice) {
   return {
     sent: slice.sent,
     dropped: slice.dropped,
+    unsent: slice.unsent,
     attempts: slice.attempts,
     outcomes: { ...slice.outcomes },
     status: { ...slice.status },
@@ -40,14 +52,20 @@ function sliceFields(slice: Slice) {
 export interface SummaryMeta {
   readonly environment: string;
   readonly baseUrl: string;
-  readonly embeddedMock: boolean;
+  readonly targetKind: TargetKind;
   readonly profile: string | null;
   readonly startedAt: string;
   readonly endedAt: string;
   readonly engine: EngineResult;
+  /** Why the firing ended early, or null when the plan ran to its end. */
+  readonly stop: StopReason | null;
   readonly tokenCalls: number;
   readonly eventLoopDelayP99Ms: number | null;
   readonly guard: GuardDecision;
+  /** The run folder's files (relative paths) and any write error. */
+  readonly files: readonly { readonly file: string; readonly error: string | null }[];
+  /** The process exit code this run ends with. */
+  readonly exitCode: number;
 }
 
 export type Summary = ReturnType<typeof buildSummary>;
@@ -96,12 +114,15 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     scenario: plan.scenario.name,
     description: plan.scenario.description,
     environment: meta.environment,
-    target: { baseUrl: meta.baseUrl, embeddedMock: meta.embeddedMock, profile: meta.profile },
+    target: { baseUrl: meta.baseUrl, kind: meta.targetKind, embeddedMock: meta.targetKind === 'embedded-mock', profile: meta.profile },
     timeScale: k,
     startedAt: meta.startedAt,
     endedAt: meta.endedAt,
     modelDurationS: meta.engine.elapsedMs / 1000,
     interrupted: meta.engine.interrupted,
+    stopped: meta.stop,
+    exitCode: meta.exitCode,
+    files: meta.files,
     guard: { allowed: meta.guard.allowed, real: meta.guard.real, startAt: meta.guard.startAt, plannedEndAt: meta.guard.plannedEndAt, traffic: meta.guard.traffic, limits: meta.guard.limits, checks: meta.guard.checks },
     verdict: { status: verdict.status, reasons: verdict.reasons, checks: verdict.checks },
     counts: {
@@ -109,8 +130,8 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       fired: meta.engine.fired,
       sent: recorder.overall.sent,
       dropped: recorder.overall.dropped,
-      unsent: meta.engine.unsent,
-      abandoned: meta.engine.abandoned,
+      unsent: recorder.overall.unsent,
+      abandoned: recorder.overall.outcomes.abandoned,
     },
     phases,
     overall: {

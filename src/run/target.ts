@@ -1,18 +1,22 @@
 /**
  * Where a run sends its traffic and with which credentials, once the guard has allowed it. A mock
  * scenario without a baseUrl starts the embedded mock (on a free loopback port, at the run's time
- * scale); a loopback mock must run at the same time scale. Credentials come from --credentials or
- * the variables the scenario names; a mock falls back to its default ones, a real environment
- * has none to fall back to.
+ * scale). At a loopback baseUrl, loadproof's own mock says its time scale and profile in its stats
+ * and must run at the run's time scale; any other loopback server (a user's own stub of the API)
+ * is a mock at time scale 1 whose profile is unknown. Credentials come from --credentials or the
+ * variables the scenario names; a mock falls back to its default ones, a real environment has none
+ * to fall back to.
  */
 import { request } from 'undici';
 import { RunFailure, UsageError } from '../core/errors.js';
 import { readCredentials } from '../credentials/index.js';
 import { MOCK_DEFAULTS, type MockServer, type ProfileName, STATS_PATH, startMockServer } from '../mock/index.js';
 import type { Scenario } from '../scenario/index.js';
+import type { TargetKind } from './summary.js';
 
 export interface ResolvedTarget {
   readonly environment: Scenario['target']['environment'];
+  readonly kind: TargetKind;
   readonly baseUrl: string;
   readonly audience: string;
   readonly clientId: string;
@@ -48,7 +52,7 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
       throw new UsageError(`no credentials for the ${t.environment} target: set $${idVar} and $${secretVar} (names from target.credentials), or pass --credentials <file>`, 'nothing was sent');
     }
     const baseUrl = t.baseUrl!;
-    return { environment: t.environment, baseUrl, audience: t.audience ?? baseUrl, ...fromCredentials(credentials), profile: null, embedded: undefined, warnings };
+    return { environment: t.environment, kind: 'real', baseUrl, audience: t.audience ?? baseUrl, ...fromCredentials(credentials), profile: null, embedded: undefined, warnings };
   }
   if (t.baseUrl === undefined) {
     // The embedded mock accepts the credentials given, so they travel the same path as against a real service.
@@ -59,19 +63,28 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
       ...(credentials === undefined ? {} : { clientId: credentials.clientId, clientSecret: credentials.clientSecret }),
     });
     const own = { clientId: mock.clientId, clientSecret: mock.clientSecret, credentialSource: 'the embedded mock' };
-    return { environment: 'mock', baseUrl: mock.url, audience: mock.audience, ...(credentials === undefined ? own : fromCredentials(credentials)), profile: mock.profile, embedded: mock, warnings };
+    return { environment: 'mock', kind: 'embedded-mock', baseUrl: mock.url, audience: mock.audience, ...(credentials === undefined ? own : fromCredentials(credentials)), profile: mock.profile, embedded: mock, warnings };
   }
   const info = await mockInfo(t.baseUrl);
-  if (info.timeScale !== options.timeScale) {
+  if (info === undefined) {
+    // Not loadproof's mock: nothing can tell it a time scale, so it runs in real time.
+    if (options.timeScale !== 1) {
+      throw new UsageError(
+        `--time-scale ${options.timeScale}: the server at ${t.baseUrl} is not loadproof's mock (it has no ${STATS_PATH} saying its time scale), so it runs in real time and can only be tested at time scale 1`,
+        'drop --time-scale, or run loadproof mock there',
+      );
+    }
+  } else if (info.timeScale !== options.timeScale) {
     throw new UsageError(`--time-scale ${options.timeScale} does not match the mock at ${t.baseUrl}, which runs at time scale ${info.timeScale}`, `start the mock with --time-scale ${options.timeScale}, or run with --time-scale ${info.timeScale}`);
   }
   const defaults = { clientId: MOCK_DEFAULTS.clientId, clientSecret: MOCK_DEFAULTS.clientSecret, credentialSource: "the mock's default credentials" };
   return {
     environment: 'mock',
+    kind: info === undefined ? 'loopback-stub' : 'loadproof-mock',
     baseUrl: t.baseUrl,
     audience: t.audience ?? t.baseUrl,
     ...(credentials === undefined ? defaults : fromCredentials(credentials)),
-    profile: info.profile,
+    profile: info?.profile ?? null,
     embedded: undefined,
     warnings,
   };
@@ -79,13 +92,23 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
 
 const fromCredentials = (c: { clientId: string; clientSecret: string; source: string }) => ({ clientId: c.clientId, clientSecret: c.clientSecret, credentialSource: c.source });
 
-async function mockInfo(baseUrl: string): Promise<{ timeScale: number; profile: string | null }> {
+/**
+ * What loadproof's mock at `baseUrl` says of itself (its stats), or undefined when the server there
+ * answers but is not loadproof's mock. Unreachable: exit 4.
+ */
+async function mockInfo(baseUrl: string): Promise<{ timeScale: number; profile: string | null } | undefined> {
+  const url = baseUrl.replace(/\/+$/, '') + STATS_PATH;
+  let status: number;
+  let body: unknown;
   try {
-    const res = await request(baseUrl.replace(/\/+$/, '') + STATS_PATH, { signal: AbortSignal.timeout(5000) });
-    const body = (await res.body.json()) as { timeScale?: unknown; profile?: unknown };
-    if (typeof body.timeScale !== 'number') throw new Error('no timeScale in its stats');
-    return { timeScale: body.timeScale, profile: typeof body.profile === 'string' ? body.profile : null };
+    const res = await request(url, { signal: AbortSignal.timeout(5000) });
+    status = res.statusCode;
+    body = await res.body.json().catch(() => undefined);
   } catch (error) {
-    throw new RunFailure('TARGET_UNREACHABLE', `cannot read the mock's stats at ${baseUrl}${STATS_PATH}: ${(error as Error).message}`, 'is `loadproof mock` running there?');
+    const code = (error as { code?: string }).code ?? (error as Error).name;
+    throw new RunFailure('TARGET_UNREACHABLE', `cannot reach the mock at ${baseUrl} (${code})`, 'is the server running there?');
   }
+  const stats = body as { timeScale?: unknown; profile?: unknown } | undefined;
+  if (status !== 200 || typeof stats !== 'object' || stats === null || typeof stats.timeScale !== 'number' || !(stats.timeScale > 0)) return undefined;
+  return { timeScale: stats.timeScale, profile: typeof stats.profile === 'string' ? stats.profile : null };
 }

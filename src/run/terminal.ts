@@ -1,19 +1,40 @@
 /** The end-of-run table on the terminal, like k6's summary: one row per phase, then the verdict. */
 import { formatMs, formatTable } from '../core/text.js';
+import type { RunOutcome } from './execute.js';
 import type { Summary } from './summary.js';
 
 const sec = (ms: number | null): string => (ms === null ? '—' : formatMs(ms));
 
-export function formatSummary(summary: Summary, summaryPath: string, exitCode: number): string {
+/** Where the traffic went, in words. */
+function targetText(summary: Summary): string {
+  const t = summary.target;
+  switch (t.kind) {
+    case 'embedded-mock':
+      return `${summary.environment} (embedded mock, profile ${t.profile})`;
+    case 'loadproof-mock':
+      return `${summary.environment} ${t.baseUrl} (loadproof mock, profile ${t.profile ?? 'unknown'})`;
+    case 'loopback-stub':
+      return `${summary.environment} ${t.baseUrl} (a loopback server that is not loadproof's mock: real time, profile unknown)`;
+    case 'real':
+      return `${summary.environment} ${t.baseUrl}`;
+    default: {
+      const unreachable: never = t.kind;
+      throw new Error(`unknown target kind ${String(unreachable)}`);
+    }
+  }
+}
+
+export function formatSummary(summary: Summary, summaryPath: string): string {
   const errors = (e: Record<string, number>): number => Object.values(e).reduce((a, b) => a + b, 0);
   const rows = [
-    ['phase', 'offered', 'achieved', 'sent', 'dropped', '2xx', '429', '504', 'errors', 'p50', 'p95', 'p99', 'target p95', 'verdict'],
+    ['phase', 'offered', 'achieved', 'sent', 'dropped', 'unsent', '2xx', '429', '504', 'errors', 'p50', 'p95', 'p99', 'target p95', 'verdict'],
     ...summary.phases.map((p) => [
       p.name,
       `${p.offeredRpm}`,
       `${p.achievedRpm.toFixed(1)}`,
       `${p.sent}`,
       `${p.dropped}`,
+      `${p.unsent}`,
       `${p.outcomes.ok}`,
       `${p.outcomes.http_429}`,
       `${p.outcomes.http_504}`,
@@ -26,9 +47,10 @@ export function formatSummary(summary: Summary, summaryPath: string, exitCode: n
     ]),
   ];
   const o = summary.overall;
-  rows.push(['overall', '', '', `${o.sent}`, `${o.dropped}`, `${o.outcomes.ok}`, `${o.outcomes.http_429}`, `${o.outcomes.http_504}`, `${errors(o.errors) + o.outcomes.http_other}`, sec(o.latencyMs.p50), sec(o.latencyMs.p95), sec(o.latencyMs.p99), '', '']);
+  rows.push(['overall', '', '', `${o.sent}`, `${o.dropped}`, `${o.unsent}`, `${o.outcomes.ok}`, `${o.outcomes.http_429}`, `${o.outcomes.http_504}`, `${errors(o.errors) + o.outcomes.http_other}`, sec(o.latencyMs.p50), sec(o.latencyMs.p95), sec(o.latencyMs.p99), '', '']);
   const lag = summary.generator.sendLagWallMs;
-  const head = `${summary.scenario}: ${summary.environment}${summary.target.embeddedMock ? ` (embedded mock, profile ${summary.target.profile})` : ` ${summary.target.baseUrl}`}, time scale ${summary.timeScale}, ${sec(summary.modelDurationS * 1000)} of model time${summary.interrupted ? ' — INTERRUPTED' : ''}`;
+  const ending = summary.stopped === null ? '' : summary.stopped.by === 'signal' ? ' — INTERRUPTED' : ` — STOPPED (${summary.stopped.code})`;
+  const head = `${summary.scenario}: ${targetText(summary)}, time scale ${summary.timeScale}, ${sec(summary.modelDurationS * 1000)} of model time${ending}`;
   return [
     '',
     head,
@@ -37,9 +59,23 @@ export function formatSummary(summary: Summary, summaryPath: string, exitCode: n
     ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
     '',
     `generator: send lag p99 ${lag.p99 === null ? '—' : `${lag.p99.toFixed(2)} ms`}, max ${lag.max === null ? '—' : `${lag.max.toFixed(1)} ms`} (wall); token calls ${summary.token.calls}`,
-    `verdict: ${summary.verdict.status.toUpperCase()}${summary.interrupted ? ' (partial: interrupted)' : ''} — exit ${exitCode}`,
+    `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${summary.exitCode}`,
     ...summary.verdict.reasons.map((r) => `  - ${r}`),
     `summary: ${summaryPath}`,
     '',
   ].join('\n');
+}
+
+/** Lines for stderr about what made the run fail apart from its verdict: a stop with a failure, a file not written. */
+export function describeEnding(outcome: RunOutcome): string[] {
+  const lines: string[] = [];
+  if (outcome.failure !== undefined) {
+    lines.push(`loadproof: ${outcome.failure.code}: ${outcome.failure.message}`);
+    const sent = outcome.summary.counts.sent;
+    lines.push(`  ${sent === 0 ? 'nothing was sent' : `${sent} requests were sent before the run stopped`}; every planned request is accounted for in ${outcome.reportDir}`);
+  }
+  for (const f of outcome.writeFailures) {
+    lines.push(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error}); everything else measured is in the table above${f.file.endsWith('summary.json') ? '' : ' and in summary.json'}`);
+  }
+  return lines;
 }

@@ -120,8 +120,11 @@ describe('loadproof run', () => {
     const { summary, events } = readReport(out);
     expect(summary.interrupted).toBe(true);
     expect(summary.counts.unsent).toBeGreaterThan(0);
-    expect(summary.counts.planned).toBe(summary.counts.fired + summary.counts.unsent);
-    expect(events.length).toBe(summary.counts.fired - summary.counts.abandoned);
+    expect(summary.stopped).toMatchObject({ by: 'signal', code: 'INTERRUPTED' });
+    // Every planned request has exactly one line, the unsent ones too, and the counts reconcile.
+    expect(summary.counts.planned).toBe(summary.counts.sent + summary.counts.dropped + summary.counts.unsent);
+    expect(events.map((e) => e.seq).sort((a, b) => a - b)).toEqual([...Array(summary.counts.planned).keys()]);
+    expect(events.filter((e) => e.outcome === 'unsent')).toHaveLength(summary.counts.unsent);
     expect(s.stats().requests.identification.received).toBe(summary.counts.sent);
   });
 });

@@ -56,7 +56,7 @@ async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings>
 describe('createIdentify', () => {
   it('returns ok with one attempt and model times in order', async () => {
     const { identify } = await setup({});
-    const r = await identify(NOTE, 1);
+    const r = (await identify(NOTE, 1))!;
     expect(r).toMatchObject({ outcome: 'ok', status: 200, attempts: 1, retryAfterS: [] });
     expect(r.sentAtMs).toBeLessThanOrEqual(r.lastSentAtMs);
     expect(r.lastSentAtMs).toBeLessThanOrEqual(r.endAtMs);
@@ -65,7 +65,7 @@ describe('createIdentify', () => {
   it('records a 429 as one outcome with its Retry-After when the policy is record', async () => {
     const { identify } = await setup({ limits: { sustainedRpm: 1, burstRpm: 1 } });
     await identify(NOTE, 2);
-    const r = await identify(NOTE, 3);
+    const r = (await identify(NOTE, 3))!;
     expect(r).toMatchObject({ outcome: 'http_429', status: 429, attempts: 1 });
     expect(r.retryAfterS[0]).toBeGreaterThanOrEqual(59);
   });
@@ -77,7 +77,7 @@ describe('createIdentify', () => {
       { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS },
     );
     await identify(NOTE, 4);
-    const r = await identify(NOTE, 5);
+    const r = (await identify(NOTE, 5))!;
     expect(r).toMatchObject({ outcome: 'ok', attempts: 2 });
     expect(r.lastSentAtMs - r.sentAtMs).toBeGreaterThanOrEqual(r.retryAfterS[0]! * 1000);
     expect(s.stats().requests.identification.byStatus).toEqual({ '200': 2, '429': 1 });
@@ -91,7 +91,7 @@ describe('createIdentify', () => {
       { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS },
     );
     const results = await Promise.all([identify(NOTE, 6), identify(NOTE, 7), identify(NOTE, 8)]);
-    const summary = results.map((r) => `${r.outcome}/${r.attempts}`).sort();
+    const summary = results.map((r) => `${r!.outcome}/${r!.attempts}`).sort();
     expect(summary).toEqual(['http_429/2', 'ok/1', 'ok/2']);
     expect(s.stats().requests.identification.byStatus).toEqual({ '200': 2, '429': 3 });
   });
@@ -107,16 +107,16 @@ describe('createIdentify', () => {
     { faults: { http500Rate: 1 }, outcome: 'http_other', status: 500 },
   ])('classifies an injected fault as $outcome', async ({ faults, outcome, status }) => {
     const { identify } = await setup({ faults });
-    const r = await identify(NOTE, 10);
+    const r = (await identify(NOTE, 10))!;
     expect(r.outcome).toBe(outcome);
     expect(r.status).toBe(status);
   });
 
-  it('gets a new token and sends again once after a 401', async () => {
+  it('with on429: retry, gets a new token after a 401 and sends again, as one of its attempts', async () => {
     // The mock's clock is moved by hand past the token's lifetime; the client's clock is not, so the
     // client still holds the token it believes fresh, and learns from the 401.
     const mockClock = new ManualClock();
-    const { identify, tokens, s } = await setup({ clock: mockClock, tokenTtlS: 60 });
+    const { identify, tokens, s } = await setup({ clock: mockClock, tokenTtlS: 60 }, { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 30_000 } });
     await tokens.get();
     mockClock.advanceTo(61_000);
     const r = await identify(NOTE, 11);
@@ -125,10 +125,45 @@ describe('createIdentify', () => {
     expect(s.stats().requests.identification.byStatus).toEqual({ '200': 1, '401': 1 });
   });
 
+  it('with on429: record (one attempt), records a 401 as a failed request and renews the token for the next', async () => {
+    const mockClock = new ManualClock();
+    const { identify, tokens, s } = await setup({ clock: mockClock, tokenTtlS: 60 });
+    await tokens.get();
+    mockClock.advanceTo(61_000);
+    expect(await identify(NOTE, 12)).toMatchObject({ outcome: 'http_other', status: 401, attempts: 1 });
+    expect(await identify(NOTE, 13)).toMatchObject({ outcome: 'ok', status: 200, attempts: 1 });
+    expect(s.stats().requests.token.byStatus).toEqual({ '200': 2 });
+    expect(s.stats().requests.identification.byStatus).toEqual({ '200': 1, '401': 1 });
+  });
+
+  it('starts no attempt once the run is stopped, and ends a wait for a retry at once', async () => {
+    const stop = new AbortController();
+    const { identify, s } = await setup(
+      { limits: { sustainedRpm: 1, burstRpm: 1 } },
+      { on429: { policy: 'retry', maxAttempts: 5, baseDelayMs: 1000, maxDelayMs: 90_000 }, stop: stop.signal },
+    );
+    await identify(NOTE, 14);
+    // The second request gets a 429 with Retry-After of about a minute, and waits for it (k = 1).
+    const pending = identify(NOTE, 15);
+    while (s.stats().requests.identification.received < 2) await new Promise((r) => setTimeout(r, 5));
+    stop.abort();
+    expect(await pending).toMatchObject({ outcome: 'http_429', attempts: 1 });
+    expect(await identify(NOTE, 16)).toBeUndefined();
+    expect(s.stats().requests.identification.received).toBe(2);
+  });
+
+  it('cancels an attempt waiting for its answer when the drain ends (abandoned)', async () => {
+    const cancel = new AbortController();
+    const { identify } = await setup({ profile: 'nominal', faults: { slowRate: 1, slowExtraMs: 60_000 } }, { cancel: cancel.signal });
+    const pending = identify(NOTE, 17);
+    setTimeout(() => cancel.abort(), 50);
+    expect(await pending).toMatchObject({ outcome: 'abandoned', attempts: 1 });
+  });
+
   it('says refused when nothing listens', async () => {
     const { identify, tokens, s } = await setup({});
     await tokens.get();
     await s.close();
-    expect(await identify(NOTE, 12)).toMatchObject({ outcome: 'refused', attempts: 1 });
+    expect(await identify(NOTE, 18)).toMatchObject({ outcome: 'refused', attempts: 1 });
   });
 });

@@ -1,4 +1,5 @@
 /** The client's token provider against the real mock: caching, renewal, 401 retry, and failures in words. */
+import { type AddressInfo, createServer } from 'node:net';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TokenProvider, type TokenSettings } from '../../src/client/token.js';
@@ -51,24 +52,124 @@ describe('TokenProvider', () => {
     expect(fetches).toEqual([200]);
   });
 
-  it('renews at 90 % of the lifetime (model time), and not before', async () => {
+  it('renews at 90 % of the lifetime (model time), not before, serving the old token while it renews', async () => {
     const { s, provider, clock } = await setup({}, 100);
     const first = await provider.get();
     clock.advanceTo(89_999);
     expect(await provider.get()).toBe(first);
+    expect(provider.fetchCount).toBe(1);
     clock.advanceTo(90_000);
-    expect(await provider.get()).not.toBe(first);
+    expect(await provider.get()).toBe(first);
+    let next = first;
+    for (let i = 0; i < 500 && next === first; i++) {
+      await new Promise((r) => setTimeout(r, 2));
+      next = await provider.get();
+    }
+    expect(next).not.toBe(first);
     expect(s.stats().requests.token.received).toBe(2);
   });
 
-  it('fetches a new token after invalidate (a 401), once', async () => {
+  it('fetches a new token after a 401 on the one it gave, once however many requests saw the 401', async () => {
     const { provider } = await setup();
     const first = await provider.get();
-    provider.invalidate(first);
-    provider.invalidate(first);
+    provider.rejected(first);
+    provider.rejected(first);
     const second = await provider.get();
     expect(second).not.toBe(first);
     expect(provider.fetchCount).toBe(2);
+  });
+
+  it('ends the run when two tokens in a row are rejected before either was accepted (a service that 401s everything)', async () => {
+    const fatal: string[] = [];
+    const { provider } = await setup({ onFatal: (f) => fatal.push(f.code) });
+    provider.rejected(await provider.get());
+    provider.rejected(await provider.get());
+    expect(fatal).toEqual(['AUTH_FAILED']);
+    const error = await failureOf(provider.get());
+    expect(error.message).toContain('the service rejected two access tokens in a row with 401');
+    expect(provider.fetchCount).toBe(2);
+  });
+
+  it('keeps renewing after a 401 on a token the service had accepted (an expiry, not a refusal)', async () => {
+    const fatal: string[] = [];
+    const { provider } = await setup({ onFatal: (f) => fatal.push(f.code) });
+    for (let i = 0; i < 3; i++) {
+      const token = await provider.get();
+      provider.accepted(token);
+      provider.rejected(token);
+    }
+    expect(fatal).toEqual([]);
+    expect(provider.fetchCount).toBe(3);
+  });
+
+  it('trusts a lifetime of at least 30 s: expires_in 0.001 cannot make a token call per request', async () => {
+    const warnings: string[] = [];
+    const { provider, clock } = await setup({ onWarning: (w) => warnings.push(w) }, 0.001);
+    for (let t = 0; t <= 100_000; t += 100) {
+      clock.advanceTo(t);
+      await provider.get();
+    }
+    // 100 s of model time, one renewal at most every 27 s: the first call and 3 renewals.
+    expect(provider.fetchCount).toBe(4);
+    expect(warnings).toEqual([expect.stringContaining('the token endpoint says tokens last 0.001 s; loadproof renews at most once per 27 s')]);
+  });
+
+  it('ends the run when the token endpoint refuses the credentials mid-run (401 on a renewal)', async () => {
+    const fatal: string[] = [];
+    const { s, provider, clock } = await setup({ onFatal: (f) => fatal.push(f.message) }, 100);
+    await provider.get();
+    // The credentials are revoked: the same address now serves a mock that knows another secret.
+    const port = Number(new URL(s.url).port);
+    await s.close();
+    server = await startMockServer({ profile: 'zero', port, clientSecret: 'another-secret-entirely' });
+    clock.advanceTo(100_001);
+    const error = await failureOf(provider.get());
+    expect(error.code).toBe('AUTH_FAILED');
+    expect(fatal).toEqual([expect.stringMatching(/^cannot renew the access token mid-run: cannot authenticate: the client_id or client_secret is wrong \(401 Unauthorized\).* The run was stopped\.$/)]);
+    expect(provider.fetchCount).toBe(2);
+  });
+
+  it('retries a failing renewal with back-off while the old token serves, and ends the run only when none is left', async () => {
+    const fatal: string[] = [];
+    const { s, provider, clock } = await setup({ onFatal: (f) => fatal.push(f.code) }, 100);
+    const token = await provider.get();
+    await s.close();
+    // From 90 s the provider renews in the background; the token stays in use until 100 s.
+    for (let t = 90_000; t < 100_000; t += 250) {
+      clock.advanceTo(t);
+      expect(await provider.get()).toBe(token);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    const backgroundCalls = provider.fetchCount - 1;
+    // Back-off of 1, 2, 4 s: a handful of calls in those 10 s, not one per request.
+    expect(backgroundCalls).toBeGreaterThanOrEqual(1);
+    expect(backgroundCalls).toBeLessThanOrEqual(4);
+    expect(fatal).toEqual([]);
+    // No usable token left: the provider keeps trying, with back-off, and then gives up.
+    clock.advanceTo(100_000);
+    const waiting = failureOf(provider.get());
+    for (let t = 100_000; t <= 300_000 && fatal.length === 0; t += 500) {
+      clock.advanceTo(t);
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    expect((await waiting).code).toBe('TARGET_UNREACHABLE');
+    expect(fatal).toEqual(['TARGET_UNREACHABLE']);
+    expect(provider.fetchCount).toBeLessThanOrEqual(1 + 4 + 5);
+  });
+
+  it('gives up a token call in progress at once when the run is stopped', async () => {
+    // A server that accepts the connection and never answers.
+    const silent = createServer((socket) => socket.on('error', () => {}));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const stop = new AbortController();
+    try {
+      const { provider } = await setup({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 60_000, signal: stop.signal });
+      const pending = failureOf(provider.get());
+      setTimeout(() => stop.abort(), 50);
+      expect((await pending).code).toBe('INTERRUPTED');
+    } finally {
+      silent.close();
+    }
   });
 
   it('explains a 401 in words, names where the credentials came from, and never shows the secret', async () => {

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { PROFILE_NAMES } from '../../mock/index.js';
-import { executeRun, formatSummary } from '../../run/index.js';
+import { describeEnding, executeRun, formatSummary } from '../../run/index.js';
 import type { Io } from '../io.js';
 
 export function runOptions<T>(y: Argv<T>) {
@@ -10,7 +10,8 @@ export function runOptions<T>(y: Argv<T>) {
     .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
     .option('time-scale', { type: 'number', default: 1, describe: 'k: against the mock, run k times fast (rates × k, durations ÷ k); times are reported in model time' })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: override the scenario's profile" })
-    .option('out', { type: 'string', default: 'reports', describe: 'Folder for the report folder of this run' })
+    .option('out', { type: 'string', default: 'reports', describe: 'Folder in which a new folder is made for this run' })
+    .option('run-dir', { type: 'string', describe: 'The exact folder for this run\'s files (made if missing; refused if it holds a finished run), instead of a new one under --out' })
     .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"} (instead of the environment variables in target.credentials); keep it chmod 600' })
     .option('verbose', { type: 'boolean', default: false, describe: 'Log each token call and each request to stderr (never a header, token or body)' })
     .option('allow-loopback-as-real', {
@@ -33,6 +34,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     timeScale: args['time-scale'],
     mockProfile: args['mock-profile'],
     outDir: args.out,
+    runDir: args['run-dir'],
     env: io.env,
     credentialsFile: args.credentials,
     loopbackAsReal: args['allow-loopback-as-real'],
@@ -41,6 +43,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     signal: controller.signal,
     log: (line) => io.stderr(`${line}\n`),
   });
-  io.stdout(formatSummary(outcome.summary, join(outcome.reportDir, 'summary.json'), outcome.exitCode));
+  io.stdout(formatSummary(outcome.summary, join(outcome.reportDir, 'summary.json')));
+  for (const line of describeEnding(outcome)) io.stderr(`${line}\n`);
   return outcome.exitCode;
 }

@@ -1,0 +1,149 @@
+/**
+ * The run's folder and files. The folder is made before anything is sent (a bad --out is a usage
+ * error, exit 2, with nothing sent), never shared with another run (made atomically, with a suffix
+ * when the name is taken), and a failed write loses only what it failed to write: the run keeps
+ * measuring, says which file failed and why, and exits 4.
+ */
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { lstat, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { UsageError } from '../core/errors.js';
+
+/** 20261121T040612Z */
+const stamp = (d: Date): string => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+
+/** How a folder could not be used, in words. */
+function whyNot(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  const meaning: Partial<Record<string, string>> = {
+    ENOTDIR: 'a file is in the way (not a folder)',
+    EEXIST: 'a file is in the way (not a folder)',
+    EACCES: 'permission denied',
+    EPERM: 'not permitted',
+    EROFS: 'the file system is read-only',
+    ENOENT: 'a parent folder cannot be made there',
+    ENOSPC: 'no space left on the device',
+  };
+  return `${code ?? 'error'}: ${(code !== undefined ? meaning[code] : undefined) ?? (error as Error).message}`;
+}
+
+/**
+ * mkdir -p, bounded by the path's depth. Node's own `recursive: true` loops for ever (at 100 % CPU)
+ * on some paths, such as a new folder under /proc.
+ */
+async function makeFolders(path: string): Promise<void> {
+  const full = resolve(path);
+  try {
+    await mkdir(full);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') {
+      if (!(await stat(full)).isDirectory()) throw Object.assign(new Error('not a folder'), { code: 'ENOTDIR' });
+      return;
+    }
+    const parent = dirname(full);
+    if (code !== 'ENOENT' || parent === full) throw error;
+    await makeFolders(parent);
+    await mkdir(full);
+  }
+}
+
+/** Makes `<outDir>/<UTC time>-<name>[-n]/`: a new folder, even when two runs start in the same second. */
+export async function makeRunFolder(outDir: string, name: string, startedAt: Date): Promise<string> {
+  try {
+    await makeFolders(outDir);
+  } catch (error) {
+    throw new UsageError(`--out ${outDir}: cannot make the folder (${whyNot(error)})`, 'nothing was sent; choose another --out');
+  }
+  const base = join(outDir, `${stamp(startedAt)}-${name}`);
+  for (let n = 1; n <= 1000; n++) {
+    const dir = n === 1 ? base : `${base}-${n}`;
+    try {
+      // Not recursive: mkdir fails if the folder exists, so two runs never share one.
+      await mkdir(dir);
+      return dir;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`--out ${outDir}: cannot make the run folder ${dir} (${whyNot(error)})`, 'nothing was sent');
+    }
+  }
+  throw new UsageError(`--out ${outDir}: 1,000 runs of ${name} already started in this second`, 'nothing was sent');
+}
+
+/** --run-dir: the exact folder for this run's files (made if missing; refused if it holds a finished run). */
+export async function useRunFolder(dir: string): Promise<string> {
+  try {
+    await makeFolders(dir);
+  } catch (error) {
+    throw new UsageError(`--run-dir ${dir}: cannot make the folder (${whyNot(error)})`, 'nothing was sent');
+  }
+  const previous = await lstat(join(dir, 'summary.json')).catch(() => undefined);
+  if (previous?.isFile() === true) throw new UsageError(`--run-dir ${dir}: it already holds a run (summary.json)`, 'nothing was sent; choose a new folder, so no report is overwritten');
+  return dir;
+}
+
+/** Removes a run folder that a run left before sending anything (it holds no measurement). */
+export async function removeRunFolder(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true }).catch(() => {});
+}
+
+/** What became of one output file. */
+export interface FileResult {
+  readonly file: string;
+  /** Why it could not be written (fully), or null. */
+  readonly error: string | null;
+}
+
+/**
+ * events.ndjson, appended as requests complete. A write error (a full disk) does not stop the run:
+ * the file is closed, the lines after it are counted as lost, and the error is reported at the end.
+ */
+export class EventLog {
+  private failure: string | undefined;
+  private lost = 0;
+
+  private constructor(
+    readonly path: string,
+    private readonly stream: WriteStream,
+  ) {
+    stream.on('error', (error) => {
+      this.failure ??= whyNot(error);
+    });
+  }
+
+  /** Opens (truncates) the file; failing to open it is a usage error, before anything is sent. */
+  static async open(path: string): Promise<EventLog> {
+    const stream = createWriteStream(path);
+    await new Promise<void>((resolve, reject) => {
+      stream.once('open', () => resolve());
+      stream.once('error', (error) => reject(new UsageError(`cannot write ${path} (${whyNot(error)})`, 'nothing was sent')));
+    });
+    return new EventLog(path, stream);
+  }
+
+  write(line: string): void {
+    if (this.failure !== undefined || this.stream.destroyed) this.lost++;
+    else this.stream.write(line);
+  }
+
+  /** Flushes and closes; says whether every line reached the file. */
+  async close(): Promise<FileResult> {
+    await new Promise<void>((resolve) => {
+      if (this.stream.destroyed) resolve();
+      else this.stream.end(() => resolve());
+      this.stream.once('error', () => resolve());
+      this.stream.once('close', () => resolve());
+    });
+    const error = this.failure === undefined ? null : `${this.failure}${this.lost > 0 ? `; ${this.lost} later lines not written` : ''}`;
+    return { file: this.path, error };
+  }
+}
+
+/** Writes a whole file; a failure is returned, not thrown, so the caller can still report the rest. */
+export async function writeWhole(path: string, text: string): Promise<FileResult> {
+  try {
+    await writeFile(path, text);
+    return { file: path, error: null };
+  } catch (error) {
+    return { file: path, error: whyNot(error) };
+  }
+}

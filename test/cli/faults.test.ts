@@ -1,0 +1,314 @@
+/**
+ * Faults, end to end through the CLI (issue 9, "nothing measured is lost"): signals during the
+ * token call, mid-run, mid-retry and in the drain; a service that rejects every token; credentials
+ * revoked mid-run; a target killed and restarted; a disk that fills; a closed stdout; two runs at
+ * once; an unusable --out; a stub that is not loadproof's mock. In every case the exit code is the
+ * documented one, every planned request has exactly one line in events.ndjson, and the counts
+ * reconcile: planned = sent + dropped + unsent, and the attempts recorded equal what the server saw.
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
+import { type CliProcess, runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { type Stub, type StubBehaviour, startStub, tokenAnswer } from '../helpers/stub.js';
+
+const K = 20;
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function mock(options: MockServerOptions = {}): Promise<MockServer> {
+  const s = await startMockServer({ timeScale: K, ...options });
+  servers.push(s);
+  return s;
+}
+
+async function stub(behaviour: StubBehaviour = {}): Promise<Stub> {
+  const s = await startStub(behaviour);
+  servers.push(s);
+  return s;
+}
+
+const scenarioAt = (url: string, phases: string, extra = ''): string =>
+  `name: faults\ndescription: a run that meets a fault\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n${phases}thresholds: { documentedTargets: false }\n${extra}`;
+
+interface Report {
+  readonly dir: string;
+  readonly summary: any;
+  readonly events: any[];
+}
+
+function readRun(dir: string): Report {
+  const events = existsSync(join(dir, 'events.ndjson'))
+    ? readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    : [];
+  return { dir, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')), events };
+}
+
+const onlyRun = (out: string): Report => {
+  const folders = readdirSync(out);
+  expect(folders).toHaveLength(1);
+  return readRun(join(out, folders[0]!));
+};
+
+/** One line per planned request, counts that add up, and (when known) the attempts the server saw. */
+function expectReconciled(r: Report, serverAttempts?: number): void {
+  const c = r.summary.counts;
+  expect(c.planned).toBe(c.sent + c.dropped + c.unsent);
+  expect(r.events.map((e) => e.seq).sort((a: number, b: number) => a - b)).toEqual([...Array(c.planned).keys()]);
+  const byOutcome: Record<string, number> = {};
+  for (const e of r.events) byOutcome[e.outcome] = (byOutcome[e.outcome] ?? 0) + 1;
+  for (const [outcome, n] of Object.entries(r.summary.overall.outcomes)) expect(byOutcome[outcome] ?? 0).toBe(n);
+  const attempts = r.events.reduce((sum, e) => sum + e.attempts, 0);
+  expect(attempts).toBe(r.summary.overall.attempts);
+  if (serverAttempts !== undefined) expect(attempts).toBe(serverAttempts);
+}
+
+const until = async (condition: () => boolean, what: string, limitMs = 10_000): Promise<void> => {
+  const end = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+async function signalWhen(cli: CliProcess, condition: () => boolean, what: string, signal: NodeJS.Signals): Promise<Awaited<CliProcess['exited']>> {
+  await until(condition, what);
+  cli.child.kill(signal);
+  return cli.exited;
+}
+
+describe('signals: exit 130, every planned request accounted for', () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s during a token call that hangs: nothing sent, every request unsent', async (signal) => {
+    const s = await stub({ token: () => 'hang' });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10s, rpm: 60 }\n'));
+    const cli = startCli(['run', file, '--out', out]);
+    const { code } = await signalWhen(cli, () => s.counts.token === 1, 'the token call', signal);
+    expect(code).toBe(130);
+    const r = onlyRun(out);
+    expect(r.summary).toMatchObject({ interrupted: true, stopped: { by: 'signal', code: 'INTERRUPTED' }, exitCode: 130, counts: { planned: 10, sent: 0, unsent: 10 } });
+    expectReconciled(r, s.counts.identification);
+    expect(s.counts.identification).toBe(0);
+  });
+
+  it('SIGTERM mid-run on the mock', async () => {
+    const s = await mock();
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: long, duration: 10m, rpm: 100 }\n'));
+    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    const { code, stderr } = await signalWhen(cli, () => s.stats().requests.identification.received >= 20, '20 requests', 'SIGTERM');
+    expect(code).toBe(130);
+    expect(stderr).toContain('SIGTERM: no new requests');
+    const r = onlyRun(out);
+    expect(r.summary.counts.unsent).toBeGreaterThan(0);
+    expectReconciled(r, s.stats().requests.identification.received);
+  });
+
+  it('SIGINT mid-retry: no attempt starts after the signal, and every attempt the server saw is on a line', async () => {
+    // 30 rpm with no burst room, offered 240 rpm, retries up to 10 attempts waiting up to a minute.
+    const s = await mock({ limits: { sustainedRpm: 30, burstRpm: 30 } });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 5m, rpm: 240 }\n', 'on429: { policy: retry, maxAttempts: 10, baseDelay: 1s, maxDelay: 60s }\n'));
+    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    const { code } = await signalWhen(cli, () => (s.stats().requests.identification.byStatus['429'] ?? 0) >= 30, '30 429s', 'SIGINT');
+    expect(code).toBe(130);
+    const seen = s.stats().requests.identification.received;
+    await new Promise((r) => setTimeout(r, 300));
+    expect(s.stats().requests.identification.received).toBe(seen); // nothing left retrying
+    const r = onlyRun(out);
+    expect(r.events.some((e) => e.attempts > 1)).toBe(true);
+    expectReconciled(r, seen);
+  });
+
+  it('SIGINT after the last arrival, while the last answers are awaited: the drain, then exit 130', async () => {
+    // Every answer is held 30 s (model) and the plan fires its 4 arrivals in 2 s.
+    const s = await mock({ profile: 'zero', faults: { slowRate: 1, slowExtraMs: 30_000 } });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: short, duration: 2s, rpm: 120 }\n', 'timeout: 60s\n'));
+    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    const { code } = await signalWhen(cli, () => s.stats().requests.identification.received === 4, 'the 4 requests', 'SIGINT');
+    expect(code).toBe(130);
+    const r = onlyRun(out);
+    expect(r.summary).toMatchObject({ interrupted: true, counts: { planned: 4, sent: 4, unsent: 0 } });
+    expectReconciled(r, 4);
+  });
+
+  it('exits as soon as the report is written at time scale 1, not when the last request deadline would have passed', async () => {
+    // Answers come after 1 s; the client deadline is 60 s.
+    const s = await stub({ identify: () => ({ status: 200, body: { entities: [] }, delayMs: 1000 }) });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 60 }\n', 'timeout: 60s\n'));
+    const cli = startCli(['run', file, '--out', out], {}, 30_000);
+    await until(() => s.counts.identification >= 1, 'the first request');
+    const signalledAt = Date.now();
+    cli.child.kill('SIGINT');
+    const { code } = await cli.exited;
+    expect(code).toBe(130);
+    // The drain needs about 1 s here; lingering until the 60 s deadlines would exceed this bound many times over.
+    expect(Date.now() - signalledAt).toBeLessThan(20_000);
+    expectReconciled(onlyRun(out), s.counts.identification);
+  });
+});
+
+describe('tokens mid-run: bounded, and fatal when refused (exit 4, everything measured kept)', () => {
+  it('a service that answers 401 to everything: two token calls, then the run ends', async () => {
+    const s = await stub({ identify: () => ({ status: 401, body: { error: 'invalid_token' } }) });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: spike, duration: 20s, rpm: 300 }\n'));
+    const { code, stderr } = await runCli(['run', file, '--out', out], {}, 30_000);
+    expect(code).toBe(4);
+    expect(stderr).toContain('AUTH_FAILED: the service rejected two access tokens in a row with 401');
+    expect(s.counts.token).toBe(2);
+    expect(s.counts.identification).toBeLessThanOrEqual(3);
+    const r = onlyRun(out);
+    expect(r.summary).toMatchObject({ stopped: { by: 'failure', code: 'AUTH_FAILED' }, exitCode: 4, counts: { planned: 100 } });
+    expectReconciled(r, s.counts.identification);
+  });
+
+  it('credentials revoked mid-run: one refused renewal ends the run', async () => {
+    const s = await stub({
+      token: (n) => (n === 1 ? tokenAnswer(n) : { status: 401, body: { error: 'invalid_client' } }),
+      identify: (n) => (n <= 10 ? { status: 200, body: { entities: [] } } : { status: 401, body: { error: 'invalid_token' } }),
+    });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10s, rpm: 300 }\n'));
+    const { code, stderr } = await runCli(['run', file, '--out', out], {}, 30_000);
+    expect(code).toBe(4);
+    expect(stderr).toContain('AUTH_FAILED: cannot renew the access token mid-run: cannot authenticate: the client_id or client_secret is wrong (401 Unauthorized)');
+    expect(s.counts.token).toBe(2);
+    const r = onlyRun(out);
+    expect(r.summary.counts.sent).toBeGreaterThanOrEqual(11);
+    expect(r.summary.counts.unsent).toBeGreaterThan(0);
+    expectReconciled(r, s.counts.identification);
+  });
+
+  it('a token that claims to last 1 ms: one token call for the whole run, and a warning', async () => {
+    const s = await stub({ token: (n) => tokenAnswer(n, 0.001) });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 4s, rpm: 300 }\n'));
+    const { code, stderr } = await runCli(['run', file, '--out', out], {}, 30_000);
+    expect(code).toBe(0);
+    expect(stderr).toContain('warning: the token endpoint says tokens last 0.001 s');
+    expect(s.counts.token).toBe(1);
+    expectReconciled(onlyRun(out), s.counts.identification);
+  });
+});
+
+describe('the target killed and restarted mid-run', () => {
+  it('records the refused requests, renews the token the new server does not know, and reconciles with both servers', async () => {
+    const first = await mock({ profile: 'zero' });
+    const port = Number(new URL(first.url).port);
+    const { file, out } = scenarioWorkspace(scenarioAt(first.url, '  - { name: steady, duration: 1m, rpm: 300 }\n'));
+    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    await until(() => first.stats().requests.identification.received >= 50, '50 requests');
+    await first.close();
+    await new Promise((r) => setTimeout(r, 300));
+    const second = await mock({ profile: 'zero', port });
+    const { code } = await cli.exited;
+    expect([0, 1, 5]).toContain(code); // a verdict (the error-rate check is issue 10's)
+    const r = onlyRun(out);
+    expect(r.summary.overall.outcomes.refused + r.summary.overall.outcomes.reset).toBeGreaterThan(0);
+    expect(second.stats().requests.token.received).toBe(1);
+    // A refused attempt reached no server; every other one reached the first or the second.
+    expectReconciled(r);
+    const reached = r.events.reduce((sum, e) => sum + e.attempts, 0) - r.summary.overall.outcomes.refused;
+    expect(reached).toBe(first.stats().requests.identification.received + second.stats().requests.identification.received);
+  });
+});
+
+describe('outputs: never shared, checked before anything is sent, and a failed write loses only itself', () => {
+  it('puts two runs of one scenario started together in two folders', async () => {
+    const s = await mock({ profile: 'zero' });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
+    const [a, b] = await Promise.all([runCli(['run', file, '--time-scale', String(K), '--out', out]), runCli(['run', file, '--time-scale', String(K), '--out', out])]);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    const folders = readdirSync(out);
+    expect(folders).toHaveLength(2);
+    for (const folder of folders) expectReconciled(readRun(join(out, folder)));
+    expect(a.stdout.match(/summary: (.*)/)![1]).not.toBe(b.stdout.match(/summary: (.*)/)![1]);
+  });
+
+  it.each([
+    { what: 'a file', out: (dir: string) => join(dir, 'scenario.yaml'), mention: 'cannot make the folder (ENOTDIR: a file is in the way (not a folder))' },
+    { what: 'a folder under /proc', out: () => '/proc/loadproof-x', mention: '--out /proc/loadproof-x: cannot make the folder' },
+  ])('refuses --out at $what with exit 2, before the token call', async ({ out: outOf, mention }) => {
+    const s = await mock();
+    const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
+    const { code, stderr } = await runCli(['run', file, '--time-scale', String(K), '--out', outOf(dir)]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(mention);
+    expect(stderr).not.toContain('internal error');
+    expect(s.stats().requests.token.received + s.stats().requests.identification.received).toBe(0);
+  });
+
+  it('keeps measuring when events.ndjson hits a full disk: summary.json says so, and the exit is 4', async () => {
+    const s = await mock({ profile: 'zero' });
+    const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
+    const runDir = join(dir, 'run');
+    mkdirSync(runDir);
+    symlinkSync('/dev/full', join(runDir, 'events.ndjson'));
+    const { code, stdout, stderr } = await runCli(['run', file, '--time-scale', String(K), '--run-dir', runDir]);
+    expect(code).toBe(4);
+    expect(stderr).toContain(`could not write ${join(runDir, 'events.ndjson')} (ENOSPC`);
+    expect(stdout).toContain('verdict: PASS — exit 4');
+    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
+    expect(summary.exitCode).toBe(4);
+    expect(summary.files).toEqual([{ file: 'events.ndjson', error: expect.stringContaining('ENOSPC') }]);
+    expect(summary.counts).toMatchObject({ planned: 60, sent: 60 });
+    expect(s.stats().requests.identification.received).toBe(60);
+  });
+
+  it('prints the whole verdict when summary.json hits a full disk, with events.ndjson complete, and exits 4', async () => {
+    const s = await mock({ profile: 'zero' });
+    const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
+    const runDir = join(dir, 'run');
+    mkdirSync(runDir);
+    symlinkSync('/dev/full', join(runDir, 'summary.json'));
+    const { code, stdout, stderr } = await runCli(['run', file, '--time-scale', String(K), '--run-dir', runDir]);
+    expect(code).toBe(4);
+    expect(stderr).toContain(`could not write ${join(runDir, 'summary.json')} (ENOSPC`);
+    expect(stdout).toMatch(/steady +120 +120\.0 +60 +0 +0 +60/);
+    expect(stdout).toContain('— exit 4');
+    const events = readFileSync(join(runDir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean);
+    expect(events).toHaveLength(60);
+  });
+
+  it('refuses a --run-dir that already holds a finished run', async () => {
+    const s = await mock();
+    const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
+    writeFileSync(join(dir, 'summary.json'), '{}');
+    const { code, stderr } = await runCli(['run', file, '--time-scale', String(K), '--run-dir', dir]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('it already holds a run (summary.json)');
+    expect(s.stats().requests.token.received).toBe(0);
+  });
+
+  it('writes the report and exits with the verdict when stdout is closed early (| head)', async () => {
+    const s = await mock({ profile: 'zero' });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
+    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    cli.child.stdout.destroy();
+    const { code, stderr } = await cli.exited;
+    expect(stderr).not.toContain('internal error');
+    expect(code).toBe(0);
+    expectReconciled(onlyRun(out), s.stats().requests.identification.received);
+  });
+});
+
+describe('a loopback server that is not loadproof’s mock', () => {
+  it('is a mock at time scale 1 with its profile unknown', async () => {
+    const s = await stub();
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 3s, rpm: 300 }\n'));
+    const { code, stdout } = await runCli(['run', file, '--out', out]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("(a loopback server that is not loadproof's mock: real time, profile unknown)");
+    const r = onlyRun(out);
+    expect(r.summary.target).toMatchObject({ kind: 'loopback-stub', profile: null, embeddedMock: false });
+    expectReconciled(r, s.counts.identification);
+  });
+
+  it('refuses another --time-scale with exit 2, saying why, and sends nothing', async () => {
+    const s = await stub();
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 3s, rpm: 300 }\n'));
+    const { code, stderr } = await runCli(['run', file, '--time-scale', '20', '--out', out]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("is not loadproof's mock (it has no /__mock/stats saying its time scale), so it runs in real time and can only be tested at time scale 1");
+    expect(s.counts.token + s.counts.identification).toBe(0);
+    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+  });
+});
