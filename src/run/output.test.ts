@@ -1,0 +1,52 @@
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EventLog, makeRunFolder, useRunFolder, writeWhole } from './output.js';
+
+const fresh = (): string => mkdtempSync(join(tmpdir(), 'loadproof-output-'));
+const AT = new Date('2026-11-23T10:00:00.123Z');
+
+describe('makeRunFolder', () => {
+  it('gives runs started in the same second their own folders, even all at once', async () => {
+    const out = fresh();
+    const dirs = await Promise.all(Array.from({ length: 12 }, () => makeRunFolder(out, 'burst', AT)));
+    expect(new Set(dirs).size).toBe(12);
+    expect(readdirSync(out).sort()).toEqual(['20261123T100000Z-burst', ...Array.from({ length: 11 }, (_, i) => `20261123T100000Z-burst-${i + 2}`)].sort());
+  });
+
+  it('makes missing parents, and says why a location cannot be used', async () => {
+    const out = fresh();
+    expect(await makeRunFolder(join(out, 'a', 'b'), 'x', AT)).toBe(join(out, 'a', 'b', '20261123T100000Z-x'));
+    writeFileSync(join(out, 'file'), '');
+    await expect(makeRunFolder(join(out, 'file'), 'x', AT)).rejects.toThrow('cannot make the folder (ENOTDIR: a file is in the way (not a folder))');
+    await expect(makeRunFolder(join(out, 'file', 'below'), 'x', AT)).rejects.toThrow(/cannot make the folder \(ENOTDIR/);
+  });
+});
+
+describe('useRunFolder', () => {
+  it('takes a new or unfinished folder, and refuses one holding a finished run', async () => {
+    const dir = join(fresh(), 'run');
+    expect(await useRunFolder(dir)).toBe(dir);
+    writeFileSync(join(dir, 'summary.json'), '{}');
+    await expect(useRunFolder(dir)).rejects.toThrow('it already holds a run (summary.json)');
+  });
+});
+
+describe('EventLog and writeWhole', () => {
+  it('writes every line, and reports a full disk with the lines it could not write instead of throwing', async () => {
+    const dir = fresh();
+    const ok = await EventLog.open(join(dir, 'events.ndjson'));
+    for (let i = 0; i < 3; i++) ok.write(`{"seq":${i}}\n`);
+    expect(await ok.close()).toEqual({ file: join(dir, 'events.ndjson'), error: null });
+    expect(readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
+
+    symlinkSync('/dev/full', join(dir, 'full.ndjson'));
+    const full = await EventLog.open(join(dir, 'full.ndjson'));
+    full.write('x'.repeat(100_000));
+    full.write('{"seq":1}\n');
+    const result = await full.close();
+    expect(result.error).toMatch(/^ENOSPC: no space left on the device/);
+    expect(await writeWhole(join(dir, 'full.ndjson'), '{}')).toEqual({ file: join(dir, 'full.ndjson'), error: 'ENOSPC: no space left on the device' });
+  });
+});
