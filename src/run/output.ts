@@ -127,11 +127,13 @@ export class EventLog {
 
   /** Flushes and closes; says whether every line reached the file. */
   async close(): Promise<FileResult> {
+    // 'close' comes last, after 'finish' or after 'error': by then a write error has been seen.
     await new Promise<void>((resolve) => {
-      if (this.stream.destroyed) resolve();
-      else this.stream.end(() => resolve());
-      this.stream.once('error', () => resolve());
-      this.stream.once('close', () => resolve());
+      if (this.stream.closed) resolve();
+      else {
+        this.stream.once('close', () => resolve());
+        this.stream.end();
+      }
     });
     const error = this.failure === undefined ? null : `${this.failure}${this.lost > 0 ? `; ${this.lost} later lines not written` : ''}`;
     return { file: this.path, error };
