@@ -326,6 +326,16 @@ describe('guard: targets and time scale', () => {
     { name: 'a mock on a LAN address', target: { environment: 'mock', baseUrl: 'http://10.0.0.5:9000' }, allowed: false },
     { name: 'an undeclared environment at a public URL', target: { baseUrl: 'https://api.example.com' }, allowed: false },
     { name: 'production at a loopback URL', target: { environment: 'production', baseUrl: 'http://127.0.0.1:9000' }, allowed: false },
+    // Loopback in disguise (issue 9, case 4): the same test for mock and real targets.
+    { name: 'sandbox at [::ffff:127.0.0.1]', target: { environment: 'sandbox', baseUrl: 'http://[::ffff:127.0.0.1]:9000' }, allowed: false },
+    { name: 'production at 0.0.0.0', target: { environment: 'production', baseUrl: 'http://0.0.0.0:9000' }, allowed: false },
+    { name: 'production at localhost.', target: { environment: 'production', baseUrl: 'http://localhost.:9000' }, allowed: false },
+    { name: 'sandbox at a.localhost', target: { environment: 'sandbox', baseUrl: 'http://a.localhost:9000' }, allowed: false },
+    { name: 'a mock on [::ffff:127.0.0.1]', target: { environment: 'mock', baseUrl: 'http://[::ffff:127.0.0.1]:9000' }, allowed: true },
+    { name: 'a mock on 0.0.0.0', target: { environment: 'mock', baseUrl: 'http://0.0.0.0:9000' }, allowed: true },
+    { name: 'a mock on a.localhost', target: { environment: 'mock', baseUrl: 'http://a.localhost:9000' }, allowed: true },
+    { name: 'a mock on 127.0.0.1.example.com', target: { environment: 'mock', baseUrl: 'http://127.0.0.1.example.com:9000' }, allowed: false },
+    { name: 'production at localhost.example.com', target: { environment: 'production', baseUrl: 'http://localhost.example.com' }, allowed: true },
     { name: 'production at a public URL', target: PRODUCTION, allowed: true },
   ])('$name → allowed $allowed', ({ target, allowed }) => {
     const d = decide({ target }, at);
@@ -335,7 +345,7 @@ describe('guard: targets and time scale', () => {
 
   it('names what is wrong with a non-loopback mock', () => {
     expect(reasonOf(decide({ target: { baseUrl: 'https://api.example.com' } }, at), 'target')).toBe(
-      'target: target.baseUrl https://api.example.com is not loopback, but target.environment is mock (the default when none is declared); a mock runs on 127.0.0.0/8, ::1 or localhost — to test a real service, declare target.environment: sandbox or production',
+      'target: target.baseUrl https://api.example.com is not loopback, but target.environment is mock (the default when none is declared); a mock runs on loopback (127.0.0.0/8, 0.0.0.0, ::1, ::, those IPv4 addresses inside IPv6, localhost, *.localhost) — to test a real service, declare target.environment: sandbox or production',
     );
   });
 

@@ -119,7 +119,7 @@ function targetCheck(plan: Plan, context: GuardContext): GuardCheck {
     if (t.baseUrl === undefined) return ok('the embedded mock, on loopback');
     if (isLoopbackUrl(t.baseUrl)) return ok(`a mock on loopback (${t.baseUrl})`);
     return refused(
-      `target.baseUrl ${t.baseUrl} is not loopback, but target.environment is mock (the default when none is declared); a mock runs on 127.0.0.0/8, ::1 or localhost — to test a real service, declare target.environment: sandbox or production`,
+      `target.baseUrl ${t.baseUrl} is not loopback, but target.environment is mock (the default when none is declared); a mock runs on loopback (127.0.0.0/8, 0.0.0.0, ::1, ::, those IPv4 addresses inside IPv6, localhost, *.localhost) — to test a real service, declare target.environment: sandbox or production`,
     );
   }
   const url = t.baseUrl ?? '';

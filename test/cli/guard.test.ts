@@ -91,6 +91,14 @@ describe('loadproof plan --at', () => {
     expect(stdout).toContain('✔ envelope       inside the documented envelope (peak 300 rpm, at most 5m at 300 rpm (2m – 7m, phases spike, recover), maxInFlight 128)');
   });
 
+  // Issue 9, case 4: the loopback test is one function for mock and real targets.
+  it.each(['http://0.0.0.0:9', 'http://localhost.:9', 'http://a.localhost:9', 'http://[::ffff:127.0.0.1]:9'])('accepts a mock at %s as loopback', async (url) => {
+    const { file } = workspace(`name: local\ndescription: a mock on this host\ntarget:\n  environment: mock\n  baseUrl: ${url}\nphases:\n  - { name: a, duration: 1m, rpm: 60 }\n`);
+    const { code, stdout } = await runCli(['plan', file]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/✔ target +a mock on loopback \(http:\/\/\S+:9\/?\)/);
+  });
+
   it('refuses an --at without a zone with exit 2', async () => {
     const { code, stderr } = await runCli(['plan', SANDBOX_EXAMPLE, '--at', '2026-12-01T09:00:00']);
     expect(code).toBe(2);
@@ -102,6 +110,12 @@ describe('loadproof run: a refused run sends nothing, the token request included
   const creds = (s: MockServer) => ({ LOADPROOF_CLIENT_ID: s.clientId, LOADPROOF_CLIENT_SECRET: s.clientSecret });
   it.each([
     { name: 'a sandbox target at a loopback URL, without the test switch', scenario: (u: string) => sandboxAt(u, notice(daysAgo(20))), args: [] as string[], says: 'target: target.baseUrl http://127.0.0.1' },
+    {
+      name: 'a sandbox target at the mock in IPv4-mapped IPv6, [::ffff:127.0.0.1]',
+      scenario: (u: string) => sandboxAt(u.replace('127.0.0.1', '[::ffff:127.0.0.1]'), notice(daysAgo(20))),
+      args: [] as string[],
+      says: 'is loopback, but target.environment is sandbox: a real environment is not on this machine',
+    },
     { name: 'a sandbox run without a notice', scenario: (u: string) => sandboxAt(u), args: ['--allow-loopback-as-real'], says: 'notice: a sandbox run needs an advance notice and this scenario has none' },
     { name: 'a notice 13 days old', scenario: (u: string) => sandboxAt(u, notice(daysAgo(13))), args: ['--allow-loopback-as-real'], says: `notice: notice.announcedOn ${daysAgo(13)} (CASE-4242) is 13 days` },
     {
