@@ -5,13 +5,12 @@
  * `plan` prints it. The spec's rules apply to real environments (sandbox, production); a mock must
  * be on loopback.
  */
-import { formatDuration } from '../scenario/index.js';
 import type { Plan } from '../plan/index.js';
 import { SPEC_WORDING, TRAFFIC_RULES } from '../spec/index.js';
 import { type EffectiveLimits, effectiveLimits } from './limits.js';
 import { isLoopbackUrl } from './loopback.js';
 import { DAY_MS, earliestStartMs, formatDays, formatSpan, latestAnnouncementDay } from './notice.js';
-import { type Stretch, longestStretch, peakRpm, rateSegments, worstCaseFactor } from './traffic.js';
+import { type Stretch, WINDOW_MS, formatSpanMs, measureTraffic } from './traffic.js';
 
 export type GuardRule = 'target' | 'time-scale' | 'notice' | 'notice-window' | 'coordination' | 'envelope';
 
@@ -29,11 +28,17 @@ export interface GuardDecision {
   readonly startAt: string;
   /** Last arrival slot plus the worst-case wait for its answer (retries included). */
   readonly plannedEndAt: string;
+  /** The planned arrivals in sliding 60 s windows, each counted worstCaseFactor times (see traffic.ts). */
   readonly traffic: {
-    /** Each arrival counted this many times: on429 retry's maxAttempts, else 1. */
+    /** Each arrival counted this many times: on429 retry's maxAttempts (retries and the resend after a token renewal), else 1. */
     readonly worstCaseFactor: number;
+    /** The most requests in any 60 s window (requests per minute). */
     readonly peakRpm: number;
+    /** Where the first window holding peakRpm requests starts (model ms from the run start); null without arrivals. */
+    readonly peakMinuteStartMs: number | null;
+    /** The longest stretch whose trailing minute holds more than 200 requests (dips under a minute bridged), or null. */
     readonly longestAboveCoordinationRpm: StretchSummary | null;
+    /** The longest stretch at the spike rate: first to last request in windows holding ≥ spikeRpm requests, or null. */
     readonly longestAtSpikeRpm: StretchSummary | null;
     readonly maxInFlight: number;
   };
@@ -43,10 +48,8 @@ export interface GuardDecision {
   readonly reasons: readonly string[];
 }
 
-export interface StretchSummary {
-  readonly durationMs: number;
-  readonly phases: readonly string[];
-}
+/** A stretch of the plan: model ms from the run start, exact to the microsecond. */
+export type StretchSummary = Stretch;
 
 export interface GuardContext {
   /** When the run starts (epoch ms): now for `run`, `--at` for `plan`. */
@@ -57,8 +60,13 @@ export interface GuardContext {
 
 const COORDINATION_MS = TRAFFIC_RULES.coordinationAfterMinutes * 60_000;
 
-const summarise = (s: Stretch | undefined): StretchSummary | null => (s === undefined ? null : { durationMs: s.durationMs, phases: s.phases });
-const phaseList = (s: StretchSummary): string => `${s.phases.length === 1 ? 'phase' : 'phases'} ${s.phases.join(', ')}`;
+/** The phases of a stretch; a long list keeps its ends (the stretch field has them all). */
+const phaseList = (s: StretchSummary): string => {
+  const p = s.phases;
+  if (p.length === 1) return `phase ${p[0]}`;
+  return p.length <= 6 ? `phases ${p.join(', ')}` : `phases ${p.slice(0, 3).join(', ')}, …, ${p.slice(-2).join(', ')}: ${p.length} phases`;
+};
+const where = (s: StretchSummary): string => `${formatSpanMs(s.startMs)} – ${formatSpanMs(s.endMs)}, ${phaseList(s)}`;
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** The worst-case time after the last arrival slot until its final answer (model ms). */
@@ -73,18 +81,22 @@ export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision 
   const startMs = context.startAtMs;
   // Wall time: a time-scaled plan (mock only) ends k times sooner.
   const endMs = startMs + (plan.durationMs + worstTailMs(plan)) / plan.timeScale;
-  const factor = worstCaseFactor(plan);
-  const segments = rateSegments(plan);
   const limits = effectiveLimits(s);
+  const measures = measureTraffic(plan, { aboveRpm: TRAFFIC_RULES.coordinationAboveRpm, atRpm: limits.spikeRpm });
+  const factor = measures.worstCaseFactor;
   const traffic = {
     worstCaseFactor: factor,
-    peakRpm: peakRpm(segments),
-    longestAboveCoordinationRpm: summarise(longestStretch(segments, TRAFFIC_RULES.coordinationAboveRpm, false)),
-    longestAtSpikeRpm: summarise(longestStretch(segments, limits.spikeRpm, true)),
+    peakRpm: measures.peakRpm,
+    peakMinuteStartMs: measures.peakMinuteStartMs,
+    longestAboveCoordinationRpm: measures.longestAbove,
+    longestAtSpikeRpm: measures.longestAt,
     maxInFlight: s.maxInFlight,
   };
   const real = environment !== 'mock';
-  const worstCase = factor > 1 ? ` (worst case: on429 retry with maxAttempts ${factor} counts every arrival ${factor} times)` : '';
+  const worstCase =
+    factor > 1
+      ? ` (worst case: on429 retry with maxAttempts ${factor} counts every arrival ${factor} times: the retries after a 429 and the resend after a token renewal are among those attempts)`
+      : '';
 
   const checks: GuardCheck[] = [targetCheck(plan, context), timeScaleCheck(plan)];
   if (!real) {
@@ -107,7 +119,7 @@ function targetCheck(plan: Plan, context: GuardContext): GuardCheck {
     if (t.baseUrl === undefined) return ok('the embedded mock, on loopback');
     if (isLoopbackUrl(t.baseUrl)) return ok(`a mock on loopback (${t.baseUrl})`);
     return refused(
-      `target.baseUrl ${t.baseUrl} is not loopback, but target.environment is mock (the default when none is declared); a mock runs on 127.0.0.0/8, ::1 or localhost — to test a real service, declare target.environment: sandbox or production`,
+      `target.baseUrl ${t.baseUrl} is not loopback, but target.environment is mock (the default when none is declared); a mock runs on loopback (127.0.0.0/8, 0.0.0.0, ::1, ::, those IPv4 addresses inside IPv6, localhost, *.localhost) — to test a real service, declare target.environment: sandbox or production`,
     );
   }
   const url = t.baseUrl ?? '';
@@ -170,27 +182,31 @@ function coordinationCheck(plan: Plan, stretch: StretchSummary | null, worstCase
   const rpm = TRAFFIC_RULES.coordinationAboveRpm;
   const reference = plan.scenario.coordination?.reference;
   if (stretch === null || stretch.durationMs <= COORDINATION_MS) {
-    const longest = stretch === null ? `never above ${rpm} rpm` : `at most ${formatDuration(stretch.durationMs)} above ${rpm} rpm`;
+    const longest = stretch === null ? `never above ${rpm} rpm` : `at most ${formatSpanMs(stretch.durationMs)} above ${rpm} rpm (${where(stretch)})`;
     return { rule: 'coordination', status: 'ok', message: `${longest}${worstCase}: no coordination needed` };
   }
-  const what = `the plan is above ${rpm} rpm for ${formatDuration(stretch.durationMs)} (${phaseList(stretch)})${worstCase}`;
+  const what = `the plan sends more than ${rpm} requests in the minute before each moment for ${formatSpanMs(stretch.durationMs)} from ${formatSpanMs(stretch.startMs)} to ${formatSpanMs(stretch.endMs)} (${phaseList(stretch)})${worstCase}`;
   if (reference !== undefined) return { rule: 'coordination', status: 'ok', message: `${what}: coordinated with support (${reference})` };
   return {
     rule: 'coordination',
     status: 'refused',
-    message: `${what}, more than ${TRAFFIC_RULES.coordinationAfterMinutes} minutes (spec: "${SPEC_WORDING.coordination}"); coordinate with support and add coordination: { reference: <case id> }, or keep above ${rpm} rpm for at most ${TRAFFIC_RULES.coordinationAfterMinutes} minutes`,
+    message: `${what}, more than ${TRAFFIC_RULES.coordinationAfterMinutes} minutes (spec: "${SPEC_WORDING.coordination}"; dips shorter than a minute count in); coordinate with support and add coordination: { reference: <case id> }, or keep above ${rpm} rpm for at most ${TRAFFIC_RULES.coordinationAfterMinutes} minutes`,
   };
 }
 
 function envelopeCheck(traffic: GuardDecision['traffic'], limits: EffectiveLimits, worstCase: string): GuardCheck {
   const problems: string[] = [];
-  if (traffic.peakRpm > limits.spikeRpm) problems.push(`it peaks at ${traffic.peakRpm} rpm, above ${limits.spikeRpm} rpm${worstCase}`);
+  if (traffic.peakRpm > limits.spikeRpm) {
+    problems.push(`it peaks at ${traffic.peakRpm} rpm (${traffic.peakRpm} requests in the minute from ${formatSpanMs(traffic.peakMinuteStartMs ?? 0)}), above ${limits.spikeRpm} rpm${worstCase}`);
+  }
   const atSpike = traffic.longestAtSpikeRpm;
-  if (atSpike !== null && atSpike.durationMs > limits.spikeMinutes * 60_000) {
-    problems.push(`it stays at or above ${limits.spikeRpm} rpm for ${formatDuration(atSpike.durationMs)} (${phaseList(atSpike)}), more than ${limits.spikeMinutes} minutes${worstCase}`);
+  if (atSpike !== null && atSpike.durationMs > limits.spikeMinutes * WINDOW_MS) {
+    problems.push(
+      `it stays at ${limits.spikeRpm} rpm for ${formatSpanMs(atSpike.durationMs)} from ${formatSpanMs(atSpike.startMs)} to ${formatSpanMs(atSpike.endMs)} (${phaseList(atSpike)}), more than ${limits.spikeMinutes} minutes (first to last request in minutes holding ${limits.spikeRpm} or more; dips shorter than a minute count in)${worstCase}`,
+    );
   }
   if (traffic.maxInFlight > limits.maxInFlight) problems.push(`maxInFlight ${traffic.maxInFlight} is above ${limits.maxInFlight} in flight`);
-  const atSpikeText = atSpike === null ? `never at ${limits.spikeRpm} rpm` : `at most ${formatDuration(atSpike.durationMs)} at ${limits.spikeRpm} rpm`;
+  const atSpikeText = atSpike === null ? `never at ${limits.spikeRpm} rpm` : `at most ${formatSpanMs(atSpike.durationMs)} at ${limits.spikeRpm} rpm (${where(atSpike)})`;
   const inside = `peak ${traffic.peakRpm} rpm, ${atSpikeText}, maxInFlight ${traffic.maxInFlight}`;
   if (limits.reference === null) {
     if (problems.length === 0) return { rule: 'envelope', status: 'ok', message: `inside the documented envelope (${inside})` };

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../core/rng.js';
-import { expectedArrivals, phaseArrivals, timeOfArrival } from './arrivals.js';
+import { type ArrivalProcess, type RateShape, expectedArrivals, phaseArrivals as enterPhase, planArrivals, timeOfArrival } from './arrivals.js';
+
+/** The arrivals of a plan of one phase. */
+const phaseArrivals = (shape: RateShape, process: ArrivalProcess, rng: ReturnType<typeof createRng>): Float64Array => planArrivals([shape], process, rng)[0]!;
 
 const MINUTE = 60_000;
 
@@ -36,6 +39,19 @@ describe('phaseArrivals, constant', () => {
   it('inverts the cumulative rate exactly', () => {
     const shape = { durationMs: 90_000, fromRpm: 50, toRpm: 250 };
     for (const n of [1, 17, 100, 224]) expect(expectedArrivals(shape, timeOfArrival(shape, n))).toBeCloseTo(n, 9);
+  });
+});
+
+describe('phaseArrivals, entered part-way to the next arrival', () => {
+  it.each([
+    { dueIn: 0, offsets: [0, 1000], out: 0.5 },
+    { dueIn: 0.25, offsets: [250, 1250], out: 0.75 },
+    { dueIn: 0.5, offsets: [500], out: 0 },
+    { dueIn: 1.75, offsets: [], out: 0.25 },
+  ])('1.5 s at 60 rpm entered $dueIn before the next arrival: $offsets, leaving $out', ({ dueIn, offsets, out }) => {
+    const phase = enterPhase({ durationMs: 1500, fromRpm: 60, toRpm: 60 }, 'constant', createRng(1), dueIn);
+    expect(Array.from(phase.offsetsMs)).toEqual(offsets);
+    expect(phase.dueIn).toBeCloseTo(out, 12);
   });
 });
 

@@ -1,10 +1,13 @@
 /**
- * When each request of a phase is due, in ms from the phase start. The rate may ramp linearly
- * from `fromRpm` to `toRpm`; the expected number of arrivals by time t is
+ * When each request is due. The plan is one arrival process whose rate is piecewise linear: within
+ * a phase it ramps linearly from `fromRpm` to `toRpm`, and the phase's expected number of arrivals
+ * by time t is
  *   Λ(t) = (fromRpm·t + (toRpm − fromRpm)·t² / (2·D)) / 60 000      (t, D in ms)
- * Constant arrivals are due where Λ(t) = 0, 1, 2, …; Poisson arrivals where Λ(t) equals the
- * running sum of unit-mean exponential draws (a non-homogeneous Poisson process by time change).
- * Either way only arrivals strictly before the phase end (Λ(t) < Λ(D)) are kept.
+ * The plan's expected count runs on across phase boundaries: constant arrivals are due where the
+ * plan's count reaches 0, 1, 2, …; Poisson arrivals where it reaches the running sum of unit-mean
+ * exponential draws (a non-homogeneous Poisson process by time change), the sum carried from phase
+ * to phase. So a phase fires an arrival at its start only when one is due there: 200 phases of
+ * 100 ms at 1 rpm plan the one request that 20 s at 1 rpm plan, not 200.
  */
 import { type Rng, nextExponential } from '../core/rng.js';
 
@@ -32,17 +35,45 @@ export function timeOfArrival(shape: RateShape, count: number): number {
   return (2 * count) / (b + Math.sqrt(discriminant));
 }
 
-/** Arrival offsets (ms from the phase start), ascending. */
-export function phaseArrivals(shape: RateShape, process: ArrivalProcess, rng: Rng): Float64Array {
+/** How the process enters its first phase: the expected count until its first arrival (0 for constant: one at the start). */
+export function firstDue(process: ArrivalProcess, rng: Rng): number {
+  return process === 'constant' ? 0 : nextExponential(rng, 1);
+}
+
+/** One phase of the process: its arrival offsets, and where the process stands when the phase ends. */
+export interface PhaseArrivals {
+  /** Arrival offsets (ms from the phase start), ascending. */
+  readonly offsetsMs: Float64Array;
+  /** The expected count still to go, at the phase end, until the next arrival is due (≥ 0). */
+  readonly dueIn: number;
+}
+
+/**
+ * The arrivals of one phase, entered with `dueIn` expected arrivals to go until the next one is due
+ * (firstDue for the first phase, the previous phase's dueIn after that).
+ */
+export function phaseArrivals(shape: RateShape, process: ArrivalProcess, rng: Rng, dueIn: number): PhaseArrivals {
   const out: number[] = [];
+  const expected = expectedArrivals(shape, shape.durationMs);
   // Compare in count space, not time: Λ(D) may be a whole number (100 → 300 rpm over 2 min is
-  // exactly 400), and the inverse of that count can land a rounding error before D.
-  const total = expectedArrivals(shape, shape.durationMs) - 1e-9;
-  let count = process === 'constant' ? 0 : nextExponential(rng, 1);
+  // exactly 400), and the inverse of that count can land a rounding error before D. An arrival
+  // within that tolerance of the end is due at the next phase's start instead.
+  const total = expected - 1e-9;
+  let count = dueIn;
   while (count < total) {
     // Rounded to the microsecond (the recording resolution) so that 600 ms spacing is exactly 600.
     out.push(Math.min(Math.round(timeOfArrival(shape, count) * 1000) / 1000, shape.durationMs));
     count += process === 'constant' ? 1 : nextExponential(rng, 1);
   }
-  return Float64Array.from(out);
+  return { offsetsMs: Float64Array.from(out), dueIn: Math.max(0, count - expected) };
+}
+
+/** Arrival offsets of each phase (ms from its start), for phases laid end to end. */
+export function planArrivals(shapes: readonly RateShape[], process: ArrivalProcess, rng: Rng): Float64Array[] {
+  let dueIn = firstDue(process, rng);
+  return shapes.map((shape) => {
+    const phase = phaseArrivals(shape, process, rng, dueIn);
+    dueIn = phase.dueIn;
+    return phase.offsetsMs;
+  });
 }

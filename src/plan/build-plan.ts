@@ -5,7 +5,7 @@
 import { createRng } from '../core/rng.js';
 import type { Scenario } from '../scenario/index.js';
 import { type LatencyBand, latencyBandFor } from '../spec/index.js';
-import { phaseArrivals } from './arrivals.js';
+import { planArrivals } from './arrivals.js';
 
 export interface PlannedPhase {
   readonly index: number;
@@ -36,12 +36,12 @@ export interface Plan {
 }
 
 export function buildPlan(scenario: Scenario, options: { timeScale?: number } = {}): Plan {
-  // One generator for the whole plan, seeded by the scenario, so each phase's arrivals are repeatable.
-  const rng = createRng(scenario.arrivals.seed);
+  // One arrival process for the whole plan, its generator seeded by the scenario, so arrivals are
+  // repeatable and a phase boundary does not restart the process.
+  const offsets = planArrivals(scenario.phases, scenario.arrivals.process, createRng(scenario.arrivals.seed));
   let startMs = 0;
   const phases = scenario.phases.map((phase, index): PlannedPhase => {
-    const offsets = phaseArrivals(phase, scenario.arrivals.process, rng);
-    const arrivalsMs = offsets.map((t) => t + startMs);
+    const arrivalsMs = offsets[index]!.map((t) => t + startMs);
     const offeredRpm = (phase.fromRpm + phase.toRpm) / 2;
     const planned: PlannedPhase = {
       index,

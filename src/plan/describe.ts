@@ -15,7 +15,13 @@ export function planNotes(plan: Plan): string[] {
     if (p.peakRpm >= IDENTIFICATION_LIMITS.spikeRpm && p.durationMs > IDENTIFICATION_LIMITS.spikeMaxMinutes * 60_000) {
       notes.push(`phase ${p.name} runs at ${p.peakRpm} rpm for ${formatDuration(p.durationMs)}: longer than the documented ${IDENTIFICATION_LIMITS.spikeMaxMinutes} minutes of a spike`);
     }
-    if (p.arrivalsMs.length === 0) notes.push(`phase ${p.name} plans no request (rate × duration < 1)`);
+  }
+  // The arrival process runs across phases, so a short or slow phase may hold none; one note for all of them.
+  const empty = plan.phases.filter((p) => p.arrivalsMs.length === 0);
+  if (empty.length > 0) {
+    const names = empty.length <= 5 ? empty.map((p) => p.name).join(', ') : `${empty.slice(0, 5).map((p) => p.name).join(', ')}, …`;
+    const why = plan.scenario.arrivals.process === 'constant' ? 'rate × duration < 1' : 'rate × duration < 1, or no Poisson arrival fell in it';
+    notes.push(`${empty.length === 1 ? 'phase' : `${empty.length} phases`} ${names} ${empty.length === 1 ? 'plans' : 'plan'} no request (${why}; the plan's arrivals run on across phases)`);
   }
   return notes;
 }

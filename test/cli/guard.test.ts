@@ -55,6 +55,50 @@ describe('loadproof plan --at', () => {
     expect(guard.reasons).toEqual([expect.stringMatching(/^notice-window: its planned end 2026-12-01T12:01:16Z .* is 1 minute after the announced window/)]);
   });
 
+  // Issue 9, cases 1 and 2, through the CLI: a sandbox scenario with a valid notice, judged on its arrivals.
+  const announced = (phases: string): string =>
+    `name: judged\ndescription: judged on its arrivals\ntarget:\n  environment: sandbox\n  baseUrl: https://sandbox.example.invalid\n${notice('2026-11-01')}phases:\n${phases}`;
+
+  it('plans 200 phases of {100ms, 1 rpm} as the one request they add up to, and says so', async () => {
+    const phases = Array.from({ length: 200 }, (_, i) => `  - { name: t${i}, duration: 100ms, rpm: 1 }\n`).join('');
+    const { file } = workspace(announced(phases));
+    const text = await runCli(['plan', file, '--at', '2026-12-01T09:00:00Z']);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/total +20s +1\n/);
+    expect(text.stdout).toContain('199 phases t1, t2, t3, t4, t5, … plan no request (rate × duration < 1; the plan\'s arrivals run on across phases)');
+    expect(text.stdout).toContain('  traffic (planned requests in sliding 60 s windows, each arrival counted once): peak 1 in a minute (from 0s); never above 200 rpm; never at 300 rpm\n');
+    const json = await runCli(['plan', file, '--at', '2026-12-01T09:00:00Z', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ requests: 1, guard: { allowed: true, traffic: { peakRpm: 1, peakMinuteStartMs: 0, longestAboveCoordinationRpm: null, longestAtSpikeRpm: null } } });
+  });
+
+  it('refuses ten repeats of 5 minutes at 300 rpm and 1 minute at 200: the dips do not reset the clock', async () => {
+    const phases = Array.from({ length: 10 }, (_, i) => `  - { name: hot${i + 1}, duration: 5m, rpm: 300 }\n  - { name: dip${i + 1}, duration: 1m, rpm: 200 }\n`).join('');
+    const { file } = workspace(announced(phases));
+    const { code, stdout } = await runCli(['plan', file, '--at', '2026-12-01T09:00:00Z']);
+    expect(code).toBe(3);
+    expect(stdout).toContain('Guard: REFUSED');
+    expect(stdout).toContain('traffic (planned requests in sliding 60 s windows, each arrival counted once): peak 300 in a minute (from 0s); above 200 rpm for 59m19.8s at most (40s – 59m59.8s)');
+    expect(stdout).toContain('✖ coordination   the plan sends more than 200 requests in the minute before each moment for 59m19.8s from 40s to 59m59.8s (phases hot1, dip1, hot2,');
+    expect(stdout).toContain('✖ envelope       the plan is outside the documented envelope');
+    expect(stdout).toContain('it stays at 300 rpm for 59m');
+  });
+
+  it('allows the documented spike, 5 minutes at 300 rpm between 100 rpm phases, with no coordination', async () => {
+    const { file } = workspace(announced('  - { name: warm, duration: 2m, rpm: 100 }\n  - { name: spike, duration: 5m, rpm: 300 }\n  - { name: recover, duration: 2m, rpm: 100 }\n'));
+    const { code, stdout } = await runCli(['plan', file, '--at', '2026-12-01T09:00:00Z']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('✔ coordination   at most 4m59.6s above 200 rpm (2m30.2s – 7m29.8s, phases spike, recover): no coordination needed');
+    expect(stdout).toContain('✔ envelope       inside the documented envelope (peak 300 rpm, at most 5m at 300 rpm (2m – 7m, phases spike, recover), maxInFlight 128)');
+  });
+
+  // Issue 9, case 4: the loopback test is one function for mock and real targets.
+  it.each(['http://0.0.0.0:9', 'http://localhost.:9', 'http://a.localhost:9', 'http://[::ffff:127.0.0.1]:9'])('accepts a mock at %s as loopback', async (url) => {
+    const { file } = workspace(`name: local\ndescription: a mock on this host\ntarget:\n  environment: mock\n  baseUrl: ${url}\nphases:\n  - { name: a, duration: 1m, rpm: 60 }\n`);
+    const { code, stdout } = await runCli(['plan', file]);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/✔ target +a mock on loopback \(http:\/\/\S+:9\/?\)/);
+  });
+
   it('refuses an --at without a zone with exit 2', async () => {
     const { code, stderr } = await runCli(['plan', SANDBOX_EXAMPLE, '--at', '2026-12-01T09:00:00']);
     expect(code).toBe(2);
@@ -66,6 +110,12 @@ describe('loadproof run: a refused run sends nothing, the token request included
   const creds = (s: MockServer) => ({ LOADPROOF_CLIENT_ID: s.clientId, LOADPROOF_CLIENT_SECRET: s.clientSecret });
   it.each([
     { name: 'a sandbox target at a loopback URL, without the test switch', scenario: (u: string) => sandboxAt(u, notice(daysAgo(20))), args: [] as string[], says: 'target: target.baseUrl http://127.0.0.1' },
+    {
+      name: 'a sandbox target at the mock in IPv4-mapped IPv6, [::ffff:127.0.0.1]',
+      scenario: (u: string) => sandboxAt(u.replace('127.0.0.1', '[::ffff:127.0.0.1]'), notice(daysAgo(20))),
+      args: [] as string[],
+      says: 'is loopback, but target.environment is sandbox: a real environment is not on this machine',
+    },
     { name: 'a sandbox run without a notice', scenario: (u: string) => sandboxAt(u), args: ['--allow-loopback-as-real'], says: 'notice: a sandbox run needs an advance notice and this scenario has none' },
     { name: 'a notice 13 days old', scenario: (u: string) => sandboxAt(u, notice(daysAgo(13))), args: ['--allow-loopback-as-real'], says: `notice: notice.announcedOn ${daysAgo(13)} (CASE-4242) is 13 days` },
     {
@@ -78,7 +128,7 @@ describe('loadproof run: a refused run sends nothing, the token request included
       name: '6 minutes above 200 rpm without coordination',
       scenario: (u: string) => sandboxAt(u, notice(daysAgo(20)), '  - { name: a, duration: 3m, rpm: 250 }\n  - { name: b, duration: 3m, fromRpm: 250, toRpm: 210 }\n'),
       args: ['--allow-loopback-as-real'],
-      says: 'coordination: the plan is above 200 rpm for 6m (phases a, b), more than 5 minutes',
+      says: 'coordination: the plan sends more than 200 requests in the minute before each moment for 5m16.218s from 48s to 6m4.218s (phases a, b), more than 5 minutes',
     },
     {
       name: 'retries whose worst case crosses 300 rpm',
@@ -123,7 +173,12 @@ describe('loadproof run: a refused run sends nothing, the token request included
     const [folder] = readdirSync(out);
     const summary = JSON.parse(readFileSync(join(out, folder!, 'summary.json'), 'utf8'));
     expect(summary.environment).toBe('sandbox');
-    expect(summary.guard).toMatchObject({ allowed: true, real: true, traffic: { peakRpm: 60, worstCaseFactor: 1, maxInFlight: 128 } });
+    // 4 s at 60 rpm plans 4 requests: the most in any minute is 4.
+    expect(summary.guard).toMatchObject({
+      allowed: true,
+      real: true,
+      traffic: { peakRpm: 4, peakMinuteStartMs: 0, longestAboveCoordinationRpm: null, longestAtSpikeRpm: null, worstCaseFactor: 1, maxInFlight: 128 },
+    });
     expect(summary.guard.checks.map((c: { rule: string; status: string }) => `${c.rule}:${c.status}`)).toEqual([
       'target:ok',
       'time-scale:ok',
