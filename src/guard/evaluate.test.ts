@@ -277,6 +277,8 @@ describe('guard: the documented envelope (300 rpm, 5 minutes at 300, 128 in flig
     // The first 100 rpm request, 200 ms after the last 300 rpm one, completes a minute of 300: 1,501 requests, exactly 5 minutes.
     { name: 'the documented spike between 100 rpm phases', extra: { phases: DOCUMENTED_SPIKE }, status: 'ok', says: 'at most 5m at 300 rpm (2m – 7m, phases spike, recover)' },
     { name: 'ten 5-minute spikes with 1-minute dips at 200 rpm', extra: { phases: TEN_REPEATS }, status: 'refused', says: 'it stays at 300 rpm for 59m' },
+    // The first 200 rpm request after the spike completes a minute of 300: 5m0.3s, within the measure's resolution (whole seconds).
+    { name: 'exactly 5 minutes at 300 between 200 rpm phases', extra: { phases: [flat('2m', 200, 'burst'), flat('5m', 300, 'spike'), flat('2m', 200, 'after')], coordination }, status: 'ok', says: 'at most 5m0.3s at 300 rpm' },
     { name: 'a peak of 301 rpm', extra: { phases: [flat('1m', 301)] }, status: 'refused', says: 'it peaks at 301 rpm (301 requests in the minute from 0s), above 300 rpm' },
     { name: 'a ramp to 360 rpm over 2m (295 in its busiest minute)', extra: { phases: [{ name: 'r', duration: '2m', fromRpm: 100, toRpm: 360 }] }, status: 'ok', says: 'peak 295 rpm, never at 300 rpm' },
     { name: 'a ramp 240→360 over 2m', extra: { phases: [{ name: 'r', duration: '2m', fromRpm: 240, toRpm: 360 }] }, status: 'refused', says: 'it peaks at 330 rpm' },

@@ -60,6 +60,14 @@ export interface GuardContext {
 
 const COORDINATION_MS = TRAFFIC_RULES.coordinationAfterMinutes * 60_000;
 
+/**
+ * Whether a measured stretch is longer than a limit given in minutes, to the nearest second. A
+ * stretch is measured from discrete requests, so it is known only to about one request's spacing:
+ * exactly five minutes at 300 rpm next to a 200 rpm phase measures 5m0.3s (the neighbour's first
+ * request completes a minute of 300), and 5m1s at 300 rpm measures 5m0.8s (first to last request).
+ */
+const longerThan = (durationMs: number, limitMs: number): boolean => Math.round(durationMs / 1000) * 1000 > limitMs;
+
 /** The phases of a stretch; a long list keeps its ends (the stretch field has them all). */
 const phaseList = (s: StretchSummary): string => {
   const p = s.phases;
@@ -181,7 +189,7 @@ function noticeWindowCheck(plan: Plan, startMs: number, endMs: number): GuardChe
 function coordinationCheck(plan: Plan, stretch: StretchSummary | null, worstCase: string): GuardCheck {
   const rpm = TRAFFIC_RULES.coordinationAboveRpm;
   const reference = plan.scenario.coordination?.reference;
-  if (stretch === null || stretch.durationMs <= COORDINATION_MS) {
+  if (stretch === null || !longerThan(stretch.durationMs, COORDINATION_MS)) {
     const longest = stretch === null ? `never above ${rpm} rpm` : `at most ${formatSpanMs(stretch.durationMs)} above ${rpm} rpm (${where(stretch)})`;
     return { rule: 'coordination', status: 'ok', message: `${longest}${worstCase}: no coordination needed` };
   }
@@ -200,7 +208,7 @@ function envelopeCheck(traffic: GuardDecision['traffic'], limits: EffectiveLimit
     problems.push(`it peaks at ${traffic.peakRpm} rpm (${traffic.peakRpm} requests in the minute from ${formatSpanMs(traffic.peakMinuteStartMs ?? 0)}), above ${limits.spikeRpm} rpm${worstCase}`);
   }
   const atSpike = traffic.longestAtSpikeRpm;
-  if (atSpike !== null && atSpike.durationMs > limits.spikeMinutes * WINDOW_MS) {
+  if (atSpike !== null && longerThan(atSpike.durationMs, limits.spikeMinutes * WINDOW_MS)) {
     problems.push(
       `it stays at ${limits.spikeRpm} rpm for ${formatSpanMs(atSpike.durationMs)} from ${formatSpanMs(atSpike.startMs)} to ${formatSpanMs(atSpike.endMs)} (${phaseList(atSpike)}), more than ${limits.spikeMinutes} minutes (first to last request in minutes holding ${limits.spikeRpm} or more; dips shorter than a minute count in)${worstCase}`,
     );
