@@ -213,7 +213,7 @@ describe('guard: more than 5 minutes above 200 rpm needs coordination (windows [
     { name: '250 rpm for 6m', phases: [flat('6m', 250)], status: 'refused', says: 'for 5m23.76s from 48s to 6m11.76s (phase p)' },
     // Continuous rates cross 200 exactly 30 s into the spike and 30 s after it: exactly 5 minutes; the discrete counts make it 4m59.6s, never more.
     { name: 'the documented spike, 5m at 300 between 100 rpm phases', phases: DOCUMENTED_SPIKE, status: 'ok', says: 'at most 4m59.6s above 200 rpm (2m30.2s – 7m29.8s, phases spike, recover)' },
-    { name: 'the same spike 1 s longer', phases: [flat('2m', 100, 'warm'), flat('5m1s', 300, 'spike'), flat('2m', 100, 'recover')], status: 'refused', says: 'for 5m0.6s from 2m30.2s to 7m30.8s' },
+    { name: 'the same spike 2 s longer', phases: [flat('2m', 100, 'warm'), flat('5m2s', 300, 'spike'), flat('2m', 100, 'recover')], status: 'refused', says: 'for 5m1.6s from 2m30.2s to 7m31.8s' },
     { name: 'ten repeats of 5m at 300 and 1m at 200 (a dip does not reset the clock)', phases: TEN_REPEATS, status: 'refused', says: 'for 59m19.8s from 40s to 59m59.8s (phases hot1, dip1, hot2, …, hot10, dip10: 20 phases)' },
     { name: 'a dip shorter than a minute', phases: [flat('4m', 250, 'a'), flat('30s', 100, 'dip'), flat('4m', 250, 'b')], status: 'refused', says: '(phases a, dip, b)' },
     { name: 'a dip of a full minute at 100 rpm (the count is at most 200 for 80 s)', phases: [flat('4m', 250, 'a'), flat('1m', 100, 'rest'), flat('4m', 250, 'b')], status: 'ok', says: 'at most 3m31.92s above 200 rpm (48s – 4m19.92s, phases a, rest)' },
@@ -273,12 +273,14 @@ describe('guard: the documented envelope (300 rpm, 5 minutes at 300, 128 in flig
     // 1,500 requests 200 ms apart: 4m59.8s from the first to the last.
     { name: '300 rpm for 5m', extra: { phases: [flat('5m', 300)] }, status: 'ok', says: 'inside the documented envelope (peak 300 rpm, at most 4m59.8s at 300 rpm (0s – 4m59.8s, phase p), maxInFlight 128)' },
     { name: '300 rpm for 6m', extra: { phases: [flat('6m', 300)] }, status: 'refused', says: 'it stays at 300 rpm for 5m59.8s from 0s to 5m59.8s (phase p), more than 5 minutes' },
-    { name: '300 rpm for 5m1s', extra: { phases: [flat('5m1s', 300)] }, status: 'refused', says: 'it stays at 300 rpm for 5m0.8s' },
+    { name: '300 rpm for 5m2s', extra: { phases: [flat('5m2s', 300)] }, status: 'refused', says: 'it stays at 300 rpm for 5m1.8s' },
+    // 5m0.8s from the first request to the last: an excess under a second is the measure's resolution.
+    { name: '300 rpm for 5m1s', extra: { phases: [flat('5m1s', 300)] }, status: 'ok', says: 'at most 5m0.8s at 300 rpm' },
     // The first 100 rpm request, 200 ms after the last 300 rpm one, completes a minute of 300: 1,501 requests, exactly 5 minutes.
     { name: 'the documented spike between 100 rpm phases', extra: { phases: DOCUMENTED_SPIKE }, status: 'ok', says: 'at most 5m at 300 rpm (2m – 7m, phases spike, recover)' },
     { name: 'ten 5-minute spikes with 1-minute dips at 200 rpm', extra: { phases: TEN_REPEATS }, status: 'refused', says: 'it stays at 300 rpm for 59m' },
-    // The first 200 rpm request after the spike completes a minute of 300: 5m0.3s, within the measure's resolution (whole seconds).
-    { name: 'exactly 5 minutes at 300 between 200 rpm phases', extra: { phases: [flat('2m', 200, 'burst'), flat('5m', 300, 'spike'), flat('2m', 200, 'after')], coordination }, status: 'ok', says: 'at most 5m0.3s at 300 rpm' },
+    // Each 200 rpm neighbour's nearest request completes a minute of 300: 5m0.6s, within the measure's resolution (whole seconds).
+    { name: 'exactly 5 minutes at 300 between 200 rpm phases', extra: { phases: [flat('2m', 200, 'burst'), flat('5m', 300, 'spike'), flat('2m', 200, 'after')], coordination }, status: 'ok', says: 'at most 5m0.6s at 300 rpm' },
     { name: 'a peak of 301 rpm', extra: { phases: [flat('1m', 301)] }, status: 'refused', says: 'it peaks at 301 rpm (301 requests in the minute from 0s), above 300 rpm' },
     { name: 'a ramp to 360 rpm over 2m (295 in its busiest minute)', extra: { phases: [{ name: 'r', duration: '2m', fromRpm: 100, toRpm: 360 }] }, status: 'ok', says: 'peak 295 rpm, never at 300 rpm' },
     { name: 'a ramp 240→360 over 2m', extra: { phases: [{ name: 'r', duration: '2m', fromRpm: 240, toRpm: 360 }] }, status: 'refused', says: 'it peaks at 330 rpm' },
@@ -291,10 +293,10 @@ describe('guard: the documented envelope (300 rpm, 5 minutes at 300, 128 in flig
       says: 'inside the limits raised by support (CASE-RAISE-1)',
     },
     {
-      name: '600 rpm for 10m1s above raised limits',
-      extra: { phases: [flat('10m1s', 600)], limits: { spikeRpm: 600, spikeMinutes: 10, reference: 'CASE-RAISE-1' } },
+      name: '600 rpm for 10m2s above raised limits',
+      extra: { phases: [flat('10m2s', 600)], limits: { spikeRpm: 600, spikeMinutes: 10, reference: 'CASE-RAISE-1' } },
       status: 'refused',
-      says: 'it stays at 600 rpm for 10m0.9s',
+      says: 'it stays at 600 rpm for 10m1.9s',
     },
     {
       name: '650 rpm above raised limits',

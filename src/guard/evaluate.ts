@@ -61,12 +61,12 @@ export interface GuardContext {
 const COORDINATION_MS = TRAFFIC_RULES.coordinationAfterMinutes * 60_000;
 
 /**
- * Whether a measured stretch is longer than a limit given in minutes, to the nearest second. A
- * stretch is measured from discrete requests, so it is known only to about one request's spacing:
- * exactly five minutes at 300 rpm next to a 200 rpm phase measures 5m0.3s (the neighbour's first
- * request completes a minute of 300), and 5m1s at 300 rpm measures 5m0.8s (first to last request).
+ * Whether a measured stretch is longer than a limit given in minutes, in whole seconds. A stretch is
+ * measured from discrete requests, so each end is known only to about one request's spacing: exactly
+ * five minutes at 300 rpm between 200 rpm phases measures 5m0.6s, because each neighbour's nearest
+ * request completes a minute of 300. An excess under a second is that resolution; a second is not.
  */
-const longerThan = (durationMs: number, limitMs: number): boolean => Math.round(durationMs / 1000) * 1000 > limitMs;
+const longerThan = (durationMs: number, limitMs: number): boolean => Math.floor(durationMs / 1000) * 1000 > limitMs;
 
 /** The phases of a stretch; a long list keeps its ends (the stretch field has them all). */
 const phaseList = (s: StretchSummary): string => {
