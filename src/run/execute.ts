@@ -165,7 +165,7 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
         steady: recorder.steady[i]!,
         all: recorder.phases[i]!,
         http429InsideEnvelope: recorder.http429InsideEnvelope[i]!,
-        thresholds: [...scenario.thresholds.all, ...(scenario.thresholds.byPhase[p.name] ?? [])],
+        thresholds: [...scenario.thresholds.all, ...(scenario.thresholds.byPhase.get(p.name) ?? [])],
       })),
       documentedTargets: scenario.thresholds.documentedTargets,
       generator: {

@@ -34,7 +34,7 @@ describe('parseScenario', () => {
       timeoutMs: 16_000,
       maxInFlight: 128,
       windowMs: 10_000,
-      thresholds: { documentedTargets: true, all: [], byPhase: {} },
+      thresholds: { documentedTargets: true, all: [], byPhase: new Map() },
     });
     expect(Object.isFrozen(s.phases[0])).toBe(true);
   });
@@ -57,7 +57,7 @@ describe('parseScenario', () => {
       { kind: 'rate', source: 'rate(429) == 0', of: '429', op: '==', fraction: 0 },
       { kind: 'rate', source: 'rate(errors) < 1%', of: 'errors', op: '<', fraction: 0.01 },
     ]);
-    expect(s.thresholds.byPhase.ramp).toEqual([{ kind: 'count', source: 'count(504) == 0', of: '504', op: '==', count: 0 }]);
+    expect(s.thresholds.byPhase.get('ramp')).toEqual([{ kind: 'count', source: 'count(504) == 0', of: '504', op: '==', count: 0 }]);
     expect(s.notice).toEqual({ announcedOn: '2026-11-01', reference: 'SUP-1234' });
   });
 
@@ -122,5 +122,40 @@ describe('parseScenario', () => {
   it('reports YAML syntax errors and unreadable JSON as problems of the file', () => {
     expect(problemsOf('name: [unclosed\n')[0]).toMatch(/^\(file\): not valid YAML/);
     expect(problemsOf('{"name": ', 'x.json')[0]).toMatch(/^\(file\): not valid JSON/);
+  });
+
+  describe('keys written by the user are data, never properties of Object.prototype', () => {
+    const PROTO_NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty'];
+
+    it('reads phases named constructor, toString, valueOf and hasOwnProperty, each with its own thresholds', () => {
+      const phases = PROTO_NAMES.map((name) => `  - { name: ${name}, duration: 1m, rpm: 10 }`).join('\n');
+      const byPhase = PROTO_NAMES.map((name) => `    ${name}: ["count(504) == 0"]`).join('\n');
+      const s = parseScenario(`name: t\ndescription: d\nphases:\n${phases}\nthresholds:\n  byPhase:\n${byPhase}\n`, 't.yaml');
+      expect(s.phases.map((p) => p.name)).toEqual(PROTO_NAMES);
+      for (const name of PROTO_NAMES) expect(s.thresholds.byPhase.get(name)).toEqual([{ kind: 'count', source: 'count(504) == 0', of: '504', op: '==', count: 0 }]);
+      expect(s.thresholds.byPhase.get('__proto__')).toBeUndefined();
+    });
+
+    it('finds no thresholds for a phase named after a prototype member when none are given', () => {
+      const s = parseScenario('name: t\ndescription: d\nphases:\n  - { name: constructor, duration: 1m, rpm: 10 }\n', 't.yaml');
+      expect(s.thresholds.byPhase.get('constructor')).toBeUndefined();
+      expect(s.thresholds.byPhase.size).toBe(0);
+    });
+
+    it.each([
+      ['YAML', 'byphase.yaml', (key: string) => `name: t\ndescription: d\nphases: [{ name: a, duration: 1m, rpm: 1 }]\nthresholds:\n  byPhase:\n    ${key}: ["p(95) < 1s"]\n`],
+      ['JSON', 'byphase.json', (key: string) => `{"name": "t", "description": "d", "phases": [{"name": "a", "duration": "1m", "rpm": 1}], "thresholds": {"byPhase": {"${key}": ["p(95) < 1s"]}}}`],
+    ])('refuses thresholds.byPhase.__proto__ and .constructor without such phases (%s)', (_, file, text) => {
+      for (const key of ['__proto__', 'constructor', 'toString']) {
+        expect(problemsOf(text(key), file)).toEqual([`thresholds.byPhase.${key}: no phase is named "${key}"`]);
+      }
+    });
+
+    it('names a __proto__ field as unknown, at the top level and inside a phase', () => {
+      expect(problemsOf('{"name": "t", "description": "d", "phases": [{"name": "a", "duration": "1m", "rpm": 1, "__proto__": {"rpm": 2}}], "__proto__": {"x": 1}}', 'p.json')).toEqual([
+        'phases[0].__proto__: unknown field (check its spelling against loadproof schema)',
+        '__proto__: unknown field (check its spelling against loadproof schema)',
+      ]);
+    });
   });
 });

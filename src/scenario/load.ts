@@ -34,7 +34,12 @@ export interface Scenario {
   readonly timeoutMs: number;
   readonly maxInFlight: number;
   readonly windowMs: number;
-  readonly thresholds: { readonly documentedTargets: boolean; readonly all: readonly Threshold[]; readonly byPhase: Readonly<Record<string, readonly Threshold[]>> };
+  readonly thresholds: {
+    readonly documentedTargets: boolean;
+    readonly all: readonly Threshold[];
+    /** Thresholds by phase name; a Map, since names are the user's text (a phase may be named `constructor`). */
+    readonly byPhase: ReadonlyMap<string, readonly Threshold[]>;
+  };
   readonly notice?: ScenarioInput['notice'];
   readonly coordination?: ScenarioInput['coordination'];
   readonly limits?: ScenarioInput['limits'];
@@ -70,7 +75,11 @@ function extractSecretKeys(value: unknown, path: PropertyKey[] = []): string[] {
 /** The value at `path` in the parsed document (undefined when absent). */
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
-  for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path) {
+    if (value instanceof Map) value = value.get(key);
+    // Own properties only: a user's key such as "constructor" must not reach Object.prototype.
+    else value = typeof value === 'object' && value !== null && Object.hasOwn(value, key) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  }
   return value;
 }
 
@@ -113,7 +122,7 @@ function resolve(input: ScenarioInput): Scenario {
     thresholds: {
       documentedTargets: input.thresholds.documentedTargets,
       all: thresholds(input.thresholds.all),
-      byPhase: Object.fromEntries(Object.entries(input.thresholds.byPhase).map(([name, list]) => [name, thresholds(list)])),
+      byPhase: new Map([...input.thresholds.byPhase].map(([name, list]) => [name, thresholds(list)])),
     },
     ...(input.notice === undefined ? {} : { notice: input.notice }),
     ...(input.coordination === undefined ? {} : { coordination: input.coordination }),

@@ -53,6 +53,18 @@ const thresholdExpression = z.string().superRefine((text, ctx) => {
   if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
 });
 
+const isMapping = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Thresholds keyed by phase name: the user's keys become a Map as they are parsed, so a phase named
+ * `constructor` or `__proto__` is a key like any other (an object would answer with its prototype's
+ * members, and zod's record drops `__proto__` without a word), and every key written is checked.
+ */
+export const ByPhaseSchema = z.preprocess(
+  (value) => (isMapping(value) && !(value instanceof Map) ? new Map(Object.entries(value)) : value),
+  z.map(z.string(), z.array(thresholdExpression), { error: 'expected a mapping of phase names to lists of thresholds' }),
+);
+
 export const ScenarioSchema = z
   .strictObject({
     $schema: z.string().optional().describe('Path to scenario.schema.json, for editors'),
@@ -112,9 +124,9 @@ export const ScenarioSchema = z
       .strictObject({
         documentedTargets: z.boolean().default(true).describe('Check each phase’s p95 against the spec’s target for its offered rate'),
         all: z.array(thresholdExpression).default([]).describe(`Checked on every phase: ${THRESHOLD_SYNTAX}`),
-        byPhase: z.record(z.string(), z.array(thresholdExpression)).default({}).describe('Checked on the named phase only'),
+        byPhase: ByPhaseSchema.default(() => new Map()).describe('Checked on the named phase only'),
       })
-      .default({ documentedTargets: true, all: [], byPhase: {} }),
+      .default(() => ({ documentedTargets: true, all: [], byPhase: new Map() })),
     notice: z
       .strictObject({
         announcedOn: isoDate.describe('Day the load test was announced to support'),
@@ -144,7 +156,7 @@ export const ScenarioSchema = z
       if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['phases', i, 'name'], message: `"${phase.name}" is already the name of phases[${first}]` });
       else seen.set(phase.name, i);
     });
-    for (const name of Object.keys(scenario.thresholds.byPhase)) {
+    for (const name of scenario.thresholds.byPhase.keys()) {
       if (!seen.has(name)) ctx.addIssue({ code: 'custom', path: ['thresholds', 'byPhase', name], message: `no phase is named "${name}"` });
     }
   });
