@@ -61,3 +61,16 @@ describe('phaseArrivals, poisson', () => {
     expect(secondHalf / a.length).toBeCloseTo(5 / 8, 2);
   });
 });
+
+describe('phaseArrivals, bounded', () => {
+  it('never generates more than maxArrivals, however the Poisson draws fall', () => {
+    // Draws of 0 make every exponential gap 0: an unguarded loop would never reach Λ(D).
+    const stuck = { next: () => 0 };
+    const a = phaseArrivals({ durationMs: MINUTE, fromRpm: 10, toRpm: 10 }, 'poisson', stuck, 1000);
+    expect(a.length).toBe(1000);
+  });
+
+  it('stops constant arrivals at maxArrivals too', () => {
+    expect(phaseArrivals({ durationMs: MINUTE, fromRpm: 600, toRpm: 600 }, 'constant', createRng(1), 250).length).toBe(250);
+  });
+});

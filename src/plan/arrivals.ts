@@ -32,14 +32,17 @@ export function timeOfArrival(shape: RateShape, count: number): number {
   return (2 * count) / (b + Math.sqrt(discriminant));
 }
 
-/** Arrival offsets (ms from the phase start), ascending. */
-export function phaseArrivals(shape: RateShape, process: ArrivalProcess, rng: Rng): Float64Array {
+/**
+ * Arrival offsets (ms from the phase start), ascending; at most `maxArrivals` of them, so that no
+ * draw of a Poisson process can make the loop outgrow the plan's bound.
+ */
+export function phaseArrivals(shape: RateShape, process: ArrivalProcess, rng: Rng, maxArrivals = Number.POSITIVE_INFINITY): Float64Array {
   const out: number[] = [];
   // Compare in count space, not time: Λ(D) may be a whole number (100 → 300 rpm over 2 min is
   // exactly 400), and the inverse of that count can land a rounding error before D.
   const total = expectedArrivals(shape, shape.durationMs) - 1e-9;
   let count = process === 'constant' ? 0 : nextExponential(rng, 1);
-  while (count < total) {
+  while (count < total && out.length < maxArrivals) {
     // Rounded to the microsecond (the recording resolution) so that 600 ms spacing is exactly 600.
     out.push(Math.min(Math.round(timeOfArrival(shape, count) * 1000) / 1000, shape.durationMs));
     count += process === 'constant' ? 1 : nextExponential(rng, 1);

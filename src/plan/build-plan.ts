@@ -3,7 +3,7 @@
  * offered rate and the spec's load band and p95 target. Nothing here runs or sends anything.
  */
 import { createRng } from '../core/rng.js';
-import type { Scenario } from '../scenario/index.js';
+import { SCENARIO_BOUNDS, type Scenario } from '../scenario/index.js';
 import { type LatencyBand, latencyBandFor } from '../spec/index.js';
 import { phaseArrivals } from './arrivals.js';
 
@@ -39,8 +39,11 @@ export function buildPlan(scenario: Scenario, options: { timeScale?: number } = 
   // One generator for the whole plan, seeded by the scenario, so each phase's arrivals are repeatable.
   const rng = createRng(scenario.arrivals.seed);
   let startMs = 0;
+  let arrivalsSoFar = 0;
   const phases = scenario.phases.map((phase, index): PlannedPhase => {
-    const offsets = phaseArrivals(phase, scenario.arrivals.process, rng);
+    // The scenario's bound holds for the expected counts; this holds it for Poisson draws too.
+    const offsets = phaseArrivals(phase, scenario.arrivals.process, rng, SCENARIO_BOUNDS.plannedRequests - arrivalsSoFar);
+    arrivalsSoFar += offsets.length;
     const arrivalsMs = offsets.map((t) => t + startMs);
     const offeredRpm = (phase.fromRpm + phase.toRpm) / 2;
     const planned: PlannedPhase = {

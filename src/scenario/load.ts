@@ -2,13 +2,12 @@
  * Scenario file → Scenario: parse YAML or JSON, refuse secrets, validate with the zod schema,
  * report every problem (field path, value, what was expected), then resolve durations to ms.
  */
-import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
-import { parseDocument } from 'yaml';
 import type * as z from 'zod';
 import { ScenarioError } from '../core/errors.js';
 import { describeValue } from '../core/text.js';
+import { toDotPath } from './dot-path.js';
 import { parseDurationMs } from './duration.js';
+import { parseScenarioText, readScenarioText } from './parse-text.js';
 import { type ScenarioInput, ScenarioSchema } from './schema.js';
 import { type Threshold, parseThreshold } from './threshold.js';
 
@@ -49,13 +48,6 @@ export interface Scenario {
 const SECRET_KEY = /secret|passw(or)?d|token|api[-_]?key|authorization|bearer|credential_value/i;
 const ALLOWED_KEYS = new Set(['clientSecretEnv', 'credentials']);
 
-/** `a.b[0].c` from a path. */
-export function toDotPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
-  return out === '' ? '(top level)' : out;
-}
-
 /** Paths of secret-looking keys; their values are removed from `value` so no message can echo them. */
 function extractSecretKeys(value: unknown, path: PropertyKey[] = []): string[] {
   if (typeof value !== 'object' || value === null) return [];
@@ -89,6 +81,10 @@ function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
     return issue.keys.map((key) => `${toDotPath([...issue.path, key])}: unknown field (check its spelling against loadproof schema)`);
   }
   const value = valueAt(raw, issue.path);
+  if (issue.code === 'invalid_value' && issue.message.startsWith('Invalid option')) {
+    // zod's default wording quotes each option; ours lists them.
+    return [`${toDotPath(issue.path)}: expected one of ${issue.values.map(String).join(', ')}, got ${describeValue(value)}`];
+  }
   if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) {
     // zod's default wording; ours says the same in plain words.
     const expected = `expected ${issue.expected === 'object' ? 'a mapping of fields' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
@@ -139,20 +135,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Parses scenario text (YAML, of which JSON is a subset); `file` names it in messages. */
+/** Parses scenario text (JSON for a `.json` file, else YAML); `file` names it in messages. */
 export function parseScenario(text: string, file: string): Scenario {
-  let raw: unknown;
-  if (extname(file).toLowerCase() === '.json') {
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      throw new ScenarioError(file, [`(file): not valid JSON: ${(error as Error).message}`]);
-    }
-  } else {
-    const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-    if (doc.errors.length > 0) throw new ScenarioError(file, doc.errors.map((e) => `(file): not valid YAML: ${e.message.split('\n')[0]}`));
-    raw = doc.toJS();
-  }
+  const raw = parseScenarioText(text, file);
   const secretProblems = extractSecretKeys(raw);
   const parsed = ScenarioSchema.safeParse(raw);
   const problems = [...secretProblems, ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => formatIssue(issue, raw)))];
@@ -160,13 +145,7 @@ export function parseScenario(text: string, file: string): Scenario {
   return resolve(parsed.data);
 }
 
-/** Reads and parses a scenario file. */
+/** Reads (at most 1 MiB) and parses a scenario file. */
 export async function loadScenario(file: string): Promise<Scenario> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new ScenarioError(file, [`(file): cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`]);
-  }
-  return parseScenario(text, file);
+  return parseScenario(await readScenarioText(file), file);
 }
