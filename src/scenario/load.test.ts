@@ -279,4 +279,55 @@ describe('parseScenario', () => {
       await expect(loadScenario('/dev/zero')).rejects.toMatchObject({ problems: ['(file): expected at most 1 MiB (1048576 bytes), got more'] });
     });
   });
+
+  describe('never echoes what may be a secret', () => {
+    const CANARY = 'kN4ryQ-7zXw-s3cr3t-Vq9';
+    const HEAD = 'name: t\ndescription: d\nphases: [{ name: a, duration: 1m, rpm: 1 }]\n';
+    const refusal = (text: string, file = 'c.yaml'): string => {
+      const problems = problemsOf(text, file).join('\n');
+      expect(problems).not.toContain(CANARY);
+      expect(problems).not.toContain(CANARY.slice(0, 6));
+      return problems;
+    };
+
+    it.each([
+      ['a secret typed as clientSecretEnv', `${HEAD}target: { credentials: { clientSecretEnv: "${CANARY}" } }\n`, 'target.credentials.clientSecretEnv: not a variable name (expected letters, digits and _, not starting with a digit; value not shown)'],
+      ['a secret typed as clientIdEnv', `${HEAD}target: { credentials: { clientIdEnv: "${CANARY} " } }\n`, 'target.credentials.clientIdEnv: not a variable name (expected letters, digits and _, not starting with a digit; value not shown)'],
+      ['a secret as the credentials', `${HEAD}target: { credentials: ${CANARY} }\n`, 'target.credentials: expected a mapping of fields (clientIdEnv, clientSecretEnv); value not shown'],
+      ['a secret in a list as the credentials', `${HEAD}target: { credentials: [${CANARY}] }\n`, 'target.credentials: expected a mapping of fields (clientIdEnv, clientSecretEnv); value not shown'],
+      ['a secret as a key of the credentials', `${HEAD}target: { credentials: { ${CANARY}: x } }\n`, 'target.credentials: unknown field (its name is not shown; expected clientIdEnv, clientSecretEnv)'],
+      ['a number as clientSecretEnv', `${HEAD}target: { credentials: { clientSecretEnv: 12345678 } }\n`, 'target.credentials.clientSecretEnv: not a variable name (expected letters, digits and _, not starting with a digit; value not shown)'],
+      ['a password in the base URL', `${HEAD}target: { baseUrl: "http://admin:${CANARY}@127.0.0.1:9" }\n`, 'target.baseUrl: expected a URL without user:password@ (credentials come from the environment or --credentials; value not shown)'],
+      ['a password in the audience', `${HEAD}target: { audience: "https://admin:${CANARY}@api.example.com" }\n`, 'target.audience: expected a URL without user:password@ (credentials come from the environment or --credentials; value not shown)'],
+    ])('refuses %s without showing it', (_, text, problem) => {
+      expect(refusal(text)).toBe(problem);
+    });
+
+    it('names an unknown field with escape codes, bidi controls or a long name quoted, escaped and cut', () => {
+      const problems = problemsOf(`${HEAD}"\\e[31mred": 1\n"a\\u202Eb": 2\n${'k'.repeat(100)}: 3\n`);
+      expect(problems).toEqual([
+        '["\\u001b[31mred"]: unknown field (check its spelling against loadproof schema)',
+        '["a\\u202eb"]: unknown field (check its spelling against loadproof schema)',
+        `["${'k'.repeat(56)}...]: unknown field (check its spelling against loadproof schema)`,
+      ]);
+    });
+
+    it('reports a JSON syntax error by line and column only, not with the text around it', () => {
+      const text = `{"name": "t", "description": "d",\n "phases": [{"name": "a", "duration": "1m", "rpm": 1}],\n\n "notes": ${CANARY}}\n`;
+      expect(refusal(text, 'c.json')).toBe('(file): not valid JSON at line 4, column 11');
+      expect(refusal('{"name": "t",}', 'c.json')).toBe('(file): not valid JSON at line 1, column 14');
+      expect(refusal(`{"name": "${CANARY}`, 'c.json')).toBe('(file): not valid JSON at line 1, column 33 (end of file)');
+      expect(refusal(`{"name": "t"}\n${CANARY}`, 'c.json')).toBe('(file): not valid JSON at line 2, column 1');
+      expect(refusal(`{"a": "\u0001${CANARY}"}`, 'c.json')).toBe('(file): not valid JSON at line 1, column 8');
+      expect(refusal(`{"a": "\\x${CANARY}"}`, 'c.json')).toBe('(file): not valid JSON at line 1, column 8');
+      expect(refusal(`{"a": -${CANARY}}`, 'c.json')).toBe('(file): not valid JSON at line 1, column 7');
+      expect(refusal(`{"a": [1 2]}`, 'c.json')).toBe('(file): not valid JSON at line 1, column 10');
+    });
+
+    it('reports YAML syntax errors by line, column and kind only', () => {
+      expect(refusal(`${HEAD}notes: [${CANARY}\n`)).toMatch(/^\(file\): not valid YAML at line \d+, column \d+ \([a-z ]+\)$/);
+      expect(refusal(`name: t\nname: ${CANARY}\n`)).toBe('(file): not valid YAML at line 2, column 1 (duplicate key)');
+      expect(refusal(`${HEAD}description2: *${CANARY}\n`)).toBe('(file): not valid YAML: an alias (*name) refers to no anchor (&name) before it');
+    });
+  });
 });

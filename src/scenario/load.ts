@@ -75,11 +75,22 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return value;
 }
 
-/** One line per problem: `path: what was expected, got <value>` (objects and lists are not echoed). */
+/** Messages that say so themselves: the value is not appended. */
+const VALUE_NOT_SHOWN = 'value not shown';
+
+/**
+ * One line per problem: `path: what was expected, got <value>` (objects and lists are not echoed).
+ * Nothing under target.credentials is echoed, not even a key: what a user types there by mistake
+ * is likely the secret itself.
+ */
 function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
+  const credentials = issue.path[0] === 'target' && issue.path[1] === 'credentials';
   if (issue.code === 'unrecognized_keys') {
+    if (credentials) return issue.keys.map(() => `${toDotPath(issue.path)}: unknown field (its name is not shown; expected clientIdEnv, clientSecretEnv)`);
     return issue.keys.map((key) => `${toDotPath([...issue.path, key])}: unknown field (check its spelling against loadproof schema)`);
   }
+  if (credentials && issue.path.length === 2) return [`${toDotPath(issue.path)}: expected a mapping of fields (clientIdEnv, clientSecretEnv); ${VALUE_NOT_SHOWN}`];
+  if (credentials) return [`${toDotPath(issue.path)}: not a variable name (expected letters, digits and _, not starting with a digit; ${VALUE_NOT_SHOWN})`];
   const value = valueAt(raw, issue.path);
   if (issue.code === 'invalid_value' && issue.message.startsWith('Invalid option')) {
     // zod's default wording quotes each option; ours lists them.
@@ -91,7 +102,11 @@ function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
     return [`${toDotPath(issue.path)}: ${value === undefined ? `missing; ${expected}` : `${expected}, got ${describeValue(value)}`}`];
   }
   const got =
-    issue.message.includes(', got ') || (typeof value === 'object' && value !== null) ? '' : value === undefined ? ', got nothing' : `, got ${describeValue(value)}`;
+    issue.message.includes(', got ') || issue.message.includes(VALUE_NOT_SHOWN) || (typeof value === 'object' && value !== null)
+      ? ''
+      : value === undefined
+        ? ', got nothing'
+        : `, got ${describeValue(value)}`;
   return [`${toDotPath(issue.path)}: ${issue.message}${got}`];
 }
 

@@ -9,6 +9,7 @@ import { parseDocument } from 'yaml';
 import { ScenarioError } from '../core/errors.js';
 import { SCENARIO_BOUNDS as B } from './bounds.js';
 import { toDotPath } from './dot-path.js';
+import { jsonErrorOffset, lineAndColumn } from './json-position.js';
 
 const TOO_BIG = (got: string): string => `(file): expected at most 1 MiB (${B.fileBytes} bytes), got ${got}`;
 const EMPTY = '(file): empty; expected a scenario (name, description, phases)';
@@ -59,7 +60,11 @@ function parseJson(text: string, file: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new ScenarioError(file, ['(file): not valid JSON']);
+    // Not V8's message: it quotes the text around the error, which may be a secret.
+    const offset = jsonErrorOffset(text);
+    if (offset < 0) throw new ScenarioError(file, ['(file): not valid JSON']);
+    const { line, column } = lineAndColumn(text, offset);
+    throw new ScenarioError(file, [`(file): not valid JSON at line ${line}, column ${column}${offset >= text.length ? ' (end of file)' : ''}`]);
   }
 }
 
@@ -70,13 +75,24 @@ function parseYaml(text: string, file: string): unknown {
   } catch {
     throw new ScenarioError(file, ['(file): not valid YAML (the parser gave up)']);
   }
-  if (doc.errors.length > 0) throw new ScenarioError(file, doc.errors.map((e) => `(file): not valid YAML: ${e.message.split('\n')[0]}`));
+  // By position and kind only: the parser's messages may quote the file (an anchor's name, a line).
+  if (doc.errors.length > 0) {
+    throw new ScenarioError(
+      file,
+      doc.errors.map((e) => {
+        const at = e.linePos?.[0];
+        return `(file): not valid YAML${at === undefined ? '' : ` at line ${at.line}, column ${at.col}`} (${e.code.toLowerCase().replaceAll('_', ' ')})`;
+      }),
+    );
+  }
   try {
     return doc.toJS({ maxAliasCount: B.yamlAliasNodes });
   } catch (error) {
-    if (error instanceof Error && error.message.startsWith('Excessive alias count')) {
+    const message = error instanceof Error ? error.message : '';
+    if (message.startsWith('Excessive alias count')) {
       throw new ScenarioError(file, [`(file): expected YAML aliases to expand to at most ${B.yamlAliasNodes} nodes (a guard against "billion laughs" files), got more`]);
     }
+    if (message.startsWith('Unresolved alias')) throw new ScenarioError(file, ['(file): not valid YAML: an alias (*name) refers to no anchor (&name) before it']);
     throw new ScenarioError(file, ['(file): not valid YAML (the parser gave up)']);
   }
 }

@@ -37,7 +37,19 @@ const intRange = (min: number, max: number, note = '') => {
 
 const seed = intRange(B.seed.min, B.seed.max, ' (2^32 − 1)');
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected the name of an environment variable (letters, digits, _)' });
+// The loader words these refusals itself, without the value: a secret pasted here must not be echoed.
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
+
+/** A URL that carries no user:password@ (the credentials come from elsewhere, and messages would show it). */
+const NO_USERINFO = 'expected a URL without user:password@ (credentials come from the environment or --credentials; value not shown)';
+const withoutUserinfo = (text: string): boolean => {
+  try {
+    const url = new URL(text);
+    return url.username === '' && url.password === '';
+  } catch {
+    return true; // not a URL at all: z.url says so
+  }
+};
 
 const inYears = (text: string): boolean => {
   const year = Number(text.slice(0, 4));
@@ -97,8 +109,11 @@ export const ScenarioSchema = z
     target: z
       .strictObject({
         environment: z.enum(['mock', 'sandbox', 'production']).default('mock').describe('mock = the embedded mock server (or a loopback one); sandbox and production are real'),
-        baseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL like https://api.example.com' }).optional().describe('Absent with mock: start the embedded mock'),
-        audience: z.url({ error: 'expected a URL' }).optional().describe('Token audience; defaults to baseUrl'),
+        baseUrl: z
+          .url({ protocol: /^https?$/, error: 'expected an http(s) URL like https://api.example.com' })
+          .refine(withoutUserinfo, { error: NO_USERINFO })
+          .optional().describe('Absent with mock: start the embedded mock'),
+        audience: z.url({ error: 'expected a URL' }).refine(withoutUserinfo, { error: NO_USERINFO }).optional().describe('Token audience; defaults to baseUrl'),
         profile: z.enum(PROFILE_NAMES).optional().describe('Mock profile (mock only); default nominal'),
         credentials: z
           .strictObject({
