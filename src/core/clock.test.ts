@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { ManualClock } from './clock.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock, ScaledClock } from './clock.js';
 
 describe('ManualClock', () => {
   it('fires timers in time order, ties in the order they were set, reading each timer time', () => {
@@ -58,5 +58,44 @@ describe('ScaledClock', () => {
     await new Promise((r) => setTimeout(r, 30));
     expect(firedAt).toHaveLength(1);
     expect(firedAt[0]).toBeGreaterThanOrEqual(target);
+  });
+});
+
+describe('ScaledClock long waits', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
+
+  // Node turns a setTimeout delay above 2^31 − 1 ms into 1 ms: a 30-day wait would fire at once.
+  const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+  it.each([1, 1000])('never hands setTimeout a delay above 2^31 − 1 ms (time scale %s)', (timeScale) => {
+    const spy = vi.spyOn(globalThis, 'setTimeout');
+    const clock = new ScaledClock(timeScale);
+    const cancel = clock.setTimer(clock.nowMs() + 30 * 86_400_000 * timeScale, () => {});
+    cancel();
+    const delays = spy.mock.calls.map((call) => call[1] ?? 0);
+    expect(delays.length).toBeGreaterThan(0);
+    for (const delay of delays) expect(delay).toBeLessThanOrEqual(MAX_TIMEOUT_MS);
+  });
+
+  it('re-arms a long wait in a few chunks and fires once, at its time, not before', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
+    for (const precise of [false, true]) {
+      const clock = new ScaledClock(1, { precise });
+      const target = clock.nowMs() + 60 * 86_400_000; // 60 days: about 2.4 chunks of 2^31 − 1 ms
+      const firedAt: number[] = [];
+      clock.setTimer(target, () => firedAt.push(clock.nowMs()));
+      // Bounded: a wait overflowed into 1 ms timers would need billions of steps.
+      let steps = 0;
+      while (firedAt.length === 0 && steps < 10) {
+        vi.advanceTimersToNextTimer();
+        steps += 1;
+      }
+      expect(firedAt).toHaveLength(1);
+      expect(firedAt[0]).toBeGreaterThanOrEqual(target);
+      expect(firedAt[0]).toBeLessThan(target + 2);
+    }
   });
 });

@@ -114,6 +114,12 @@ export interface ScaledClockOptions {
   readonly precise?: boolean;
 }
 
+/**
+ * The longest delay setTimeout honours (ms): Node turns a longer one into 1 ms. Longer waits are
+ * made of chunks of at most this, each re-checking the time left.
+ */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** The real clock, running `timeScale` times faster than the wall: model time = k × wall time since construction. */
 export class ScaledClock implements Clock {
   private readonly originMs = performance.now();
@@ -139,13 +145,14 @@ export class ScaledClock implements Clock {
     let timeout: NodeJS.Timeout | undefined;
     let immediate: NodeJS.Immediate | undefined;
     // Node may fire a timer up to ~1 ms early by performance.now() (its loop time is cached), and
-    // at time scale k that is k ms of model time: re-check, and never fire before atMs.
+    // at time scale k that is k ms of model time: re-check, and never fire before atMs. The same
+    // re-check re-arms a wait longer than MAX_TIMEOUT_MS, chunk by chunk.
     const wait = (wallDelayMs: number): void => {
       if (this.precise && wallDelayMs <= 1) {
         immediate = setImmediate(arm);
         if (!this.keepAlive) immediate.unref();
       } else {
-        timeout = setTimeout(arm, this.precise ? wallDelayMs - 1 : wallDelayMs);
+        timeout = setTimeout(arm, Math.min(this.precise ? wallDelayMs - 1 : wallDelayMs, MAX_TIMEOUT_MS));
         if (!this.keepAlive) timeout.unref();
       }
     };

@@ -16,9 +16,28 @@ export function formatTable(rows: readonly (readonly string[])[], alignRight: (c
   );
 }
 
-/** A short JSON rendering of a value for an error message: "nothing" when absent, cut at 60 characters. */
+/**
+ * Characters that would act on a terminal or reorder what it shows (controls, bidi and other format
+ * characters, line separators), written as \uXXXX so a value echoed in a message is seen as typed.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+
+/** `text` with every control, format and line-separator character escaped as \uXXXX. */
+export function escapeInvisible(text: string): string {
+  return text.replace(INVISIBLE, (c) => {
+    const code = c.codePointAt(0)!;
+    return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
+/**
+ * A short JSON rendering of a value for an error message: "nothing" when absent, NaN / Infinity /
+ * -Infinity as such (JSON would say null), invisible characters escaped, a URL's user:password@
+ * hidden, cut at 60 characters.
+ */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
-  const text = JSON.stringify(value) ?? String(value);
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
+  const text = escapeInvisible((JSON.stringify(value) ?? String(value)).replace(/([a-z][\w+.-]*:\/\/)[^/@\s"]*@/gi, '$1…@'));
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -1,10 +1,14 @@
 /**
  * `--at`: when a planned run would start. An ISO date-time with a zone (Z or ±hh:mm), or a date
  * alone meaning 00:00 UTC. A local time without a zone is refused: the notice rule counts days
- * in UTC, and a guess at the zone could turn a refusal into an allowance.
+ * in UTC, and a guess at the zone could turn a refusal into an allowance. Years run from 1970 to
+ * 9999 and offsets up to ±23:59 (ISO 8601), so no date is quietly moved (Date.UTC reads year 0 as 1900).
  */
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|([+-])(\d{2}):(\d{2}))$/i;
+
+/** The years `--at` accepts. */
+export const START_AT_YEARS = { min: 1970, max: 9999 } as const;
 
 export type StartAt = { readonly ms: number } | { readonly problem: string };
 
@@ -16,12 +20,18 @@ export function parseStartAt(text: string): StartAt {
     const naive = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value);
     return { problem: `--at: ${expected}, got "${text}"${naive ? ' (no zone: add Z for UTC or an offset like +01:00)' : ''}` };
   }
-  const [y, mo, d, h = '0', mi = '0', s = '0'] = parts.slice(1).map((p) => p ?? undefined) as string[];
-  const fields = [Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)] as const;
-  const check = new Date(Date.UTC(...fields));
-  // Date.parse rolls 2026-02-30 over to March; a date that does not exist is a typo.
-  if (check.getUTCMonth() !== fields[1] || check.getUTCDate() !== fields[2] || fields[3] > 23 || fields[4] > 59 || fields[5] > 59) {
+  const n = (i: number): number => Number(parts[i] ?? 0);
+  const [y, mo, d, h, mi, s, fraction, offH, offM] = [n(1), n(2), n(3), n(4), n(5), n(6), n(7), n(10), n(11)];
+  if (y < START_AT_YEARS.min || y > START_AT_YEARS.max) {
+    return { problem: `--at: expected a year from ${START_AT_YEARS.min} to ${START_AT_YEARS.max}, got "${text}"` };
+  }
+  if (offH > 23 || offM > 59) return { problem: `--at: expected a zone offset from -23:59 to +23:59, got "${text}"` };
+  const utc = Date.UTC(y, mo - 1, d, h, mi, s);
+  const check = new Date(utc);
+  // Date.UTC rolls 2026-02-30 over to March; a date that does not exist is a typo.
+  if (check.getUTCMonth() !== mo - 1 || check.getUTCDate() !== d || h > 23 || mi > 59 || s > 59) {
     return { problem: `--at: "${text}" is not a real date and time; ${expected}` };
   }
-  return { ms: DATE.test(value) ? check.getTime() : Date.parse(value) };
+  const offsetMs = (parts[9] === '-' ? -1 : 1) * (offH * 60 + offM) * 60_000;
+  return { ms: utc + Math.round(fraction * 1000) - offsetMs };
 }

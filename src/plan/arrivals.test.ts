@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../core/rng.js';
 import { type ArrivalProcess, type RateShape, expectedArrivals, phaseArrivals as enterPhase, planArrivals, timeOfArrival } from './arrivals.js';
 
-/** The arrivals of a plan of one phase. */
-const phaseArrivals = (shape: RateShape, process: ArrivalProcess, rng: ReturnType<typeof createRng>): Float64Array => planArrivals([shape], process, rng)[0]!;
+/** The arrivals of a plan of one phase (at most maxArrivals). */
+const phaseArrivals = (shape: RateShape, process: ArrivalProcess, rng: ReturnType<typeof createRng>, maxArrivals?: number): Float64Array => planArrivals([shape], process, rng, maxArrivals)[0]!;
 
 const MINUTE = 60_000;
 
@@ -75,5 +75,20 @@ describe('phaseArrivals, poisson', () => {
     const a = phaseArrivals(shape, 'poisson', createRng(2));
     const secondHalf = a.filter((t) => t >= shape.durationMs / 2).length;
     expect(secondHalf / a.length).toBeCloseTo(5 / 8, 2);
+  });
+});
+
+describe('planArrivals, bounded', () => {
+  it('never generates more than maxArrivals, however the Poisson draws fall', () => {
+    // Draws of 0 make every exponential gap 0: an unguarded loop would never reach Λ(D).
+    const stuck = { next: () => 0 };
+    const a = phaseArrivals({ durationMs: MINUTE, fromRpm: 10, toRpm: 10 }, 'poisson', stuck, 1000);
+    expect(a.length).toBe(1000);
+  });
+
+  it('stops constant arrivals at maxArrivals too, counted across phases', () => {
+    expect(phaseArrivals({ durationMs: MINUTE, fromRpm: 600, toRpm: 600 }, 'constant', createRng(1), 250).length).toBe(250);
+    const shape = { durationMs: MINUTE, fromRpm: 600, toRpm: 600 };
+    expect(planArrivals([shape, shape, shape], 'constant', createRng(1), 1000).map((a) => a.length)).toEqual([600, 400, 0]);
   });
 });

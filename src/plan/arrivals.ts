@@ -50,9 +50,10 @@ export interface PhaseArrivals {
 
 /**
  * The arrivals of one phase, entered with `dueIn` expected arrivals to go until the next one is due
- * (firstDue for the first phase, the previous phase's dueIn after that).
+ * (firstDue for the first phase, the previous phase's dueIn after that); at most `maxArrivals` of
+ * them, so that no draw of a Poisson process can make the loop outgrow the plan's bound.
  */
-export function phaseArrivals(shape: RateShape, process: ArrivalProcess, rng: Rng, dueIn: number): PhaseArrivals {
+export function phaseArrivals(shape: RateShape, process: ArrivalProcess, rng: Rng, dueIn: number, maxArrivals = Number.POSITIVE_INFINITY): PhaseArrivals {
   const out: number[] = [];
   const expected = expectedArrivals(shape, shape.durationMs);
   // Compare in count space, not time: Λ(D) may be a whole number (100 → 300 rpm over 2 min is
@@ -60,7 +61,7 @@ export function phaseArrivals(shape: RateShape, process: ArrivalProcess, rng: Rn
   // within that tolerance of the end is due at the next phase's start instead.
   const total = expected - 1e-9;
   let count = dueIn;
-  while (count < total) {
+  while (count < total && out.length < maxArrivals) {
     // Rounded to the microsecond (the recording resolution) so that 600 ms spacing is exactly 600.
     out.push(Math.min(Math.round(timeOfArrival(shape, count) * 1000) / 1000, shape.durationMs));
     count += process === 'constant' ? 1 : nextExponential(rng, 1);
@@ -68,12 +69,14 @@ export function phaseArrivals(shape: RateShape, process: ArrivalProcess, rng: Rn
   return { offsetsMs: Float64Array.from(out), dueIn: Math.max(0, count - expected) };
 }
 
-/** Arrival offsets of each phase (ms from its start), for phases laid end to end. */
-export function planArrivals(shapes: readonly RateShape[], process: ArrivalProcess, rng: Rng): Float64Array[] {
+/** Arrival offsets of each phase (ms from its start), for phases laid end to end; at most `maxArrivals` in all. */
+export function planArrivals(shapes: readonly RateShape[], process: ArrivalProcess, rng: Rng, maxArrivals = Number.POSITIVE_INFINITY): Float64Array[] {
   let dueIn = firstDue(process, rng);
+  let left = maxArrivals;
   return shapes.map((shape) => {
-    const phase = phaseArrivals(shape, process, rng, dueIn);
+    const phase = phaseArrivals(shape, process, rng, dueIn, left);
     dueIn = phase.dueIn;
+    left -= phase.offsetsMs.length;
     return phase.offsetsMs;
   });
 }

@@ -52,9 +52,9 @@ describe('buildPlan', () => {
       expect(plan.phases.filter((p) => p.arrivalsMs.length === 0)).toHaveLength(199);
     });
 
-    it('3,000 phases of {1ms, 300 rpm} plan 15 requests 200 ms apart, as 3 s at 300 rpm does', () => {
-      const plan = buildPlan(scenarioOf(Array.from({ length: 3000 }, (_, i) => ({ name: `p${i}`, duration: '1ms', rpm: 300 }))));
-      expect(allArrivals(plan)).toEqual(Array.from({ length: 15 }, (_, i) => i * 200));
+    it('1,000 phases of {1ms, 300 rpm} plan 5 requests 200 ms apart, as 1 s at 300 rpm does', () => {
+      const plan = buildPlan(scenarioOf(Array.from({ length: 1000 }, (_, i) => ({ name: `p${i}`, duration: '1ms', rpm: 300 }))));
+      expect(allArrivals(plan)).toEqual(Array.from({ length: 5 }, (_, i) => i * 200));
     });
 
     it('a constant rate split at a boundary that is not a whole count plans the same arrivals as one phase', () => {

@@ -3,7 +3,7 @@
  * offered rate and the spec's load band and p95 target. Nothing here runs or sends anything.
  */
 import { createRng } from '../core/rng.js';
-import type { Scenario } from '../scenario/index.js';
+import { SCENARIO_BOUNDS, type Scenario } from '../scenario/index.js';
 import { type LatencyBand, latencyBandFor } from '../spec/index.js';
 import { planArrivals } from './arrivals.js';
 
@@ -38,7 +38,8 @@ export interface Plan {
 export function buildPlan(scenario: Scenario, options: { timeScale?: number } = {}): Plan {
   // One arrival process for the whole plan, its generator seeded by the scenario, so arrivals are
   // repeatable and a phase boundary does not restart the process.
-  const offsets = planArrivals(scenario.phases, scenario.arrivals.process, createRng(scenario.arrivals.seed));
+  // The scenario's bound holds for the expected counts; the cap holds it for Poisson draws too.
+  const offsets = planArrivals(scenario.phases, scenario.arrivals.process, createRng(scenario.arrivals.seed), SCENARIO_BOUNDS.plannedRequests);
   let startMs = 0;
   const phases = scenario.phases.map((phase, index): PlannedPhase => {
     const arrivalsMs = offsets[index]!.map((t) => t + startMs);

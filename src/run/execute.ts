@@ -16,7 +16,8 @@ import { Agent } from 'undici';
 import { createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
 import { ScaledClock } from '../core/clock.js';
-import { GuardRefusal, Interrupted, type LoadproofError, RunFailure, UsageError } from '../core/errors.js';
+import { GuardRefusal, Interrupted, type LoadproofError, RunFailure } from '../core/errors.js';
+import { checkTimeScale } from '../core/time-scale.js';
 import { EXIT } from '../core/exit-codes.js';
 import type { SecretMask } from '../core/redact.js';
 import { formatMs } from '../core/text.js';
@@ -142,8 +143,7 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
 
 /** Step 1: scenario, plan and guard — all before anything is opened or sent. */
 async function prepare(options: RunOptions): Promise<{ scenario: Scenario; plan: Plan; guard: GuardDecision }> {
-  const k = options.timeScale;
-  if (!(k > 0) || !Number.isFinite(k)) throw new UsageError(`--time-scale: expected a number > 0, got ${k}`);
+  const k = checkTimeScale(options.timeScale);
   const scenario = await loadScenario(options.scenarioFile);
   const plan = buildPlan(scenario, { timeScale: k });
   // The run starts now; `plan --at` asks the same question for another time.
@@ -277,7 +277,7 @@ function judge(plan: Plan, measured: Measurement): Verdict {
       steady: measured.recorder.steady[i]!,
       all: measured.recorder.phases[i]!,
       http429InsideEnvelope: measured.recorder.http429InsideEnvelope[i]!,
-      thresholds: [...scenario.thresholds.all, ...(scenario.thresholds.byPhase[p.name] ?? [])],
+      thresholds: [...scenario.thresholds.all, ...(scenario.thresholds.byPhase.get(p.name) ?? [])],
     })),
     documentedTargets: scenario.thresholds.documentedTargets,
     generator: {

@@ -4,7 +4,7 @@ const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
 const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
 
-/** Milliseconds of a duration string, or undefined when it is not one. */
+/** Milliseconds of a duration string, or undefined when it is not one; Infinity when its digits overflow (callers bound it). */
 export function parseDurationMs(text: string): number | undefined {
   const compact = text.trim();
   if (!DURATION.test(compact)) return undefined;

@@ -1,4 +1,6 @@
-export { loadScenario, parseScenario, toDotPath, type Phase, type Scenario } from './load.js';
+export { loadScenario, parseScenario, type Phase, type Scenario } from './load.js';
+export { toDotPath } from './dot-path.js';
+export { SCENARIO_BOUNDS } from './bounds.js';
 export { ScenarioSchema, type ScenarioInput } from './schema.js';
 export { parseDurationMs, formatDuration } from './duration.js';
 export { parseThreshold, THRESHOLD_SYNTAX, type Threshold, type Countable, type ThresholdOperator } from './threshold.js';

@@ -2,13 +2,12 @@
  * Scenario file → Scenario: parse YAML or JSON, refuse secrets, validate with the zod schema,
  * report every problem (field path, value, what was expected), then resolve durations to ms.
  */
-import { readFile } from 'node:fs/promises';
-import { extname } from 'node:path';
-import { parseDocument } from 'yaml';
 import type * as z from 'zod';
 import { ScenarioError } from '../core/errors.js';
 import { describeValue } from '../core/text.js';
+import { toDotPath } from './dot-path.js';
 import { parseDurationMs } from './duration.js';
+import { parseScenarioText, readScenarioText } from './parse-text.js';
 import { type ScenarioInput, ScenarioSchema } from './schema.js';
 import { type Threshold, parseThreshold } from './threshold.js';
 
@@ -34,7 +33,12 @@ export interface Scenario {
   readonly timeoutMs: number;
   readonly maxInFlight: number;
   readonly windowMs: number;
-  readonly thresholds: { readonly documentedTargets: boolean; readonly all: readonly Threshold[]; readonly byPhase: Readonly<Record<string, readonly Threshold[]>> };
+  readonly thresholds: {
+    readonly documentedTargets: boolean;
+    readonly all: readonly Threshold[];
+    /** Thresholds by phase name; a Map, since names are the user's text (a phase may be named `constructor`). */
+    readonly byPhase: ReadonlyMap<string, readonly Threshold[]>;
+  };
   readonly notice?: ScenarioInput['notice'];
   readonly coordination?: ScenarioInput['coordination'];
   readonly limits?: ScenarioInput['limits'];
@@ -43,13 +47,6 @@ export interface Scenario {
 /** Keys that look like a secret; the schema's own `clientSecretEnv` names a variable and is allowed. */
 const SECRET_KEY = /secret|passw(or)?d|token|api[-_]?key|authorization|bearer|credential_value/i;
 const ALLOWED_KEYS = new Set(['clientSecretEnv', 'credentials']);
-
-/** `a.b[0].c` from a path. */
-export function toDotPath(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
-  return out === '' ? '(top level)' : out;
-}
 
 /** Paths of secret-looking keys; their values are removed from `value` so no message can echo them. */
 function extractSecretKeys(value: unknown, path: PropertyKey[] = []): string[] {
@@ -70,23 +67,46 @@ function extractSecretKeys(value: unknown, path: PropertyKey[] = []): string[] {
 /** The value at `path` in the parsed document (undefined when absent). */
 function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
-  for (const key of path) value = typeof value === 'object' && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path) {
+    if (value instanceof Map) value = value.get(key);
+    // Own properties only: a user's key such as "constructor" must not reach Object.prototype.
+    else value = typeof value === 'object' && value !== null && Object.hasOwn(value, key) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  }
   return value;
 }
 
-/** One line per problem: `path: what was expected, got <value>` (objects and lists are not echoed). */
+/** Messages that say so themselves: the value is not appended. */
+const VALUE_NOT_SHOWN = 'value not shown';
+
+/**
+ * One line per problem: `path: what was expected, got <value>` (objects and lists are not echoed).
+ * Nothing under target.credentials is echoed, not even a key: what a user types there by mistake
+ * is likely the secret itself.
+ */
 function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
+  const credentials = issue.path[0] === 'target' && issue.path[1] === 'credentials';
   if (issue.code === 'unrecognized_keys') {
+    if (credentials) return issue.keys.map(() => `${toDotPath(issue.path)}: unknown field (its name is not shown; expected clientIdEnv, clientSecretEnv)`);
     return issue.keys.map((key) => `${toDotPath([...issue.path, key])}: unknown field (check its spelling against loadproof schema)`);
   }
+  if (credentials && issue.path.length === 2) return [`${toDotPath(issue.path)}: expected a mapping of fields (clientIdEnv, clientSecretEnv); ${VALUE_NOT_SHOWN}`];
+  if (credentials) return [`${toDotPath(issue.path)}: not a variable name (expected letters, digits and _, not starting with a digit; ${VALUE_NOT_SHOWN})`];
   const value = valueAt(raw, issue.path);
+  if (issue.code === 'invalid_value' && issue.message.startsWith('Invalid option')) {
+    // zod's default wording quotes each option; ours lists them.
+    return [`${toDotPath(issue.path)}: expected one of ${issue.values.map(String).join(', ')}, got ${describeValue(value)}`];
+  }
   if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) {
     // zod's default wording; ours says the same in plain words.
     const expected = `expected ${issue.expected === 'object' ? 'a mapping of fields' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
     return [`${toDotPath(issue.path)}: ${value === undefined ? `missing; ${expected}` : `${expected}, got ${describeValue(value)}`}`];
   }
   const got =
-    issue.message.includes(', got ') || (typeof value === 'object' && value !== null) ? '' : value === undefined ? ', got nothing' : `, got ${describeValue(value)}`;
+    issue.message.includes(', got ') || issue.message.includes(VALUE_NOT_SHOWN) || (typeof value === 'object' && value !== null)
+      ? ''
+      : value === undefined
+        ? ', got nothing'
+        : `, got ${describeValue(value)}`;
   return [`${toDotPath(issue.path)}: ${issue.message}${got}`];
 }
 
@@ -113,7 +133,7 @@ function resolve(input: ScenarioInput): Scenario {
     thresholds: {
       documentedTargets: input.thresholds.documentedTargets,
       all: thresholds(input.thresholds.all),
-      byPhase: Object.fromEntries(Object.entries(input.thresholds.byPhase).map(([name, list]) => [name, thresholds(list)])),
+      byPhase: new Map([...input.thresholds.byPhase].map(([name, list]) => [name, thresholds(list)])),
     },
     ...(input.notice === undefined ? {} : { notice: input.notice }),
     ...(input.coordination === undefined ? {} : { coordination: input.coordination }),
@@ -130,20 +150,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** Parses scenario text (YAML, of which JSON is a subset); `file` names it in messages. */
+/** Parses scenario text (JSON for a `.json` file, else YAML); `file` names it in messages. */
 export function parseScenario(text: string, file: string): Scenario {
-  let raw: unknown;
-  if (extname(file).toLowerCase() === '.json') {
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      throw new ScenarioError(file, [`(file): not valid JSON: ${(error as Error).message}`]);
-    }
-  } else {
-    const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-    if (doc.errors.length > 0) throw new ScenarioError(file, doc.errors.map((e) => `(file): not valid YAML: ${e.message.split('\n')[0]}`));
-    raw = doc.toJS();
-  }
+  const raw = parseScenarioText(text, file);
   const secretProblems = extractSecretKeys(raw);
   const parsed = ScenarioSchema.safeParse(raw);
   const problems = [...secretProblems, ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => formatIssue(issue, raw)))];
@@ -151,13 +160,7 @@ export function parseScenario(text: string, file: string): Scenario {
   return resolve(parsed.data);
 }
 
-/** Reads and parses a scenario file. */
+/** Reads (at most 1 MiB) and parses a scenario file. */
 export async function loadScenario(file: string): Promise<Scenario> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    throw new ScenarioError(file, [`(file): cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`]);
-  }
-  return parseScenario(text, file);
+  return parseScenario(await readScenarioText(file), file);
 }

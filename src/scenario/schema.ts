@@ -6,36 +6,72 @@
 import * as z from 'zod';
 import { PROFILE_NAMES } from '../mock/index.js';
 import { IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
-import { parseDurationMs } from './duration.js';
+import { SCENARIO_BOUNDS as B, formatCount } from './bounds.js';
+import { formatDuration, parseDurationMs } from './duration.js';
 import { THRESHOLD_SYNTAX, parseThreshold } from './threshold.js';
 
-const MAX_RPM = 60_000;
 const MAX_TEXT_CHARS = maxCharactersFor(IDENTIFICATION_LIMITS.maxTextTokens);
 
-const duration = (what: string) =>
-  z.string({ error: `expected ${what} as a string like "90s", "5m" or "1m30s"` }).refine((text) => (parseDurationMs(text) ?? 0) > 0, {
-    error: `expected ${what} like "90s", "5m" or "1m30s" (units ms, s, m, h), greater than zero`,
+/** A duration field: its format first (greater than zero), then its range, named in `range`. */
+const duration = (what: string, maxMs: number, range: string, minMs = 0) =>
+  z.string({ error: `expected ${what} as a string like "90s", "5m" or "1m30s"` }).superRefine((text, ctx) => {
+    const ms = parseDurationMs(text);
+    if (ms === undefined || !(ms > 0)) ctx.addIssue({ code: 'custom', message: `expected ${what} like "90s", "5m" or "1m30s" (units ms, s, m, h), greater than zero` });
+    // `!(ms <= maxMs)`: a duration of 400 digits is Infinity, and refused here.
+    else if (ms < minMs || !(ms <= maxMs)) ctx.addIssue({ code: 'custom', message: range });
   });
 
+const PHASE_RANGE = `expected a duration of at most ${formatDuration(B.phaseMs)} (7 days)`;
+
+/** A rate: finite (zod refuses Infinity and NaN as numbers) and > 0; the plan's request bound does the rest. */
 const rpm = (what: string) =>
-  z.number({ error: `expected ${what} as a number of requests per minute` }).positive({ error: `expected ${what} > 0 (requests per minute)` }).max(MAX_RPM, {
-    error: `expected ${what} ≤ ${MAX_RPM} requests per minute`,
-  });
+  z
+    .number({ error: (issue) => `expected ${what} as a ${typeof issue.input === 'number' ? 'finite ' : ''}number of requests per minute` })
+    .positive({ error: `expected ${what} > 0 (requests per minute)` });
 
-const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'expected the name of an environment variable (letters, digits, _)' });
+/** An integer in [min, max], with one message for every way to miss it (wrong type, fraction, infinite, out of range). */
+const intRange = (min: number, max: number, note = '') => {
+  const error = `expected an integer from ${min} to ${max}${note}`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+};
 
-const isoDate = z.iso.date({ error: 'expected an ISO date like 2026-11-02' });
-const isoDateTime = z.iso.datetime({ offset: true, error: 'expected an ISO date-time with a zone, like 2026-11-20T09:00:00Z' });
+const seed = intRange(B.seed.min, B.seed.max, ' (2^32 − 1)');
+
+// The loader words these refusals itself, without the value: a secret pasted here must not be echoed.
+const envName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/);
+
+/** A URL that carries no user:password@ (the credentials come from elsewhere, and messages would show it). */
+const NO_USERINFO = 'expected a URL without user:password@ (credentials come from the environment or --credentials; value not shown)';
+const withoutUserinfo = (text: string): boolean => {
+  try {
+    const url = new URL(text);
+    return url.username === '' && url.password === '';
+  } catch {
+    return true; // not a URL at all: z.url says so
+  }
+};
+
+const inYears = (text: string): boolean => {
+  const year = Number(text.slice(0, 4));
+  return year >= B.years.min && year <= B.years.max;
+};
+const DATE_EXPECTED = `expected a real calendar date from ${B.years.min} to ${B.years.max}, like 2026-11-02`;
+const isoDate = z.iso.date({ error: DATE_EXPECTED }).refine(inYears, { error: DATE_EXPECTED });
+const DATE_TIME_EXPECTED = `expected an ISO date-time with a zone, like 2026-11-20T09:00:00Z, in the years ${B.years.min} to ${B.years.max}`;
+const isoDateTime = z.iso.datetime({ offset: true, error: DATE_TIME_EXPECTED }).refine(inYears, { error: DATE_TIME_EXPECTED });
+const LIMIT_MINUTES = `expected minutes > 0 and at most ${B.limitMinutes} (a day)`;
+const limitMinutes = z.number({ error: LIMIT_MINUTES }).positive({ error: LIMIT_MINUTES }).max(B.limitMinutes, { error: LIMIT_MINUTES });
+
 const reference = z.string().trim().min(3, { error: 'expected a support reference (ticket or case id)' });
 
 export const PhaseSchema = z
   .strictObject({
     name: z.string().regex(/^[A-Za-z0-9][\w.-]{0,39}$/, { error: 'expected a phase name of letters, digits, ".", "_" or "-" (at most 40)' }),
-    duration: duration('a duration'),
+    duration: duration('a duration', B.phaseMs, PHASE_RANGE),
     rpm: rpm('rpm').optional().describe('Constant rate: requests per minute'),
     fromRpm: rpm('fromRpm').optional().describe('Ramp: rate at the start of the phase'),
     toRpm: rpm('toRpm').optional().describe('Ramp: rate at the end of the phase'),
-    warmup: duration('warmup').optional().describe('Leading part of the phase left out of its steady-state verdict'),
+    warmup: duration('warmup', B.phaseMs, PHASE_RANGE).optional().describe('Leading part of the phase left out of its steady-state verdict'),
   })
   .superRefine((phase, ctx) => {
     const ramp = phase.fromRpm !== undefined || phase.toRpm !== undefined;
@@ -53,6 +89,18 @@ const thresholdExpression = z.string().superRefine((text, ctx) => {
   if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
 });
 
+const isMapping = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Thresholds keyed by phase name: the user's keys become a Map as they are parsed, so a phase named
+ * `constructor` or `__proto__` is a key like any other (an object would answer with its prototype's
+ * members, and zod's record drops `__proto__` without a word), and every key written is checked.
+ */
+export const ByPhaseSchema = z.preprocess(
+  (value) => (isMapping(value) && !(value instanceof Map) ? new Map(Object.entries(value)) : value),
+  z.map(z.string(), z.array(thresholdExpression), { error: 'expected a mapping of phase names to lists of thresholds' }),
+);
+
 export const ScenarioSchema = z
   .strictObject({
     $schema: z.string().optional().describe('Path to scenario.schema.json, for editors'),
@@ -61,8 +109,11 @@ export const ScenarioSchema = z
     target: z
       .strictObject({
         environment: z.enum(['mock', 'sandbox', 'production']).default('mock').describe('mock = the embedded mock server (or a loopback one); sandbox and production are real'),
-        baseUrl: z.url({ protocol: /^https?$/, error: 'expected an http(s) URL like https://api.example.com' }).optional().describe('Absent with mock: start the embedded mock'),
-        audience: z.url({ error: 'expected a URL' }).optional().describe('Token audience; defaults to baseUrl'),
+        baseUrl: z
+          .url({ protocol: /^https?$/, error: 'expected an http(s) URL like https://api.example.com' })
+          .refine(withoutUserinfo, { error: NO_USERINFO })
+          .optional().describe('Absent with mock: start the embedded mock'),
+        audience: z.url({ error: 'expected a URL' }).refine(withoutUserinfo, { error: NO_USERINFO }).optional().describe('Token audience; defaults to baseUrl'),
         profile: z.enum(PROFILE_NAMES).optional().describe('Mock profile (mock only); default nominal'),
         credentials: z
           .strictObject({
@@ -81,45 +132,64 @@ export const ScenarioSchema = z
         }
       })
       .default({ environment: 'mock', credentials: { clientIdEnv: 'LOADPROOF_CLIENT_ID', clientSecretEnv: 'LOADPROOF_CLIENT_SECRET' } }),
-    phases: z.array(PhaseSchema, { error: 'expected a list of phases' }).min(1, { error: 'expected at least one phase' }),
+    phases: z
+      .array(PhaseSchema, { error: 'expected a list of phases' })
+      .min(1, { error: 'expected at least one phase' })
+      .max(B.phases, { error: (issue) => `expected at most ${B.phases} phases, got ${(issue.input as unknown[]).length}` }),
     arrivals: z
       .strictObject({
         process: z.enum(['constant', 'poisson']).default('constant').describe('constant spacing, or a seeded Poisson process at the same rate'),
-        seed: z.int().min(0).default(1),
+        seed: seed.default(1),
       })
       .default({ process: 'constant', seed: 1 }),
     payload: z
       .strictObject({
         source: z.literal('generated').default('generated').describe('Synthetic clinical notes with PHI'),
-        minChars: z.int().min(20).max(MAX_TEXT_CHARS).default(400),
+        minChars: intRange(20, MAX_TEXT_CHARS).default(400),
         maxChars: z.int().min(20).max(MAX_TEXT_CHARS, { error: `expected at most ${MAX_TEXT_CHARS} characters (1,024 model tokens at 1.2 per character)` }).default(850),
-        seed: z.int().min(0).default(1),
+        seed: seed.default(1),
       })
       .refine((p) => p.minChars <= p.maxChars, { path: ['minChars'], error: 'expected minChars ≤ maxChars' })
       .default({ source: 'generated', minChars: 400, maxChars: 850, seed: 1 }),
     on429: z
       .strictObject({
         policy: z.enum(['record', 'retry']).default('record').describe('record: each 429 is an outcome; retry: honour Retry-After, else exponential back-off with full jitter'),
-        maxAttempts: z.int().min(1).max(10).default(4).describe('Attempts in all, the first included'),
-        baseDelay: duration('baseDelay').default('1s'),
-        maxDelay: duration('maxDelay').default('30s').describe('Longest wait before a retry; a Retry-After asking for more ends the retries'),
+        maxAttempts: intRange(1, 10).default(4).describe('Attempts in all, the first included'),
+        baseDelay: duration('baseDelay', B.maxDelayMs, `expected a duration of at most ${formatDuration(B.maxDelayMs)}`).default('1s'),
+        maxDelay: duration('maxDelay', B.maxDelayMs, `expected a duration of at most ${formatDuration(B.maxDelayMs)}`)
+          .default('30s')
+          .describe('Longest wait before a retry; a Retry-After asking for more ends the retries'),
+      })
+      .superRefine((on429, ctx) => {
+        const [base, max] = [parseDurationMs(on429.baseDelay), parseDurationMs(on429.maxDelay)];
+        if (base !== undefined && max !== undefined && base > max) ctx.addIssue({ code: 'custom', path: ['baseDelay'], message: `expected baseDelay ≤ maxDelay (${on429.maxDelay})` });
       })
       .default({ policy: 'record', maxAttempts: 4, baseDelay: '1s', maxDelay: '30s' }),
-    timeout: duration('timeout').default('16s').describe('Client-side deadline per request; above the server’s 15 s so its 504 is seen'),
-    maxInFlight: z.int().min(1).max(10_000).default(128).describe('Client safety cap (default: the documented 128); arrivals beyond it are counted as dropped'),
-    window: duration('window').default('10s').describe('Timeline window (model time)'),
+    timeout: duration('timeout', B.timeoutMs.max, `expected a timeout from ${formatDuration(B.timeoutMs.min)} to ${formatDuration(B.timeoutMs.max)}`, B.timeoutMs.min)
+      .default('16s').describe('Client-side deadline per request; above the server’s 15 s so its 504 is seen'),
+    maxInFlight: intRange(1, B.maxInFlight).default(128).describe('Client safety cap (default: the documented 128); arrivals beyond it are counted as dropped'),
+    window: duration('window', B.windowMs.max, `expected a window from ${formatDuration(B.windowMs.min)} to ${formatDuration(B.windowMs.max)}`, B.windowMs.min)
+      .default('10s').describe('Timeline window (model time)'),
     thresholds: z
       .strictObject({
         documentedTargets: z.boolean().default(true).describe('Check each phase’s p95 against the spec’s target for its offered rate'),
         all: z.array(thresholdExpression).default([]).describe(`Checked on every phase: ${THRESHOLD_SYNTAX}`),
-        byPhase: z.record(z.string(), z.array(thresholdExpression)).default({}).describe('Checked on the named phase only'),
+        byPhase: ByPhaseSchema.default(() => new Map()).describe('Checked on the named phase only'),
       })
-      .default({ documentedTargets: true, all: [], byPhase: {} }),
+      .default(() => ({ documentedTargets: true, all: [], byPhase: new Map() })),
     notice: z
       .strictObject({
         announcedOn: isoDate.describe('Day the load test was announced to support'),
         reference: reference,
-        window: z.strictObject({ start: isoDateTime, end: isoDateTime }).optional().describe('Announced window the run must fall in'),
+        window: z
+          .strictObject({ start: isoDateTime, end: isoDateTime })
+          .superRefine((w, ctx) => {
+            const [start, end] = [Date.parse(w.start), Date.parse(w.end)];
+            // Only between two valid times: a bad start has its own message.
+            if (Number.isFinite(start) && Number.isFinite(end) && end <= start) ctx.addIssue({ code: 'custom', path: ['end'], message: `expected an end after notice.window.start (${w.start})` });
+          })
+          .optional()
+          .describe('Announced window the run must fall in'),
       })
       .optional()
       .describe('Advance notice of a sandbox load test (spec: at least two weeks ahead)'),
@@ -128,10 +198,10 @@ export const ScenarioSchema = z
       .strictObject({
         sustainedRpm: rpm('sustainedRpm').optional(),
         burstRpm: rpm('burstRpm').optional(),
-        burstMinutes: z.number().positive().optional(),
+        burstMinutes: limitMinutes.optional(),
         spikeRpm: rpm('spikeRpm').optional(),
-        spikeMinutes: z.number().positive().optional(),
-        maxInFlight: z.int().positive().optional(),
+        spikeMinutes: limitMinutes.optional(),
+        maxInFlight: intRange(1, B.maxInFlight).optional(),
         reference,
       })
       .optional()
@@ -144,10 +214,47 @@ export const ScenarioSchema = z
       if (first !== undefined) ctx.addIssue({ code: 'custom', path: ['phases', i, 'name'], message: `"${phase.name}" is already the name of phases[${first}]` });
       else seen.set(phase.name, i);
     });
-    for (const name of Object.keys(scenario.thresholds.byPhase)) {
+    for (const name of scenario.thresholds.byPhase.keys()) {
       if (!seen.has(name)) ctx.addIssue({ code: 'custom', path: ['thresholds', 'byPhase', name], message: `no phase is named "${name}"` });
     }
+    checkPlanSize(scenario, ctx);
   });
+
+/**
+ * The plan's size, from the phases alone, before any arrival is generated: the requests it plans
+ * (a phase plans ⌈Λ⌉ = ⌈(fromRpm + toRpm) / 2 × its minutes⌉) and the timeline windows it needs.
+ */
+function checkPlanSize(scenario: { phases: readonly z.output<typeof PhaseSchema>[]; window: string }, ctx: z.RefinementCtx): void {
+  let total = 0;
+  let totalMs = 0;
+  let most = { index: 0, requests: -1 };
+  scenario.phases.forEach((phase, index) => {
+    const ms = parseDurationMs(phase.duration) ?? 0;
+    // Halves first: (1e308 + 1e308) / 2 would be Infinity.
+    const requests = Math.ceil(((phase.rpm ?? phase.fromRpm ?? 0) / 2 + (phase.rpm ?? phase.toRpm ?? 0) / 2) * (ms / 60_000) - 1e-9);
+    total += requests;
+    totalMs += ms;
+    if (requests > most.requests) most = { index, requests };
+  });
+  if (total > B.plannedRequests) {
+    const name = scenario.phases[most.index]!.name;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['phases'],
+      message: `expected at most ${formatCount(B.plannedRequests)} planned requests in all, got ${formatCount(total)} (phases[${most.index}] "${name}" plans the most: ${formatCount(most.requests)}); lower a rate or a duration`,
+    });
+  }
+  const windowMs = parseDurationMs(scenario.window) ?? 0;
+  if (windowMs > 0 && totalMs / windowMs > B.windows) {
+    const minimumMs = Math.ceil(totalMs / B.windows / 1000) * 1000;
+    ctx.addIssue({
+      code: 'custom',
+      path: ['window'],
+      // The window may be the default, which the file does not show: say which.
+      message: `expected at most ${formatCount(B.windows)} windows over the plan's ${formatDuration(totalMs)} (a window of at least ${formatDuration(minimumMs)} for this plan), got "${scenario.window}"`,
+    });
+  }
+}
 
 /** A scenario as written (durations as strings), with defaults applied. */
 export type ScenarioInput = z.output<typeof ScenarioSchema>;

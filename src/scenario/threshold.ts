@@ -29,7 +29,7 @@ export function parseThreshold(source: string): Threshold | { readonly problem: 
     const percentile = Number(arg);
     if (!(percentile > 0 && percentile < 100)) return { problem: `p(…) takes a percentile between 0 and 100 (exclusive), got "${arg}"` };
     const valueMs = parseDurationMs(value);
-    if (valueMs === undefined) return { problem: `p(…) compares with a duration like 2500ms or 4s, got "${value}"` };
+    if (valueMs === undefined || !Number.isFinite(valueMs)) return { problem: `p(…) compares with a finite duration like 2500ms or 4s, got "${value}"` };
     return { kind: 'percentile', source, percentile, op, valueMs };
   }
   if (!(COUNTABLE as readonly string[]).includes(arg)) return { problem: `${fn}(…) counts one of ${COUNTABLE.join(', ')}, got "${arg}"` };

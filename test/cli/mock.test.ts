@@ -53,7 +53,7 @@ describe('loadproof mock', () => {
     { args: ['--profile', 'fast'], mention: 'Argument: profile, Given: "fast"' },
     { args: ['--bogus'], mention: 'Unknown argument: bogus' },
     { args: ['--port', '70000'], mention: 'port: expected an integer from 0 to 65535, got 70000' },
-    { args: ['--time-scale', '0'], mention: 'timeScale: expected a number > 0, got 0' },
+    { args: ['--time-scale', '0'], mention: '--time-scale: expected a number from 1 to 1000, got 0' },
     { args: ['--fault-500', '2'], mention: 'faults.http500Rate: expected a probability from 0 to 1, got 2' },
     { args: ['--burst-rpm', '50'], mention: 'limits.burstRpm: expected ≥ sustainedRpm (100), got 50' },
   ])('exits 2 naming the problem for $args', async ({ args, mention }) => {

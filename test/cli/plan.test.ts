@@ -50,6 +50,6 @@ describe('loadproof plan', () => {
   it('exits 2 for a bad --time-scale', async () => {
     const { code, stderr } = await runCli(['plan', 'scenarios/sustained.yaml', '--time-scale', '-1']);
     expect(code).toBe(2);
-    expect(stderr).toContain('--time-scale: expected a number > 0, got -1');
+    expect(stderr).toContain('--time-scale: expected a number from 1 to 1000, got -1');
   });
 });

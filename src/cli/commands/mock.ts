@@ -1,6 +1,7 @@
 /** `loadproof mock`: start the mock server until SIGINT/SIGTERM. */
 import type { Argv } from 'yargs';
 import { EXIT } from '../../core/exit-codes.js';
+import { checkTimeScale } from '../../core/time-scale.js';
 import { MOCK_DEFAULTS, PROFILE_NAMES, type ProfileName, startMockServer } from '../../mock/index.js';
 import type { Io } from '../io.js';
 
@@ -9,7 +10,7 @@ export function mockOptions<T>(y: Argv<T>) {
     .option('host', { type: 'string', default: MOCK_DEFAULTS.host, describe: 'Interface to bind (loopback by default)' })
     .option('port', { type: 'number', default: MOCK_DEFAULTS.port, describe: 'Port; 0 picks a free one' })
     .option('profile', { choices: PROFILE_NAMES, default: MOCK_DEFAULTS.profile as ProfileName, describe: 'Behaviour profile' })
-    .option('time-scale', { type: 'number', default: MOCK_DEFAULTS.timeScale, describe: 'k: the mock runs k times fast (rates × k, times ÷ k)' })
+    .option('time-scale', { type: 'number', default: MOCK_DEFAULTS.timeScale, describe: 'k, from 1 to 1000: the mock runs k times fast (rates × k, times ÷ k)' })
     .option('seed', { type: 'number', default: MOCK_DEFAULTS.seed, describe: 'Seed of the latency model and faults' })
     .option('client-id', { type: 'string', default: MOCK_DEFAULTS.clientId, describe: 'The client_id the token endpoint accepts' })
     .option('client-secret', { type: 'string', describe: `The client_secret it accepts (default "${MOCK_DEFAULTS.clientSecret}")` })
@@ -40,7 +41,7 @@ export async function runMock(args: MockArgs, io: Io): Promise<number> {
     host: args.host,
     port: args.port,
     profile: args.profile,
-    timeScale: args['time-scale'],
+    timeScale: checkTimeScale(args['time-scale']),
     seed: args.seed,
     clientId: args['client-id'],
     ...defined({ clientSecret: args['client-secret'] }),

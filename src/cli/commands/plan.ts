@@ -1,6 +1,7 @@
 /** `loadproof plan <scenario>`: the dry run. Loads, validates and plans the scenario, shows the guard's decision; sends nothing. */
 import type { Argv } from 'yargs';
 import { UsageError } from '../../core/errors.js';
+import { checkTimeScale } from '../../core/time-scale.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { describeDecision, evaluateGuard, parseStartAt } from '../../guard/index.js';
 import { buildPlan, describePlan, planNotes } from '../../plan/index.js';
@@ -10,7 +11,7 @@ import type { Io } from '../io.js';
 export function planOptions<T>(y: Argv<T>) {
   return y
     .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
-    .option('time-scale', { type: 'number', default: 1, describe: 'k: run k times fast against the mock (rates × k, durations ÷ k)' })
+    .option('time-scale', { type: 'number', default: 1, describe: 'k, from 1 to 1000: run k times fast against the mock (rates × k, durations ÷ k)' })
     .option('at', { type: 'string', describe: 'Judge a run starting then (ISO date-time with a zone, or a date = 00:00 UTC); default now' })
     .option('allow-loopback-as-real', { type: 'boolean', default: false, describe: "[loadproof's own tests only] judge a real environment at a loopback URL as real" })
     .option('json', { type: 'boolean', default: false, describe: 'Print the plan and the guard decision as JSON (without the arrival times)' });
@@ -20,8 +21,7 @@ type PlanArgs = Awaited<ReturnType<typeof planOptions>['argv']>;
 
 /** Exit 0 when the guard would allow the run, 3 when it would refuse it. */
 export async function runPlan(args: PlanArgs, io: Io): Promise<number> {
-  const timeScale = args['time-scale'];
-  if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new UsageError(`--time-scale: expected a number > 0, got ${timeScale}`);
+  const timeScale = checkTimeScale(args['time-scale']);
   const at = args.at === undefined ? { ms: Date.now() } : parseStartAt(args.at);
   if ('problem' in at) throw new UsageError(at.problem);
   const plan = buildPlan(await loadScenario(args.scenario), { timeScale });

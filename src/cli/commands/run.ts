@@ -1,6 +1,7 @@
 /** `loadproof run <scenario>`: the main job. Wires the run module to the process; no logic here. */
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
+import { checkTimeScale } from '../../core/time-scale.js';
 import { PROFILE_NAMES } from '../../mock/index.js';
 import { describeEnding, executeRun, formatSummary } from '../../run/index.js';
 import type { Io } from '../io.js';
@@ -8,7 +9,7 @@ import type { Io } from '../io.js';
 export function runOptions<T>(y: Argv<T>) {
   return y
     .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
-    .option('time-scale', { type: 'number', default: 1, describe: 'k: against the mock, run k times fast (rates × k, durations ÷ k); times are reported in model time' })
+    .option('time-scale', { type: 'number', default: 1, describe: 'k, from 1 to 1000: against the mock, run k times fast (rates × k, durations ÷ k); times are reported in model time' })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: override the scenario's profile" })
     .option('out', { type: 'string', default: 'reports', describe: 'Folder in which a new folder is made for this run' })
     .option('run-dir', { type: 'string', describe: 'The exact folder for this run\'s files (made if missing; refused if it holds a finished run), instead of a new one under --out' })
@@ -24,6 +25,7 @@ export function runOptions<T>(y: Argv<T>) {
 type RunArgs = Awaited<ReturnType<typeof runOptions>['argv']>;
 
 export async function runRun(args: RunArgs, io: Io): Promise<number> {
+  const timeScale = checkTimeScale(args['time-scale']);
   const controller = new AbortController();
   void io.waitForSignal().then((signal) => {
     io.stderr(`loadproof: ${signal}: no new requests; waiting for the answers in flight, then writing the partial report (Ctrl-C again to quit at once)\n`);
@@ -31,7 +33,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   });
   const outcome = await executeRun({
     scenarioFile: args.scenario,
-    timeScale: args['time-scale'],
+    timeScale,
     mockProfile: args['mock-profile'],
     outDir: args.out,
     runDir: args['run-dir'],

@@ -1,0 +1,111 @@
+/**
+ * Scenario file → a plain value, bounded: at most 1 MiB read (checked before parsing, and never
+ * more read than that), YAML aliases bounded, nesting bounded, and every failure of a parser a
+ * ScenarioError that shows no text of the file (it may hold a secret).
+ */
+import { open } from 'node:fs/promises';
+import { extname } from 'node:path';
+import { parseDocument } from 'yaml';
+import { ScenarioError } from '../core/errors.js';
+import { SCENARIO_BOUNDS as B } from './bounds.js';
+import { toDotPath } from './dot-path.js';
+import { jsonErrorOffset, lineAndColumn } from './json-position.js';
+
+const TOO_BIG = (got: string): string => `(file): expected at most 1 MiB (${B.fileBytes} bytes), got ${got}`;
+const EMPTY = '(file): empty; expected a scenario (name, description, phases)';
+
+/** The file's text, refused when its size (or, for a device that reports none, what it yields) is over the bound. */
+export async function readScenarioText(file: string): Promise<string> {
+  const cannotRead = (error: unknown): ScenarioError =>
+    new ScenarioError(file, [`(file): cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).name})`]);
+  const handle = await open(file, 'r').catch((error: unknown) => {
+    throw cannotRead(error);
+  });
+  try {
+    const { size } = await handle.stat();
+    if (size > B.fileBytes) throw new ScenarioError(file, [TOO_BIG(`${size} bytes`)]);
+    // Read one byte past the bound, whatever the size said: /dev/zero says 0 and never ends.
+    const buffer = Buffer.alloc(B.fileBytes + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length > B.fileBytes) throw new ScenarioError(file, [TOO_BIG('more')]);
+    }
+    return buffer.toString('utf8', 0, length);
+  } catch (error) {
+    throw error instanceof ScenarioError ? error : cannotRead(error);
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Parses scenario text as JSON (a `.json` file) or YAML; `file` names it in messages. */
+export function parseScenarioText(text: string, file: string): unknown {
+  const bytes = Buffer.byteLength(text);
+  if (bytes > B.fileBytes) throw new ScenarioError(file, [TOO_BIG(`${bytes} bytes`)]);
+  const body = text.replace(/^\uFEFF/, ''); // a byte-order mark some editors write
+  if (body.trim() === '') throw new ScenarioError(file, [EMPTY]);
+  const raw = extname(file).toLowerCase() === '.json' ? parseJson(body, file) : parseYaml(body, file);
+  if (raw === null || raw === undefined) throw new ScenarioError(file, [EMPTY]);
+  const deep = tooDeep(raw, 0);
+  if (deep !== undefined) {
+    throw new ScenarioError(file, [`(file): expected at most ${B.nestingLevels} levels of nesting (lists and mappings inside one another), got more${deep === '' ? '' : ` under ${deep}`}`]);
+  }
+  return raw;
+}
+
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // Not V8's message: it quotes the text around the error, which may be a secret.
+    const offset = jsonErrorOffset(text);
+    if (offset < 0) throw new ScenarioError(file, ['(file): not valid JSON']);
+    const { line, column } = lineAndColumn(text, offset);
+    throw new ScenarioError(file, [`(file): not valid JSON at line ${line}, column ${column}${offset >= text.length ? ' (end of file)' : ''}`]);
+  }
+}
+
+function parseYaml(text: string, file: string): unknown {
+  let doc: ReturnType<typeof parseDocument>;
+  try {
+    doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  } catch {
+    throw new ScenarioError(file, ['(file): not valid YAML (the parser gave up)']);
+  }
+  // By position and kind only: the parser's messages may quote the file (an anchor's name, a line).
+  if (doc.errors.length > 0) {
+    throw new ScenarioError(
+      file,
+      doc.errors.map((e) => {
+        const at = e.linePos?.[0];
+        return `(file): not valid YAML${at === undefined ? '' : ` at line ${at.line}, column ${at.col}`} (${e.code.toLowerCase().replaceAll('_', ' ')})`;
+      }),
+    );
+  }
+  try {
+    return doc.toJS({ maxAliasCount: B.yamlAliasNodes });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    if (message.startsWith('Excessive alias count')) {
+      throw new ScenarioError(file, [`(file): expected YAML aliases to expand to at most ${B.yamlAliasNodes} nodes (a guard against "billion laughs" files), got more`]);
+    }
+    if (message.startsWith('Unresolved alias')) throw new ScenarioError(file, ['(file): not valid YAML: an alias (*name) refers to no anchor (&name) before it']);
+    throw new ScenarioError(file, ['(file): not valid YAML (the parser gave up)']);
+  }
+}
+
+/**
+ * Whether `value` nests lists and mappings more than the bound deep (the top level is level 0), and
+ * if so the top-level field it happens under, escaped ('' for none). Recursion stops at the bound.
+ */
+function tooDeep(value: unknown, level: number): string | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (level > B.nestingLevels) return '';
+  for (const [key, child] of Object.entries(value)) {
+    if (tooDeep(child, level + 1) !== undefined) return level === 0 && !Array.isArray(value) ? toDotPath([key]) : '';
+  }
+  return undefined;
+}
