@@ -3,22 +3,23 @@
  * `startMockServer` resolves once it listens; `loadproof mock` and embedded runs use the same.
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { type Clock, ScaledClock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
 import { API_PATHS, IDENTIFICATION_LIMITS } from '../spec/index.js';
 import { TokenStore } from './auth.js';
+import { BodyBudget, type BufferedSnapshot } from './body-budget.js';
 import { Fleet, type FleetSnapshot } from './fleet.js';
 import { Gateway, type GatewayLimits, type GatewaySnapshot } from './gateway.js';
 import { sendError, sendJson } from './http.js';
 import { serviceTimeModel } from './latency-model.js';
 import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES, type ProfileName } from './profiles.js';
 import type { MockContext, RouteHandler } from './routes/context.js';
-import { handleIdentification } from './routes/identification.js';
-import { handleObfuscation } from './routes/obfuscation.js';
+import { IDENTIFICATION_MAX_BODY_BYTES, handleIdentification } from './routes/identification.js';
+import { OBFUSCATION_MAX_BODY_BYTES, handleObfuscation } from './routes/obfuscation.js';
 import { handleSession } from './routes/session.js';
-import { handleToken } from './routes/token.js';
+import { TOKEN_MAX_BODY_BYTES, handleToken } from './routes/token.js';
 import { type EndpointCounts, type FaultCounts, MockCounters, RequestLog, type StatEndpoint } from './stats.js';
 
 /** Overrides of identification's limits (spec defaults, or the profile's). */
@@ -51,6 +52,14 @@ export interface MockServerOptions {
   readonly faults?: Partial<FaultRates>;
   /** For tests: a ManualClock instead of the real, scaled one (timeScale is then only reported). */
   readonly clock?: Clock;
+  /** Most connections open at once; further ones are closed as they arrive. */
+  readonly maxConnections?: number;
+  /** Most bytes of request bodies held at once across all requests (bytes); beyond it, 503. */
+  readonly bodyBudgetBytes?: number;
+  /** Wall-clock ms a client has to send a request's headers before 408 and close. */
+  readonly headersTimeoutMs?: number;
+  /** Wall-clock ms a client has to send a whole request (headers and body) before 408 and close. */
+  readonly requestTimeoutMs?: number;
 }
 
 export const MOCK_DEFAULTS = {
@@ -62,6 +71,14 @@ export const MOCK_DEFAULTS = {
   clientId: 'loadproof-mock-client',
   clientSecret: 'loadproof-mock-secret',
   tokenTtlS: 3600,
+  // Both pipelines' in-flight gates and queues (128 + 64 + 512 + 256 = 960) plus headroom for the
+  // token, session and stats calls; a load generator opens at most maxInFlight + 1 connections.
+  maxConnections: 1024,
+  bodyBudgetBytes: 32 * 1024 * 1024,
+  // Wall clock, not model time: even at k = 1 a client sends a request at once, so these only end
+  // senders that stall (slowloris, a body that never ends).
+  headersTimeoutMs: 30_000,
+  requestTimeoutMs: 60_000,
 } as const;
 
 export interface EndpointStats {
@@ -85,6 +102,20 @@ export interface MockStats {
   readonly obfuscation: EndpointStats;
   readonly faults: FaultCounts;
   readonly memory: { readonly rssBytes: number; readonly heapUsedBytes: number };
+  readonly connections: ConnectionStats;
+  readonly buffered: BufferedSnapshot;
+}
+
+/** Connections of the server since it started. */
+export interface ConnectionStats {
+  /** Connections open now. */
+  readonly open: number;
+  /** Connections accepted since the start. */
+  readonly accepted: number;
+  /** Connections closed on arrival because `max` were open. */
+  readonly refused: number;
+  /** The cap on connections open at once. */
+  readonly max: number;
 }
 
 export interface MockServer {
@@ -143,12 +174,31 @@ function resolveProfile(options: MockServerOptions): MockProfile {
   };
 }
 
-const ROUTES: Readonly<Record<string, { readonly method: string; readonly endpoint: StatEndpoint; readonly handler: RouteHandler }>> = {
-  [API_PATHS.token]: { method: 'POST', endpoint: 'token', handler: handleToken },
-  [API_PATHS.session]: { method: 'GET', endpoint: 'session', handler: handleSession },
-  [API_PATHS.identification]: { method: 'POST', endpoint: 'identification', handler: handleIdentification },
-  [API_PATHS.obfuscation]: { method: 'POST', endpoint: 'obfuscation', handler: handleObfuscation },
+interface Route {
+  readonly method: string;
+  readonly endpoint: StatEndpoint;
+  readonly handler: RouteHandler;
+  /** The largest body the route reads (bytes); 0 for routes that read none. */
+  readonly maxBodyBytes: number;
+}
+
+const ROUTES: Readonly<Record<string, Route>> = {
+  [API_PATHS.token]: { method: 'POST', endpoint: 'token', handler: handleToken, maxBodyBytes: TOKEN_MAX_BODY_BYTES },
+  [API_PATHS.session]: { method: 'GET', endpoint: 'session', handler: handleSession, maxBodyBytes: 0 },
+  [API_PATHS.identification]: { method: 'POST', endpoint: 'identification', handler: handleIdentification, maxBodyBytes: IDENTIFICATION_MAX_BODY_BYTES },
+  [API_PATHS.obfuscation]: { method: 'POST', endpoint: 'obfuscation', handler: handleObfuscation, maxBodyBytes: OBFUSCATION_MAX_BODY_BYTES },
 };
+
+/**
+ * Whether answering now must close the connection: the request's body is not all read, and it is
+ * chunked (unbounded) or declared larger than the route reads. A small declared rest is cheaper to
+ * discard than a new connection, so keep-alive survives an early 401 or 415 of a normal client.
+ */
+function mustCloseForUnreadBody(req: IncomingMessage, maxBodyBytes: number): boolean {
+  if (req.complete) return false;
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  return Number(req.headers['content-length'] ?? 0) > maxBodyBytes;
+}
 
 export const STATS_PATH = '/__mock/stats';
 export const LOG_PATH = '/__mock/log';
@@ -163,6 +213,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const timeScale = options.timeScale ?? MOCK_DEFAULTS.timeScale;
   positive('timeScale', timeScale);
   positive('tokenTtlS', options.tokenTtlS);
+  const maxConnections = options.maxConnections ?? MOCK_DEFAULTS.maxConnections;
+  const bodyBudgetBytes = options.bodyBudgetBytes ?? MOCK_DEFAULTS.bodyBudgetBytes;
+  const headersTimeoutMs = options.headersTimeoutMs ?? MOCK_DEFAULTS.headersTimeoutMs;
+  const requestTimeoutMs = options.requestTimeoutMs ?? MOCK_DEFAULTS.requestTimeoutMs;
+  for (const [name, value] of Object.entries({ maxConnections, bodyBudgetBytes, headersTimeoutMs, requestTimeoutMs })) {
+    if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${name}: expected an integer > 0, got ${value}`);
+  }
+  if (headersTimeoutMs > requestTimeoutMs) throw new UsageError(`headersTimeoutMs: expected ≤ requestTimeoutMs (${requestTimeoutMs}), got ${headersTimeoutMs}`);
   const port = options.port ?? MOCK_DEFAULTS.port;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`port: expected an integer from 0 to 65535, got ${port}`);
   const seed = options.seed ?? MOCK_DEFAULTS.seed;
@@ -194,7 +252,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     resetResponses: new WeakSet(),
     maxTextTokens: IDENTIFICATION_LIMITS.maxTextTokens,
     outputTokenCap: IDENTIFICATION_LIMITS.outputTokenCap,
+    bodyBudget: new BodyBudget(bodyBudgetBytes),
   };
+  const connections = { open: 0, accepted: 0, refused: 0 };
 
   const endpointStats = (e: { gateway: Gateway; fleet: Fleet }, limits: GatewayLimits, name: StatEndpoint): EndpointStats => ({
     gateway: e.gateway.snapshot(),
@@ -217,6 +277,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       obfuscation: endpointStats(obfuscation, profile.obfuscation.limits, 'obfuscation'),
       faults: { ...counters.faults },
       memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
+      connections: { ...connections, max: maxConnections },
+      buffered: ctx.bodyBudget.snapshot(),
     };
   };
 
@@ -238,6 +300,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     res.writeHead = ((...args: unknown[]) => {
       answeredAtMs ??= clock.nowMs();
+      if (mustCloseForUnreadBody(req, route?.maxBodyBytes ?? 0)) res.setHeader('connection', 'close');
       return writeHead(...args);
     }) as typeof res.writeHead;
     counters.received(endpoint);
@@ -270,7 +333,22 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     }
   };
 
-  const server: Server = createServer(handle);
+  const server: Server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // How often Node looks for requests past those timeouts (its default is 30 s).
+      connectionsCheckingInterval: Math.max(10, Math.min(5000, Math.floor(headersTimeoutMs / 2))),
+    },
+    handle,
+  );
+  server.maxConnections = maxConnections;
+  server.on('connection', (socket: Socket) => {
+    connections.open++;
+    connections.accepted++;
+    socket.once('close', () => connections.open--);
+  });
+  server.on('drop', () => connections.refused++);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const where = `${options.host ?? MOCK_DEFAULTS.host}:${port}`;

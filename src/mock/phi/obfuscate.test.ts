@@ -42,4 +42,11 @@ describe('obfuscate', () => {
       ],
     });
   });
+
+  it('refuses more than 10,000 entities, the number its body cap is sized for', () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => ({ type: 'X', start: i, end: i + 1 }));
+    const text = 'a'.repeat(10_001);
+    expect('problems' in parseObfuscationRequest({ text, entities: many(10_000) })).toBe(false);
+    expect(parseObfuscationRequest({ text, entities: many(10_001) })).toEqual({ problems: ['entities: expected at most 10000 entities, got 10001'] });
+  });
 });

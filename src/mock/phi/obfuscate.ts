@@ -36,6 +36,9 @@ export interface ObfuscationRequest {
   readonly style: ObfuscationStyle;
 }
 
+/** Most entity spans in one obfuscation request (it bounds the request body, see the route). */
+export const MAX_OBFUSCATION_ENTITIES = 10_000;
+
 const describe = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
 
 /** Checks a parsed JSON body; returns the request, or the list of problems found. */
@@ -51,6 +54,10 @@ export function parseObfuscationRequest(body: unknown): ObfuscationRequest | { p
   }
   if (!Array.isArray(entities)) {
     problems.push(`entities: expected an array of {type, start, end}, got ${describe(entities)}`);
+    return { problems };
+  }
+  if (entities.length > MAX_OBFUSCATION_ENTITIES) {
+    problems.push(`entities: expected at most ${MAX_OBFUSCATION_ENTITIES} entities, got ${entities.length}`);
     return { problems };
   }
   const length = typeof text === 'string' ? text.length : Number.POSITIVE_INFINITY;
