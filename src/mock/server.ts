@@ -104,6 +104,8 @@ export interface MockStats {
   readonly memory: { readonly rssBytes: number; readonly heapUsedBytes: number };
   readonly connections: ConnectionStats;
   readonly buffered: BufferedSnapshot;
+  /** Access tokens held (live, or expired less than a lifetime ago) and live ones evicted at the cap. */
+  readonly tokens: { readonly held: number; readonly evicted: number };
 }
 
 /** Connections of the server since it started. */
@@ -279,6 +281,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
       connections: { ...connections, max: maxConnections },
       buffered: ctx.bodyBudget.snapshot(),
+      tokens: { held: ctx.tokens.size, evicted: ctx.tokens.evicted },
     };
   };
 

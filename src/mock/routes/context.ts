@@ -40,7 +40,7 @@ export function authorize(req: IncomingMessage, res: ServerResponse, ctx: MockCo
   if (check.ok) return check.clientId;
   const description = {
     missing: 'no bearer token: send Authorization: Bearer <access_token> from POST /oauth/token',
-    unknown: 'the access token is not one this server issued',
+    unknown: 'the access token is not one this server holds: never issued, or forgotten (a lifetime after it expired, or evicted as the oldest of 10000)',
     expired: 'the access token expired; request a new one from POST /oauth/token',
   }[check.reason];
   const challenge =
