@@ -4,22 +4,21 @@
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { describeValue } from '../core/text.js';
 import { type Clock, ScaledClock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
-import { API_PATHS, IDENTIFICATION_LIMITS } from '../spec/index.js';
+import { IDENTIFICATION_LIMITS } from '../spec/index.js';
 import { TokenStore } from './auth.js';
 import { BodyBudget, type BufferedSnapshot } from './body-budget.js';
 import { Fleet, type FleetSnapshot } from './fleet.js';
 import { Gateway, type GatewayLimits, type GatewaySnapshot } from './gateway.js';
-import { sendError, sendJson } from './http.js';
+import { sendError } from './http.js';
 import { serviceTimeModel } from './latency-model.js';
 import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES, type ProfileName } from './profiles.js';
-import type { MockContext, RouteHandler } from './routes/context.js';
-import { IDENTIFICATION_MAX_BODY_BYTES, handleIdentification } from './routes/identification.js';
-import { OBFUSCATION_MAX_BODY_BYTES, handleObfuscation } from './routes/obfuscation.js';
-import { handleSession } from './routes/session.js';
-import { TOKEN_MAX_BODY_BYTES, handleToken } from './routes/token.js';
+import type { MockContext } from './routes/context.js';
+import { LOG_PATH, STATS_PATH, allowedMethods, allowsMethod, findRoute } from './routes/table.js';
 import { type EndpointCounts, type FaultCounts, MockCounters, RequestLog, type StatEndpoint } from './stats.js';
 
 /** Overrides of identification's limits (spec defaults, or the profile's). */
@@ -163,7 +162,8 @@ function applyLimitOverrides(endpoint: EndpointProfile, o: LimitOverrides = {}):
 
 function resolveProfile(options: MockServerOptions): MockProfile {
   const name = options.profile ?? MOCK_DEFAULTS.profile;
-  const profile = PROFILES[name];
+  // Object.hasOwn: a name is user text and must never find Object.prototype's members.
+  const profile = Object.hasOwn(PROFILES, name) ? PROFILES[name] : undefined;
   if (profile === undefined) throw new UsageError(`profile: expected one of ${Object.keys(PROFILES).join(', ')}, got "${String(name)}"`);
   for (const [key, value] of Object.entries(options.faults ?? {})) {
     positive(`faults.${key}`, value, true);
@@ -176,21 +176,6 @@ function resolveProfile(options: MockServerOptions): MockProfile {
   };
 }
 
-interface Route {
-  readonly method: string;
-  readonly endpoint: StatEndpoint;
-  readonly handler: RouteHandler;
-  /** The largest body the route reads (bytes); 0 for routes that read none. */
-  readonly maxBodyBytes: number;
-}
-
-const ROUTES: Readonly<Record<string, Route>> = {
-  [API_PATHS.token]: { method: 'POST', endpoint: 'token', handler: handleToken, maxBodyBytes: TOKEN_MAX_BODY_BYTES },
-  [API_PATHS.session]: { method: 'GET', endpoint: 'session', handler: handleSession, maxBodyBytes: 0 },
-  [API_PATHS.identification]: { method: 'POST', endpoint: 'identification', handler: handleIdentification, maxBodyBytes: IDENTIFICATION_MAX_BODY_BYTES },
-  [API_PATHS.obfuscation]: { method: 'POST', endpoint: 'obfuscation', handler: handleObfuscation, maxBodyBytes: OBFUSCATION_MAX_BODY_BYTES },
-};
-
 /**
  * Whether answering now must close the connection: the request's body is not all read, and it is
  * chunked (unbounded) or declared larger than the route reads. A small declared rest is cheaper to
@@ -202,8 +187,10 @@ function mustCloseForUnreadBody(req: IncomingMessage, maxBodyBytes: number): boo
   return Number(req.headers['content-length'] ?? 0) > maxBodyBytes;
 }
 
-export const STATS_PATH = '/__mock/stats';
-export const LOG_PATH = '/__mock/log';
+export { LOG_PATH, STATS_PATH };
+
+/** The methods the mock takes on some route, for a CONNECT's Allow. */
+const CONNECT_ALLOW = 'GET, HEAD, POST';
 
 const headerNumber = (value: string | string[] | undefined): number | null => {
   const n = Number(Array.isArray(value) ? value[0] : value);
@@ -255,6 +242,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     maxTextTokens: IDENTIFICATION_LIMITS.maxTextTokens,
     outputTokenCap: IDENTIFICATION_LIMITS.outputTokenCap,
     bodyBudget: new BodyBudget(bodyBudgetBytes),
+    requestLog,
+    stats: () => stats(),
   };
   const connections = { open: 0, accepted: 0, refused: 0 };
 
@@ -285,27 +274,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     };
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    if (path === STATS_PATH && req.method === 'GET') {
-      sendJson(res, 200, stats());
-      return;
-    }
-    if (path === LOG_PATH && req.method === 'GET') {
-      sendJson(res, 200, requestLog.snapshot());
-      return;
-    }
-    const route = ROUTES[path];
-    const endpoint = route?.endpoint ?? 'other';
+  /** Counts a request under `endpoint` when its response closes, and logs the pipelines' ones. */
+  const track = (endpoint: StatEndpoint, req: IncomingMessage, res: ServerResponse, answeredAtMs: () => number | undefined): void => {
     const arrivedAtMs = clock.nowMs();
-    // When the answer is written (not when 'close' fires later): the time a client can act on it.
-    let answeredAtMs: number | undefined;
-    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-    res.writeHead = ((...args: unknown[]) => {
-      answeredAtMs ??= clock.nowMs();
-      if (mustCloseForUnreadBody(req, route?.maxBodyBytes ?? 0)) res.setHeader('connection', 'close');
-      return writeHead(...args);
-    }) as typeof res.writeHead;
     counters.received(endpoint);
     res.on('close', () => {
       const finished = res.writableFinished;
@@ -316,7 +287,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         requestLog.add({
           endpoint,
           arrivedAtMs,
-          answeredAtMs: answeredAtMs ?? clock.nowMs(),
+          answeredAtMs: answeredAtMs() ?? clock.nowMs(),
           status: finished ? res.statusCode : null,
           retryAfterS: headerNumber(res.getHeader('retry-after') as string | undefined),
           seq: headerNumber(req.headers['x-loadproof-seq']),
@@ -324,16 +295,48 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         });
       }
     });
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const route = findRoute(path);
+    const allowed = route !== undefined && allowsMethod(route, req.method);
+    // When the answer is written (not when 'close' fires later): the time a client can act on it.
+    let answeredAtMs: number | undefined;
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      answeredAtMs ??= clock.nowMs();
+      if (mustCloseForUnreadBody(req, allowed ? route.maxBodyBytes : 0)) res.setHeader('connection', 'close');
+      return writeHead(...args);
+    }) as typeof res.writeHead;
+    // The mock's own routes are not counted, so the counts reconcile with a client's; 404s and 405s are 'other'.
+    const endpoint = allowed ? route.endpoint : 'other';
+    if (endpoint !== null) track(endpoint, req, res, () => answeredAtMs);
     if (route === undefined) {
       sendError(res, 404, 'not_found', `no endpoint at ${path}`);
-    } else if (req.method !== route.method) {
-      sendError(res, 405, 'method_not_allowed', `${path} takes ${route.method}, got ${String(req.method)}`, { allow: route.method });
+    } else if (!allowed) {
+      sendError(res, 405, 'method_not_allowed', `${path} takes ${allowedMethods(route)}, got ${String(req.method)}`, { allow: allowedMethods(route) });
     } else {
-      Promise.resolve(route.handler(req, res, ctx)).catch((error: unknown) => {
+      (async () => route.handler(req, res, ctx))().catch((error: unknown) => {
         sendError(res, 500, 'internal_error', 'the mock failed to handle the request');
         process.emitWarning(`loadproof mock: handler failed: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
+  };
+
+  /** CONNECT asks for a tunnel, which the mock never gives: 405 with Allow, then close. */
+  const refuseConnect = (req: IncomingMessage, socket: Duplex): void => {
+    counters.received('other');
+    const body = JSON.stringify({
+      error: 'method_not_allowed',
+      error_description: `CONNECT ${describeValue(req.url)}: the mock opens no tunnels; it takes ${CONNECT_ALLOW}`,
+    });
+    socket.on('error', () => undefined);
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nallow: ${CONNECT_ALLOW}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+    counters.answered('other', 405);
   };
 
   const server: Server = createServer(
@@ -352,6 +355,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     socket.once('close', () => connections.open--);
   });
   server.on('drop', () => connections.refused++);
+  server.on('connect', refuseConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const where = `${options.host ?? MOCK_DEFAULTS.host}:${port}`;

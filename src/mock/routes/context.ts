@@ -9,7 +9,7 @@ import { drawFault } from '../faults.js';
 import type { Gateway, GatewayOutcome } from '../gateway.js';
 import { isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http.js';
 import type { FaultRates } from '../profiles.js';
-import type { MockCounters } from '../stats.js';
+import type { MockCounters, RequestLog } from '../stats.js';
 
 export interface MockContext {
   readonly clock: Clock;
@@ -30,6 +30,10 @@ export interface MockContext {
   readonly outputTokenCap: number;
   /** Bytes of request bodies held across all requests in progress. */
   readonly bodyBudget: BodyBudget;
+  /** The pipeline requests of GET /__mock/log. */
+  readonly requestLog: RequestLog;
+  /** The answer of GET /__mock/stats. */
+  stats(): unknown;
 }
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, ctx: MockContext) => Promise<void> | void;
