@@ -18,19 +18,53 @@ export type TokenCheck =
   | { readonly ok: true; readonly clientId: string }
   | { readonly ok: false; readonly reason: 'missing' | 'unknown' | 'expired' };
 
+/** Most tokens the store holds by default; issuing one more evicts the oldest. */
+export const MAX_HELD_TOKENS = 10_000;
+
+export interface TokenStoreOptions {
+  /** Most tokens held at once (live, or expired less than one lifetime ago). */
+  readonly maxHeld?: number;
+}
+
+/**
+ * Every token has the same lifetime, so the order of issue is the order of expiry: forgetting starts
+ * at the oldest and stops at the first token still to keep, which costs one look plus one per token
+ * forgotten, however many are held. The order is a queue of its own, not the Map's iteration order:
+ * a Map iterated from the start walks over the holes its deletions left, until it rehashes. An
+ * expired token is kept for one more lifetime, so a late call hears "expired" rather than "unknown".
+ */
 export class TokenStore {
-  private readonly tokens = new Map<string, { clientId: string; expiresAtMs: number }>();
+  private readonly tokens = new Map<string, { readonly clientId: string; readonly expiresAtMs: number }>();
+  /** Tokens in the order of issue from `head` on (the ones before `head` are forgotten). */
+  private order: string[] = [];
+  private head = 0;
+  private readonly ttlMs: number;
+  private readonly maxHeld: number;
+  /** Tokens looked at while forgetting or evicting since the start: the work `issue` does (for tests). */
+  visited = 0;
+  /** Tokens evicted, still live, because `maxHeld` were held. */
+  evicted = 0;
 
   constructor(
     private readonly clock: Clock,
     private readonly ttlS: number,
-  ) {}
+    options: TokenStoreOptions = {},
+  ) {
+    this.ttlMs = ttlS * 1000;
+    this.maxHeld = options.maxHeld ?? MAX_HELD_TOKENS;
+  }
+
+  /** Tokens held now. */
+  get size(): number {
+    return this.tokens.size;
+  }
 
   issue(clientId: string): IssuedToken {
     const nowMs = this.clock.nowMs();
-    if (this.tokens.size >= 10_000) this.purgeExpired(nowMs);
+    this.forget(nowMs);
     const accessToken = MOCK_TOKEN_PREFIX + randomBytes(32).toString('base64url');
-    this.tokens.set(accessToken, { clientId, expiresAtMs: nowMs + this.ttlS * 1000 });
+    this.tokens.set(accessToken, { clientId, expiresAtMs: nowMs + this.ttlMs });
+    this.order.push(accessToken);
     return { accessToken, expiresInS: this.ttlS };
   }
 
@@ -44,7 +78,23 @@ export class TokenStore {
     return { ok: true, clientId: entry.clientId };
   }
 
-  private purgeExpired(nowMs: number): void {
-    for (const [token, entry] of this.tokens) if (nowMs >= entry.expiresAtMs) this.tokens.delete(token);
+  /** Drops, oldest first, the tokens expired for a lifetime, then the oldest while the store is full. */
+  private forget(nowMs: number): void {
+    while (this.head < this.order.length) {
+      const token = this.order[this.head]!;
+      const entry = this.tokens.get(token)!;
+      this.visited++;
+      const expiredLongAgo = nowMs >= entry.expiresAtMs + this.ttlMs;
+      const full = this.tokens.size >= this.maxHeld;
+      if (!expiredLongAgo && !full) break;
+      if (!expiredLongAgo && nowMs < entry.expiresAtMs) this.evicted++;
+      this.tokens.delete(token);
+      this.head++;
+    }
+    // Drop the forgotten front once it is most of the queue: amortised O(1) per token.
+    if (this.head > 1024 && this.head * 2 > this.order.length) {
+      this.order = this.order.slice(this.head);
+      this.head = 0;
+    }
   }
 }

@@ -1,14 +1,19 @@
 /** Small HTTP helpers of the mock: read a bounded body, parse JSON, answer in JSON. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { BodyLease } from './body-budget.js';
 
-/** Largest request body the mock reads (bytes); beyond it, 413. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+export type BodyRead =
+  | { readonly ok: true; readonly body: string }
+  | { readonly ok: false; readonly reason: 'too_large' | 'over_budget' | 'aborted' };
 
-export type BodyRead = { readonly ok: true; readonly body: string } | { readonly ok: false; readonly reason: 'too_large' | 'aborted' };
-
-export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promise<BodyRead> {
+/**
+ * Reads a request body of at most `maxBytes`, taking each chunk from `lease` as it arrives. At the
+ * first chunk past the cap or the budget it stops reading and gives the bytes back at once: the
+ * caller answers and closes the connection, so the rest of an attacker's body is never drained.
+ */
+export function readBody(req: IncomingMessage, maxBytes: number, lease: BodyLease): Promise<BodyRead> {
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
+    let chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
     const settle = (result: BodyRead): void => {
@@ -17,17 +22,20 @@ export function readBody(req: IncomingMessage, maxBytes = MAX_BODY_BYTES): Promi
         resolve(result);
       }
     };
-    req.on('data', (chunk: Buffer) => {
+    const stop = (reason: 'too_large' | 'over_budget'): void => {
+      req.removeListener('data', onData);
+      req.pause();
+      chunks = [];
+      lease.release();
+      settle({ ok: false, reason });
+    };
+    const onData = (chunk: Buffer): void => {
+      if (size + chunk.length > maxBytes) return stop('too_large');
+      if (!lease.take(chunk.length)) return stop('over_budget');
       size += chunk.length;
-      if (size > maxBytes) {
-        // Stop buffering; the handler answers 413 and the rest is discarded.
-        req.removeAllListeners('data');
-        req.resume();
-        settle({ ok: false, reason: 'too_large' });
-      } else {
-        chunks.push(chunk);
-      }
-    });
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
     req.on('end', () => settle({ ok: true, body: Buffer.concat(chunks).toString('utf8') }));
     req.on('aborted', () => settle({ ok: false, reason: 'aborted' }));
     req.on('error', () => settle({ ok: false, reason: 'aborted' }));

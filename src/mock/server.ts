@@ -3,22 +3,22 @@
  * `startMockServer` resolves once it listens; `loadproof mock` and embedded runs use the same.
  */
 import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { describeValue } from '../core/text.js';
 import { type Clock, ScaledClock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
-import { API_PATHS, IDENTIFICATION_LIMITS } from '../spec/index.js';
+import { IDENTIFICATION_LIMITS } from '../spec/index.js';
 import { TokenStore } from './auth.js';
+import { BodyBudget, type BufferedSnapshot } from './body-budget.js';
 import { Fleet, type FleetSnapshot } from './fleet.js';
 import { Gateway, type GatewayLimits, type GatewaySnapshot } from './gateway.js';
-import { sendError, sendJson } from './http.js';
+import { sendError } from './http.js';
 import { serviceTimeModel } from './latency-model.js';
 import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES, type ProfileName } from './profiles.js';
-import type { MockContext, RouteHandler } from './routes/context.js';
-import { handleIdentification } from './routes/identification.js';
-import { handleObfuscation } from './routes/obfuscation.js';
-import { handleSession } from './routes/session.js';
-import { handleToken } from './routes/token.js';
+import type { MockContext } from './routes/context.js';
+import { LOG_PATH, STATS_PATH, allowedMethods, allowsMethod, findRoute } from './routes/table.js';
 import { type EndpointCounts, type FaultCounts, MockCounters, RequestLog, type StatEndpoint } from './stats.js';
 
 /** Overrides of identification's limits (spec defaults, or the profile's). */
@@ -51,6 +51,14 @@ export interface MockServerOptions {
   readonly faults?: Partial<FaultRates>;
   /** For tests: a ManualClock instead of the real, scaled one (timeScale is then only reported). */
   readonly clock?: Clock;
+  /** Most connections open at once; further ones are closed as they arrive. */
+  readonly maxConnections?: number;
+  /** Most bytes of request bodies held at once across all requests (bytes); beyond it, 503. */
+  readonly bodyBudgetBytes?: number;
+  /** Wall-clock ms a client has to send a request's headers before 408 and close. */
+  readonly headersTimeoutMs?: number;
+  /** Wall-clock ms a client has to send a whole request (headers and body) before 408 and close. */
+  readonly requestTimeoutMs?: number;
 }
 
 export const MOCK_DEFAULTS = {
@@ -62,6 +70,14 @@ export const MOCK_DEFAULTS = {
   clientId: 'loadproof-mock-client',
   clientSecret: 'loadproof-mock-secret',
   tokenTtlS: 3600,
+  // Both pipelines' in-flight gates and queues (128 + 64 + 512 + 256 = 960) plus headroom for the
+  // token, session and stats calls; a load generator opens at most maxInFlight + 1 connections.
+  maxConnections: 1024,
+  bodyBudgetBytes: 32 * 1024 * 1024,
+  // Wall clock, not model time: even at k = 1 a client sends a request at once, so these only end
+  // senders that stall (slowloris, a body that never ends).
+  headersTimeoutMs: 30_000,
+  requestTimeoutMs: 60_000,
 } as const;
 
 export interface EndpointStats {
@@ -85,6 +101,22 @@ export interface MockStats {
   readonly obfuscation: EndpointStats;
   readonly faults: FaultCounts;
   readonly memory: { readonly rssBytes: number; readonly heapUsedBytes: number };
+  readonly connections: ConnectionStats;
+  readonly buffered: BufferedSnapshot;
+  /** Access tokens held (live, or expired less than a lifetime ago) and live ones evicted at the cap. */
+  readonly tokens: { readonly held: number; readonly evicted: number };
+}
+
+/** Connections of the server since it started. */
+export interface ConnectionStats {
+  /** Connections open now. */
+  readonly open: number;
+  /** Connections accepted since the start. */
+  readonly accepted: number;
+  /** Connections closed on arrival because `max` were open. */
+  readonly refused: number;
+  /** The cap on connections open at once. */
+  readonly max: number;
 }
 
 export interface MockServer {
@@ -130,7 +162,8 @@ function applyLimitOverrides(endpoint: EndpointProfile, o: LimitOverrides = {}):
 
 function resolveProfile(options: MockServerOptions): MockProfile {
   const name = options.profile ?? MOCK_DEFAULTS.profile;
-  const profile = PROFILES[name];
+  // Object.hasOwn: a name is user text and must never find Object.prototype's members.
+  const profile = Object.hasOwn(PROFILES, name) ? PROFILES[name] : undefined;
   if (profile === undefined) throw new UsageError(`profile: expected one of ${Object.keys(PROFILES).join(', ')}, got "${String(name)}"`);
   for (const [key, value] of Object.entries(options.faults ?? {})) {
     positive(`faults.${key}`, value, true);
@@ -143,15 +176,21 @@ function resolveProfile(options: MockServerOptions): MockProfile {
   };
 }
 
-const ROUTES: Readonly<Record<string, { readonly method: string; readonly endpoint: StatEndpoint; readonly handler: RouteHandler }>> = {
-  [API_PATHS.token]: { method: 'POST', endpoint: 'token', handler: handleToken },
-  [API_PATHS.session]: { method: 'GET', endpoint: 'session', handler: handleSession },
-  [API_PATHS.identification]: { method: 'POST', endpoint: 'identification', handler: handleIdentification },
-  [API_PATHS.obfuscation]: { method: 'POST', endpoint: 'obfuscation', handler: handleObfuscation },
-};
+/**
+ * Whether answering now must close the connection: the request's body is not all read, and it is
+ * chunked (unbounded) or declared larger than the route reads. A small declared rest is cheaper to
+ * discard than a new connection, so keep-alive survives an early 401 or 415 of a normal client.
+ */
+function mustCloseForUnreadBody(req: IncomingMessage, maxBodyBytes: number): boolean {
+  if (req.complete) return false;
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  return Number(req.headers['content-length'] ?? 0) > maxBodyBytes;
+}
 
-export const STATS_PATH = '/__mock/stats';
-export const LOG_PATH = '/__mock/log';
+export { LOG_PATH, STATS_PATH };
+
+/** The methods the mock takes on some route, for a CONNECT's Allow. */
+const CONNECT_ALLOW = 'GET, HEAD, POST';
 
 const headerNumber = (value: string | string[] | undefined): number | null => {
   const n = Number(Array.isArray(value) ? value[0] : value);
@@ -163,6 +202,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const timeScale = options.timeScale ?? MOCK_DEFAULTS.timeScale;
   positive('timeScale', timeScale);
   positive('tokenTtlS', options.tokenTtlS);
+  const maxConnections = options.maxConnections ?? MOCK_DEFAULTS.maxConnections;
+  const bodyBudgetBytes = options.bodyBudgetBytes ?? MOCK_DEFAULTS.bodyBudgetBytes;
+  const headersTimeoutMs = options.headersTimeoutMs ?? MOCK_DEFAULTS.headersTimeoutMs;
+  const requestTimeoutMs = options.requestTimeoutMs ?? MOCK_DEFAULTS.requestTimeoutMs;
+  for (const [name, value] of Object.entries({ maxConnections, bodyBudgetBytes, headersTimeoutMs, requestTimeoutMs })) {
+    if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${name}: expected an integer > 0, got ${value}`);
+  }
+  if (headersTimeoutMs > requestTimeoutMs) throw new UsageError(`headersTimeoutMs: expected ≤ requestTimeoutMs (${requestTimeoutMs}), got ${headersTimeoutMs}`);
   const port = options.port ?? MOCK_DEFAULTS.port;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`port: expected an integer from 0 to 65535, got ${port}`);
   const seed = options.seed ?? MOCK_DEFAULTS.seed;
@@ -194,7 +241,11 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     resetResponses: new WeakSet(),
     maxTextTokens: IDENTIFICATION_LIMITS.maxTextTokens,
     outputTokenCap: IDENTIFICATION_LIMITS.outputTokenCap,
+    bodyBudget: new BodyBudget(bodyBudgetBytes),
+    requestLog,
+    stats: () => stats(),
   };
+  const connections = { open: 0, accepted: 0, refused: 0 };
 
   const endpointStats = (e: { gateway: Gateway; fleet: Fleet }, limits: GatewayLimits, name: StatEndpoint): EndpointStats => ({
     gateway: e.gateway.snapshot(),
@@ -217,29 +268,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       obfuscation: endpointStats(obfuscation, profile.obfuscation.limits, 'obfuscation'),
       faults: { ...counters.faults },
       memory: { rssBytes: memory.rss, heapUsedBytes: memory.heapUsed },
+      connections: { ...connections, max: maxConnections },
+      buffered: ctx.bodyBudget.snapshot(),
+      tokens: { held: ctx.tokens.size, evicted: ctx.tokens.evicted },
     };
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const path = (req.url ?? '/').split('?')[0]!;
-    if (path === STATS_PATH && req.method === 'GET') {
-      sendJson(res, 200, stats());
-      return;
-    }
-    if (path === LOG_PATH && req.method === 'GET') {
-      sendJson(res, 200, requestLog.snapshot());
-      return;
-    }
-    const route = ROUTES[path];
-    const endpoint = route?.endpoint ?? 'other';
+  /** Counts a request under `endpoint` when its response closes, and logs the pipelines' ones. */
+  const track = (endpoint: StatEndpoint, req: IncomingMessage, res: ServerResponse, answeredAtMs: () => number | undefined): void => {
     const arrivedAtMs = clock.nowMs();
-    // When the answer is written (not when 'close' fires later): the time a client can act on it.
-    let answeredAtMs: number | undefined;
-    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-    res.writeHead = ((...args: unknown[]) => {
-      answeredAtMs ??= clock.nowMs();
-      return writeHead(...args);
-    }) as typeof res.writeHead;
     counters.received(endpoint);
     res.on('close', () => {
       const finished = res.writableFinished;
@@ -250,7 +287,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         requestLog.add({
           endpoint,
           arrivedAtMs,
-          answeredAtMs: answeredAtMs ?? clock.nowMs(),
+          answeredAtMs: answeredAtMs() ?? clock.nowMs(),
           status: finished ? res.statusCode : null,
           retryAfterS: headerNumber(res.getHeader('retry-after') as string | undefined),
           seq: headerNumber(req.headers['x-loadproof-seq']),
@@ -258,19 +295,67 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
         });
       }
     });
+  };
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    const route = findRoute(path);
+    const allowed = route !== undefined && allowsMethod(route, req.method);
+    // When the answer is written (not when 'close' fires later): the time a client can act on it.
+    let answeredAtMs: number | undefined;
+    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
+    res.writeHead = ((...args: unknown[]) => {
+      answeredAtMs ??= clock.nowMs();
+      if (mustCloseForUnreadBody(req, allowed ? route.maxBodyBytes : 0)) res.setHeader('connection', 'close');
+      return writeHead(...args);
+    }) as typeof res.writeHead;
+    // The mock's own routes are not counted, so the counts reconcile with a client's; 404s and 405s are 'other'.
+    const endpoint = allowed ? route.endpoint : 'other';
+    if (endpoint !== null) track(endpoint, req, res, () => answeredAtMs);
     if (route === undefined) {
       sendError(res, 404, 'not_found', `no endpoint at ${path}`);
-    } else if (req.method !== route.method) {
-      sendError(res, 405, 'method_not_allowed', `${path} takes ${route.method}, got ${String(req.method)}`, { allow: route.method });
+    } else if (!allowed) {
+      sendError(res, 405, 'method_not_allowed', `${path} takes ${allowedMethods(route)}, got ${String(req.method)}`, { allow: allowedMethods(route) });
     } else {
-      Promise.resolve(route.handler(req, res, ctx)).catch((error: unknown) => {
+      (async () => route.handler(req, res, ctx))().catch((error: unknown) => {
         sendError(res, 500, 'internal_error', 'the mock failed to handle the request');
         process.emitWarning(`loadproof mock: handler failed: ${error instanceof Error ? error.message : String(error)}`);
       });
     }
   };
 
-  const server: Server = createServer(handle);
+  /** CONNECT asks for a tunnel, which the mock never gives: 405 with Allow, then close. */
+  const refuseConnect = (req: IncomingMessage, socket: Duplex): void => {
+    counters.received('other');
+    const body = JSON.stringify({
+      error: 'method_not_allowed',
+      error_description: `CONNECT ${describeValue(req.url)}: the mock opens no tunnels; it takes ${CONNECT_ALLOW}`,
+    });
+    socket.on('error', () => undefined);
+    socket.end(
+      `HTTP/1.1 405 Method Not Allowed\r\nallow: ${CONNECT_ALLOW}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+        `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    );
+    counters.answered('other', 405);
+  };
+
+  const server: Server = createServer(
+    {
+      headersTimeout: headersTimeoutMs,
+      requestTimeout: requestTimeoutMs,
+      // How often Node looks for requests past those timeouts (its default is 30 s).
+      connectionsCheckingInterval: Math.max(10, Math.min(5000, Math.floor(headersTimeoutMs / 2))),
+    },
+    handle,
+  );
+  server.maxConnections = maxConnections;
+  server.on('connection', (socket: Socket) => {
+    connections.open++;
+    connections.accepted++;
+    socket.once('close', () => connections.open--);
+  });
+  server.on('drop', () => connections.refused++);
+  server.on('connect', refuseConnect);
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const where = `${options.host ?? MOCK_DEFAULTS.host}:${port}`;

@@ -77,7 +77,7 @@ describe('POST /oauth/token', () => {
 describe('bearer tokens on the other endpoints', () => {
   it.each([
     { name: 'no Authorization header', headers: {} as Record<string, string>, mention: 'no bearer token' },
-    { name: 'a token this server did not issue', headers: bearer('forged'), mention: 'not one this server issued' },
+    { name: 'a token this server did not issue', headers: bearer('forged'), mention: 'not one this server holds: never issued, or forgotten' },
     { name: 'a non-bearer scheme', headers: { authorization: 'Basic abc' }, mention: 'no bearer token' },
   ])('answers 401 with a WWW-Authenticate challenge for $name', async ({ headers, mention }) => {
     const s = await start();

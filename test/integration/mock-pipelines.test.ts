@@ -141,11 +141,11 @@ describe('POST obfuscation', () => {
     expect(reply.json).toMatchObject({ error: 'text_too_long', error_description: 'text: 100001 characters, over the limit of 100000' });
   });
 
-  it('answers 413 for a body over 1 MiB without reading it all', async () => {
+  it('answers 413 payload_too_large for a body over its 1.5 MiB cap', async () => {
     const { s, auth } = await start();
-    const reply = await postJson(s.url + API_PATHS.obfuscation, { text: 'a'.repeat(1024 * 1024), entities: [] }, auth);
+    const reply = await postJson(s.url + API_PATHS.obfuscation, { text: 'a'.repeat(1.5 * 1024 * 1024), entities: [] }, auth);
     expect(reply.status).toBe(413);
-    expect(reply.json.error).toBe('payload_too_large');
+    expect(reply.json).toMatchObject({ error: 'payload_too_large', max_bytes: 1.5 * 1024 * 1024 });
   });
 
   it('answers 401 without a token', async () => {

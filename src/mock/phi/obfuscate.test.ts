@@ -42,4 +42,22 @@ describe('obfuscate', () => {
       ],
     });
   });
+
+  it('refuses more than 10,000 entities, the number its body cap is sized for', () => {
+    const many = (n: number) => Array.from({ length: n }, (_, i) => ({ type: 'X', start: i, end: i + 1 }));
+    const text = 'a'.repeat(10_001);
+    expect('problems' in parseObfuscationRequest({ text, entities: many(10_000) })).toBe(false);
+    expect(parseObfuscationRequest({ text, entities: many(10_001) })).toEqual({ problems: ['entities: expected at most 10000 entities, got 10001'] });
+  });
+});
+
+describe('spans and surrogate pairs', () => {
+  it('refuses a span that splits a character outside the BMP, naming the entity and the offset, even with no text', () => {
+    const text = 'a😀b'; // the emoji is UTF-16 units 1 and 2
+    expect(parseObfuscationRequest({ text, entities: [{ type: 'X', start: 2, end: 4 }] })).toEqual({
+      problems: ['entities[0].start: offset 2 splits a surrogate pair (one character outside the BMP, such as an emoji); expected an offset on a character boundary'],
+    });
+    expect('problems' in parseObfuscationRequest({ text, entities: [{ type: 'X', start: 1, end: 3 }] })).toBe(false);
+    expect(parseObfuscationRequest({ text: null, entities: [{ type: 'X', start: 1, end: 2 }] })).toEqual({ problems: ['text: expected a string, got null'] });
+  });
 });

@@ -36,7 +36,17 @@ export interface ObfuscationRequest {
   readonly style: ObfuscationStyle;
 }
 
+/** Most entity spans in one obfuscation request (it bounds the request body, see the route). */
+export const MAX_OBFUSCATION_ENTITIES = 10_000;
+
 const describe = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
+
+/** Whether a UTF-16 `offset` falls between the two halves of a surrogate pair (one character). */
+function splitsSurrogatePair(text: string, offset: number): boolean {
+  const isHigh = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+  const isLow = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
+  return offset > 0 && offset < text.length && isHigh(text.charCodeAt(offset - 1)) && isLow(text.charCodeAt(offset));
+}
 
 /** Checks a parsed JSON body; returns the request, or the list of problems found. */
 export function parseObfuscationRequest(body: unknown): ObfuscationRequest | { problems: string[] } {
@@ -53,6 +63,10 @@ export function parseObfuscationRequest(body: unknown): ObfuscationRequest | { p
     problems.push(`entities: expected an array of {type, start, end}, got ${describe(entities)}`);
     return { problems };
   }
+  if (entities.length > MAX_OBFUSCATION_ENTITIES) {
+    problems.push(`entities: expected at most ${MAX_OBFUSCATION_ENTITIES} entities, got ${entities.length}`);
+    return { problems };
+  }
   const length = typeof text === 'string' ? text.length : Number.POSITIVE_INFINITY;
   const spans: EntitySpan[] = [];
   entities.forEach((raw: unknown, i) => {
@@ -67,8 +81,12 @@ export function parseObfuscationRequest(body: unknown): ObfuscationRequest | { p
       problems.push(`${at}.start: expected an integer in [0, text length), got ${describe(start)}`);
     } else if (!Number.isInteger(end) || (end as number) <= (start as number) || (end as number) > length) {
       problems.push(`${at}.end: expected an integer in (start, text length], got ${describe(end)}`);
-    } else if (typeof type === 'string') {
-      spans.push({ type, start: start as number, end: end as number });
+    } else {
+      const split = [['start', start as number] as const, ['end', end as number] as const].filter(([, offset]) => typeof text === 'string' && splitsSurrogatePair(text, offset));
+      for (const [name, offset] of split) {
+        problems.push(`${at}.${name}: offset ${offset} splits a surrogate pair (one character outside the BMP, such as an emoji); expected an offset on a character boundary`);
+      }
+      if (split.length === 0 && typeof type === 'string') spans.push({ type, start: start as number, end: end as number });
     }
   });
   spans.sort((a, b) => a.start - b.start);

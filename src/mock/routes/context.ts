@@ -4,11 +4,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Clock } from '../../core/clock.js';
 import type { Rng } from '../../core/rng.js';
 import type { TokenStore } from '../auth.js';
+import type { BodyBudget } from '../body-budget.js';
 import { drawFault } from '../faults.js';
 import type { Gateway, GatewayOutcome } from '../gateway.js';
 import { isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http.js';
 import type { FaultRates } from '../profiles.js';
-import type { MockCounters } from '../stats.js';
+import type { MockCounters, RequestLog } from '../stats.js';
 
 export interface MockContext {
   readonly clock: Clock;
@@ -27,6 +28,12 @@ export interface MockContext {
   /** Text limit of identification, in model tokens. */
   readonly maxTextTokens: number;
   readonly outputTokenCap: number;
+  /** Bytes of request bodies held across all requests in progress. */
+  readonly bodyBudget: BodyBudget;
+  /** The pipeline requests of GET /__mock/log. */
+  readonly requestLog: RequestLog;
+  /** The answer of GET /__mock/stats. */
+  stats(): unknown;
 }
 
 export type RouteHandler = (req: IncomingMessage, res: ServerResponse, ctx: MockContext) => Promise<void> | void;
@@ -37,7 +44,7 @@ export function authorize(req: IncomingMessage, res: ServerResponse, ctx: MockCo
   if (check.ok) return check.clientId;
   const description = {
     missing: 'no bearer token: send Authorization: Bearer <access_token> from POST /oauth/token',
-    unknown: 'the access token is not one this server issued',
+    unknown: 'the access token is not one this server holds: never issued, or forgotten (a lifetime after it expired, or evicted as the oldest of 10000)',
     expired: 'the access token expired; request a new one from POST /oauth/token',
   }[check.reason];
   const challenge =
@@ -46,18 +53,33 @@ export function authorize(req: IncomingMessage, res: ServerResponse, ctx: MockCo
   return undefined;
 }
 
-/** Reads a JSON body; answers 415 (not JSON), 400 (unparsable) or 413 (too large) itself. */
-export async function readJsonBody(req: IncomingMessage, res: ServerResponse): Promise<{ value: unknown } | undefined> {
+/**
+ * Reads a body of at most `maxBytes` under the server's body budget; answers 413 (over the cap) or
+ * 503 (budget spent) itself, closing the connection, and returns undefined then. The bytes stay
+ * leased until the response closes.
+ */
+export async function readCappedBody(req: IncomingMessage, res: ServerResponse, ctx: MockContext, maxBytes: number): Promise<string | undefined> {
+  const lease = ctx.bodyBudget.lease();
+  res.once('close', lease.release);
+  const read = await readBody(req, maxBytes, lease);
+  if (read.ok) return read.body;
+  if (read.reason === 'too_large') {
+    sendError(res, 413, 'payload_too_large', `the request body is over this endpoint's limit of ${maxBytes} bytes`, { connection: 'close' }, { max_bytes: maxBytes });
+  } else if (read.reason === 'over_budget') {
+    sendError(res, 503, 'server_busy', 'the mock holds too many request bodies at once; retry after 1 s', { connection: 'close', 'retry-after': '1' }, { retry_after: 1 });
+  }
+  return undefined;
+}
+
+/** Checks the content type (415) before reading anything, then reads a JSON body (413/503, 400 unparsable). */
+export async function readJsonBody(req: IncomingMessage, res: ServerResponse, ctx: MockContext, maxBytes: number): Promise<{ value: unknown } | undefined> {
   if (!isJsonContentType(req)) {
     sendError(res, 415, 'unsupported_media_type', `send the body as JSON with Content-Type: application/json (got ${describeValue(req.headers['content-type'])})`);
     return undefined;
   }
-  const read = await readBody(req);
-  if (!read.ok) {
-    if (read.reason === 'too_large') sendError(res, 413, 'payload_too_large', 'the request body is over 1 MiB');
-    return undefined;
-  }
-  const parsed = parseJson(read.body);
+  const body = await readCappedBody(req, res, ctx, maxBytes);
+  if (body === undefined) return undefined;
+  const parsed = parseJson(body);
   if (!parsed.ok) {
     sendError(res, 400, 'invalid_json', `the body is not valid JSON: ${parsed.message}`);
     return undefined;

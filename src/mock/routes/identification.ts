@@ -10,10 +10,16 @@ import { sendError } from '../http.js';
 import { detectPhi } from '../phi/detect.js';
 import { type RouteHandler, answerOutcome, authorize, readJsonBody } from './context.js';
 
+/**
+ * Largest identification body (bytes). The text is at most 853 characters (1,024 model tokens);
+ * even escaped as JSON (≤ 6 bytes a character) that is about 5 KiB: 64 KiB leaves room for extra fields.
+ */
+export const IDENTIFICATION_MAX_BODY_BYTES = 64 * 1024;
+
 export const handleIdentification: RouteHandler = async (req, res, ctx) => {
   const clientId = authorize(req, res, ctx);
   if (clientId === undefined) return;
-  const body = await readJsonBody(req, res);
+  const body = await readJsonBody(req, res, ctx, IDENTIFICATION_MAX_BODY_BYTES);
   if (body === undefined) return;
   const text = (body.value as { text?: unknown } | null)?.text;
   if (typeof text !== 'string' || text.length === 0) {

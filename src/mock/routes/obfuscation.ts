@@ -11,10 +11,17 @@ import { type RouteHandler, answerOutcome, authorize, readJsonBody } from './con
 /** Longest text obfuscation takes (characters): rules on CPU, not the model's limit. */
 export const MAX_OBFUSCATION_CHARS = 100_000;
 
+/**
+ * Largest obfuscation body (bytes), sized from its limits: the text (≤ 100,000 UTF-16 units, at
+ * most 3 bytes each in UTF-8) twice over, since an identification response's entities carry their
+ * text too, plus MAX_OBFUSCATION_ENTITIES (10,000) entity records of about 80 bytes: 1.4 MB, rounded up to 1.5 MiB.
+ */
+export const OBFUSCATION_MAX_BODY_BYTES = 1.5 * 1024 * 1024;
+
 export const handleObfuscation: RouteHandler = async (req, res, ctx) => {
   const clientId = authorize(req, res, ctx);
   if (clientId === undefined) return;
-  const body = await readJsonBody(req, res);
+  const body = await readJsonBody(req, res, ctx, OBFUSCATION_MAX_BODY_BYTES);
   if (body === undefined) return;
   const request = parseObfuscationRequest(body.value);
   if ('problems' in request) {

@@ -1,13 +1,14 @@
 /**
  * POST /oauth/token: OAuth 2.0 client credentials, JSON only (spec "Authentication").
- * Checks, in order: 415 not JSON → 400 invalid_request (not an object, a field missing or not a
+ * Checks, in order: 415 not sent as JSON (before reading anything) → 413 body over 16 KiB → 415
+ * not valid JSON → 400 invalid_request (not an object, a field missing or not a
  * string) → 400 unsupported_grant_type → 401 invalid_client → 403 audience missing or wrong.
  */
 import { describeValue } from '../../core/text.js';
 import { timingSafeEqual } from 'node:crypto';
 import { GRANT_TYPE } from '../../spec/index.js';
-import { isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http.js';
-import type { RouteHandler } from './context.js';
+import { isJsonContentType, parseJson, sendError, sendJson } from '../http.js';
+import { type RouteHandler, readCappedBody } from './context.js';
 
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
@@ -17,15 +18,21 @@ const sameSecret = (a: string, b: string): boolean => {
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
+/** Largest token request body (bytes): four short strings need a few hundred; 16 KiB is generous. */
+export const TOKEN_MAX_BODY_BYTES = 16 * 1024;
+
+const NOT_JSON = 'the body must be valid JSON sent with Content-Type: application/json (form encoding is not accepted)';
+
 export const handleToken: RouteHandler = async (req, res, ctx) => {
-  const read = await readBody(req);
-  if (!read.ok) {
-    if (read.reason === 'too_large') sendError(res, 413, 'invalid_request', 'the request body is over 1 MiB');
+  if (!isJsonContentType(req)) {
+    sendError(res, 415, 'invalid_request', NOT_JSON);
     return;
   }
-  const parsed = isJsonContentType(req) ? parseJson(read.body) : undefined;
-  if (parsed === undefined || !parsed.ok) {
-    sendError(res, 415, 'invalid_request', 'the body must be valid JSON sent with Content-Type: application/json (form encoding is not accepted)');
+  const text = await readCappedBody(req, res, ctx, TOKEN_MAX_BODY_BYTES);
+  if (text === undefined) return;
+  const parsed = parseJson(text);
+  if (!parsed.ok) {
+    sendError(res, 415, 'invalid_request', NOT_JSON);
     return;
   }
   const body = parsed.value;
