@@ -19,6 +19,11 @@ describe('readCredentials', () => {
     expect(read).toEqual({ credentials: { clientId: 'client-1', clientSecret: 'secret-value-1', source: '$LP_ID / $LP_SECRET' }, warnings: [] });
   });
 
+  it('reads only variables the environment holds, not members every object inherits (clientIdEnv: constructor)', async () => {
+    const read = await readCredentials({ file: undefined, env: {}, idVar: 'constructor', secretVar: 'toString' });
+    expect(read.credentials).toBeUndefined();
+  });
+
   it('gives none when neither variable is set (empty counts as unset)', async () => {
     expect((await readCredentials({ file: undefined, env: { LP_ID: '' }, ...VARS })).credentials).toBeUndefined();
   });

@@ -33,8 +33,10 @@ const FILE_FORM = 'a JSON object {"clientId": "…", "clientSecret": "…"}';
 
 export async function readCredentials(options: CredentialOptions): Promise<CredentialsRead> {
   if (options.file !== undefined) return readFromFile(options.file);
-  const id = nonEmpty(options.env[options.idVar]);
-  const secret = nonEmpty(options.env[options.secretVar]);
+  // The names come from the scenario: read only what the environment holds, never an inherited member.
+  const variable = (name: string): string | undefined => (Object.hasOwn(options.env, name) ? options.env[name] : undefined);
+  const id = nonEmpty(variable(options.idVar));
+  const secret = nonEmpty(variable(options.secretVar));
   if (id === undefined && secret === undefined) return { credentials: undefined, warnings: [] };
   if (id === undefined || secret === undefined) {
     const [set, unset] = id === undefined ? [options.secretVar, options.idVar] : [options.idVar, options.secretVar];

@@ -30,7 +30,9 @@ export function describePlan(plan: Plan): string {
   const s = plan.scenario;
   const target =
     s.target.environment === 'mock'
-      ? `mock (${s.target.baseUrl ?? 'embedded'}, profile ${s.target.profile ?? 'nominal'})`
+      ? s.target.baseUrl === undefined
+        ? `mock (embedded, profile ${s.target.profile ?? 'nominal'})`
+        : `mock at ${s.target.baseUrl} (its profile and time scale are read from its /__mock/stats when the run starts; a server without them runs in real time, profile unknown)`
       : `${s.target.environment} ${s.target.baseUrl ?? ''}`.trim();
   const rows = [
     ['#', 'phase', 'rate', 'duration', 'requests', 'band', 'p95 target', 'warm-up'],

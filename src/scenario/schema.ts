@@ -129,6 +129,12 @@ export const ScenarioSchema = z
         }
         if (target.environment !== 'mock' && target.profile !== undefined) {
           ctx.addIssue({ code: 'custom', path: ['profile'], message: `a mock profile only applies to environment mock, not ${target.environment}` });
+        } else if (target.baseUrl !== undefined && target.profile !== undefined) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['profile'],
+            message: `the profile applies to the embedded mock (no baseUrl); the server at baseUrl runs its own (start it with loadproof mock --profile ${target.profile})`,
+          });
         }
       })
       .default({ environment: 'mock', credentials: { clientIdEnv: 'LOADPROOF_CLIENT_ID', clientSecretEnv: 'LOADPROOF_CLIENT_SECRET' } }),

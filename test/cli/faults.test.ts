@@ -105,12 +105,12 @@ describe('signals: exit 130, every planned request accounted for', () => {
     expectReconciled(r, s.stats().requests.identification.received);
   });
 
-  it('SIGINT mid-retry: no attempt starts after the signal, and every attempt the server saw is on a line', async () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s mid-retry: no attempt starts after the signal, and every attempt the server saw is on a line', async (signal) => {
     // 30 rpm with no burst room, offered 240 rpm, retries up to 10 attempts waiting up to a minute.
     const s = await mock({ limits: { sustainedRpm: 30, burstRpm: 30 } });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 5m, rpm: 240 }\n', 'on429: { policy: retry, maxAttempts: 10, baseDelay: 1s, maxDelay: 60s }\n'));
     const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
-    const { code } = await signalWhen(cli, () => (s.stats().requests.identification.byStatus['429'] ?? 0) >= 30, '30 429s', 'SIGINT');
+    const { code } = await signalWhen(cli, () => (s.stats().requests.identification.byStatus['429'] ?? 0) >= 30, '30 429s', signal);
     expect(code).toBe(130);
     const seen = s.stats().requests.identification.received;
     await new Promise((r) => setTimeout(r, 300));
@@ -120,12 +120,12 @@ describe('signals: exit 130, every planned request accounted for', () => {
     expectReconciled(r, seen);
   });
 
-  it('SIGINT after the last arrival, while the last answers are awaited: the drain, then exit 130', async () => {
+  it.each(['SIGINT', 'SIGTERM'] as const)('%s after the last arrival, while the last answers are awaited: the drain, then exit 130', async (signal) => {
     // Every answer is held 30 s (model) and the plan fires its 4 arrivals in 2 s.
     const s = await mock({ profile: 'zero', faults: { slowRate: 1, slowExtraMs: 30_000 } });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: short, duration: 2s, rpm: 120 }\n', 'timeout: 60s\n'));
     const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
-    const { code } = await signalWhen(cli, () => s.stats().requests.identification.received === 4, 'the 4 requests', 'SIGINT');
+    const { code } = await signalWhen(cli, () => s.stats().requests.identification.received === 4, 'the 4 requests', signal);
     expect(code).toBe(130);
     const r = onlyRun(out);
     expect(r.summary).toMatchObject({ interrupted: true, counts: { planned: 4, sent: 4, unsent: 0 } });

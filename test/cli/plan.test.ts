@@ -47,6 +47,21 @@ describe('loadproof plan', () => {
     expect(stderr).toContain('hint: nothing was sent');
   });
 
+  it('says of a mock at a URL that its profile is what that server runs, not a guess', async () => {
+    const file = scenarioFile('name: at-url\ndescription: d\ntarget: { environment: mock, baseUrl: "http://127.0.0.1:9" }\nphases:\n  - { name: a, duration: 1m, rpm: 60 }\n');
+    const { code, stdout } = await runCli(['plan', file]);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Target: mock at http://127.0.0.1:9 (its profile and time scale are read from its /__mock/stats when the run starts; a server without them runs in real time, profile unknown)');
+    expect(stdout).not.toContain('profile nominal');
+  });
+
+  it('refuses a profile for a mock at a URL, which runs its own (exit 2)', async () => {
+    const file = scenarioFile('name: at-url\ndescription: d\ntarget: { environment: mock, baseUrl: "http://127.0.0.1:9", profile: degraded }\nphases:\n  - { name: a, duration: 1m, rpm: 60 }\n');
+    const { code, stderr } = await runCli(['plan', file]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('target.profile: the profile applies to the embedded mock (no baseUrl); the server at baseUrl runs its own (start it with loadproof mock --profile degraded), got "degraded"');
+  });
+
   it('exits 2 for a bad --time-scale', async () => {
     const { code, stderr } = await runCli(['plan', 'scenarios/sustained.yaml', '--time-scale', '-1']);
     expect(code).toBe(2);
