@@ -130,9 +130,9 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       attempts++;
       const result = await attempt(body, token, seq, attempts);
       if (result.retryAfterS !== undefined) retryAfters.push(result.retryAfterS);
-      // A 401 says the token is no longer good; any other answer says the service took it.
+      // A 401 says the token is no longer good; a 2xx says the service took it.
       if (result.status === 401) settings.tokens.rejected(token);
-      else if (result.status !== undefined) settings.tokens.accepted(token);
+      else if (result.outcome === 'ok' || result.outcome === 'malformed') settings.tokens.accepted(token);
       last = {
         outcome: result.outcome,
         ...(result.status === undefined ? {} : { status: result.status }),

@@ -8,8 +8,10 @@
  *  - a failed renewal is retried with doubling back-off; while the old token still serves, requests
  *    keep using it;
  *  - the run is ended (onFatal, exit 4) when the token endpoint refuses the credentials (401/403)
- *    mid-run, when two tokens in a row are rejected by the service before either was accepted, or
- *    when MAX_RENEWAL_FAILURES renewals in a row fail with no usable token left.
+ *    mid-run, when two tokens in a row are rejected by the service before either was accepted, when
+ *    MAX_REJECTIONS tokens are rejected within REJECTION_WINDOW_MS (a service that rejects every
+ *    other request must not get a token call per rejection), or when MAX_RENEWAL_FAILURES renewals
+ *    in a row fail with no usable token left.
  * Lifetimes are model time (the clock given is the run's model clock). No secret is ever quoted.
  */
 import type { Dispatcher } from 'undici';
@@ -55,13 +57,16 @@ const DEFAULT_LIFETIME_S = 3600;
 const RENEW_BACKOFF_MS = { first: 1000, max: 60_000 } as const;
 /** Renewals failing in a row, with no usable token left, before the run is ended. */
 export const MAX_RENEWAL_FAILURES = 5;
+/** More tokens than this rejected with 401 within REJECTION_WINDOW_MS (model time) end the run. */
+export const MAX_REJECTIONS = 3;
+export const REJECTION_WINDOW_MS = 5 * 60_000;
 
 interface HeldToken {
   readonly value: string;
   readonly renewAtMs: number;
   /** Past this (model ms), the token is not used any more. */
   readonly expiresAtMs: number;
-  /** The service answered a request sent with it with something other than 401. */
+  /** The service answered a request sent with it with a 2xx. */
   accepted: boolean;
   /** It was fetched because the service rejected the one before. */
   readonly afterRejection: boolean;
@@ -87,8 +92,21 @@ export class TokenProvider {
   private retryAtMs = Number.NEGATIVE_INFINITY;
   private fetches = 0;
   private warnedShortLifetime = false;
+  /** When tokens were rejected (model ms), newest last, within REJECTION_WINDOW_MS. */
+  private readonly rejections: number[] = [];
+  /** Aborted by the run's stop signal or by close(). */
+  private readonly stop = new AbortController();
 
-  constructor(private readonly settings: TokenSettings) {}
+  constructor(private readonly settings: TokenSettings) {
+    const signal = settings.signal;
+    if (signal?.aborted === true) this.stop.abort();
+    else signal?.addEventListener('abort', () => this.stop.abort(), { once: true });
+  }
+
+  /** Ends every wait and renewal (the run is over): nothing of the provider keeps the process alive. */
+  close(): void {
+    this.stop.abort();
+  }
 
   /** How many times the token endpoint was called. */
   get fetchCount(): number {
@@ -114,6 +132,19 @@ export class TokenProvider {
   rejected(token: string): void {
     const held = this.held;
     if (held === undefined || held.value !== token) return;
+    const now = this.settings.clock.nowMs();
+    this.rejections.push(now);
+    while (this.rejections[0]! <= now - REJECTION_WINDOW_MS) this.rejections.shift();
+    if (this.rejections.length > MAX_REJECTIONS) {
+      this.fail(
+        new RunFailure(
+          'AUTH_FAILED',
+          `the service rejected ${this.rejections.length} access tokens with 401 within ${REJECTION_WINDOW_MS / 60_000} minutes, although it had accepted them: renewing each time would call the token endpoint without bound; the run was stopped`,
+          'check the token lifetime and the credentials’ permissions with the service’s support',
+        ),
+      );
+      return;
+    }
     if (held.afterRejection && !held.accepted) {
       this.fail(
         new RunFailure(
@@ -130,7 +161,7 @@ export class TokenProvider {
     this.retryAtMs = Number.NEGATIVE_INFINITY;
   }
 
-  /** The service accepted a request sent with `token` (any answer but 401). */
+  /** The service answered a request sent with `token` with a 2xx (a 429 or 5xx may come before any check of the token). */
   accepted(token: string): void {
     if (this.held?.value === token) this.held.accepted = true;
   }
@@ -177,23 +208,23 @@ export class TokenProvider {
   }
 
   private throwIfStopped(): void {
-    if (this.settings.signal?.aborted === true) throw new Interrupted('the run was stopped while waiting for an access token');
+    if (this.stop.signal.aborted) throw new Interrupted('the run was stopped while waiting for an access token');
   }
 
   /** Waits on the model clock, or until the run stops (Interrupted). */
   private sleepUntil(atMs: number): Promise<void> {
     return new Promise((resolve, reject) => {
-      const signal = this.settings.signal;
+      const signal = this.stop.signal;
       const onStop = (): void => {
         cancel();
         reject(new Interrupted('the run was stopped while waiting for an access token'));
       };
       const cancel = this.settings.clock.setTimer(atMs, () => {
-        signal?.removeEventListener('abort', onStop);
+        signal.removeEventListener('abort', onStop);
         resolve();
       });
-      if (signal?.aborted === true) onStop();
-      else signal?.addEventListener('abort', onStop, { once: true });
+      if (signal.aborted) onStop();
+      else signal.addEventListener('abort', onStop, { once: true });
     });
   }
 
@@ -213,7 +244,7 @@ export class TokenProvider {
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body,
         dispatcher: s.dispatcher,
-        signal: s.signal === undefined ? timeout : AbortSignal.any([timeout, s.signal]),
+        signal: AbortSignal.any([timeout, this.stop.signal]),
       });
       status = res.statusCode;
       text = await res.body.text();

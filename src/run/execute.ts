@@ -259,6 +259,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
     return { recorder, engine, stop: stopped, tokenCalls: tokens.fetchCount, eventLoopDelayP99Ms };
   } finally {
     loop.disable();
+    tokens.close();
     options.signal.removeEventListener('abort', onSignal);
     // Nothing of this run may keep the process alive: a renewal still in flight is abandoned.
     await agent.destroy();

@@ -90,16 +90,49 @@ describe('TokenProvider', () => {
     expect(provider.fetchCount).toBe(2);
   });
 
-  it('keeps renewing after a 401 on a token the service had accepted (an expiry, not a refusal)', async () => {
+  it('renews after a 401 on a token the service had accepted (an expiry), but ends the run when that keeps happening', async () => {
+    // A service that rejects every other request: each token is accepted once, then rejected.
     const fatal: string[] = [];
-    const { provider } = await setup({ onFatal: (f) => fatal.push(f.code) });
+    const { provider, clock } = await setup({ onFatal: (f) => fatal.push(f.message) });
     for (let i = 0; i < 3; i++) {
+      clock.advanceBy(10_000);
       const token = await provider.get();
       provider.accepted(token);
       provider.rejected(token);
     }
     expect(fatal).toEqual([]);
     expect(provider.fetchCount).toBe(3);
+    clock.advanceBy(10_000);
+    const token = await provider.get();
+    provider.accepted(token);
+    provider.rejected(token);
+    // The fourth rejection within 5 minutes (model time): no fifth token call, the run ends.
+    expect(fatal).toEqual([expect.stringContaining('the service rejected 4 access tokens with 401 within 5 minutes')]);
+    await failureOf(provider.get());
+    expect(provider.fetchCount).toBe(4);
+  });
+
+  it('renews again after rejections spread over more than 5 minutes: an occasional expiry is not a refusal', async () => {
+    const fatal: string[] = [];
+    const { provider, clock } = await setup({ onFatal: (f) => fatal.push(f.code) });
+    for (let i = 0; i < 6; i++) {
+      clock.advanceBy(120_000);
+      const token = await provider.get();
+      provider.accepted(token);
+      provider.rejected(token);
+    }
+    expect(fatal).toEqual([]);
+  });
+
+  it('stops every wait and renewal when closed, so nothing keeps the process alive after a run', async () => {
+    const { s, provider, clock } = await setup({}, 100);
+    await provider.get();
+    await s.close();
+    clock.advanceTo(100_000);
+    const waiting = failureOf(provider.get());
+    await new Promise((r) => setTimeout(r, 20));
+    provider.close();
+    expect((await waiting).code).toBe('INTERRUPTED');
   });
 
   it('trusts a lifetime of at least 30 s: expires_in 0.001 cannot make a token call per request', async () => {
