@@ -56,7 +56,8 @@ export class Slice {
 
   add(event: RecordableEvent): void {
     this.outcomes[event.outcome]++;
-    if (event.outcome === 'dropped' || event.firedAtMs === undefined) return;
+    // Dropped and unsent requests never left: no send lag, no latency.
+    if (event.outcome === 'dropped' || event.outcome === 'unsent' || event.firedAtMs === undefined) return;
     this.sendLag.recordMs(event.firedAtMs - event.intendedAtMs);
     const r = event.result;
     if (r === undefined) return;

@@ -270,7 +270,6 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
 function judge(plan: Plan, measured: Measurement): Verdict {
   const scenario = plan.scenario;
   const k = plan.timeScale;
-  const lag = measured.recorder.overall.sendLag.summary();
   return evaluateVerdict({
     phases: plan.phases.map((p, i) => ({
       name: p.name,
@@ -281,10 +280,7 @@ function judge(plan: Plan, measured: Measurement): Verdict {
       thresholds: [...scenario.thresholds.all, ...(scenario.thresholds.byPhase.get(p.name) ?? [])],
     })),
     documentedTargets: scenario.thresholds.documentedTargets,
-    generator: {
-      sendLagP99Ms: Number.isFinite(lag.p99) ? lag.p99 : 0,
-      ...(measured.eventLoopDelayP99Ms === null ? {} : { eventLoopDelayP99Ms: measured.eventLoopDelayP99Ms * k }),
-    },
+    generator: measured.eventLoopDelayP99Ms === null ? {} : { eventLoopDelayP99Ms: measured.eventLoopDelayP99Ms * k },
   });
 }
 

@@ -124,7 +124,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     exitCode: meta.exitCode,
     files: meta.files,
     guard: { allowed: meta.guard.allowed, real: meta.guard.real, startAt: meta.guard.startAt, plannedEndAt: meta.guard.plannedEndAt, traffic: meta.guard.traffic, limits: meta.guard.limits, checks: meta.guard.checks },
-    verdict: { status: verdict.status, reasons: verdict.reasons, checks: verdict.checks },
+    verdict: { status: verdict.status, reasons: verdict.reasons, notes: verdict.notes, checks: verdict.checks },
     counts: {
       planned: plan.arrivals,
       fired: meta.engine.fired,

@@ -61,6 +61,7 @@ export function formatSummary(summary: Summary, summaryPath: string): string {
     `generator: send lag p99 ${lag.p99 === null ? '—' : `${lag.p99.toFixed(2)} ms`}, max ${lag.max === null ? '—' : `${lag.max.toFixed(1)} ms`} (wall); token calls ${summary.token.calls}`,
     `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${summary.exitCode}`,
     ...summary.verdict.reasons.map((r) => `  - ${r}`),
+    ...summary.verdict.notes.map((n) => `  note: ${n}`),
     `summary: ${summaryPath}`,
     '',
   ].join('\n');

@@ -6,11 +6,13 @@
  * inconclusive makes it inconclusive.
  *
  * The generator's own lateness gates latency checks. Latency runs from the intended send time, so
- * a late generator (send lag, a blocked event loop) can only make latency look worse, never better:
- * a pass stays a pass. A fail, though, may be the generator's doing, so when the generator broke
- * its budget (relative to the target judged, in model time) a latency check fails only if it also
- * fails on service time (from the actual send, never more than the true latency); otherwise it is
- * inconclusive and names the budget it broke.
+ * a late generator (send lag, a blocked event loop) can only make latency look worse, never better.
+ * So when it broke its budget (relative to the target judged, in model time), the results lateness
+ * could have caused are suspect: a fail of an upper bound (p(95) < 2.5s), a pass of a lower bound
+ * (p(95) > 1s). Such a result stands only if service time (from the actual send) gives it too — and
+ * only when send lag was the problem: a blocked event loop delays reading every answer, so service
+ * time cannot tell either. Otherwise the check is inconclusive and names the budget it broke. Send
+ * lag is the phase's own (steady state), so a stall in one phase cannot hide behind the rest.
  */
 import { formatMs } from '../core/text.js';
 import { ERROR_OUTCOMES, type MsHistogram, type Slice } from '../recorder/index.js';
@@ -41,6 +43,8 @@ export interface Verdict {
   readonly checks: readonly Check[];
   /** The reasons of the checks that decided the status. */
   readonly reasons: readonly string[];
+  /** What the reader should know although it decided nothing: a generator late for a phase's targets. */
+  readonly notes: readonly string[];
 }
 
 export interface PhaseInput {
@@ -55,10 +59,8 @@ export interface PhaseInput {
   readonly thresholds: readonly Threshold[];
 }
 
-/** How late the generator was, in model ms (wall ms × k), the unit of the targets it is compared with. */
+/** How late the whole generator was, in model ms (wall ms × k); send lag is judged per phase, from its slice. */
 export interface GeneratorHealth {
-  /** Send lag p99 (fired − intended), model ms. */
-  readonly sendLagP99Ms: number;
   /** Event-loop delay p99 in model ms (wall × k), when monitored: it delays reading answers as much as sending. */
   readonly eventLoopDelayP99Ms?: number;
 }
@@ -77,14 +79,21 @@ export interface VerdictInput {
  */
 export const GENERATOR_BUDGET = { fractionOfTarget: 0.01 } as const;
 
-/** Why the generator could have caused a miss of `targetMs`, or undefined when it kept its budget. */
-export function generatorOverBudget(g: GeneratorHealth, targetMs: number): string | undefined {
+/** How the generator broke its budget for a target: which figures, and whether the event loop was one. */
+interface GeneratorLateness {
+  readonly text: string;
+  readonly eventLoopBlocked: boolean;
+}
+
+/** How late the generator was for `targetMs` (its phase's send lag, the run's event loop), or undefined within budget. */
+export function generatorOverBudget(sendLagP99Ms: number, g: GeneratorHealth, targetMs: number): GeneratorLateness | undefined {
   const budgetMs = GENERATOR_BUDGET.fractionOfTarget * targetMs;
   const problems: string[] = [];
-  if (g.sendLagP99Ms > budgetMs) problems.push(`send lag p99 ${formatMs(g.sendLagP99Ms)}`);
-  if (g.eventLoopDelayP99Ms !== undefined && g.eventLoopDelayP99Ms > budgetMs) problems.push(`event-loop delay p99 ${formatMs(g.eventLoopDelayP99Ms)}`);
+  if (sendLagP99Ms > budgetMs) problems.push(`send lag p99 ${formatMs(sendLagP99Ms)}`);
+  const eventLoopBlocked = g.eventLoopDelayP99Ms !== undefined && g.eventLoopDelayP99Ms > budgetMs;
+  if (eventLoopBlocked) problems.push(`event-loop delay p99 ${formatMs(g.eventLoopDelayP99Ms!)}`);
   if (problems.length === 0) return undefined;
-  return `${problems.join(' and ')} (model time) over the generator's budget of ${formatMs(budgetMs)} (${GENERATOR_BUDGET.fractionOfTarget * 100} % of the target)`;
+  return { text: `${problems.join(' and ')} over the generator's budget of ${formatMs(budgetMs)}, ${GENERATOR_BUDGET.fractionOfTarget * 100} % of the target, model time`, eventLoopBlocked };
 }
 
 /** Smallest sample that can bound the q-quantile at 95 %. */
@@ -135,21 +144,32 @@ function judgePercentile(h: MsHistogram, percentile: number, op: Threshold['op']
   return { status: 'inconclusive', observed, interval, reason: `${range} straddles ${formatMs(targetMs)}` };
 }
 
+/** The result a late generator could have caused for `op`: a fail of an upper bound, a pass of a lower one, either for ==. */
+function suspect(status: CheckStatus, op: Threshold['op']): boolean {
+  if (status === 'inconclusive') return false;
+  if (op === '==') return true;
+  return (op === '<' || op === '<=') === (status === 'fail');
+}
+
 /**
  * A percentile of the slice's latency (answers other than 429) against `op target`, judged on its
- * confidence interval; a fail is kept only if the generator kept its budget or service time fails too.
+ * confidence interval, and gated by the generator's lateness (see the top of this file).
  */
 export function percentileCheck(slice: Slice, percentile: number, op: Threshold['op'], targetMs: number, generator: GeneratorHealth): PercentileResult {
   const latency = judgePercentile(slice.latencyExcl429, percentile, op, targetMs);
-  if (latency.status !== 'fail') return latency;
-  const over = generatorOverBudget(generator, targetMs);
-  if (over === undefined) return latency;
+  if (!suspect(latency.status, op)) return latency;
+  const lag = slice.sendLag.count === 0 ? 0 : slice.sendLag.percentileMs(99);
+  const late = generatorOverBudget(lag, generator, targetMs);
+  if (late === undefined) return latency;
+  if (late.eventLoopBlocked) {
+    return { ...latency, status: 'inconclusive', reason: `${latency.reason}, but the generator was late (${late.text}); service time, read on the same blocked event loop, cannot tell the service's lateness from the generator's` };
+  }
   const service = judgePercentile(slice.serviceExcl429, percentile, op, targetMs);
-  if (service.status === 'fail') return { ...latency, reason: `${latency.reason}; the generator was late (${over}), but service time alone fails too: ${service.reason}` };
+  if (service.status === latency.status) return { ...latency, reason: `${latency.reason}; the generator was late (${late.text}), but service time alone gives the same: ${service.reason}` };
   return {
     ...latency,
     status: 'inconclusive',
-    reason: `${latency.reason}, but the generator was late (${over}) and on service time alone ${service.reason}: the miss may be the generator's, not the service's`,
+    reason: `${latency.reason}, but the generator was late (${late.text}) and on service time alone ${service.reason}: the result may be the generator's, not the service's`,
   };
 }
 
@@ -218,5 +238,23 @@ export function evaluateVerdict(input: VerdictInput): Verdict {
   const inconclusive = checks.filter((c) => c.status === 'inconclusive');
   const status: CheckStatus = failed.length > 0 ? 'fail' : inconclusive.length > 0 ? 'inconclusive' : 'pass';
   const deciding = status === 'fail' ? failed : status === 'inconclusive' ? inconclusive : [];
-  return { status, checks, reasons: deciding.map((c) => `${c.phase === null ? 'run' : `phase ${c.phase}`}: ${c.what}: ${c.reason}`) };
+  return { status, checks, reasons: deciding.map((c) => `${c.phase === null ? 'run' : `phase ${c.phase}`}: ${c.what}: ${c.reason}`), notes: lateNotes(input) };
+}
+
+/** One note per phase whose generator broke the budget of its tightest latency target, even where no result changed. */
+function lateNotes(input: VerdictInput): string[] {
+  const notes: string[] = [];
+  for (const phase of input.phases) {
+    const targets = [
+      ...(input.documentedTargets && phase.band !== undefined ? [phase.band.p95TargetMs] : []),
+      ...phase.thresholds.flatMap((t) => (t.kind === 'percentile' ? [t.valueMs] : [])),
+    ];
+    if (targets.length === 0) continue;
+    const lag = phase.steady.sendLag.count === 0 ? 0 : phase.steady.sendLag.percentileMs(99);
+    const late = generatorOverBudget(lag, input.generator, Math.min(...targets));
+    if (late !== undefined) {
+      notes.push(`phase ${phase.name}: the generator was late (${late.text}): lateness only inflates latency, so results it could have caused were checked again on service time or made inconclusive`);
+    }
+  }
+  return notes;
 }
