@@ -105,10 +105,20 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
     expect(verdictOf([phase(lateSlice(1000, 1000, 4000, 25))]).status).toBe('fail');
   });
 
-  it('keeps a fail from a late generator when service time alone fails too', () => {
-    const v = verdictOf([phase(lateSlice(1000, 1000, 4000, 26))]);
+  it('keeps a fail that the generator\'s worst lateness cannot explain', () => {
+    // p95 about 5.7 s against 2.5 s; the generator was 143 ms late at worst, and the loop 100 ms.
+    const v = verdictOf([phase(lateSlice(1000, 3000, 6000, 143))], { eventLoopDelayP99Ms: 109, eventLoopDelayMaxMs: 100 });
     expect(v.status).toBe('fail');
-    expect(v.reasons[0]).toContain("the generator was late (send lag p99 26ms over the generator's budget of 25ms, 1 % of the target, model time), but service time alone gives the same");
+    expect(v.reasons[0]).toContain('but not enough to cause it: with its worst lateness (243ms) taken off, the interval is');
+  });
+
+  it('keeps a fail from a late generator when service time alone fails too', () => {
+    // Sent 50 ms late, one of them 3 s late: taking the worst lateness off everything proves nothing, service time does.
+    const slice = lateSlice(999, 1000, 4000, 50);
+    slice.add({ phase: 0, intendedAtMs: 0, outcome: 'ok', firedAtMs: 3000, result: { status: 200, attempts: 1, lastSentAtMs: 3000, endAtMs: 4000, retryAfterS: [] } });
+    const v = verdictOf([phase(slice)]);
+    expect(v.status).toBe('fail');
+    expect(v.reasons[0]).toContain("the generator was late (send lag p99 50ms over the generator's budget of 25ms, 1 % of the target, model time), but service time alone gives the same");
   });
 
   it('turns a fail into inconclusive when the generator was late and service time alone does not fail', () => {
@@ -129,7 +139,7 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
   });
 
   it('does not fall back on service time when the event loop was blocked: it delays reading every answer', () => {
-    const v = verdictOf([phase(sliceOf(1000, 1000, 4000))], { eventLoopDelayP99Ms: 60 });
+    const v = verdictOf([phase(sliceOf(1000, 1000, 4000))], { eventLoopDelayP99Ms: 60, eventLoopDelayMaxMs: 2000 });
     expect(v.status).toBe('inconclusive');
     expect(v.reasons[0]).toContain('event-loop delay p99 60ms over the generator');
     expect(v.reasons[0]).toContain('service time, read on the same blocked event loop, cannot tell');
