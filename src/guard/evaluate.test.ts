@@ -88,8 +88,11 @@ const TEN_REPEATS = repeat(10, (i) => [flat('5m', 300, `hot${i + 1}`), flat('1m'
 /** The oracle is quadratic: it checks plans up to this many arrivals. */
 const ORACLE_MAX = 4000;
 /** The oracle's measures, or the decision's own when the plan is too big for it. */
-const oracleOr = (d: GuardDecision, arrivalsMs: readonly number[], spikeRpm: number): Oracle =>
-  arrivalsMs.length > ORACLE_MAX ? measured(d) : oracle(arrivalsMs, d.traffic.worstCaseFactor, 200, spikeRpm);
+const oracleOr = (d: GuardDecision, plan: Plan): Oracle => {
+  const arrivalsMs = allArrivals(plan);
+  const spreadMs = plan.scenario.timeoutMs + plan.scenario.on429.maxDelayMs;
+  return arrivalsMs.length > ORACLE_MAX ? measured(d) : oracle(arrivalsMs, d.traffic.worstCaseFactor, 200, d.limits.spikeRpm, spreadMs, d.limits.spikeMinutes);
+};
 
 interface OracleStretch {
   startMs: number;
@@ -105,22 +108,43 @@ interface Oracle {
 /**
  * The same measures by brute force, straight from their definitions (quadratic: small plans only),
  * so the guard's two-pointer sweep is checked against something that shares none of its code.
+ * Stretches closer than the rule's 5 minutes join. With retries (attempts > 1, spread = timeout +
+ * maxDelay), attempt k of an arrival may land up to (k − 1) × spread after it: the count at T is the
+ * attempts that could land in the minute before T, one per k with t ≤ T < t + 60 s + (k − 1) × spread.
  */
-function oracle(arrivalsMs: readonly number[], factor: number, aboveRpm: number, spikeRpm: number): Oracle {
+function oracle(arrivalsMs: readonly number[], attempts: number, aboveRpm: number, spikeRpm: number, spreadMs = 0, spikeMinutes = 5): Oracle {
   if (arrivalsMs.length > ORACLE_MAX) throw new Error(`the oracle is quadratic: ${arrivalsMs.length} arrivals is too many`);
   const us = arrivalsMs.map((t) => Math.round(t * 1000));
   const L = MINUTE * 1000;
-  const held = (from: number, to: number): number => factor * us.filter((t) => t >= from && t < to).length;
-  const longest = (runs: [number, number][], span: (r: [number, number]) => number): OracleStretch | null => {
+  const ABOVE_BRIDGE = 5 * MINUTE * 1000;
+  const AT_BRIDGE = spikeMinutes * MINUTE * 1000;
+  const held = (from: number, to: number): number => us.filter((t) => t >= from && t < to).length;
+  const longest = (runs: [number, number][], bridge: number): OracleStretch | null => {
+    const span = (r: [number, number]): number => r[1] - r[0];
     const merged: [number, number][] = [];
     for (const r of runs) {
       const last = merged[merged.length - 1];
-      if (last !== undefined && r[0] - last[1] < L) last[1] = r[1];
+      if (last !== undefined && r[0] - last[1] < bridge) last[1] = Math.max(last[1], r[1]);
       else merged.push([...r]);
     }
     const best = merged.reduce<[number, number] | null>((m, r) => (m === null || span(r) > span(m) ? r : m), null);
     return best === null ? null : { startMs: best[0] / 1000, endMs: best[1] / 1000, durationMs: span(best) / 1000 };
   };
+  if (attempts > 1) {
+    const lengths = Array.from({ length: attempts }, (_, k) => L + k * spreadMs * 1000);
+    const count = (T: number): number => us.reduce((n, t) => n + lengths.filter((len) => t <= T && T < t + len).length, 0);
+    const edges = [...new Set(us.flatMap((t) => [t, ...lengths.map((len) => t + len)]))].sort((x, y) => x - y);
+    let peakRpm = 0;
+    const aboveRuns: [number, number][] = [];
+    const spikeRuns: [number, number][] = [];
+    for (let k = 0; k + 1 < edges.length; k++) {
+      const c = count(edges[k]!);
+      peakRpm = Math.max(peakRpm, c);
+      if (c > aboveRpm) aboveRuns.push([edges[k]!, edges[k + 1]!]);
+      if (c >= spikeRpm) spikeRuns.push([Math.max(0, edges[k]! - L), edges[k + 1]!]);
+    }
+    return { peakRpm, above: longest(aboveRuns, ABOVE_BRIDGE), atSpike: longest(spikeRuns, AT_BRIDGE) };
+  }
   // Peak: the fullest window; one starting at an arrival holds at least as much as any other.
   const peakRpm = Math.max(0, ...us.map((t) => held(t, t + L)));
   // Above: between two consecutive edges (arrival times and arrival times + 60 s) the window [t − 60 s, t) holds a constant count.
@@ -131,7 +155,7 @@ function oracle(arrivalsMs: readonly number[], factor: number, aboveRpm: number,
   const covered = new Set<number>();
   for (const t of us) if (held(t, t + L) >= spikeRpm) for (const u of us) if (u >= t && u < t + L) covered.add(u);
   const spikeRuns = [...covered].sort((x, y) => x - y).map((t): [number, number] => [t, t]);
-  return { peakRpm, above: longest(aboveRuns, (r) => r[1] - r[0]), atSpike: longest(spikeRuns, (r) => r[1] - r[0]) };
+  return { peakRpm, above: longest(aboveRuns, ABOVE_BRIDGE), atSpike: longest(spikeRuns, AT_BRIDGE) };
 }
 
 /** The decision's measures, in the oracle's shape. */
@@ -197,11 +221,14 @@ describe('guard: traffic is the planned arrivals in sliding 60 s windows, not th
     { name: 'Poisson at 250 rpm, seed 3', scenario: { phases: [flat('6m', 250)], arrivals: { process: 'poisson', seed: 3 } } },
     { name: 'Poisson at 290 rpm, seed 11', scenario: { phases: [flat('2m', 100, 'a'), flat('5m', 290, 'b'), flat('1m', 150, 'c')], arrivals: { process: 'poisson', seed: 11 } } },
     { name: 'Poisson ramp, seed 4', scenario: { phases: [{ name: 'r', duration: '8m', fromRpm: 150, toRpm: 320 }], arrivals: { process: 'poisson', seed: 4 } } },
-    { name: 'retries: 160 rpm × 2 attempts', scenario: { phases: [flat('6m', 160)], on429: { policy: 'retry', maxAttempts: 2 } } },
+    { name: 'retries: 40 rpm × 2 attempts, spread 46 s', scenario: { phases: [flat('6m', 40)], on429: { policy: 'retry', maxAttempts: 2 } } },
+    { name: 'retries: bursts × 3 attempts, spread 20 s', scenario: { phases: [flat('20s', 600, 'a'), flat('2m', 10, 'b'), flat('30s', 300, 'c')], on429: { policy: 'retry', maxAttempts: 3, maxDelay: '4s' } } },
   ])('measures $name exactly as the brute-force definitions do', ({ scenario }) => {
     const plan = planOf(scenario);
     const d = evaluateGuard(plan, { startAtMs: AT });
-    expect(measured(d)).toEqual(oracle(allArrivals(plan), d.traffic.worstCaseFactor, 200, 300));
+    const s = plan.scenario;
+    expect(measured(d)).toEqual(oracle(allArrivals(plan), d.traffic.worstCaseFactor, 200, 300, s.timeoutMs + s.on429.maxDelayMs));
+    expect(measured(d)).toEqual(oracleOr(d, plan));
   });
 });
 
@@ -217,8 +244,10 @@ describe('guard: more than 5 minutes above 200 rpm needs coordination (windows [
     { name: 'the same spike 2 s longer', phases: [flat('2m', 100, 'warm'), flat('5m2s', 300, 'spike'), flat('2m', 100, 'recover')], status: 'refused', says: 'for 5m1.6s from 2m30.2s to 7m31.8s' },
     { name: 'ten repeats of 5m at 300 and 1m at 200 (a dip does not reset the clock)', phases: TEN_REPEATS, status: 'refused', says: 'for 59m19.8s from 40s to 59m59.8s (phases hot1, dip1, hot2, …, hot10, dip10: 20 phases)' },
     { name: 'a dip shorter than a minute', phases: [flat('4m', 250, 'a'), flat('30s', 100, 'dip'), flat('4m', 250, 'b')], status: 'refused', says: '(phases a, dip, b)' },
-    { name: 'a dip of a full minute at 100 rpm (the count is at most 200 for 80 s)', phases: [flat('4m', 250, 'a'), flat('1m', 100, 'rest'), flat('4m', 250, 'b')], status: 'ok', says: 'at most 3m31.92s above 200 rpm (48s – 4m19.92s, phases a, rest)' },
-    { name: 'a dip of two minutes', phases: [flat('5m', 300, 'a'), flat('2m', 100, 'rest'), flat('5m', 300, 'b')], status: 'ok', says: 'at most 4m49.8s above 200 rpm (40s – 5m29.8s, phases a, rest)' },
+    // A dip resets the clock only when it lasts as long as the rule's 5 minutes: shorter ones count in.
+    { name: 'a dip of a full minute at 100 rpm', phases: [flat('4m', 250, 'a'), flat('1m', 100, 'rest'), flat('4m', 250, 'b')], status: 'refused', says: 'for 8m23.76s from 48s to 9m11.76s' },
+    { name: 'a dip of two minutes', phases: [flat('5m', 300, 'a'), flat('2m', 100, 'rest'), flat('5m', 300, 'b')], status: 'refused', says: 'for 11m39.8s from 40s to 12m19.8s' },
+    { name: 'a dip of six minutes', phases: [flat('5m', 300, 'a'), flat('6m', 100, 'rest'), flat('5m', 300, 'b')], status: 'ok', says: 'at most 4m49.8s above 200 rpm (40s – 5m29.8s, phases a, rest)' },
     { name: 'a ramp 100→300 over 10m', phases: [{ name: 'r', duration: '10m', fromRpm: 100, toRpm: 300 }], status: 'ok', says: 'above 200 rpm (5m30' },
     { name: 'a ramp 100→300 over 11m', phases: [{ name: 'r', duration: '11m', fromRpm: 100, toRpm: 300 }], status: 'refused', says: '(phase r)' },
     { name: 'a ramp down 300→100 after 3m at 300', phases: [flat('3m', 300, 'hold'), { name: 'down', duration: '6m', fromRpm: 300, toRpm: 100 }], status: 'refused', says: '(phases hold, down)' },
@@ -227,7 +256,7 @@ describe('guard: more than 5 minutes above 200 rpm needs coordination (windows [
     const d = evaluateGuard(plan, { startAtMs: AT });
     expect(statusOf(d, 'coordination')).toBe(status);
     expect(d.checks.find((c) => c.rule === 'coordination')!.message).toContain(says);
-    expect(measured(d).above).toEqual(oracleOr(d, allArrivals(plan), 300).above);
+    expect(measured(d).above).toEqual(oracleOr(d, plan).above);
   });
 
   it('states the rule it applied when it refuses', () => {
@@ -253,9 +282,10 @@ describe('guard: more than 5 minutes above 200 rpm needs coordination (windows [
   it('counts the worst case of the retry budget, the resend after a token renewal included', () => {
     const on429 = { policy: 'retry', maxAttempts: 2 };
     const d = evaluateGuard(planOf({ phases: [flat('6m', 120)], on429 }), { startAtMs: AT });
-    expect(d.traffic).toMatchObject({ worstCaseFactor: 2, peakRpm: 240 });
+    // 120 first attempts in a minute, plus the retries of every arrival in the 106 s before it (16 s timeout + 30 s maxDelay).
+    expect(d.traffic).toMatchObject({ worstCaseFactor: 2, peakRpm: 332 });
     expect(reasonOf(d, 'coordination')).toContain(
-      '(worst case: on429 retry with maxAttempts 2 counts every arrival 2 times: the retries after a 429 and the resend after a token renewal are among those attempts)',
+      '(worst case: on429 retry with maxAttempts 2: each arrival counts once per attempt, and its retries — after a 429, or the resend after a token renewal — may land up to 46s after it, (maxAttempts − 1) × (timeout + maxDelay), so every minute they could reach counts them)',
     );
     expect(reasonOf(d, 'coordination')).toContain('add coordination: { reference: <case id> }');
     expect(evaluateGuard(planOf({ phases: [flat('6m', 120)], on429: { policy: 'record', maxAttempts: 2 } }), { startAtMs: AT }).allowed).toBe(true);
@@ -287,6 +317,7 @@ describe('guard: the documented envelope (300 rpm, 5 minutes at 300, 128 in flig
     { name: 'a ramp 240→360 over 2m', extra: { phases: [{ name: 'r', duration: '2m', fromRpm: 240, toRpm: 360 }] }, status: 'refused', says: 'it peaks at 330 rpm' },
     { name: 'maxInFlight 129', extra: { maxInFlight: 129 }, status: 'refused', says: 'maxInFlight 129 is above 128 in flight' },
     { name: '100 rpm with 4 attempts per arrival', extra: { phases: [flat('1m', 100)], on429: { policy: 'retry', maxAttempts: 4 } }, status: 'refused', says: 'it peaks at 400 rpm (400 requests in the minute from 0s), above 300 rpm (worst case' },
+    { name: '30 rpm with 4 attempts per arrival', extra: { phases: [flat('10m', 30)], on429: { policy: 'retry', maxAttempts: 4, maxDelay: '5s' } }, status: 'ok', says: 'peak 184 rpm' },
     {
       name: '500 rpm for 20m inside raised limits',
       extra: { phases: [flat('20m', 500)], maxInFlight: 256, limits: { spikeRpm: 600, spikeMinutes: 10, maxInFlight: 256, reference: 'CASE-RAISE-1' } },
@@ -310,7 +341,7 @@ describe('guard: the documented envelope (300 rpm, 5 minutes at 300, 128 in flig
     const d = evaluateGuard(plan, { startAtMs: AT });
     expect(statusOf(d, 'envelope')).toBe(status);
     expect(d.checks.find((c) => c.rule === 'envelope')!.message).toContain(says);
-    expect(measured(d)).toEqual(oracleOr(d, allArrivals(plan), d.limits.spikeRpm));
+    expect(measured(d)).toEqual(oracleOr(d, plan));
   });
 
   it('judges a Poisson plan at 300 rpm on its draws: some minutes hold more than 300', () => {
@@ -376,5 +407,39 @@ describe('guard: targets and time scale', () => {
   it('lists every refusal at once', () => {
     const d = decide({ target: SANDBOX, phases: [flat('10m', 400)], maxInFlight: 200 }, at, { timeScale: 5 });
     expect(d.reasons.map((r) => r.split(':')[0])).toEqual(['time-scale', 'notice', 'coordination', 'envelope']);
+  });
+});
+
+describe('guard: what the review found (a dip must last as long as the rule; retries land later)', () => {
+  const refusedRules = (d: GuardDecision): string[] => d.checks.filter((c) => c.status === 'refused').map((c) => c.rule);
+
+  it.each([
+    // 10 × (5 min at 300 rpm + a minute that plans nothing): 50 minutes at 300 in the hour.
+    { name: 'spikes with silent minutes between', phases: repeat(10, (i) => [flat('5m', 300, `hot${i}`), flat('1m', 0.001, `quiet${i}`)]) },
+    // 10 × (5m21s at 299 rpm + 40 s of silence): 266 rpm on average for an hour.
+    { name: '299 rpm with 40 s silences', phases: repeat(10, (i) => [flat('5m21s', 299, `hot${i}`), flat('40s', 0.001, `quiet${i}`)]) },
+    // 4 min at 250, 1 min at 100, 4 min at 250: 8 of 9 minutes at 250 rpm.
+    { name: 'two 4-minute stretches a minute apart', phases: [flat('4m', 250, 'a'), flat('1m', 100, 'dip'), flat('4m', 250, 'b')] },
+  ])('refuses $name without coordination: a dip shorter than 5 minutes does not reset the clock', ({ phases }) => {
+    const d = evaluateGuard(planOf({ target: PRODUCTION, phases }), { startAtMs: AT });
+    expect(refusedRules(d)).toContain('coordination');
+  });
+
+  it('lets a dip of 5 minutes or more reset the clock: two documented spikes with 5 minutes of recovery', () => {
+    const phases = [flat('2m', 100, 'a'), flat('5m', 300, 'spike1'), flat('6m', 100, 'recover'), flat('5m', 300, 'spike2'), flat('2m', 100, 'b')];
+    const d = evaluateGuard(planOf({ target: PRODUCTION, phases }), { startAtMs: AT });
+    expect(refusedRules(d)).toEqual([]);
+  });
+
+  it('counts retries where they can land, up to (maxAttempts − 1) × (timeout + maxDelay) after their arrival', () => {
+    // Two bursts of 100 requests 61 s apart: each minute holds 100 first attempts, but the retries of
+    // the first burst (waiting up to 2 min) can land in the second burst's minute: 300 requests.
+    const phases = [flat('1s', 6000, 'a'), flat('60s', 0.001, 'gap'), flat('1s', 6000, 'b')];
+    const d = evaluateGuard(planOf({ target: PRODUCTION, phases, on429: { policy: 'retry', maxAttempts: 2, maxDelay: '2m' } }), { startAtMs: AT });
+    expect(d.traffic.peakRpm).toBeGreaterThanOrEqual(300);
+    expect(refusedRules(d)).toContain('envelope');
+    // Without retries, 101: the gap phase's one arrival at its start (the first burst's count ends on a whole number).
+    const record = evaluateGuard(planOf({ target: PRODUCTION, phases }), { startAtMs: AT });
+    expect(record.traffic.peakRpm).toBe(101);
   });
 });

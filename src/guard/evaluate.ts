@@ -90,7 +90,12 @@ export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision 
   // Wall time: a time-scaled plan (mock only) ends k times sooner.
   const endMs = startMs + (plan.durationMs + worstTailMs(plan)) / plan.timeScale;
   const limits = effectiveLimits(s);
-  const measures = measureTraffic(plan, { aboveRpm: TRAFFIC_RULES.coordinationAboveRpm, atRpm: limits.spikeRpm });
+  const measures = measureTraffic(plan, {
+    aboveRpm: TRAFFIC_RULES.coordinationAboveRpm,
+    aboveLimitMs: COORDINATION_MS,
+    atRpm: limits.spikeRpm,
+    atLimitMs: limits.spikeMinutes * WINDOW_MS,
+  });
   const factor = measures.worstCaseFactor;
   const traffic = {
     worstCaseFactor: factor,
@@ -101,9 +106,10 @@ export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision 
     maxInFlight: s.maxInFlight,
   };
   const real = environment !== 'mock';
+  const spreadMs = (factor - 1) * (s.timeoutMs + s.on429.maxDelayMs);
   const worstCase =
     factor > 1
-      ? ` (worst case: on429 retry with maxAttempts ${factor} counts every arrival ${factor} times: the retries after a 429 and the resend after a token renewal are among those attempts)`
+      ? ` (worst case: on429 retry with maxAttempts ${factor}: each arrival counts once per attempt, and its retries — after a 429, or the resend after a token renewal — may land up to ${formatSpanMs(spreadMs)} after it, (maxAttempts − 1) × (timeout + maxDelay), so every minute they could reach counts them)`
       : '';
 
   const checks: GuardCheck[] = [targetCheck(plan, context), timeScaleCheck(plan)];

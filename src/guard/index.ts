@@ -2,5 +2,5 @@ export { evaluateGuard, type GuardCheck, type GuardContext, type GuardDecision, 
 export { describeDecision } from './describe.js';
 export { DOCUMENTED_LIMITS, effectiveLimits, type EffectiveLimits } from './limits.js';
 export { isLoopbackUrl } from './loopback.js';
-export { BRIDGED_DIP_MS, WINDOW_MS, measureTraffic, worstCaseFactor, type Stretch, type TrafficMeasures } from './traffic.js';
+export { WINDOW_MS, measureTraffic, worstCaseFactor, type Stretch, type TrafficMeasures } from './traffic.js';
 export { parseStartAt, type StartAt } from './start-at.js';

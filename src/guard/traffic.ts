@@ -8,11 +8,16 @@
  *   300; a window that starts at an arrival holds at least as much as any other, so only those are
  *   counted);
  * - the longest stretch **above** a rate: the times t whose window holds more than that many
- *   requests; stretches less than BRIDGED_DIP_MS apart count as one (a dip does not reset the clock);
+ *   requests; stretches closer than the rule's own limit (5 minutes) count as one: a dip resets the
+ *   clock only when it lasts as long as the rule's period;
  * - the longest stretch **at** a rate (the spike rate): a window holding that many requests means
  *   its whole minute was at the rate, so the stretch runs from the first to the last request inside
  *   such windows (1,500 requests at 300 rpm span 4m59.8s; 6 minutes read as 5m59.8s), dips shorter
- *   than BRIDGED_DIP_MS bridged the same way.
+ *   than the spike's own limit bridged the same way.
+ *
+ * With `on429: retry`, attempt k of an arrival at t may land anywhere up to (k − 1) × (timeout +
+ * maxDelay) after it, so each minute is judged on every attempt that could land in it: each arrival
+ * counts once for each attempt in windows stretched by that spread (a sweep over the counts).
  *
  * Two pointers over the arrivals: linear time, no per-millisecond arrays, so plans of millions of
  * arrivals are judged in a blink. Times are whole microseconds (the plan's resolution), so the
@@ -23,16 +28,8 @@ import type { Plan } from '../plan/index.js';
 /** The sliding window: rates are requests per minute (ms). */
 export const WINDOW_MS = 60_000;
 
-/**
- * Stretches this close (ms) count as one, and the dip between them counts in the stretch: traffic
- * that is back above the rate within a minute never really left it. Ten repeats of 5 minutes at
- * 300 rpm and 1 minute at 200 are one hour above 200 rpm.
- */
-export const BRIDGED_DIP_MS = 60_000;
-
 const US_PER_MS = 1000;
 const WINDOW_US = WINDOW_MS * US_PER_MS;
-const BRIDGED_DIP_US = BRIDGED_DIP_MS * US_PER_MS;
 
 /** A stretch of the plan's timeline (model ms from the run start). */
 export interface Stretch {
@@ -82,13 +79,15 @@ function arrivalTimesUs(plan: Plan): Float64Array {
   return sorted ? times : times.sort();
 }
 
-/** Intervals [start, end] in µs, ascending by start, merged when less than BRIDGED_DIP_US apart; the longest. */
+/** Intervals [start, end] in µs, ascending by start, merged when less than `bridgeUs` apart; the longest. */
 class LongestRun {
   private best: [number, number] | undefined;
   private current: [number, number] | undefined;
 
+  constructor(private readonly bridgeUs: number) {}
+
   add(start: number, end: number): void {
-    if (this.current !== undefined && start - this.current[1] < BRIDGED_DIP_US) {
+    if (this.current !== undefined && start - this.current[1] < this.bridgeUs) {
       this.current[1] = Math.max(this.current[1], end);
       return;
     }
@@ -120,7 +119,7 @@ function stretchOf(run: [number, number] | undefined, plan: Plan, endInclusive: 
 /**
  * The peak, and where its window starts: for each arrival i, the requests in [t_i, t_i + 60 s).
  */
-function peak(times: Float64Array, factor: number): { requests: number; startUs: number | undefined } {
+function peak(times: Float64Array): { requests: number; startUs: number | undefined } {
   let best = 0;
   let startUs: number | undefined;
   for (let i = 0, j = 0; i < times.length; i++) {
@@ -130,7 +129,7 @@ function peak(times: Float64Array, factor: number): { requests: number; startUs:
       startUs = times[i]!;
     }
   }
-  return { requests: best * factor, startUs };
+  return { requests: best, startUs };
 }
 
 /**
@@ -138,9 +137,9 @@ function peak(times: Float64Array, factor: number): { requests: number; startUs:
  * t) exactly when t is in (t_j, t_{j−m+1} + 60 s]. So the times above `rpm` are the union of those
  * intervals, with m the fewest arrivals that make more than `rpm` requests; their starts ascend.
  */
-function longestAbove(times: Float64Array, factor: number, rpm: number): [number, number] | undefined {
-  const m = Math.floor(rpm / factor) + 1;
-  const run = new LongestRun();
+function longestAbove(times: Float64Array, rpm: number, bridgeUs: number): [number, number] | undefined {
+  const m = Math.floor(rpm) + 1;
+  const run = new LongestRun(bridgeUs);
   for (let j = m - 1; j < times.length; j++) {
     const end = times[j - m + 1]! + WINDOW_US;
     if (end > times[j]!) run.add(times[j]!, end);
@@ -151,11 +150,11 @@ function longestAbove(times: Float64Array, factor: number, rpm: number): [number
 /**
  * The windows [t_i, t_i + 60 s) holding at least `rpm` requests, as the requests they hold: from
  * the first to the last arrival inside them. Consecutive windows overlap, so their arrivals join
- * into one run; runs less than BRIDGED_DIP_MS apart join too.
+ * into one run; runs less than `bridgeUs` apart join too.
  */
-function longestAt(times: Float64Array, factor: number, rpm: number): [number, number] | undefined {
-  const m = Math.ceil(rpm / factor);
-  const run = new LongestRun();
+function longestAt(times: Float64Array, rpm: number, bridgeUs: number): [number, number] | undefined {
+  const m = Math.ceil(rpm);
+  const run = new LongestRun(bridgeUs);
   for (let i = 0, j = 0; i + m <= times.length; i++) {
     // j: the first arrival at or after the end of the window starting at arrival i.
     while (j < times.length && times[j]! < times[i]! + WINDOW_US) j++;
@@ -164,17 +163,75 @@ function longestAt(times: Float64Array, factor: number, rpm: number): [number, n
   return run.result();
 }
 
-/** The plan's traffic, as the guard judges it: `aboveRpm` is the coordination rate, `atRpm` the spike rate. */
-export function measureTraffic(plan: Plan, rates: { readonly aboveRpm: number; readonly atRpm: number }): TrafficMeasures {
+/**
+ * With retries: the worst-case count of requests in the minute before each moment, as a step
+ * function. Arrival i counts once for each attempt k = 1…K on [t_i, t_i + 60 s + (k − 1)·spread):
+ * attempt k may land anywhere up to (k − 1)·spread after the arrival, so it can fall in the minute
+ * before any moment of that span. Calls `step(from, to, count)` for each step, in time order; a merge
+ * of K + 1 sorted event streams, so linear in K × arrivals.
+ */
+function sweepWithRetries(times: Float64Array, attempts: number, spreadUs: number, step: (fromUs: number, toUs: number, count: number) => void): void {
+  const n = times.length;
+  const lengths = Array.from({ length: attempts }, (_, k) => WINDOW_US + k * spreadUs);
+  const ends = lengths.map(() => 0);
+  let next = 0;
+  let count = 0;
+  let at = Number.NEGATIVE_INFINITY;
+  for (;;) {
+    let t = next < n ? times[next]! : Number.POSITIVE_INFINITY;
+    for (let k = 0; k < attempts; k++) if (ends[k]! < n) t = Math.min(t, times[ends[k]!]! + lengths[k]!);
+    if (t === Number.POSITIVE_INFINITY) return;
+    if (count > 0) step(at, t, count);
+    while (next < n && times[next] === t) {
+      count += attempts;
+      next++;
+    }
+    for (let k = 0; k < attempts; k++) {
+      while (ends[k]! < n && times[ends[k]!]! + lengths[k]! === t) {
+        count--;
+        ends[k]!++;
+      }
+    }
+    at = t;
+  }
+}
+
+/** The plan's traffic, as the guard judges it: above `aboveRpm` for at most `aboveLimitMs`, at `atRpm` for at most `atLimitMs`. */
+export function measureTraffic(plan: Plan, rates: { readonly aboveRpm: number; readonly aboveLimitMs: number; readonly atRpm: number; readonly atLimitMs: number }): TrafficMeasures {
   const factor = worstCaseFactor(plan);
   const times = arrivalTimesUs(plan);
-  const top = peak(times, factor);
+  const aboveBridge = rates.aboveLimitMs * US_PER_MS;
+  const atBridge = rates.atLimitMs * US_PER_MS;
+  if (factor === 1) {
+    const top = peak(times);
+    return {
+      worstCaseFactor: 1,
+      peakRpm: top.requests,
+      peakMinuteStartMs: top.startUs === undefined ? null : top.startUs / US_PER_MS,
+      longestAbove: stretchOf(longestAbove(times, rates.aboveRpm, aboveBridge), plan, true),
+      longestAt: stretchOf(longestAt(times, rates.atRpm, atBridge), plan, true),
+    };
+  }
+  const { on429, timeoutMs } = plan.scenario;
+  const above = new LongestRun(aboveBridge);
+  const at = new LongestRun(atBridge);
+  let peakCount = 0;
+  let peakEndUs: number | undefined;
+  sweepWithRetries(times, factor, (timeoutMs + on429.maxDelayMs) * US_PER_MS, (fromUs, toUs, count) => {
+    if (count > peakCount) {
+      peakCount = count;
+      peakEndUs = fromUs;
+    }
+    if (count > rates.aboveRpm) above.add(fromUs, toUs);
+    // The minute before a moment that holds the spike rate was at the spike rate.
+    if (count >= rates.atRpm) at.add(Math.max(0, fromUs - WINDOW_US), toUs);
+  });
   return {
     worstCaseFactor: factor,
-    peakRpm: top.requests,
-    peakMinuteStartMs: top.startUs === undefined ? null : top.startUs / US_PER_MS,
-    longestAbove: stretchOf(longestAbove(times, factor, rates.aboveRpm), plan, true),
-    longestAt: stretchOf(longestAt(times, factor, rates.atRpm), plan, true),
+    peakRpm: peakCount,
+    peakMinuteStartMs: peakEndUs === undefined ? null : Math.max(0, peakEndUs - WINDOW_US) / US_PER_MS,
+    longestAbove: stretchOf(above.result(), plan, true),
+    longestAt: stretchOf(at.result(), plan, true),
   };
 }
 
