@@ -21,4 +21,12 @@ describe('SecretMask', () => {
     mask.add('tok');
     expect(mask.redact('raw s3cr3t/"value" json s3cr3t/\\"value\\" url s3cr3t%2F%22value%22 tok')).toBe('raw [redacted] json [redacted] url [redacted] tok');
   });
+
+  it('keeps the tokens of a long run to the most recent few, so its cost per line stays bounded', () => {
+    const mask = new SecretMask();
+    mask.add('the-client-secret');
+    for (let i = 0; i < 1000; i++) mask.addToken(`lpmock_at_token_number_${i}`);
+    expect(mask.size).toBeLessThanOrEqual(3 * (1 + SecretMask.RECENT_TOKENS));
+    expect(mask.redact('the-client-secret lpmock_at_token_number_999')).toBe('[redacted] [redacted]');
+  });
 });

@@ -8,21 +8,40 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
   return out;
 }
 
+/** A secret as written, as inside a JSON string and as in a URL or form body. */
+const formsOf = (secret: string): string[] => [...new Set([secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)])];
+
 /**
  * The secrets of one process (client secret, access tokens), registered as soon as they are known;
  * everything the CLI prints or a run writes passes through `redact`. A second line of defence:
- * no code path is meant to print a secret in the first place.
+ * no code path is meant to print a secret in the first place. Access tokens are kept to the most
+ * recent few: a week-long run renews thousands, and every line written is checked against the mask.
  */
 export class SecretMask {
-  private readonly forms = new Set<string>();
+  /** Access tokens kept in the mask: the one in use and those just before it. */
+  static readonly RECENT_TOKENS = 8;
+  private readonly secrets = new Set<string>();
+  private readonly tokens: string[][] = [];
 
+  /** A secret for the whole process (the client secret). */
   add(secret: string | undefined): void {
     if (secret === undefined || secret.length < 8) return;
-    // As written, as inside a JSON string and as in a URL or form body.
-    for (const form of [secret, JSON.stringify(secret).slice(1, -1), encodeURIComponent(secret)]) this.forms.add(form);
+    for (const form of formsOf(secret)) this.secrets.add(form);
+  }
+
+  /** An access token: masked until RECENT_TOKENS newer ones have come. */
+  addToken(token: string): void {
+    if (token.length < 8) return;
+    this.tokens.push(formsOf(token));
+    if (this.tokens.length > SecretMask.RECENT_TOKENS) this.tokens.shift();
+  }
+
+  /** How many forms are masked. */
+  get size(): number {
+    return this.secrets.size + this.tokens.reduce((n, forms) => n + forms.length, 0);
   }
 
   redact(text: string): string {
-    return this.forms.size === 0 ? text : redact(text, [...this.forms]);
+    return this.size === 0 ? text : redact(text, [...this.secrets, ...this.tokens.flat()]);
   }
 }

@@ -203,7 +203,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
       recorder.tokenLatency.recordMs(ms);
       if (options.verbose) options.log(`token: POST ${target.baseUrl.replace(/\/+$/, '')}${API_PATHS.token} → ${status} in ${formatMs(ms)} (credentials from ${target.credentialSource}; token not shown)`);
     },
-    onToken: (token) => options.secrets.add(token),
+    onToken: (token) => options.secrets.addToken(token),
     onFatal: (failure) => {
       options.log(`loadproof: ${failure.code}: stopping the run (no access token can be had): no new requests; waiting for the answers in flight, then writing the report`);
       stopWith({ kind: 'failure', error: failure });
@@ -257,7 +257,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
     loop.disable();
     // The monitor samples the gap between timer wake-ups, which includes its own resolution: subtract it.
     const delayMs = (ns: number): number | null => (loop.count > 0 ? Math.max(0, ns / 1e6 - EVENT_LOOP_RESOLUTION_MS) : null);
-    return { recorder, engine, stop: stopped, tokenCalls: tokens.fetchCount, eventLoopDelayP99Ms: delayMs(loop.percentile(99)), eventLoopDelayMaxMs: delayMs(loop.max) };
+    // A signal or failure after the last answer stopped nothing: the measurement is whole.
+    return { recorder, engine, stop: engine.interrupted ? stopped : undefined, tokenCalls: tokens.fetchCount, eventLoopDelayP99Ms: delayMs(loop.percentile(99)), eventLoopDelayMaxMs: delayMs(loop.max) };
   } finally {
     loop.disable();
     tokens.close();

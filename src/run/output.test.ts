@@ -25,11 +25,23 @@ describe('makeRunFolder', () => {
 });
 
 describe('useRunFolder', () => {
-  it('takes a new or unfinished folder, and refuses one holding a finished run', async () => {
+  it('takes a new or empty folder, and refuses one holding a run, finished or not', async () => {
     const dir = join(fresh(), 'run');
     expect(await useRunFolder(dir)).toBe(dir);
     writeFileSync(join(dir, 'summary.json'), '{}');
     await expect(useRunFolder(dir)).rejects.toThrow('it already holds a run (summary.json)');
+    const crashed = join(fresh(), 'run');
+    await useRunFolder(crashed);
+    writeFileSync(join(crashed, 'events.ndjson'), '{"seq":0}\n');
+    await expect(useRunFolder(crashed)).rejects.toThrow('it already holds a run (events.ndjson)');
+  });
+
+  it('lets only one of two runs that share a folder write its events', async () => {
+    const dir = await useRunFolder(join(fresh(), 'run'));
+    const opened = await Promise.allSettled([EventLog.open(join(dir, 'events.ndjson')), EventLog.open(join(dir, 'events.ndjson'))]);
+    expect(opened.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const refused = opened.find((o) => o.status === 'rejected') as PromiseRejectedResult;
+    expect(String(refused.reason)).toContain('another run is writing it');
   });
 });
 

@@ -69,15 +69,21 @@ export async function makeRunFolder(outDir: string, name: string, startedAt: Dat
   throw new UsageError(`--out ${outDir}: 1,000 runs of ${name} already started in this second`, 'nothing was sent');
 }
 
-/** --run-dir: the exact folder for this run's files (made if missing; refused if it holds a finished run). */
+/**
+ * --run-dir: the exact folder for this run's files (made if missing). Refused if it holds a run,
+ * finished (summary.json) or not (events.ndjson): nothing measured is ever overwritten. A symbolic
+ * link in their place is the user's own redirection and is followed.
+ */
 export async function useRunFolder(dir: string): Promise<string> {
   try {
     await makeFolders(dir);
   } catch (error) {
     throw new UsageError(`--run-dir ${dir}: cannot make the folder (${whyNot(error)})`, 'nothing was sent');
   }
-  const previous = await lstat(join(dir, 'summary.json')).catch(() => undefined);
-  if (previous?.isFile() === true) throw new UsageError(`--run-dir ${dir}: it already holds a run (summary.json)`, 'nothing was sent; choose a new folder, so no report is overwritten');
+  for (const file of ['summary.json', 'events.ndjson']) {
+    const previous = await lstat(join(dir, file)).catch(() => undefined);
+    if (previous?.isFile() === true) throw new UsageError(`--run-dir ${dir}: it already holds a run (${file})`, 'nothing was sent; choose a new folder, so no measurement is overwritten');
+  }
   return dir;
 }
 
@@ -110,12 +116,19 @@ export class EventLog {
     });
   }
 
-  /** Opens (truncates) the file; failing to open it is a usage error, before anything is sent. */
+  /**
+   * Creates the file, exclusively: a second run writing into the same folder is refused instead of
+   * truncating the first one's events (a symbolic link put there by the user is followed). Failing
+   * to open it is a usage error, before anything is sent.
+   */
   static async open(path: string): Promise<EventLog> {
-    const stream = createWriteStream(path);
+    const link = (await lstat(path).catch(() => undefined))?.isSymbolicLink() === true;
+    const stream = createWriteStream(path, { flags: link ? 'w' : 'wx' });
     await new Promise<void>((resolve, reject) => {
       stream.once('open', () => resolve());
-      stream.once('error', (error) => reject(new UsageError(`cannot write ${path} (${whyNot(error)})`, 'nothing was sent')));
+      stream.once('error', (error: NodeJS.ErrnoException) =>
+        reject(new UsageError(error.code === 'EEXIST' ? `${path} already exists: another run is writing it` : `cannot write ${path} (${whyNot(error)})`, 'nothing was sent')),
+      );
     });
     return new EventLog(path, stream);
   }
@@ -135,7 +148,7 @@ export class EventLog {
         this.stream.end();
       }
     });
-    const error = this.failure === undefined ? null : `${this.failure}${this.lost > 0 ? `; ${this.lost} later lines not written` : ''}`;
+    const error = this.failure === undefined ? null : `${this.failure}${this.lost > 0 ? `; at least ${this.lost} later lines not written` : ''}`;
     return { file: this.path, error };
   }
 }
