@@ -6,7 +6,7 @@
  * documented one, every planned request has exactly one line in events.ndjson, and the counts
  * reconcile: planned = sent + dropped + unsent, and the attempts recorded equal what the server saw.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
@@ -110,11 +110,17 @@ describe('signals: exit 130, every planned request accounted for', () => {
     const s = await mock({ limits: { sustainedRpm: 30, burstRpm: 30 } });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 5m, rpm: 240 }\n', 'on429: { policy: retry, maxAttempts: 10, baseDelay: 1s, maxDelay: 60s }\n'));
     const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
-    const { code } = await signalWhen(cli, () => (s.stats().requests.identification.byStatus['429'] ?? 0) >= 30, '30 429s', signal);
+    await until(() => (s.stats().requests.identification.byStatus['429'] ?? 0) >= 30, '30 429s');
+    const signalledAtMs = s.stats().uptimeS * 1000; // the mock's clock (model ms)
+    cli.child.kill(signal);
+    const { code } = await cli.exited;
     expect(code).toBe(130);
+    // Retries wait up to 60 s (model): without the stop they would keep arriving for a minute. Allow
+    // 1 s of wall time (K s of model time) for the signal to be handled.
+    const log = (await (await fetch(`${s.url}/__mock/log`)).json()) as { entries: { attempt: number; arrivedAtMs: number }[] };
+    const lateRetries = log.entries.filter((e) => e.attempt > 1 && e.arrivedAtMs > signalledAtMs + 1000 * K);
+    expect(lateRetries).toEqual([]);
     const seen = s.stats().requests.identification.received;
-    await new Promise((r) => setTimeout(r, 300));
-    expect(s.stats().requests.identification.received).toBe(seen); // nothing left retrying
     const r = onlyRun(out);
     expect(r.events.some((e) => e.attempts > 1)).toBe(true);
     expectReconciled(r, seen);
@@ -133,18 +139,19 @@ describe('signals: exit 130, every planned request accounted for', () => {
   });
 
   it('exits as soon as the report is written at time scale 1, not when the last request deadline would have passed', async () => {
-    // Answers come after 1 s; the client deadline is 60 s.
+    // Answers come after 1 s; the client deadline, and so the drain, is 60 s.
     const s = await stub({ identify: () => ({ status: 200, body: { entities: [] }, delayMs: 1000 }) });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 60 }\n', 'timeout: 60s\n'));
-    const cli = startCli(['run', file, '--out', out], {}, 30_000);
+    const cli = startCli(['run', file, '--out', out], {}, 90_000);
     await until(() => s.counts.identification >= 1, 'the first request');
-    const signalledAt = Date.now();
     cli.child.kill('SIGINT');
     const { code } = await cli.exited;
+    const exitedAtMs = Date.now();
     expect(code).toBe(130);
-    // The drain needs about 1 s here; lingering until the 60 s deadlines would exceed this bound many times over.
-    expect(Date.now() - signalledAt).toBeLessThan(20_000);
-    expectReconciled(onlyRun(out), s.counts.identification);
+    const r = onlyRun(out);
+    // Lingering until the deadlines (60 s) would put a minute between the report and the exit.
+    expect(exitedAtMs - statSync(join(r.dir, 'summary.json')).mtimeMs).toBeLessThan(15_000);
+    expectReconciled(r, s.counts.identification);
   });
 });
 

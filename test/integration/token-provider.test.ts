@@ -181,7 +181,8 @@ describe('TokenProvider', () => {
     // No usable token left: the provider keeps trying, with back-off, and then gives up.
     clock.advanceTo(100_000);
     const waiting = failureOf(provider.get());
-    for (let t = 100_000; t <= 300_000 && fatal.length === 0; t += 500) {
+    // Bounded by the model time it may take (5 attempts, back-off 1–16 s), not by this machine's speed.
+    for (let t = 100_000; fatal.length === 0 && t <= 100_000 + 3_600_000; t += 500) {
       clock.advanceTo(t);
       await new Promise((r) => setTimeout(r, 1));
     }
