@@ -25,7 +25,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   verdict: ['core', 'spec', 'recorder', 'scenario'],
   guard: ['core', 'spec', 'scenario', 'plan'],
   credentials: ['core'],
-  run: ['core', 'spec', 'scenario', 'plan', 'guard', 'credentials', 'client', 'engine', 'recorder', 'verdict', 'mock', 'corpus'],
+  judge: ['core', 'spec', 'scenario', 'plan', 'guard', 'recorder', 'verdict'],
+  run: ['core', 'spec', 'scenario', 'plan', 'guard', 'credentials', 'client', 'engine', 'recorder', 'verdict', 'judge', 'mock', 'corpus'],
+  report: ['core', 'scenario', 'plan', 'recorder', 'judge', 'run'],
 };
 
 function sourceFiles(dir: string): string[] {

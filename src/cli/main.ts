@@ -7,6 +7,7 @@ import { LoadproofError, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import { mockOptions, runMock } from './commands/mock.js';
 import { planOptions, runPlan } from './commands/plan.js';
+import { reportOptions, runReport } from './commands/report.js';
 import { runOptions, runRun } from './commands/run.js';
 import { runSchema } from './commands/schema.js';
 import type { Io } from './io.js';
@@ -26,10 +27,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       .command('plan <scenario>', 'Show what a scenario would send (dry run: sends nothing)', planOptions, async (args) => {
         exitCode = await runPlan(args, io);
       })
+      .command('report <run-dir>', 'Judge a finished run again from its folder (offline: sends nothing) and write its summary.json again', reportOptions, async (args) => {
+        exitCode = await runReport(args, io);
+      })
       .command('schema', 'Print the JSON Schema of scenario files', {}, () => {
         exitCode = runSchema(io);
       })
-      .demandCommand(1, 'name a command: run, plan, mock, schema')
+      .demandCommand(1, 'name a command: run, plan, report, mock, schema')
       .strict()
       // A flag given twice takes its last value (as most CLIs do), not an array.
       .parserConfiguration({ 'duplicate-arguments-array': false })

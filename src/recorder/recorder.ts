@@ -97,8 +97,6 @@ export class Recorder {
   readonly http429InsideEnvelope: number[];
   readonly overall = new Slice();
   readonly windows: Slice[] = [];
-  /** Token-call durations (model ms), apart from the load. */
-  readonly tokenLatency = MsHistogram.create();
 
   /** `steadyFromMs[i]`: when phase i's steady state starts (its start + warm-up, model ms from the run start). */
   constructor(

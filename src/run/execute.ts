@@ -4,35 +4,37 @@
  *  2. the run folder (a bad --out is exit 2, before anything is sent) and the target;
  *  3. measure: the token (before any load), then the open-model engine, every request's fate
  *     recorded and streamed to events.ndjson as it completes;
- *  4. judge the measurement and write summary.json.
+ *  4. judge the measurement (src/judge: the same code `loadproof report` runs on the folder) and write summary.json.
+ * The folder keeps what is needed to judge the run again: the scenario as run, run.json (the plan's
+ * identity, the loadproof version, the target, the guard's decision; at the end, the engine's and the
+ * generator's figures) and events.ndjson, one line per planned request.
  * A stop signal, or a token failure mid-run, ends the firing: requests in flight get the drain,
  * those still unanswered are cancelled, and every planned request still gets its line. Nothing
  * measured is dropped because a file could not be written: the failure is named and the exit is 4.
  * Every secret is added to the mask as soon as it is known, and every line written passes through it.
  */
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent } from 'undici';
 import { createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
 import { ScaledClock } from '../core/clock.js';
 import { GuardRefusal, Interrupted, type LoadproofError, RunFailure } from '../core/errors.js';
-import { checkTimeScale } from '../core/time-scale.js';
-import { EXIT } from '../core/exit-codes.js';
 import type { SecretMask } from '../core/redact.js';
-import { formatMs } from '../core/text.js';
 import { createRng } from '../core/rng.js';
+import { formatMs } from '../core/text.js';
+import { checkTimeScale } from '../core/time-scale.js';
+import { LOADPROOF_VERSION } from '../core/version.js';
 import { generateNote } from '../corpus/index.js';
-import { type EngineResult, type RequestEvent, runPlan } from '../engine/index.js';
-import { type GuardDecision, describeDecision, effectiveLimits, evaluateGuard } from '../guard/index.js';
+import { runPlan } from '../engine/index.js';
+import { type GuardDecision, describeDecision, evaluateGuard } from '../guard/index.js';
+import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, toEventRecord } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
-import { type Plan, buildPlan, envelopeFlags } from '../plan/index.js';
-import { Recorder } from '../recorder/index.js';
-import { type Scenario, loadScenario } from '../scenario/index.js';
+import { type Plan, buildPlan, planIdentity } from '../plan/index.js';
+import { MsHistogram } from '../recorder/index.js';
+import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
-import { type Verdict, evaluateVerdict } from '../verdict/index.js';
 import { EventLog, type FileResult, makeRunFolder, removeRunFolder, useRunFolder, writeWhole } from './output.js';
-import { type Summary, buildSummary } from './summary.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
 
 export interface RunOptions {
@@ -68,31 +70,11 @@ export interface RunOutcome {
   readonly writeFailures: readonly FileResult[];
 }
 
-const round = (ms: number | undefined): number | null => (ms === undefined ? null : Math.round(ms * 1000) / 1000);
-
-/** One line of events.ndjson: a planned request's fate, in model ms from the run start. */
-function eventLine(plan: Plan, e: RequestEvent): string {
-  const r = e.result;
-  return `${JSON.stringify({
-    seq: e.seq,
-    phase: plan.phases[e.phase]!.name,
-    intendedAtMs: round(e.intendedAtMs),
-    firedAtMs: round(e.firedAtMs),
-    lastSentAtMs: round(r?.lastSentAtMs),
-    endAtMs: round(r?.endAtMs),
-    latencyMs: r === undefined || e.outcome === 'abandoned' ? null : round(r.endAtMs - e.intendedAtMs),
-    outcome: e.outcome,
-    status: r?.status ?? null,
-    attempts: r?.attempts ?? 0,
-    retryAfterS: r?.retryAfterS ?? [],
-  })}\n`;
-}
-
 /** How often the event-loop monitor samples (wall ms). */
 const EVENT_LOOP_RESOLUTION_MS = 10;
 
 export async function executeRun(options: RunOptions): Promise<RunOutcome> {
-  const { scenario, plan, guard } = await prepare(options);
+  const { scenario, scenarioText, plan, guard } = await prepare(options);
   const startedAt = new Date();
   const reportDir = options.runDir === undefined ? await makeRunFolder(options.outDir, scenario.name, startedAt) : await useRunFolder(options.runDir);
   let target: ResolvedTarget;
@@ -108,66 +90,69 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
   try {
     options.secrets.add(target.clientSecret);
     for (const warning of target.warnings) options.log(`loadproof: warning: ${warning}`);
-    const measured = await measure(plan, target, events, options);
-    const verdict = judge(plan, measured);
-    const failure = measured.stop?.kind === 'failure' ? measured.stop.error : undefined;
-    const exitCode = (writeFailed: boolean): number =>
-      failure !== undefined || writeFailed ? EXIT.runFailed : measured.engine.interrupted ? EXIT.interrupted : { pass: EXIT.pass, fail: EXIT.slaNotMet, inconclusive: EXIT.inconclusive }[verdict.status];
-    const eventsWritten = await events.close();
-    const summaryOf = (files: readonly FileResult[]): Summary =>
-      buildSummary(plan, measured.recorder, verdict, {
-        environment: target.environment,
-        baseUrl: target.baseUrl,
-        targetKind: target.kind,
-        profile: target.profile,
-        startedAt: startedAt.toISOString(),
-        endedAt: new Date().toISOString(),
-        engine: measured.engine,
-        stop: measured.stop === undefined ? null : { by: measured.stop.kind === 'signal' ? 'signal' : 'failure', code: measured.stop.error.code, message: measured.stop.error.message },
-        tokenCalls: measured.tokenCalls,
-        eventLoopDelayP99Ms: measured.eventLoopDelayP99Ms,
-        guard,
-        files: files.map((f) => ({ file: f.file.slice(reportDir.length + 1), error: f.error })),
-        exitCode: exitCode(files.some((f) => f.error !== null)),
-      });
-    const summaryPath = join(reportDir, 'summary.json');
-    let summary = summaryOf([eventsWritten]);
-    const summaryWritten = await writeWhole(summaryPath, options.secrets.redact(`${JSON.stringify(summary, null, 2)}\n`));
-    const writeFailures = [eventsWritten, summaryWritten].filter((f) => f.error !== null);
-    if (summaryWritten.error !== null) summary = summaryOf([eventsWritten, summaryWritten]);
-    return { exitCode: exitCode(writeFailures.length > 0), reportDir, summary, failure, writeFailures };
+    const relative = (f: FileResult): FileResult => ({ file: f.file.slice(reportDir.length + 1), error: f.error });
+    const writeText = async (file: string, text: string): Promise<FileResult> => relative(await writeWhole(join(reportDir, file), options.secrets.redact(text)));
+    const scenarioFile = extname(options.scenarioFile).toLowerCase() === '.json' ? 'scenario.json' : 'scenario.yaml';
+    const scenarioWritten = await writeText(scenarioFile, scenarioText);
+    const run: RunRecord = {
+      schemaVersion: RUN_RECORD_SCHEMA_VERSION,
+      loadproofVersion: LOADPROOF_VERSION,
+      scenarioFile,
+      scenarioSource: options.scenarioFile,
+      planIdentity: planIdentity(plan),
+      timeScale: plan.timeScale,
+      environment: target.environment,
+      target: { baseUrl: target.baseUrl, kind: target.kind, profile: target.profile },
+      startedAt: startedAt.toISOString(),
+      guard: guardRecord(guard),
+      end: null,
+    };
+    const runJson = (record: RunRecord): string => `${JSON.stringify(record, null, 2)}\n`;
+    // Written before the load, so a run that never records its end can still be judged (partial).
+    const runStartWritten = await writeText('run.json', runJson(run));
+    const sink = new EventSink(plan);
+    const measured = await measure(plan, target, events, sink, options);
+    const end: RunEnd = { ...measured.end, endedAt: new Date().toISOString(), files: [scenarioWritten, relative(await events.close())] };
+    const runEndWritten = await writeText('run.json', runJson({ ...run, end }));
+    const runFile = [runStartWritten, runEndWritten].find((f) => f.error !== null);
+    const judged = (moreFiles: readonly FileResult[]): Judgement =>
+      judgeRun(plan, sink, { run, end, partial: false, moreFiles: runFile === undefined ? moreFiles : [runFile, ...moreFiles], reportedAt: new Date().toISOString() });
+    let judgement = judged([]);
+    const summaryWritten = await writeText('summary.json', `${JSON.stringify(judgement.summary, null, 2)}\n`);
+    if (summaryWritten.error !== null) judgement = judged([summaryWritten]);
+    const writeFailures = [...end.files, runFile, summaryWritten].filter((f): f is FileResult => f !== undefined && f.error !== null).map((f) => ({ ...f, file: join(reportDir, f.file) }));
+    return { exitCode: judgement.exitCode, reportDir, summary: judgement.summary, failure: measured.failure, writeFailures };
   } finally {
     await target.embedded?.close();
   }
 }
 
 /** Step 1: scenario, plan and guard — all before anything is opened or sent. */
-async function prepare(options: RunOptions): Promise<{ scenario: Scenario; plan: Plan; guard: GuardDecision }> {
+async function prepare(options: RunOptions): Promise<{ scenario: Scenario; scenarioText: string; plan: Plan; guard: GuardDecision }> {
   const k = checkTimeScale(options.timeScale);
-  const scenario = await loadScenario(options.scenarioFile);
+  // Read once: the copy kept in the run folder is the very text that was run.
+  const scenarioText = await readScenarioText(options.scenarioFile);
+  const scenario = parseScenario(scenarioText, options.scenarioFile);
   const plan = buildPlan(scenario, { timeScale: k });
   // The run starts now; `plan --at` asks the same question for another time.
   const guard = evaluateGuard(plan, { startAtMs: Date.now(), loopbackAsReal: options.loopbackAsReal });
   if (!guard.allowed) throw new GuardRefusal(guard.reasons);
   if (guard.real) for (const line of describeDecision(guard)) options.log(line);
-  return { scenario, plan, guard };
+  return { scenario, scenarioText, plan, guard };
 }
 
 /** Why the firing ended before the plan did: a stop signal, or a failure that makes the run fail. */
 type Stop = { readonly kind: 'signal'; readonly error: Interrupted } | { readonly kind: 'failure'; readonly error: RunFailure };
 
 interface Measurement {
-  readonly recorder: Recorder;
-  readonly engine: EngineResult;
-  readonly stop: Stop | undefined;
-  readonly tokenCalls: number;
-  /** Wall ms, the monitor's resolution taken off; null when nothing was sampled. */
-  readonly eventLoopDelayP99Ms: number | null;
-  readonly eventLoopDelayMaxMs: number | null;
+  /** The run's end as recorded in run.json, but for the time and the files (added by the caller). */
+  readonly end: Omit<RunEnd, 'endedAt' | 'files'>;
+  /** What ended the run early and made it fail, if anything did. */
+  readonly failure: RunFailure | undefined;
 }
 
 /** Step 3: the token, then the load. Never throws for a request that failed: its fate is its event. */
-async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, options: RunOptions): Promise<Measurement> {
+async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sink: EventSink, options: RunOptions): Promise<Measurement> {
   const scenario = plan.scenario;
   const k = plan.timeScale;
   // `stop` ends the firing (a signal, or a fatal token failure); `cancel` ends the drain.
@@ -185,10 +170,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
   const agent = new Agent({ connections: scenario.maxInFlight + 1, pipelining: 1 });
   // keepAlive: the engine's sleeps until the next arrival hold the process open; precise: send lag well under 1 ms.
   const clock = new ScaledClock(k, { keepAlive: true, precise: true });
-  const recorder = new Recorder(
-    plan.phases.map((p) => p.startMs + p.warmupMs),
-    scenario.windowMs,
-  );
+  const tokenLatency = MsHistogram.create();
   const tokens = new TokenProvider({
     baseUrl: target.baseUrl,
     audience: target.audience,
@@ -200,7 +182,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
     timeoutMs: Math.max(1000, scenario.timeoutMs / k),
     signal: stop.signal,
     onFetch: (ms, status) => {
-      recorder.tokenLatency.recordMs(ms);
+      tokenLatency.recordMs(ms);
       if (options.verbose) options.log(`token: POST ${target.baseUrl.replace(/\/+$/, '')}${API_PATHS.token} → ${status} in ${formatMs(ms)} (credentials from ${target.credentialSource}; token not shown)`);
     },
     onToken: (token) => options.secrets.addToken(token),
@@ -218,8 +200,6 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
       else if (error instanceof RunFailure) stopWith({ kind: 'failure', error });
       else throw error;
     });
-    // 429s inside the envelope are findings: the documented one, or the one support raised.
-    const inside = envelopeFlags(plan, effectiveLimits(scenario));
     const textRng = createRng(scenario.payload.seed);
     const identify = createIdentify({
       baseUrl: target.baseUrl,
@@ -248,8 +228,9 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
       drainMs: scenario.timeoutMs,
       cancelInFlight: () => cancel.abort(),
       onEvent: (e) => {
-        recorder.record(e, inside[e.seq] === 1);
-        const line = options.secrets.redact(eventLine(plan, e));
+        const record = toEventRecord(plan.phases[e.phase]!.name, e);
+        sink.add(record);
+        const line = options.secrets.redact(`${JSON.stringify(record)}\n`);
         events.write(line);
         if (options.verbose) options.log(`request: ${line.trimEnd()}`);
       },
@@ -258,7 +239,19 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
     // The monitor samples the gap between timer wake-ups, which includes its own resolution: subtract it.
     const delayMs = (ns: number): number | null => (loop.count > 0 ? Math.max(0, ns / 1e6 - EVENT_LOOP_RESOLUTION_MS) : null);
     // A signal or failure after the last answer stopped nothing: the measurement is whole.
-    return { recorder, engine, stop: engine.interrupted ? stopped : undefined, tokenCalls: tokens.fetchCount, eventLoopDelayP99Ms: delayMs(loop.percentile(99)), eventLoopDelayMaxMs: delayMs(loop.max) };
+    const stoppedBy = engine.interrupted ? stopped : undefined;
+    const { fired, dropped, unsent, abandoned, interrupted, elapsedMs } = engine;
+    return {
+      end: {
+        engine: { fired, dropped, unsent, abandoned, interrupted, elapsedMs },
+        stop: stoppedBy === undefined ? null : { by: stoppedBy.kind, code: stoppedBy.error.code, message: stoppedBy.error.message },
+        tokenCalls: tokens.fetchCount,
+        tokenLatency: tokenLatency.encode(),
+        eventLoopDelayP99Ms: delayMs(loop.percentile(99)),
+        eventLoopDelayMaxMs: delayMs(loop.max),
+      },
+      failure: stoppedBy?.kind === 'failure' ? stoppedBy.error : undefined,
+    };
   } finally {
     loop.disable();
     tokens.close();
@@ -267,25 +260,3 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
     await agent.destroy();
   }
 }
-
-/** Step 4: the verdict, a pure function of the plan and what was measured. */
-function judge(plan: Plan, measured: Measurement): Verdict {
-  const scenario = plan.scenario;
-  const k = plan.timeScale;
-  return evaluateVerdict({
-    phases: plan.phases.map((p, i) => ({
-      name: p.name,
-      band: p.band,
-      steady: measured.recorder.steady[i]!,
-      all: measured.recorder.phases[i]!,
-      http429InsideEnvelope: measured.recorder.http429InsideEnvelope[i]!,
-      thresholds: [...scenario.thresholds.all, ...(scenario.thresholds.byPhase.get(p.name) ?? [])],
-    })),
-    documentedTargets: scenario.thresholds.documentedTargets,
-    generator:
-      measured.eventLoopDelayP99Ms === null || measured.eventLoopDelayMaxMs === null
-        ? {}
-        : { eventLoopDelayP99Ms: measured.eventLoopDelayP99Ms * k, eventLoopDelayMaxMs: measured.eventLoopDelayMaxMs * k },
-  });
-}
-

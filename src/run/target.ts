@@ -12,7 +12,7 @@ import { RunFailure, UsageError } from '../core/errors.js';
 import { readCredentials } from '../credentials/index.js';
 import { MOCK_DEFAULTS, type MockServer, type ProfileName, STATS_PATH, startMockServer } from '../mock/index.js';
 import type { Scenario } from '../scenario/index.js';
-import type { TargetKind } from './summary.js';
+import type { TargetKind } from '../judge/index.js';
 
 export interface ResolvedTarget {
   readonly environment: Scenario['target']['environment'];

@@ -1,7 +1,7 @@
 /** The end-of-run table on the terminal, like k6's summary: one row per phase, then the verdict. */
 import { formatMs, formatTable } from '../core/text.js';
 import type { RunOutcome } from './execute.js';
-import type { Summary } from './summary.js';
+import type { Summary } from '../judge/index.js';
 
 const sec = (ms: number | null): string => (ms === null ? '—' : formatMs(ms));
 
@@ -58,7 +58,8 @@ export function formatSummary(summary: Summary, summaryPath: string): string {
     '',
     ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
     '',
-    `generator: send lag p99 ${lag.p99 === null ? '—' : `${lag.p99.toFixed(2)} ms`}, max ${lag.max === null ? '—' : `${lag.max.toFixed(1)} ms`} (wall); token calls ${summary.token.calls}`,
+    `generator: send lag p99 ${lag.p99 === null ? '—' : `${lag.p99.toFixed(2)} ms`}, max ${lag.max === null ? '—' : `${lag.max.toFixed(1)} ms`} (wall); token calls ${summary.token.calls ?? 'unknown'}`,
+    ...(summary.counts.unrecorded > 0 ? [`${summary.counts.unrecorded} of ${summary.counts.planned} planned requests have no line in events.ndjson: the run ended without recording them`] : []),
     `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${summary.exitCode}`,
     ...summary.verdict.reasons.map((r) => `  - ${r}`),
     ...summary.verdict.notes.map((n) => `  note: ${n}`),

@@ -1,4 +1,5 @@
 export { loadScenario, parseScenario, type Phase, type Scenario } from './load.js';
+export { readScenarioText } from './parse-text.js';
 export { toDotPath } from './dot-path.js';
 export { SCENARIO_BOUNDS } from './bounds.js';
 export { ScenarioSchema, type ScenarioInput } from './schema.js';

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
 import { type CliProcess, runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
 import { type Stub, type StubBehaviour, startStub, tokenAnswer } from '../helpers/stub.js';
 
 const K = 20;
@@ -40,14 +41,16 @@ interface Report {
   readonly events: any[];
 }
 
-function readRun(dir: string): Report {
+async function readRun(dir: string): Promise<Report> {
+  // Every run these tests make is also judged again from its folder, and must come out the same.
+  if (existsSync(join(dir, 'run.json'))) await expectSameWhenJudgedAgain(dir);
   const events = existsSync(join(dir, 'events.ndjson'))
     ? readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
     : [];
   return { dir, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')), events };
 }
 
-const onlyRun = (out: string): Report => {
+const onlyRun = async (out: string): Promise<Report> => {
   const folders = readdirSync(out);
   expect(folders).toHaveLength(1);
   return readRun(join(out, folders[0]!));
@@ -87,7 +90,7 @@ describe('signals: exit 130, every planned request accounted for', () => {
     const cli = startCli(['run', file, '--out', out]);
     const { code } = await signalWhen(cli, () => s.counts.token === 1, 'the token call', signal);
     expect(code).toBe(130);
-    const r = onlyRun(out);
+    const r = await onlyRun(out);
     expect(r.summary).toMatchObject({ interrupted: true, stopped: { by: 'signal', code: 'INTERRUPTED' }, exitCode: 130, counts: { planned: 10, sent: 0, unsent: 10 } });
     expectReconciled(r, s.counts.identification);
     expect(s.counts.identification).toBe(0);
@@ -100,7 +103,7 @@ describe('signals: exit 130, every planned request accounted for', () => {
     const { code, stderr } = await signalWhen(cli, () => s.stats().requests.identification.received >= 20, '20 requests', 'SIGTERM');
     expect(code).toBe(130);
     expect(stderr).toContain('SIGTERM: no new requests');
-    const r = onlyRun(out);
+    const r = await onlyRun(out);
     expect(r.summary.counts.unsent).toBeGreaterThan(0);
     expectReconciled(r, s.stats().requests.identification.received);
   });
@@ -121,7 +124,7 @@ describe('signals: exit 130, every planned request accounted for', () => {
     const lateRetries = log.entries.filter((e) => e.attempt > 1 && e.arrivedAtMs > signalledAtMs + 1000 * K);
     expect(lateRetries).toEqual([]);
     const seen = s.stats().requests.identification.received;
-    const r = onlyRun(out);
+    const r = await onlyRun(out);
     expect(r.events.some((e) => e.attempts > 1)).toBe(true);
     expectReconciled(r, seen);
   });
@@ -133,7 +136,7 @@ describe('signals: exit 130, every planned request accounted for', () => {
     const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
     const { code } = await signalWhen(cli, () => s.stats().requests.identification.received === 4, 'the 4 requests', signal);
     expect(code).toBe(130);
-    const r = onlyRun(out);
+    const r = await onlyRun(out);
     expect(r.summary).toMatchObject({ interrupted: true, counts: { planned: 4, sent: 4, unsent: 0 } });
     expectReconciled(r, 4);
   });
@@ -148,7 +151,7 @@ describe('signals: exit 130, every planned request accounted for', () => {
     const { code } = await cli.exited;
     const exitedAtMs = Date.now();
     expect(code).toBe(130);
-    const r = onlyRun(out);
+    const r = await onlyRun(out);
     // Lingering until the deadlines (60 s) would put a minute between the report and the exit.
     expect(exitedAtMs - statSync(join(r.dir, 'summary.json')).mtimeMs).toBeLessThan(15_000);
     expectReconciled(r, s.counts.identification);
@@ -164,7 +167,7 @@ describe('tokens mid-run: bounded, and fatal when refused (exit 4, everything me
     expect(stderr).toContain('AUTH_FAILED: the service rejected two access tokens in a row with 401');
     expect(s.counts.token).toBe(2);
     expect(s.counts.identification).toBeLessThanOrEqual(3);
-    const r = onlyRun(out);
+    const r = await onlyRun(out);
     expect(r.summary).toMatchObject({ stopped: { by: 'failure', code: 'AUTH_FAILED' }, exitCode: 4, counts: { planned: 100 } });
     expectReconciled(r, s.counts.identification);
   });
@@ -179,7 +182,7 @@ describe('tokens mid-run: bounded, and fatal when refused (exit 4, everything me
     expect(code).toBe(4);
     expect(stderr).toContain('AUTH_FAILED: cannot renew the access token mid-run: cannot authenticate: the client_id or client_secret is wrong (401 Unauthorized)');
     expect(s.counts.token).toBe(2);
-    const r = onlyRun(out);
+    const r = await onlyRun(out);
     expect(r.summary.counts.sent).toBeGreaterThanOrEqual(11);
     expect(r.summary.counts.unsent).toBeGreaterThan(0);
     expectReconciled(r, s.counts.identification);
@@ -192,7 +195,7 @@ describe('tokens mid-run: bounded, and fatal when refused (exit 4, everything me
     expect(code).toBe(0);
     expect(stderr).toContain('warning: the token endpoint says tokens last 0.001 s');
     expect(s.counts.token).toBe(1);
-    expectReconciled(onlyRun(out), s.counts.identification);
+    expectReconciled(await onlyRun(out), s.counts.identification);
   });
 });
 
@@ -208,7 +211,7 @@ describe('the target killed and restarted mid-run', () => {
     const second = await mock({ profile: 'zero', port });
     const { code } = await cli.exited;
     expect([0, 1, 5]).toContain(code); // a verdict (the error-rate check is issue 10's)
-    const r = onlyRun(out);
+    const r = await onlyRun(out);
     expect(r.summary.overall.outcomes.refused + r.summary.overall.outcomes.reset).toBeGreaterThan(0);
     expect(second.stats().requests.token.received).toBe(1);
     // A refused attempt reached no server; every other one reached the first or the second.
@@ -226,7 +229,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     expect([a.code, b.code]).toEqual([0, 0]);
     const folders = readdirSync(out);
     expect(folders).toHaveLength(2);
-    for (const folder of folders) expectReconciled(readRun(join(out, folder)));
+    for (const folder of folders) expectReconciled(await readRun(join(out, folder)));
     expect(a.stdout.match(/summary: (.*)/)![1]).not.toBe(b.stdout.match(/summary: (.*)/)![1]);
   });
 
@@ -255,7 +258,10 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     expect(stdout).toContain('verdict: PASS — exit 4');
     const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
     expect(summary.exitCode).toBe(4);
-    expect(summary.files).toEqual([{ file: 'events.ndjson', error: expect.stringContaining('ENOSPC') }]);
+    expect(summary.files).toEqual([
+      { file: 'scenario.yaml', error: null },
+      { file: 'events.ndjson', error: expect.stringContaining('ENOSPC') },
+    ]);
     expect(summary.counts).toMatchObject({ planned: 60, sent: 60 });
     expect(s.stats().requests.identification.received).toBe(60);
   });
@@ -293,7 +299,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     const { code, stderr } = await cli.exited;
     expect(stderr).not.toContain('internal error');
     expect(code).toBe(0);
-    expectReconciled(onlyRun(out), s.stats().requests.identification.received);
+    expectReconciled(await onlyRun(out), s.stats().requests.identification.received);
   });
 });
 
@@ -304,7 +310,7 @@ describe('a loopback server that is not loadproof’s mock', () => {
     const { code, stdout } = await runCli(['run', file, '--out', out]);
     expect(code).toBe(0);
     expect(stdout).toContain("(a loopback server that is not loadproof's mock: real time, profile unknown)");
-    const r = onlyRun(out);
+    const r = await onlyRun(out);
     expect(r.summary.target).toMatchObject({ kind: 'loopback-stub', profile: null, embeddedMock: false });
     expectReconciled(r, s.counts.identification);
   });

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
 import { runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
 
 const K = 60;
 let server: MockServer | undefined;
@@ -20,9 +21,10 @@ const workspace = scenarioWorkspace;
 const scenarioFor = (baseUrl: string, phases = '  - { name: steady, duration: 2m, rpm: 100, warmup: 10s }\n', extra = ''): string =>
   `name: cli-run\ndescription: a short run for the tests\ntarget:\n  environment: mock\n  baseUrl: ${baseUrl}\nphases:\n${phases}${extra}`;
 
-function readReport(out: string): { summary: any; events: any[] } {
+async function readReport(out: string): Promise<{ summary: any; events: any[] }> {
   const [folder] = readdirSync(out);
   const dir = join(out, folder!);
+  await expectSameWhenJudgedAgain(dir);
   const events = readFileSync(join(dir, 'events.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
   return { summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')), events };
 }
@@ -37,15 +39,20 @@ describe('loadproof run', () => {
     const s = await mock();
     const { file, out } = workspace(scenarioFor(s.url));
     const { code, stdout } = await runCli(['run', file, '--time-scale', String(K), '--out', out]);
-    expect(code).toBe(0);
-    expect(stdout).toContain('verdict: PASS — exit 0');
-    const { summary, events } = readReport(out);
-    expect(summary).toMatchObject({ schemaVersion: 1, scenario: 'cli-run', environment: 'mock', timeScale: K, interrupted: false, verdict: { status: 'pass' } });
-    expect(summary.overall).toMatchObject({ name: 'overall', offeredRpm: 100, planned: 200, sent: 200, target: null, verdict: 'pass' });
-    expect(summary.phases[0]).toMatchObject({ name: 'steady', offeredRpm: 100, durationS: 120, planned: 200, target: { band: 'sustained', p95Ms: 2500 }, verdict: 'pass' });
+    const { summary, events } = await readReport(out);
+    // At k = 60 a busy machine makes the generator late by more than its budget; the p95's interval
+    // may then reach past the target, and the honest verdict is inconclusive, never a fail.
+    if (code === 5) expect(summary.verdict.notes.join('\n')).toContain('the generator was late');
+    else {
+      expect(code).toBe(0);
+      expect(stdout).toContain('verdict: PASS — exit 0');
+    }
+    expect(summary).toMatchObject({ schemaVersion: 2, scenario: 'cli-run', environment: 'mock', timeScale: K, interrupted: false });
+    expect(summary.overall).toMatchObject({ name: 'overall', offeredRpm: 100, planned: 200, sent: 200, target: null });
+    expect(summary.phases[0]).toMatchObject({ name: 'steady', offeredRpm: 100, durationS: 120, planned: 200, target: { band: 'sustained', p95Ms: 2500 } });
     for (const key of ['latencyMs', 'serviceMs', 'sendLagMs']) expect(Object.keys(summary.phases[0][key]).sort()).toEqual(['count', 'max', 'mean', 'p50', 'p90', 'p95', 'p99']);
     expect(summary.timeline.length).toBeGreaterThanOrEqual(12);
-    expect(summary.counts).toEqual({ planned: 200, fired: 200, sent: 200, dropped: 0, unsent: 0, abandoned: 0 });
+    expect(summary.counts).toEqual({ planned: 200, fired: 200, sent: 200, dropped: 0, unsent: 0, abandoned: 0, unrecorded: 0 });
     expect(events).toHaveLength(200);
     const seen = s.stats().requests.identification;
     expect(seen.received).toBe(summary.counts.sent);
@@ -57,7 +64,7 @@ describe('loadproof run', () => {
     const s = await mock({ profile: 'zero' });
     const { file, out } = workspace(scenarioFor(s.url));
     await runCli(['run', file, '--time-scale', String(K), '--out', out]);
-    const { events } = readReport(out);
+    const { events } = await readReport(out);
     const fired = events.map((e) => e.firedAtMs as number).sort((a, b) => a - b);
     const plannedSpanMs = 199 * 600;
     expect(Math.abs(fired[fired.length - 1]! - fired[0]! - plannedSpanMs) / plannedSpanMs).toBeLessThan(0.01);
@@ -70,7 +77,7 @@ describe('loadproof run', () => {
     const { code, stdout } = await runCli(['run', file, '--time-scale', String(K), '--out', out]);
     expect(code).toBe(1);
     expect(stdout).toMatch(/verdict: FAIL — exit 1\n {2}- phase steady: p\(95\) < 2\.50s \(spec, sustained band, steady state\): p\(95\) [\d.]+s/);
-    expect(readReport(out).summary.phases[0].verdict).toBe('fail');
+    expect((await readReport(out)).summary.phases[0].verdict).toBe('fail');
   });
 
   it.each([
@@ -117,7 +124,7 @@ describe('loadproof run', () => {
     expect(code).toBe(130);
     expect(stderr).toContain('SIGINT: no new requests');
     expect(stdout).toContain('INTERRUPTED');
-    const { summary, events } = readReport(out);
+    const { summary, events } = await readReport(out);
     expect(summary.interrupted).toBe(true);
     expect(summary.counts.unsent).toBeGreaterThan(0);
     expect(summary.stopped).toMatchObject({ by: 'signal', code: 'INTERRUPTED' });
@@ -155,7 +162,7 @@ describe('loadproof run with on429: retry', () => {
       }
     }
     expect(retries).toBeGreaterThan(5);
-    const { summary } = readReport(out);
+    const { summary } = await readReport(out);
     expect(summary.overall.attempts).toBe(log.entries.length);
   });
 });

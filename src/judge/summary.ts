@@ -1,27 +1,16 @@
 /**
  * summary.json: everything a run measured and decided, in model time, schema-versioned. Every
  * field is documented in the README ("Reports"). Histograms are included encoded (HDR, compressed
- * base64) so runs and shards can be merged and re-reported without the raw events.
+ * base64) so runs and shards can be merged and re-reported. It is a pure function of the plan, the
+ * run record and the events (through the Recorder): `loadproof report` rebuilds it from a run folder.
  */
-import type { EngineResult } from '../engine/index.js';
-import type { GuardDecision } from '../guard/index.js';
 import type { Plan } from '../plan/index.js';
-import { ERROR_OUTCOMES, type HistogramSummary, type MsHistogram, type Recorder, type Slice } from '../recorder/index.js';
+import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice } from '../recorder/index.js';
 import type { Verdict } from '../verdict/index.js';
 import { GENERATOR_BUDGET } from '../verdict/index.js';
+import type { RunEnd, RunRecord } from './run-record.js';
 
-export const SUMMARY_SCHEMA_VERSION = 1;
-
-/** Where the traffic went: the embedded mock, loadproof's mock at a loopback URL, another loopback server, or a real service. */
-export type TargetKind = 'embedded-mock' | 'loadproof-mock' | 'loopback-stub' | 'real';
-
-/** What ended the firing before the plan did: a stop signal (exit 130), or a failure (exit 4). */
-export interface StopReason {
-  readonly by: 'signal' | 'failure';
-  /** The error code, e.g. INTERRUPTED, AUTH_FAILED, TARGET_UNREACHABLE. */
-  readonly code: string;
-  readonly message: string;
-}
+export const SUMMARY_SCHEMA_VERSION = 2;
 
 type Stats = { readonly [K in keyof HistogramSummary]: number | null };
 
@@ -50,22 +39,17 @@ function sliceFields(slice: Slice) {
 }
 
 export interface SummaryMeta {
-  readonly environment: string;
-  readonly baseUrl: string;
-  readonly targetKind: TargetKind;
-  readonly profile: string | null;
-  readonly startedAt: string;
-  readonly endedAt: string;
-  readonly engine: EngineResult;
-  /** Why the firing ended early, or null when the plan ran to its end. */
-  readonly stop: StopReason | null;
-  readonly tokenCalls: number;
-  readonly eventLoopDelayP99Ms: number | null;
-  readonly guard: GuardDecision;
+  readonly run: RunRecord;
+  /** The run's end: as recorded, or as far as the events tell for a partial run. */
+  readonly end: RunEnd;
+  /** The run did not record its end (a second Ctrl-C, a crash, a kill): judged from the events it wrote. */
+  readonly partial: boolean;
   /** The run folder's files (relative paths) and any write error. */
   readonly files: readonly { readonly file: string; readonly error: string | null }[];
   /** The process exit code this run ends with. */
   readonly exitCode: number;
+  /** When this summary was made (the only field that differs when a run is judged again). */
+  readonly reportedAt: string;
 }
 
 export type Summary = ReturnType<typeof buildSummary>;
@@ -113,25 +97,31 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     schemaVersion: SUMMARY_SCHEMA_VERSION,
     scenario: plan.scenario.name,
     description: plan.scenario.description,
-    environment: meta.environment,
-    target: { baseUrl: meta.baseUrl, kind: meta.targetKind, embeddedMock: meta.targetKind === 'embedded-mock', profile: meta.profile },
+    loadproofVersion: meta.run.loadproofVersion,
+    planIdentity: meta.run.planIdentity,
+    environment: meta.run.environment,
+    target: { ...meta.run.target, embeddedMock: meta.run.target.kind === 'embedded-mock' },
     timeScale: k,
-    startedAt: meta.startedAt,
-    endedAt: meta.endedAt,
-    modelDurationS: meta.engine.elapsedMs / 1000,
-    interrupted: meta.engine.interrupted,
-    stopped: meta.stop,
+    startedAt: meta.run.startedAt,
+    endedAt: meta.end.endedAt,
+    reportedAt: meta.reportedAt,
+    partial: meta.partial,
+    modelDurationS: meta.end.engine.elapsedMs / 1000,
+    interrupted: meta.end.engine.interrupted,
+    stopped: meta.end.stop,
     exitCode: meta.exitCode,
     files: meta.files,
-    guard: { allowed: meta.guard.allowed, real: meta.guard.real, startAt: meta.guard.startAt, plannedEndAt: meta.guard.plannedEndAt, traffic: meta.guard.traffic, limits: meta.guard.limits, checks: meta.guard.checks },
+    guard: meta.run.guard,
     verdict: { status: verdict.status, reasons: verdict.reasons, notes: verdict.notes, checks: verdict.checks },
     counts: {
       planned: plan.arrivals,
-      fired: meta.engine.fired,
+      fired: meta.end.engine.fired,
       sent: recorder.overall.sent,
       dropped: recorder.overall.dropped,
       unsent: recorder.overall.unsent,
       abandoned: recorder.overall.outcomes.abandoned,
+      // Planned requests without a line in events.ndjson: 0 unless the run ended without recording them (partial).
+      unrecorded: plan.arrivals - recorder.overall.sent - recorder.overall.dropped - recorder.overall.unsent,
     },
     phases,
     overall: {
@@ -145,11 +135,12 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       verdict: verdict.status,
     },
     timeline,
-    token: { calls: meta.tokenCalls, latencyMs: stats(recorder.tokenLatency) },
+    token: { calls: meta.end.tokenCalls, latencyMs: stats(MsHistogram.decode(meta.end.tokenLatency)) },
     generator: {
       sendLagMs: { p99: Number.isFinite(lag.p99) ? lag.p99 : null, max: Number.isFinite(lag.max) ? lag.max : null },
       sendLagWallMs: { p99: Number.isFinite(lag.p99) ? lag.p99 / k : null, max: Number.isFinite(lag.max) ? lag.max / k : null },
-      eventLoopDelayP99Ms: meta.eventLoopDelayP99Ms,
+      eventLoopDelayP99Ms: meta.end.eventLoopDelayP99Ms,
+      eventLoopDelayMaxMs: meta.end.eventLoopDelayMaxMs,
       budget: GENERATOR_BUDGET,
     },
     histograms: {

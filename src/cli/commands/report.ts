@@ -1,0 +1,19 @@
+/** `loadproof report <run-dir>`: judge a finished run again, offline. Wires the report module to the process; no logic here. */
+import type { Argv } from 'yargs';
+import { judgeFolder } from '../../report/index.js';
+import { formatSummary } from '../../run/index.js';
+import type { Io } from '../io.js';
+
+export function reportOptions<T>(y: Argv<T>) {
+  return y.positional('run-dir', { type: 'string', demandOption: true, describe: 'A run folder (reports/<time>-<scenario>): judged again from its scenario copy, run.json and events.ndjson' });
+}
+
+type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
+
+export async function runReport(args: ReportArgs, io: Io): Promise<number> {
+  const judged = await judgeFolder(args['run-dir'], { now: () => new Date() });
+  for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
+  io.stdout(formatSummary(judged.summary, judged.summaryPath));
+  if (judged.written.error !== null) io.stderr(`loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`);
+  return judged.exitCode;
+}

@@ -1,0 +1,104 @@
+/**
+ * events.ndjson, the run's source of truth: one line per planned request, in model ms from the run
+ * start (to the microsecond). Like Vegeta's results stream, everything the verdict needs of a request
+ * is on its line, so a finished run can be judged again from its folder. The live run records each
+ * event into its Recorder from the very record it writes, so the live verdict and a re-judged one
+ * see the same numbers.
+ */
+import { COUNTED_OUTCOMES, type CountedOutcome, type RecordableEvent } from '../recorder/index.js';
+
+/** One line of events.ndjson. */
+export interface EventRecord {
+  /** 0-based position in the plan. */
+  readonly seq: number;
+  /** The phase's name. */
+  readonly phase: string;
+  readonly intendedAtMs: number;
+  /** When the engine handed it to the client; null when dropped or never fired. */
+  readonly firedAtMs: number | null;
+  /** The last attempt's send; null when no attempt was sent. */
+  readonly lastSentAtMs: number | null;
+  readonly endAtMs: number | null;
+  /** endAtMs − intendedAtMs; null without an answer (dropped, unsent, abandoned). */
+  readonly latencyMs: number | null;
+  readonly outcome: CountedOutcome;
+  readonly status: number | null;
+  readonly attempts: number;
+  readonly retryAfterS: readonly number[];
+}
+
+/** What a request's fate is made of (the engine's RequestEvent has it). */
+export interface EventSource {
+  readonly seq: number;
+  readonly intendedAtMs: number;
+  readonly outcome: CountedOutcome;
+  readonly firedAtMs?: number;
+  readonly result?: { readonly status?: number; readonly attempts: number; readonly lastSentAtMs: number; readonly endAtMs: number; readonly retryAfterS: readonly number[] };
+}
+
+const micro = (ms: number): number => Math.round(ms * 1000) / 1000;
+const microOrNull = (ms: number | undefined): number | null => (ms === undefined ? null : micro(ms));
+
+export function toEventRecord(phaseName: string, e: EventSource): EventRecord {
+  const r = e.result;
+  const intendedAtMs = micro(e.intendedAtMs);
+  const endAtMs = microOrNull(r?.endAtMs);
+  return {
+    seq: e.seq,
+    phase: phaseName,
+    intendedAtMs,
+    firedAtMs: microOrNull(e.firedAtMs),
+    lastSentAtMs: microOrNull(r?.lastSentAtMs),
+    endAtMs,
+    // From the rounded times, so the line agrees with itself and with what is recorded.
+    latencyMs: endAtMs === null || e.outcome === 'abandoned' ? null : micro(endAtMs - intendedAtMs),
+    outcome: e.outcome,
+    status: r?.status ?? null,
+    attempts: r?.attempts ?? 0,
+    retryAfterS: r?.retryAfterS ?? [],
+  };
+}
+
+/** The Recorder's view of a record; `phase` is the phase's index in the plan. */
+export function toRecordable(record: EventRecord, phase: number): RecordableEvent {
+  return {
+    phase,
+    intendedAtMs: record.intendedAtMs,
+    outcome: record.outcome,
+    ...(record.firedAtMs === null ? {} : { firedAtMs: record.firedAtMs }),
+    ...(record.lastSentAtMs === null || record.endAtMs === null
+      ? {}
+      : { result: { ...(record.status === null ? {} : { status: record.status }), attempts: record.attempts, lastSentAtMs: record.lastSentAtMs, endAtMs: record.endAtMs, retryAfterS: record.retryAfterS } }),
+  };
+}
+
+const OUTCOMES: ReadonlySet<string> = new Set(COUNTED_OUTCOMES);
+
+/** Why a line is not an event record, or undefined when it is one. */
+function problemOf(v: Record<string, unknown>): string | undefined {
+  const finite = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x);
+  const finiteOrNull = (x: unknown): boolean => x === null || finite(x);
+  if (!Number.isSafeInteger(v.seq) || (v.seq as number) < 0) return 'seq: expected a whole number ≥ 0';
+  if (typeof v.phase !== 'string') return 'phase: expected a phase name';
+  if (!finite(v.intendedAtMs)) return 'intendedAtMs: expected a number';
+  for (const key of ['firedAtMs', 'lastSentAtMs', 'endAtMs', 'latencyMs'] as const) if (!finiteOrNull(v[key])) return `${key}: expected a number or null`;
+  if (typeof v.outcome !== 'string' || !OUTCOMES.has(v.outcome)) return `outcome: expected one of ${COUNTED_OUTCOMES.join(', ')}`;
+  if (v.status !== null && !Number.isSafeInteger(v.status)) return 'status: expected an HTTP status or null';
+  if (!Number.isSafeInteger(v.attempts) || (v.attempts as number) < 0) return 'attempts: expected a whole number ≥ 0';
+  if (!Array.isArray(v.retryAfterS) || !v.retryAfterS.every(finite)) return 'retryAfterS: expected a list of numbers';
+  return undefined;
+}
+
+/** Parses one line of events.ndjson; throws an Error naming what is wrong (the caller adds file and line). */
+export function parseEventLine(line: string): EventRecord {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    throw new Error('not a JSON line');
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('not a JSON object');
+  const problem = problemOf(value as Record<string, unknown>);
+  if (problem !== undefined) throw new Error(problem);
+  return value as EventRecord;
+}

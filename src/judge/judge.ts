@@ -1,0 +1,104 @@
+/**
+ * The judge: (plan, run record, events) → verdict, exit code and summary.json, with nothing read
+ * from a clock or a socket. The live run and `loadproof report` both come through here, fed the
+ * same event records (the live run in memory as they complete, the report from events.ndjson), so
+ * judging a finished run again gives the same summary, apart from `reportedAt`.
+ */
+import { EXIT } from '../core/exit-codes.js';
+import { effectiveLimits } from '../guard/index.js';
+import { type Plan, envelopeFlags } from '../plan/index.js';
+import { MsHistogram, Recorder } from '../recorder/index.js';
+import { type Verdict, evaluateVerdict } from '../verdict/index.js';
+import { type EventRecord, toRecordable } from './events.js';
+import type { RunEnd, RunRecord } from './run-record.js';
+import { type Summary, buildSummary } from './summary.js';
+
+/** Feeds event records to a Recorder shaped by the plan; what both the live run and the report use. */
+export class EventSink {
+  readonly recorder: Recorder;
+  private readonly phaseIndex: ReadonlyMap<string, number>;
+  /** Per planned arrival, inside the documented (or raised) rate-limit envelope. */
+  private readonly inside: Uint8Array;
+  /** The latest time any event mentions (model ms): how far a partial run got. */
+  lastMs = 0;
+
+  constructor(private readonly plan: Plan) {
+    this.recorder = new Recorder(
+      plan.phases.map((p) => p.startMs + p.warmupMs),
+      plan.scenario.windowMs,
+    );
+    this.phaseIndex = new Map(plan.phases.map((p) => [p.name, p.index]));
+    this.inside = envelopeFlags(plan, effectiveLimits(plan.scenario));
+  }
+
+  get plannedRequests(): number {
+    return this.plan.arrivals;
+  }
+
+  /** Records one event; throws when it does not belong to the plan (a wrong phase or position). */
+  add(record: EventRecord): void {
+    const phase = this.phaseIndex.get(record.phase);
+    if (phase === undefined) throw new Error(`phase ${JSON.stringify(record.phase)} is not in the plan`);
+    if (record.seq >= this.plan.arrivals) throw new Error(`seq ${record.seq} is beyond the plan's ${this.plan.arrivals} requests`);
+    this.recorder.record(toRecordable(record, phase), this.inside[record.seq] === 1);
+    this.lastMs = Math.max(this.lastMs, record.intendedAtMs, record.firedAtMs ?? 0, record.endAtMs ?? 0);
+  }
+}
+
+export interface Judgement {
+  readonly verdict: Verdict;
+  readonly exitCode: number;
+  readonly summary: Summary;
+}
+
+export interface JudgeInput {
+  readonly run: RunRecord;
+  readonly end: RunEnd;
+  readonly partial: boolean;
+  /** Output files and their write errors, beyond those the run end records. */
+  readonly moreFiles?: readonly { readonly file: string; readonly error: string | null }[];
+  readonly reportedAt: string;
+}
+
+export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgement {
+  const k = plan.timeScale;
+  const { end } = input;
+  const recorder = sink.recorder;
+  const verdict = evaluateVerdict({
+    phases: plan.phases.map((p, i) => ({
+      name: p.name,
+      band: p.band,
+      steady: recorder.steady[i]!,
+      all: recorder.phases[i]!,
+      http429InsideEnvelope: recorder.http429InsideEnvelope[i]!,
+      thresholds: [...plan.scenario.thresholds.all, ...(plan.scenario.thresholds.byPhase.get(p.name) ?? [])],
+    })),
+    documentedTargets: plan.scenario.thresholds.documentedTargets,
+    generator:
+      end.eventLoopDelayP99Ms === null || end.eventLoopDelayMaxMs === null ? {} : { eventLoopDelayP99Ms: end.eventLoopDelayP99Ms * k, eventLoopDelayMaxMs: end.eventLoopDelayMaxMs * k },
+  });
+  const files = [...end.files, ...(input.moreFiles ?? [])];
+  const exitCode =
+    input.partial || end.stop?.by === 'failure' || files.some((f) => f.error !== null)
+      ? EXIT.runFailed
+      : end.engine.interrupted
+        ? EXIT.interrupted
+        : { pass: EXIT.pass, fail: EXIT.slaNotMet, inconclusive: EXIT.inconclusive }[verdict.status];
+  const summary = buildSummary(plan, recorder, verdict, { run: input.run, end, partial: input.partial, files, exitCode, reportedAt: input.reportedAt });
+  return { verdict, exitCode, summary };
+}
+
+/** What the events tell of a run that did not record its end. */
+export function partialEnd(sink: EventSink, endedAt: string): RunEnd {
+  const o = sink.recorder.overall;
+  return {
+    endedAt,
+    engine: { fired: o.sent + o.dropped, dropped: o.dropped, unsent: o.unsent, abandoned: o.outcomes.abandoned, interrupted: true, elapsedMs: sink.lastMs },
+    stop: { by: 'unknown', code: 'PARTIAL', message: 'the run ended without recording its end (a second Ctrl-C, a crash or a kill): judged from the events it wrote' },
+    tokenCalls: null,
+    tokenLatency: MsHistogram.create().encode(),
+    eventLoopDelayP99Ms: null,
+    eventLoopDelayMaxMs: null,
+    files: [],
+  };
+}

@@ -1,0 +1,69 @@
+/**
+ * run.json: what a run folder needs, besides its events and its scenario copy, to be judged again.
+ * Written when the load starts (`end: null`) and again when it ends. A folder whose run.json has no
+ * end was left by a run that did not finish (a second Ctrl-C, a crash, a kill): it can still be
+ * judged, from the events it wrote, and its summary is marked partial.
+ */
+import type { GuardDecision } from '../guard/index.js';
+
+export const RUN_RECORD_SCHEMA_VERSION = 1;
+
+/** Where the traffic went: the embedded mock, loadproof's mock at a loopback URL, another loopback server, or a real service. */
+export type TargetKind = 'embedded-mock' | 'loadproof-mock' | 'loopback-stub' | 'real';
+
+/** What ended the firing before the plan did: a stop signal (exit 130), a failure (exit 4), or nothing known (a partial run). */
+export interface StopReason {
+  readonly by: 'signal' | 'failure' | 'unknown';
+  /** The error code, e.g. INTERRUPTED, AUTH_FAILED, TARGET_UNREACHABLE, PARTIAL. */
+  readonly code: string;
+  readonly message: string;
+}
+
+/** The guard's decision as reported (evaluated once, when the run started). */
+export type GuardRecord = Pick<GuardDecision, 'allowed' | 'real' | 'startAt' | 'plannedEndAt' | 'traffic' | 'limits' | 'checks'>;
+
+/** What the engine reports at the end (see engine's EngineResult). */
+export interface EngineRecord {
+  readonly fired: number;
+  readonly dropped: number;
+  readonly unsent: number;
+  readonly abandoned: number;
+  readonly interrupted: boolean;
+  readonly elapsedMs: number;
+}
+
+export interface RunEnd {
+  readonly endedAt: string;
+  readonly engine: EngineRecord;
+  /** Why the firing ended early, or null when the plan ran to its end. */
+  readonly stop: StopReason | null;
+  /** Token calls made; null when unknown (a partial run). */
+  readonly tokenCalls: number | null;
+  /** Token-call durations (model ms), an encoded HDR histogram. */
+  readonly tokenLatency: string;
+  /** Event-loop delay (wall ms, the monitor's resolution taken off); null when nothing was sampled. */
+  readonly eventLoopDelayP99Ms: number | null;
+  readonly eventLoopDelayMaxMs: number | null;
+  /** The run folder's files written before run.json's end (relative paths) and any write error. */
+  readonly files: readonly { readonly file: string; readonly error: string | null }[];
+}
+
+export interface RunRecord {
+  readonly schemaVersion: number;
+  readonly loadproofVersion: string;
+  /** The scenario copy in the run folder (relative path), and the path it was run from. */
+  readonly scenarioFile: string;
+  readonly scenarioSource: string;
+  /** planIdentity() of the plan that ran. */
+  readonly planIdentity: string;
+  readonly timeScale: number;
+  readonly environment: string;
+  readonly target: { readonly baseUrl: string; readonly kind: TargetKind; readonly profile: string | null };
+  readonly startedAt: string;
+  readonly guard: GuardRecord;
+  readonly end: RunEnd | null;
+}
+
+export function guardRecord(d: GuardDecision): GuardRecord {
+  return { allowed: d.allowed, real: d.real, startAt: d.startAt, plannedEndAt: d.plannedEndAt, traffic: d.traffic, limits: d.limits, checks: d.checks };
+}

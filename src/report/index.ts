@@ -1,0 +1,1 @@
+export { type FolderJudgement, judgeFolder } from './judge-folder.js';

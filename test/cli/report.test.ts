@@ -1,0 +1,161 @@
+/**
+ * `loadproof report <run-dir>` (issue 10 §8): a finished run judged again, offline, from its folder
+ * gives the same summary.json apart from `reportedAt`; a run that never recorded its end (killed, or
+ * stopped by a second Ctrl-C) still gets its summary, marked partial, exit 4; a folder that is not a
+ * run, or was changed after it, is refused (exit 2) and nothing is written.
+ */
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
+import { runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
+
+const K = 20;
+let server: MockServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function mock(options: MockServerOptions = {}): Promise<MockServer> {
+  server = await startMockServer({ timeScale: K, ...options });
+  return server;
+}
+
+const scenarioAt = (url: string, phases: string, extra = ''): string =>
+  `name: rejudged\ndescription: a run judged again\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n${phases}${extra}`;
+
+const onlyFolder = (out: string): string => {
+  const folders = readdirSync(out);
+  expect(folders).toHaveLength(1);
+  return join(out, folders[0]!);
+};
+
+const readJson = (path: string): any => JSON.parse(readFileSync(path, 'utf8'));
+const withoutReportedAt = ({ reportedAt: _, ...rest }: Record<string, unknown>): Record<string, unknown> => rest;
+const eventLines = (dir: string): string[] => readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean);
+
+async function until(condition: () => boolean, what: string, limitMs = 10_000): Promise<void> {
+  const end = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('loadproof report', () => {
+  it('judges a finished run again, with the mock gone, to the same summary.json and exit code', async () => {
+    const s = await mock();
+    // A failing threshold, so the verdict judged again is not a trivial pass.
+    const { file, out } = scenarioWorkspace(
+      scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 100, warmup: 5s }\n  - { name: burst, duration: 1m, rpm: 200 }\n', 'thresholds:\n  all: ["p(50) < 100ms"]\n'),
+    );
+    const run = await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    expect(run.code).toBe(1);
+    const dir = onlyFolder(out);
+    expect(readdirSync(dir).sort()).toEqual(['events.ndjson', 'run.json', 'scenario.yaml', 'summary.json']);
+    expect(readFileSync(join(dir, 'scenario.yaml'), 'utf8')).toBe(readFileSync(file, 'utf8'));
+    const first = readJson(join(dir, 'summary.json'));
+    await server!.close();
+    server = undefined;
+
+    const again = await runCli(['report', dir]);
+    expect(again.code).toBe(1);
+    expect(again.stdout).toContain('verdict: FAIL — exit 1');
+    const second = readJson(join(dir, 'summary.json'));
+    expect(second.reportedAt).not.toBe(first.reportedAt);
+    expect(withoutReportedAt(second)).toEqual(withoutReportedAt(first));
+    expect(first).toMatchObject({ partial: false, loadproofVersion: readJson('package.json').version, counts: { planned: 300, unrecorded: 0 } });
+    expect(first.planIdentity).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('gives a run killed mid-way a partial summary from the events it wrote (exit 4)', async () => {
+    const s = await mock();
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: long, duration: 10m, rpm: 100 }\n'));
+    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    await until(() => existsSync(out) && readdirSync(out).length === 1 && existsSync(join(out, readdirSync(out)[0]!, 'events.ndjson')) && eventLines(join(out, readdirSync(out)[0]!)).length >= 20, '20 event lines');
+    cli.child.kill('SIGKILL');
+    await cli.exited;
+    const dir = onlyFolder(out);
+    expect(existsSync(join(dir, 'summary.json'))).toBe(false);
+    expect(readJson(join(dir, 'run.json')).end).toBeNull();
+
+    const { code, stdout } = await runCli(['report', dir]);
+    expect(code).toBe(4);
+    expect(stdout).toContain('STOPPED (PARTIAL)');
+    const summary = readJson(join(dir, 'summary.json'));
+    const lines = eventLines(dir).length;
+    expect(summary).toMatchObject({ partial: true, exitCode: 4, interrupted: true, stopped: { by: 'unknown', code: 'PARTIAL' } });
+    expect(summary.counts.planned).toBe(1000);
+    expect(summary.counts.sent + summary.counts.dropped + summary.counts.unsent).toBe(lines);
+    expect(summary.counts.unrecorded).toBe(1000 - lines);
+  });
+
+  it('gives a run stopped by a second Ctrl-C during the drain a partial summary', async () => {
+    // Every answer is held 60 s (model), so the first Ctrl-C leaves a long drain for the second to cut.
+    const s = await mock({ profile: 'zero', faults: { slowRate: 1, slowExtraMs: 60_000 } });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: short, duration: 1m, rpm: 60 }\n', 'timeout: 2m\nthresholds: { documentedTargets: false }\n'));
+    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    await until(() => s.stats().requests.identification.received >= 3, '3 requests');
+    let stderr = '';
+    cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
+    cli.child.kill('SIGINT');
+    await until(() => stderr.includes('SIGINT: no new requests'), 'the first Ctrl-C to be taken');
+    cli.child.kill('SIGINT');
+    await cli.exited;
+    // "Ctrl-C again to quit at once": the second one ends the process there and then.
+    expect(cli.child.signalCode).toBe('SIGINT');
+    const dir = onlyFolder(out);
+    expect(existsSync(join(dir, 'summary.json'))).toBe(false);
+
+    const report = await runCli(['report', dir]);
+    expect(report.code).toBe(4);
+    expect(readJson(join(dir, 'summary.json'))).toMatchObject({ partial: true, counts: { planned: 60 } });
+  });
+
+  describe('refuses what it cannot judge (exit 2), writing nothing', () => {
+    async function finishedRun(): Promise<string> {
+      const s = await mock();
+      const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 60 }\n', 'thresholds: { documentedTargets: false }\n'));
+      expect((await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000)).code).toBe(0);
+      return onlyFolder(out);
+    }
+
+    it('a folder that is not a run', async () => {
+      const { dir } = scenarioWorkspace('');
+      const { code, stderr } = await runCli(['report', dir]);
+      expect(code).toBe(2);
+      expect(stderr).toContain('not a run folder (cannot read run.json: ENOENT)');
+      expect(existsSync(join(dir, 'summary.json'))).toBe(false);
+    });
+
+    it('an event line changed after the run, named by its line number', async () => {
+      const dir = await finishedRun();
+      const lines = eventLines(dir);
+      lines[3] = lines[3]!.replace(/"outcome":"[a-z_0-9]+"/, '"outcome":"great"');
+      writeFileSync(join(dir, 'events.ndjson'), `${lines.join('\n')}\n`);
+      const before = statSync(join(dir, 'summary.json')).mtimeMs;
+      const { code, stderr } = await runCli(['report', dir]);
+      expect(code).toBe(2);
+      expect(stderr).toMatch(/events\.ndjson line 4: outcome: expected one of ok, /);
+      expect(statSync(join(dir, 'summary.json')).mtimeMs).toBe(before);
+    });
+
+    it('an event that appears twice', async () => {
+      const dir = await finishedRun();
+      const lines = eventLines(dir);
+      writeFileSync(join(dir, 'events.ndjson'), `${[...lines, lines[0]].join('\n')}\n`);
+      const { code, stderr } = await runCli(['report', dir]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`line ${lines.length + 1}: seq 0 appears twice`);
+    });
+
+    it('a scenario copy that no longer plans what ran', async () => {
+      const dir = await finishedRun();
+      writeFileSync(join(dir, 'scenario.yaml'), readFileSync(join(dir, 'scenario.yaml'), 'utf8').replace('rpm: 60', 'rpm: 61'));
+      const { code, stderr } = await runCli(['report', dir]);
+      expect(code).toBe(2);
+      expect(stderr).toContain('is not the one that ran');
+    });
+  });
+});
