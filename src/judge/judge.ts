@@ -72,6 +72,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
       all: recorder.phases[i]!,
       http429InsideEnvelope: recorder.http429InsideEnvelope[i]!,
       thresholds: [...plan.scenario.thresholds.all, ...(plan.scenario.thresholds.byPhase.get(p.name) ?? [])],
+      errorCheck: plan.scenario.thresholds.errors,
     })),
     documentedTargets: plan.scenario.thresholds.documentedTargets,
     generator:

@@ -17,8 +17,14 @@ export const SENT_OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeo
 export const COUNTED_OUTCOMES = [...SENT_OUTCOMES, 'dropped', 'unsent'] as const;
 export type CountedOutcome = (typeof COUNTED_OUTCOMES)[number];
 
-/** Outcomes without a usable HTTP answer: the "errors" of reports and of rate(errors). */
+/** Outcomes without a usable HTTP answer (transport errors): the "errors" breakdown of reports. */
 export const ERROR_OUTCOMES = ['timeout', 'reset', 'refused', 'malformed', 'error', 'abandoned'] as const satisfies readonly CountedOutcome[];
+
+/**
+ * Planned requests that failed, as k6's http_req_failed: every outcome but a 2xx, a 429 (judged by
+ * its own check) and unsent (the run stopped first). What rate(errors) and the error check count.
+ */
+export const FAILED_OUTCOMES = ['http_504', 'http_other', ...ERROR_OUTCOMES, 'dropped'] as const satisfies readonly CountedOutcome[];
 
 /** What the recorder needs of an event (the engine's RequestEvent has it). */
 export interface RecordableEvent {
@@ -78,6 +84,11 @@ export class Slice {
   /** Requests put on the wire (at least one attempt). */
   get sent(): number {
     return SENT_OUTCOMES.reduce((sum, o) => sum + this.outcomes[o], 0);
+  }
+
+  /** Requests that failed (FAILED_OUTCOMES). */
+  get failed(): number {
+    return FAILED_OUTCOMES.reduce((sum, o) => sum + this.outcomes[o], 0);
   }
 
   get dropped(): number {

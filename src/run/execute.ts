@@ -36,6 +36,7 @@ import { type Scenario, parseScenario, readScenarioText } from '../scenario/inde
 import { API_PATHS } from '../spec/index.js';
 import { EventLog, type FileResult, makeRunFolder, removeRunFolder, useRunFolder, writeWhole } from './output.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
+import { TargetWatch } from './target-watch.js';
 
 export interface RunOptions {
   readonly scenarioFile: string;
@@ -171,6 +172,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   // keepAlive: the engine's sleeps until the next arrival hold the process open; precise: send lag well under 1 ms.
   const clock = new ScaledClock(k, { keepAlive: true, precise: true });
   const tokenLatency = MsHistogram.create();
+  // A target that stops answering ends the run as a failure, not as a verdict.
+  const watch = new TargetWatch();
   const tokens = new TokenProvider({
     baseUrl: target.baseUrl,
     audience: target.audience,
@@ -230,6 +233,11 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       onEvent: (e) => {
         const record = toEventRecord(plan.phases[e.phase]!.name, e);
         sink.add(record);
+        const gone = watch.observe(record);
+        if (gone !== undefined && stopped === undefined) {
+          options.log(`loadproof: TARGET_UNREACHABLE: stopping the run: no new requests; waiting for the answers in flight, then writing the report`);
+          stopWith({ kind: 'failure', error: new RunFailure('TARGET_UNREACHABLE', gone, 'everything measured until then is in the report') });
+        }
         const line = options.secrets.redact(`${JSON.stringify(record)}\n`);
         events.write(line);
         if (options.verbose) options.log(`request: ${line.trimEnd()}`);

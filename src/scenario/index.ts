@@ -4,5 +4,5 @@ export { toDotPath } from './dot-path.js';
 export { SCENARIO_BOUNDS } from './bounds.js';
 export { ScenarioSchema, type ScenarioInput } from './schema.js';
 export { parseDurationMs, formatDuration } from './duration.js';
-export { parseThreshold, THRESHOLD_SYNTAX, type Threshold, type Countable, type ThresholdOperator } from './threshold.js';
+export { DEFAULT_ERROR_CHECK, parseErrorCheck, parseThreshold, THRESHOLD_SYNTAX, type Threshold, type Countable, type ThresholdOperator } from './threshold.js';
 export { scenarioJsonSchema, scenarioJsonSchemaText } from './json-schema.js';

@@ -9,7 +9,7 @@ import { toDotPath } from './dot-path.js';
 import { parseDurationMs } from './duration.js';
 import { parseScenarioText, readScenarioText } from './parse-text.js';
 import { type ScenarioInput, ScenarioSchema } from './schema.js';
-import { type Threshold, parseThreshold } from './threshold.js';
+import { type Threshold, parseErrorCheck, parseThreshold } from './threshold.js';
 
 /** One phase, resolved: a constant phase has fromRpm = toRpm. */
 export interface Phase {
@@ -35,6 +35,8 @@ export interface Scenario {
   readonly windowMs: number;
   readonly thresholds: {
     readonly documentedTargets: boolean;
+    /** Every phase's error check (`thresholds.errors`, default rate < 1 %), or null for none. */
+    readonly errors: Threshold | null;
     readonly all: readonly Threshold[];
     /** Thresholds by phase name; a Map, since names are the user's text (a phase may be named `constructor`). */
     readonly byPhase: ReadonlyMap<string, readonly Threshold[]>;
@@ -132,6 +134,7 @@ function resolve(input: ScenarioInput): Scenario {
     windowMs: ms(input.window),
     thresholds: {
       documentedTargets: input.thresholds.documentedTargets,
+      errors: parseErrorCheck(input.thresholds.errors) as Threshold | null,
       all: thresholds(input.thresholds.all),
       byPhase: new Map([...input.thresholds.byPhase].map(([name, list]) => [name, thresholds(list)])),
     },

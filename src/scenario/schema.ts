@@ -8,7 +8,7 @@ import { PROFILE_NAMES } from '../mock/index.js';
 import { IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
 import { SCENARIO_BOUNDS as B, formatCount } from './bounds.js';
 import { formatDuration, parseDurationMs } from './duration.js';
-import { THRESHOLD_SYNTAX, parseThreshold } from './threshold.js';
+import { DEFAULT_ERROR_CHECK, ERROR_CHECK_SYNTAX, THRESHOLD_SYNTAX, parseErrorCheck, parseThreshold } from './threshold.js';
 
 const MAX_TEXT_CHARS = maxCharactersFor(IDENTIFICATION_LIMITS.maxTextTokens);
 
@@ -179,10 +179,18 @@ export const ScenarioSchema = z
     thresholds: z
       .strictObject({
         documentedTargets: z.boolean().default(true).describe('Check each phase’s p95 against the spec’s target for its offered rate'),
+        errors: z
+          .string()
+          .superRefine((text, ctx) => {
+            const parsed = parseErrorCheck(text);
+            if (parsed !== null && 'problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
+          })
+          .default(DEFAULT_ERROR_CHECK)
+          .describe(`Every phase’s error check (k6’s http_req_failed): ${ERROR_CHECK_SYNTAX}; default "${DEFAULT_ERROR_CHECK}"`),
         all: z.array(thresholdExpression).default([]).describe(`Checked on every phase: ${THRESHOLD_SYNTAX}`),
         byPhase: ByPhaseSchema.default(() => new Map()).describe('Checked on the named phase only'),
       })
-      .default(() => ({ documentedTargets: true, all: [], byPhase: new Map() })),
+      .default(() => ({ documentedTargets: true, errors: DEFAULT_ERROR_CHECK, all: [], byPhase: new Map() })),
     notice: z
       .strictObject({
         announcedOn: isoDate.describe('Day the load test was announced to support'),

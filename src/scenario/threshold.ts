@@ -7,7 +7,12 @@ import { parseDurationMs } from './duration.js';
 export const THRESHOLD_OPERATORS = ['<', '<=', '==', '>=', '>'] as const;
 export type ThresholdOperator = (typeof THRESHOLD_OPERATORS)[number];
 
-/** What `rate()` and `count()` can count: a status, a class of outcome. */
+/**
+ * What `rate()` and `count()` can count: a status, a class of outcome. `errors` is every planned
+ * request that failed, as k6's http_req_failed: an answer other than 2xx and 429, a transport error
+ * (timeout, reset, refused, malformed, other), a request dropped or left unanswered — over the
+ * requests sent or dropped.
+ */
 export const COUNTABLE = ['429', '504', '5xx', 'errors', 'dropped'] as const;
 export type Countable = (typeof COUNTABLE)[number];
 
@@ -17,6 +22,23 @@ export type Threshold =
   | { readonly kind: 'count'; readonly source: string; readonly of: Countable; readonly op: ThresholdOperator; readonly count: number };
 
 const EXPRESSION = /^\s*(p|rate|count)\(\s*([^)]*?)\s*\)\s*(<=|>=|==|<|>)\s*(\S+)\s*$/;
+
+/** Every phase's error check unless the scenario sets `thresholds.errors`. */
+export const DEFAULT_ERROR_CHECK = 'rate < 1%';
+
+export const ERROR_CHECK_SYNTAX = '"rate <op> <n% or 0–1>", "count <op> <integer>", or "none"';
+
+/**
+ * `thresholds.errors`, in the k6 style: `rate < 1%`, `rate < 0.01`, `count == 0`, or `none` (no
+ * error check). Returns the threshold on `errors`, null for none, or a sentence saying what is wrong.
+ */
+export function parseErrorCheck(text: string): Threshold | null | { readonly problem: string } {
+  if (text.trim() === 'none') return null;
+  const match = /^\s*(rate|count)\s*(<=|>=|==|<|>)\s*(\S+)\s*$/.exec(text);
+  if (match === null) return { problem: `expected ${ERROR_CHECK_SYNTAX}` };
+  const parsed = parseThreshold(`${match[1]}(errors) ${match[2]} ${match[3]}`);
+  return 'problem' in parsed ? parsed : { ...parsed, source: `errors: ${text.trim()}` };
+}
 
 export const THRESHOLD_SYNTAX = 'p(<0–100>) <op> <duration>, rate(<429|504|5xx|errors|dropped>) <op> <n% or 0–1>, or count(<…>) <op> <integer>, with <op> one of < <= == >= >';
 

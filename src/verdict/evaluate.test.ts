@@ -29,7 +29,7 @@ function lateSlice(n: number, fromMs: number, toMs: number, lagMs: number): Slic
 const GOOD_GENERATOR: GeneratorHealth = {};
 
 function phase(slice: Slice, overrides: Partial<PhaseInput> = {}): PhaseInput {
-  return { name: 'steady', band: SUSTAINED, steady: slice, all: slice, http429InsideEnvelope: 0, thresholds: [], ...overrides };
+  return { name: 'steady', band: SUSTAINED, steady: slice, all: slice, http429InsideEnvelope: 0, thresholds: [], errorCheck: null, ...overrides };
 }
 
 const verdictOf = (phases: PhaseInput[], generator = GOOD_GENERATOR) => evaluateVerdict({ phases, documentedTargets: true, generator });
@@ -84,10 +84,10 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
       s.add({ phase: 0, intendedAtMs: 0, outcome: 'timeout', firedAtMs: 0, result: { attempts: 1, lastSentAtMs: 0, endAtMs: 16_000, retryAfterS: [] } });
       s.add({ phase: 0, intendedAtMs: 0, outcome: 'http_504', firedAtMs: 0, result: { status: 504, attempts: 1, lastSentAtMs: 0, endAtMs: 15_000, retryAfterS: [] } });
     });
-    const thresholds = ['rate(errors) < 1%', 'count(504) == 0', 'p(50) < 1s', 'rate(5xx) <= 0.5%'].map((t) => parseThreshold(t) as Threshold);
+    const thresholds = ['rate(errors) < 2%', 'count(504) == 0', 'p(50) < 1s', 'rate(5xx) <= 0.5%'].map((t) => parseThreshold(t) as Threshold);
     const checks = verdictOf([phase(withErrors, { thresholds })]).checks.filter((c) => c.id === 'threshold');
     expect(checks.map((c) => [c.what, c.status, c.reason])).toEqual([
-      ['rate(errors) < 1%', 'pass', '1 of 200 (0.50 %)'],
+      ['rate(errors) < 2%', 'pass', '2 of 200 (1.00 %)'],
       ['count(504) == 0', 'fail', 'count 1'],
       ['p(50) < 1s', 'pass', expect.stringContaining(': < 1.00s')],
       ['rate(5xx) <= 0.5%', 'pass', '1 of 200 (0.50 %)'],

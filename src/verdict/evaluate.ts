@@ -17,7 +17,7 @@
  * hide behind the rest.
  */
 import { formatMs } from '../core/text.js';
-import { ERROR_OUTCOMES, type MsHistogram, type Slice } from '../recorder/index.js';
+import type { MsHistogram, Slice } from '../recorder/index.js';
 import type { Countable, Threshold } from '../scenario/index.js';
 import type { LatencyBand } from '../spec/index.js';
 import { quantileRankInterval } from './quantile-interval.js';
@@ -59,6 +59,8 @@ export interface PhaseInput {
   /** 429s on requests inside the documented rate-limit envelope. */
   readonly http429InsideEnvelope: number;
   readonly thresholds: readonly Threshold[];
+  /** The error check (`thresholds.errors`: rate(errors) < 1 % by default), on the whole phase; null for none. */
+  readonly errorCheck: Threshold | null;
 }
 
 /** How late the whole generator was, in model ms (wall ms × k); send lag is judged per phase, from its slice. */
@@ -195,7 +197,7 @@ function countOf(slice: Slice, of: Countable): { count: number; base: number } {
     case '5xx':
       return { count: Object.entries(slice.status).reduce((sum, [code, n]) => (Number(code) >= 500 ? sum + n : sum), 0), base: sent };
     case 'errors':
-      return { count: ERROR_OUTCOMES.reduce((sum, c) => sum + o[c], 0), base: sent };
+      return { count: slice.failed, base: sent + o.dropped };
     case 'dropped':
       return { count: o.dropped, base: sent + o.dropped };
     default: {
@@ -205,10 +207,11 @@ function countOf(slice: Slice, of: Countable): { count: number; base: number } {
   }
 }
 
-function thresholdCheck(phase: PhaseInput, t: Threshold, generator: GeneratorHealth): Check {
-  const base = { id: 'threshold', phase: phase.name, what: t.source };
+/** A threshold on the phase's steady state (or, for a count or rate, on `slice`). */
+function thresholdCheck(phase: PhaseInput, t: Threshold, generator: GeneratorHealth, id = 'threshold', slice = phase.steady): Check {
+  const base = { id, phase: phase.name, what: t.source };
   if (t.kind === 'percentile') return { ...base, ...percentileCheck(phase.steady, t.percentile, t.op, t.valueMs, generator) };
-  const { count, base: of } = countOf(phase.steady, t.of);
+  const { count, base: of } = countOf(slice, t.of);
   if (t.kind === 'count') {
     return { ...base, status: compare(count, t.op, t.count) ? 'pass' : 'fail', observed: count, interval: null, reason: `count ${count}` };
   }
@@ -239,6 +242,8 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
         ? `${phase.all.outcomes.http_429} 429s, none inside the envelope`
         : `${phase.http429InsideEnvelope} 429s on requests the documented limits allow: a finding against the service`,
   });
+  // Failures are judged on the whole phase: a request that failed in the warm-up failed all the same.
+  if (phase.errorCheck !== null) checks.push(thresholdCheck(phase, phase.errorCheck, generator, 'error_rate', phase.all));
   for (const t of phase.thresholds) checks.push(thresholdCheck(phase, t, generator));
   return checks;
 }

@@ -210,7 +210,8 @@ describe('the target killed and restarted mid-run', () => {
     await new Promise((r) => setTimeout(r, 300));
     const second = await mock({ profile: 'zero', port });
     const { code } = await cli.exited;
-    expect([0, 1, 5]).toContain(code); // a verdict (the error-rate check is issue 10's)
+    // Refused for about 6 s of model time at 300 rpm: a verdict (the error check fails it), not a dead target.
+    expect(code).toBe(1);
     const r = await onlyRun(out);
     expect(r.summary.overall.outcomes.refused + r.summary.overall.outcomes.reset).toBeGreaterThan(0);
     expect(second.stats().requests.token.received).toBe(1);

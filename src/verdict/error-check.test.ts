@@ -1,0 +1,55 @@
+/**
+ * The error check (issue 10 §2): every phase judges rate(errors) — every planned request that failed,
+ * k6's http_req_failed — on the whole phase, warm-up included, by default at < 1 %.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CountedOutcome } from '../recorder/index.js';
+import { Slice } from '../recorder/index.js';
+import { parseErrorCheck, type Threshold } from '../scenario/index.js';
+import { evaluateVerdict } from './evaluate.js';
+
+function sliceWith(outcomes: Partial<Record<CountedOutcome, number>>): Slice {
+  const slice = new Slice();
+  for (const [outcome, n] of Object.entries(outcomes) as [CountedOutcome, number][]) {
+    for (let i = 0; i < n; i++) {
+      const status = outcome === 'ok' ? 200 : outcome === 'http_429' ? 429 : outcome === 'http_504' ? 504 : outcome === 'http_other' ? 500 : undefined;
+      const sent = outcome !== 'dropped' && outcome !== 'unsent';
+      slice.add({ phase: 0, intendedAtMs: 0, outcome, ...(sent ? { firedAtMs: 0, result: { ...(status === undefined ? {} : { status }), attempts: 1, lastSentAtMs: 0, endAtMs: 100, retryAfterS: [] } } : {}) });
+    }
+  }
+  return slice;
+}
+
+const DEFAULT = parseErrorCheck('rate < 1%') as Threshold;
+const errorCheck = (slice: Slice, check: Threshold | null = DEFAULT) =>
+  evaluateVerdict({ phases: [{ name: 'p', band: undefined, steady: new Slice(), all: slice, http429InsideEnvelope: 0, thresholds: [], errorCheck: check }], documentedTargets: false, generator: {} }).checks.find(
+    (c) => c.id === 'error_rate',
+  );
+
+describe('the error check', () => {
+  it('counts every failed request over those sent or dropped; 429s and unsent requests are not errors', () => {
+    const c = errorCheck(sliceWith({ ok: 940, http_429: 20, http_504: 1, http_other: 1, timeout: 1, reset: 1, refused: 1, malformed: 1, error: 1, abandoned: 1, dropped: 2, unsent: 30 }));
+    expect(c).toMatchObject({ what: 'errors: rate < 1%', status: 'fail', observed: 10 / 970, reason: '10 of 970 (1.03 %)' });
+  });
+
+  it('passes a phase whose failures stay under the rate, on the whole phase', () => {
+    expect(errorCheck(sliceWith({ ok: 995, http_other: 5 }))).toMatchObject({ status: 'pass', reason: '5 of 1000 (0.50 %)' });
+  });
+
+  it('cannot pass a phase that sent nothing', () => {
+    expect(errorCheck(sliceWith({ unsent: 10 }))).toMatchObject({ status: 'inconclusive', reason: 'no request to take a rate of' });
+  });
+
+  it('is absent when the scenario says none', () => {
+    expect(parseErrorCheck('none')).toBeNull();
+    expect(errorCheck(sliceWith({ http_other: 5 }), null)).toBeUndefined();
+  });
+
+  it.each(['rate < 0.01', 'rate <= 2%', 'count == 0'])('reads %s in the k6 style', (text) => {
+    expect(parseErrorCheck(text)).toMatchObject({ source: `errors: ${text}` });
+  });
+
+  it.each(['p(95) < 1s', 'rate < 200%', 'errors < 1%', ''])('refuses %j', (text) => {
+    expect(parseErrorCheck(text)).toHaveProperty('problem');
+  });
+});

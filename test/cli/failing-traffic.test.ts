@@ -1,0 +1,129 @@
+/**
+ * Failing traffic never passes (issue 10 §2, §3), end to end through the CLI against real servers
+ * on loopback: every request answered 500, a target killed mid-run, every request refused with 403,
+ * requests dropped at maxInFlight. Each of these passed before: errors come back fast and pull p95
+ * down, and nothing judged them. Now every phase has an error check (rate(errors) < 1 % unless the
+ * scenario says otherwise), and a target that stops answering ends the run with exit 4.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
+import { runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
+import { type Stub, type StubBehaviour, startStub } from '../helpers/stub.js';
+
+const K = 20;
+const servers: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+async function mock(options: MockServerOptions = {}): Promise<MockServer> {
+  const s = await startMockServer({ timeScale: K, ...options });
+  servers.push(s);
+  return s;
+}
+
+async function stub(behaviour: StubBehaviour): Promise<Stub> {
+  const s = await startStub(behaviour);
+  servers.push(s);
+  return s;
+}
+
+const scenarioAt = (url: string, phases: string, extra = ''): string =>
+  `name: failing\ndescription: traffic that fails\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n${phases}${extra}`;
+
+async function onlyRun(out: string): Promise<{ summary: any; events: any[] }> {
+  const [folder, ...more] = readdirSync(out);
+  expect(more).toEqual([]);
+  const dir = join(out, folder!);
+  await expectSameWhenJudgedAgain(dir);
+  const events = readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  return { summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')), events };
+}
+
+const errorCheckOf = (summary: any, phase: string): any => summary.verdict.checks.find((c: any) => c.id === 'error_rate' && c.phase === phase);
+
+describe('failing traffic fails the verdict', () => {
+  it('every request answered 500: exit 1, the error check names them', async () => {
+    const s = await mock({ profile: 'zero', faults: { http500Rate: 1 } });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n'));
+    const { code, stdout } = await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    expect(code).toBe(1);
+    const { summary } = await onlyRun(out);
+    expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'fail', what: 'errors: rate < 1%', observed: 1, reason: '200 of 200 (100.00 %)' });
+    expect(stdout).toContain('phase steady: errors: rate < 1%: 200 of 200 (100.00 %)');
+  });
+
+  it('every request refused with 403: exit 1', async () => {
+    const s = await stub({ identify: () => ({ status: 403, body: { error: 'forbidden' } }) });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 5s, rpm: 120 }\n'));
+    const { code } = await runCli(['run', file, '--out', out], {}, 60_000);
+    expect(code).toBe(1);
+    const { summary } = await onlyRun(out);
+    expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'fail', observed: 1 });
+    expect(summary.overall.status).toEqual({ 403: 10 });
+  });
+
+  it('requests dropped at maxInFlight count as failed: exit 1, the reason names them', async () => {
+    const s = await mock({ profile: 'stall' });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 2\nthresholds: { documentedTargets: false }\n'));
+    const { code } = await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    expect(code).toBe(1);
+    const { summary } = await onlyRun(out);
+    expect(summary.counts.dropped).toBeGreaterThan(0);
+    expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'fail' });
+    expect(errorCheckOf(summary, 'steady').reason).toMatch(new RegExp(`^${summary.phases[0].dropped + summary.phases[0].outcomes.http_504 + summary.phases[0].outcomes.timeout} of 200 `));
+  });
+
+  it('takes the error check from the scenario, k6 style, or none', async () => {
+    const s = await mock({ profile: 'zero', faults: { http500Rate: 0.05 } });
+    const phases = '  - { name: steady, duration: 1m, rpm: 200 }\n';
+    for (const [errors, exit] of [['rate < 50%', 0], ['count == 0', 1], ['none', 0]] as const) {
+      const { file, out } = scenarioWorkspace(scenarioAt(s.url, phases, `thresholds: { documentedTargets: false, errors: "${errors}" }\n`));
+      const { code } = await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+      expect(code, errors).toBe(exit);
+      const check = errorCheckOf((await onlyRun(out)).summary, 'steady');
+      if (errors === 'none') expect(check).toBeUndefined();
+      else expect(check.what).toBe(`errors: ${errors}`);
+    }
+  });
+
+  it('refuses an error check it cannot read, with exit 2 and the field named', async () => {
+    const { file, out } = scenarioWorkspace(scenarioAt('http://127.0.0.1:9', '  - { name: steady, duration: 1m, rpm: 200 }\n', 'thresholds: { errors: "p(95) < 1s" }\n'));
+    const { code, stderr } = await runCli(['run', file, '--out', out]);
+    expect(code).toBe(2);
+    expect(stderr).toContain('thresholds.errors: expected "rate <op> <n% or 0–1>", "count <op> <integer>", or "none", got "p(95) < 1s"');
+  });
+});
+
+describe('a target that stops answering ends the run with exit 4, everything measured kept', () => {
+  it('the target killed 5 s into the run', async () => {
+    const s = await mock({ profile: 'zero' });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10m, rpm: 60 }\n'));
+    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    const seen = await new Promise<number>((resolve) => {
+      const poll = setInterval(() => {
+        const n = s.stats().requests.identification.received;
+        if (n >= 5) {
+          clearInterval(poll);
+          resolve(n);
+        }
+      }, 5);
+    });
+    const received = await s.close().then(() => s.stats().requests.identification.received);
+    expect(received).toBeGreaterThanOrEqual(seen);
+    const { code, stderr } = await cli.exited;
+    expect(code).toBe(4);
+    expect(stderr).toContain('TARGET_UNREACHABLE: the target stopped answering: no HTTP answer for');
+    const { summary, events } = await onlyRun(out);
+    expect(summary.stopped).toMatchObject({ by: 'failure', code: 'TARGET_UNREACHABLE' });
+    expect(summary.counts.planned).toBe(600);
+    expect(summary.counts.unsent).toBeGreaterThan(0);
+    expect(events).toHaveLength(600);
+    expect(summary.overall.outcomes.ok).toBe(received);
+    // A minute of silence at 60 rpm, give or take the requests in flight: not the whole plan.
+    expect(summary.overall.outcomes.refused + summary.overall.outcomes.reset + summary.overall.outcomes.error).toBeLessThan(100);
+  });
+});
