@@ -5,8 +5,37 @@ import { nextRetry, parseRetryAfterS } from './retry.js';
 const POLICY = { maxAttempts: 4, baseDelayMs: 1000, maxDelayMs: 5000 };
 
 describe('nextRetry', () => {
-  it('waits exactly Retry-After when the server sent it', () => {
-    expect(nextRetry(POLICY, 1, 5, createRng(1))).toEqual({ retry: true, delayMs: 5000, source: 'retry-after' });
+  it('waits Retry-After at least, plus jittered back-off that grows with the attempts, within maxDelay', () => {
+    const rng = createRng(3);
+    const delays = (attempt: number): number[] =>
+      Array.from({ length: 2000 }, () => {
+        const d = nextRetry({ ...POLICY, maxDelayMs: 60_000 }, attempt, 2, rng);
+        if (!d.retry) throw new Error('expected a retry');
+        expect(d.source).toBe('retry-after');
+        return d.delayMs;
+      });
+    for (const [attempt, ceilingMs] of [[1, 1000], [2, 2000], [3, 4000]] as const) {
+      const d = delays(attempt);
+      expect(Math.min(...d)).toBeGreaterThanOrEqual(2000);
+      expect(Math.min(...d)).toBeLessThan(2000 + 0.05 * ceilingMs);
+      expect(Math.max(...d)).toBeLessThanOrEqual(2000 + ceilingMs);
+      expect(Math.max(...d)).toBeGreaterThan(2000 + 0.95 * ceilingMs);
+    }
+    // Near maxDelay the jitter shrinks to what is left: the wait never exceeds maxDelay.
+    for (let i = 0; i < 200; i++) {
+      const d = nextRetry(POLICY, 3, 5, rng);
+      expect(d).toEqual({ retry: true, delayMs: 5000, source: 'retry-after' });
+    }
+  });
+
+  it('spreads requests refused together with the same Retry-After instead of sending them back together', () => {
+    const rng = createRng(9);
+    const backAt = Array.from({ length: 100 }, () => {
+      const d = nextRetry(POLICY, 1, 1, rng);
+      return d.retry ? Math.floor(d.delayMs / 100) : -1;
+    });
+    const mostIn100Ms = Math.max(...[...new Set(backAt)].map((bin) => backAt.filter((b) => b === bin).length));
+    expect(mostIn100Ms).toBeLessThanOrEqual(25);
   });
 
   it('gives up when Retry-After asks for more than maxDelay, so a request ends within a known time', () => {

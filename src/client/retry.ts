@@ -1,7 +1,10 @@
 /**
  * The 429 retry policy, pure: after attempt n (1-based) got a 429, wait
- *  - Retry-After seconds when the server sent one (the spec: the minimum wait before a retry);
- *  - otherwise exponential back-off with full jitter: uniform in [0, min(maxDelay, baseDelay · 2^(n−1))];
+ *  - jittered exponential back-off ("full jitter"): uniform in [0, min(maxDelay, baseDelay · 2^(n−1))];
+ *  - when the server sent Retry-After, that many seconds first (the spec: the minimum wait before a
+ *    retry), plus the same jittered back-off above it, the whole wait capped at maxDelay. Waiting
+ *    exactly Retry-After brings back together every request refused together (a server sends them
+ *    all the same value) to be refused together again: the herd the spec's back-off is there to prevent;
  * and give up once `maxAttempts` attempts were made, or when Retry-After asks for more than
  * maxDelay (so every request ends within a known time, which the guard's planned end relies on).
  * Times are model milliseconds.
@@ -25,7 +28,8 @@ export function parseRetryAfterS(header: string | string[] | undefined): number 
 
 export function nextRetry(policy: RetryPolicy, attemptsMade: number, retryAfterS: number | undefined, rng: Rng): RetryDecision {
   if (attemptsMade >= policy.maxAttempts) return { retry: false };
-  if (retryAfterS !== undefined) return retryAfterS * 1000 <= policy.maxDelayMs ? { retry: true, delayMs: retryAfterS * 1000, source: 'retry-after' } : { retry: false };
-  const ceilingMs = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptsMade - 1));
-  return { retry: true, delayMs: rng.next() * ceilingMs, source: 'backoff' };
+  const minimumMs = retryAfterS === undefined ? 0 : retryAfterS * 1000;
+  if (minimumMs > policy.maxDelayMs) return { retry: false };
+  const ceilingMs = Math.min(policy.maxDelayMs - minimumMs, policy.baseDelayMs * 2 ** (attemptsMade - 1));
+  return { retry: true, delayMs: minimumMs + rng.next() * ceilingMs, source: retryAfterS === undefined ? 'backoff' : 'retry-after' };
 }

@@ -137,7 +137,7 @@ describe('loadproof run', () => {
 });
 
 describe('loadproof run with on429: retry', () => {
-  it('waits at least Retry-After before each retry, as the server saw the arrivals', async () => {
+  it('waits at least Retry-After before each retry, and jittered back-off above it, as the server saw the arrivals', async () => {
     // 30 rpm refill and no burst room, offered 60 rpm: about every other request gets a 429 with
     // Retry-After of a few seconds; retried, it must not come back sooner (server clock, model time).
     const s = await mock({ limits: { sustainedRpm: 30, burstRpm: 30 } });
@@ -150,6 +150,7 @@ describe('loadproof run with on429: retry', () => {
     const bySeq = new Map<number, typeof log.entries>();
     for (const e of log.entries) bySeq.set(e.seq, [...(bySeq.get(e.seq) ?? []), e]);
     let retries = 0;
+    const excessMs: number[] = [];
     for (const attempts of bySeq.values()) {
       attempts.sort((a, b) => a.attempt - b.attempt);
       for (let i = 1; i < attempts.length; i++) {
@@ -158,10 +159,17 @@ describe('loadproof run with on429: retry', () => {
         expect(previous.retryAfterS).not.toBeNull();
         // The retry arrived no sooner than Retry-After after the 429 was answered (1 ms of wall slack = K ms of model time).
         expect(attempts[i]!.arrivedAtMs - previous.answeredAtMs).toBeGreaterThanOrEqual(previous.retryAfterS! * 1000 - K);
+        excessMs.push(attempts[i]!.arrivedAtMs - previous.answeredAtMs - previous.retryAfterS! * 1000);
         retries++;
       }
     }
     expect(retries).toBeGreaterThan(5);
+    // Retry-After is the minimum, not the wait: jittered back-off above it (uniform up to 1 s after the
+    // first 429) spreads the retries of requests refused together. Waiting exactly Retry-After put
+    // every retry within a few ms of it; lateness of this machine can only add spread.
+    excessMs.sort((a, b) => a - b);
+    const quantile = (q: number): number => excessMs[Math.floor(q * (excessMs.length - 1))]!;
+    expect(quantile(0.75) - quantile(0.25)).toBeGreaterThan(250);
     const { summary } = await readReport(out);
     expect(summary.overall.attempts).toBe(log.entries.length);
   });
