@@ -2,6 +2,8 @@
  * A latency histogram: HDR (hdr-histogram-js), integer microseconds, 3 significant digits, values
  * from 1 µs up (it grows as needed). Values are given and read in milliseconds. It serialises
  * losslessly (compressed base64), so shards of a run merge to exactly the single-process result.
+ * Ranks and counts walk the integer cumulative counts of the recorded buckets (never a percentage
+ * in floating point, which lands one rank high for thousands of (n, rank) pairs).
  */
 import * as hdr from 'hdr-histogram-js';
 
@@ -15,15 +17,35 @@ export interface HistogramSummary {
   readonly mean: number;
 }
 
+/** The recorded buckets in order: each bucket's top (µs) and the count of values up to it. */
+interface Buckets {
+  readonly topsUs: readonly number[];
+  readonly cumulative: readonly number[];
+}
+
+/** The pure-JS histogram (useWebAssembly: false), whose recorded values can be iterated. */
+function asJs(h: hdr.Histogram): hdr.JsHistogram {
+  if (!(h instanceof hdr.JsHistogram)) throw new TypeError('expected a JS (not WebAssembly) HDR histogram');
+  return h;
+}
+
 export class MsHistogram {
-  private constructor(private readonly h: hdr.Histogram) {}
+  /** Built on the first rank or count asked, dropped on every change. */
+  private buckets: Buckets | undefined;
+
+  private constructor(private readonly h: hdr.JsHistogram) {}
 
   static create(): MsHistogram {
-    return new MsHistogram(hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false }));
+    return new MsHistogram(asJs(hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false })));
+  }
+
+  /** The same precision with packed counts: a few kB instead of about 60 kB once values reach seconds, for the many small histograms of time blocks. */
+  static createPacked(): MsHistogram {
+    return new MsHistogram(asJs(hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false, bitBucketSize: 'packed' })));
   }
 
   static decode(encoded: string): MsHistogram {
-    const h = hdr.decodeFromCompressedBase64(encoded, 32, false);
+    const h = asJs(hdr.decodeFromCompressedBase64(encoded, 32, false));
     h.autoResize = true;
     return new MsHistogram(h);
   }
@@ -31,6 +53,7 @@ export class MsHistogram {
   /** Records one value; negatives (a clock read a hair early) count as 0, which HDR needs. */
   recordMs(ms: number): void {
     this.h.recordValue(Math.max(0, Math.round(ms * 1000)));
+    this.buckets = undefined;
   }
 
   get count(): number {
@@ -42,14 +65,57 @@ export class MsHistogram {
     return this.count === 0 ? Number.NaN : this.h.getValueAtPercentile(p) / 1000;
   }
 
-  /** The value at 1-based rank r of the sorted sample (HDR precision), in ms. */
+  /** The value at 1-based rank r of the sorted sample (HDR precision: the top of its bucket), in ms; NaN when empty. */
   rankMs(rank: number): number {
-    return this.percentileMs((100 * rank) / this.count);
+    if (this.count === 0) return Number.NaN;
+    if (!Number.isInteger(rank) || rank < 1 || rank > this.count) throw new RangeError(`rank ${rank} outside 1–${this.count}`);
+    const { topsUs, cumulative } = this.recordedBuckets();
+    // The first bucket whose cumulative count reaches the rank.
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cumulative[mid]! >= rank) hi = mid;
+      else lo = mid + 1;
+    }
+    return topsUs[lo]! / 1000;
+  }
+
+  /** How many values are at or below `ms`, each value taken as this histogram reports it (the top of its bucket). */
+  countAtOrBelowMs(ms: number): number {
+    const { topsUs, cumulative } = this.recordedBuckets();
+    // Tops are whole µs; the slack absorbs ms → µs rounding, far below the 1 µs resolution.
+    const limitUs = ms * 1000 + 1e-6;
+    let lo = 0;
+    let hi = topsUs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (topsUs[mid]! <= limitUs) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo === 0 ? 0 : cumulative[lo - 1]!;
   }
 
   /** Adds every value of `other` (shards, windows into phases). */
   add(other: MsHistogram): void {
     this.h.add(other.h);
+    this.buckets = undefined;
+  }
+
+  /** Walks HDR's recorded values once: integer counts, no percentages. */
+  private recordedBuckets(): Buckets {
+    if (this.buckets !== undefined) return this.buckets;
+    const topsUs: number[] = [];
+    const cumulative: number[] = [];
+    const it = this.h.recordedValuesIterator;
+    it.reset();
+    while (it.hasNext()) {
+      const v = it.next();
+      topsUs.push(v.valueIteratedTo);
+      cumulative.push(v.totalCountToThisValue);
+    }
+    this.buckets = { topsUs, cumulative };
+    return this.buckets;
   }
 
   encode(): string {
