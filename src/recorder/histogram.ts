@@ -2,8 +2,8 @@
  * A latency histogram: HDR (hdr-histogram-js), integer microseconds, 3 significant digits, values
  * from 1 µs up (it grows as needed). Values are given and read in milliseconds. It serialises
  * losslessly (compressed base64), so shards of a run merge to exactly the single-process result.
- * Ranks and counts walk the integer cumulative counts of the recorded buckets (never a percentage
- * in floating point, which lands one rank high for thousands of (n, rank) pairs).
+ * A rank is found on the integer cumulative counts of the recorded buckets, never through a
+ * percentage in floating point (100·r/n landed one rank high for thousands of (n, r) pairs).
  */
 import * as hdr from 'hdr-histogram-js';
 
@@ -17,31 +17,26 @@ export interface HistogramSummary {
   readonly mean: number;
 }
 
-/** The recorded buckets in order: each bucket's top (µs) and the count of values up to it. */
+/** The recorded buckets in order: each bucket's top (µs) and the count of values up to and in it. */
 interface Buckets {
   readonly topsUs: readonly number[];
   readonly cumulative: readonly number[];
 }
 
-/** The pure-JS histogram (useWebAssembly: false), whose recorded values can be iterated. */
+/** The pure-JS histogram (useWebAssembly: false), whose counts can be read bucket by bucket. */
 function asJs(h: hdr.Histogram): hdr.JsHistogram {
   if (!(h instanceof hdr.JsHistogram)) throw new TypeError('expected a JS (not WebAssembly) HDR histogram');
   return h;
 }
 
 export class MsHistogram {
-  /** Built on the first rank or count asked, dropped on every change. */
+  /** Built on the first rank asked, dropped on every change. */
   private buckets: Buckets | undefined;
 
   private constructor(private readonly h: hdr.JsHistogram) {}
 
   static create(): MsHistogram {
     return new MsHistogram(asJs(hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false })));
-  }
-
-  /** The same precision with packed counts: a few kB instead of about 60 kB once values reach seconds, for the many small histograms of time blocks. */
-  static createPacked(): MsHistogram {
-    return new MsHistogram(asJs(hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false, bitBucketSize: 'packed' })));
   }
 
   static decode(encoded: string): MsHistogram {
@@ -81,38 +76,27 @@ export class MsHistogram {
     return topsUs[lo]! / 1000;
   }
 
-  /** How many values are at or below `ms`, each value taken as this histogram reports it (the top of its bucket). */
-  countAtOrBelowMs(ms: number): number {
-    const { topsUs, cumulative } = this.recordedBuckets();
-    // Tops are whole µs; the slack absorbs ms → µs rounding, far below the 1 µs resolution.
-    const limitUs = ms * 1000 + 1e-6;
-    let lo = 0;
-    let hi = topsUs.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (topsUs[mid]! <= limitUs) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo === 0 ? 0 : cumulative[lo - 1]!;
-  }
-
   /** Adds every value of `other` (shards, windows into phases). */
   add(other: MsHistogram): void {
     this.h.add(other.h);
     this.buckets = undefined;
   }
 
-  /** Walks HDR's recorded values once: integer counts, no percentages. */
+  /**
+   * Walks HDR's integer counts once, bucket by bucket, as its recorded-values iterator does (each
+   * bucket reported at its highest equivalent value) but about 10 × faster: a rank costs a binary search.
+   */
   private recordedBuckets(): Buckets {
     if (this.buckets !== undefined) return this.buckets;
     const topsUs: number[] = [];
     const cumulative: number[] = [];
-    const it = this.h.recordedValuesIterator;
-    it.reset();
-    while (it.hasNext()) {
-      const v = it.next();
-      topsUs.push(v.valueIteratedTo);
-      cumulative.push(v.totalCountToThisValue);
+    let total = 0;
+    for (let i = 0; i < this.h.countsArrayLength; i++) {
+      const count = this.h.getCountAtIndex(i);
+      if (count === 0) continue;
+      total += count;
+      topsUs.push(this.h.highestEquivalentValue(this.h.valueFromIndex(i)));
+      cumulative.push(total);
     }
     this.buckets = { topsUs, cumulative };
     return this.buckets;

@@ -186,7 +186,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
   // keepAlive: the engine's sleeps until the next arrival hold the process open; precise: send lag well under 1 ms.
   const clock = new ScaledClock(k, { keepAlive: true, precise: true });
   const recorder = new Recorder(
-    plan.phases.map((p) => p.startMs + p.warmupMs),
+    plan.phases.map((p) => ({ fromMs: p.startMs + p.warmupMs, toMs: p.startMs + p.durationMs })),
     scenario.windowMs,
   );
   const tokens = new TokenProvider({
