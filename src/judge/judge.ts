@@ -24,7 +24,7 @@ export class EventSink {
 
   constructor(private readonly plan: Plan) {
     this.recorder = new Recorder(
-      plan.phases.map((p) => p.startMs + p.warmupMs),
+      plan.phases.map((p) => ({ fromMs: p.startMs + p.warmupMs, toMs: p.startMs + p.durationMs })),
       plan.scenario.windowMs,
     );
     this.phaseIndex = new Map(plan.phases.map((p) => [p.name, p.index]));

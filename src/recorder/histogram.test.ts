@@ -1,5 +1,22 @@
+import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../core/rng.js';
 import { MsHistogram } from './histogram.js';
+
+/** HDR's own bucketing (same settings as MsHistogram): the top of the bucket that holds `us`, in ms. */
+const reference = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false }) as hdr.JsHistogram;
+const atHdrPrecision = (us: number): number => reference.highestEquivalentValue(us) / 1000;
+
+/** n distinct values (integer µs, 1 ms to 20 s), recorded in a shuffled order; returns them sorted. */
+function distinctSample(n: number, seed: number): { h: MsHistogram; sorted: number[] } {
+  const rng = createRng(seed);
+  const seen = new Set<number>();
+  while (seen.size < n) seen.add(1000 + Math.floor(rng.next() * 19_999_000));
+  const values = [...seen];
+  const h = MsHistogram.create();
+  for (const us of values) h.recordMs(us / 1000);
+  return { h, sorted: values.sort((a, b) => a - b) };
+}
 
 describe('MsHistogram', () => {
   it('gives percentiles within 3 significant digits, in ms', () => {
@@ -36,6 +53,21 @@ describe('MsHistogram', () => {
     merged.add(MsHistogram.decode(b.encode()));
     expect(merged.summary()).toEqual(whole.summary());
   });
+
+  it('finds the value at every rank exactly: the r-th smallest, for every n up to 400 and 30 n up to 20,000', () => {
+    // 100·r/n in floating point put 8,997 (n, r) pairs up to n = 20,000 one rank high (n = 193, 379, 386, 387, 999, 1453, … 19,999).
+    const rng = createRng(11);
+    const ns = [...Array.from({ length: 400 }, (_, i) => i + 1), 999, 1453, 19_999, 20_000, ...Array.from({ length: 26 }, () => 401 + Math.floor(rng.next() * 19_600))];
+    for (const n of ns) {
+      const { h, sorted } = distinctSample(n, n);
+      const wrong: string[] = [];
+      for (let r = 1; r <= n; r++) {
+        const expected = atHdrPrecision(sorted[r - 1]!);
+        if (h.rankMs(r) !== expected) wrong.push(`n ${n}, rank ${r}: ${h.rankMs(r)} ms, expected ${expected} ms`);
+      }
+      expect(wrong.slice(0, 3)).toEqual([]);
+    }
+  }, 60_000);
 
   it('reports an empty histogram as NaN, never as 0', () => {
     expect(MsHistogram.create().summary()).toMatchObject({ count: 0, p95: Number.NaN, max: Number.NaN });

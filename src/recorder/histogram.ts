@@ -2,6 +2,8 @@
  * A latency histogram: HDR (hdr-histogram-js), integer microseconds, 3 significant digits, values
  * from 1 µs up (it grows as needed). Values are given and read in milliseconds. It serialises
  * losslessly (compressed base64), so shards of a run merge to exactly the single-process result.
+ * A rank is found on the integer cumulative counts of the recorded buckets, never through a
+ * percentage in floating point (100·r/n landed one rank high for thousands of (n, r) pairs).
  */
 import * as hdr from 'hdr-histogram-js';
 
@@ -15,15 +17,30 @@ export interface HistogramSummary {
   readonly mean: number;
 }
 
+/** The recorded buckets in order: each bucket's top (µs) and the count of values up to and in it. */
+interface Buckets {
+  readonly topsUs: readonly number[];
+  readonly cumulative: readonly number[];
+}
+
+/** The pure-JS histogram (useWebAssembly: false), whose counts can be read bucket by bucket. */
+function asJs(h: hdr.Histogram): hdr.JsHistogram {
+  if (!(h instanceof hdr.JsHistogram)) throw new TypeError('expected a JS (not WebAssembly) HDR histogram');
+  return h;
+}
+
 export class MsHistogram {
-  private constructor(private readonly h: hdr.Histogram) {}
+  /** Built on the first rank asked, dropped on every change. */
+  private buckets: Buckets | undefined;
+
+  private constructor(private readonly h: hdr.JsHistogram) {}
 
   static create(): MsHistogram {
-    return new MsHistogram(hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false }));
+    return new MsHistogram(asJs(hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false })));
   }
 
   static decode(encoded: string): MsHistogram {
-    const h = hdr.decodeFromCompressedBase64(encoded, 32, false);
+    const h = asJs(hdr.decodeFromCompressedBase64(encoded, 32, false));
     h.autoResize = true;
     return new MsHistogram(h);
   }
@@ -31,6 +48,7 @@ export class MsHistogram {
   /** Records one value; negatives (a clock read a hair early) count as 0, which HDR needs. */
   recordMs(ms: number): void {
     this.h.recordValue(Math.max(0, Math.round(ms * 1000)));
+    this.buckets = undefined;
   }
 
   get count(): number {
@@ -42,14 +60,46 @@ export class MsHistogram {
     return this.count === 0 ? Number.NaN : this.h.getValueAtPercentile(p) / 1000;
   }
 
-  /** The value at 1-based rank r of the sorted sample (HDR precision), in ms. */
+  /** The value at 1-based rank r of the sorted sample (HDR precision: the top of its bucket), in ms; NaN when empty. */
   rankMs(rank: number): number {
-    return this.percentileMs((100 * rank) / this.count);
+    if (this.count === 0) return Number.NaN;
+    if (!Number.isInteger(rank) || rank < 1 || rank > this.count) throw new RangeError(`rank ${rank} outside 1–${this.count}`);
+    const { topsUs, cumulative } = this.recordedBuckets();
+    // The first bucket whose cumulative count reaches the rank.
+    let lo = 0;
+    let hi = cumulative.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (cumulative[mid]! >= rank) hi = mid;
+      else lo = mid + 1;
+    }
+    return topsUs[lo]! / 1000;
   }
 
   /** Adds every value of `other` (shards, windows into phases). */
   add(other: MsHistogram): void {
     this.h.add(other.h);
+    this.buckets = undefined;
+  }
+
+  /**
+   * Walks HDR's integer counts once, bucket by bucket, as its recorded-values iterator does (each
+   * bucket reported at its highest equivalent value) but about 10 × faster: a rank costs a binary search.
+   */
+  private recordedBuckets(): Buckets {
+    if (this.buckets !== undefined) return this.buckets;
+    const topsUs: number[] = [];
+    const cumulative: number[] = [];
+    let total = 0;
+    for (let i = 0; i < this.h.countsArrayLength; i++) {
+      const count = this.h.getCountAtIndex(i);
+      if (count === 0) continue;
+      total += count;
+      topsUs.push(this.h.highestEquivalentValue(this.h.valueFromIndex(i)));
+      cumulative.push(total);
+    }
+    this.buckets = { topsUs, cumulative };
+    return this.buckets;
   }
 
   encode(): string {

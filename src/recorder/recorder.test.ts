@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RecordableEvent, Recorder } from './recorder.js';
+import { type RecordableEvent, Recorder, Slice, TIME_BLOCKS } from './recorder.js';
 
 const ok = (phase: number, intendedAtMs: number, latencyMs: number, lagMs = 0): RecordableEvent => ({
   phase,
@@ -14,7 +14,7 @@ const near = (actual: number, expected: number): void => expect(Math.abs(actual 
 
 describe('Recorder', () => {
   it('measures latency from the intended send time and service time from the actual send', () => {
-    const r = new Recorder([0], 10_000);
+    const r = new Recorder([{ fromMs: 0, toMs: 60_000 }], 10_000);
     r.record(ok(0, 1000, 3000, 500)); // fired 500 ms late; answered 3 s after it was due
     const phase = r.phases[0]!;
     near(phase.latency.summary().max, 3000);
@@ -23,7 +23,7 @@ describe('Recorder', () => {
   });
 
   it('counts every outcome so that sent + dropped is everything fired, per phase, window and overall', () => {
-    const r = new Recorder([0, 10_000], 10_000);
+    const r = new Recorder([{ fromMs: 0, toMs: 10_000 }, { fromMs: 10_000, toMs: 20_000 }], 10_000);
     r.record(ok(0, 0, 100));
     r.record({ phase: 0, intendedAtMs: 500, outcome: 'dropped' });
     r.record({ phase: 1, intendedAtMs: 12_000, outcome: 'http_429', firedAtMs: 12_000, result: { status: 429, attempts: 1, lastSentAtMs: 12_000, endAtMs: 12_010, retryAfterS: [7] } });
@@ -42,7 +42,7 @@ describe('Recorder', () => {
   });
 
   it('keeps a steady-state slice after each warm-up, and counts 429s inside the envelope', () => {
-    const r = new Recorder([5000], 10_000);
+    const r = new Recorder([{ fromMs: 5000, toMs: 60_000 }], 10_000);
     r.record(ok(0, 1000, 100));
     r.record(ok(0, 6000, 100));
     const four29 = { phase: 0, intendedAtMs: 7000, outcome: 'http_429' as const, firedAtMs: 7000, result: { status: 429, attempts: 1, lastSentAtMs: 7000, endAtMs: 7001, retryAfterS: [1] } };
@@ -53,14 +53,45 @@ describe('Recorder', () => {
     expect(r.http429InsideEnvelope).toEqual([1]);
   });
 
+  it('keeps time blocks of what the verdict judges in each steady slice, by intended time over the span the plan gives', () => {
+    // Phase 0 is steady from 6 s to 12 s: six blocks of 1 s. Windows, phases and overall have none.
+    const r = new Recorder([{ fromMs: 6000, toMs: 12_000 }], 10_000);
+    expect(TIME_BLOCKS).toBe(6);
+    r.record(ok(0, 1000, 100)); // warm-up
+    r.record(ok(0, 6000, 200, 50));
+    r.record(ok(0, 6999, 300));
+    r.record(ok(0, 7000, 400));
+    r.record(ok(0, 11_999, 500));
+    r.record({ phase: 0, intendedAtMs: 9000, outcome: 'http_429', firedAtMs: 9000, result: { status: 429, attempts: 1, lastSentAtMs: 9000, endAtMs: 9001, retryAfterS: [1] } });
+    r.record({ phase: 0, intendedAtMs: 10_000, outcome: 'dropped' });
+    const steady = r.steady[0]!;
+    expect(steady.span).toEqual({ fromMs: 6000, toMs: 12_000 });
+    expect(steady.latencyExcl429Blocks.map((b) => b.count)).toEqual([2, 1, 0, 0, 0, 1]);
+    expect(steady.serviceExcl429Blocks.map((b) => b.count)).toEqual([2, 1, 0, 0, 0, 1]);
+    near(steady.latencyExcl429Blocks[5]!.rankMs(1), 500);
+    near(steady.serviceExcl429Blocks[0]!.rankMs(1), 150); // sent 50 ms late: service 150 ms
+    expect(steady.latencyExcl429.count).toBe(4);
+    expect(r.phases[0]!.latencyExcl429Blocks).toEqual([]);
+    expect(r.overall.latencyExcl429Blocks).toEqual([]);
+    expect(r.windows[0]!.latencyExcl429Blocks).toEqual([]);
+  });
+
+  it('takes a slice\'s span as given (a band of a ramp is a span of its own) and refuses an empty or reversed one', () => {
+    const slice = new Slice({ fromMs: 60_000, toMs: 66_000 });
+    for (const at of [59_000, 60_000, 62_500, 66_000, 70_000]) slice.add(ok(0, at, 100)); // outside the span: the nearest block
+    expect(slice.latencyExcl429Blocks.map((b) => b.count)).toEqual([2, 0, 1, 0, 0, 2]);
+    expect(() => new Slice({ fromMs: 5, toMs: 5 })).toThrow(RangeError);
+    expect(() => new Slice({ fromMs: 0, toMs: Number.NaN })).toThrow(RangeError);
+  });
+
   it('refuses an event for a phase the plan does not have', () => {
-    expect(() => new Recorder([0], 1000).record(ok(3, 0, 1))).toThrow(/phase 3/);
+    expect(() => new Recorder([{ fromMs: 0, toMs: 1000 }], 1000).record(ok(3, 0, 1))).toThrow(/phase 3/);
   });
 });
 
 describe('Slice.latencyExcl429', () => {
   it('leaves fast 429s out of the judged latency, keeping timeouts and 504s', () => {
-    const r = new Recorder([0], 10_000);
+    const r = new Recorder([{ fromMs: 0, toMs: 60_000 }], 10_000);
     const answer = (outcome: 'ok' | 'http_429' | 'http_504' | 'timeout', latencyMs: number): RecordableEvent => ({
       phase: 0,
       intendedAtMs: 0,

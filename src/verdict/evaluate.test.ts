@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { createRng, nextNormal } from '../core/rng.js';
 import { Slice } from '../recorder/index.js';
 import { parseThreshold, type Threshold } from '../scenario/index.js';
 import { LATENCY_BANDS } from '../spec/index.js';
 import { type GeneratorHealth, type PhaseInput, evaluateVerdict } from './evaluate.js';
+import { quantileRankBounds } from './quantile-interval.js';
 
 /** A slice of n ok responses whose latencies are spread evenly over [fromMs, toMs]. */
 function sliceOf(n: number, fromMs: number, toMs: number, extra: (s: Slice) => void = () => {}): Slice {
@@ -61,7 +63,8 @@ describe('evaluateVerdict: the documented p95 target', () => {
   it('is inconclusive, never a pass, with too few samples or none', () => {
     expect(checkOf([phase(sliceOf(50, 10, 20))], 'latency_p95_target')).toMatchObject({
       status: 'inconclusive',
-      reason: '50 responses are too few to bound p(95) (at least 72 needed)',
+      interval: [expect.any(Number), null],
+      reason: expect.stringMatching(/^p\(95\) \d+ms, 97\.5 % lower bound \d+ms, no upper bound: 50 responses are too few to bound p\(95\) from above \(at least 72 needed\)$/),
     });
     expect(checkOf([phase(new Slice())], 'latency_p95_target')).toMatchObject({ status: 'inconclusive', observed: null, reason: 'no response was measured' });
   });
@@ -70,6 +73,110 @@ describe('evaluateVerdict: the documented p95 target', () => {
     expect(verdictOf([phase(sliceOf(100, 1, 2), { band: undefined })]).checks.map((c) => c.id)).not.toContain('latency_p95_target');
     expect(evaluateVerdict({ phases: [phase(sliceOf(100, 1, 2))], documentedTargets: false, generator: GOOD_GENERATOR }).checks.map((c) => c.id)).not.toContain('latency_p95_target');
   });
+});
+
+describe('evaluateVerdict: one-sided decisions', () => {
+  const threshold = (t: string): Threshold => parseThreshold(t) as Threshold;
+  const thresholdCheck = (slice: Slice, t: string) => verdictOf([phase(slice, { thresholds: [threshold(t)], band: undefined })]).checks.find((c) => c.id === 'threshold')!;
+
+  it('fails p(99) < 1s on 300 responses from the lower bound alone, although an upper bound needs 368', () => {
+    const c = thresholdCheck(sliceOf(300, 1000, 2580), 'p(99) < 1s'); // p50 1.79 s
+    expect(c.status).toBe('fail');
+    expect(c.interval![0]).toBeGreaterThan(2000);
+    expect(c.interval![1]).toBeNull();
+    expect(c.reason).toMatch(/^p\(99\) 2\.5\ds, 97\.5 % lower bound 2\.\d\ds, no upper bound: not < 1\.00s$/);
+  });
+
+  it('passes a lower-bound threshold from the lower bound alone: p(99) > 1s on 300 responses', () => {
+    const c = thresholdCheck(sliceOf(300, 1000, 2580), 'p(99) > 1s');
+    expect(c.status).toBe('pass');
+    expect(c.interval![1]).toBeNull();
+  });
+
+  it('is inconclusive when only the missing side could decide, and says how many responses that side needs', () => {
+    const below = thresholdCheck(sliceOf(300, 100, 500), 'p(99) < 1s'); // cannot fail (lower bound under 1 s), cannot pass without an upper bound
+    expect(below.status).toBe('inconclusive');
+    expect(below.reason).toMatch(/no upper bound: 300 responses are too few to bound p\(99\) from above \(at least 368 needed\)$/);
+    const above = thresholdCheck(sliceOf(300, 100, 500), 'p(99) > 1s'); // cannot pass (lower bound under 1 s); a fail needs an upper bound
+    expect(above.status).toBe('inconclusive');
+    expect(above.reason).toContain('(at least 368 needed)');
+  });
+
+  it('decides with both bounds as before when both exist', () => {
+    const c = thresholdCheck(sliceOf(1000, 1000, 2580), 'p(99) < 1s');
+    expect(c.status).toBe('fail');
+    expect(c.interval!.every((ms) => typeof ms === 'number')).toBe(true);
+    expect(c.reason).toMatch(/, 95 % interval .*: not < 1\.00s$/);
+  });
+});
+
+/** A slice over [0, n × spacing) of model time whose i-th answer was intended at i × spacing and took latencies[i]. */
+function timedSlice(latencies: readonly number[], spacingMs = 600): Slice {
+  const slice = new Slice({ fromMs: 0, toMs: latencies.length * spacingMs });
+  latencies.forEach((ms, i) => {
+    const at = i * spacingMs;
+    slice.add({ phase: 0, intendedAtMs: at, outcome: 'ok', firedAtMs: at, result: { status: 200, attempts: 1, lastSentAtMs: at, endAtMs: at + ms, retryAfterS: [] } });
+  });
+  return slice;
+}
+
+/** n latencies (ms) of a FIFO queue (Lindley's recursion): one arrival per 600 ms, log-normal service at 60 % load, after 200 to settle. */
+function queueLatencies(n: number, seed: number): number[] {
+  const rng = createRng(seed);
+  const meanMs = 0.6 * 600;
+  const sigma = 0.5;
+  let waitMs = 0;
+  const out: number[] = [];
+  for (let i = 0; i < n + 200; i++) {
+    const serviceMs = meanMs * Math.exp(sigma * nextNormal(rng) - (sigma * sigma) / 2);
+    if (i >= 200) out.push(waitMs + serviceMs);
+    waitMs = Math.max(0, waitMs + serviceMs - 600);
+  }
+  return out;
+}
+
+const covers = (interval: readonly (number | null)[] | null, truth: number): boolean => interval !== null && (interval[0] === null || interval[0]! <= truth) && (interval[1] === null || truth <= interval[1]!);
+const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const nearestRank = (sorted: readonly number[], q: number): number => sorted[Math.ceil(q * sorted.length) - 1]!;
+
+describe('evaluateVerdict: the interval on correlated and on independent latencies', () => {
+  it('keeps 95 % coverage of p95 when latencies are correlated (a queue), where order statistics alone cover about 80 %', () => {
+    const n = 900;
+    const runs = Array.from({ length: 400 }, (_, seed) => queueLatencies(n, seed + 1));
+    const truth = nearestRank(runs.flat().sort((a, b) => a - b), 0.95);
+    const ranks = quantileRankBounds(n, 0.95);
+    let covered = 0;
+    let coveredByOrderStatistics = 0;
+    for (const latencies of runs) {
+      const slice = timedSlice(latencies);
+      if (covers(checkOf([phase(slice)], 'latency_p95_target').interval, truth)) covered++;
+      const h = slice.latencyExcl429;
+      if (covers([h.rankMs(ranks.lowerRank!), h.rankMs(ranks.upperRank!)], truth)) coveredByOrderStatistics++;
+    }
+    expect(coveredByOrderStatistics / runs.length).toBeLessThan(0.85); // the sample is correlated enough to matter
+    expect(covered / runs.length).toBeGreaterThanOrEqual(0.93);
+  }, 60_000);
+
+  it('is at most 1.5 × as wide as the order-statistics interval on independent samples (median over seeds), and covers', () => {
+    for (const n of [100, 200, 450, 900, 2000]) {
+      const ratios: number[] = [];
+      let covered = 0;
+      const seeds = 200;
+      const ranks = quantileRankBounds(n, 0.95);
+      const truth = 1000 * Math.exp(0.5 * 1.6448536269514722); // p95 of log-normal(ln 1000 ms, 0.5)
+      for (let seed = 1; seed <= seeds; seed++) {
+        const rng = createRng(10_000 * n + seed);
+        const slice = timedSlice(Array.from({ length: n }, () => 1000 * Math.exp(0.5 * nextNormal(rng))));
+        const interval = checkOf([phase(slice)], 'latency_p95_target').interval!;
+        if (covers(interval, truth)) covered++;
+        const h = slice.latencyExcl429;
+        ratios.push((interval[1]! - interval[0]!) / (h.rankMs(ranks.upperRank!) - h.rankMs(ranks.lowerRank!)));
+      }
+      expect({ n, ratio: median(ratios) <= 1.5 }).toEqual({ n, ratio: true });
+      expect(Math.min(...ratios)).toBeGreaterThanOrEqual(1); // never narrower than order statistics
+      expect(covered / seeds).toBeGreaterThanOrEqual(0.95);
+    }
+  }, 60_000);
 });
 
 describe('evaluateVerdict: 429s, thresholds and the generator', () => {

@@ -1,9 +1,13 @@
 /**
  * The verdict: checks per phase, then one status for the run. A percentile is a statistic of a
- * sample, so it is judged by its 95 % confidence interval: pass only when the whole interval is on
- * the right side of the target, fail only when the whole interval is on the wrong side, otherwise
- * inconclusive. A check with no data is never a pass. Any fail fails the run; otherwise any
- * inconclusive makes it inconclusive.
+ * sample, so it is judged by its confidence bounds (quantile-interval.ts: order statistics widened by
+ * sectioning over time blocks, because queueing correlates latencies), each side at 97.5 % on its
+ * own. A claim that a percentile is under a target (p(95) < 2.5s) passes only when the upper bound is
+ * under it and fails only when the lower bound is not; a claim that it is over a target the reverse.
+ * So each decision needs one side only, and a side missing (too few samples for it) blocks only the
+ * decision it makes: 300 samples have no upper bound for p99, but a lower bound over the target fails
+ * it. Otherwise the check is inconclusive, and says how many samples the missing side needs. A check
+ * with no data is never a pass. Any fail fails the run; otherwise any inconclusive makes it inconclusive.
  *
  * The generator's own lateness gates latency checks. Latency runs from the intended send time, so
  * a late generator (send lag, a blocked event loop) can only make latency look worse, never better.
@@ -17,10 +21,10 @@
  * hide behind the rest.
  */
 import { formatMs } from '../core/text.js';
-import type { MsHistogram, Slice } from '../recorder/index.js';
+import type { Slice } from '../recorder/index.js';
 import type { Countable, Threshold } from '../scenario/index.js';
 import type { LatencyBand } from '../spec/index.js';
-import { quantileRankInterval } from './quantile-interval.js';
+import { type TimeOrderedSample, minimumSamples, quantileInterval } from './quantile-interval.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'inconclusive';
 
@@ -34,8 +38,11 @@ export interface Check {
   readonly status: CheckStatus;
   /** The measured value (ms for percentiles, a fraction for rates, a count), or null without data. */
   readonly observed: number | null;
-  /** 95 % confidence interval of a percentile (ms), when one could be computed. */
-  readonly interval: readonly [number, number] | null;
+  /**
+   * Confidence bounds of a percentile (ms), [lower, upper], each at 97.5 % (95 % together); a side is
+   * null when the sample is too small for it. Null for a check that is not a percentile, or without data.
+   */
+  readonly interval: readonly [number | null, number | null] | null;
   /** One line saying why. */
   readonly reason: string;
 }
@@ -102,13 +109,6 @@ export function generatorOverBudget(sendLagP99Ms: number, g: GeneratorHealth, ta
   return { text: `${problems.join(' and ')} over the generator's budget of ${formatMs(budgetMs)}, ${GENERATOR_BUDGET.fractionOfTarget * 100} % of the target, model time`, eventLoopBlocked };
 }
 
-/** Smallest sample that can bound the q-quantile at 95 %. */
-function minimumSamples(q: number): number {
-  let n = 1;
-  while (quantileRankInterval(n, q) === undefined && n < 100_000) n = n < 64 ? n + 1 : Math.ceil(n * 1.02);
-  return n;
-}
-
 function compare(value: number, op: Threshold['op'], target: number): boolean {
   switch (op) {
     case '<':
@@ -129,25 +129,61 @@ function compare(value: number, op: Threshold['op'], target: number): boolean {
 }
 
 type PercentileResult = Pick<Check, 'status' | 'observed' | 'interval' | 'reason'>;
+type Inequality = Exclude<Threshold['op'], '=='>;
 
-/** A percentile of one histogram against `op target`, judged on its confidence interval. */
-function judgePercentile(h: MsHistogram, percentile: number, op: Threshold['op'], targetMs: number): PercentileResult {
+/**
+ * A claim judged on each bound alone: `p < target` passes on the upper bound and fails on the lower
+ * one; `p > target` passes on the lower bound and fails on the upper one. A missing side (null) makes
+ * only its own decision.
+ */
+function decide(lower: number | null, upper: number | null, op: Inequality, targetMs: number): CheckStatus {
+  const claimsUnder = op === '<' || op === '<=';
+  const passBound = claimsUnder ? upper : lower;
+  const failBound = claimsUnder ? lower : upper;
+  if (passBound !== null && compare(passBound, op, targetMs)) return 'pass';
+  if (failBound !== null && !compare(failBound, op, targetMs)) return 'fail';
+  return 'inconclusive';
+}
+
+/** "1.80s–2.10s", "at least 1.80s" or "at most 2.10s". */
+function boundsText(lower: number | null, upper: number | null): string {
+  if (lower !== null && upper !== null) return `${formatMs(lower)}–${formatMs(upper)}`;
+  return lower !== null ? `at least ${formatMs(lower)}` : `at most ${formatMs(upper!)}`;
+}
+
+/** A percentile of one time-ordered sample against `op target`, judged on its confidence bounds. */
+function judgePercentile(sample: TimeOrderedSample, percentile: number, op: Threshold['op'], targetMs: number): PercentileResult {
   const q = percentile / 100;
-  if (h.count === 0) return { status: 'inconclusive', observed: null, interval: null, reason: 'no response was measured' };
-  const observed = h.percentileMs(percentile);
-  const ranks = quantileRankInterval(h.count, q);
-  if (ranks === undefined) {
-    return { status: 'inconclusive', observed, interval: null, reason: `${h.count} responses are too few to bound p(${percentile}) (at least ${minimumSamples(q)} needed)` };
+  const found = quantileInterval(sample, q);
+  if (found === undefined) return { status: 'inconclusive', observed: null, interval: null, reason: 'no response was measured' };
+  const { count, estimateMs: observed, lowerMs: lower, upperMs: upper } = found;
+  const interval: [number | null, number | null] = [lower, upper];
+  if (lower === null && upper === null) {
+    const needed = Math.min(minimumSamples(q, 'lower'), minimumSamples(q, 'upper'));
+    return { status: 'inconclusive', observed, interval, reason: `${count} responses are too few to bound p(${percentile}) (at least ${needed} needed)` };
   }
-  const interval: [number, number] = [h.rankMs(ranks.lowerRank), h.rankMs(ranks.upperRank)];
-  const [lower, upper] = interval;
-  const range = `p(${percentile}) ${formatMs(observed)}, 95 % interval ${formatMs(lower)}–${formatMs(upper)}`;
+  const p = `p(${percentile}) ${formatMs(observed)}`;
+  const range =
+    lower !== null && upper !== null
+      ? `${p}, 95 % interval ${formatMs(lower)}–${formatMs(upper)}`
+      : lower !== null
+        ? `${p}, 97.5 % lower bound ${formatMs(lower)}, no upper bound`
+        : `${p}, 97.5 % upper bound ${formatMs(upper!)}, no lower bound`;
   if (op === '==') {
     return { status: compare(observed, op, targetMs) ? 'pass' : 'fail', observed, interval, reason: `${range} (compared as measured)` };
   }
-  if (compare(lower, op, targetMs) && compare(upper, op, targetMs)) return { status: 'pass', observed, interval, reason: `${range}: ${op} ${formatMs(targetMs)}` };
-  if (!compare(lower, op, targetMs) && !compare(upper, op, targetMs)) return { status: 'fail', observed, interval, reason: `${range}: not ${op} ${formatMs(targetMs)}` };
-  return { status: 'inconclusive', observed, interval, reason: `${range} straddles ${formatMs(targetMs)}` };
+  const status = decide(lower, upper, op, targetMs);
+  if (status === 'pass') return { status, observed, interval, reason: `${range}: ${op} ${formatMs(targetMs)}` };
+  if (status === 'fail') return { status, observed, interval, reason: `${range}: not ${op} ${formatMs(targetMs)}` };
+  if (lower !== null && upper !== null) return { status, observed, interval, reason: `${range} straddles ${formatMs(targetMs)}` };
+  // The side present could not decide, so the missing one is the one that would.
+  const missing = upper === null ? 'upper' : 'lower';
+  return {
+    status,
+    observed,
+    interval,
+    reason: `${range}: ${count} responses are too few to bound p(${percentile}) from ${missing === 'upper' ? 'above' : 'below'} (at least ${minimumSamples(q, missing)} needed)`,
+  };
 }
 
 /** The result a late generator could have caused for `op`: a fail of an upper bound, a pass of a lower one, either for ==. */
@@ -162,7 +198,7 @@ function suspect(status: CheckStatus, op: Threshold['op']): boolean {
  * confidence interval, and gated by the generator's lateness (see the top of this file).
  */
 export function percentileCheck(slice: Slice, percentile: number, op: Threshold['op'], targetMs: number, generator: GeneratorHealth): PercentileResult {
-  const latency = judgePercentile(slice.latencyExcl429, percentile, op, targetMs);
+  const latency = judgePercentile({ all: slice.latencyExcl429, blocks: slice.latencyExcl429Blocks }, percentile, op, targetMs);
   if (!suspect(latency.status, op)) return latency;
   const lag = slice.sendLag.count === 0 ? 0 : slice.sendLag.percentileMs(99);
   const late = generatorOverBudget(lag, generator, targetMs);
@@ -170,14 +206,15 @@ export function percentileCheck(slice: Slice, percentile: number, op: Threshold[
   // No sample was inflated by more than this: if the result survives taking it off, lateness did not cause it.
   const worstMs = slice.sendLag.percentileMs(100) + (generator.eventLoopDelayMaxMs ?? generator.eventLoopDelayP99Ms ?? 0);
   if (op !== '==' && latency.interval !== null) {
-    const [lower, upper] = latency.interval.map((ms) => ms - worstMs) as [number, number];
-    const same = latency.status === 'fail' ? !compare(lower, op, targetMs) && !compare(upper, op, targetMs) : compare(lower, op, targetMs) && compare(upper, op, targetMs);
-    if (same) return { ...latency, reason: `${latency.reason}; the generator was late (${late.text}), but not enough to cause it: with its worst lateness (${formatMs(worstMs)}) taken off, the interval is ${formatMs(lower)}–${formatMs(upper)}` };
+    const [lower, upper] = latency.interval.map((ms) => (ms === null ? null : ms - worstMs)) as [number | null, number | null];
+    if (decide(lower, upper, op, targetMs) === latency.status) {
+      return { ...latency, reason: `${latency.reason}; the generator was late (${late.text}), but not enough to cause it: with its worst lateness (${formatMs(worstMs)}) taken off, the interval is ${boundsText(lower, upper)}` };
+    }
   }
   if (late.eventLoopBlocked) {
     return { ...latency, status: 'inconclusive', reason: `${latency.reason}, but the generator was late (${late.text}); service time, read on the same blocked event loop, cannot tell the service's lateness from the generator's` };
   }
-  const service = judgePercentile(slice.serviceExcl429, percentile, op, targetMs);
+  const service = judgePercentile({ all: slice.serviceExcl429, blocks: slice.serviceExcl429Blocks }, percentile, op, targetMs);
   if (service.status === latency.status) return { ...latency, reason: `${latency.reason}; the generator was late (${late.text}), but service time alone gives the same: ${service.reason}` };
   return {
     ...latency,
