@@ -173,7 +173,7 @@ function handMadePlan(phases: readonly { name: string; durationMs: number; rpm: 
   const scenario = parseScenario(JSON.stringify({ name: 'hand', description: 'hand-made', target: PRODUCTION, phases: phases.map((p) => flat(`${p.durationMs}ms`, p.rpm, p.name)) }), 'hand.json');
   let startMs = 0;
   const planned = phases.map((p, index): PlannedPhase => {
-    const phase = { index, name: p.name, startMs, durationMs: p.durationMs, fromRpm: p.rpm, toRpm: p.rpm, offeredRpm: p.rpm, peakRpm: p.rpm, band: undefined, warmupMs: 0,
+    const phase = { index, name: p.name, startMs, durationMs: p.durationMs, fromRpm: p.rpm, toRpm: p.rpm, offeredRpm: p.rpm, peakRpm: p.rpm, bands: [], warmupMs: 0,
       arrivalsMs: Float64Array.from(arrivalsMs.filter((t) => t >= startMs && t < startMs + p.durationMs)) };
     startMs += p.durationMs;
     return phase;

@@ -24,7 +24,13 @@ export class EventSink {
 
   constructor(private readonly plan: Plan) {
     this.recorder = new Recorder(
-      plan.phases.map((p) => ({ fromMs: p.startMs + p.warmupMs, toMs: p.startMs + p.durationMs })),
+      plan.phases.map((p) => {
+        const steadyFromMs = p.startMs + p.warmupMs;
+        return {
+          steady: { fromMs: steadyFromMs, toMs: p.startMs + p.durationMs },
+          bands: p.bands.map((b) => ({ fromMs: Math.max(b.startMs, steadyFromMs), toMs: b.endMs })),
+        };
+      }),
       plan.scenario.windowMs,
     );
     this.phaseIndex = new Map(plan.phases.map((p) => [p.name, p.index]));
@@ -67,7 +73,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
   const verdict = evaluateVerdict({
     phases: plan.phases.map((p, i) => ({
       name: p.name,
-      band: p.band,
+      bands: p.bands.map((b, j) => ({ band: b.band, fromRpm: b.fromRpm, toRpm: b.toRpm, steady: recorder.steadyBands[i]![j]! })),
       steady: recorder.steady[i]!,
       all: recorder.phases[i]!,
       http429InsideEnvelope: recorder.http429InsideEnvelope[i]!,

@@ -73,7 +73,19 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       ...sliceFields(slice),
       steadyLatencyMs: stats(recorder.steady[i]!.latencyExcl429),
       http429InsideEnvelope: recorder.http429InsideEnvelope[i]!,
-      target: p.band === undefined ? null : { band: p.band.band, p95Ms: p.band.p95TargetMs },
+      // The phase's one target, or null when it has none or (a ramp across bands) several: see bands.
+      target: p.bands.length === 1 && p.bands[0]!.band !== undefined ? { band: p.bands[0]!.band.band, p95Ms: p.bands[0]!.band.p95TargetMs } : null,
+      bands: p.bands.map((b, j) => ({
+        band: b.band?.band ?? null,
+        p95Ms: b.band?.p95TargetMs ?? null,
+        fromRpm: Math.round(b.fromRpm * 100) / 100,
+        toRpm: Math.round(b.toRpm * 100) / 100,
+        startS: b.startMs / 1000,
+        endS: b.endMs / 1000,
+        planned: b.arrivals,
+        steadyPlanned: b.steadyArrivals,
+        steadyLatencyMs: stats(recorder.steadyBands[i]![j]!.latencyExcl429),
+      })),
       verdict: status,
     };
   });

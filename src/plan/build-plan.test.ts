@@ -21,10 +21,11 @@ describe('buildPlan', () => {
     const plan = buildPlan(parseScenario(BURST, 'burst.yaml'), { timeScale: 20 });
     expect(plan.durationMs).toBe(8 * 60_000);
     expect(plan.timeScale).toBe(20);
-    expect(plan.phases.map((p) => [p.name, p.startMs, p.arrivalsMs.length, p.offeredRpm, p.band?.band, p.band?.p95TargetMs])).toEqual([
-      ['warmup', 0, 200, 100, 'sustained', 2500],
-      ['burst', 120_000, 1000, 200, 'burst', 4000],
-      ['spike', 420_000, 300, 300, 'spike', 5000],
+    expect(plan.phases.map((p) => [p.name, p.startMs, p.arrivalsMs.length, p.offeredRpm, p.bands.map((b) => [b.band?.band, b.band?.p95TargetMs, b.arrivals])])).toEqual([
+      ['warmup', 0, 200, 100, [['sustained', 2500, 200]]],
+      ['burst', 120_000, 1000, 200, [['burst', 4000, 1000]]],
+      // 200→400 rpm: the first half of the minute at ≤ 300 rpm (spike, 5 s), the second above (no target).
+      ['spike', 420_000, 300, 300, [['spike', 5000, 125], [undefined, undefined, 175]]],
     ]);
     expect(plan.arrivals).toBe(1500);
     expect(plan.phases[1]!.arrivalsMs[0]).toBe(120_000);
@@ -32,7 +33,29 @@ describe('buildPlan', () => {
 
   it('has no documented band above 300 rpm', () => {
     const plan = buildPlan(parseScenario('name: x\ndescription: y\nphases:\n  - { name: a, duration: 1m, rpm: 400 }\n', 'x.yaml'));
-    expect(plan.phases[0]!.band).toBeUndefined();
+    expect(plan.phases[0]!.bands.map((b) => b.band)).toEqual([undefined]);
+  });
+
+  it.each([
+    // The issue's cases: judged by the mean rate, each ramp was held to one target for all its traffic.
+    { from: 100, to: 300, expected: [['burst', 100, 200, 0.375], ['spike', 200, 300, 0.625]] },
+    { from: 60, to: 160, expected: [['sustained', 60, 100, 0.4], ['burst', 100, 160, 0.6]] },
+    { from: 300, to: 50, expected: [['spike', 300, 200, 0.4], ['burst', 200, 100, 0.4], ['sustained', 100, 50, 0.2]] },
+  ])('splits a $from→$to rpm ramp by the rate at each arrival', ({ from, to, expected }) => {
+    const text = `name: r\ndescription: ramp\nphases:\n  - { name: before, duration: 1m, rpm: 50 }\n  - { name: ramp, duration: 10m, fromRpm: ${from}, toRpm: ${to}, warmup: 1m }\n`;
+    const ramp = buildPlan(parseScenario(text, 'r.yaml')).phases[1]!;
+    expect(ramp.bands.map((b) => [b.band?.band, b.fromRpm, b.toRpm])).toEqual(expected.map(([band, f, t]) => [band, f, t]));
+    const total = ramp.arrivalsMs.length;
+    expect(ramp.bands.reduce((sum, b) => sum + b.arrivals, 0)).toBe(total);
+    for (const [i, b] of ramp.bands.entries()) {
+      // Arrivals in proportion to the area under the rate line over each stretch.
+      const share = ((b.fromRpm + b.toRpm) / 2) * ((b.endMs - b.startMs) / 60_000) / ((from + to) / 2 * 10);
+      expect(Math.abs(b.arrivals / total - share)).toBeLessThan(0.01);
+      expect(b.endMs).toBe(ramp.bands[i + 1]?.startMs ?? ramp.startMs + ramp.durationMs);
+      // Every arrival of the stretch is in the band of the rate at its time.
+      expect(b.steadyArrivals).toBe([...ramp.arrivalsMs].filter((t) => t >= b.startMs && t < b.endMs && t >= ramp.startMs + 60_000).length);
+    }
+    expect(ramp.bands[0]!.startMs).toBe(60_000);
   });
 
   it('is repeatable from the scenario seed with Poisson arrivals', () => {

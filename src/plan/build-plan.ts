@@ -4,8 +4,8 @@
  */
 import { createRng } from '../core/rng.js';
 import { SCENARIO_BOUNDS, type Scenario } from '../scenario/index.js';
-import { type LatencyBand, latencyBandFor } from '../spec/index.js';
 import { planArrivals } from './arrivals.js';
+import { type BandSlice, bandSlices } from './bands.js';
 
 export interface PlannedPhase {
   readonly index: number;
@@ -15,11 +15,14 @@ export interface PlannedPhase {
   readonly durationMs: number;
   readonly fromRpm: number;
   readonly toRpm: number;
-  /** Time-averaged offered rate (requests per minute); it picks the band. */
+  /** Time-averaged offered rate (requests per minute). */
   readonly offeredRpm: number;
   readonly peakRpm: number;
-  /** The spec's band for the offered rate; undefined above 300 rpm (no documented target). */
-  readonly band: LatencyBand | undefined;
+  /**
+   * The spec's bands the phase's arrivals fall in, by the rate at each arrival's intended time, in
+   * time order: one for a constant rate, up to four for a ramp (see bands.ts).
+   */
+  readonly bands: readonly BandSlice[];
   readonly warmupMs: number;
   /** Arrival offsets from the run start (model ms), ascending. */
   readonly arrivalsMs: Float64Array;
@@ -53,7 +56,7 @@ export function buildPlan(scenario: Scenario, options: { timeScale?: number } = 
       toRpm: phase.toRpm,
       offeredRpm,
       peakRpm: Math.max(phase.fromRpm, phase.toRpm),
-      band: latencyBandFor(offeredRpm),
+      bands: bandSlices({ startMs, durationMs: phase.durationMs, fromRpm: phase.fromRpm, toRpm: phase.toRpm, warmupMs: phase.warmupMs }, arrivalsMs),
       warmupMs: phase.warmupMs,
       arrivalsMs,
     };

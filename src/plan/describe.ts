@@ -2,16 +2,22 @@
 import { formatTable } from '../core/text.js';
 import { formatDuration } from '../scenario/index.js';
 import { IDENTIFICATION_LIMITS } from '../spec/index.js';
+import type { BandSlice } from './bands.js';
 import type { Plan, PlannedPhase } from './build-plan.js';
 
 const shapeOf = (p: PlannedPhase): string => (p.fromRpm === p.toRpm ? `${p.fromRpm} rpm` : `${p.fromRpm}→${p.toRpm} rpm`);
+const round = (rpm: number): string => String(Math.round(rpm * 10) / 10);
+const bandName = (b: BandSlice): string => b.band?.band ?? '(none)';
+const targetText = (b: BandSlice): string => (b.band === undefined ? '(none)' : `< ${formatDuration(b.band.p95TargetMs)}`);
 
 /** Plain sentences about parts of the plan a reader should notice before running it. */
 export function planNotes(plan: Plan): string[] {
   const notes: string[] = [];
   for (const p of plan.phases) {
-    if (p.band === undefined) notes.push(`phase ${p.name} offers ${p.offeredRpm} rpm on average: above ${IDENTIFICATION_LIMITS.spikeRpm} rpm the spec documents no p95 target`);
-    else if (p.peakRpm > IDENTIFICATION_LIMITS.spikeRpm) notes.push(`phase ${p.name} peaks at ${p.peakRpm} rpm, above the documented ${IDENTIFICATION_LIMITS.spikeRpm} rpm`);
+    const unbanded = p.bands.find((b) => b.band === undefined);
+    if (unbanded !== undefined && unbanded.arrivals > 0) {
+      notes.push(`phase ${p.name}: ${unbanded.arrivals === p.arrivalsMs.length ? 'its' : `${unbanded.arrivals} of its ${p.arrivalsMs.length}`} arrivals come above ${IDENTIFICATION_LIMITS.spikeRpm} rpm, where the spec documents no p95 target`);
+    }
     if (p.peakRpm >= IDENTIFICATION_LIMITS.spikeRpm && p.durationMs > IDENTIFICATION_LIMITS.spikeMaxMinutes * 60_000) {
       notes.push(`phase ${p.name} runs at ${p.peakRpm} rpm for ${formatDuration(p.durationMs)}: longer than the documented ${IDENTIFICATION_LIMITS.spikeMaxMinutes} minutes of a spike`);
     }
@@ -36,15 +42,21 @@ export function describePlan(plan: Plan): string {
       : `${s.target.environment} ${s.target.baseUrl ?? ''}`.trim();
   const rows = [
     ['#', 'phase', 'rate', 'duration', 'requests', 'band', 'p95 target', 'warm-up'],
-    ...plan.phases.map((p) => [
-      String(p.index + 1),
-      p.name,
-      shapeOf(p),
-      formatDuration(p.durationMs),
-      String(p.arrivalsMs.length),
-      p.band?.band ?? '(none)',
-      p.band === undefined ? '(none)' : `< ${formatDuration(p.band.p95TargetMs)}`,
-      p.warmupMs > 0 ? formatDuration(p.warmupMs) : '',
+    ...plan.phases.flatMap((p) => [
+      [
+        String(p.index + 1),
+        p.name,
+        shapeOf(p),
+        formatDuration(p.durationMs),
+        String(p.arrivalsMs.length),
+        p.bands.map((b) => bandName(b)).join(' → '),
+        p.bands.map((b) => targetText(b)).join(' → '),
+        p.warmupMs > 0 ? formatDuration(p.warmupMs) : '',
+      ],
+      // A ramp across bands: one line per band, each judged on its own arrivals.
+      ...(p.bands.length > 1
+        ? p.bands.map((b) => ['', `  ${round(b.fromRpm)}→${round(b.toRpm)} rpm`, '', formatDuration(b.endMs - b.startMs), String(b.arrivals), bandName(b), targetText(b), ''])
+        : []),
     ]),
     ['', 'total', '', formatDuration(plan.durationMs), String(plan.arrivals), '', '', ''],
   ];

@@ -3,3 +3,4 @@ export { expectedArrivals, firstDue, phaseArrivals, planArrivals, timeOfArrival,
 export { describePlan, planNotes } from './describe.js';
 export { DOCUMENTED_ENVELOPE, envelopeFlags, type EnvelopeLimits } from './envelope.js';
 export { planIdentity } from './identity.js';
+export { type BandSlice, bandSlices, rateAt, sliceIndexAt } from './bands.js';

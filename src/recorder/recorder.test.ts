@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type RecordableEvent, Recorder, Slice, TIME_BLOCKS } from './recorder.js';
+import { type RecordableEvent, Recorder, Slice, TIME_BLOCKS, type PhaseLayout } from './recorder.js';
+
+/** One band per phase, over its steady span. */
+const layoutOf = (spans: { fromMs: number; toMs: number }[]): PhaseLayout[] => spans.map((span) => ({ steady: span, bands: [span] }));
 
 const ok = (phase: number, intendedAtMs: number, latencyMs: number, lagMs = 0): RecordableEvent => ({
   phase,
@@ -14,7 +17,7 @@ const near = (actual: number, expected: number): void => expect(Math.abs(actual 
 
 describe('Recorder', () => {
   it('measures latency from the intended send time and service time from the actual send', () => {
-    const r = new Recorder([{ fromMs: 0, toMs: 60_000 }], 10_000);
+    const r = new Recorder(layoutOf([{ fromMs: 0, toMs: 60_000 }]), 10_000);
     r.record(ok(0, 1000, 3000, 500)); // fired 500 ms late; answered 3 s after it was due
     const phase = r.phases[0]!;
     near(phase.latency.summary().max, 3000);
@@ -23,7 +26,7 @@ describe('Recorder', () => {
   });
 
   it('counts every outcome so that sent + dropped is everything fired, per phase, window and overall', () => {
-    const r = new Recorder([{ fromMs: 0, toMs: 10_000 }, { fromMs: 10_000, toMs: 20_000 }], 10_000);
+    const r = new Recorder(layoutOf([{ fromMs: 0, toMs: 10_000 }, { fromMs: 10_000, toMs: 20_000 }]), 10_000);
     r.record(ok(0, 0, 100));
     r.record({ phase: 0, intendedAtMs: 500, outcome: 'dropped' });
     r.record({ phase: 1, intendedAtMs: 12_000, outcome: 'http_429', firedAtMs: 12_000, result: { status: 429, attempts: 1, lastSentAtMs: 12_000, endAtMs: 12_010, retryAfterS: [7] } });
@@ -42,7 +45,7 @@ describe('Recorder', () => {
   });
 
   it('keeps a steady-state slice after each warm-up, and counts 429s inside the envelope', () => {
-    const r = new Recorder([{ fromMs: 5000, toMs: 60_000 }], 10_000);
+    const r = new Recorder(layoutOf([{ fromMs: 5000, toMs: 60_000 }]), 10_000);
     r.record(ok(0, 1000, 100));
     r.record(ok(0, 6000, 100));
     const four29 = { phase: 0, intendedAtMs: 7000, outcome: 'http_429' as const, firedAtMs: 7000, result: { status: 429, attempts: 1, lastSentAtMs: 7000, endAtMs: 7001, retryAfterS: [1] } };
@@ -55,7 +58,7 @@ describe('Recorder', () => {
 
   it('keeps time blocks of what the verdict judges in each steady slice, by intended time over the span the plan gives', () => {
     // Phase 0 is steady from 6 s to 12 s: six blocks of 1 s. Windows, phases and overall have none.
-    const r = new Recorder([{ fromMs: 6000, toMs: 12_000 }], 10_000);
+    const r = new Recorder(layoutOf([{ fromMs: 6000, toMs: 12_000 }]), 10_000);
     expect(TIME_BLOCKS).toBe(6);
     r.record(ok(0, 1000, 100)); // warm-up
     r.record(ok(0, 6000, 200, 50));
@@ -85,13 +88,13 @@ describe('Recorder', () => {
   });
 
   it('refuses an event for a phase the plan does not have', () => {
-    expect(() => new Recorder([{ fromMs: 0, toMs: 1000 }], 1000).record(ok(3, 0, 1))).toThrow(/phase 3/);
+    expect(() => new Recorder(layoutOf([{ fromMs: 0, toMs: 1000 }]), 1000).record(ok(3, 0, 1))).toThrow(/phase 3/);
   });
 });
 
 describe('Slice.latencyExcl429', () => {
   it('leaves fast 429s out of the judged latency, keeping timeouts and 504s', () => {
-    const r = new Recorder([{ fromMs: 0, toMs: 60_000 }], 10_000);
+    const r = new Recorder(layoutOf([{ fromMs: 0, toMs: 60_000 }]), 10_000);
     const answer = (outcome: 'ok' | 'http_429' | 'http_504' | 'timeout', latencyMs: number): RecordableEvent => ({
       phase: 0,
       intendedAtMs: 0,

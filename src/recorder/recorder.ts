@@ -139,23 +139,37 @@ export class Slice {
   }
 }
 
+/** Where a phase's judged slices lie in model time (ms from the run start). */
+export interface PhaseLayout {
+  /** The phase's steady state: from its start + warm-up to its end. */
+  readonly steady: SliceSpan;
+  /**
+   * The steady part of each of its load bands, in time order (one for a constant rate; a ramp's
+   * arrivals are judged against the band of the rate at their time). Contiguous: a band ends where
+   * the next starts; an arrival at an edge goes with the band it starts. Empty when inside the warm-up.
+   */
+  readonly bands: readonly SliceSpan[];
+}
+
 export class Recorder {
   readonly phases: Slice[];
-  /** Per phase, the requests intended after its warm-up: what its verdict judges, with its time blocks. */
+  /** Per phase, the requests intended after its warm-up: what its thresholds judge, with its time blocks. */
   readonly steady: Slice[];
+  /** Per phase and load band, the steady requests whose intended time falls in the band: what its p95 target judges. */
+  readonly steadyBands: Slice[][];
   /** Per phase, 429s received on requests inside the documented rate-limit envelope. */
   readonly http429InsideEnvelope: number[];
   readonly overall = new Slice();
   readonly windows: Slice[] = [];
 
-  /** `steadySpans[i]`: phase i's steady state, from its start + warm-up to its end (model ms from the run start). */
   constructor(
-    private readonly steadySpans: readonly SliceSpan[],
+    private readonly layout: readonly PhaseLayout[],
     readonly windowMs: number,
   ) {
-    this.phases = steadySpans.map(() => new Slice());
-    this.steady = steadySpans.map((span) => new Slice(span));
-    this.http429InsideEnvelope = steadySpans.map(() => 0);
+    this.phases = layout.map(() => new Slice());
+    this.steady = layout.map((p) => new Slice(p.steady));
+    this.steadyBands = layout.map((p) => p.bands.map((span) => new Slice(span.toMs > span.fromMs ? span : undefined)));
+    this.http429InsideEnvelope = layout.map(() => 0);
   }
 
   /** Records one event; `insideEnvelope`: the documented limits allow this request. */
@@ -163,7 +177,14 @@ export class Recorder {
     const phase = this.phases[event.phase];
     if (phase === undefined) throw new RangeError(`event for phase ${event.phase}, but the plan has ${this.phases.length}`);
     phase.add(event);
-    if (event.intendedAtMs >= this.steadySpans[event.phase]!.fromMs) this.steady[event.phase]!.add(event);
+    const layout = this.layout[event.phase]!;
+    if (event.intendedAtMs >= layout.steady.fromMs) {
+      this.steady[event.phase]!.add(event);
+      const bands = layout.bands;
+      let band = 0;
+      while (band < bands.length - 1 && event.intendedAtMs >= bands[band]!.toMs) band++;
+      this.steadyBands[event.phase]![band]?.add(event);
+    }
     if (insideEnvelope && (event.outcome === 'http_429' || (event.result?.retryAfterS.length ?? 0) > 0)) this.http429InsideEnvelope[event.phase]!++;
     this.overall.add(event);
     const index = Math.floor(event.intendedAtMs / this.windowMs);

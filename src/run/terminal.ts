@@ -28,22 +28,28 @@ export function formatSummary(summary: Summary, summaryPath: string): string {
   const errors = (e: Record<string, number>): number => Object.values(e).reduce((a, b) => a + b, 0);
   const rows = [
     ['phase', 'offered', 'achieved', 'sent', 'dropped', 'unsent', '2xx', '429', '504', 'errors', 'p50', 'p95', 'p99', 'target p95', 'verdict'],
-    ...summary.phases.map((p) => [
-      p.name,
-      `${p.offeredRpm}`,
-      `${p.achievedRpm.toFixed(1)}`,
-      `${p.sent}`,
-      `${p.dropped}`,
-      `${p.unsent}`,
-      `${p.outcomes.ok}`,
-      `${p.outcomes.http_429}`,
-      `${p.outcomes.http_504}`,
-      `${errors(p.errors) + p.outcomes.http_other}`,
-      sec(p.steadyLatencyMs.p50),
-      sec(p.steadyLatencyMs.p95),
-      sec(p.steadyLatencyMs.p99),
-      p.target === null ? '(none)' : `< ${sec(p.target.p95Ms)}`,
-      p.verdict,
+    ...summary.phases.flatMap((p) => [
+      [
+        p.name,
+        `${p.offeredRpm}`,
+        `${p.achievedRpm.toFixed(1)}`,
+        `${p.sent}`,
+        `${p.dropped}`,
+        `${p.unsent}`,
+        `${p.outcomes.ok}`,
+        `${p.outcomes.http_429}`,
+        `${p.outcomes.http_504}`,
+        `${errors(p.errors) + p.outcomes.http_other}`,
+        sec(p.steadyLatencyMs.p50),
+        sec(p.steadyLatencyMs.p95),
+        sec(p.steadyLatencyMs.p99),
+        p.target === null ? (p.bands.length > 1 ? '(by band)' : '(none)') : `< ${sec(p.target.p95Ms)}`,
+        p.verdict,
+      ],
+      // A ramp across load bands is judged per band, by the rate at each arrival: a row per band.
+      ...(p.bands.length > 1
+        ? p.bands.map((b) => [`  ${b.fromRpm}→${b.toRpm} rpm`, '', '', '', '', '', '', '', '', '', sec(b.steadyLatencyMs.p50), sec(b.steadyLatencyMs.p95), sec(b.steadyLatencyMs.p99), b.p95Ms === null ? '(none)' : `< ${sec(b.p95Ms)}`, ''])
+        : []),
     ]),
   ];
   const o = summary.overall;

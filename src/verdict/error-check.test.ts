@@ -22,7 +22,7 @@ function sliceWith(outcomes: Partial<Record<CountedOutcome, number>>): Slice {
 
 const DEFAULT = parseErrorCheck('rate < 1%') as Threshold;
 const errorCheck = (slice: Slice, check: Threshold | null = DEFAULT) =>
-  evaluateVerdict({ phases: [{ name: 'p', band: undefined, steady: new Slice(), all: slice, http429InsideEnvelope: 0, thresholds: [], errorCheck: check }], documentedTargets: false, generator: {} }).checks.find(
+  evaluateVerdict({ phases: [{ name: 'p', bands: [], steady: new Slice(), all: slice, http429InsideEnvelope: 0, thresholds: [], errorCheck: check }], documentedTargets: false, generator: {} }).checks.find(
     (c) => c.id === 'error_rate',
   );
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRng, nextNormal } from '../core/rng.js';
 import { Slice } from '../recorder/index.js';
 import { parseThreshold, type Threshold } from '../scenario/index.js';
-import { LATENCY_BANDS } from '../spec/index.js';
+import { LATENCY_BANDS, type LatencyBand } from '../spec/index.js';
 import { type GeneratorHealth, type PhaseInput, evaluateVerdict } from './evaluate.js';
 import { quantileRankBounds } from './quantile-interval.js';
 
@@ -30,8 +30,9 @@ function lateSlice(n: number, fromMs: number, toMs: number, lagMs: number): Slic
 }
 const GOOD_GENERATOR: GeneratorHealth = {};
 
-function phase(slice: Slice, overrides: Partial<PhaseInput> = {}): PhaseInput {
-  return { name: 'steady', band: SUSTAINED, steady: slice, all: slice, http429InsideEnvelope: 0, thresholds: [], errorCheck: null, ...overrides };
+/** A constant-rate phase: one load band (sustained unless `band` says otherwise) judging the whole slice. */
+function phase(slice: Slice, { band = SUSTAINED, ...overrides }: Partial<PhaseInput> & { band?: LatencyBand | null } = {}): PhaseInput {
+  return { name: 'steady', bands: [{ band: band ?? undefined, fromRpm: 100, toRpm: 100, steady: slice }], steady: slice, all: slice, http429InsideEnvelope: 0, thresholds: [], errorCheck: null, ...overrides };
 }
 
 const verdictOf = (phases: PhaseInput[], generator = GOOD_GENERATOR) => evaluateVerdict({ phases, documentedTargets: true, generator });
@@ -70,14 +71,14 @@ describe('evaluateVerdict: the documented p95 target', () => {
   });
 
   it('has no documented check above 300 rpm (no band), or when documented targets are off', () => {
-    expect(verdictOf([phase(sliceOf(100, 1, 2), { band: undefined })]).checks.map((c) => c.id)).not.toContain('latency_p95_target');
+    expect(verdictOf([phase(sliceOf(100, 1, 2), { band: null })]).checks.map((c) => c.id)).not.toContain('latency_p95_target');
     expect(evaluateVerdict({ phases: [phase(sliceOf(100, 1, 2))], documentedTargets: false, generator: GOOD_GENERATOR }).checks.map((c) => c.id)).not.toContain('latency_p95_target');
   });
 });
 
 describe('evaluateVerdict: one-sided decisions', () => {
   const threshold = (t: string): Threshold => parseThreshold(t) as Threshold;
-  const thresholdCheck = (slice: Slice, t: string) => verdictOf([phase(slice, { thresholds: [threshold(t)], band: undefined })]).checks.find((c) => c.id === 'threshold')!;
+  const thresholdCheck = (slice: Slice, t: string) => verdictOf([phase(slice, { thresholds: [threshold(t)], band: null })]).checks.find((c) => c.id === 'threshold')!;
 
   it('fails p(99) < 1s on 300 responses from the lower bound alone, although an upper bound needs 368', () => {
     const c = thresholdCheck(sliceOf(300, 1000, 2580), 'p(99) < 1s'); // p50 1.79 s
@@ -255,10 +256,10 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
   it('does not let lateness pass a lower bound: p(95) > 1s passes only if service time passes it too', () => {
     const thresholds = [parseThreshold('p(95) > 1s') as Threshold];
     const late = lateSlice(1000, 200, 600, 1500); // true latency 200–600 ms, each sent 1.5 s late
-    const check = verdictOf([phase(late, { thresholds, band: undefined })]).checks.find((c) => c.id === 'threshold')!;
+    const check = verdictOf([phase(late, { thresholds, band: null })]).checks.find((c) => c.id === 'threshold')!;
     expect(check.status).toBe('inconclusive');
     expect(check.reason).toContain('the generator was late');
-    const onTime = verdictOf([phase(lateSlice(1000, 1100, 1500, 0), { thresholds, band: undefined })]).checks.find((c) => c.id === 'threshold')!;
+    const onTime = verdictOf([phase(lateSlice(1000, 1100, 1500, 0), { thresholds, band: null })]).checks.find((c) => c.id === 'threshold')!;
     expect(onTime.status).toBe('pass');
   });
 });

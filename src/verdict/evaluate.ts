@@ -56,9 +56,20 @@ export interface Verdict {
   readonly notes: readonly string[];
 }
 
+/** The steady requests of a phase that fall in one load band, by the rate at their intended time. */
+export interface BandInput {
+  /** The spec's band, or undefined above 300 rpm (no documented target). */
+  readonly band: LatencyBand | undefined;
+  /** Offered rate at the band's start and end in the phase (rpm). */
+  readonly fromRpm: number;
+  readonly toRpm: number;
+  readonly steady: Slice;
+}
+
 export interface PhaseInput {
   readonly name: string;
-  readonly band: LatencyBand | undefined;
+  /** The phase's load bands in time order: one for a constant rate, up to four for a ramp. */
+  readonly bands: readonly BandInput[];
   /** Requests of the phase after its warm-up. */
   readonly steady: Slice;
   /** Every request of the phase. */
@@ -257,14 +268,19 @@ function thresholdCheck(phase: PhaseInput, t: Threshold, generator: GeneratorHea
   return { ...base, status: compare(rate, t.op, t.fraction) ? 'pass' : 'fail', observed: rate, interval: null, reason: `${count} of ${of} (${(rate * 100).toFixed(2)} %)` };
 }
 
+const rpm = (value: number): string => String(Math.round(value * 10) / 10);
+
 function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: GeneratorHealth): Check[] {
   const checks: Check[] = [];
-  if (documentedTargets && phase.band !== undefined) {
+  // Each band's arrivals against its own target: a ramp is judged in slices, by the rate at each arrival.
+  for (const b of documentedTargets ? phase.bands : []) {
+    if (b.band === undefined) continue;
+    const arrivals = phase.bands.length === 1 ? '' : `: its arrivals at ${rpm(b.fromRpm)}–${rpm(b.toRpm)} rpm`;
     checks.push({
       id: 'latency_p95_target',
       phase: phase.name,
-      what: `p(95) < ${formatMs(phase.band.p95TargetMs)} (spec, ${phase.band.band} band, steady state)`,
-      ...percentileCheck(phase.steady, 95, '<', phase.band.p95TargetMs, generator),
+      what: `p(95) < ${formatMs(b.band.p95TargetMs)} (spec, ${b.band.band} band${arrivals}, steady state)`,
+      ...percentileCheck(b.steady, 95, '<', b.band.p95TargetMs, generator),
     });
   }
   checks.push({
@@ -299,7 +315,7 @@ function lateNotes(input: VerdictInput): string[] {
   const notes: string[] = [];
   for (const phase of input.phases) {
     const targets = [
-      ...(input.documentedTargets && phase.band !== undefined ? [phase.band.p95TargetMs] : []),
+      ...(input.documentedTargets ? phase.bands.flatMap((b) => (b.band === undefined ? [] : [b.band.p95TargetMs])) : []),
       ...phase.thresholds.flatMap((t) => (t.kind === 'percentile' ? [t.valueMs] : [])),
     ];
     if (targets.length === 0) continue;

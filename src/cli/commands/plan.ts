@@ -27,7 +27,11 @@ export async function runPlan(args: PlanArgs, io: Io): Promise<number> {
   const plan = buildPlan(await loadScenario(args.scenario), { timeScale });
   const guard = evaluateGuard(plan, { startAtMs: at.ms, loopbackAsReal: args['allow-loopback-as-real'] });
   if (args.json) {
-    const phases = plan.phases.map(({ arrivalsMs, band, ...rest }) => ({ ...rest, requests: arrivalsMs.length, band: band?.band ?? null, p95TargetMs: band?.p95TargetMs ?? null }));
+    const phases = plan.phases.map(({ arrivalsMs, bands, ...rest }) => ({
+      ...rest,
+      requests: arrivalsMs.length,
+      bands: bands.map(({ band, ...slice }) => ({ band: band?.band ?? null, p95TargetMs: band?.p95TargetMs ?? null, ...slice })),
+    }));
     io.stdout(`${JSON.stringify({ scenario: plan.scenario.name, durationMs: plan.durationMs, requests: plan.arrivals, timeScale, phases, notes: planNotes(plan), guard }, null, 2)}\n`);
   } else {
     io.stdout(`${describePlan(plan)}\n${describeDecision(guard).join('\n')}\n\nNothing was sent: plan is a dry run.\n`);
