@@ -21,7 +21,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   plan: ['core', 'spec', 'scenario'],
   client: ['core', 'spec'],
   engine: ['core', 'client', 'plan'],
-  recorder: [],
+  recorder: ['core'],
   verdict: ['core', 'spec', 'recorder', 'scenario'],
   guard: ['core', 'spec', 'scenario', 'plan'],
   credentials: ['core'],

@@ -4,6 +4,7 @@
  * base64) so runs and shards can be merged and re-reported. It is a pure function of the plan, the
  * run record and the events (through the Recorder): `loadproof report` rebuilds it from a run folder.
  */
+import { isUnanswered } from '../core/text.js';
 import type { Plan } from '../plan/index.js';
 import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice } from '../recorder/index.js';
 import type { Verdict } from '../verdict/index.js';
@@ -12,13 +13,18 @@ import type { RunEnd, RunRecord } from './run-record.js';
 
 export const SUMMARY_SCHEMA_VERSION = 2;
 
-type Stats = { readonly [K in keyof HistogramSummary]: number | null };
+/** A statistic in ms: null without data, "unanswered" where it falls on a request dropped or left unanswered. */
+type Stat = number | null | 'unanswered';
+type Stats = { readonly [K in keyof HistogramSummary]: K extends 'count' ? number : Stat };
 
 const stats = (h: MsHistogram): Stats => {
   const s = h.summary();
-  const clean = (v: number): number | null => (Number.isFinite(v) ? Math.round(v * 1000) / 1000 : null);
-  return { count: s.count, p50: clean(s.p50), p90: clean(s.p90), p95: clean(s.p95), p99: clean(s.p99), max: clean(s.max), mean: clean(s.mean) };
+  const clean = (v: number): Stat => (!Number.isFinite(v) ? null : isUnanswered(v) ? 'unanswered' : Math.round(v * 1000) / 1000);
+  // A mean over unanswered requests has no meaning.
+  return { count: s.count, p50: clean(s.p50), p90: clean(s.p90), p95: clean(s.p95), p99: clean(s.p99), max: clean(s.max), mean: isUnanswered(s.max) ? null : clean(s.mean) };
 };
+
+const shown = <T extends number | null>(v: T): T | 'unanswered' => (v !== null && isUnanswered(v) ? 'unanswered' : v);
 
 function sliceFields(slice: Slice) {
   return {
@@ -29,6 +35,7 @@ function sliceFields(slice: Slice) {
     outcomes: { ...slice.outcomes },
     status: { ...slice.status },
     errors: Object.fromEntries(ERROR_OUTCOMES.map((c) => [c, slice.outcomes[c]])),
+    unanswered: slice.unanswered,
     latencyMs: stats(slice.latency),
     latency2xxMs: stats(slice.latency2xx),
     latencyExcl429Ms: stats(slice.latencyExcl429),
@@ -124,7 +131,13 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     exitCode: meta.exitCode,
     files: meta.files,
     guard: meta.run.guard,
-    verdict: { status: verdict.status, reasons: verdict.reasons, notes: verdict.notes, checks: verdict.checks },
+    verdict: {
+      status: verdict.status,
+      reasons: verdict.reasons,
+      notes: verdict.notes,
+      // A percentile that falls on an unanswered request reads "unanswered", not its stand-in value.
+      checks: verdict.checks.map((c) => ({ ...c, observed: shown(c.observed), interval: c.interval === null ? null : c.interval.map(shown) })),
+    },
     counts: {
       planned: plan.arrivals,
       fired: meta.end.engine.fired,

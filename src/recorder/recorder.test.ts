@@ -69,11 +69,13 @@ describe('Recorder', () => {
     r.record({ phase: 0, intendedAtMs: 10_000, outcome: 'dropped' });
     const steady = r.steady[0]!;
     expect(steady.span).toEqual({ fromMs: 6000, toMs: 12_000 });
-    expect(steady.latencyExcl429Blocks.map((b) => b.count)).toEqual([2, 1, 0, 0, 0, 1]);
-    expect(steady.serviceExcl429Blocks.map((b) => b.count)).toEqual([2, 1, 0, 0, 0, 1]);
+    // The dropped request counts too, as unanswered (worse than any target), in its block.
+    expect(steady.latencyExcl429Blocks.map((b) => b.count)).toEqual([2, 1, 0, 0, 1, 1]);
+    expect(steady.serviceExcl429Blocks.map((b) => b.count)).toEqual([2, 1, 0, 0, 1, 1]);
     near(steady.latencyExcl429Blocks[5]!.rankMs(1), 500);
     near(steady.serviceExcl429Blocks[0]!.rankMs(1), 150); // sent 50 ms late: service 150 ms
-    expect(steady.latencyExcl429.count).toBe(4);
+    expect(steady.latencyExcl429.count).toBe(5);
+    expect(steady.unanswered).toBe(1);
     expect(r.phases[0]!.latencyExcl429Blocks).toEqual([]);
     expect(r.overall.latencyExcl429Blocks).toEqual([]);
     expect(r.windows[0]!.latencyExcl429Blocks).toEqual([]);

@@ -7,6 +7,7 @@
  * covers a span of model time and also keeps what it judges per time block of that span, because
  * latencies are correlated in time and the confidence interval needs to see how (verdict/quantile-interval).
  */
+import { UNANSWERED_MS } from '../core/text.js';
 import { MsHistogram } from './histogram.js';
 
 /** Outcomes of requests that were sent (the client's Outcome). */
@@ -62,8 +63,10 @@ export class Slice {
   readonly latency = MsHistogram.create();
   readonly latency2xx = MsHistogram.create();
   /**
-   * Latency of every answer except 429s: what the verdict judges. A 429 comes back fast; counting it
-   * would flatter a rate-limited service (429s are judged by their own check).
+   * Latency of every answer except 429s, and of every request dropped or left unanswered at
+   * UNANSWERED_MS (worse than any target): what the verdict judges. A 429 comes back fast; counting it
+   * would flatter a rate-limited service (429s are judged by their own check). Failed answers (500,
+   * reset, timeout) count at their cost to the client: the time until the client knew.
    */
   readonly latencyExcl429 = MsHistogram.create();
   readonly service = MsHistogram.create();
@@ -75,6 +78,8 @@ export class Slice {
   readonly outcomes: Record<CountedOutcome, number> = Object.fromEntries(COUNTED_OUTCOMES.map((o) => [o, 0])) as Record<CountedOutcome, number>;
   readonly status: Record<string, number> = {};
   attempts = 0;
+  /** Requests dropped or left unanswered, in latencyExcl429 and serviceExcl429 at UNANSWERED_MS. */
+  unanswered = 0;
   /** `latencyExcl429` per time block of the span (none without a span). */
   readonly latencyExcl429Blocks: readonly MsHistogram[];
   /** `serviceExcl429` per time block of the span (none without a span). */
@@ -92,6 +97,12 @@ export class Slice {
 
   add(event: RecordableEvent): void {
     this.outcomes[event.outcome]++;
+    // A request dropped or left unanswered cost its client more than any target: it is judged so.
+    // (Unsent requests are not: the run stopped before their time.)
+    if (event.outcome === 'dropped' || event.outcome === 'abandoned') {
+      this.unanswered++;
+      this.recordJudged(event.intendedAtMs, UNANSWERED_MS, UNANSWERED_MS);
+    }
     // Dropped and unsent requests never left: no send lag, no latency.
     if (event.outcome === 'dropped' || event.outcome === 'unsent' || event.firedAtMs === undefined) return;
     this.sendLag.recordMs(event.firedAtMs - event.intendedAtMs);

@@ -3,7 +3,7 @@ import { formatMs, formatTable } from '../core/text.js';
 import type { RunOutcome } from './execute.js';
 import type { Summary } from '../judge/index.js';
 
-const sec = (ms: number | null): string => (ms === null ? '—' : formatMs(ms));
+const sec = (ms: number | null | 'unanswered'): string => (ms === null ? '—' : ms === 'unanswered' ? ms : formatMs(ms));
 
 /** Where the traffic went, in words. */
 function targetText(summary: Summary): string {

@@ -23,6 +23,9 @@ export type Threshold =
 
 const EXPRESSION = /^\s*(p|rate|count)\(\s*([^)]*?)\s*\)\s*(<=|>=|==|<|>)\s*(\S+)\s*$/;
 
+/** The longest latency a percentile threshold may name (24 h): an unanswered request counts as far worse. */
+const MAX_PERCENTILE_TARGET_MS = 24 * 3_600_000;
+
 /** Every phase's error check unless the scenario sets `thresholds.errors`. */
 export const DEFAULT_ERROR_CHECK = 'rate < 1%';
 
@@ -52,6 +55,7 @@ export function parseThreshold(source: string): Threshold | { readonly problem: 
     if (!(percentile > 0 && percentile < 100)) return { problem: `p(…) takes a percentile between 0 and 100 (exclusive), got "${arg}"` };
     const valueMs = parseDurationMs(value);
     if (valueMs === undefined || !Number.isFinite(valueMs)) return { problem: `p(…) compares with a finite duration like 2500ms or 4s, got "${value}"` };
+    if (valueMs > MAX_PERCENTILE_TARGET_MS) return { problem: `p(…) compares with a duration of at most 24h, got "${value}"` };
     return { kind: 'percentile', source, percentile, op, valueMs };
   }
   if (!(COUNTABLE as readonly string[]).includes(arg)) return { problem: `${fn}(…) counts one of ${COUNTABLE.join(', ')}, got "${arg}"` };

@@ -53,3 +53,43 @@ describe('the error check', () => {
     expect(parseErrorCheck(text)).toHaveProperty('problem');
   });
 });
+
+describe('requests that got no answer are judged as worse than any target', () => {
+  const ok = (slice: Slice, n: number, latencyMs: number): void => {
+    for (let i = 0; i < n; i++) slice.add({ phase: 0, intendedAtMs: i, outcome: 'ok', firedAtMs: i, result: { status: 200, attempts: 1, lastSentAtMs: i, endAtMs: i + latencyMs, retryAfterS: [] } });
+  };
+  const p95Check = (slice: Slice) =>
+    evaluateVerdict({ phases: [{ name: 'p', bands: [{ band: { band: 'sustained', upToRpm: 100, p95TargetMs: 2500, specWording: '' }, fromRpm: 100, toRpm: 100, steady: slice }], steady: slice, all: slice, http429InsideEnvelope: 0, thresholds: [], errorCheck: null }], documentedTargets: true, generator: {} }).checks.find(
+      (c) => c.id === 'latency_p95_target',
+    )!;
+
+  it('fails p95 when 10 % of the arrivals were dropped, however fast the answered ones came back (it passed before)', () => {
+    const slice = new Slice({ fromMs: 0, toMs: 1000 });
+    for (let i = 0; i < 1000; i++) {
+      if (i % 10 === 0) slice.add({ phase: 0, intendedAtMs: i, outcome: 'dropped' });
+      else slice.add({ phase: 0, intendedAtMs: i, outcome: 'ok', firedAtMs: i, result: { status: 200, attempts: 1, lastSentAtMs: i, endAtMs: i + 100, retryAfterS: [] } });
+    }
+    const c = p95Check(slice);
+    expect(c.status).toBe('fail');
+    expect(c.reason).toMatch(/^p\(95\) unanswered, /);
+    expect(slice.unanswered).toBe(100);
+  });
+
+  it('never passes p95 when the drops came all at once: the spell of drops leaves it unsure, not fine', () => {
+    const slice = new Slice({ fromMs: 0, toMs: 1000 });
+    ok(slice, 900, 100);
+    for (let i = 0; i < 100; i++) slice.add({ phase: 0, intendedAtMs: 900 + i, outcome: 'dropped' });
+    expect(p95Check(slice).status).not.toBe('pass');
+  });
+
+  it('counts requests cancelled unanswered the same way, and a timeout at its time', () => {
+    const slice = new Slice();
+    ok(slice, 900, 100);
+    for (let i = 0; i < 50; i++) slice.add({ phase: 0, intendedAtMs: i, outcome: 'abandoned', firedAtMs: i, result: { attempts: 1, lastSentAtMs: i, endAtMs: i + 1, retryAfterS: [] } });
+    for (let i = 0; i < 50; i++) slice.add({ phase: 0, intendedAtMs: i, outcome: 'timeout', firedAtMs: i, result: { attempts: 1, lastSentAtMs: i, endAtMs: i + 30_000, retryAfterS: [] } });
+    expect(slice.latencyExcl429.count).toBe(1000);
+    expect(slice.latencyExcl429.percentileMs(94)).toBeCloseTo(30_000, -2);
+    expect(slice.latencyExcl429.percentileMs(96)).toBeGreaterThan(1e8);
+    expect(p95Check(slice).status).toBe('fail');
+  });
+});
