@@ -27,9 +27,9 @@ describe('loadproof plan', () => {
     const { code, stdout } = await runCli(['plan', file, '--json']);
     expect(code).toBe(0);
     const plan = JSON.parse(stdout);
-    expect(plan).toMatchObject({ scenario: 'hot', requests: 2100, durationMs: 360_000, phases: [{ name: 'a', requests: 2100, band: null, p95TargetMs: null }] });
+    expect(plan).toMatchObject({ scenario: 'hot', requests: 2100, durationMs: 360_000, phases: [{ name: 'a', requests: 2100, bands: [{ band: null, p95TargetMs: null, fromRpm: 350, toRpm: 350, arrivals: 2100 }] }] });
     expect(plan.notes).toEqual([
-      'phase a offers 350 rpm on average: above 300 rpm the spec documents no p95 target',
+      'phase a: its arrivals come above 300 rpm, where the spec documents no p95 target',
       'phase a runs at 350 rpm for 6m: longer than the documented 5 minutes of a spike',
     ]);
   });
