@@ -109,7 +109,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     http504: w.outcomes.http_504,
     errors: ERROR_OUTCOMES.reduce((sum, c) => sum + w.outcomes[c], 0) + w.outcomes.http_other,
     dropped: w.dropped,
-    latencyMs: { p50: stats(w.latency).p50, p95: stats(w.latency).p95, p99: stats(w.latency).p99 },
+    latencyMs: ((s) => ({ p50: s.p50, p95: s.p95, p99: s.p99 }))(stats(w.latency)),
   }));
   const lag = recorder.overall.sendLag.summary();
   return {

@@ -69,6 +69,21 @@ describe('MsHistogram', () => {
     }
   }, 60_000);
 
+  it('reads percentiles and the mean as HDR itself does, from one cached walk of the buckets', () => {
+    const rng = createRng(5);
+    for (const n of [1, 11, 183, 1000, 5003]) {
+      const h = MsHistogram.create();
+      const own = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false });
+      for (let i = 0; i < n; i++) {
+        const ms = Math.exp(rng.next() * 10);
+        h.recordMs(ms);
+        own.recordValue(Math.max(0, Math.round(ms * 1000)));
+      }
+      for (const p of [1, 50, 90, 95, 99, 99.9, 100]) expect(h.percentileMs(p), `n ${n}, p ${p}`).toBe(own.getValueAtPercentile(p) / 1000);
+      expect(h.summary().mean).toBeCloseTo(own.mean / 1000, 9);
+    }
+  });
+
   it('reports an empty histogram as NaN, never as 0', () => {
     expect(MsHistogram.create().summary()).toMatchObject({ count: 0, p95: Number.NaN, max: Number.NaN });
   });

@@ -21,6 +21,8 @@ export interface HistogramSummary {
 interface Buckets {
   readonly topsUs: readonly number[];
   readonly cumulative: readonly number[];
+  /** Σ count × the bucket's median value (µs): HDR's own mean, from the same walk. */
+  readonly sumUs: number;
 }
 
 /** The pure-JS histogram (useWebAssembly: false), whose counts can be read bucket by bucket. */
@@ -55,9 +57,16 @@ export class MsHistogram {
     return this.h.totalCount;
   }
 
-  /** The value at percentile p (0–100), in ms; NaN when empty. */
+  /**
+   * The value at percentile p (0 < p ≤ 100), in ms; NaN when empty. Nearest rank, as HDR defines it
+   * (the ⌈p·n/100⌉-th smallest), found on the cached buckets: HDR's own lookup walks every bucket per
+   * call, which made judging a long run's windows take seconds.
+   */
   percentileMs(p: number): number {
-    return this.count === 0 ? Number.NaN : this.h.getValueAtPercentile(p) / 1000;
+    if (this.count === 0) return Number.NaN;
+    // p·n is exact for whole p; the rounding to 12 digits keeps a fractional p from landing one rank high.
+    const rank = Math.min(this.count, Math.max(1, Math.ceil(Number(((p * this.count) / 100).toPrecision(12)))));
+    return this.rankMs(rank);
   }
 
   /** The value at 1-based rank r of the sorted sample (HDR precision: the top of its bucket), in ms; NaN when empty. */
@@ -91,14 +100,17 @@ export class MsHistogram {
     const topsUs: number[] = [];
     const cumulative: number[] = [];
     let total = 0;
+    let sumUs = 0;
     for (let i = 0; i < this.h.countsArrayLength; i++) {
       const count = this.h.getCountAtIndex(i);
       if (count === 0) continue;
       total += count;
-      topsUs.push(this.h.highestEquivalentValue(this.h.valueFromIndex(i)));
+      const value = this.h.valueFromIndex(i);
+      topsUs.push(this.h.highestEquivalentValue(value));
       cumulative.push(total);
+      sumUs += this.h.medianEquivalentValue(value) * count;
     }
-    this.buckets = { topsUs, cumulative };
+    this.buckets = { topsUs, cumulative, sumUs };
     return this.buckets;
   }
 
@@ -117,7 +129,7 @@ export class MsHistogram {
       // From the buckets, like every percentile (3 significant digits): the exact maximum does not
       // survive encoding, and a merged shard result must equal the single-process one.
       max: this.percentileMs(100),
-      mean: empty ? Number.NaN : this.h.mean / 1000,
+      mean: empty ? Number.NaN : this.recordedBuckets().sumUs / this.count / 1000,
     };
   }
 }
