@@ -7,29 +7,13 @@
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
+import { describe, expect, it } from 'vitest';
 import { runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
 import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
-import { type Stub, type StubBehaviour, startStub } from '../helpers/stub.js';
+import { serversFor } from '../helpers/servers.js';
 
 const K = 20;
-const servers: { close(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => s.close()));
-});
-
-async function mock(options: MockServerOptions = {}): Promise<MockServer> {
-  const s = await startMockServer({ timeScale: K, ...options });
-  servers.push(s);
-  return s;
-}
-
-async function stub(behaviour: StubBehaviour): Promise<Stub> {
-  const s = await startStub(behaviour);
-  servers.push(s);
-  return s;
-}
+const { mock, stub } = serversFor(K);
 
 const scenarioAt = (url: string, phases: string, extra = ''): string =>
   `name: failing\ndescription: traffic that fails\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n${phases}${extra}`;
