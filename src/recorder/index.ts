@@ -1,2 +1,3 @@
 export { MsHistogram, type HistogramSummary } from './histogram.js';
 export { COUNTED_OUTCOMES, ERROR_OUTCOMES, SENT_OUTCOMES, Recorder, Slice, type CountedOutcome, type RecordableEvent } from './recorder.js';
+export { AttemptLog } from './attempts.js';

@@ -5,6 +5,7 @@
  * values; counters by outcome and by HTTP status. Every event lands in exactly one phase and one
  * window, so per phase: sent = Σ outcomes, fired = sent + dropped.
  */
+import { AttemptLog } from './attempts.js';
 import { MsHistogram } from './histogram.js';
 
 /** Outcomes of requests that were sent (the client's Outcome). */
@@ -32,6 +33,8 @@ export interface RecordableEvent {
     readonly lastSentAtMs: number;
     readonly endAtMs: number;
     readonly retryAfterS: readonly number[];
+    /** Each attempt's send and answer times (model ms) and status; absent in events written before they were recorded. */
+    readonly tries?: readonly { readonly sentAtMs: number; readonly endAtMs: number; readonly status?: number }[];
   };
 }
 
@@ -93,8 +96,8 @@ export class Recorder {
   readonly phases: Slice[];
   /** Per phase, the requests intended after its warm-up: what its verdict judges. */
   readonly steady: Slice[];
-  /** Per phase, 429s received on requests inside the documented rate-limit envelope. */
-  readonly http429InsideEnvelope: number[];
+  /** Every attempt, compact: what the rate-limit envelope's judge replays after the run. */
+  readonly attempts = new AttemptLog();
   readonly overall = new Slice();
   readonly windows: Slice[] = [];
   /** Token-call durations (model ms), apart from the load. */
@@ -107,16 +110,15 @@ export class Recorder {
   ) {
     this.phases = steadyFromMs.map(() => new Slice());
     this.steady = steadyFromMs.map(() => new Slice());
-    this.http429InsideEnvelope = steadyFromMs.map(() => 0);
   }
 
-  /** Records one event; `insideEnvelope`: the documented limits allow this request. */
-  record(event: RecordableEvent, insideEnvelope = false): void {
+  /** Records one event. */
+  record(event: RecordableEvent): void {
     const phase = this.phases[event.phase];
     if (phase === undefined) throw new RangeError(`event for phase ${event.phase}, but the plan has ${this.phases.length}`);
     phase.add(event);
     if (event.intendedAtMs >= this.steadyFromMs[event.phase]!) this.steady[event.phase]!.add(event);
-    if (insideEnvelope && (event.outcome === 'http_429' || (event.result?.retryAfterS.length ?? 0) > 0)) this.http429InsideEnvelope[event.phase]!++;
+    this.attempts.add(event);
     this.overall.add(event);
     const index = Math.floor(event.intendedAtMs / this.windowMs);
     while (this.windows.length <= index) this.windows.push(new Slice());

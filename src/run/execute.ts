@@ -26,11 +26,11 @@ import { generateNote } from '../corpus/index.js';
 import { type EngineResult, type RequestEvent, runPlan } from '../engine/index.js';
 import { type GuardDecision, describeDecision, effectiveLimits, evaluateGuard } from '../guard/index.js';
 import type { ProfileName } from '../mock/index.js';
-import { type Plan, buildPlan, envelopeFlags } from '../plan/index.js';
+import { type Plan, buildPlan } from '../plan/index.js';
 import { Recorder } from '../recorder/index.js';
 import { type Scenario, loadScenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
-import { type Verdict, evaluateVerdict } from '../verdict/index.js';
+import { type EnvelopeJudgement, type Verdict, envelopeFindings, evaluateVerdict } from '../verdict/index.js';
 import { EventLog, type FileResult, makeRunFolder, removeRunFolder, useRunFolder, writeWhole } from './output.js';
 import { type Summary, buildSummary } from './summary.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
@@ -85,6 +85,7 @@ function eventLine(plan: Plan, e: RequestEvent): string {
     status: r?.status ?? null,
     attempts: r?.attempts ?? 0,
     retryAfterS: r?.retryAfterS ?? [],
+    tries: (r?.tries ?? []).map((t) => ({ sentAtMs: round(t.sentAtMs), endAtMs: round(t.endAtMs), status: t.status ?? null })),
   })}\n`;
 }
 
@@ -109,7 +110,9 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
     options.secrets.add(target.clientSecret);
     for (const warning of target.warnings) options.log(`loadproof: warning: ${warning}`);
     const measured = await measure(plan, target, events, options);
-    const verdict = judge(plan, measured);
+    // 429s the limits clearly allow are findings: the documented limits, or those support raised.
+    const envelope = envelopeFindings(plan, measured.recorder.attempts, effectiveLimits(scenario));
+    const verdict = judge(plan, measured, envelope);
     const failure = measured.stop?.kind === 'failure' ? measured.stop.error : undefined;
     const exitCode = (writeFailed: boolean): number =>
       failure !== undefined || writeFailed ? EXIT.runFailed : measured.engine.interrupted ? EXIT.interrupted : { pass: EXIT.pass, fail: EXIT.slaNotMet, inconclusive: EXIT.inconclusive }[verdict.status];
@@ -127,6 +130,7 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
         tokenCalls: measured.tokenCalls,
         eventLoopDelayP99Ms: measured.eventLoopDelayP99Ms,
         guard,
+        envelope,
         files: files.map((f) => ({ file: f.file.slice(reportDir.length + 1), error: f.error })),
         exitCode: exitCode(files.some((f) => f.error !== null)),
       });
@@ -218,8 +222,6 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
       else if (error instanceof RunFailure) stopWith({ kind: 'failure', error });
       else throw error;
     });
-    // 429s inside the envelope are findings: the documented one, or the one support raised.
-    const inside = envelopeFlags(plan, effectiveLimits(scenario));
     const textRng = createRng(scenario.payload.seed);
     const identify = createIdentify({
       baseUrl: target.baseUrl,
@@ -248,7 +250,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
       drainMs: scenario.timeoutMs,
       cancelInFlight: () => cancel.abort(),
       onEvent: (e) => {
-        recorder.record(e, inside[e.seq] === 1);
+        recorder.record(e);
         const line = options.secrets.redact(eventLine(plan, e));
         events.write(line);
         if (options.verbose) options.log(`request: ${line.trimEnd()}`);
@@ -269,7 +271,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, opt
 }
 
 /** Step 4: the verdict, a pure function of the plan and what was measured. */
-function judge(plan: Plan, measured: Measurement): Verdict {
+function judge(plan: Plan, measured: Measurement, envelope: EnvelopeJudgement): Verdict {
   const scenario = plan.scenario;
   const k = plan.timeScale;
   return evaluateVerdict({
@@ -278,7 +280,7 @@ function judge(plan: Plan, measured: Measurement): Verdict {
       band: p.band,
       steady: measured.recorder.steady[i]!,
       all: measured.recorder.phases[i]!,
-      http429InsideEnvelope: measured.recorder.http429InsideEnvelope[i]!,
+      envelope: envelope.phases[i]!,
       thresholds: [...scenario.thresholds.all, ...(scenario.thresholds.byPhase.get(p.name) ?? [])],
     })),
     documentedTargets: scenario.thresholds.documentedTargets,

@@ -7,7 +7,7 @@ import type { EngineResult } from '../engine/index.js';
 import type { GuardDecision } from '../guard/index.js';
 import type { Plan } from '../plan/index.js';
 import { ERROR_OUTCOMES, type HistogramSummary, type MsHistogram, type Recorder, type Slice } from '../recorder/index.js';
-import type { Verdict } from '../verdict/index.js';
+import type { EnvelopeJudgement, Verdict } from '../verdict/index.js';
 import { GENERATOR_BUDGET } from '../verdict/index.js';
 
 export const SUMMARY_SCHEMA_VERSION = 1;
@@ -62,6 +62,8 @@ export interface SummaryMeta {
   readonly tokenCalls: number;
   readonly eventLoopDelayP99Ms: number | null;
   readonly guard: GuardDecision;
+  /** The run's 429s judged against the rate-limit envelope. */
+  readonly envelope: EnvelopeJudgement;
   /** The run folder's files (relative paths) and any write error. */
   readonly files: readonly { readonly file: string; readonly error: string | null }[];
   /** The process exit code this run ends with. */
@@ -88,7 +90,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       planned: p.arrivalsMs.length,
       ...sliceFields(slice),
       steadyLatencyMs: stats(recorder.steady[i]!.latencyExcl429),
-      http429InsideEnvelope: recorder.http429InsideEnvelope[i]!,
+      envelope: meta.envelope.phases[i]!,
       target: p.band === undefined ? null : { band: p.band.band, p95Ms: p.band.p95TargetMs },
       verdict: status,
     };
@@ -125,6 +127,14 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     files: meta.files,
     guard: { allowed: meta.guard.allowed, real: meta.guard.real, startAt: meta.guard.startAt, plannedEndAt: meta.guard.plannedEndAt, traffic: meta.guard.traffic, limits: meta.guard.limits, checks: meta.guard.checks },
     verdict: { status: verdict.status, reasons: verdict.reasons, notes: verdict.notes, checks: verdict.checks },
+    envelope: {
+      marginTokens: meta.envelope.marginTokens,
+      uncertaintyMs: meta.envelope.uncertaintyMs,
+      slowest429Ms: meta.envelope.slowest429Ms,
+      maxSendLagMs: meta.envelope.maxSendLagMs,
+      capacityTokens: meta.envelope.capacityTokens,
+      refillRpm: meta.envelope.refillRpm,
+    },
     counts: {
       planned: plan.arrivals,
       fired: meta.engine.fired,

@@ -20,6 +20,7 @@ import { formatMs } from '../core/text.js';
 import { ERROR_OUTCOMES, type MsHistogram, type Slice } from '../recorder/index.js';
 import type { Countable, Threshold } from '../scenario/index.js';
 import type { LatencyBand } from '../spec/index.js';
+import { type EnvelopePhase, describeEnvelopePhase } from './envelope.js';
 import { quantileRankInterval } from './quantile-interval.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'inconclusive';
@@ -56,8 +57,8 @@ export interface PhaseInput {
   readonly steady: Slice;
   /** Every request of the phase. */
   readonly all: Slice;
-  /** 429s on requests inside the documented rate-limit envelope. */
-  readonly http429InsideEnvelope: number;
+  /** The phase's 429s judged against the rate-limit envelope (envelopeFindings). */
+  readonly envelope: EnvelopePhase;
   readonly thresholds: readonly Threshold[];
 }
 
@@ -231,13 +232,10 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
     id: 'http_429_in_envelope',
     phase: phase.name,
     what: 'no 429 inside the documented rate-limit envelope',
-    status: phase.http429InsideEnvelope === 0 ? 'pass' : 'fail',
-    observed: phase.http429InsideEnvelope,
+    status: phase.envelope.findings === 0 ? 'pass' : 'fail',
+    observed: phase.envelope.findings,
     interval: null,
-    reason:
-      phase.http429InsideEnvelope === 0
-        ? `${phase.all.outcomes.http_429} 429s, none inside the envelope`
-        : `${phase.http429InsideEnvelope} 429s on requests the documented limits allow: a finding against the service`,
+    reason: describeEnvelopePhase(phase.envelope),
   });
   for (const t of phase.thresholds) checks.push(thresholdCheck(phase, t, generator));
   return checks;
