@@ -1,40 +1,50 @@
 /**
  * Every attempt put on the wire, in compact form, for the rate-limit envelope's judge: the send
  * time of each attempt the server did not refuse with a 429 (8 bytes), and the send time, answer
- * time and phase of each 429 (24 bytes). Typed arrays that double as they fill, so a plan of 10
+ * time and phase of each 429 (18 bytes). Typed arrays that double as they fill, so a plan of 10
  * million requests costs about 80 MB here, not 10 million objects. Times are model ms.
  */
 import type { RecordableEvent } from './recorder.js';
 
-/** A Float64Array that grows by doubling. */
-class Float64List {
-  private data = new Float64Array(1024);
+/** A typed array that grows by doubling. */
+class GrowingArray<A extends Float64Array | Uint16Array> {
+  private data: A;
   length = 0;
+
+  constructor(private readonly make: (length: number) => A) {
+    this.data = make(1024);
+  }
 
   push(value: number): void {
     if (this.length === this.data.length) {
-      const bigger = new Float64Array(this.data.length * 2);
+      const bigger = this.make(this.data.length * 2);
       bigger.set(this.data);
       this.data = bigger;
     }
     this.data[this.length++] = value;
   }
 
-  at(i: number): number {
-    return this.data[i]!;
-  }
-
   /** A copy of the values, in the order pushed. */
-  copy(): Float64Array {
-    return this.data.slice(0, this.length);
+  copy(): A {
+    return this.data.slice(0, this.length) as A;
   }
 }
 
+/** The 429s of a run, as parallel arrays in the order recorded. */
+export interface RefusedAttempts {
+  /** When each was sent (model ms). */
+  readonly sentAtMs: Float64Array;
+  /** When its 429 came back (model ms). */
+  readonly endAtMs: Float64Array;
+  /** The phase index of its request. */
+  readonly phase: Uint16Array;
+}
+
 export class AttemptLog {
-  private readonly admitted = new Float64List();
-  private readonly refusedSent = new Float64List();
-  private readonly refusedEnd = new Float64List();
-  private readonly refusedPhase = new Float64List();
+  private readonly admitted = new GrowingArray((n) => new Float64Array(n));
+  private readonly refusedSent = new GrowingArray((n) => new Float64Array(n));
+  private readonly refusedEnd = new GrowingArray((n) => new Float64Array(n));
+  private readonly refusedPhase = new GrowingArray((n) => new Uint16Array(n));
   /** The largest send lag (fired − intended) of any request, model ms; 0 before any was sent. */
   maxSendLagMs = 0;
 
@@ -47,6 +57,7 @@ export class AttemptLog {
   add(event: RecordableEvent): void {
     const r = event.result;
     if (event.firedAtMs === undefined || r === undefined) return;
+    if (!(event.phase >= 0 && event.phase <= 0xffff)) throw new RangeError(`phase index ${event.phase}: expected 0 to 65535`);
     this.maxSendLagMs = Math.max(this.maxSendLagMs, event.firedAtMs - event.intendedAtMs);
     const tries = r.tries ?? [{ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, ...(r.status === undefined ? {} : { status: r.status }) }];
     for (const t of tries) {
@@ -75,8 +86,8 @@ export class AttemptLog {
     return this.admitted.copy().sort();
   }
 
-  /** The i-th 429 (in the order recorded): its send and answer times and its request's phase. */
-  refused(i: number): { readonly sentAtMs: number; readonly endAtMs: number; readonly phase: number } {
-    return { sentAtMs: this.refusedSent.at(i), endAtMs: this.refusedEnd.at(i), phase: this.refusedPhase.at(i) };
+  /** The 429s, in the order recorded (copies). */
+  refusedAttempts(): RefusedAttempts {
+    return { sentAtMs: this.refusedSent.copy(), endAtMs: this.refusedEnd.copy(), phase: this.refusedPhase.copy() };
   }
 }

@@ -34,6 +34,7 @@
  * requests while the documented bucket still holds tens of tokens.
  */
 
+import type { RefusedAttempts } from '../recorder/index.js';
 import type { EnvelopeLimits } from '../spec/index.js';
 
 /** The constant parts of the margin. */
@@ -46,13 +47,12 @@ export const ENVELOPE_MARGIN = {
 
 /** What the judge reads of the recorded attempts (the Recorder's AttemptLog). */
 export interface EnvelopeAttempts {
-  readonly refusedCount: number;
   /** The largest send lag (fired − intended) of the run, model ms. */
   readonly maxSendLagMs: number;
   /** Send times of the attempts not refused with a 429, ascending (model ms). */
   admittedSentAtMs(): Float64Array;
-  /** The i-th 429: when it was sent and answered (model ms), and its request's phase index. */
-  refused(i: number): { readonly sentAtMs: number; readonly endAtMs: number; readonly phase: number };
+  /** The 429s: when each was sent and answered (model ms), and its request's phase index. */
+  refusedAttempts(): RefusedAttempts;
 }
 
 /** One phase's 429s, judged against the envelope. */
@@ -100,8 +100,11 @@ export function envelopeMarginTokens(limits: EnvelopeLimits, uncertaintyMs: numb
 export function envelopeFindings(plan: { readonly phases: readonly unknown[] }, attempts: EnvelopeAttempts, limits: EnvelopeLimits): EnvelopeJudgement {
   const capacity = bucketCapacityTokens(limits);
   const refillPerMs = limits.sustainedRpm / 60_000;
-  const refused = Array.from({ length: attempts.refusedCount }, (_, i) => attempts.refused(i)).sort((a, b) => a.sentAtMs - b.sentAtMs);
-  const slowest429Ms = refused.reduce((max, r) => Math.max(max, r.endAtMs - r.sentAtMs), 0);
+  const refused = attempts.refusedAttempts();
+  // Typed arrays throughout: a run may hold millions of 429s.
+  const order = Uint32Array.from(refused.sentAtMs, (_, i) => i).sort((a, b) => refused.sentAtMs[a]! - refused.sentAtMs[b]!);
+  let slowest429Ms = 0;
+  for (let i = 0; i < refused.sentAtMs.length; i++) slowest429Ms = Math.max(slowest429Ms, refused.endAtMs[i]! - refused.sentAtMs[i]!);
   const maxSendLagMs = Math.max(0, attempts.maxSendLagMs);
   const uncertaintyMs = slowest429Ms + maxSendLagMs;
   const marginTokens = envelopeMarginTokens(limits, uncertaintyMs);
@@ -113,24 +116,26 @@ export function envelopeFindings(plan: { readonly phases: readonly unknown[] }, 
   let tokens = capacity;
   let atMs = Number.NEGATIVE_INFINITY;
   const refill = (level: number, fromMs: number, toMs: number): number => (fromMs === Number.NEGATIVE_INFINITY ? capacity : Math.min(capacity, level + (toMs - fromMs) * refillPerMs));
-  for (const r of refused) {
+  for (const j of order) {
+    const sentAtMs = refused.sentAtMs[j]!;
+    const endAtMs = refused.endAtMs[j]!;
     // Admitted sends at the same instant count first: the fewer tokens, the fewer findings.
-    while (next < admitted.length && admitted[next]! <= r.sentAtMs) {
+    while (next < admitted.length && admitted[next]! <= sentAtMs) {
       tokens = refill(tokens, atMs, admitted[next]!) - 1;
       atMs = admitted[next++]!;
     }
     // The bucket only fills between admissions, so its least over [send, answer] is at the send or
     // just after an admission inside the window.
-    let least = refill(tokens, atMs, r.sentAtMs);
+    let least = refill(tokens, atMs, sentAtMs);
     let level = tokens;
     let levelAtMs = atMs;
-    for (let i = next; i < admitted.length && admitted[i]! <= r.endAtMs; i++) {
+    for (let i = next; i < admitted.length && admitted[i]! <= endAtMs; i++) {
       level = refill(level, levelAtMs, admitted[i]!) - 1;
       levelAtMs = admitted[i]!;
       least = Math.min(least, level);
     }
-    const phase = counts[r.phase];
-    if (phase === undefined) throw new RangeError(`a 429 for phase ${r.phase}, but the plan has ${counts.length}`);
+    const phase = counts[refused.phase[j]!];
+    if (phase === undefined) throw new RangeError(`a 429 for phase ${refused.phase[j]}, but the plan has ${counts.length}`);
     phase.http429++;
     phase.maxTokensAt429 = Math.max(phase.maxTokensAt429 ?? Number.NEGATIVE_INFINITY, least);
     if (least >= 1 + marginTokens) phase.findings++;
