@@ -51,6 +51,18 @@ export interface RequestResult {
   readonly endAtMs: number;
   /** Retry-After values received (seconds), one per 429 that carried one. */
   readonly retryAfterS: readonly number[];
+  /** Every attempt, in order: when it was sent and answered, and its status (the rate-limit envelope replays them). */
+  readonly tries: readonly AttemptTiming[];
+}
+
+/** One attempt of a request, on the model clock (ms). */
+export interface AttemptTiming {
+  /** When it was handed to the socket layer. */
+  readonly sentAtMs: number;
+  /** When its answer ended (body read) or it failed. */
+  readonly endAtMs: number;
+  /** Its HTTP status; absent when there was no answer (timeout, reset, …). */
+  readonly status?: number;
 }
 
 interface Attempt {
@@ -113,6 +125,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
     const body = JSON.stringify({ text });
     const clock = settings.clock;
     const retryAfters: number[] = [];
+    const tries: AttemptTiming[] = [];
     let attempts = 0;
     let last: RequestResult | undefined;
     const sentAtMs = clock.nowMs();
@@ -129,6 +142,8 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       const lastSentAtMs = clock.nowMs();
       attempts++;
       const result = await attempt(body, token, seq, attempts);
+      const endAtMs = clock.nowMs();
+      tries.push({ sentAtMs: lastSentAtMs, endAtMs, ...(result.status === undefined ? {} : { status: result.status }) });
       if (result.retryAfterS !== undefined) retryAfters.push(result.retryAfterS);
       // A 401 says the token is no longer good; a 2xx says the service took it.
       if (result.status === 401) settings.tokens.rejected(token);
@@ -139,8 +154,9 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
         attempts,
         sentAtMs,
         lastSentAtMs,
-        endAtMs: clock.nowMs(),
+        endAtMs,
         retryAfterS: retryAfters,
+        tries,
       };
       if (attempts >= maxAttempts) return last;
       // The token expired or was revoked under us: send again once it is renewed (one of the attempts).

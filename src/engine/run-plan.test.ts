@@ -20,7 +20,7 @@ function slowClient(clock: ManualClock, latencyMs: number, cancel: AbortSignal):
   return () =>
     new Promise<RequestResult>((resolve) => {
       const sentAtMs = clock.nowMs();
-      const end = (outcome: 'ok' | 'abandoned') => resolve({ outcome, ...(outcome === 'ok' ? { status: 200 } : {}), attempts: 1, sentAtMs, lastSentAtMs: sentAtMs, endAtMs: clock.nowMs(), retryAfterS: [] });
+      const end = (outcome: 'ok' | 'abandoned') => resolve({ outcome, ...(outcome === 'ok' ? { status: 200 } : {}), attempts: 1, sentAtMs, lastSentAtMs: sentAtMs, endAtMs: clock.nowMs(), retryAfterS: [], tries: [] });
       const stopTimer = clock.setTimer(sentAtMs + latencyMs, () => end('ok'));
       cancel.addEventListener('abort', () => {
         stopTimer();

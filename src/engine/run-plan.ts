@@ -155,7 +155,13 @@ function settledSignal(pending: ReadonlySet<Promise<void>>): AbortSignal {
 
 /** The same result with its times made relative to the run start. */
 function shift(result: RequestResult, startMs: number): RequestResult {
-  return { ...result, sentAtMs: result.sentAtMs - startMs, lastSentAtMs: result.lastSentAtMs - startMs, endAtMs: result.endAtMs - startMs };
+  return {
+    ...result,
+    sentAtMs: result.sentAtMs - startMs,
+    lastSentAtMs: result.lastSentAtMs - startMs,
+    endAtMs: result.endAtMs - startMs,
+    tries: result.tries.map((t) => ({ ...t, sentAtMs: t.sentAtMs - startMs, endAtMs: t.endAtMs - startMs })),
+  };
 }
 
 /** Resolves once `clock` reaches `atMs`, or when `signal` aborts; either way its timer is gone. */

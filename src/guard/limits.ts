@@ -1,7 +1,6 @@
 /** The limits a plan is judged against: the spec's documented ones, or those support raised (scenario `limits`). */
-import type { EnvelopeLimits } from '../plan/index.js';
 import type { Scenario } from '../scenario/index.js';
-import { IDENTIFICATION_LIMITS } from '../spec/index.js';
+import { type EnvelopeLimits, IDENTIFICATION_LIMITS } from '../spec/index.js';
 
 export interface EffectiveLimits extends EnvelopeLimits {
   /** The highest rate allowed at all. */

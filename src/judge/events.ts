@@ -25,6 +25,14 @@ export interface EventRecord {
   readonly status: number | null;
   readonly attempts: number;
   readonly retryAfterS: readonly number[];
+  /** Each attempt: its send, its end and its status (null without an answer); what the rate-limit envelope's judge replays. */
+  readonly tries: readonly TryRecord[];
+}
+
+export interface TryRecord {
+  readonly sentAtMs: number;
+  readonly endAtMs: number;
+  readonly status: number | null;
 }
 
 /** What a request's fate is made of (the engine's RequestEvent has it). */
@@ -33,7 +41,14 @@ export interface EventSource {
   readonly intendedAtMs: number;
   readonly outcome: CountedOutcome;
   readonly firedAtMs?: number;
-  readonly result?: { readonly status?: number; readonly attempts: number; readonly lastSentAtMs: number; readonly endAtMs: number; readonly retryAfterS: readonly number[] };
+  readonly result?: {
+    readonly status?: number;
+    readonly attempts: number;
+    readonly lastSentAtMs: number;
+    readonly endAtMs: number;
+    readonly retryAfterS: readonly number[];
+    readonly tries?: readonly { readonly sentAtMs: number; readonly endAtMs: number; readonly status?: number }[];
+  };
 }
 
 const micro = (ms: number): number => Math.round(ms * 1000) / 1000;
@@ -56,6 +71,7 @@ export function toEventRecord(phaseName: string, e: EventSource): EventRecord {
     status: r?.status ?? null,
     attempts: r?.attempts ?? 0,
     retryAfterS: r?.retryAfterS ?? [],
+    tries: (r?.tries ?? []).map((t) => ({ sentAtMs: micro(t.sentAtMs), endAtMs: micro(t.endAtMs), status: t.status ?? null })),
   };
 }
 
@@ -68,7 +84,16 @@ export function toRecordable(record: EventRecord, phase: number): RecordableEven
     ...(record.firedAtMs === null ? {} : { firedAtMs: record.firedAtMs }),
     ...(record.lastSentAtMs === null || record.endAtMs === null
       ? {}
-      : { result: { ...(record.status === null ? {} : { status: record.status }), attempts: record.attempts, lastSentAtMs: record.lastSentAtMs, endAtMs: record.endAtMs, retryAfterS: record.retryAfterS } }),
+      : {
+          result: {
+            ...(record.status === null ? {} : { status: record.status }),
+            attempts: record.attempts,
+            lastSentAtMs: record.lastSentAtMs,
+            endAtMs: record.endAtMs,
+            retryAfterS: record.retryAfterS,
+            tries: record.tries.map((t) => ({ sentAtMs: t.sentAtMs, endAtMs: t.endAtMs, ...(t.status === null ? {} : { status: t.status }) })),
+          },
+        }),
   };
 }
 
@@ -86,6 +111,8 @@ function problemOf(v: Record<string, unknown>): string | undefined {
   if (v.status !== null && !Number.isSafeInteger(v.status)) return 'status: expected an HTTP status or null';
   if (!Number.isSafeInteger(v.attempts) || (v.attempts as number) < 0) return 'attempts: expected a whole number ≥ 0';
   if (!Array.isArray(v.retryAfterS) || !v.retryAfterS.every(finite)) return 'retryAfterS: expected a list of numbers';
+  const isTry = (t: unknown): boolean => typeof t === 'object' && t !== null && finite((t as TryRecord).sentAtMs) && finite((t as TryRecord).endAtMs) && ((t as TryRecord).status === null || Number.isSafeInteger((t as TryRecord).status));
+  if (!Array.isArray(v.tries) || !v.tries.every(isTry)) return 'tries: expected a list of {sentAtMs, endAtMs, status}';
   return undefined;
 }
 

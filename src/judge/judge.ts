@@ -6,9 +6,9 @@
  */
 import { EXIT } from '../core/exit-codes.js';
 import { effectiveLimits } from '../guard/index.js';
-import { type Plan, envelopeFlags } from '../plan/index.js';
+import type { Plan } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
-import { type Verdict, evaluateVerdict } from '../verdict/index.js';
+import { type Verdict, envelopeFindings, evaluateVerdict } from '../verdict/index.js';
 import { type EventRecord, toRecordable } from './events.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 import { type Summary, buildSummary } from './summary.js';
@@ -17,8 +17,6 @@ import { type Summary, buildSummary } from './summary.js';
 export class EventSink {
   readonly recorder: Recorder;
   private readonly phaseIndex: ReadonlyMap<string, number>;
-  /** Per planned arrival, inside the documented (or raised) rate-limit envelope. */
-  private readonly inside: Uint8Array;
   /** The latest time any event mentions (model ms): how far a partial run got. */
   lastMs = 0;
 
@@ -34,7 +32,6 @@ export class EventSink {
       plan.scenario.windowMs,
     );
     this.phaseIndex = new Map(plan.phases.map((p) => [p.name, p.index]));
-    this.inside = envelopeFlags(plan, effectiveLimits(plan.scenario));
   }
 
   get plannedRequests(): number {
@@ -46,7 +43,7 @@ export class EventSink {
     const phase = this.phaseIndex.get(record.phase);
     if (phase === undefined) throw new Error(`phase ${JSON.stringify(record.phase)} is not in the plan`);
     if (record.seq >= this.plan.arrivals) throw new Error(`seq ${record.seq} is beyond the plan's ${this.plan.arrivals} requests`);
-    this.recorder.record(toRecordable(record, phase), this.inside[record.seq] === 1);
+    this.recorder.record(toRecordable(record, phase));
     this.lastMs = Math.max(this.lastMs, record.intendedAtMs, record.firedAtMs ?? 0, record.endAtMs ?? 0);
   }
 }
@@ -70,13 +67,15 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
   const k = plan.timeScale;
   const { end } = input;
   const recorder = sink.recorder;
+  // 429s against the documented (or raised) limits, replayed on what the server admitted.
+  const envelope = envelopeFindings(plan, recorder.attempts, effectiveLimits(plan.scenario));
   const verdict = evaluateVerdict({
     phases: plan.phases.map((p, i) => ({
       name: p.name,
       bands: p.bands.map((b, j) => ({ band: b.band, fromRpm: b.fromRpm, toRpm: b.toRpm, steady: recorder.steadyBands[i]![j]! })),
       steady: recorder.steady[i]!,
       all: recorder.phases[i]!,
-      http429InsideEnvelope: recorder.http429InsideEnvelope[i]!,
+      envelope: envelope.phases[i]!,
       thresholds: [...plan.scenario.thresholds.all, ...(plan.scenario.thresholds.byPhase.get(p.name) ?? [])],
       errorCheck: plan.scenario.thresholds.errors,
     })),
@@ -91,7 +90,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
       : end.engine.interrupted
         ? EXIT.interrupted
         : { pass: EXIT.pass, fail: EXIT.slaNotMet, inconclusive: EXIT.inconclusive }[verdict.status];
-  const summary = buildSummary(plan, recorder, verdict, { run: input.run, end, partial: input.partial, files, exitCode, reportedAt: input.reportedAt });
+  const summary = buildSummary(plan, recorder, verdict, { run: input.run, end, partial: input.partial, files, exitCode, reportedAt: input.reportedAt, envelope });
   return { verdict, exitCode, summary };
 }
 

@@ -7,7 +7,7 @@
 import { isUnanswered } from '../core/text.js';
 import type { Plan } from '../plan/index.js';
 import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice } from '../recorder/index.js';
-import type { Verdict } from '../verdict/index.js';
+import type { EnvelopeJudgement, Verdict } from '../verdict/index.js';
 import { GENERATOR_BUDGET } from '../verdict/index.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 
@@ -51,6 +51,8 @@ export interface SummaryMeta {
   readonly end: RunEnd;
   /** The run did not record its end (a second Ctrl-C, a crash, a kill): judged from the events it wrote. */
   readonly partial: boolean;
+  /** The run's 429s judged against the rate-limit envelope. */
+  readonly envelope: EnvelopeJudgement;
   /** The run folder's files (relative paths) and any write error. */
   readonly files: readonly { readonly file: string; readonly error: string | null }[];
   /** The process exit code this run ends with. */
@@ -79,7 +81,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       planned: p.arrivalsMs.length,
       ...sliceFields(slice),
       steadyLatencyMs: stats(recorder.steady[i]!.latencyExcl429),
-      http429InsideEnvelope: recorder.http429InsideEnvelope[i]!,
+      envelope: meta.envelope.phases[i]!,
       // The phase's one target, or null when it has none or (a ramp across bands) several: see bands.
       target: p.bands.length === 1 && p.bands[0]!.band !== undefined ? { band: p.bands[0]!.band.band, p95Ms: p.bands[0]!.band.p95TargetMs } : null,
       bands: p.bands.map((b, j) => ({
@@ -137,6 +139,14 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       notes: verdict.notes,
       // A percentile that falls on an unanswered request reads "unanswered", not its stand-in value.
       checks: verdict.checks.map((c) => ({ ...c, observed: shown(c.observed), interval: c.interval === null ? null : c.interval.map(shown) })),
+    },
+    envelope: {
+      marginTokens: meta.envelope.marginTokens,
+      uncertaintyMs: meta.envelope.uncertaintyMs,
+      slowest429Ms: meta.envelope.slowest429Ms,
+      maxSendLagMs: meta.envelope.maxSendLagMs,
+      capacityTokens: meta.envelope.capacityTokens,
+      refillRpm: meta.envelope.refillRpm,
     },
     counts: {
       planned: plan.arrivals,

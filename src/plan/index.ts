@@ -1,6 +1,5 @@
 export { buildPlan, type Plan, type PlannedPhase } from './build-plan.js';
 export { expectedArrivals, firstDue, phaseArrivals, planArrivals, timeOfArrival, type ArrivalProcess, type PhaseArrivals, type RateShape } from './arrivals.js';
 export { describePlan, planNotes } from './describe.js';
-export { DOCUMENTED_ENVELOPE, envelopeFlags, type EnvelopeLimits } from './envelope.js';
 export { planIdentity } from './identity.js';
 export { type BandSlice, bandSlices, rateAt, sliceIndexAt } from './bands.js';

@@ -44,16 +44,16 @@ describe('Recorder', () => {
     expect(r.phases[1]!.latency.count).toBe(2);
   });
 
-  it('keeps a steady-state slice after each warm-up, and counts 429s inside the envelope', () => {
+  it('keeps a steady-state slice after each warm-up, and every attempt for the envelope', () => {
     const r = new Recorder(layoutOf([{ fromMs: 5000, toMs: 60_000 }]), 10_000);
     r.record(ok(0, 1000, 100));
     r.record(ok(0, 6000, 100));
     const four29 = { phase: 0, intendedAtMs: 7000, outcome: 'http_429' as const, firedAtMs: 7000, result: { status: 429, attempts: 1, lastSentAtMs: 7000, endAtMs: 7001, retryAfterS: [1] } };
-    r.record(four29, true);
-    r.record({ ...four29, intendedAtMs: 8000 }, false);
+    r.record(four29);
+    r.record({ ...four29, intendedAtMs: 8000 });
     expect(r.phases[0]!.sent).toBe(4);
     expect(r.steady[0]!.sent).toBe(3);
-    expect(r.http429InsideEnvelope).toEqual([1]);
+    expect([r.attempts.admittedCount, r.attempts.refusedCount]).toEqual([2, 2]);
   });
 
   it('keeps time blocks of what the verdict judges in each steady slice, by intended time over the span the plan gives', () => {

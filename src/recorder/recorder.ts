@@ -8,6 +8,7 @@
  * latencies are correlated in time and the confidence interval needs to see how (verdict/quantile-interval).
  */
 import { UNANSWERED_MS } from '../core/text.js';
+import { AttemptLog } from './attempts.js';
 import { MsHistogram } from './histogram.js';
 
 /** Outcomes of requests that were sent (the client's Outcome). */
@@ -41,6 +42,8 @@ export interface RecordableEvent {
     readonly lastSentAtMs: number;
     readonly endAtMs: number;
     readonly retryAfterS: readonly number[];
+    /** Each attempt's send and answer times (model ms) and status; absent in events written before they were recorded. */
+    readonly tries?: readonly { readonly sentAtMs: number; readonly endAtMs: number; readonly status?: number }[];
   };
 }
 
@@ -168,8 +171,8 @@ export class Recorder {
   readonly steady: Slice[];
   /** Per phase and load band, the steady requests whose intended time falls in the band: what its p95 target judges. */
   readonly steadyBands: Slice[][];
-  /** Per phase, 429s received on requests inside the documented rate-limit envelope. */
-  readonly http429InsideEnvelope: number[];
+  /** Every attempt, compact: what the rate-limit envelope's judge replays after the run. */
+  readonly attempts = new AttemptLog();
   readonly overall = new Slice();
   readonly windows: Slice[] = [];
 
@@ -180,11 +183,10 @@ export class Recorder {
     this.phases = layout.map(() => new Slice());
     this.steady = layout.map((p) => new Slice(p.steady));
     this.steadyBands = layout.map((p) => p.bands.map((span) => new Slice(span.toMs > span.fromMs ? span : undefined)));
-    this.http429InsideEnvelope = layout.map(() => 0);
   }
 
-  /** Records one event; `insideEnvelope`: the documented limits allow this request. */
-  record(event: RecordableEvent, insideEnvelope = false): void {
+  /** Records one event. */
+  record(event: RecordableEvent): void {
     const phase = this.phases[event.phase];
     if (phase === undefined) throw new RangeError(`event for phase ${event.phase}, but the plan has ${this.phases.length}`);
     phase.add(event);
@@ -196,7 +198,7 @@ export class Recorder {
       while (band < bands.length - 1 && event.intendedAtMs >= bands[band]!.toMs) band++;
       this.steadyBands[event.phase]![band]?.add(event);
     }
-    if (insideEnvelope && (event.outcome === 'http_429' || (event.result?.retryAfterS.length ?? 0) > 0)) this.http429InsideEnvelope[event.phase]!++;
+    this.attempts.add(event);
     this.overall.add(event);
     const index = Math.floor(event.intendedAtMs / this.windowMs);
     while (this.windows.length <= index) this.windows.push(new Slice());

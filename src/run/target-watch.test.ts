@@ -3,7 +3,7 @@ import type { EventRecord } from '../judge/index.js';
 import { TargetWatch } from './target-watch.js';
 
 const failed = (sentAtMs: number, outcome: EventRecord['outcome'] = 'refused', tookMs = 1): EventRecord => ({
-  seq: 0, phase: 'p', intendedAtMs: sentAtMs, firedAtMs: sentAtMs, lastSentAtMs: sentAtMs, endAtMs: sentAtMs + tookMs, latencyMs: tookMs, outcome, status: null, attempts: 1, retryAfterS: [],
+  seq: 0, phase: 'p', intendedAtMs: sentAtMs, firedAtMs: sentAtMs, lastSentAtMs: sentAtMs, endAtMs: sentAtMs + tookMs, latencyMs: tookMs, outcome, status: null, attempts: 1, retryAfterS: [], tries: [],
 });
 const answered = (sentAtMs: number, status = 200): EventRecord => ({ ...failed(sentAtMs, status === 200 ? 'ok' : 'http_other', 100), status });
 

@@ -24,6 +24,18 @@ export const IDENTIFICATION_LIMITS = {
   outputTokenCap: 300,
 } as const;
 
+/**
+ * The rate limit read as a token bucket (the mock's limiter and the verdict's envelope each build
+ * their own from these): refilled at sustainedRpm, with room for burstRpm over burstMinutes from full.
+ */
+export interface EnvelopeLimits {
+  /** Refill rate: requests per minute that can run forever. */
+  readonly sustainedRpm: number;
+  /** A rate that can run for burstMinutes, starting from a full bucket (requests per minute). */
+  readonly burstRpm: number;
+  readonly burstMinutes: number;
+}
+
 /** A load band of the spec's "Latency expectations (95th percentile)" table. */
 export interface LatencyBand {
   /** Stable id used in reports. */

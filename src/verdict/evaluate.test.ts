@@ -3,6 +3,7 @@ import { createRng, nextNormal } from '../core/rng.js';
 import { Slice } from '../recorder/index.js';
 import { parseThreshold, type Threshold } from '../scenario/index.js';
 import { LATENCY_BANDS, type LatencyBand } from '../spec/index.js';
+import type { EnvelopePhase } from './envelope.js';
 import { type GeneratorHealth, type PhaseInput, evaluateVerdict } from './evaluate.js';
 import { quantileRankBounds } from './quantile-interval.js';
 
@@ -30,9 +31,11 @@ function lateSlice(n: number, fromMs: number, toMs: number, lagMs: number): Slic
 }
 const GOOD_GENERATOR: GeneratorHealth = {};
 
+const NO_429: EnvelopePhase = { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2.7 };
+
 /** A constant-rate phase: one load band (sustained unless `band` says otherwise) judging the whole slice. */
 function phase(slice: Slice, { band = SUSTAINED, ...overrides }: Partial<PhaseInput> & { band?: LatencyBand | null } = {}): PhaseInput {
-  return { name: 'steady', bands: [{ band: band ?? undefined, fromRpm: 100, toRpm: 100, steady: slice }], steady: slice, all: slice, http429InsideEnvelope: 0, thresholds: [], errorCheck: null, ...overrides };
+  return { name: 'steady', bands: [{ band: band ?? undefined, fromRpm: 100, toRpm: 100, steady: slice }], steady: slice, all: slice, envelope: NO_429, thresholds: [], errorCheck: null, ...overrides };
 }
 
 const verdictOf = (phases: PhaseInput[], generator = GOOD_GENERATOR) => evaluateVerdict({ phases, documentedTargets: true, generator });
@@ -181,10 +184,15 @@ describe('evaluateVerdict: the interval on correlated and on independent latenci
 });
 
 describe('evaluateVerdict: 429s, thresholds and the generator', () => {
-  it('fails a phase with 429s inside the documented envelope', () => {
-    const c = checkOf([phase(sliceOf(100, 1, 2), { http429InsideEnvelope: 3 })], 'http_429_in_envelope');
+  it('fails a phase with 429s the documented limits clearly allow, and passes one whose 429s are at the edge', () => {
+    const c = checkOf([phase(sliceOf(100, 1, 2), { envelope: { ...NO_429, http429: 5, findings: 3, edge: 1, maxTokensAt429: 42.5 } })], 'http_429_in_envelope');
     expect(c).toMatchObject({ status: 'fail', observed: 3 });
-    expect(c.reason).toContain('a finding against the service');
+    expect(c.reason).toBe(
+      '3 429s on requests the documented limits clearly allow (the bucket, replayed over the requests the service admitted, held up to 42.5 tokens where 1 + a margin of 2.7 was enough): a finding against the service; 1 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)',
+    );
+    const edge = checkOf([phase(sliceOf(100, 1, 2), { envelope: { ...NO_429, http429: 2, edge: 2, maxTokensAt429: 1.2 } })], 'http_429_in_envelope');
+    expect(edge).toMatchObject({ status: 'pass', observed: 0 });
+    expect(edge.reason).toBe('2 429s, none on a request the documented limits clearly allow; 2 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)');
   });
 
   it('checks threshold expressions on the steady state', () => {

@@ -25,6 +25,7 @@ import type { Slice } from '../recorder/index.js';
 import type { Countable, Threshold } from '../scenario/index.js';
 import type { LatencyBand } from '../spec/index.js';
 import { type TimeOrderedSample, minimumSamples, quantileInterval } from './quantile-interval.js';
+import { type EnvelopePhase, describeEnvelopePhase } from './envelope.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'inconclusive';
 
@@ -74,8 +75,8 @@ export interface PhaseInput {
   readonly steady: Slice;
   /** Every request of the phase. */
   readonly all: Slice;
-  /** 429s on requests inside the documented rate-limit envelope. */
-  readonly http429InsideEnvelope: number;
+  /** The phase's 429s judged against the rate-limit envelope (envelopeFindings). */
+  readonly envelope: EnvelopePhase;
   readonly thresholds: readonly Threshold[];
   /** The error check (`thresholds.errors`: rate(errors) < 1 % by default), on the whole phase; null for none. */
   readonly errorCheck: Threshold | null;
@@ -287,13 +288,10 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
     id: 'http_429_in_envelope',
     phase: phase.name,
     what: 'no 429 inside the documented rate-limit envelope',
-    status: phase.http429InsideEnvelope === 0 ? 'pass' : 'fail',
-    observed: phase.http429InsideEnvelope,
+    status: phase.envelope.findings === 0 ? 'pass' : 'fail',
+    observed: phase.envelope.findings,
     interval: null,
-    reason:
-      phase.http429InsideEnvelope === 0
-        ? `${phase.all.outcomes.http_429} 429s, none inside the envelope`
-        : `${phase.http429InsideEnvelope} 429s on requests the documented limits allow: a finding against the service`,
+    reason: describeEnvelopePhase(phase.envelope),
   });
   // Failures are judged on the whole phase: a request that failed in the warm-up failed all the same.
   if (phase.errorCheck !== null) checks.push(thresholdCheck(phase, phase.errorCheck, generator, 'error_rate', phase.all));

@@ -83,6 +83,28 @@ describe('createIdentify', () => {
     expect(s.stats().requests.identification.byStatus).toEqual({ '200': 2, '429': 1 });
   });
 
+  it('records every attempt: its send and answer times and status, as the server saw them', async () => {
+    const { identify, s } = await setup(
+      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
+      { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS },
+    );
+    const first = (await identify(NOTE, 21))!;
+    expect(first.tries).toEqual([{ sentAtMs: first.lastSentAtMs, endAtMs: first.endAtMs, status: 200 }]);
+    const r = (await identify(NOTE, 22))!;
+    expect(r.tries.map((t) => t.status)).toEqual([429, 200]);
+    const [refused, served] = r.tries as [(typeof r.tries)[0], (typeof r.tries)[0]];
+    expect(refused.sentAtMs).toBeGreaterThanOrEqual(r.sentAtMs);
+    expect(refused.endAtMs).toBeGreaterThanOrEqual(refused.sentAtMs);
+    // The retry went out no sooner than Retry-After after the 429 came back.
+    expect(served.sentAtMs - refused.endAtMs).toBeGreaterThanOrEqual(r.retryAfterS[0]! * 1000);
+    expect(served).toEqual({ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, status: 200 });
+    const log = (await (await fetch(`${s.url}/__mock/log`)).json()) as { entries: { seq: number; attempt: number; status: number }[] };
+    expect(log.entries.filter((e) => e.seq === 22).map((e) => [e.attempt, e.status])).toEqual([
+      [1, 429],
+      [2, 200],
+    ]);
+  });
+
   it('gives up after maxAttempts, ending with the last 429', async () => {
     // 1 rpm and three requests at once: one is served; the other two wait a minute (model time) and
     // retry together, but only one token came back, so one of them ends on its second 429.

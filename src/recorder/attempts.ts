@@ -1,0 +1,93 @@
+/**
+ * Every attempt put on the wire, in compact form, for the rate-limit envelope's judge: the send
+ * time of each attempt the server did not refuse with a 429 (8 bytes), and the send time, answer
+ * time and phase of each 429 (18 bytes). Typed arrays that double as they fill, so a plan of 10
+ * million requests costs about 80 MB here, not 10 million objects. Times are model ms.
+ */
+import type { RecordableEvent } from './recorder.js';
+
+/** A typed array that grows by doubling. */
+class GrowingArray<A extends Float64Array | Uint16Array> {
+  private data: A;
+  length = 0;
+
+  constructor(private readonly make: (length: number) => A) {
+    this.data = make(1024);
+  }
+
+  push(value: number): void {
+    if (this.length === this.data.length) {
+      const bigger = this.make(this.data.length * 2);
+      bigger.set(this.data);
+      this.data = bigger;
+    }
+    this.data[this.length++] = value;
+  }
+
+  /** A copy of the values, in the order pushed. */
+  copy(): A {
+    return this.data.slice(0, this.length) as A;
+  }
+}
+
+/** The 429s of a run, as parallel arrays in the order recorded. */
+export interface RefusedAttempts {
+  /** When each was sent (model ms). */
+  readonly sentAtMs: Float64Array;
+  /** When its 429 came back (model ms). */
+  readonly endAtMs: Float64Array;
+  /** The phase index of its request. */
+  readonly phase: Uint16Array;
+}
+
+export class AttemptLog {
+  private readonly admitted = new GrowingArray((n) => new Float64Array(n));
+  private readonly refusedSent = new GrowingArray((n) => new Float64Array(n));
+  private readonly refusedEnd = new GrowingArray((n) => new Float64Array(n));
+  private readonly refusedPhase = new GrowingArray((n) => new Uint16Array(n));
+  /** The largest send lag (fired − intended) of any request, model ms; 0 before any was sent. */
+  maxSendLagMs = 0;
+
+  /**
+   * Adds the attempts of one event. Every attempt that did not get a 429 counts as admitted, those
+   * without an answer too (the server may have taken them): the judge then never counts fewer
+   * requests than the server did. An event without `tries` (written before they were recorded)
+   * stands for its final attempt only.
+   */
+  add(event: RecordableEvent): void {
+    const r = event.result;
+    if (event.firedAtMs === undefined || r === undefined) return;
+    if (!(event.phase >= 0 && event.phase <= 0xffff)) throw new RangeError(`phase index ${event.phase}: expected 0 to 65535`);
+    this.maxSendLagMs = Math.max(this.maxSendLagMs, event.firedAtMs - event.intendedAtMs);
+    const tries = r.tries ?? [{ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, ...(r.status === undefined ? {} : { status: r.status }) }];
+    for (const t of tries) {
+      if (t.status === 429) {
+        this.refusedSent.push(t.sentAtMs);
+        this.refusedEnd.push(t.endAtMs);
+        this.refusedPhase.push(event.phase);
+      } else {
+        this.admitted.push(t.sentAtMs);
+      }
+    }
+  }
+
+  /** Attempts that were not refused with a 429. */
+  get admittedCount(): number {
+    return this.admitted.length;
+  }
+
+  /** 429 answers received. */
+  get refusedCount(): number {
+    return this.refusedSent.length;
+  }
+
+  /** Send times of the attempts not refused, ascending (a sorted copy). */
+  admittedSentAtMs(): Float64Array {
+    return this.admitted.copy().sort();
+  }
+
+  /** The 429s, in the order recorded (copies). */
+  refusedAttempts(): RefusedAttempts {
+    return { sentAtMs: this.refusedSent.copy(), endAtMs: this.refusedEnd.copy(), phase: this.refusedPhase.copy() };
+  }
+}
