@@ -93,3 +93,32 @@ describe('requests that got no answer are judged as worse than any target', () =
     expect(p95Check(slice).status).toBe('fail');
   });
 });
+
+describe('a spell of unanswered requests in one time block (review)', () => {
+  /** 200 rpm for 5 min after a 30 s warm-up: every answer took `latencyMs`, and `drops` arrivals just after the warm-up were dropped. */
+  function phaseWith(latencyMs: number, drops: number): Slice {
+    const slice = new Slice({ fromMs: 30_000, toMs: 300_000 });
+    for (let i = 0; i < 900; i++) {
+      const t = 30_000 + i * 300;
+      if (i < drops) slice.add({ phase: 0, intendedAtMs: t, outcome: 'dropped' });
+      else slice.add({ phase: 0, intendedAtMs: t, outcome: 'ok', firedAtMs: t, result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: t + latencyMs, retryAfterS: [] } });
+    }
+    return slice;
+  }
+  const burstCheck = (slice: Slice) =>
+    evaluateVerdict({ phases: [{ name: 'p', bands: [{ band: { band: 'burst', upToRpm: 200, p95TargetMs: 4000, specWording: '' }, fromRpm: 200, toRpm: 200, steady: slice }], steady: slice, all: slice, envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 }, thresholds: [], errorCheck: null }], documentedTargets: true, generator: {} }).checks.find(
+      (c) => c.id === 'latency_p95_target',
+    )!;
+
+  it('keeps a clear fail a fail: 8 drops in one block made the interval 0 ms–469,493 s before', () => {
+    const c = burstCheck(phaseWith(10_000, 8));
+    expect(c.status).toBe('fail');
+    expect(c.interval![0]).toBeGreaterThanOrEqual(4000);
+  });
+
+  it('keeps the interval of a fast service within reach of its target', () => {
+    const c = burstCheck(phaseWith(1000, 8));
+    expect(c.status).not.toBe('fail');
+    expect(c.interval![1]).toBeLessThan(20_000);
+  });
+});

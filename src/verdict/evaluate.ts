@@ -20,8 +20,8 @@
  * the budget it broke. Send lag is the phase's own (steady state), so a stall in one phase cannot
  * hide behind the rest.
  */
-import { formatMs } from '../core/text.js';
-import type { Slice } from '../recorder/index.js';
+import { formatMs, isUnanswered } from '../core/text.js';
+import type { MsHistogram, Slice } from '../recorder/index.js';
 import type { Countable, Threshold } from '../scenario/index.js';
 import type { LatencyBand } from '../spec/index.js';
 import { type TimeOrderedSample, minimumSamples, quantileInterval } from './quantile-interval.js';
@@ -166,7 +166,11 @@ function boundsText(lower: number | null, upper: number | null): string {
 /** A percentile of one time-ordered sample against `op target`, judged on its confidence bounds. */
 function judgePercentile(sample: TimeOrderedSample, percentile: number, op: Threshold['op'], targetMs: number): PercentileResult {
   const q = percentile / 100;
-  const found = quantileInterval(sample, q);
+  // Sectioning on latencies capped above the target: the same decision against it (see quantileInterval), without the
+  // stand-in value of unanswered requests. Capped at the slowest answer, or twice the target if that is higher, a sample
+  // with no unanswered request is not capped at all.
+  const capMs = op === '==' ? Number.POSITIVE_INFINITY : Math.max(2 * targetMs, slowestAnsweredMs(sample.all));
+  const found = quantileInterval(sample, q, capMs);
   if (found === undefined) return { status: 'inconclusive', observed: null, interval: null, reason: 'no response was measured' };
   const { count, estimateMs: observed, lowerMs: lower, upperMs: upper } = found;
   const interval: [number | null, number | null] = [lower, upper];
@@ -196,6 +200,19 @@ function judgePercentile(sample: TimeOrderedSample, percentile: number, op: Thre
     interval,
     reason: `${range}: ${count} responses are too few to bound p(${percentile}) from ${missing === 'upper' ? 'above' : 'below'} (at least ${minimumSamples(q, missing)} needed)`,
   };
+}
+
+/** The slowest value below the stand-in of unanswered requests (ms), or 0 when there is none. */
+function slowestAnsweredMs(h: MsHistogram): number {
+  let lo = 0;
+  let hi = h.count;
+  // The highest rank whose value is an answer: ranks hold values in order, so search for it.
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >>> 1;
+    if (isUnanswered(h.rankMs(mid))) hi = mid - 1;
+    else lo = mid;
+  }
+  return lo === 0 ? 0 : h.rankMs(lo);
 }
 
 /** The result a late generator could have caused for `op`: a fail of an upper bound, a pass of a lower one, either for ==. */

@@ -101,28 +101,35 @@ export interface QuantileInterval {
 }
 
 /** Half-width of the sectioning interval (ms) around `estimateMs`, or undefined with fewer than 2 blocks holding data. */
-function sectioningHalfWidth(blocks: readonly MsHistogram[], q: number, estimateMs: number): { halfMs: number; blocks: number } | undefined {
-  const estimates = blocks.filter((b) => b.count > 0).map((b) => b.rankMs(nearestRank(q, b.count)));
+function sectioningHalfWidth(blocks: readonly MsHistogram[], q: number, estimateMs: number, capMs: number): { halfMs: number; blocks: number } | undefined {
+  const estimates = blocks.filter((b) => b.count > 0).map((b) => Math.min(capMs, b.rankMs(nearestRank(q, b.count))));
   const b = estimates.length;
   if (b < 2) return undefined;
   const s2 = estimates.reduce((sum, e) => sum + (e - estimateMs) ** 2, 0) / (b - 1);
   return { halfMs: (studentT975(b - 1) * Math.sqrt(s2)) / Math.sqrt(b), blocks: b };
 }
 
-/** The q-quantile (0 < q < 1) of the sample with its bounds (see the top of this file), or undefined when it is empty. */
-export function quantileInterval(sample: TimeOrderedSample, q: number): QuantileInterval | undefined {
+/**
+ * The q-quantile (0 < q < 1) of the sample with its bounds (see the top of this file), or undefined
+ * when it is empty. `capMs`: sectioning is done on min(latency, capMs), whose quantile is min(ξ, capMs):
+ * for a cap above the target judged, it is under the target exactly when ξ is, so the decision is the
+ * same, but one block holding a spell of unanswered requests (recorded far above any target) no longer
+ * blows the spread up to days and the interval with it (a clear fail had become inconclusive).
+ */
+export function quantileInterval(sample: TimeOrderedSample, q: number, capMs = Number.POSITIVE_INFINITY): QuantileInterval | undefined {
   const n = sample.all.count;
   if (n === 0) return undefined;
   const estimateMs = sample.all.rankMs(nearestRank(q, n));
   const { lowerRank, upperRank } = quantileRankBounds(n, q);
-  const sectioning = sectioningHalfWidth(sample.blocks, q, estimateMs);
+  const centreMs = Math.min(capMs, estimateMs);
+  const sectioning = sectioningHalfWidth(sample.blocks, q, centreMs, capMs);
   const halfMs = sectioning?.halfMs ?? 0;
   return {
     count: n,
     estimateMs,
     // A latency is never negative, so neither is its lower bound.
-    lowerMs: lowerRank === undefined ? null : Math.min(sample.all.rankMs(lowerRank), Math.max(0, estimateMs - halfMs)),
-    upperMs: upperRank === undefined ? null : Math.max(sample.all.rankMs(upperRank), estimateMs + halfMs),
+    lowerMs: lowerRank === undefined ? null : Math.min(sample.all.rankMs(lowerRank), Math.max(0, centreMs - halfMs)),
+    upperMs: upperRank === undefined ? null : Math.max(sample.all.rankMs(upperRank), centreMs + halfMs),
     blocksUsed: sectioning?.blocks ?? 0,
   };
 }
