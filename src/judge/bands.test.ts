@@ -57,3 +57,26 @@ describe('ramps are judged by the rate at each arrival', () => {
     expect(checks.map(([, status]) => status)).toEqual(['pass', 'pass']);
   });
 });
+
+describe('parts of a plan that planned nothing are not judged (review)', () => {
+  it('skips a band that lies wholly in the warm-up, and a phase that planned no request', () => {
+    const text = `name: quiet\ndescription: q\nphases:\n  - { name: ramp, duration: 2m, fromRpm: 60, toRpm: 160, warmup: 1m }\n  - { name: gap, duration: 30500ms, rpm: 60 }\n  - { name: pause, duration: 500ms, rpm: 1 }\n`;
+    const plan = buildPlan(parseScenario(text, 'q.yaml'));
+    expect(plan.phases[0]!.bands.map((b) => [b.band?.band, b.steadyArrivals > 0])).toEqual([['sustained', false], ['burst', true]]);
+    expect(plan.phases[2]!.arrivalsMs.length).toBe(0);
+    const sink = new EventSink(plan);
+    let seq = 0;
+    for (const p of plan.phases) for (const t of p.arrivalsMs) sink.add(toEventRecord(p.name, { seq: seq++, intendedAtMs: t, outcome: 'ok', firedAtMs: t, result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: t + 1000, retryAfterS: [] } }));
+    const { verdict } = judgeRun(plan, sink, { run: RUN, end: END, partial: false, reportedAt: '' });
+    expect(verdict.checks.filter((c) => c.status !== 'pass' && c.phase !== 'gap')).toEqual([]);
+    expect(verdict.checks.map((c) => [c.phase, c.id])).toEqual([
+      ['ramp', 'latency_p95_target'],
+      ['ramp', 'http_429_in_envelope'],
+      ['ramp', 'error_rate'],
+      ['gap', 'latency_p95_target'],
+      ['gap', 'http_429_in_envelope'],
+      ['gap', 'error_rate'],
+      ['pause', 'http_429_in_envelope'],
+    ]);
+  });
+});

@@ -72,7 +72,8 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
   const verdict = evaluateVerdict({
     phases: plan.phases.map((p, i) => ({
       name: p.name,
-      bands: p.bands.map((b, j) => ({ band: b.band, fromRpm: b.fromRpm, toRpm: b.toRpm, steady: recorder.steadyBands[i]![j]! })),
+      bands: p.bands.map((b, j) => ({ band: b.band, fromRpm: b.fromRpm, toRpm: b.toRpm, steadyPlanned: b.steadyArrivals, steady: recorder.steadyBands[i]![j]! })),
+      planned: p.arrivalsMs.length,
       steady: recorder.steady[i]!,
       all: recorder.phases[i]!,
       envelope: envelope.phases[i]!,

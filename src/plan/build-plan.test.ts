@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../scenario/index.js';
 import { buildPlan } from './build-plan.js';
+import { planNotes } from './describe.js';
 
 /** A scenario of the given phases, as the loader would give it. */
 const scenarioOf = (phases: object[], arrivals: object = { process: 'constant', seed: 1 }) =>
@@ -105,5 +106,15 @@ describe('buildPlan', () => {
       const plan = buildPlan(parseScenario(BURST, 'burst.yaml'));
       expect(plan.phases.map((p) => p.arrivalsMs[0])).toEqual([0, 120_000, 420_000]);
     });
+  });
+});
+
+describe('planNotes on band slices', () => {
+  it('says which band falls in the warm-up and which holds too few requests to pass its p95', () => {
+    const plan = buildPlan(parseScenario('name: r\ndescription: r\nphases:\n  - { name: ramp, duration: 2m, fromRpm: 60, toRpm: 160, warmup: 1m }\n  - { name: short, duration: 30s, rpm: 100 }\n', 'r.yaml'));
+    expect(planNotes(plan)).toEqual([
+      'phase ramp: its 60–100 rpm part (sustained band) falls in the warm-up: its p95 is not judged',
+      'phase short: it holds 50 requests after the warm-up, too few to show its p95 under the target (at least 72): that check can fail but not pass',
+    ]);
   });
 });

@@ -6,6 +6,8 @@ import type { BandSlice } from './bands.js';
 import type { Plan, PlannedPhase } from './build-plan.js';
 
 const shapeOf = (p: PlannedPhase): string => (p.fromRpm === p.toRpm ? `${p.fromRpm} rpm` : `${p.fromRpm}→${p.toRpm} rpm`);
+/** The fewest samples whose p95 has an upper bound at 97.5 % (order statistics: 0.95^72 < 0.025). */
+const P95_UPPER_BOUND_MIN_SAMPLES = 72;
 const round = (rpm: number): string => String(Math.round(rpm * 10) / 10);
 const bandName = (b: BandSlice): string => b.band?.band ?? '(none)';
 const targetText = (b: BandSlice): string => (b.band === undefined ? '(none)' : `< ${formatDuration(b.band.p95TargetMs)}`);
@@ -14,6 +16,14 @@ const targetText = (b: BandSlice): string => (b.band === undefined ? '(none)' : 
 export function planNotes(plan: Plan): string[] {
   const notes: string[] = [];
   for (const p of plan.phases) {
+    for (const b of p.bands) {
+      if (b.band === undefined) continue;
+      const which = p.bands.length === 1 ? 'it' : `its ${round(b.fromRpm)}–${round(b.toRpm)} rpm part (${b.band.band} band)`;
+      if (b.steadyArrivals === 0 && b.arrivals > 0) notes.push(`phase ${p.name}: ${which} falls in the warm-up: its p95 is not judged`);
+      else if (b.steadyArrivals > 0 && b.steadyArrivals < P95_UPPER_BOUND_MIN_SAMPLES) {
+        notes.push(`phase ${p.name}: ${which} holds ${b.steadyArrivals} requests after the warm-up, too few to show its p95 under the target (at least ${P95_UPPER_BOUND_MIN_SAMPLES}): that check can fail but not pass`);
+      }
+    }
     const unbanded = p.bands.find((b) => b.band === undefined);
     if (unbanded !== undefined && unbanded.arrivals > 0) {
       notes.push(`phase ${p.name}: ${unbanded.arrivals === p.arrivalsMs.length ? 'its' : `${unbanded.arrivals} of its ${p.arrivalsMs.length}`} arrivals come above ${IDENTIFICATION_LIMITS.spikeRpm} rpm, where the spec documents no p95 target`);

@@ -10,7 +10,7 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { UsageError } from '../core/errors.js';
+import { RunFailure, UsageError } from '../core/errors.js';
 import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunRecord, judgeRun, parseEventLine, partialEnd } from '../judge/index.js';
 import { buildPlan, planIdentity } from '../plan/index.js';
 import { parseScenario, readScenarioText } from '../scenario/index.js';
@@ -87,9 +87,19 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
     );
   }
   const eventsPath = join(dir, 'events.ndjson');
+  // A run whose events could not all be written was judged from memory: its own summary stands, and a
+  // judgement of part of its events must not replace it.
+  const lost = run.end?.files.find((f) => f.file === 'events.ndjson' && f.error !== null);
+  if (lost !== undefined) {
+    throw new RunFailure('RUN_FAILED', `${eventsPath} was not written whole during the run (${lost.error}): the run cannot be judged again from it`, 'its own summary.json, judged from memory when it ran, stands; nothing was written');
+  }
   const sink = new EventSink(plan);
   const partial = run.end === null;
   const notes = await readEvents(eventsPath, sink, partial);
+  const lines = sink.recorder.overall.sent + sink.recorder.overall.dropped + sink.recorder.overall.unsent;
+  if (!partial && lines !== plan.arrivals) {
+    throw new UsageError(`${eventsPath}: ${lines} lines for the ${plan.arrivals} planned requests of a finished run`, 'the events file was changed after the run; nothing was written');
+  }
   const end = run.end ?? partialEnd(sink, (await stat(eventsPath)).mtime.toISOString());
   const judge = (more: readonly FileResult[]): Judgement => judgeRun(plan, sink, { run, end, partial, moreFiles: more, reportedAt: options.now().toISOString() });
   let judgement = judge([]);

@@ -22,7 +22,7 @@ function sliceWith(outcomes: Partial<Record<CountedOutcome, number>>): Slice {
 
 const DEFAULT = parseErrorCheck('rate < 1%') as Threshold;
 const errorCheck = (slice: Slice, check: Threshold | null = DEFAULT) =>
-  evaluateVerdict({ phases: [{ name: 'p', bands: [], steady: new Slice(), all: slice, envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 }, thresholds: [], errorCheck: check }], documentedTargets: false, generator: {} }).checks.find(
+  evaluateVerdict({ phases: [{ name: 'p', bands: [], planned: 1000, steady: new Slice(), all: slice, envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 }, thresholds: [], errorCheck: check }], documentedTargets: false, generator: {} }).checks.find(
     (c) => c.id === 'error_rate',
   );
 
@@ -59,7 +59,7 @@ describe('requests that got no answer are judged as worse than any target', () =
     for (let i = 0; i < n; i++) slice.add({ phase: 0, intendedAtMs: i, outcome: 'ok', firedAtMs: i, result: { status: 200, attempts: 1, lastSentAtMs: i, endAtMs: i + latencyMs, retryAfterS: [] } });
   };
   const p95Check = (slice: Slice) =>
-    evaluateVerdict({ phases: [{ name: 'p', bands: [{ band: { band: 'sustained', upToRpm: 100, p95TargetMs: 2500, specWording: '' }, fromRpm: 100, toRpm: 100, steady: slice }], steady: slice, all: slice, envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 }, thresholds: [], errorCheck: null }], documentedTargets: true, generator: {} }).checks.find(
+    evaluateVerdict({ phases: [{ name: 'p', bands: [{ band: { band: 'sustained', upToRpm: 100, p95TargetMs: 2500, specWording: '' }, fromRpm: 100, toRpm: 100, steadyPlanned: 1000, steady: slice }], planned: 1000, steady: slice, all: slice, envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 }, thresholds: [], errorCheck: null }], documentedTargets: true, generator: {} }).checks.find(
       (c) => c.id === 'latency_p95_target',
     )!;
 
@@ -106,7 +106,7 @@ describe('a spell of unanswered requests in one time block (review)', () => {
     return slice;
   }
   const burstCheck = (slice: Slice) =>
-    evaluateVerdict({ phases: [{ name: 'p', bands: [{ band: { band: 'burst', upToRpm: 200, p95TargetMs: 4000, specWording: '' }, fromRpm: 200, toRpm: 200, steady: slice }], steady: slice, all: slice, envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 }, thresholds: [], errorCheck: null }], documentedTargets: true, generator: {} }).checks.find(
+    evaluateVerdict({ phases: [{ name: 'p', bands: [{ band: { band: 'burst', upToRpm: 200, p95TargetMs: 4000, specWording: '' }, fromRpm: 200, toRpm: 200, steadyPlanned: 900, steady: slice }], planned: 900, steady: slice, all: slice, envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 }, thresholds: [], errorCheck: null }], documentedTargets: true, generator: {} }).checks.find(
       (c) => c.id === 'latency_p95_target',
     )!;
 

@@ -35,7 +35,7 @@ const NO_429: EnvelopePhase = { http429: 0, findings: 0, edge: 0, maxTokensAt429
 
 /** A constant-rate phase: one load band (sustained unless `band` says otherwise) judging the whole slice. */
 function phase(slice: Slice, { band = SUSTAINED, ...overrides }: Partial<PhaseInput> & { band?: LatencyBand | null } = {}): PhaseInput {
-  return { name: 'steady', bands: [{ band: band ?? undefined, fromRpm: 100, toRpm: 100, steady: slice }], steady: slice, all: slice, envelope: NO_429, thresholds: [], errorCheck: null, ...overrides };
+  return { name: 'steady', bands: [{ band: band ?? undefined, fromRpm: 100, toRpm: 100, steadyPlanned: 1000, steady: slice }], planned: 1000, steady: slice, all: slice, envelope: NO_429, thresholds: [], errorCheck: null, ...overrides };
 }
 
 const verdictOf = (phases: PhaseInput[], generator = GOOD_GENERATOR) => evaluateVerdict({ phases, documentedTargets: true, generator });

@@ -64,6 +64,8 @@ export interface BandInput {
   /** Offered rate at the band's start and end in the phase (rpm). */
   readonly fromRpm: number;
   readonly toRpm: number;
+  /** Requests the plan put in the band after the warm-up: a band that planned none (inside the warm-up) is not judged. */
+  readonly steadyPlanned: number;
   readonly steady: Slice;
 }
 
@@ -71,6 +73,8 @@ export interface PhaseInput {
   readonly name: string;
   /** The phase's load bands in time order: one for a constant rate, up to four for a ramp. */
   readonly bands: readonly BandInput[];
+  /** Requests the plan put in the phase: a phase that planned none has no error rate to judge. */
+  readonly planned: number;
   /** Requests of the phase after its warm-up. */
   readonly steady: Slice;
   /** Every request of the phase. */
@@ -292,7 +296,7 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
   const checks: Check[] = [];
   // Each band's arrivals against its own target: a ramp is judged in slices, by the rate at each arrival.
   for (const b of documentedTargets ? phase.bands : []) {
-    if (b.band === undefined) continue;
+    if (b.band === undefined || b.steadyPlanned === 0) continue;
     const arrivals = phase.bands.length === 1 ? '' : `: its arrivals at ${rpm(b.fromRpm)}–${rpm(b.toRpm)} rpm`;
     checks.push({
       id: 'latency_p95_target',
@@ -311,7 +315,7 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
     reason: describeEnvelopePhase(phase.envelope),
   });
   // Failures are judged on the whole phase: a request that failed in the warm-up failed all the same.
-  if (phase.errorCheck !== null) checks.push(thresholdCheck(phase, phase.errorCheck, generator, 'error_rate', phase.all));
+  if (phase.errorCheck !== null && phase.planned > 0) checks.push(thresholdCheck(phase, phase.errorCheck, generator, 'error_rate', phase.all));
   for (const t of phase.thresholds) checks.push(thresholdCheck(phase, t, generator));
   return checks;
 }

@@ -150,6 +150,32 @@ describe('loadproof report', () => {
       expect(stderr).toContain(`line ${lines.length + 1}: seq 0 appears twice`);
     });
 
+    it('a finished run with lines missing', async () => {
+      const dir = await finishedRun();
+      const lines = eventLines(dir);
+      writeFileSync(join(dir, 'events.ndjson'), `${lines.slice(0, 10).join('\n')}\n`);
+      const before = readFileSync(join(dir, 'summary.json'), 'utf8');
+      const { code, stderr } = await runCli(['report', dir]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`10 lines for the ${lines.length} planned requests of a finished run`);
+      expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe(before);
+    });
+
+    it('a run whose events.ndjson could not be written whole: its own summary stands (exit 4), nothing is replaced', async () => {
+      // What a full disk leaves (review): the live summary judged from memory, events cut short, the failure in run.json.
+      const dir = await finishedRun();
+      const lines = eventLines(dir);
+      writeFileSync(join(dir, 'events.ndjson'), `${lines.slice(0, 10).join('\n')}\n${lines[10]!.slice(0, 20)}`);
+      const run = readJson(join(dir, 'run.json'));
+      run.end.files = run.end.files.map((f: any) => (f.file === 'events.ndjson' ? { ...f, error: 'ENOSPC: no space left on the device; at least 20 later lines not written' } : f));
+      writeFileSync(join(dir, 'run.json'), JSON.stringify(run));
+      const before = readFileSync(join(dir, 'summary.json'), 'utf8');
+      const { code, stderr } = await runCli(['report', dir]);
+      expect(code).toBe(4);
+      expect(stderr).toContain('was not written whole during the run (ENOSPC');
+      expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe(before);
+    });
+
     it('a scenario copy that no longer plans what ran', async () => {
       const dir = await finishedRun();
       writeFileSync(join(dir, 'scenario.yaml'), readFileSync(join(dir, 'scenario.yaml'), 'utf8').replace('rpm: 60', 'rpm: 61'));
