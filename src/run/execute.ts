@@ -247,7 +247,14 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     // The monitor samples the gap between timer wake-ups, which includes its own resolution: subtract it.
     const delayMs = (ns: number): number | null => (loop.count > 0 ? Math.max(0, ns / 1e6 - EVENT_LOOP_RESOLUTION_MS) : null);
     // A signal or failure after the last answer stopped nothing: the measurement is whole.
-    const stoppedBy = engine.interrupted ? stopped : undefined;
+    // A target that died in the plan's last minute had no minute left to show it: its trailing silence says so.
+    const goneAtEnd = engine.interrupted ? undefined : watch.atEnd();
+    const stoppedBy: Stop | undefined = engine.interrupted
+      ? stopped
+      : goneAtEnd === undefined
+        ? undefined
+        : { kind: 'failure', error: new RunFailure('TARGET_UNREACHABLE', goneAtEnd, 'everything measured until then is in the report') };
+    if (goneAtEnd !== undefined) options.log(`loadproof: TARGET_UNREACHABLE: ${goneAtEnd}`);
     const { fired, dropped, unsent, abandoned, interrupted, elapsedMs } = engine;
     return {
       end: {

@@ -56,3 +56,23 @@ describe('TargetWatch', () => {
     expect(gaveUpAt).toBe(30_000);
   });
 });
+
+describe('TargetWatch at the end of a run', () => {
+  it('takes a target that died in the last minute as gone: 10 or more failures in a row, nothing answered after', () => {
+    const watch = new TargetWatch();
+    feed(watch, (t) => answered(t), 0, 80_000, 500);
+    expect(feed(watch, (t) => failed(t), 80_000, 120_000, 500)).toBeUndefined();
+    expect(watch.atEnd()).toBe('the target stopped answering: the last 80 requests of the run got no HTTP answer (80 refused), and none answered after them');
+  });
+
+  it('does not for a few failures at the end, or failures followed by an answer', () => {
+    const few = new TargetWatch();
+    feed(few, (t) => answered(t), 0, 60_000, 500);
+    feed(few, (t) => failed(t), 60_000, 64_500, 500);
+    expect(few.atEnd()).toBeUndefined();
+    const recovered = new TargetWatch();
+    feed(recovered, (t) => failed(t), 0, 30_000, 500);
+    recovered.observe(answered(30_000));
+    expect(recovered.atEnd()).toBeUndefined();
+  });
+});

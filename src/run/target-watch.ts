@@ -42,4 +42,15 @@ export class TargetWatch {
     const how = [...this.failures].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
     return `the target stopped answering: no HTTP answer for ${formatMs(silentForMs)} of model time, and the ${this.failuresInRow} requests that ended since got none (${how}); the run was stopped`;
   }
+
+  /**
+   * At the end of a run that was not stopped: the target is taken as gone when the last 10 or more
+   * requests all ended without an HTTP answer and nothing answered after them — it died too close to
+   * the end of the plan for a whole minute of silence.
+   */
+  atEnd(): string | undefined {
+    if (this.failuresInRow < TARGET_GONE.failuresInRow) return undefined;
+    const how = [...this.failures].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
+    return `the target stopped answering: the last ${this.failuresInRow} requests of the run got no HTTP answer (${how}), and none answered after them`;
+  }
 }

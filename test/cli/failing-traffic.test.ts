@@ -83,6 +83,28 @@ describe('failing traffic fails the verdict', () => {
 });
 
 describe('a target that stops answering ends the run with exit 4, everything measured kept', () => {
+  it('the target killed in the last minute of the plan: too late for a minute of silence, exit 4 all the same (review)', async () => {
+    const s = await mock({ profile: 'zero' });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 2m, rpm: 120 }\n'));
+    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    // 160 of 240 requests: 80 s of the plan's 120 s.
+    await new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (s.stats().requests.identification.received >= 160) {
+          clearInterval(poll);
+          resolve();
+        }
+      }, 5);
+    });
+    await s.close();
+    const { code, stderr } = await cli.exited;
+    expect(code).toBe(4);
+    expect(stderr).toMatch(/TARGET_UNREACHABLE: the target stopped answering: the last \d+ requests of the run got no HTTP answer/);
+    const { summary, events } = await onlyRun(out);
+    expect(summary).toMatchObject({ interrupted: false, stopped: { by: 'failure', code: 'TARGET_UNREACHABLE' }, exitCode: 4 });
+    expect(events).toHaveLength(240);
+  });
+
   it('the target killed 5 s into the run', async () => {
     const s = await mock({ profile: 'zero' });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10m, rpm: 60 }\n'));
