@@ -48,6 +48,17 @@ export class EventSink {
   }
 }
 
+/** The loosest latency target a phase is held to: its bands' documented ones, its percentile thresholds, else the client timeout. */
+function latencyTargetMs(plan: Plan, phase: number): number {
+  const p = plan.phases[phase]!;
+  const s = plan.scenario;
+  const targets = [
+    ...(s.thresholds.documentedTargets ? p.bands.flatMap((b) => (b.band === undefined ? [] : [b.band.p95TargetMs])) : []),
+    ...[...s.thresholds.all, ...(s.thresholds.byPhase.get(p.name) ?? [])].flatMap((t) => (t.kind === 'percentile' && (t.op === '<' || t.op === '<=') ? [t.valueMs] : [])),
+  ];
+  return targets.length === 0 ? s.timeoutMs : Math.max(...targets);
+}
+
 export interface Judgement {
   readonly verdict: Verdict;
   readonly exitCode: number;
@@ -74,6 +85,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
       name: p.name,
       bands: p.bands.map((b, j) => ({ band: b.band, fromRpm: b.fromRpm, toRpm: b.toRpm, steadyPlanned: b.steadyArrivals, steady: recorder.steadyBands[i]![j]! })),
       planned: p.arrivalsMs.length,
+      inFlight: { maxInFlight: plan.scenario.maxInFlight, neededAtTarget: (p.peakRpm / 60_000) * latencyTargetMs(plan, p.index) },
       steady: recorder.steady[i]!,
       all: recorder.phases[i]!,
       envelope: envelope.phases[i]!,

@@ -75,6 +75,12 @@ export interface PhaseInput {
   readonly bands: readonly BandInput[];
   /** Requests the plan put in the phase: a phase that planned none has no error rate to judge. */
   readonly planned: number;
+  /**
+   * The client's cap on requests in flight, and what a service meeting the phase's latency target would
+   * hold in flight at its peak rate (Little's law: peak rate × target). Below that, drops at the cap can be
+   * the client's doing, not the service's.
+   */
+  readonly inFlight?: { readonly maxInFlight: number; readonly neededAtTarget: number };
   /** Requests of the phase after its warm-up. */
   readonly steady: Slice;
   /** Every request of the phase. */
@@ -298,12 +304,13 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
   for (const b of documentedTargets ? phase.bands : []) {
     if (b.band === undefined || b.steadyPlanned === 0) continue;
     const arrivals = phase.bands.length === 1 ? '' : `: its arrivals at ${rpm(b.fromRpm)}–${rpm(b.toRpm)} rpm`;
-    checks.push({
+    const check: Check = {
       id: 'latency_p95_target',
       phase: phase.name,
       what: `p(95) < ${formatMs(b.band.p95TargetMs)} (spec, ${b.band.band} band${arrivals}, steady state)`,
       ...percentileCheck(b.steady, 95, '<', b.band.p95TargetMs, generator),
-    });
+    };
+    checks.push(clientCapped(check, phase, restsOnUnanswered(check, b.steady, b.band.p95TargetMs)));
   }
   checks.push({
     id: 'http_429_in_envelope',
@@ -315,9 +322,49 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
     reason: describeEnvelopePhase(phase.envelope),
   });
   // Failures are judged on the whole phase: a request that failed in the warm-up failed all the same.
-  if (phase.errorCheck !== null && phase.planned > 0) checks.push(thresholdCheck(phase, phase.errorCheck, generator, 'error_rate', phase.all));
-  for (const t of phase.thresholds) checks.push(thresholdCheck(phase, t, generator));
+  if (phase.errorCheck !== null && phase.planned > 0) {
+    const check = thresholdCheck(phase, phase.errorCheck, generator, 'error_rate', phase.all);
+    checks.push(clientCapped(check, phase, failsOnDropsAlone(phase, phase.errorCheck)));
+  }
+  for (const t of phase.thresholds) {
+    const check = thresholdCheck(phase, t, generator);
+    const onDrops = t.kind === 'percentile' ? (t.op === '<' || t.op === '<=') && restsOnUnanswered(check, phase.steady, t.valueMs) : failsOnDropsAlone(phase, t);
+    checks.push(clientCapped(check, phase, onDrops));
+  }
   return checks;
+}
+
+/** A latency fail whose lower bound lies beyond every answer (and twice the target): it rests on unanswered requests. */
+function restsOnUnanswered(check: Check, slice: Slice, targetMs: number): boolean {
+  const lower = check.interval?.[0] ?? null;
+  return check.status === 'fail' && lower !== null && lower >= Math.max(2 * targetMs, slowestAnsweredMs(slice.latencyExcl429));
+}
+
+/** A count or rate fail that the same threshold would pass with the dropped requests left out. */
+function failsOnDropsAlone(phase: PhaseInput, t: Threshold): boolean {
+  if (t.kind === 'percentile' || (t.of !== 'errors' && t.of !== 'dropped')) return false;
+  const slice = t === phase.errorCheck ? phase.all : phase.steady;
+  const dropped = slice.outcomes.dropped;
+  const { count, base } = countOf(slice, t.of);
+  const without = count - dropped;
+  if (t.kind === 'count') return compare(without, t.op, t.count);
+  return base === dropped ? false : compare(without / (base - dropped), t.op, t.fraction);
+}
+
+/**
+ * A fail that only requests dropped at the client's maxInFlight could have caused (`onDrops`), when that
+ * cap is below what a service meeting its target would hold in flight at this rate, is the client's as
+ * much as the service's: inconclusive, naming the cap. A fail the answered requests alone cause stands.
+ */
+function clientCapped(check: Check, phase: PhaseInput, onDrops: boolean): Check {
+  const dropped = phase.all.outcomes.dropped;
+  const cap = phase.inFlight;
+  if (check.status !== 'fail' || !onDrops || dropped === 0 || cap === undefined || cap.maxInFlight >= cap.neededAtTarget) return check;
+  return {
+    ...check,
+    status: 'inconclusive',
+    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight (${cap.maxInFlight}), below what a service meeting its target would hold in flight at this rate (peak rate × target ≈ ${Math.ceil(cap.neededAtTarget)}): the drops may be the client's, not the service's; raise maxInFlight`,
+  };
 }
 
 export function evaluateVerdict(input: VerdictInput): Verdict {

@@ -50,15 +50,30 @@ describe('failing traffic fails the verdict', () => {
     expect(summary.overall.status).toEqual({ 403: 10 });
   });
 
-  it('requests dropped at maxInFlight count as failed: exit 1, the reason names them', async () => {
-    const s = await mock({ profile: 'stall' });
-    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 2\nthresholds: { documentedTargets: false }\n'));
+  it('requests dropped at maxInFlight by a service too slow for its target count as failed: exit 1, the reason names them', async () => {
+    // Half the answers take 30 s: far more in flight than the 16 a service meeting 4 s at 200 rpm would hold (13.3).
+    const s = await mock({ profile: 'zero', faults: { slowRate: 0.5, slowExtraMs: 30_000 } });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 16\ntimeout: 1m\n'));
     const { code } = await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
     expect(code).toBe(1);
     const { summary } = await onlyRun(out);
-    expect(summary.counts.dropped).toBeGreaterThan(0);
+    const p = summary.phases[0];
+    expect(p.dropped).toBeGreaterThan(0);
     expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'fail' });
-    expect(errorCheckOf(summary, 'steady').reason).toMatch(new RegExp(`^${summary.phases[0].dropped + summary.phases[0].outcomes.http_504 + summary.phases[0].outcomes.timeout} of 200 `));
+    expect(errorCheckOf(summary, 'steady').reason).toMatch(new RegExp(`^${p.dropped + p.outcomes.timeout + p.outcomes.abandoned} of ${p.sent + p.dropped} `));
+  });
+
+  it('drops at a client maxInFlight too small for the rate make the verdict inconclusive, naming the cap, not a fail of the service (review)', async () => {
+    // maxInFlight 3 at 200 rpm: a service meeting 4 s could hold 13 in flight, so it would be dropped at too.
+    const s = await mock({ profile: 'nominal' });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 3\n'));
+    const { code, stdout } = await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    expect(code).toBe(5);
+    const { summary } = await onlyRun(out);
+    expect(summary.counts.dropped).toBeGreaterThan(0);
+    expect(summary.verdict.checks.filter((c: any) => c.status === 'fail')).toEqual([]);
+    expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'inconclusive' });
+    expect(stdout).toContain("dropped at the client's maxInFlight (3), below what a service meeting its target would hold in flight at this rate (peak rate × target ≈ 14)");
   });
 
   it('takes the error check from the scenario, k6 style, or none', async () => {
