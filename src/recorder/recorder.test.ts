@@ -113,3 +113,13 @@ describe('Slice.latencyExcl429', () => {
     expect(r.phases[0]!.latencyExcl429.percentileMs(1)).toBeGreaterThan(900);
   });
 });
+
+describe('a request whose retries all ended in 429 (review)', () => {
+  it('counts in the judged latency at its end-to-end time; a 429 at the first attempt does not', () => {
+    const slice = new Slice();
+    slice.add({ phase: 0, intendedAtMs: 0, outcome: 'http_429', firedAtMs: 0, result: { status: 429, attempts: 1, lastSentAtMs: 0, endAtMs: 5, retryAfterS: [1] } });
+    slice.add({ phase: 0, intendedAtMs: 0, outcome: 'http_429', firedAtMs: 0, result: { status: 429, attempts: 4, lastSentAtMs: 20_000, endAtMs: 20_005, retryAfterS: [5, 5, 5, 5] } });
+    expect(slice.latencyExcl429.count).toBe(1);
+    expect(Math.abs(slice.latencyExcl429.rankMs(1) - 20_005)).toBeLessThan(20_005 * 0.001); // HDR: 3 significant digits
+  });
+});

@@ -68,7 +68,8 @@ export class Slice {
   /**
    * Latency of every answer except 429s, and of every request dropped or left unanswered at
    * UNANSWERED_MS (worse than any target): what the verdict judges. A 429 comes back fast; counting it
-   * would flatter a rate-limited service (429s are judged by their own check). Failed answers (500,
+   * would flatter a rate-limited service (429s are judged by their own check) — but a request whose
+   * retries all ended in 429 counts, at its end-to-end time: it cost its client every wait. Failed answers (500,
    * reset, timeout) count at their cost to the client: the time until the client knew.
    */
   readonly latencyExcl429 = MsHistogram.create();
@@ -117,7 +118,8 @@ export class Slice {
     this.latency.recordMs(r.endAtMs - event.intendedAtMs);
     this.service.recordMs(r.endAtMs - r.lastSentAtMs);
     if (event.outcome === 'ok') this.latency2xx.recordMs(r.endAtMs - event.intendedAtMs);
-    if (event.outcome !== 'http_429') this.recordJudged(event.intendedAtMs, r.endAtMs - event.intendedAtMs, r.endAtMs - r.lastSentAtMs);
+    // A 429 at once flatters nothing only when it was the first answer: after retries it cost the client their waits.
+    if (event.outcome !== 'http_429' || r.attempts > 1) this.recordJudged(event.intendedAtMs, r.endAtMs - event.intendedAtMs, r.endAtMs - r.lastSentAtMs);
     if (r.status !== undefined) this.status[r.status] = (this.status[r.status] ?? 0) + 1;
     for (const s of r.retryAfterS) this.retryAfter.recordMs(s * 1000);
   }
