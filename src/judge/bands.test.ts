@@ -24,7 +24,7 @@ function judgeRamp(fromRpm: number, toRpm: number, latencyMs: (rpm: number) => n
     const rpm = fromRpm + ((toRpm - fromRpm) * t) / 600_000;
     sink.add(toEventRecord('ramp', { seq: seq++, intendedAtMs: t, outcome: 'ok', firedAtMs: t, result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: t + latencyMs(rpm), retryAfterS: [] } }));
   }
-  const { summary, verdict } = judgeRun(plan, sink, { run: RUN, end: END, partial: false, reportedAt: '' });
+  const { summary, verdict } = judgeRun(plan, sink, { run: RUN, end: END, partial: false, reportedAt: '', judgedBy: 'test' });
   return { checks: verdict.checks.filter((c) => c.id === 'latency_p95_target').map((c) => [c.what, c.status]), summary };
 }
 
@@ -67,7 +67,7 @@ describe('parts of a plan that planned nothing are not judged (review)', () => {
     const sink = new EventSink(plan);
     let seq = 0;
     for (const p of plan.phases) for (const t of p.arrivalsMs) sink.add(toEventRecord(p.name, { seq: seq++, intendedAtMs: t, outcome: 'ok', firedAtMs: t, result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: t + 1000, retryAfterS: [] } }));
-    const { verdict } = judgeRun(plan, sink, { run: RUN, end: END, partial: false, reportedAt: '' });
+    const { verdict } = judgeRun(plan, sink, { run: RUN, end: END, partial: false, reportedAt: '', judgedBy: 'test' });
     expect(verdict.checks.filter((c) => c.status !== 'pass' && c.phase !== 'gap')).toEqual([]);
     expect(verdict.checks.map((c) => [c.phase, c.id])).toEqual([
       ['ramp', 'latency_p95_target'],

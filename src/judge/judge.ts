@@ -72,6 +72,8 @@ export interface JudgeInput {
   /** Output files and their write errors, beyond those the run end records. */
   readonly moreFiles?: readonly { readonly file: string; readonly error: string | null }[];
   readonly reportedAt: string;
+  /** The loadproof version judging (the run's own may differ when a folder is judged again by another). */
+  readonly judgedBy: string;
 }
 
 export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgement {
@@ -103,7 +105,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
       : end.engine.interrupted
         ? EXIT.interrupted
         : { pass: EXIT.pass, fail: EXIT.slaNotMet, inconclusive: EXIT.inconclusive }[verdict.status];
-  const summary = buildSummary(plan, recorder, verdict, { run: input.run, end, partial: input.partial, files, exitCode, reportedAt: input.reportedAt, envelope });
+  const summary = buildSummary(plan, recorder, verdict, { run: input.run, end, partial: input.partial, files, exitCode, reportedAt: input.reportedAt, judgedBy: input.judgedBy, envelope });
   return { verdict, exitCode, summary };
 }
 

@@ -54,6 +54,8 @@ export interface RunRecord {
   /** The scenario copy in the run folder (relative path), and the path it was run from. */
   readonly scenarioFile: string;
   readonly scenarioSource: string;
+  /** SHA-256 of the scenario copy's text: its thresholds and limits judge the run, so a changed copy is refused. */
+  readonly scenarioSha256: string;
   /** planIdentity() of the plan that ran. */
   readonly planIdentity: string;
   readonly timeScale: number;

@@ -59,6 +59,8 @@ export interface SummaryMeta {
   readonly exitCode: number;
   /** When this summary was made (the only field that differs when a run is judged again). */
   readonly reportedAt: string;
+  /** The loadproof version that judged it. */
+  readonly judgedBy: string;
 }
 
 export type Summary = ReturnType<typeof buildSummary>;
@@ -119,6 +121,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     scenario: plan.scenario.name,
     description: plan.scenario.description,
     loadproofVersion: meta.run.loadproofVersion,
+    judgedBy: meta.judgedBy,
     planIdentity: meta.run.planIdentity,
     environment: meta.run.environment,
     target: { ...meta.run.target, embeddedMock: meta.run.target.kind === 'embedded-mock' },

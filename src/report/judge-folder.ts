@@ -6,11 +6,13 @@
  * Ctrl-C) is judged from the events it wrote and marked partial; its last line may have been cut
  * mid-write, and is then left out and said so.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { RunFailure, UsageError } from '../core/errors.js';
+import { LOADPROOF_VERSION } from '../core/version.js';
 import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunRecord, judgeRun, parseEventLine, partialEnd } from '../judge/index.js';
 import { buildPlan, planIdentity } from '../plan/index.js';
 import { parseScenario, readScenarioText } from '../scenario/index.js';
@@ -77,7 +79,12 @@ async function readEvents(path: string, sink: EventSink, partial: boolean): Prom
 export async function judgeFolder(dir: string, options: { readonly now: () => Date }): Promise<FolderJudgement> {
   const run = await readRunRecord(dir);
   const scenarioPath = join(dir, run.scenarioFile);
-  const scenario = parseScenario(await readScenarioText(scenarioPath), scenarioPath);
+  const scenarioText = await readScenarioText(scenarioPath);
+  // Its thresholds, limits and error check judge the run as much as its phases plan it.
+  if (`sha256:${createHash('sha256').update(scenarioText).digest('hex')}` !== run.scenarioSha256) {
+    throw new UsageError(`${scenarioPath}: changed since the run (run.json has ${run.scenarioSha256})`, 'judging a run again needs the scenario it ran with; nothing was written');
+  }
+  const scenario = parseScenario(scenarioText, scenarioPath);
   const plan = buildPlan(scenario, { timeScale: run.timeScale });
   const identity = planIdentity(plan);
   if (identity !== run.planIdentity) {
@@ -101,7 +108,7 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
     throw new UsageError(`${eventsPath}: ${lines} lines for the ${plan.arrivals} planned requests of a finished run`, 'the events file was changed after the run; nothing was written');
   }
   const end = run.end ?? partialEnd(sink, (await stat(eventsPath)).mtime.toISOString());
-  const judge = (more: readonly FileResult[]): Judgement => judgeRun(plan, sink, { run, end, partial, moreFiles: more, reportedAt: options.now().toISOString() });
+  const judge = (more: readonly FileResult[]): Judgement => judgeRun(plan, sink, { run, end, partial, moreFiles: more, reportedAt: options.now().toISOString(), judgedBy: LOADPROOF_VERSION });
   let judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
   const written = await writeWhole(summaryPath, `${JSON.stringify(judgement.summary, null, 2)}\n`);

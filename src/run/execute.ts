@@ -13,6 +13,7 @@
  * measured is dropped because a file could not be written: the failure is named and the exit is 4.
  * Every secret is added to the mask as soon as it is known, and every line written passes through it.
  */
+import { createHash } from 'node:crypto';
 import { extname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent } from 'undici';
@@ -34,7 +35,7 @@ import { type Plan, buildPlan, planIdentity } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
-import { EventLog, type FileResult, makeRunFolder, removeRunFolder, useRunFolder, writeWhole } from './output.js';
+import { EventLog, type FileResult, makeRunFolder, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
 import { TargetWatch } from './target-watch.js';
 
@@ -71,6 +72,8 @@ export interface RunOutcome {
   readonly writeFailures: readonly FileResult[];
 }
 
+const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+
 /** How often the event-loop monitor samples (wall ms). */
 const EVENT_LOOP_RESOLUTION_MS = 10;
 
@@ -93,6 +96,7 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
     for (const warning of target.warnings) options.log(`loadproof: warning: ${warning}`);
     const relative = (f: FileResult): FileResult => ({ file: f.file.slice(reportDir.length + 1), error: f.error });
     const writeText = async (file: string, text: string): Promise<FileResult> => relative(await writeWhole(join(reportDir, file), options.secrets.redact(text)));
+    const writeRunJson = async (record: RunRecord): Promise<FileResult> => relative(await writeAtomically(join(reportDir, 'run.json'), options.secrets.redact(`${JSON.stringify(record, null, 2)}\n`)));
     const scenarioFile = extname(options.scenarioFile).toLowerCase() === '.json' ? 'scenario.json' : 'scenario.yaml';
     const scenarioWritten = await writeText(scenarioFile, scenarioText);
     const run: RunRecord = {
@@ -100,6 +104,7 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
       loadproofVersion: LOADPROOF_VERSION,
       scenarioFile,
       scenarioSource: options.scenarioFile,
+      scenarioSha256: sha256(scenarioText),
       planIdentity: planIdentity(plan),
       timeScale: plan.timeScale,
       environment: target.environment,
@@ -108,16 +113,15 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
       guard: guardRecord(guard),
       end: null,
     };
-    const runJson = (record: RunRecord): string => `${JSON.stringify(record, null, 2)}\n`;
     // Written before the load, so a run that never records its end can still be judged (partial).
-    const runStartWritten = await writeText('run.json', runJson(run));
+    const runStartWritten = await writeRunJson(run);
     const sink = new EventSink(plan);
     const measured = await measure(plan, target, events, sink, options);
     const end: RunEnd = { ...measured.end, endedAt: new Date().toISOString(), files: [scenarioWritten, relative(await events.close())] };
-    const runEndWritten = await writeText('run.json', runJson({ ...run, end }));
+    const runEndWritten = await writeRunJson({ ...run, end });
     const runFile = [runStartWritten, runEndWritten].find((f) => f.error !== null);
     const judged = (moreFiles: readonly FileResult[]): Judgement =>
-      judgeRun(plan, sink, { run, end, partial: false, moreFiles: runFile === undefined ? moreFiles : [runFile, ...moreFiles], reportedAt: new Date().toISOString() });
+      judgeRun(plan, sink, { run, end, partial: false, moreFiles: runFile === undefined ? moreFiles : [runFile, ...moreFiles], reportedAt: new Date().toISOString(), judgedBy: LOADPROOF_VERSION });
     let judgement = judged([]);
     const summaryWritten = await writeText('summary.json', `${JSON.stringify(judgement.summary, null, 2)}\n`);
     if (summaryWritten.error !== null) judgement = judged([summaryWritten]);

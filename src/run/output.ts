@@ -5,7 +5,7 @@
  * measuring, says which file failed and why, and exits 4.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { lstat, mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 
@@ -150,6 +150,22 @@ export class EventLog {
     });
     const error = this.failure === undefined ? null : `${this.failure}${this.lost > 0 ? `; at least ${this.lost} later lines not written` : ''}`;
     return { file: this.path, error };
+  }
+}
+
+/**
+ * Writes a whole file under a temporary name, then renames it into place, so a crash mid-write never
+ * leaves half of it (run.json, rewritten at the end of a run, must stay readable); a failure is returned.
+ */
+export async function writeAtomically(path: string, text: string): Promise<FileResult> {
+  const partial = `${path}.partial`;
+  try {
+    await writeFile(partial, text);
+    await rename(partial, path);
+    return { file: path, error: null };
+  } catch (error) {
+    await rm(partial, { force: true }).catch(() => {});
+    return { file: path, error: whyNot(error) };
   }
 }
 

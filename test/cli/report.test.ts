@@ -67,6 +67,9 @@ describe('loadproof report', () => {
     expect(withoutReportedAt(second)).toEqual(withoutReportedAt(first));
     expect(first).toMatchObject({ partial: false, loadproofVersion: readJson('package.json').version, counts: { planned: 300, unrecorded: 0 } });
     expect(first.planIdentity).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(first.judgedBy).toBe(first.loadproofVersion);
+    expect(readJson(join(dir, 'run.json')).scenarioSha256).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 
   it('gives a run killed mid-way a partial summary from the events it wrote (exit 4)', async () => {
@@ -176,12 +179,12 @@ describe('loadproof report', () => {
       expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe(before);
     });
 
-    it('a scenario copy that no longer plans what ran', async () => {
+    it('a scenario copy changed since the run', async () => {
       const dir = await finishedRun();
       writeFileSync(join(dir, 'scenario.yaml'), readFileSync(join(dir, 'scenario.yaml'), 'utf8').replace('rpm: 60', 'rpm: 61'));
       const { code, stderr } = await runCli(['report', dir]);
       expect(code).toBe(2);
-      expect(stderr).toContain('is not the one that ran');
+      expect(stderr).toContain('changed since the run (run.json has sha256:');
     });
   });
 });
