@@ -6,7 +6,7 @@
  */
 import { EXIT } from '../core/exit-codes.js';
 import { effectiveLimits } from '../guard/index.js';
-import type { Plan } from '../plan/index.js';
+import { type Plan, endsInclusive } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
 import { type Verdict, envelopeFindings, evaluateVerdict } from '../verdict/index.js';
 import { type EventRecord, toRecordable } from './events.js';
@@ -26,7 +26,7 @@ export class EventSink {
         const steadyFromMs = p.startMs + p.warmupMs;
         return {
           steady: { fromMs: steadyFromMs, toMs: p.startMs + p.durationMs },
-          bands: p.bands.map((b) => ({ fromMs: Math.max(b.startMs, steadyFromMs), toMs: b.endMs })),
+          bands: p.bands.map((b) => ({ fromMs: Math.max(b.startMs, steadyFromMs), toMs: b.endMs, endInclusive: endsInclusive(b) })),
         };
       }),
       plan.scenario.windowMs,

@@ -67,11 +67,18 @@ export function bandSlices(phase: RampShape & { readonly warmupMs: number }, arr
 }
 
 /**
- * The band slice an arrival at intended time `tMs` belongs to: the stretch that holds it (an arrival
- * exactly on a band's edge goes with the stretch it starts; the last stretch keeps the phase's end).
+ * The band slice an arrival at intended time `tMs` belongs to: the stretch that holds it. An arrival
+ * exactly on an edge between two bands has the edge's rate (100, 200 or 300 rpm), which the spec puts in
+ * the lower band ("up to 100", "100 to 200"): on a rising ramp that is the stretch the edge ends, on a
+ * falling one the stretch it starts. The last stretch keeps the phase's end.
  */
-export function sliceIndexAt(slices: readonly Pick<BandSlice, 'startMs' | 'endMs'>[], tMs: number): number {
+export function sliceIndexAt(slices: readonly Pick<BandSlice, 'startMs' | 'endMs' | 'fromRpm' | 'toRpm'>[], tMs: number): number {
   let i = 0;
-  while (i < slices.length - 1 && tMs >= slices[i]!.endMs) i++;
+  while (i < slices.length - 1 && (tMs > slices[i]!.endMs || (tMs === slices[i]!.endMs && !endsInclusive(slices[i]!)))) i++;
   return i;
+}
+
+/** Whether a stretch keeps an arrival exactly at its end: on a rising ramp, whose end is its band's upper edge. */
+export function endsInclusive(slice: Pick<BandSlice, 'fromRpm' | 'toRpm'>): boolean {
+  return slice.toRpm > slice.fromRpm;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../scenario/index.js';
+import { sliceIndexAt } from './bands.js';
 import { buildPlan } from './build-plan.js';
 import { planNotes } from './describe.js';
 
@@ -25,8 +26,8 @@ describe('buildPlan', () => {
     expect(plan.phases.map((p) => [p.name, p.startMs, p.arrivalsMs.length, p.offeredRpm, p.bands.map((b) => [b.band?.band, b.band?.p95TargetMs, b.arrivals])])).toEqual([
       ['warmup', 0, 200, 100, [['sustained', 2500, 200]]],
       ['burst', 120_000, 1000, 200, [['burst', 4000, 1000]]],
-      // 200→400 rpm: the first half of the minute at ≤ 300 rpm (spike, 5 s), the second above (no target).
-      ['spike', 420_000, 300, 300, [['spike', 5000, 125], [undefined, undefined, 175]]],
+      // 200→400 rpm: the first half of the minute at ≤ 300 rpm (spike, 5 s; the arrival at 300 rpm too), the second above (no target).
+      ['spike', 420_000, 300, 300, [['spike', 5000, 126], [undefined, undefined, 174]]],
     ]);
     expect(plan.arrivals).toBe(1500);
     expect(plan.phases[1]!.arrivalsMs[0]).toBe(120_000);
@@ -53,8 +54,9 @@ describe('buildPlan', () => {
       const share = ((b.fromRpm + b.toRpm) / 2) * ((b.endMs - b.startMs) / 60_000) / ((from + to) / 2 * 10);
       expect(Math.abs(b.arrivals / total - share)).toBeLessThan(0.01);
       expect(b.endMs).toBe(ramp.bands[i + 1]?.startMs ?? ramp.startMs + ramp.durationMs);
-      // Every arrival of the stretch is in the band of the rate at its time.
-      expect(b.steadyArrivals).toBe([...ramp.arrivalsMs].filter((t) => t >= b.startMs && t < b.endMs && t >= ramp.startMs + 60_000).length);
+      // Every arrival of the stretch is in the band of the rate at its time (an arrival on an edge in the lower band).
+      const inside = (t: number): boolean => (from < to ? t > b.startMs || (i === 0 && t === b.startMs) : t >= b.startMs) && (from < to ? t <= b.endMs : t < b.endMs || i === ramp.bands.length - 1);
+      expect(b.steadyArrivals).toBe([...ramp.arrivalsMs].filter((t) => inside(t) && t >= ramp.startMs + 60_000).length);
     }
     expect(ramp.bands[0]!.startMs).toBe(60_000);
   });
@@ -106,6 +108,19 @@ describe('buildPlan', () => {
       const plan = buildPlan(parseScenario(BURST, 'burst.yaml'));
       expect(plan.phases.map((p) => p.arrivalsMs[0])).toEqual([0, 120_000, 420_000]);
     });
+  });
+});
+
+describe('an arrival exactly on a band edge (review)', () => {
+  it('goes to the lower band, as the spec says (≤ 200 rpm → 4 s), on rising and falling ramps', () => {
+    const plan = buildPlan(parseScenario('name: e\ndescription: e\nphases:\n  - { name: up, duration: 2m, fromRpm: 100, toRpm: 300 }\n  - { name: down, duration: 2m, fromRpm: 300, toRpm: 100 }\n', 'e.yaml'));
+    const [up, down] = plan.phases;
+    // At 200 rpm, the middle of each ramp: an arrival falls exactly there (whole counts on each side).
+    expect([...up!.arrivalsMs]).toContain(60_000);
+    expect(up!.bands.map((b) => [b.band?.band, b.arrivals])).toEqual([['burst', 151], ['spike', 249]]);
+    expect(sliceIndexAt(up!.bands, 60_000)).toBe(0);
+    expect(sliceIndexAt(down!.bands, down!.startMs + 60_000)).toBe(1);
+    expect(down!.bands.map((b) => b.band?.band)).toEqual(['spike', 'burst']);
   });
 });
 

@@ -2,4 +2,4 @@ export { buildPlan, type Plan, type PlannedPhase } from './build-plan.js';
 export { expectedArrivals, firstDue, phaseArrivals, planArrivals, timeOfArrival, type ArrivalProcess, type PhaseArrivals, type RateShape } from './arrivals.js';
 export { describePlan, planNotes } from './describe.js';
 export { planIdentity } from './identity.js';
-export { type BandSlice, bandSlices, rateAt, sliceIndexAt } from './bands.js';
+export { type BandSlice, bandSlices, endsInclusive, rateAt, sliceIndexAt } from './bands.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type RecordableEvent, Recorder, Slice, TIME_BLOCKS, type PhaseLayout } from './recorder.js';
 
 /** One band per phase, over its steady span. */
-const layoutOf = (spans: { fromMs: number; toMs: number }[]): PhaseLayout[] => spans.map((span) => ({ steady: span, bands: [span] }));
+const layoutOf = (spans: { fromMs: number; toMs: number }[]): PhaseLayout[] => spans.map((span) => ({ steady: span, bands: [{ ...span, endInclusive: false }] }));
 
 const ok = (phase: number, intendedAtMs: number, latencyMs: number, lagMs = 0): RecordableEvent => ({
   phase,

@@ -164,7 +164,7 @@ export interface PhaseLayout {
    * arrivals are judged against the band of the rate at their time). Contiguous: a band ends where
    * the next starts; an arrival at an edge goes with the band it starts. Empty when inside the warm-up.
    */
-  readonly bands: readonly SliceSpan[];
+  readonly bands: readonly (SliceSpan & { readonly endInclusive: boolean })[];
 }
 
 export class Recorder {
@@ -184,7 +184,7 @@ export class Recorder {
   ) {
     this.phases = layout.map(() => new Slice());
     this.steady = layout.map((p) => new Slice(p.steady));
-    this.steadyBands = layout.map((p) => p.bands.map((span) => new Slice(span.toMs > span.fromMs ? span : undefined)));
+    this.steadyBands = layout.map((p) => p.bands.map((span) => new Slice(span.toMs > span.fromMs ? { fromMs: span.fromMs, toMs: span.toMs } : undefined)));
   }
 
   /** Records one event. */
@@ -197,7 +197,8 @@ export class Recorder {
       this.steady[event.phase]!.add(event);
       const bands = layout.bands;
       let band = 0;
-      while (band < bands.length - 1 && event.intendedAtMs >= bands[band]!.toMs) band++;
+      // The same rule as the plan's sliceIndexAt: an arrival on an edge goes to the lower band.
+      while (band < bands.length - 1 && (event.intendedAtMs > bands[band]!.toMs || (event.intendedAtMs === bands[band]!.toMs && !bands[band]!.endInclusive))) band++;
       this.steadyBands[event.phase]![band]?.add(event);
     }
     this.attempts.add(event);
