@@ -35,21 +35,8 @@ export interface TryRecord {
   readonly status: number | null;
 }
 
-/** What a request's fate is made of (the engine's RequestEvent has it). */
-export interface EventSource {
-  readonly seq: number;
-  readonly intendedAtMs: number;
-  readonly outcome: CountedOutcome;
-  readonly firedAtMs?: number;
-  readonly result?: {
-    readonly status?: number;
-    readonly attempts: number;
-    readonly lastSentAtMs: number;
-    readonly endAtMs: number;
-    readonly retryAfterS: readonly number[];
-    readonly tries?: readonly { readonly sentAtMs: number; readonly endAtMs: number; readonly status?: number }[];
-  };
-}
+/** What a request's fate is made of: the Recorder's event with its position in the plan (the engine's RequestEvent has it). */
+export type EventSource = Omit<RecordableEvent, 'phase'> & { readonly seq: number };
 
 const micro = (ms: number): number => Math.round(ms * 1000) / 1000;
 const microOrNull = (ms: number | undefined): number | null => (ms === undefined ? null : micro(ms));
