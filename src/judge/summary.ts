@@ -11,7 +11,7 @@ import type { EnvelopeJudgement, Verdict } from '../verdict/index.js';
 import { GENERATOR_BUDGET } from '../verdict/index.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 
-export const SUMMARY_SCHEMA_VERSION = 2;
+export const SUMMARY_SCHEMA_VERSION = 3;
 
 /** A statistic in ms: null without data, "unanswered" where it falls on a request dropped or left unanswered. */
 type Stat = number | null | 'unanswered';
@@ -145,9 +145,6 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     },
     envelope: {
       marginTokens: meta.envelope.marginTokens,
-      uncertaintyMs: meta.envelope.uncertaintyMs,
-      slowest429Ms: meta.envelope.slowest429Ms,
-      maxSendLagMs: meta.envelope.maxSendLagMs,
       capacityTokens: meta.envelope.capacityTokens,
       refillRpm: meta.envelope.refillRpm,
     },

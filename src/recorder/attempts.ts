@@ -1,8 +1,8 @@
 /**
- * Every attempt put on the wire, in compact form, for the rate-limit envelope's judge: the send
- * time of each attempt the server did not refuse with a 429 (8 bytes), and the send time, answer
- * time and phase of each 429 (18 bytes). Typed arrays that double as they fill, so a plan of 10
- * million requests costs about 80 MB here, not 10 million objects. Times are model ms.
+ * Every attempt put on the wire, in compact form, for the rate-limit envelope's judge: the send and
+ * answer times of each attempt the server did not refuse with a 429 (16 bytes), and the send time,
+ * answer time and phase of each 429 (18 bytes). Typed arrays that double as they fill, so a plan of
+ * 10 million requests costs about 160 MB here, not 10 million objects. Times are model ms.
  */
 import type { RecordableEvent } from './recorder.js';
 
@@ -40,13 +40,18 @@ export interface RefusedAttempts {
   readonly phase: Uint16Array;
 }
 
+/** When the attempts a server admitted were sent and answered: two sorted lists, not pairs (the judge needs only counts). */
+export interface AdmittedTimes {
+  readonly sentAtMs: Float64Array;
+  readonly endAtMs: Float64Array;
+}
+
 export class AttemptLog {
-  private readonly admitted = new GrowingArray((n) => new Float64Array(n));
+  private readonly admittedSent = new GrowingArray((n) => new Float64Array(n));
+  private readonly admittedEnd = new GrowingArray((n) => new Float64Array(n));
   private readonly refusedSent = new GrowingArray((n) => new Float64Array(n));
   private readonly refusedEnd = new GrowingArray((n) => new Float64Array(n));
   private readonly refusedPhase = new GrowingArray((n) => new Uint16Array(n));
-  /** The largest send lag (fired − intended) of any request, model ms; 0 before any was sent. */
-  maxSendLagMs = 0;
 
   /**
    * Adds the attempts of one event. Every attempt that did not get a 429 counts as admitted, those
@@ -58,7 +63,6 @@ export class AttemptLog {
     const r = event.result;
     if (event.firedAtMs === undefined || r === undefined) return;
     if (!(event.phase >= 0 && event.phase <= 0xffff)) throw new RangeError(`phase index ${event.phase}: expected 0 to 65535`);
-    this.maxSendLagMs = Math.max(this.maxSendLagMs, event.firedAtMs - event.intendedAtMs);
     const tries = r.tries ?? [{ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, ...(r.status === undefined ? {} : { status: r.status }) }];
     for (const t of tries) {
       if (t.status === 429) {
@@ -66,14 +70,15 @@ export class AttemptLog {
         this.refusedEnd.push(t.endAtMs);
         this.refusedPhase.push(event.phase);
       } else {
-        this.admitted.push(t.sentAtMs);
+        this.admittedSent.push(t.sentAtMs);
+        this.admittedEnd.push(t.endAtMs);
       }
     }
   }
 
   /** Attempts that were not refused with a 429. */
   get admittedCount(): number {
-    return this.admitted.length;
+    return this.admittedSent.length;
   }
 
   /** 429 answers received. */
@@ -81,9 +86,9 @@ export class AttemptLog {
     return this.refusedSent.length;
   }
 
-  /** Send times of the attempts not refused, ascending (a sorted copy). */
-  admittedSentAtMs(): Float64Array {
-    return this.admitted.copy().sort();
+  /** The attempts not refused: their send times and their answer times, each sorted ascending on its own (copies). */
+  admittedTimes(): AdmittedTimes {
+    return { sentAtMs: this.admittedSent.copy().sort(), endAtMs: this.admittedEnd.copy().sort() };
   }
 
   /** The 429s, in the order recorded (copies). */

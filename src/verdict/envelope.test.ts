@@ -65,6 +65,12 @@ interface Timing {
   readonly transitMs: number;
   /** Between the engine firing a request and the client noting its send time (model ms). */
   readonly noteMs: number;
+  /**
+   * A slow start: requests noted as sent in the first `untilMs` leave the client up to `maxMs` later
+   * (connections being opened, code not yet compiled: seen at k = 60, 20 s of model time), a delay
+   * that neither send lag nor a 429's round trip shows.
+   */
+  readonly slowStart?: { readonly untilMs: number; readonly maxMs: number };
 }
 
 interface Simulation {
@@ -123,7 +129,8 @@ function simulate(sim: Simulation): RecordableEvent[] {
     for (const intendedAtMs of phase.arrivalsMs) {
       const firedAtMs = afterStalls(stalls, intendedAtMs);
       const sentAtMs = firedAtMs + timing.noteMs;
-      queue.push({ seq: seq++, phase: phase.index, intendedAtMs, firedAtMs, sentAtMs, arriveAtMs: afterStalls(stalls, sentAtMs + way()), tries: [], retryAfterS: [] });
+      const leaveAtMs = sentAtMs + (timing.slowStart !== undefined && sentAtMs < timing.slowStart.untilMs ? rng.next() * timing.slowStart.maxMs : 0);
+      queue.push({ seq: seq++, phase: phase.index, intendedAtMs, firedAtMs, sentAtMs, arriveAtMs: afterStalls(stalls, leaveAtMs + way()), tries: [], retryAfterS: [] });
     }
   }
   queue.sort((a, b) => a.arriveAtMs - b.arriveAtMs);
@@ -220,6 +227,17 @@ describe('envelopeFindings: a correct limiter is never a finding', () => {
     }
   });
 
+  it('burst.yaml with a slow start: requests that left the client up to 20 s after their noted send are not findings later on', () => {
+    // Seen at k = 60 on a busy machine: in the first 50 s of the warm-up (the bucket full) requests
+    // reached the server up to 20 s late, bunched, so its full bucket wasted refill that the replay
+    // at noted send times counted: 51 findings in the burst phase, 35 tokens where 19 were the margin.
+    for (const seed of [1, 2, 3]) {
+      const { judgement } = judge({ plan: planOf(scenarioText('burst')), limiter: DOCUMENTED, stepMs: 0, timing: { stallsPerMinute: 0, stallMaxMs: 0, transitMs: 20, noteMs: 0, slowStart: { untilMs: 50_000, maxMs: 20_000 } }, retry: false, seed });
+      expect(total(judgement, 'http429')).toBeGreaterThan(0);
+      expect({ seed, findings: total(judgement, 'findings') }).toEqual({ seed, findings: 0 });
+    }
+  });
+
   it('capacity-step: the limiter refuses hundreds, the judge finds none (the issue: 793 findings)', () => {
     const { judgement } = judge({ plan: planOf(scenarioText('capacity-step')), limiter: DOCUMENTED, stepMs: 0, timing: { stallsPerMinute: 2, stallMaxMs: 600, transitMs: 20, noteMs: 2.5 }, retry: false, seed: 3 });
     expect(total(judgement, 'http429')).toBeGreaterThan(500);
@@ -282,45 +300,45 @@ describe('envelopeFindings: the rule, by hand', () => {
   it('has the capacity and margin it documents', () => {
     expect(bucketCapacityTokens(DOCUMENTED)).toBe(501);
     expect(bucketCapacityTokens(SMALL)).toBe(5);
-    // 100 rpm × (660 ms + 1 s) + 1 token = 3.77 tokens: the README's example.
-    expect(envelopeMarginTokens(DOCUMENTED, 660)).toBeCloseTo((100 / 60_000) * 1660 + 1, 10);
+    // 100 rpm × 1 s + 1 token = 2.67 tokens: the README's figure.
+    expect(envelopeMarginTokens(DOCUMENTED)).toBeCloseTo(100 / 60 + 1, 10);
+    expect(envelopeMarginTokens(SMALL)).toBeCloseTo(2, 10);
   });
 
-  it('judges on the requests admitted at their send times: outside, edge and finding', () => {
-    // Five admitted at 0–40 ms empty the bucket (5 → 0.04 tokens); it holds about 1 a second later.
+  it('judges on the requests admitted, wherever in [send, answer] they met the bucket: outside, edge and finding', () => {
+    // Five admitted, sent at 0–40 ms and answered at 500 ms: at worst all five met the full bucket
+    // just before 500 ms (5 → 0), which then holds 1 a second later. Margin: 1/s × 1 s + 1 = 2 tokens.
     const admitted: [number, number, number][] = [0, 10, 20, 30, 40].map((t) => [t, 500, 200]);
-    // Slowest 429 round trip 10 ms: margin = 1/1000 × (10 + 1000) + 1 = 2.01 tokens.
     const outside = envelopeFindings(onePlan, logOf([...admitted, [500, 510, 429]]), SMALL);
     expect(outside.phases[0]).toMatchObject({ http429: 1, findings: 0, edge: 0 });
-    expect(outside.marginTokens).toBeCloseTo(2.01, 10);
-    expect(outside.phases[0]!.maxTokensAt429).toBeCloseTo(0.5, 10);
+    expect(outside.marginTokens).toBeCloseTo(2, 10);
+    expect(outside.phases[0]!.maxTokensAt429).toBeCloseTo(0, 10);
     const edge = envelopeFindings(onePlan, logOf([...admitted, [2000, 2010, 429]]), SMALL);
     expect(edge.phases[0]).toMatchObject({ http429: 1, findings: 0, edge: 1 });
-    expect(edge.phases[0]!.maxTokensAt429).toBeCloseTo(2, 10);
+    expect(edge.phases[0]!.maxTokensAt429).toBeCloseTo(1.5, 10);
     const finding = envelopeFindings(onePlan, logOf([...admitted, [4500, 4510, 429]]), SMALL);
     expect(finding.phases[0]).toMatchObject({ http429: 1, findings: 1, edge: 0 });
-    expect(finding.phases[0]!.maxTokensAt429).toBeCloseTo(4.5, 10);
+    expect(finding.phases[0]!.maxTokensAt429).toBeCloseTo(4, 10);
   });
 
   it('takes the least the bucket held between the 429 send and its answer, admissions inside the window counted', () => {
-    // The bucket is full (5) at 10 s; five admitted at 10.001–10.005 s empty it (to 0.004) before the 429's answer at 10.1 s.
+    // The bucket is full (5) at 10 s; five admitted at 10.001–10.005 s may have emptied it before the 429's answer at 10.1 s.
     const log = logOf([[0, 1, 200], [10_000, 10_100, 429], ...[1, 2, 3, 4, 5].map((i): [number, number, number] => [10_000 + i, 12_000, 200])]);
     const j = envelopeFindings(onePlan, log, SMALL);
     expect(j.phases[0]).toMatchObject({ http429: 1, findings: 0, edge: 0 });
-    expect(j.phases[0]!.maxTokensAt429).toBeCloseTo(0.004, 9);
+    expect(j.phases[0]!.maxTokensAt429).toBeCloseTo(0, 9);
   });
 
-  it('widens the margin by the largest send lag and the slowest 429 round trip', () => {
-    const attempts: [number, number, number][] = [
-      [0, 1, 200],
-      [4000, 4010, 429],
-    ];
-    // The bucket is full (5) at 4 s; the margin with no lag is 2.01: a finding. 3 s of send lag makes it 5.01: an edge.
-    expect(envelopeFindings(onePlan, logOf(attempts), SMALL).phases[0]).toMatchObject({ findings: 1 });
-    const late = envelopeFindings(onePlan, logOf(attempts, 3000), SMALL);
-    expect(late).toMatchObject({ maxSendLagMs: 3000, slowest429Ms: 10, uncertaintyMs: 3010 });
-    expect(late.marginTokens).toBeCloseTo(5.01, 10);
-    expect(late.phases[0]).toMatchObject({ findings: 0, edge: 1 });
+  it('takes a slow answer as a late arrival: five sent at once but answered 3 s later may have met the bucket full at 3 s', () => {
+    // Replayed at their send times the five leave the bucket at 0 at 40 ms and at 3.1 tokens at 3.1 s: a
+    // 429 then was a finding (the old rule). Arriving at 3 s, while the bucket was full and refill was
+    // wasted, they leave it at 0 at 3 s and 0.1 at 3.1 s: the 429 is no finding.
+    const fast: [number, number, number][] = [0, 10, 20, 30, 40].map((t) => [t, 100, 200]);
+    const slow: [number, number, number][] = [0, 10, 20, 30, 40].map((t) => [t, 3000, 200]);
+    expect(envelopeFindings(onePlan, logOf([...fast, [4100, 4110, 429]]), SMALL).phases[0]).toMatchObject({ findings: 1 });
+    const late = envelopeFindings(onePlan, logOf([...slow, [3100, 3110, 429]]), SMALL);
+    expect(late.phases[0]).toMatchObject({ findings: 0, edge: 0 });
+    expect(late.phases[0]!.maxTokensAt429).toBeCloseTo(0.1, 9);
   });
 
   it('counts each 429 of a retried request in its phase, and unanswered attempts as admitted', () => {
@@ -347,9 +365,38 @@ describe('envelopeFindings: the rule, by hand', () => {
     expect([log.admittedCount, log.refusedCount]).toEqual([5, 2]);
     const j = envelopeFindings({ phases: [0, 1] }, log, SMALL);
     expect(j.phases.map((p) => p.http429)).toEqual([0, 2]);
-    // Four taken at 0 ms (the timeout among them) leave 1 token; 1.5 s later 2.5: both under 1 + 2.005.
+    // Four may have met the bucket at 0 ms (the timeout among them): 1 token left. At 1.5 s, at worst the
+    // three answered at 900 ms arrived just before then, with the timeout: 5 + 0.6 − 4 = 1.6. Both under 1 + 2.
     expect(j.phases[1]).toMatchObject({ findings: 0, edge: 2 });
-    expect(j.phases[1]!.maxTokensAt429).toBeCloseTo(2.5, 10);
+    expect(j.phases[1]!.maxTokensAt429).toBeCloseTo(1.6, 10);
+  });
+
+  it('has the least of a brute-force search over every arrival placement, for 100 random small runs', () => {
+    // least(τ) = min over s < τ of capacity + refill × (τ − s) − #(sent ≤ τ and answered > s), searched here on
+    // a quarter-ms grid against the closed form. A fast bucket (6 tokens, 0.1 token per ms) keeps the runs short.
+    const FAST: EnvelopeLimits = { sustainedRpm: 6000, burstRpm: 6005, burstMinutes: 1 };
+    const rng = createRng(9);
+    for (let c = 0; c < 100; c++) {
+      const attempts: [number, number, number][] = Array.from({ length: nextInt(rng, 1, 12) }, () => {
+        const sent = nextInt(rng, 0, 60);
+        return [sent, sent + nextInt(rng, 0, 40), 200];
+      });
+      const from = nextInt(rng, 0, 100);
+      const to = from + nextInt(rng, 0, 20);
+      const judged = envelopeFindings(onePlan, logOf([...attempts, [from, to, 429]]), FAST).phases[0]!.maxTokensAt429!;
+      let brute = Number.POSITIVE_INFINITY;
+      for (let tau = from; tau <= to; tau += 0.25) {
+        let least = 6;
+        for (let sMs = -1; sMs < tau; sMs += 0.25) {
+          const mayArrive = attempts.filter(([sent, end]) => sent <= tau && end > sMs).length;
+          least = Math.min(least, 6 + 0.1 * (tau - sMs) - mayArrive);
+        }
+        brute = Math.min(brute, least);
+      }
+      // The grid's s stops a quarter ms short of τ and of each answer: up to 0.025 tokens of refill too many.
+      expect(judged).toBeLessThanOrEqual(brute + 1e-9);
+      expect({ c, gap: Math.round((brute - judged) * 1000) / 1000 <= 0.025 }).toEqual({ c, gap: true });
+    }
   });
 
   it('reads an event without tries as its final attempt', () => {

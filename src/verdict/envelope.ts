@@ -5,12 +5,15 @@
  *
  * The rule. Replay the documented token bucket (refill at sustainedRpm; capacity
  * (burstRpm − sustainedRpm) × burstMinutes + 1, full at the first request) over the requests the
- * server *admitted* — every attempt that did not get a 429, unanswered ones included — at their
- * actual send times. A 429 is a finding only when, at every instant it could have reached the
- * server (from its send to its answer), that bucket still held at least 1 + margin tokens:
+ * server *admitted* — every attempt that did not get a 429, unanswered ones included. Each of them
+ * reached the server at some moment between its send and its answer, and we cannot tell when: the
+ * replay takes, at each instant, the least the bucket can have held over every such placement. A
+ * 429 is a finding only when, at every instant it could have reached the server (from its send to
+ * its answer), that least still held at least 1 + margin tokens:
  *
- *   margin (tokens) = sustained rate × (timing uncertainty + 1 s) + 1
- *   timing uncertainty (model ms) = the slowest 429 round trip + the largest send lag of the run
+ *   least(τ) = min over s < τ of [ capacity + refill × (τ − s) − #admitted that may have arrived in (s, τ] ]
+ *   (an attempt may have arrived in (s, τ] when it was sent by τ and answered after s)
+ *   margin (tokens) = sustained rate × 1 s + 1
  *
  * A 429 inside the envelope by less than the margin is at the **edge**: counted and reported, never
  * a finding. A 429 with less than one token is outside the envelope: expected.
@@ -21,20 +24,20 @@
  *    this one? A plan that spends the allowance exactly (burst.yaml) leaves each later arrival
  *    inside by one token, and any lag hands that token to a neighbour: judging identities accused
  *    a correct service; judging counts does not.
- *  - The server saw each request later than we sent it, by up to the way there. If every admitted
- *    request reached it within δ of its send, its bucket holds at most sustained rate × δ tokens
- *    fewer than our replay at any instant (arrivals squeezed together by δ earn δ less refill; a
- *    later arrival only leaves more). A 429 is answered at once by the limiter, so its round trip
- *    bounds the way there; the send lag bounds how long our own event loop can hold a request
- *    after noting its send time. Both are measured in the run, so a busy machine or a high time
- *    scale widens its own margin instead of producing findings.
+ *  - The server saw each request later than we noted its send, by an amount we cannot see: the way
+ *    there, our own event loop holding it, a connection still being opened (seen: 20 s of model
+ *    time at the start of a run at k = 60). Arrivals squeezed together while the bucket is full
+ *    waste refill, so a bucket can hold many tokens fewer than a replay at send times, and that
+ *    deficit lasts. The answer bounds the arrival from above, whatever delayed it, so the least
+ *    over placements inside [send, answer] holds for every cause of delay. It costs about the
+ *    requests in flight (rate × round trip): a few tokens at the documented rates.
  *  - A real gateway refills in steps and is not aligned with our clock: a step of up to 1 s costs
  *    at most sustained rate × 1 s tokens. The last token is for rounding and ties.
  * The margin is small next to what a broken limiter costs: one 10 % tighter than documented refuses
  * requests while the documented bucket still holds tens of tokens.
  */
 
-import type { RefusedAttempts } from '../recorder/index.js';
+import type { AdmittedTimes, RefusedAttempts } from '../recorder/index.js';
 import type { EnvelopeLimits } from '../spec/index.js';
 
 /** The constant parts of the margin. */
@@ -47,10 +50,8 @@ export const ENVELOPE_MARGIN = {
 
 /** What the judge reads of the recorded attempts (the Recorder's AttemptLog). */
 export interface EnvelopeAttempts {
-  /** The largest send lag (fired − intended) of the run, model ms. */
-  readonly maxSendLagMs: number;
-  /** Send times of the attempts not refused with a 429, ascending (model ms). */
-  admittedSentAtMs(): Float64Array;
+  /** The attempts not refused with a 429: send times and answer times, each sorted ascending (model ms). */
+  admittedTimes(): AdmittedTimes;
   /** The 429s: when each was sent and answered (model ms), and its request's phase index. */
   refusedAttempts(): RefusedAttempts;
 }
@@ -63,7 +64,7 @@ export interface EnvelopePhase {
   readonly findings: number;
   /** 429s inside the envelope by less than the margin: reported, never a finding. */
   readonly edge: number;
-  /** The most tokens the replayed bucket held when a 429 came (each 429's least over its window); null without 429s. */
+  /** The most tokens the replayed bucket surely held when a 429 came (each 429's least over its window); null without 429s. */
   readonly maxTokensAt429: number | null;
   /** The run's margin (tokens), repeated here so each phase's check can say it. */
   readonly marginTokens: number;
@@ -75,12 +76,6 @@ export interface EnvelopeJudgement {
   readonly phases: readonly EnvelopePhase[];
   /** Tokens above 1 a 429 needs to be a finding. */
   readonly marginTokens: number;
-  /** Timing uncertainty (model ms): slowest429Ms + maxSendLagMs. */
-  readonly uncertaintyMs: number;
-  /** The slowest 429 round trip (send → answer), model ms; 0 without 429s. */
-  readonly slowest429Ms: number;
-  /** The largest send lag of the run, model ms. */
-  readonly maxSendLagMs: number;
   /** The bucket replayed: its capacity (tokens) and refill (requests per minute). */
   readonly capacityTokens: number;
   readonly refillRpm: number;
@@ -91,65 +86,115 @@ export function bucketCapacityTokens(limits: EnvelopeLimits): number {
   return Math.max(0, (limits.burstRpm - limits.sustainedRpm) * limits.burstMinutes) + 1;
 }
 
-/** The margin (tokens) for a timing uncertainty of `uncertaintyMs` (model ms). */
-export function envelopeMarginTokens(limits: EnvelopeLimits, uncertaintyMs: number): number {
-  return (limits.sustainedRpm / 60_000) * (uncertaintyMs + ENVELOPE_MARGIN.refillStepMs) + ENVELOPE_MARGIN.safetyTokens;
+/** The margin (tokens): a refill step of the real gateway, and one token for rounding and ties. */
+export function envelopeMarginTokens(limits: EnvelopeLimits): number {
+  return (limits.sustainedRpm / 60_000) * ENVELOPE_MARGIN.refillStepMs + ENVELOPE_MARGIN.safetyTokens;
 }
 
 /** Judges every 429 of a run against the envelope (see the top of this file). */
 export function envelopeFindings(plan: { readonly phases: readonly unknown[] }, attempts: EnvelopeAttempts, limits: EnvelopeLimits): EnvelopeJudgement {
-  const capacity = bucketCapacityTokens(limits);
-  const refillPerMs = limits.sustainedRpm / 60_000;
+  const marginTokens = envelopeMarginTokens(limits);
+  const least = new LeastBucket(attempts.admittedTimes(), bucketCapacityTokens(limits), limits.sustainedRpm / 60_000);
   const refused = attempts.refusedAttempts();
-  // Typed arrays throughout: a run may hold millions of 429s.
-  const order = Uint32Array.from(refused.sentAtMs, (_, i) => i).sort((a, b) => refused.sentAtMs[a]! - refused.sentAtMs[b]!);
-  let slowest429Ms = 0;
-  for (let i = 0; i < refused.sentAtMs.length; i++) slowest429Ms = Math.max(slowest429Ms, refused.endAtMs[i]! - refused.sentAtMs[i]!);
-  const maxSendLagMs = Math.max(0, attempts.maxSendLagMs);
-  const uncertaintyMs = slowest429Ms + maxSendLagMs;
-  const marginTokens = envelopeMarginTokens(limits, uncertaintyMs);
   const counts = plan.phases.map(() => ({ http429: 0, findings: 0, edge: 0, maxTokensAt429: null as number | null }));
-
-  const admitted = attempts.admittedSentAtMs();
-  // The bucket after the admitted sends before `next`: `tokens` at `atMs` (full before the first).
-  let next = 0;
-  let tokens = capacity;
-  let atMs = Number.NEGATIVE_INFINITY;
-  const refill = (level: number, fromMs: number, toMs: number): number => (fromMs === Number.NEGATIVE_INFINITY ? capacity : Math.min(capacity, level + (toMs - fromMs) * refillPerMs));
-  for (const j of order) {
-    const sentAtMs = refused.sentAtMs[j]!;
-    const endAtMs = refused.endAtMs[j]!;
-    // Admitted sends at the same instant count first: the fewer tokens, the fewer findings.
-    while (next < admitted.length && admitted[next]! <= sentAtMs) {
-      tokens = refill(tokens, atMs, admitted[next]!) - 1;
-      atMs = admitted[next++]!;
-    }
-    // The bucket only fills between admissions, so its least over [send, answer] is at the send or
-    // just after an admission inside the window.
-    let least = refill(tokens, atMs, sentAtMs);
-    let level = tokens;
-    let levelAtMs = atMs;
-    for (let i = next; i < admitted.length && admitted[i]! <= endAtMs; i++) {
-      level = refill(level, levelAtMs, admitted[i]!) - 1;
-      levelAtMs = admitted[i]!;
-      least = Math.min(least, level);
-    }
+  for (let j = 0; j < refused.sentAtMs.length; j++) {
+    const tokens = least.over(refused.sentAtMs[j]!, refused.endAtMs[j]!);
     const phase = counts[refused.phase[j]!];
     if (phase === undefined) throw new RangeError(`a 429 for phase ${refused.phase[j]}, but the plan has ${counts.length}`);
     phase.http429++;
-    phase.maxTokensAt429 = Math.max(phase.maxTokensAt429 ?? Number.NEGATIVE_INFINITY, least);
-    if (least >= 1 + marginTokens) phase.findings++;
-    else if (least >= 1) phase.edge++;
+    phase.maxTokensAt429 = Math.max(phase.maxTokensAt429 ?? Number.NEGATIVE_INFINITY, tokens);
+    if (tokens >= 1 + marginTokens) phase.findings++;
+    else if (tokens >= 1) phase.edge++;
   }
-  return {
-    phases: counts.map((c) => ({ ...c, marginTokens })),
-    marginTokens,
-    uncertaintyMs,
-    slowest429Ms,
-    maxSendLagMs,
-    capacityTokens: capacity,
-    refillRpm: limits.sustainedRpm,
-  };
+  return { phases: counts.map((c) => ({ ...c, marginTokens })), marginTokens, capacityTokens: bucketCapacityTokens(limits), refillRpm: limits.sustainedRpm };
+}
+
+/**
+ * least(τ), the fewest tokens the bucket can have held at τ (see the top of this file), in closed form:
+ *   least(τ) = min(capacity, capacity + refill·τ − A(τ) + min(P(τ), E(τ) − refill·τ))
+ * with A(τ) the admitted sends at or before τ, E(τ) the answers before τ, and P(τ) the least of
+ * (answers before e) − refill·e over the answers e before τ: the minimum over s is reached just
+ * before an answer, or just before τ (where it is capacity − the attempts in flight). Between two
+ * sends least(τ) never falls, so its least over a window is at the window's start or at a send
+ * inside it: those are looked up by blocks of minima.
+ */
+class LeastBucket {
+  /** P, indexed by how many answers came before: prefixLeast[k] over the first k answers. */
+  private readonly prefixLeast: Float64Array;
+  /** least() at each send (the sends being sorted), and its minimum per block of BLOCK sends. */
+  private readonly atSend: Float64Array;
+  private readonly blockLeast: Float64Array;
+  private static readonly BLOCK = 256;
+
+  constructor(
+    private readonly times: AdmittedTimes,
+    private readonly capacity: number,
+    private readonly refillPerMs: number,
+  ) {
+    const ends = times.endAtMs;
+    this.prefixLeast = new Float64Array(ends.length + 1);
+    this.prefixLeast[0] = Number.POSITIVE_INFINITY;
+    // k answers came before ends[k] (for tied answers the prefix minimum keeps the first, whose count is right).
+    for (let k = 0; k < ends.length; k++) this.prefixLeast[k + 1] = Math.min(this.prefixLeast[k]!, k - refillPerMs * ends[k]!);
+    const sends = times.sentAtMs;
+    this.atSend = Float64Array.from(sends, (t) => this.at(t));
+    this.blockLeast = new Float64Array(Math.ceil(sends.length / LeastBucket.BLOCK)).fill(Number.POSITIVE_INFINITY);
+    for (let i = 0; i < sends.length; i++) {
+      const b = Math.floor(i / LeastBucket.BLOCK);
+      this.blockLeast[b] = Math.min(this.blockLeast[b]!, this.atSend[i]!);
+    }
+  }
+
+  /** least(τ). */
+  at(atMs: number): number {
+    const sent = upperBound(this.times.sentAtMs, atMs);
+    const answered = lowerBound(this.times.endAtMs, atMs);
+    const inner = Math.min(this.prefixLeast[answered]!, answered - this.refillPerMs * atMs);
+    return Math.min(this.capacity, this.capacity + this.refillPerMs * atMs - sent + inner);
+  }
+
+  /** The least of least(τ) over τ in [fromMs, toMs]. */
+  over(fromMs: number, toMs: number): number {
+    let result = this.at(fromMs);
+    const sends = this.times.sentAtMs;
+    let i = upperBound(sends, fromMs);
+    const end = upperBound(sends, toMs);
+    const B = LeastBucket.BLOCK;
+    while (i < end) {
+      if (i % B === 0 && i + B <= end) {
+        result = Math.min(result, this.blockLeast[i / B]!);
+        i += B;
+      } else {
+        result = Math.min(result, this.atSend[i]!);
+        i++;
+      }
+    }
+    return result;
+  }
+}
+
+/** The number of values ≤ x in an ascending array. */
+function upperBound(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The number of values < x in an ascending array. */
+function lowerBound(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The envelope check's reason for one phase. */

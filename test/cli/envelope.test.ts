@@ -42,9 +42,11 @@ function judgeEvents(events: readonly any[], phaseNames: readonly string[]) {
 const envelopeChecks = (summary: any): any[] => summary.verdict.checks.filter((c: any) => c.id === 'http_429_in_envelope');
 
 describe('loadproof run: 429s judged against the envelope', () => {
-  it('burst.yaml at k = 20 against the nominal mock: no envelope finding (it spends the allowance exactly)', { timeout: 120_000 }, async () => {
+  it('burst.yaml at k = 60 against the nominal mock: no envelope finding (it spends the allowance exactly)', { timeout: 90_000 }, async () => {
+    // k = 60 puts 60 times the machine's lateness into model time: a harder case for the margin than
+    // k = 20, which `npm run soak:envelope` runs 10 times per shipped scenario.
     const { file, out } = scenarioWorkspace(readFileSync(BURST, 'utf8'));
-    const { code, stdout } = await runCli(['run', file, '--time-scale', '20', '--out', out], {}, 110_000);
+    const { code, stdout } = await runCli(['run', file, '--time-scale', '60', '--out', out], {}, 80_000);
     const summary = readSummary(out);
     expect(envelopeChecks(summary).map((c) => [c.phase, c.status, c.observed])).toEqual([
       ['warmup', 'pass', 0],
@@ -68,8 +70,8 @@ describe('loadproof run: 429s judged against the envelope', () => {
       const { url } = JSON.parse(await mock.firstLine) as { url: string };
       const phases = readFileSync(BURST, 'utf8').slice(readFileSync(BURST, 'utf8').indexOf('phases:'));
       const { file, out } = scenarioWorkspace(`name: burst-tight\ndescription: burst.yaml against a tighter limiter\ntarget: { environment: mock, baseUrl: ${url} }\n${phases}`);
-      const { code, stdout } = await runCli(['run', file, '--time-scale', String(k), '--out', out], {}, 70_000);
-      expect(code).toBe(1);
+      const { code, stdout, stderr } = await runCli(['run', file, '--time-scale', String(k), '--out', out], {}, 70_000);
+      expect({ code, stderr }).toMatchObject({ code: 1 });
       expect(stdout).toMatch(/no 429 inside the documented rate-limit envelope: \d+ 429s on requests the documented limits clearly allow/);
       const summary = readSummary(out);
       const findings = summary.phases.reduce((sum: number, p: any) => sum + p.envelope.findings, 0);
