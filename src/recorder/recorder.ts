@@ -9,7 +9,7 @@
  */
 import { UNANSWERED_MS } from '../core/text.js';
 import { AttemptLog } from './attempts.js';
-import { MsHistogram } from './histogram.js';
+import { MsHistogram, SparseMsHistogram } from './histogram.js';
 
 /** Outcomes of requests that were sent (the client's Outcome). */
 export const SENT_OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error', 'abandoned'] as const;
@@ -155,6 +155,40 @@ export class Slice {
   }
 }
 
+/**
+ * One window of the timeline: only what the timeline reads (summary `timeline`: counts by outcome and
+ * status, latency percentiles, send lag), in sparse histograms. A Slice holds seven HDR histograms,
+ * which made a 24-hour run at 10 s windows need gigabytes; a window's cost follows what it holds.
+ */
+export class WindowSlice {
+  /** Latency of every answered request (intended send → end of answer), as Slice.latency. */
+  readonly latency = new SparseMsHistogram();
+  /** Send lag (fired − intended) of every request put on the wire, as Slice.sendLag. */
+  readonly sendLag = new SparseMsHistogram();
+  readonly outcomes: Record<CountedOutcome, number> = Object.fromEntries(COUNTED_OUTCOMES.map((o) => [o, 0])) as Record<CountedOutcome, number>;
+  readonly status: Record<string, number> = {};
+
+  /** The same rules as Slice.add, for the fields a window keeps. */
+  add(event: RecordableEvent): void {
+    this.outcomes[event.outcome]++;
+    if (event.outcome === 'dropped' || event.outcome === 'unsent' || event.firedAtMs === undefined) return;
+    this.sendLag.recordMs(event.firedAtMs - event.intendedAtMs);
+    const r = event.result;
+    if (r === undefined || event.outcome === 'abandoned') return;
+    this.latency.recordMs(r.endAtMs - event.intendedAtMs);
+    if (r.status !== undefined) this.status[r.status] = (this.status[r.status] ?? 0) + 1;
+  }
+
+  /** Requests put on the wire (at least one attempt). */
+  get sent(): number {
+    return SENT_OUTCOMES.reduce((sum, o) => sum + this.outcomes[o], 0);
+  }
+
+  get dropped(): number {
+    return this.outcomes.dropped;
+  }
+}
+
 /** Where a phase's judged slices lie in model time (ms from the run start). */
 export interface PhaseLayout {
   /** The phase's steady state: from its start + warm-up to its end. */
@@ -176,7 +210,8 @@ export class Recorder {
   /** Every attempt, compact: what the rate-limit envelope's judge replays after the run. */
   readonly attempts = new AttemptLog();
   readonly overall = new Slice();
-  readonly windows: Slice[] = [];
+  /** The timeline: one window per `windowMs` of model time, by intended send time. */
+  readonly windows: WindowSlice[] = [];
 
   constructor(
     private readonly layout: readonly PhaseLayout[],
@@ -204,7 +239,7 @@ export class Recorder {
     this.attempts.add(event);
     this.overall.add(event);
     const index = Math.floor(event.intendedAtMs / this.windowMs);
-    while (this.windows.length <= index) this.windows.push(new Slice());
+    while (this.windows.length <= index) this.windows.push(new WindowSlice());
     this.windows[index]!.add(event);
   }
 }
