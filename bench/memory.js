@@ -6,7 +6,7 @@
 //      100 req/s on the wall, 86 s), target ≤ 1.2× (BENCH_SOAK_HOURS, default 24; run once: it is long);
 //   4. the RSS of one long-running `loadproof mock` after each of BENCH_MOCK_RUNS (default 5) runs of
 //      autocannon against it (BENCH_MOCK_RUN_S each, default 4): last against first.
-// Every run targets a separate `loadproof mock --profile zero` process on loopback. The measured process
+// BENCH_MEMORY_PARTS (default fixed,soak,mock) picks the parts. Every run targets a separate `loadproof mock --profile zero` process on loopback. The measured process
 // and its load are pinned to separate cores (taskset) when taskset exists. RSS is sampled from
 // /proc/<pid>/status every 20 ms. Medians of BENCH_REPS (default 3) repetitions for 1 and 2.
 import { spawn } from 'node:child_process';
@@ -26,6 +26,7 @@ const LONG_S = Number(process.env.BENCH_MEMORY_LONG_S ?? 20);
 const SOAK_HOURS = Number(process.env.BENCH_SOAK_HOURS ?? 24);
 const MOCK_RUNS = Number(process.env.BENCH_MOCK_RUNS ?? 5);
 const MOCK_RUN_S = Number(process.env.BENCH_MOCK_RUN_S ?? 4);
+const PARTS = new Set((process.env.BENCH_MEMORY_PARTS ?? 'fixed,soak,mock').split(','));
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const CLI = here('../bin/loadproof.js');
 const AUTOCANNON = here('../node_modules/autocannon/autocannon.js');
@@ -87,10 +88,10 @@ const median = (xs) => {
  * One `loadproof run` against `mock`; returns its peak RSS and its RSS before the mock saw the first
  * identification request.
  */
-async function runLoadproof(mock, phases, timeScale = 1) {
+async function runLoadproof(mock, phases, timeScale = 1, extra = '') {
   const dir = mkdtempSync(join(tmpdir(), 'loadproof-bench-memory-'));
   const file = join(dir, 'scenario.yaml');
-  writeFileSync(file, `name: memory\ndescription: bench memory\ntarget: { environment: mock, baseUrl: "${mock.info.url}" }\nthresholds: { documentedTargets: false }\nphases:\n${phases}\n`);
+  writeFileSync(file, `name: memory\ndescription: bench memory\ntarget: { environment: mock, baseUrl: "${mock.info.url}" }\nthresholds: { documentedTargets: false }\n${extra}phases:\n${phases}\n`);
   const child = nodeOn(0, [CLI, 'run', file, '--time-scale', String(timeScale), '--run-dir', join(dir, 'run')], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
@@ -144,7 +145,7 @@ const mib = (b) => Math.round((b / MiB) * 10) / 10;
 console.log(`loadproof bench:memory — ${REPS} repetitions, medians; ${PINNED ? 'pinned: loadproof/autocannon on core 0, mock on core 1 (taskset)' : 'not pinned (no taskset)'}`);
 
 // 1 and 2: fixed 1,000 req/s, short and long, against autocannon.
-{
+if (PARTS.has('fixed')) {
   const mock = await startMock();
   try {
     const token = await tokenOf(mock);
@@ -170,12 +171,14 @@ console.log(`loadproof bench:memory — ${REPS} repetitions, medians; ${PINNED ?
 }
 
 // 3: the soak, 24 h against 1 h of model time at k = 1000.
-{
+if (PARTS.has('soak')) {
   const k = 1000;
   const mock = await startMock(k);
   try {
-    const one = await runLoadproof(mock, '  - { name: soak, duration: 1h, rpm: 6 }', k);
-    const day = await runLoadproof(mock, `  - { name: soak, duration: ${SOAK_HOURS}h, rpm: 6 }`, k);
+    // A timeout of 10 model minutes (0.6 s of wall time): the default 15 s is 15 ms on the wall at k = 1000.
+    const timeout = 'timeout: 10m\n';
+    const one = await runLoadproof(mock, '  - { name: soak, duration: 1h, rpm: 6 }', k, timeout);
+    const day = await runLoadproof(mock, `  - { name: soak, duration: ${SOAK_HOURS}h, rpm: 6 }`, k, timeout);
     const ratio = day.peak / one.peak;
     console.log(`soak at k = ${k}, 6 rpm (model): peak RSS ${mib(one.peak)} MiB (1 h) → ${mib(day.peak)} MiB (${SOAK_HOURS} h): ${ratio.toFixed(2)}×`);
     rows.push({ figure: `peak RSS, ${SOAK_HOURS} h soak / 1 h (k = ${k})`, loadproof: mib(day.peak), peer: mib(one.peak), ratio: Math.round(ratio * 100) / 100, target: 'at most 1.2×', met: ratio <= 1.2 });
@@ -185,7 +188,7 @@ console.log(`loadproof bench:memory — ${REPS} repetitions, medians; ${PINNED ?
 }
 
 // 4: one long-running mock across several runs.
-{
+if (PARTS.has('mock')) {
   const mock = await startMock();
   try {
     const token = await tokenOf(mock);

@@ -146,23 +146,37 @@ export class MsHistogram {
 const GEOMETRY = asJs(hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, useWebAssembly: false }));
 
 /**
- * The same buckets and statistics as MsHistogram, bit for bit, but kept sparse: one map entry per
- * bucket that holds a value, where HDR keeps a counts array of every bucket up to the largest value
- * (about 45 KB per histogram at 1 s). For the timeline's windows: a 24-hour soak has 8,640 of them,
- * most holding a few dozen values.
+ * The same buckets and statistics as MsHistogram, bit for bit, but kept sparse: two small sorted
+ * arrays (bucket, count) of the buckets that hold a value, where HDR keeps a counts array of every
+ * bucket up to the largest value (about 45 KB per histogram at 1 s). For the timeline's windows: a
+ * 24-hour soak has 8,640 of them, most holding a few dozen values. (A Map per histogram cost about
+ * 1 KB even when it held one value.)
  */
 export class SparseMsHistogram {
-  /** Count per bucket, keyed by the bucket's lowest value (µs). */
-  private readonly counts = new Map<number, number>();
+  /** The lowest value (µs) of each bucket that holds a value, ascending. */
+  private readonly lowestUs: number[] = [];
+  /** The count of each of those buckets. */
+  private readonly counts: number[] = [];
   private total = 0;
-  private buckets: Buckets | undefined;
 
   /** Records one value; negatives count as 0, as in MsHistogram. */
   recordMs(ms: number): void {
     const key = GEOMETRY.lowestEquivalentValue(Math.max(0, Math.round(ms * 1000)));
-    this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    const keys = this.lowestUs;
+    // The first bucket at or above the key (binary search).
+    let lo = 0;
+    let hi = keys.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (keys[mid]! < key) lo = mid + 1;
+      else hi = mid;
+    }
+    if (keys[lo] === key) this.counts[lo]!++;
+    else {
+      keys.splice(lo, 0, key);
+      this.counts.splice(lo, 0, 1);
+    }
     this.total++;
-    this.buckets = undefined;
   }
 
   get count(): number {
@@ -171,37 +185,25 @@ export class SparseMsHistogram {
 
   /** Buckets that hold at least one value: what this costs in memory. */
   get bucketCount(): number {
-    return this.counts.size;
+    return this.lowestUs.length;
   }
 
   /** As MsHistogram.percentileMs. */
   percentileMs(p: number): number {
     if (this.total === 0) return Number.NaN;
-    const { topsUs, cumulative } = this.recordedBuckets();
-    return topsUs[bucketOfRank(cumulative, nearestRank(p, this.total))]! / 1000;
-  }
-
-  private recordedBuckets(): Buckets {
-    if (this.buckets !== undefined) return this.buckets;
-    const keys = [...this.counts.keys()].sort((a, b) => a - b);
-    const topsUs: number[] = [];
-    const cumulative: number[] = [];
-    let total = 0;
-    let sumUs = 0;
-    for (const lowest of keys) {
-      const count = this.counts.get(lowest)!;
-      total += count;
-      topsUs.push(GEOMETRY.highestEquivalentValue(lowest));
-      cumulative.push(total);
-      sumUs += GEOMETRY.medianEquivalentValue(lowest) * count;
+    const rank = nearestRank(p, this.total);
+    let cumulative = 0;
+    for (let i = 0; i < this.counts.length; i++) {
+      cumulative += this.counts[i]!;
+      if (cumulative >= rank) return GEOMETRY.highestEquivalentValue(this.lowestUs[i]!) / 1000;
     }
-    this.buckets = { topsUs, cumulative, sumUs };
-    return this.buckets;
+    throw new Error('unreachable: the counts add up to the total');
   }
 
   /** As MsHistogram.summary. */
   summary(): HistogramSummary {
-    const empty = this.total === 0;
+    let sumUs = 0;
+    for (let i = 0; i < this.counts.length; i++) sumUs += GEOMETRY.medianEquivalentValue(this.lowestUs[i]!) * this.counts[i]!;
     return {
       count: this.total,
       p50: this.percentileMs(50),
@@ -209,7 +211,7 @@ export class SparseMsHistogram {
       p95: this.percentileMs(95),
       p99: this.percentileMs(99),
       max: this.percentileMs(100),
-      mean: empty ? Number.NaN : this.recordedBuckets().sumUs / this.total / 1000,
+      mean: this.total === 0 ? Number.NaN : sumUs / this.total / 1000,
     };
   }
 }

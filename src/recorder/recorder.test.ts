@@ -167,6 +167,6 @@ describe('the timeline windows (issue 11 §5: memory)', () => {
     expect(w.latency.bucketCount).toBe(3);
     expect(w.sendLag.bucketCount).toBe(1);
     // And nothing else that grows: the timeline reads no service time, 2xx-only or judged latency per window.
-    expect(Object.keys(w).sort()).toEqual(['latency', 'outcomes', 'sendLag', 'status']);
+    expect(Object.keys(w).sort()).toEqual(['byStatus', 'latency', 'outcomes', 'sendLag']);
   });
 });
