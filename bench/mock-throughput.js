@@ -5,7 +5,7 @@
 // default 5 per measurement, after a 1 s warm-up of each server). Also prints the mock's RSS after each
 // repetition (it serves every repetition: one long-running mock). BENCH_JSON: see bench/README.
 import { spawn } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { request } from 'undici';
@@ -57,6 +57,20 @@ function load(url, headers, seconds) {
   });
 }
 
+/** CPU time (user + system) a process has used, in µs (from /proc; Linux clock ticks of 10 ms). */
+function cpuUs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** Runs `load` against a server and measures the server's CPU per request answered (µs). */
+async function measured(server, url, headers, seconds) {
+  const before = cpuUs(server.child.pid);
+  const result = await load(url, headers, seconds);
+  const used = cpuUs(server.child.pid) - before;
+  return { result, cpuPerRequestUs: used / Math.max(1, result.requests.total) };
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -82,17 +96,22 @@ try {
   const base = [];
   const served = [];
   const rssAfter = [];
+  const cpu = { base: [], mock: [] };
   for (let rep = 0; rep < REPS; rep++) {
-    const b = await load(baseline.info.url, {}, SECONDS);
-    const m = await load(mockUrl, auth, SECONDS);
+    const bm = await measured(baseline, baseline.info.url, {}, SECONDS);
+    const mm = await measured(mock, mockUrl, auth, SECONDS);
+    const [b, m] = [bm.result, mm.result];
+    cpu.base.push(bm.cpuPerRequestUs);
+    cpu.mock.push(mm.cpuPerRequestUs);
     if (m.non2xx > 0 || m.errors > 0) throw new Error(`the mock answered ${m.non2xx} non-2xx and ${m.errors} errors: not a throughput figure`);
     base.push(b.requests.average);
     served.push(m.requests.average);
     rssAfter.push(await rss());
-    console.log(`  rep ${rep + 1}: bare node:http ${b.requests.average.toFixed(0)} req/s (p99 ${b.latency.p99} ms), mock ${m.requests.average.toFixed(0)} req/s (p99 ${m.latency.p99} ms), ratio ${(m.requests.average / b.requests.average).toFixed(2)}×; mock RSS ${rssAfter.at(-1).toFixed(1)} MiB`);
+    console.log(`  rep ${rep + 1}: bare node:http ${b.requests.average.toFixed(0)} req/s (p99 ${b.latency.p99} ms), mock ${m.requests.average.toFixed(0)} req/s (p99 ${m.latency.p99} ms), ratio ${(m.requests.average / b.requests.average).toFixed(2)}×; server CPU per request ${bm.cpuPerRequestUs.toFixed(0)} / ${mm.cpuPerRequestUs.toFixed(0)} µs; mock RSS ${rssAfter.at(-1).toFixed(1)} MiB`);
   }
   const ratios = served.map((m, i) => m / base[i]);
   const ratio = median(ratios);
+  console.log(`median server CPU per request: bare node:http ${median(cpu.base).toFixed(0)} µs, mock ${median(cpu.mock).toFixed(0)} µs (ratio ${(median(cpu.base) / median(cpu.mock)).toFixed(2)}×: the throughput ratio when the server, not the load generator, is the limit)`);
   console.log(`median: bare node:http ${median(base).toFixed(0)} req/s, mock ${median(served).toFixed(0)} req/s; ratio ${ratio.toFixed(2)}× (target ≥ ${TARGET_RATIO}×): ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'}`);
   if (process.env.BENCH_JSON) {
     writeFileSync(
@@ -100,6 +119,7 @@ try {
       JSON.stringify({
         bench: 'mock',
         rows: [
+          { figure: 'server CPU per request, bare node:http / mock (µs)', loadproof: Math.round(median(cpu.mock)), peer: Math.round(median(cpu.base)), ratio: Math.round((median(cpu.base) / median(cpu.mock)) * 100) / 100, target: 'for reference: the ceiling of the throughput ratio', met: null },
           { figure: 'mock identification req/s (profile zero) vs bare node:http', loadproof: Math.round(median(served)), peer: Math.round(median(base)), ratio: Math.round(ratio * 100) / 100, target: 'at least 0.5 × a bare node:http server', met: ratio >= TARGET_RATIO },
         ],
       }),

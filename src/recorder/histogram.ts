@@ -142,6 +142,9 @@ export class MsHistogram {
   }
 }
 
+/** The arrays of an empty SparseMsHistogram (never written: the first value replaces them). */
+const EMPTY: number[] = [];
+
 /** HDR's bucket arithmetic (pure: it reads no counts), shared by every SparseMsHistogram. */
 const GEOMETRY = asJs(hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, useWebAssembly: false }));
 
@@ -153,15 +156,22 @@ const GEOMETRY = asJs(hdr.build({ lowestDiscernibleValue: 1, highestTrackableVal
  * 1 KB even when it held one value.)
  */
 export class SparseMsHistogram {
+  // Made at the first value as one-element literals: an empty array's first push reserves 17 slots.
   /** The lowest value (µs) of each bucket that holds a value, ascending. */
-  private readonly lowestUs: number[] = [];
+  private lowestUs: number[] = EMPTY;
   /** The count of each of those buckets. */
-  private readonly counts: number[] = [];
+  private counts: number[] = EMPTY;
   private total = 0;
 
   /** Records one value; negatives count as 0, as in MsHistogram. */
   recordMs(ms: number): void {
     const key = GEOMETRY.lowestEquivalentValue(Math.max(0, Math.round(ms * 1000)));
+    this.total++;
+    if (this.total === 1) {
+      this.lowestUs = [key];
+      this.counts = [1];
+      return;
+    }
     const keys = this.lowestUs;
     // The first bucket at or above the key (binary search).
     let lo = 0;
@@ -176,7 +186,6 @@ export class SparseMsHistogram {
       keys.splice(lo, 0, key);
       this.counts.splice(lo, 0, 1);
     }
-    this.total++;
   }
 
   get count(): number {
