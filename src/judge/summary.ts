@@ -17,7 +17,7 @@ export const SUMMARY_SCHEMA_VERSION = 3;
 type Stat = number | null | 'unanswered';
 type Stats = { readonly [K in keyof HistogramSummary]: K extends 'count' ? number : Stat };
 
-const stats = (h: MsHistogram): Stats => {
+const stats = (h: { summary(): HistogramSummary }): Stats => {
   const s = h.summary();
   const clean = (v: number): Stat => (!Number.isFinite(v) ? null : isUnanswered(v) ? 'unanswered' : Math.round(v * 1000) / 1000);
   // A mean over unanswered requests has no meaning.

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { latencyBandFor } from '../spec/index.js';
 import { PROFILES } from './profiles.js';
-import { latenciesOf, quantile, simulateIdentification } from './simulate.js';
+import { latenciesOf, quantile, simulateIdentification, simulateSchedule } from './simulate.js';
 
 const MINUTE = 60_000;
 
@@ -65,5 +65,38 @@ describe('profile calibration (virtual clock)', () => {
     const c = latenciesOf(simulateIdentification(PROFILES.nominal, 100, MINUTE, 6));
     expect(a).toEqual(b);
     expect(a).not.toEqual(c);
+  });
+});
+
+describe('autoscaling on nominal (issue 11 §7)', () => {
+  /** scenarios/spike.yaml: 100 rpm for 3 min, a 2-minute ramp to 300, 1 min at 300, 3 min at 100. */
+  const SPIKE = [
+    { durationMs: 3 * MINUTE, fromRpm: 100, toRpm: 100 },
+    { durationMs: 2 * MINUTE, fromRpm: 100, toRpm: 300 },
+    { durationMs: 1 * MINUTE, fromRpm: 300, toRpm: 300 },
+    { durationMs: 3 * MINUTE, fromRpm: 100, toRpm: 100 },
+  ];
+
+  it('the documented spike scales the fleet up during the ramp or the spike, and back down in the 3 minutes after', () => {
+    const result = simulateSchedule(PROFILES.nominal, SPIKE);
+    const up = result.fleet.find((s) => s.scaleUps > 0);
+    expect(up, 'a scale-up').toBeDefined();
+    expect(up!.atMs).toBeGreaterThanOrEqual(3 * MINUTE);
+    expect(up!.atMs).toBeLessThan(6 * MINUTE);
+    // The new replica serves after its 45 s warm-up: at the latest early in the `after` phase.
+    const ready3 = result.fleet.find((s) => s.ready === 3);
+    expect(ready3!.atMs - up!.atMs).toBeGreaterThan(44_000); // sampled at arrivals, up to 0.6 s apart
+    expect(ready3!.atMs).toBeLessThan(6.5 * MINUTE);
+    // Recovery: drained back to the minimum of 2 within the `after` phase.
+    const down = result.fleet.find((s) => s.scaleDowns > 0 && s.ready === 2);
+    expect(down, 'a scale-down').toBeDefined();
+    expect(down!.atMs).toBeGreaterThan(6 * MINUTE);
+    expect(down!.atMs).toBeLessThan(9 * MINUTE);
+    expect(result.outcomes.every((o) => o.outcome.kind === 'ok')).toBe(true);
+  });
+
+  it('the sustained 100 rpm and the 200 rpm burst never scale up', () => {
+    expect(simulateIdentification(PROFILES.nominal, 100, 10 * MINUTE).fleet.at(-1)!.scaleUps).toBe(0);
+    expect(simulateIdentification(PROFILES.nominal, 200, 5 * MINUTE).fleet.at(-1)!.scaleUps).toBe(0);
   });
 });

@@ -59,11 +59,11 @@ const NOMINAL_GPU_FLEET: FleetConfig = {
   slotsPerReplica: 8,
   autoscale: {
     evaluateEveryMs: 10_000,
-    scaleUpUtilisation: 0.7,
-    scaleUpAfterMs: 60_000,
-    warmupMs: 120_000,
+    scaleUpUtilisation: 0.45,
+    scaleUpAfterMs: 20_000,
+    warmupMs: 45_000,
     scaleDownUtilisation: 0.25,
-    scaleDownAfterMs: 300_000,
+    scaleDownAfterMs: 120_000,
   },
 };
 

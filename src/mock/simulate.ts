@@ -19,23 +19,69 @@ export interface SimulatedOutcome {
   readonly outcome: GatewayOutcome;
 }
 
+/** The fleet's size at one instant of the simulation (model ms). */
+export interface FleetSample {
+  readonly atMs: number;
+  readonly ready: number;
+  readonly warming: number;
+  readonly scaleUps: number;
+  readonly scaleDowns: number;
+}
+
 export interface SimulationResult {
   readonly outcomes: readonly SimulatedOutcome[];
   /** Replicas ready at the end. */
   readonly readyReplicas: number;
+  /** The fleet whenever its size changed (and at the start). */
+  readonly fleet: readonly FleetSample[];
+}
+
+/** A stretch of constant or linearly ramping rate, as a scenario's phase (rpm). */
+export interface RateSegment {
+  readonly durationMs: number;
+  readonly fromRpm: number;
+  readonly toRpm: number;
 }
 
 export function simulateIdentification(profile: MockProfile, rpm: number, durationMs: number, seed = 1): SimulationResult {
+  return simulateSchedule(profile, [{ durationMs, fromRpm: rpm, toRpm: rpm }], seed);
+}
+
+/** Arrival times (model ms) of a schedule: evenly spaced at the rate of each instant. */
+function arrivalsOf(segments: readonly RateSegment[]): number[] {
+  const times: number[] = [];
+  let startMs = 0;
+  for (const s of segments) {
+    const rpmAt = (t: number): number => s.fromRpm + ((s.toRpm - s.fromRpm) * (t - startMs)) / s.durationMs;
+    if (s.fromRpm === s.toRpm) {
+      // By multiplication, not summing, so that a constant rate gives exactly ⌈rpm × minutes⌉ arrivals.
+      for (let i = 0; i * (60_000 / s.fromRpm) < s.durationMs; i++) times.push(startMs + i * (60_000 / s.fromRpm));
+    } else {
+      for (let t = startMs; t < startMs + s.durationMs; t += 60_000 / rpmAt(t)) times.push(t);
+    }
+    startMs += s.durationMs;
+  }
+  return times;
+}
+
+/** Like simulateIdentification, over a schedule of rates (a scenario's phases). */
+export function simulateSchedule(profile: MockProfile, segments: readonly RateSegment[], seed = 1): SimulationResult {
   const clock = new ManualClock();
   const endpoint = profile.identification;
   const fleet = new Fleet(endpoint.fleet, serviceTimeModel(endpoint.latency, createRng(seed)), clock);
   const gateway = new Gateway(endpoint.limits, fleet, clock, profile.stall);
   const textRng = createRng(seed + 1);
   const outcomes: SimulatedOutcome[] = [];
-  const spacingMs = 60_000 / rpm;
-  for (let i = 0; i * spacingMs < durationMs; i++) {
-    const atMs = i * spacingMs;
+  const samples: FleetSample[] = [];
+  const sample = (): void => {
+    const { ready, warming, scaleUps, scaleDowns } = fleet.snapshot();
+    const last = samples.at(-1);
+    if (last === undefined || last.ready !== ready || last.warming !== warming) samples.push({ atMs: clock.nowMs(), ready, warming, scaleUps, scaleDowns });
+  };
+  const durationMs = segments.reduce((sum, s) => sum + s.durationMs, 0);
+  for (const atMs of arrivalsOf(segments)) {
     clock.advanceTo(atMs);
+    sample();
     const text = generateNote(textRng);
     const work = {
       inputTokens: estimateModelTokens(text),
@@ -45,10 +91,11 @@ export function simulateIdentification(profile: MockProfile, rpm: number, durati
   }
   // Let everything in flight finish (or time out).
   clock.advanceTo(durationMs + endpoint.limits.timeoutMs + 1);
+  sample();
   const readyReplicas = fleet.snapshot().ready;
   fleet.stop();
   outcomes.sort((a, b) => a.atMs - b.atMs);
-  return { outcomes, readyReplicas };
+  return { outcomes, readyReplicas, fleet: samples };
 }
 
 /** The q-quantile (0–1) of values by the nearest-rank method. */

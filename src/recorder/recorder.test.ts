@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRng } from '../core/rng.js';
 import { type RecordableEvent, Recorder, Slice, TIME_BLOCKS, type PhaseLayout } from './recorder.js';
 
 /** One band per phase, over its steady span. */
@@ -78,7 +79,6 @@ describe('Recorder', () => {
     expect(steady.unanswered).toBe(1);
     expect(r.phases[0]!.latencyExcl429Blocks).toEqual([]);
     expect(r.overall.latencyExcl429Blocks).toEqual([]);
-    expect(r.windows[0]!.latencyExcl429Blocks).toEqual([]);
   });
 
   it('takes a slice\'s span as given (a band of a ramp is a span of its own) and refuses an empty or reversed one', () => {
@@ -121,5 +121,52 @@ describe('a request whose retries all ended in 429 (review)', () => {
     slice.add({ phase: 0, intendedAtMs: 0, outcome: 'http_429', firedAtMs: 0, result: { status: 429, attempts: 4, lastSentAtMs: 20_000, endAtMs: 20_005, retryAfterS: [5, 5, 5, 5] } });
     expect(slice.latencyExcl429.count).toBe(1);
     expect(Math.abs(slice.latencyExcl429.rankMs(1) - 20_005)).toBeLessThan(20_005 * 0.001); // HDR: 3 significant digits
+  });
+});
+
+describe('the timeline windows (issue 11 §5: memory)', () => {
+  /** A mix of every kind of event, by a seeded RNG. */
+  const events = (n: number, windowMs: number, seed: number): RecordableEvent[] => {
+    const g = createRng(seed);
+    const rng = (): number => g.next();
+    return Array.from({ length: n }, (_, i): RecordableEvent => {
+      const at = Math.floor(rng() * 5) * windowMs + rng() * windowMs;
+      const u = rng();
+      if (u < 0.05) return { phase: 0, intendedAtMs: at, outcome: 'dropped' };
+      if (u < 0.08) return { phase: 0, intendedAtMs: at, outcome: 'unsent' };
+      if (u < 0.1) return { phase: 0, intendedAtMs: at, outcome: 'abandoned', firedAtMs: at + 2, result: { attempts: 1, lastSentAtMs: at + 2, endAtMs: at + 9000, retryAfterS: [] } };
+      if (u < 0.2) return { phase: 0, intendedAtMs: at, outcome: 'http_429', firedAtMs: at + rng() * 3, result: { status: 429, attempts: 1 + (i % 3), lastSentAtMs: at + 5, endAtMs: at + 10 + rng() * 50, retryAfterS: [1.5] } };
+      if (u < 0.25) return { phase: 0, intendedAtMs: at, outcome: 'timeout', firedAtMs: at, result: { attempts: 1, lastSentAtMs: at, endAtMs: at + 30_000, retryAfterS: [] } };
+      return ok(0, at, 50 + rng() ** 3 * 4000, -1 + rng() * 20);
+    });
+  };
+
+  it('give the timeline the same counts and statistics as a full slice of the same events', () => {
+    const windowMs = 10_000;
+    const r = new Recorder(layoutOf([{ fromMs: 0, toMs: 50_000 }]), windowMs);
+    const full = Array.from({ length: 5 }, () => new Slice());
+    for (const e of events(4000, windowMs, 11)) {
+      r.record(e);
+      full[Math.floor(e.intendedAtMs / windowMs)]!.add(e);
+    }
+    expect(r.windows).toHaveLength(5);
+    r.windows.forEach((w, i) => {
+      const f = full[i]!;
+      expect([w.sent, w.dropped, w.outcomes, w.status]).toEqual([f.sent, f.dropped, f.outcomes, f.status]);
+      expect(w.latency.summary()).toEqual(f.latency.summary());
+      expect(w.sendLag.summary()).toEqual(f.sendLag.summary());
+    });
+  });
+
+  it('keep one entry per latency bucket that holds a value, not HDR\'s array of every bucket up to the largest', () => {
+    const r = new Recorder(layoutOf([{ fromMs: 0, toMs: 10_000 }]), 10_000);
+    // 3,000 answers at three latencies (one of 20 s, which makes an HDR counts array of ~15,000 buckets).
+    for (let i = 0; i < 3000; i++) r.record(ok(0, i, [100, 900, 20_000][i % 3]!));
+    const w = r.windows[0]!;
+    expect(w.latency.count).toBe(3000);
+    expect(w.latency.bucketCount).toBe(3);
+    expect(w.sendLag.bucketCount).toBe(1);
+    // And nothing else that grows: the timeline reads no service time, 2xx-only or judged latency per window.
+    expect(Object.keys(w).sort()).toEqual(['byStatus', 'latency', 'outcomes', 'sendLag']);
   });
 });

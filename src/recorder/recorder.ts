@@ -9,7 +9,7 @@
  */
 import { UNANSWERED_MS } from '../core/text.js';
 import { AttemptLog } from './attempts.js';
-import { MsHistogram } from './histogram.js';
+import { MsHistogram, SparseMsHistogram } from './histogram.js';
 
 /** Outcomes of requests that were sent (the client's Outcome). */
 export const SENT_OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error', 'abandoned'] as const;
@@ -155,6 +155,59 @@ export class Slice {
   }
 }
 
+/** Every counted outcome at 0, as an object literal of one fixed shape. */
+const zeroOutcomes = (): Record<CountedOutcome, number> =>
+  ({ ok: 0, http_429: 0, http_504: 0, http_other: 0, timeout: 0, reset: 0, refused: 0, malformed: 0, error: 0, abandoned: 0, dropped: 0, unsent: 0 }) satisfies Record<CountedOutcome, number>;
+
+/**
+ * One window of the timeline: only what the timeline reads (summary `timeline`: counts by outcome and
+ * status, latency percentiles, send lag), in sparse histograms. A Slice holds seven HDR histograms,
+ * which made a 24-hour run at 10 s windows need gigabytes; a window's cost follows what it holds.
+ */
+export class WindowSlice {
+  /** Latency of every answered request (intended send → end of answer), as Slice.latency. */
+  readonly latency = new SparseMsHistogram();
+  /** Send lag (fired − intended) of every request put on the wire, as Slice.sendLag. */
+  readonly sendLag = new SparseMsHistogram();
+  // A literal, not Object.fromEntries: every window shares one shape (about 120 bytes, not 1 KB).
+  readonly outcomes: Record<CountedOutcome, number> = zeroOutcomes();
+  /**
+   * Answers by HTTP status, made at the first answer. A Map, not an object: a numeric key such as 200
+   * on a plain object allocates an elements array up to that index (about 2.7 KB per window).
+   */
+  private byStatus: Map<number, number> | undefined = undefined;
+
+  /** The same rules as Slice.add, for the fields a window keeps. */
+  add(event: RecordableEvent): void {
+    this.outcomes[event.outcome]++;
+    if (event.outcome === 'dropped' || event.outcome === 'unsent' || event.firedAtMs === undefined) return;
+    this.sendLag.recordMs(event.firedAtMs - event.intendedAtMs);
+    const r = event.result;
+    if (r === undefined || event.outcome === 'abandoned') return;
+    this.latency.recordMs(r.endAtMs - event.intendedAtMs);
+    if (r.status !== undefined) {
+      this.byStatus ??= new Map();
+      this.byStatus.set(r.status, (this.byStatus.get(r.status) ?? 0) + 1);
+    }
+  }
+
+  /** Answers by HTTP status, as Slice.status (a new object each call). */
+  get status(): Record<string, number> {
+    const status: Record<string, number> = {};
+    for (const [code, n] of [...(this.byStatus ?? [])].sort((a, b) => a[0] - b[0])) status[code] = n;
+    return status;
+  }
+
+  /** Requests put on the wire (at least one attempt). */
+  get sent(): number {
+    return SENT_OUTCOMES.reduce((sum, o) => sum + this.outcomes[o], 0);
+  }
+
+  get dropped(): number {
+    return this.outcomes.dropped;
+  }
+}
+
 /** Where a phase's judged slices lie in model time (ms from the run start). */
 export interface PhaseLayout {
   /** The phase's steady state: from its start + warm-up to its end. */
@@ -176,7 +229,8 @@ export class Recorder {
   /** Every attempt, compact: what the rate-limit envelope's judge replays after the run. */
   readonly attempts = new AttemptLog();
   readonly overall = new Slice();
-  readonly windows: Slice[] = [];
+  /** The timeline: one window per `windowMs` of model time, by intended send time. */
+  readonly windows: WindowSlice[] = [];
 
   constructor(
     private readonly layout: readonly PhaseLayout[],
@@ -204,7 +258,7 @@ export class Recorder {
     this.attempts.add(event);
     this.overall.add(event);
     const index = Math.floor(event.intendedAtMs / this.windowMs);
-    while (this.windows.length <= index) this.windows.push(new Slice());
+    while (this.windows.length <= index) this.windows.push(new WindowSlice());
     this.windows[index]!.add(event);
   }
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_ENVELOPE_TOKENS, detectPhi, entityOutputTokens, findEntities } from './detect.js';
+import { createRng } from '../../core/rng.js';
+import { generateNote } from '../../corpus/index.js';
 
 const NOTE =
   'Patient John Smith (MRN 12345678), DOB 04/12/1961, seen March 3, 2026 and 2026-04-01. ' +
@@ -47,5 +49,25 @@ describe('detectPhi', () => {
     expect(capped.outputTokens).toBeLessThanOrEqual(60);
     expect(capped.entities.length).toBeGreaterThan(0);
     expect(capped.entities.length).toBeLessThan(findEntities(NOTE).length);
+  });
+});
+
+describe('the hot path\'s rules find what the plain rules found (issue 11 §7)', () => {
+  // The MRN rule was a lookbehind and the e-mail rule scanned every text: both were rewritten for speed.
+  const lookbehindMrn = (text: string): [number, number][] => [...text.matchAll(/(?<=\b(?:MRN|medical record number)[:#]?\s*)\d{6,10}\b/gi)].map((m) => [m.index, m.index + m[0].length]);
+  const emails = (text: string): [number, number][] => [...text.matchAll(/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g)].map((m) => [m.index, m.index + m[0].length]);
+  const found = (text: string, type: string): [number, number][] => findEntities(text).filter((e) => e.type === type).map((e) => [e.start, e.end]);
+
+  it('over 2,000 generated notes and hand-made edge cases', () => {
+    const rng = createRng(7);
+    const texts = [
+      ...Array.from({ length: 2000 }, () => generateNote(rng)),
+      'MRN MRN 1234567 and mrn#12345678, Medical Record Number:   0012345 then MRN: 12345 (too short) MRN 12345678901 (too long)',
+      'reach me at a.b+c@x-y.example.org or @ alone, MRN:9876543@host.org',
+    ];
+    for (const text of texts) {
+      expect(found(text, 'MRN')).toEqual(lookbehindMrn(text).filter(([s]) => !emails(text).some(([es, ee]) => es <= s && s < ee)));
+      expect(found(text, 'EMAIL')).toEqual(emails(text));
+    }
   });
 });
