@@ -50,6 +50,8 @@ interface Replica {
 /** A request in the fleet, from submit to completion. */
 export interface FleetTicket {
   readonly work: Work;
+  /** When it was submitted (model ms). */
+  readonly submittedAtMs: number;
   startedAtMs?: number;
   doneAtMs?: number;
 }
@@ -77,11 +79,11 @@ export class Fleet {
     if (config.autoscale) this.scheduleEvaluation(config.autoscale);
   }
 
-  /** Queues work; `onDone` is called when its service completes. */
-  submit(work: Work, onDone: (ticket: FleetTicket) => void): FleetTicket {
-    const ticket: FleetTicket = { work };
+  /** Queues work, arrived at `nowMs` (model ms; now by default); `onDone` is called when its service completes. */
+  submit(work: Work, onDone: (ticket: FleetTicket) => void, nowMs = this.clock.nowMs()): FleetTicket {
+    const ticket: FleetTicket = { work, submittedAtMs: nowMs };
     this.waiting.set(ticket, onDone);
-    this.dispatch();
+    this.dispatch(nowMs);
     return ticket;
   }
 
@@ -129,13 +131,17 @@ export class Fleet {
     this.timers.add(cancel);
   }
 
-  /** Starts waiting work, oldest first, on the least-busy ready replica with a free slot. */
-  private dispatch(): void {
+  /**
+   * Starts waiting work, oldest first, on the least-busy ready replica with a free slot.
+   * `freeAtMs`: when the model freed the slot (the intended end of the work that held it, or of a
+   * warm-up), so a timer that fired late does not delay the next start on the model's timeline.
+   */
+  private dispatch(freeAtMs: number): void {
     for (const [ticket, onDone] of this.waiting) {
       const replica = this.leastBusyReadyReplica();
       if (replica === undefined) return;
       this.waiting.delete(ticket);
-      this.start(ticket, onDone, replica);
+      this.start(ticket, onDone, replica, Math.max(ticket.submittedAtMs, freeAtMs));
     }
   }
 
@@ -147,17 +153,17 @@ export class Fleet {
     return best;
   }
 
-  private start(ticket: FleetTicket, onDone: OnDone, replica: Replica): void {
+  private start(ticket: FleetTicket, onDone: OnDone, replica: Replica, startAtMs: number): void {
     replica.active++;
-    const nowMs = this.clock.nowMs();
     const serviceMs = this.serviceTime(ticket.work, replica.active);
-    ticket.startedAtMs = nowMs;
-    ticket.doneAtMs = nowMs + serviceMs;
+    ticket.startedAtMs = startAtMs;
+    const doneAtMs = startAtMs + serviceMs;
+    ticket.doneAtMs = doneAtMs;
     const finish = (): void => {
       replica.active--;
       if (replica.state === 'draining' && replica.active === 0) this.replicas.splice(this.replicas.indexOf(replica), 1);
       onDone(ticket);
-      this.dispatch();
+      this.dispatch(doneAtMs);
     };
     // Zero service time (the `zero` profile) completes at once, without a timer.
     if (serviceMs <= 0) finish();
@@ -192,9 +198,10 @@ export class Fleet {
     const replica: Replica = { id: this.nextReplicaId++, state: 'warming', active: 0 };
     this.replicas.push(replica);
     this.scaleUps++;
-    this.setTimer(this.clock.nowMs() + warmupMs, () => {
+    const readyAtMs = this.clock.nowMs() + warmupMs;
+    this.setTimer(readyAtMs, () => {
       replica.state = 'ready';
-      this.dispatch();
+      this.dispatch(readyAtMs);
     });
   }
 

@@ -17,7 +17,7 @@ import { Gateway, type GatewayLimits, type GatewaySnapshot } from './gateway.js'
 import { sendError } from './http.js';
 import { serviceTimeModel } from './latency-model.js';
 import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES, type ProfileName } from './profiles.js';
-import type { MockContext } from './routes/context.js';
+import { type MockContext, modelTiming } from './routes/context.js';
 import { LOG_PATH, STATS_PATH, allowedMethods, allowsMethod, findRoute } from './routes/table.js';
 import { type EndpointCounts, type FaultCounts, MockCounters, RequestLog, type StatEndpoint } from './stats.js';
 
@@ -301,16 +301,19 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const path = (req.url ?? '/').split('?')[0]!;
     const route = findRoute(path);
     const allowed = route !== undefined && allowsMethod(route, req.method);
+    // The mock's own routes are not counted, so the counts reconcile with a client's; 404s and 405s are 'other'.
+    const endpoint = allowed ? route.endpoint : 'other';
+    const isPipeline = endpoint === 'identification' || endpoint === 'obfuscation';
     // When the answer is written (not when 'close' fires later): the time a client can act on it.
     let answeredAtMs: number | undefined;
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     res.writeHead = ((...args: unknown[]) => {
       answeredAtMs ??= clock.nowMs();
+      // A pipeline's answer that never reached the modelled service (400, 401, 413, 415, 503) spent no model time in it.
+      if (isPipeline && !res.hasHeader('server-timing')) res.setHeader('server-timing', modelTiming(0));
       if (mustCloseForUnreadBody(req, allowed ? route.maxBodyBytes : 0)) res.setHeader('connection', 'close');
       return writeHead(...args);
     }) as typeof res.writeHead;
-    // The mock's own routes are not counted, so the counts reconcile with a client's; 404s and 405s are 'other'.
-    const endpoint = allowed ? route.endpoint : 'other';
     if (endpoint !== null) track(endpoint, req, res, () => answeredAtMs);
     if (route === undefined) {
       sendError(res, 404, 'not_found', `no endpoint at ${path}`);
