@@ -2,3 +2,4 @@ export { LOG_PATH, MOCK_DEFAULTS, STATS_PATH, startMockServer, type LimitOverrid
 export { MOCK_TOKEN_PREFIX } from './auth.js';
 export { PROFILES, PROFILE_NAMES, isProfileName, type MockProfile, type ProfileName, type FaultRates } from './profiles.js';
 export { simulateIdentification, quantile, latenciesOf, type SimulationResult } from './simulate.js';
+export { startMockThread, type MockThread, type MockThreadOptions } from './thread.js';

@@ -9,7 +9,7 @@ import { describeValue } from '../core/text.js';
 import { type Clock, ScaledClock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
-import { IDENTIFICATION_LIMITS } from '../spec/index.js';
+import { IDENTIFICATION_LIMITS, formatModelTime as modelTiming } from '../spec/index.js';
 import { TokenStore } from './auth.js';
 import { BodyBudget, type BufferedSnapshot } from './body-budget.js';
 import { Fleet, type FleetSnapshot } from './fleet.js';
@@ -17,7 +17,7 @@ import { Gateway, type GatewayLimits, type GatewaySnapshot } from './gateway.js'
 import { sendError } from './http.js';
 import { serviceTimeModel } from './latency-model.js';
 import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES, type ProfileName } from './profiles.js';
-import { type MockContext, modelTiming } from './routes/context.js';
+import type { MockContext } from './routes/context.js';
 import { LOG_PATH, STATS_PATH, allowedMethods, allowsMethod, findRoute } from './routes/table.js';
 import { type EndpointCounts, type FaultCounts, MockCounters, RequestLog, type StatEndpoint } from './stats.js';
 

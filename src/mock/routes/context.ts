@@ -10,6 +10,7 @@ import type { Gateway, GatewayOutcome } from '../gateway.js';
 import { isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http.js';
 import type { FaultRates } from '../profiles.js';
 import type { MockCounters, RequestLog } from '../stats.js';
+import { formatModelTime as modelTiming } from '../../spec/index.js';
 
 export interface MockContext {
   readonly clock: Clock;
@@ -86,12 +87,6 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, ct
   }
   return { value: parsed.value };
 }
-
-/** Server-Timing's metric for a request's time in the modelled service (model ms): see {@link answerOutcome}. */
-export const MODEL_TIME_METRIC = 'svc';
-
-/** The Server-Timing value saying a request spent `modelMs` in the modelled service. */
-export const modelTiming = (modelMs: number): string => `${MODEL_TIME_METRIC};dur=${Math.max(0, modelMs).toFixed(3)}`;
 
 /**
  * Answers a rate-limited endpoint's gateway outcome: 429 with Retry-After, 504, or the result
