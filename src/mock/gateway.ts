@@ -71,6 +71,15 @@ export function releaseTimeMs(readyMs: number, stall: StallWindows | null): numb
   return phase < stall.durationMs ? readyMs + (stall.durationMs - phase) : readyMs;
 }
 
+/**
+ * The true latency (model ms) of a request that arrived at `arrivedAtMs` on the mock's clock and took
+ * `serviceMs` in service, given the stall windows: what a client sending it then must see, stalls and
+ * all. The coordinated-omission test and bench compute their truth with it.
+ */
+export function stallTruthMs(arrivedAtMs: number, serviceMs: number, stall: StallWindows | null): number {
+  return releaseTimeMs(arrivedAtMs + serviceMs, stall) - arrivedAtMs;
+}
+
 export class Gateway {
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly queue = new Set<Job>();

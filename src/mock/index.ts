@@ -3,3 +3,4 @@ export { MOCK_TOKEN_PREFIX } from './auth.js';
 export { PROFILES, PROFILE_NAMES, isProfileName, type MockProfile, type ProfileName, type FaultRates } from './profiles.js';
 export { simulateIdentification, quantile, latenciesOf, type SimulationResult } from './simulate.js';
 export { startMockThread, type MockThread, type MockThreadOptions } from './thread.js';
+export { releaseTimeMs, stallTruthMs, type StallWindows } from './gateway.js';
