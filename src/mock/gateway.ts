@@ -95,10 +95,13 @@ export class Gateway {
     private readonly fleet: Fleet,
     private readonly clock: Clock,
     private readonly stall: StallWindows | null = null,
+    /** Called before an arrival is taken: runs the model's timers already due (ModelClock.runDue). */
+    private readonly runDue: () => void = () => undefined,
   ) {}
 
   /** Takes a request from `clientId`; `onOutcome` is called exactly once. */
   submit(clientId: string, work: Work, onOutcome: (outcome: GatewayOutcome) => void): void {
+    this.runDue();
     const nowMs = this.clock.nowMs();
     const bucket = this.bucketFor(clientId, nowMs);
     if (bucket !== undefined && !bucket.tryTake(nowMs)) {

@@ -6,7 +6,7 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { describeValue } from '../core/text.js';
-import { type Clock, ScaledClock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
 import { IDENTIFICATION_LIMITS, formatModelTime as modelTiming } from '../spec/index.js';
@@ -16,6 +16,7 @@ import { Fleet, type FleetSnapshot } from './fleet.js';
 import { Gateway, type GatewayLimits, type GatewaySnapshot } from './gateway.js';
 import { sendError } from './http.js';
 import { serviceTimeModel } from './latency-model.js';
+import { ModelClock } from './model-clock.js';
 import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES, type ProfileName } from './profiles.js';
 import type { MockContext } from './routes/context.js';
 import { LOG_PATH, STATS_PATH, allowedMethods, allowsMethod, findRoute } from './routes/table.js';
@@ -213,14 +214,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const port = options.port ?? MOCK_DEFAULTS.port;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`port: expected an integer from 0 to 65535, got ${port}`);
   const seed = options.seed ?? MOCK_DEFAULTS.seed;
-  const clock = options.clock ?? new ScaledClock(timeScale);
+  const modelClock = options.clock === undefined ? new ModelClock(timeScale) : undefined;
+  const clock = options.clock ?? modelClock!;
   const clientId = options.clientId ?? MOCK_DEFAULTS.clientId;
   const clientSecret = options.clientSecret ?? MOCK_DEFAULTS.clientSecret;
   const startedAt = new Date().toISOString();
 
   const endpointOf = (endpoint: EndpointProfile, seedOffset: number): { gateway: Gateway; fleet: Fleet } => {
     const fleet = new Fleet(endpoint.fleet, serviceTimeModel(endpoint.latency, createRng(seed + seedOffset)), clock);
-    return { fleet, gateway: new Gateway(endpoint.limits, fleet, clock, profile.stall) };
+    return { fleet, gateway: new Gateway(endpoint.limits, fleet, clock, profile.stall, () => modelClock?.runDue()) };
   };
   const identification = endpointOf(profile.identification, 0);
   const obfuscation = endpointOf(profile.obfuscation, 1);
