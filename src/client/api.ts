@@ -114,10 +114,11 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       });
       const text = await res.body.text();
       const outcome = classifyStatus(res.statusCode);
-      if (outcome === 'ok' && parseJsonObject(text) === undefined) return { outcome: 'malformed', status: res.statusCode };
-      const retryAfterS = res.statusCode === 429 ? parseRetryAfterS(res.headers['retry-after']) : undefined;
       const serviceMs = settings.readServerTiming === true ? parseModelTime(res.headers['server-timing']) : undefined;
-      return { outcome, status: res.statusCode, ...(retryAfterS === undefined ? {} : { retryAfterS }), ...(serviceMs === undefined ? {} : { serviceMs }) };
+      const timing = serviceMs === undefined ? {} : { serviceMs };
+      if (outcome === 'ok' && parseJsonObject(text) === undefined) return { outcome: 'malformed', status: res.statusCode, ...timing };
+      const retryAfterS = res.statusCode === 429 ? parseRetryAfterS(res.headers['retry-after']) : undefined;
+      return { outcome, status: res.statusCode, ...(retryAfterS === undefined ? {} : { retryAfterS }), ...timing };
     } catch (error) {
       if (!deadlineHit && settings.cancel?.aborted === true) return { outcome: 'abandoned' };
       return { outcome: classifyError(error, deadlineHit) };
