@@ -69,6 +69,7 @@ export class Fleet {
   private scaleUps = 0;
   private scaleDowns = 0;
   private stopped = false;
+  private evaluating = false;
 
   constructor(
     private readonly config: FleetConfig,
@@ -76,11 +77,16 @@ export class Fleet {
     private readonly clock: Clock,
   ) {
     for (let i = 0; i < config.minReplicas; i++) this.replicas.push({ id: this.nextReplicaId++, state: 'ready', active: 0 });
-    if (config.autoscale) this.scheduleEvaluation(config.autoscale);
   }
 
   /** Queues work, arrived at `nowMs` (model ms; now by default); `onDone` is called when its service completes. */
   submit(work: Work, onDone: (ticket: FleetTicket) => void, nowMs = this.clock.nowMs()): FleetTicket {
+    // The autoscaler samples every evaluateEveryMs from the first request, not from the server's start: its
+    // grid then sits where the load starts whatever the time scale (the start-up before it is k times longer in model time at k).
+    if (!this.evaluating && this.config.autoscale !== undefined) {
+      this.evaluating = true;
+      this.scheduleEvaluation(this.config.autoscale, nowMs);
+    }
     const ticket: FleetTicket = { work, submittedAtMs: nowMs };
     this.waiting.set(ticket, onDone);
     this.dispatch(nowMs);
@@ -170,10 +176,11 @@ export class Fleet {
     else this.setTimer(ticket.doneAtMs, finish);
   }
 
-  private scheduleEvaluation(autoscale: AutoscaleConfig): void {
-    this.setTimer(this.clock.nowMs() + autoscale.evaluateEveryMs, () => {
+  private scheduleEvaluation(autoscale: AutoscaleConfig, fromMs: number): void {
+    const atMs = fromMs + autoscale.evaluateEveryMs;
+    this.setTimer(atMs, () => {
       this.evaluate(autoscale);
-      this.scheduleEvaluation(autoscale);
+      this.scheduleEvaluation(autoscale, atMs);
     });
   }
 
