@@ -1,44 +1,101 @@
-// npm run bench:time-scale — time-scale fidelity: the same shortened documented suite (sustained,
-// burst, spike) through the real CLI against the embedded mock at k = 1 and at k = 20 (BENCH_SCALES
-// to change them), printing each phase's p95 and verdict, and the ratio of p95 at k to p95 at k = 1.
-// Verdicts must match and the ratios stay near 1. Moved here from the test suite: it measures
-// fidelity, which depends on the machine, and the k = 1 run alone takes about 95 s of wall time.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// npm run bench:time-scale — time-scale fidelity (issue 11 §3, bench item 4), through the real CLI
+// against the embedded mock (in its worker thread), with the same seeds at every k so the mock's
+// draws line up. The peer is the same run at k = 1.
+//  1. One phase of 100 rpm for BENCH_TS_SECONDS (default 180) seconds of model time on the `nominal`
+//     and `stall` profiles, at k = 1 and at each k of BENCH_SCALES (default 20,60): nominal p95 and
+//     stall p50 against k = 1.
+//  2. The documented scenarios (sustained, burst, spike: 29.5 minutes of model time) one after another
+//     at k = BENCH_TS_SCENARIO_K (default 60): their wall time in all, and each phase's p95 and verdict
+//     against k = 1.
+// The k = 1 references run concurrently (light load: 100–300 rpm each), once; the time-scaled runs
+// BENCH_REPS times (default 3), sequentially, and the medians are compared. Default cost: the
+// longest k = 1 reference (burst: 11 minutes) plus about 3 minutes of scaled runs. BENCH_TS_DOCUMENTED=0
+// skips part 2 (then about 4.5 minutes). No pinning: each run is one process, the mock in its thread.
 import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { loadproofRun, median, report, tempDir } from './lib/bench-kit.js';
 
-const BIN = fileURLToPath(new URL('../bin/loadproof.js', import.meta.url));
-const SCALES = (process.env.BENCH_SCALES ?? '1,20').split(',').map(Number);
-// Each phase long enough for ≥ 72 samples (the least that can bound a p95) after its warm-up.
-const SUITE = `name: timescale
-description: the documented profiles, shortened
-phases:
-  - { name: sustained, duration: 50s, rpm: 100, warmup: 5s }
-  - { name: burst, duration: 25s, rpm: 200, warmup: 2s }
-  - { name: spike, duration: 16s, rpm: 300, warmup: 1s }
-`;
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const SECONDS = Number(process.env.BENCH_TS_SECONDS ?? 180);
+const SCALES = (process.env.BENCH_SCALES ?? '20,60').split(',').map(Number).filter((k) => k > 1);
+const SCENARIO_K = Number(process.env.BENCH_TS_SCENARIO_K ?? 60);
+const DOCUMENTED = process.env.BENCH_TS_DOCUMENTED !== '0';
+const SCENARIOS = ['sustained', 'burst', 'spike'].map((name) => ({ name, file: fileURLToPath(new URL(`../scenarios/${name}.yaml`, import.meta.url)) }));
 
-function runAt(k) {
-  const dir = mkdtempSync(join(tmpdir(), `loadproof-k${k}-`));
-  writeFileSync(join(dir, 'suite.yaml'), SUITE);
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, 'run', join(dir, 'suite.yaml'), '--time-scale', String(k), '--out', join(dir, 'out')], { stdio: 'ignore' });
-    child.on('exit', (code) => {
-      const runDir = join(dir, 'out', readdirSync(join(dir, 'out'))[0]);
-      resolve({ k, code, summary: JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8')) });
-    });
+const dir = tempDir('time-scale');
+const onePhase = join(dir, 'one-phase.yaml');
+writeFileSync(onePhase, `name: one-phase\ndescription: one phase of 100 rpm\nphases:\n  - { name: steady, duration: ${SECONDS}s, rpm: 100, warmup: 10s }\nthresholds: { documentedTargets: false }\n`);
+let runNo = 0;
+const runDir = (label) => join(dir, `${String(runNo++).padStart(3, '0')}-${label}`);
+const steady = (summary, phase = 0) => summary.phases[phase].steadyLatencyMs;
+
+console.log(`time-scale fidelity: k = 1 references concurrently, then k = ${SCALES.join(', ')} × ${REPS} (one phase, ${SECONDS} s)${DOCUMENTED ? `, the documented scenarios at k = ${SCENARIO_K} × ${REPS}` : ''}; runs in ${dir}`);
+const started = performance.now();
+
+// k = 1: every reference at once.
+const refs = await Promise.all([
+  loadproofRun(onePhase, runDir('nominal-k1'), ['--mock-profile', 'nominal']),
+  loadproofRun(onePhase, runDir('stall-k1'), ['--mock-profile', 'stall']),
+  ...(DOCUMENTED ? SCENARIOS.map((s) => loadproofRun(s.file, runDir(`${s.name}-k1`))) : []),
+]);
+const [nominal1, stall1, ...docs1] = refs;
+console.log(`k = 1 references done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+
+const scaled = new Map(SCALES.map((k) => [k, { nominal: [], stall: [] }]));
+const docsScaled = []; // per rep: { wallS, summaries }
+for (let rep = 0; rep < REPS; rep++) {
+  for (const k of SCALES) {
+    scaled.get(k).nominal.push(await loadproofRun(onePhase, runDir(`nominal-k${k}`), ['--mock-profile', 'nominal', '--time-scale', String(k)]));
+    scaled.get(k).stall.push(await loadproofRun(onePhase, runDir(`stall-k${k}`), ['--mock-profile', 'stall', '--time-scale', String(k)]));
+  }
+  if (DOCUMENTED) {
+    const t0 = performance.now();
+    const summaries = [];
+    for (const s of SCENARIOS) summaries.push((await loadproofRun(s.file, runDir(`${s.name}-k${SCENARIO_K}`), ['--time-scale', String(SCENARIO_K)])).summary);
+    docsScaled.push({ wallS: (performance.now() - t0) / 1000, summaries });
+  }
+}
+
+const rows = [];
+const within = (ratio, tolerance) => Math.abs(ratio - 1) <= tolerance;
+for (const k of SCALES) {
+  const p95 = median(scaled.get(k).nominal.map((r) => steady(r.summary).p95));
+  const ratio = p95 / steady(nominal1.summary).p95;
+  rows.push({ figure: `nominal p95 (model ms), k = ${k} vs k = 1`, loadproof: p95, peer: steady(nominal1.summary).p95, ratio, target: 'within 3 % of k = 1', met: within(ratio, 0.03) });
+}
+for (const k of SCALES) {
+  const p50 = median(scaled.get(k).stall.map((r) => steady(r.summary).p50));
+  const diff = p50 - steady(stall1.summary).p50;
+  rows.push({
+    figure: `stall p50 (model ms), k = ${k} vs k = 1 (difference ${diff.toFixed(1)} ms)`,
+    loadproof: p50,
+    peer: steady(stall1.summary).p50,
+    ratio: p50 / steady(stall1.summary).p50,
+    target: k === 20 ? 'within 5 ms of k = 1' : 'within 5 ms of k = 1 (asked at k = 20 only)',
+    met: k === 20 ? Math.abs(diff) <= 5 : null,
   });
 }
-
-const runs = [];
-for (const k of SCALES) runs.push(await runAt(k));
-const base = runs[0];
-console.log(`time-scale fidelity (model ms; ratio = p95 at k ÷ p95 at k = ${base.k})`);
-console.log(['phase', ...runs.map((r) => `k=${r.k} p95`), ...runs.slice(1).map((r) => `ratio k=${r.k}`), ...runs.map((r) => `verdict k=${r.k}`)].join('\t'));
-for (const [i, phase] of base.summary.phases.entries()) {
-  const p95 = (r) => r.summary.phases[i].steadyLatencyMs.p95;
-  console.log([phase.name, ...runs.map((r) => p95(r)), ...runs.slice(1).map((r) => (p95(r) / p95(base)).toFixed(3)), ...runs.map((r) => r.summary.phases[i].verdict)].join('\t'));
+if (DOCUMENTED) {
+  const wallS = median(docsScaled.map((d) => d.wallS));
+  rows.push({ figure: `sustained + burst + spike at k = ${SCENARIO_K}, wall s in all (29.5 min of model time)`, loadproof: wallS, peer: null, ratio: null, target: 'at most 60 s', met: wallS <= 60 });
+  for (const [i, s] of SCENARIOS.entries()) {
+    for (const [p, phase] of docs1[i].summary.phases.entries()) {
+      const ref = steady(docs1[i].summary, p).p95;
+      const p95 = median(docsScaled.map((d) => steady(d.summaries[i], p).p95));
+      const verdicts = docsScaled.map((d) => d.summaries[i].phases[p].verdict);
+      const same = verdicts.every((v) => v === phase.verdict);
+      rows.push({
+        figure: `${s.name}/${phase.name} p95 (model ms), k = ${SCENARIO_K} vs k = 1; verdicts ${phase.verdict} vs ${verdicts.join('/')}`,
+        loadproof: p95,
+        peer: ref,
+        ratio: ref === null || p95 === null ? null : p95 / ref,
+        target: 'within 3 % of k = 1, same verdict',
+        met: ref !== null && p95 !== null && within(p95 / ref, 0.03) && same,
+      });
+    }
+  }
 }
-console.log(`exit codes: ${runs.map((r) => `k=${r.k}: ${r.code}`).join(', ')}`);
+report('time-scale', rows, [
+  `medians of ${REPS} time-scaled runs against one k = 1 reference each; no pinning; total ${((performance.now() - started) / 60_000).toFixed(1)} min of wall time`,
+]);

@@ -11,7 +11,7 @@ import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 import type { Clock } from '../core/clock.js';
 import type { Rng } from '../core/rng.js';
-import { API_PATHS } from '../spec/index.js';
+import { API_PATHS, parseModelTime } from '../spec/index.js';
 import { type Outcome, classifyError, classifyStatus } from './classify.js';
 import { parseJsonObject } from './json.js';
 import { type RetryPolicy, nextRetry, parseRetryAfterS } from './retry.js';
@@ -27,6 +27,8 @@ export interface ApiClientSettings {
   readonly timeScale: number;
   /** Client deadline per attempt, model ms. */
   readonly timeoutMs: number;
+  /** Read each answer's time in the mock's modelled service (Server-Timing svc): time-scaled runs against a mock only. */
+  readonly readServerTiming?: boolean;
   readonly on429: { readonly policy: 'record' | 'retry' } & RetryPolicy;
   /** Jitter of the back-off. */
   readonly rng: Rng;
@@ -63,12 +65,17 @@ export interface AttemptTiming {
   readonly endAtMs: number;
   /** Its HTTP status; absent when there was no answer (timeout, reset, …). */
   readonly status?: number;
+  /** Its time in the mock's modelled service (Server-Timing svc, model ms), when read and given. */
+  readonly serviceMs?: number;
+  /** The wait the client chose before sending it (model ms): a retry's Retry-After or back-off. */
+  readonly waitMs?: number;
 }
 
 interface Attempt {
   readonly outcome: Outcome;
   readonly status?: number;
   readonly retryAfterS?: number;
+  readonly serviceMs?: number;
 }
 
 /**
@@ -107,9 +114,11 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       });
       const text = await res.body.text();
       const outcome = classifyStatus(res.statusCode);
-      if (outcome === 'ok' && parseJsonObject(text) === undefined) return { outcome: 'malformed', status: res.statusCode };
+      const serviceMs = settings.readServerTiming === true ? parseModelTime(res.headers['server-timing']) : undefined;
+      const timing = serviceMs === undefined ? {} : { serviceMs };
+      if (outcome === 'ok' && parseJsonObject(text) === undefined) return { outcome: 'malformed', status: res.statusCode, ...timing };
       const retryAfterS = res.statusCode === 429 ? parseRetryAfterS(res.headers['retry-after']) : undefined;
-      return { outcome, status: res.statusCode, ...(retryAfterS === undefined ? {} : { retryAfterS }) };
+      return { outcome, status: res.statusCode, ...(retryAfterS === undefined ? {} : { retryAfterS }), ...timing };
     } catch (error) {
       if (!deadlineHit && settings.cancel?.aborted === true) return { outcome: 'abandoned' };
       return { outcome: classifyError(error, deadlineHit) };
@@ -128,6 +137,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
     const tries: AttemptTiming[] = [];
     let attempts = 0;
     let last: RequestResult | undefined;
+    let waitMs: number | undefined;
     const sentAtMs = clock.nowMs();
     for (;;) {
       if (stopped()) return last;
@@ -143,7 +153,14 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       attempts++;
       const result = await attempt(body, token, seq, attempts);
       const endAtMs = clock.nowMs();
-      tries.push({ sentAtMs: lastSentAtMs, endAtMs, ...(result.status === undefined ? {} : { status: result.status }) });
+      tries.push({
+        sentAtMs: lastSentAtMs,
+        endAtMs,
+        ...(result.status === undefined ? {} : { status: result.status }),
+        ...(result.serviceMs === undefined ? {} : { serviceMs: result.serviceMs }),
+        ...(waitMs === undefined ? {} : { waitMs }),
+      });
+      waitMs = undefined;
       if (result.retryAfterS !== undefined) retryAfters.push(result.retryAfterS);
       // A 401 says the token is no longer good; a 2xx says the service took it.
       if (result.status === 401) settings.tokens.rejected(token);
@@ -164,6 +181,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       if (result.outcome !== 'http_429') return last;
       const decision = nextRetry(settings.on429, attempts, result.retryAfterS, settings.rng);
       if (!decision.retry) return last;
+      waitMs = decision.delayMs;
       await sleepUntilOrStop(clock, clock.nowMs() + decision.delayMs, settings.stop);
     }
   };

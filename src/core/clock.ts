@@ -63,6 +63,11 @@ export class ManualClock implements Clock {
     this.advanceTo(this.currentMs + deltaMs);
   }
 
+  /** When the earliest pending timer is due (it may have been cancelled); undefined when none is pending. */
+  get nextTimerAtMs(): number | undefined {
+    return this.heap[0]?.atMs;
+  }
+
   private before(a: PendingTimer, b: PendingTimer): boolean {
     return a.atMs < b.atMs || (a.atMs === b.atMs && a.seq < b.seq);
   }

@@ -22,7 +22,7 @@ function judgeRamp(fromRpm: number, toRpm: number, latencyMs: (rpm: number) => n
   let seq = 0;
   for (const t of plan.phases[0]!.arrivalsMs) {
     const rpm = fromRpm + ((toRpm - fromRpm) * t) / 600_000;
-    sink.add(toEventRecord('ramp', { seq: seq++, intendedAtMs: t, outcome: 'ok', firedAtMs: t, result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: t + latencyMs(rpm), retryAfterS: [] } }));
+    sink.add(toEventRecord('ramp', { seq: seq++, intendedAtMs: t, outcome: 'ok', firedAtMs: t, result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: t + latencyMs(rpm), retryAfterS: [] } }, 1));
   }
   const { summary, verdict } = judgeRun(plan, sink, { run: RUN, end: END, partial: false, reportedAt: '', judgedBy: 'test' });
   return { checks: verdict.checks.filter((c) => c.id === 'latency_p95_target').map((c) => [c.what, c.status]), summary };
@@ -66,7 +66,7 @@ describe('parts of a plan that planned nothing are not judged (review)', () => {
     expect(plan.phases[2]!.arrivalsMs.length).toBe(0);
     const sink = new EventSink(plan);
     let seq = 0;
-    for (const p of plan.phases) for (const t of p.arrivalsMs) sink.add(toEventRecord(p.name, { seq: seq++, intendedAtMs: t, outcome: 'ok', firedAtMs: t, result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: t + 1000, retryAfterS: [] } }));
+    for (const p of plan.phases) for (const t of p.arrivalsMs) sink.add(toEventRecord(p.name, { seq: seq++, intendedAtMs: t, outcome: 'ok', firedAtMs: t, result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: t + 1000, retryAfterS: [] } }, 1));
     const { verdict } = judgeRun(plan, sink, { run: RUN, end: END, partial: false, reportedAt: '', judgedBy: 'test' });
     expect(verdict.checks.filter((c) => c.status !== 'pass' && c.phase !== 'gap')).toEqual([]);
     expect(verdict.checks.map((c) => [c.phase, c.id])).toEqual([

@@ -6,6 +6,7 @@
  * see the same numbers.
  */
 import { COUNTED_OUTCOMES, type CountedOutcome, type RecordableEvent } from '../recorder/index.js';
+import { type AccountedTry, accountLatency } from './accounting.js';
 
 /** One line of events.ndjson. */
 export interface EventRecord {
@@ -19,7 +20,11 @@ export interface EventRecord {
   /** The last attempt's send; null when no attempt was sent. */
   readonly lastSentAtMs: number | null;
   readonly endAtMs: number | null;
-  /** endAtMs − intendedAtMs; null without an answer (dropped, unsent, abandoned). */
+  /**
+   * The latency in model ms, as judged: endAtMs − intendedAtMs, except that at time scale k > 1 the
+   * wall-clock overheads around the tries' `serviceMs` count once, not k times (src/judge/accounting.ts);
+   * null without an answer (dropped, unsent, abandoned).
+   */
   readonly latencyMs: number | null;
   readonly outcome: CountedOutcome;
   readonly status: number | null;
@@ -33,6 +38,10 @@ export interface TryRecord {
   readonly sentAtMs: number;
   readonly endAtMs: number;
   readonly status: number | null;
+  /** Its time in the mock's modelled service (Server-Timing svc, model ms); only at time scale k > 1. */
+  readonly serviceMs?: number;
+  /** The wait the client chose before sending it (model ms); only on a retry that waited. */
+  readonly waitMs?: number;
 }
 
 /** What a request's fate is made of: the Recorder's event with its position in the plan (the engine's RequestEvent has it). */
@@ -41,29 +50,51 @@ export type EventSource = Omit<RecordableEvent, 'phase'> & { readonly seq: numbe
 const micro = (ms: number): number => Math.round(ms * 1000) / 1000;
 const microOrNull = (ms: number | undefined): number | null => (ms === undefined ? null : micro(ms));
 
-export function toEventRecord(phaseName: string, e: EventSource): EventRecord {
+/** `timeScale`: the run's k, for the latency as judged (see {@link EventRecord.latencyMs}). */
+export function toEventRecord(phaseName: string, e: EventSource, timeScale: number): EventRecord {
   const r = e.result;
   const intendedAtMs = micro(e.intendedAtMs);
   const endAtMs = microOrNull(r?.endAtMs);
+  const lastSentAtMs = microOrNull(r?.lastSentAtMs);
+  const tries = (r?.tries ?? []).map(
+    (t): TryRecord => ({
+      sentAtMs: micro(t.sentAtMs),
+      endAtMs: micro(t.endAtMs),
+      status: t.status ?? null,
+      ...(t.serviceMs === undefined ? {} : { serviceMs: micro(t.serviceMs) }),
+      ...(t.waitMs === undefined ? {} : { waitMs: micro(t.waitMs) }),
+    }),
+  );
   return {
     seq: e.seq,
     phase: phaseName,
     intendedAtMs,
     firedAtMs: microOrNull(e.firedAtMs),
-    lastSentAtMs: microOrNull(r?.lastSentAtMs),
+    lastSentAtMs,
     endAtMs,
     // From the rounded times, so the line agrees with itself and with what is recorded.
-    latencyMs: endAtMs === null || e.outcome === 'abandoned' ? null : micro(endAtMs - intendedAtMs),
+    latencyMs:
+      endAtMs === null || lastSentAtMs === null || e.outcome === 'abandoned' ? null : micro(accountLatency({ intendedAtMs, lastSentAtMs, endAtMs, tries: tries.map(accountedTry) }, timeScale).latencyMs),
     outcome: e.outcome,
     status: r?.status ?? null,
     attempts: r?.attempts ?? 0,
     retryAfterS: r?.retryAfterS ?? [],
-    tries: (r?.tries ?? []).map((t) => ({ sentAtMs: micro(t.sentAtMs), endAtMs: micro(t.endAtMs), status: t.status ?? null })),
+    tries,
   };
 }
 
-/** The Recorder's view of a record; `phase` is the phase's index in the plan. */
-export function toRecordable(record: EventRecord, phase: number): RecordableEvent {
+const accountedTry = (t: TryRecord): AccountedTry => ({
+  sentAtMs: t.sentAtMs,
+  endAtMs: t.endAtMs,
+  ...(t.serviceMs === undefined ? {} : { serviceMs: t.serviceMs }),
+  ...(t.waitMs === undefined ? {} : { waitMs: t.waitMs }),
+});
+
+/**
+ * The Recorder's view of a record; `phase` is the phase's index in the plan. Its latency and service
+ * time are recomputed from the raw times and the tries (src/judge/accounting.ts) at the run's `timeScale`.
+ */
+export function toRecordable(record: EventRecord, phase: number, timeScale: number): RecordableEvent {
   return {
     phase,
     intendedAtMs: record.intendedAtMs,
@@ -79,6 +110,7 @@ export function toRecordable(record: EventRecord, phase: number): RecordableEven
             endAtMs: record.endAtMs,
             retryAfterS: record.retryAfterS,
             tries: record.tries.map((t) => ({ sentAtMs: t.sentAtMs, endAtMs: t.endAtMs, ...(t.status === null ? {} : { status: t.status }) })),
+            ...accountLatency({ intendedAtMs: record.intendedAtMs, lastSentAtMs: record.lastSentAtMs, endAtMs: record.endAtMs, tries: record.tries.map(accountedTry) }, timeScale),
           },
         }),
   };
@@ -98,8 +130,16 @@ function problemOf(v: Record<string, unknown>): string | undefined {
   if (v.status !== null && !Number.isSafeInteger(v.status)) return 'status: expected an HTTP status or null';
   if (!Number.isSafeInteger(v.attempts) || (v.attempts as number) < 0) return 'attempts: expected a whole number ≥ 0';
   if (!Array.isArray(v.retryAfterS) || !v.retryAfterS.every(finite)) return 'retryAfterS: expected a list of numbers';
-  const isTry = (t: unknown): boolean => typeof t === 'object' && t !== null && finite((t as TryRecord).sentAtMs) && finite((t as TryRecord).endAtMs) && ((t as TryRecord).status === null || Number.isSafeInteger((t as TryRecord).status));
-  if (!Array.isArray(v.tries) || !v.tries.every(isTry)) return 'tries: expected a list of {sentAtMs, endAtMs, status}';
+  const absentOrAtLeast0 = (x: unknown): boolean => x === undefined || (finite(x) && (x as number) >= 0);
+  const isTry = (t: unknown): boolean =>
+    typeof t === 'object' &&
+    t !== null &&
+    finite((t as TryRecord).sentAtMs) &&
+    finite((t as TryRecord).endAtMs) &&
+    ((t as TryRecord).status === null || Number.isSafeInteger((t as TryRecord).status)) &&
+    absentOrAtLeast0((t as TryRecord).serviceMs) &&
+    absentOrAtLeast0((t as TryRecord).waitMs);
+  if (!Array.isArray(v.tries) || !v.tries.every(isTry)) return 'tries: expected a list of {sentAtMs, endAtMs, status, serviceMs?, waitMs?} (serviceMs and waitMs ≥ 0)';
   return undefined;
 }
 

@@ -43,7 +43,7 @@ export class EventSink {
     const phase = this.phaseIndex.get(record.phase);
     if (phase === undefined) throw new Error(`phase ${JSON.stringify(record.phase)} is not in the plan`);
     if (record.seq >= this.plan.arrivals) throw new Error(`seq ${record.seq} is beyond the plan's ${this.plan.arrivals} requests`);
-    this.recorder.record(toRecordable(record, phase));
+    this.recorder.record(toRecordable(record, phase, this.plan.timeScale));
     this.lastMs = Math.max(this.lastMs, record.intendedAtMs, record.firedAtMs ?? 0, record.endAtMs ?? 0);
   }
 }

@@ -49,6 +49,19 @@ describe('Fleet', () => {
     fleet.stop();
   });
 
+  it('samples from its first request, not from its creation: the grid sits where the load starts', () => {
+    const clock = new ManualClock();
+    const fleet = new Fleet(autoscaled, () => 1_000_000, clock);
+    clock.advanceTo(7_000); // idle since creation: no sample is due yet, whatever the grid
+    for (let i = 0; i < 3; i++) fleet.submit({ inputTokens: 1, outputTokens: 1 }, () => {});
+    // Samples at 17 s, 27 s, …: high since 17 s, 30 s later is 47 s (not 40 s, as a grid from creation would give).
+    clock.advanceTo(46_999);
+    expect(fleet.snapshot()).toMatchObject({ warming: 0, scaleUps: 0 });
+    clock.advanceTo(47_000);
+    expect(fleet.snapshot()).toMatchObject({ warming: 1, scaleUps: 1 });
+    fleet.stop();
+  });
+
   it('drains an added replica after sustained low utilisation', () => {
     const clock = new ManualClock();
     const fleet = new Fleet(autoscaled, () => 100_000, clock);

@@ -50,6 +50,8 @@ interface Replica {
 /** A request in the fleet, from submit to completion. */
 export interface FleetTicket {
   readonly work: Work;
+  /** When it was submitted (model ms). */
+  readonly submittedAtMs: number;
   startedAtMs?: number;
   doneAtMs?: number;
 }
@@ -67,6 +69,7 @@ export class Fleet {
   private scaleUps = 0;
   private scaleDowns = 0;
   private stopped = false;
+  private evaluating = false;
 
   constructor(
     private readonly config: FleetConfig,
@@ -74,14 +77,19 @@ export class Fleet {
     private readonly clock: Clock,
   ) {
     for (let i = 0; i < config.minReplicas; i++) this.replicas.push({ id: this.nextReplicaId++, state: 'ready', active: 0 });
-    if (config.autoscale) this.scheduleEvaluation(config.autoscale);
   }
 
-  /** Queues work; `onDone` is called when its service completes. */
-  submit(work: Work, onDone: (ticket: FleetTicket) => void): FleetTicket {
-    const ticket: FleetTicket = { work };
+  /** Queues work, arrived at `nowMs` (model ms; now by default); `onDone` is called when its service completes. */
+  submit(work: Work, onDone: (ticket: FleetTicket) => void, nowMs = this.clock.nowMs()): FleetTicket {
+    // The autoscaler samples every evaluateEveryMs from the first request, not from the server's start: its
+    // grid then sits where the load starts whatever the time scale (the start-up before it is k times longer in model time at k).
+    if (!this.evaluating && this.config.autoscale !== undefined) {
+      this.evaluating = true;
+      this.scheduleEvaluation(this.config.autoscale, nowMs);
+    }
+    const ticket: FleetTicket = { work, submittedAtMs: nowMs };
     this.waiting.set(ticket, onDone);
-    this.dispatch();
+    this.dispatch(nowMs);
     return ticket;
   }
 
@@ -129,13 +137,17 @@ export class Fleet {
     this.timers.add(cancel);
   }
 
-  /** Starts waiting work, oldest first, on the least-busy ready replica with a free slot. */
-  private dispatch(): void {
+  /**
+   * Starts waiting work, oldest first, on the least-busy ready replica with a free slot.
+   * `freeAtMs`: when the model freed the slot (the intended end of the work that held it, or of a
+   * warm-up), so a timer that fired late does not delay the next start on the model's timeline.
+   */
+  private dispatch(freeAtMs: number): void {
     for (const [ticket, onDone] of this.waiting) {
       const replica = this.leastBusyReadyReplica();
       if (replica === undefined) return;
       this.waiting.delete(ticket);
-      this.start(ticket, onDone, replica);
+      this.start(ticket, onDone, replica, Math.max(ticket.submittedAtMs, freeAtMs));
     }
   }
 
@@ -147,27 +159,28 @@ export class Fleet {
     return best;
   }
 
-  private start(ticket: FleetTicket, onDone: OnDone, replica: Replica): void {
+  private start(ticket: FleetTicket, onDone: OnDone, replica: Replica, startAtMs: number): void {
     replica.active++;
-    const nowMs = this.clock.nowMs();
     const serviceMs = this.serviceTime(ticket.work, replica.active);
-    ticket.startedAtMs = nowMs;
-    ticket.doneAtMs = nowMs + serviceMs;
+    ticket.startedAtMs = startAtMs;
+    const doneAtMs = startAtMs + serviceMs;
+    ticket.doneAtMs = doneAtMs;
     const finish = (): void => {
       replica.active--;
       if (replica.state === 'draining' && replica.active === 0) this.replicas.splice(this.replicas.indexOf(replica), 1);
       onDone(ticket);
-      this.dispatch();
+      this.dispatch(doneAtMs);
     };
     // Zero service time (the `zero` profile) completes at once, without a timer.
     if (serviceMs <= 0) finish();
     else this.setTimer(ticket.doneAtMs, finish);
   }
 
-  private scheduleEvaluation(autoscale: AutoscaleConfig): void {
-    this.setTimer(this.clock.nowMs() + autoscale.evaluateEveryMs, () => {
+  private scheduleEvaluation(autoscale: AutoscaleConfig, fromMs: number): void {
+    const atMs = fromMs + autoscale.evaluateEveryMs;
+    this.setTimer(atMs, () => {
       this.evaluate(autoscale);
-      this.scheduleEvaluation(autoscale);
+      this.scheduleEvaluation(autoscale, atMs);
     });
   }
 
@@ -192,9 +205,10 @@ export class Fleet {
     const replica: Replica = { id: this.nextReplicaId++, state: 'warming', active: 0 };
     this.replicas.push(replica);
     this.scaleUps++;
-    this.setTimer(this.clock.nowMs() + warmupMs, () => {
+    const readyAtMs = this.clock.nowMs() + warmupMs;
+    this.setTimer(readyAtMs, () => {
       replica.state = 'ready';
-      this.dispatch();
+      this.dispatch(readyAtMs);
     });
   }
 

@@ -38,8 +38,8 @@ describe('Gateway', () => {
     submit(2);
     clock.advanceTo(2000);
     expect(outcomes).toEqual([
-      { kind: 'ok', queuedMs: 0, serviceMs: 500, heldMs: 0, totalMs: 500 },
-      { kind: 'ok', queuedMs: 500, serviceMs: 500, heldMs: 0, totalMs: 1000 },
+      { kind: 'ok', queuedMs: 0, serviceMs: 500, heldMs: 0, totalMs: 500, modelMs: 500 },
+      { kind: 'ok', queuedMs: 500, serviceMs: 500, heldMs: 0, totalMs: 1000, modelMs: 1000 },
     ]);
   });
 
@@ -50,8 +50,8 @@ describe('Gateway', () => {
     expect(outcomes).toEqual([]);
     clock.advanceTo(15_000);
     expect(outcomes).toEqual([
-      { kind: 'timeout', totalMs: 15_000 },
-      { kind: 'timeout', totalMs: 15_000 },
+      { kind: 'timeout', totalMs: 15_000, modelMs: 15_000 },
+      { kind: 'timeout', totalMs: 15_000, modelMs: 15_000 },
     ]);
     expect(gateway.snapshot()).toMatchObject({ inFlight: 0, queued: 0, timedOut: 2 });
   });

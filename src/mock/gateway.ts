@@ -33,11 +33,16 @@ export interface StallWindows {
   readonly offsetMs: number;
 }
 
+/**
+ * What became of a request. `modelMs` (model ms): from its admission to when the model meant its
+ * answer to leave, from the model's intended times (the end of service as drawn, the stall window's
+ * end, the timeout), not from when a timer really fired: the mock's Server-Timing `svc`.
+ */
 export type GatewayOutcome =
-  | { readonly kind: 'ok'; readonly queuedMs: number; readonly serviceMs: number; readonly heldMs: number; readonly totalMs: number }
+  | { readonly kind: 'ok'; readonly queuedMs: number; readonly serviceMs: number; readonly heldMs: number; readonly totalMs: number; readonly modelMs: number }
   | { readonly kind: 'rate_limited'; readonly retryAfterS: number }
   | { readonly kind: 'concurrency_limited'; readonly retryAfterS: number }
-  | { readonly kind: 'timeout'; readonly totalMs: number };
+  | { readonly kind: 'timeout'; readonly totalMs: number; readonly modelMs: number };
 
 export interface GatewaySnapshot {
   readonly inFlight: number;
@@ -66,6 +71,15 @@ export function releaseTimeMs(readyMs: number, stall: StallWindows | null): numb
   return phase < stall.durationMs ? readyMs + (stall.durationMs - phase) : readyMs;
 }
 
+/**
+ * The true latency (model ms) of a request that arrived at `arrivedAtMs` on the mock's clock and took
+ * `serviceMs` in service, given the stall windows: what a client sending it then must see, stalls and
+ * all. The coordinated-omission test and bench compute their truth with it.
+ */
+export function stallTruthMs(arrivedAtMs: number, serviceMs: number, stall: StallWindows | null): number {
+  return releaseTimeMs(arrivedAtMs + serviceMs, stall) - arrivedAtMs;
+}
+
 export class Gateway {
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly queue = new Set<Job>();
@@ -81,10 +95,13 @@ export class Gateway {
     private readonly fleet: Fleet,
     private readonly clock: Clock,
     private readonly stall: StallWindows | null = null,
+    /** Called before an arrival is taken: runs the model's timers already due (ModelClock.runDue). */
+    private readonly runDue: () => void = () => undefined,
   ) {}
 
   /** Takes a request from `clientId`; `onOutcome` is called exactly once. */
   submit(clientId: string, work: Work, onOutcome: (outcome: GatewayOutcome) => void): void {
+    this.runDue();
     const nowMs = this.clock.nowMs();
     const bucket = this.bucketFor(clientId, nowMs);
     if (bucket !== undefined && !bucket.tryTake(nowMs)) {
@@ -103,7 +120,7 @@ export class Gateway {
     this.admitted++;
     const job: Job = { work, arrivedAtMs: nowMs, onOutcome, state: 'queued' };
     job.cancelTimeout = this.clock.setTimer(nowMs + this.limits.timeoutMs, () => this.timeOut(job));
-    if (canProcess) this.process(job);
+    if (canProcess) this.process(job, nowMs);
     else this.queue.add(job);
   }
 
@@ -155,25 +172,28 @@ export class Gateway {
     return Number.isFinite(earliest) ? earliest : this.clock.nowMs();
   }
 
-  private process(job: Job): void {
+  /** `atMs`: when the model hands it to the fleet (its admission, when a slot was free). */
+  private process(job: Job, atMs = this.clock.nowMs()): void {
     job.state = 'processing';
     this.inFlight.add(job);
-    job.ticket = this.fleet.submit(job.work, (ticket) => this.serviceDone(job, ticket));
+    job.ticket = this.fleet.submit(job.work, (ticket) => this.serviceDone(job, ticket), atMs);
   }
 
   private serviceDone(job: Job, ticket: FleetTicket): void {
     if (job.state !== 'processing') return; // already answered 504; the replica's work was wasted
     const nowMs = this.clock.nowMs();
-    const releaseMs = releaseTimeMs(nowMs, this.stall);
-    const serviceMs = (ticket.doneAtMs ?? nowMs) - (ticket.startedAtMs ?? nowMs);
+    // From the intended end of service, not from when its timer fired: a late timer must not move the answer into a stall.
+    const readyMs = ticket.doneAtMs ?? nowMs;
+    const releaseMs = releaseTimeMs(readyMs, this.stall);
+    const serviceMs = readyMs - (ticket.startedAtMs ?? nowMs);
     const respond = (): void => {
-      const endMs = this.clock.nowMs();
       this.finish(job, {
         kind: 'ok',
         queuedMs: (ticket.startedAtMs ?? nowMs) - job.arrivedAtMs,
         serviceMs,
-        heldMs: endMs - nowMs,
-        totalMs: endMs - job.arrivedAtMs,
+        heldMs: releaseMs - readyMs,
+        totalMs: this.clock.nowMs() - job.arrivedAtMs,
+        modelMs: releaseMs - job.arrivedAtMs,
       });
     };
     if (releaseMs <= nowMs) {
@@ -190,7 +210,7 @@ export class Gateway {
     if (job.state === 'processing' && job.ticket !== undefined) this.fleet.withdraw(job.ticket);
     job.cancelHold?.();
     this.timedOut++;
-    this.finish(job, { kind: 'timeout', totalMs: this.clock.nowMs() - job.arrivedAtMs });
+    this.finish(job, { kind: 'timeout', totalMs: this.clock.nowMs() - job.arrivedAtMs, modelMs: this.limits.timeoutMs });
   }
 
   private finish(job: Job, outcome: GatewayOutcome): void {

@@ -6,16 +6,17 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { describeValue } from '../core/text.js';
-import { type Clock, ScaledClock } from '../core/clock.js';
+import type { Clock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
-import { IDENTIFICATION_LIMITS } from '../spec/index.js';
+import { IDENTIFICATION_LIMITS, formatModelTime as modelTiming } from '../spec/index.js';
 import { TokenStore } from './auth.js';
 import { BodyBudget, type BufferedSnapshot } from './body-budget.js';
 import { Fleet, type FleetSnapshot } from './fleet.js';
 import { Gateway, type GatewayLimits, type GatewaySnapshot } from './gateway.js';
 import { sendError } from './http.js';
 import { serviceTimeModel } from './latency-model.js';
+import { ModelClock } from './model-clock.js';
 import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES, type ProfileName } from './profiles.js';
 import type { MockContext } from './routes/context.js';
 import { LOG_PATH, STATS_PATH, allowedMethods, allowsMethod, findRoute } from './routes/table.js';
@@ -213,14 +214,15 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const port = options.port ?? MOCK_DEFAULTS.port;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`port: expected an integer from 0 to 65535, got ${port}`);
   const seed = options.seed ?? MOCK_DEFAULTS.seed;
-  const clock = options.clock ?? new ScaledClock(timeScale);
+  const modelClock = options.clock === undefined ? new ModelClock(timeScale) : undefined;
+  const clock = options.clock ?? modelClock!;
   const clientId = options.clientId ?? MOCK_DEFAULTS.clientId;
   const clientSecret = options.clientSecret ?? MOCK_DEFAULTS.clientSecret;
   const startedAt = new Date().toISOString();
 
   const endpointOf = (endpoint: EndpointProfile, seedOffset: number): { gateway: Gateway; fleet: Fleet } => {
     const fleet = new Fleet(endpoint.fleet, serviceTimeModel(endpoint.latency, createRng(seed + seedOffset)), clock);
-    return { fleet, gateway: new Gateway(endpoint.limits, fleet, clock, profile.stall) };
+    return { fleet, gateway: new Gateway(endpoint.limits, fleet, clock, profile.stall, () => modelClock?.runDue()) };
   };
   const identification = endpointOf(profile.identification, 0);
   const obfuscation = endpointOf(profile.obfuscation, 1);
@@ -301,16 +303,19 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     const path = (req.url ?? '/').split('?')[0]!;
     const route = findRoute(path);
     const allowed = route !== undefined && allowsMethod(route, req.method);
+    // The mock's own routes are not counted, so the counts reconcile with a client's; 404s and 405s are 'other'.
+    const endpoint = allowed ? route.endpoint : 'other';
+    const isPipeline = endpoint === 'identification' || endpoint === 'obfuscation';
     // When the answer is written (not when 'close' fires later): the time a client can act on it.
     let answeredAtMs: number | undefined;
     const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
     res.writeHead = ((...args: unknown[]) => {
       answeredAtMs ??= clock.nowMs();
+      // A pipeline's answer that never reached the modelled service (400, 401, 413, 415, 503) spent no model time in it.
+      if (isPipeline && !res.hasHeader('server-timing')) res.setHeader('server-timing', modelTiming(0));
       if (mustCloseForUnreadBody(req, allowed ? route.maxBodyBytes : 0)) res.setHeader('connection', 'close');
       return writeHead(...args);
     }) as typeof res.writeHead;
-    // The mock's own routes are not counted, so the counts reconcile with a client's; 404s and 405s are 'other'.
-    const endpoint = allowed ? route.endpoint : 'other';
     if (endpoint !== null) track(endpoint, req, res, () => answeredAtMs);
     if (route === undefined) {
       sendError(res, 404, 'not_found', `no endpoint at ${path}`);

@@ -43,7 +43,11 @@ export interface RecordableEvent {
     readonly endAtMs: number;
     readonly retryAfterS: readonly number[];
     /** Each attempt's send and answer times (model ms) and status; absent in events written before they were recorded. */
-    readonly tries?: readonly { readonly sentAtMs: number; readonly endAtMs: number; readonly status?: number }[];
+    readonly tries?: readonly { readonly sentAtMs: number; readonly endAtMs: number; readonly status?: number; readonly serviceMs?: number; readonly waitMs?: number }[];
+    /** Latency as judged (model ms), when it is not endAtMs − intendedAtMs (time scale k > 1: overheads counted once). */
+    readonly latencyMs?: number;
+    /** Service time as judged (model ms), when it is not endAtMs − lastSentAtMs. */
+    readonly serviceMs?: number;
   };
 }
 
@@ -115,11 +119,13 @@ export class Slice {
     this.attempts += r.attempts;
     // Cancelled unanswered: there is no latency to record, only the outcome.
     if (event.outcome === 'abandoned') return;
-    this.latency.recordMs(r.endAtMs - event.intendedAtMs);
-    this.service.recordMs(r.endAtMs - r.lastSentAtMs);
-    if (event.outcome === 'ok') this.latency2xx.recordMs(r.endAtMs - event.intendedAtMs);
+    const latencyMs = r.latencyMs ?? r.endAtMs - event.intendedAtMs;
+    const serviceMs = r.serviceMs ?? r.endAtMs - r.lastSentAtMs;
+    this.latency.recordMs(latencyMs);
+    this.service.recordMs(serviceMs);
+    if (event.outcome === 'ok') this.latency2xx.recordMs(latencyMs);
     // A 429 at once flatters nothing only when it was the first answer: after retries it cost the client their waits.
-    if (event.outcome !== 'http_429' || r.attempts > 1) this.recordJudged(event.intendedAtMs, r.endAtMs - event.intendedAtMs, r.endAtMs - r.lastSentAtMs);
+    if (event.outcome !== 'http_429' || r.attempts > 1) this.recordJudged(event.intendedAtMs, latencyMs, serviceMs);
     if (r.status !== undefined) this.status[r.status] = (this.status[r.status] ?? 0) + 1;
     for (const s of r.retryAfterS) this.retryAfter.recordMs(s * 1000);
   }

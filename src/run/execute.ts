@@ -215,6 +215,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       clock,
       timeScale: k,
       timeoutMs: scenario.timeoutMs,
+      // Time-scaled runs are against a mock, whose Server-Timing says each answer's model time in its service.
+      readServerTiming: k > 1 && target.kind !== 'real',
       on429: { ...scenario.on429 },
       rng: createRng(scenario.arrivals.seed + 7),
       stop: stop.signal,
@@ -235,7 +237,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       drainMs: scenario.timeoutMs,
       cancelInFlight: () => cancel.abort(),
       onEvent: (e) => {
-        const record = toEventRecord(plan.phases[e.phase]!.name, e);
+        const record = toEventRecord(plan.phases[e.phase]!.name, e, k);
         sink.add(record);
         const gone = watch.observe(record);
         if (gone !== undefined && stopped === undefined) {

@@ -10,7 +10,7 @@
 import { request } from 'undici';
 import { RunFailure, UsageError } from '../core/errors.js';
 import { readCredentials } from '../credentials/index.js';
-import { MOCK_DEFAULTS, type MockServer, type ProfileName, STATS_PATH, startMockServer } from '../mock/index.js';
+import { MOCK_DEFAULTS, type MockThread, type ProfileName, STATS_PATH, startMockThread } from '../mock/index.js';
 import type { Scenario } from '../scenario/index.js';
 import type { TargetKind } from '../judge/index.js';
 
@@ -25,8 +25,8 @@ export interface ResolvedTarget {
   readonly credentialSource: string;
   /** The mock profile, when the target is a mock whose profile is known. */
   readonly profile: string | null;
-  /** The embedded mock, closed by the run. */
-  readonly embedded: MockServer | undefined;
+  /** The embedded mock (in its own worker thread), closed by the run. */
+  readonly embedded: MockThread | undefined;
   /** Things to tell the user before the run (e.g. a credentials file others can read). */
   readonly warnings: readonly string[];
 }
@@ -56,7 +56,8 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
   }
   if (t.baseUrl === undefined) {
     // The embedded mock accepts the credentials given, so they travel the same path as against a real service.
-    const mock = await startMockServer({
+    // It runs in its own thread: sharing the generator's event loop would delay both (issue 11 §3).
+    const mock = await startMockThread({
       profile: options.mockProfile ?? t.profile ?? MOCK_DEFAULTS.profile,
       timeScale: options.timeScale,
       port: 0,

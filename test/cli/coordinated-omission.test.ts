@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { releaseTimeMs } from '../../src/mock/gateway.js';
-import { type MockServer, PROFILES, quantile, startMockServer } from '../../src/mock/index.js';
+import { type MockServer, PROFILES, quantile, startMockServer, stallTruthMs } from '../../src/mock/index.js';
 import { API_PATHS } from '../../src/spec/index.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -39,7 +38,7 @@ describe('coordinated omission (stall profile)', () => {
     const stall = PROFILES.stall.stall;
     const log = (await (await request(`${s.url}/__mock/log`)).body.json()) as { entries: { seq: number; arrivedAtMs: number }[] };
     const arrival = new Map(log.entries.map((e) => [e.seq, e.arrivedAtMs]));
-    const truth = events.map((e) => releaseTimeMs(arrival.get(e.seq)! + 20, stall) - arrival.get(e.seq)!);
+    const truth = events.map((e) => stallTruthMs(arrival.get(e.seq)!, 20, stall));
     const measured = events.map((e) => e.latencyMs);
     // Measured = the generator's own delay before the wire (send lag, which the run reports) + the
     // server's time (the truth) + loopback transit. So the open model never reports less than the
@@ -84,7 +83,7 @@ describe('coordinated omission (stall profile)', () => {
     }
     const closedLog = (await (await request(`${s.url}/__mock/log`)).body.json()) as { entries: { seq: number; arrivedAtMs: number; status: number }[] };
     // A closed loop this fast also meets the rate limiter: its 429s are answered at once, never held.
-    const closed = closedLog.entries.filter((e) => e.seq >= CLOSED_SEQ).map((e) => (e.status === 429 ? 0 : releaseTimeMs(e.arrivedAtMs + 20, stall) - e.arrivedAtMs));
+    const closed = closedLog.entries.filter((e) => e.seq >= CLOSED_SEQ).map((e) => (e.status === 429 ? 0 : stallTruthMs(e.arrivedAtMs, 20, stall)));
     expect(closed).toHaveLength(sent);
     expect(sent).toBeGreaterThanOrEqual(400);
     // One request at a time: at most one waits through each stall the loop spanned, so the stalls

@@ -81,7 +81,7 @@ describe('loadproof run: 429s judged against the envelope', () => {
       const events = readEvents(out);
       for (const e of events) {
         expect(e.tries).toHaveLength(e.attempts);
-        if (e.attempts > 0) expect(e.tries.at(-1)).toEqual({ sentAtMs: e.lastSentAtMs, endAtMs: e.endAtMs, status: e.status });
+        if (e.attempts > 0) expect(e.tries.at(-1)).toMatchObject({ sentAtMs: e.lastSentAtMs, endAtMs: e.endAtMs, status: e.status });
       }
       const again = judgeEvents(events, summary.phases.map((p: any) => p.name));
       expect(again.phases.map((p) => [p.http429, p.findings, p.edge])).toEqual(summary.phases.map((p: any) => [p.envelope.http429, p.envelope.findings, p.envelope.edge]));

@@ -97,12 +97,28 @@ describe('createIdentify', () => {
     expect(refused.endAtMs).toBeGreaterThanOrEqual(refused.sentAtMs);
     // The retry went out no sooner than Retry-After after the 429 came back.
     expect(served.sentAtMs - refused.endAtMs).toBeGreaterThanOrEqual(r.retryAfterS[0]! * 1000);
-    expect(served).toEqual({ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, status: 200 });
+    // The retry's wait, as the client chose it (Retry-After), is recorded on the try it preceded.
+    expect(served).toEqual({ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, status: 200, waitMs: expect.any(Number) });
+    expect(served.waitMs).toBeGreaterThanOrEqual(r.retryAfterS[0]! * 1000);
+    expect(served.waitMs).toBeLessThanOrEqual(served.sentAtMs - refused.endAtMs);
     const log = (await (await fetch(`${s.url}/__mock/log`)).json()) as { entries: { seq: number; attempt: number; status: number }[] };
     expect(log.entries.filter((e) => e.seq === 22).map((e) => [e.attempt, e.status])).toEqual([
       [1, 429],
       [2, 200],
     ]);
+  });
+
+  it('reads each answer\'s model time in the service (Server-Timing svc) when told to, and only then', async () => {
+    const read = await setup({ profile: 'stall', timeScale: 20 }, { readServerTiming: true });
+    const r = (await read.identify(NOTE, 1))!;
+    expect(r.status).toBe(200);
+    // The stall profile serves in 20 model ms; a stall window may hold the answer up to 2 s more.
+    expect(r.tries[0]!.serviceMs).toBeGreaterThanOrEqual(20);
+    expect(r.tries[0]!.serviceMs).toBeLessThanOrEqual(2020);
+    await server?.close();
+    await agent?.close();
+    const ignore = await setup({ profile: 'stall', timeScale: 20 });
+    expect((await ignore.identify(NOTE, 2))!.tries[0]).not.toHaveProperty('serviceMs');
   });
 
   it('gives up after maxAttempts, ending with the last 429', async () => {

@@ -29,7 +29,7 @@ describe('POST identification', () => {
     expect(reply.json.entities.map((e: { type: string }) => e.type)).toEqual(['NAME', 'MRN', 'DATE', 'PHONE']);
     for (const e of reply.json.entities) expect(NOTE.slice(e.start, e.end)).toBe(e.text);
     expect(reply.json.usage).toEqual({ input_tokens: Math.ceil(NOTE.length * 1.2), output_tokens: expect.any(Number), output_token_cap: 300 });
-    expect(reply.headers['server-timing']).toMatch(/^queue;dur=[\d.]+, service;dur=[\d.]+, hold;dur=[\d.]+$/);
+    expect(reply.headers['server-timing']).toMatch(/^svc;dur=[\d.]+, queue;dur=[\d.]+, service;dur=[\d.]+, hold;dur=[\d.]+$/);
   });
 
   it('caps the output at 300 tokens and says so', async () => {

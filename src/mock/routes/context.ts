@@ -10,6 +10,7 @@ import type { Gateway, GatewayOutcome } from '../gateway.js';
 import { isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http.js';
 import type { FaultRates } from '../profiles.js';
 import type { MockCounters, RequestLog } from '../stats.js';
+import { formatModelTime as modelTiming } from '../../spec/index.js';
 
 export interface MockContext {
   readonly clock: Clock;
@@ -89,7 +90,10 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, ct
 
 /**
  * Answers a rate-limited endpoint's gateway outcome: 429 with Retry-After, 504, or the result
- * (with the profile's injected faults). Server-Timing carries the model times, in model ms.
+ * (with the profile's injected faults). Server-Timing carries the model times, in model ms:
+ * `svc` on every answer (from admission to when the model meant the answer to leave: 0 for a 429,
+ * the timeout for a 504, queue + service + hold for a result, plus the extra of a slow fault),
+ * and for a result its parts `queue`, `service` and `hold`.
  */
 export function answerOutcome(
   res: ServerResponse,
@@ -99,18 +103,16 @@ export function answerOutcome(
 ): void {
   switch (outcome.kind) {
     case 'rate_limited':
-      sendError(res, 429, 'rate_limited', `rate limit exceeded; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS) }, { retry_after: outcome.retryAfterS });
+      sendError(res, 429, 'rate_limited', `rate limit exceeded; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': modelTiming(0) }, { retry_after: outcome.retryAfterS });
       return;
     case 'concurrency_limited':
-      sendError(res, 429, 'too_many_in_flight', `too many requests in flight and the queue is full; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS) }, { retry_after: outcome.retryAfterS });
+      sendError(res, 429, 'too_many_in_flight', `too many requests in flight and the queue is full; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': modelTiming(0) }, { retry_after: outcome.retryAfterS });
       return;
     case 'timeout':
-      sendError(res, 504, 'gateway_timeout', `the request reached the service timeout of ${Number((outcome.totalMs / 1000).toPrecision(3))} s`);
+      sendError(res, 504, 'gateway_timeout', `the request reached the service timeout of ${Number((outcome.modelMs / 1000).toPrecision(3))} s`, { 'server-timing': modelTiming(outcome.modelMs) });
       return;
     case 'ok':
-      answerWithFaults(res, ctx, result, {
-        'server-timing': `queue;dur=${outcome.queuedMs.toFixed(1)}, service;dur=${outcome.serviceMs.toFixed(1)}, hold;dur=${outcome.heldMs.toFixed(1)}`,
-      });
+      answerWithFaults(res, ctx, result, outcome.modelMs, `queue;dur=${outcome.queuedMs.toFixed(1)}, service;dur=${outcome.serviceMs.toFixed(1)}, hold;dur=${outcome.heldMs.toFixed(1)}`);
       return;
     default: {
       const unreachable: never = outcome;
@@ -119,8 +121,9 @@ export function answerOutcome(
   }
 }
 
-function answerWithFaults(res: ServerResponse, ctx: MockContext, result: () => unknown, headers: Record<string, string>): void {
+function answerWithFaults(res: ServerResponse, ctx: MockContext, result: () => unknown, modelMs: number, parts: string): void {
   const fault = drawFault(ctx.faults, ctx.faultRng);
+  const headers = { 'server-timing': `${modelTiming(fault === 'slow' ? modelMs + ctx.faults.slowExtraMs : modelMs)}, ${parts}` };
   switch (fault) {
     case 'none':
       sendJson(res, 200, result(), headers);
@@ -132,7 +135,7 @@ function answerWithFaults(res: ServerResponse, ctx: MockContext, result: () => u
       return;
     case 'http500':
       ctx.counters.faults.http500++;
-      sendError(res, 500, 'internal_error', 'injected fault: the service failed (flaky profile)');
+      sendError(res, 500, 'internal_error', 'injected fault: the service failed (flaky profile)', headers);
       return;
     case 'malformed': {
       ctx.counters.faults.malformed++;

@@ -1,0 +1,56 @@
+/**
+ * Latency in model time at time scale k (issue 11 §3). Raw times are wall time × k, so every wall
+ * millisecond spent outside the modelled service — the generator's lag, the token wait, loopback
+ * transport, HTTP parsing on both sides, a timer firing late — would count k times. The mock says in
+ * Server-Timing (`svc`) how long each answer was in its modelled service, from its model's intended
+ * times. So a request's model latency is
+ *   Σ svc of its attempts + Σ the retry waits the client chose   (the model's own times, as they are)
+ *   + Σ the whole time of attempts without svc                     (measured as without time scaling)
+ *   + (the rest of the measured time) ÷ k                          (wall-clock overheads, counted once)
+ * and its service time (from the last attempt's send) likewise. At k = 1, or when no attempt carries
+ * svc, both are the raw measurements. It assumes the overheads are real-time costs that a real
+ * deployment pays once, and that the model's intended times are what a real service would take.
+ */
+
+/** One attempt as the events record it (model ms). */
+export interface AccountedTry {
+  readonly sentAtMs: number;
+  readonly endAtMs: number;
+  /** Its time in the modelled service (the mock's Server-Timing `svc`); absent without it. */
+  readonly serviceMs?: number;
+  /** The wait the client chose before sending it (a retry's back-off or Retry-After); absent: none. */
+  readonly waitMs?: number;
+}
+
+export interface AccountingInput {
+  readonly intendedAtMs: number;
+  readonly lastSentAtMs: number;
+  readonly endAtMs: number;
+  readonly tries: readonly AccountedTry[];
+}
+
+/** Latency (intended send → end) and service time (last send → end) in model ms, overheads counted once. */
+export interface AccountedLatency {
+  readonly latencyMs: number;
+  readonly serviceMs: number;
+}
+
+export function accountLatency(input: AccountingInput, timeScale: number): AccountedLatency {
+  const rawLatencyMs = input.endAtMs - input.intendedAtMs;
+  const rawServiceMs = input.endAtMs - input.lastSentAtMs;
+  if (timeScale === 1 || !input.tries.some((t) => t.serviceMs !== undefined)) return { latencyMs: rawLatencyMs, serviceMs: rawServiceMs };
+  let modelMs = 0;
+  let measuredMs = 0;
+  for (const t of input.tries) {
+    modelMs += t.waitMs ?? 0;
+    if (t.serviceMs === undefined) measuredMs += t.endAtMs - t.sentAtMs;
+    else modelMs += t.serviceMs;
+  }
+  const once = (totalMs: number, keptMs: number): number => keptMs + (totalMs - keptMs) / timeScale;
+  const last = input.tries[input.tries.length - 1]!;
+  const lastIsFinal = last.sentAtMs === input.lastSentAtMs;
+  return {
+    latencyMs: once(rawLatencyMs, modelMs + measuredMs),
+    serviceMs: lastIsFinal && last.serviceMs !== undefined ? once(rawServiceMs, last.serviceMs) : rawServiceMs,
+  };
+}

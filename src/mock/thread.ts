@@ -1,0 +1,74 @@
+/**
+ * The mock in its own worker thread (issue 11 §3): what an embedded run starts, so that the mock
+ * does not share the load generator's event loop. The same server as `startMockServer`, over real
+ * HTTP on loopback; its stats and log are read over HTTP (GET /__mock/stats, /__mock/log).
+ * `close()` closes the server, then the thread ends: nothing of it keeps the process alive.
+ */
+import { Worker } from 'node:worker_threads';
+import { RunFailure, UsageError } from '../core/errors.js';
+import type { ProfileName } from './profiles.js';
+import type { MockServerOptions } from './server.js';
+
+/** Messages from the worker. */
+export type FromWorker =
+  | { readonly kind: 'listening'; readonly url: string; readonly audience: string; readonly clientId: string; readonly clientSecret: string; readonly profile: ProfileName; readonly timeScale: number }
+  | { readonly kind: 'failed'; readonly usage: boolean; readonly message: string; readonly hint?: string }
+  | { readonly kind: 'closed' };
+
+/** Messages to the worker. */
+export type ToWorker = { readonly kind: 'close' };
+
+/** A mock server running in a worker thread. */
+export interface MockThread {
+  readonly url: string;
+  readonly audience: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly profile: ProfileName;
+  readonly timeScale: number;
+  /** Closes the server and ends the thread. */
+  close(): Promise<void>;
+}
+
+/** How long a closing worker may take before it is terminated (wall ms). */
+const CLOSE_GRACE_MS = 5000;
+
+/** The options a worker can be given: all of MockServerOptions but an injected clock (a thread has its own). */
+export type MockThreadOptions = Omit<MockServerOptions, 'clock'>;
+
+/** Starts the mock in a worker thread; resolves once it listens, rejects as startMockServer would (UsageError). */
+export function startMockThread(options: MockThreadOptions = {}): Promise<MockThread> {
+  // Compiled next to this file (dist/mock/worker.js).
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: options });
+  return new Promise<MockThread>((resolve, reject) => {
+    const onExit = (code: number): void => reject(new RunFailure('RUN_FAILED', `the embedded mock's thread ended before it listened (exit code ${code})`));
+    worker.once('error', reject);
+    worker.once('exit', onExit);
+    worker.once('message', (message: FromWorker) => {
+      worker.off('exit', onExit);
+      worker.off('error', reject);
+      if (message.kind === 'failed') {
+        void worker.terminate();
+        reject(message.usage ? new UsageError(message.message, message.hint) : new RunFailure('RUN_FAILED', `the embedded mock failed to start: ${message.message}`));
+        return;
+      }
+      if (message.kind !== 'listening') return;
+      // An error thrown inside the thread later ends it; the run then sees its target gone.
+      worker.on('error', (error) => process.emitWarning(`loadproof mock thread: ${error.message}`));
+      let closing: Promise<void> | undefined;
+      const close = (): Promise<void> => {
+        closing ??= new Promise<void>((done) => {
+          const force = setTimeout(() => void worker.terminate(), CLOSE_GRACE_MS);
+          worker.once('exit', () => {
+            clearTimeout(force);
+            done();
+          });
+          worker.postMessage({ kind: 'close' } satisfies ToWorker);
+        });
+        return closing;
+      };
+      const { url, audience, clientId, clientSecret, profile, timeScale } = message;
+      resolve({ url, audience, clientId, clientSecret, profile, timeScale, close });
+    });
+  });
+}

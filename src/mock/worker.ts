@@ -1,0 +1,30 @@
+/**
+ * The entry of the mock's worker thread (see thread.ts): starts the mock server with the options it
+ * was given, says where it listens, and closes it when told to. Its event loop is its own, so the
+ * load generator's work never delays the mock's timers, nor the mock's the generator's sends.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { type MockServer, type MockServerOptions, startMockServer } from './server.js';
+import type { FromWorker, ToWorker } from './thread.js';
+
+const port = parentPort;
+if (port === null) throw new Error('src/mock/worker.ts runs only as a worker thread');
+const post = (message: FromWorker): void => port.postMessage(message);
+
+let server: MockServer | undefined;
+try {
+  server = await startMockServer(workerData as MockServerOptions);
+  const { url, audience, clientId, clientSecret, profile, timeScale } = server;
+  post({ kind: 'listening', url, audience, clientId, clientSecret, profile, timeScale });
+} catch (error) {
+  const e = error as { code?: unknown; message?: string; hint?: string };
+  post({ kind: 'failed', usage: e.code === 'USAGE', message: e.message ?? String(error), ...(e.hint === undefined ? {} : { hint: e.hint }) });
+}
+port.on('message', (message: ToWorker) => {
+  if (message.kind !== 'close') return;
+  void (server?.close() ?? Promise.resolve()).then(() => {
+    post({ kind: 'closed' });
+    // Nothing else is pending: the thread ends once the port no longer holds it.
+    port.close();
+  });
+});
