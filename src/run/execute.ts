@@ -173,8 +173,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   else options.signal.addEventListener('abort', onSignal, { once: true });
 
   const agent = new Agent({ connections: scenario.maxInFlight + 1, pipelining: 1 });
-  // keepAlive: the engine's sleeps until the next arrival hold the process open; precise: send lag well under 1 ms.
-  const clock = new ScaledClock(k, { keepAlive: true, precise: true });
+  // keepAlive: the engine's sleeps until the next arrival hold the process open.
+  const clock = new ScaledClock(k, { keepAlive: true });
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
   const watch = new TargetWatch();
