@@ -83,6 +83,13 @@ export type IdentifyFn = (text: string, seq: number) => Promise<RequestResult | 
 export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const url = settings.baseUrl.replace(/\/+$/, '') + API_PATHS.identification;
   const wallTimeoutMs = settings.timeoutMs / settings.timeScale;
+  // The attempts waiting for an answer, cancelled together when the drain ends: one listener on the
+  // cancel signal, not one per attempt (EventTarget's addEventListener scans its listeners: O(in flight)).
+  const live = new Set<AbortController>();
+  const cancelAll = (): void => {
+    for (const controller of live) controller.abort();
+  };
+  settings.cancel?.addEventListener('abort', cancelAll, { once: true });
 
   const attempt = async (body: string, token: string, seq: number, attemptNo: number): Promise<Attempt> => {
     const sent: { atMs?: number } = {};
@@ -96,8 +103,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       deadlineHit = true;
       controller.abort();
     }, wallTimeoutMs);
-    const cancel = (): void => controller.abort();
-    settings.cancel?.addEventListener('abort', cancel, { once: true });
+    live.add(controller);
     try {
       if (settings.cancel?.aborted === true) return { outcome: 'abandoned' };
       const stamp = (): void => {
@@ -128,7 +134,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       return { outcome: classifyError(error, deadlineHit) };
     } finally {
       clearTimeout(timer);
-      settings.cancel?.removeEventListener('abort', cancel);
+      live.delete(controller);
     }
   };
   const stopped = (): boolean => settings.stop?.aborted === true;

@@ -1,0 +1,74 @@
+/**
+ * Connections opened before the load (issue 11 §2): a run's first arrivals must not wait for TCP (and
+ * TLS) handshakes that later arrivals do not, or the first seconds lag and drop. The sockets are only
+ * connected — no request is sent on them until the load does — which is the safest warm-up for a real,
+ * rate-limited service: it costs the service nothing it counts. undici's clients take their sockets
+ * from {@link WarmConnections.connect}, which hands out the warm ones first, then connects as usual.
+ */
+import type { Socket } from 'node:net';
+import { buildConnector } from 'undici';
+
+/** The most connections opened ahead of the load: enough for the first second at loopback latencies, few for a real service. */
+export const MAX_WARM_CONNECTIONS = 64;
+
+export class WarmConnections {
+  private readonly base = buildConnector({});
+  private readonly origin: URL;
+  private readonly idle: Socket[] = [];
+
+  /** @param baseUrl the only origin whose connections are opened ahead (others connect as usual). */
+  constructor(baseUrl: string) {
+    this.origin = new URL(baseUrl);
+  }
+
+  /** The connector to give undici (`new Agent({ connect })`). */
+  readonly connect: buildConnector.connector = (options, callback) => {
+    if (options.protocol === this.origin.protocol && options.hostname === this.origin.hostname && options.port === this.port()) {
+      for (let socket = this.idle.pop(); socket !== undefined; socket = this.idle.pop()) {
+        socket.removeListener('error', ignore);
+        if (!socket.destroyed && socket.readyState === 'open') {
+          callback(null, socket);
+          return;
+        }
+        socket.destroy();
+      }
+    }
+    this.base(options, callback);
+  };
+
+  /**
+   * Opens up to `count` connections to the origin and keeps them for the load; resolves with how many
+   * are open (one that fails or takes longer than `timeoutMs` of wall time is left out).
+   */
+  async open(count: number, timeoutMs: number): Promise<number> {
+    const options = { protocol: this.origin.protocol, hostname: this.origin.hostname, host: this.origin.host, port: this.port() };
+    const one = (): Promise<Socket | undefined> =>
+      new Promise((resolve) => {
+        const timer = setTimeout(() => resolve(undefined), timeoutMs);
+        this.base(options, (error, socket) => {
+          clearTimeout(timer);
+          if (error !== null) resolve(undefined);
+          else resolve(socket);
+        });
+      });
+    const sockets = await Promise.all(Array.from({ length: Math.max(0, count) }, one));
+    for (const socket of sockets) {
+      if (socket === undefined) continue;
+      // Held without a request: a reset now must not throw; undici listens once it takes the socket.
+      socket.on('error', ignore);
+      this.idle.push(socket);
+    }
+    return this.idle.length;
+  }
+
+  /** Closes the connections the load never took. */
+  close(): void {
+    for (const socket of this.idle.splice(0)) socket.destroy();
+  }
+
+  private port(): string {
+    return this.origin.port !== '' ? this.origin.port : this.origin.protocol === 'https:' ? '443' : '80';
+  }
+}
+
+const ignore = (): void => {};
