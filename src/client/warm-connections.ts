@@ -27,7 +27,10 @@ export class WarmConnections {
       for (let socket = this.idle.pop(); socket !== undefined; socket = this.idle.pop()) {
         socket.removeListener('error', ignore);
         if (!socket.destroyed && socket.readyState === 'open') {
-          callback(null, socket);
+          // Later, as a real connect would: undici calls this from inside its dispatch loop, which
+          // ignores a re-entrant resume, so a socket handed over at once would never carry its request.
+          const warmSocket = socket;
+          queueMicrotask(() => callback(null, warmSocket));
           return;
         }
         socket.destroy();
