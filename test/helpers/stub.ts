@@ -52,7 +52,8 @@ export async function startStub(behaviour: StubBehaviour = {}): Promise<Stub> {
         answer(res, (behaviour.token ?? tokenAnswer)(counts.token));
       } else if (path === API_PATHS.identification && req.method === 'POST') {
         counts.identification++;
-        counts.connectionsAtFirstIdentification ??= counts.connections;
+        // After this poll's other events: a connection accepted in the same turn as this request was there before it.
+        if (counts.identification === 1) setImmediate(() => (counts.connectionsAtFirstIdentification = counts.connections));
         const token = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
         answer(res, behaviour.identify?.(counts.identification, token) ?? { status: 200, body: { entities: [] } });
       } else {

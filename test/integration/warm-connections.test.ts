@@ -22,7 +22,7 @@ describe('WarmConnections', () => {
     // 8 at once: each takes a warm connection (no new one is made). Bounded: a request stuck on its socket times out.
     const statuses = await Promise.all(
       Array.from({ length: 8 }, () =>
-        request(`${stub!.url}/entityextraction/pipelines/vendor-phi-identification`, { method: 'POST', body: '{}', dispatcher: agent, signal: AbortSignal.timeout(2000) }).then(
+        request(`${stub!.url}/entityextraction/pipelines/vendor-phi-identification`, { method: 'POST', body: '{}', dispatcher: agent!, signal: AbortSignal.timeout(2000) }).then(
           async (r) => (await r.body.text(), r.statusCode),
           (e: Error) => e.name,
         ),
