@@ -24,19 +24,31 @@ export class WarmConnections {
   /** The connector to give undici (`new Agent({ connect })`). */
   readonly connect: buildConnector.connector = (options, callback) => {
     if (options.protocol === this.origin.protocol && options.hostname === this.origin.hostname && options.port === this.port()) {
-      for (let socket = this.idle.pop(); socket !== undefined; socket = this.idle.pop()) {
+      const socket = this.idle.pop();
+      if (socket !== undefined) {
         socket.removeListener('error', ignore);
-        if (!socket.destroyed && socket.readyState === 'open') {
-          // Later, as a real connect would: undici calls this from inside its dispatch loop, which
-          // ignores a re-entrant resume, so a socket handed over at once would never carry its request.
-          const warmSocket = socket;
-          queueMicrotask(() => callback(null, warmSocket));
-          return;
-        }
-        socket.destroy();
+        socket.removeListener('end', this.drop);
+        socket.removeListener('close', this.drop);
+        socket.removeListener('data', ignore);
+        socket.pause();
+        // Later, as a real connect would: undici calls this from inside its dispatch loop, which
+        // ignores a re-entrant resume, so a socket handed over at once would never carry its request.
+        queueMicrotask(() => callback(null, socket));
+        return;
       }
     }
     this.base(options, callback);
+  };
+
+  /** A warm socket the server closed (or that failed) before the load took it: never handed out. */
+  private readonly drop = (): void => {
+    for (let i = this.idle.length - 1; i >= 0; i--) {
+      const socket = this.idle[i]!;
+      if (socket.readableEnded || socket.destroyed) {
+        this.idle.splice(i, 1);
+        socket.destroy();
+      }
+    }
   };
 
   /**
@@ -57,10 +69,19 @@ export class WarmConnections {
     const sockets = await Promise.all(Array.from({ length: Math.max(0, count) }, one));
     for (const socket of sockets) {
       if (socket === undefined) continue;
-      // Held without a request: a reset now must not throw; undici listens once it takes the socket.
+      // Held without a request: a reset must not throw, and a server that closes it (its FIN is read,
+      // any byte is discarded) takes it off the list; undici listens for itself once it takes the socket.
       socket.on('error', ignore);
+      socket.on('data', ignore);
+      socket.on('end', this.drop);
+      socket.on('close', this.drop);
       this.idle.push(socket);
     }
+    return this.idle.length;
+  }
+
+  /** Warm connections open and not yet taken by the load. */
+  get available(): number {
     return this.idle.length;
   }
 

@@ -294,14 +294,15 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
  */
 function warmConnectionCount(plan: Plan): number {
   const firstWallSecondMs = 1000 * plan.timeScale;
+  const most = Math.min(plan.scenario.maxInFlight, MAX_WARM_CONNECTIONS);
   let arrivals = 0;
   for (const phase of plan.phases) {
     for (const t of phase.arrivalsMs) {
-      if (t >= firstWallSecondMs || arrivals >= MAX_WARM_CONNECTIONS) return Math.min(arrivals, plan.scenario.maxInFlight, MAX_WARM_CONNECTIONS);
+      if (t >= firstWallSecondMs || arrivals >= most) return arrivals;
       arrivals++;
     }
   }
-  return Math.min(arrivals, plan.scenario.maxInFlight, MAX_WARM_CONNECTIONS);
+  return arrivals;
 }
 
 /** Runs the per-request code once over (a throwaway generator: the run's texts are unchanged) so the JIT has seen it. */
