@@ -21,23 +21,40 @@ export class WarmConnections {
     this.origin = new URL(baseUrl);
   }
 
-  /** The connector to give undici (`new Agent({ connect })`). */
+  /**
+   * The connector to give undici (`new Agent({ connect })`). Once any connection it gave out closes, the
+   * warm ones left are closed too and no longer given out: a server that closes one has likely closed
+   * them all (restarted, or idle timeout), and a request written on a socket whose close is not yet read
+   * would be lost without reaching any server. Our close listener runs before undici's, which reconnects.
+   */
   readonly connect: buildConnector.connector = (options, callback) => {
-    if (options.protocol === this.origin.protocol && options.hostname === this.origin.hostname && options.port === this.port()) {
-      const socket = this.idle.pop();
-      if (socket !== undefined) {
-        socket.removeListener('error', ignore);
-        socket.removeListener('end', this.drop);
-        socket.removeListener('close', this.drop);
-        socket.removeListener('data', ignore);
-        socket.pause();
-        // Later, as a real connect would: undici calls this from inside its dispatch loop, which
-        // ignores a re-entrant resume, so a socket handed over at once would never carry its request.
-        queueMicrotask(() => callback(null, socket));
-        return;
-      }
+    const sameOrigin = options.protocol === this.origin.protocol && options.hostname === this.origin.hostname && options.port === this.port();
+    const socket = sameOrigin && !this.spoiled ? this.idle.pop() : undefined;
+    if (socket !== undefined) {
+      socket.removeListener('error', ignore);
+      socket.removeListener('end', this.drop);
+      socket.removeListener('close', this.drop);
+      socket.removeListener('data', ignore);
+      socket.pause();
+      socket.once('close', this.spoil);
+      // Later, as a real connect would: undici calls this from inside its dispatch loop, which
+      // ignores a re-entrant resume, so a socket handed over at once would never carry its request.
+      queueMicrotask(() => callback(null, socket));
+      return;
     }
-    this.base(options, callback);
+    this.base(options, (error, fresh) => {
+      if (error === null) {
+        fresh.once('close', this.spoil);
+        callback(null, fresh);
+      } else callback(error, null);
+    });
+  };
+
+  private spoiled = false;
+
+  private readonly spoil = (): void => {
+    this.spoiled = true;
+    this.close();
   };
 
   /** A warm socket the server closed (or that failed) before the load took it: never handed out. */
@@ -76,6 +93,7 @@ export class WarmConnections {
       socket.on('end', this.drop);
       socket.on('close', this.drop);
       this.idle.push(socket);
+      this.spoiled = false;
     }
     return this.idle.length;
   }
