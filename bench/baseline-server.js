@@ -1,5 +1,7 @@
-// The peer the mock is measured against: a bare node:http server that reads and parses the same
-// JSON body and answers a fixed JSON of the same shape. Prints its URL on stdout.
+// The peer the mock and the engine are measured against: a bare node:http server that reads and parses
+// the same JSON body and answers a fixed JSON of the same shape. It also answers what loadproof asks
+// before its load (POST /oauth/token: a token; a GET, as for the mock's stats: the same fixed JSON), so
+// `loadproof run` can drive it. Prints its URL on stdout.
 import { createServer } from 'node:http';
 
 const answer = JSON.stringify({
@@ -7,13 +9,15 @@ const answer = JSON.stringify({
   truncated: false,
   usage: { input_tokens: 174, output_tokens: 149, output_token_cap: 300 },
 });
+const token = JSON.stringify({ access_token: 'bench-token', token_type: 'Bearer', expires_in: 86_400 });
 const server = createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
-    JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(answer) });
-    res.end(answer);
+    if (chunks.length > 0) JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const body = req.url === '/oauth/token' ? token : answer;
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
   });
 });
 server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}` })}\n`));

@@ -15,6 +15,7 @@ import { API_PATHS, parseModelTime } from '../spec/index.js';
 import { type Outcome, classifyError, classifyStatus } from './classify.js';
 import { parseJsonObject } from './json.js';
 import { type RetryPolicy, nextRetry, parseRetryAfterS } from './retry.js';
+import { withSendStamp } from './send-stamp.js';
 import type { TokenProvider } from './token.js';
 
 export interface ApiClientSettings {
@@ -45,9 +46,9 @@ export interface RequestResult {
   readonly status?: number;
   /** Requests sent for this arrival (retries and the 401 renewal included). */
   readonly attempts: number;
-  /** When the first attempt was handed to the socket layer. */
+  /** When the first attempt's headers were written to the socket (when it was handed to undici, if they never were). */
   readonly sentAtMs: number;
-  /** When the final attempt was sent (service time runs from here). */
+  /** When the final attempt's headers were written to the socket, as sentAtMs (service time runs from here). */
   readonly lastSentAtMs: number;
   /** When the final answer ended (body read) or failed. */
   readonly endAtMs: number;
@@ -59,7 +60,7 @@ export interface RequestResult {
 
 /** One attempt of a request, on the model clock (ms). */
 export interface AttemptTiming {
-  /** When it was handed to the socket layer. */
+  /** When its headers were written to the socket (when it was handed to undici, if they never were). */
   readonly sentAtMs: number;
   /** When its answer ended (body read) or it failed. */
   readonly endAtMs: number;
@@ -72,6 +73,8 @@ export interface AttemptTiming {
 }
 
 interface Attempt {
+  /** Model ms when its headers were written to the socket; absent when they never were. */
+  readonly sentAtMs?: number;
   readonly outcome: Outcome;
   readonly status?: number;
   readonly retryAfterS?: number;
@@ -87,31 +90,47 @@ export type IdentifyFn = (text: string, seq: number) => Promise<RequestResult | 
 export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const url = settings.baseUrl.replace(/\/+$/, '') + API_PATHS.identification;
   const wallTimeoutMs = settings.timeoutMs / settings.timeScale;
+  // The attempts waiting for an answer, cancelled together when the drain ends: one listener on the
+  // cancel signal, not one per attempt (EventTarget's addEventListener scans its listeners: O(in flight)).
+  const live = new Set<AbortController>();
+  const cancelAll = (): void => {
+    for (const controller of live) controller.abort();
+  };
+  settings.cancel?.addEventListener('abort', cancelAll, { once: true });
 
   const attempt = async (body: string, token: string, seq: number, attemptNo: number): Promise<Attempt> => {
+    const sent: { atMs?: number } = {};
+    const result = await attemptOnce(body, token, seq, attemptNo, sent);
+    return sent.atMs === undefined ? result : { ...result, sentAtMs: sent.atMs };
+  };
+  const attemptOnce = async (body: string, token: string, seq: number, attemptNo: number, sent: { atMs?: number }): Promise<Attempt> => {
     const controller = new AbortController();
     let deadlineHit = false;
     const timer = setTimeout(() => {
       deadlineHit = true;
       controller.abort();
     }, wallTimeoutMs);
-    const cancel = (): void => controller.abort();
-    settings.cancel?.addEventListener('abort', cancel, { once: true });
+    live.add(controller);
     try {
       if (settings.cancel?.aborted === true) return { outcome: 'abandoned' };
-      const res = await request(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json',
-          authorization: `Bearer ${token}`,
-          'x-loadproof-seq': String(seq),
-          'x-loadproof-attempt': String(attemptNo),
-        },
-        body,
-        dispatcher: settings.dispatcher,
-        signal: controller.signal,
-      });
+      const stamp = (): void => {
+        sent.atMs = settings.clock.nowMs();
+      };
+      const res = await withSendStamp(stamp, () =>
+        request(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            authorization: `Bearer ${token}`,
+            'x-loadproof-seq': String(seq),
+            'x-loadproof-attempt': String(attemptNo),
+          },
+          body,
+          dispatcher: settings.dispatcher,
+          signal: controller.signal,
+        }),
+      );
       const text = await res.body.text();
       const outcome = classifyStatus(res.statusCode);
       const serviceMs = settings.readServerTiming === true ? parseModelTime(res.headers['server-timing']) : undefined;
@@ -124,7 +143,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       return { outcome: classifyError(error, deadlineHit) };
     } finally {
       clearTimeout(timer);
-      settings.cancel?.removeEventListener('abort', cancel);
+      live.delete(controller);
     }
   };
   const stopped = (): boolean => settings.stop?.aborted === true;
@@ -138,7 +157,8 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
     let attempts = 0;
     let last: RequestResult | undefined;
     let waitMs: number | undefined;
-    const sentAtMs = clock.nowMs();
+    // When the engine handed it over; replaced by the first attempt's actual send.
+    let sentAtMs = clock.nowMs();
     for (;;) {
       if (stopped()) return last;
       let token: string;
@@ -149,10 +169,13 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
         return last;
       }
       if (stopped()) return last;
-      const lastSentAtMs = clock.nowMs();
+      const handedAtMs = clock.nowMs();
       attempts++;
       const result = await attempt(body, token, seq, attempts);
       const endAtMs = clock.nowMs();
+      // Service time runs from the headers' write, so connecting is not counted as service.
+      const lastSentAtMs = result.sentAtMs ?? handedAtMs;
+      if (attempts === 1) sentAtMs = lastSentAtMs;
       tries.push({
         sentAtMs: lastSentAtMs,
         endAtMs,

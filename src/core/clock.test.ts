@@ -37,19 +37,17 @@ describe('ManualClock', () => {
 describe('ScaledClock', () => {
   it('never fires a timer from inside setTimer, even when it is already due', async () => {
     const { ScaledClock } = await import('./clock.js');
-    for (const precise of [false, true]) {
-      const clock = new ScaledClock(1, { precise });
-      let fired = false;
-      clock.setTimer(clock.nowMs() - 5, () => (fired = true));
-      expect(fired).toBe(false);
-      await new Promise((r) => setTimeout(r, 5));
-      expect(fired).toBe(true);
-    }
+    const clock = new ScaledClock(1);
+    let fired = false;
+    clock.setTimer(clock.nowMs() - 5, () => (fired = true));
+    expect(fired).toBe(false);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(fired).toBe(true);
   });
 
   it('never fires before its time, and a cancelled timer never fires', async () => {
     const { ScaledClock } = await import('./clock.js');
-    const clock = new ScaledClock(50, { precise: true });
+    const clock = new ScaledClock(50);
     const firedAt: number[] = [];
     const target = clock.nowMs() + 200; // 4 ms of wall time
     clock.setTimer(target, () => firedAt.push(clock.nowMs()));
@@ -82,20 +80,42 @@ describe('ScaledClock long waits', () => {
 
   it('re-arms a long wait in a few chunks and fires once, at its time, not before', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'performance'] });
-    for (const precise of [false, true]) {
-      const clock = new ScaledClock(1, { precise });
-      const target = clock.nowMs() + 60 * 86_400_000; // 60 days: about 2.4 chunks of 2^31 − 1 ms
-      const firedAt: number[] = [];
-      clock.setTimer(target, () => firedAt.push(clock.nowMs()));
-      // Bounded: a wait overflowed into 1 ms timers would need billions of steps.
-      let steps = 0;
-      while (firedAt.length === 0 && steps < 10) {
-        vi.advanceTimersToNextTimer();
-        steps += 1;
-      }
-      expect(firedAt).toHaveLength(1);
-      expect(firedAt[0]).toBeGreaterThanOrEqual(target);
-      expect(firedAt[0]).toBeLessThan(target + 2);
+    const clock = new ScaledClock(1);
+    const target = clock.nowMs() + 60 * 86_400_000; // 60 days: about 2.4 chunks of 2^31 − 1 ms
+    const firedAt: number[] = [];
+    clock.setTimer(target, () => firedAt.push(clock.nowMs()));
+    // Bounded: a wait overflowed into 1 ms timers would need billions of steps.
+    let steps = 0;
+    while (firedAt.length === 0 && steps < 10) {
+      vi.advanceTimersToNextTimer();
+      steps += 1;
     }
+    expect(firedAt).toHaveLength(1);
+    expect(firedAt[0]).toBeGreaterThanOrEqual(target);
+    expect(firedAt[0]).toBeLessThan(target + 2);
+  });
+});
+
+describe('ScaledClock waits without spinning', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  // Issue 11 §1: the generator's clock woke 1 ms early and finished each wait in setImmediate turns,
+  // a whole core at 1,000 req/s. A wait is now timers only, however close the deadline.
+  it('waits with timers only (no setImmediate turns), even for a deadline under 1 ms away, and not before its time', async () => {
+    const immediates = vi.spyOn(globalThis, 'setImmediate');
+    const clock = new ScaledClock(1, { keepAlive: true });
+    const firedAt: number[] = [];
+    for (const aheadMs of [0.2, 0.9, 3]) {
+      const target = clock.nowMs() + aheadMs;
+      await new Promise<void>((resolve) =>
+        clock.setTimer(target, () => {
+          firedAt.push(clock.nowMs() - target);
+          resolve();
+        }),
+      );
+    }
+    expect(firedAt).toHaveLength(3);
+    for (const late of firedAt) expect(late).toBeGreaterThanOrEqual(0);
+    expect(immediates).not.toHaveBeenCalled();
   });
 });

@@ -110,13 +110,6 @@ export interface ScaledClockOptions {
    * server keeps the process alive, and a pending timer must not).
    */
   readonly keepAlive?: boolean;
-  /**
-   * Fire within a fraction of a millisecond: wake 1 ms early on a timer, then finish the wait in
-   * event-loop turns (setImmediate). Node rounds sub-millisecond timeouts up to 1 ms, which would add
-   * a millisecond of send lag whenever a timer fires a hair early. Costs up to 1 ms of busy looping
-   * per wait, so only the load generator's clock uses it.
-   */
-  readonly precise?: boolean;
 }
 
 /**
@@ -125,18 +118,21 @@ export interface ScaledClockOptions {
  */
 export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
-/** The real clock, running `timeScale` times faster than the wall: model time = k × wall time since construction. */
+/**
+ * The real clock, running `timeScale` times faster than the wall: model time = k × wall time since construction.
+ * A wait is timers only, never event-loop turns spent spinning: a timer fires at its time or up to about
+ * 1–2 ms of wall time after it (Node's timer granularity), never before. The engine fires whatever is
+ * due at each wake, so that lateness is send lag, not lost requests.
+ */
 export class ScaledClock implements Clock {
   private readonly originMs = performance.now();
   private readonly keepAlive: boolean;
-  private readonly precise: boolean;
 
   constructor(
     readonly timeScale = 1,
     options: ScaledClockOptions = {},
   ) {
     this.keepAlive = options.keepAlive ?? false;
-    this.precise = options.precise ?? false;
     if (!(timeScale > 0) || !Number.isFinite(timeScale)) {
       throw new RangeError(`timeScale: expected a finite number > 0, got ${timeScale}`);
     }
@@ -148,18 +144,12 @@ export class ScaledClock implements Clock {
 
   setTimer(atMs: number, fn: () => void): CancelTimer {
     let timeout: NodeJS.Timeout | undefined;
-    let immediate: NodeJS.Immediate | undefined;
     // Node may fire a timer up to ~1 ms early by performance.now() (its loop time is cached), and
     // at time scale k that is k ms of model time: re-check, and never fire before atMs. The same
     // re-check re-arms a wait longer than MAX_TIMEOUT_MS, chunk by chunk.
     const wait = (wallDelayMs: number): void => {
-      if (this.precise && wallDelayMs <= 1) {
-        immediate = setImmediate(arm);
-        if (!this.keepAlive) immediate.unref();
-      } else {
-        timeout = setTimeout(arm, Math.min(this.precise ? wallDelayMs - 1 : wallDelayMs, MAX_TIMEOUT_MS));
-        if (!this.keepAlive) timeout.unref();
-      }
+      timeout = setTimeout(arm, Math.min(wallDelayMs, MAX_TIMEOUT_MS));
+      if (!this.keepAlive) timeout.unref();
     };
     const arm = (): void => {
       const wallDelayMs = (atMs - this.nowMs()) / this.timeScale;
@@ -170,7 +160,6 @@ export class ScaledClock implements Clock {
     wait(Math.max(0, (atMs - this.nowMs()) / this.timeScale));
     return () => {
       if (timeout !== undefined) clearTimeout(timeout);
-      if (immediate !== undefined) clearImmediate(immediate);
     };
   }
 }

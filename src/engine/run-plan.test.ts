@@ -72,7 +72,8 @@ describe('runPlan (open model)', () => {
     const { events, done } = start(clock, { maxInFlight: 3 });
     await drive(clock, 20_000);
     const result = await done;
-    expect(result).toMatchObject({ fired: 10, dropped: 7, unsent: 0 });
+    // "Fired" counts the requests handed to the client: the dropped ones were never sent.
+    expect(result).toMatchObject({ fired: 3, dropped: 7, unsent: 0 });
     expect(events.filter((e) => e.outcome === 'dropped').map((e) => e.seq)).toEqual([3, 4, 5, 6, 7, 8, 9]);
     expect(events.filter((e) => e.outcome === 'ok')).toHaveLength(3);
   });
@@ -91,6 +92,44 @@ describe('runPlan (open model)', () => {
       [1200, 2000],
       [1800, 2000],
     ]);
+  });
+
+  it('fires every arrival due at a wake in one batch, in plan order, with their intended times, and none early', async () => {
+    const clock = new ManualClock();
+    let timers = 0;
+    const counting = { nowMs: () => clock.nowMs(), setTimer: (atMs: number, fn: () => void) => (timers++, clock.setTimer(atMs, fn)) };
+    const events: RequestEvent[] = [];
+    const done = runPlan({
+      plan: planOf('  - { name: a, duration: 6s, rpm: 100 }\n'),
+      identify: slowClient(clock, 100, new AbortController().signal),
+      cancelInFlight: () => {},
+      payload: (seq) => `note ${seq}`,
+      clock: counting,
+      maxInFlight: 100,
+      signal: new AbortController().signal,
+      drainMs: 1000,
+      onEvent: (e) => events.push(e),
+    });
+    await flush();
+    const fired = (): [number, number, number | undefined][] => events.map((e) => [e.seq, e.intendedAtMs, e.firedAtMs]);
+    expect(timers).toBe(1); // arrival 0 is due at once, fired without a wait; then one wait, to 600
+    clock.advanceTo(2999.999); // one wake: the arrivals due at 600, 1200, 1800 and 2400, not the one at 3000
+    await flush();
+    clock.advanceTo(3000);
+    await flush();
+    // One timer per wake: to 600 (woken at 2999.999 for the batch), to 3000, and now to 3600.
+    expect(timers).toBe(3);
+    await drive(clock, 10_000);
+    expect(await done).toMatchObject({ fired: 10, dropped: 0 });
+    expect(fired().sort((a, b) => a[0] - b[0]).slice(0, 6)).toEqual([
+      [0, 0, 0],
+      [1, 600, 2999.999],
+      [2, 1200, 2999.999],
+      [3, 1800, 2999.999],
+      [4, 2400, 2999.999],
+      [5, 3000, 3000],
+    ]);
+    for (const e of events) expect(e.firedAtMs!).toBeGreaterThanOrEqual(e.intendedAtMs);
   });
 
   it('stops firing when aborted, awaits what is in flight, and counts the unsent', async () => {

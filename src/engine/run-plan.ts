@@ -1,7 +1,9 @@
 /**
  * The open-model engine: arrival i is fired at start + plan offset i on the model clock, whether
  * or not earlier requests have finished (offsets from the start, so timer error never accumulates).
- * When the generator is late it fires the overdue arrivals at once, keeping their intended times,
+ * It sleeps on one timer until the next arrival is due, and on each wake fires, in plan order, every
+ * arrival due by then (a batch): no spinning, so CPU goes to requests only. Timer granularity and a
+ * busy loop make it late: it fires the overdue arrivals at once, keeping their intended times,
  * so latency is measured from when each request *should* have gone (no coordinated omission) and
  * the lateness is recorded as send lag. An arrival that finds `maxInFlight` requests outstanding
  * is not queued: it is counted as dropped. Every arrival ends in exactly one RequestEvent, stopped
@@ -22,7 +24,11 @@ export interface RequestEvent {
   readonly intendedAtMs: number;
   /** `dropped`: maxInFlight requests were outstanding; `unsent`: the run stopped before it was sent. */
   readonly outcome: Outcome | 'dropped' | 'unsent';
-  /** When the engine handed it to the client; absent when dropped or never fired. */
+  /**
+   * When its first attempt was sent (the client's `sentAtMs`: headers written to the socket), or, when
+   * no attempt was sent (unsent after the hand-off), when the engine handed it to the client; absent
+   * when dropped or never reached. Send lag = firedAtMs − intendedAtMs.
+   */
   readonly firedAtMs?: number;
   /** Absent when no attempt was sent. */
   readonly result?: RequestResult;
@@ -47,8 +53,9 @@ export interface EngineOptions {
 }
 
 export interface EngineResult {
-  /** Arrivals reached by the engine: handed to the client or dropped. */
+  /** Arrivals handed to the client (dropped ones excluded). */
   readonly fired: number;
+  /** Arrivals that found maxInFlight requests outstanding: never sent. */
   readonly dropped: number;
   /** Planned requests never sent: not reached before the stop, or stopped before their first attempt. */
   readonly unsent: number;
@@ -79,22 +86,23 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
 
   const fire = (phase: number, intendedAtMs: number): void => {
     const mySeq = seq++;
-    fired++;
     if (inFlight.size >= options.maxInFlight) {
       dropped++;
       emit({ seq: mySeq, phase, intendedAtMs, outcome: 'dropped' });
       return;
     }
-    const firedAtMs = clock.nowMs() - startMs;
+    fired++;
+    const handedAtMs = clock.nowMs() - startMs;
     const request = options.identify(options.payload(mySeq), mySeq).then(
       (result) =>
         emit(
           result === undefined
-            ? { seq: mySeq, phase, intendedAtMs, outcome: 'unsent', firedAtMs }
-            : { seq: mySeq, phase, intendedAtMs, outcome: result.outcome, firedAtMs, result: shift(result, startMs) },
+            ? { seq: mySeq, phase, intendedAtMs, outcome: 'unsent', firedAtMs: handedAtMs }
+            : // Fired when its first attempt was actually sent (headers on the socket): the wait for a token or a connection is send lag, not service time.
+              { seq: mySeq, phase, intendedAtMs, outcome: result.outcome, firedAtMs: result.sentAtMs - startMs, result: shift(result, startMs) },
         ),
       // createIdentify never rejects; if it ever did, the request still counts, as an error.
-      () => emit({ seq: mySeq, phase, intendedAtMs, outcome: 'error', firedAtMs }),
+      () => emit({ seq: mySeq, phase, intendedAtMs, outcome: 'error', firedAtMs: handedAtMs }),
     );
     const tracked = request.finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);

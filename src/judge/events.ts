@@ -15,7 +15,7 @@ export interface EventRecord {
   /** The phase's name. */
   readonly phase: string;
   readonly intendedAtMs: number;
-  /** When the engine handed it to the client; null when dropped or never fired. */
+  /** When its first attempt was sent (headers written), or handed to the client if none was; null when dropped or never fired. */
   readonly firedAtMs: number | null;
   /** The last attempt's send; null when no attempt was sent. */
   readonly lastSentAtMs: number | null;

@@ -114,7 +114,7 @@ export function partialEnd(sink: EventSink, endedAt: string): RunEnd {
   const o = sink.recorder.overall;
   return {
     endedAt,
-    engine: { fired: o.sent + o.dropped, dropped: o.dropped, unsent: o.unsent, abandoned: o.outcomes.abandoned, interrupted: true, elapsedMs: sink.lastMs },
+    engine: { fired: o.sent, dropped: o.dropped, unsent: o.unsent, abandoned: o.outcomes.abandoned, interrupted: true, elapsedMs: sink.lastMs },
     stop: { by: 'unknown', code: 'PARTIAL', message: 'the run ended without recording its end (a second Ctrl-C, a crash or a kill): judged from the events it wrote' },
     tokenCalls: null,
     tokenLatency: MsHistogram.create().encode(),

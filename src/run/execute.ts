@@ -19,6 +19,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent } from 'undici';
 import { createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
+import { MAX_WARM_CONNECTIONS, WarmConnections } from '../client/warm-connections.js';
 import { ScaledClock } from '../core/clock.js';
 import { GuardRefusal, Interrupted, type LoadproofError, RunFailure } from '../core/errors.js';
 import type { SecretMask } from '../core/redact.js';
@@ -172,9 +173,10 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   if (options.signal.aborted) onSignal();
   else options.signal.addEventListener('abort', onSignal, { once: true });
 
-  const agent = new Agent({ connections: scenario.maxInFlight + 1, pipelining: 1 });
-  // keepAlive: the engine's sleeps until the next arrival hold the process open; precise: send lag well under 1 ms.
-  const clock = new ScaledClock(k, { keepAlive: true, precise: true });
+  const warm = new WarmConnections(target.baseUrl);
+  const agent = new Agent({ connections: scenario.maxInFlight + 1, pipelining: 1, connect: warm.connect });
+  // keepAlive: the engine's sleeps until the next arrival hold the process open.
+  const clock = new ScaledClock(k, { keepAlive: true });
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
   const watch = new TargetWatch();
@@ -223,6 +225,11 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       cancel: cancel.signal,
     });
     if (stopped === undefined) {
+      // Warm-up, not load: connections opened (no request on them) and the payload code run once, so the
+      // first arrivals do not pay for handshakes and cold code that later ones do not.
+      const opened = await warm.open(warmConnectionCount(plan), Math.max(1000, scenario.timeoutMs / k));
+      warmCode(scenario);
+      options.log(`loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`);
       options.log(`loadproof: ${scenario.name}: ${plan.arrivals} requests over ${plan.durationMs / 1000} s of model time (${(plan.durationMs / k / 1000).toFixed(1)} s of wall time) against ${target.baseUrl}`);
     }
     loop.enable();
@@ -276,8 +283,32 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   } finally {
     loop.disable();
     tokens.close();
+    warm.close();
     options.signal.removeEventListener('abort', onSignal);
     // Nothing of this run may keep the process alive: a renewal still in flight is abandoned.
     await agent.destroy();
   }
+}
+
+/**
+ * Connections to open before the first arrival: what the plan's first second of wall time may hold in
+ * flight at once, at most maxInFlight and {@link MAX_WARM_CONNECTIONS}.
+ */
+function warmConnectionCount(plan: Plan): number {
+  const firstWallSecondMs = 1000 * plan.timeScale;
+  const most = Math.min(plan.scenario.maxInFlight, MAX_WARM_CONNECTIONS);
+  let arrivals = 0;
+  for (const phase of plan.phases) {
+    for (const t of phase.arrivalsMs) {
+      if (t >= firstWallSecondMs || arrivals >= most) return arrivals;
+      arrivals++;
+    }
+  }
+  return arrivals;
+}
+
+/** Runs the per-request code once over (a throwaway generator: the run's texts are unchanged) so the JIT has seen it. */
+function warmCode(scenario: Scenario): void {
+  const rng = createRng(0);
+  for (let i = 0; i < 50; i++) JSON.stringify({ text: generateNote(rng, { minChars: scenario.payload.minChars, maxChars: scenario.payload.maxChars }) });
 }

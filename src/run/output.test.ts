@@ -1,7 +1,8 @@
 import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { WriteStream } from 'node:fs';
+import { describe, expect, it, vi } from 'vitest';
 import { EventLog, makeRunFolder, useRunFolder, writeWhole } from './output.js';
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'loadproof-output-'));
@@ -46,6 +47,20 @@ describe('useRunFolder', () => {
 });
 
 describe('EventLog and writeWhole', () => {
+  it('writes the lines of a burst together, in order (issue 11 §1: a write per line cost more CPU than the request)', async () => {
+    const writes = vi.spyOn(WriteStream.prototype, 'write');
+    try {
+      const file = join(fresh(), 'events.ndjson');
+      const log = await EventLog.open(file);
+      for (let i = 0; i < 500; i++) log.write(`{"seq":${i}}\n`);
+      expect(await log.close()).toEqual({ file, error: null });
+      expect(writes.mock.calls.length).toBe(1);
+      expect(readFileSync(file, 'utf8')).toBe(Array.from({ length: 500 }, (_, i) => `{"seq":${i}}\n`).join(''));
+    } finally {
+      writes.mockRestore();
+    }
+  });
+
   it('writes every line, and reports a full disk with the lines it could not write instead of throwing', async () => {
     const dir = fresh();
     const ok = await EventLog.open(join(dir, 'events.ndjson'));

@@ -20,7 +20,7 @@ export interface StubBehaviour {
 
 export interface Stub {
   readonly url: string;
-  readonly counts: { token: number; identification: number; other: number };
+  readonly counts: { token: number; identification: number; other: number; connections: number; connectionsAtFirstIdentification: number | null };
   close(): Promise<void>;
 }
 
@@ -28,7 +28,7 @@ export interface Stub {
 export const tokenAnswer = (n: number, expiresInS = 3600): StubAnswer => ({ status: 200, body: { access_token: `lpmock_at_stub_${n}_${'x'.repeat(24)}`, token_type: 'Bearer', expires_in: expiresInS } });
 
 export async function startStub(behaviour: StubBehaviour = {}): Promise<Stub> {
-  const counts = { token: 0, identification: 0, other: 0 };
+  const counts = { token: 0, identification: 0, other: 0, connections: 0, connectionsAtFirstIdentification: null as number | null };
   const held = new Set<ServerResponse>();
   const answer = (res: ServerResponse, a: StubAnswer): void => {
     if (a === 'hang') {
@@ -52,6 +52,8 @@ export async function startStub(behaviour: StubBehaviour = {}): Promise<Stub> {
         answer(res, (behaviour.token ?? tokenAnswer)(counts.token));
       } else if (path === API_PATHS.identification && req.method === 'POST') {
         counts.identification++;
+        // After this poll's other events: a connection accepted in the same turn as this request was there before it.
+        if (counts.identification === 1) setImmediate(() => (counts.connectionsAtFirstIdentification = counts.connections));
         const token = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
         answer(res, behaviour.identify?.(counts.identification, token) ?? { status: 200, body: { entities: [] } });
       } else {
@@ -61,6 +63,7 @@ export async function startStub(behaviour: StubBehaviour = {}): Promise<Stub> {
     });
   };
   const server: Server = createServer(handle);
+  server.on('connection', () => counts.connections++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

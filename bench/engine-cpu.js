@@ -1,0 +1,223 @@
+// npm run bench:engine — what the open-model engine costs and how fast it keeps its schedule, against
+// autocannon (node_modules) in the same sitting, both driving the same bare node:http server
+// (bench/baseline-server.js), the client on one core and the server on the other (taskset) where it can:
+//  1. client CPU per request and peak RSS at a fixed 1,000 and 3,000 req/s (loadproof `run` vs autocannon -R);
+//  2. the highest rate with send lag p99 ≤ 5 ms and ≥ 99.5 % sent with no drop (doubling, then bisection),
+//     against autocannon's closed-loop maximum;
+//  3. CPU while waiting between sparse arrivals (5 req/s).
+// CPU is read from /proc/<pid>/stat over the steady part of each run (from WARM s after the load starts, for
+// MEASURE s), so process start-up and report writing are not counted for either tool.
+// Knobs: BENCH_REPS (3), BENCH_WARM_S (1), BENCH_MEASURE_S (4), BENCH_SEARCH_S (3), BENCH_SEARCH_STEPS (8), BENCH_SPARSE_S (8),
+// LOADPROOF_BIN (another build's bin/loadproof.js, to compare before/after). BENCH_JSON: see the bench convention.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const REPS = Number(process.env.BENCH_REPS ?? 3);
+const WARM_S = Number(process.env.BENCH_WARM_S ?? 1);
+const MEASURE_S = Number(process.env.BENCH_MEASURE_S ?? 4);
+const SEARCH_S = Number(process.env.BENCH_SEARCH_S ?? 3);
+const SEARCH_STEPS = Number(process.env.BENCH_SEARCH_STEPS ?? 8);
+// /proc counts CPU in 10 ms ticks: the sparse case needs a longer window to tell 0.5 % from 1 %.
+const SPARSE_S = Number(process.env.BENCH_SPARSE_S ?? 8);
+const BIN = process.env.LOADPROOF_BIN ?? fileURLToPath(new URL('../bin/loadproof.js', import.meta.url));
+const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
+const SERVER = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
+const TASKSET = '/usr/bin/taskset';
+const PINNED = existsSync(TASKSET);
+const LAG_BUDGET_MS = 5;
+const SENT_SHARE = 0.995;
+const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU in 1/100 s.
+// A note of the size loadproof sends by default, for autocannon's body.
+const NOTE = 'Patient John Smith, DOB 04/12/1961, seen at Mercy General on 03/02/2024 for follow-up of hypertension. '.repeat(6);
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const median = (xs) => {
+  const s = xs.filter((x) => x !== null && Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length === 0 ? null : s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/** Spawns `args` on `core` (when taskset exists). */
+function spawnOn(core, args, stdio) {
+  return PINNED ? spawn(TASKSET, ['-c', String(core), ...args], { stdio }) : spawn(args[0], args.slice(1), { stdio });
+}
+
+/** CPU seconds (user + system) used so far by `pid`, or null once it is gone. */
+function cpuS(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+  } catch {
+    return null;
+  }
+}
+
+/** Peak RSS of `pid` so far (MiB), or null once it is gone. */
+function peakRssMiB(pid) {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** CPU and peak RSS of `child` over [start + WARM_S, start + WARM_S + MEASURE_S], `start` resolving when its load begins. */
+async function sampleWindow(child, started, measureS = MEASURE_S) {
+  await started;
+  await sleep(WARM_S * 1000);
+  const c0 = cpuS(child.pid);
+  const t0 = performance.now();
+  await sleep(measureS * 1000);
+  const c1 = cpuS(child.pid);
+  const t1 = performance.now();
+  const rss = peakRssMiB(child.pid);
+  return c0 === null || c1 === null ? null : { cpuS: c1 - c0, wallS: (t1 - t0) / 1000, rssMiB: rss };
+}
+
+function startServer() {
+  const child = spawnOn(1, [process.execPath, SERVER], ['ignore', 'pipe', 'inherit']);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.includes('\n')) resolve({ child, url: JSON.parse(out.split('\n')[0]).url });
+    });
+    child.on('exit', (code) => reject(new Error(`baseline server exited (${code})`)));
+  });
+}
+
+/** One loadproof run at `rate` req/s for `seconds`; resolves to its summary and, when `measure`, its steady CPU. */
+function loadproofRun(url, rate, seconds, measure, measureS = MEASURE_S) {
+  const dir = mkdtempSync(join(tmpdir(), 'loadproof-bench-engine-'));
+  const file = join(dir, 'bench.yaml');
+  writeFileSync(
+    file,
+    `name: bench-${rate}\ndescription: engine benchmark\ntarget: { environment: mock, baseUrl: "${url}" }\nmaxInFlight: 2000\n` +
+      `phases:\n  - { name: steady, duration: ${seconds}s, rpm: ${rate * 60} }\nthresholds: { documentedTargets: false }\n`,
+  );
+  const child = spawnOn(0, [process.execPath, BIN, 'run', file, '--out', join(dir, 'out')], ['ignore', 'ignore', 'pipe']);
+  const started = new Promise((resolve) => {
+    let err = '';
+    child.stderr.on('data', (d) => {
+      err += d;
+      if (/requests over/.test(err)) resolve();
+    });
+  });
+  const window = measure ? sampleWindow(child, started, measureS) : Promise.resolve(null);
+  return new Promise((resolve) => {
+    child.on('exit', async () => {
+      const w = await window;
+      let summary = null;
+      try {
+        const runDir = join(dir, 'out', readdirSync(join(dir, 'out'))[0]);
+        summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
+      } catch {}
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ summary, window: w, rate });
+    });
+  });
+}
+
+/** autocannon against `url`: at `rate` req/s (-R), or closed loop with `connections` when rate is null. */
+function autocannonRun(url, rate, seconds, measure, connections = 50, measureS = MEASURE_S) {
+  const args = [process.execPath, AUTOCANNON, '-j', '-c', String(rate === null ? connections : Math.min(connections, 20)), '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', JSON.stringify({ text: NOTE })];
+  if (rate !== null) args.push('-R', String(rate));
+  args.push(`${url}/entityextraction/pipelines/vendor-phi-identification`);
+  const child = spawnOn(0, args, ['ignore', 'pipe', 'ignore']);
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  // autocannon starts its load as soon as it has loaded: a second is more than its start-up.
+  const window = measure ? sampleWindow(child, sleep(Math.max(0, 1000 - WARM_S * 1000)), measureS) : Promise.resolve(null);
+  return new Promise((resolve) => {
+    child.on('exit', async () => {
+      const w = await window;
+      let result = null;
+      try {
+        result = JSON.parse(out);
+      } catch {}
+      resolve({ result, window: w });
+    });
+  });
+}
+
+const lagOf = (s) => s?.overall?.sendLagMs?.p99 ?? null;
+const withinBudget = (r) => {
+  const s = r.summary;
+  if (s === null) return false;
+  const lag = lagOf(s);
+  return typeof lag === 'number' && lag <= LAG_BUDGET_MS && s.counts.dropped === 0 && s.counts.sent >= SENT_SHARE * s.counts.planned;
+};
+const perRequestUs = (w, rate) => (w === null ? null : (w.cpuS / (rate * w.wallS)) * 1e6);
+
+const rows = [];
+const fmt = (v, d = 0) => (v === null || v === undefined ? '—' : typeof v === 'number' ? v.toFixed(d) : String(v));
+const { child: server, url } = await startServer();
+try {
+  console.log(`loadproof engine: ${REPS} repetitions, medians; ${PINNED ? 'client pinned to core 0, server to core 1 (taskset)' : 'not pinned (no taskset)'}; loopback; CPU over ${MEASURE_S} s after ${WARM_S} s of load`);
+  console.log(`loadproof: ${BIN}`);
+
+  // 1. Fixed rates.
+  for (const rate of [1000, 3000]) {
+    const lp = [];
+    const ac = [];
+    for (let i = 0; i < REPS; i++) {
+      lp.push(await loadproofRun(url, rate, WARM_S + MEASURE_S + 1, true));
+      ac.push(await autocannonRun(url, rate, WARM_S + MEASURE_S + 1, true));
+    }
+    const lpUs = median(lp.map((r) => perRequestUs(r.window, rate)));
+    const acUs = median(ac.map((r) => perRequestUs(r.window, rate)));
+    const lpRss = median(lp.map((r) => r.window?.rssMiB ?? null));
+    const acRss = median(ac.map((r) => r.window?.rssMiB ?? null));
+    const lag = median(lp.map((r) => lagOf(r.summary)));
+    const dropped = median(lp.map((r) => r.summary?.counts.dropped ?? null));
+    const ratio = lpUs !== null && acUs !== null ? lpUs / acUs : null;
+    console.log(`${String(rate).padStart(5)} req/s   CPU/request  loadproof ${fmt(lpUs)} µs   autocannon -R ${fmt(acUs)} µs   ratio ${fmt(ratio, 2)}   peak RSS ${fmt(lpRss)} / ${fmt(acRss)} MiB   send lag p99 ${fmt(lag, 2)} ms, dropped ${fmt(dropped)}`);
+    rows.push({ figure: `client CPU per request at ${rate} req/s (µs)`, loadproof: lpUs, peer: acUs, ratio, target: "at most autocannon -R's", met: ratio === null ? null : ratio <= 1 });
+    rows.push({ figure: `peak RSS at ${rate} req/s (MiB)`, loadproof: lpRss, peer: acRss, ratio: lpRss !== null && acRss !== null ? lpRss / acRss : null, target: 'reported', met: null });
+  }
+
+  // 2. Highest rate within the lag budget: doubling from 1,000 req/s, then bisection; every step bounded.
+  let good = 0;
+  let bad = null;
+  let rate = 1000;
+  for (let step = 0; step < SEARCH_STEPS; step++) {
+    const r = await loadproofRun(url, rate, SEARCH_S, false);
+    const ok = withinBudget(r);
+    console.log(`  search ${String(rate).padStart(6)} req/s: send lag p99 ${fmt(lagOf(r.summary), 2)} ms, sent ${r.summary?.counts.sent ?? '—'} of ${r.summary?.counts.planned ?? '—'}, dropped ${r.summary?.counts.dropped ?? '—'} → ${ok ? 'within' : 'over'}`);
+    if (ok) good = rate;
+    else bad = rate;
+    if (bad === null) rate *= 2;
+    else if (bad - good <= Math.max(250, good * 0.1)) break;
+    else rate = Math.round((good + bad) / 2 / 50) * 50;
+  }
+  const closed = [];
+  for (let i = 0; i < REPS; i++) {
+    const r = await autocannonRun(url, null, SEARCH_S, false);
+    closed.push(r.result?.requests?.average ?? null);
+  }
+  const acMax = median(closed);
+  const ratio = acMax ? good / acMax : null;
+  console.log(`highest rate within send lag p99 ≤ ${LAG_BUDGET_MS} ms, ≥ 99.5 % sent, no drop: loadproof ${good} req/s   autocannon closed-loop max ${fmt(acMax)} req/s   ratio ${fmt(ratio, 3)}`);
+  rows.push({ figure: 'highest rate within the lag budget (req/s)', loadproof: good, peer: null, ratio: null, target: '≥ 5,000 req/s on one core', met: good >= 5000 });
+  rows.push({ figure: 'highest rate within the lag budget ÷ autocannon closed-loop maximum', loadproof: good, peer: acMax, ratio, target: '≥ 0.3', met: ratio === null ? null : ratio >= 0.3 });
+
+  // 3. Sparse arrivals: CPU while waiting, 5 req/s.
+  const sparse = [];
+  const sparseAc = [];
+  for (let i = 0; i < REPS; i++) {
+    sparse.push(await loadproofRun(url, 5, WARM_S + SPARSE_S + 1, true, SPARSE_S));
+    sparseAc.push(await autocannonRun(url, 5, WARM_S + SPARSE_S + 1, true, 50, SPARSE_S));
+  }
+  const share = (w) => (w === null ? null : (w.cpuS / w.wallS) * 100);
+  const lpShare = median(sparse.map((r) => share(r.window)));
+  const acShare = median(sparseAc.map((r) => share(r.window)));
+  console.log(`5 req/s: CPU ${fmt(lpShare, 2)} % of a core (autocannon -R 5: ${fmt(acShare, 2)} %)`);
+  rows.push({ figure: 'CPU while waiting between sparse arrivals, 5 req/s (% of a core)', loadproof: lpShare, peer: acShare, ratio: lpShare !== null && acShare ? lpShare / acShare : null, target: 'under 1 % of a core', met: lpShare === null ? null : lpShare < 1 });
+} finally {
+  server.kill('SIGTERM');
+}
+if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, `${JSON.stringify({ bench: 'engine', pinned: PINNED, rows })}\n`);
