@@ -200,10 +200,14 @@ describe('the target killed and restarted mid-run', () => {
     const r = await onlyRun(out);
     expect(r.summary.overall.outcomes.refused + r.summary.overall.outcomes.reset).toBeGreaterThan(0);
     expect(second.stats().requests.token.received).toBe(1);
-    // A refused attempt reached no server; every other one reached the first or the second.
+    // A refused attempt reached no server. A reset one may have or not: written on a kept-alive
+    // socket as the first server closed it, it is lost on the way (no server counts it), but reset
+    // after the server read it, it counts. Every other attempt reached the first or the second.
     expectReconciled(r);
-    const reached = r.events.reduce((sum, e) => sum + e.attempts, 0) - r.summary.overall.outcomes.refused;
-    expect(reached).toBe(first.stats().requests.identification.received + second.stats().requests.identification.received);
+    const sentOut = r.events.reduce((sum, e) => sum + e.attempts, 0) - r.summary.overall.outcomes.refused;
+    const received = first.stats().requests.identification.received + second.stats().requests.identification.received;
+    expect(received).toBeLessThanOrEqual(sentOut);
+    expect(received).toBeGreaterThanOrEqual(sentOut - r.summary.overall.outcomes.reset);
   });
 });
 
