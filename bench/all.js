@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BENCHES = [
-  { name: 'engine', script: 'bench/engine.js', what: 'the generator against autocannon: CPU per request, highest rate within the lag budget, idle CPU' },
+  { name: 'engine', script: 'bench/engine-cpu.js', what: 'the generator against autocannon: CPU per request, highest rate within the lag budget, idle CPU' },
   { name: 'memory', script: 'bench/memory.js', what: 'RSS: at fixed rates against autocannon, 10 s against 60 s, before the first request, a 24 h soak against 1 h, the mock across runs' },
   { name: 'mock', script: 'bench/mock-throughput.js', what: 'the mock against a bare node:http server' },
   { name: 'time-scale', script: 'bench/time-scale.js', what: 'time-scaled latency against k = 1' },
@@ -51,7 +51,7 @@ for (const bench of selected) {
 }
 rmSync(work, { recursive: true, force: true });
 
-const cell = (v) => (v === null || v === undefined ? '—' : typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(3)) : String(v));
+const cell = (v) => (v === null || v === undefined ? '—' : typeof v === 'number' ? (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : Number(v.toPrecision(3)).toString()) : String(v));
 const lines = [
   '| bench | figure | loadproof | peer | ratio | target | met |',
   '|---|---|---|---|---|---|---|',
