@@ -17,6 +17,7 @@ import { Gateway, type GatewayLimits, type GatewaySnapshot } from './gateway.js'
 import { sendError } from './http.js';
 import { serviceTimeModel } from './latency-model.js';
 import { ModelClock } from './model-clock.js';
+import { MOCK_DEFAULTS } from './defaults.js';
 import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES, type ProfileName } from './profiles.js';
 import type { MockContext } from './routes/context.js';
 import { LOG_PATH, STATS_PATH, allowedMethods, allowsMethod, findRoute } from './routes/table.js';
@@ -62,24 +63,7 @@ export interface MockServerOptions {
   readonly requestTimeoutMs?: number;
 }
 
-export const MOCK_DEFAULTS = {
-  host: '127.0.0.1',
-  port: 0,
-  profile: 'nominal' as ProfileName,
-  timeScale: 1,
-  seed: 1,
-  clientId: 'loadproof-mock-client',
-  clientSecret: 'loadproof-mock-secret',
-  tokenTtlS: 3600,
-  // Both pipelines' in-flight gates and queues (128 + 64 + 512 + 256 = 960) plus headroom for the
-  // token, session and stats calls; a load generator opens at most maxInFlight + 1 connections.
-  maxConnections: 1024,
-  bodyBudgetBytes: 32 * 1024 * 1024,
-  // Wall clock, not model time: even at k = 1 a client sends a request at once, so these only end
-  // senders that stall (slowloris, a body that never ends).
-  headersTimeoutMs: 30_000,
-  requestTimeoutMs: 60_000,
-} as const;
+export { MOCK_DEFAULTS } from './defaults.js';
 
 export interface EndpointStats {
   readonly gateway: GatewaySnapshot;

@@ -1,6 +1,6 @@
 /**
  * One run, end to end, in steps:
- *  1. prepare: scenario → plan → guard (a refusal sends nothing, not even a token call);
+ *  1. prepare (prepare.ts): scenario → plan → guard (a refusal sends nothing, not even a token call);
  *  2. the run folder (a bad --out is exit 2, before anything is sent) and the target;
  *  3. measure: the token (before any load), then the open-model engine, every request's fate
  *     recorded and streamed to events.ndjson as it completes;
@@ -21,24 +21,23 @@ import { createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
 import { MAX_WARM_CONNECTIONS, WarmConnections } from '../client/warm-connections.js';
 import { ScaledClock } from '../core/clock.js';
-import { GuardRefusal, Interrupted, type LoadproofError, RunFailure } from '../core/errors.js';
+import { Interrupted, type LoadproofError, RunFailure } from '../core/errors.js';
 import type { SecretMask } from '../core/redact.js';
 import { createRng } from '../core/rng.js';
 import { formatMs } from '../core/text.js';
-import { checkTimeScale } from '../core/time-scale.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
 import { generateNote } from '../corpus/index.js';
 import { runPlan } from '../engine/index.js';
-import { type GuardDecision, describeDecision, evaluateGuard } from '../guard/index.js';
 import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, toEventRecord } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
-import { type Plan, buildPlan, planIdentity } from '../plan/index.js';
+import { type Plan, planIdentity } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
-import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
 import { EventLog, type FileResult, makeRunFolder, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
+import type { Scenario } from '../scenario/index.js';
 import { TargetWatch } from './target-watch.js';
+import type { PreparedRun } from './prepare.js';
 
 export interface RunOptions {
   readonly scenarioFile: string;
@@ -78,8 +77,8 @@ const sha256 = (text: string): string => `sha256:${createHash('sha256').update(t
 /** How often the event-loop monitor samples (wall ms). */
 const EVENT_LOOP_RESOLUTION_MS = 10;
 
-export async function executeRun(options: RunOptions): Promise<RunOutcome> {
-  const { scenario, scenarioText, plan, guard } = await prepare(options);
+/** Steps 2 to 4, for a run that step 1 ({@link prepare}, in prepare.ts) let through. */
+export async function executeRun(options: RunOptions, { scenario, scenarioText, plan, guard }: PreparedRun): Promise<RunOutcome> {
   const startedAt = new Date();
   const reportDir = options.runDir === undefined ? await makeRunFolder(options.outDir, scenario.name, startedAt) : await useRunFolder(options.runDir);
   let target: ResolvedTarget;
@@ -131,20 +130,6 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
   } finally {
     await target.embedded?.close();
   }
-}
-
-/** Step 1: scenario, plan and guard — all before anything is opened or sent. */
-async function prepare(options: RunOptions): Promise<{ scenario: Scenario; scenarioText: string; plan: Plan; guard: GuardDecision }> {
-  const k = checkTimeScale(options.timeScale);
-  // Read once: the copy kept in the run folder is the very text that was run.
-  const scenarioText = await readScenarioText(options.scenarioFile);
-  const scenario = parseScenario(scenarioText, options.scenarioFile);
-  const plan = buildPlan(scenario, { timeScale: k });
-  // The run starts now; `plan --at` asks the same question for another time.
-  const guard = evaluateGuard(plan, { startAtMs: Date.now(), loopbackAsReal: options.loopbackAsReal });
-  if (!guard.allowed) throw new GuardRefusal(guard.reasons);
-  if (guard.real) for (const line of describeDecision(guard)) options.log(line);
-  return { scenario, scenarioText, plan, guard };
 }
 
 /** Why the firing ended before the plan did: a stop signal, or a failure that makes the run fail. */

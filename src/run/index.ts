@@ -1,3 +1,4 @@
-export { executeRun, type RunOptions, type RunOutcome } from './execute.js';
+export { executeRun } from './prepare.js';
+export type { RunOptions, RunOutcome } from './execute.js';
 export { describeEnding, formatSummary } from './terminal.js';
-export { resolveTarget, type ResolvedTarget } from './target.js';
+export type { ResolvedTarget } from './target.js';

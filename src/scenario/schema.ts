@@ -4,7 +4,7 @@
  * (what the user wrote) and are converted to milliseconds once, by `load`.
  */
 import * as z from 'zod';
-import { PROFILE_NAMES } from '../mock/index.js';
+import { PROFILE_NAMES } from '../mock/profiles.js';
 import { IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
 import { SCENARIO_BOUNDS as B, formatCount } from './bounds.js';
 import { formatDuration, parseDurationMs } from './duration.js';

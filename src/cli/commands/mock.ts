@@ -2,7 +2,8 @@
 import type { Argv } from 'yargs';
 import { EXIT } from '../../core/exit-codes.js';
 import { checkTimeScale } from '../../core/time-scale.js';
-import { MOCK_DEFAULTS, PROFILE_NAMES, type ProfileName, startMockServer } from '../../mock/index.js';
+import { MOCK_DEFAULTS } from '../../mock/defaults.js';
+import { PROFILE_NAMES, type ProfileName } from '../../mock/profiles.js';
 import type { Io } from '../io.js';
 
 export function mockOptions<T>(y: Argv<T>) {
@@ -37,7 +38,7 @@ function defined<T extends Record<string, unknown>>(record: T): { [K in keyof T]
 }
 
 export async function runMock(args: MockArgs, io: Io): Promise<number> {
-  const server = await startMockServer({
+  const server = await (await import('../../mock/index.js')).startMockServer({
     host: args.host,
     port: args.port,
     profile: args.profile,

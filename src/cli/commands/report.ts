@@ -1,6 +1,5 @@
 /** `loadproof report <run-dir>`: judge a finished run again, offline. Wires the report module to the process; no logic here. */
 import type { Argv } from 'yargs';
-import { judgeFolder } from '../../report/index.js';
 import { formatSummary } from '../../run/index.js';
 import type { Io } from '../io.js';
 
@@ -11,6 +10,8 @@ export function reportOptions<T>(y: Argv<T>) {
 type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
 
 export async function runReport(args: ReportArgs, io: Io): Promise<number> {
+  // Loaded here, not at start-up: every other command would pay for the judge's modules.
+  const { judgeFolder } = await import('../../report/index.js');
   const judged = await judgeFolder(args['run-dir'], { now: () => new Date() });
   for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
   io.stdout(formatSummary(judged.summary, judged.summaryPath));

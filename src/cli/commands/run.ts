@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { checkTimeScale } from '../../core/time-scale.js';
-import { PROFILE_NAMES } from '../../mock/index.js';
+import { PROFILE_NAMES } from '../../mock/profiles.js';
 import { describeEnding, executeRun, formatSummary } from '../../run/index.js';
 import type { Io } from '../io.js';
 

@@ -1,0 +1,41 @@
+/**
+ * Step 1 of a run, and the run's entry point: scenario, plan and guard, all before anything is
+ * opened or sent. Only then is the measuring half (execute.ts: the HTTP client, the engine, the
+ * embedded mock, the recorder) loaded, so that a scenario refused here costs the CLI a fraction of
+ * its start-up (loading those modules is most of a refused run's CPU).
+ */
+import { GuardRefusal } from '../core/errors.js';
+import { checkTimeScale } from '../core/time-scale.js';
+import { type GuardDecision, describeDecision, evaluateGuard } from '../guard/index.js';
+import { type Plan, buildPlan } from '../plan/index.js';
+import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
+import type { RunOptions, RunOutcome } from './execute.js';
+
+/** A run the guard let through: what steps 2 to 4 start from. */
+export interface PreparedRun {
+  readonly scenario: Scenario;
+  /** The scenario file's text as read: the copy kept in the run folder is the very text that was run. */
+  readonly scenarioText: string;
+  readonly plan: Plan;
+  readonly guard: GuardDecision;
+}
+
+/** One run, end to end: prepare here, then measure and judge (execute.ts). */
+export async function executeRun(options: RunOptions): Promise<RunOutcome> {
+  const prepared = await prepare(options);
+  const { executeRun: measureAndJudge } = await import('./execute.js');
+  return measureAndJudge(options, prepared);
+}
+
+/** Step 1: scenario, plan and guard — all before anything is opened or sent. */
+export async function prepare(options: RunOptions): Promise<PreparedRun> {
+  const k = checkTimeScale(options.timeScale);
+  const scenarioText = await readScenarioText(options.scenarioFile);
+  const scenario = parseScenario(scenarioText, options.scenarioFile);
+  const plan = buildPlan(scenario, { timeScale: k });
+  // The run starts now; `plan --at` asks the same question for another time.
+  const guard = evaluateGuard(plan, { startAtMs: Date.now(), loopbackAsReal: options.loopbackAsReal });
+  if (!guard.allowed) throw new GuardRefusal(guard.reasons);
+  if (guard.real) for (const line of describeDecision(guard)) options.log(line);
+  return { scenario, scenarioText, plan, guard };
+}
