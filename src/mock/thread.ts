@@ -7,7 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { RunFailure, UsageError } from '../core/errors.js';
 import type { ProfileName } from './profiles.js';
-import type { MockServerOptions } from './server.js';
+import type { MockServer, MockServerOptions } from './server.js';
 
 /** Messages from the worker. */
 export type FromWorker =
@@ -19,16 +19,8 @@ export type FromWorker =
 export type ToWorker = { readonly kind: 'close' };
 
 /** A mock server running in a worker thread. */
-export interface MockThread {
-  readonly url: string;
-  readonly audience: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly profile: ProfileName;
-  readonly timeScale: number;
-  /** Closes the server and ends the thread. */
-  close(): Promise<void>;
-}
+/** The same as a {@link MockServer} but for its stats, which are read over HTTP (`/__mock/stats`); `close()` also ends the thread. */
+export type MockThread = Omit<MockServer, 'stats'>;
 
 /** How long a closing worker may take before it is terminated (wall ms). */
 const CLOSE_GRACE_MS = 5000;

@@ -5,6 +5,7 @@
  * A rank is found on the integer cumulative counts of the recorded buckets, never through a
  * percentage in floating point (100·r/n landed one rank high for thousands of (n, r) pairs).
  */
+import { countBelow } from '../core/sorted.js';
 import * as hdr from 'hdr-histogram-js';
 
 export interface HistogramSummary {
@@ -173,14 +174,8 @@ export class SparseMsHistogram {
       return;
     }
     const keys = this.lowestUs;
-    // The first bucket at or above the key (binary search).
-    let lo = 0;
-    let hi = keys.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid]! < key) lo = mid + 1;
-      else hi = mid;
-    }
+    // The first bucket at or above the key.
+    const lo = countBelow(keys, key);
     if (keys[lo] === key) this.counts[lo]!++;
     else {
       keys.splice(lo, 0, key);

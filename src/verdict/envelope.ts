@@ -37,6 +37,7 @@
  * requests while the documented bucket still holds tens of tokens.
  */
 
+import { countAtMost, countBelow } from '../core/sorted.js';
 import type { AdmittedTimes, RefusedAttempts } from '../recorder/index.js';
 import type { EnvelopeLimits } from '../spec/index.js';
 
@@ -147,8 +148,8 @@ class LeastBucket {
 
   /** least(τ). */
   at(atMs: number): number {
-    const sent = upperBound(this.times.sentAtMs, atMs);
-    const answered = lowerBound(this.times.endAtMs, atMs);
+    const sent = countAtMost(this.times.sentAtMs, atMs);
+    const answered = countBelow(this.times.endAtMs, atMs);
     const inner = Math.min(this.prefixLeast[answered]!, answered - this.refillPerMs * atMs);
     return Math.min(this.capacity, this.capacity + this.refillPerMs * atMs - sent + inner);
   }
@@ -157,8 +158,8 @@ class LeastBucket {
   over(fromMs: number, toMs: number): number {
     let result = this.at(fromMs);
     const sends = this.times.sentAtMs;
-    let i = upperBound(sends, fromMs);
-    const end = upperBound(sends, toMs);
+    let i = countAtMost(sends, fromMs);
+    const end = countAtMost(sends, toMs);
     const B = LeastBucket.BLOCK;
     while (i < end) {
       if (i % B === 0 && i + B <= end) {
@@ -171,30 +172,6 @@ class LeastBucket {
     }
     return result;
   }
-}
-
-/** The number of values ≤ x in an ascending array. */
-function upperBound(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! <= x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-/** The number of values < x in an ascending array. */
-function lowerBound(sorted: Float64Array, x: number): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** The envelope check's reason for one phase. */
