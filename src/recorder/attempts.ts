@@ -40,7 +40,7 @@ export interface RefusedAttempts {
   readonly phase: Uint16Array;
 }
 
-/** When the attempts a server admitted were sent and answered: two sorted lists, not pairs (the judge needs only counts). */
+/** When the attempts a server admitted were sent, and the latest each may have reached it: two sorted lists, not pairs (the judge needs only counts). */
 export interface AdmittedTimes {
   readonly sentAtMs: Float64Array;
   readonly endAtMs: Float64Array;
@@ -49,6 +49,8 @@ export interface AdmittedTimes {
 export class AttemptLog {
   private readonly admittedSent = new GrowingArray((n) => new Float64Array(n));
   private readonly admittedEnd = new GrowingArray((n) => new Float64Array(n));
+  /** 1 where the admitted attempt got no answer (its end is when the client gave up, not an answer). */
+  private readonly admittedUnanswered = new GrowingArray((n) => new Uint16Array(n));
   private readonly refusedSent = new GrowingArray((n) => new Float64Array(n));
   private readonly refusedEnd = new GrowingArray((n) => new Float64Array(n));
   private readonly refusedPhase = new GrowingArray((n) => new Uint16Array(n));
@@ -72,6 +74,7 @@ export class AttemptLog {
       } else {
         this.admittedSent.push(t.sentAtMs);
         this.admittedEnd.push(t.endAtMs);
+        this.admittedUnanswered.push(t.status === undefined ? 1 : 0);
       }
     }
   }
@@ -86,9 +89,17 @@ export class AttemptLog {
     return this.refusedSent.length;
   }
 
-  /** The attempts not refused: their send times and their answer times, each sorted ascending on its own (copies). */
-  admittedTimes(): AdmittedTimes {
-    return { sentAtMs: this.admittedSent.copy().sort(), endAtMs: this.admittedEnd.copy().sort() };
+  /**
+   * The attempts not refused: their send times and the latest they may have reached the server, each
+   * sorted ascending on its own (copies). An answer bounds that; an attempt without one (timeout,
+   * reset, …) may have been taken after the client gave up, up to `unansweredWithinMs` after its send.
+   */
+  admittedTimes(unansweredWithinMs: number): AdmittedTimes {
+    const sent = this.admittedSent.copy();
+    const end = this.admittedEnd.copy();
+    const unanswered = this.admittedUnanswered.copy();
+    for (let i = 0; i < end.length; i++) if (unanswered[i] === 1) end[i] = Math.max(end[i]!, sent[i]! + unansweredWithinMs);
+    return { sentAtMs: sent.sort(), endAtMs: end.sort() };
   }
 
   /** The 429s, in the order recorded (copies). */

@@ -341,6 +341,18 @@ describe('envelopeFindings: the rule, by hand', () => {
     expect(late.phases[0]!.maxTokensAt429).toBeCloseTo(0.1, 9);
   });
 
+  it('takes an attempt without an answer as possibly arriving until the service timeout, not only until the client gave up', () => {
+    // Five sent at 0–40 ms and given up on by the client at 100 ms; the server, stalled, takes them at 3 s and
+    // empties its bucket. A 429 at 3.5 s is then right (0.5 tokens). Bounded by the client's give-up, the replay
+    // said 3.4 tokens: a finding against a correct limiter. The spec's 15 s timeout bounds when they arrived.
+    const log = new AttemptLog();
+    for (const t of [0, 10, 20, 30, 40]) log.add({ phase: 0, intendedAtMs: t, outcome: 'timeout', firedAtMs: t, result: { attempts: 1, lastSentAtMs: t, endAtMs: 100, retryAfterS: [], tries: [{ sentAtMs: t, endAtMs: 100 }] } });
+    log.add({ phase: 0, intendedAtMs: 3500, outcome: 'http_429', firedAtMs: 3500, result: { status: 429, attempts: 1, lastSentAtMs: 3500, endAtMs: 3510, retryAfterS: [1], tries: [{ sentAtMs: 3500, endAtMs: 3510, status: 429 }] } });
+    const j = envelopeFindings(onePlan, log, SMALL);
+    expect(j.phases[0]).toMatchObject({ http429: 1, findings: 0 });
+    expect(j.phases[0]!.maxTokensAt429).toBeCloseTo(0, 9);
+  });
+
   it('counts each 429 of a retried request in its phase, and unanswered attempts as admitted', () => {
     const log = logOf([0, 0, 0].map((): [number, number, number] => [0, 900, 200]));
     log.add({ phase: 0, intendedAtMs: 0, outcome: 'timeout', firedAtMs: 0, result: { attempts: 1, lastSentAtMs: 0, endAtMs: 16_000, retryAfterS: [], tries: [{ sentAtMs: 0, endAtMs: 16_000 }] } });

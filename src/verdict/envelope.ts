@@ -6,8 +6,10 @@
  * The rule. Replay the documented token bucket (refill at sustainedRpm; capacity
  * (burstRpm − sustainedRpm) × burstMinutes + 1, full at the first request) over the requests the
  * server *admitted* — every attempt that did not get a 429, unanswered ones included. Each of them
- * reached the server at some moment between its send and its answer, and we cannot tell when: the
- * replay takes, at each instant, the least the bucket can have held over every such placement. A
+ * reached the server at some moment between its send and its answer (one without an answer: up to
+ * the service's 15 s timeout after its send, since the server may take it after the client gave up),
+ * and we cannot tell when: the replay takes, at each instant, the least the bucket can have held
+ * over every such placement. A
  * 429 is a finding only when, at every instant it could have reached the server (from its send to
  * its answer), that least still held at least 1 + margin tokens:
  *
@@ -39,7 +41,7 @@
 
 import { countAtMost, countBelow } from '../core/sorted.js';
 import type { AdmittedTimes, RefusedAttempts } from '../recorder/index.js';
-import type { EnvelopeLimits } from '../spec/index.js';
+import { type EnvelopeLimits, IDENTIFICATION_LIMITS } from '../spec/index.js';
 
 /** The constant parts of the margin. */
 export const ENVELOPE_MARGIN = {
@@ -51,8 +53,8 @@ export const ENVELOPE_MARGIN = {
 
 /** What the judge reads of the recorded attempts (the Recorder's AttemptLog). */
 export interface EnvelopeAttempts {
-  /** The attempts not refused with a 429: send times and answer times, each sorted ascending (model ms). */
-  admittedTimes(): AdmittedTimes;
+  /** The attempts not refused with a 429: send times and the latest each may have arrived, each sorted ascending (model ms); see AttemptLog. */
+  admittedTimes(unansweredWithinMs: number): AdmittedTimes;
   /** The 429s: when each was sent and answered (model ms), and its request's phase index. */
   refusedAttempts(): RefusedAttempts;
 }
@@ -95,7 +97,8 @@ export function envelopeMarginTokens(limits: EnvelopeLimits): number {
 /** Judges every 429 of a run against the envelope (see the top of this file). */
 export function envelopeFindings(plan: { readonly phases: readonly unknown[] }, attempts: EnvelopeAttempts, limits: EnvelopeLimits): EnvelopeJudgement {
   const marginTokens = envelopeMarginTokens(limits);
-  const least = new LeastBucket(attempts.admittedTimes(), bucketCapacityTokens(limits), limits.sustainedRpm / 60_000);
+  // An attempt without an answer may have reached the service after the client gave up: until the service's own timeout.
+  const least = new LeastBucket(attempts.admittedTimes(IDENTIFICATION_LIMITS.timeoutS * 1000), bucketCapacityTokens(limits), limits.sustainedRpm / 60_000);
   const refused = attempts.refusedAttempts();
   const counts = plan.phases.map(() => ({ http429: 0, findings: 0, edge: 0, maxTokensAt429: null as number | null }));
   for (let j = 0; j < refused.sentAtMs.length; j++) {
