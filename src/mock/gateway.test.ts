@@ -81,3 +81,86 @@ describe('Gateway', () => {
     expect(releaseTimeMs(1234, null)).toBe(1234);
   });
 });
+
+describe('Gateway timeouts', () => {
+  /** A ManualClock that tells how many timers it holds: set and not yet due, cancelled or not (a cancelled one is held, with what its callback holds, until its time). */
+  function countingClock() {
+    const clock = new ManualClock();
+    const dueTimes: number[] = [];
+    const counting = {
+      nowMs: () => clock.nowMs(),
+      setTimer: (atMs: number, fn: () => void) => {
+        dueTimes.push(atMs);
+        return clock.setTimer(atMs, fn);
+      },
+      held: () => dueTimes.filter((at) => at > clock.nowMs()).length,
+    };
+    return { clock, counting };
+  }
+
+  it('holds no timer per request: 1,000 answered at once leave at most one timer behind', () => {
+    const { clock, counting } = countingClock();
+    const fleet = new Fleet({ minReplicas: 1, maxReplicas: 1, slotsPerReplica: 10_000 }, () => 0, counting);
+    const gateway = new Gateway({ rate: null, maxInFlight: 10_000, queueLimit: 0, timeoutMs: 15_000 }, fleet, counting);
+    const outcomes: GatewayOutcome[] = [];
+    for (let i = 0; i < 1000; i++) {
+      clock.advanceBy(1);
+      gateway.submit('c', { inputTokens: 1, outputTokens: 1 }, (o) => outcomes.push(o));
+    }
+    expect(outcomes).toHaveLength(1000);
+    expect(outcomes.every((o) => o.kind === 'ok')).toBe(true);
+    // Each timer held keeps its request's callback (and so its response) alive until its time: 15 s of requests at full rate.
+    expect(counting.held()).toBeLessThanOrEqual(1);
+  });
+
+  it('times out each request at its own deadline, in arrival order, whatever finished before it', () => {
+    const clock = new ManualClock();
+    // The service time is the request's input tokens (model ms).
+    const fleet = new Fleet({ minReplicas: 1, maxReplicas: 1, slotsPerReplica: 100 }, (work) => work.inputTokens, clock);
+    const gateway = new Gateway({ rate: null, maxInFlight: 100, queueLimit: 0, timeoutMs: 15_000 }, fleet, clock);
+    const outcomes: Array<[number, GatewayOutcome]> = [];
+    const send = (atMs: number, serviceMs: number): void => {
+      clock.advanceTo(atMs);
+      gateway.submit('c', { inputTokens: serviceMs, outputTokens: 0 }, (o) => outcomes.push([clock.nowMs(), o]));
+    };
+    send(0, 100); // answered at 100
+    send(50, 60_000); // times out at 15,050
+    send(70, 200); // answered at 270
+    send(80, 60_000); // times out at 15,080
+    clock.advanceTo(15_049);
+    expect(outcomes.map(([at, o]) => [at, o.kind])).toEqual([
+      [100, 'ok'],
+      [270, 'ok'],
+    ]);
+    clock.advanceTo(20_000);
+    expect(outcomes.slice(2)).toEqual([
+      [15_050, { kind: 'timeout', totalMs: 15_000, modelMs: 15_000 }],
+      [15_080, { kind: 'timeout', totalMs: 15_000, modelMs: 15_000 }],
+    ]);
+    expect(gateway.snapshot()).toMatchObject({ inFlight: 0, completed: 2, timedOut: 2 });
+  });
+
+  it('answers 504, not 200, when the service or a stall hold ends exactly at the timeout', () => {
+    const { clock, outcomes, submit } = setup({}, 15_000);
+    submit(1);
+    clock.advanceTo(15_000);
+    expect(outcomes).toEqual([{ kind: 'timeout', totalMs: 15_000, modelMs: 15_000 }]);
+
+    const held = new ManualClock();
+    const fleet = new Fleet({ minReplicas: 1, maxReplicas: 1, slotsPerReplica: 10 }, () => 1000, held);
+    // Ready at 1 s inside a window that ends at 15 s: released exactly at the timeout.
+    const gateway = new Gateway({ rate: null, maxInFlight: 10, queueLimit: 0, timeoutMs: 15_000 }, fleet, held, { periodMs: 100_000, durationMs: 15_000, offsetMs: 0 });
+    const got: GatewayOutcome[] = [];
+    gateway.submit('c', { inputTokens: 1, outputTokens: 1 }, (o) => got.push(o));
+    held.advanceTo(20_000);
+    expect(got).toEqual([{ kind: 'timeout', totalMs: 15_000, modelMs: 15_000 }]);
+  });
+
+  it('sets no outcome after stop()', () => {
+    const { clock, gateway, outcomes, submit } = setup({}, 20_000);
+    submit(3);
+    gateway.stop();
+    clock.advanceTo(60_000);
+    expect(outcomes).toEqual([]);
+  });
+});

@@ -5,6 +5,11 @@
  *     it is full (Retry-After = time until the earliest in-flight request ends);
  *  3. a request whose time in the server (queue + service) reaches `timeoutMs` gets 504 then.
  * Work admitted goes to the Fleet. All times are model milliseconds from an injected clock.
+ *
+ * Every request has the same timeout, so deadlines come in the order of arrival: the requests not yet
+ * answered are kept in that order and one timer is armed, for the oldest one's deadline. A timer per
+ * request would be set and cancelled at every request, and a cancelled timer stays in the clock's
+ * queue until its time, holding its request (and its response) for the whole timeout.
  */
 import type { CancelTimer, Clock } from '../core/clock.js';
 import type { Fleet, FleetTicket } from './fleet.js';
@@ -60,7 +65,6 @@ interface Job {
   readonly onOutcome: (outcome: GatewayOutcome) => void;
   state: 'queued' | 'processing' | 'holding' | 'done';
   ticket?: FleetTicket;
-  cancelTimeout?: CancelTimer;
   cancelHold?: CancelTimer;
 }
 
@@ -84,6 +88,11 @@ export class Gateway {
   private readonly buckets = new Map<string, TokenBucket>();
   private readonly queue = new Set<Job>();
   private readonly inFlight = new Set<Job>();
+  /** Requests admitted and not yet answered, in the order of arrival: the order of their deadlines. */
+  private readonly unanswered = new Set<Job>();
+  /** The one timer for deadlines, armed for the oldest unanswered request's (or later: re-checked when it fires). */
+  private cancelDeadlineTimer: CancelTimer | undefined;
+  private deadlineTimerAtMs = Number.POSITIVE_INFINITY;
   private admitted = 0;
   private completed = 0;
   private rateLimited = 0;
@@ -119,7 +128,8 @@ export class Gateway {
     }
     this.admitted++;
     const job: Job = { work, arrivedAtMs: nowMs, onOutcome, state: 'queued' };
-    job.cancelTimeout = this.clock.setTimer(nowMs + this.limits.timeoutMs, () => this.timeOut(job));
+    this.unanswered.add(job);
+    this.armDeadlineTimer(this.deadlineOf(job));
     if (canProcess) this.process(job, nowMs);
     else this.queue.add(job);
   }
@@ -143,13 +153,51 @@ export class Gateway {
 
   /** Cancels every pending timer (the server is closing); pending requests get no outcome. */
   stop(): void {
-    for (const job of [...this.queue, ...this.inFlight]) {
-      job.cancelTimeout?.();
+    this.cancelDeadlineTimer?.();
+    this.cancelDeadlineTimer = undefined;
+    this.deadlineTimerAtMs = Number.POSITIVE_INFINITY;
+    for (const job of this.unanswered) {
       job.cancelHold?.();
       job.state = 'done';
     }
+    this.unanswered.clear();
     this.queue.clear();
     this.inFlight.clear();
+  }
+
+  /** When a request gets 504 (model ms). */
+  private deadlineOf(job: Job): number {
+    return job.arrivedAtMs + this.limits.timeoutMs;
+  }
+
+  /** Arms the deadline timer for `atMs` unless it is armed for that time or earlier. */
+  private armDeadlineTimer(atMs: number): void {
+    if (atMs >= this.deadlineTimerAtMs) return;
+    this.cancelDeadlineTimer?.();
+    this.deadlineTimerAtMs = atMs;
+    this.cancelDeadlineTimer = this.clock.setTimer(atMs, () => {
+      this.cancelDeadlineTimer = undefined;
+      this.deadlineTimerAtMs = Number.POSITIVE_INFINITY;
+      this.expireDue();
+    });
+  }
+
+  /**
+   * Answers 504 to every request whose deadline has come, oldest first, then arms the timer for the
+   * next one. The requests answered meanwhile are gone from `unanswered`: a request answered in time
+   * costs no timer.
+   */
+  private expireDue(): void {
+    for (;;) {
+      const oldest = this.unanswered.values().next();
+      if (oldest.done) return;
+      const deadlineMs = this.deadlineOf(oldest.value);
+      if (deadlineMs > this.clock.nowMs()) {
+        this.armDeadlineTimer(deadlineMs);
+        return;
+      }
+      this.timeOut(oldest.value);
+    }
   }
 
   private bucketFor(clientId: string, nowMs: number): TokenBucket | undefined {
@@ -182,11 +230,14 @@ export class Gateway {
   private serviceDone(job: Job, ticket: FleetTicket): void {
     if (job.state !== 'processing') return; // already answered 504; the replica's work was wasted
     const nowMs = this.clock.nowMs();
+    // A service that ends at the deadline is too late (the deadline timer may fire after this one at the same time).
+    if (nowMs >= this.deadlineOf(job)) return this.timeOut(job);
     // From the intended end of service, not from when its timer fired: a late timer must not move the answer into a stall.
     const readyMs = ticket.doneAtMs ?? nowMs;
     const releaseMs = releaseTimeMs(readyMs, this.stall);
     const serviceMs = readyMs - (ticket.startedAtMs ?? nowMs);
     const respond = (): void => {
+      if (this.clock.nowMs() >= this.deadlineOf(job)) return this.timeOut(job);
       this.finish(job, {
         kind: 'ok',
         queuedMs: (ticket.startedAtMs ?? nowMs) - job.arrivedAtMs,
@@ -215,8 +266,8 @@ export class Gateway {
 
   private finish(job: Job, outcome: GatewayOutcome): void {
     const wasInFlight = this.inFlight.delete(job);
+    this.unanswered.delete(job);
     job.state = 'done';
-    job.cancelTimeout?.();
     if (outcome.kind === 'ok') this.completed++;
     job.onOutcome(outcome);
     if (wasInFlight) this.admitNext();
