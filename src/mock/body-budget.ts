@@ -37,29 +37,47 @@ export class BodyBudget {
   constructor(readonly budgetBytes: number) {}
 
   lease(): BodyLease {
-    let held = 0;
-    return {
-      take: (bytes) => {
-        if (this.bytes + bytes > this.budgetBytes) {
-          this.refused++;
-          return false;
-        }
-        if (held === 0 && bytes > 0) this.requests++;
-        held += bytes;
-        this.bytes += bytes;
-        this.peakBytes = Math.max(this.peakBytes, this.bytes);
-        return true;
-      },
-      release: () => {
-        if (held === 0) return;
-        this.bytes -= held;
-        this.requests--;
-        held = 0;
-      },
-    };
+    return new Lease(this);
+  }
+
+  /** Takes `bytes` for a lease (`first`: the lease held none); false when that would pass the budget. */
+  grant(bytes: number, first: boolean): boolean {
+    if (this.bytes + bytes > this.budgetBytes) {
+      this.refused++;
+      return false;
+    }
+    if (first && bytes > 0) this.requests++;
+    this.bytes += bytes;
+    this.peakBytes = Math.max(this.peakBytes, this.bytes);
+    return true;
+  }
+
+  /** Gives back all `bytes` a lease held. */
+  giveBack(bytes: number): void {
+    this.bytes -= bytes;
+    this.requests--;
   }
 
   snapshot(): BufferedSnapshot {
     return { bytes: this.bytes, requests: this.requests, peakBytes: this.peakBytes, budgetBytes: this.budgetBytes, refused: this.refused };
+  }
+}
+
+/** A class, not a pair of closures: one is made per request. */
+class Lease implements BodyLease {
+  private held = 0;
+
+  constructor(private readonly budget: BodyBudget) {}
+
+  take(bytes: number): boolean {
+    if (!this.budget.grant(bytes, this.held === 0)) return false;
+    this.held += bytes;
+    return true;
+  }
+
+  release(): void {
+    if (this.held === 0) return;
+    this.budget.giveBack(this.held);
+    this.held = 0;
   }
 }

@@ -2,14 +2,14 @@
  * The mock server: a real HTTP server (node:http) reproducing the spec's endpoints and limits.
  * `startMockServer` resolves once it listens; `loadproof mock` and embedded runs use the same.
  */
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { IncomingMessage, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { describeValue } from '../core/text.js';
 import type { Clock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
-import { IDENTIFICATION_LIMITS, formatModelTime as modelTiming } from '../spec/index.js';
+import { IDENTIFICATION_LIMITS } from '../spec/index.js';
 import { TokenStore } from './auth.js';
 import { BodyBudget, type BufferedSnapshot } from './body-budget.js';
 import { Fleet, type FleetSnapshot } from './fleet.js';
@@ -17,6 +17,7 @@ import { Gateway, type GatewayLimits, type GatewaySnapshot } from './gateway.js'
 import { sendError } from './http.js';
 import { serviceTimeModel } from './latency-model.js';
 import { ModelClock } from './model-clock.js';
+import { MockResponse } from './response.js';
 import { MOCK_DEFAULTS } from './defaults.js';
 import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES, type ProfileName } from './profiles.js';
 import type { MockContext } from './routes/context.js';
@@ -161,17 +162,6 @@ function resolveProfile(options: MockServerOptions): MockProfile {
   };
 }
 
-/**
- * Whether answering now must close the connection: the request's body is not all read, and it is
- * chunked (unbounded) or declared larger than the route reads. A small declared rest is cheaper to
- * discard than a new connection, so keep-alive survives an early 401 or 415 of a normal client.
- */
-function mustCloseForUnreadBody(req: IncomingMessage, maxBodyBytes: number): boolean {
-  if (req.complete) return false;
-  if (req.headers['transfer-encoding'] !== undefined) return true;
-  return Number(req.headers['content-length'] ?? 0) > maxBodyBytes;
-}
-
 export { LOG_PATH, STATS_PATH };
 
 /** The methods the mock takes on some route, for a CONNECT's Allow. */
@@ -180,6 +170,12 @@ const CONNECT_ALLOW = 'GET, HEAD, POST';
 const headerNumber = (value: string | string[] | undefined): number | null => {
   const n = Number(Array.isArray(value) ? value[0] : value);
   return value !== undefined && Number.isInteger(n) ? n : null;
+};
+
+/** The path of a request target: what is before its query. */
+const pathOf = (target: string): string => {
+  const query = target.indexOf('?');
+  return query === -1 ? target : target.slice(0, query);
 };
 
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
@@ -224,7 +220,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     obfuscation: obfuscation.gateway,
     faults: profile.faults,
     faultRng: createRng(seed + 2),
-    resetResponses: new WeakSet(),
     maxTextTokens: IDENTIFICATION_LIMITS.maxTextTokens,
     outputTokenCap: IDENTIFICATION_LIMITS.outputTokenCap,
     bodyBudget: new BodyBudget(bodyBudgetBytes),
@@ -260,56 +255,64 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     };
   };
 
-  /** Counts a request under `endpoint` when its response closes, and logs the pipelines' ones. */
-  const track = (endpoint: StatEndpoint, req: IncomingMessage, res: ServerResponse, answeredAtMs: () => number | undefined): void => {
-    const arrivedAtMs = clock.nowMs();
-    counters.received(endpoint);
-    res.on('close', () => {
-      const finished = res.writableFinished;
-      if (finished) counters.answered(endpoint, res.statusCode);
-      else if (ctx.resetResponses.has(res)) counters.reset(endpoint);
-      else counters.gone(endpoint);
-      if (endpoint === 'identification' || endpoint === 'obfuscation') {
-        requestLog.add({
-          endpoint,
-          arrivedAtMs,
-          answeredAtMs: answeredAtMs() ?? clock.nowMs(),
-          status: finished ? res.statusCode : null,
-          retryAfterS: headerNumber(res.getHeader('retry-after') as string | undefined),
-          seq: headerNumber(req.headers['x-loadproof-seq']),
-          attempt: headerNumber(req.headers['x-loadproof-attempt']),
-        });
-      }
-    });
+  /**
+   * When a response closes, whichever way: gives its body lease back, counts it under its endpoint
+   * (answered, reset or client gone), and logs the pipelines' requests. One function for every
+   * response (`this` is the response), not a closure per request.
+   */
+  function onResponseClose(this: MockResponse): void {
+    this.lease?.release();
+    const endpoint = this.endpoint;
+    if (endpoint === null) return;
+    const finished = this.writableFinished;
+    if (finished) counters.answered(endpoint, this.statusCode);
+    else if (this.reset) counters.reset(endpoint);
+    else counters.gone(endpoint);
+    if (endpoint === 'identification' || endpoint === 'obfuscation') {
+      const headers = this.req.headers;
+      requestLog.add({
+        endpoint,
+        arrivedAtMs: this.arrivedAtMs,
+        answeredAtMs: this.answeredAtMs ?? clock.nowMs(),
+        status: finished ? this.statusCode : null,
+        retryAfterS: this.retryAfterS,
+        seq: headerNumber(headers['x-loadproof-seq']),
+        attempt: headerNumber(headers['x-loadproof-attempt']),
+      });
+    }
+  }
+
+  const failed = (res: MockResponse, error: unknown): void => {
+    sendError(res, 500, 'internal_error', 'the mock failed to handle the request');
+    process.emitWarning(`loadproof mock: handler failed: ${error instanceof Error ? error.message : String(error)}`);
   };
 
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const path = (req.url ?? '/').split('?')[0]!;
+  const handle = (req: IncomingMessage, res: MockResponse): void => {
+    const path = pathOf(req.url ?? '/');
     const route = findRoute(path);
     const allowed = route !== undefined && allowsMethod(route, req.method);
     // The mock's own routes are not counted, so the counts reconcile with a client's; 404s and 405s are 'other'.
     const endpoint = allowed ? route.endpoint : 'other';
-    const isPipeline = endpoint === 'identification' || endpoint === 'obfuscation';
-    // When the answer is written (not when 'close' fires later): the time a client can act on it.
-    let answeredAtMs: number | undefined;
-    const writeHead = res.writeHead.bind(res) as (...args: unknown[]) => ServerResponse;
-    res.writeHead = ((...args: unknown[]) => {
-      answeredAtMs ??= clock.nowMs();
-      // A pipeline's answer that never reached the modelled service (400, 401, 413, 415, 503) spent no model time in it.
-      if (isPipeline && !res.hasHeader('server-timing')) res.setHeader('server-timing', modelTiming(0));
-      if (mustCloseForUnreadBody(req, allowed ? route.maxBodyBytes : 0)) res.setHeader('connection', 'close');
-      return writeHead(...args);
-    }) as typeof res.writeHead;
-    if (endpoint !== null) track(endpoint, req, res, () => answeredAtMs);
+    res.clock = clock;
+    res.endpoint = endpoint;
+    res.pipeline = endpoint === 'identification' || endpoint === 'obfuscation';
+    res.maxBodyBytes = allowed ? route.maxBodyBytes : 0;
+    res.on('close', onResponseClose);
+    if (endpoint !== null) {
+      res.arrivedAtMs = clock.nowMs();
+      counters.received(endpoint);
+    }
     if (route === undefined) {
       sendError(res, 404, 'not_found', `no endpoint at ${path}`);
     } else if (!allowed) {
       sendError(res, 405, 'method_not_allowed', `${path} takes ${allowedMethods(route)}, got ${String(req.method)}`, { allow: allowedMethods(route) });
     } else {
-      (async () => route.handler(req, res, ctx))().catch((error: unknown) => {
-        sendError(res, 500, 'internal_error', 'the mock failed to handle the request');
-        process.emitWarning(`loadproof mock: handler failed: ${error instanceof Error ? error.message : String(error)}`);
-      });
+      // Not an async wrapper: most handlers answer synchronously or return their one promise.
+      try {
+        route.handler(req, res, ctx)?.catch((error: unknown) => failed(res, error));
+      } catch (error) {
+        failed(res, error);
+      }
     }
   };
 
@@ -328,8 +331,9 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     counters.answered('other', 405);
   };
 
-  const server: Server = createServer(
+  const server = createServer<typeof IncomingMessage, typeof MockResponse>(
     {
+      ServerResponse: MockResponse,
       headersTimeout: headersTimeoutMs,
       requestTimeout: requestTimeoutMs,
       // How often Node looks for requests past those timeouts (its default is 30 s).

@@ -1,13 +1,14 @@
 /** What every route handler of the mock needs, and the steps they share. */
 import { describeValue } from '../../core/text.js';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../../core/clock.js';
 import type { Rng } from '../../core/rng.js';
 import type { TokenStore } from '../auth.js';
 import type { BodyBudget } from '../body-budget.js';
 import { drawFault } from '../faults.js';
 import type { Gateway, GatewayOutcome } from '../gateway.js';
-import { isJsonContentType, parseJson, readBody, sendError, sendJson } from '../http.js';
+import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendJsonText } from '../http.js';
+import type { MockResponse } from '../response.js';
 import type { FaultRates } from '../profiles.js';
 import type { MockCounters, RequestLog } from '../stats.js';
 import { formatModelTime as modelTiming } from '../../spec/index.js';
@@ -24,8 +25,6 @@ export interface MockContext {
   readonly obfuscation: Gateway;
   readonly faults: FaultRates;
   readonly faultRng: Rng;
-  /** Responses whose connection the mock destroyed on purpose (a `reset` fault). */
-  readonly resetResponses: WeakSet<ServerResponse>;
   /** Text limit of identification, in model tokens. */
   readonly maxTextTokens: number;
   readonly outputTokenCap: number;
@@ -37,10 +36,10 @@ export interface MockContext {
   stats(): unknown;
 }
 
-export type RouteHandler = (req: IncomingMessage, res: ServerResponse, ctx: MockContext) => Promise<void> | void;
+export type RouteHandler = (req: IncomingMessage, res: MockResponse, ctx: MockContext) => Promise<void> | void;
 
 /** Checks the bearer token; answers 401 (RFC 6750) and returns undefined when it is not valid. */
-export function authorize(req: IncomingMessage, res: ServerResponse, ctx: MockContext): string | undefined {
+export function authorize(req: IncomingMessage, res: MockResponse, ctx: MockContext): string | undefined {
   const check = ctx.tokens.check(req.headers.authorization);
   if (check.ok) return check.clientId;
   const description = {
@@ -59,9 +58,10 @@ export function authorize(req: IncomingMessage, res: ServerResponse, ctx: MockCo
  * 503 (budget spent) itself, closing the connection, and returns undefined then. The bytes stay
  * leased until the response closes.
  */
-export async function readCappedBody(req: IncomingMessage, res: ServerResponse, ctx: MockContext, maxBytes: number): Promise<string | undefined> {
+export async function readCappedBody(req: IncomingMessage, res: MockResponse, ctx: MockContext, maxBytes: number): Promise<string | undefined> {
   const lease = ctx.bodyBudget.lease();
-  res.once('close', lease.release);
+  // Given back by the server when the response closes, whichever way it closes.
+  res.lease = lease;
   const read = await readBody(req, maxBytes, lease);
   if (read.ok) return read.body;
   if (read.reason === 'too_large') {
@@ -73,7 +73,7 @@ export async function readCappedBody(req: IncomingMessage, res: ServerResponse, 
 }
 
 /** Checks the content type (415) before reading anything, then reads a JSON body (413/503, 400 unparsable). */
-export async function readJsonBody(req: IncomingMessage, res: ServerResponse, ctx: MockContext, maxBytes: number): Promise<{ value: unknown } | undefined> {
+export async function readJsonBody(req: IncomingMessage, res: MockResponse, ctx: MockContext, maxBytes: number): Promise<{ value: unknown } | undefined> {
   if (!isJsonContentType(req)) {
     sendError(res, 415, 'unsupported_media_type', `send the body as JSON with Content-Type: application/json (got ${describeValue(req.headers['content-type'])})`);
     return undefined;
@@ -96,7 +96,7 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, ct
  * and for a result its parts `queue`, `service` and `hold`.
  */
 export function answerOutcome(
-  res: ServerResponse,
+  res: MockResponse,
   outcome: GatewayOutcome,
   ctx: MockContext,
   result: () => unknown,
@@ -121,7 +121,7 @@ export function answerOutcome(
   }
 }
 
-function answerWithFaults(res: ServerResponse, ctx: MockContext, result: () => unknown, modelMs: number, parts: string): void {
+function answerWithFaults(res: MockResponse, ctx: MockContext, result: () => unknown, modelMs: number, parts: string): void {
   const fault = drawFault(ctx.faults, ctx.faultRng);
   const headers = { 'server-timing': `${modelTiming(fault === 'slow' ? modelMs + ctx.faults.slowExtraMs : modelMs)}, ${parts}` };
   switch (fault) {
@@ -130,7 +130,7 @@ function answerWithFaults(res: ServerResponse, ctx: MockContext, result: () => u
       return;
     case 'reset':
       ctx.counters.faults.reset++;
-      ctx.resetResponses.add(res);
+      res.reset = true;
       res.socket?.destroy();
       return;
     case 'http500':
@@ -139,9 +139,7 @@ function answerWithFaults(res: ServerResponse, ctx: MockContext, result: () => u
       return;
     case 'malformed': {
       ctx.counters.faults.malformed++;
-      const broken = JSON.stringify(result()).slice(0, 24);
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(broken)), ...headers });
-      res.end(broken);
+      sendJsonText(res, 200, JSON.stringify(result()).slice(0, 24), headers);
       return;
     }
     case 'slow':
