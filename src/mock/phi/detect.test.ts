@@ -31,6 +31,21 @@ describe('findEntities', () => {
     }
   });
 
+  it('finds e-mail addresses exactly where the pattern scanned at every position does', () => {
+    // Letters, local-part punctuation, '@' and spaces: nothing but e-mails can match, and '@' runs, failed
+    // domains and addresses back to back are common. The oracle is the plain global scan.
+    const email = /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g;
+    const alphabet = 'ab_.+-@ @.';
+    const rng = createRng(7);
+    for (let i = 0; i < 3000; i++) {
+      let text = '';
+      for (let n = Math.floor(rng.next() * 40); n > 0; n--) text += alphabet[Math.floor(rng.next() * alphabet.length)];
+      const expected = [...text.matchAll(email)].map((m) => [m.index, m[0]]);
+      expect(findEntities(text).map((e) => [e.start, e.text]), JSON.stringify(text)).toEqual(expected);
+    }
+    expect(findEntities('a@b.c x@y d.e@f-g.hi@j.k').map((e) => e.text)).toEqual(['a@b.c', 'd.e@f-g.hi']);
+  });
+
   it('finds nothing in text without PHI', () => {
     expect(findEntities('Vitals stable. Plan: continue metformin 500 mg twice daily.')).toEqual([]);
   });

@@ -40,14 +40,40 @@ interface Rule {
   readonly pattern: RegExp;
   /** A string every match contains: a text without it is not scanned (the scan is the mock's hot path). */
   readonly mustContain?: string;
+  /**
+   * The first index ≥ `from` at which a match can start, or -1 when none can: the scan resumes
+   * there rather than trying the pattern at every position in between (which costs the most).
+   */
+  readonly nextStart?: (input: string, from: number) => number;
   /** Base confidence of the rule; a small deterministic variation is added per match. */
   readonly baseScore: number;
 }
 
 const alternatives = (words: readonly string[]): string => words.join('|');
 
+/** Whether a UTF-16 code is one of an e-mail's local part, [\w.+-]. */
+function isLocalPartCode(code: number): boolean {
+  return (
+    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 46 || code === 43 || code === 45
+  );
+}
+
+/**
+ * Where the next e-mail can start: in the run of local-part characters just before the next '@'.
+ * Exact: a match holds one '@' (no part of it takes '@') preceded by local-part characters only, so
+ * none starts before that run, and one that does not take this '@' starts after it (the pattern,
+ * resumed there, finds it).
+ */
+function nextEmailStart(input: string, from: number): number {
+  const at = input.indexOf('@', from);
+  if (at === -1) return -1;
+  let start = at;
+  while (start > from && isLocalPartCode(input.charCodeAt(start - 1))) start--;
+  return start;
+}
+
 const RULES: readonly Rule[] = [
-  { type: 'EMAIL', baseScore: 0.97, mustContain: '@', pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
+  { type: 'EMAIL', baseScore: 0.97, mustContain: '@', nextStart: nextEmailStart, pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
   { type: 'ID', baseScore: 0.94, pattern: /\b\d{3}-\d{2}-\d{4}\b|\b[A-Z]{3}\d{9}\b/g },
   { type: 'PHONE', baseScore: 0.95, pattern: /\(\d{3}\) ?\d{3}-\d{4}\b|\b\d{3}[-.]\d{3}[-.]\d{4}\b/g },
   {
@@ -96,12 +122,33 @@ export function entityOutputTokens(entity: Pick<PhiEntity, 'text'>): number {
   return OUTPUT_TOKENS_PER_ENTITY + estimateModelTokens(entity.text);
 }
 
+/** A rule's matches in `input`, as `input.matchAll(rule.pattern)` finds them (no pattern matches empty text). */
+function* matchesOf(rule: Rule, input: string): Generator<RegExpExecArray> {
+  const nextStart = rule.nextStart;
+  if (nextStart === undefined) {
+    yield* input.matchAll(rule.pattern);
+    return;
+  }
+  // A copy: the rule's own pattern is shared, and lastIndex is its state.
+  const pattern = new RegExp(rule.pattern);
+  let from = 0;
+  for (;;) {
+    const start = nextStart(input, from);
+    if (start === -1) return;
+    pattern.lastIndex = start;
+    const m = pattern.exec(input);
+    if (m === null) return;
+    yield m;
+    from = m.index + m[0].length;
+  }
+}
+
 /** All rule matches, overlaps resolved (earliest first, then longest), in text order. */
 export function findEntities(input: string): PhiEntity[] {
   const matches: PhiEntity[] = [];
   for (const rule of RULES) {
     if (rule.mustContain !== undefined && !input.includes(rule.mustContain)) continue;
-    for (const m of input.matchAll(rule.pattern)) {
+    for (const m of matchesOf(rule, input)) {
       const text = m[1] ?? m[0];
       const end = m.index + m[0].length;
       matches.push({ type: rule.type, text, start: end - text.length, end, score: scoreOf(rule, text) });
