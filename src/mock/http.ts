@@ -43,7 +43,9 @@ export function readBody(req: IncomingMessage, maxBytes: number, lease: BodyLeas
 }
 
 export function isJsonContentType(req: IncomingMessage): boolean {
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const header = req.headers['content-type'];
+  if (header === 'application/json') return true; // what nearly every client sends: no parsing
+  const type = (header ?? '').split(';')[0]!.trim().toLowerCase();
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 }
 

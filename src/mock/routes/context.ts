@@ -7,7 +7,7 @@ import type { TokenStore } from '../auth.js';
 import type { BodyBudget } from '../body-budget.js';
 import { drawFault } from '../faults.js';
 import type { Gateway, GatewayOutcome } from '../gateway.js';
-import { isJsonContentType, parseJson, readBody, sendError, sendJson, sendJsonText } from '../http.js';
+import { isJsonContentType, parseJson, readBody, sendError, sendJsonText } from '../http.js';
 import type { MockResponse } from '../response.js';
 import type { FaultRates } from '../profiles.js';
 import type { MockCounters, RequestLog } from '../stats.js';
@@ -93,13 +93,13 @@ export async function readJsonBody(req: IncomingMessage, res: MockResponse, ctx:
  * (with the profile's injected faults). Server-Timing carries the model times, in model ms:
  * `svc` on every answer (from admission to when the model meant the answer to leave: 0 for a 429,
  * the timeout for a 504, queue + service + hold for a result, plus the extra of a slow fault),
- * and for a result its parts `queue`, `service` and `hold`.
+ * and for a result its parts `queue`, `service` and `hold`. `resultJson` serialises the result.
  */
 export function answerOutcome(
   res: MockResponse,
   outcome: GatewayOutcome,
   ctx: MockContext,
-  result: () => unknown,
+  resultJson: () => string,
 ): void {
   switch (outcome.kind) {
     case 'rate_limited':
@@ -112,7 +112,7 @@ export function answerOutcome(
       sendError(res, 504, 'gateway_timeout', `the request reached the service timeout of ${Number((outcome.modelMs / 1000).toPrecision(3))} s`, { 'server-timing': modelTiming(outcome.modelMs) });
       return;
     case 'ok':
-      answerWithFaults(res, ctx, result, outcome.modelMs, `queue;dur=${outcome.queuedMs.toFixed(1)}, service;dur=${outcome.serviceMs.toFixed(1)}, hold;dur=${outcome.heldMs.toFixed(1)}`);
+      answerWithFaults(res, ctx, resultJson, outcome.modelMs, `queue;dur=${outcome.queuedMs.toFixed(1)}, service;dur=${outcome.serviceMs.toFixed(1)}, hold;dur=${outcome.heldMs.toFixed(1)}`);
       return;
     default: {
       const unreachable: never = outcome;
@@ -121,12 +121,12 @@ export function answerOutcome(
   }
 }
 
-function answerWithFaults(res: MockResponse, ctx: MockContext, result: () => unknown, modelMs: number, parts: string): void {
+function answerWithFaults(res: MockResponse, ctx: MockContext, resultJson: () => string, modelMs: number, parts: string): void {
   const fault = drawFault(ctx.faults, ctx.faultRng);
   const headers = { 'server-timing': `${modelTiming(fault === 'slow' ? modelMs + ctx.faults.slowExtraMs : modelMs)}, ${parts}` };
   switch (fault) {
     case 'none':
-      sendJson(res, 200, result(), headers);
+      sendJsonText(res, 200, resultJson(), headers);
       return;
     case 'reset':
       ctx.counters.faults.reset++;
@@ -139,12 +139,12 @@ function answerWithFaults(res: MockResponse, ctx: MockContext, result: () => unk
       return;
     case 'malformed': {
       ctx.counters.faults.malformed++;
-      sendJsonText(res, 200, JSON.stringify(result()).slice(0, 24), headers);
+      sendJsonText(res, 200, resultJson().slice(0, 24), headers);
       return;
     }
     case 'slow':
       ctx.counters.faults.slow++;
-      ctx.clock.setTimer(ctx.clock.nowMs() + ctx.faults.slowExtraMs, () => sendJson(res, 200, result(), headers));
+      ctx.clock.setTimer(ctx.clock.nowMs() + ctx.faults.slowExtraMs, () => sendJsonText(res, 200, resultJson(), headers));
       return;
     default: {
       const unreachable: never = fault;

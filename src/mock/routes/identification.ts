@@ -7,7 +7,7 @@
 import { describeValue } from '../../core/text.js';
 import { estimateModelTokens } from '../../spec/index.js';
 import { sendError } from '../http.js';
-import { detectPhi } from '../phi/detect.js';
+import { type Detection, detectPhi } from '../phi/detect.js';
 import { type RouteHandler, answerOutcome, authorize, readJsonBody } from './context.js';
 
 /**
@@ -40,10 +40,21 @@ export const handleIdentification: RouteHandler = async (req, res, ctx) => {
   }
   const detection = detectPhi(text, ctx.outputTokenCap);
   ctx.identification.submit(clientId, { inputTokens, outputTokens: detection.outputTokens }, (outcome) =>
-    answerOutcome(res, outcome, ctx, () => ({
-      entities: detection.entities,
-      truncated: detection.truncated,
-      usage: { input_tokens: inputTokens, output_tokens: detection.outputTokens, output_token_cap: ctx.outputTokenCap },
-    })),
+    answerOutcome(res, outcome, ctx, () => identificationJson(detection, inputTokens, ctx.outputTokenCap)),
   );
 };
+
+/**
+ * The answer's JSON, as JSON.stringify would write `{ entities, truncated, usage }`, written by hand:
+ * half the time of JSON.stringify on the mock's hot path. Only the entity texts need escaping; the
+ * rest are a fixed type name, integers, finite scores and a boolean.
+ */
+export function identificationJson(detection: Detection, inputTokens: number, outputTokenCap: number): string {
+  let json = '{"entities":[';
+  const entities = detection.entities;
+  for (let i = 0; i < entities.length; i++) {
+    const e = entities[i]!;
+    json += `${i === 0 ? '' : ','}{"type":"${e.type}","text":${JSON.stringify(e.text)},"start":${e.start},"end":${e.end},"score":${e.score}}`;
+  }
+  return `${json}],"truncated":${detection.truncated},"usage":{"input_tokens":${inputTokens},"output_tokens":${detection.outputTokens},"output_token_cap":${outputTokenCap}}}`;
+}

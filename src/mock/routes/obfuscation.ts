@@ -33,6 +33,6 @@ export const handleObfuscation: RouteHandler = async (req, res, ctx) => {
     return;
   }
   ctx.obfuscation.submit(clientId, { inputTokens: estimateModelTokens(request.text), outputTokens: 0 }, (outcome) =>
-    answerOutcome(res, outcome, ctx, () => obfuscate(request)),
+    answerOutcome(res, outcome, ctx, () => JSON.stringify(obfuscate(request))),
   );
 };
