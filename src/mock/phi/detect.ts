@@ -122,37 +122,28 @@ export function entityOutputTokens(entity: Pick<PhiEntity, 'text'>): number {
   return OUTPUT_TOKENS_PER_ENTITY + estimateModelTokens(entity.text);
 }
 
-/** A rule's matches in `input`, as `input.matchAll(rule.pattern)` finds them (no pattern matches empty text). */
-function* matchesOf(rule: Rule, input: string): Generator<RegExpExecArray> {
-  const nextStart = rule.nextStart;
-  if (nextStart === undefined) {
-    yield* input.matchAll(rule.pattern);
-    return;
-  }
-  // A copy: the rule's own pattern is shared, and lastIndex is its state.
-  const pattern = new RegExp(rule.pattern);
-  let from = 0;
-  for (;;) {
-    const start = nextStart(input, from);
-    if (start === -1) return;
-    pattern.lastIndex = start;
-    const m = pattern.exec(input);
-    if (m === null) return;
-    yield m;
-    from = m.index + m[0].length;
-  }
-}
-
 /** All rule matches, overlaps resolved (earliest first, then longest), in text order. */
 export function findEntities(input: string): PhiEntity[] {
   const matches: PhiEntity[] = [];
   for (const rule of RULES) {
     if (rule.mustContain !== undefined && !input.includes(rule.mustContain)) continue;
-    for (const m of matchesOf(rule, input)) {
+    // What input.matchAll(pattern) finds, by exec on the rule's own global pattern: matchAll copies the
+    // pattern at every call and iterates through a generator, the most of the detector's time.
+    // Synchronous, so sharing the pattern is safe; its lastIndex is left at 0.
+    const { pattern, nextStart } = rule;
+    let from = 0;
+    for (;;) {
+      const start = nextStart === undefined ? from : nextStart(input, from);
+      if (start === -1) break;
+      pattern.lastIndex = start;
+      const m = pattern.exec(input);
+      if (m === null) break;
       const text = m[1] ?? m[0];
       const end = m.index + m[0].length;
       matches.push({ type: rule.type, text, start: end - text.length, end, score: scoreOf(rule, text) });
+      from = end > m.index ? end : end + 1; // (no rule matches empty text; never loop if one did)
     }
+    pattern.lastIndex = 0;
   }
   matches.sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: PhiEntity[] = [];
