@@ -6,6 +6,7 @@
 // repetition (it serves every repetition: one long-running mock). BENCH_JSON: see bench/README.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { request } from 'undici';
@@ -90,6 +91,9 @@ try {
   const rss = async () => (await json(`${info.url}/__mock/stats`)).memory.rssBytes / 2 ** 20;
 
   console.log(`loadproof mock throughput: ${REPS} × ${SECONDS} s per server, ${CONNECTIONS} connections, ${note.length}-character note; ${PINNED ? 'pinned: servers on core 1, autocannon on core 0 (taskset)' : 'not pinned (no taskset)'}`);
+  // Other processes on the same cores move every figure but the ratios of one repetition less.
+  const load = () => loadavg().map((l) => l.toFixed(2)).join(', ');
+  console.log(`load average before: ${load()}`);
   // Warm both (JIT, buffers) before measuring.
   await load(baseline.info.url, {}, 1);
   await load(mockUrl, auth, 1);
@@ -109,6 +113,7 @@ try {
     rssAfter.push(await rss());
     console.log(`  rep ${rep + 1}: bare node:http ${b.requests.average.toFixed(0)} req/s (p99 ${b.latency.p99} ms), mock ${m.requests.average.toFixed(0)} req/s (p99 ${m.latency.p99} ms), ratio ${(m.requests.average / b.requests.average).toFixed(2)}×; server CPU per request ${bm.cpuPerRequestUs.toFixed(0)} / ${mm.cpuPerRequestUs.toFixed(0)} µs; mock RSS ${rssAfter.at(-1).toFixed(1)} MiB`);
   }
+  console.log(`load average after: ${load()}`);
   const ratios = served.map((m, i) => m / base[i]);
   const ratio = median(ratios);
   console.log(`median server CPU per request: bare node:http ${median(cpu.base).toFixed(0)} µs, mock ${median(cpu.mock).toFixed(0)} µs (ratio ${(median(cpu.base) / median(cpu.mock)).toFixed(2)}×: the throughput ratio when the server, not the load generator, is the limit)`);

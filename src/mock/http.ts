@@ -36,7 +36,8 @@ export function readBody(req: IncomingMessage, maxBytes: number, lease: BodyLeas
       chunks.push(chunk);
     };
     req.on('data', onData);
-    req.on('end', () => settle({ ok: true, body: Buffer.concat(chunks).toString('utf8') }));
+    // One chunk (the usual small body) is decoded as it is: Buffer.concat would copy it first.
+    req.on('end', () => settle({ ok: true, body: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8') }));
     req.on('aborted', () => settle({ ok: false, reason: 'aborted' }));
     req.on('error', () => settle({ ok: false, reason: 'aborted' }));
   });
