@@ -19,7 +19,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent } from 'undici';
 import { createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
-import { MAX_WARM_CONNECTIONS, WarmConnections } from '../client/warm-connections.js';
+import { ConnectionPool } from '../client/http1/index.js';
 import { ScaledClock } from '../core/clock.js';
 import { Interrupted, type LoadproofError, RunFailure } from '../core/errors.js';
 import type { SecretMask } from '../core/redact.js';
@@ -158,8 +158,10 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   if (options.signal.aborted) onSignal();
   else options.signal.addEventListener('abort', onSignal, { once: true });
 
-  const warm = new WarmConnections(target.baseUrl);
-  const agent = new Agent({ connections: scenario.maxInFlight + 1, pipelining: 1, connect: warm.connect });
+  // Identification requests go through our own HTTP/1.1 client (one request per connection at a time);
+  // the token endpoint, called a few times per run, through undici.
+  const pool = ConnectionPool.forUrl(target.baseUrl, scenario.maxInFlight);
+  const agent = new Agent({ connections: 2, pipelining: 1 });
   // keepAlive: the engine's sleeps until the next arrival hold the process open.
   const clock = new ScaledClock(k, { keepAlive: true });
   const tokenLatency = MsHistogram.create();
@@ -197,7 +199,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     const textRng = createRng(scenario.payload.seed);
     const identify = createIdentify({
       baseUrl: target.baseUrl,
-      dispatcher: agent,
+      pool,
       tokens,
       clock,
       timeScale: k,
@@ -212,7 +214,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     if (stopped === undefined) {
       // Warm-up, not load: connections opened (no request on them) and the payload code run once, so the
       // first arrivals do not pay for handshakes and cold code that later ones do not.
-      const opened = await warm.open(warmConnectionCount(plan), Math.max(1000, scenario.timeoutMs / k));
+      const opened = await pool.open(warmConnectionCount(plan), Math.max(1000, scenario.timeoutMs / k));
       warmCode(scenario);
       options.log(`loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`);
       options.log(`loadproof: ${scenario.name}: ${plan.arrivals} requests over ${plan.durationMs / 1000} s of model time (${(plan.durationMs / k / 1000).toFixed(1)} s of wall time) against ${target.baseUrl}`);
@@ -268,7 +270,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   } finally {
     loop.disable();
     tokens.close();
-    warm.close();
+    pool.close();
     options.signal.removeEventListener('abort', onSignal);
     // Nothing of this run may keep the process alive: a renewal still in flight is abandoned.
     await agent.destroy();
@@ -291,6 +293,9 @@ function warmConnectionCount(plan: Plan): number {
   }
   return arrivals;
 }
+
+/** The most connections opened ahead of the load: enough for the first second at loopback latencies, few for a real service. */
+const MAX_WARM_CONNECTIONS = 64;
 
 /** Runs the per-request code once over (a throwaway generator: the run's texts are unchanged) so the JIT has seen it. */
 function warmCode(scenario: Scenario): void {
