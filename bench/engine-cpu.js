@@ -8,7 +8,8 @@
 // CPU is read from /proc/<pid>/stat over the steady part of each run (from WARM s after the load starts, for
 // MEASURE s), so process start-up and report writing are not counted for either tool.
 // Knobs: BENCH_REPS (3), BENCH_WARM_S (1), BENCH_MEASURE_S (4), BENCH_SEARCH_S (3), BENCH_SEARCH_STEPS (8), BENCH_SPARSE_S (8),
-// LOADPROOF_BIN (another build's bin/loadproof.js, to compare before/after). BENCH_JSON: see the bench convention.
+// LOADPROOF_BIN (another build's bin/loadproof.js, to compare before/after), BENCH_ONLY (a comma list of fixed, search,
+// sparse: run only those parts), BENCH_RATES (the fixed rates, default 1000,3000). BENCH_JSON: see the bench convention.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,8 @@ const SEARCH_S = Number(process.env.BENCH_SEARCH_S ?? 3);
 const SEARCH_STEPS = Number(process.env.BENCH_SEARCH_STEPS ?? 8);
 // /proc counts CPU in 10 ms ticks: the sparse case needs a longer window to tell 0.5 % from 1 %.
 const SPARSE_S = Number(process.env.BENCH_SPARSE_S ?? 8);
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'fixed,search,sparse').split(','));
+const RATES = (process.env.BENCH_RATES ?? '1000,3000').split(',').map(Number);
 const BIN = process.env.LOADPROOF_BIN ?? fileURLToPath(new URL('../bin/loadproof.js', import.meta.url));
 const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 const SERVER = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
@@ -161,7 +164,7 @@ try {
   console.log(`loadproof: ${BIN}`);
 
   // 1. Fixed rates.
-  for (const rate of [1000, 3000]) {
+  for (const rate of ONLY.has('fixed') ? RATES : []) {
     const lp = [];
     const ac = [];
     for (let i = 0; i < REPS; i++) {
@@ -181,6 +184,7 @@ try {
   }
 
   // 2. Highest rate within the lag budget: doubling from 1,000 req/s, then bisection; every step bounded.
+  if (ONLY.has('search')) {
   let good = 0;
   let bad = null;
   let rate = 1000;
@@ -204,8 +208,10 @@ try {
   console.log(`highest rate within send lag p99 ≤ ${LAG_BUDGET_MS} ms, ≥ 99.5 % sent, no drop: loadproof ${good} req/s   autocannon closed-loop max ${fmt(acMax)} req/s   ratio ${fmt(ratio, 3)}`);
   rows.push({ figure: 'highest rate within the lag budget (req/s)', loadproof: good, peer: null, ratio: null, target: '≥ 5,000 req/s on one core', met: good >= 5000 });
   rows.push({ figure: 'highest rate within the lag budget ÷ autocannon closed-loop maximum', loadproof: good, peer: acMax, ratio, target: '≥ 0.3', met: ratio === null ? null : ratio >= 0.3 });
+  }
 
   // 3. Sparse arrivals: CPU while waiting, 5 req/s.
+  if (ONLY.has('sparse')) {
   const sparse = [];
   const sparseAc = [];
   for (let i = 0; i < REPS; i++) {
@@ -217,6 +223,7 @@ try {
   const acShare = median(sparseAc.map((r) => share(r.window)));
   console.log(`5 req/s: CPU ${fmt(lpShare, 2)} % of a core (autocannon -R 5: ${fmt(acShare, 2)} %)`);
   rows.push({ figure: 'CPU while waiting between sparse arrivals, 5 req/s (% of a core)', loadproof: lpShare, peer: acShare, ratio: lpShare !== null && acShare ? lpShare / acShare : null, target: 'under 1 % of a core', met: lpShare === null ? null : lpShare < 1 });
+  }
 } finally {
   server.kill('SIGTERM');
 }

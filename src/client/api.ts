@@ -108,19 +108,27 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
         wallTimeoutMs,
         () => (sentAtMs = settings.clock.nowMs()),
         (error, res) => {
-          const sent = sentAtMs === undefined ? {} : { sentAtMs };
+          // Built field by field (no spreads of optional parts): this runs once per attempt.
+          const result: { sentAtMs?: number; outcome: Outcome; status?: number; retryAfterS?: number; serviceMs?: number } = { outcome: 'error' };
+          if (sentAtMs !== undefined) result.sentAtMs = sentAtMs;
           if (res === undefined) {
             const code = (error as { code?: unknown } | undefined)?.code;
-            const outcome: Outcome = code === 'LOADPROOF_CANCELLED' ? 'abandoned' : classifyError(error, code === 'LOADPROOF_DEADLINE');
-            return resolve({ outcome, ...sent });
+            result.outcome = code === 'LOADPROOF_CANCELLED' ? 'abandoned' : classifyError(error, code === 'LOADPROOF_DEADLINE');
+            return resolve(result);
           }
-          const outcome = classifyStatus(res.status);
-          const serviceMs = settings.readServerTiming === true ? parseModelTime(res.headers['server-timing']) : undefined;
-          const timing = serviceMs === undefined ? {} : { serviceMs };
+          result.status = res.status;
+          result.outcome = classifyStatus(res.status);
+          if (settings.readServerTiming === true) {
+            const serviceMs = parseModelTime(res.headers['server-timing']);
+            if (serviceMs !== undefined) result.serviceMs = serviceMs;
+          }
           // A 2xx body must be a JSON object; other bodies are read (the connection is reused) but not parsed.
-          if (outcome === 'ok' && parseJsonObject(res.body.toString('utf8')) === undefined) return resolve({ outcome: 'malformed', status: res.status, ...timing, ...sent });
-          const retryAfterS = res.status === 429 ? parseRetryAfterS(res.headers['retry-after']) : undefined;
-          resolve({ outcome, status: res.status, ...(retryAfterS === undefined ? {} : { retryAfterS }), ...timing, ...sent });
+          if (result.outcome === 'ok' && parseJsonObject(res.body.toString('utf8')) === undefined) result.outcome = 'malformed';
+          else if (res.status === 429) {
+            const retryAfterS = parseRetryAfterS(res.headers['retry-after']);
+            if (retryAfterS !== undefined) result.retryAfterS = retryAfterS;
+          }
+          resolve(result);
         },
       );
     });
@@ -155,21 +163,18 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       // Service time runs from the headers' write, so connecting is not counted as service.
       const lastSentAtMs = result.sentAtMs ?? handedAtMs;
       if (attempts === 1) sentAtMs = lastSentAtMs;
-      tries.push({
-        sentAtMs: lastSentAtMs,
-        endAtMs,
-        ...(result.status === undefined ? {} : { status: result.status }),
-        ...(result.serviceMs === undefined ? {} : { serviceMs: result.serviceMs }),
-        ...(waitMs === undefined ? {} : { waitMs }),
-      });
+      const timing: { sentAtMs: number; endAtMs: number; status?: number; serviceMs?: number; waitMs?: number } = { sentAtMs: lastSentAtMs, endAtMs };
+      if (result.status !== undefined) timing.status = result.status;
+      if (result.serviceMs !== undefined) timing.serviceMs = result.serviceMs;
+      if (waitMs !== undefined) timing.waitMs = waitMs;
+      tries.push(timing);
       waitMs = undefined;
       if (result.retryAfterS !== undefined) retryAfters.push(result.retryAfterS);
       // A 401 says the token is no longer good; a 2xx says the service took it.
       if (result.status === 401) settings.tokens.rejected(token);
       else if (result.outcome === 'ok' || result.outcome === 'malformed') settings.tokens.accepted(token);
-      last = {
+      const final: { outcome: Outcome; status?: number; attempts: number; sentAtMs: number; lastSentAtMs: number; endAtMs: number; retryAfterS: number[]; tries: AttemptTiming[] } = {
         outcome: result.outcome,
-        ...(result.status === undefined ? {} : { status: result.status }),
         attempts,
         sentAtMs,
         lastSentAtMs,
@@ -177,6 +182,8 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
         retryAfterS: retryAfters,
         tries,
       };
+      if (result.status !== undefined) final.status = result.status;
+      last = final;
       if (attempts >= maxAttempts) return last;
       // The token expired or was revoked under us: send again once it is renewed (one of the attempts).
       if (result.status === 401) continue;

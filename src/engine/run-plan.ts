@@ -93,18 +93,23 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
     }
     fired++;
     const handedAtMs = clock.nowMs() - startMs;
-    const request = options.identify(options.payload(mySeq), mySeq).then(
-      (result) =>
+    // One promise per request beyond the client's own: it emits the event and leaves the in-flight set.
+    const tracked: Promise<void> = options.identify(options.payload(mySeq), mySeq).then(
+      (result) => {
+        inFlight.delete(tracked);
         emit(
           result === undefined
             ? { seq: mySeq, phase, intendedAtMs, outcome: 'unsent', firedAtMs: handedAtMs }
             : // Fired when its first attempt was actually sent (headers on the socket): the wait for a token or a connection is send lag, not service time.
               { seq: mySeq, phase, intendedAtMs, outcome: result.outcome, firedAtMs: result.sentAtMs - startMs, result: shift(result, startMs) },
-        ),
+        );
+      },
       // createIdentify never rejects; if it ever did, the request still counts, as an error.
-      () => emit({ seq: mySeq, phase, intendedAtMs, outcome: 'error', firedAtMs: handedAtMs }),
+      () => {
+        inFlight.delete(tracked);
+        emit({ seq: mySeq, phase, intendedAtMs, outcome: 'error', firedAtMs: handedAtMs });
+      },
     );
-    const tracked = request.finally(() => inFlight.delete(tracked));
     inFlight.add(tracked);
   };
 

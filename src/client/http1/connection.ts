@@ -58,9 +58,10 @@ export class Connection {
       this.socket = tlsConnect({ host, port: origin.port, ...(isIP(host) === 0 ? { servername: host } : {}), ALPNProtocols: ['http/1.1'], ...origin.tls });
       this.socket.once('secureConnect', this.connected);
     } else {
-      this.socket = netConnect({ host, port: origin.port });
+      this.socket = netConnect({ host, port: origin.port, noDelay: true });
       this.socket.once('connect', this.connected);
     }
+    // A request is one write, and waits for nothing after it: Nagle's algorithm would only delay it.
     this.socket.setNoDelay(true);
     this.socket.on('data', this.data);
     this.socket.on('end', this.ended);

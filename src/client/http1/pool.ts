@@ -36,29 +36,46 @@ export class CancelledError extends Error {
   }
 }
 
-/** A request in the pool: an exchange with a deadline, and the connection it is on, once it has one. */
+/**
+ * A request in the pool: an exchange with a deadline, and the connection it is on, once it has one.
+ * It stays in the deadline queue after it settles (until the sweep passes it), so it lets go of its
+ * bytes and its callback then: a settled one costs a few words, not the request it carried.
+ */
 class Pending implements Exchange, Expiring {
   settled = false;
-  connection: Connection | undefined;
+  connection: Connection | undefined = undefined;
+  bytes: string;
+  onSent: () => void;
+  private callback: ((error: Error | undefined, response: Http1Response | undefined) => void) | undefined;
   constructor(
-    readonly bytes: string,
+    bytes: string,
     readonly deadlineAt: number,
-    readonly onSent: () => void,
-    private readonly callback: (error: Error | undefined, response: Http1Response | undefined) => void,
+    onSent: () => void,
+    callback: (error: Error | undefined, response: Http1Response | undefined) => void,
     private readonly pool: ConnectionPool,
-  ) {}
+  ) {
+    this.bytes = bytes;
+    this.onSent = onSent;
+    this.callback = callback;
+  }
 
   done(error: Error | undefined, response: Http1Response | undefined): void {
-    if (this.settled) return;
+    const callback = this.callback;
+    if (this.settled || callback === undefined) return;
     this.settled = true;
     this.connection = undefined;
-    this.callback(error, response);
+    this.callback = undefined;
+    this.bytes = '';
+    this.onSent = noop;
+    callback(error, response);
   }
 
   expire(): void {
     this.pool.fail(this, new DeadlineError());
   }
 }
+
+const noop = (): void => {};
 
 export class ConnectionPool {
   private readonly idle: Connection[] = [];
@@ -70,6 +87,8 @@ export class ConnectionPool {
   private readonly warming = new Map<Connection, () => void>();
   private readonly maxHeadBytes: number;
   private closed = false;
+  /** Connections being made (not yet ready or failed). */
+  private connecting = 0;
   /** Connections opened so far (warm ones included). */
   opened = 0;
 
@@ -97,7 +116,7 @@ export class ConnectionPool {
     const connection = this.takeIdle();
     if (connection !== undefined) return this.sendOn(connection, pending);
     this.waiting.push(pending);
-    if (this.all.size < this.options.maxConnections) this.connect();
+    this.connectForWaiting();
   }
 
   /** Ends every request not yet answered with a CancelledError. */
@@ -160,8 +179,15 @@ export class ConnectionPool {
     connection.send(pending);
   }
 
+  /** Opens a connection when more requests wait than connections are being made, if there is room. */
+  private connectForWaiting(): void {
+    if (this.closed || this.waiting.length - this.waitingHead <= this.connecting || this.all.size >= this.options.maxConnections) return;
+    this.connect();
+  }
+
   private connect(): Connection {
     this.opened++;
+    this.connecting++;
     const connection = new Connection(this.options.origin, this.maxHeadBytes, this.onReady, this.onFree, this.onGone);
     this.all.add(connection);
     return connection;
@@ -179,6 +205,7 @@ export class ConnectionPool {
   }
 
   private readonly onReady = (connection: Connection, error: Error | undefined): void => {
+    this.connecting--;
     const warmed = this.warming.get(connection);
     if (warmed !== undefined) {
       this.warming.delete(connection);
@@ -203,6 +230,6 @@ export class ConnectionPool {
     const at = this.idle.indexOf(connection);
     if (at >= 0) this.idle.splice(at, 1);
     // Requests still waiting, and room for a connection: open one for them.
-    if (!this.closed && this.waitingHead < this.waiting.length && this.all.size < this.options.maxConnections) this.connect();
+    this.connectForWaiting();
   };
 }
