@@ -1,5 +1,7 @@
 /** The HTTP/1.1 connection pool against real servers on loopback: connections opened ahead of the load, reuse, deadlines, cancel. */
+import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionPool, type Http1Response } from '../../src/client/http1/index.js';
@@ -97,5 +99,33 @@ describe('ConnectionPool', () => {
   it('says ECONNREFUSED when nothing listens', async () => {
     pool = ConnectionPool.forUrl('http://127.0.0.1:1', 1);
     expect(await send(pool, POST('127.0.0.1:1'))).toBe('ECONNREFUSED');
+  });
+});
+
+describe('ConnectionPool over TLS', () => {
+  // A self-signed certificate for "localhost" (test/fixtures/tls, valid for 100 years), made for these tests only.
+  const cert = readFileSync(new URL('../fixtures/tls/localhost.crt', import.meta.url));
+  const key = readFileSync(new URL('../fixtures/tls/localhost.key', import.meta.url));
+
+  async function tlsServer(): Promise<{ port: number; servernames: (string | false | null)[] }> {
+    const servernames: (string | false | null)[] = [];
+    const server = createHttpsServer({ cert, key }, (req, res) => req.resume().on('end', () => res.end('{"tls":true}')));
+    server.on('secureConnection', (socket) => servernames.push(socket.servername));
+    servers.push(server as unknown as Server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { port: (server.address() as AddressInfo).port, servernames };
+  }
+
+  it('verifies the server certificate by default: a self-signed one is refused', async () => {
+    const { port } = await tlsServer();
+    pool = ConnectionPool.forUrl(`https://localhost:${port}`, 1);
+    expect(await send(pool, POST(`localhost:${port}`))).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
+  });
+
+  it('with the CA trusted, sends over TLS with SNI and keeps the connection alive', async () => {
+    const { port, servernames } = await tlsServer();
+    pool = ConnectionPool.forUrl(`https://localhost:${port}`, 1, { ca: cert });
+    for (let i = 0; i < 2; i++) expect(await send(pool, POST(`localhost:${port}`))).toMatchObject({ status: 200 });
+    expect(servernames).toEqual(['localhost']);
   });
 });
