@@ -70,7 +70,10 @@ export class ResponseParser {
 
   constructor(private readonly maxHeadBytes = DEFAULT_MAX_HEAD_BYTES) {}
 
-  /** Feeds the next bytes; returns the response once it is whole (bytes after it mark it `close`). Throws HttpParseError. */
+  /**
+   * Feeds the next bytes; returns the response once it is whole (bytes after it mark it `close`). Throws
+   * HttpParseError. The bytes may be reused by the caller as soon as this returns: what is kept is copied.
+   */
   push(chunk: Buffer): Http1Response | undefined {
     let at = 0;
     if (chunk.length > 0) this.started = true;
@@ -93,7 +96,7 @@ export class ResponseParser {
         }
         case State.Length: {
           const n = Math.min(this.remaining, chunk.length - at);
-          this.parts.push(chunk.subarray(at, at + n));
+          this.parts.push(Buffer.from(chunk.subarray(at, at + n)));
           at += n;
           this.remaining -= n;
           if (this.remaining === 0) this.state = State.Head; // whole: see below
@@ -121,7 +124,7 @@ export class ResponseParser {
         }
         case State.ChunkData: {
           const n = Math.min(this.remaining, chunk.length - at);
-          this.parts.push(chunk.subarray(at, at + n));
+          this.parts.push(Buffer.from(chunk.subarray(at, at + n)));
           at += n;
           this.remaining -= n;
           if (this.remaining === 0) {
@@ -139,7 +142,7 @@ export class ResponseParser {
           break;
         }
         case State.UntilClose:
-          this.parts.push(chunk.subarray(at));
+          this.parts.push(Buffer.from(chunk.subarray(at)));
           at = chunk.length;
           break;
       }
