@@ -68,7 +68,7 @@ function warmPureCode(plan: Plan, secrets: SecretMask, rounds: number): void {
     const tries = [{ sentAtMs: i, endAtMs: i + 1, status: r.status, serviceMs }];
     const result = { outcome: classifyStatus(r.status), status: r.status, attempts: 1, sentAtMs: i, lastSentAtMs: i, endAtMs: i + 1, retryAfterS: [], tries };
     const record = toEventRecord(name, { seq: 0, intendedAtMs: i, outcome: result.outcome, firedAtMs: i, result }, plan.timeScale);
-    sink.add(record);
+    if (plan.arrivals > 0) sink.add(record); // a plan without arrivals has no position 0 to record
     secrets.redact(`${JSON.stringify(record)}\n`);
   }
 }
