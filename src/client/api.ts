@@ -7,20 +7,19 @@
  * that worst case. Never rejects: a failure is the Outcome; a request the run stopped before its
  * first attempt resolves to undefined (unsent).
  */
-import type { Dispatcher } from 'undici';
-import { request } from 'undici';
 import type { Clock } from '../core/clock.js';
 import type { Rng } from '../core/rng.js';
 import { API_PATHS, parseModelTime } from '../spec/index.js';
 import { type Outcome, classifyError, classifyStatus } from './classify.js';
 import { parseJsonObject } from './json.js';
 import { type RetryPolicy, nextRetry, parseRetryAfterS } from './retry.js';
-import { withSendStamp } from './send-stamp.js';
+import type { ConnectionPool } from './http1/index.js';
 import type { TokenProvider } from './token.js';
 
 export interface ApiClientSettings {
   readonly baseUrl: string;
-  readonly dispatcher: Dispatcher;
+  /** The connections to baseUrl's origin the attempts are sent on (our HTTP/1.1 client). */
+  readonly pool: ConnectionPool;
   readonly tokens: TokenProvider;
   /** The run's model clock. */
   readonly clock: Clock;
@@ -46,7 +45,7 @@ export interface RequestResult {
   readonly status?: number;
   /** Requests sent for this arrival (retries and the 401 renewal included). */
   readonly attempts: number;
-  /** When the first attempt's headers were written to the socket (when it was handed to undici, if they never were). */
+  /** When the first attempt's headers were written to the socket (when it was handed to the client, if they never were). */
   readonly sentAtMs: number;
   /** When the final attempt's headers were written to the socket, as sentAtMs (service time runs from here). */
   readonly lastSentAtMs: number;
@@ -60,7 +59,7 @@ export interface RequestResult {
 
 /** One attempt of a request, on the model clock (ms). */
 export interface AttemptTiming {
-  /** When its headers were written to the socket (when it was handed to undici, if they never were). */
+  /** When its headers were written to the socket (when it was handed to the client, if they never were). */
   readonly sentAtMs: number;
   /** When its answer ended (body read) or it failed. */
   readonly endAtMs: number;
@@ -90,67 +89,60 @@ export type IdentifyFn = (text: string, seq: number) => Promise<RequestResult | 
 export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const url = settings.baseUrl.replace(/\/+$/, '') + API_PATHS.identification;
   const wallTimeoutMs = settings.timeoutMs / settings.timeScale;
-  // The attempts waiting for an answer, cancelled together when the drain ends: one listener on the
-  // cancel signal, not one per attempt (EventTarget's addEventListener scans its listeners: O(in flight)).
-  const live = new Set<AbortController>();
-  const cancelAll = (): void => {
-    for (const controller of live) controller.abort();
-  };
-  settings.cancel?.addEventListener('abort', cancelAll, { once: true });
+  const path = new URL(url).pathname;
+  const host = new URL(url).host;
+  // What every attempt's head starts with; the token, the correlation headers and the length follow.
+  const headStart = `POST ${path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json\r\nauthorization: Bearer `;
+  const pool = settings.pool;
+  let safeToken: string | undefined;
+  // The attempts waiting for an answer are cancelled together when the drain ends.
+  settings.cancel?.addEventListener('abort', () => pool.cancelAll(), { once: true });
 
-  const attempt = async (body: string, token: string, seq: number, attemptNo: number): Promise<Attempt> => {
-    const sent: { atMs?: number } = {};
-    const result = await attemptOnce(body, token, seq, attemptNo, sent);
-    return sent.atMs === undefined ? result : { ...result, sentAtMs: sent.atMs };
-  };
-  const attemptOnce = async (body: string, token: string, seq: number, attemptNo: number, sent: { atMs?: number }): Promise<Attempt> => {
-    const controller = new AbortController();
-    let deadlineHit = false;
-    const timer = setTimeout(() => {
-      deadlineHit = true;
-      controller.abort();
-    }, wallTimeoutMs);
-    live.add(controller);
-    try {
-      if (settings.cancel?.aborted === true) return { outcome: 'abandoned' };
-      const stamp = (): void => {
-        sent.atMs = settings.clock.nowMs();
-      };
-      const res = await withSendStamp(stamp, () =>
-        request(url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            authorization: `Bearer ${token}`,
-            'x-loadproof-seq': String(seq),
-            'x-loadproof-attempt': String(attemptNo),
-          },
-          body,
-          dispatcher: settings.dispatcher,
-          signal: controller.signal,
-        }),
+  const attempt = (body: string, bodyBytes: number, token: string, seq: number, attemptNo: number): Promise<Attempt> =>
+    new Promise((resolve) => {
+      if (settings.cancel?.aborted === true) return resolve({ outcome: 'abandoned' });
+      // Never put a CR or LF from a server into our request; a token is checked once, not per attempt.
+      if (token !== safeToken) {
+        if (!HEADER_SAFE.test(token)) return resolve({ outcome: 'error' });
+        safeToken = token;
+      }
+      let sentAtMs: number | undefined;
+      const bytes = `${headStart}${token}\r\nx-loadproof-seq: ${seq}\r\nx-loadproof-attempt: ${attemptNo}\r\ncontent-length: ${bodyBytes}\r\n\r\n${body}`;
+      pool.request(
+        bytes,
+        wallTimeoutMs,
+        () => (sentAtMs = settings.clock.nowMs()),
+        (error, res) => {
+          // Built field by field (no spreads of optional parts): this runs once per attempt.
+          const result: { sentAtMs?: number; outcome: Outcome; status?: number; retryAfterS?: number; serviceMs?: number } = { outcome: 'error' };
+          if (sentAtMs !== undefined) result.sentAtMs = sentAtMs;
+          if (res === undefined) {
+            const code = (error as { code?: unknown } | undefined)?.code;
+            result.outcome = code === 'LOADPROOF_CANCELLED' ? 'abandoned' : classifyError(error, code === 'LOADPROOF_DEADLINE');
+            return resolve(result);
+          }
+          result.status = res.status;
+          result.outcome = classifyStatus(res.status);
+          if (settings.readServerTiming === true) {
+            const serviceMs = parseModelTime(res.headers['server-timing']);
+            if (serviceMs !== undefined) result.serviceMs = serviceMs;
+          }
+          // A 2xx body must be a JSON object; other bodies are read (the connection is reused) but not parsed.
+          if (result.outcome === 'ok' && parseJsonObject(res.body.toString('utf8')) === undefined) result.outcome = 'malformed';
+          else if (res.status === 429) {
+            const retryAfterS = parseRetryAfterS(res.headers['retry-after']);
+            if (retryAfterS !== undefined) result.retryAfterS = retryAfterS;
+          }
+          resolve(result);
+        },
       );
-      const text = await res.body.text();
-      const outcome = classifyStatus(res.statusCode);
-      const serviceMs = settings.readServerTiming === true ? parseModelTime(res.headers['server-timing']) : undefined;
-      const timing = serviceMs === undefined ? {} : { serviceMs };
-      if (outcome === 'ok' && parseJsonObject(text) === undefined) return { outcome: 'malformed', status: res.statusCode, ...timing };
-      const retryAfterS = res.statusCode === 429 ? parseRetryAfterS(res.headers['retry-after']) : undefined;
-      return { outcome, status: res.statusCode, ...(retryAfterS === undefined ? {} : { retryAfterS }), ...timing };
-    } catch (error) {
-      if (!deadlineHit && settings.cancel?.aborted === true) return { outcome: 'abandoned' };
-      return { outcome: classifyError(error, deadlineHit) };
-    } finally {
-      clearTimeout(timer);
-      live.delete(controller);
-    }
-  };
+    });
   const stopped = (): boolean => settings.stop?.aborted === true;
   const maxAttempts = settings.on429.policy === 'retry' ? settings.on429.maxAttempts : 1;
 
   return async (text, seq) => {
     const body = JSON.stringify({ text });
+    const bodyBytes = Buffer.byteLength(body);
     const clock = settings.clock;
     const retryAfters: number[] = [];
     const tries: AttemptTiming[] = [];
@@ -171,26 +163,23 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       if (stopped()) return last;
       const handedAtMs = clock.nowMs();
       attempts++;
-      const result = await attempt(body, token, seq, attempts);
+      const result = await attempt(body, bodyBytes, token, seq, attempts);
       const endAtMs = clock.nowMs();
       // Service time runs from the headers' write, so connecting is not counted as service.
       const lastSentAtMs = result.sentAtMs ?? handedAtMs;
       if (attempts === 1) sentAtMs = lastSentAtMs;
-      tries.push({
-        sentAtMs: lastSentAtMs,
-        endAtMs,
-        ...(result.status === undefined ? {} : { status: result.status }),
-        ...(result.serviceMs === undefined ? {} : { serviceMs: result.serviceMs }),
-        ...(waitMs === undefined ? {} : { waitMs }),
-      });
+      const timing: { sentAtMs: number; endAtMs: number; status?: number; serviceMs?: number; waitMs?: number } = { sentAtMs: lastSentAtMs, endAtMs };
+      if (result.status !== undefined) timing.status = result.status;
+      if (result.serviceMs !== undefined) timing.serviceMs = result.serviceMs;
+      if (waitMs !== undefined) timing.waitMs = waitMs;
+      tries.push(timing);
       waitMs = undefined;
       if (result.retryAfterS !== undefined) retryAfters.push(result.retryAfterS);
       // A 401 says the token is no longer good; a 2xx says the service took it.
       if (result.status === 401) settings.tokens.rejected(token);
       else if (result.outcome === 'ok' || result.outcome === 'malformed') settings.tokens.accepted(token);
-      last = {
+      const final: { outcome: Outcome; status?: number; attempts: number; sentAtMs: number; lastSentAtMs: number; endAtMs: number; retryAfterS: number[]; tries: AttemptTiming[] } = {
         outcome: result.outcome,
-        ...(result.status === undefined ? {} : { status: result.status }),
         attempts,
         sentAtMs,
         lastSentAtMs,
@@ -198,6 +187,8 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
         retryAfterS: retryAfters,
         tries,
       };
+      if (result.status !== undefined) final.status = result.status;
+      last = final;
       if (attempts >= maxAttempts) return last;
       // The token expired or was revoked under us: send again once it is renewed (one of the attempts).
       if (result.status === 401) continue;
@@ -209,6 +200,9 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
     }
   };
 }
+
+/** A token we can put in a header as is: visible ASCII (RFC 6750's b64token is a subset). */
+const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
 /** Resolves once `clock` reaches `atMs`, or at once when `stop` aborts. */
 function sleepUntilOrStop(clock: Clock, atMs: number, stop: AbortSignal | undefined): Promise<void> {

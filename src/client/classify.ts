@@ -1,8 +1,10 @@
 /**
  * Every request sent ends in exactly one Outcome, so counts add up:
  *   sent = ok + http_429 + http_504 + http_other + timeout + reset + refused + malformed + error + abandoned
- * HTTP statuses come first; transport failures are classified by undici's and Node's error codes;
- * a timeout is our own deadline (AbortSignal), never undici's coarse timers. `abandoned`: still
+ * HTTP statuses come first; transport failures are classified by Node's error codes (and undici's,
+ * which the token endpoint's client uses); a timeout is our own deadline (src/client/http1: one timer
+ * for all attempts), never a library's coarse timers; a response that is not HTTP/1.x (HPE_* codes)
+ * is an `error`, and a close before the answer is whole a `reset`. `abandoned`: still
  * unanswered when the run's drain ended, so the run cancelled it.
  */
 
@@ -25,7 +27,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 export function classifyError(error: unknown, deadlineHit: boolean): Outcome {
   if (deadlineHit) return 'timeout';
   const seen = new Set<unknown>();
-  // undici wraps the socket error in `cause`; look down the chain for a known code.
+  // undici wraps the socket error in `cause`; look down the chain for a known code (ours are not wrapped).
   for (let e: unknown = error; e instanceof Error && !seen.has(e); e = e.cause) {
     seen.add(e);
     const code = (e as { code?: unknown }).code;

@@ -3,7 +3,8 @@ export function redact(text: string, secrets: readonly (string | undefined)[]): 
   let out = text;
   for (const secret of secrets) {
     // Short strings would redact ordinary words; a real secret or token is long.
-    if (secret !== undefined && secret.length >= 8) out = out.split(secret).join('[redacted]');
+    // includes() first: most text holds no secret, and a search allocates nothing (it runs on every line a run writes).
+    if (secret !== undefined && secret.length >= 8 && out.includes(secret)) out = out.split(secret).join('[redacted]');
   }
   return out;
 }
@@ -22,11 +23,14 @@ export class SecretMask {
   static readonly RECENT_TOKENS = 8;
   private readonly secrets = new Set<string>();
   private readonly tokens: string[][] = [];
+  /** Every form masked, in one list; rebuilt when a secret or token is added. */
+  private forms: string[] = [];
 
   /** A secret for the whole process (the client secret). */
   add(secret: string | undefined): void {
     if (secret === undefined || secret.length < 8) return;
     for (const form of formsOf(secret)) this.secrets.add(form);
+    this.forms = [...this.secrets, ...this.tokens.flat()];
   }
 
   /** An access token: masked until RECENT_TOKENS newer ones have come. */
@@ -34,14 +38,15 @@ export class SecretMask {
     if (token.length < 8) return;
     this.tokens.push(formsOf(token));
     if (this.tokens.length > SecretMask.RECENT_TOKENS) this.tokens.shift();
+    this.forms = [...this.secrets, ...this.tokens.flat()];
   }
 
   /** How many forms are masked. */
   get size(): number {
-    return this.secrets.size + this.tokens.reduce((n, forms) => n + forms.length, 0);
+    return this.forms.length;
   }
 
   redact(text: string): string {
-    return this.size === 0 ? text : redact(text, [...this.secrets, ...this.tokens.flat()]);
+    return this.forms.length === 0 ? text : redact(text, this.forms);
   }
 }

@@ -56,15 +56,14 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
   const intendedAtMs = micro(e.intendedAtMs);
   const endAtMs = microOrNull(r?.endAtMs);
   const lastSentAtMs = microOrNull(r?.lastSentAtMs);
-  const tries = (r?.tries ?? []).map(
-    (t): TryRecord => ({
-      sentAtMs: micro(t.sentAtMs),
-      endAtMs: micro(t.endAtMs),
-      status: t.status ?? null,
-      ...(t.serviceMs === undefined ? {} : { serviceMs: micro(t.serviceMs) }),
-      ...(t.waitMs === undefined ? {} : { waitMs: micro(t.waitMs) }),
-    }),
-  );
+  // Built field by field, not with spreads of optional parts: this runs once per request (issue 11 §1).
+  const tries: TryRecord[] = [];
+  for (const t of r?.tries ?? []) {
+    const tr: { sentAtMs: number; endAtMs: number; status: number | null; serviceMs?: number; waitMs?: number } = { sentAtMs: micro(t.sentAtMs), endAtMs: micro(t.endAtMs), status: t.status ?? null };
+    if (t.serviceMs !== undefined) tr.serviceMs = micro(t.serviceMs);
+    if (t.waitMs !== undefined) tr.waitMs = micro(t.waitMs);
+    tries.push(tr);
+  }
   return {
     seq: e.seq,
     phase: phaseName,
@@ -73,8 +72,7 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
     lastSentAtMs,
     endAtMs,
     // From the rounded times, so the line agrees with itself and with what is recorded.
-    latencyMs:
-      endAtMs === null || lastSentAtMs === null || e.outcome === 'abandoned' ? null : micro(accountLatency({ intendedAtMs, lastSentAtMs, endAtMs, tries: tries.map(accountedTry) }, timeScale).latencyMs),
+    latencyMs: endAtMs === null || lastSentAtMs === null || e.outcome === 'abandoned' ? null : micro(accountLatency({ intendedAtMs, lastSentAtMs, endAtMs, tries }, timeScale).latencyMs),
     outcome: e.outcome,
     status: r?.status ?? null,
     attempts: r?.attempts ?? 0,
@@ -83,37 +81,31 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
   };
 }
 
-const accountedTry = (t: TryRecord): AccountedTry => ({
-  sentAtMs: t.sentAtMs,
-  endAtMs: t.endAtMs,
-  ...(t.serviceMs === undefined ? {} : { serviceMs: t.serviceMs }),
-  ...(t.waitMs === undefined ? {} : { waitMs: t.waitMs }),
-});
-
 /**
  * The Recorder's view of a record; `phase` is the phase's index in the plan. Its latency and service
  * time are recomputed from the raw times and the tries (src/judge/accounting.ts) at the run's `timeScale`.
+ * A TryRecord is an AccountedTry as it is (the accounting reads only its times), and its status of null
+ * means none: the Recorder reads `status` only when it is a number.
  */
 export function toRecordable(record: EventRecord, phase: number, timeScale: number): RecordableEvent {
-  return {
-    phase,
-    intendedAtMs: record.intendedAtMs,
-    outcome: record.outcome,
-    ...(record.firedAtMs === null ? {} : { firedAtMs: record.firedAtMs }),
-    ...(record.lastSentAtMs === null || record.endAtMs === null
-      ? {}
-      : {
-          result: {
-            ...(record.status === null ? {} : { status: record.status }),
-            attempts: record.attempts,
-            lastSentAtMs: record.lastSentAtMs,
-            endAtMs: record.endAtMs,
-            retryAfterS: record.retryAfterS,
-            tries: record.tries.map((t) => ({ sentAtMs: t.sentAtMs, endAtMs: t.endAtMs, ...(t.status === null ? {} : { status: t.status }) })),
-            ...accountLatency({ intendedAtMs: record.intendedAtMs, lastSentAtMs: record.lastSentAtMs, endAtMs: record.endAtMs, tries: record.tries.map(accountedTry) }, timeScale),
-          },
-        }),
-  };
+  const event: { phase: number; intendedAtMs: number; outcome: CountedOutcome; firedAtMs?: number; result?: NonNullable<RecordableEvent['result']> } = { phase, intendedAtMs: record.intendedAtMs, outcome: record.outcome };
+  if (record.firedAtMs !== null) event.firedAtMs = record.firedAtMs;
+  if (record.lastSentAtMs !== null && record.endAtMs !== null) {
+    const accounted = accountLatency({ intendedAtMs: record.intendedAtMs, lastSentAtMs: record.lastSentAtMs, endAtMs: record.endAtMs, tries: record.tries as readonly AccountedTry[] }, timeScale);
+    const tries = record.tries.map((t) => (t.status === null ? { sentAtMs: t.sentAtMs, endAtMs: t.endAtMs } : { sentAtMs: t.sentAtMs, endAtMs: t.endAtMs, status: t.status }));
+    const result: { status?: number; attempts: number; lastSentAtMs: number; endAtMs: number; retryAfterS: readonly number[]; tries: typeof tries; latencyMs: number; serviceMs: number } = {
+      attempts: record.attempts,
+      lastSentAtMs: record.lastSentAtMs,
+      endAtMs: record.endAtMs,
+      retryAfterS: record.retryAfterS,
+      tries,
+      latencyMs: accounted.latencyMs,
+      serviceMs: accounted.serviceMs,
+    };
+    if (record.status !== null) result.status = record.status;
+    event.result = result;
+  }
+  return event;
 }
 
 const OUTCOMES: ReadonlySet<string> = new Set(COUNTED_OUTCOMES);

@@ -2,6 +2,7 @@
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClientSettings, createIdentify } from '../../src/client/api.js';
+import { ConnectionPool } from '../../src/client/http1/index.js';
 import { TokenProvider } from '../../src/client/token.js';
 import { ManualClock, ScaledClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
@@ -9,7 +10,10 @@ import { type MockServer, type MockServerOptions, startMockServer } from '../../
 
 let server: MockServer | undefined;
 let agent: Agent | undefined;
+let pool: ConnectionPool | undefined;
 afterEach(async () => {
+  pool?.close();
+  pool = undefined;
   await agent?.close();
   await server?.close();
   server = undefined;
@@ -28,6 +32,7 @@ async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings>
   const timeScale = mock.timeScale ?? 1;
   server = await startMockServer({ profile: 'zero', ...mock });
   agent = new Agent({ connections: 16 });
+  pool = ConnectionPool.forUrl(server.url, 16);
   const clock = new ScaledClock(timeScale);
   const tokens = new TokenProvider({
     baseUrl: server.url,
@@ -41,7 +46,7 @@ async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings>
   });
   const identify = createIdentify({
     baseUrl: server.url,
-    dispatcher: agent,
+    pool,
     tokens,
     clock,
     timeScale,
@@ -117,6 +122,7 @@ describe('createIdentify', () => {
     expect(r.tries[0]!.serviceMs).toBeLessThanOrEqual(2020);
     await server?.close();
     await agent?.close();
+    pool?.close();
     const ignore = await setup({ profile: 'stall', timeScale: 20 });
     expect((await ignore.identify(NOTE, 2))!.tries[0]).not.toHaveProperty('serviceMs');
   });

@@ -1,11 +1,12 @@
 /**
- * Issue 11 §4: a request is stamped as sent when undici writes its headers to the socket, not when it is
- * handed to undici, so a wait for a connection (or for a busy one) is not counted as service time.
+ * Issue 11 §4: a request is stamped as sent when our client writes it to the socket, not when it is
+ * handed to the client, so a wait for a connection (or for a busy one) is not counted as service time.
  * Real HTTP on loopback (a stub that moves a manual clock when it receives a request), no timing.
  */
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIdentify } from '../../src/client/api.js';
+import { ConnectionPool } from '../../src/client/http1/index.js';
 import { TokenProvider } from '../../src/client/token.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
@@ -13,7 +14,9 @@ import { type Stub, startStub } from '../helpers/stub.js';
 
 let stub: Stub | undefined;
 let agent: Agent | undefined;
+let pool: ConnectionPool | undefined;
 afterEach(async () => {
+  pool?.close();
   await agent?.close();
   await stub?.close();
 });
@@ -24,11 +27,12 @@ describe('send stamps', () => {
     // The model clock moves to 1000 when the stub receives the first request, before it answers.
     stub = await startStub({ identify: (n) => (n === 1 && clock.advanceTo(1000), { status: 200, body: { entities: [] } }) });
     agent = new Agent({ connections: 1, pipelining: 1 });
+    pool = ConnectionPool.forUrl(stub.url, 1);
     const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', dispatcher: agent, clock, timeoutMs: 5000 });
     await tokens.get();
     const identify = createIdentify({
       baseUrl: stub.url,
-      dispatcher: agent,
+      pool,
       tokens,
       clock,
       timeScale: 1,
@@ -36,7 +40,7 @@ describe('send stamps', () => {
       on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 },
       rng: createRng(1),
     });
-    // Both handed to undici at model time 0; the one connection carries the first, the second waits for it.
+    // Both handed to the client at model time 0; the one connection carries the first, the second waits for it.
     const [first, second] = await Promise.all([identify('note one', 1), identify('note two', 2)]);
     expect(first).toMatchObject({ outcome: 'ok', sentAtMs: 0, lastSentAtMs: 0 });
     expect(second).toMatchObject({ outcome: 'ok', sentAtMs: 1000, lastSentAtMs: 1000, endAtMs: 1000 });
@@ -50,8 +54,23 @@ describe('send stamps', () => {
     const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', dispatcher: agent, clock, timeoutMs: 5000 });
     await tokens.get();
     // Port 1 on loopback: connection refused.
-    const identify = createIdentify({ baseUrl: 'http://127.0.0.1:1', dispatcher: agent, tokens, clock, timeScale: 1, timeoutMs: 60_000, on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 }, rng: createRng(1) });
+    pool = ConnectionPool.forUrl('http://127.0.0.1:1', 1);
+    const identify = createIdentify({ baseUrl: 'http://127.0.0.1:1', pool, tokens, clock, timeScale: 1, timeoutMs: 60_000, on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 }, rng: createRng(1) });
     const r = await identify('note', 1);
     expect(r).toMatchObject({ outcome: 'refused', sentAtMs: 500, lastSentAtMs: 500 });
+  });
+});
+
+describe('a token unfit for a header', () => {
+  it('is never written into a request: the attempt is an error and nothing reaches the server', async () => {
+    // A token endpoint that answers a token with a CR LF in it: written as is, it would add a header of the server's choosing.
+    stub = await startStub({ token: () => ({ status: 200, body: { access_token: 'lpmock_at_stub_x\r\nx-injected: yes', token_type: 'Bearer', expires_in: 3600 } }) });
+    agent = new Agent({ connections: 1 });
+    pool = ConnectionPool.forUrl(stub.url, 1);
+    const clock = new ManualClock();
+    const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', dispatcher: agent, clock, timeoutMs: 5000 });
+    const identify = createIdentify({ baseUrl: stub.url, pool, tokens, clock, timeScale: 1, timeoutMs: 60_000, on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 }, rng: createRng(1) });
+    expect(await identify('note', 1)).toMatchObject({ outcome: 'error', attempts: 1 });
+    expect(stub.counts.identification).toBe(0);
   });
 });

@@ -1,0 +1,81 @@
+/**
+ * Deadlines for many attempts on one timer, instead of a setTimeout (and an AbortController) per
+ * attempt: entries are kept in deadline order — which is the order they are added in when every
+ * attempt has the same timeout, so adding is O(1) — and the one timer is armed for the earliest.
+ * An entry that settles is only marked; it is dropped when the sweep reaches it.
+ */
+
+/** Something with a deadline: `expire` (which must settle it) is called once it passes, unless it was settled first. */
+export interface Expiring {
+  /** Wall ms (performance.now()) by which it must settle. */
+  readonly deadlineAt: number;
+  /** Settled before its deadline: the sweep skips it. */
+  settled: boolean;
+  expire(): void;
+}
+
+export class Deadlines {
+  private queue: Expiring[] = [];
+  private head = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private armedAt = Infinity;
+
+  add(entry: Expiring): void {
+    const q = this.queue;
+    if (q.length === this.head || q[q.length - 1]!.deadlineAt <= entry.deadlineAt) q.push(entry);
+    else {
+      // Out of order (a shorter timeout than the last one added): insert it in place.
+      let lo = this.head;
+      let hi = q.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (q[mid]!.deadlineAt <= entry.deadlineAt) lo = mid + 1;
+        else hi = mid;
+      }
+      q.splice(lo, 0, entry);
+    }
+    if (entry.deadlineAt < this.armedAt) this.arm(entry.deadlineAt);
+  }
+
+  /** Every entry not yet settled, in deadline order (for a cancel of all that are in flight). */
+  pending(): Expiring[] {
+    return this.queue.slice(this.head).filter((e) => !e.settled);
+  }
+
+  /** Stops the timer; the entries are forgotten. */
+  clear(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.armedAt = Infinity;
+    this.queue = [];
+    this.head = 0;
+  }
+
+  private arm(at: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.armedAt = at;
+    // +1: setTimeout may fire up to 1 ms early against performance.now(); the sweep re-arms if so.
+    this.timer = setTimeout(this.sweep, Math.max(0, at - performance.now()) + 1);
+    // The requests themselves keep the process alive; an idle deadline must not.
+    this.timer.unref();
+  }
+
+  private readonly sweep = (): void => {
+    this.timer = undefined;
+    this.armedAt = Infinity;
+    const now = performance.now();
+    const q = this.queue;
+    while (this.head < q.length) {
+      const entry = q[this.head]!;
+      if (!entry.settled && entry.deadlineAt > now) break;
+      this.head++;
+      if (!entry.settled) entry.expire();
+    }
+    // Compact now and then, so a long run does not keep every settled entry.
+    if (this.head > 1024 && this.head * 2 > q.length) {
+      this.queue = q.slice(this.head);
+      this.head = 0;
+    }
+    if (this.head < this.queue.length) this.arm(this.queue[this.head]!.deadlineAt);
+  };
+}

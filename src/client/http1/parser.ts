@@ -1,0 +1,224 @@
+/**
+ * An incremental HTTP/1.1 response parser for one connection, one response at a time (we never
+ * pipeline): the status line, the headers, then a body framed by Content-Length, by chunked
+ * transfer coding, or by the connection's close. Bytes may arrive split anywhere. It keeps every
+ * header (lower-case names), so the caller reads Retry-After, Server-Timing or anything else.
+ * What is not HTTP/1.x, or a head larger than the limit, is an {@link HttpParseError}, never a hang.
+ */
+
+/** One complete response. */
+export interface Http1Response {
+  readonly status: number;
+  /** Header values by lower-case name; a repeated header's values joined with ", ". */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: Buffer;
+  /** The connection cannot carry another request: Connection: close, HTTP/1.0 without keep-alive, a body ended by the close, or stray bytes after it. */
+  readonly close: boolean;
+  /** How long the server keeps an idle connection (Keep-Alive: timeout=N), wall ms, when it said. */
+  readonly keepAliveMs?: number;
+}
+
+/** A response that is not well-formed HTTP/1.x, or too large. `code` names what (as llhttp's HPE_* codes do). */
+export class HttpParseError extends Error {
+  constructor(
+    readonly code: 'HPE_HEADER_OVERFLOW' | 'HPE_INVALID_STATUS' | 'HPE_INVALID_HEADER' | 'HPE_INVALID_CONTENT_LENGTH' | 'HPE_INVALID_CHUNK_SIZE',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpParseError';
+  }
+}
+
+/** The connection closed before the response was whole: as a reset, to the caller. */
+export class PrematureCloseError extends Error {
+  readonly code = 'ECONNRESET';
+  constructor() {
+    super('the server closed the connection before the response was complete');
+    this.name = 'PrematureCloseError';
+  }
+}
+
+/** The largest status line + headers accepted, bytes (Node's own default). */
+export const DEFAULT_MAX_HEAD_BYTES = 16 * 1024;
+/** The longest chunk-size or trailer line accepted, bytes. */
+const MAX_LINE_BYTES = 8 * 1024;
+
+const enum State {
+  Head,
+  Length,
+  ChunkSize,
+  ChunkData,
+  ChunkEnd,
+  Trailers,
+  UntilClose,
+}
+
+const CRLFCRLF = Buffer.from('\r\n\r\n');
+
+export class ResponseParser {
+  private state = State.Head;
+  private head: Buffer | undefined;
+  private status = 0;
+  private headers: Record<string, string> = {};
+  private close = false;
+  private keepAliveMs: number | undefined;
+  private remaining = 0;
+  private parts: Buffer[] = [];
+  private line = '';
+  /** A response has begun (some byte of it was read). */
+  private started = false;
+
+  constructor(private readonly maxHeadBytes = DEFAULT_MAX_HEAD_BYTES) {}
+
+  /**
+   * Feeds the next bytes; returns the response once it is whole (bytes after it mark it `close`). Throws
+   * HttpParseError. The bytes may be reused by the caller as soon as this returns: what is kept is copied.
+   */
+  push(chunk: Buffer): Http1Response | undefined {
+    let at = 0;
+    if (chunk.length > 0) this.started = true;
+    while (at < chunk.length) {
+      switch (this.state) {
+        case State.Head: {
+          const before = this.head?.length ?? 0;
+          const buf = this.head === undefined ? chunk.subarray(at) : Buffer.concat([this.head, chunk.subarray(at)]);
+          const end = buf.indexOf(CRLFCRLF, Math.max(0, before - 3));
+          if (end < 0) {
+            if (buf.length > this.maxHeadBytes) throw new HttpParseError('HPE_HEADER_OVERFLOW', `the response's status line and headers exceed ${this.maxHeadBytes} bytes`);
+            this.head = Buffer.from(buf); // a copy: the socket's chunk is not ours to keep
+            return undefined;
+          }
+          if (end > this.maxHeadBytes) throw new HttpParseError('HPE_HEADER_OVERFLOW', `the response's status line and headers exceed ${this.maxHeadBytes} bytes`);
+          at += end + 4 - before;
+          this.head = undefined;
+          this.readHead(buf.toString('latin1', 0, end));
+          break;
+        }
+        case State.Length: {
+          const n = Math.min(this.remaining, chunk.length - at);
+          this.parts.push(Buffer.from(chunk.subarray(at, at + n)));
+          at += n;
+          this.remaining -= n;
+          if (this.remaining === 0) this.state = State.Head; // whole: see below
+          break;
+        }
+        case State.ChunkSize:
+        case State.Trailers: {
+          const nl = chunk.indexOf(10, at);
+          const piece = chunk.toString('latin1', at, nl < 0 ? chunk.length : nl + 1);
+          at = nl < 0 ? chunk.length : nl + 1;
+          this.line += piece;
+          if (this.line.length > MAX_LINE_BYTES) throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk-size or trailer line is too long');
+          if (nl < 0) break;
+          const line = this.line.endsWith('\r\n') ? this.line.slice(0, -2) : this.line.slice(0, -1);
+          this.line = '';
+          if (this.state === State.Trailers) {
+            if (line === '') this.state = State.Head; // whole
+            break;
+          }
+          const size = /^[0-9a-fA-F]{1,8}(?=[\t ;]|$)/.exec(line);
+          if (size === null) throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk size is not hexadecimal');
+          this.remaining = Number.parseInt(size[0], 16);
+          this.state = this.remaining === 0 ? State.Trailers : State.ChunkData;
+          break;
+        }
+        case State.ChunkData: {
+          const n = Math.min(this.remaining, chunk.length - at);
+          this.parts.push(Buffer.from(chunk.subarray(at, at + n)));
+          at += n;
+          this.remaining -= n;
+          if (this.remaining === 0) {
+            this.state = State.ChunkEnd;
+            this.remaining = 2;
+          }
+          break;
+        }
+        case State.ChunkEnd: {
+          // The CRLF after a chunk's data (a bare LF is tolerated, as llhttp's lenient mode does).
+          const byte = chunk[at++]!;
+          if (this.remaining === 2 && byte === 13) this.remaining = 1;
+          else if (byte === 10) this.state = State.ChunkSize;
+          else throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk is not followed by CRLF');
+          break;
+        }
+        case State.UntilClose:
+          this.parts.push(Buffer.from(chunk.subarray(at)));
+          at = chunk.length;
+          break;
+      }
+      // A response is whole when we are back at Head with a status read (1xx heads are skipped).
+      if (this.state === State.Head && this.status !== 0) return this.finish(at < chunk.length);
+    }
+    return undefined;
+  }
+
+  /**
+   * The connection ended. Returns the response a close ends (a body without length), undefined when
+   * no response had begun, and throws PrematureCloseError when one was cut short.
+   */
+  end(): Http1Response | undefined {
+    if (this.state === State.UntilClose) return this.finish(true);
+    if (!this.started) return undefined;
+    throw new PrematureCloseError();
+  }
+
+  private readHead(text: string): void {
+    const lines = text.split('\r\n');
+    const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]!);
+    if (m === null) throw new HttpParseError('HPE_INVALID_STATUS', 'the response does not start with an HTTP/1.x status line');
+    const status = Number(m[2]);
+    const headers: Record<string, string> = {};
+    for (let i = 1; i < lines.length; i++) {
+      const line = lines[i]!;
+      const colon = line.indexOf(':');
+      if (colon <= 0) throw new HttpParseError('HPE_INVALID_HEADER', 'a response header line has no name');
+      const name = line.slice(0, colon).toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+    }
+    // 1xx: an interim answer; the real one follows.
+    if (status < 200) return;
+    this.status = status;
+    this.headers = headers;
+    const connection = headers['connection']?.toLowerCase() ?? '';
+    this.close = connection.includes('close') || (m[1] === '0' && !connection.includes('keep-alive'));
+    const timeout = /timeout=(\d+)/i.exec(headers['keep-alive'] ?? '');
+    this.keepAliveMs = timeout === null ? undefined : Number(timeout[1]) * 1000;
+    if (status === 204 || status === 304) return; // no body: whole already
+    if (/(?:^|,)\s*chunked\s*$/i.test(headers['transfer-encoding'] ?? '')) {
+      this.state = State.ChunkSize;
+      return;
+    }
+    const length = headers['content-length'];
+    if (length !== undefined) {
+      const values = new Set(length.split(',').map((v) => v.trim()));
+      const only = values.size === 1 ? [...values][0]! : '';
+      if (!/^\d{1,15}$/.test(only)) throw new HttpParseError('HPE_INVALID_CONTENT_LENGTH', 'the response has an invalid Content-Length');
+      this.remaining = Number(only);
+      if (this.remaining > 0) this.state = State.Length;
+      return;
+    }
+    this.close = true;
+    this.state = State.UntilClose;
+  }
+
+  private finish(close: boolean): Http1Response {
+    const parts = this.parts;
+    const body = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
+    const response: Http1Response = {
+      status: this.status,
+      headers: this.headers,
+      body,
+      close: this.close || close,
+      ...(this.keepAliveMs === undefined ? {} : { keepAliveMs: this.keepAliveMs }),
+    };
+    this.state = State.Head;
+    this.status = 0;
+    this.headers = {};
+    this.close = false;
+    this.keepAliveMs = undefined;
+    this.parts = [];
+    this.started = false;
+    return response;
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * Keep-alive connections to one origin, each carrying one request at a time, with our own deadline per
+ * request (one timer for all: see deadlines.ts) and a cancel of everything in flight. A request takes
+ * an idle connection (the most recently used: it is the least likely to have been closed by the
+ * server), else opens one, up to `maxConnections`, else waits its turn. Connections can be opened
+ * before the load ({@link ConnectionPool.open}) so the first requests do not pay for handshakes.
+ * HTTP/1.1 only: no HTTP/2, no proxy, no pipelining.
+ */
+import { Connection, type Exchange, type Origin } from './connection.js';
+import { Deadlines, type Expiring } from './deadlines.js';
+import { DEFAULT_MAX_HEAD_BYTES, type Http1Response } from './parser.js';
+
+export interface PoolOptions {
+  readonly origin: Origin;
+  /** The most connections open at once. */
+  readonly maxConnections: number;
+  /** The largest response head accepted, bytes. */
+  readonly maxHeadBytes?: number;
+}
+
+/** Our own deadline passed before the answer was whole. */
+export class DeadlineError extends Error {
+  readonly code = 'LOADPROOF_DEADLINE';
+  constructor() {
+    super('no complete answer before the deadline');
+    this.name = 'DeadlineError';
+  }
+}
+
+/** The request was cancelled (the run's drain ended) before its answer was whole. */
+export class CancelledError extends Error {
+  readonly code = 'LOADPROOF_CANCELLED';
+  constructor() {
+    super('cancelled before the answer was complete');
+    this.name = 'CancelledError';
+  }
+}
+
+/**
+ * A request in the pool: an exchange with a deadline, and the connection it is on, once it has one.
+ * It stays in the deadline queue after it settles (until the sweep passes it), so it lets go of its
+ * bytes and its callback then: a settled one costs a few words, not the request it carried.
+ */
+class Pending implements Exchange, Expiring {
+  settled = false;
+  connection: Connection | undefined = undefined;
+  bytes: string;
+  onSent: () => void;
+  private callback: ((error: Error | undefined, response: Http1Response | undefined) => void) | undefined;
+  constructor(
+    bytes: string,
+    readonly deadlineAt: number,
+    onSent: () => void,
+    callback: (error: Error | undefined, response: Http1Response | undefined) => void,
+    private readonly pool: ConnectionPool,
+  ) {
+    this.bytes = bytes;
+    this.onSent = onSent;
+    this.callback = callback;
+  }
+
+  done(error: Error | undefined, response: Http1Response | undefined): void {
+    const callback = this.callback;
+    if (this.settled || callback === undefined) return;
+    this.settled = true;
+    this.connection = undefined;
+    this.callback = undefined;
+    this.bytes = '';
+    this.onSent = noop;
+    callback(error, response);
+  }
+
+  expire(): void {
+    this.pool.fail(this, new DeadlineError());
+  }
+}
+
+const noop = (): void => {};
+
+export class ConnectionPool {
+  private readonly idle: Connection[] = [];
+  private readonly all = new Set<Connection>();
+  private readonly waiting: Pending[] = [];
+  private waitingHead = 0;
+  private readonly deadlines = new Deadlines();
+  /** Connections being opened ahead of the load, and what to tell when each is made or failed. */
+  private readonly warming = new Map<Connection, () => void>();
+  private readonly maxHeadBytes: number;
+  private closed = false;
+  /** Connections being made (not yet ready or failed). */
+  private connecting = 0;
+  /** Connections opened so far (warm ones included). */
+  opened = 0;
+
+  constructor(private readonly options: PoolOptions) {
+    this.maxHeadBytes = options.maxHeadBytes ?? DEFAULT_MAX_HEAD_BYTES;
+  }
+
+  /** A pool for the origin of `baseUrl` (http: or https:). */
+  static forUrl(baseUrl: string, maxConnections: number, tls?: Origin['tls']): ConnectionPool {
+    const url = new URL(baseUrl);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
+    const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+    return new ConnectionPool({ origin: { protocol: url.protocol, hostname: url.hostname, port, ...(tls === undefined ? {} : { tls }) }, maxConnections });
+  }
+
+  /**
+   * Sends `bytes` (a whole request) and calls back with the whole response, or with why there is none:
+   * a DeadlineError after `timeoutMs` of wall time, a CancelledError, a parse error, or the socket's error.
+   * `onSent` is called when the bytes are handed to the socket (never, if they never are).
+   */
+  request(bytes: string, timeoutMs: number, onSent: () => void, callback: (error: Error | undefined, response: Http1Response | undefined) => void): void {
+    const pending = new Pending(bytes, performance.now() + timeoutMs, onSent, callback, this);
+    if (this.closed) return pending.done(new CancelledError(), undefined);
+    this.deadlines.add(pending);
+    const connection = this.takeIdle();
+    if (connection !== undefined) return this.sendOn(connection, pending);
+    this.waiting.push(pending);
+    this.connectForWaiting();
+  }
+
+  /** Ends every request not yet answered with a CancelledError. */
+  cancelAll(): void {
+    for (const entry of this.deadlines.pending()) this.fail(entry as Pending, new CancelledError());
+  }
+
+  /**
+   * Opens up to `count` connections ahead of the load (no request on them); resolves with how many are
+   * open and idle. One that fails, or is not made within `timeoutMs` of wall time, is left out.
+   */
+  async open(count: number, timeoutMs: number): Promise<number> {
+    const want = Math.min(count, this.options.maxConnections - this.all.size);
+    await Promise.all(
+      Array.from({ length: Math.max(0, want) }, () => {
+        const connection = this.connect();
+        return new Promise<void>((resolve) => {
+          const timer = setTimeout(() => connection.destroy(), timeoutMs);
+          this.warming.set(connection, () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      }),
+    );
+    return this.idle.length;
+  }
+
+  /** Idle connections open now. */
+  get available(): number {
+    return this.idle.length;
+  }
+
+  /** Closes every connection; requests in flight or waiting end with a CancelledError. */
+  close(): void {
+    this.closed = true;
+    this.cancelAll();
+    this.deadlines.clear();
+    for (const connection of this.all) connection.destroy();
+    this.idle.length = 0;
+  }
+
+  /** Ends `pending` with `error`: off its connection (which is closed: its answer may still come) or out of the queue. */
+  fail(pending: Pending, error: Error): void {
+    if (pending.connection !== undefined) pending.connection.abort(error);
+    else pending.done(error, undefined); // still waiting: skipped when its turn comes
+  }
+
+  private takeIdle(): Connection | undefined {
+    const now = performance.now();
+    for (let c = this.idle.pop(); c !== undefined; c = this.idle.pop()) {
+      if (!c.dead && c.staleAt > now) return c;
+      c.destroy();
+    }
+    return undefined;
+  }
+
+  private sendOn(connection: Connection, pending: Pending): void {
+    pending.connection = connection;
+    connection.send(pending);
+  }
+
+  /** Opens a connection when more requests wait than connections are being made, if there is room. */
+  private connectForWaiting(): void {
+    if (this.closed || this.waiting.length - this.waitingHead <= this.connecting || this.all.size >= this.options.maxConnections) return;
+    this.connect();
+  }
+
+  private connect(): Connection {
+    this.opened++;
+    this.connecting++;
+    const connection = new Connection(this.options.origin, this.maxHeadBytes, this.onReady, this.onFree, this.onGone);
+    this.all.add(connection);
+    return connection;
+  }
+
+  /** The next request waiting that is not settled yet (a deadline or a cancel may have ended it there). */
+  private nextWaiting(): Pending | undefined {
+    while (this.waitingHead < this.waiting.length) {
+      const pending = this.waiting[this.waitingHead++]!;
+      if (!pending.settled) return pending;
+    }
+    this.waiting.length = 0;
+    this.waitingHead = 0;
+    return undefined;
+  }
+
+  private readonly onReady = (connection: Connection, error: Error | undefined): void => {
+    this.connecting--;
+    const warmed = this.warming.get(connection);
+    if (warmed !== undefined) {
+      this.warming.delete(connection);
+      warmed();
+      if (error !== undefined) return;
+    } else if (error !== undefined) {
+      // Could not connect: the request that asked for this connection fails with the reason.
+      this.nextWaiting()?.done(error, undefined);
+      return;
+    }
+    this.onFree(connection);
+  };
+
+  private readonly onFree = (connection: Connection): void => {
+    const pending = this.nextWaiting();
+    if (pending !== undefined) this.sendOn(connection, pending);
+    else this.idle.push(connection);
+  };
+
+  private readonly onGone = (connection: Connection): void => {
+    this.all.delete(connection);
+    const at = this.idle.indexOf(connection);
+    if (at >= 0) this.idle.splice(at, 1);
+    // Requests still waiting, and room for a connection: open one for them.
+    this.connectForWaiting();
+  };
+}

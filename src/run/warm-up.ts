@@ -1,0 +1,111 @@
+/**
+ * Warm code before the first arrival (issue 11 §2). V8 compiles a function for speed only after it has
+ * run many times, on background threads; code first met during the load makes the first second lag
+ * (and spends CPU there). So, before t = 0 and without sending anything to the target:
+ *  1. the per-request code that needs no socket runs over and over: the payload, the response parser on
+ *     a canned answer, the JSON check, the event record, its line and the mask, and a throwaway Recorder;
+ *  2. our HTTP/1.1 client sends requests to a stub of our own on 127.0.0.1 inside this process, which
+ *     answers with the canned answer: the pool, the sockets' write and read paths, the parser on real reads.
+ * Nothing here is measured or written; the run's own texts are unchanged (a throwaway generator).
+ */
+import { type AddressInfo, type Server, createServer } from 'node:net';
+import { classifyStatus } from '../client/classify.js';
+import { ConnectionPool, ResponseParser } from '../client/http1/index.js';
+import { parseJsonObject } from '../client/json.js';
+import type { SecretMask } from '../core/redact.js';
+import { createRng } from '../core/rng.js';
+import { generateNote } from '../corpus/index.js';
+import { EventSink, toEventRecord } from '../judge/index.js';
+import type { Plan } from '../plan/index.js';
+import { parseModelTime } from '../spec/index.js';
+
+/**
+ * How much warming: about twice the arrivals of the first 2 s of wall time (a slow run needs little:
+ * its code has time to warm between arrivals), between these bounds. At the top, the JIT has mostly
+ * settled before t = 0 (measured with bench:engine at 1,000 req/s); it costs about a second of CPU.
+ */
+const MIN_ROUNDS = 200;
+const MAX_ROUNDS = 4000;
+/** Requests at once to the in-process stub. */
+const STUB_CONCURRENCY = 4;
+/** The most wall time the stub part may take (ms): a warm-up never holds a run back for long. */
+const STUB_BUDGET_MS = 2000;
+
+const ANSWER = JSON.stringify({ entities: [{ type: 'NAME', text: 'John Smith', start: 8, end: 18, score: 0.93 }], truncated: false, usage: { input_tokens: 174, output_tokens: 149 } });
+const RESPONSE = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nserver-timing: svc;dur=1.5\r\nconnection: keep-alive\r\ncontent-length: ${ANSWER.length}\r\n\r\n${ANSWER}`;
+
+export async function warmUp(plan: Plan, secrets: SecretMask): Promise<void> {
+  const rounds = Math.min(MAX_ROUNDS, Math.max(MIN_ROUNDS, 2 * arrivalsWithin(plan, 2000 * plan.timeScale)));
+  warmPureCode(plan, secrets, rounds);
+  await warmClient(plan, rounds);
+}
+
+/** The plan's arrivals before model time `ms` (counted up to MAX_ROUNDS). */
+function arrivalsWithin(plan: Plan, ms: number): number {
+  let n = 0;
+  for (const phase of plan.phases) {
+    for (const t of phase.arrivalsMs) {
+      if (t >= ms || n >= MAX_ROUNDS) return n;
+      n++;
+    }
+  }
+  return n;
+}
+
+function warmPureCode(plan: Plan, secrets: SecretMask, rounds: number): void {
+  const scenario = plan.scenario;
+  const rng = createRng(0);
+  const sink = new EventSink(plan);
+  const parser = new ResponseParser();
+  const response = Buffer.from(RESPONSE);
+  const name = plan.phases[0]?.name ?? '';
+  for (let i = 0; i < rounds; i++) {
+    const body = JSON.stringify({ text: generateNote(rng, { minChars: scenario.payload.minChars, maxChars: scenario.payload.maxChars }) });
+    Buffer.byteLength(body);
+    const r = parser.push(response);
+    if (r === undefined || parseJsonObject(r.body.toString('utf8')) === undefined) continue;
+    const serviceMs = parseModelTime(r.headers['server-timing']) ?? 0;
+    const tries = [{ sentAtMs: i, endAtMs: i + 1, status: r.status, serviceMs }];
+    const result = { outcome: classifyStatus(r.status), status: r.status, attempts: 1, sentAtMs: i, lastSentAtMs: i, endAtMs: i + 1, retryAfterS: [], tries };
+    const record = toEventRecord(name, { seq: 0, intendedAtMs: i, outcome: result.outcome, firedAtMs: i, result }, plan.timeScale);
+    if (plan.arrivals > 0) sink.add(record); // a plan without arrivals has no position 0 to record
+    secrets.redact(`${JSON.stringify(record)}\n`);
+  }
+}
+
+/** Sends `rounds` requests through a pool of our client to an in-process stub on 127.0.0.1; bounded by STUB_BUDGET_MS. */
+async function warmClient(plan: Plan, rounds: number): Promise<void> {
+  const server: Server = createServer((socket) => {
+    socket.setNoDelay(true);
+    socket.on('error', () => {});
+    // Each request arrives in one read here (one write, small, on loopback): one answer per read is enough for a warm-up.
+    socket.on('data', () => socket.write(RESPONSE));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const pool = ConnectionPool.forUrl(`http://127.0.0.1:${port}`, STUB_CONCURRENCY);
+  const rng = createRng(1);
+  const until = performance.now() + STUB_BUDGET_MS;
+  let sent = 0;
+  const one = (): Promise<void> =>
+    new Promise((resolve) => {
+      const body = JSON.stringify({ text: generateNote(rng, { minChars: plan.scenario.payload.minChars, maxChars: plan.scenario.payload.maxChars }) });
+      const bytes = `POST /warm HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\nx-loadproof-seq: ${sent}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      pool.request(bytes, STUB_BUDGET_MS, () => {}, (_error, response) => {
+        if (response !== undefined) parseJsonObject(response.body.toString('utf8'));
+        resolve();
+      });
+    });
+  const chain = async (): Promise<void> => {
+    while (sent < rounds && performance.now() < until) {
+      sent++;
+      await one();
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: STUB_CONCURRENCY }, chain));
+  } finally {
+    pool.close();
+    server.close();
+  }
+}
