@@ -1,6 +1,6 @@
 /**
  * One planned request to PHI Identification, from its first send to its final answer: our own
- * deadline per attempt (wall time = model timeout ÷ k), the body always read to the end and a 2xx
+ * deadline per attempt (wall time = model timeout ÷ k; see attemptWallDeadlineMs), the body always read to the end and a 2xx
  * body checked as JSON, and the retry policy. Attempts are bounded: with `on429: record` there is
  * one; with `retry`, at most maxAttempts, whatever caused them — a 429 (after Retry-After or
  * back-off, on the model clock) or a 401 (after the token is renewed). The guard counts exactly
@@ -88,7 +88,9 @@ export type IdentifyFn = (text: string, seq: number) => Promise<RequestResult | 
 
 export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const url = settings.baseUrl.replace(/\/+$/, '') + API_PATHS.identification;
-  const wallTimeoutMs = settings.timeoutMs / settings.timeScale;
+  const k = settings.timeScale;
+  const judgedOnModelTime = settings.readServerTiming === true && k > 1;
+  const wallTimeoutMs = attemptWallDeadlineMs(settings.timeoutMs, k, judgedOnModelTime);
   const path = new URL(url).pathname;
   const host = new URL(url).host;
   // What every attempt's head starts with; the token, the correlation headers and the length follow.
@@ -121,12 +123,15 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
             result.outcome = code === 'LOADPROOF_CANCELLED' ? 'abandoned' : classifyError(error, code === 'LOADPROOF_DEADLINE');
             return resolve(result);
           }
+          const serviceMs = settings.readServerTiming === true ? parseModelTime(res.headers['server-timing']) : undefined;
+          if (serviceMs !== undefined) result.serviceMs = serviceMs;
+          // At k > 1 the wall deadline had room for overheads: the timeout is judged on the model time.
+          if (judgedOnModelTime && sentAtMs !== undefined && attemptModelMs(settings.clock.nowMs() - sentAtMs, serviceMs, k) > settings.timeoutMs) {
+            result.outcome = 'timeout';
+            return resolve(result);
+          }
           result.status = res.status;
           result.outcome = classifyStatus(res.status);
-          if (settings.readServerTiming === true) {
-            const serviceMs = parseModelTime(res.headers['server-timing']);
-            if (serviceMs !== undefined) result.serviceMs = serviceMs;
-          }
           // A 2xx body must be a JSON object; other bodies are read (the connection is reused) but not parsed.
           if (result.outcome === 'ok' && parseJsonObject(res.body.toString('utf8')) === undefined) result.outcome = 'malformed';
           else if (res.status === 429) {
@@ -203,6 +208,27 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
 
 /** A token we can put in a header as is: visible ASCII (RFC 6750's b64token is a subset). */
 const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
+/**
+ * How long an attempt waits for its answer, wall ms. At k = 1 (or without the mock's Server-Timing) it is
+ * the timeout ÷ k. At k > 1 against the mock the timeout is judged on the attempt's model time — its time
+ * in the service (Server-Timing) plus the wall time outside it, counted once, as src/judge/accounting.ts
+ * counts latency — so the client waits up to OVERHEAD_ALLOWANCE_WALL_MS longer: a machine that stalls for
+ * a moment (another process on the core, a long GC) does not turn a prompt answer into a timeout, which
+ * at k = 60 (a 250 ms wall deadline for 15 s) it did.
+ */
+export function attemptWallDeadlineMs(timeoutMs: number, timeScale: number, judgedOnModelTime: boolean): number {
+  const scaled = timeoutMs / timeScale;
+  return judgedOnModelTime ? scaled + Math.min(OVERHEAD_ALLOWANCE_WALL_MS, timeoutMs - scaled) : scaled;
+}
+
+/** Wall time granted beyond timeout ÷ k for overheads at k > 1 (ms): longer stalls show as the generator's lag. */
+export const OVERHEAD_ALLOWANCE_WALL_MS = 1000;
+
+/** An attempt's model time: its service time (Server-Timing) plus the rest of its raw time counted once; without svc, the raw time. */
+function attemptModelMs(rawMs: number, serviceMs: number | undefined, timeScale: number): number {
+  return serviceMs === undefined ? rawMs : serviceMs + (rawMs - serviceMs) / timeScale;
+}
 
 /** Resolves once `clock` reaches `atMs`, or at once when `stop` aborts. */
 function sleepUntilOrStop(clock: Clock, atMs: number, stop: AbortSignal | undefined): Promise<void> {

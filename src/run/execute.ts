@@ -17,7 +17,7 @@ import { createHash } from 'node:crypto';
 import { extname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Agent } from 'undici';
-import { createIdentify } from '../client/api.js';
+import { attemptWallDeadlineMs, createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
 import { ConnectionPool } from '../client/http1/index.js';
 import { ScaledClock } from '../core/clock.js';
@@ -201,6 +201,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       else throw error;
     });
     const textRng = createRng(scenario.payload.seed);
+    // Time-scaled runs are against a mock, whose Server-Timing says each answer's model time in its service.
+    const readServerTiming = k > 1 && target.kind !== 'real';
     const identify = createIdentify({
       baseUrl: target.baseUrl,
       pool,
@@ -208,8 +210,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       clock,
       timeScale: k,
       timeoutMs: scenario.timeoutMs,
-      // Time-scaled runs are against a mock, whose Server-Timing says each answer's model time in its service.
-      readServerTiming: k > 1 && target.kind !== 'real',
+      readServerTiming,
       on429: { ...scenario.on429 },
       rng: createRng(scenario.arrivals.seed + 7),
       stop: stop.signal,
@@ -233,7 +234,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       clock,
       maxInFlight: scenario.maxInFlight,
       signal: stop.signal,
-      drainMs: scenario.timeoutMs,
+      // A stopped run waits for the answers in flight as long as an attempt may wait.
+      drainMs: attemptWallDeadlineMs(scenario.timeoutMs, k, readServerTiming) * k,
       cancelInFlight: () => cancel.abort(),
       onEvent: (e) => {
         const record = toEventRecord(plan.phases[e.phase]!.name, e, k);

@@ -65,12 +65,17 @@ export class Deadlines {
     this.armedAt = Infinity;
     const now = performance.now();
     const q = this.queue;
+    const due: Expiring[] = [];
     while (this.head < q.length) {
       const entry = q[this.head]!;
       if (!entry.settled && entry.deadlineAt > now) break;
       this.head++;
-      if (!entry.settled) entry.expire();
+      if (!entry.settled) due.push(entry);
     }
+    // Expire after this turn's poll, not now: after a stall (a busy machine, a long GC) Node runs due
+    // timers before it reads the sockets, so an answer that arrived during the stall would lose to its
+    // deadline. setImmediate runs once the sockets that are ready have been read.
+    if (due.length > 0) setImmediate(expireUnsettled, due);
     // Compact now and then, so a long run does not keep every settled entry.
     if (this.head > 1024 && this.head * 2 > q.length) {
       this.queue = q.slice(this.head);
@@ -78,4 +83,8 @@ export class Deadlines {
     }
     if (this.head < this.queue.length) this.arm(this.queue[this.head]!.deadlineAt);
   };
+}
+
+function expireUnsettled(due: readonly Expiring[]): void {
+  for (const entry of due) if (!entry.settled) entry.expire();
 }
