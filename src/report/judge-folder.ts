@@ -16,7 +16,7 @@ import { LOADPROOF_VERSION } from '../core/version.js';
 import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunRecord, judgeRun, parseEventLine, partialEnd } from '../judge/index.js';
 import { buildPlan, planIdentity } from '../plan/index.js';
 import { parseScenario, readScenarioText } from '../scenario/index.js';
-import { type FileResult, writeWhole } from '../run/output.js';
+import { type FileResult, writeAtomically } from '../run/output.js';
 
 export interface FolderJudgement extends Judgement {
   readonly summaryPath: string;
@@ -111,7 +111,8 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
   const judge = (more: readonly FileResult[]): Judgement => judgeRun(plan, sink, { run, end, partial, moreFiles: more, reportedAt: options.now().toISOString(), judgedBy: LOADPROOF_VERSION });
   let judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
-  const written = await writeWhole(summaryPath, `${JSON.stringify(judgement.summary, null, 2)}\n`);
+  // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy.
+  const written = await writeAtomically(summaryPath, `${JSON.stringify(judgement.summary, null, 2)}\n`);
   if (written.error !== null) judgement = judge([{ file: 'summary.json', error: written.error }]);
   return { ...judgement, summaryPath, written, notes };
 }

@@ -100,7 +100,9 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     for (const warning of target.warnings) options.log(`loadproof: warning: ${warning}`);
     const relative = (f: FileResult): FileResult => ({ file: f.file.slice(reportDir.length + 1), error: f.error });
     const writeText = async (file: string, text: string): Promise<FileResult> => relative(await writeWhole(join(reportDir, file), options.secrets.redact(text)));
-    const writeRunJson = async (record: RunRecord): Promise<FileResult> => relative(await writeAtomically(join(reportDir, 'run.json'), options.secrets.redact(`${JSON.stringify(record, null, 2)}\n`)));
+    // summary.json and run.json are written whole or not at all: a reader never finds half of one.
+    const writeJsonAtomically = async (file: string, text: string): Promise<FileResult> => relative(await writeAtomically(join(reportDir, file), options.secrets.redact(text)));
+    const writeRunJson = (record: RunRecord): Promise<FileResult> => writeJsonAtomically('run.json', `${JSON.stringify(record, null, 2)}\n`);
     const scenarioFile = extname(options.scenarioFile).toLowerCase() === '.json' ? 'scenario.json' : 'scenario.yaml';
     const scenarioWritten = await writeText(scenarioFile, scenarioText);
     const run: RunRecord = {
@@ -127,7 +129,7 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     const judged = (moreFiles: readonly FileResult[]): Judgement =>
       judgeRun(plan, sink, { run, end, partial: false, moreFiles: runFile === undefined ? moreFiles : [runFile, ...moreFiles], reportedAt: new Date().toISOString(), judgedBy: LOADPROOF_VERSION });
     let judgement = judged([]);
-    const summaryWritten = await writeText('summary.json', `${JSON.stringify(judgement.summary, null, 2)}\n`);
+    const summaryWritten = await writeJsonAtomically('summary.json', `${JSON.stringify(judgement.summary, null, 2)}\n`);
     if (summaryWritten.error !== null) judgement = judged([summaryWritten]);
     const writeFailures = [...end.files, runFile, summaryWritten].filter((f): f is FileResult => f !== undefined && f.error !== null).map((f) => ({ ...f, file: join(reportDir, f.file) }));
     return { exitCode: judgement.exitCode, reportDir, summary: judgement.summary, failure: measured.failure, writeFailures };
