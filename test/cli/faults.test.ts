@@ -5,11 +5,14 @@
  * once; an unusable --out; a stub that is not loadproof's mock. In every case the exit code is the
  * documented one, every planned request has exactly one line in events.ndjson, and the counts
  * reconcile: planned = sent + dropped + unsent, and the attempts recorded equal what the server saw.
+ *
+ * Signals, a closed stdout and two runs at once need real processes (startCli/runCli); the other
+ * faults are the run's own behaviour and run the built CLI's main() in-process (runMain).
  */
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CliProcess, runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { type CliProcess, runCli, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
 import { tokenAnswer } from '../helpers/stub.js';
 import { serversFor } from '../helpers/servers.js';
@@ -147,7 +150,7 @@ describe('tokens mid-run: bounded, and fatal when refused (exit 4, everything me
   it('a service that answers 401 to everything: two token calls, then the run ends', async () => {
     const s = await stub({ identify: () => ({ status: 401, body: { error: 'invalid_token' } }) });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: spike, duration: 20s, rpm: 300 }\n'));
-    const { code, stderr } = await runCli(['run', file, '--out', out], {}, 30_000);
+    const { code, stderr } = await runMain(['run', file, '--out', out]);
     expect(code).toBe(4);
     expect(stderr).toContain('AUTH_FAILED: the service rejected two access tokens in a row with 401');
     expect(s.counts.token).toBe(2);
@@ -163,7 +166,7 @@ describe('tokens mid-run: bounded, and fatal when refused (exit 4, everything me
       identify: (n) => (n <= 10 ? { status: 200, body: { entities: [] } } : { status: 401, body: { error: 'invalid_token' } }),
     });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10s, rpm: 300 }\n'));
-    const { code, stderr } = await runCli(['run', file, '--out', out], {}, 30_000);
+    const { code, stderr } = await runMain(['run', file, '--out', out]);
     expect(code).toBe(4);
     expect(stderr).toContain('AUTH_FAILED: cannot renew the access token mid-run: cannot authenticate: the client_id or client_secret is wrong (401 Unauthorized)');
     expect(s.counts.token).toBe(2);
@@ -176,7 +179,7 @@ describe('tokens mid-run: bounded, and fatal when refused (exit 4, everything me
   it('a token that claims to last 1 ms: one token call for the whole run, and a warning', async () => {
     const s = await stub({ token: (n) => tokenAnswer(n, 0.001) });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 4s, rpm: 300 }\n'));
-    const { code, stderr } = await runCli(['run', file, '--out', out], {}, 30_000);
+    const { code, stderr } = await runMain(['run', file, '--out', out]);
     expect(code).toBe(0);
     expect(stderr).toContain('warning: the token endpoint says tokens last 0.001 s');
     expect(s.counts.token).toBe(1);
@@ -189,12 +192,12 @@ describe('the target killed and restarted mid-run', () => {
     const first = await mock({ profile: 'zero' });
     const port = Number(new URL(first.url).port);
     const { file, out } = scenarioWorkspace(scenarioAt(first.url, '  - { name: steady, duration: 1m, rpm: 300 }\n'));
-    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    const run = runMain(['run', file, '--time-scale', String(K), '--out', out]);
     await until(() => first.stats().requests.identification.received >= 50, '50 requests');
     await first.close();
     await new Promise((r) => setTimeout(r, 300));
     const second = await mock({ profile: 'zero', port });
-    const { code } = await cli.exited;
+    const { code } = await run;
     // Refused for about 6 s of model time at 300 rpm: a verdict (the error check fails it), not a dead target.
     expect(code).toBe(1);
     const r = await onlyRun(out);
@@ -229,7 +232,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
   ])('refuses --out at $what with exit 2, before the token call', async ({ out: outOf, mention }) => {
     const s = await mock();
     const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
-    const { code, stderr } = await runCli(['run', file, '--time-scale', String(K), '--out', outOf(dir)]);
+    const { code, stderr } = await runMain(['run', file, '--time-scale', String(K), '--out', outOf(dir)]);
     expect(code).toBe(2);
     expect(stderr).toContain(mention);
     expect(stderr).not.toContain('internal error');
@@ -242,7 +245,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     const runDir = join(dir, 'run');
     mkdirSync(runDir);
     symlinkSync('/dev/full', join(runDir, 'events.ndjson'));
-    const { code, stdout, stderr } = await runCli(['run', file, '--time-scale', String(K), '--run-dir', runDir]);
+    const { code, stdout, stderr } = await runMain(['run', file, '--time-scale', String(K), '--run-dir', runDir]);
     expect(code).toBe(4);
     expect(stderr).toContain(`could not write ${join(runDir, 'events.ndjson')} (ENOSPC`);
     expect(stdout).toContain('verdict: PASS — exit 4');
@@ -262,7 +265,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     const runDir = join(dir, 'run');
     mkdirSync(runDir);
     symlinkSync('/dev/full', join(runDir, 'summary.json'));
-    const { code, stdout, stderr } = await runCli(['run', file, '--time-scale', String(K), '--run-dir', runDir]);
+    const { code, stdout, stderr } = await runMain(['run', file, '--time-scale', String(K), '--run-dir', runDir]);
     expect(code).toBe(4);
     expect(stderr).toContain(`could not write ${join(runDir, 'summary.json')} (ENOSPC`);
     expect(stdout).toMatch(/steady +120 +120\.0 +60 +0 +0 +60/);
@@ -275,7 +278,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     const s = await mock();
     const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
     writeFileSync(join(dir, 'summary.json'), '{}');
-    const { code, stderr } = await runCli(['run', file, '--time-scale', String(K), '--run-dir', dir]);
+    const { code, stderr } = await runMain(['run', file, '--time-scale', String(K), '--run-dir', dir]);
     expect(code).toBe(2);
     expect(stderr).toContain('it already holds a run (summary.json)');
     expect(s.stats().requests.token.received).toBe(0);
@@ -297,7 +300,7 @@ describe('a loopback server that is not loadproof’s mock', () => {
   it('is a mock at time scale 1 with its profile unknown', async () => {
     const s = await stub();
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 3s, rpm: 300 }\n'));
-    const { code, stdout } = await runCli(['run', file, '--out', out]);
+    const { code, stdout } = await runMain(['run', file, '--out', out]);
     expect(code).toBe(0);
     expect(stdout).toContain("(a loopback server that is not loadproof's mock: real time, profile unknown)");
     const r = await onlyRun(out);
@@ -308,7 +311,7 @@ describe('a loopback server that is not loadproof’s mock', () => {
   it('refuses another --time-scale with exit 2, saying why, and sends nothing', async () => {
     const s = await stub();
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 3s, rpm: 300 }\n'));
-    const { code, stderr } = await runCli(['run', file, '--time-scale', '20', '--out', out]);
+    const { code, stderr } = await runMain(['run', file, '--time-scale', '20', '--out', out]);
     expect(code).toBe(2);
     expect(stderr).toContain("is not loadproof's mock (it has no /__mock/stats saying its time scale), so it runs in real time and can only be tested at time scale 1");
     expect(s.counts.token + s.counts.identification).toBe(0);
