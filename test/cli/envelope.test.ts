@@ -55,8 +55,12 @@ describe('loadproof run: 429s judged against the envelope', () => {
       ['recovery', 'pass', 0],
     ]);
     expect(stdout).not.toContain('a finding against the service');
-    // The latency checks may be inconclusive on a busy machine (the generator's budget), never failed by the envelope.
-    expect([0, 5]).toContain(code);
+    // On a busy machine at k = 60 the latency check may be inconclusive (the generator's budget), and
+    // timeouts (1 s of wall time) may fail the error check (seen once beside other load, send lag p99 27 s
+    // of model time); the envelope never fails it.
+    const failed = summary.verdict.checks.filter((c: any) => c.status === 'fail').map((c: any) => c.id);
+    expect(failed.filter((id: string) => id !== 'latency_p95_target' && id !== 'error_rate')).toEqual([]);
+    expect([0, 1, 5]).toContain(code);
     for (const p of summary.phases) expect(p.envelope).toMatchObject({ findings: 0, marginTokens: summary.envelope.marginTokens });
     expect(summary.envelope.capacityTokens).toBe(501);
   });
