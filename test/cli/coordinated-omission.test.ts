@@ -45,9 +45,10 @@ describe('coordinated omission (stall profile)', () => {
     // the truth within the timers' resolution (1 ms of wall time is K ms of model time, on both sides)
     // plus transit; a closed loop, below, misses the stalls by far.
     const withoutOwnDelay = events.map((e) => e.latencyMs - (e.lastSentAtMs - e.intendedAtMs));
-    // (measured ≥ truth − K, i.e. within 1 wall ms, failed once beside other load at 1425 vs 1438 model
-    // ms: how close it comes is bench:co's figure, loadproof vs the truth.)
     for (const q of [0.95, 0.99]) {
+      // Never below the truth but for the timers' and transit's slack (a bound of K, 1 wall ms, failed
+      // once beside other load at 1425 vs 1438 model ms: how close it comes is bench:co's figure).
+      expect(quantile(measured, q)).toBeGreaterThanOrEqual(quantile(truth, q) - (5 * K + 30));
       // Loopback transit and the event loop cost a few wall ms each way on a busy machine, × K in model
       // time: a loose bound here (how close it comes is measured by the benchmarks, not asserted).
       expect(Math.abs(quantile(withoutOwnDelay, q) - quantile(truth, q))).toBeLessThan(5 * K + 30 + 0.2 * quantile(truth, q));
