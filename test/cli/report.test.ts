@@ -55,7 +55,9 @@ describe('loadproof report', () => {
       scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 100, warmup: 5s }\n  - { name: burst, duration: 30s, rpm: 200 }\n', 'thresholds:\n  all: ["p(50) < 100ms"]\n'),
     );
     const run = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
-    expect(run.code).toBe(1);
+    // A FAIL; or, when a busy machine made the generator late beyond its budget, inconclusive: either
+    // way not a trivial pass, and what is judged again must come out the same.
+    expect([1, 5]).toContain(run.code);
     const dir = onlyFolder(out);
     expect(readdirSync(dir).sort()).toEqual(['events.ndjson', 'run.json', 'scenario.yaml', 'summary.json']);
     expect(readFileSync(join(dir, 'scenario.yaml'), 'utf8')).toBe(readFileSync(file, 'utf8'));
@@ -64,8 +66,8 @@ describe('loadproof report', () => {
     server = undefined;
 
     const again = await runCli(['report', dir]);
-    expect(again.code).toBe(1);
-    expect(again.stdout).toContain('verdict: FAIL — exit 1');
+    expect(again.code).toBe(run.code);
+    expect(again.stdout).toContain(run.code === 1 ? 'verdict: FAIL — exit 1' : 'exit 5');
     const second = readJson(join(dir, 'summary.json'));
     expect(second.reportedAt).not.toBe(first.reportedAt);
     expect(withoutReportedAt(second)).toEqual(withoutReportedAt(first));
