@@ -6,9 +6,9 @@ export default defineConfig({
     // Integration and CLI tests start real servers and child processes; keep them bounded.
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Vitest's default on 2 cores is one worker, but most CLI tests wait on time-scaled runs: two
-    // workers let one file compute while another waits.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Vitest's default on 2 cores is one worker, but most CLI tests wait on time-scaled runs: one
+    // worker more than the cores lets files compute while others wait.
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         extends: true,
