@@ -78,12 +78,15 @@ describe('the target killed and restarted mid-run', () => {
     expect(second.stats().requests.token.received).toBe(1);
     // A refused attempt reached no server. A reset one may have or not: written on a kept-alive
     // socket as the first server closed it, it is lost on the way (no server counts it), but reset
-    // after the server read it, it counts. Every other attempt reached the first or the second.
+    // after the server read it, it counts. So may a timed-out one: written on a socket of the closing
+    // server that never read it (50 of them once, beside other load). Every other attempt reached
+    // the first or the second.
     expectReconciled(r);
-    const sentOut = r.events.reduce((sum, e) => sum + e.attempts, 0) - r.summary.overall.outcomes.refused;
+    const o = r.summary.overall.outcomes;
+    const sentOut = r.events.reduce((sum, e) => sum + e.attempts, 0) - o.refused;
     const received = first.stats().requests.identification.received + second.stats().requests.identification.received;
     expect(received).toBeLessThanOrEqual(sentOut);
-    expect(received).toBeGreaterThanOrEqual(sentOut - r.summary.overall.outcomes.reset);
+    expect(received).toBeGreaterThanOrEqual(sentOut - o.reset - o.timeout);
   });
 });
 
