@@ -7,9 +7,12 @@ export default defineConfig({
     // Integration and CLI tests start real servers and child processes; keep them bounded.
     testTimeout: 20_000,
     hookTimeout: 20_000,
-    // Vitest's default on 2 cores is one worker, but most CLI tests wait on time-scaled runs in child
-    // processes: two workers halve the suite's wall time (5 min 43 s → 2 min 58 s here; 3 min 24 s
-    // beside a CPU hog, all green).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Vitest's default on 2 cores is one worker, but most CLI tests wait on time-scaled runs: one
+    // worker more than the cores lets files compute while others wait.
+    maxWorkers: availableParallelism() + 1,
+    // No file leaves anything global behind (servers close after each test; runs in-process get their
+    // own Io, test/helpers/cli.ts), so the files of a worker share its loaded modules instead of
+    // loading them again: 52 unit files 66 → 33 s of CPU, 17 CLI files 103 → 82 s.
+    isolate: false,
   },
 });

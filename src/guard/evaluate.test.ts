@@ -114,11 +114,23 @@ interface Oracle {
  */
 function oracle(arrivalsMs: readonly number[], attempts: number, aboveRpm: number, spikeRpm: number, spreadMs = 0, spikeMinutes = 5): Oracle {
   if (arrivalsMs.length > ORACLE_MAX) throw new Error(`the oracle is quadratic: ${arrivalsMs.length} arrivals is too many`);
-  const us = arrivalsMs.map((t) => Math.round(t * 1000));
+  const us = arrivalsMs.map((t) => Math.round(t * 1000)).sort((x, y) => x - y);
   const L = MINUTE * 1000;
   const ABOVE_BRIDGE = 5 * MINUTE * 1000;
   const AT_BRIDGE = spikeMinutes * MINUTE * 1000;
-  const held = (from: number, to: number): number => us.filter((t) => t >= from && t < to).length;
+  // The arrivals t with from ≤ t < to: two bisections of the sorted times (a filter made the suite's
+  // slowest unit test; same definition).
+  const firstAtOrAfter = (x: number): number => {
+    let lo = 0;
+    let hi = us.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (us[mid]! < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const held = (from: number, to: number): number => Math.max(0, firstAtOrAfter(to) - firstAtOrAfter(from));
   const longest = (runs: [number, number][], bridge: number): OracleStretch | null => {
     const span = (r: [number, number]): number => r[1] - r[0];
     const merged: [number, number][] = [];

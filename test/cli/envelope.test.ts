@@ -1,15 +1,14 @@
 /**
- * The rate-limit envelope end to end: `loadproof run` as a child process. burst.yaml spends the
- * documented allowance exactly, so against the nominal mock its 429s are timing, not findings; a
- * mock (`loadproof mock`, its own process) whose limiter is 10 % tighter than documented is flagged.
+ * The rate-limit envelope end to end: `loadproof run` through the built CLI's main() in-process
+ * (runMain). burst.yaml spends the documented allowance exactly, so against the nominal mock its
+ * 429s are timing, not findings. A mock whose limiter is 10 % tighter than documented is flagged:
+ * envelope-tight.test.ts (two files, so that their waits overlap).
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { AttemptLog, type RecordableEvent } from '../../src/recorder/index.js';
-import { envelopeFindings } from '../../src/verdict/index.js';
-import { runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 const BURST = fileURLToPath(new URL('../../scenarios/burst.yaml', import.meta.url));
 
@@ -18,35 +17,16 @@ function readSummary(out: string): any {
   return JSON.parse(readFileSync(join(out, folder!, 'summary.json'), 'utf8'));
 }
 
-function readEvents(out: string): any[] {
-  const [folder] = readdirSync(out);
-  return readFileSync(join(out, folder!, 'events.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
-}
-
-/** The run judged again from its events.ndjson alone. */
-function judgeEvents(events: readonly any[], phaseNames: readonly string[]) {
-  const log = new AttemptLog();
-  for (const e of events) {
-    const event: RecordableEvent = {
-      phase: phaseNames.indexOf(e.phase),
-      intendedAtMs: e.intendedAtMs,
-      outcome: e.outcome,
-      ...(e.firedAtMs === null ? {} : { firedAtMs: e.firedAtMs }),
-      ...(e.attempts === 0 ? {} : { result: { attempts: e.attempts, lastSentAtMs: e.lastSentAtMs, endAtMs: e.endAtMs, retryAfterS: e.retryAfterS, tries: e.tries.map((t: any) => ({ sentAtMs: t.sentAtMs, endAtMs: t.endAtMs, ...(t.status === null ? {} : { status: t.status }) })) } }),
-    };
-    log.add(event);
-  }
-  return envelopeFindings({ phases: phaseNames }, log, { sustainedRpm: 100, burstRpm: 200, burstMinutes: 5 });
-}
-
 const envelopeChecks = (summary: any): any[] => summary.verdict.checks.filter((c: any) => c.id === 'http_429_in_envelope');
 
 describe('loadproof run: 429s judged against the envelope', () => {
-  it('burst.yaml at k = 60 against the nominal mock: no envelope finding (it spends the allowance exactly)', { timeout: 90_000 }, async () => {
-    // k = 60 puts 60 times the machine's lateness into model time: a harder case for the margin than
+  it('burst.yaml at k = 20 against the nominal mock: no envelope finding (it spends the allowance exactly)', { timeout: 90_000 }, async () => {
+    // k = 20, as `npm run soak:envelope` runs it 10 times per shipped scenario. (k = 60 was tried here
+    // as a harder case, but a wall second is then a model minute: beside other load a stall ended the
+    // run as a silent target, exit 4, and timeouts of 1 wall second failed the error check.)
     // k = 20, which `npm run soak:envelope` runs 10 times per shipped scenario.
     const { file, out } = scenarioWorkspace(readFileSync(BURST, 'utf8'));
-    const { code, stdout } = await runCli(['run', file, '--time-scale', '60', '--out', out], {}, 80_000);
+    const { code, stdout } = await runMain(['run', file, '--time-scale', '20', '--out', out]);
     const summary = readSummary(out);
     expect(envelopeChecks(summary).map((c) => [c.phase, c.status, c.observed])).toEqual([
       ['warmup', 'pass', 0],
@@ -54,41 +34,13 @@ describe('loadproof run: 429s judged against the envelope', () => {
       ['recovery', 'pass', 0],
     ]);
     expect(stdout).not.toContain('a finding against the service');
-    // The latency checks may be inconclusive on a busy machine (the generator's budget), never failed by the envelope.
-    expect([0, 5]).toContain(code);
+    // On a busy machine the latency check may be inconclusive (the generator's budget), and timeouts
+    // may fail the error check (seen at k = 60 beside other load, send lag p99 27 s of model time); the
+    // envelope never fails it.
+    const failed = summary.verdict.checks.filter((c: any) => c.status === 'fail').map((c: any) => c.id);
+    expect(failed.filter((id: string) => id !== 'latency_p95_target' && id !== 'error_rate')).toEqual([]);
+    expect([0, 1, 5]).toContain(code);
     for (const p of summary.phases) expect(p.envelope).toMatchObject({ findings: 0, marginTokens: summary.envelope.marginTokens });
     expect(summary.envelope.capacityTokens).toBe(501);
-  });
-
-  it('flags a mock whose limiter is 10 % tighter than documented (sustained 90, burst 180)', { timeout: 90_000 }, async () => {
-    // k = 60: 11 minutes of model time in 11 s. A stall of 300 ms of wall time on a busy machine
-    // makes a margin of about 32 tokens; the tighter limiter refuses while the documented bucket
-    // holds 50 to 120.
-    const k = 60;
-    const mock = startCli(['mock', '--port', '0', '--json', '--time-scale', String(k), '--sustained-rpm', '90', '--burst-rpm', '180'], {}, 80_000);
-    try {
-      const { url } = JSON.parse(await mock.firstLine) as { url: string };
-      const phases = readFileSync(BURST, 'utf8').slice(readFileSync(BURST, 'utf8').indexOf('phases:'));
-      const { file, out } = scenarioWorkspace(`name: burst-tight\ndescription: burst.yaml against a tighter limiter\ntarget: { environment: mock, baseUrl: ${url} }\n${phases}`);
-      const { code, stdout, stderr } = await runCli(['run', file, '--time-scale', String(k), '--out', out], {}, 70_000);
-      expect({ code, stderr }).toMatchObject({ code: 1 });
-      expect(stdout).toMatch(/no 429 inside the documented rate-limit envelope: \d+ 429s on requests the documented limits clearly allow/);
-      const summary = readSummary(out);
-      const findings = summary.phases.reduce((sum: number, p: any) => sum + p.envelope.findings, 0);
-      expect(findings).toBeGreaterThan(20);
-      expect(envelopeChecks(summary).some((c) => c.status === 'fail')).toBe(true);
-      // Each line carries its attempts, and the envelope is a function of the lines: judged again, the same.
-      const events = readEvents(out);
-      for (const e of events) {
-        expect(e.tries).toHaveLength(e.attempts);
-        if (e.attempts > 0) expect(e.tries.at(-1)).toMatchObject({ sentAtMs: e.lastSentAtMs, endAtMs: e.endAtMs, status: e.status });
-      }
-      const again = judgeEvents(events, summary.phases.map((p: any) => p.name));
-      expect(again.phases.map((p) => [p.http429, p.findings, p.edge])).toEqual(summary.phases.map((p: any) => [p.envelope.http429, p.envelope.findings, p.envelope.edge]));
-      expect(again.marginTokens).toBeCloseTo(summary.envelope.marginTokens, 3);
-    } finally {
-      mock.child.kill('SIGTERM');
-      await mock.exited;
-    }
   });
 });

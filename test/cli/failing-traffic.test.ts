@@ -4,11 +4,14 @@
  * requests dropped at maxInFlight. Each of these passed before: errors come back fast and pull p95
  * down, and nothing judged them. Now every phase has an error check (rate(errors) < 1 % unless the
  * scenario says otherwise), and a target that stops answering ends the run with exit 4.
+ *
+ * The verdict is what is tested: runs go through the built CLI's main() in-process (runMain), but
+ * the first, whose exit code 1 is also checked on a real child process.
  */
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { runCli, runMain, scenarioWorkspace } from '../helpers/cli.js';
 import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
 import { serversFor } from '../helpers/servers.js';
 
@@ -42,8 +45,8 @@ describe('failing traffic fails the verdict', () => {
 
   it('every request refused with 403: exit 1', async () => {
     const s = await stub({ identify: () => ({ status: 403, body: { error: 'forbidden' } }) });
-    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 5s, rpm: 120 }\n'));
-    const { code } = await runCli(['run', file, '--out', out], {}, 60_000);
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 2s, rpm: 300 }\n'));
+    const { code } = await runMain(['run', file, '--out', out]);
     expect(code).toBe(1);
     const { summary } = await onlyRun(out);
     expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'fail', observed: 1 });
@@ -54,7 +57,7 @@ describe('failing traffic fails the verdict', () => {
     // Half the answers take 30 s: far more in flight than the 16 a service meeting 4 s at 200 rpm would hold (13.3).
     const s = await mock({ profile: 'zero', faults: { slowRate: 0.5, slowExtraMs: 30_000 } });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 16\ntimeout: 1m\n'));
-    const { code } = await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    const { code } = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
     expect(code).toBe(1);
     const { summary } = await onlyRun(out);
     const p = summary.phases[0];
@@ -67,7 +70,7 @@ describe('failing traffic fails the verdict', () => {
     // maxInFlight 3 at 200 rpm: a service meeting 4 s could hold 13 in flight, so it would be dropped at too.
     const s = await mock({ profile: 'nominal' });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 3\n'));
-    const { code, stdout } = await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    const { code, stdout } = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
     expect(code).toBe(5);
     const { summary } = await onlyRun(out);
     expect(summary.counts.dropped).toBeGreaterThan(0);
@@ -81,7 +84,7 @@ describe('failing traffic fails the verdict', () => {
     const phases = '  - { name: steady, duration: 1m, rpm: 200 }\n';
     for (const [errors, exit] of [['rate < 50%', 0], ['count == 0', 1], ['none', 0]] as const) {
       const { file, out } = scenarioWorkspace(scenarioAt(s.url, phases, `thresholds: { documentedTargets: false, errors: "${errors}" }\n`));
-      const { code } = await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+      const { code } = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
       expect(code, errors).toBe(exit);
       const check = errorCheckOf((await onlyRun(out)).summary, 'steady');
       if (errors === 'none') expect(check).toBeUndefined();
@@ -91,7 +94,7 @@ describe('failing traffic fails the verdict', () => {
 
   it('refuses an error check it cannot read, with exit 2 and the field named', async () => {
     const { file, out } = scenarioWorkspace(scenarioAt('http://127.0.0.1:9', '  - { name: steady, duration: 1m, rpm: 200 }\n', 'thresholds: { errors: "p(95) < 1s" }\n'));
-    const { code, stderr } = await runCli(['run', file, '--out', out]);
+    const { code, stderr } = await runMain(['run', file, '--out', out]);
     expect(code).toBe(2);
     expect(stderr).toContain('thresholds.errors: expected "rate <op> <n% or 0–1>", "count <op> <integer>", or "none", got "p(95) < 1s"');
   });
@@ -101,7 +104,7 @@ describe('a target that stops answering ends the run with exit 4, everything mea
   it('the target killed in the last minute of the plan: too late for a minute of silence, exit 4 all the same (review)', async () => {
     const s = await mock({ profile: 'zero' });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 2m, rpm: 120 }\n'));
-    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    const run = runMain(['run', file, '--time-scale', String(K), '--out', out]);
     // 160 of 240 requests: 80 s of the plan's 120 s.
     await new Promise<void>((resolve) => {
       const poll = setInterval(() => {
@@ -112,7 +115,7 @@ describe('a target that stops answering ends the run with exit 4, everything mea
       }, 5);
     });
     await s.close();
-    const { code, stderr } = await cli.exited;
+    const { code, stderr } = await run;
     expect(code).toBe(4);
     expect(stderr).toMatch(/TARGET_UNREACHABLE: the target stopped answering: the last \d+ requests of the run got no HTTP answer/);
     const { summary, events } = await onlyRun(out);
@@ -123,7 +126,7 @@ describe('a target that stops answering ends the run with exit 4, everything mea
   it('the target killed 5 s into the run', async () => {
     const s = await mock({ profile: 'zero' });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10m, rpm: 60 }\n'));
-    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    const run = runMain(['run', file, '--time-scale', String(K), '--out', out]);
     const seen = await new Promise<number>((resolve) => {
       const poll = setInterval(() => {
         const n = s.stats().requests.identification.received;
@@ -135,7 +138,7 @@ describe('a target that stops answering ends the run with exit 4, everything mea
     });
     const received = await s.close().then(() => s.stats().requests.identification.received);
     expect(received).toBeGreaterThanOrEqual(seen);
-    const { code, stderr } = await cli.exited;
+    const { code, stderr } = await run;
     expect(code).toBe(4);
     expect(stderr).toContain('TARGET_UNREACHABLE: the target stopped answering: no HTTP answer for');
     const { summary, events } = await onlyRun(out);

@@ -6,6 +6,11 @@
  *
  * A fixture states what the message must contain in `# expect: …` lines at its top; JSON files
  * (no comments) and the empty file have theirs in EXPECT below. The > 1 MiB file is made here.
+ *
+ * What is checked is the CLI's validation, so every case runs the built CLI's main() in this process
+ * (test/helpers/cli.ts runMain: the same argv, env and secret mask as a process). A few cases in
+ * SPAWNED are also run as real child processes, so the end-to-end exit code, the real stderr and the
+ * absence of a stack are checked on a process too; both must give the same outcome.
  */
 import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,15 +18,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runMain } from '../helpers/cli.js';
 
 const FIXTURES = fileURLToPath(new URL('../hostile/', import.meta.url));
 /** Replaced by the mock's URL in every fixture, so a file wrongly accepted would send to a mock that counts. */
 const PLACEHOLDER = '{{MOCK_URL}}';
 /** A distinctive secret planted in fixtures: it, and its first 6 characters, must never be printed. */
 const CANARY = 'kN4ryQ-7zXw-s3cr3t-Vq9';
-/** Children run at once; each is a node process, and CI has 2 busy cores. */
-const CONCURRENCY = 4;
+/** Cases also run as real child processes: a file holding a secret, a flag of run, and mock (which would listen if it accepted). */
+const SPAWNED = ['json-syntax-secret.json', 'run --time-scale 0', 'mock --time-scale 1001'];
 
 /**
  * Hostile --time-scale values: each against run, and one each against plan and mock, which call the
@@ -68,20 +73,6 @@ function commentExpectations(text: string): string[] {
   return out;
 }
 
-/** Runs `task` on each item with at most `limit` at once, keeping the order. */
-async function pool<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await task(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
-
 const totalRequests = (server: MockServer): number => Object.values(server.stats().requests).reduce((sum, e) => sum + e.received, 0);
 
 let server: MockServer;
@@ -89,7 +80,7 @@ let work: string;
 const fileCases: Case[] = [];
 const flagCases: Case[] = [];
 const outcomes = new Map<string, Outcome>();
-let wallMs = 0;
+const spawned = new Map<string, Outcome>();
 
 beforeAll(async () => {
   server = await startMockServer({ port: 0 });
@@ -119,19 +110,20 @@ beforeAll(async () => {
   flagCases.push({ name: 'plan --at …+24:00', args: ['plan', valid, '--at', '2026-12-01T09:00:00+24:00'], expect: ['--at: expected a zone offset from -23:59 to +23:59, got "2026-12-01T09:00:00+24:00"'] });
   flagCases.push({ name: 'plan --at 0000-01-01', args: ['plan', valid, '--at', '0000-01-01'], expect: ['--at: expected a year from 1970 to 9999, got "0000-01-01"'] });
 
-  const started = performance.now();
   const all = [...fileCases, ...flagCases];
-  const results = await pool(all, CONCURRENCY, (c) => runCli(c.args, {}, 10_000));
-  wallMs = performance.now() - started;
-  all.forEach((c, i) => outcomes.set(c.name, results[i]!));
-}, 240_000);
+  for (const c of all) outcomes.set(c.name, await runMain(c.args));
+  const children = all.filter((c) => SPAWNED.includes(c.name));
+  expect(children).toHaveLength(SPAWNED.length);
+  const results = await Promise.all(children.map((c) => runCli(c.args, {}, 10_000)));
+  children.forEach((c, i) => spawned.set(c.name, results[i]!));
+}, 60_000);
 
 afterAll(async () => {
   await server?.close();
 });
 
-function expectRefused(c: Case): void {
-  const { code, stdout, stderr } = outcomes.get(c.name)!;
+function expectRefused(c: Case, outcome: Outcome = outcomes.get(c.name)!): void {
+  const { code, stdout, stderr } = outcome;
   const printed = stdout + stderr;
   expect(c.expect.length, 'a fixture must say what its message contains').toBeGreaterThan(0);
   expect({ code, stderr }).toMatchObject({ code: 2 });
@@ -145,8 +137,6 @@ describe('hostile scenario files', () => {
   it('ships at least 60 of them, each with its expectation', () => {
     expect(readdirSync(FIXTURES).length).toBeGreaterThanOrEqual(60);
     for (const name of Object.keys(EXPECT)) expect(readdirSync(FIXTURES)).toContain(name);
-    // For the report: how long the children took, 4 at a time.
-    console.info(`hostile: ${fileCases.length + flagCases.length} children in ${(wallMs / 1000).toFixed(1)} s of wall time`);
   });
 
   it.each(readdirSync(FIXTURES).sort().concat('huge.yaml (generated, 1 MiB + 1 byte)'))('refuses %s: exit 2, the field and the bound named, no stack, no secret', (name) => {
@@ -161,6 +151,16 @@ describe('hostile flags', () => {
       expectRefused(flagCases.find((c) => c.name === name)!);
     },
   );
+});
+
+describe('as a real process', () => {
+  it.each(SPAWNED)('refuses %s in a child process as in-process: exit 2, the same stderr, nothing on stdout', (name) => {
+    const c = [...fileCases, ...flagCases].find((x) => x.name === name)!;
+    const child = spawned.get(name)!;
+    expectRefused(c, child);
+    expect(child.stdout).toBe('');
+    expect(child.stderr).toBe(outcomes.get(name)!.stderr);
+  });
 });
 
 describe('nothing was sent', () => {

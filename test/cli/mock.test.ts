@@ -2,7 +2,7 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { API_PATHS } from '../../src/spec/index.js';
-import { runCli, startCli } from '../helpers/cli.js';
+import { runCli, runMain, startCli } from '../helpers/cli.js';
 import { bearer, call, postJson } from '../helpers/http.js';
 
 describe('loadproof mock', () => {
@@ -57,7 +57,7 @@ describe('loadproof mock', () => {
     { args: ['--fault-500', '2'], mention: 'faults.http500Rate: expected a probability from 0 to 1, got 2' },
     { args: ['--burst-rpm', '50'], mention: 'limits.burstRpm: expected ≥ sustainedRpm (100), got 50' },
   ])('exits 2 naming the problem for $args', async ({ args, mention }) => {
-    const { code, stdout, stderr } = await runCli(['mock', ...args]);
+    const { code, stdout, stderr } = await runMain(['mock', ...args]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain(mention);
@@ -68,7 +68,7 @@ describe('loadproof mock', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const { code, stderr } = await runCli(['mock', '--port', String(port)]);
+      const { code, stderr } = await runMain(['mock', '--port', String(port)]);
       expect(code).toBe(2);
       expect(stderr).toContain(`cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
       expect(stderr).toContain('hint: choose another --port');
@@ -78,7 +78,7 @@ describe('loadproof mock', () => {
   });
 
   it('takes the last value of a flag given twice', async () => {
-    const { code, stderr } = await runCli(['mock', '--port', '0', '--port', '70000']);
+    const { code, stderr } = await runMain(['mock', '--port', '0', '--port', '70000']);
     expect(code).toBe(2);
     expect(stderr).toContain('got 70000\n');
   });

@@ -9,7 +9,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { runCli, scenarioWorkspace } from '../helpers/cli.js';
+import { runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 const K = 20;
 const NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty'];
@@ -39,7 +39,7 @@ describe('phases named constructor, toString, valueOf and hasOwnProperty', () =>
         '',
       ].join('\n'),
     );
-    const { code, stderr } = await runCli(['run', w.file, '--time-scale', String(K), '--out', w.out], {}, 50_000);
+    const { code, stderr } = await runMain(['run', w.file, '--time-scale', String(K), '--out', w.out]);
     expect(stderr).not.toContain('internal error');
     const runs = readdirSync(w.out);
     expect(runs).toHaveLength(1);

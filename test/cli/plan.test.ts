@@ -1,9 +1,12 @@
-/** `loadproof plan` as a child process: the dry run's table, JSON, and bad scenario files. */
+/**
+ * `loadproof plan`: the dry run's table, JSON, and bad scenario files. The first case runs the CLI as
+ * a child process; the others run the built CLI's main() in-process (runMain).
+ */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runMain } from '../helpers/cli.js';
 
 function scenarioFile(text: string, name = 'scenario.yaml'): string {
   const file = join(mkdtempSync(join(tmpdir(), 'loadproof-plan-')), name);
@@ -24,7 +27,7 @@ describe('loadproof plan', () => {
 
   it('prints JSON with --json, and notes a phase above the documented envelope', async () => {
     const file = scenarioFile('name: hot\ndescription: too hot\nphases:\n  - { name: a, duration: 6m, rpm: 350 }\n');
-    const { code, stdout } = await runCli(['plan', file, '--json']);
+    const { code, stdout } = await runMain(['plan', file, '--json']);
     expect(code).toBe(0);
     const plan = JSON.parse(stdout);
     expect(plan).toMatchObject({ scenario: 'hot', requests: 2100, durationMs: 360_000, phases: [{ name: 'a', requests: 2100, bands: [{ band: null, p95TargetMs: null, fromRpm: 350, toRpm: 350, arrivals: 2100 }] }] });
@@ -36,7 +39,7 @@ describe('loadproof plan', () => {
 
   it('exits 2 listing every problem of a bad scenario, with field paths', async () => {
     const file = scenarioFile('name: bad\nphases:\n  - { name: a, duration: 5 minutes, rpm: -5, color: red }\n');
-    const { code, stdout, stderr } = await runCli(['plan', file]);
+    const { code, stdout, stderr } = await runMain(['plan', file]);
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain(`loadproof: SCENARIO_INVALID: ${file}: 4 problems`);
@@ -49,7 +52,7 @@ describe('loadproof plan', () => {
 
   it('says of a mock at a URL that its profile is what that server runs, not a guess', async () => {
     const file = scenarioFile('name: at-url\ndescription: d\ntarget: { environment: mock, baseUrl: "http://127.0.0.1:9" }\nphases:\n  - { name: a, duration: 1m, rpm: 60 }\n');
-    const { code, stdout } = await runCli(['plan', file]);
+    const { code, stdout } = await runMain(['plan', file]);
     expect(code).toBe(0);
     expect(stdout).toContain('Target: mock at http://127.0.0.1:9 (its profile and time scale are read from its /__mock/stats when the run starts; a server without them runs in real time, profile unknown)');
     expect(stdout).not.toContain('profile nominal');
@@ -57,13 +60,13 @@ describe('loadproof plan', () => {
 
   it('refuses a profile for a mock at a URL, which runs its own (exit 2)', async () => {
     const file = scenarioFile('name: at-url\ndescription: d\ntarget: { environment: mock, baseUrl: "http://127.0.0.1:9", profile: degraded }\nphases:\n  - { name: a, duration: 1m, rpm: 60 }\n');
-    const { code, stderr } = await runCli(['plan', file]);
+    const { code, stderr } = await runMain(['plan', file]);
     expect(code).toBe(2);
     expect(stderr).toContain('target.profile: the profile applies to the embedded mock (no baseUrl); the server at baseUrl runs its own (start it with loadproof mock --profile degraded), got "degraded"');
   });
 
   it('exits 2 for a bad --time-scale', async () => {
-    const { code, stderr } = await runCli(['plan', 'scenarios/sustained.yaml', '--time-scale', '-1']);
+    const { code, stderr } = await runMain(['plan', 'scenarios/sustained.yaml', '--time-scale', '-1']);
     expect(code).toBe(2);
     expect(stderr).toContain('--time-scale: expected a number from 1 to 1000, got -1');
   });

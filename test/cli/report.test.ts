@@ -3,12 +3,16 @@
  * gives the same summary.json apart from `reportedAt`; a run that never recorded its end (killed, or
  * stopped by a second Ctrl-C) still gets its summary, marked partial, exit 4; a folder that is not a
  * run, or was changed after it, is refused (exit 2) and nothing is written.
+ *
+ * Runs a signal must end are child processes; the rest go through the built CLI's main()
+ * in-process (runMain), and the first `report` runs as a child process too.
  */
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
-import { runCli, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { runCli, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 
 const K = 20;
 let server: MockServer | undefined;
@@ -48,10 +52,12 @@ describe('loadproof report', () => {
     const s = await mock();
     // A failing threshold, so the verdict judged again is not a trivial pass.
     const { file, out } = scenarioWorkspace(
-      scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 100, warmup: 5s }\n  - { name: burst, duration: 1m, rpm: 200 }\n', 'thresholds:\n  all: ["p(50) < 100ms"]\n'),
+      scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 100, warmup: 5s }\n  - { name: burst, duration: 30s, rpm: 200 }\n', 'thresholds:\n  all: ["p(50) < 100ms"]\n'),
     );
-    const run = await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
-    expect(run.code).toBe(1);
+    const run = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
+    // A FAIL; or, when a busy machine made the generator late beyond its budget, inconclusive: either
+    // way not a trivial pass, and what is judged again must come out the same.
+    expect([1, 5]).toContain(run.code);
     const dir = onlyFolder(out);
     expect(readdirSync(dir).sort()).toEqual(['events.ndjson', 'run.json', 'scenario.yaml', 'summary.json']);
     expect(readFileSync(join(dir, 'scenario.yaml'), 'utf8')).toBe(readFileSync(file, 'utf8'));
@@ -60,12 +66,12 @@ describe('loadproof report', () => {
     server = undefined;
 
     const again = await runCli(['report', dir]);
-    expect(again.code).toBe(1);
-    expect(again.stdout).toContain('verdict: FAIL — exit 1');
+    expect(again.code).toBe(run.code);
+    expect(again.stdout).toContain(run.code === 1 ? 'verdict: FAIL — exit 1' : 'exit 5');
     const second = readJson(join(dir, 'summary.json'));
     expect(second.reportedAt).not.toBe(first.reportedAt);
     expect(withoutReportedAt(second)).toEqual(withoutReportedAt(first));
-    expect(first).toMatchObject({ partial: false, loadproofVersion: readJson('package.json').version, counts: { planned: 300, unrecorded: 0 } });
+    expect(first).toMatchObject({ partial: false, loadproofVersion: readJson('package.json').version, counts: { planned: 150, unrecorded: 0 } });
     expect(first.planIdentity).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(first.judgedBy).toBe(first.loadproofVersion);
     expect(readJson(join(dir, 'run.json')).scenarioSha256).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -83,7 +89,7 @@ describe('loadproof report', () => {
     expect(existsSync(join(dir, 'summary.json'))).toBe(false);
     expect(readJson(join(dir, 'run.json')).end).toBeNull();
 
-    const { code, stdout } = await runCli(['report', dir]);
+    const { code, stdout } = await runMain(['report', dir]);
     expect(code).toBe(4);
     expect(stdout).toContain('STOPPED (PARTIAL)');
     const summary = readJson(join(dir, 'summary.json'));
@@ -111,22 +117,34 @@ describe('loadproof report', () => {
     const dir = onlyFolder(out);
     expect(existsSync(join(dir, 'summary.json'))).toBe(false);
 
-    const report = await runCli(['report', dir]);
+    const report = await runMain(['report', dir]);
     expect(report.code).toBe(4);
     expect(readJson(join(dir, 'summary.json'))).toMatchObject({ partial: true, counts: { planned: 60 } });
   });
 
   describe('refuses what it cannot judge (exit 2), writing nothing', () => {
+    // One finished run, made once; each test changes its own copy of the folder.
+    let made: Promise<string> | undefined;
+    const makeRun = async (): Promise<string> => {
+      const s = await startMockServer({ timeScale: K });
+      try {
+        const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 60 }\n', 'thresholds: { documentedTargets: false }\n'));
+        expect((await runMain(['run', file, '--time-scale', String(K), '--out', out])).code).toBe(0);
+        return onlyFolder(out);
+      } finally {
+        await s.close();
+      }
+    };
     async function finishedRun(): Promise<string> {
-      const s = await mock();
-      const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 60 }\n', 'thresholds: { documentedTargets: false }\n'));
-      expect((await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000)).code).toBe(0);
-      return onlyFolder(out);
+      const original = await (made ??= makeRun());
+      const copy = join(mkdtempSync(join(tmpdir(), 'loadproof-report-')), 'run');
+      cpSync(original, copy, { recursive: true });
+      return copy;
     }
 
     it('a folder that is not a run', async () => {
       const { dir } = scenarioWorkspace('');
-      const { code, stderr } = await runCli(['report', dir]);
+      const { code, stderr } = await runMain(['report', dir]);
       expect(code).toBe(2);
       expect(stderr).toContain('not a run folder (cannot read run.json: ENOENT)');
       expect(existsSync(join(dir, 'summary.json'))).toBe(false);
@@ -138,7 +156,7 @@ describe('loadproof report', () => {
       lines[3] = lines[3]!.replace(/"outcome":"[a-z_0-9]+"/, '"outcome":"great"');
       writeFileSync(join(dir, 'events.ndjson'), `${lines.join('\n')}\n`);
       const before = statSync(join(dir, 'summary.json')).mtimeMs;
-      const { code, stderr } = await runCli(['report', dir]);
+      const { code, stderr } = await runMain(['report', dir]);
       expect(code).toBe(2);
       expect(stderr).toMatch(/events\.ndjson line 4: outcome: expected one of ok, /);
       expect(statSync(join(dir, 'summary.json')).mtimeMs).toBe(before);
@@ -148,7 +166,7 @@ describe('loadproof report', () => {
       const dir = await finishedRun();
       const lines = eventLines(dir);
       writeFileSync(join(dir, 'events.ndjson'), `${[...lines, lines[0]].join('\n')}\n`);
-      const { code, stderr } = await runCli(['report', dir]);
+      const { code, stderr } = await runMain(['report', dir]);
       expect(code).toBe(2);
       expect(stderr).toContain(`line ${lines.length + 1}: seq 0 appears twice`);
     });
@@ -158,7 +176,7 @@ describe('loadproof report', () => {
       const lines = eventLines(dir);
       writeFileSync(join(dir, 'events.ndjson'), `${lines.slice(0, 10).join('\n')}\n`);
       const before = readFileSync(join(dir, 'summary.json'), 'utf8');
-      const { code, stderr } = await runCli(['report', dir]);
+      const { code, stderr } = await runMain(['report', dir]);
       expect(code).toBe(2);
       expect(stderr).toContain(`10 lines for the ${lines.length} planned requests of a finished run`);
       expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe(before);
@@ -173,7 +191,7 @@ describe('loadproof report', () => {
       run.end.files = run.end.files.map((f: any) => (f.file === 'events.ndjson' ? { ...f, error: 'ENOSPC: no space left on the device; at least 20 later lines not written' } : f));
       writeFileSync(join(dir, 'run.json'), JSON.stringify(run));
       const before = readFileSync(join(dir, 'summary.json'), 'utf8');
-      const { code, stderr } = await runCli(['report', dir]);
+      const { code, stderr } = await runMain(['report', dir]);
       expect(code).toBe(4);
       expect(stderr).toContain('was not written whole during the run (ENOSPC');
       expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe(before);
@@ -182,7 +200,7 @@ describe('loadproof report', () => {
     it('a scenario copy changed since the run', async () => {
       const dir = await finishedRun();
       writeFileSync(join(dir, 'scenario.yaml'), readFileSync(join(dir, 'scenario.yaml'), 'utf8').replace('rpm: 60', 'rpm: 61'));
-      const { code, stderr } = await runCli(['report', dir]);
+      const { code, stderr } = await runMain(['report', dir]);
       expect(code).toBe(2);
       expect(stderr).toContain('changed since the run (run.json has sha256:');
     });

@@ -1,0 +1,75 @@
+/**
+ * The rate-limit envelope end to end, against a mock (`loadproof mock`, its own process) whose
+ * limiter is 10 % tighter than documented: `loadproof run` (the built CLI's main() in-process,
+ * runMain) flags it, and its events judged again give the same findings. (burst.yaml against the
+ * nominal mock, no finding: envelope.test.ts.)
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { AttemptLog, type RecordableEvent } from '../../src/recorder/index.js';
+import { envelopeFindings } from '../../src/verdict/index.js';
+import { runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
+
+function readSummary(out: string): any {
+  const [folder] = readdirSync(out);
+  return JSON.parse(readFileSync(join(out, folder!, 'summary.json'), 'utf8'));
+}
+
+function readEvents(out: string): any[] {
+  const [folder] = readdirSync(out);
+  return readFileSync(join(out, folder!, 'events.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
+}
+
+/** The run judged again from its events.ndjson alone. */
+function judgeEvents(events: readonly any[], phaseNames: readonly string[]) {
+  const log = new AttemptLog();
+  for (const e of events) {
+    const event: RecordableEvent = {
+      phase: phaseNames.indexOf(e.phase),
+      intendedAtMs: e.intendedAtMs,
+      outcome: e.outcome,
+      ...(e.firedAtMs === null ? {} : { firedAtMs: e.firedAtMs }),
+      ...(e.attempts === 0 ? {} : { result: { attempts: e.attempts, lastSentAtMs: e.lastSentAtMs, endAtMs: e.endAtMs, retryAfterS: e.retryAfterS, tries: e.tries.map((t: any) => ({ sentAtMs: t.sentAtMs, endAtMs: t.endAtMs, ...(t.status === null ? {} : { status: t.status }) })) } }),
+    };
+    log.add(event);
+  }
+  return envelopeFindings({ phases: phaseNames }, log, { sustainedRpm: 100, burstRpm: 200, burstMinutes: 5 });
+}
+
+const envelopeChecks = (summary: any): any[] => summary.verdict.checks.filter((c: any) => c.id === 'http_429_in_envelope');
+
+describe('loadproof run: 429s judged against the envelope', () => {
+  it('flags a mock whose limiter is 10 % tighter than documented (sustained 90, burst 180)', { timeout: 90_000 }, async () => {
+    // burst.yaml's warm-up (1 minute of it) and burst: the tighter bucket (450 tokens, refilled at 90
+    // rpm) runs dry about 4 minutes into the burst, while the documented one still holds about 100.
+    // k = 20, not 60: a target silent for a minute of model time ends the run (exit 4), and at k = 60
+    // that is one wall second, which a stall of a busy machine reached once.
+    const k = 20;
+    const mock = startCli(['mock', '--port', '0', '--json', '--time-scale', String(k), '--sustained-rpm', '90', '--burst-rpm', '180'], {}, 80_000);
+    try {
+      const { url } = JSON.parse(await mock.firstLine) as { url: string };
+      const phases = 'phases:\n  - { name: warmup, duration: 1m, rpm: 100 }\n  - { name: burst, duration: 5m, rpm: 200, warmup: 30s }\n';
+      const { file, out } = scenarioWorkspace(`name: burst-tight\ndescription: burst.yaml against a tighter limiter\ntarget: { environment: mock, baseUrl: ${url} }\n${phases}`);
+      const { code, stdout, stderr } = await runMain(['run', file, '--time-scale', String(k), '--out', out]);
+      expect(code, stderr).toBe(1);
+      expect(stdout).toMatch(/no 429 inside the documented rate-limit envelope: \d+ 429s on requests the documented limits clearly allow/);
+      const summary = readSummary(out);
+      const findings = summary.phases.reduce((sum: number, p: any) => sum + p.envelope.findings, 0);
+      expect(findings).toBeGreaterThan(20);
+      expect(envelopeChecks(summary).some((c) => c.status === 'fail')).toBe(true);
+      // Each line carries its attempts, and the envelope is a function of the lines: judged again, the same.
+      const events = readEvents(out);
+      for (const e of events) {
+        expect(e.tries).toHaveLength(e.attempts);
+        if (e.attempts > 0) expect(e.tries.at(-1)).toMatchObject({ sentAtMs: e.lastSentAtMs, endAtMs: e.endAtMs, status: e.status });
+      }
+      const again = judgeEvents(events, summary.phases.map((p: any) => p.name));
+      expect(again.phases.map((p) => [p.http429, p.findings, p.edge])).toEqual(summary.phases.map((p: any) => [p.envelope.http429, p.envelope.findings, p.envelope.edge]));
+      expect(again.marginTokens).toBeCloseTo(summary.envelope.marginTokens, 3);
+    } finally {
+      mock.child.kill('SIGTERM');
+      await mock.exited;
+    }
+  });
+});
