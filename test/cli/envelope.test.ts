@@ -34,12 +34,12 @@ describe('loadproof run: 429s judged against the envelope', () => {
       ['recovery', 'pass', 0],
     ]);
     expect(stdout).not.toContain('a finding against the service');
-    // On a busy machine the latency check may be inconclusive (the generator's budget), and timeouts
-    // may fail the error check (seen at k = 60 beside other load, send lag p99 27 s of model time); the
-    // envelope never fails it.
-    const failed = summary.verdict.checks.filter((c: any) => c.status === 'fail').map((c: any) => c.id);
-    expect(failed.filter((id: string) => id !== 'latency_p95_target' && id !== 'error_rate')).toEqual([]);
-    expect([0, 1, 5]).toContain(code);
+    // On a busy machine the latency check may be inconclusive (the generator's budget); nothing fails
+    // against this correct mock. (Timeouts of a stalled process failed the error check at k = 60 beside
+    // other load until deadlines were judged on model time: test/integration/stalled-loop-deadlines.test.ts.)
+    const failed = summary.verdict.checks.filter((c: any) => c.status === 'fail').map((c: any) => `${c.phase} ${c.id}: ${c.reason}`);
+    expect(failed).toEqual([]);
+    expect([0, 5]).toContain(code);
     for (const p of summary.phases) expect(p.envelope).toMatchObject({ findings: 0, marginTokens: summary.envelope.marginTokens });
     expect(summary.envelope.capacityTokens).toBe(501);
   });

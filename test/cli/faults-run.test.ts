@@ -140,8 +140,10 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
     const runDir = join(dir, 'run');
     mkdirSync(runDir);
-    symlinkSync('/dev/full', join(runDir, 'summary.json'));
+    // summary.json is written to a temporary file first, then renamed into place: the full disk hits that file.
+    symlinkSync('/dev/full', join(runDir, 'summary.json.partial'));
     const { code, stdout, stderr } = await runMain(['run', file, '--time-scale', String(K), '--run-dir', runDir]);
+    expect(existsSync(join(runDir, 'summary.json'))).toBe(false);
     expect(code).toBe(4);
     expect(stderr).toContain(`could not write ${join(runDir, 'summary.json')} (ENOSPC`);
     expect(stdout).toMatch(/steady +120 +120\.0 +60 +0 +0 +60/);

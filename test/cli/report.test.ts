@@ -7,7 +7,7 @@
  * Runs a signal must end are child processes; the rest go through the built CLI's main()
  * in-process (runMain), and the first `report` runs as a child process too.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -194,6 +194,16 @@ describe('loadproof report', () => {
       const { code, stderr } = await runMain(['report', dir]);
       expect(code).toBe(4);
       expect(stderr).toContain('was not written whole during the run (ENOSPC');
+      expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe(before);
+    });
+
+    it('a summary.json that cannot be rewritten (a full disk): the one there stays whole, exit 4', async () => {
+      const dir = await finishedRun();
+      const before = readFileSync(join(dir, 'summary.json'), 'utf8');
+      symlinkSync('/dev/full', join(dir, 'summary.json.partial'));
+      const { code, stderr } = await runMain(['report', dir]);
+      expect(code).toBe(4);
+      expect(stderr).toContain(`could not write ${join(dir, 'summary.json')} (ENOSPC`);
       expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe(before);
     });
 
