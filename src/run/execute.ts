@@ -172,7 +172,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   const clock = new ScaledClock(k, { keepAlive: true });
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
-  const watch = new TargetWatch();
+  const watch = new TargetWatch(k);
   const tokens = new TokenProvider({
     baseUrl: target.baseUrl,
     audience: target.audience,

@@ -5,12 +5,17 @@
  * requests in a row, every request that ended got no HTTP answer at all: refused, reset, timed out
  * or failed in transport. Any HTTP answer (a 500 or a 429 included) shows it is there, and starts
  * the count again. A restart of a few seconds, or a burst of resets, is recorded and judged, not
- * fatal. Times are the requests' own (model ms), so the decision does not depend on the machine.
+ * fatal. Times are the requests' own (model ms), so the decision does not depend on the machine; at time
+ * scale k the silence must also last 5 s of wall time (TARGET_GONE.minWallSilenceMs).
  */
 import { formatMs } from '../core/text.js';
 import type { EventRecord } from '../judge/index.js';
 
-export const TARGET_GONE = { silenceMs: 60_000, failuresInRow: 10 } as const;
+/**
+ * silenceMs: model ms; minWallSilenceMs: wall ms the silence must also last, so that at time scale k (a model
+ * minute is 60 ÷ k wall seconds: one at k = 60) a stall of a busy machine is not taken for a dead target.
+ */
+export const TARGET_GONE = { silenceMs: 60_000, minWallSilenceMs: 5_000, failuresInRow: 10 } as const;
 
 const NO_ANSWER: ReadonlySet<string> = new Set(['timeout', 'reset', 'refused', 'error']);
 
@@ -20,6 +25,13 @@ export class TargetWatch {
   private silentSinceMs: number | undefined;
   private readonly failures = new Map<string, number>();
   private failuresInRow = 0;
+  /** Model ms of silence that take the target as gone at this time scale. */
+  private readonly silenceMs: number;
+
+  /** `timeScale`: the run's k (model time = k × wall time). */
+  constructor(timeScale = 1) {
+    this.silenceMs = Math.max(TARGET_GONE.silenceMs, TARGET_GONE.minWallSilenceMs * timeScale);
+  }
 
   /** Takes one finished request; returns why the target is taken as gone, once it is. */
   observe(record: EventRecord): string | undefined {
@@ -38,7 +50,7 @@ export class TargetWatch {
     this.failuresInRow++;
     this.failures.set(record.outcome, (this.failures.get(record.outcome) ?? 0) + 1);
     const silentForMs = record.endAtMs - this.silentSinceMs;
-    if (this.failuresInRow < TARGET_GONE.failuresInRow || silentForMs < TARGET_GONE.silenceMs) return undefined;
+    if (this.failuresInRow < TARGET_GONE.failuresInRow || silentForMs < this.silenceMs) return undefined;
     const how = [...this.failures].map(([outcome, n]) => `${n} ${outcome}`).join(', ');
     return `the target stopped answering: no HTTP answer for ${formatMs(silentForMs)} of model time, and the ${this.failuresInRow} requests that ended since got none (${how}); the run was stopped`;
   }
