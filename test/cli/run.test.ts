@@ -62,7 +62,7 @@ describe('loadproof run', () => {
     expect(s.stats().requests.token.received).toBe(summary.token.calls);
   });
 
-  it('keeps the planned rate: one arrival every 600 ms (model), none sent before its time', async () => {
+  it('plans one arrival every 600 ms (model) and sends none before its time (how close to it: bench:send-lag)', async () => {
     // How close the sends come to their times is the bench's business (npm run bench:send-lag), not a test's.
     const s = await mock({ profile: 'zero' });
     const { file, out } = workspace(scenarioFor(s.url));

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { type Server, createServer } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, type Server as NetServer, createServer as createNetServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionPool, type Http1Response } from '../../src/client/http1/index.js';
 import { type Stub, startStub } from '../helpers/stub.js';
@@ -10,9 +10,11 @@ import { type Stub, startStub } from '../helpers/stub.js';
 let stub: Stub | undefined;
 let pool: ConnectionPool | undefined;
 const servers: Server[] = [];
+const rawServers: NetServer[] = [];
 afterEach(async () => {
   pool?.close();
   pool = undefined;
+  for (const raw of rawServers.splice(0)) await new Promise((resolve) => raw.close(resolve));
   await stub?.close();
   stub = undefined;
   for (const server of servers.splice(0)) {
@@ -48,6 +50,27 @@ describe('ConnectionPool', () => {
     // Kept alive: 8 more, one after another, reuse them.
     for (let i = 0; i < 8; i++) expect(await send(pool, POST(host))).toMatchObject({ status: 200 });
     expect(stub.counts.connections).toBe(8);
+  });
+
+  it('does not reuse a connection idle longer than its lifetime when the server gave no Keep-Alive timeout (a silent drop by a load balancer)', async () => {
+    // A raw server that answers without any Keep-Alive header (node:http would send one) and counts connections.
+    let connections = 0;
+    const raw = createNetServer((socket) => {
+      connections++;
+      socket.on('data', () => socket.write('HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}'));
+      socket.on('error', () => {});
+    });
+    rawServers.push(raw);
+    await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
+    const port = (raw.address() as AddressInfo).port;
+    pool = new ConnectionPool({ origin: { protocol: 'http:', hostname: '127.0.0.1', port }, maxConnections: 4, idleLifetimeMs: 100 });
+    const host = `127.0.0.1:${port}`;
+    expect(await send(pool, POST(host))).toMatchObject({ status: 200 });
+    expect(await send(pool, POST(host))).toMatchObject({ status: 200 });
+    expect(connections).toBe(1); // reused while fresh
+    await new Promise((r) => setTimeout(r, 250));
+    expect(await send(pool, POST(host))).toMatchObject({ status: 200 });
+    expect(connections).toBe(2); // idle 250 ms > 100 ms: a new connection, the old one closed
   });
 
   it('never hands out a warm connection the server has closed', async () => {

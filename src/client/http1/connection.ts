@@ -39,8 +39,10 @@ export class Connection {
   ready = false;
   /** Never to be used again: closed, failed, or told to close. */
   dead = false;
-  /** Wall ms after which an idle connection may have been closed by the server (its Keep-Alive timeout). */
-  staleAt = Infinity;
+  /** Wall ms (performance.now()) when it last became free: connected, or its answer read. */
+  freeSince = 0;
+  /** The server's Keep-Alive timeout (ms), when its last answer gave one. */
+  keepAliveMs: number | undefined = undefined;
 
   /**
    * @param onReady connected: the connection may carry a request (or failed to connect: `error`).
@@ -104,6 +106,7 @@ export class Connection {
     if (this.ready || this.connectSettled) return;
     this.connectSettled = true;
     this.ready = error === undefined;
+    this.freeSince = performance.now();
     this.onReady(this, error);
   }
 
@@ -134,7 +137,10 @@ export class Connection {
     if (response === undefined) return;
     this.exchange = undefined;
     if (response.close) this.destroy();
-    else if (response.keepAliveMs !== undefined) this.staleAt = performance.now() + response.keepAliveMs - 1000;
+    else {
+      this.freeSince = performance.now();
+      this.keepAliveMs = response.keepAliveMs;
+    }
     exchange.done(undefined, response);
     if (!this.dead) this.onFree(this);
   };

@@ -16,7 +16,15 @@ export interface PoolOptions {
   readonly maxConnections: number;
   /** The largest response head accepted, bytes. */
   readonly maxHeadBytes?: number;
+  /** How long a connection may sit idle and still be used, when the server gave no Keep-Alive timeout (ms; default 4,000). */
+  readonly idleLifetimeMs?: number;
 }
+
+/**
+ * undici's default keepAliveTimeout: a load balancer or NAT may drop an idle connection without closing it,
+ * and a request sent on it would be charged to the service as a reset or a timeout.
+ */
+const DEFAULT_IDLE_LIFETIME_MS = 4000;
 
 /** Our own deadline passed before the answer was whole. */
 export class DeadlineError extends Error {
@@ -86,6 +94,7 @@ export class ConnectionPool {
   /** Connections being opened ahead of the load, and what to tell when each is made or failed. */
   private readonly warming = new Map<Connection, () => void>();
   private readonly maxHeadBytes: number;
+  private readonly idleLifetimeMs: number;
   private closed = false;
   /** Connections being made (not yet ready or failed). */
   private connecting = 0;
@@ -94,6 +103,7 @@ export class ConnectionPool {
 
   constructor(private readonly options: PoolOptions) {
     this.maxHeadBytes = options.maxHeadBytes ?? DEFAULT_MAX_HEAD_BYTES;
+    this.idleLifetimeMs = options.idleLifetimeMs ?? DEFAULT_IDLE_LIFETIME_MS;
   }
 
   /** A pool for the origin of `baseUrl` (http: or https:). */
@@ -168,7 +178,9 @@ export class ConnectionPool {
   private takeIdle(): Connection | undefined {
     const now = performance.now();
     for (let c = this.idle.pop(); c !== undefined; c = this.idle.pop()) {
-      if (!c.dead && c.staleAt > now) return c;
+      // The server's own Keep-Alive timeout less a second, else our idle lifetime.
+      const lifetimeMs = c.keepAliveMs !== undefined ? c.keepAliveMs - 1000 : this.idleLifetimeMs;
+      if (!c.dead && now - c.freeSince < lifetimeMs) return c;
       c.destroy();
     }
     return undefined;
@@ -193,11 +205,19 @@ export class ConnectionPool {
     return connection;
   }
 
-  /** The next request waiting that is not settled yet (a deadline or a cancel may have ended it there). */
+  /**
+   * The next request waiting that is not settled yet (a deadline or a cancel may have ended it there).
+   * One whose deadline has passed is ended here, never sent: its expiry may still be on its way (the
+   * deadline sweep declares expiries after the turn's socket reads), and the target must not spend a
+   * token and a service slot on a request the client already counts as a timeout.
+   */
   private nextWaiting(): Pending | undefined {
+    const now = performance.now();
     while (this.waitingHead < this.waiting.length) {
       const pending = this.waiting[this.waitingHead++]!;
-      if (!pending.settled) return pending;
+      if (pending.settled) continue;
+      if (pending.deadlineAt <= now) pending.done(new DeadlineError(), undefined);
+      else return pending;
     }
     this.waiting.length = 0;
     this.waitingHead = 0;
