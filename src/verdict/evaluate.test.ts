@@ -247,6 +247,27 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
     expect(v.reasons[0]).toMatch(/not < 2\.50s, but the generator was late \(send lag p99 1\.50s over the generator's budget of 25ms, 1 % of the target, model time\) and on service time alone p\(95\) 1\.9\ds, .*: < 2\.50s: the result may be the generator's, not the service's$/);
   });
 
+  it('at time scale k counts the lateness as latency does, once: 80 ms of model time late (4 ms of wall at k = 20) is within a 25 ms budget', () => {
+    // Service 2,400–2,480 ms after a send 80 ms late: p95 just over 2.5 s, and just under it on service time alone.
+    const slice = lateSlice(1000, 2400, 2480, 80);
+    const asIfRealTime = verdictOf([phase(slice)]);
+    expect(asIfRealTime.status).toBe('inconclusive');
+    expect(asIfRealTime.notes[0]).toContain('the generator was late (send lag p99 80ms over');
+    const atK20 = verdictOf([phase(slice)], { latenessInLatency: 1 / 20 });
+    expect(atK20.status).toBe('fail');
+    expect(atK20.notes).toEqual([]);
+    // A lag that matters at k = 20 still gates: 1.5 s of model time late is 75 ms as latency counts it
+    // (each event as the accounting records it: latency = service + 1,500 ÷ 20).
+    const late = new Slice();
+    for (let i = 0; i < 1000; i++) {
+      const service = 2400 + (80 * i) / 999;
+      late.add({ phase: 0, intendedAtMs: 0, outcome: 'ok', firedAtMs: 1500, result: { status: 200, attempts: 1, lastSentAtMs: 1500, endAtMs: 1500 + service, retryAfterS: [], latencyMs: service + 75, serviceMs: service } });
+    }
+    const stalled = verdictOf([phase(late)], { latenessInLatency: 1 / 20 });
+    expect(stalled.status).toBe('inconclusive');
+    expect(stalled.reasons[0]).toContain('the generator was late (send lag p99 75ms (as latency counts it: once, not k times) over');
+  });
+
   it('judges each phase by its own send lag: a stall in one phase does not hide behind the rest of the run', () => {
     const late = lateSlice(1000, 500, 2000, 1500);
     const onTime = sliceOf(1000, 500, 2000);

@@ -98,6 +98,12 @@ export interface GeneratorHealth {
   readonly eventLoopDelayP99Ms?: number;
   /** Event-loop delay max in model ms (wall × k), when monitored: the most it delayed any one answer. */
   readonly eventLoopDelayMaxMs?: number;
+  /**
+   * How much of the generator's lateness (model ms: send lag, event-loop delay) shows in the latency judged:
+   * 1 (the default), or 1 ÷ k at time scale k, where latency counts the wall overheads once
+   * (src/judge/accounting.ts): a send 4 ms late on the wall adds 4 ms, not 4 × k.
+   */
+  readonly latenessInLatency?: number;
 }
 
 export interface VerdictInput {
@@ -107,10 +113,9 @@ export interface VerdictInput {
 }
 
 /**
- * The generator's accuracy budget, as a fraction of the latency target judged (model time): past it,
- * a failing latency check cannot tell the service's lateness from the generator's. 1 % of a 2.5 s
- * target is 25 ms of model time: 25 ms of wall time at k = 1, 1.25 ms at k = 20, so a time scale set
- * too high disqualifies its own failures instead of producing them.
+ * The generator's accuracy budget, as a fraction of the latency target judged: past it, a failing
+ * latency check cannot tell the service's lateness from the generator's. 1 % of a 2.5 s target is 25 ms
+ * of lateness as latency counts it (at time scale k, once: GeneratorHealth.latenessInLatency).
  */
 export const GENERATOR_BUDGET = { fractionOfTarget: 0.01 } as const;
 
@@ -123,12 +128,16 @@ interface GeneratorLateness {
 /** How late the generator was for `targetMs` (its phase's send lag, the run's event loop), or undefined within budget. */
 export function generatorOverBudget(sendLagP99Ms: number, g: GeneratorHealth, targetMs: number): GeneratorLateness | undefined {
   const budgetMs = GENERATOR_BUDGET.fractionOfTarget * targetMs;
+  const share = g.latenessInLatency ?? 1;
+  const lagMs = sendLagP99Ms * share;
+  const loopMs = g.eventLoopDelayP99Ms === undefined ? undefined : g.eventLoopDelayP99Ms * share;
   const problems: string[] = [];
-  if (sendLagP99Ms > budgetMs) problems.push(`send lag p99 ${formatMs(sendLagP99Ms)}`);
-  const eventLoopBlocked = g.eventLoopDelayP99Ms !== undefined && g.eventLoopDelayP99Ms > budgetMs;
-  if (eventLoopBlocked) problems.push(`event-loop delay p99 ${formatMs(g.eventLoopDelayP99Ms!)}`);
+  if (lagMs > budgetMs) problems.push(`send lag p99 ${formatMs(lagMs)}`);
+  const eventLoopBlocked = loopMs !== undefined && loopMs > budgetMs;
+  if (eventLoopBlocked) problems.push(`event-loop delay p99 ${formatMs(loopMs!)}`);
   if (problems.length === 0) return undefined;
-  return { text: `${problems.join(' and ')} over the generator's budget of ${formatMs(budgetMs)}, ${GENERATOR_BUDGET.fractionOfTarget * 100} % of the target, model time`, eventLoopBlocked };
+  const counted = share === 1 ? '' : ' (as latency counts it: once, not k times)';
+  return { text: `${problems.join(' and ')}${counted} over the generator's budget of ${formatMs(budgetMs)}, ${GENERATOR_BUDGET.fractionOfTarget * 100} % of the target, model time`, eventLoopBlocked };
 }
 
 function compare(value: number, op: Threshold['op'], target: number): boolean {
@@ -243,7 +252,7 @@ export function percentileCheck(slice: Slice, percentile: number, op: Threshold[
   const late = generatorOverBudget(lag, generator, targetMs);
   if (late === undefined) return latency;
   // No sample was inflated by more than this: if the result survives taking it off, lateness did not cause it.
-  const worstMs = slice.sendLag.percentileMs(100) + (generator.eventLoopDelayMaxMs ?? generator.eventLoopDelayP99Ms ?? 0);
+  const worstMs = (slice.sendLag.percentileMs(100) + (generator.eventLoopDelayMaxMs ?? generator.eventLoopDelayP99Ms ?? 0)) * (generator.latenessInLatency ?? 1);
   if (op !== '==' && latency.interval !== null) {
     const [lower, upper] = latency.interval.map((ms) => (ms === null ? null : ms - worstMs)) as [number | null, number | null];
     if (decide(lower, upper, op, targetMs) === latency.status) {
