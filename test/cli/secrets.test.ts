@@ -6,7 +6,9 @@
  * (the mock's tokens all start with lpmock_at_) or Authorization header.
  *
  * A passing run and an interrupted one are real child processes (what the process prints on its
- * own streams); the other endings run the built CLI's main() in-process (runMain) with the same
+ * own streams), and so are the refused run and the token failure, whose error messages are where a secret
+ * would most likely slip out (the real process masks with src/cli/io.ts; runMain copies that mask); the
+ * other endings run the built CLI's main() in-process (runMain) with the same
  * secret mask as the process, and everything they print and write is searched the same way.
  */
 import { randomBytes } from 'node:crypto';
@@ -115,7 +117,7 @@ describe('the client secret and access tokens never leak', () => {
   it('refused run (sandbox without a notice), secret in the environment', async () => {
     const s = (server = await startMockServer({ timeScale: 1, clientId: CLIENT_ID, clientSecret: SECRET }));
     const w = workspace(atMock(s.url, 'sandbox'));
-    const { code, stdout, stderr } = await runMain(['run', w.file, '--out', w.out, '--verbose', '--allow-loopback-as-real'], { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET });
+    const { code, stdout, stderr } = await runCli(['run', w.file, '--out', w.out, '--verbose', '--allow-loopback-as-real'], { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET });
     expect(code).toBe(3);
     expectNoLeak(stdout + stderr, w.out);
   });
@@ -140,7 +142,7 @@ describe('the client secret and access tokens never leak', () => {
   it('token failure (the mock expects another secret), secret in the environment', async () => {
     const s = (server = await startMockServer({ timeScale: K, clientId: CLIENT_ID, clientSecret: 'the-mock-wants-this-one' }));
     const w = workspace(atMock(s.url, 'mock'));
-    const { code, stdout, stderr } = await runMain(['run', w.file, '--time-scale', String(K), '--out', w.out, '--verbose'], { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET });
+    const { code, stdout, stderr } = await runCli(['run', w.file, '--time-scale', String(K), '--out', w.out, '--verbose'], { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET });
     expect(code).toBe(4);
     expect(stderr).toContain('AUTH_FAILED');
     expect(s.stats().requests.token.received).toBe(1);
