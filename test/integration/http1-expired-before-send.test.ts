@@ -10,6 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionPool } from '../../src/client/http1/index.js';
+import { stopServerThread } from '../helpers/servers.js';
 
 // state[0]: 1 = connection accepted; state[1]: request bytes the server read; state[2]: 1 = its connection closed.
 const SERVER = `
@@ -31,14 +32,9 @@ let pool: ConnectionPool | undefined;
 afterEach(async () => {
   pool?.close();
   pool = undefined;
-  if (worker !== undefined) {
-    const w = worker;
-    worker = undefined;
-    await new Promise<void>((resolve) => {
-      w.once('exit', () => resolve());
-      w.postMessage('close');
-    });
-  }
+  const w = worker;
+  worker = undefined;
+  if (w !== undefined) await stopServerThread(w);
 });
 
 describe('ConnectionPool: a request expired while waiting for a connection', () => {

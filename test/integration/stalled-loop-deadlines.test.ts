@@ -15,6 +15,7 @@ import { ConnectionPool } from '../../src/client/http1/index.js';
 import type { TokenProvider } from '../../src/client/token.js';
 import { ScaledClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
+import { stopServerThread } from '../helpers/servers.js';
 
 // Flags shared with the server thread: 1 = request read, 2 = answer written; STEP: the main thread is blocking.
 const READ = 1;
@@ -42,14 +43,9 @@ let worker: Worker | undefined;
 let pool: ConnectionPool | undefined;
 afterEach(async () => {
   pool?.close();
-  if (worker !== undefined) {
-    const w = worker;
-    worker = undefined;
-    await new Promise<void>((resolve) => {
-      w.once('exit', () => resolve());
-      w.postMessage('close');
-    });
-  }
+  const w = worker;
+  worker = undefined;
+  if (w !== undefined) await stopServerThread(w);
 });
 
 async function stallingServer(svcMs: number): Promise<{ url: string; state: Int32Array }> {
