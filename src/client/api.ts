@@ -11,7 +11,7 @@ import type { Clock } from '../core/clock.js';
 import type { Rng } from '../core/rng.js';
 import { API_PATHS, parseModelTime } from '../spec/index.js';
 import { type Outcome, classifyError, classifyStatus } from './classify.js';
-import { parseJsonObject } from './json.js';
+import { parseJsonObject, textBody } from './json.js';
 import { type RetryPolicy, nextRetry, parseRetryAfterS } from './retry.js';
 import type { ConnectionPool } from './http1/index.js';
 import type { TokenProvider } from './token.js';
@@ -146,8 +146,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const maxAttempts = settings.on429.policy === 'retry' ? settings.on429.maxAttempts : 1;
 
   return async (text, seq) => {
-    const body = JSON.stringify({ text });
-    const bodyBytes = Buffer.byteLength(body);
+    const { body, bytes: bodyBytes } = textBody(text);
     const clock = settings.clock;
     const retryAfters: number[] = [];
     const tries: AttemptTiming[] = [];
@@ -158,12 +157,15 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
     let sentAtMs = clock.nowMs();
     for (;;) {
       if (stopped()) return last;
-      let token: string;
-      try {
-        token = await settings.tokens.get();
-      } catch {
-        // The run was stopped, or no token can be had (the run is ending): no new attempt.
-        return last;
+      // The token in hand when there is one (no promise per request), else wait for it.
+      let token = settings.tokens.current();
+      if (token === undefined) {
+        try {
+          token = await settings.tokens.get();
+        } catch {
+          // The run was stopped, or no token can be had (the run is ending): no new attempt.
+          return last;
+        }
       }
       if (stopped()) return last;
       const handedAtMs = clock.nowMs();

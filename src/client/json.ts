@@ -7,3 +7,17 @@ export function parseJsonObject(text: string): Record<string, unknown> | undefin
     return undefined;
   }
 }
+
+/** Printable ASCII but `"` and `\`: such a text is a JSON string as it is, in quotes, one byte per character. */
+const PLAIN_ASCII = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
+/**
+ * `{"text": text}` as JSON, and its length in bytes: the identification request's body. Exactly
+ * JSON.stringify's output; a plain ASCII text (the generated notes are) skips the serialiser and the
+ * UTF-8 count, which run once per request.
+ */
+export function textBody(text: string): { readonly body: string; readonly bytes: number } {
+  if (PLAIN_ASCII.test(text)) return { body: `{"text":"${text}"}`, bytes: text.length + 11 };
+  const body = JSON.stringify({ text });
+  return { body, bytes: Buffer.byteLength(body) };
+}

@@ -114,6 +114,18 @@ export class TokenProvider {
   }
 
   /** A valid token, fetching or renewing it when needed. Rejects when the run was stopped or no token can be had. */
+  /**
+   * The token in hand when one can be used now without waiting (get() would return it at once), else
+   * undefined: a request's fast path, without a promise.
+   */
+  current(): string | undefined {
+    if (this.failure !== undefined || this.stop.signal.aborted) return undefined;
+    const now = this.settings.clock.nowMs();
+    const held = this.held;
+    if (held === undefined || now >= held.renewAtMs) return undefined;
+    return held.value;
+  }
+
   async get(): Promise<string> {
     if (this.failure !== undefined) throw this.failure;
     this.throwIfStopped();

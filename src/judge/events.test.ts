@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseEventLine, toEventRecord, toRecordable } from './events.js';
+import { createRng, nextInt } from '../core/rng.js';
+import { formatEventLine, parseEventLine, toEventRecord, toRecordable } from './events.js';
 
 describe('event records', () => {
   const answered = { seq: 7, intendedAtMs: 1000.0004, firedAtMs: 1000.2506, outcome: 'ok' as const, result: { status: 200, attempts: 1, lastSentAtMs: 1000.2506, endAtMs: 2345.6789, retryAfterS: [] } };
@@ -61,5 +62,38 @@ describe('event records', () => {
     ['{"seq":1,"phase":"a","intendedAtMs":1,"firedAtMs":null,"lastSentAtMs":null,"endAtMs":null,"latencyMs":null,"outcome":"fine"}', 'outcome: expected one of ok,'],
   ])('names what is wrong with %s', (line, message) => {
     expect(() => parseEventLine(line)).toThrow(message);
+  });
+
+  it('writes each line exactly as JSON.stringify would (every outcome, nulls, retries, optional try fields, odd names and numbers)', () => {
+    const rng = createRng(11);
+    const outcomes = ['ok', 'http_429', 'http_504', 'timeout', 'reset', 'abandoned', 'dropped', 'unsent'] as const;
+    const odd = [0, -0, 1e-7, 123456789.123, 5e21, 0.1 + 0.2, -3.5];
+    const number = (): number => (rng.next() < 0.2 ? odd[nextInt(rng, 0, odd.length - 1)]! : rng.next() * 10 ** nextInt(rng, 0, 7));
+    const names = ['steady', 'ramp "up"', 'π — fünf', 'back\\slash\ttab', ''];
+    for (let i = 0; i < 2000; i++) {
+      const attempts = nextInt(rng, 0, 3);
+      const tries = Array.from({ length: attempts }, () => {
+        const t: { sentAtMs: number; endAtMs: number; status: number | null; serviceMs?: number; waitMs?: number } = { sentAtMs: number(), endAtMs: number(), status: rng.next() < 0.3 ? null : nextInt(rng, 100, 599) };
+        if (rng.next() < 0.5) t.serviceMs = number();
+        if (rng.next() < 0.3) t.waitMs = number();
+        return t;
+      });
+      const maybe = (): number | null => (rng.next() < 0.25 ? null : number());
+      const record = {
+        seq: nextInt(rng, 0, 1e9),
+        phase: names[i % names.length]!,
+        intendedAtMs: number(),
+        firedAtMs: maybe(),
+        lastSentAtMs: maybe(),
+        endAtMs: maybe(),
+        latencyMs: maybe(),
+        outcome: outcomes[i % outcomes.length]!,
+        status: rng.next() < 0.3 ? null : nextInt(rng, 100, 599),
+        attempts,
+        retryAfterS: Array.from({ length: nextInt(rng, 0, 2) }, number),
+        tries,
+      };
+      expect(formatEventLine(record, JSON.stringify(record.phase))).toBe(`${JSON.stringify(record)}\n`);
+    }
   });
 });

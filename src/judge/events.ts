@@ -47,6 +47,7 @@ export interface TryRecord {
 /** What a request's fate is made of: the Recorder's event with its position in the plan (the engine's RequestEvent has it). */
 export type EventSource = Omit<RecordableEvent, 'phase'> & { readonly seq: number };
 
+
 const micro = (ms: number): number => Math.round(ms * 1000) / 1000;
 const microOrNull = (ms: number | undefined): number | null => (ms === undefined ? null : micro(ms));
 
@@ -81,6 +82,34 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
   };
 }
 
+/** A number as JSON.stringify writes it (a non-finite one is null). */
+const jsonNumber = (n: number): string => (Number.isFinite(n) ? `${n}` : 'null');
+const jsonNumberOrNull = (n: number | null): string => (n === null ? 'null' : jsonNumber(n));
+
+/**
+ * The record's line of events.ndjson: exactly `JSON.stringify(record)` + a newline (the same keys in the
+ * same order, the same numbers), written by hand because it runs once per request and JSON.stringify of
+ * a whole record was about a tenth of a request's CPU (issue 11 §1). `phaseJson` is JSON.stringify of
+ * the record's phase name, made once per phase.
+ */
+export function formatEventLine(record: EventRecord, phaseJson: string): string {
+  let retryAfter = '';
+  for (let i = 0; i < record.retryAfterS.length; i++) retryAfter += i === 0 ? jsonNumber(record.retryAfterS[i]!) : `,${jsonNumber(record.retryAfterS[i]!)}`;
+  let tries = '';
+  for (let i = 0; i < record.tries.length; i++) {
+    const t = record.tries[i]!;
+    let one = `{"sentAtMs":${jsonNumber(t.sentAtMs)},"endAtMs":${jsonNumber(t.endAtMs)},"status":${jsonNumberOrNull(t.status)}`;
+    if (t.serviceMs !== undefined) one += `,"serviceMs":${jsonNumber(t.serviceMs)}`;
+    if (t.waitMs !== undefined) one += `,"waitMs":${jsonNumber(t.waitMs)}`;
+    tries += i === 0 ? `${one}}` : `,${one}}`;
+  }
+  return (
+    `{"seq":${jsonNumber(record.seq)},"phase":${phaseJson},"intendedAtMs":${jsonNumber(record.intendedAtMs)},"firedAtMs":${jsonNumberOrNull(record.firedAtMs)}` +
+    `,"lastSentAtMs":${jsonNumberOrNull(record.lastSentAtMs)},"endAtMs":${jsonNumberOrNull(record.endAtMs)},"latencyMs":${jsonNumberOrNull(record.latencyMs)}` +
+    `,"outcome":"${record.outcome}","status":${jsonNumberOrNull(record.status)},"attempts":${jsonNumber(record.attempts)},"retryAfterS":[${retryAfter}],"tries":[${tries}]}\n`
+  );
+}
+
 /**
  * The Recorder's view of a record; `phase` is the phase's index in the plan. Its latency and service
  * time are recomputed from the raw times and the tries (src/judge/accounting.ts) at the run's `timeScale`.
@@ -92,13 +121,13 @@ export function toRecordable(record: EventRecord, phase: number, timeScale: numb
   if (record.firedAtMs !== null) event.firedAtMs = record.firedAtMs;
   if (record.lastSentAtMs !== null && record.endAtMs !== null) {
     const accounted = accountLatency({ intendedAtMs: record.intendedAtMs, lastSentAtMs: record.lastSentAtMs, endAtMs: record.endAtMs, tries: record.tries as readonly AccountedTry[] }, timeScale);
-    const tries = record.tries.map((t) => (t.status === null ? { sentAtMs: t.sentAtMs, endAtMs: t.endAtMs } : { sentAtMs: t.sentAtMs, endAtMs: t.endAtMs, status: t.status }));
-    const result: { status?: number; attempts: number; lastSentAtMs: number; endAtMs: number; retryAfterS: readonly number[]; tries: typeof tries; latencyMs: number; serviceMs: number } = {
+    const result: { status?: number; attempts: number; lastSentAtMs: number; endAtMs: number; retryAfterS: readonly number[]; tries: readonly TryRecord[]; latencyMs: number; serviceMs: number } = {
       attempts: record.attempts,
       lastSentAtMs: record.lastSentAtMs,
       endAtMs: record.endAtMs,
       retryAfterS: record.retryAfterS,
-      tries,
+      // As they are (not copied per request): the Recorder reads a null status as none.
+      tries: record.tries,
       latencyMs: accounted.latencyMs,
       serviceMs: accounted.serviceMs,
     };

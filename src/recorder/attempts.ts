@@ -74,7 +74,7 @@ export class AttemptLog {
       } else {
         this.admittedSent.push(t.sentAtMs);
         this.admittedEnd.push(t.endAtMs);
-        this.admittedUnanswered.push(t.status === undefined ? 1 : 0);
+        this.admittedUnanswered.push(typeof t.status === 'number' ? 0 : 1);
       }
     }
   }

@@ -28,7 +28,7 @@ import { formatMs } from '../core/text.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
 import { generateNote } from '../corpus/index.js';
 import { runPlan } from '../engine/index.js';
-import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, toEventRecord } from '../judge/index.js';
+import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type Summary, guardRecord, formatEventLine, judgeRun, toEventRecord } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
 import { type Plan, planIdentity } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
@@ -227,6 +227,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       options.log(`loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`);
       options.log(`loadproof: ${scenario.name}: ${plan.arrivals} requests over ${plan.durationMs / 1000} s of model time (${(plan.durationMs / k / 1000).toFixed(1)} s of wall time) against ${target.baseUrl}`);
     }
+    // Each phase's name as JSON, once: every event line carries it.
+    const phaseJson = plan.phases.map((p) => JSON.stringify(p.name));
     loop.enable();
     const engine = await runPlan({
       plan,
@@ -247,7 +249,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
           options.log(`loadproof: TARGET_UNREACHABLE: stopping the run: no new requests; waiting for the answers in flight, then writing the report`);
           stopWith({ kind: 'failure', error: new RunFailure('TARGET_UNREACHABLE', gone, 'everything measured until then is in the report') });
         }
-        const line = options.secrets.redact(`${JSON.stringify(record)}\n`);
+        const line = options.secrets.redact(formatEventLine(record, phaseJson[e.phase]!));
         events.write(line);
         if (options.verbose) options.log(`request: ${line.trimEnd()}`);
       },

@@ -11,11 +11,11 @@
 import { type AddressInfo, type Server, createServer } from 'node:net';
 import { classifyStatus } from '../client/classify.js';
 import { ConnectionPool, ResponseParser } from '../client/http1/index.js';
-import { parseJsonObject } from '../client/json.js';
+import { parseJsonObject, textBody } from '../client/json.js';
 import type { SecretMask } from '../core/redact.js';
 import { createRng } from '../core/rng.js';
 import { generateNote } from '../corpus/index.js';
-import { EventSink, toEventRecord } from '../judge/index.js';
+import { EventSink, formatEventLine, toEventRecord } from '../judge/index.js';
 import type { Plan } from '../plan/index.js';
 import { parseModelTime } from '../spec/index.js';
 
@@ -59,9 +59,9 @@ function warmPureCode(plan: Plan, secrets: SecretMask, rounds: number): void {
   const parser = new ResponseParser();
   const response = Buffer.from(RESPONSE);
   const name = plan.phases[0]?.name ?? '';
+  const phaseJson = JSON.stringify(name);
   for (let i = 0; i < rounds; i++) {
-    const body = JSON.stringify({ text: generateNote(rng, { minChars: scenario.payload.minChars, maxChars: scenario.payload.maxChars }) });
-    Buffer.byteLength(body);
+    textBody(generateNote(rng, { minChars: scenario.payload.minChars, maxChars: scenario.payload.maxChars }));
     const r = parser.push(response);
     if (r === undefined || parseJsonObject(r.body.toString('utf8')) === undefined) continue;
     const serviceMs = parseModelTime(r.headers['server-timing']) ?? 0;
@@ -69,7 +69,7 @@ function warmPureCode(plan: Plan, secrets: SecretMask, rounds: number): void {
     const result = { outcome: classifyStatus(r.status), status: r.status, attempts: 1, sentAtMs: i, lastSentAtMs: i, endAtMs: i + 1, retryAfterS: [], tries };
     const record = toEventRecord(name, { seq: 0, intendedAtMs: i, outcome: result.outcome, firedAtMs: i, result }, plan.timeScale);
     if (plan.arrivals > 0) sink.add(record); // a plan without arrivals has no position 0 to record
-    secrets.redact(`${JSON.stringify(record)}\n`);
+    secrets.redact(formatEventLine(record, phaseJson));
   }
 }
 

@@ -69,6 +69,21 @@ describe('TokenProvider', () => {
     expect(s.stats().requests.token.received).toBe(2);
   });
 
+  it('hands the token in hand at once (current) only while get() would return it without waiting or renewing', async () => {
+    const { provider, clock } = await setup({}, 100);
+    expect(provider.current()).toBeUndefined();
+    const first = await provider.get();
+    expect(provider.current()).toBe(first);
+    clock.advanceTo(89_999);
+    expect(provider.current()).toBe(first);
+    // From 90 % of its lifetime get() starts the renewal: current() leaves that to it.
+    clock.advanceTo(90_000);
+    expect(provider.current()).toBeUndefined();
+    expect(await provider.get()).toBe(first);
+    provider.rejected(first);
+    expect(provider.current()).toBeUndefined();
+  });
+
   it('fetches a new token after a 401 on the one it gave, once however many requests saw the 401', async () => {
     const { provider } = await setup();
     const first = await provider.get();

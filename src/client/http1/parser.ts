@@ -54,6 +54,8 @@ const enum State {
 }
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
+/** A valid Content-Length value. */
+const DIGITS = /^\d{1,15}$/;
 
 export class ResponseParser {
   private state = State.Head;
@@ -182,18 +184,22 @@ export class ResponseParser {
     this.headers = headers;
     const connection = headers['connection']?.toLowerCase() ?? '';
     this.close = connection.includes('close') || (m[1] === '0' && !connection.includes('keep-alive'));
-    const timeout = /timeout=(\d+)/i.exec(headers['keep-alive'] ?? '');
+    // Headers most answers lack are only searched when present (this runs once per answer).
+    const keepAlive = headers['keep-alive'];
+    const timeout = keepAlive === undefined ? null : /timeout=(\d+)/i.exec(keepAlive);
     this.keepAliveMs = timeout === null ? undefined : Number(timeout[1]) * 1000;
     if (status === 204 || status === 304) return; // no body: whole already
-    if (/(?:^|,)\s*chunked\s*$/i.test(headers['transfer-encoding'] ?? '')) {
+    const coding = headers['transfer-encoding'];
+    if (coding !== undefined && /(?:^|,)\s*chunked\s*$/i.test(coding)) {
       this.state = State.ChunkSize;
       return;
     }
     const length = headers['content-length'];
     if (length !== undefined) {
-      const values = new Set(length.split(',').map((v) => v.trim()));
-      const only = values.size === 1 ? [...values][0]! : '';
-      if (!/^\d{1,15}$/.test(only)) throw new HttpParseError('HPE_INVALID_CONTENT_LENGTH', 'the response has an invalid Content-Length');
+      // One value, as nearly every answer has; repeated equal values (a list) are one too.
+      const values = DIGITS.test(length) ? [length] : [...new Set(length.split(',').map((v) => v.trim()))];
+      const only = values.length === 1 ? values[0]! : '';
+      if (!DIGITS.test(only)) throw new HttpParseError('HPE_INVALID_CONTENT_LENGTH', 'the response has an invalid Content-Length');
       this.remaining = Number(only);
       if (this.remaining > 0) this.state = State.Length;
       return;
@@ -205,13 +211,8 @@ export class ResponseParser {
   private finish(close: boolean): Http1Response {
     const parts = this.parts;
     const body = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-    const response: Http1Response = {
-      status: this.status,
-      headers: this.headers,
-      body,
-      close: this.close || close,
-      ...(this.keepAliveMs === undefined ? {} : { keepAliveMs: this.keepAliveMs }),
-    };
+    const response: { status: number; headers: Record<string, string>; body: Buffer; close: boolean; keepAliveMs?: number } = { status: this.status, headers: this.headers, body, close: this.close || close };
+    if (this.keepAliveMs !== undefined) response.keepAliveMs = this.keepAliveMs;
     this.state = State.Head;
     this.status = 0;
     this.headers = {};

@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Deadlines, type Expiring } from './deadlines.js';
+
+const deadlines = new Deadlines();
+afterEach(() => deadlines.clear());
+
+const entry = (deadlineAt: number): Expiring & { expired: boolean } => ({
+  deadlineAt,
+  settled: false,
+  expired: false,
+  expire() {
+    this.expired = true;
+    this.settled = true;
+  },
+});
+
+describe('Deadlines', () => {
+  it('lets go of entries settled in the order they were added, long before their deadline', () => {
+    // A 15 s timeout at 3,000 answers a second: 45,000 settled entries would wait for the first deadline.
+    const far = performance.now() + 60_000;
+    let previous: Expiring | undefined;
+    for (let i = 0; i < 5000; i++) {
+      const e = entry(far + i);
+      deadlines.add(e);
+      if (previous !== undefined) previous.settled = true;
+      previous = e;
+    }
+    expect(deadlines.held).toBeLessThanOrEqual(1100);
+    expect(deadlines.pending()).toEqual([previous]);
+  });
+
+  it('keeps every entry not settled, and still expires one whose deadline passed', async () => {
+    const soon = entry(performance.now() + 5);
+    const settledFirst = entry(performance.now() + 1);
+    deadlines.add(settledFirst);
+    deadlines.add(soon);
+    settledFirst.settled = true;
+    deadlines.add(entry(performance.now() + 60_000));
+    expect(deadlines.held).toBe(2);
+    for (let i = 0; i < 200 && !soon.expired; i++) await new Promise((r) => setTimeout(r, 5));
+    expect(soon.expired).toBe(true);
+  });
+});
