@@ -16,11 +16,14 @@ import { type RetryPolicy, nextRetry, parseRetryAfterS } from './retry.js';
 import type { ConnectionPool } from './http1/index.js';
 import type { TokenProvider } from './token.js';
 
+/** What a request needs of the token provider. */
+export type TokenSource = Pick<TokenProvider, 'current' | 'get' | 'accepted' | 'rejected'>;
+
 export interface ApiClientSettings {
   readonly baseUrl: string;
   /** The connections to baseUrl's origin the attempts are sent on (our HTTP/1.1 client). */
   readonly pool: ConnectionPool;
-  readonly tokens: TokenProvider;
+  readonly tokens: TokenSource;
   /** The run's model clock. */
   readonly clock: Clock;
   /** k: wall time = model time ÷ k. */

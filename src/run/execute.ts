@@ -28,13 +28,14 @@ import { formatMs } from '../core/text.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
 import { generateNote } from '../corpus/index.js';
 import { runPlan } from '../engine/index.js';
-import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type Summary, guardRecord, formatEventLine, judgeRun, toEventRecord } from '../judge/index.js';
+import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
 import { type Plan, planIdentity } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { API_PATHS } from '../spec/index.js';
 import { EventLog, type FileResult, makeRunFolder, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
+import { RequestEvents } from './request-events.js';
 import { TargetWatch } from './target-watch.js';
 import type { PreparedRun } from './prepare.js';
 import { warmUp } from './warm-up.js';
@@ -227,8 +228,19 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       options.log(`loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`);
       options.log(`loadproof: ${scenario.name}: ${plan.arrivals} requests over ${plan.durationMs / 1000} s of model time (${(plan.durationMs / k / 1000).toFixed(1)} s of wall time) against ${target.baseUrl}`);
     }
-    // Each phase's name as JSON, once: every event line carries it.
-    const phaseJson = plan.phases.map((p) => JSON.stringify(p.name));
+    const requestEvents = new RequestEvents({
+      plan,
+      sink,
+      watch,
+      secrets: options.secrets,
+      write: (line) => events.write(line),
+      onTargetGone: (why) => {
+        if (stopped !== undefined) return;
+        options.log(`loadproof: TARGET_UNREACHABLE: stopping the run: no new requests; waiting for the answers in flight, then writing the report`);
+        stopWith({ kind: 'failure', error: new RunFailure('TARGET_UNREACHABLE', why, 'everything measured until then is in the report') });
+      },
+      verboseLog: options.verbose ? options.log : undefined,
+    });
     loop.enable();
     const engine = await runPlan({
       plan,
@@ -241,18 +253,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       // A stopped run waits for the answers in flight as long as an attempt may wait.
       drainMs: attemptWallDeadlineMs(scenario.timeoutMs, k, readServerTiming) * k,
       cancelInFlight: () => cancel.abort(),
-      onEvent: (e) => {
-        const record = toEventRecord(plan.phases[e.phase]!.name, e, k);
-        sink.add(record);
-        const gone = watch.observe(record);
-        if (gone !== undefined && stopped === undefined) {
-          options.log(`loadproof: TARGET_UNREACHABLE: stopping the run: no new requests; waiting for the answers in flight, then writing the report`);
-          stopWith({ kind: 'failure', error: new RunFailure('TARGET_UNREACHABLE', gone, 'everything measured until then is in the report') });
-        }
-        const line = options.secrets.redact(formatEventLine(record, phaseJson[e.phase]!));
-        events.write(line);
-        if (options.verbose) options.log(`request: ${line.trimEnd()}`);
-      },
+      onEvent: (e) => requestEvents.handle(e),
     });
     loop.disable();
     // The monitor samples the gap between timer wake-ups, which includes its own resolution: subtract it.

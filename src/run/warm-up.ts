@@ -3,7 +3,7 @@
  * run many times, on background threads; code first met during the load makes the first second lag
  * (and spends CPU there). So, before t = 0 and without sending anything to the target:
  *  1. the per-request code that needs no socket runs over and over: the payload, the response parser on
- *     a canned answer, the JSON check, the event record, its line and the mask, and a throwaway Recorder;
+ *     a canned answer, the JSON check, and the run's own handling of each fate (RequestEvents: record, Recorder, watch, line, mask), into a throwaway Recorder;
  *  2. our HTTP/1.1 client sends requests to a stub of our own on 127.0.0.1 inside this process, which
  *     answers with the canned answer: the pool, the sockets' write and read paths, the parser on real reads.
  * Nothing here is measured or written; the run's own texts are unchanged (a throwaway generator).
@@ -15,9 +15,11 @@ import { parseJsonObject, textBody } from '../client/json.js';
 import type { SecretMask } from '../core/redact.js';
 import { createRng } from '../core/rng.js';
 import { generateNote } from '../corpus/index.js';
-import { EventSink, formatEventLine, toEventRecord } from '../judge/index.js';
+import { EventSink } from '../judge/index.js';
 import type { Plan } from '../plan/index.js';
 import { parseModelTime } from '../spec/index.js';
+import { RequestEvents } from './request-events.js';
+import { TargetWatch } from './target-watch.js';
 
 /**
  * How much warming: about twice the arrivals of the first 2 s of wall time (a slow run needs little:
@@ -55,11 +57,10 @@ function arrivalsWithin(plan: Plan, ms: number): number {
 function warmPureCode(plan: Plan, secrets: SecretMask, rounds: number): void {
   const scenario = plan.scenario;
   const rng = createRng(0);
-  const sink = new EventSink(plan);
   const parser = new ResponseParser();
   const response = Buffer.from(RESPONSE);
-  const name = plan.phases[0]?.name ?? '';
-  const phaseJson = JSON.stringify(name);
+  // The run's own handling of each fate, into a throwaway Recorder; the lines go nowhere.
+  const events = new RequestEvents({ plan, sink: new EventSink(plan), watch: new TargetWatch(plan.timeScale), secrets, write: () => {}, onTargetGone: () => {} });
   for (let i = 0; i < rounds; i++) {
     textBody(generateNote(rng, { minChars: scenario.payload.minChars, maxChars: scenario.payload.maxChars }));
     const r = parser.push(response);
@@ -67,9 +68,8 @@ function warmPureCode(plan: Plan, secrets: SecretMask, rounds: number): void {
     const serviceMs = parseModelTime(r.headers['server-timing']) ?? 0;
     const tries = [{ sentAtMs: i, endAtMs: i + 1, status: r.status, serviceMs }];
     const result = { outcome: classifyStatus(r.status), status: r.status, attempts: 1, sentAtMs: i, lastSentAtMs: i, endAtMs: i + 1, retryAfterS: [], tries };
-    const record = toEventRecord(name, { seq: 0, intendedAtMs: i, outcome: result.outcome, firedAtMs: i, result }, plan.timeScale);
-    if (plan.arrivals > 0) sink.add(record); // a plan without arrivals has no position 0 to record
-    secrets.redact(formatEventLine(record, phaseJson));
+    // A plan without arrivals has no position 0 to record.
+    if (plan.arrivals > 0) events.handle({ seq: 0, phase: 0, intendedAtMs: i, outcome: result.outcome, firedAtMs: i, result });
   }
 }
 
