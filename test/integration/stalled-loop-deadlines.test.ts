@@ -10,9 +10,8 @@
  */
 import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type IdentifyFn, createIdentify } from '../../src/client/api.js';
+import { type IdentifyFn, type TokenSource, createIdentify } from '../../src/client/api.js';
 import { ConnectionPool } from '../../src/client/http1/index.js';
-import type { TokenProvider } from '../../src/client/token.js';
 import { ScaledClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
 import { stopServerThread } from '../helpers/servers.js';
@@ -38,7 +37,7 @@ server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port
 parentPort.on('message', () => server.close(() => process.exit(0)));
 `;
 
-const tokens = { get: async () => 'test-token', accepted: () => {}, rejected: () => {} } as unknown as TokenProvider;
+const tokens: TokenSource = { current: () => 'test-token', get: async () => 'test-token', accepted: () => {}, rejected: () => {} };
 let worker: Worker | undefined;
 let pool: ConnectionPool | undefined;
 afterEach(async () => {
