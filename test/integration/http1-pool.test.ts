@@ -119,6 +119,19 @@ describe('ConnectionPool', () => {
     expect(stub.counts.connections).toBe(1);
   });
 
+  it('opens at most a few connections at once for requests that wait, however many wait, and sends them all', async () => {
+    stub = await startStub({ identify: (n) => ({ status: 200, body: { n }, delayMs: 20 }) });
+    pool = ConnectionPool.forUrl(stub.url, 1000);
+    const host = new URL(stub.url).host;
+    // A backlog of 100 overdue arrivals at once: 100 connections opened together would cost more than
+    // waiting for the first few to free (issue 11: such storms turned a second's hiccup into a collapse).
+    const answers = Array.from({ length: 100 }, () => send(pool!, POST(host)));
+    expect(pool.connectingNow).toBe(ConnectionPool.MAX_CONNECTING);
+    const all = await Promise.all(answers);
+    expect(all.every((r) => typeof r !== 'string' && r.status === 200)).toBe(true);
+    expect(pool.connectingNow).toBe(0);
+  });
+
   it('says ECONNREFUSED when nothing listens', async () => {
     pool = ConnectionPool.forUrl('http://127.0.0.1:1', 1);
     expect(await send(pool, POST('127.0.0.1:1'))).toBe('ECONNREFUSED');

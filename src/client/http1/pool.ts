@@ -86,6 +86,17 @@ class Pending implements Exchange, Expiring {
 const noop = (): void => {};
 
 export class ConnectionPool {
+  /**
+   * The most connections being made at once for requests that wait. A backlog of overdue arrivals (after a
+   * pause of the process, say) would otherwise open one connection each, all at once: on loopback that
+   * storm cost both sides more than the answers that free a connection within a millisecond, and turned
+   * a hiccup into seconds of lag (issue 11). The pool still grows to what the load needs, a few at a time:
+   * at the documented rates (300 rpm, answers of up to 15 s: about 75 in flight) it never has 16 to make at
+   * once; a request that waits for a connection shows as send lag, which the verdict holds against the
+   * generator, never against the service.
+   */
+  static readonly MAX_CONNECTING = 16;
+
   private readonly idle: Connection[] = [];
   private readonly all = new Set<Connection>();
   private readonly waiting: Pending[] = [];
@@ -155,6 +166,11 @@ export class ConnectionPool {
     return this.idle.length;
   }
 
+  /** Connections being made now. */
+  get connectingNow(): number {
+    return this.connecting;
+  }
+
   /** Idle connections open now. */
   get available(): number {
     return this.idle.length;
@@ -193,7 +209,7 @@ export class ConnectionPool {
 
   /** Opens a connection when more requests wait than connections are being made, if there is room. */
   private connectForWaiting(): void {
-    if (this.closed || this.waiting.length - this.waitingHead <= this.connecting || this.all.size >= this.options.maxConnections) return;
+    if (this.closed || this.connecting >= ConnectionPool.MAX_CONNECTING || this.waiting.length - this.waitingHead <= this.connecting || this.all.size >= this.options.maxConnections) return;
     this.connect();
   }
 
@@ -230,13 +246,13 @@ export class ConnectionPool {
     if (warmed !== undefined) {
       this.warming.delete(connection);
       warmed();
-      if (error !== undefined) return;
+      if (error === undefined) this.onFree(connection);
     } else if (error !== undefined) {
       // Could not connect: the request that asked for this connection fails with the reason.
       this.nextWaiting()?.done(error, undefined);
-      return;
-    }
-    this.onFree(connection);
+    } else this.onFree(connection);
+    // Room for another connection being made: requests may still be waiting for one.
+    this.connectForWaiting();
   };
 
   private readonly onFree = (connection: Connection): void => {
