@@ -113,7 +113,6 @@ export class TokenProvider {
     return this.fetches;
   }
 
-  /** A valid token, fetching or renewing it when needed. Rejects when the run was stopped or no token can be had. */
   /**
    * The token in hand when one can be used now without waiting (get() would return it at once), else
    * undefined: a request's fast path, without a promise.
@@ -126,6 +125,7 @@ export class TokenProvider {
     return held.value;
   }
 
+  /** A valid token, fetching or renewing it when needed. Rejects when the run was stopped or no token can be had. */
   async get(): Promise<string> {
     if (this.failure !== undefined) throw this.failure;
     this.throwIfStopped();
