@@ -139,4 +139,44 @@ describe('ResponseParser', () => {
     const parser = new ResponseParser();
     expect(parser.push(Buffer.from('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=5\r\nContent-Length: 2\r\n\r\n{}junk'))).toMatchObject({ close: true, keepAliveMs: 5000 });
   });
+
+  it('reads status and headers as a split-and-trim reading would, for ordinary and odd heads alike', () => {
+    // The reading the parser had before it was written by hand: the reference for every head below.
+    const reference = (head: string): { status: number; headers: Record<string, string> } | string => {
+      const lines = head.split('\r\n');
+      const m = /^HTTP\/1\.([01]) (\d{3})(?: |$)/.exec(lines[0]!);
+      if (m === null) return 'HPE_INVALID_STATUS';
+      const headers: Record<string, string> = {};
+      for (const line of lines.slice(1)) {
+        const colon = line.indexOf(':');
+        if (colon <= 0) return 'HPE_INVALID_HEADER';
+        const name = line.slice(0, colon).toLowerCase();
+        const value = line.slice(colon + 1).trim();
+        headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+      }
+      return { status: Number(m[2]), headers };
+    };
+    const statusLines = ['HTTP/1.1 200 OK', 'HTTP/1.0 204', 'HTTP/1.1 429 Too Many Requests', 'HTTP/1.2 200 OK', 'HTTP/1.1 20 OK', 'HTTP/1.1 2000 OK', 'HTTP/1.1 2000', 'HTTP/1.1 200', 'HTTP/1.1 200 ', 'HTTP/1.1  200 OK', 'HTTP/1.1 200\tOK', 'http/1.1 200 OK', 'HTTP/1.1 abc'];
+    const headerLines = ['Content-Type: application/json', 'X-Odd:\t spaced value \u00a0', 'retry-after:30', 'Server-Timing: svc;dur=12.5', 'X-Twice: one', 'X-TWICE: two', 'X-Empty:', ': no name', 'no colon here', 'Bare\nLF: inside', 'Weird-Name : v'];
+    for (const statusLine of statusLines) {
+      for (let i = 0; i < headerLines.length; i++) {
+        for (const count of [0, 1, 3, headerLines.length]) {
+          const lines = Array.from({ length: count }, (_, j) => headerLines[(i + j) % headerLines.length]!);
+          const head = [statusLine, ...lines].join('\r\n');
+          const expected = reference(head);
+          const parser = new ResponseParser();
+          let got: { status: number; headers: Record<string, string> } | string;
+          try {
+            const r = parser.push(Buffer.from(`${head}\r\ncontent-length: 0\r\n\r\n`, 'latin1'));
+            got = r === undefined ? 'interim' : { status: r.status, headers: r.headers };
+          } catch (error) {
+            got = (error as { code: string }).code;
+          }
+          if (typeof expected === 'string') expect(got, head).toBe(expected);
+          else if (expected.status < 200) expect(got, head).toBe('interim');
+          else expect(got, head).toEqual({ status: expected.status, headers: { ...expected.headers, 'content-length': expected.headers['content-length'] === undefined ? '0' : `${expected.headers['content-length']}, 0` } });
+        }
+      }
+    }
+  });
 });
