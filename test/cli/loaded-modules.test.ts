@@ -2,7 +2,8 @@
  * Issue 11 §5: the process holds under 100 MiB before its first request. What a run does not use is not
  * loaded: a run against a server of its own (loadproof's mock at a baseUrl) loads neither the mock's
  * server code (the embedded mock runs in its own thread, which loads it there), nor undici (its WebAssembly
- * HTTP parser alone is megabytes: the token call goes through node:http). Checked on the real CLI as a child process: a module-loading hook lists every file
+ * HTTP parser alone is megabytes: the token call goes through node:http), nor hdr-histogram-js's
+ * WebAssembly build (the recorder imports its pure-JS parts). Checked on the real CLI as a child process: a module-loading hook lists every file
  * it loaded (ES modules through the resolve hook, CommonJS ones through require.cache at exit).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -29,7 +30,7 @@ function moduleTrace(dir: string): { env: Record<string, string>; loaded: () => 
 }
 
 describe('what a run loads', () => {
-  it('against a mock at a baseUrl: neither the mock server nor undici', async () => {
+  it('against a mock at a baseUrl: neither the mock server, nor undici, nor the WebAssembly histogram', async () => {
     const m = await mock();
     const { dir, file, out } = scenarioWorkspace(
       `name: lean\ndescription: lean start\ntarget: { environment: mock, baseUrl: "${m.url}" }\nphases:\n  - { name: a, duration: 1s, rpm: 600 }\nthresholds: { documentedTargets: false }\n`,
@@ -44,6 +45,7 @@ describe('what a run loads', () => {
     expect(loaded.some((u) => u.includes('/node_modules/hdr-histogram-js/'))).toBe(true);
     expect(loaded.filter((u) => u.includes('/node_modules/undici/'))).toEqual([]);
     expect(loaded.filter((u) => /\/dist\/mock\/(server|gateway|fleet|routes\/)/.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /\/node_modules\/(hdr-histogram-js\/dist\/wasm\/|@assemblyscript\/)/.test(u))).toEqual([]);
     expect(m.stats().requests.identification.received).toBe(10);
   });
 });
