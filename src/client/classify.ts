@@ -1,8 +1,8 @@
 /**
  * Every request sent ends in exactly one Outcome, so counts add up:
  *   sent = ok + http_429 + http_504 + http_other + timeout + reset + refused + malformed + error + abandoned
- * HTTP statuses come first; transport failures are classified by Node's error codes (and undici's,
- * which the token endpoint's client uses); a timeout is our own deadline (src/client/http1: one timer
+ * HTTP statuses come first; transport failures are classified by Node's error codes (undici's too, for
+ * callers that use it); a timeout is our own deadline (src/client/http1: one timer
  * for all attempts), never a library's coarse timers; a response that is not HTTP/1.x (HPE_* codes)
  * is an `error`, and a close before the answer is whole a `reset`. `abandoned`: still
  * unanswered when the run's drain ended, so the run cancelled it.

@@ -14,14 +14,13 @@
  *    in a row fail with no usable token left.
  * Lifetimes are model time (the clock given is the run's model clock). No secret is ever quoted.
  */
-import type { Dispatcher } from 'undici';
-import { request } from 'undici';
 import type { Clock } from '../core/clock.js';
 import { Interrupted, RunFailure } from '../core/errors.js';
 import { redact } from '../core/redact.js';
 import { API_PATHS, GRANT_TYPE } from '../spec/index.js';
 import { classifyError } from './classify.js';
 import { parseJsonObject } from './json.js';
+import { smallRequest } from './small-request.js';
 
 export interface TokenSettings {
   readonly baseUrl: string;
@@ -30,7 +29,6 @@ export interface TokenSettings {
   readonly clientSecret: string;
   /** Where the credentials came from, for messages (e.g. "$LOADPROOF_CLIENT_ID / $LOADPROOF_CLIENT_SECRET"). */
   readonly credentialSource: string;
-  readonly dispatcher: Dispatcher;
   /** The run's model clock. */
   readonly clock: Clock;
   /** Wall-clock deadline of one token call (ms). */
@@ -251,20 +249,20 @@ export class TokenProvider {
     let text: string;
     const timeout = AbortSignal.timeout(Math.max(1, Math.round(s.timeoutMs)));
     try {
-      const res = await request(url, {
+      const res = await smallRequest(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body,
-        dispatcher: s.dispatcher,
         signal: AbortSignal.any([timeout, this.stop.signal]),
       });
-      status = res.statusCode;
-      text = await res.body.text();
+      status = res.status;
+      text = res.text;
     } catch (error) {
       s.onFetch?.(s.clock.nowMs() - startMs, 'failed');
       this.throwIfStopped();
       const outcome = classifyError(error, timeout.aborted);
-      const code = (error as { code?: string }).code ?? (error as Error).name;
+      // Our timeout's abort is named as the timeout it is (node's AbortError would say ABORT_ERR).
+      const code = timeout.aborted ? 'TimeoutError' : ((error as { code?: string }).code ?? (error as Error).name);
       throw new TokenCallFailed(new RunFailure('TARGET_UNREACHABLE', `cannot get a token from ${url}: ${outcome} (${code}).`, 'check target.baseUrl and that the service (or mock) is running'), false);
     }
     s.onFetch?.(s.clock.nowMs() - startMs, status);

@@ -5,8 +5,14 @@
  * A rank is found on the integer cumulative counts of the recorded buckets, never through a
  * percentage in floating point (100·r/n landed one rank high for thousands of (n, r) pairs).
  */
+import { inflateSync } from 'node:zlib';
 import { countBelow } from '../core/sorted.js';
-import * as hdr from 'hdr-histogram-js';
+// The pure-JS parts only, not the package's index: that loads its WebAssembly build too (with pako and a
+// 40 KB base64 module), about 4 MiB of a run's memory for nothing (issue 11 §5). The encoding module adds
+// JsHistogram.decode and encodeIntoCompressedBase64 (deflate through node:zlib).
+import { JsHistogram } from 'hdr-histogram-js/dist/JsHistogram.js';
+import 'hdr-histogram-js/dist/JsHistogram.encoding.js';
+import { constructorFromBucketSize } from 'hdr-histogram-js/dist/JsHistogramFactory.js';
 
 export interface HistogramSummary {
   readonly count: number;
@@ -26,10 +32,23 @@ interface Buckets {
   readonly sumUs: number;
 }
 
-/** The pure-JS histogram (useWebAssembly: false), whose counts can be read bucket by bucket. */
-function asJs(h: hdr.Histogram): hdr.JsHistogram {
-  if (!(h instanceof hdr.JsHistogram)) throw new TypeError('expected a JS (not WebAssembly) HDR histogram');
+/** HDR's V2 compressed encoding: a cookie, the compressed length, then the zlib-deflated V2 encoding. */
+const V2_COMPRESSED_COOKIE_BASE = 0x1c849304;
+
+/** An empty histogram of 32-bit counts (HDR's default), values from 1 µs, 3 significant digits (hdr.build's). */
+function newHistogram(autoResize: boolean): JsHistogram {
+  const h = new (constructorFromBucketSize(32))(1, 2, 3);
+  h.autoResize = autoResize;
   return h;
+}
+
+/** hdr.decodeFromCompressedBase64(encoded, 32, false), without the package's index. */
+function decodeCompressed(encoded: string): JsHistogram {
+  const text = encoded.trim();
+  if (text.length % 4 !== 0) throw new Error('Invalid string. Length must be a multiple of 4');
+  const data = Buffer.from(text, 'base64');
+  if (data.length < 8 || (data.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE_BASE) throw new Error('Encoding not supported, only V2 is supported');
+  return JsHistogram.decode(inflateSync(data.subarray(8, 8 + data.readInt32BE(4))), 32, 0);
 }
 
 /** Nearest rank of percentile p (0 < p ≤ 100) among n values, as HDR defines it (the ⌈p·n/100⌉-th smallest). */
@@ -54,14 +73,14 @@ export class MsHistogram {
   /** Built on the first rank asked, dropped on every change. */
   private buckets: Buckets | undefined;
 
-  private constructor(private readonly h: hdr.JsHistogram) {}
+  private constructor(private readonly h: JsHistogram) {}
 
   static create(): MsHistogram {
-    return new MsHistogram(asJs(hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false })));
+    return new MsHistogram(newHistogram(true));
   }
 
   static decode(encoded: string): MsHistogram {
-    const h = asJs(hdr.decodeFromCompressedBase64(encoded, 32, false));
+    const h = decodeCompressed(encoded);
     h.autoResize = true;
     return new MsHistogram(h);
   }
@@ -124,7 +143,7 @@ export class MsHistogram {
   }
 
   encode(): string {
-    return hdr.encodeIntoCompressedBase64(this.h);
+    return this.h.encodeIntoCompressedBase64();
   }
 
   summary(): HistogramSummary {
@@ -147,7 +166,7 @@ export class MsHistogram {
 const EMPTY: number[] = [];
 
 /** HDR's bucket arithmetic (pure: it reads no counts), shared by every SparseMsHistogram. */
-const GEOMETRY = asJs(hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, useWebAssembly: false }));
+const GEOMETRY = newHistogram(true);
 
 /**
  * The same buckets and statistics as MsHistogram, bit for bit, but kept sparse: two small sorted

@@ -16,7 +16,6 @@
 import { createHash } from 'node:crypto';
 import { extname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { Agent } from 'undici';
 import { attemptWallDeadlineMs, createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
 import { ConnectionPool } from '../client/http1/index.js';
@@ -166,9 +165,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   else options.signal.addEventListener('abort', onSignal, { once: true });
 
   // Identification requests go through our own HTTP/1.1 client (one request per connection at a time);
-  // the token endpoint, called a few times per run, through undici.
+  // the token endpoint, called a few times per run, through node:http (TokenProvider).
   const pool = ConnectionPool.forUrl(target.baseUrl, scenario.maxInFlight);
-  const agent = new Agent({ connections: 2, pipelining: 1 });
   // keepAlive: the engine's sleeps until the next arrival hold the process open.
   const clock = new ScaledClock(k, { keepAlive: true });
   const tokenLatency = MsHistogram.create();
@@ -180,7 +178,6 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     clientId: target.clientId,
     clientSecret: target.clientSecret,
     credentialSource: target.credentialSource,
-    dispatcher: agent,
     clock,
     timeoutMs: Math.max(1000, scenario.timeoutMs / k),
     signal: stop.signal,
@@ -281,11 +278,10 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     };
   } finally {
     loop.disable();
+    // Nothing of this run may keep the process alive: a renewal still in flight is abandoned (and its connections closed).
     tokens.close();
     pool.close();
     options.signal.removeEventListener('abort', onSignal);
-    // Nothing of this run may keep the process alive: a renewal still in flight is abandoned.
-    await agent.destroy();
   }
 }
 

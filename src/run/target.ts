@@ -7,10 +7,14 @@
  * variables the scenario names; a mock falls back to its default ones, a real environment has none
  * to fall back to.
  */
-import { request } from 'undici';
+import { parseJsonObject } from '../client/json.js';
+import { smallRequest } from '../client/small-request.js';
 import { RunFailure, UsageError } from '../core/errors.js';
 import { readCredentials } from '../credentials/index.js';
-import { MOCK_DEFAULTS, type MockThread, type ProfileName, STATS_PATH, startMockThread } from '../mock/index.js';
+import { MOCK_DEFAULTS } from '../mock/defaults.js';
+import type { ProfileName } from '../mock/profiles.js';
+import { STATS_PATH } from '../mock/paths.js';
+import type { MockThread } from '../mock/thread.js';
 import type { Scenario } from '../scenario/index.js';
 import type { TargetKind } from '../judge/index.js';
 
@@ -57,6 +61,8 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
   if (t.baseUrl === undefined) {
     // The embedded mock accepts the credentials given, so they travel the same path as against a real service.
     // It runs in its own thread: sharing the generator's event loop would delay both (issue 11 §3).
+    // Loaded here: a run against any other target needs none of the mock's code.
+    const { startMockThread } = await import('../mock/thread.js');
     const mock = await startMockThread({
       profile: options.mockProfile ?? t.profile ?? MOCK_DEFAULTS.profile,
       timeScale: options.timeScale,
@@ -102,9 +108,9 @@ async function mockInfo(baseUrl: string): Promise<{ timeScale: number; profile: 
   let status: number;
   let body: unknown;
   try {
-    const res = await request(url, { signal: AbortSignal.timeout(5000) });
-    status = res.statusCode;
-    body = await res.body.json().catch(() => undefined);
+    const res = await smallRequest(url, { signal: AbortSignal.timeout(5000) });
+    status = res.status;
+    body = parseJsonObject(res.text);
   } catch (error) {
     const code = (error as { code?: string }).code ?? (error as Error).name;
     throw new RunFailure('TARGET_UNREACHABLE', `cannot reach the mock at ${baseUrl} (${code})`, 'is the server running there?');

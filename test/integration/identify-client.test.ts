@@ -1,5 +1,4 @@
 /** One planned request through the client against the real mock: each outcome, retries, 401 renewal. */
-import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ApiClientSettings, createIdentify } from '../../src/client/api.js';
 import { ConnectionPool } from '../../src/client/http1/index.js';
@@ -9,15 +8,12 @@ import { createRng } from '../../src/core/rng.js';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
 
 let server: MockServer | undefined;
-let agent: Agent | undefined;
 let pool: ConnectionPool | undefined;
 afterEach(async () => {
   pool?.close();
   pool = undefined;
-  await agent?.close();
   await server?.close();
   server = undefined;
-  agent = undefined;
 });
 
 const NOTE = 'Patient John Smith (MRN 12345678), DOB 04/12/1961.';
@@ -31,7 +27,6 @@ const GENEROUS_TIMEOUT_MS = 10_000_000;
 async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings> = {}) {
   const timeScale = mock.timeScale ?? 1;
   server = await startMockServer({ profile: 'zero', ...mock });
-  agent = new Agent({ connections: 16 });
   pool = ConnectionPool.forUrl(server.url, 16);
   const clock = new ScaledClock(timeScale);
   const tokens = new TokenProvider({
@@ -40,7 +35,6 @@ async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings>
     clientId: server.clientId,
     clientSecret: server.clientSecret,
     credentialSource: 'test',
-    dispatcher: agent,
     clock,
     timeoutMs: 5000,
   });
@@ -121,7 +115,6 @@ describe('createIdentify', () => {
     expect(r.tries[0]!.serviceMs).toBeGreaterThanOrEqual(20);
     expect(r.tries[0]!.serviceMs).toBeLessThanOrEqual(2020);
     await server?.close();
-    await agent?.close();
     pool?.close();
     const ignore = await setup({ profile: 'stall', timeScale: 20 });
     expect((await ignore.identify(NOTE, 2))!.tries[0]).not.toHaveProperty('serviceMs');

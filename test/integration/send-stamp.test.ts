@@ -3,7 +3,6 @@
  * handed to the client, so a wait for a connection (or for a busy one) is not counted as service time.
  * Real HTTP on loopback (a stub that moves a manual clock when it receives a request), no timing.
  */
-import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIdentify } from '../../src/client/api.js';
 import { ConnectionPool } from '../../src/client/http1/index.js';
@@ -13,11 +12,9 @@ import { createRng } from '../../src/core/rng.js';
 import { type Stub, startStub } from '../helpers/stub.js';
 
 let stub: Stub | undefined;
-let agent: Agent | undefined;
 let pool: ConnectionPool | undefined;
 afterEach(async () => {
   pool?.close();
-  await agent?.close();
   await stub?.close();
 });
 
@@ -26,9 +23,8 @@ describe('send stamps', () => {
     const clock = new ManualClock();
     // The model clock moves to 1000 when the stub receives the first request, before it answers.
     stub = await startStub({ identify: (n) => (n === 1 && clock.advanceTo(1000), { status: 200, body: { entities: [] } }) });
-    agent = new Agent({ connections: 1, pipelining: 1 });
     pool = ConnectionPool.forUrl(stub.url, 1);
-    const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', dispatcher: agent, clock, timeoutMs: 5000 });
+    const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', clock, timeoutMs: 5000 });
     await tokens.get();
     const identify = createIdentify({
       baseUrl: stub.url,
@@ -49,9 +45,8 @@ describe('send stamps', () => {
 
   it('keeps the hand-off time for an attempt whose headers were never written (no connection)', async () => {
     const clock = new ManualClock(500);
-    agent = new Agent({ connections: 1 });
     stub = await startStub();
-    const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', dispatcher: agent, clock, timeoutMs: 5000 });
+    const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', clock, timeoutMs: 5000 });
     await tokens.get();
     // Port 1 on loopback: connection refused.
     pool = ConnectionPool.forUrl('http://127.0.0.1:1', 1);
@@ -65,10 +60,9 @@ describe('a token unfit for a header', () => {
   it('is never written into a request: the attempt is an error and nothing reaches the server', async () => {
     // A token endpoint that answers a token with a CR LF in it: written as is, it would add a header of the server's choosing.
     stub = await startStub({ token: () => ({ status: 200, body: { access_token: 'lpmock_at_stub_x\r\nx-injected: yes', token_type: 'Bearer', expires_in: 3600 } }) });
-    agent = new Agent({ connections: 1 });
     pool = ConnectionPool.forUrl(stub.url, 1);
     const clock = new ManualClock();
-    const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', dispatcher: agent, clock, timeoutMs: 5000 });
+    const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', clock, timeoutMs: 5000 });
     const identify = createIdentify({ baseUrl: stub.url, pool, tokens, clock, timeScale: 1, timeoutMs: 60_000, on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 }, rng: createRng(1) });
     expect(await identify('note', 1)).toMatchObject({ outcome: 'error', attempts: 1 });
     expect(stub.counts.identification).toBe(0);

@@ -1,6 +1,5 @@
 /** The client's token provider against the real mock: caching, renewal, 401 retry, and failures in words. */
 import { type AddressInfo, createServer } from 'node:net';
-import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TokenProvider, type TokenSettings } from '../../src/client/token.js';
 import { ManualClock } from '../../src/core/clock.js';
@@ -8,17 +7,13 @@ import { LoadproofError } from '../../src/core/errors.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 
 let server: MockServer | undefined;
-let agent: Agent | undefined;
 afterEach(async () => {
-  await agent?.close();
   await server?.close();
   server = undefined;
-  agent = undefined;
 });
 
 async function setup(overrides: Partial<TokenSettings> = {}, tokenTtlS = 3600) {
   server = await startMockServer({ profile: 'zero', tokenTtlS, clientSecret: 'a-distinctive-secret-42' });
-  agent = new Agent();
   const clock = new ManualClock();
   const fetches: (number | 'failed')[] = [];
   const provider = new TokenProvider({
@@ -27,7 +22,6 @@ async function setup(overrides: Partial<TokenSettings> = {}, tokenTtlS = 3600) {
     clientId: server.clientId,
     clientSecret: server.clientSecret,
     credentialSource: '$LOADPROOF_CLIENT_ID / $LOADPROOF_CLIENT_SECRET',
-    dispatcher: agent,
     clock,
     timeoutMs: 5000,
     onFetch: (_ms, status) => fetches.push(status),

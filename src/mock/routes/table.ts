@@ -3,6 +3,7 @@
  * it reads, and its handler. A GET route answers HEAD too (same headers, no body).
  */
 import { API_PATHS } from '../../spec/index.js';
+import { LOG_PATH, STATS_PATH } from '../paths.js';
 import type { StatEndpoint } from '../stats.js';
 import type { RouteHandler } from './context.js';
 import { IDENTIFICATION_MAX_BODY_BYTES, handleIdentification } from './identification.js';
@@ -11,8 +12,7 @@ import { OBFUSCATION_MAX_BODY_BYTES, handleObfuscation } from './obfuscation.js'
 import { handleSession } from './session.js';
 import { TOKEN_MAX_BODY_BYTES, handleToken } from './token.js';
 
-export const STATS_PATH = '/__mock/stats';
-export const LOG_PATH = '/__mock/log';
+export { LOG_PATH, STATS_PATH };
 
 export interface Route {
   readonly method: 'GET' | 'POST';

@@ -1,0 +1,46 @@
+/**
+ * One small HTTP request through node:http / node:https, its whole answer read as text: for the few
+ * calls a run makes besides its load (the token endpoint, the mock's stats). Not undici: loading it and
+ * its WebAssembly HTTP parser cost a run about 20 MiB before its first request (issue 11 §5), for a
+ * handful of calls. Each call has a connection of its own, closed after the answer: the calls are rare, and a
+ * kept-alive connection that the server closed while it sat idle (a Node server does after 5 s) would fail
+ * the next one, a token renewal an hour later. Failures are node's errors (`code`: ECONNREFUSED, ECONNRESET, …); an abort by
+ * `signal` rejects with an AbortError whose `cause` is the signal's reason.
+ */
+import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+
+export interface SmallRequest {
+  readonly method?: 'GET' | 'POST';
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** Ends the call (its socket too) when aborted. */
+  readonly signal?: AbortSignal;
+}
+
+export interface SmallResponse {
+  readonly status: number;
+  readonly headers: IncomingHttpHeaders;
+  /** The body as UTF-8 text. */
+  readonly text: string;
+}
+
+/** Sends one request to `url` (http: or https:) and reads the whole answer. */
+export function smallRequest(url: string, options: SmallRequest = {}): Promise<SmallResponse> {
+  return new Promise<SmallResponse>((resolve, reject) => {
+    const send = new URL(url).protocol === 'https:' ? httpsRequest : httpRequest;
+    const headers = options.body === undefined ? { ...options.headers } : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
+    const req = send(url, { method: options.method ?? 'GET', headers, agent: false, ...(options.signal === undefined ? {} : { signal: options.signal }) }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+      // Closed before the answer was whole (a later settle is ignored).
+      res.on('close', () => {
+        if (!res.complete) reject(Object.assign(new Error('the connection closed before the answer was complete'), { code: 'ECONNRESET' }));
+      });
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}

@@ -1,0 +1,51 @@
+/**
+ * Issue 11 §5: the process holds under 100 MiB before its first request. What a run does not use is not
+ * loaded: a run against a server of its own (loadproof's mock at a baseUrl) loads neither the mock's
+ * server code (the embedded mock runs in its own thread, which loads it there), nor undici (its WebAssembly
+ * HTTP parser alone is megabytes: the token call goes through node:http), nor hdr-histogram-js's
+ * WebAssembly build (the recorder imports its pure-JS parts). Checked on the real CLI as a child process: a module-loading hook lists every file
+ * it loaded (ES modules through the resolve hook, CommonJS ones through require.cache at exit).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli, scenarioWorkspace } from '../helpers/cli.js';
+import { serversFor } from '../helpers/servers.js';
+
+const { mock } = serversFor(1);
+
+/** Writes the hook files into `dir`; returns the NODE_OPTIONS that load them and the file listing what was loaded. */
+function moduleTrace(dir: string): { env: Record<string, string>; loaded: () => string[] } {
+  const list = join(dir, 'loaded.txt');
+  const hooks = join(dir, 'hooks.mjs');
+  const preload = join(dir, 'preload.mjs');
+  writeFileSync(list, '');
+  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const r = await next(specifier, context);\n  appendFileSync(${JSON.stringify(list)}, r.url + '\\n');\n  return r;\n}\n`);
+  writeFileSync(
+    preload,
+    `import { register, createRequire } from 'node:module';\nimport { appendFileSync } from 'node:fs';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => appendFileSync(${JSON.stringify(list)}, Object.keys(require.cache).map((f) => 'file://' + f + '\\n').join('')));\n`,
+  );
+  return { env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` }, loaded: () => readFileSync(list, 'utf8').split('\n').filter((l) => l !== '') };
+}
+
+describe('what a run loads', () => {
+  it('against a mock at a baseUrl: neither the mock server, nor undici, nor the WebAssembly histogram', async () => {
+    const m = await mock();
+    const { dir, file, out } = scenarioWorkspace(
+      `name: lean\ndescription: lean start\ntarget: { environment: mock, baseUrl: "${m.url}" }\nphases:\n  - { name: a, duration: 1s, rpm: 600 }\nthresholds: { documentedTargets: false }\n`,
+    );
+    const trace = moduleTrace(dir);
+    const { code, stderr } = await runCli(['run', file, '--out', out], trace.env, 30_000);
+    expect(stderr).not.toMatch(/internal error/);
+    expect(code).toBe(0);
+    const loaded = trace.loaded();
+    // The trace works: it saw the run's own code and a CommonJS dependency.
+    expect(loaded.some((u) => u.endsWith('/dist/run/execute.js'))).toBe(true);
+    expect(loaded.some((u) => u.includes('/node_modules/hdr-histogram-js/'))).toBe(true);
+    expect(loaded.filter((u) => u.includes('/node_modules/undici/'))).toEqual([]);
+    expect(loaded.filter((u) => /\/dist\/mock\/(server|gateway|fleet|routes\/)/.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /\/node_modules\/(hdr-histogram-js\/dist\/wasm\/|@assemblyscript\/)/.test(u))).toEqual([]);
+    expect(m.stats().requests.identification.received).toBe(10);
+  });
+});
