@@ -245,7 +245,7 @@ try {
     const acMax = median(closed);
     const ratio = acMax ? good / acMax : null;
     console.log(`highest rate within send lag p99 ≤ ${LAG_BUDGET_MS} ms, ≥ 99.5 % sent, no drop: loadproof ${good} req/s   autocannon closed-loop max ${fmt(acMax)} req/s   ratio ${fmt(ratio, 3)}`);
-    rows.push({ figure: 'highest rate within the lag budget (req/s)', loadproof: good, peer: null, ratio: null, target: '≥ 5,000 req/s on one core', met: good >= 5000 });
+    rows.push({ figure: `highest rate within the lag budget, in most of ${SEARCH_REPS} runs of ${SEARCH_S} s (req/s)`, loadproof: good, peer: null, ratio: null, target: '≥ 5,000 req/s on one core', met: good >= 5000 });
     rows.push({ figure: 'highest rate within the lag budget ÷ autocannon closed-loop maximum', loadproof: good, peer: acMax, ratio, target: '≥ 0.3', met: ratio === null ? null : ratio >= 0.3 });
   }
 

@@ -7,6 +7,7 @@
  * that worst case. Never rejects: a failure is the Outcome; a request the run stopped before its
  * first attempt resolves to undefined (unsent).
  */
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '../core/clock.js';
 import type { Rng } from '../core/rng.js';
 import { API_PATHS, parseModelTime } from '../spec/index.js';
@@ -102,6 +103,9 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   let safeToken: string | undefined;
   // The attempts waiting for an answer are cancelled together when the drain ends.
   settings.cancel?.addEventListener('abort', () => pool.cancelAll(), { once: true });
+  // Each request waiting to retry listens to the stop (removed when its wait ends): as many as are in
+  // flight, not a leak, so Node's warning past 10 listeners would be noise on the run's stderr.
+  if (settings.stop !== undefined) setMaxListeners(0, settings.stop);
 
   const attempt = (body: string, bodyBytes: number, token: string, seq: number, attemptNo: number): Promise<Attempt> =>
     new Promise((resolve) => {

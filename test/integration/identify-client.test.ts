@@ -133,6 +133,27 @@ describe('createIdentify', () => {
     expect(s.stats().requests.identification.byStatus).toEqual({ '200': 2, '429': 3 });
   });
 
+  it('lets many requests wait to retry at once without a listener warning on the run\'s stop signal', async () => {
+    // 12 requests at 1 rpm: 11 get a 429 and wait (model time) to retry, each listening to the stop signal.
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.name);
+    process.on('warning', onWarning);
+    try {
+      const stop = new AbortController();
+      const { identify } = await setup(
+        { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
+        { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS, stop: stop.signal },
+      );
+      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => identify(NOTE, 20 + i)));
+      expect(results.every((r) => r !== undefined)).toBe(true);
+      // A warning is emitted on the next turn.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings).not.toContain('MaxListenersExceededWarning');
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it('times out on its own deadline', async () => {
     const { identify } = await setup({ profile: 'nominal' }, { timeoutMs: 50 });
     expect(await identify(NOTE, 9)).toMatchObject({ outcome: 'timeout', attempts: 1 });
