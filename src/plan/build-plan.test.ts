@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseScenario } from '../scenario/index.js';
 import { sliceIndexAt } from './bands.js';
-import { buildPlan } from './build-plan.js';
+import { arrivalsBefore, buildPlan } from './build-plan.js';
 import { planNotes } from './describe.js';
 
 /** A scenario of the given phases, as the loader would give it. */
@@ -131,5 +131,13 @@ describe('planNotes on band slices', () => {
       'phase ramp: its 60–100 rpm part (sustained band) falls in the warm-up: its p95 is not judged',
       'phase short: it holds 50 requests after the warm-up, too few to show its p95 under the target (at least 72): that check can fail but not pass',
     ]);
+  });
+
+  it('counts the arrivals intended before a time, across phases, up to a most', () => {
+    // warm-up at 100 rpm (one every 600 ms) for 2 min, then 200 rpm (one every 300 ms).
+    const plan = buildPlan(parseScenario(BURST, 'burst.yaml'));
+    const before = (ms: number): number => allArrivals(plan).filter((t) => t < ms).length;
+    for (const ms of [0, 1, 600, 60_000, 120_000, 121_000, 480_000]) expect(arrivalsBefore(plan, ms, Infinity)).toBe(before(ms));
+    expect(arrivalsBefore(plan, 480_000, 64)).toBe(64);
   });
 });

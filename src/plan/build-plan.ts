@@ -71,3 +71,15 @@ export function buildPlan(scenario: Scenario, options: { timeScale?: number } = 
     timeScale: options.timeScale ?? 1,
   };
 }
+
+/** The plan's arrivals intended before model time `ms`, counted up to `most` (a long plan is not walked whole). */
+export function arrivalsBefore(plan: Plan, ms: number, most: number): number {
+  let n = 0;
+  for (const phase of plan.phases) {
+    for (const t of phase.arrivalsMs) {
+      if (t >= ms || n >= most) return n;
+      n++;
+    }
+  }
+  return n;
+}

@@ -29,7 +29,7 @@ import { generateNote } from '../corpus/index.js';
 import { runPlan } from '../engine/index.js';
 import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
-import { type Plan, planIdentity } from '../plan/index.js';
+import { type Plan, arrivalsBefore, planIdentity } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { API_PATHS } from '../spec/index.js';
 import { EventLog, type FileResult, makeRunFolder, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
@@ -290,16 +290,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
  * flight at once, at most maxInFlight and {@link MAX_WARM_CONNECTIONS}.
  */
 function warmConnectionCount(plan: Plan): number {
-  const firstWallSecondMs = 1000 * plan.timeScale;
-  const most = Math.min(plan.scenario.maxInFlight, MAX_WARM_CONNECTIONS);
-  let arrivals = 0;
-  for (const phase of plan.phases) {
-    for (const t of phase.arrivalsMs) {
-      if (t >= firstWallSecondMs || arrivals >= most) return arrivals;
-      arrivals++;
-    }
-  }
-  return arrivals;
+  return arrivalsBefore(plan, 1000 * plan.timeScale, Math.min(plan.scenario.maxInFlight, MAX_WARM_CONNECTIONS));
 }
 
 /** The most connections opened ahead of the load: enough for the first second at loopback latencies, few for a real service. */

@@ -16,7 +16,7 @@ import type { SecretMask } from '../core/redact.js';
 import { createRng } from '../core/rng.js';
 import { generateNote } from '../corpus/index.js';
 import { EventSink } from '../judge/index.js';
-import type { Plan } from '../plan/index.js';
+import { type Plan, arrivalsBefore } from '../plan/index.js';
 import { parseModelTime } from '../spec/index.js';
 import { RequestEvents } from './request-events.js';
 import { TargetWatch } from './target-watch.js';
@@ -37,21 +37,9 @@ const ANSWER = JSON.stringify({ entities: [{ type: 'NAME', text: 'John Smith', s
 const RESPONSE = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nserver-timing: svc;dur=1.5\r\nconnection: keep-alive\r\ncontent-length: ${ANSWER.length}\r\n\r\n${ANSWER}`;
 
 export async function warmUp(plan: Plan, secrets: SecretMask): Promise<void> {
-  const rounds = Math.min(MAX_ROUNDS, Math.max(MIN_ROUNDS, 2 * arrivalsWithin(plan, 2000 * plan.timeScale)));
+  const rounds = Math.min(MAX_ROUNDS, Math.max(MIN_ROUNDS, 2 * arrivalsBefore(plan, 2000 * plan.timeScale, MAX_ROUNDS)));
   warmPureCode(plan, secrets, rounds);
   await warmClient(plan, rounds);
-}
-
-/** The plan's arrivals before model time `ms` (counted up to MAX_ROUNDS). */
-function arrivalsWithin(plan: Plan, ms: number): number {
-  let n = 0;
-  for (const phase of plan.phases) {
-    for (const t of phase.arrivalsMs) {
-      if (t >= ms || n >= MAX_ROUNDS) return n;
-      n++;
-    }
-  }
-  return n;
 }
 
 function warmPureCode(plan: Plan, secrets: SecretMask, rounds: number): void {
