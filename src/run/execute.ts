@@ -23,6 +23,7 @@ import { ScaledClock } from '../core/clock.js';
 import { Interrupted, type LoadproofError, RunFailure } from '../core/errors.js';
 import type { SecretMask } from '../core/redact.js';
 import { createRng } from '../core/rng.js';
+import { capYoungGeneration } from '../core/young-generation.js';
 import { formatMs } from '../core/text.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
 import { generateNote } from '../corpus/index.js';
@@ -193,6 +194,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     onWarning: (message) => options.log(`loadproof: warning: ${message}`),
   });
   const loop = monitorEventLoopDelay({ resolution: EVENT_LOOP_RESOLUTION_MS });
+  let stopCapCheck = (): void => {};
   try {
     // The token comes first and is not part of the load: if it fails, nothing is sent and every request is unsent.
     await tokens.get().catch((error: unknown) => {
@@ -238,6 +240,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       },
       verboseLog: options.verbose ? options.log : undefined,
     });
+    // From t = 0, V8's young generation stops growing at its first step: a long run's RSS does not step up late (src/core/young-generation.ts).
+    stopCapCheck = capYoungGeneration();
     loop.enable();
     const engine = await runPlan({
       plan,
@@ -277,6 +281,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       failure: stoppedBy?.kind === 'failure' ? stoppedBy.error : undefined,
     };
   } finally {
+    stopCapCheck();
     loop.disable();
     // Nothing of this run may keep the process alive: a renewal still in flight is abandoned (and its connections closed).
     tokens.close();

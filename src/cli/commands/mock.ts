@@ -5,6 +5,7 @@ import { checkTimeScale } from '../../core/time-scale.js';
 import { MOCK_DEFAULTS } from '../../mock/defaults.js';
 import { PROFILE_NAMES, type ProfileName } from '../../mock/profiles.js';
 import type { Io } from '../io.js';
+import { capYoungGeneration } from '../../core/young-generation.js';
 
 export function mockOptions<T>(y: Argv<T>) {
   return y
@@ -38,6 +39,8 @@ function defined<T extends Record<string, unknown>>(record: T): { [K in keyof T]
 }
 
 export async function runMock(args: MockArgs, io: Io): Promise<number> {
+  // A long-lived mock serves run after run: its RSS must not step up at the second (src/core/young-generation.ts).
+  capYoungGeneration();
   const server = await (await import('../../mock/index.js')).startMockServer({
     host: args.host,
     port: args.port,
