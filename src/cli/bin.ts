@@ -1,7 +1,12 @@
 /** The executable: runs main() on the real process. Sets exitCode rather than exiting, so output flushes. */
 import { EXIT } from '../core/exit-codes.js';
-import { processIo } from './io.js';
-import { main } from './main.js';
+import { deferMemoryReducer } from '../core/memory-reducer.js';
+
+// Before the rest loads: the first full collection, while modules load, is what schedules V8's memory
+// reducer, whose own collections would then land in a run between sparse arrivals (src/core/memory-reducer.ts).
+deferMemoryReducer();
+const { processIo } = await import('./io.js');
+const { main } = await import('./main.js');
 
 const io = processIo();
 // A crash outside main() still goes through the secret mask (Node's default handler would print the raw stack).

@@ -76,11 +76,12 @@ export interface RunOutcome {
 const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
 /**
- * How often the event-loop monitor samples (wall ms). Each sample is a timer wake: at 10 ms the monitor
- * alone cost about 0.5 % of a core between sparse arrivals (issue 11 §1's budget is 1 %); at 50 ms a
- * fifth of that. A blocked loop still shows: every sample measures how late its wake was.
+ * How often the event-loop monitor samples (wall ms). Each sample is a timer wake, and on this project's
+ * machines a wake of an idle process costs about 165 µs of CPU: at 50 ms the monitor alone was a third
+ * of a core's 1 % between sparse arrivals (issue 11 §1's budget); at 200 ms a quarter of that. A blocked
+ * loop still shows, whatever the spacing: every sample measures how late its wake was.
  */
-const EVENT_LOOP_RESOLUTION_MS = 50;
+const EVENT_LOOP_RESOLUTION_MS = 200;
 
 /** Steps 2 to 4, for a run that step 1 ({@link prepare}, in prepare.ts) let through. */
 export async function executeRun(options: RunOptions, { scenario, scenarioText, plan, guard }: PreparedRun): Promise<RunOutcome> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WriteStream } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { EventLog, makeRunFolder, useRunFolder, writeWhole } from './output.js';
+import { EVENT_FLUSH_MS, EventLog, makeRunFolder, useRunFolder, writeWhole } from './output.js';
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'loadproof-output-'));
 const AT = new Date('2026-11-23T10:00:00.123Z');
@@ -56,6 +56,31 @@ describe('EventLog and writeWhole', () => {
       expect(await log.close()).toEqual({ file, error: null });
       expect(writes.mock.calls.length).toBe(1);
       expect(readFileSync(file, 'utf8')).toBe(Array.from({ length: 500 }, (_, i) => `{"seq":${i}}\n`).join(''));
+    } finally {
+      writes.mockRestore();
+    }
+  });
+
+  it('writes a line after a quiet spell at the end of the turn, and the lines soon after it together within EVENT_FLUSH_MS', async () => {
+    const writes = vi.spyOn(WriteStream.prototype, 'write');
+    try {
+      let nowMs = 1000;
+      const file = join(fresh(), 'events.ndjson');
+      const log = await EventLog.open(file, () => nowMs);
+      log.write('{"seq":0}\n');
+      await new Promise((resolve) => setImmediate(resolve));
+      // No timer of its own: an idle process is not woken once more per request.
+      expect(writes.mock.calls.length).toBe(1);
+      nowMs += EVENT_FLUSH_MS / 2;
+      log.write('{"seq":1}\n');
+      log.write('{"seq":2}\n');
+      await new Promise((resolve) => setImmediate(resolve));
+      // Half the interval after the last write: these wait for the rest of it, and go together.
+      expect(writes.mock.calls.length).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, EVENT_FLUSH_MS * 2));
+      expect(writes.mock.calls.length).toBe(2);
+      expect(await log.close()).toEqual({ file, error: null });
+      expect(readFileSync(file, 'utf8')).toBe('{"seq":0}\n{"seq":1}\n{"seq":2}\n');
     } finally {
       writes.mockRestore();
     }

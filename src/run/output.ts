@@ -106,7 +106,9 @@ export interface FileResult {
 /**
  * How long a line of events.ndjson may wait to be written with the lines after it (wall ms). One write
  * per line cost more CPU than the request it records at 1,000 requests/s (issue 11 §1); a batch every
- * 10 ms costs at most 100 writes a second.
+ * 10 ms costs at most 100 writes a second. A line after a quiet spell is written at the end of the
+ * event loop's turn instead: a timer of its own would wake an idle process once more per request (at
+ * 5 requests/s, wake-ups are most of the CPU).
  */
 export const EVENT_FLUSH_MS = 10;
 
@@ -114,11 +116,14 @@ export class EventLog {
   private failure: string | undefined;
   private lost = 0;
   private pending: string[] = [];
+  private flushScheduled = false;
   private flushTimer: NodeJS.Timeout | undefined;
+  private lastFlushAt = -Infinity;
 
   private constructor(
     readonly path: string,
     private readonly stream: WriteStream,
+    private readonly now: () => number,
   ) {
     stream.on('error', (error) => {
       this.failure ??= whyNot(error);
@@ -130,7 +135,7 @@ export class EventLog {
    * truncating the first one's events (a symbolic link put there by the user is followed). Failing
    * to open it is a usage error, before anything is sent.
    */
-  static async open(path: string): Promise<EventLog> {
+  static async open(path: string, now: () => number = () => performance.now()): Promise<EventLog> {
     const link = (await lstat(path).catch(() => undefined))?.isSymbolicLink() === true;
     const stream = createWriteStream(path, { flags: link ? 'w' : 'wx' });
     await new Promise<void>((resolve, reject) => {
@@ -139,7 +144,7 @@ export class EventLog {
         reject(new UsageError(error.code === 'EEXIST' ? `${path} already exists: another run is writing it` : `cannot write ${path} (${whyNot(error)})`, 'nothing was sent')),
       );
     });
-    return new EventLog(path, stream);
+    return new EventLog(path, stream, now);
   }
 
   /** Queues a line; lines are written together, within {@link EVENT_FLUSH_MS}, in the order given. */
@@ -147,19 +152,28 @@ export class EventLog {
     if (this.failure !== undefined || this.stream.destroyed) this.lost++;
     else {
       this.pending.push(line);
-      this.flushTimer ??= setTimeout(() => this.flush(), EVENT_FLUSH_MS);
+      if (!this.flushScheduled) this.scheduleFlush();
     }
   }
 
-  private flush(): void {
+  private scheduleFlush(): void {
+    this.flushScheduled = true;
+    const waitMs = this.lastFlushAt + EVENT_FLUSH_MS - this.now();
+    if (waitMs <= 0) setImmediate(this.flush);
+    else this.flushTimer = setTimeout(this.flush, waitMs);
+  }
+
+  private readonly flush = (): void => {
     if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
+    this.flushScheduled = false;
+    this.lastFlushAt = this.now();
     const lines = this.pending;
     if (lines.length === 0) return;
     this.pending = [];
     if (this.failure !== undefined || this.stream.destroyed) this.lost += lines.length;
     else this.stream.write(lines.join(''));
-  }
+  };
 
   /** Flushes and closes; says whether every line reached the file. */
   async close(): Promise<FileResult> {
