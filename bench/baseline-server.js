@@ -10,7 +10,30 @@ const answer = JSON.stringify({
   usage: { input_tokens: 174, output_tokens: 149, output_token_cap: 300 },
 });
 const token = JSON.stringify({ access_token: 'bench-token', token_type: 'Bearer', expires_in: 86_400 });
+// What the benches ask of the server itself: GET /__bench/mark answers the requests answered since the
+// last mark and how they arrived, per 10 ms slot, so that CPU is divided by the requests that were served
+// and a tool's pacing can be seen from the server's side.
+const SLOT_MS = 10;
+let markedAt = performance.now();
+let served = 0;
+let slots = [];
+const mark = () => {
+  const answer = { served, slotMs: SLOT_MS, slots: Array.from(slots, (n) => n ?? 0) };
+  markedAt = performance.now();
+  served = 0;
+  slots = [];
+  return JSON.stringify(answer);
+};
 const server = createServer((req, res) => {
+  if (req.url === '/__bench/mark') {
+    const body = mark();
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+    return;
+  }
+  const slot = Math.floor((performance.now() - markedAt) / SLOT_MS);
+  slots[slot] = (slots[slot] ?? 0) + 1;
+  served++;
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {

@@ -36,6 +36,7 @@ const RATES = (process.env.BENCH_RATES ?? '1000,3000').split(',').map(Number);
 const BIN = process.env.LOADPROOF_BIN ?? fileURLToPath(new URL('../bin/loadproof.js', import.meta.url));
 const AUTOCANNON = fileURLToPath(new URL('../node_modules/autocannon/autocannon.js', import.meta.url));
 const SERVER = fileURLToPath(new URL('./baseline-server.js', import.meta.url));
+const PACED = fileURLToPath(new URL('./lib/paced-client.js', import.meta.url));
 const TASKSET = '/usr/bin/taskset';
 const PINNED = existsSync(TASKSET);
 const LAG_BUDGET_MS = 5;
@@ -55,8 +56,17 @@ function spawnOn(core, args, stdio) {
   return PINNED ? spawn(TASKSET, ['-c', String(core), ...args], { stdio }) : spawn(args[0], args.slice(1), { stdio });
 }
 
-/** CPU seconds (user + system) used so far by `pid`, or null once it is gone. */
+/**
+ * CPU seconds used so far by `pid`'s threads, from /proc/<pid>/task/<tid>/schedstat (nanoseconds), or from
+ * /proc/<pid>/stat (user + system in 10 ms ticks) where schedstat is missing; null once it is gone. Ticks
+ * were too coarse for the sparse case: 8 s at 1 % is 8 ticks.
+ */
 function cpuS(pid) {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    if (Number.isFinite(ns) && ns > 0) return ns / 1e9;
+  } catch {}
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
@@ -80,13 +90,69 @@ function peakRssMiB(pid) {
 async function sampleWindow(child, started, measureS = MEASURE_S) {
   await started;
   await sleep(WARM_S * 1000);
+  await serverMark();
   const c0 = cpuS(child.pid);
+  const s0 = mainThreadWakes(child.pid);
   const t0 = performance.now();
   await sleep(measureS * 1000);
   const c1 = cpuS(child.pid);
+  const s1 = mainThreadWakes(child.pid);
   const t1 = performance.now();
+  const server = await serverMark();
   const rss = peakRssMiB(child.pid);
-  return c0 === null || c1 === null ? null : { cpuS: c1 - c0, wallS: (t1 - t0) / 1000, rssMiB: rss };
+  const served = server?.served ?? null;
+  const wakes = s0 === null || s1 === null ? null : s1 - s0;
+  return c0 === null || c1 === null
+    ? null
+    : { cpuS: c1 - c0, wallS: (t1 - t0) / 1000, rssMiB: rss, served, slots: server?.slots ?? null, wakesPerRequest: wakes !== null && served ? wakes / served : null };
+}
+
+/** Times the main thread has gone to sleep and been woken so far (voluntary context switches), or null once it is gone. */
+function mainThreadWakes(pid) {
+  try {
+    return Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** The bare paced client (bench/lib/paced-client.js) at `rate` req/s: the floor of even pacing in Node. */
+function pacedRun(url, rate, seconds, measure, measureS = MEASURE_S) {
+  const child = spawnOn(0, [process.execPath, PACED, url, String(rate), String(seconds), JSON.stringify({ text: NOTE })], ['ignore', 'pipe', 'pipe']);
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const started = new Promise((resolve) => child.stderr.on('data', (d) => String(d).includes('load started') && resolve()));
+  const window = measure ? sampleWindow(child, started, measureS) : Promise.resolve(null);
+  return new Promise((resolve) => {
+    child.on('exit', async () => {
+      const w = await window;
+      let result = null;
+      try {
+        result = JSON.parse(out);
+      } catch {}
+      resolve({ result, window: w });
+    });
+  });
+}
+
+/** The baseline server's count of requests served since its last mark, and their arrivals per slot (bench/baseline-server.js). */
+async function serverMark() {
+  try {
+    return await (await fetch(`${url}/__bench/mark`)).json();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * How evenly requests reached the server: the p99 of the requests that arrived in one 10 ms slot, over the
+ * window, ÷ the mean per slot. 1 is perfectly even; a tool that sends each second's quota at once scores
+ * high (autocannon -R: every connection sends back to back until its share of the second is used).
+ */
+function burstiness(w) {
+  if (w === null || w.slots === null || w.slots.length === 0) return null;
+  const mean = w.slots.reduce((a, b) => a + b, 0) / w.slots.length;
+  return mean > 0 ? p99(w.slots) / mean : null;
 }
 
 function startServer() {
@@ -182,7 +248,8 @@ const withinBudget = (r) => {
   const lag = lagOf(s);
   return typeof lag === 'number' && lag <= LAG_BUDGET_MS && s.counts.dropped === 0 && s.counts.sent >= SENT_SHARE * s.counts.planned;
 };
-const perRequestUs = (w, rate) => (w === null ? null : (w.cpuS / (rate * w.wallS)) * 1e6);
+// Divided by the requests the server answered in the window, not by the planned rate: a tool that falls behind does not look cheaper.
+const perRequestUs = (w) => (w === null || !w.served ? null : (w.cpuS / w.served) * 1e6);
 
 const rows = [];
 const fmt = (v, d = 0) => (v === null || v === undefined ? '—' : typeof v === 'number' ? v.toFixed(d) : String(v));
@@ -196,12 +263,18 @@ try {
   for (const rate of ONLY.has('fixed') ? RATES : []) {
     const lp = [];
     const ac = [];
+    const paced = [];
     for (let i = 0; i < REPS; i++) {
       lp.push(await loadproofRun(url, rate, WARM_S + MEASURE_S + 1, true));
       ac.push(await autocannonRun(url, rate, WARM_S + MEASURE_S + 1, true));
+      paced.push(await pacedRun(url, rate, WARM_S + MEASURE_S + 1, true));
     }
-    const lpUs = median(lp.map((r) => perRequestUs(r.window, rate)));
-    const acUs = median(ac.map((r) => perRequestUs(r.window, rate)));
+    const floorUs = median(paced.map((r) => perRequestUs(r.window)));
+    const wakes = (runs) => median(runs.map((r) => r.window?.wakesPerRequest ?? null));
+    const lpUs = median(lp.map((r) => perRequestUs(r.window)));
+    const acUs = median(ac.map((r) => perRequestUs(r.window)));
+    const lpBurst = median(lp.map((r) => burstiness(r.window)));
+    const acBurst = median(ac.map((r) => burstiness(r.window)));
     const lpRss = median(lp.map((r) => r.window?.rssMiB ?? null));
     const acRss = median(ac.map((r) => r.window?.rssMiB ?? null));
     const lag = median(lp.map((r) => lagOf(r.summary)));
@@ -212,6 +285,11 @@ try {
     console.log(`${String(rate).padStart(5)} req/s   CPU/request  loadproof ${fmt(lpUs)} µs   autocannon -R ${fmt(acUs)} µs   ratio ${fmt(ratio, 2)}   peak RSS ${fmt(lpRss)} / ${fmt(acRss)} MiB   send lag p99 ${fmt(lag, 2)} ms, dropped ${fmt(dropped)}`);
     rows.push({ figure: `client CPU per request at ${rate} req/s (µs)`, loadproof: lpUs, peer: acUs, ratio, target: "at most autocannon -R's", met: ratio === null ? null : ratio <= 1 });
     console.log(`            send lag p99 of the first second ${fmt(firstLag, 2)} ms, of the rest ${fmt(restLag, 2)} ms`);
+    console.log(`            arrivals at the server, p99 per 10 ms ÷ mean: loadproof ${fmt(lpBurst, 1)}   autocannon -R ${fmt(acBurst, 1)}   bare paced client ${fmt(median(paced.map((r) => burstiness(r.window))), 1)}`);
+    console.log(`            bare paced node:net client (records nothing) ${fmt(floorUs)} µs/request; main-thread wake-ups per request: loadproof ${fmt(wakes(lp), 2)}   autocannon -R ${fmt(wakes(ac), 2)}   bare paced ${fmt(wakes(paced), 2)}`);
+    rows.push({ figure: `client CPU per request at ${rate} req/s ÷ the bare paced node:net client's (µs)`, loadproof: lpUs, peer: floorUs, ratio: lpUs !== null && floorUs ? lpUs / floorUs : null, target: 'reported: what the per-request record costs above even pacing', met: null });
+    rows.push({ figure: `main-thread wake-ups per request at ${rate} req/s`, loadproof: wakes(lp), peer: wakes(ac), ratio: wakes(lp) !== null && wakes(ac) ? wakes(lp) / wakes(ac) : null, target: 'reported (peer: autocannon -R); a wake-up costs ~100-165 µs on these machines', met: null });
+    rows.push({ figure: `arrivals at the server at ${rate} req/s: p99 per 10 ms ÷ mean (1 = evenly paced)`, loadproof: lpBurst, peer: acBurst, ratio: lpBurst !== null && acBurst ? lpBurst / acBurst : null, target: 'reported: how evenly each tool paces what it sends', met: null });
     rows.push({ figure: `peak RSS at ${rate} req/s (MiB)`, loadproof: lpRss, peer: acRss, ratio: lpRss !== null && acRss !== null ? lpRss / acRss : null, target: 'reported', met: null });
     if (rate === 1000) {
       const ratioLag = firstLag !== null && restLag ? firstLag / restLag : null;
