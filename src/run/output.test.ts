@@ -61,7 +61,7 @@ describe('EventLog and writeWhole', () => {
     }
   });
 
-  it('writes a line after a quiet spell at the end of the turn, and the lines soon after it together within EVENT_FLUSH_MS', async () => {
+  it('writes a line after a quiet spell at the end of the turn, and lines close together within EVENT_FLUSH_MS', async () => {
     const writes = vi.spyOn(WriteStream.prototype, 'write');
     try {
       let nowMs = 1000;
@@ -75,12 +75,16 @@ describe('EventLog and writeWhole', () => {
       log.write('{"seq":1}\n');
       log.write('{"seq":2}\n');
       await new Promise((resolve) => setImmediate(resolve));
-      // Half the interval after the last write: these wait for the rest of it, and go together.
+      // Half an interval after the line before: these wait, and go together.
       expect(writes.mock.calls.length).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, EVENT_FLUSH_MS * 2));
       expect(writes.mock.calls.length).toBe(2);
+      nowMs += EVENT_FLUSH_MS;
+      log.write('{"seq":3}\n');
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(writes.mock.calls.length).toBe(3);
       expect(await log.close()).toEqual({ file, error: null });
-      expect(readFileSync(file, 'utf8')).toBe('{"seq":0}\n{"seq":1}\n{"seq":2}\n');
+      expect(readFileSync(file, 'utf8')).toBe('{"seq":0}\n{"seq":1}\n{"seq":2}\n{"seq":3}\n');
     } finally {
       writes.mockRestore();
     }
