@@ -57,23 +57,25 @@ function spawnOn(core, args, stdio) {
 }
 
 /**
- * CPU seconds used so far by `pid`'s threads, from /proc/<pid>/task/<tid>/schedstat (nanoseconds), or from
- * /proc/<pid>/stat (user + system in 10 ms ticks) where schedstat is missing; null once it is gone. Ticks
- * were too coarse for the sparse case: 8 s at 1 % is 8 ticks.
+ * CPU seconds used so far by `pid`'s threads, from /proc/<pid>/task/<tid>/schedstat (nanoseconds; /proc/<pid>/stat
+ * counts 10 ms ticks, too coarse for the sparse case: 8 s at 1 % is 8 ticks), or null once it is gone or where
+ * schedstat is missing. A thread that ends between the listing and its read is skipped; Node's threads live as
+ * long as the process.
  */
 function cpuS(pid) {
+  let tids;
   try {
-    let ns = 0;
-    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
-    if (Number.isFinite(ns) && ns > 0) return ns / 1e9;
-  } catch {}
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+    tids = readdirSync(`/proc/${pid}/task`);
   } catch {
     return null;
   }
+  let ns = 0;
+  for (const tid of tids) {
+    try {
+      ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {}
+  }
+  return Number.isFinite(ns) && ns > 0 ? ns / 1e9 : null;
 }
 
 /** Peak RSS of `pid` so far (MiB), or null once it is gone. */
@@ -139,7 +141,8 @@ function pacedRun(url, rate, seconds, measure, measureS = MEASURE_S) {
 async function serverMark() {
   try {
     return await (await fetch(`${url}/__bench/mark`)).json();
-  } catch {
+  } catch (error) {
+    console.error(`bench: the baseline server's count could not be read (${error.message}): this run's CPU per request is not known`);
     return null;
   }
 }

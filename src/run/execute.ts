@@ -35,6 +35,7 @@ import { MsHistogram } from '../recorder/index.js';
 import { API_PATHS } from '../spec/index.js';
 import { EventLog, type FileResult, makeRunFolder, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
+import { loopMonitorIntervalMs } from './loop-monitor.js';
 import { RequestEvents } from './request-events.js';
 import { TargetWatch } from './target-watch.js';
 import type { PreparedRun } from './prepare.js';
@@ -75,13 +76,6 @@ export interface RunOutcome {
 
 const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
-/**
- * How often the event-loop monitor samples (wall ms). Each sample is a timer wake, and on this project's
- * machines a wake of an idle process costs about 165 µs of CPU: at 50 ms the monitor alone was a third
- * of a core's 1 % between sparse arrivals (issue 11 §1's budget); at 200 ms a quarter of that. A blocked
- * loop still shows, whatever the spacing: every sample measures how late its wake was.
- */
-const EVENT_LOOP_RESOLUTION_MS = 200;
 
 /** Steps 2 to 4, for a run that step 1 ({@link prepare}, in prepare.ts) let through. */
 export async function executeRun(options: RunOptions, { scenario, scenarioText, plan, guard }: PreparedRun): Promise<RunOutcome> {
@@ -194,7 +188,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     },
     onWarning: (message) => options.log(`loadproof: warning: ${message}`),
   });
-  const loop = monitorEventLoopDelay({ resolution: EVENT_LOOP_RESOLUTION_MS });
+  const loopIntervalMs = loopMonitorIntervalMs(plan.arrivals, plan.durationMs / k);
+  const loop = monitorEventLoopDelay({ resolution: loopIntervalMs });
   let stopCapCheck = (): void => {};
   try {
     // The token comes first and is not part of the load: if it fails, nothing is sent and every request is unsent.
@@ -259,7 +254,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     });
     loop.disable();
     // The monitor samples the gap between timer wake-ups, which includes its own resolution: subtract it.
-    const delayMs = (ns: number): number | null => (loop.count > 0 ? Math.max(0, ns / 1e6 - EVENT_LOOP_RESOLUTION_MS) : null);
+    const delayMs = (ns: number): number | null => (loop.count > 0 ? Math.max(0, ns / 1e6 - loopIntervalMs) : null);
     // A signal or failure after the last answer stopped nothing: the measurement is whole.
     // A target that died in the plan's last minute had no minute left to show it: its trailing silence says so.
     const goneAtEnd = engine.interrupted ? undefined : watch.atEnd();

@@ -31,6 +31,20 @@ describe('Deadlines', () => {
     expect(deadlines.pending()).toEqual([previous]);
   });
 
+  it('lets go of settled entries at once with many in flight (they would live long enough to be promoted)', () => {
+    // 500 in flight: each new request's add comes as the oldest one settles.
+    const far = performance.now() + 60_000;
+    const inFlight: Expiring[] = [];
+    for (let i = 0; i < 5000; i++) {
+      const e = entry(far + i);
+      deadlines.add(e);
+      inFlight.push(e);
+      if (inFlight.length > 500) inFlight.shift()!.settled = true;
+    }
+    expect(deadlines.referenced).toBeLessThanOrEqual(502);
+    expect(deadlines.pending()).toEqual(inFlight);
+  });
+
   it('keeps every entry not settled, and still expires one whose deadline passed', async () => {
     const soon = entry(performance.now() + 5);
     const settledFirst = entry(performance.now() + 1);
