@@ -23,6 +23,7 @@ import { ScaledClock } from '../core/clock.js';
 import { Interrupted, type LoadproofError, RunFailure } from '../core/errors.js';
 import type { SecretMask } from '../core/redact.js';
 import { createRng } from '../core/rng.js';
+import { collectGarbageNow } from '../core/full-collection.js';
 import { capYoungGeneration } from '../core/young-generation.js';
 import { formatMs } from '../core/text.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
@@ -220,6 +221,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       // that later ones do not.
       const opened = await pool.open(warmConnectionCount(plan), Math.max(1000, scenario.timeoutMs / k));
       await warmUp(plan, options.secrets);
+      // The warm-up's garbage collected before t = 0, so that it does not set the heap's limits for the run (src/core/full-collection.ts).
+      collectGarbageNow();
       options.log(`loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`);
       options.log(`loadproof: ${scenario.name}: ${plan.arrivals} requests over ${plan.durationMs / 1000} s of model time (${(plan.durationMs / k / 1000).toFixed(1)} s of wall time) against ${target.baseUrl}`);
     }
