@@ -121,10 +121,14 @@ function mainThreadWakes(pid) {
 /** The bare paced client (bench/lib/paced-client.js) at `rate` req/s: the floor of even pacing in Node. */
 function pacedRun(url, rate, seconds, measure, measureS = MEASURE_S) {
   const child = spawnOn(0, [process.execPath, PACED, url, String(rate), String(seconds), JSON.stringify({ text: NOTE })], ['ignore', 'pipe', 'pipe']);
+  const started = new Promise((resolve) => child.stderr.on('data', (d) => String(d).includes('load started') && resolve()));
+  return jsonResult(child, measure ? sampleWindow(child, started, measureS) : Promise.resolve(null));
+}
+
+/** Resolves, once `child` exits, to what it printed on stdout as JSON (null if not JSON) and its measured window. */
+function jsonResult(child, window) {
   let out = '';
   child.stdout.on('data', (d) => (out += d));
-  const started = new Promise((resolve) => child.stderr.on('data', (d) => String(d).includes('load started') && resolve()));
-  const window = measure ? sampleWindow(child, started, measureS) : Promise.resolve(null);
   return new Promise((resolve) => {
     child.on('exit', async () => {
       const w = await window;
@@ -228,20 +232,8 @@ function autocannonRun(url, rate, seconds, measure, connections = 50, measureS =
   if (rate !== null) args.push('-R', String(rate));
   args.push(`${url}/entityextraction/pipelines/vendor-phi-identification`);
   const child = spawnOn(0, args, ['ignore', 'pipe', 'ignore']);
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
   // autocannon starts its load as soon as it has loaded: a second is more than its start-up.
-  const window = measure ? sampleWindow(child, sleep(Math.max(0, 1000 - WARM_S * 1000)), measureS) : Promise.resolve(null);
-  return new Promise((resolve) => {
-    child.on('exit', async () => {
-      const w = await window;
-      let result = null;
-      try {
-        result = JSON.parse(out);
-      } catch {}
-      resolve({ result, window: w });
-    });
-  });
+  return jsonResult(child, measure ? sampleWindow(child, sleep(Math.max(0, 1000 - WARM_S * 1000)), measureS) : Promise.resolve(null));
 }
 
 const lagOf = (s) => s?.overall?.sendLagMs?.p99 ?? null;
