@@ -77,7 +77,6 @@ export interface RunOutcome {
 
 const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
-
 /** Steps 2 to 4, for a run that step 1 ({@link prepare}, in prepare.ts) let through. */
 export async function executeRun(options: RunOptions, { scenario, scenarioText, plan, guard }: PreparedRun): Promise<RunOutcome> {
   const startedAt = new Date();
