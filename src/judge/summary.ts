@@ -111,18 +111,21 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
   const windowS = recorder.windowMs / 1000;
   const plannedPerWindow: number[] = [];
   for (const p of plan.phases) for (const t of p.arrivalsMs) plannedPerWindow[Math.floor(t / recorder.windowMs)] = (plannedPerWindow[Math.floor(t / recorder.windowMs)] ?? 0) + 1;
-  const timeline = recorder.windows.map((w, i) => ({
-    startS: i * windowS,
-    offeredRpm: ((plannedPerWindow[i] ?? 0) * 60) / windowS,
-    sentRpm: (w.sent * 60) / windowS,
-    answered: w.latency.count,
-    ok: w.outcomes.ok,
-    http429: w.outcomes.http_429,
-    http504: w.outcomes.http_504,
-    errors: ERROR_OUTCOMES.reduce((sum, c) => sum + w.outcomes[c], 0) + w.outcomes.http_other,
-    dropped: w.dropped,
-    latencyMs: ((s) => ({ p50: s.p50, p95: s.p95, p99: s.p99 }))(stats(w.latency)),
-  }));
+  const timeline = Array.from({ length: recorder.timeline.length }, (_, i) => {
+    const w = recorder.timeline.window(i);
+    return {
+      startS: i * windowS,
+      offeredRpm: ((plannedPerWindow[i] ?? 0) * 60) / windowS,
+      sentRpm: (w.sent * 60) / windowS,
+      answered: w.latency.count,
+      ok: w.outcomes.ok,
+      http429: w.outcomes.http_429,
+      http504: w.outcomes.http_504,
+      errors: ERROR_OUTCOMES.reduce((sum, c) => sum + w.outcomes[c], 0) + w.outcomes.http_other,
+      dropped: w.dropped,
+      latencyMs: ((s) => ({ p50: s.p50, p95: s.p95, p99: s.p99 }))(stats(w.latency)),
+    };
+  });
   const lag = recorder.overall.sendLag.summary();
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
@@ -193,3 +196,24 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     },
   };
 }
+
+/** Timeline rows per piece of summaryJson's text. */
+const ROWS_PER_PIECE = 512;
+
+/**
+ * summary.json's text, in pieces that end with a newline: as JSON.stringify(summary, null, 2), but one
+ * timeline window per line. A 24-hour run's 8,640 windows then read as a table at half the size, and
+ * the text is never held whole: as one indented string it made the end of a long run its memory peak.
+ */
+export function* summaryJson(summary: Summary): Generator<string> {
+  const text = JSON.stringify({ ...summary, timeline: [] }, null, 2);
+  const at = text.indexOf('\n  "timeline": [],\n');
+  if (at < 0) throw new Error('unreachable: a summary has a timeline');
+  yield `${text.slice(0, at)}\n  "timeline": [\n`;
+  for (let i = 0; i < summary.timeline.length; i += ROWS_PER_PIECE) {
+    const rows = summary.timeline.slice(i, i + ROWS_PER_PIECE).map((row, j) => `    ${JSON.stringify(row)}${i + j < summary.timeline.length - 1 ? ',' : ''}\n`);
+    yield rows.join('');
+  }
+  yield `  ],\n${text.slice(at + '\n  "timeline": [],\n'.length)}\n`;
+}
+

@@ -4,7 +4,7 @@
  * answer time and phase of each 429 (18 bytes). Typed arrays that double as they fill, so a plan of
  * 10 million requests costs about 160 MB here, not 10 million objects. Times are model ms.
  */
-import type { RecordableEvent } from './recorder.js';
+import type { RecordableEvent } from './event.js';
 
 /** A typed array that grows by doubling. */
 class GrowingArray<A extends Float64Array | Uint16Array> {

@@ -6,7 +6,6 @@
  * percentage in floating point (100·r/n landed one rank high for thousands of (n, r) pairs).
  */
 import { inflateSync } from 'node:zlib';
-import { countBelow } from '../core/sorted.js';
 // The pure-JS parts only, not the package's index: that loads its WebAssembly build too (with pako and a
 // 40 KB base64 module), about 4 MiB of a run's memory for nothing (issue 11 §5). The encoding module adds
 // JsHistogram.decode and encodeIntoCompressedBase64 (deflate through node:zlib).
@@ -162,79 +161,91 @@ export class MsHistogram {
   }
 }
 
-/** The arrays of an empty SparseMsHistogram (never written: the first value replaces them). */
-const EMPTY: number[] = [];
-
 /** HDR's bucket arithmetic (pure: it reads no counts), shared by every SparseMsHistogram. */
 const GEOMETRY = newHistogram(true);
 
 /**
- * The same buckets and statistics as MsHistogram, bit for bit, but kept sparse: two small sorted
- * arrays (bucket, count) of the buckets that hold a value, where HDR keeps a counts array of every
- * bucket up to the largest value (about 45 KB per histogram at 1 s). For the timeline's windows: a
- * 24-hour soak has 8,640 of them, most holding a few dozen values. (A Map per histogram cost about
- * 1 KB even when it held one value.)
+ * Sparse HDR buckets, flat: [lowestUs, count, lowestUs, count, …] of the buckets that hold a value,
+ * ascending. One small array of small integers: the cheapest form V8 has for a few dozen buckets.
+ */
+export type SparseBuckets = number[];
+
+/**
+ * Records one value (negatives count as 0, as in MsHistogram) into sparse buckets, and returns them:
+ * a new two-element array for the first value (an empty array's first push reserves 17 slots).
+ */
+export function recordSparse(buckets: SparseBuckets | undefined, ms: number): SparseBuckets {
+  const key = GEOMETRY.lowestEquivalentValue(Math.max(0, Math.round(ms * 1000)));
+  if (buckets === undefined || buckets.length === 0) return [key, 1];
+  // The first pair whose bucket is at or above the key (binary search over the pairs).
+  let lo = 0;
+  let hi = buckets.length / 2;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (buckets[2 * mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  if (buckets[2 * lo] === key) buckets[2 * lo + 1]!++;
+  else buckets.splice(2 * lo, 0, key, 1);
+  return buckets;
+}
+
+/**
+ * The same buckets and statistics as MsHistogram, bit for bit, over sparse buckets, where HDR keeps
+ * a counts array of every bucket up to the largest value (about 45 KB per histogram at 1 s). For
+ * the timeline's windows: a 24-hour soak has 8,640 of them, most holding a few dozen values.
  */
 export class SparseMsHistogram {
-  // Made at the first value as one-element literals: an empty array's first push reserves 17 slots.
-  /** The lowest value (µs) of each bucket that holds a value, ascending. */
-  private lowestUs: number[] = EMPTY;
-  /** The count of each of those buckets. */
-  private counts: number[] = EMPTY;
-  private total = 0;
+  private buckets: SparseBuckets | undefined;
 
-  /** Records one value; negatives count as 0, as in MsHistogram. */
+  /** A histogram over `buckets` (not copied); empty without. */
+  constructor(buckets?: SparseBuckets) {
+    this.buckets = buckets;
+  }
+
   recordMs(ms: number): void {
-    const key = GEOMETRY.lowestEquivalentValue(Math.max(0, Math.round(ms * 1000)));
-    this.total++;
-    if (this.total === 1) {
-      this.lowestUs = [key];
-      this.counts = [1];
-      return;
-    }
-    const keys = this.lowestUs;
-    // The first bucket at or above the key.
-    const lo = countBelow(keys, key);
-    if (keys[lo] === key) this.counts[lo]!++;
-    else {
-      keys.splice(lo, 0, key);
-      this.counts.splice(lo, 0, 1);
-    }
+    this.buckets = recordSparse(this.buckets, ms);
   }
 
   get count(): number {
-    return this.total;
+    let total = 0;
+    for (let i = 1; i < (this.buckets?.length ?? 0); i += 2) total += this.buckets![i]!;
+    return total;
   }
 
   /** Buckets that hold at least one value: what this costs in memory. */
   get bucketCount(): number {
-    return this.lowestUs.length;
+    return (this.buckets?.length ?? 0) / 2;
   }
 
   /** As MsHistogram.percentileMs. */
   percentileMs(p: number): number {
-    if (this.total === 0) return Number.NaN;
-    const rank = nearestRank(p, this.total);
+    const total = this.count;
+    if (total === 0) return Number.NaN;
+    const rank = nearestRank(p, total);
+    const b = this.buckets!;
     let cumulative = 0;
-    for (let i = 0; i < this.counts.length; i++) {
-      cumulative += this.counts[i]!;
-      if (cumulative >= rank) return GEOMETRY.highestEquivalentValue(this.lowestUs[i]!) / 1000;
+    for (let i = 0; i < b.length; i += 2) {
+      cumulative += b[i + 1]!;
+      if (cumulative >= rank) return GEOMETRY.highestEquivalentValue(b[i]!) / 1000;
     }
     throw new Error('unreachable: the counts add up to the total');
   }
 
   /** As MsHistogram.summary. */
   summary(): HistogramSummary {
+    const total = this.count;
     let sumUs = 0;
-    for (let i = 0; i < this.counts.length; i++) sumUs += GEOMETRY.medianEquivalentValue(this.lowestUs[i]!) * this.counts[i]!;
+    const b = this.buckets ?? [];
+    for (let i = 0; i < b.length; i += 2) sumUs += GEOMETRY.medianEquivalentValue(b[i]!) * b[i + 1]!;
     return {
-      count: this.total,
+      count: total,
       p50: this.percentileMs(50),
       p90: this.percentileMs(90),
       p95: this.percentileMs(95),
       p99: this.percentileMs(99),
       max: this.percentileMs(100),
-      mean: this.total === 0 ? Number.NaN : sumUs / this.total / 1000,
+      mean: total === 0 ? Number.NaN : sumUs / total / 1000,
     };
   }
 }

@@ -9,47 +9,9 @@
  */
 import { UNANSWERED_MS } from '../core/text.js';
 import { AttemptLog } from './attempts.js';
-import { MsHistogram, SparseMsHistogram } from './histogram.js';
-
-/** Outcomes of requests that were sent (the client's Outcome). */
-export const SENT_OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error', 'abandoned'] as const;
-/**
- * The outcome classes counted: those of requests sent, plus `dropped` (the engine found maxInFlight
- * requests outstanding) and `unsent` (never put on the wire: the run stopped first). Per slice,
- * planned = sent + dropped + unsent.
- */
-export const COUNTED_OUTCOMES = [...SENT_OUTCOMES, 'dropped', 'unsent'] as const;
-export type CountedOutcome = (typeof COUNTED_OUTCOMES)[number];
-
-/** Outcomes without a usable HTTP answer (transport errors): the "errors" breakdown of reports. */
-export const ERROR_OUTCOMES = ['timeout', 'reset', 'refused', 'malformed', 'error', 'abandoned'] as const satisfies readonly CountedOutcome[];
-
-/**
- * Planned requests that failed, as k6's http_req_failed: every outcome but a 2xx, a 429 (judged by
- * its own check) and unsent (the run stopped first). What rate(errors) and the error check count.
- */
-export const FAILED_OUTCOMES = ['http_504', 'http_other', ...ERROR_OUTCOMES, 'dropped'] as const satisfies readonly CountedOutcome[];
-
-/** What the recorder needs of an event (the engine's RequestEvent has it). */
-export interface RecordableEvent {
-  readonly phase: number;
-  readonly intendedAtMs: number;
-  readonly outcome: CountedOutcome;
-  readonly firedAtMs?: number;
-  readonly result?: {
-    readonly status?: number;
-    readonly attempts: number;
-    readonly lastSentAtMs: number;
-    readonly endAtMs: number;
-    readonly retryAfterS: readonly number[];
-    /** Each attempt's send and answer times (model ms) and status (none: absent or null); absent in events written before they were recorded. */
-    readonly tries?: readonly { readonly sentAtMs: number; readonly endAtMs: number; readonly status?: number | null; readonly serviceMs?: number; readonly waitMs?: number }[];
-    /** Latency as judged (model ms), when it is not endAtMs − intendedAtMs (time scale k > 1: overheads counted once). */
-    readonly latencyMs?: number;
-    /** Service time as judged (model ms), when it is not endAtMs − lastSentAtMs. */
-    readonly serviceMs?: number;
-  };
-}
+import { COUNTED_OUTCOMES, type CountedOutcome, FAILED_OUTCOMES, type RecordableEvent, SENT_OUTCOMES } from './event.js';
+import { MsHistogram } from './histogram.js';
+import { Timeline } from './timeline.js';
 
 /** The model time a judged slice covers, by intended send time: [fromMs, toMs), ms from the run start. */
 export interface SliceSpan {
@@ -161,59 +123,6 @@ export class Slice {
   }
 }
 
-/** Every counted outcome at 0, as an object literal of one fixed shape. */
-const zeroOutcomes = (): Record<CountedOutcome, number> =>
-  ({ ok: 0, http_429: 0, http_504: 0, http_other: 0, timeout: 0, reset: 0, refused: 0, malformed: 0, error: 0, abandoned: 0, dropped: 0, unsent: 0 }) satisfies Record<CountedOutcome, number>;
-
-/**
- * One window of the timeline: only what the timeline reads (summary `timeline`: counts by outcome and
- * status, latency percentiles, send lag), in sparse histograms. A Slice holds seven HDR histograms,
- * which made a 24-hour run at 10 s windows need gigabytes; a window's cost follows what it holds.
- */
-export class WindowSlice {
-  /** Latency of every answered request (intended send → end of answer), as Slice.latency. */
-  readonly latency = new SparseMsHistogram();
-  /** Send lag (fired − intended) of every request put on the wire, as Slice.sendLag. */
-  readonly sendLag = new SparseMsHistogram();
-  // A literal, not Object.fromEntries: every window shares one shape (about 120 bytes, not 1 KB).
-  readonly outcomes: Record<CountedOutcome, number> = zeroOutcomes();
-  /**
-   * Answers by HTTP status, made at the first answer. A Map, not an object: a numeric key such as 200
-   * on a plain object allocates an elements array up to that index (about 2.7 KB per window).
-   */
-  private byStatus: Map<number, number> | undefined = undefined;
-
-  /** The same rules as Slice.add, for the fields a window keeps. */
-  add(event: RecordableEvent): void {
-    this.outcomes[event.outcome]++;
-    if (event.outcome === 'dropped' || event.outcome === 'unsent' || event.firedAtMs === undefined) return;
-    this.sendLag.recordMs(event.firedAtMs - event.intendedAtMs);
-    const r = event.result;
-    if (r === undefined || event.outcome === 'abandoned') return;
-    this.latency.recordMs(r.endAtMs - event.intendedAtMs);
-    if (r.status !== undefined) {
-      this.byStatus ??= new Map();
-      this.byStatus.set(r.status, (this.byStatus.get(r.status) ?? 0) + 1);
-    }
-  }
-
-  /** Answers by HTTP status, as Slice.status (a new object each call). */
-  get status(): Record<string, number> {
-    const status: Record<string, number> = {};
-    for (const [code, n] of [...(this.byStatus ?? [])].sort((a, b) => a[0] - b[0])) status[code] = n;
-    return status;
-  }
-
-  /** Requests put on the wire (at least one attempt). */
-  get sent(): number {
-    return SENT_OUTCOMES.reduce((sum, o) => sum + this.outcomes[o], 0);
-  }
-
-  get dropped(): number {
-    return this.outcomes.dropped;
-  }
-}
-
 /** Where a phase's judged slices lie in model time (ms from the run start). */
 export interface PhaseLayout {
   /** The phase's steady state: from its start + warm-up to its end. */
@@ -236,12 +145,13 @@ export class Recorder {
   readonly attempts = new AttemptLog();
   readonly overall = new Slice();
   /** The timeline: one window per `windowMs` of model time, by intended send time. */
-  readonly windows: WindowSlice[] = [];
+  readonly timeline: Timeline;
 
   constructor(
     private readonly layout: readonly PhaseLayout[],
     readonly windowMs: number,
   ) {
+    this.timeline = new Timeline(windowMs);
     this.phases = layout.map(() => new Slice());
     this.steady = layout.map((p) => new Slice(p.steady));
     this.steadyBands = layout.map((p) => p.bands.map((span) => new Slice(span.toMs > span.fromMs ? { fromMs: span.fromMs, toMs: span.toMs } : undefined)));
@@ -263,8 +173,6 @@ export class Recorder {
     }
     this.attempts.add(event);
     this.overall.add(event);
-    const index = Math.floor(event.intendedAtMs / this.windowMs);
-    while (this.windows.length <= index) this.windows.push(new WindowSlice());
-    this.windows[index]!.add(event);
+    this.timeline.add(event);
   }
 }

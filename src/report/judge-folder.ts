@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { RunFailure, UsageError } from '../core/errors.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
-import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunRecord, judgeRun, parseEventLine, partialEnd } from '../judge/index.js';
+import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunRecord, judgeRun, parseEventLine, partialEnd, summaryJson } from '../judge/index.js';
 import { buildPlan, planIdentity } from '../plan/index.js';
 import { parseScenario, readScenarioText } from '../scenario/index.js';
 import { type FileResult, writeAtomically } from '../run/output.js';
@@ -112,7 +112,7 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
   let judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
   // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy.
-  const written = await writeAtomically(summaryPath, `${JSON.stringify(judgement.summary, null, 2)}\n`);
+  const written = await writeAtomically(summaryPath, summaryJson(judgement.summary));
   if (written.error !== null) judgement = judge([{ file: 'summary.json', error: written.error }]);
   return { ...judgement, summaryPath, written, notes };
 }

@@ -29,7 +29,7 @@ import { formatMs } from '../core/text.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
 import { generateNote } from '../corpus/index.js';
 import { runPlan } from '../engine/index.js';
-import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun } from '../judge/index.js';
+import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, summaryJson } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
 import { type Plan, arrivalsBefore, planIdentity } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
@@ -97,7 +97,11 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     const relative = (f: FileResult): FileResult => ({ file: f.file.slice(reportDir.length + 1), error: f.error });
     const writeText = async (file: string, text: string): Promise<FileResult> => relative(await writeWhole(join(reportDir, file), options.secrets.redact(text)));
     // summary.json and run.json are written whole or not at all: a reader never finds half of one.
-    const writeJsonAtomically = async (file: string, text: string): Promise<FileResult> => relative(await writeAtomically(join(reportDir, file), options.secrets.redact(text)));
+    const writeJsonAtomically = async (file: string, text: string | Iterable<string>): Promise<FileResult> =>
+      relative(await writeAtomically(join(reportDir, file), typeof text === 'string' ? options.secrets.redact(text) : redactEach(text)));
+    function* redactEach(pieces: Iterable<string>): Generator<string> {
+      for (const piece of pieces) yield options.secrets.redact(piece);
+    }
     const writeRunJson = (record: RunRecord): Promise<FileResult> => writeJsonAtomically('run.json', `${JSON.stringify(record, null, 2)}\n`);
     const scenarioFile = extname(options.scenarioFile).toLowerCase() === '.json' ? 'scenario.json' : 'scenario.yaml';
     const scenarioWritten = await writeText(scenarioFile, scenarioText);
@@ -125,7 +129,7 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     const judged = (moreFiles: readonly FileResult[]): Judgement =>
       judgeRun(plan, sink, { run, end, partial: false, moreFiles: runFile === undefined ? moreFiles : [runFile, ...moreFiles], reportedAt: new Date().toISOString(), judgedBy: LOADPROOF_VERSION });
     let judgement = judged([]);
-    const summaryWritten = await writeJsonAtomically('summary.json', `${JSON.stringify(judgement.summary, null, 2)}\n`);
+    const summaryWritten = await writeJsonAtomically('summary.json', summaryJson(judgement.summary));
     if (summaryWritten.error !== null) judgement = judged([summaryWritten]);
     const writeFailures = [...end.files, runFile, summaryWritten].filter((f): f is FileResult => f !== undefined && f.error !== null).map((f) => ({ ...f, file: join(reportDir, f.file) }));
     return { exitCode: judgement.exitCode, reportDir, summary: judgement.summary, failure: measured.failure, writeFailures };

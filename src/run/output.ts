@@ -5,7 +5,7 @@
  * measuring, says which file failed and why, and exits 4.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { lstat, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 
@@ -190,11 +190,21 @@ export class EventLog {
 /**
  * Writes a whole file under a temporary name, then renames it into place, so a crash mid-write never
  * leaves half of it (run.json, rewritten at the end of a run, must stay readable); a failure is returned.
+ * `text` may come in pieces, written in order.
  */
-export async function writeAtomically(path: string, text: string): Promise<FileResult> {
+export async function writeAtomically(path: string, text: string | Iterable<string>): Promise<FileResult> {
   const partial = `${path}.partial`;
   try {
-    await writeFile(partial, text);
+    if (typeof text === 'string') await writeFile(partial, text);
+    else {
+      // Piece by piece: a long run's summary is never one string in memory.
+      const file = await open(partial, 'w');
+      try {
+        for (const piece of text) await file.write(piece);
+      } finally {
+        await file.close();
+      }
+    }
     await rename(partial, path);
     return { file: path, error: null };
   } catch (error) {

@@ -1,0 +1,41 @@
+/** What the recorder counts: the outcome classes of a planned request, and what it reads of an event. */
+
+/** Outcomes of requests that were sent (the client's Outcome). */
+export const SENT_OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error', 'abandoned'] as const;
+/**
+ * The outcome classes counted: those of requests sent, plus `dropped` (the engine found maxInFlight
+ * requests outstanding) and `unsent` (never put on the wire: the run stopped first). Per slice,
+ * planned = sent + dropped + unsent.
+ */
+export const COUNTED_OUTCOMES = [...SENT_OUTCOMES, 'dropped', 'unsent'] as const;
+export type CountedOutcome = (typeof COUNTED_OUTCOMES)[number];
+
+/** Outcomes without a usable HTTP answer (transport errors): the "errors" breakdown of reports. */
+export const ERROR_OUTCOMES = ['timeout', 'reset', 'refused', 'malformed', 'error', 'abandoned'] as const satisfies readonly CountedOutcome[];
+
+/**
+ * Planned requests that failed, as k6's http_req_failed: every outcome but a 2xx, a 429 (judged by
+ * its own check) and unsent (the run stopped first). What rate(errors) and the error check count.
+ */
+export const FAILED_OUTCOMES = ['http_504', 'http_other', ...ERROR_OUTCOMES, 'dropped'] as const satisfies readonly CountedOutcome[];
+
+/** What the recorder needs of an event (the engine's RequestEvent has it). */
+export interface RecordableEvent {
+  readonly phase: number;
+  readonly intendedAtMs: number;
+  readonly outcome: CountedOutcome;
+  readonly firedAtMs?: number;
+  readonly result?: {
+    readonly status?: number;
+    readonly attempts: number;
+    readonly lastSentAtMs: number;
+    readonly endAtMs: number;
+    readonly retryAfterS: readonly number[];
+    /** Each attempt's send and answer times (model ms) and status (none: absent or null); absent in events written before they were recorded. */
+    readonly tries?: readonly { readonly sentAtMs: number; readonly endAtMs: number; readonly status?: number | null; readonly serviceMs?: number; readonly waitMs?: number }[];
+    /** Latency as judged (model ms), when it is not endAtMs − intendedAtMs (time scale k > 1: overheads counted once). */
+    readonly latencyMs?: number;
+    /** Service time as judged (model ms), when it is not endAtMs − lastSentAtMs. */
+    readonly serviceMs?: number;
+  };
+}
