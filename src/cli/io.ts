@@ -8,6 +8,10 @@ export interface Io {
   /** The secrets of this process (client secret, tokens), added as soon as they are known. */
   readonly secrets: SecretMask;
   readonly env: Readonly<Record<string, string | undefined>>;
+  /** The arguments after `loadproof`, as given (a run's manifest records them, secrets masked). */
+  readonly argv: readonly string[];
+  /** The working directory (a run's manifest records its git commit). */
+  readonly cwd: string;
   /** Resolves with the first SIGINT or SIGTERM. */
   readonly waitForSignal: () => Promise<'SIGINT' | 'SIGTERM'>;
 }
@@ -37,6 +41,8 @@ export function processIo(): Io {
     stderr: (text) => stderr(secrets.redact(text)),
     secrets,
     env: process.env,
+    argv: process.argv.slice(2),
+    cwd: process.cwd(),
     waitForSignal: () =>
       new Promise((resolve) => {
         const on = (signal: 'SIGINT' | 'SIGTERM') => (): void => {

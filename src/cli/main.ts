@@ -10,6 +10,7 @@ import { planOptions, runPlan } from './commands/plan.js';
 import { reportOptions, runReport } from './commands/report.js';
 import { runOptions, runRun } from './commands/run.js';
 import { runSchema } from './commands/schema.js';
+import { runVerify, verifyOptions } from './commands/verify.js';
 import type { Io } from './io.js';
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -30,10 +31,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       .command('report <run-dir>', 'Judge a finished run again from its folder (offline: sends nothing) and write its summary.json again', reportOptions, async (args) => {
         exitCode = await runReport(args, io);
       })
+      .command('verify <run-dir>', "Check that a run folder's files are the ones its manifest.json lists (exit 0 intact, 1 not)", verifyOptions, async (args) => {
+        exitCode = await runVerify(args, io);
+      })
       .command('schema', 'Print the JSON Schema of scenario files', {}, () => {
         exitCode = runSchema(io);
       })
-      .demandCommand(1, 'name a command: run, plan, report, mock, schema')
+      .demandCommand(1, 'name a command: run, plan, report, verify, mock, schema')
       .strict()
       // A flag given twice takes its last value (as most CLIs do), not an array.
       .parserConfiguration({ 'duplicate-arguments-array': false })

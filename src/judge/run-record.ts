@@ -48,6 +48,20 @@ export interface RunEnd {
   readonly files: readonly { readonly file: string; readonly error: string | null }[];
 }
 
+/** The machine and command that made a run (manifest.json shows it). */
+export interface HostRecord {
+  /** process.version. */
+  readonly node: string;
+  /** OS type, release and architecture. */
+  readonly os: string;
+  /** The first CPU's model × the number of CPUs. */
+  readonly cpu: string;
+  /** `loadproof` and its arguments (secrets masked). */
+  readonly commandLine: readonly string[];
+  /** The commit checked out in the git work tree the run was started in, or null. */
+  readonly gitCommit: string | null;
+}
+
 export interface RunRecord {
   readonly schemaVersion: number;
   readonly loadproofVersion: string;
@@ -63,6 +77,8 @@ export interface RunRecord {
   readonly target: { readonly baseUrl: string; readonly kind: TargetKind; readonly profile: string | null };
   readonly startedAt: string;
   readonly guard: GuardRecord;
+  /** Absent in runs written before it was recorded. */
+  readonly host?: HostRecord;
   readonly end: RunEnd | null;
 }
 

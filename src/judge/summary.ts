@@ -6,7 +6,8 @@
  */
 import { isUnanswered } from '../core/text.js';
 import type { Plan } from '../plan/index.js';
-import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice } from '../recorder/index.js';
+import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice, inFlightByWindow, othersInFlightAt } from '../recorder/index.js';
+import { IDENTIFICATION_LIMITS } from '../spec/index.js';
 import type { EnvelopeJudgement, Verdict } from '../verdict/index.js';
 import { GENERATOR_BUDGET } from '../verdict/index.js';
 import type { RunEnd, RunRecord } from './run-record.js';
@@ -111,19 +112,38 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
   const windowS = recorder.windowMs / 1000;
   const plannedPerWindow: number[] = [];
   for (const p of plan.phases) for (const t of p.arrivalsMs) plannedPerWindow[Math.floor(t / recorder.windowMs)] = (plannedPerWindow[Math.floor(t / recorder.windowMs)] ?? 0) + 1;
-  const timeline = Array.from({ length: recorder.timeline.length }, (_, i) => {
-    const w = recorder.timeline.window(i);
+  // Requests in flight and 429 answers by when they happened (the client's view), not by intended time:
+  // the rows reach the last answer, a retry's included.
+  const client = recorder.attempts.clientTimes();
+  const rows = Math.max(recorder.timeline.length, Math.ceil((client.endAtMs.at(-1) ?? 0) / recorder.windowMs));
+  const inFlight = inFlightByWindow(client.sentAtMs, client.endAtMs, recorder.windowMs, rows);
+  const refused = recorder.attempts.refusedAttempts();
+  const others = othersInFlightAt(refused.sentAtMs, client.sentAtMs, client.endAtMs);
+  const answers429 = Array.from({ length: rows }, () => ({ rateLimit: 0, inFlight: 0 }));
+  refused.sentAtMs.forEach((t, j) => {
+    const row = answers429[Math.min(rows - 1, Math.floor(t / recorder.windowMs))]!;
+    // The spec's two kinds: over the rate, or "concurrency beyond 128 in-flight requests". The client
+    // tells them apart by what it had in flight when it sent the request.
+    if (others[j]! >= IDENTIFICATION_LIMITS.maxInFlight) row.inFlight++;
+    else row.rateLimit++;
+  });
+  const timeline = Array.from({ length: rows }, (_, i) => {
+    const w = i < recorder.timeline.length ? recorder.timeline.window(i) : undefined;
+    const lag = w === undefined ? undefined : stats(w.sendLag);
     return {
       startS: i * windowS,
       offeredRpm: ((plannedPerWindow[i] ?? 0) * 60) / windowS,
-      sentRpm: (w.sent * 60) / windowS,
-      answered: w.latency.count,
-      ok: w.outcomes.ok,
-      http429: w.outcomes.http_429,
-      http504: w.outcomes.http_504,
-      errors: ERROR_OUTCOMES.reduce((sum, c) => sum + w.outcomes[c], 0) + w.outcomes.http_other,
-      dropped: w.dropped,
-      latencyMs: ((s) => ({ p50: s.p50, p95: s.p95, p99: s.p99 }))(stats(w.latency)),
+      sentRpm: ((w?.sent ?? 0) * 60) / windowS,
+      answered: w?.latency.count ?? 0,
+      ok: w?.outcomes.ok ?? 0,
+      http429: w?.outcomes.http_429 ?? 0,
+      http504: w?.outcomes.http_504 ?? 0,
+      errors: w === undefined ? 0 : ERROR_OUTCOMES.reduce((sum, c) => sum + w.outcomes[c], 0) + w.outcomes.http_other,
+      dropped: w?.dropped ?? 0,
+      latencyMs: w === undefined ? { p50: null, p95: null, p99: null } : ((s) => ({ p50: s.p50, p95: s.p95, p99: s.p99 }))(stats(w.latency)),
+      sendLagMs: lag === undefined ? { p50: null, p99: null, max: null } : { p50: lag.p50, p99: lag.p99, max: lag.max },
+      inFlight: { max: inFlight.max[i]!, mean: Math.round(inFlight.mean[i]! * 1000) / 1000 },
+      answers429: answers429[i]!,
     };
   });
   const lag = recorder.overall.sendLag.summary();

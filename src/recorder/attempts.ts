@@ -102,6 +102,20 @@ export class AttemptLog {
     return { sentAtMs: sent.sort(), endAtMs: end.sort() };
   }
 
+  /**
+   * Every attempt, 429s included, as the client saw it: its send and its end (the answer, or when the
+   * client gave up), each sorted ascending on its own (copies): what in-flight counts need.
+   */
+  clientTimes(): AdmittedTimes {
+    const sent = new Float64Array(this.admittedSent.length + this.refusedSent.length);
+    sent.set(this.admittedSent.copy());
+    sent.set(this.refusedSent.copy(), this.admittedSent.length);
+    const end = new Float64Array(sent.length);
+    end.set(this.admittedEnd.copy());
+    end.set(this.refusedEnd.copy(), this.admittedEnd.length);
+    return { sentAtMs: sent.sort(), endAtMs: end.sort() };
+  }
+
   /** The 429s, in the order recorded (copies). */
   refusedAttempts(): RefusedAttempts {
     return { sentAtMs: this.refusedSent.copy(), endAtMs: this.refusedEnd.copy(), phase: this.refusedPhase.copy() };

@@ -9,7 +9,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { RunFailure, UsageError } from '../core/errors.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
@@ -17,6 +17,8 @@ import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunRecord, j
 import { buildPlan, planIdentity } from '../plan/index.js';
 import { parseScenario, readScenarioText } from '../scenario/index.js';
 import { type FileResult, writeAtomically } from '../run/output.js';
+import { writeManifest, writeReports } from './write-reports.js';
+import { EXIT } from '../core/exit-codes.js';
 
 export interface FolderJudgement extends Judgement {
   readonly summaryPath: string;
@@ -24,6 +26,10 @@ export interface FolderJudgement extends Judgement {
   readonly written: FileResult;
   /** What the reader should know about the folder (a cut last line). */
   readonly notes: readonly string[];
+  /** The reports' writes (junit.xml, …, manifest.json last), each with its error if it could not be written. */
+  readonly reports: readonly FileResult[];
+  /** SHA-256 of the manifest.json written, or null when it could not be. */
+  readonly manifestSha256: string | null;
 }
 
 const SCENARIO_COPIES = ['scenario.yaml', 'scenario.json'];
@@ -111,8 +117,13 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
   const judge = (more: readonly FileResult[]): Judgement => judgeRun(plan, sink, { run, end, partial, moreFiles: more, reportedAt: options.now().toISOString(), judgedBy: LOADPROOF_VERSION });
   let judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
+  // The folder's files were masked when the run wrote them: nothing secret is known here to mask.
+  const reports = await writeReports(dir, judgement.summary, (text) => text);
+  const reportFailures = reports.filter((f) => f.error !== null).map((f) => ({ ...f, file: relative(dir, f.file) }));
+  if (reportFailures.length > 0) judgement = judge(reportFailures);
   // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy.
   const written = await writeAtomically(summaryPath, summaryJson(judgement.summary));
-  if (written.error !== null) judgement = judge([{ file: 'summary.json', error: written.error }]);
-  return { ...judgement, summaryPath, written, notes };
+  if (written.error !== null) judgement = judge([...reportFailures, { file: 'summary.json', error: written.error }]);
+  const manifest = await writeManifest(dir, run, judgement.summary, scenario, (text) => text);
+  return { ...judgement, exitCode: manifest.error !== null && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : judgement.exitCode, summaryPath, written, notes, reports: [...reports, manifest], manifestSha256: manifest.sha256 };
 }

@@ -21,6 +21,7 @@ import { TokenProvider } from '../client/token.js';
 import { ConnectionPool } from '../client/http1/index.js';
 import { ScaledClock } from '../core/clock.js';
 import { Interrupted, type LoadproofError, RunFailure } from '../core/errors.js';
+import { EXIT } from '../core/exit-codes.js';
 import type { SecretMask } from '../core/redact.js';
 import { createRng } from '../core/rng.js';
 import { collectGarbageNow } from '../core/full-collection.js';
@@ -29,10 +30,11 @@ import { formatMs } from '../core/text.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
 import { generateNote } from '../corpus/index.js';
 import { runPlan } from '../engine/index.js';
-import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, summaryJson } from '../judge/index.js';
+import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type HostRecord, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, summaryJson } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
 import { type Plan, arrivalsBefore, planIdentity } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
+import type { Scenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
 import { EventLog, type FileResult, makeRunFolder, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
@@ -61,8 +63,18 @@ export interface RunOptions {
   readonly verbose: boolean;
   /** Secrets are added here as soon as they are known; everything written passes through it. */
   readonly secrets: SecretMask;
+  /** The machine and command line, for the manifest (src/run/host.ts). */
+  readonly host: HostRecord;
+  /** Writes the reports beside summary.json, and the manifest last: src/report's, given by the CLI (report sits above run). */
+  readonly reports: RunReports;
   /** Progress lines (stderr). */
   readonly log: (line: string) => void;
+}
+
+/** What writes a judged run's report files (src/report/write-reports.ts); each failure is returned, never thrown. */
+export interface RunReports {
+  write(dir: string, summary: Summary, redact: (text: string) => string): Promise<FileResult[]>;
+  writeManifest(dir: string, run: RunRecord, summary: Summary, scenario: Scenario, redact: (text: string) => string): Promise<FileResult & { readonly sha256: string | null }>;
 }
 
 export interface RunOutcome {
@@ -71,6 +83,8 @@ export interface RunOutcome {
   readonly summary: Summary;
   /** What ended the run early and made it fail (exit 4), if anything did. */
   readonly failure: LoadproofError | undefined;
+  /** SHA-256 of the run folder's manifest.json (what a ticket quotes), or null when it could not be written. */
+  readonly manifestSha256: string | null;
   /** Output files that could not be written whole (exit 4). */
   readonly writeFailures: readonly FileResult[];
 }
@@ -117,6 +131,7 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
       target: { baseUrl: target.baseUrl, kind: target.kind, profile: target.profile },
       startedAt: startedAt.toISOString(),
       guard: guardRecord(guard),
+      host: options.host,
       end: null,
     };
     // Written before the load, so a run that never records its end can still be judged (partial).
@@ -129,10 +144,17 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     const judged = (moreFiles: readonly FileResult[]): Judgement =>
       judgeRun(plan, sink, { run, end, partial: false, moreFiles: runFile === undefined ? moreFiles : [runFile, ...moreFiles], reportedAt: new Date().toISOString(), judgedBy: LOADPROOF_VERSION });
     let judgement = judged([]);
+    // The reports before summary.json, so that it names any that could not be written.
+    const redact = (text: string): string => options.secrets.redact(text);
+    const reportFailures = (await options.reports.write(reportDir, judgement.summary, redact)).map(relative).filter((f) => f.error !== null);
+    if (reportFailures.length > 0) judgement = judged(reportFailures);
     const summaryWritten = await writeJsonAtomically('summary.json', summaryJson(judgement.summary));
-    if (summaryWritten.error !== null) judgement = judged([summaryWritten]);
-    const writeFailures = [...end.files, runFile, summaryWritten].filter((f): f is FileResult => f !== undefined && f.error !== null).map((f) => ({ ...f, file: join(reportDir, f.file) }));
-    return { exitCode: judgement.exitCode, reportDir, summary: judgement.summary, failure: measured.failure, writeFailures };
+    if (summaryWritten.error !== null) judgement = judged([...reportFailures, summaryWritten]);
+    // Last: it hashes every file above. A manifest that cannot be written fails the run (exit 4) although summary.json, written before, cannot say so.
+    const manifest = await options.reports.writeManifest(reportDir, { ...run, end }, judgement.summary, plan.scenario, redact);
+    const writeFailures = [...end.files, runFile, ...reportFailures, summaryWritten, relative(manifest)].filter((f): f is FileResult => f !== undefined && f.error !== null).map((f) => ({ ...f, file: join(reportDir, f.file) }));
+    const exitCode = manifest.error !== null && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : judgement.exitCode;
+    return { exitCode, reportDir, summary: judgement.summary, manifestSha256: manifest.sha256, failure: measured.failure, writeFailures };
   } finally {
     await target.embedded?.close();
   }

@@ -1,4 +1,5 @@
 /** The end-of-run table on the terminal, like k6's summary: one row per phase, then the verdict. */
+import { join } from 'node:path';
 import { formatMs, formatTable } from '../core/text.js';
 import type { RunOutcome } from './execute.js';
 import type { Summary } from '../judge/index.js';
@@ -72,6 +73,11 @@ export function formatSummary(summary: Summary, summaryPath: string): string {
     `summary: ${summaryPath}`,
     '',
   ].join('\n');
+}
+
+/** The line that names a run folder's evidence: its manifest's SHA-256, what a ticket quotes, and how to check it. */
+export function formatManifestLine(reportDir: string, manifestSha256: string | null): string {
+  return manifestSha256 === null ? '' : `evidence: ${join(reportDir, 'manifest.json')} sha256:${manifestSha256} (check: loadproof verify ${reportDir})\n`;
 }
 
 /** Lines for stderr about what made the run fail apart from its verdict: a stop with a failure, a file not written. */

@@ -76,6 +76,8 @@ export async function runMain(args: readonly string[], env: Record<string, strin
     stderr: (text) => (stderr += secrets.redact(text)),
     secrets,
     env: { ...process.env, ...env },
+    argv: args,
+    cwd: process.cwd(),
     // No signal reaches an in-process run: signal tests spawn the CLI.
     waitForSignal: () => new Promise(() => {}),
   });

@@ -1,6 +1,7 @@
 /** `loadproof report <run-dir>`: judge a finished run again, offline. Wires the report module to the process; no logic here. */
 import type { Argv } from 'yargs';
-import { formatSummary } from '../../run/index.js';
+import { dirname } from 'node:path';
+import { formatManifestLine, formatSummary } from '../../run/index.js';
 import type { Io } from '../io.js';
 
 export function reportOptions<T>(y: Argv<T>) {
@@ -15,6 +16,9 @@ export async function runReport(args: ReportArgs, io: Io): Promise<number> {
   const judged = await judgeFolder(args['run-dir'], { now: () => new Date() });
   for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
   io.stdout(formatSummary(judged.summary, judged.summaryPath));
+  io.stdout(formatManifestLine(dirname(judged.summaryPath), judged.manifestSha256));
   if (judged.written.error !== null) io.stderr(`loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`);
+  const unwritten = judged.reports.filter((f) => f.error !== null);
+  for (const f of unwritten) io.stderr(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error})\n`);
   return judged.exitCode;
 }

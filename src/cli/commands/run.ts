@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { checkTimeScale } from '../../core/time-scale.js';
 import { PROFILE_NAMES } from '../../mock/profiles.js';
-import { describeEnding, executeRun, formatSummary } from '../../run/index.js';
+import { describeEnding, executeRun, formatManifestLine, formatSummary, hostRecord } from '../../run/index.js';
 import type { Io } from '../io.js';
 
 export function runOptions<T>(y: Argv<T>) {
@@ -42,10 +42,17 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     loopbackAsReal: args['allow-loopback-as-real'],
     verbose: args.verbose,
     secrets: io.secrets,
+    host: hostRecord(['loadproof', ...io.argv], io.cwd),
+    // Loaded when the run writes them, not at start-up (a run's memory before its first request).
+    reports: {
+      write: async (...a) => (await import('../../report/index.js')).writeReports(...a),
+      writeManifest: async (...a) => (await import('../../report/index.js')).writeManifest(...a),
+    },
     signal: controller.signal,
     log: (line) => io.stderr(`${line}\n`),
   });
   io.stdout(formatSummary(outcome.summary, join(outcome.reportDir, 'summary.json')));
+  io.stdout(formatManifestLine(outcome.reportDir, outcome.manifestSha256));
   for (const line of describeEnding(outcome)) io.stderr(`${line}\n`);
   return outcome.exitCode;
 }

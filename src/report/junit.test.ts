@@ -1,0 +1,80 @@
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import type { Summary } from '../judge/index.js';
+import { junitXml, xmlText } from './junit.js';
+
+const check = (phase: string | null, id: string, status: 'pass' | 'fail' | 'inconclusive', reason: string) => ({
+  id,
+  phase,
+  what: `${id} <of> ${phase ?? 'run'}`,
+  status,
+  observed: status === 'inconclusive' ? null : 1234.5,
+  interval: id.startsWith('latency') ? ([1100, 'unanswered'] as const) : null,
+  reason,
+});
+
+/** A judged run's summary, as far as junit.xml reads it. */
+const summary = (checks: ReturnType<typeof check>[], notes: string[] = []): Summary =>
+  ({
+    scenario: 'ci-regression',
+    environment: 'mock',
+    planIdentity: 'sha256:abc',
+    loadproofVersion: '0.1.0',
+    timeScale: 20,
+    startedAt: '2026-11-26T02:00:00.000Z',
+    endedAt: '2026-11-26T02:01:00.000Z',
+    partial: false,
+    modelDurationS: 1200,
+    phases: [
+      { name: 'steady', durationS: 600 },
+      { name: 'burst', durationS: 600 },
+    ],
+    verdict: { status: checks.some((c) => c.status === 'fail') ? 'fail' : 'pass', reasons: [], notes, checks },
+  }) as unknown as Summary;
+
+const parse = (xml: string): any => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) }).parse(xml);
+
+describe('junit.xml', () => {
+  const checks = [
+    check('steady', 'latency_p95_target', 'pass', 'p95 under 2.5 s'),
+    check('steady', 'threshold', 'fail', 'p(50) < 100ms: 1,234 ms & over "it"'),
+    check('burst', 'latency_p95_target', 'inconclusive', 'too few samples: needs 59'),
+    check(null, 'errors', 'pass', 'no errors'),
+  ];
+
+  it('has one suite per phase and one for the whole run, one case per check: failures with their reason, inconclusive as skipped', () => {
+    const xml = junitXml(summary(checks, ['the generator was late in burst']));
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const root = parse(xml).testsuites;
+    expect(root).toMatchObject({ tests: '4', failures: '1', skipped: '1', errors: '0' });
+    expect(root.testsuite.map((s: any) => [s.name, s.tests, s.failures, s.skipped])).toEqual([
+      ['ci-regression / steady', '2', '1', '0'],
+      ['ci-regression / burst', '1', '0', '1'],
+      ['ci-regression (whole run)', '1', '0', '0'],
+    ]);
+    const [steady, burst] = root.testsuite;
+    expect(steady.testcase[1].failure).toMatchObject({ message: 'p(50) < 100ms: 1,234 ms & over "it"', type: 'threshold' });
+    expect(steady.testcase[0].failure).toBeUndefined();
+    expect(steady.testcase[0].name).toBe('latency_p95_target: latency_p95_target <of> steady');
+    expect(steady.testcase[0].classname).toBe('loadproof.ci-regression.steady');
+    expect(steady.testcase[0]['system-out']).toContain('95 % interval [1100, unanswered]');
+    expect(burst.testcase[0].skipped.message).toBe('inconclusive: too few samples: needs 59');
+    const props = Object.fromEntries(steady.properties.property.map((p: any) => [p.name, p.value]));
+    expect(props).toMatchObject({ scenario: 'ci-regression', verdict: 'fail', planIdentity: 'sha256:abc', note: 'the generator was late in burst', partial: 'false' });
+  });
+
+  it('is well-formed whatever the texts hold: markup, quotes, control characters, lone surrogates', () => {
+    const nasty = 'a<b>&"c\'\u0000\u0007\u001b[31m\uD800 end \u{1F600}';
+    const xml = junitXml(summary([check('steady', 'threshold', 'fail', nasty)]));
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const message = parse(xml).testsuites.testsuite[0].testcase[0].failure.message;
+    expect(message).toBe('a<b>&"c\'\uFFFD\uFFFD\uFFFD[31m\uFFFD end \u{1F600}');
+    expect(xmlText('\t\n\r ok')).toBe('\t\n\r ok');
+  });
+
+  it('has no suite for the whole run when every check has a phase, and reads a run with no checks as zero tests', () => {
+    expect(parse(junitXml(summary(checks.slice(0, 3)))).testsuites.testsuite).toHaveLength(2);
+    const empty = parse(junitXml(summary([])));
+    expect(empty.testsuites).toMatchObject({ tests: '0', failures: '0', skipped: '0' });
+  });
+});

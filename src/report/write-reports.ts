@@ -1,0 +1,43 @@
+/**
+ * The files a judged run gets beside summary.json, all built from the summary (and run.json), so that
+ * `loadproof report` rebuilds them from the run folder (a crashed run's included, marked partial).
+ * Each is written whole or not at all; a failure is returned with its reason, never thrown, so that
+ * one report that cannot be written costs none of the others. The manifest comes last: it hashes
+ * every other file, summary.json included.
+ */
+import { join } from 'node:path';
+import type { RunRecord, Summary } from '../judge/index.js';
+import { type FileResult, writeAtomically } from '../run/output.js';
+import type { Scenario } from '../scenario/index.js';
+import { junitXml } from './junit.js';
+import { MANIFEST_FILE, buildManifest, manifestText, sha256Text } from './manifest.js';
+
+/** The report files written before summary.json, relative to the run folder. */
+export const REPORT_FILES = ['junit.xml'] as const;
+
+/** Writes every report of `summary` into `dir`; `redact` masks secrets in what is written. */
+export async function writeReports(dir: string, summary: Summary, redact: (text: string) => string): Promise<FileResult[]> {
+  const written: FileResult[] = [];
+  written.push(await writeAtomically(join(dir, 'junit.xml'), redact(junitXml(summary))));
+  return written;
+}
+
+/** The seeds that make a scenario's plan and payloads repeatable. */
+export const scenarioSeeds = (scenario: Scenario): Record<string, number> => ({ arrivals: scenario.arrivals.seed, payload: scenario.payload.seed });
+
+export interface ManifestWrite extends FileResult {
+  /** SHA-256 of manifest.json as written (hex); null when it could not be written. */
+  readonly sha256: string | null;
+}
+
+/** Writes manifest.json, last: a SHA-256 of every other file of the folder. */
+export async function writeManifest(dir: string, run: RunRecord, summary: Summary, scenario: Scenario, redact: (text: string) => string): Promise<ManifestWrite> {
+  try {
+    const text = redact(manifestText(await buildManifest(dir, run, summary, scenarioSeeds(scenario))));
+    const written = await writeAtomically(join(dir, MANIFEST_FILE), text);
+    return { ...written, sha256: written.error === null ? sha256Text(text) : null };
+  } catch (error) {
+    // A file that cannot be read to hash it: the manifest is not written, and says why.
+    return { file: join(dir, MANIFEST_FILE), error: (error as Error).message, sha256: null };
+  }
+}

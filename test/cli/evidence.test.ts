@@ -1,0 +1,134 @@
+/**
+ * Issue 12: a run folder's evidence. Every run writes junit.xml (one case per check) and, last,
+ * manifest.json (the host, the command line, the scenario's hash and seeds, a SHA-256 of every other
+ * file); `run` prints the manifest's own hash. `loadproof verify` hashes the folder again: exit 0 when
+ * intact, 1 once any byte of a listed file changed, a listed file is gone or an unlisted one appeared,
+ * 2 without a manifest. `loadproof report` writes both again, junit.xml byte for byte the same.
+ */
+import { createHash } from 'node:crypto';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { runCli, runMain, scenarioWorkspace } from '../helpers/cli.js';
+
+const K = 20;
+let server: MockServer;
+let dir: string;
+let runOutput: { code: number; stdout: string; stderr: string };
+
+const sha256 = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
+const readJson = (path: string): any => JSON.parse(readFileSync(path, 'utf8'));
+/** A copy of the run folder, for a test that changes it. */
+const copyOfRun = (): string => {
+  const copy = join(mkdtempSync(join(tmpdir(), 'loadproof-evidence-')), 'run');
+  cpSync(dir, copy, { recursive: true });
+  return copy;
+};
+
+beforeAll(async () => {
+  server = await startMockServer({ timeScale: K });
+  const { file, out } = scenarioWorkspace(
+    `name: evidence\ndescription: a run whose folder is evidence\ntarget: { environment: mock, baseUrl: "${server.url}" }\narrivals: { process: poisson, seed: 7 }\nphases:\n  - { name: steady, duration: 60s, rpm: 100, warmup: 10s }\n  - { name: burst, duration: 30s, rpm: 200 }\nthresholds:\n  all: ["p(50) < 1ms"]\n`,
+  );
+  runOutput = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
+  dir = join(out, readdirSync(out)[0]!);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('a run folder as evidence', () => {
+  it('holds junit.xml with one test case per check of the verdict, failures and inconclusive ones marked', () => {
+    // p(50) < 1 ms cannot hold: a fail, or inconclusive when a busy machine made the generator late.
+    expect([1, 5]).toContain(runOutput.code);
+    const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const summary = readJson(join(dir, 'summary.json'));
+    const root = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) }).parse(xml).testsuites;
+    const cases = root.testsuite.flatMap((s: any) => s.testcase ?? []);
+    expect(cases).toHaveLength(summary.verdict.checks.length);
+    expect(Number(root.tests)).toBe(summary.verdict.checks.length);
+    expect(Number(root.failures)).toBe(summary.verdict.checks.filter((c: any) => c.status === 'fail').length);
+    expect(Number(root.skipped)).toBe(summary.verdict.checks.filter((c: any) => c.status === 'inconclusive').length);
+    expect(root.testsuite.map((s: any) => s.name).slice(0, 2)).toEqual(['evidence / steady', 'evidence / burst']);
+    const threshold = cases.find((c: any) => c.name.startsWith('threshold') && c.classname === 'loadproof.evidence.steady');
+    expect(threshold.failure ?? threshold.skipped).toBeDefined();
+  });
+
+  it('holds manifest.json: the run, the host and command line, the scenario with its hash and seeds, and the SHA-256 of every other file', () => {
+    const manifest = readJson(join(dir, 'manifest.json'));
+    const run = readJson(join(dir, 'run.json'));
+    const summary = readJson(join(dir, 'summary.json'));
+    expect(manifest).toMatchObject({
+      schemaVersion: 1,
+      loadproofVersion: summary.loadproofVersion,
+      planIdentity: summary.planIdentity,
+      scenario: { name: 'evidence', file: 'scenario.yaml', sha256: run.scenarioSha256, seeds: { arrivals: 7, payload: 1 } },
+      timeScale: K,
+      startedAt: summary.startedAt,
+      endedAt: summary.endedAt,
+      partial: false,
+      verdict: summary.verdict.status,
+      host: { node: process.version, commandLine: ['loadproof', 'run', expect.stringMatching(/scenario\.yaml$/), '--time-scale', String(K), '--out', expect.any(String)] },
+    });
+    const files = readdirSync(dir).filter((f) => f !== 'manifest.json').sort();
+    expect(manifest.files.map((f: any) => f.file)).toEqual(files);
+    expect(files).toEqual(['events.ndjson', 'junit.xml', 'run.json', 'scenario.yaml', 'summary.json']);
+    for (const entry of manifest.files) expect(entry).toEqual({ file: entry.file, bytes: readFileSync(join(dir, entry.file)).length, sha256: sha256(join(dir, entry.file)) });
+    // The hash a ticket quotes is the one printed.
+    expect(runOutput.stdout).toContain(`evidence: ${join(dir, 'manifest.json')} sha256:${sha256(join(dir, 'manifest.json'))}`);
+  });
+
+  it('verify: intact as written (exit 0); then not, once one byte of summary.json changes (exit 1)', async () => {
+    const intact = await runCli(['verify', dir]);
+    expect(intact.code).toBe(0);
+    expect(intact.stdout).toContain('intact: all 5 files are byte for byte the ones manifest.json lists');
+    expect(intact.stdout).toContain(`manifest.json sha256:${sha256(join(dir, 'manifest.json'))}`);
+
+    const copy = copyOfRun();
+    const summary = readFileSync(join(copy, 'summary.json'));
+    const at = summary.indexOf('"sent": ') + 8;
+    summary[at] = summary[at] === 0x39 ? 0x38 : summary[at]! + 1; // one digit of a count
+    writeFileSync(join(copy, 'summary.json'), summary);
+    const changed = await runMain(['verify', copy]);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toContain('NOT INTACT');
+    expect(changed.stdout).toContain('  changed: summary.json\n');
+    expect(changed.stdout).toContain('  4 files match');
+  });
+
+  it('verify: a listed file gone, or a file the manifest does not list, is not intact either', async () => {
+    const copy = copyOfRun();
+    rmSync(join(copy, 'junit.xml'));
+    appendFileSync(join(copy, 'notes.txt'), 'added after the run\n');
+    const { code, stdout } = await runMain(['verify', copy]);
+    expect(code).toBe(1);
+    expect(stdout).toContain('  missing: junit.xml\n');
+    expect(stdout).toContain('  not in the manifest: notes.txt\n');
+  });
+
+  it('verify: a folder without a manifest, or with something else in its place, is bad input (exit 2)', async () => {
+    const copy = copyOfRun();
+    rmSync(join(copy, 'manifest.json'));
+    const missing = await runMain(['verify', copy]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`${copy}/manifest.json: missing`);
+    writeFileSync(join(copy, 'manifest.json'), '{"schemaVersion": 9}');
+    const other = await runMain(['verify', copy]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('schemaVersion 9 with no file list, expected schemaVersion 1 and files[]');
+  });
+
+  it('report writes junit.xml again byte for byte, and a new manifest that verify finds intact', async () => {
+    const copy = copyOfRun();
+    const junit = readFileSync(join(copy, 'junit.xml'), 'utf8');
+    const again = await runMain(['report', copy]);
+    expect(again.code).toBe(runOutput.code);
+    expect(readFileSync(join(copy, 'junit.xml'), 'utf8')).toBe(junit);
+    expect(again.stdout).toContain(`evidence: ${join(copy, 'manifest.json')} sha256:${sha256(join(copy, 'manifest.json'))}`);
+    expect((await runMain(['verify', copy])).code).toBe(0);
+  });
+});
