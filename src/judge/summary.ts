@@ -6,13 +6,12 @@
  */
 import { isUnanswered } from '../core/text.js';
 import type { Plan } from '../plan/index.js';
-import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice, inFlightByWindow, othersInFlightAt } from '../recorder/index.js';
-import { IDENTIFICATION_LIMITS } from '../spec/index.js';
+import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice, inFlightByWindow } from '../recorder/index.js';
 import type { EnvelopeJudgement, Verdict } from '../verdict/index.js';
 import { GENERATOR_BUDGET } from '../verdict/index.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 
-export const SUMMARY_SCHEMA_VERSION = 3;
+export const SUMMARY_SCHEMA_VERSION = 4;
 
 /** A statistic in ms: null without data, "unanswered" where it falls on a request dropped or left unanswered. */
 type Stat = number | null | 'unanswered';
@@ -117,16 +116,8 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
   const client = recorder.attempts.clientTimes();
   const rows = Math.max(recorder.timeline.length, Math.ceil((client.endAtMs.at(-1) ?? 0) / recorder.windowMs));
   const inFlight = inFlightByWindow(client.sentAtMs, client.endAtMs, recorder.windowMs, rows);
-  const refused = recorder.attempts.refusedAttempts();
-  const others = othersInFlightAt(refused.sentAtMs, client.sentAtMs, client.endAtMs);
-  const answers429 = Array.from({ length: rows }, () => ({ rateLimit: 0, inFlight: 0 }));
-  refused.sentAtMs.forEach((t, j) => {
-    const row = answers429[Math.min(rows - 1, Math.floor(t / recorder.windowMs))]!;
-    // The spec's two kinds: over the rate, or "concurrency beyond 128 in-flight requests". The client
-    // tells them apart by what it had in flight when it sent the request.
-    if (others[j]! >= IDENTIFICATION_LIMITS.maxInFlight) row.inFlight++;
-    else row.rateLimit++;
-  });
+  const answers429 = new Array<number>(rows).fill(0);
+  for (const t of recorder.attempts.refusedAttempts().sentAtMs) answers429[Math.min(rows - 1, Math.floor(t / recorder.windowMs))]!++;
   const timeline = Array.from({ length: rows }, (_, i) => {
     const w = i < recorder.timeline.length ? recorder.timeline.window(i) : undefined;
     const lag = w === undefined ? undefined : stats(w.sendLag);

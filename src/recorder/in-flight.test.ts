@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../core/rng.js';
-import { inFlightByWindow, othersInFlightAt } from './in-flight.js';
+import { inFlightByWindow } from './in-flight.js';
 
 const sorted = (xs: number[]): Float64Array => Float64Array.from(xs).sort();
 
@@ -42,12 +42,5 @@ describe('requests in flight per window', () => {
     const b = brute(attempts, 25, 10);
     expect([...r.max]).toEqual(b.max);
     r.mean.forEach((m, i) => expect(m).toBeCloseTo(b.mean[i]!, 9));
-  });
-
-  it('counts the others in flight when each 429 was sent', () => {
-    const sends = sorted([0, 1, 2, 10]);
-    const ends = sorted([5, 3, 2.5, 11]);
-    // At 2: the attempts sent at 0, 1 and 2 are out; besides the one sent at 2, two others.
-    expect([...othersInFlightAt(Float64Array.from([2, 10, 4]), sends, ends)]).toEqual([2, 0, 0]);
   });
 });

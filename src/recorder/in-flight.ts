@@ -1,11 +1,9 @@
 /**
  * Requests in flight over a run, from the client's side: an attempt is in flight from its send to its
  * answer (or to when the client gave up on it). Per timeline window, the most in flight at any moment
- * and the time-weighted mean; and, for each 429, how many other attempts were in flight when it was
- * sent, which tells the spec's two kinds of 429 apart (issue 12): the rate limit, or "concurrency
- * beyond 128 in-flight requests". One sweep over the sorted send and end times: O(n log n), typed arrays.
+ * and the time-weighted mean (issue 12's chart of requests in flight). One sweep over the sorted send
+ * and end times: O(n log n), typed arrays.
  */
-import { countAtMost } from '../core/sorted.js';
 
 export interface InFlightWindows {
   /** Per window, the most attempts in flight at any moment of it (including those carried in from before). */
@@ -59,12 +57,4 @@ export function inFlightByWindow(sentAtMs: Float64Array, endAtMs: Float64Array, 
   advance(windows * windowMs);
   const mean = area.map((a) => a / windowMs);
   return { max, mean };
-}
-
-/**
- * For each time in `at` (a 429's send), the attempts in flight then besides the one sent: sent at or
- * before it and not yet ended (sorted send and end times, as above; the attempt itself is among them).
- */
-export function othersInFlightAt(at: Float64Array, sentAtMs: Float64Array, endAtMs: Float64Array): Uint32Array {
-  return Uint32Array.from(at, (t) => Math.max(0, countAtMost(sentAtMs, t) - countAtMost(endAtMs, t) - 1));
 }

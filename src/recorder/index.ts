@@ -2,5 +2,5 @@ export { MsHistogram, SparseMsHistogram, type HistogramSummary } from './histogr
 export { COUNTED_OUTCOMES, ERROR_OUTCOMES, FAILED_OUTCOMES, SENT_OUTCOMES, type CountedOutcome, type RecordableEvent } from './event.js';
 export { Recorder, Slice, TIME_BLOCKS, type PhaseLayout, type SliceSpan } from './recorder.js';
 export { Timeline, type TimelineWindow } from './timeline.js';
-export { type InFlightWindows, inFlightByWindow, othersInFlightAt } from './in-flight.js';
+export { type InFlightWindows, inFlightByWindow } from './in-flight.js';
 export { type AdmittedTimes, AttemptLog, type RefusedAttempts } from './attempts.js';

@@ -17,6 +17,7 @@ import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunRecord, j
 import { buildPlan, planIdentity } from '../plan/index.js';
 import { parseScenario, readScenarioText } from '../scenario/index.js';
 import { type FileResult, writeAtomically } from '../run/output.js';
+import { ManifestUnreadable, type PreviousManifest, verifyFolder } from './manifest.js';
 import { writeManifest, writeReports } from './write-reports.js';
 import { EXIT } from '../core/exit-codes.js';
 
@@ -115,6 +116,10 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
   }
   const end = run.end ?? partialEnd(sink, (await stat(eventsPath)).mtime.toISOString());
   const judge = (more: readonly FileResult[]): Judgement => judgeRun(plan, sink, { run, end, partial, moreFiles: more, reportedAt: options.now().toISOString(), judgedBy: LOADPROOF_VERSION });
+  // Before anything is rewritten: whether the folder was still what its manifest listed. A new manifest
+  // would vouch for edited files; it records this instead, and the reader is told.
+  const previous = await previousManifest(dir);
+  const allNotes = previous === null || previous.intact ? notes : [...notes, `the folder did not match its manifest.json before this report (${describeChanges(previous)}): the new manifest.json records that`];
   let judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
   // The folder's files were masked when the run wrote them: nothing secret is known here to mask.
@@ -124,6 +129,22 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
   // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy.
   const written = await writeAtomically(summaryPath, summaryJson(judgement.summary));
   if (written.error !== null) judgement = judge([...reportFailures, { file: 'summary.json', error: written.error }]);
-  const manifest = await writeManifest(dir, run, judgement.summary, scenario, (text) => text);
-  return { ...judgement, exitCode: manifest.error !== null && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : judgement.exitCode, summaryPath, written, notes, reports: [...reports, manifest], manifestSha256: manifest.sha256 };
+  // Not when summary.json could not be rewritten: the old one stays, with the manifest that matches it.
+  const manifest = written.error === null ? await writeManifest(dir, run, judgement.summary, scenario, (text) => text, previous) : { file: join(dir, 'manifest.json'), error: 'not rewritten, since summary.json could not be', sha256: null };
+  return { ...judgement, exitCode: manifest.error !== null && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : judgement.exitCode, summaryPath, written, notes: allNotes, reports: [...reports, manifest], manifestSha256: manifest.sha256 };
 }
+
+/** The folder's manifest as it was, checked: null when it had none (or none that can be read). */
+async function previousManifest(dir: string): Promise<PreviousManifest | null> {
+  try {
+    const v = await verifyFolder(dir);
+    return { sha256: v.manifestSha256, intact: v.intact, changed: v.changed, missing: v.missing, unlisted: v.unlisted };
+  } catch (error) {
+    if (error instanceof ManifestUnreadable) return null;
+    throw error;
+  }
+}
+
+const describeChanges = (p: PreviousManifest): string =>
+  [...p.changed.map((f) => `changed: ${f}`), ...p.missing.map((f) => `missing: ${f}`), ...p.unlisted.map((f) => `not in it: ${f}`)].join(', ');
+

@@ -14,7 +14,7 @@ const check = (phase: string | null, id: string, status: 'pass' | 'fail' | 'inco
 });
 
 /** A judged run's summary, as far as junit.xml reads it. */
-const summary = (checks: ReturnType<typeof check>[], notes: string[] = []): Summary =>
+const summary = (checks: ReturnType<typeof check>[], notes: string[] = [], more: Record<string, unknown> = {}): Summary =>
   ({
     scenario: 'ci-regression',
     environment: 'mock',
@@ -24,15 +24,19 @@ const summary = (checks: ReturnType<typeof check>[], notes: string[] = []): Summ
     startedAt: '2026-11-26T02:00:00.000Z',
     endedAt: '2026-11-26T02:01:00.000Z',
     partial: false,
+    exitCode: 0,
+    files: [],
+    stopped: null,
     modelDurationS: 1200,
     phases: [
       { name: 'steady', durationS: 600 },
       { name: 'burst', durationS: 600 },
     ],
     verdict: { status: checks.some((c) => c.status === 'fail') ? 'fail' : 'pass', reasons: [], notes, checks },
+    ...more,
   }) as unknown as Summary;
 
-const parse = (xml: string): any => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) }).parse(xml);
+const parse = (xml: string): any => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', htmlEntities: true, isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) }).parse(xml);
 
 describe('junit.xml', () => {
   const checks = [
@@ -76,5 +80,23 @@ describe('junit.xml', () => {
     expect(parse(junitXml(summary(checks.slice(0, 3)))).testsuites.testsuite).toHaveLength(2);
     const empty = parse(junitXml(summary([])));
     expect(empty.testsuites).toMatchObject({ tests: '0', failures: '0', skipped: '0' });
+  });
+
+  it('shows a run that failed or was interrupted as a test case in error, even when every check passed', () => {
+    const passing = [check('steady', 'latency_p95_target', 'pass', 'ok')];
+    const failed = parse(junitXml(summary(passing, [], { exitCode: 4, partial: true, files: [{ file: 'events.ndjson', error: 'ENOSPC' }] }))).testsuites;
+    expect(failed).toMatchObject({ tests: '2', errors: '1', failures: '0' });
+    const whole = failed.testsuite.at(-1);
+    expect(whole.name).toBe('ci-regression (whole run)');
+    expect(whole.testcase[0].error).toMatchObject({ type: 'run_failed', message: 'the run did not record its end: judged from the events it wrote (partial); events.ndjson not written whole (ENOSPC)' });
+    const stopped = parse(junitXml(summary(passing, [], { exitCode: 130, stopped: { by: 'signal', code: 'INTERRUPTED', message: 'stopped by a signal' } }))).testsuites;
+    expect(stopped.testsuite.at(-1).testcase[0].error.message).toBe('stopped: INTERRUPTED: stopped by a signal');
+    expect(parse(junitXml(summary(passing))).testsuites.errors).toBe('0');
+  });
+
+  it('keeps line breaks in an attribute as line breaks', () => {
+    const xml = junitXml(summary([check('steady', 'threshold', 'fail', 'line one\nline two')]));
+    expect(xml).toContain('message="line one&#10;line two"');
+    expect(parse(xml).testsuites.testsuite[0].testcase[0].failure.message).toBe('line one\nline two');
   });
 });

@@ -25,7 +25,8 @@ export function xmlText(text: string): string {
 
 const attrs = (values: Record<string, string | number>): string =>
   Object.entries(values)
-    .map(([name, value]) => ` ${name}="${xmlText(String(value))}"`)
+    // Line breaks as references: a parser turns literal ones in an attribute into spaces.
+    .map(([name, value]) => ` ${name}="${xmlText(String(value)).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;')}"`)
     .join('');
 
 /** What a check measured, in words: its value and, for a percentile, its 95 % interval. */
@@ -41,6 +42,22 @@ function testCase(check: SummaryCheck, classname: string): string {
   if (check.status === 'pass') return `${head}>\n      <system-out>${detail}</system-out>\n    </testcase>`;
   if (check.status === 'fail') return `${head}>\n      <failure${attrs({ message: check.reason, type: check.id })}>${detail}</failure>\n    </testcase>`;
   return `${head}>\n      <skipped${attrs({ message: `inconclusive: ${check.reason}` })}/>\n      <system-out>${detail}</system-out>\n    </testcase>`;
+}
+
+/**
+ * Why the run itself failed (exit 4: stopped by a failure, partial, a file not written) or did not run
+ * its plan (exit 130: interrupted), or null. CI must not read such a run as green because the checks of
+ * what it did measure passed: it becomes a test case in error.
+ */
+function runFailure(summary: Summary): string | null {
+  if (summary.exitCode !== 4 && summary.exitCode !== 130) return null;
+  const unwritten = summary.files.filter((f) => f.error !== null).map((f) => `${f.file} not written whole (${f.error})`);
+  const reasons = [
+    ...(summary.partial ? ['the run did not record its end: judged from the events it wrote (partial)'] : []),
+    ...(summary.stopped !== null && summary.stopped.by !== 'unknown' ? [`stopped: ${summary.stopped.code}: ${summary.stopped.message}`] : []),
+    ...unwritten,
+  ];
+  return reasons.length > 0 ? reasons.join('; ') : `the run failed (exit ${summary.exitCode})`;
 }
 
 interface Suite {
@@ -67,10 +84,13 @@ function properties(summary: Summary): string[] {
   return ['    <properties>', ...values.map(([name, value]) => `      <property${attrs({ name, value })}/>`), '    </properties>'];
 }
 
-function testSuite(suite: Suite, summary: Summary): string {
+function testSuite(suite: Suite, summary: Summary, failure: string | null): string {
   const count = (status: string): number => suite.checks.filter((c) => c.status === status).length;
-  const head = attrs({ name: suite.name, tests: suite.checks.length, failures: count('fail'), errors: 0, skipped: count('inconclusive'), time: suite.timeS, timestamp: summary.startedAt });
-  return [`  <testsuite${head}>`, ...properties(summary), ...suite.checks.map((c) => testCase(c, suite.classname)), '  </testsuite>'].join('\n');
+  const errors = failure === null ? 0 : 1;
+  const head = attrs({ name: suite.name, tests: suite.checks.length + errors, failures: count('fail'), errors, skipped: count('inconclusive'), time: suite.timeS, timestamp: summary.startedAt });
+  const errorCase =
+    failure === null ? [] : [`    <testcase${attrs({ name: 'run: completed and recorded whole', classname: suite.classname, time: 0 })}>`, `      <error${attrs({ message: failure, type: 'run_failed' })}/>`, '    </testcase>'];
+  return [`  <testsuite${head}>`, ...properties(summary), ...errorCase, ...suite.checks.map((c) => testCase(c, suite.classname)), '  </testsuite>'].join('\n');
 }
 
 /** junit.xml's text for a judged run. */
@@ -79,20 +99,26 @@ export function junitXml(summary: Summary): string {
   const classPrefix = `loadproof.${summary.scenario}`;
   const suites: Suite[] = summary.phases.map((p) => ({ name: `${summary.scenario} / ${p.name}`, classname: `${classPrefix}.${p.name}`, timeS: p.durationS, checks: checks.filter((c) => c.phase === p.name) }));
   const runChecks = checks.filter((c) => c.phase === null || !summary.phases.some((p) => p.name === c.phase));
-  if (runChecks.length > 0) suites.push({ name: `${summary.scenario} (whole run)`, classname: classPrefix, timeS: summary.modelDurationS, checks: runChecks });
+  const failure = runFailure(summary);
+  const wholeRun = { name: `${summary.scenario} (whole run)`, classname: classPrefix, timeS: summary.modelDurationS, checks: runChecks };
   const head = attrs({
     name: `loadproof: ${summary.scenario}`,
-    tests: checks.length,
+    tests: checks.length + (failure === null ? 0 : 1),
     failures: checks.filter((c) => c.status === 'fail').length,
-    errors: 0,
+    errors: failure === null ? 0 : 1,
     skipped: checks.filter((c) => c.status === 'inconclusive').length,
     time: summary.modelDurationS,
     timestamp: summary.startedAt,
   });
+  const suiteTexts = [
+    ...suites.map((s) => testSuite(s, summary, null)),
+    // The whole run's suite holds its checks, and the run's own failure when it failed.
+    ...(runChecks.length > 0 || failure !== null ? [testSuite(wholeRun, summary, failure)] : []),
+  ];
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites${head}>`,
-    ...suites.map((s) => testSuite(s, summary)),
+    ...suiteTexts,
     '</testsuites>',
     '',
   ].join('\n');

@@ -13,6 +13,12 @@ function folder(): string {
   writeFileSync(join(dir, 'summary.json.partial'), 'half');
   writeFileSync(join(dir, 'manifest.json'), '{}');
   symlinkSync('/dev/null', join(dir, 'link'));
+  // A --run-dir may link events.ndjson to a file elsewhere; a folder of the user's is not walked into.
+  const elsewhere = mkdtempSync(join(tmpdir(), 'loadproof-elsewhere-'));
+  writeFileSync(join(elsewhere, 'events.ndjson'), '{"seq":0}\n');
+  symlinkSync(join(elsewhere, 'events.ndjson'), join(dir, 'events.ndjson'));
+  mkdirSync(join(dir, 'node_modules'));
+  writeFileSync(join(dir, 'node_modules', 'x.js'), '');
   return dir;
 }
 
@@ -23,8 +29,8 @@ const manifestOf = async (dir: string, files: string[]): Promise<void> => {
 };
 
 describe('the manifest of a run folder', () => {
-  it('lists every regular file, in sub-folders too, with "/"; not itself, half-written files or links', async () => {
-    expect(await folderFiles(folder())).toEqual(['charts/latency.png', 'summary.json']);
+  it('lists its files and charts/ with "/", a link to a file too; not itself, half-written files, links to anything else, or other folders', async () => {
+    expect(await folderFiles(folder())).toEqual(['charts/latency.png', 'events.ndjson', 'summary.json']);
   });
 
   it('hashes bytes, not text', async () => {
@@ -34,16 +40,16 @@ describe('the manifest of a run folder', () => {
 
   it('verifies: intact, then each kind of change named', async () => {
     const dir = folder();
-    await manifestOf(dir, ['charts/latency.png', 'summary.json']);
-    expect(await verifyFolder(dir)).toMatchObject({ intact: true, matched: 2, changed: [], missing: [], unlisted: [] });
+    await manifestOf(dir, ['charts/latency.png', 'events.ndjson', 'summary.json']);
+    expect(await verifyFolder(dir)).toMatchObject({ intact: true, matched: 3, changed: [], missing: [], unlisted: [] });
     writeFileSync(join(dir, 'charts', 'latency.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 254]));
     writeFileSync(join(dir, 'extra.txt'), 'x');
-    expect(await verifyFolder(dir)).toMatchObject({ intact: false, matched: 1, changed: ['charts/latency.png'], missing: [], unlisted: ['extra.txt'] });
+    expect(await verifyFolder(dir)).toMatchObject({ intact: false, matched: 2, changed: ['charts/latency.png'], missing: [], unlisted: ['extra.txt'] });
   });
 
   it('never reads outside the folder, whatever the manifest names', async () => {
     const dir = folder();
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ schemaVersion: 1, files: [{ file: '../../../etc/passwd', bytes: 1, sha256: 'x' }] }));
-    expect(await verifyFolder(dir)).toMatchObject({ intact: false, missing: ['../../../etc/passwd'], unlisted: ['charts/latency.png', 'summary.json'] });
+    expect(await verifyFolder(dir)).toMatchObject({ intact: false, missing: ['../../../etc/passwd'], unlisted: ['charts/latency.png', 'events.ndjson', 'summary.json'] });
   });
 });

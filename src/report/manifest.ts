@@ -6,8 +6,9 @@
  */
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { readFile, readdir } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import type { Dirent } from 'node:fs';
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { HostRecord, RunRecord } from '../judge/index.js';
 import type { Summary } from '../judge/index.js';
 
@@ -37,17 +38,45 @@ export interface Manifest {
   readonly verdict: string;
   /** Node, OS, CPU, the command line (secrets masked) and the git commit of the directory it ran in; null for a run that did not record them. */
   readonly host: HostRecord | null;
+  /** The manifest this one replaced (`loadproof report`), and whether the folder still matched it then; null for a run's first. */
+  readonly previous: PreviousManifest | null;
   readonly files: readonly ManifestEntry[];
 }
 
-/** Every file under `dir` but the manifest and half-written files, as sorted relative paths with '/'. */
+/** A manifest replaced by `loadproof report`: its hash, and what of the folder no longer matched it. */
+export interface PreviousManifest {
+  readonly sha256: string;
+  readonly intact: boolean;
+  readonly changed: readonly string[];
+  readonly missing: readonly string[];
+  readonly unlisted: readonly string[];
+}
+
+/** The sub-folders of a run folder that hold its files (charts); nothing else is walked into, so a --run-dir inside another tree does not hash that tree. */
+export const RUN_SUBFOLDERS = ['charts'] as const;
+
+/** Whether `path` is a file, or a link to one (a --run-dir may link events.ndjson elsewhere: its bytes are evidence too). */
+async function isFileOrLinkToOne(path: string, entry: Dirent): Promise<boolean> {
+  if (entry.isFile()) return true;
+  if (!entry.isSymbolicLink()) return false;
+  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
+}
+
+/** The files of a run folder and its RUN_SUBFOLDERS, but the manifest and half-written files: sorted relative paths with '/'. */
 export async function folderFiles(dir: string): Promise<string[]> {
-  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
-  return entries
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath ?? (e as unknown as { path: string }).path, e.name)).split(sep).join('/'))
-    .filter((f) => f !== MANIFEST_FILE && !f.endsWith('.partial'))
-    .sort();
+  const files: string[] = [];
+  for (const folder of ['', ...RUN_SUBFOLDERS]) {
+    const entries = await readdir(join(dir, folder), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+      if (folder !== '' && error.code === 'ENOENT') return [];
+      throw error;
+    });
+    for (const entry of entries) {
+      const file = folder === '' ? entry.name : `${folder}/${entry.name}`;
+      if (file === MANIFEST_FILE || file.endsWith('.partial')) continue;
+      if (await isFileOrLinkToOne(join(dir, file), entry)) files.push(file);
+    }
+  }
+  return files.sort();
 }
 
 /** A file's size and SHA-256, read as a stream (events.ndjson of a long run is large). */
@@ -64,7 +93,7 @@ export async function hashFile(path: string): Promise<{ readonly bytes: number; 
 export const sha256Text = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The manifest of a run folder, as it is now. */
-export async function buildManifest(dir: string, run: RunRecord, summary: Summary, seeds: Record<string, number>): Promise<Manifest> {
+export async function buildManifest(dir: string, run: RunRecord, summary: Summary, seeds: Record<string, number>, previous: PreviousManifest | null = null): Promise<Manifest> {
   const files: ManifestEntry[] = [];
   for (const file of await folderFiles(dir)) files.push({ file, ...(await hashFile(join(dir, file))) });
   return {
@@ -81,6 +110,7 @@ export async function buildManifest(dir: string, run: RunRecord, summary: Summar
     partial: summary.partial,
     verdict: summary.verdict.status,
     host: run.host ?? null,
+    previous,
     files,
   };
 }
@@ -115,13 +145,32 @@ export function describeVerification(dir: string, v: Verification): string {
   return `${[...lines, `manifest.json sha256:${v.manifestSha256} (compare it with the one the run printed or the ticket quotes)`].join('\n')}\n`;
 }
 
-/** Hashes a run folder's files again against its manifest. Throws when the manifest cannot be read or is not one. */
-export async function verifyFolder(dir: string): Promise<Verification> {
-  const text = await readFile(join(dir, MANIFEST_FILE), 'utf8');
-  const manifest = JSON.parse(text) as Partial<Manifest>;
-  if (manifest === null || typeof manifest !== 'object' || manifest.schemaVersion !== MANIFEST_SCHEMA_VERSION || !Array.isArray(manifest.files)) {
-    throw new TypeError(`schemaVersion ${JSON.stringify(manifest?.schemaVersion)} with ${Array.isArray(manifest?.files) ? 'a' : 'no'} file list, expected schemaVersion ${MANIFEST_SCHEMA_VERSION} and files[]`);
+/** Why a manifest cannot be verified against: missing, unreadable, or not a manifest. */
+export class ManifestUnreadable extends Error {}
+
+/** Reads and checks a folder's manifest.json; throws ManifestUnreadable saying why not. */
+async function readManifest(dir: string): Promise<{ readonly text: string; readonly manifest: Manifest }> {
+  const text = await readFile(join(dir, MANIFEST_FILE), 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new ManifestUnreadable(error.code === 'ENOENT' ? 'missing' : `cannot be read (${error.code ?? error.message})`);
+  });
+  let manifest: Partial<Manifest> | null;
+  try {
+    manifest = JSON.parse(text) as Partial<Manifest> | null;
+  } catch (error) {
+    throw new ManifestUnreadable(`not JSON (${(error as Error).message})`);
   }
+  if (manifest === null || typeof manifest !== 'object' || manifest.schemaVersion !== MANIFEST_SCHEMA_VERSION || !Array.isArray(manifest.files)) {
+    throw new ManifestUnreadable(`schemaVersion ${JSON.stringify(manifest?.schemaVersion)} with ${Array.isArray(manifest?.files) ? 'a' : 'no'} file list, expected schemaVersion ${MANIFEST_SCHEMA_VERSION} and files[]`);
+  }
+  return { text, manifest: manifest as Manifest };
+}
+
+/**
+ * Hashes a run folder's files again against its manifest. Throws ManifestUnreadable when the manifest
+ * cannot be read or is not one; a listed file that cannot be read counts as changed.
+ */
+export async function verifyFolder(dir: string): Promise<Verification> {
+  const { text, manifest } = await readManifest(dir);
   const present = new Set(await folderFiles(dir));
   const changed: string[] = [];
   const missing: string[] = [];
@@ -132,8 +181,8 @@ export async function verifyFolder(dir: string): Promise<Verification> {
       continue;
     }
     present.delete(entry.file);
-    const now = await hashFile(join(dir, entry.file));
-    if (now.sha256 === entry.sha256 && now.bytes === entry.bytes) matched++;
+    const now = await hashFile(join(dir, entry.file)).catch(() => undefined);
+    if (now !== undefined && now.sha256 === entry.sha256 && now.bytes === entry.bytes) matched++;
     else changed.push(entry.file);
   }
   const unlisted = [...present];

@@ -10,7 +10,7 @@ import type { RunRecord, Summary } from '../judge/index.js';
 import { type FileResult, writeAtomically } from '../run/output.js';
 import type { Scenario } from '../scenario/index.js';
 import { junitXml } from './junit.js';
-import { MANIFEST_FILE, buildManifest, manifestText, sha256Text } from './manifest.js';
+import { MANIFEST_FILE, type PreviousManifest, buildManifest, manifestText, sha256Text } from './manifest.js';
 
 /** The report files written before summary.json, relative to the run folder. */
 export const REPORT_FILES = ['junit.xml'] as const;
@@ -18,7 +18,17 @@ export const REPORT_FILES = ['junit.xml'] as const;
 /** Writes every report of `summary` into `dir`; `redact` masks secrets in what is written. */
 export async function writeReports(dir: string, summary: Summary, redact: (text: string) => string): Promise<FileResult[]> {
   const written: FileResult[] = [];
-  written.push(await writeAtomically(join(dir, 'junit.xml'), redact(junitXml(summary))));
+  const build = async (file: string, text: () => string): Promise<void> => {
+    let content: string;
+    try {
+      content = redact(text());
+    } catch (error) {
+      written.push({ file: join(dir, file), error: `could not be built: ${(error as Error).message}` });
+      return;
+    }
+    written.push(await writeAtomically(join(dir, file), content));
+  };
+  await build('junit.xml', () => junitXml(summary));
   return written;
 }
 
@@ -31,9 +41,9 @@ export interface ManifestWrite extends FileResult {
 }
 
 /** Writes manifest.json, last: a SHA-256 of every other file of the folder. */
-export async function writeManifest(dir: string, run: RunRecord, summary: Summary, scenario: Scenario, redact: (text: string) => string): Promise<ManifestWrite> {
+export async function writeManifest(dir: string, run: RunRecord, summary: Summary, scenario: Scenario, redact: (text: string) => string, previous: PreviousManifest | null = null): Promise<ManifestWrite> {
   try {
-    const text = redact(manifestText(await buildManifest(dir, run, summary, scenarioSeeds(scenario))));
+    const text = redact(manifestText(await buildManifest(dir, run, summary, scenarioSeeds(scenario), previous)));
     const written = await writeAtomically(join(dir, MANIFEST_FILE), text);
     return { ...written, sha256: written.error === null ? sha256Text(text) : null };
   } catch (error) {

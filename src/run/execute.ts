@@ -146,13 +146,19 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     let judgement = judged([]);
     // The reports before summary.json, so that it names any that could not be written.
     const redact = (text: string): string => options.secrets.redact(text);
-    const reportFailures = (await options.reports.write(reportDir, judgement.summary, redact)).map(relative).filter((f) => f.error !== null);
+    const reportFailures = (await options.reports.write(reportDir, judgement.summary, redact).catch((error: unknown) => [{ file: join(reportDir, 'junit.xml'), error: `the reports could not be built: ${(error as Error).message}` }]))
+      .map(relative)
+      .filter((f) => f.error !== null);
     if (reportFailures.length > 0) judgement = judged(reportFailures);
     const summaryWritten = await writeJsonAtomically('summary.json', summaryJson(judgement.summary));
     if (summaryWritten.error !== null) judgement = judged([...reportFailures, summaryWritten]);
     // Last: it hashes every file above. A manifest that cannot be written fails the run (exit 4) although summary.json, written before, cannot say so.
-    const manifest = await options.reports.writeManifest(reportDir, { ...run, end }, judgement.summary, plan.scenario, redact);
-    const writeFailures = [...end.files, runFile, ...reportFailures, summaryWritten, relative(manifest)].filter((f): f is FileResult => f !== undefined && f.error !== null).map((f) => ({ ...f, file: join(reportDir, f.file) }));
+    // Not over a folder whose summary.json is not the judgement: the manifest would vouch for a mismatched pair.
+    const manifest =
+      summaryWritten.error === null
+        ? await options.reports.writeManifest(reportDir, { ...run, end }, judgement.summary, plan.scenario, redact)
+        : { file: join(reportDir, 'manifest.json'), error: 'not written, since summary.json could not be', sha256: null };
+    const writeFailures = [...end.files, runFile, ...reportFailures, summaryWritten, ...(summaryWritten.error === null ? [relative(manifest)] : [])].filter((f): f is FileResult => f !== undefined && f.error !== null).map((f) => ({ ...f, file: join(reportDir, f.file) }));
     const exitCode = manifest.error !== null && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : judgement.exitCode;
     return { exitCode, reportDir, summary: judgement.summary, manifestSha256: manifest.sha256, failure: measured.failure, writeFailures };
   } finally {

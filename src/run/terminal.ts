@@ -25,7 +25,8 @@ function targetText(summary: Summary): string {
   }
 }
 
-export function formatSummary(summary: Summary, summaryPath: string): string {
+/** `exitCode`: the process's, when a file written after summary.json (the manifest) failed and made it 4. */
+export function formatSummary(summary: Summary, summaryPath: string, exitCode: number = summary.exitCode): string {
   const errors = (e: Record<string, number>): number => Object.values(e).reduce((a, b) => a + b, 0);
   const rows = [
     ['phase', 'offered', 'achieved', 'sent', 'dropped', 'unsent', '2xx', '429', '504', 'errors', 'p50', 'p95', 'p99', 'target p95', 'verdict'],
@@ -67,7 +68,7 @@ export function formatSummary(summary: Summary, summaryPath: string): string {
     '',
     `generator: send lag p99 ${lag.p99 === null ? '—' : `${lag.p99.toFixed(2)} ms`}, max ${lag.max === null ? '—' : `${lag.max.toFixed(1)} ms`} (wall); token calls ${summary.token.calls ?? 'unknown'}`,
     ...(summary.counts.unrecorded > 0 ? [`${summary.counts.unrecorded} of ${summary.counts.planned} planned requests have no line in events.ndjson: the run ended without recording them`] : []),
-    `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${summary.exitCode}`,
+    `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${exitCode}`,
     ...summary.verdict.reasons.map((r) => `  - ${r}`),
     ...summary.verdict.notes.map((n) => `  note: ${n}`),
     `summary: ${summaryPath}`,

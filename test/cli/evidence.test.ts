@@ -130,5 +130,16 @@ describe('a run folder as evidence', () => {
     expect(readFileSync(join(copy, 'junit.xml'), 'utf8')).toBe(junit);
     expect(again.stdout).toContain(`evidence: ${join(copy, 'manifest.json')} sha256:${sha256(join(copy, 'manifest.json'))}`);
     expect((await runMain(['verify', copy])).code).toBe(0);
+    expect(readJson(join(copy, 'manifest.json')).previous).toEqual({ sha256: sha256(join(dir, 'manifest.json')), intact: true, changed: [], missing: [], unlisted: [] });
+  });
+
+  it('report over a folder that no longer matches its manifest says so, and the new manifest records it', async () => {
+    const copy = copyOfRun();
+    const before = sha256(join(copy, 'manifest.json'));
+    appendFileSync(join(copy, 'notes.txt'), 'added after the run\n');
+    const again = await runMain(['report', copy]);
+    expect(again.code).toBe(runOutput.code);
+    expect(again.stderr).toContain('note: the folder did not match its manifest.json before this report (not in it: notes.txt): the new manifest.json records that');
+    expect(readJson(join(copy, 'manifest.json')).previous).toEqual({ sha256: before, intact: false, changed: [], missing: [], unlisted: ['notes.txt'] });
   });
 });

@@ -49,7 +49,7 @@ describe('loadproof run', () => {
       expect(code).toBe(0);
       expect(stdout).toContain('verdict: PASS — exit 0');
     }
-    expect(summary).toMatchObject({ schemaVersion: 3, scenario: 'cli-run', environment: 'mock', timeScale: K, interrupted: false });
+    expect(summary).toMatchObject({ schemaVersion: 4, scenario: 'cli-run', environment: 'mock', timeScale: K, interrupted: false });
     expect(summary.overall).toMatchObject({ name: 'overall', offeredRpm: 100, planned: 100, sent: 100, target: null });
     expect(summary.phases[0]).toMatchObject({ name: 'steady', offeredRpm: 100, durationS: 60, planned: 100, target: { band: 'sustained', p95Ms: 2500 } });
     for (const key of ['latencyMs', 'serviceMs', 'sendLagMs']) expect(Object.keys(summary.phases[0][key]).sort()).toEqual(['count', 'max', 'mean', 'p50', 'p90', 'p95', 'p99']);

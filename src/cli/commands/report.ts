@@ -15,7 +15,7 @@ export async function runReport(args: ReportArgs, io: Io): Promise<number> {
   const { judgeFolder } = await import('../../report/index.js');
   const judged = await judgeFolder(args['run-dir'], { now: () => new Date() });
   for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
-  io.stdout(formatSummary(judged.summary, judged.summaryPath));
+  io.stdout(formatSummary(judged.summary, judged.summaryPath, judged.exitCode));
   io.stdout(formatManifestLine(dirname(judged.summaryPath), judged.manifestSha256));
   if (judged.written.error !== null) io.stderr(`loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`);
   const unwritten = judged.reports.filter((f) => f.error !== null);

@@ -51,7 +51,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     signal: controller.signal,
     log: (line) => io.stderr(`${line}\n`),
   });
-  io.stdout(formatSummary(outcome.summary, join(outcome.reportDir, 'summary.json')));
+  io.stdout(formatSummary(outcome.summary, join(outcome.reportDir, 'summary.json'), outcome.exitCode));
   io.stdout(formatManifestLine(outcome.reportDir, outcome.manifestSha256));
   for (const line of describeEnding(outcome)) io.stderr(`${line}\n`);
   return outcome.exitCode;

@@ -1,4 +1,5 @@
 /** `loadproof verify <run-dir>`: hash a run folder's files again against its manifest.json. Wires the report module to the process; no logic here. */
+import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT } from '../../core/exit-codes.js';
 import { UsageError } from '../../core/errors.js';
@@ -11,10 +12,11 @@ export function verifyOptions<T>(y: Argv<T>) {
 type VerifyArgs = Awaited<ReturnType<typeof verifyOptions>['argv']>;
 
 export async function runVerify(args: VerifyArgs, io: Io): Promise<number> {
-  const { describeVerification, verifyFolder } = await import('../../report/index.js');
+  const { ManifestUnreadable, describeVerification, verifyFolder } = await import('../../report/index.js');
   const dir = args['run-dir'];
-  const verification = await verifyFolder(dir).catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`${dir}/manifest.json: ${error.code === 'ENOENT' ? 'missing' : `cannot be read as a manifest (${error.message})`}`, 'a run folder gets its manifest.json from `loadproof run`; `loadproof report <run-dir>` writes it again');
+  const verification = await verifyFolder(dir).catch((error: unknown) => {
+    if (!(error instanceof ManifestUnreadable)) throw error;
+    throw new UsageError(`${join(dir, 'manifest.json')}: ${error.message}`, 'a run folder gets its manifest.json from `loadproof run`; `loadproof report <run-dir>` writes it again');
   });
   io.stdout(describeVerification(dir, verification));
   return verification.intact ? EXIT.pass : EXIT.slaNotMet;
