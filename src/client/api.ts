@@ -10,7 +10,7 @@
 import { setMaxListeners } from 'node:events';
 import type { Clock } from '../core/clock.js';
 import type { Rng } from '../core/rng.js';
-import { API_PATHS, parseModelTime } from '../spec/index.js';
+import { API_PATHS, ERROR_CODE_PATTERN, parseModelTime } from '../spec/index.js';
 import { type Outcome, classifyError, classifyStatus } from './classify.js';
 import { parseJsonObject, textBody } from './json.js';
 import { type RetryPolicy, nextRetry, parseRetryAfterS } from './retry.js';
@@ -73,6 +73,8 @@ export interface AttemptTiming {
   readonly serviceMs?: number;
   /** The wait the client chose before sending it (model ms): a retry's Retry-After or back-off. */
   readonly waitMs?: number;
+  /** A 429's error code, from its body's `error` (or `code`) when that is a short token: which limit refused it. */
+  readonly errorCode?: string;
 }
 
 interface Attempt {
@@ -82,6 +84,7 @@ interface Attempt {
   readonly status?: number;
   readonly retryAfterS?: number;
   readonly serviceMs?: number;
+  readonly errorCode?: string;
 }
 
 /**
@@ -123,7 +126,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
         () => (sentAtMs = settings.clock.nowMs()),
         (error, res) => {
           // Built field by field (no spreads of optional parts): this runs once per attempt.
-          const result: { sentAtMs?: number; outcome: Outcome; status?: number; retryAfterS?: number; serviceMs?: number } = { outcome: 'error' };
+          const result: { sentAtMs?: number; outcome: Outcome; status?: number; retryAfterS?: number; serviceMs?: number; errorCode?: string } = { outcome: 'error' };
           if (sentAtMs !== undefined) result.sentAtMs = sentAtMs;
           if (res === undefined) {
             const code = (error as { code?: unknown } | undefined)?.code;
@@ -144,6 +147,8 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
           else if (res.status === 429) {
             const retryAfterS = parseRetryAfterS(res.headers['retry-after']);
             if (retryAfterS !== undefined) result.retryAfterS = retryAfterS;
+            const errorCode = errorCodeOf(res.body.toString('utf8'));
+            if (errorCode !== undefined) result.errorCode = errorCode;
           }
           resolve(result);
         },
@@ -182,8 +187,9 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       // Service time runs from the headers' write, so connecting is not counted as service.
       const lastSentAtMs = result.sentAtMs ?? handedAtMs;
       if (attempts === 1) sentAtMs = lastSentAtMs;
-      const timing: { sentAtMs: number; endAtMs: number; status?: number; serviceMs?: number; waitMs?: number } = { sentAtMs: lastSentAtMs, endAtMs };
+      const timing: { sentAtMs: number; endAtMs: number; status?: number; serviceMs?: number; waitMs?: number; errorCode?: string } = { sentAtMs: lastSentAtMs, endAtMs };
       if (result.status !== undefined) timing.status = result.status;
+      if (result.errorCode !== undefined) timing.errorCode = result.errorCode;
       if (result.serviceMs !== undefined) timing.serviceMs = result.serviceMs;
       if (waitMs !== undefined) timing.waitMs = waitMs;
       tries.push(timing);
@@ -252,3 +258,11 @@ function sleepUntilOrStop(clock: Clock, atMs: number, stop: AbortSignal | undefi
     else stop?.addEventListener('abort', done, { once: true });
   });
 }
+
+/** The error code of an error body (`{"error": "…"}`, OAuth's shape, or `{"code": "…"}`), when it is a short token. */
+export function errorCodeOf(body: string): string | undefined {
+  const value = parseJsonObject(body);
+  const code = value?.error ?? value?.code;
+  return typeof code === 'string' && ERROR_CODE_PATTERN.test(code) ? code : undefined;
+}
+

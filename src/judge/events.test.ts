@@ -60,6 +60,10 @@ describe('event records', () => {
     ['{"seq":1,"phase":"a","intendedAtMs":"x"}', 'intendedAtMs: expected a number'],
     ['{"seq":1,"phase":"a","intendedAtMs":1,"firedAtMs":"x"}', 'firedAtMs: expected a number or null'],
     ['{"seq":1,"phase":"a","intendedAtMs":1,"firedAtMs":null,"lastSentAtMs":null,"endAtMs":null,"latencyMs":null,"outcome":"fine"}', 'outcome: expected one of ok,'],
+    [
+      '{"seq":1,"phase":"a","intendedAtMs":1,"firedAtMs":1,"lastSentAtMs":1,"endAtMs":2,"latencyMs":1,"outcome":"http_429","status":429,"attempts":1,"retryAfterS":[],"tries":[{"sentAtMs":1,"endAtMs":2,"status":429,"errorCode":"rate limited\\""}]}',
+      'errorCode a token of 1–64 letters, digits or _.:-',
+    ],
   ])('names what is wrong with %s', (line, message) => {
     expect(() => parseEventLine(line)).toThrow(message);
   });
@@ -73,9 +77,10 @@ describe('event records', () => {
     for (let i = 0; i < 2000; i++) {
       const attempts = nextInt(rng, 0, 3);
       const tries = Array.from({ length: attempts }, () => {
-        const t: { sentAtMs: number; endAtMs: number; status: number | null; serviceMs?: number; waitMs?: number } = { sentAtMs: number(), endAtMs: number(), status: rng.next() < 0.3 ? null : nextInt(rng, 100, 599) };
+        const t: { sentAtMs: number; endAtMs: number; status: number | null; serviceMs?: number; waitMs?: number; errorCode?: string } = { sentAtMs: number(), endAtMs: number(), status: rng.next() < 0.3 ? null : nextInt(rng, 100, 599) };
         if (rng.next() < 0.5) t.serviceMs = number();
         if (rng.next() < 0.3) t.waitMs = number();
+        if (rng.next() < 0.2) t.errorCode = ['rate_limited', 'too_many_in_flight', 'Quota.Exceeded:1-a'][nextInt(rng, 0, 2)]!;
         return t;
       });
       const maybe = (): number | null => (rng.next() < 0.25 ? null : number());

@@ -6,6 +6,7 @@
  * see the same numbers.
  */
 import { COUNTED_OUTCOMES, type CountedOutcome, type RecordableEvent } from '../recorder/index.js';
+import { ERROR_CODE_PATTERN } from '../spec/index.js';
 import { type AccountedTry, accountLatency } from './accounting.js';
 
 /** One line of events.ndjson. */
@@ -42,6 +43,8 @@ export interface TryRecord {
   readonly serviceMs?: number;
   /** The wait the client chose before sending it (model ms); only on a retry that waited. */
   readonly waitMs?: number;
+  /** A 429's error code from its body (spec LIMIT_429_CODES: which limit refused it), when it named one. */
+  readonly errorCode?: string;
 }
 
 /** What a request's fate is made of: the Recorder's event with its position in the plan (the engine's RequestEvent has it). */
@@ -60,9 +63,10 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
   // Built field by field, not with spreads of optional parts: this runs once per request (issue 11 §1).
   const tries: TryRecord[] = [];
   for (const t of r?.tries ?? []) {
-    const tr: { sentAtMs: number; endAtMs: number; status: number | null; serviceMs?: number; waitMs?: number } = { sentAtMs: micro(t.sentAtMs), endAtMs: micro(t.endAtMs), status: t.status ?? null };
+    const tr: { sentAtMs: number; endAtMs: number; status: number | null; serviceMs?: number; waitMs?: number; errorCode?: string } = { sentAtMs: micro(t.sentAtMs), endAtMs: micro(t.endAtMs), status: t.status ?? null };
     if (t.serviceMs !== undefined) tr.serviceMs = micro(t.serviceMs);
     if (t.waitMs !== undefined) tr.waitMs = micro(t.waitMs);
+    if (t.errorCode !== undefined) tr.errorCode = t.errorCode;
     tries.push(tr);
   }
   return {
@@ -101,6 +105,8 @@ export function formatEventLine(record: EventRecord, phaseJson: string): string 
     let one = `{"sentAtMs":${jsonNumber(t.sentAtMs)},"endAtMs":${jsonNumber(t.endAtMs)},"status":${jsonNumberOrNull(t.status)}`;
     if (t.serviceMs !== undefined) one += `,"serviceMs":${jsonNumber(t.serviceMs)}`;
     if (t.waitMs !== undefined) one += `,"waitMs":${jsonNumber(t.waitMs)}`;
+    // A short token (ERROR_CODE_PATTERN, checked by the client): a JSON string as it is.
+    if (t.errorCode !== undefined) one += `,"errorCode":"${t.errorCode}"`;
     tries += i === 0 ? `${one}}` : `,${one}}`;
   }
   return (
@@ -159,8 +165,9 @@ function problemOf(v: Record<string, unknown>): string | undefined {
     finite((t as TryRecord).endAtMs) &&
     ((t as TryRecord).status === null || Number.isSafeInteger((t as TryRecord).status)) &&
     absentOrAtLeast0((t as TryRecord).serviceMs) &&
-    absentOrAtLeast0((t as TryRecord).waitMs);
-  if (!Array.isArray(v.tries) || !v.tries.every(isTry)) return 'tries: expected a list of {sentAtMs, endAtMs, status, serviceMs?, waitMs?} (serviceMs and waitMs ≥ 0)';
+    absentOrAtLeast0((t as TryRecord).waitMs) &&
+    ((t as TryRecord).errorCode === undefined || (typeof (t as TryRecord).errorCode === 'string' && ERROR_CODE_PATTERN.test((t as TryRecord).errorCode!)));
+  if (!Array.isArray(v.tries) || !v.tries.every(isTry)) return 'tries: expected a list of {sentAtMs, endAtMs, status, serviceMs?, waitMs?, errorCode?} (serviceMs and waitMs ≥ 0, errorCode a token of 1–64 letters, digits or _.:-)';
   return undefined;
 }
 

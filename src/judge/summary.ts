@@ -7,6 +7,7 @@
 import { isUnanswered } from '../core/text.js';
 import type { Plan } from '../plan/index.js';
 import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice, inFlightByWindow } from '../recorder/index.js';
+import { LIMIT_429_CODES } from '../spec/index.js';
 import type { EnvelopeJudgement, Verdict } from '../verdict/index.js';
 import { GENERATOR_BUDGET } from '../verdict/index.js';
 import type { RunEnd, RunRecord } from './run-record.js';
@@ -116,8 +117,14 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
   const client = recorder.attempts.clientTimes();
   const rows = Math.max(recorder.timeline.length, Math.ceil((client.endAtMs.at(-1) ?? 0) / recorder.windowMs));
   const inFlight = inFlightByWindow(client.sentAtMs, client.endAtMs, recorder.windowMs, rows);
-  const answers429 = new Array<number>(rows).fill(0);
-  for (const t of recorder.attempts.refusedAttempts().sentAtMs) answers429[Math.min(rows - 1, Math.floor(t / recorder.windowMs))]!++;
+  // By the limit that refused them, as their bodies named it (the spec's two causes); `other` when a body named neither.
+  const answers429 = Array.from({ length: rows }, () => ({ rateLimit: 0, inFlight: 0, other: 0 }));
+  const refused = recorder.attempts.refusedAttempts();
+  const kindOf = refused.codes.map((c) => (c === LIMIT_429_CODES.rateLimit ? 'rateLimit' : c === LIMIT_429_CODES.inFlight ? 'inFlight' : 'other') as 'rateLimit' | 'inFlight' | 'other');
+  refused.sentAtMs.forEach((t, j) => {
+    const code = refused.code[j]!;
+    answers429[Math.min(rows - 1, Math.floor(t / recorder.windowMs))]![code === 0 ? 'other' : kindOf[code - 1]!]++;
+  });
   const timeline = Array.from({ length: rows }, (_, i) => {
     const w = i < recorder.timeline.length ? recorder.timeline.window(i) : undefined;
     const lag = w === undefined ? undefined : stats(w.sendLag);

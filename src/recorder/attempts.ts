@@ -38,6 +38,10 @@ export interface RefusedAttempts {
   readonly endAtMs: Float64Array;
   /** The phase index of its request. */
   readonly phase: Uint16Array;
+  /** Its error code: 0 when its body named none, else 1 + its index in `codes`. */
+  readonly code: Uint16Array;
+  /** The error codes the 429s named, each once. */
+  readonly codes: readonly string[];
 }
 
 /** When the attempts a server admitted were sent, and the latest each may have reached it: two sorted lists, not pairs (the judge needs only counts). */
@@ -54,6 +58,10 @@ export class AttemptLog {
   private readonly refusedSent = new GrowingArray((n) => new Float64Array(n));
   private readonly refusedEnd = new GrowingArray((n) => new Float64Array(n));
   private readonly refusedPhase = new GrowingArray((n) => new Uint16Array(n));
+  private readonly refusedCode = new GrowingArray((n) => new Uint16Array(n));
+  /** The distinct error codes of 429s, and each one's position (a run sees one or two). */
+  private readonly codes: string[] = [];
+  private readonly codeIndex = new Map<string, number>();
 
   /**
    * Adds the attempts of one event. Every attempt that did not get a 429 counts as admitted, those
@@ -65,12 +73,13 @@ export class AttemptLog {
     const r = event.result;
     if (event.firedAtMs === undefined || r === undefined) return;
     if (!(event.phase >= 0 && event.phase <= 0xffff)) throw new RangeError(`phase index ${event.phase}: expected 0 to 65535`);
-    const tries = r.tries ?? [{ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, ...(r.status === undefined ? {} : { status: r.status }) }];
+    const tries: NonNullable<typeof r.tries> = r.tries ?? [{ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, ...(r.status === undefined ? {} : { status: r.status }) }];
     for (const t of tries) {
       if (t.status === 429) {
         this.refusedSent.push(t.sentAtMs);
         this.refusedEnd.push(t.endAtMs);
         this.refusedPhase.push(event.phase);
+        this.refusedCode.push(this.codeNumber(t.errorCode));
       } else {
         this.admittedSent.push(t.sentAtMs);
         this.admittedEnd.push(t.endAtMs);
@@ -118,6 +127,18 @@ export class AttemptLog {
 
   /** The 429s, in the order recorded (copies). */
   refusedAttempts(): RefusedAttempts {
-    return { sentAtMs: this.refusedSent.copy(), endAtMs: this.refusedEnd.copy(), phase: this.refusedPhase.copy() };
+    return { sentAtMs: this.refusedSent.copy(), endAtMs: this.refusedEnd.copy(), phase: this.refusedPhase.copy(), code: this.refusedCode.copy(), codes: [...this.codes] };
+  }
+
+  /** 0 for no code, else 1 + the code's index (a new code is added; past 65,534 of them they count as none). */
+  private codeNumber(code: string | undefined): number {
+    if (code === undefined) return 0;
+    let index = this.codeIndex.get(code);
+    if (index === undefined) {
+      if (this.codes.length >= 0xfffe) return 0;
+      index = this.codes.push(code) - 1;
+      this.codeIndex.set(code, index);
+    }
+    return index + 1;
   }
 }

@@ -195,15 +195,14 @@ export class EventLog {
 export async function writeAtomically(path: string, text: string | Iterable<string>): Promise<FileResult> {
   const partial = `${path}.partial`;
   try {
-    if (typeof text === 'string') await writeFile(partial, text);
-    else {
+    const file = await open(partial, 'w');
+    try {
       // Piece by piece: a long run's summary is never one string in memory.
-      const file = await open(partial, 'w');
-      try {
-        for (const piece of text) await file.write(piece);
-      } finally {
-        await file.close();
-      }
+      for (const piece of typeof text === 'string' ? [text] : text) await file.write(piece);
+      // On the disk before it takes the name: a crash after the rename never leaves an empty file (evidence, and run.json).
+      await file.sync();
+    } finally {
+      await file.close();
     }
     await rename(partial, path);
     return { file: path, error: null };

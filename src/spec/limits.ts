@@ -82,3 +82,14 @@ export const SPEC_WORDING = {
   spike: 'Brief bursts up to 300 requests per minute (5 minutes at most)',
   inFlight: 'Maximum concurrent in-flight requests: 128. Beyond this, requests queue and may receive 429',
 } as const;
+
+/**
+ * The two causes of a 429 the spec names ("Rate limit exceeded, or concurrency beyond 128 in-flight
+ * requests"), as the mock's error bodies say them (`{"error": code}`). The spec does not show the
+ * service's error body, so a real 429 may name neither: it is then of no known kind.
+ */
+export const LIMIT_429_CODES = { rateLimit: 'rate_limited', inFlight: 'too_many_in_flight' } as const;
+
+/** What an error code in a 429's body may look like to be recorded: a short token, so that it needs no escaping. */
+export const ERROR_CODE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
+

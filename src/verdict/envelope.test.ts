@@ -415,7 +415,7 @@ describe('envelopeFindings: the rule, by hand', () => {
     const log = new AttemptLog();
     log.add({ phase: 0, intendedAtMs: 0, outcome: 'http_429', firedAtMs: 0, result: { status: 429, attempts: 1, lastSentAtMs: 5, endAtMs: 9, retryAfterS: [1] } });
     expect(log.refusedCount).toBe(1);
-    expect(log.refusedAttempts()).toEqual({ sentAtMs: new Float64Array([5]), endAtMs: new Float64Array([9]), phase: new Uint16Array([0]) });
+    expect(log.refusedAttempts()).toEqual({ sentAtMs: new Float64Array([5]), endAtMs: new Float64Array([9]), phase: new Uint16Array([0]), code: new Uint16Array([0]), codes: [] });
   });
 
   it('without a 429 reports none', () => {

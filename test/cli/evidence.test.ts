@@ -142,4 +142,24 @@ describe('a run folder as evidence', () => {
     expect(again.stderr).toContain('note: the folder did not match its manifest.json before this report (not in it: notes.txt): the new manifest.json records that');
     expect(readJson(join(copy, 'manifest.json')).previous).toEqual({ sha256: before, intact: false, changed: [], missing: [], unlisted: ['notes.txt'] });
   });
+
+  it('sorts 429 answers in the timeline by the limit their bodies name: the in-flight limit of a mock that takes 2 at a time', async () => {
+    const tiny = await startMockServer({ timeScale: K, limits: { maxInFlight: 2, queueLimit: 0 } });
+    try {
+      const { file, out } = scenarioWorkspace(`name: in-flight\ndescription: more in flight than the mock takes\ntarget: { environment: mock, baseUrl: "${tiny.url}" }\nthresholds: { documentedTargets: false }\nphases:\n  - { name: steady, duration: 60s, rpm: 100 }\n`);
+      await runMain(['run', file, '--time-scale', String(K), '--out', out]);
+      const folder = join(out, readdirSync(out)[0]!);
+      const summary = readJson(join(folder, 'summary.json'));
+      const byKind = summary.timeline.reduce((sum: any, w: any) => ({ rateLimit: sum.rateLimit + w.answers429.rateLimit, inFlight: sum.inFlight + w.answers429.inFlight, other: sum.other + w.answers429.other }), { rateLimit: 0, inFlight: 0, other: 0 });
+      const stats = tiny.stats() as any;
+      // Every 429 the mock sent for concurrency is counted as such, and nothing else is.
+      expect(byKind.inFlight).toBeGreaterThan(0);
+      expect(byKind).toEqual({ rateLimit: stats.identification.gateway.rateLimited, inFlight: stats.identification.gateway.concurrencyLimited, other: 0 });
+      const lines = readFileSync(join(folder, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(lines.flatMap((e) => e.tries).filter((t) => t.status === 429).every((t) => t.errorCode === 'too_many_in_flight' || t.errorCode === 'rate_limited')).toBe(true);
+    } finally {
+      await tiny.close();
+    }
+  });
 });
+

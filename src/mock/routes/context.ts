@@ -11,7 +11,7 @@ import { isJsonContentType, parseJson, readBody, sendError, sendJsonText } from 
 import type { MockResponse } from '../response.js';
 import type { FaultRates } from '../profiles.js';
 import type { MockCounters, RequestLog } from '../stats.js';
-import { formatModelTime as modelTiming } from '../../spec/index.js';
+import { LIMIT_429_CODES, formatModelTime as modelTiming } from '../../spec/index.js';
 
 export interface MockContext {
   readonly clock: Clock;
@@ -103,10 +103,10 @@ export function answerOutcome(
 ): void {
   switch (outcome.kind) {
     case 'rate_limited':
-      sendError(res, 429, 'rate_limited', `rate limit exceeded; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': modelTiming(0) }, { retry_after: outcome.retryAfterS });
+      sendError(res, 429, LIMIT_429_CODES.rateLimit, `rate limit exceeded; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': modelTiming(0) }, { retry_after: outcome.retryAfterS });
       return;
     case 'concurrency_limited':
-      sendError(res, 429, 'too_many_in_flight', `too many requests in flight and the queue is full; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': modelTiming(0) }, { retry_after: outcome.retryAfterS });
+      sendError(res, 429, LIMIT_429_CODES.inFlight, `too many requests in flight and the queue is full; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': modelTiming(0) }, { retry_after: outcome.retryAfterS });
       return;
     case 'timeout':
       sendError(res, 504, 'gateway_timeout', `the request reached the service timeout of ${Number((outcome.modelMs / 1000).toPrecision(3))} s`, { 'server-timing': modelTiming(outcome.modelMs) });
