@@ -5,14 +5,17 @@
  * one report that cannot be written costs none of the others. The manifest comes last: it hashes
  * every other file, summary.json included.
  */
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunRecord, Summary } from '../judge/index.js';
 import { type FileResult, writeAtomically } from '../run/output.js';
 import type { Scenario } from '../scenario/index.js';
+import { runCharts } from './charts.js';
 import { junitXml } from './junit.js';
+import { renderPng } from './png.js';
 import { MANIFEST_FILE, type PreviousManifest, buildManifest, manifestText, sha256Text } from './manifest.js';
 
-/** The report files written before summary.json, relative to the run folder. */
+/** The report files written before summary.json, relative to the run folder (and charts/<name>.png). */
 export const REPORT_FILES = ['junit.xml'] as const;
 
 /** Writes every report of `summary` into `dir`; `redact` masks secrets in what is written. */
@@ -29,6 +32,15 @@ export async function writeReports(dir: string, summary: Summary, redact: (text:
     written.push(await writeAtomically(join(dir, file), content));
   };
   await build('junit.xml', () => junitXml(summary));
+  await mkdir(join(dir, 'charts'), { recursive: true }).catch(() => {});
+  for (const chart of runCharts(summary)) {
+    const file = join(dir, 'charts', `${chart.name}.png`);
+    try {
+      written.push(await writeAtomically(file, renderPng(chart)));
+    } catch (error) {
+      written.push({ file, error: `could not be drawn: ${(error as Error).message}` });
+    }
+  }
   return written;
 }
 

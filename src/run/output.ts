@@ -192,13 +192,14 @@ export class EventLog {
  * leaves half of it (run.json, rewritten at the end of a run, must stay readable); a failure is returned.
  * `text` may come in pieces, written in order.
  */
-export async function writeAtomically(path: string, text: string | Iterable<string>): Promise<FileResult> {
+export async function writeAtomically(path: string, text: string | Buffer | Iterable<string>): Promise<FileResult> {
   const partial = `${path}.partial`;
   try {
     const file = await open(partial, 'w');
     try {
       // Piece by piece: a long run's summary is never one string in memory.
-      for (const piece of typeof text === 'string' ? [text] : text) await file.write(piece);
+      if (Buffer.isBuffer(text)) await file.write(text);
+      else for (const piece of typeof text === 'string' ? [text] : text) await file.write(piece);
       // On the disk before it takes the name: a crash after the rename never leaves an empty file (evidence, and run.json).
       await file.sync();
     } finally {

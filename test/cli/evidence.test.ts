@@ -15,6 +15,7 @@ import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { runCli, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 const K = 20;
+const CHARTS = ['in-flight', 'latency-distribution', 'latency-over-time', 'rate-and-refusals', 'send-lag'];
 let server: MockServer;
 let dir: string;
 let runOutput: { code: number; stdout: string; stderr: string };
@@ -74,9 +75,9 @@ describe('a run folder as evidence', () => {
       verdict: summary.verdict.status,
       host: { node: process.version, commandLine: ['loadproof', 'run', expect.stringMatching(/scenario\.yaml$/), '--time-scale', String(K), '--out', expect.any(String)] },
     });
-    const files = readdirSync(dir).filter((f) => f !== 'manifest.json').sort();
+    const files = [...readdirSync(dir).filter((f) => f !== 'manifest.json' && f !== 'charts'), ...readdirSync(join(dir, 'charts')).map((f) => `charts/${f}`)].sort();
     expect(manifest.files.map((f: any) => f.file)).toEqual(files);
-    expect(files).toEqual(['events.ndjson', 'junit.xml', 'run.json', 'scenario.yaml', 'summary.json']);
+    expect(files).toEqual([...CHARTS.map((c) => `charts/${c}.png`), 'events.ndjson', 'junit.xml', 'run.json', 'scenario.yaml', 'summary.json'].sort());
     for (const entry of manifest.files) expect(entry).toEqual({ file: entry.file, bytes: readFileSync(join(dir, entry.file)).length, sha256: sha256(join(dir, entry.file)) });
     // The hash a ticket quotes is the one printed.
     expect(runOutput.stdout).toContain(`evidence: ${join(dir, 'manifest.json')} sha256:${sha256(join(dir, 'manifest.json'))}`);
@@ -85,7 +86,7 @@ describe('a run folder as evidence', () => {
   it('verify: intact as written (exit 0); then not, once one byte of summary.json changes (exit 1)', async () => {
     const intact = await runCli(['verify', dir]);
     expect(intact.code).toBe(0);
-    expect(intact.stdout).toContain('intact: all 5 files are byte for byte the ones manifest.json lists');
+    expect(intact.stdout).toContain('intact: all 10 files are byte for byte the ones manifest.json lists');
     expect(intact.stdout).toContain(`manifest.json sha256:${sha256(join(dir, 'manifest.json'))}`);
 
     const copy = copyOfRun();
@@ -97,7 +98,7 @@ describe('a run folder as evidence', () => {
     expect(changed.code).toBe(1);
     expect(changed.stdout).toContain('NOT INTACT');
     expect(changed.stdout).toContain('  changed: summary.json\n');
-    expect(changed.stdout).toContain('  4 files match');
+    expect(changed.stdout).toContain('  9 files match');
   });
 
   it('verify: a listed file gone, or a file the manifest does not list, is not intact either', async () => {
@@ -159,6 +160,24 @@ describe('a run folder as evidence', () => {
       expect(lines.flatMap((e) => e.tries).filter((t) => t.status === 429).every((t) => t.errorCode === 'too_many_in_flight' || t.errorCode === 'rate_limited')).toBe(true);
     } finally {
       await tiny.close();
+    }
+  });
+
+  it('holds the charts as PNG images of 1000 × 460 pixels with something drawn on them', async () => {
+    const { loadImage, createCanvas } = await import('canvas');
+    for (const name of CHARTS) {
+      const png = readFileSync(join(dir, 'charts', `${name}.png`));
+      expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+      const image = await loadImage(png);
+      expect([image.width, image.height]).toEqual([1000, 460]);
+      const canvas = createCanvas(image.width, image.height);
+      const context = canvas.getContext('2d');
+      context.drawImage(image, 0, 0);
+      const pixels = context.getImageData(0, 0, image.width, image.height).data;
+      let coloured = 0;
+      // Pixels of a series' colour, not the white ground or the grey of axes and grid.
+      for (let i = 0; i < pixels.length; i += 4) if (Math.max(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!) - Math.min(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!) > 60) coloured++;
+      expect(coloured, `${name}.png has coloured series`).toBeGreaterThan(500);
     }
   });
 });

@@ -1,0 +1,166 @@
+/**
+ * The run's charts as chart.js configurations, built from summary.json alone: the PNGs
+ * (src/report/png.ts) and, later, report.html draw the same ones. Time runs along x in model seconds
+ * from the run start; every axis says its unit, every series has a legend entry.
+ */
+import type { Summary } from '../judge/index.js';
+import { MsHistogram } from '../recorder/index.js';
+
+/** A chart.js configuration, as plain data (JSON-safe: report.html inlines it). */
+export interface ChartSpec {
+  /** File name under charts/ (without .png) and the chart's id. */
+  readonly name: string;
+  readonly title: string;
+  readonly config: Record<string, unknown>;
+}
+
+const COLOURS = { p50: '#1f77b4', p95: '#d62728', p99: '#9467bd', target: '#2ca02c', offered: '#7f7f7f', sent: '#1f77b4', rate429: '#ff7f0e', flight429: '#e377c2', other429: '#bcbd22', http504: '#8c564b', max: '#d62728', mean: '#1f77b4' };
+
+type Point = { x: number; y: number | null };
+
+const axis = (text: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ title: { display: true, text }, ...extra });
+const timeAxis = axis('time since the run start (s, model time)', { type: 'linear', min: 0 });
+const line = (label: string, data: Point[], colour: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  type: 'line',
+  label,
+  data,
+  borderColor: colour,
+  backgroundColor: colour,
+  borderWidth: 2,
+  pointRadius: 0,
+  spanGaps: false,
+  ...extra,
+});
+const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+
+function chart(name: string, title: string, datasets: Record<string, unknown>[], scales: Record<string, unknown>, extra: Record<string, unknown> = {}): ChartSpec {
+  return {
+    name,
+    title,
+    config: {
+      type: 'line',
+      data: { datasets },
+      options: {
+        animation: false,
+        responsive: false,
+        parsing: true,
+        plugins: { title: { display: true, text: title, font: { size: 16 } }, legend: { position: 'bottom' } },
+        scales,
+        ...extra,
+      },
+    },
+  };
+}
+
+/** Window points at each window's middle. */
+function perWindow(summary: Summary, value: (w: Summary['timeline'][number]) => number | null): Point[] {
+  const half = summary.timeline.length > 1 ? (summary.timeline[1]!.startS - summary.timeline[0]!.startS) / 2 : 0;
+  return summary.timeline.map((w) => ({ x: w.startS + half, y: value(w) }));
+}
+
+/** p50, p95, p99 per window, and each band's p95 target over the steady time it judges. */
+function latencyOverTime(summary: Summary): ChartSpec {
+  const target: Point[] = [];
+  for (const p of summary.phases) {
+    for (const b of p.bands) {
+      if (b.p95Ms === null) continue;
+      const from = Math.max(b.startS, p.startS + p.warmupS);
+      if (b.endS <= from) continue;
+      // A gap (null) between bands, so that the line does not join two targets.
+      target.push({ x: from, y: b.p95Ms }, { x: b.endS, y: b.p95Ms }, { x: b.endS, y: null });
+    }
+  }
+  return chart(
+    'latency-over-time',
+    'Latency per window (intended send → answer)',
+    [
+      line('p50', perWindow(summary, (w) => numberOrNull(w.latencyMs.p50)), COLOURS.p50),
+      line('p95', perWindow(summary, (w) => numberOrNull(w.latencyMs.p95)), COLOURS.p95),
+      line('p99', perWindow(summary, (w) => numberOrNull(w.latencyMs.p99)), COLOURS.p99),
+      line("p95 target (the spec's band, steady state)", target, COLOURS.target, { borderDash: [8, 4] }),
+    ],
+    { x: timeAxis, y: axis('latency (ms)', { min: 0 }) },
+  );
+}
+
+/** Offered and sent rate, with 429s by kind and 504s per window stacked beneath. */
+function rateAndRefusals(summary: Summary): ChartSpec {
+  const windowS = summary.timeline.length > 1 ? summary.timeline[1]!.startS - summary.timeline[0]!.startS : 10;
+  const bar = (label: string, value: (w: Summary['timeline'][number]) => number, colour: string): Record<string, unknown> => ({
+    type: 'bar',
+    label,
+    data: perWindow(summary, value),
+    backgroundColor: colour,
+    yAxisID: 'answers',
+    stack: 'answers',
+    barPercentage: 1,
+    categoryPercentage: 1,
+  });
+  return chart(
+    'rate-and-refusals',
+    `Offered and sent rate; 429 and 504 answers per ${windowS} s window`,
+    [
+      line('offered (requests/min)', perWindow(summary, (w) => w.offeredRpm), COLOURS.offered, { borderDash: [6, 3], yAxisID: 'rate' }),
+      line('sent (requests/min)', perWindow(summary, (w) => w.sentRpm), COLOURS.sent, { yAxisID: 'rate' }),
+      bar('429: rate limit', (w) => w.answers429.rateLimit, COLOURS.rate429),
+      bar('429: in flight', (w) => w.answers429.inFlight, COLOURS.flight429),
+      bar('429: other', (w) => w.answers429.other, COLOURS.other429),
+      bar('504', (w) => w.http504, COLOURS.http504),
+    ],
+    // Two panels on one x axis: the rates above, the refusals beneath (chart.js stacks the y scales, the first from the bottom).
+    {
+      x: { ...timeAxis, stacked: true },
+      answers: axis('answers (count)', { position: 'left', min: 0, stacked: true, stack: 'panels', stackWeight: 1, offset: true, ticks: { precision: 0 } }),
+      rate: axis('rate (requests/min)', { position: 'left', min: 0, stack: 'panels', stackWeight: 2, offset: true }),
+    },
+  );
+}
+
+/** Percentiles plotted as HdrHistogram's plotter does: x = 1 / (1 − p) on a log scale, so the tail gets room. */
+const PERCENTILES = [0, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 92.5, 95, 96, 97, 97.5, 98, 98.5, 99, 99.25, 99.5, 99.75, 99.9, 99.95, 99.99, 100];
+
+function latencyDistribution(summary: Summary): ChartSpec {
+  const curve = (encoded: string): Point[] => {
+    const h = MsHistogram.decode(encoded);
+    if (h.count === 0) return [];
+    // The last point sits one step past 99.99 % (the maximum has no finite 1 / (1 − p)).
+    return PERCENTILES.map((p) => ({ x: p === 100 ? 100_000 : 1 / (1 - p / 100), y: p === 0 ? h.rankMs(1) : h.percentileMs(p) }));
+  };
+  const palette = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+  const datasets = [
+    line('all requests', curve(summary.histograms.overall.latency), '#000000', { borderWidth: 3 }),
+    ...summary.phases.slice(0, palette.length).map((p, i) => line(`phase ${p.name}`, curve(summary.histograms.phases[i]!.latency), palette[i]!, { borderWidth: 1.5 })),
+  ];
+  const tickLabels: Record<string, string> = { 1: '0 %', 10: '90 %', 100: '99 %', 1000: '99.9 %', 10000: '99.99 %', 100000: 'max' };
+  return chart('latency-distribution', 'Latency by percentile (every answer, intended send → answer)', datasets, {
+    x: axis('percentile (log scale of 1 / (1 − p))', { type: 'logarithmic', min: 1, max: 100_000, ticks: { callbackLabels: tickLabels } }),
+    y: axis('latency (ms)', { min: 0 }),
+  });
+}
+
+function inFlightOverTime(summary: Summary): ChartSpec {
+  return chart(
+    'in-flight',
+    'Requests in flight (sent, not yet answered or given up)',
+    [line('most at once in the window', perWindow(summary, (w) => w.inFlight.max), COLOURS.max, { stepped: 'middle' }), line('mean over the window', perWindow(summary, (w) => w.inFlight.mean), COLOURS.mean)],
+    { x: timeAxis, y: axis('requests in flight (count)', { min: 0, ticks: { precision: 0 } }) },
+  );
+}
+
+function sendLagOverTime(summary: Summary): ChartSpec {
+  return chart(
+    'send-lag',
+    "Send lag: how late the generator put each request on the wire (model ms)",
+    [
+      line('p50', perWindow(summary, (w) => numberOrNull(w.sendLagMs.p50)), COLOURS.p50),
+      line('p99', perWindow(summary, (w) => numberOrNull(w.sendLagMs.p99)), COLOURS.p99),
+      line('max', perWindow(summary, (w) => numberOrNull(w.sendLagMs.max)), COLOURS.max, { borderDash: [4, 3] }),
+    ],
+    { x: timeAxis, y: axis('send lag (ms, model time)', { min: 0 }) },
+  );
+}
+
+/** Every chart of a run, in the order the reports show them. */
+export function runCharts(summary: Summary): ChartSpec[] {
+  return [latencyOverTime(summary), rateAndRefusals(summary), latencyDistribution(summary), inFlightOverTime(summary), sendLagOverTime(summary)];
+}
