@@ -191,21 +191,13 @@ export function recordSparse(buckets: SparseBuckets | undefined, ms: number): Sp
 }
 
 /**
- * The same buckets and statistics as MsHistogram, bit for bit, over sparse buckets, where HDR keeps
+ * The same statistics as MsHistogram, bit for bit, read from sparse buckets, where HDR keeps
  * a counts array of every bucket up to the largest value (about 45 KB per histogram at 1 s). For
  * the timeline's windows: a 24-hour soak has 8,640 of them, most holding a few dozen values.
  */
 export class SparseMsHistogram {
-  private buckets: SparseBuckets | undefined;
-
-  /** A histogram over `buckets` (not copied); empty without. */
-  constructor(buckets?: SparseBuckets) {
-    this.buckets = buckets;
-  }
-
-  recordMs(ms: number): void {
-    this.buckets = recordSparse(this.buckets, ms);
-  }
+  /** A view of `buckets` (recorded by recordSparse; not copied); empty without. */
+  constructor(private readonly buckets?: SparseBuckets) {}
 
   get count(): number {
     let total = 0;

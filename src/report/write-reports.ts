@@ -15,9 +15,6 @@ import { junitXml } from './junit.js';
 import { renderPng } from './png.js';
 import { MANIFEST_FILE, type PreviousManifest, buildManifest, manifestText, sha256Text } from './manifest.js';
 
-/** The report files written before summary.json, relative to the run folder (and charts/<name>.png). */
-export const REPORT_FILES = ['junit.xml'] as const;
-
 /** Writes every report of `summary` into `dir`; `redact` masks secrets in what is written. */
 export async function writeReports(dir: string, summary: Summary, redact: (text: string) => string): Promise<FileResult[]> {
   const written: FileResult[] = [];

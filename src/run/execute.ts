@@ -143,10 +143,10 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     const runFile = [runStartWritten, runEndWritten].find((f) => f.error !== null);
     const judged = (moreFiles: readonly FileResult[]): Judgement =>
       judgeRun(plan, sink, { run, end, partial: false, moreFiles: runFile === undefined ? moreFiles : [runFile, ...moreFiles], reportedAt: new Date().toISOString(), judgedBy: LOADPROOF_VERSION });
-    let judgement = judged([]);
-    // The load is over: its garbage goes before the reports (charts above all) allocate, so that they reuse its
-    // space instead of growing the heap past it (a 24-hour soak's peak RSS; src/core/full-collection.ts).
+    // The load is over: its garbage goes before the judgement and the reports (charts above all) allocate, so
+    // that they reuse its space instead of growing the heap past it (a 24-hour soak's peak RSS; src/core/full-collection.ts).
     collectGarbageNow();
+    let judgement = judged([]);
     // The reports before summary.json, so that it names any that could not be written.
     const redact = (text: string): string => options.secrets.redact(text);
     const reportFailures = (await options.reports.write(reportDir, judgement.summary, redact).catch((error: unknown) => [{ file: join(reportDir, 'junit.xml'), error: `the reports could not be built: ${(error as Error).message}` }]))
