@@ -36,7 +36,7 @@ import { type Plan, arrivalsBefore, planIdentity } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
-import { EventLog, type FileResult, makeRunFolder, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
+import { EventLog, type FileResult, makeRunFolder, pointLatestAt, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
 import { loopMonitorIntervalMs } from './loop-monitor.js';
 import { RequestEvents } from './request-events.js';
@@ -163,6 +163,11 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
         : { file: join(reportDir, 'manifest.json'), error: 'not written, since summary.json could not be', sha256: null };
     const writeFailures = [...end.files, runFile, ...reportFailures, summaryWritten, ...(summaryWritten.error === null ? [relative(manifest)] : [])].filter((f): f is FileResult => f !== undefined && f.error !== null).map((f) => ({ ...f, file: join(reportDir, f.file) }));
     const exitCode = manifest.error !== null && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : judgement.exitCode;
+    // Once the folder is whole: `<out>/latest` never points at a run still being written.
+    if (options.runDir === undefined) {
+      const notPointed = await pointLatestAt(options.outDir, reportDir);
+      if (notPointed !== null) options.log(`loadproof: warning: ${notPointed}`);
+    }
     return { exitCode, reportDir, summary: judgement.summary, manifestSha256: manifest.sha256, failure: measured.failure, writeFailures };
   } finally {
     await target.embedded?.close();

@@ -5,8 +5,8 @@
  * measuring, says which file failed and why, and exits 4.
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
-import { lstat, mkdir, open, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { lstat, mkdir, open, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 
 /** 20261121T040612Z */
@@ -67,6 +67,27 @@ export async function makeRunFolder(outDir: string, name: string, startedAt: Dat
     }
   }
   throw new UsageError(`--out ${outDir}: 1,000 runs of ${name} already started in this second`, 'nothing was sent');
+}
+
+/**
+ * Points `<outDir>/latest` at a run folder made under it (a relative link, replaced atomically: a reader
+ * never finds it missing), so that CI and people find the newest run without knowing its time. Returns
+ * why not, when it could not: a convenience, never a reason to fail a run. A `latest` that is not a link
+ * (someone's own folder or file) is left alone.
+ */
+export async function pointLatestAt(outDir: string, runDir: string): Promise<string | null> {
+  const latest = join(outDir, 'latest');
+  const existing = await lstat(latest).catch(() => undefined);
+  if (existing !== undefined && !existing.isSymbolicLink()) return `${latest} exists and is not a link; left as it is`;
+  const temporary = join(outDir, `.latest-${process.pid}-${Date.now()}`);
+  try {
+    await symlink(basename(runDir), temporary, 'dir');
+    await rename(temporary, latest);
+    return null;
+  } catch (error) {
+    await rm(temporary, { force: true }).catch(() => {});
+    return `${latest} could not be pointed at ${basename(runDir)} (${whyNot(error)})`;
+  }
 }
 
 /**

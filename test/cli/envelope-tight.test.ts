@@ -4,20 +4,20 @@
  * runMain) flags it, and its events judged again give the same findings. (burst.yaml against the
  * nominal mock, no finding: envelope.test.ts.)
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AttemptLog, type RecordableEvent } from '../../src/recorder/index.js';
 import { envelopeFindings } from '../../src/verdict/index.js';
-import { runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { runMain, scenarioWorkspace, startCli, runFolders } from '../helpers/cli.js';
 
 function readSummary(out: string): any {
-  const [folder] = readdirSync(out);
+  const [folder] = runFolders(out);
   return JSON.parse(readFileSync(join(out, folder!, 'summary.json'), 'utf8'));
 }
 
 function readEvents(out: string): any[] {
-  const [folder] = readdirSync(out);
+  const [folder] = runFolders(out);
   return readFileSync(join(out, folder!, 'events.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
 }
 

@@ -4,16 +4,16 @@
  * 429s are timing, not findings. A mock whose limiter is 10 % tighter than documented is flagged:
  * envelope-tight.test.ts (two files, so that their waits overlap).
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
 
 const BURST = fileURLToPath(new URL('../../scenarios/burst.yaml', import.meta.url));
 
 function readSummary(out: string): any {
-  const [folder] = readdirSync(out);
+  const [folder] = runFolders(out);
   return JSON.parse(readFileSync(join(out, folder!, 'summary.json'), 'utf8'));
 }
 

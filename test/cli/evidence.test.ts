@@ -6,13 +6,13 @@
  * 2 without a manifest. `loadproof report` writes both again, junit.xml byte for byte the same.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { runCli, runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { runCli, runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
 
 const K = 20;
 const CHARTS = ['in-flight', 'latency-distribution', 'latency-over-time', 'rate-and-refusals', 'send-lag'];
@@ -35,7 +35,7 @@ beforeAll(async () => {
     `name: evidence\ndescription: a run whose folder is evidence\ntarget: { environment: mock, baseUrl: "${server.url}" }\narrivals: { process: poisson, seed: 7 }\nphases:\n  - { name: steady, duration: 60s, rpm: 100, warmup: 10s }\n  - { name: burst, duration: 30s, rpm: 200 }\nthresholds:\n  all: ["p(50) < 1ms"]\n`,
   );
   runOutput = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
-  dir = join(out, readdirSync(out)[0]!);
+  dir = join(out, runFolders(out)[0]!);
 });
 afterAll(async () => {
   await server.close();
@@ -149,7 +149,7 @@ describe('a run folder as evidence', () => {
     try {
       const { file, out } = scenarioWorkspace(`name: in-flight\ndescription: more in flight than the mock takes\ntarget: { environment: mock, baseUrl: "${tiny.url}" }\nthresholds: { documentedTargets: false }\nphases:\n  - { name: steady, duration: 60s, rpm: 100 }\n`);
       await runMain(['run', file, '--time-scale', String(K), '--out', out]);
-      const folder = join(out, readdirSync(out)[0]!);
+      const folder = join(out, runFolders(out)[0]!);
       const summary = readJson(join(folder, 'summary.json'));
       const byKind = summary.timeline.reduce((sum: any, w: any) => ({ rateLimit: sum.rateLimit + w.answers429.rateLimit, inFlight: sum.inFlight + w.answers429.inFlight, other: sum.other + w.answers429.other }), { rateLimit: 0, inFlight: 0, other: 0 });
       const stats = tiny.stats() as any;
@@ -179,6 +179,25 @@ describe('a run folder as evidence', () => {
       for (let i = 0; i < pixels.length; i += 4) if (Math.max(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!) - Math.min(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!) > 60) coloured++;
       expect(coloured, `${name}.png has coloured series`).toBeGreaterThan(500);
     }
+  });
+
+  it('points <out>/latest at the newest run folder, and leaves a `latest` that is not its link alone', async () => {
+    const { file, out } = scenarioWorkspace(`name: latest\ndescription: two runs one after the other\ntarget: { environment: mock, baseUrl: "${server.url}" }\nthresholds: { documentedTargets: false }\nphases:\n  - { name: steady, duration: 10s, rpm: 60 }\n`);
+    expect((await runMain(['run', file, '--time-scale', String(K), '--out', out])).code).toBe(0);
+    expect(readlinkSync(join(out, 'latest'))).toBe(runFolders(out)[0]);
+    expect((await runMain(['run', file, '--time-scale', String(K), '--out', out])).code).toBe(0);
+    const [first, second] = runFolders(out);
+    expect(second).toBeDefined();
+    expect(readlinkSync(join(out, 'latest'))).toBe(second);
+    expect(readdirSync(join(out, 'latest'))).toContain('manifest.json');
+    expect(first).not.toBe(second);
+    // Someone's own folder named latest is not replaced: a warning, and the run passes.
+    const { out: other } = scenarioWorkspace('');
+    mkdirSync(join(other, 'latest'), { recursive: true });
+    const run = await runMain(['run', file, '--time-scale', String(K), '--out', other]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain(`loadproof: warning: ${join(other, 'latest')} exists and is not a link; left as it is`);
+    expect(readdirSync(join(other, 'latest'))).toEqual([]);
   });
 });
 

@@ -8,10 +8,10 @@
  * The verdict is what is tested: runs go through the built CLI's main() in-process (runMain), but
  * the first, whose exit code 1 is also checked on a real child process.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { runCli, runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
 import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
 import { serversFor } from '../helpers/servers.js';
 
@@ -22,7 +22,7 @@ const scenarioAt = (url: string, phases: string, extra = ''): string =>
   `name: failing\ndescription: traffic that fails\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n${phases}${extra}`;
 
 async function onlyRun(out: string): Promise<{ summary: any; events: any[] }> {
-  const [folder, ...more] = readdirSync(out);
+  const [folder, ...more] = runFolders(out);
   expect(more).toEqual([]);
   const dir = join(out, folder!);
   await expectSameWhenJudgedAgain(dir);

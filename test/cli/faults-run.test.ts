@@ -8,10 +8,10 @@
  * A closed stdout and two runs at once need real processes (startCli/runCli); the other faults are
  * the run's own behaviour and run the built CLI's main() in-process (runMain).
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { runCli, runMain, scenarioWorkspace, startCli, runFolders } from '../helpers/cli.js';
 import { expectReconciled, onlyRun, readRun, scenarioAt, until } from '../helpers/reconcile.js';
 import { tokenAnswer } from '../helpers/stub.js';
 import { serversFor } from '../helpers/servers.js';
@@ -96,7 +96,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
     const [a, b] = await Promise.all([runCli(['run', file, '--time-scale', String(K), '--out', out]), runCli(['run', file, '--time-scale', String(K), '--out', out])]);
     expect([a.code, b.code]).toEqual([0, 0]);
-    const folders = readdirSync(out);
+    const folders = runFolders(out);
     expect(folders).toHaveLength(2);
     for (const folder of folders) expectReconciled(await readRun(join(out, folder)));
     expect(a.stdout.match(/summary: (.*)/)![1]).not.toBe(b.stdout.match(/summary: (.*)/)![1]);
@@ -193,6 +193,6 @@ describe('a loopback server that is not loadproof’s mock', () => {
     expect(code).toBe(2);
     expect(stderr).toContain("is not loadproof's mock (it has no /__mock/stats saying its time scale), so it runs in real time and can only be tested at time scale 1");
     expect(s.counts.token + s.counts.identification).toBe(0);
-    expect(existsSync(out) ? readdirSync(out) : []).toEqual([]);
+    expect(existsSync(out) ? runFolders(out) : []).toEqual([]);
   });
 });

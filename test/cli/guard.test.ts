@@ -7,12 +7,12 @@
  * What is tested is the guard's decision, so most cases run the built CLI's main() in-process
  * (runMain); a refused run and a plan are also run as real child processes (end-to-end exit code).
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { runCli, runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { runCli, runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
 
 const SANDBOX_EXAMPLE = fileURLToPath(new URL('../../scenarios/sandbox-burst.yaml', import.meta.url));
 const DAY_MS = 86_400_000;
@@ -179,7 +179,7 @@ describe('loadproof run: a refused run sends nothing, the token request included
     expect(stderr).toContain('✔ target         sandbox at http://127.0.0.1');
     expect(s.stats().requests.token.received).toBe(1);
     expect(s.stats().requests.identification.received).toBe(4);
-    const [folder] = readdirSync(out);
+    const [folder] = runFolders(out);
     const summary = JSON.parse(readFileSync(join(out, folder!, 'summary.json'), 'utf8'));
     expect(summary.environment).toBe('sandbox');
     // 4 s at 60 rpm plans 4 requests: the most in any minute is 4.

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
-import { runCli, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { runCli, runMain, scenarioWorkspace, startCli, runFolders } from '../helpers/cli.js';
 
 const K = 20;
 let server: MockServer | undefined;
@@ -30,7 +30,7 @@ const scenarioAt = (url: string, phases: string, extra = ''): string =>
   `name: rejudged\ndescription: a run judged again\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n${phases}${extra}`;
 
 const onlyFolder = (out: string): string => {
-  const folders = readdirSync(out);
+  const folders = runFolders(out);
   expect(folders).toHaveLength(1);
   return join(out, folders[0]!);
 };
@@ -82,7 +82,7 @@ describe('loadproof report', () => {
     const s = await mock();
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: long, duration: 10m, rpm: 100 }\n'));
     const cli = startCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
-    await until(() => existsSync(out) && readdirSync(out).length === 1 && existsSync(join(out, readdirSync(out)[0]!, 'events.ndjson')) && eventLines(join(out, readdirSync(out)[0]!)).length >= 20, '20 event lines');
+    await until(() => existsSync(out) && runFolders(out).length === 1 && existsSync(join(out, runFolders(out)[0]!, 'events.ndjson')) && eventLines(join(out, runFolders(out)[0]!)).length >= 20, '20 event lines');
     cli.child.kill('SIGKILL');
     await cli.exited;
     const dir = onlyFolder(out);

@@ -4,11 +4,11 @@
  * stalls timed requests out and failed a run against the nominal mock). Counts are reconciled with the mock's own stats. A passing run, a signal and the
  * retry herd run the CLI as a child process; the rest run the built CLI's main() in-process (runMain).
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
-import { runCli, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { runCli, runMain, scenarioWorkspace, startCli, runFolders } from '../helpers/cli.js';
 import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
 
 const K = 20;
@@ -24,7 +24,7 @@ const scenarioFor = (baseUrl: string, phases = '  - { name: steady, duration: 1m
   `name: cli-run\ndescription: a short run for the tests\ntarget:\n  environment: mock\n  baseUrl: ${baseUrl}\nphases:\n${phases}${extra}`;
 
 async function readReport(out: string): Promise<{ summary: any; events: any[] }> {
-  const [folder] = readdirSync(out);
+  const [folder] = runFolders(out);
   const dir = join(out, folder!);
   await expectSameWhenJudgedAgain(dir);
   const events = readFileSync(join(dir, 'events.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));

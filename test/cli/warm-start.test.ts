@@ -4,10 +4,10 @@
  * handshakes the later ones do not; the warm-up is stated, and sends nothing but the token call.
  * Counted at the server, through the real CLI: no timing.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, scenarioWorkspace } from '../helpers/cli.js';
+import { runCli, scenarioWorkspace, runFolders } from '../helpers/cli.js';
 import { serversFor } from '../helpers/servers.js';
 
 const { stub } = serversFor(1);
@@ -26,7 +26,7 @@ describe('warm start', () => {
     expect(s.counts.other).toBe(1); // GET /__mock/stats: is this loadproof's mock? (environment: mock only)
     expect(stderr).toMatch(/warm-up: 1 token call and 4 connections opened before the first arrival \(no other request; not load, not judged\)/);
     // The warm-up is not load: the server saw exactly the planned requests.
-    const summary = JSON.parse(readFileSync(join(out, readdirSync(out)[0]!, 'summary.json'), 'utf8'));
+    const summary = JSON.parse(readFileSync(join(out, runFolders(out)[0]!, 'summary.json'), 'utf8'));
     expect(s.counts.identification).toBe(summary.counts.planned);
   });
 });

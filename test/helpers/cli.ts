@@ -1,6 +1,6 @@
 /** Spawns the built CLI (bin/loadproof.js → dist/) as a child process, as a user would run it. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,3 +83,11 @@ export async function runMain(args: readonly string[], env: Record<string, strin
   });
   return { code, stdout, stderr };
 }
+
+/** The run folders made under `out`, sorted: every entry but the `latest` link. */
+export function runFolders(out: string): string[] {
+  return readdirSync(out)
+    .filter((f) => f !== 'latest')
+    .sort();
+}
+

@@ -3,10 +3,11 @@
  * planned request, counts that add up, the attempts the server saw, and the same summary when the
  * folder is judged again.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { expectSameWhenJudgedAgain } from './rejudge.js';
+import { runFolders } from './cli.js';
 
 export const scenarioAt = (url: string, phases: string, extra = ''): string =>
   `name: faults\ndescription: a run that meets a fault\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n${phases}thresholds: { documentedTargets: false }\n${extra}`;
@@ -27,7 +28,7 @@ export async function readRun(dir: string): Promise<Report> {
 }
 
 export const onlyRun = async (out: string): Promise<Report> => {
-  const folders = readdirSync(out);
+  const folders = runFolders(out);
   expect(folders).toHaveLength(1);
   return readRun(join(out, folders[0]!));
 };
