@@ -5,11 +5,11 @@
  * crashed after the whole load (`… is not iterable`, exit 4, no summary.json). Two of the four have
  * thresholds (judged under their own names), two have none (the lookup that crashed).
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
 
 const K = 20;
 const NAMES = ['constructor', 'toString', 'valueOf', 'hasOwnProperty'];
@@ -41,7 +41,7 @@ describe('phases named constructor, toString, valueOf and hasOwnProperty', () =>
     );
     const { code, stderr } = await runMain(['run', w.file, '--time-scale', String(K), '--out', w.out]);
     expect(stderr).not.toContain('internal error');
-    const runs = readdirSync(w.out);
+    const runs = runFolders(w.out);
     expect(runs).toHaveLength(1);
     const summary = JSON.parse(readFileSync(join(w.out, runs[0]!, 'summary.json'), 'utf8'));
     // A pass; or, on a busy machine, inconclusive for the generator's own budget and nothing else.

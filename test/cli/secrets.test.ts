@@ -61,6 +61,8 @@ function writtenFiles(dir: string): string[] {
   try {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
       const path = join(dir, entry.name);
+      // reports/latest links to a run folder that is walked anyway.
+      if (entry.isSymbolicLink()) continue;
       found = entry.isDirectory() ? [...found, ...writtenFiles(path)] : [...found, path];
     }
   } catch {

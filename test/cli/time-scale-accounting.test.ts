@@ -5,7 +5,7 @@
  * (`waitMs`) — so that `loadproof report` judges the folder again to the same summary. No timing is
  * asserted: how close the figures come to k = 1 is measured by `npm run bench:time-scale`.
  */
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +13,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { accountLatency } from '../../src/judge/accounting.js';
 import type { EventRecord } from '../../src/judge/index.js';
-import { runCli, runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { runCli, runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
 import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
 
 const K = 20;
@@ -38,7 +38,7 @@ describe('a time-scaled run against the embedded mock', () => {
     const { code, stderr } = await runCli(['run', ws.file, '--time-scale', String(K), '--out', ws.out], {}, 60_000);
     expect(code, stderr).not.toBeNull(); // the process exited by itself: the mock's thread did not hold it
     expect([0, 1]).toContain(code);
-    const runDir = join(ws.out, readdirSync(ws.out)[0]!);
+    const runDir = join(ws.out, runFolders(ws.out)[0]!);
     const events = readEvents(runDir);
     const answered = events.filter((e) => e.endAtMs !== null && e.outcome !== 'abandoned');
     expect(answered.length).toBeGreaterThan(50);
@@ -62,7 +62,7 @@ describe('a time-scaled run against the embedded mock', () => {
     const ws = scenarioWorkspace(`name: real-time\ndescription: k = 1\ntarget: { environment: mock, profile: zero }\nphases:\n  - { name: steady, duration: 2s, rpm: 600, warmup: 500ms }\nthresholds: { documentedTargets: false }\n`);
     const { code } = await runMain(['run', ws.file, '--out', ws.out]);
     expect([0, 1, 5]).toContain(code);
-    const runDir = join(ws.out, readdirSync(ws.out)[0]!);
+    const runDir = join(ws.out, runFolders(ws.out)[0]!);
     const answered = readEvents(runDir).filter((e) => e.endAtMs !== null);
     expect(answered.length).toBeGreaterThan(10);
     for (const e of answered) {
