@@ -199,5 +199,25 @@ describe('a run folder as evidence', () => {
     expect(run.stderr).toContain(`loadproof: warning: ${join(other, 'latest')} exists and is not a link; left as it is`);
     expect(readdirSync(join(other, 'latest'))).toEqual([]);
   });
+
+  it('--json prints summary.json itself on stdout; --inconclusive maps an inconclusive verdict for CI, run and report alike', async () => {
+    // Ten requests: too few for a p95 interval, so the documented target's check is inconclusive.
+    const { file, out } = scenarioWorkspace(`name: few\ndescription: too few requests to judge\ntarget: { environment: mock, baseUrl: "${server.url}" }\nphases:\n  - { name: steady, duration: 10s, rpm: 60 }\n`);
+    const run = await runMain(['run', file, '--time-scale', String(K), '--out', out, '--json', '--inconclusive', 'fail']);
+    const folder = join(out, runFolders(out)[0]!);
+    expect(run.stdout).toBe(readFileSync(join(folder, 'summary.json'), 'utf8'));
+    const summary = JSON.parse(run.stdout);
+    expect(summary.verdict.status).toBe('inconclusive');
+    // The process exit is mapped; summary.json keeps the verdict's own exit.
+    expect([run.code, summary.exitCode]).toEqual([1, 5]);
+    expect(run.stderr).toContain(`evidence: ${join(folder, 'manifest.json')} sha256:`);
+    expect((await runMain(['report', folder, '--inconclusive', 'pass'])).code).toBe(0);
+    const plain = await runMain(['report', folder]);
+    expect(plain.code).toBe(5);
+    expect(plain.stdout).toContain('exit 5');
+    const refused = await runMain(['report', folder, '--inconclusive', 'maybe']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/inconclusive.*maybe/s);
+  });
 });
 
