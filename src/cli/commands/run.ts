@@ -1,15 +1,15 @@
 /** `loadproof run <scenario>`: the main job. Wires the run module to the process; no logic here. */
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
-import { INCONCLUSIVE_POLICIES, type InconclusivePolicy, exitUnder } from '../../core/exit-codes.js';
+import { exitUnder } from '../../core/exit-codes.js';
 import { checkTimeScale } from '../../core/time-scale.js';
-import { summaryJson } from '../../judge/index.js';
 import { PROFILE_NAMES } from '../../mock/profiles.js';
-import { describeEnding, executeRun, formatManifestLine, formatSummary, hostRecord } from '../../run/index.js';
+import { describeEnding, executeRun, hostRecord } from '../../run/index.js';
 import type { Io } from '../io.js';
+import { judgementOptions, printJudgement } from './judgement-output.js';
 
 export function runOptions<T>(y: Argv<T>) {
-  return y
+  return judgementOptions(y)
     .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
     .option('time-scale', { type: 'number', default: 1, describe: 'k, from 1 to 1000: against the mock, run k times fast (rates × k, durations ÷ k); times are reported in model time' })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: override the scenario's profile" })
@@ -17,8 +17,6 @@ export function runOptions<T>(y: Argv<T>) {
     .option('run-dir', { type: 'string', describe: 'The exact folder for this run\'s files (made if missing; refused if it holds a finished run), instead of a new one under --out' })
     .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"} (instead of the environment variables in target.credentials); keep it chmod 600' })
     .option('verbose', { type: 'boolean', default: false, describe: 'Log each token call and each request to stderr (never a header, token or body)' })
-    .option('json', { type: 'boolean', default: false, describe: 'Print summary.json on stdout instead of the table (the evidence line goes to stderr)' })
-    .option('inconclusive', { choices: INCONCLUSIVE_POLICIES, default: 'exit5' as InconclusivePolicy, describe: 'How the exit code takes an inconclusive verdict: exit5 (5), fail (1) or pass (0); summary.json keeps the verdict and its exit 5' })
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
@@ -56,13 +54,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     log: (line) => io.stderr(`${line}\n`),
   });
   const exitCode = exitUnder(args.inconclusive, outcome.exitCode);
-  if (args.json) {
-    for (const piece of summaryJson(outcome.summary)) io.stdout(piece);
-    io.stderr(formatManifestLine(outcome.reportDir, outcome.manifestSha256));
-  } else {
-    io.stdout(formatSummary(outcome.summary, join(outcome.reportDir, 'summary.json'), exitCode));
-    io.stdout(formatManifestLine(outcome.reportDir, outcome.manifestSha256));
-  }
+  printJudgement(io, args.json, outcome.summary, join(outcome.reportDir, 'summary.json'), outcome.manifestSha256, exitCode);
   for (const line of describeEnding(outcome)) io.stderr(`${line}\n`);
   return exitCode;
 }
