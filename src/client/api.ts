@@ -8,9 +8,9 @@
  * first attempt resolves to undefined (unsent).
  */
 import { setMaxListeners } from 'node:events';
-import type { Clock } from '../core/clock.js';
+import { type Clock, monotonicMs } from '../core/clock.js';
 import type { Rng } from '../core/rng.js';
-import { API_PATHS, ERROR_CODE_PATTERN, parseModelTime } from '../spec/index.js';
+import { API_PATHS, DUE_HEADER, ERROR_CODE_PATTERN, parseModelLag, parseModelTime } from '../spec/index.js';
 import { type Outcome, classifyError, classifyStatus } from './classify.js';
 import { parseJsonObject, textBody } from './json.js';
 import { type RetryPolicy, nextRetry, parseRetryAfterS } from './retry.js';
@@ -71,6 +71,8 @@ export interface AttemptTiming {
   readonly status?: number;
   /** Its time in the mock's modelled service (Server-Timing svc, model ms), when read and given. */
   readonly serviceMs?: number;
+  /** How long a time-scaled mock held the answer after its model time (Server-Timing lag, model ms): not service, not overhead. */
+  readonly lagMs?: number;
   /** The wait the client chose before sending it (model ms): a retry's Retry-After or back-off. */
   readonly waitMs?: number;
   /** A 429's error code, from its body's `error` (or `code`) when that is a short token: which limit refused it. */
@@ -84,6 +86,7 @@ interface Attempt {
   readonly status?: number;
   readonly retryAfterS?: number;
   readonly serviceMs?: number;
+  readonly lagMs?: number;
   readonly errorCode?: string;
 }
 
@@ -91,7 +94,7 @@ interface Attempt {
  * Sends planned request `seq` (tagged on the wire as x-loadproof-seq / x-loadproof-attempt, for
  * correlation). Resolves to undefined when the run stopped before its first attempt (unsent).
  */
-export type IdentifyFn = (text: string, seq: number) => Promise<RequestResult | undefined>;
+export type IdentifyFn = (text: string, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined>;
 
 export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const url = settings.baseUrl.replace(/\/+$/, '') + API_PATHS.identification;
@@ -110,7 +113,8 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   // flight, not a leak, so Node's warning past 10 listeners would be noise on the run's stderr.
   if (settings.stop !== undefined) setMaxListeners(0, settings.stop);
 
-  const attempt = (body: string, bodyBytes: number, token: string, seq: number, attemptNo: number): Promise<Attempt> =>
+  /** `dueAtMs`: when the attempt was due (clock ms), told to a time-scaled mock (DUE_HEADER) so it is admitted then. */
+  const attempt = (body: string, bodyBytes: number, token: string, seq: number, attemptNo: number, dueAtMs: number): Promise<Attempt> =>
     new Promise((resolve) => {
       if (settings.cancel?.aborted === true) return resolve({ outcome: 'abandoned' });
       // Never put a CR or LF from a server into our request; a token is checked once, not per attempt.
@@ -119,14 +123,15 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
         safeToken = token;
       }
       let sentAtMs: number | undefined;
-      const bytes = `${headStart}${token}\r\nx-loadproof-seq: ${seq}\r\nx-loadproof-attempt: ${attemptNo}\r\ncontent-length: ${bodyBytes}\r\n\r\n${body}`;
+      const due = judgedOnModelTime ? `${DUE_HEADER}: ${(monotonicMs() - (settings.clock.nowMs() - dueAtMs) / k).toFixed(3)}\r\n` : '';
+      const bytes = `${headStart}${token}\r\nx-loadproof-seq: ${seq}\r\nx-loadproof-attempt: ${attemptNo}\r\n${due}content-length: ${bodyBytes}\r\n\r\n${body}`;
       pool.request(
         bytes,
         wallTimeoutMs,
         () => (sentAtMs = settings.clock.nowMs()),
         (error, res) => {
           // Built field by field (no spreads of optional parts): this runs once per attempt.
-          const result: { sentAtMs?: number; outcome: Outcome; status?: number; retryAfterS?: number; serviceMs?: number; errorCode?: string } = { outcome: 'error' };
+          const result: { sentAtMs?: number; outcome: Outcome; status?: number; retryAfterS?: number; serviceMs?: number; lagMs?: number; errorCode?: string } = { outcome: 'error' };
           if (sentAtMs !== undefined) result.sentAtMs = sentAtMs;
           if (res === undefined) {
             const code = (error as { code?: unknown } | undefined)?.code;
@@ -135,8 +140,10 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
           }
           const serviceMs = settings.readServerTiming === true ? parseModelTime(res.headers['server-timing']) : undefined;
           if (serviceMs !== undefined) result.serviceMs = serviceMs;
+          const lagMs = judgedOnModelTime ? parseModelLag(res.headers['server-timing']) : undefined;
+          if (lagMs !== undefined) result.lagMs = lagMs;
           // At k > 1 the wall deadline had room for overheads: the timeout is judged on the model time.
-          if (judgedOnModelTime && sentAtMs !== undefined && attemptModelMs(settings.clock.nowMs() - sentAtMs, serviceMs, k) > settings.timeoutMs) {
+          if (judgedOnModelTime && sentAtMs !== undefined && attemptModelMs(settings.clock.nowMs() - sentAtMs - (lagMs ?? 0), serviceMs, k) > settings.timeoutMs) {
             result.outcome = 'timeout';
             return resolve(result);
           }
@@ -157,7 +164,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const stopped = (): boolean => settings.stop?.aborted === true;
   const maxAttempts = settings.on429.policy === 'retry' ? settings.on429.maxAttempts : 1;
 
-  return async (text, seq) => {
+  return async (text, seq, firstDueAtMs) => {
     const { body, bytes: bodyBytes } = textBody(text);
     const clock = settings.clock;
     const retryAfters: number[] = [];
@@ -167,6 +174,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
     let waitMs: number | undefined;
     // When the engine handed it over; replaced by the first attempt's actual send.
     let sentAtMs = clock.nowMs();
+    let dueAtMs = firstDueAtMs ?? sentAtMs;
     for (;;) {
       if (stopped()) return last;
       // The token in hand when there is one (no promise per request), else wait for it.
@@ -182,15 +190,16 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       if (stopped()) return last;
       const handedAtMs = clock.nowMs();
       attempts++;
-      const result = await attempt(body, bodyBytes, token, seq, attempts);
+      const result = await attempt(body, bodyBytes, token, seq, attempts, Math.min(dueAtMs, handedAtMs));
       const endAtMs = clock.nowMs();
       // Service time runs from the headers' write, so connecting is not counted as service.
       const lastSentAtMs = result.sentAtMs ?? handedAtMs;
       if (attempts === 1) sentAtMs = lastSentAtMs;
-      const timing: { sentAtMs: number; endAtMs: number; status?: number; serviceMs?: number; waitMs?: number; errorCode?: string } = { sentAtMs: lastSentAtMs, endAtMs };
+      const timing: { sentAtMs: number; endAtMs: number; status?: number; serviceMs?: number; lagMs?: number; waitMs?: number; errorCode?: string } = { sentAtMs: lastSentAtMs, endAtMs };
       if (result.status !== undefined) timing.status = result.status;
       if (result.errorCode !== undefined) timing.errorCode = result.errorCode;
       if (result.serviceMs !== undefined) timing.serviceMs = result.serviceMs;
+      if (result.lagMs !== undefined) timing.lagMs = result.lagMs;
       if (waitMs !== undefined) timing.waitMs = waitMs;
       tries.push(timing);
       waitMs = undefined;
@@ -211,12 +220,14 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       last = final;
       if (attempts >= maxAttempts) return last;
       // The token expired or was revoked under us: send again once it is renewed (one of the attempts).
+      dueAtMs = clock.nowMs();
       if (result.status === 401) continue;
       if (result.outcome !== 'http_429') return last;
       const decision = nextRetry(settings.on429, attempts, result.retryAfterS, settings.rng);
       if (!decision.retry) return last;
       waitMs = decision.delayMs;
-      await sleepUntilOrStop(clock, clock.nowMs() + decision.delayMs, settings.stop);
+      dueAtMs = clock.nowMs() + decision.delayMs;
+      await sleepUntilOrStop(clock, dueAtMs, settings.stop);
     }
   };
 }

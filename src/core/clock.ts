@@ -103,6 +103,17 @@ export class ManualClock implements Clock {
   }
 }
 
+/**
+ * Wall ms on the machine's monotonic clock: the same time base in every thread and process (the
+ * client and a mock in its worker or its own process), unlike performance.now(), which counts from
+ * each thread's own origin. Read directly each time: an offset between the two read once is off by
+ * however long the thread was preempted between the two reads, on a busy machine milliseconds.
+ */
+export function monotonicMs(): number {
+  const [s, ns] = process.hrtime();
+  return s * 1000 + ns / 1e6;
+}
+
 export interface ScaledClockOptions {
   /**
    * Keep the process alive while a timer is pending. A load run needs it, or the process could exit

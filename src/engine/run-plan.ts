@@ -94,7 +94,7 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
     fired++;
     const handedAtMs = clock.nowMs() - startMs;
     // One promise per request beyond the client's own: it emits the event and leaves the in-flight set.
-    const tracked: Promise<void> = options.identify(options.payload(mySeq), mySeq).then(
+    const tracked: Promise<void> = options.identify(options.payload(mySeq), mySeq, startMs + intendedAtMs).then(
       (result) => {
         inFlight.delete(tracked);
         emit(

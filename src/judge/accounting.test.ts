@@ -35,6 +35,15 @@ const cases: { name: string; k: number; input: AccountingInput; latencyMs: numbe
     serviceMs: 505,
   },
   {
+    // The mock ran its model 20 wall ms (400 model ms) behind the real clock and said so (`lag`): the answer
+    // came 400 later than its model time. Counted out, not as 20 ms of overhead: the same as without the lag.
+    name: 'k = 20, the mock held the answer for its lag: not overhead, not service',
+    k: 20,
+    input: { intendedAtMs: 0, lastSentAtMs: 40, endAtMs: 1100, tries: [{ sentAtMs: 40, endAtMs: 1100, serviceMs: 600, lagMs: 400 }] },
+    latencyMs: 605,
+    serviceMs: 603,
+  },
+  {
     name: 'k = 20, no attempt with Server-Timing (a timeout): measured as today',
     k: 20,
     input: { intendedAtMs: 0, lastSentAtMs: 20, endAtMs: 15_020, tries: [{ sentAtMs: 20, endAtMs: 15_020 }] },

@@ -6,7 +6,9 @@
  * times. So a request's model latency is
  *   Σ svc of its attempts + Σ the retry waits the client chose   (the model's own times, as they are)
  *   + Σ the whole time of attempts without svc                     (measured as without time scaling)
- *   + (the rest of the measured time) ÷ k                          (wall-clock overheads, counted once)
+ *   + (the rest of the measured time, less Σ lag) ÷ k              (wall-clock overheads, counted once)
+ * where `lag` (Server-Timing) is how long the mock held an answer after its model time because it runs
+ * its model behind the real clock (src/mock/model-clock.ts): neither service nor an overhead.
  * and its service time (from the last attempt's send) likewise. At k = 1, or when no attempt carries
  * svc, both are the raw measurements. It assumes the overheads are real-time costs that a real
  * deployment pays once, and that the model's intended times are what a real service would take.
@@ -18,6 +20,8 @@ export interface AccountedTry {
   readonly endAtMs: number;
   /** Its time in the modelled service (the mock's Server-Timing `svc`); absent without it. */
   readonly serviceMs?: number;
+  /** How long the mock held the answer after its model time (Server-Timing `lag`); absent: none. */
+  readonly lagMs?: number;
   /** The wait the client chose before sending it (a retry's back-off or Retry-After); absent: none. */
   readonly waitMs?: number;
 }
@@ -41,16 +45,18 @@ export function accountLatency(input: AccountingInput, timeScale: number): Accou
   if (timeScale === 1 || !input.tries.some((t) => t.serviceMs !== undefined)) return { latencyMs: rawLatencyMs, serviceMs: rawServiceMs };
   let modelMs = 0;
   let measuredMs = 0;
+  let heldMs = 0;
   for (const t of input.tries) {
     modelMs += t.waitMs ?? 0;
+    heldMs += t.lagMs ?? 0;
     if (t.serviceMs === undefined) measuredMs += t.endAtMs - t.sentAtMs;
     else modelMs += t.serviceMs;
   }
-  const once = (totalMs: number, keptMs: number): number => keptMs + (totalMs - keptMs) / timeScale;
+  const once = (totalMs: number, keptMs: number, lagMs: number): number => keptMs + Math.max(0, totalMs - keptMs - lagMs) / timeScale;
   const last = input.tries[input.tries.length - 1]!;
   const lastIsFinal = last.sentAtMs === input.lastSentAtMs;
   return {
-    latencyMs: once(rawLatencyMs, modelMs + measuredMs),
-    serviceMs: lastIsFinal && last.serviceMs !== undefined ? once(rawServiceMs, last.serviceMs) : rawServiceMs,
+    latencyMs: once(rawLatencyMs, modelMs + measuredMs, heldMs),
+    serviceMs: lastIsFinal && last.serviceMs !== undefined ? once(rawServiceMs, last.serviceMs, last.lagMs ?? 0) : rawServiceMs,
   };
 }

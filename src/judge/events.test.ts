@@ -43,7 +43,7 @@ describe('event records', () => {
     expect(again.result).toMatchObject({ lastSentAtMs: 1060, endAtMs: 1660, latencyMs: 1508, serviceMs: 505 });
     expect(again.result?.tries?.map((t) => t.sentAtMs)).toEqual([0, 1060]); // the envelope replays the raw sends
     expect(toEventRecord('steady', tried, 1).latencyMs).toBe(1660);
-    expect(() => parseEventLine(JSON.stringify({ ...record, tries: [{ sentAtMs: 0, endAtMs: 1, status: 200, serviceMs: -1 }] }))).toThrow(/serviceMs and waitMs ≥ 0/);
+    expect(() => parseEventLine(JSON.stringify({ ...record, tries: [{ sentAtMs: 0, endAtMs: 1, status: 200, serviceMs: -1 }] }))).toThrow(/serviceMs, lagMs and waitMs ≥ 0/);
   });
 
   it('keeps a request that never left without an answer or a send time', () => {

@@ -41,6 +41,8 @@ export interface TryRecord {
   readonly status: number | null;
   /** Its time in the mock's modelled service (Server-Timing svc, model ms); only at time scale k > 1. */
   readonly serviceMs?: number;
+  /** How long a time-scaled mock held the answer after its model time (Server-Timing lag, model ms); counted out of the latency. */
+  readonly lagMs?: number;
   /** The wait the client chose before sending it (model ms); only on a retry that waited. */
   readonly waitMs?: number;
   /** A 429's error code from its body (spec LIMIT_429_CODES: which limit refused it), when it named one. */
@@ -63,8 +65,9 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
   // Built field by field, not with spreads of optional parts: this runs once per request (issue 11 §1).
   const tries: TryRecord[] = [];
   for (const t of r?.tries ?? []) {
-    const tr: { sentAtMs: number; endAtMs: number; status: number | null; serviceMs?: number; waitMs?: number; errorCode?: string } = { sentAtMs: micro(t.sentAtMs), endAtMs: micro(t.endAtMs), status: t.status ?? null };
+    const tr: { sentAtMs: number; endAtMs: number; status: number | null; serviceMs?: number; lagMs?: number; waitMs?: number; errorCode?: string } = { sentAtMs: micro(t.sentAtMs), endAtMs: micro(t.endAtMs), status: t.status ?? null };
     if (t.serviceMs !== undefined) tr.serviceMs = micro(t.serviceMs);
+    if (t.lagMs !== undefined) tr.lagMs = micro(t.lagMs);
     if (t.waitMs !== undefined) tr.waitMs = micro(t.waitMs);
     if (t.errorCode !== undefined) tr.errorCode = t.errorCode;
     tries.push(tr);
@@ -104,6 +107,7 @@ export function formatEventLine(record: EventRecord, phaseJson: string): string 
     const t = record.tries[i]!;
     let one = `{"sentAtMs":${jsonNumber(t.sentAtMs)},"endAtMs":${jsonNumber(t.endAtMs)},"status":${jsonNumberOrNull(t.status)}`;
     if (t.serviceMs !== undefined) one += `,"serviceMs":${jsonNumber(t.serviceMs)}`;
+    if (t.lagMs !== undefined) one += `,"lagMs":${jsonNumber(t.lagMs)}`;
     if (t.waitMs !== undefined) one += `,"waitMs":${jsonNumber(t.waitMs)}`;
     // A short token (ERROR_CODE_PATTERN, checked by the client): a JSON string as it is.
     if (t.errorCode !== undefined) one += `,"errorCode":"${t.errorCode}"`;
@@ -165,9 +169,10 @@ function problemOf(v: Record<string, unknown>): string | undefined {
     finite((t as TryRecord).endAtMs) &&
     ((t as TryRecord).status === null || Number.isSafeInteger((t as TryRecord).status)) &&
     absentOrAtLeast0((t as TryRecord).serviceMs) &&
+    absentOrAtLeast0((t as TryRecord).lagMs) &&
     absentOrAtLeast0((t as TryRecord).waitMs) &&
     ((t as TryRecord).errorCode === undefined || (typeof (t as TryRecord).errorCode === 'string' && ERROR_CODE_PATTERN.test((t as TryRecord).errorCode!)));
-  if (!Array.isArray(v.tries) || !v.tries.every(isTry)) return 'tries: expected a list of {sentAtMs, endAtMs, status, serviceMs?, waitMs?, errorCode?} (serviceMs and waitMs ≥ 0, errorCode a token of 1–64 letters, digits or _.:-)';
+  if (!Array.isArray(v.tries) || !v.tries.every(isTry)) return 'tries: expected a list of {sentAtMs, endAtMs, status, serviceMs?, lagMs?, waitMs?, errorCode?} (serviceMs, lagMs and waitMs ≥ 0, errorCode a token of 1–64 letters, digits or _.:-)';
   return undefined;
 }
 

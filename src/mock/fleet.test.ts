@@ -68,12 +68,28 @@ describe('Fleet', () => {
     for (let i = 0; i < 3; i++) fleet.submit({ inputTokens: 1, outputTokens: 1 }, () => {});
     clock.advanceTo(100_000); // scaled up at 40 s, warm at 100 s; the third request starts now
     expect(fleet.snapshot()).toMatchObject({ ready: 2, busySlots: 1, scaleUps: 1 });
-    // The last request ends at 200 s, just before that instant's sample (its timer was set
-    // first), so utilisation is low from the 200 s sample on, and 60 s later is 260 s.
-    clock.advanceTo(259_999);
+    // From 100 s one request on 4 slots is 0.25, not below it; the last request ends at 200 s, so the
+    // interval 200–210 s is the first below 0.25 (averaged), and 60 s after that evaluation is 270 s.
+    clock.advanceTo(269_999);
     expect(fleet.snapshot()).toMatchObject({ ready: 2, scaleDowns: 0 });
-    clock.advanceTo(260_000);
+    clock.advanceTo(270_000);
     expect(fleet.snapshot()).toMatchObject({ ready: 1, draining: 0, scaleDowns: 1 });
+    fleet.stop();
+  });
+
+  it('averages utilisation over each interval: work there only at the instant of an evaluation does not read as high', () => {
+    const clock = new ManualClock();
+    const fleet = new Fleet(autoscaled, () => 1_000_000, clock);
+    fleet.submit({ inputTokens: 1, outputTokens: 1 }, () => {}); // anchors the grid at 0 (evaluations at 10 s, 20 s, …)
+    clock.advanceTo(29_990);
+    fleet.submit({ inputTokens: 1, outputTokens: 1 }, () => {});
+    fleet.submit({ inputTokens: 1, outputTokens: 1 }, () => {}); // 2 busy + 1 waiting on 2 slots from 29.99 s: 1.5
+    // Sampled at the instant, 30 s would read 1.5 and start the 30 s count (a scale-up at 60 s). Averaged,
+    // 20–30 s reads about 0.5 (one slot of two busy), under 0.7: high from the 40 s evaluation on, so 70 s.
+    clock.advanceTo(69_999);
+    expect(fleet.snapshot()).toMatchObject({ warming: 0, scaleUps: 0 });
+    clock.advanceTo(70_000);
+    expect(fleet.snapshot()).toMatchObject({ warming: 1, scaleUps: 1 });
     fleet.stop();
   });
 

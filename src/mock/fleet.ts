@@ -2,15 +2,17 @@
  * The replicas behind an endpoint: each replica serves up to `slotsPerReplica` requests at once
  * (its batch); requests wait in one FIFO queue for a slot. With autoscaling, sustained high
  * utilisation adds a replica that serves only after a warm-up delay, and sustained low
- * utilisation drains one. Everything runs on an injected clock, so it is tested without sleeping.
+ * utilisation drains one. Utilisation is averaged over each evaluation interval (time-weighted), as
+ * a real autoscaler's metric is: a sample of the instant would turn on whether an arrival came a
+ * millisecond before or after it. Everything runs on an injected clock, so it is tested without sleeping.
  */
 import type { CancelTimer, Clock } from '../core/clock.js';
 import type { ServiceTimeFn, Work } from './latency-model.js';
 
 export interface AutoscaleConfig {
-  /** How often utilisation is sampled (model ms). */
+  /** How often utilisation is evaluated (model ms), averaged over the interval since the last evaluation. */
   readonly evaluateEveryMs: number;
-  /** Utilisation ((busy slots + waiting) / ready slots) above which the fleet wants to grow. */
+  /** Utilisation (time-averaged (busy slots + waiting) / ready slots) above which the fleet wants to grow. */
   readonly scaleUpUtilisation: number;
   /** How long utilisation must stay above it before a replica is added (ms). */
   readonly scaleUpAfterMs: number;
@@ -70,6 +72,10 @@ export class Fleet {
   private scaleDowns = 0;
   private stopped = false;
   private evaluating = false;
+  /** Since the last evaluation: ∫ (busy slots + waiting) dt and ∫ ready slots dt (model ms), to `accruedToMs`. */
+  private loadAreaMs = 0;
+  private slotAreaMs = 0;
+  private accruedToMs = 0;
 
   constructor(
     private readonly config: FleetConfig,
@@ -85,8 +91,10 @@ export class Fleet {
     // grid then sits where the load starts whatever the time scale (the start-up before it is k times longer in model time at k).
     if (!this.evaluating && this.config.autoscale !== undefined) {
       this.evaluating = true;
+      this.accruedToMs = nowMs;
       this.scheduleEvaluation(this.config.autoscale, nowMs);
     }
+    this.accrue(nowMs);
     const ticket: FleetTicket = { work, submittedAtMs: nowMs };
     this.waiting.set(ticket, onDone);
     this.dispatch(nowMs);
@@ -95,6 +103,7 @@ export class Fleet {
 
   /** Withdraws work still waiting for a slot; work already in service runs to completion. */
   withdraw(ticket: FleetTicket): boolean {
+    this.accrue(this.clock.nowMs());
     return this.waiting.delete(ticket);
   }
 
@@ -166,6 +175,7 @@ export class Fleet {
     const doneAtMs = startAtMs + serviceMs;
     ticket.doneAtMs = doneAtMs;
     const finish = (): void => {
+      this.accrue(doneAtMs);
       replica.active--;
       if (replica.state === 'draining' && replica.active === 0) this.replicas.splice(this.replicas.indexOf(replica), 1);
       onDone(ticket);
@@ -184,11 +194,27 @@ export class Fleet {
     });
   }
 
-  /** One autoscaler step: sustained high utilisation adds a replica, sustained low drains one. */
+  /**
+   * Adds the time since the last change to the integrals, at the load and slots as they were: called
+   * at the model time of each change (an arrival, an end, a withdrawal, a replica ready or drained), before it.
+   */
+  private accrue(atMs: number): void {
+    if (!this.evaluating || atMs <= this.accruedToMs) return;
+    const s = this.snapshot();
+    const dtMs = atMs - this.accruedToMs;
+    this.loadAreaMs += (s.busySlots + s.waiting) * dtMs;
+    this.slotAreaMs += s.totalSlots * dtMs;
+    this.accruedToMs = atMs;
+  }
+
+  /** One autoscaler step: sustained high utilisation (averaged since the last step) adds a replica, sustained low drains one. */
   private evaluate(autoscale: AutoscaleConfig): void {
     const nowMs = this.clock.nowMs();
+    this.accrue(nowMs);
     const s = this.snapshot();
-    const utilisation = s.totalSlots === 0 ? 1 : (s.busySlots + s.waiting) / s.totalSlots;
+    const utilisation = this.slotAreaMs === 0 ? (s.busySlots + s.waiting > 0 ? 1 : 0) : this.loadAreaMs / this.slotAreaMs;
+    this.loadAreaMs = 0;
+    this.slotAreaMs = 0;
     this.highSinceMs = utilisation > autoscale.scaleUpUtilisation ? (this.highSinceMs ?? nowMs) : undefined;
     this.lowSinceMs = utilisation < autoscale.scaleDownUtilisation ? (this.lowSinceMs ?? nowMs) : undefined;
     if (this.highSinceMs !== undefined && nowMs - this.highSinceMs >= autoscale.scaleUpAfterMs) {
@@ -207,6 +233,7 @@ export class Fleet {
     this.scaleUps++;
     const readyAtMs = this.clock.nowMs() + warmupMs;
     this.setTimer(readyAtMs, () => {
+      this.accrue(readyAtMs);
       replica.state = 'ready';
       this.dispatch(readyAtMs);
     });
@@ -217,6 +244,7 @@ export class Fleet {
     let victim: Replica | undefined;
     for (const r of this.replicas) if (r.state === 'ready' && (victim === undefined || r.active < victim.active)) victim = r;
     if (victim === undefined) return;
+    this.accrue(this.clock.nowMs());
     victim.state = 'draining';
     this.scaleDowns++;
     if (victim.active === 0) this.replicas.splice(this.replicas.indexOf(victim), 1);

@@ -82,6 +82,36 @@ describe('Gateway', () => {
   });
 });
 
+describe('Gateway arrivals at a given time (a time-scaled mock running behind the real clock)', () => {
+  it('takes a request at its arrival time, in its place among the model\'s events, not when it was handed over', () => {
+    const { clock, gateway, outcomes } = setup({ maxInFlight: 1 }, 500);
+    const tagged: string[] = [];
+    const submitAt = (tag: string, atMs: number): void =>
+      gateway.submit('c', { inputTokens: 1, outputTokens: 1 }, (o) => (outcomes.push(o), tagged.push(tag)), atMs);
+    submitAt('later', 300); // handed over first, arrives second
+    submitAt('earlier', 100);
+    expect(gateway.snapshot()).toMatchObject({ admitted: 0 }); // neither has arrived yet (the clock is at 0)
+    clock.advanceTo(2000);
+    expect(tagged).toEqual(['earlier', 'later']);
+    // 'earlier' in service 100–600; 'later' arrived at 300 and waited for the one slot until 600.
+    expect(outcomes).toEqual([
+      { kind: 'ok', queuedMs: 0, serviceMs: 500, heldMs: 0, totalMs: 500, modelMs: 500 },
+      { kind: 'ok', queuedMs: 300, serviceMs: 500, heldMs: 0, totalMs: 800, modelMs: 800 },
+    ]);
+  });
+
+  it('takes a request whose arrival time has passed now, and one not yet arrived when stopped never', () => {
+    const { clock, gateway, outcomes } = setup({}, 100);
+    clock.advanceTo(1000);
+    gateway.submit('c', { inputTokens: 1, outputTokens: 1 }, (o) => outcomes.push(o), 900);
+    expect(gateway.snapshot()).toMatchObject({ admitted: 1 });
+    gateway.submit('c', { inputTokens: 1, outputTokens: 1 }, (o) => outcomes.push(o), 1500);
+    gateway.stop();
+    clock.advanceTo(5000);
+    expect(gateway.snapshot()).toMatchObject({ admitted: 1 });
+  });
+});
+
 describe('Gateway timeouts', () => {
   /** A ManualClock that tells how many timers it holds: set and not yet due, cancelled or not (a cancelled one is held, with what its callback holds, until its time). */
   function countingClock() {

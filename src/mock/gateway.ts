@@ -98,6 +98,8 @@ export class Gateway {
   private rateLimited = 0;
   private concurrencyLimited = 0;
   private timedOut = 0;
+  /** Requests not yet in the model: each waits for its arrival time. */
+  private readonly arriving = new Set<CancelTimer>();
 
   constructor(
     private readonly limits: GatewayLimits,
@@ -108,9 +110,25 @@ export class Gateway {
     private readonly runDue: () => void = () => undefined,
   ) {}
 
-  /** Takes a request from `clientId`; `onOutcome` is called exactly once. */
-  submit(clientId: string, work: Work, onOutcome: (outcome: GatewayOutcome) => void): void {
+  /**
+   * Takes a request from `clientId`; `onOutcome` is called exactly once (unless the gateway stops first).
+   * `arrivalAtMs`: when it enters the model, when that is later than now (a time-scaled mock running
+   * behind the real clock, ModelClock.arrivalMs); it is then taken at that time, among the model's events.
+   */
+  submit(clientId: string, work: Work, onOutcome: (outcome: GatewayOutcome) => void, arrivalAtMs?: number): void {
     this.runDue();
+    if (arrivalAtMs !== undefined && arrivalAtMs > this.clock.nowMs()) {
+      const cancel = this.clock.setTimer(arrivalAtMs, () => {
+        this.arriving.delete(cancel);
+        this.admit(clientId, work, onOutcome);
+      });
+      this.arriving.add(cancel);
+      return;
+    }
+    this.admit(clientId, work, onOutcome);
+  }
+
+  private admit(clientId: string, work: Work, onOutcome: (outcome: GatewayOutcome) => void): void {
     const nowMs = this.clock.nowMs();
     const bucket = this.bucketFor(clientId, nowMs);
     if (bucket !== undefined && !bucket.tryTake(nowMs)) {
@@ -153,6 +171,8 @@ export class Gateway {
 
   /** Cancels every pending timer (the server is closing); pending requests get no outcome. */
   stop(): void {
+    for (const cancel of this.arriving) cancel();
+    this.arriving.clear();
     this.cancelDeadlineTimer?.();
     this.cancelDeadlineTimer = undefined;
     this.deadlineTimerAtMs = Number.POSITIVE_INFINITY;

@@ -6,8 +6,23 @@
  * So a slot whose service ended by the model's clock is free for the next arrival even when its
  * native timer has not fired yet, and what the model does does not depend on k. One native timer
  * is armed at a time, for the earliest pending timer; no busy waiting.
+ *
+ * At time scale k > 1 a request that reaches the mock w wall ms after it was due would enter the model
+ * k·w model ms late: near saturation the queue drains meanwhile and the request reads a shorter wait
+ * than at k = 1, where the same delay is w; and which of two close events comes first (an arrival, a
+ * slot freeing) would depend on how busy the machine is. So the model runs `lagWallMs` of wall time
+ * behind the real clock, and a client that says when a request was due (`arrival`) has it admitted at
+ * its due time, in its place among the model's events, as long as the delay was under the lag (else
+ * at the earliest time the model has not run yet, as without it): the model's course is then the same
+ * at every k and on a busy machine. The delay itself is not lost: the answer leaves that much later
+ * (`entryMs`, counted once), and its Server-Timing `svc` runs from the due time
+ * (src/mock/routes/context.ts). The price: every answer leaves `lagMs()` of model time after its time,
+ * which the mock says in Server-Timing (`lag`) so that the client counts it out.
  */
-import { type CancelTimer, type Clock, ManualClock, ScaledClock } from '../core/clock.js';
+import { type CancelTimer, type Clock, ManualClock, ScaledClock, monotonicMs } from '../core/clock.js';
+
+/** How far (wall ms) a time-scaled mock runs its model behind the real clock: more than a usual send lag plus loopback. */
+export const MODEL_LAG_WALL_MS = 20;
 
 export class ModelClock implements Clock {
   private readonly real: ScaledClock;
@@ -17,13 +32,42 @@ export class ModelClock implements Clock {
   private armedAtMs = Number.POSITIVE_INFINITY;
   private cancelArmed: CancelTimer | undefined;
 
-  constructor(readonly timeScale: number) {
+  /** The processing lag in model ms (lagWallMs × k). */
+  private readonly lagModelMs: number;
+
+  constructor(
+    readonly timeScale: number,
+    /** Wall ms the model runs behind the real clock (0: none; it matters only at k > 1). */
+    lagWallMs = 0,
+  ) {
     // Not keepAlive: the server keeps the process (or thread) alive; a pending model timer must not.
     this.real = new ScaledClock(timeScale);
+    this.lagModelMs = lagWallMs * timeScale;
   }
 
+  /** Model time: inside a timer, the time it was due; outside, how far the model has run (the real time less the lag). */
   nowMs(): number {
-    return this.running ? this.pending.nowMs() : this.real.nowMs();
+    return this.running ? this.pending.nowMs() : this.frontierMs();
+  }
+
+  /** How long (model ms) each answer leaves after its model time: the processing lag. */
+  lagMs(): number {
+    return this.lagModelMs;
+  }
+
+  /**
+   * A request due at `dueMonotonicMs` (wall, `monotonicMs()`), taken now: its due time in model time
+   * (`dueAtMs`); when it enters the model (`atMs`): its due time, or the time the model has run to when
+   * that is later (a delay longer than the lag), never after the real time (a due time in the future);
+   * and its entry delay (`entryMs`, model ms from the due time to its entry as it counts in its
+   * latency): the wall delay counted once, not k times, or the model's own lateness when that is more.
+   */
+  arrival(dueMonotonicMs: number): { readonly dueAtMs: number; readonly atMs: number; readonly entryMs: number } {
+    const realMs = this.real.nowMs();
+    const delayWallMs = Math.min(Math.max(0, monotonicMs() - dueMonotonicMs), realMs / this.timeScale);
+    const dueAtMs = realMs - this.timeScale * delayWallMs;
+    const atMs = Math.min(realMs, Math.max(this.nowMs(), dueAtMs));
+    return { dueAtMs, atMs, entryMs: Math.max(delayWallMs, atMs - dueAtMs) };
   }
 
   setTimer(atMs: number, fn: () => void): CancelTimer {
@@ -37,7 +81,7 @@ export class ModelClock implements Clock {
     if (this.running) return;
     this.running = true;
     try {
-      this.pending.advanceTo(this.real.nowMs());
+      this.pending.advanceTo(this.frontierMs());
     } finally {
       this.running = false;
     }
@@ -45,12 +89,16 @@ export class ModelClock implements Clock {
     if (next !== undefined) this.arm(next);
   }
 
+  private frontierMs(): number {
+    return this.real.nowMs() - this.lagModelMs;
+  }
+
   /** Keeps one native timer armed for the earliest pending timer. */
   private arm(atMs: number): void {
     if (atMs >= this.armedAtMs) return;
     this.cancelArmed?.();
     this.armedAtMs = atMs;
-    this.cancelArmed = this.real.setTimer(atMs, () => {
+    this.cancelArmed = this.real.setTimer(atMs + this.lagModelMs, () => {
       this.armedAtMs = Number.POSITIVE_INFINITY;
       this.cancelArmed = undefined;
       this.runDue();

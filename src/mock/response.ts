@@ -23,8 +23,12 @@ export class MockResponse extends ServerResponse {
   pipeline = false;
   /** The most body bytes the route reads: an answer with more unread must close the connection. */
   maxBodyBytes = 0;
-  /** When the request's headers arrived (model ms). */
+  /** When the request entered the model (model ms): when its headers arrived, or its due time plus the delay (ModelClock.arrival). */
   arrivedAtMs = 0;
+  /** When the client said it was due, in model ms (DUE_HEADER); `arrivedAtMs` when it did not say. */
+  dueAtMs = 0;
+  /** Its entry delay as it counts in its latency (model ms, ModelClock.arrival); 0 without DUE_HEADER. */
+  entryMs = 0;
   /** When the answer was written (model ms), not when 'close' fires later: the time a client can act on it. */
   answeredAtMs: number | undefined;
   /** The answer's Retry-After (s), for the request log. */

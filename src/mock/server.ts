@@ -9,14 +9,14 @@ import { describeValue } from '../core/text.js';
 import type { Clock } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
-import { IDENTIFICATION_LIMITS } from '../spec/index.js';
+import { DUE_HEADER, IDENTIFICATION_LIMITS } from '../spec/index.js';
 import { TokenStore } from './auth.js';
 import { BodyBudget, type BufferedSnapshot } from './body-budget.js';
 import { Fleet, type FleetSnapshot } from './fleet.js';
 import { Gateway, type GatewayLimits, type GatewaySnapshot } from './gateway.js';
 import { sendError } from './http.js';
 import { serviceTimeModel } from './latency-model.js';
-import { ModelClock } from './model-clock.js';
+import { MODEL_LAG_WALL_MS, ModelClock } from './model-clock.js';
 import { MockResponse } from './response.js';
 import { MOCK_DEFAULTS } from './defaults.js';
 import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES, type ProfileName } from './profiles.js';
@@ -42,6 +42,8 @@ export interface MockServerOptions {
   readonly profile?: ProfileName;
   /** k: the mock's clock runs k times fast (limits × k, times ÷ k on the wall). */
   readonly timeScale?: number;
+  /** At k > 1, how far (wall ms) the model runs behind the real clock (ModelClock); MODEL_LAG_WALL_MS by default. */
+  readonly modelLagWallMs?: number;
   /** Seed of the latency model and fault draws. */
   readonly seed?: number;
   readonly clientId?: string;
@@ -194,7 +196,8 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   const port = options.port ?? MOCK_DEFAULTS.port;
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`port: expected an integer from 0 to 65535, got ${port}`);
   const seed = options.seed ?? MOCK_DEFAULTS.seed;
-  const modelClock = options.clock === undefined ? new ModelClock(timeScale) : undefined;
+  // Time-scaled, the model runs behind the real clock, so a request is admitted at its due time (ModelClock).
+  const modelClock = options.clock === undefined ? new ModelClock(timeScale, timeScale > 1 ? (options.modelLagWallMs ?? MODEL_LAG_WALL_MS) : 0) : undefined;
   const clock = options.clock ?? modelClock!;
   const clientId = options.clientId ?? MOCK_DEFAULTS.clientId;
   const clientSecret = options.clientSecret ?? MOCK_DEFAULTS.clientSecret;
@@ -212,6 +215,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
 
   const ctx: MockContext = {
     clock,
+    modelLagMs: modelClock?.lagMs() ?? 0,
     tokens: new TokenStore(clock, options.tokenTtlS ?? MOCK_DEFAULTS.tokenTtlS),
     counters,
     clients: new Map([[clientId, clientSecret]]),
@@ -287,6 +291,22 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     process.emitWarning(`loadproof mock: handler failed: ${error instanceof Error ? error.message : String(error)}`);
   };
 
+  /** When a request enters the model: at its due time when the client says it (DUE_HEADER) and the model runs behind, else now. */
+  const arrive = (req: IncomingMessage, res: MockResponse): void => {
+    const due = req.headers[DUE_HEADER];
+    const dueMs = modelClock === undefined || ctx.modelLagMs === 0 || typeof due !== 'string' ? Number.NaN : Number(due);
+    if (!Number.isFinite(dueMs)) {
+      res.arrivedAtMs = clock.nowMs();
+      res.dueAtMs = res.arrivedAtMs;
+      res.entryMs = 0;
+      return;
+    }
+    const arrival = modelClock!.arrival(dueMs);
+    res.arrivedAtMs = arrival.atMs;
+    res.dueAtMs = arrival.dueAtMs;
+    res.entryMs = arrival.entryMs;
+  };
+
   const handle = (req: IncomingMessage, res: MockResponse): void => {
     const path = pathOf(req.url ?? '/');
     const route = findRoute(path);
@@ -299,7 +319,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
     res.maxBodyBytes = allowed ? route.maxBodyBytes : 0;
     res.on('close', onResponseClose);
     if (endpoint !== null) {
-      res.arrivedAtMs = clock.nowMs();
+      arrive(req, res);
       counters.received(endpoint);
     }
     if (route === undefined) {

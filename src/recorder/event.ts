@@ -32,7 +32,7 @@ export interface RecordableEvent {
     readonly endAtMs: number;
     readonly retryAfterS: readonly number[];
     /** Each attempt's send and answer times (model ms) and status (none: absent or null); absent in events written before they were recorded. */
-    readonly tries?: readonly { readonly sentAtMs: number; readonly endAtMs: number; readonly status?: number | null; readonly serviceMs?: number; readonly waitMs?: number; readonly errorCode?: string }[];
+    readonly tries?: readonly { readonly sentAtMs: number; readonly endAtMs: number; readonly status?: number | null; readonly serviceMs?: number; readonly lagMs?: number; readonly waitMs?: number; readonly errorCode?: string }[];
     /** Latency as judged (model ms), when it is not endAtMs − intendedAtMs (time scale k > 1: overheads counted once). */
     readonly latencyMs?: number;
     /** Service time as judged (model ms), when it is not endAtMs − lastSentAtMs. */

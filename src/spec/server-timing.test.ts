@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatModelTime, parseModelTime } from './server-timing.js';
+import { formatModelTime, parseModelLag, parseModelTime } from './server-timing.js';
 
 describe('Server-Timing svc', () => {
   it.each([
@@ -21,5 +21,12 @@ describe('Server-Timing svc', () => {
   it('round-trips what the mock writes, to the microsecond', () => {
     expect(parseModelTime(formatModelTime(1234.56789))).toBe(1234.568);
     expect(formatModelTime(-3)).toBe('svc;dur=0.000');
+  });
+
+  it('says and reads the lag of a mock that runs its model behind the real clock, and none when it has none', () => {
+    expect(formatModelTime(10, 400)).toBe('svc;dur=10.000, lag;dur=400.000');
+    expect(parseModelTime(formatModelTime(10, 400))).toBe(10);
+    expect(parseModelLag(formatModelTime(10, 400))).toBe(400);
+    expect(parseModelLag(formatModelTime(10))).toBeUndefined();
   });
 });

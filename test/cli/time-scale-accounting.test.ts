@@ -50,7 +50,7 @@ describe('a time-scaled run against the embedded mock', () => {
     for (const e of answered) {
       // The raw times stay raw: the last try is the last send, and the latency as judged is the accounting's.
       expect(e.tries.at(-1)!.sentAtMs).toBe(e.lastSentAtMs);
-      const tries = e.tries.map((t) => ({ sentAtMs: t.sentAtMs, endAtMs: t.endAtMs, ...(t.serviceMs === undefined ? {} : { serviceMs: t.serviceMs }), ...(t.waitMs === undefined ? {} : { waitMs: t.waitMs }) }));
+      const tries = e.tries.map((t) => ({ sentAtMs: t.sentAtMs, endAtMs: t.endAtMs, ...(t.serviceMs === undefined ? {} : { serviceMs: t.serviceMs }), ...(t.lagMs === undefined ? {} : { lagMs: t.lagMs }), ...(t.waitMs === undefined ? {} : { waitMs: t.waitMs }) }));
       const accounted = accountLatency({ intendedAtMs: e.intendedAtMs, lastSentAtMs: e.lastSentAtMs!, endAtMs: e.endAtMs!, tries }, K).latencyMs;
       expect(e.latencyMs).toBeCloseTo(accounted, 2);
       expect(e.latencyMs!).toBeLessThanOrEqual(e.endAtMs! - e.intendedAtMs + 0.001);

@@ -8,7 +8,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/core/clock.js';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
-import { API_PATHS } from '../../src/spec/index.js';
+import { monotonicMs } from '../../src/core/clock.js';
+import { API_PATHS, DUE_HEADER, parseModelLag } from '../../src/spec/index.js';
 import { type Reply, bearer, getToken, postJson } from '../helpers/http.js';
 
 const servers: MockServer[] = [];
@@ -50,6 +51,23 @@ describe('Server-Timing svc;dur on every pipeline answer', () => {
     const k50 = await at(50);
     expect(k1.every((ms) => ms > 50)).toBe(true); // nominal service takes hundreds of model ms
     for (const [i, ms] of k50.entries()) expect(ms).toBeCloseTo(k1[i]!, 2);
+  });
+
+  it('time-scaled, told when the request was due: svc counts from then (its delay to the mock once), and the lag is said', async () => {
+    // The model 200 wall ms behind (10,000 model ms): however busy the machine, the request reaches the mock within it.
+    const { s, auth } = await start({ profile: 'nominal', timeScale: 50, seed: 7, modelLagWallMs: 200 });
+    const plain = await postJson(s.url + API_PATHS.identification, { text: NOTE }, auth);
+    const parts = (reply: Reply): Record<string, number> => Object.fromEntries([...String(reply.headers['server-timing']).matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
+    // Not told: svc is the model's time from admission, as at k = 1; the lag is said (model ms).
+    expect(svcMs(plain)).toBeCloseTo(parts(plain).queue! + parts(plain).service! + parts(plain).hold!, 0);
+    expect(parseModelLag(plain.headers['server-timing'])).toBe(10_000);
+    // Told it was due 4 wall ms ago: admitted at its due time, svc = those 4 ms and the way to the mock, once (not 200 = 4 × 50), + the model's time.
+    const told = await postJson(s.url + API_PATHS.identification, { text: NOTE }, { ...auth, [DUE_HEADER]: (monotonicMs() - 4).toFixed(3) });
+    expect(told.status).toBe(200);
+    const entryMs = svcMs(told) - (parts(told).queue! + parts(told).service! + parts(told).hold!);
+    expect(entryMs).toBeGreaterThanOrEqual(4 - 0.1);
+    expect(entryMs).toBeLessThan(200);
+    expect(parseModelLag(told.headers['server-timing'])).toBe(10_000);
   });
 
   it('200 on the stall profile: the hold to the end of the stall window, from the intended end of service', async () => {

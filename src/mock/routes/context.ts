@@ -5,7 +5,7 @@ import type { Clock } from '../../core/clock.js';
 import type { Rng } from '../../core/rng.js';
 import type { TokenStore } from '../auth.js';
 import type { BodyBudget } from '../body-budget.js';
-import { drawFault } from '../faults.js';
+import { type Fault, drawFault } from '../faults.js';
 import type { Gateway, GatewayOutcome } from '../gateway.js';
 import { isJsonContentType, parseJson, readBody, sendError, sendJsonText } from '../http.js';
 import type { MockResponse } from '../response.js';
@@ -15,6 +15,8 @@ import { LIMIT_429_CODES, formatModelTime as modelTiming } from '../../spec/inde
 
 export interface MockContext {
   readonly clock: Clock;
+  /** How long (model ms) each answer of the model leaves after its model time (ModelClock.lagMs); 0 for none. */
+  readonly modelLagMs: number;
   readonly tokens: TokenStore;
   readonly counters: MockCounters;
   /** Registered clients: client_id → client_secret. */
@@ -91,9 +93,11 @@ export async function readJsonBody(req: IncomingMessage, res: MockResponse, ctx:
 /**
  * Answers a rate-limited endpoint's gateway outcome: 429 with Retry-After, 504, or the result
  * (with the profile's injected faults). Server-Timing carries the model times, in model ms:
- * `svc` on every answer (from admission to when the model meant the answer to leave: 0 for a 429,
- * the timeout for a 504, queue + service + hold for a result, plus the extra of a slow fault),
- * and for a result its parts `queue`, `service` and `hold`. `resultJson` serialises the result.
+ * `svc` on every answer, from admission to when the model meant the answer to leave (0 for a 429,
+ * the timeout for a 504, queue + service + hold for a result, plus the extra of a slow fault) — from
+ * the due time instead when the client said it (the request's entry delay first, ModelClock.arrival);
+ * `lag` when the model runs behind the real clock; and for a result the parts `queue`, `service` and
+ * `hold`. `resultJson` serialises the result.
  */
 export function answerOutcome(
   res: MockResponse,
@@ -101,31 +105,46 @@ export function answerOutcome(
   ctx: MockContext,
   resultJson: () => string,
 ): void {
+  const timing = (modelMs: number): string => modelTiming(res.entryMs + modelMs, ctx.modelLagMs);
+  // Admitted at its due time, the request has its entry delay still to count: its answer leaves that much later.
+  const entryLeftMs = res.entryMs - (res.arrivedAtMs - res.dueAtMs);
+  let answer: () => void;
+  let extraMs = 0;
   switch (outcome.kind) {
     case 'rate_limited':
-      sendError(res, 429, LIMIT_429_CODES.rateLimit, `rate limit exceeded; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': modelTiming(0) }, { retry_after: outcome.retryAfterS });
-      return;
+      answer = () => sendError(res, 429, LIMIT_429_CODES.rateLimit, `rate limit exceeded; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': timing(0) }, { retry_after: outcome.retryAfterS });
+      break;
     case 'concurrency_limited':
-      sendError(res, 429, LIMIT_429_CODES.inFlight, `too many requests in flight and the queue is full; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': modelTiming(0) }, { retry_after: outcome.retryAfterS });
-      return;
+      answer = () => sendError(res, 429, LIMIT_429_CODES.inFlight, `too many requests in flight and the queue is full; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': timing(0) }, { retry_after: outcome.retryAfterS });
+      break;
     case 'timeout':
-      sendError(res, 504, 'gateway_timeout', `the request reached the service timeout of ${Number((outcome.modelMs / 1000).toPrecision(3))} s`, { 'server-timing': modelTiming(outcome.modelMs) });
-      return;
-    case 'ok':
-      answerWithFaults(res, ctx, resultJson, outcome.modelMs, `queue;dur=${outcome.queuedMs.toFixed(1)}, service;dur=${outcome.serviceMs.toFixed(1)}, hold;dur=${outcome.heldMs.toFixed(1)}`);
-      return;
+      answer = () => sendError(res, 504, 'gateway_timeout', `the request reached the service timeout of ${Number((outcome.modelMs / 1000).toPrecision(3))} s`, { 'server-timing': timing(outcome.modelMs) });
+      break;
+    case 'ok': {
+      // Drawn now, in the model's order, not when the answer leaves.
+      const fault = drawFault(ctx.faults, ctx.faultRng);
+      if (fault === 'slow') {
+        ctx.counters.faults.slow++;
+        extraMs = ctx.faults.slowExtraMs;
+      }
+      const headers = { 'server-timing': `${timing(outcome.modelMs + extraMs)}, queue;dur=${outcome.queuedMs.toFixed(1)}, service;dur=${outcome.serviceMs.toFixed(1)}, hold;dur=${outcome.heldMs.toFixed(1)}` };
+      answer = () => answerWithFault(res, ctx, resultJson, fault, headers);
+      break;
+    }
     default: {
       const unreachable: never = outcome;
       throw new Error(`unknown outcome ${JSON.stringify(unreachable)}`);
     }
   }
+  const delayMs = entryLeftMs + extraMs;
+  if (delayMs > 0) ctx.clock.setTimer(ctx.clock.nowMs() + delayMs, answer);
+  else answer();
 }
 
-function answerWithFaults(res: MockResponse, ctx: MockContext, resultJson: () => string, modelMs: number, parts: string): void {
-  const fault = drawFault(ctx.faults, ctx.faultRng);
-  const headers = { 'server-timing': `${modelTiming(fault === 'slow' ? modelMs + ctx.faults.slowExtraMs : modelMs)}, ${parts}` };
+function answerWithFault(res: MockResponse, ctx: MockContext, resultJson: () => string, fault: Fault, headers: Record<string, string>): void {
   switch (fault) {
     case 'none':
+    case 'slow': // late by now: answerOutcome held it
       sendJsonText(res, 200, resultJson(), headers);
       return;
     case 'reset':
@@ -142,10 +161,6 @@ function answerWithFaults(res: MockResponse, ctx: MockContext, resultJson: () =>
       sendJsonText(res, 200, resultJson().slice(0, 24), headers);
       return;
     }
-    case 'slow':
-      ctx.counters.faults.slow++;
-      ctx.clock.setTimer(ctx.clock.nowMs() + ctx.faults.slowExtraMs, () => sendJsonText(res, 200, resultJson(), headers));
-      return;
     default: {
       const unreachable: never = fault;
       throw new Error(`unknown fault ${String(unreachable)}`);

@@ -41,6 +41,7 @@ export const handleIdentification: RouteHandler = async (req, res, ctx) => {
   const detection = detectPhi(text, ctx.outputTokenCap);
   ctx.identification.submit(clientId, { inputTokens, outputTokens: detection.outputTokens }, (outcome) =>
     answerOutcome(res, outcome, ctx, () => identificationJson(detection, inputTokens, ctx.outputTokenCap)),
+    res.arrivedAtMs,
   );
 };
 

@@ -34,5 +34,6 @@ export const handleObfuscation: RouteHandler = async (req, res, ctx) => {
   }
   ctx.obfuscation.submit(clientId, { inputTokens: estimateModelTokens(request.text), outputTokens: 0 }, (outcome) =>
     answerOutcome(res, outcome, ctx, () => JSON.stringify(obfuscate(request))),
+    res.arrivedAtMs,
   );
 };
