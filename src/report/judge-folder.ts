@@ -123,7 +123,7 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
   let judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
   // The folder's files were masked when the run wrote them: nothing secret is known here to mask.
-  const reports = await writeReports(dir, judgement.summary, (text) => text);
+  const reports = await writeReports(dir, { summary: judgement.summary, run: { ...run, end }, scenario }, (text) => text);
   const reportFailures = reports.filter((f) => f.error !== null).map((f) => ({ ...f, file: relative(dir, f.file) }));
   if (reportFailures.length > 0) judgement = judge(reportFailures);
   // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy.

@@ -8,6 +8,7 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunRecord, Summary } from '../judge/index.js';
+import { type ReportInput, reportMarkdown } from './markdown.js';
 import { type FileResult, writeAtomically } from '../run/output.js';
 import type { Scenario } from '../scenario/index.js';
 import { runCharts } from './charts.js';
@@ -15,8 +16,9 @@ import { junitXml } from './junit.js';
 import { renderPng } from './png.js';
 import { MANIFEST_FILE, type PreviousManifest, buildManifest, manifestText, sha256Text } from './manifest.js';
 
-/** Writes every report of `summary` into `dir`; `redact` masks secrets in what is written. */
-export async function writeReports(dir: string, summary: Summary, redact: (text: string) => string): Promise<FileResult[]> {
+/** Writes every report of a judged run into `dir`; `redact` masks secrets in what is written. */
+export async function writeReports(dir: string, input: ReportInput, redact: (text: string) => string): Promise<FileResult[]> {
+  const summary = input.summary;
   const written: FileResult[] = [];
   const build = async (file: string, text: () => string): Promise<void> => {
     let content: string;
@@ -29,6 +31,7 @@ export async function writeReports(dir: string, summary: Summary, redact: (text:
     written.push(await writeAtomically(join(dir, file), content));
   };
   await build('junit.xml', () => junitXml(summary));
+  await build('report.md', () => reportMarkdown(input));
   await mkdir(join(dir, 'charts'), { recursive: true }).catch(() => {});
   for (const chart of runCharts(summary)) {
     const file = join(dir, 'charts', `${chart.name}.png`);

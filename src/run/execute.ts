@@ -73,7 +73,7 @@ export interface RunOptions {
 
 /** What writes a judged run's report files (src/report/write-reports.ts); each failure is returned, never thrown. */
 export interface RunReports {
-  write(dir: string, summary: Summary, redact: (text: string) => string): Promise<FileResult[]>;
+  write(dir: string, input: { readonly summary: Summary; readonly run: RunRecord; readonly scenario: Scenario }, redact: (text: string) => string): Promise<FileResult[]>;
   writeManifest(dir: string, run: RunRecord, summary: Summary, scenario: Scenario, redact: (text: string) => string): Promise<FileResult & { readonly sha256: string | null }>;
 }
 
@@ -149,7 +149,7 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     let judgement = judged([]);
     // The reports before summary.json, so that it names any that could not be written.
     const redact = (text: string): string => options.secrets.redact(text);
-    const reportFailures = (await options.reports.write(reportDir, judgement.summary, redact).catch((error: unknown) => [{ file: join(reportDir, 'junit.xml'), error: `the reports could not be built: ${(error as Error).message}` }]))
+    const reportFailures = (await options.reports.write(reportDir, { summary: judgement.summary, run: { ...run, end }, scenario: plan.scenario }, redact).catch((error: unknown) => [{ file: join(reportDir, 'junit.xml'), error: `the reports could not be built: ${(error as Error).message}` }]))
       .map(relative)
       .filter((f) => f.error !== null);
     if (reportFailures.length > 0) judgement = judged(reportFailures);

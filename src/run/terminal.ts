@@ -7,7 +7,7 @@ import type { Summary } from '../judge/index.js';
 const sec = (ms: number | null | 'unanswered'): string => (ms === null ? '—' : ms === 'unanswered' ? ms : formatMs(ms));
 
 /** Where the traffic went, in words. */
-function targetText(summary: Summary): string {
+export function targetText(summary: Summary): string {
   const t = summary.target;
   switch (t.kind) {
     case 'embedded-mock':

@@ -34,6 +34,8 @@ export interface Check {
   readonly id: string;
   /** The phase the check is about, or null for the whole run. */
   readonly phase: string | null;
+  /** A documented target's check: the load band whose arrivals it judges (a ramp has one per band). */
+  readonly band?: string;
   /** What was checked, e.g. "p(95) < 2.5s (spec, sustained band, steady state)". */
   readonly what: string;
   readonly status: CheckStatus;
@@ -316,6 +318,7 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
     const check: Check = {
       id: 'latency_p95_target',
       phase: phase.name,
+      band: b.band.band,
       what: `p(95) < ${formatMs(b.band.p95TargetMs)} (spec, ${b.band.band} band${arrivals}, steady state)`,
       ...percentileCheck(b.steady, 95, '<', b.band.p95TargetMs, generator),
     };

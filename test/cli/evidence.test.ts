@@ -6,7 +6,7 @@
  * 2 without a manifest. `loadproof report` writes both again, junit.xml byte for byte the same.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
@@ -32,7 +32,7 @@ const copyOfRun = (): string => {
 beforeAll(async () => {
   server = await startMockServer({ timeScale: K });
   const { file, out } = scenarioWorkspace(
-    `name: evidence\ndescription: a run whose folder is evidence\ntarget: { environment: mock, baseUrl: "${server.url}" }\narrivals: { process: poisson, seed: 7 }\nphases:\n  - { name: steady, duration: 60s, rpm: 100, warmup: 10s }\n  - { name: burst, duration: 30s, rpm: 200 }\nthresholds:\n  all: ["p(50) < 1ms"]\n`,
+    `name: evidence\ndescription: a run whose folder is evidence\ntarget: { environment: mock, baseUrl: "${server.url}" }\narrivals: { process: poisson, seed: 7 }\nphases:\n  - { name: steady, duration: 60s, rpm: 100, warmup: 10s }\n  - { name: burst, duration: 30s, rpm: 200 }\n  - { name: ramp, duration: 40s, fromRpm: 100, toRpm: 300 }\nthresholds:\n  all: ["p(50) < 1ms"]\n`,
   );
   runOutput = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
   dir = join(out, runFolders(out)[0]!);
@@ -77,16 +77,54 @@ describe('a run folder as evidence', () => {
     });
     const files = [...readdirSync(dir).filter((f) => f !== 'manifest.json' && f !== 'charts'), ...readdirSync(join(dir, 'charts')).map((f) => `charts/${f}`)].sort();
     expect(manifest.files.map((f: any) => f.file)).toEqual(files);
-    expect(files).toEqual([...CHARTS.map((c) => `charts/${c}.png`), 'events.ndjson', 'junit.xml', 'run.json', 'scenario.yaml', 'summary.json'].sort());
+    expect(files).toEqual([...CHARTS.map((c) => `charts/${c}.png`), 'events.ndjson', 'junit.xml', 'report.md', 'run.json', 'scenario.yaml', 'summary.json'].sort());
     for (const entry of manifest.files) expect(entry).toEqual({ file: entry.file, bytes: readFileSync(join(dir, entry.file)).length, sha256: sha256(join(dir, entry.file)) });
     // The hash a ticket quotes is the one printed.
     expect(runOutput.stdout).toContain(`evidence: ${join(dir, 'manifest.json')} sha256:${sha256(join(dir, 'manifest.json'))}`);
   });
 
+  it('holds report.md: the run\'s identity, a row per phase and band slice with its p95 interval and verdict, the evidence, the charts', () => {
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    const summary = readJson(join(dir, 'summary.json'));
+    const run = readJson(join(dir, 'run.json'));
+    expect(md.startsWith(`# evidence: ${summary.verdict.status.toUpperCase()}\n`)).toBe(true);
+    expect(md).toContain(`| Scenario file | scenario.yaml (copy of ${run.scenarioSource}), ${run.scenarioSha256} |`);
+    expect(md).toContain(`| Plan | ${summary.counts.planned} requests, ${summary.planIdentity} |`);
+    expect(md).toContain(`| Run window | ${summary.startedAt.slice(0, 10)} ${summary.startedAt.slice(11, 19)} UTC – `);
+    expect(md).toContain(`| loadproof | ${summary.loadproofVersion} (judged by ${summary.judgedBy}) |`);
+    expect(md).toContain('| Advance notice | none given |');
+    const fmt = (ms: number): string => (ms >= 1000 ? `${(ms / 1000).toFixed(2)}s` : `${Math.round(ms)}ms`);
+    for (const phase of summary.phases) {
+      const line = md.split('\n').find((l) => l.startsWith(`| ${phase.name} |`));
+      expect(line, phase.name).toBeDefined();
+      expect(line).toContain(`| ${phase.offeredRpm} | ${phase.achievedRpm.toFixed(1)} | ${phase.sent} | ${phase.outcomes.ok} | ${phase.outcomes.http_429} | ${phase.outcomes.http_504} |`);
+      expect(line!.endsWith(`| ${phase.verdict.toUpperCase()} |`)).toBe(true);
+    }
+    // The ramp is judged by band slice: a row for each, with the interval its check judged.
+    const ramp = summary.phases.find((p: any) => p.name === 'ramp');
+    expect(ramp.bands.length).toBeGreaterThan(1);
+    for (const band of ramp.bands) {
+      const check = summary.verdict.checks.find((c: any) => c.phase === 'ramp' && c.band === band.band);
+      const line = md.split('\n').find((l) => l.startsWith(`| ↳ ${band.fromRpm}→${band.toRpm} rpm (${band.band} band) |`));
+      expect(line, band.band).toBeDefined();
+      const [low, high] = check.interval;
+      const interval = high === null ? `≥ ${fmt(low)}` : `${fmt(low)}–${fmt(high)}`;
+      expect(line).toContain(`| ${fmt(check.observed)} (${interval}) |`);
+      expect(line).toContain(`| < ${fmt(band.p95Ms)} | ${check.status.toUpperCase()} |`);
+    }
+    expect(md).toContain('## Evidence');
+    expect(md).toContain('not the service: it shows how the scenario and loadproof behave');
+    expect(md).toContain('No request was refused with 429.');
+    for (const reason of summary.verdict.reasons) expect(md).toContain(`- ${reason}`);
+    const charts = [...md.matchAll(/!\[[^\]]+\]\((charts\/[^)]+\.png)\)/g)].map((m) => m[1]!);
+    expect(charts.sort()).toEqual(CHARTS.map((c) => `charts/${c}.png`));
+    for (const chart of charts) expect(readFileSync(join(dir, chart)).length).toBeGreaterThan(1000);
+  });
+
   it('verify: intact as written (exit 0); then not, once one byte of summary.json changes (exit 1)', async () => {
     const intact = await runCli(['verify', dir]);
     expect(intact.code).toBe(0);
-    expect(intact.stdout).toContain('intact: all 10 files are byte for byte the ones manifest.json lists');
+    expect(intact.stdout).toContain('intact: all 11 files are byte for byte the ones manifest.json lists');
     expect(intact.stdout).toContain(`manifest.json sha256:${sha256(join(dir, 'manifest.json'))}`);
 
     const copy = copyOfRun();
@@ -98,7 +136,7 @@ describe('a run folder as evidence', () => {
     expect(changed.code).toBe(1);
     expect(changed.stdout).toContain('NOT INTACT');
     expect(changed.stdout).toContain('  changed: summary.json\n');
-    expect(changed.stdout).toContain('  9 files match');
+    expect(changed.stdout).toContain('  10 files match');
   });
 
   it('verify: a listed file gone, or a file the manifest does not list, is not intact either', async () => {
@@ -123,12 +161,16 @@ describe('a run folder as evidence', () => {
     expect(other.stderr).toContain('schemaVersion 9 with no file list, expected schemaVersion 1 and files[]');
   });
 
-  it('report writes junit.xml again byte for byte, and a new manifest that verify finds intact', async () => {
+  it('report writes junit.xml and report.md again byte for byte, and a new manifest that verify finds intact', async () => {
     const copy = copyOfRun();
     const junit = readFileSync(join(copy, 'junit.xml'), 'utf8');
+    const md = readFileSync(join(copy, 'report.md'), 'utf8');
+    const mdInode = statSync(join(copy, 'report.md')).ino;
     const again = await runMain(['report', copy]);
     expect(again.code).toBe(runOutput.code);
     expect(readFileSync(join(copy, 'junit.xml'), 'utf8')).toBe(junit);
+    expect(readFileSync(join(copy, 'report.md'), 'utf8')).toBe(md);
+    expect(statSync(join(copy, 'report.md')).ino).not.toBe(mdInode); // written again (atomically: a new file), not left alone
     expect(again.stdout).toContain(`evidence: ${join(copy, 'manifest.json')} sha256:${sha256(join(copy, 'manifest.json'))}`);
     expect((await runMain(['verify', copy])).code).toBe(0);
     expect(readJson(join(copy, 'manifest.json')).previous).toEqual({ sha256: sha256(join(dir, 'manifest.json')), intact: true, changed: [], missing: [], unlisted: [] });
@@ -157,6 +199,11 @@ describe('a run folder as evidence', () => {
       expect(byKind.inFlight).toBeGreaterThan(0);
       expect(byKind).toEqual({ rateLimit: stats.identification.gateway.rateLimited, inFlight: stats.identification.gateway.concurrencyLimited, other: 0 });
       const lines = readFileSync(join(folder, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      // report.md says when the first 429 came, at what offered rate, and of which kind.
+      const first = summary.timeline.find((w: any) => w.http429 > 0);
+      expect(readFileSync(join(folder, 'report.md'), 'utf8')).toMatch(
+        new RegExp(`The first 429 came [^.]* into the run \\(phase steady\\), when the offered rate was ${first.offeredRpm} requests a minute: ${first.answers429.inFlight} for requests in flight in that 10s window\\.`),
+      );
       expect(lines.flatMap((e) => e.tries).filter((t) => t.status === 429).every((t) => t.errorCode === 'too_many_in_flight' || t.errorCode === 'rate_limited')).toBe(true);
     } finally {
       await tiny.close();
