@@ -27,7 +27,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   credentials: ['core'],
   judge: ['core', 'spec', 'scenario', 'plan', 'guard', 'recorder', 'verdict'],
   run: ['core', 'spec', 'scenario', 'plan', 'guard', 'credentials', 'client', 'engine', 'recorder', 'verdict', 'judge', 'mock', 'corpus'],
-  report: ['core', 'scenario', 'plan', 'recorder', 'judge', 'run'],
+  compare: ['core', 'recorder', 'verdict', 'judge'],
+  report: ['core', 'scenario', 'plan', 'recorder', 'judge', 'run', 'compare'],
 };
 
 function sourceFiles(dir: string): string[] {

@@ -11,6 +11,7 @@ import { reportOptions, runReport } from './commands/report.js';
 import { runOptions, runRun } from './commands/run.js';
 import { runSchema } from './commands/schema.js';
 import { runVerify, verifyOptions } from './commands/verify.js';
+import { compareOptions, runCompare } from './commands/compare.js';
 import type { Io } from './io.js';
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -34,10 +35,13 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       .command('verify <run-dir>', "Check that a run folder's files are the ones its manifest.json lists (exit 0 intact, 1 not)", verifyOptions, async (args) => {
         exitCode = await runVerify(args, io);
       })
+      .command('compare <baseline-dir> <run-dir>', 'Compare a run with a baseline run, phase by phase; exit 1 on a clear regression', compareOptions, async (args) => {
+        exitCode = await runCompare(args, io);
+      })
       .command('schema', 'Print the JSON Schema of scenario files', {}, () => {
         exitCode = runSchema(io);
       })
-      .demandCommand(1, 'name a command: run, plan, report, verify, mock, schema')
+      .demandCommand(1, 'name a command: run, plan, report, verify, compare, mock, schema')
       .strict()
       // A flag given twice takes its last value (as most CLIs do), not an array.
       .parserConfiguration({ 'duplicate-arguments-array': false })

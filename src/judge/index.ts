@@ -2,3 +2,4 @@ export { type EventRecord, type EventSource, formatEventLine, parseEventLine, to
 export { EventSink, type Judgement, type JudgeInput, judgeRun, partialEnd } from './judge.js';
 export { type EngineRecord, type GuardRecord, type HostRecord, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type StopReason, type TargetKind, guardRecord } from './run-record.js';
 export { SUMMARY_SCHEMA_VERSION, buildSummary, type Summary, summaryJson } from './summary.js';
+export { type JudgedFolder, readJudgedFolder } from './folder.js';

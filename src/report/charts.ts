@@ -6,6 +6,10 @@
 import type { Summary } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
 
+/** Pixels: readable at the width a Markdown viewer or a ticket embeds an image (about 1,000). */
+export const CHART_WIDTH = 1000;
+export const CHART_HEIGHT = 460;
+
 /** A chart.js configuration, as plain data (JSON-safe: report.html inlines it). */
 export interface ChartSpec {
   /** File name under charts/ (without .png) and the chart's id. */

@@ -4,11 +4,7 @@
  * when a report is written: a run does not pay for chart.js before its first request.
  */
 import { ChartJSNodeCanvas } from 'chartjs-node-canvas';
-import type { ChartSpec } from './charts.js';
-
-/** Pixels: readable at the width a Markdown viewer or a ticket embeds an image (about 1,000). */
-export const CHART_WIDTH = 1000;
-export const CHART_HEIGHT = 460;
+import { CHART_HEIGHT, CHART_WIDTH, type ChartSpec } from './charts.js';
 
 let renderer: ChartJSNodeCanvas | undefined;
 

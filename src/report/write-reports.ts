@@ -8,7 +8,9 @@
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunRecord, Summary } from '../judge/index.js';
-import { type ReportInput, reportMarkdown } from './markdown.js';
+import { type ReportContent, type ReportInput, reportContent } from './content.js';
+import { reportHtml } from './html.js';
+import { reportMarkdown } from './markdown.js';
 import { type FileResult, writeAtomically } from '../run/output.js';
 import type { Scenario } from '../scenario/index.js';
 import { runCharts } from './charts.js';
@@ -31,9 +33,21 @@ export async function writeReports(dir: string, input: ReportInput, redact: (tex
     written.push(await writeAtomically(join(dir, file), content));
   };
   await build('junit.xml', () => junitXml(summary));
-  await build('report.md', () => reportMarkdown(input));
+  // Built once for report.md and report.html; when it cannot be, both say so.
+  let content: ReportContent | Error;
+  try {
+    content = reportContent(input);
+  } catch (error) {
+    content = error as Error;
+  }
+  const from = (render: (c: ReportContent) => string) => (): string => {
+    if (content instanceof Error) throw content;
+    return render(content);
+  };
+  await build('report.md', from(reportMarkdown));
+  await build('report.html', from(reportHtml));
   await mkdir(join(dir, 'charts'), { recursive: true }).catch(() => {});
-  for (const chart of runCharts(summary)) {
+  for (const chart of content instanceof Error ? runCharts(summary) : content.charts) {
     const file = join(dir, 'charts', `${chart.name}.png`);
     try {
       written.push(await writeAtomically(file, renderPng(chart)));

@@ -1,0 +1,171 @@
+/**
+ * A run against a baseline, phase by phase (matched by name): the change in p50 / p95 / p99 and in
+ * the 429, 504 and error rates. A regression is flagged only when it is clear:
+ *  - p95: the run's 95 % interval lies wholly above the baseline's, by more than the tolerance (its
+ *    lower end over the baseline's upper end × (1 + tolerance)). Two p95s that merely differ, or whose
+ *    intervals overlap, are no clear change: the same service measured twice differs too.
+ *  - a rate: Fisher's exact test says the run's rate is higher than chance explains (one-sided p < alpha).
+ * The intervals are the verdict's (order statistics widened by sectioning over time blocks), on the
+ * steady state of each phase, from each run folder judged again offline.
+ */
+import type { Summary } from '../judge/index.js';
+import type { Slice } from '../recorder/index.js';
+import { quantileInterval } from '../verdict/index.js';
+import { fisherGreater } from './fisher.js';
+
+/** A judged run: its summary, and each phase's steady-state sample (the recorder's, in plan order). */
+export interface ComparedRun {
+  readonly summary: Summary;
+  readonly steady: readonly Slice[];
+}
+
+export interface CompareOptions {
+  /** How far above the baseline's interval the run's must lie to count (0.1: 10 %). */
+  readonly tolerance: number;
+  /** The one-sided p-value under which a rate's rise is more than chance (0.01 by default). */
+  readonly alpha?: number;
+}
+
+export const DEFAULT_TOLERANCE = 0.1;
+export const DEFAULT_ALPHA = 0.01;
+
+export interface RateFigure {
+  readonly count: number;
+  readonly of: number;
+}
+
+export interface SideFigures {
+  readonly sent: number;
+  /** Steady-state latency (answers other than 429), model ms; null without data. */
+  readonly p50Ms: number | null;
+  readonly p95Ms: number | null;
+  readonly p99Ms: number | null;
+  /** The p95's 95 % interval; a side is null when too few requests bound it. */
+  readonly p95Interval: readonly [number | null, number | null] | null;
+  readonly rates: { readonly http429: RateFigure; readonly http504: RateFigure; readonly errors: RateFigure };
+}
+
+export type Figure = 'p95' | 'http429' | 'http504' | 'errors';
+
+export interface Finding {
+  readonly figure: Figure;
+  readonly kind: 'regression' | 'improvement';
+  readonly text: string;
+}
+
+export interface PhaseComparison {
+  readonly phase: string;
+  readonly baseline: SideFigures;
+  readonly run: SideFigures;
+  readonly findings: readonly Finding[];
+}
+
+export interface Comparison {
+  readonly tolerance: number;
+  readonly alpha: number;
+  readonly baseline: { readonly scenario: string; readonly startedAt: string; readonly planIdentity: string; readonly timeScale: number };
+  readonly run: { readonly scenario: string; readonly startedAt: string; readonly planIdentity: string; readonly timeScale: number };
+  readonly phases: readonly PhaseComparison[];
+  readonly onlyInBaseline: readonly string[];
+  readonly onlyInRun: readonly string[];
+  /** Any clear regression. */
+  readonly regression: boolean;
+  /** What the reader should know: a different plan, unmatched phases, a side too small to bound. */
+  readonly notes: readonly string[];
+}
+
+type Phase = Summary['phases'][number];
+
+const RATE_NAMES: Record<Exclude<Figure, 'p95'>, string> = { http429: '429 rate', http504: '504 rate', errors: 'error rate' };
+
+function figures(phase: Phase, steady: Slice): SideFigures {
+  const interval = quantileInterval({ all: steady.latencyExcl429, blocks: steady.latencyExcl429Blocks }, 0.95);
+  const latency = phase.steadyLatencyMs;
+  const shown = (v: number | null | 'unanswered'): number | null => (typeof v === 'number' ? v : null);
+  const failed = Object.values(phase.errors).reduce((a, b) => a + b, 0) + phase.outcomes.http_other;
+  return {
+    sent: phase.sent,
+    p50Ms: shown(latency.p50),
+    p95Ms: shown(latency.p95),
+    p99Ms: shown(latency.p99),
+    p95Interval: interval === undefined ? null : [interval.lowerMs, interval.upperMs],
+    rates: {
+      http429: { count: phase.outcomes.http_429, of: phase.sent },
+      http504: { count: phase.outcomes.http_504, of: phase.sent },
+      errors: { count: failed, of: phase.sent },
+    },
+  };
+}
+
+const ms = (v: number | null): string => (v === null ? '—' : v >= 1000 ? `${(v / 1000).toFixed(2)}s` : `${Math.round(v)}ms`);
+const intervalText = (i: SideFigures['p95Interval']): string => (i === null ? 'no data' : `${ms(i[0])}–${ms(i[1])}`);
+const percent = (r: RateFigure): string => `${r.of === 0 ? '—' : ((100 * r.count) / r.of).toFixed(2)} % (${r.count} of ${r.of})`;
+
+function p95Findings(base: SideFigures, run: SideFigures, tolerance: number): Finding[] {
+  const [baseLow, baseHigh] = base.p95Interval ?? [null, null];
+  const [runLow, runHigh] = run.p95Interval ?? [null, null];
+  const what = `p95 ${ms(run.p95Ms)} (interval ${intervalText(run.p95Interval)}) against ${ms(base.p95Ms)} (${intervalText(base.p95Interval)})`;
+  const pct = Math.round(tolerance * 100);
+  if (runLow !== null && baseHigh !== null && runLow > baseHigh * (1 + tolerance)) {
+    return [{ figure: 'p95', kind: 'regression', text: `${what}: the new interval lies above the baseline's by more than ${pct} %` }];
+  }
+  if (runHigh !== null && baseLow !== null && runHigh * (1 + tolerance) < baseLow) {
+    return [{ figure: 'p95', kind: 'improvement', text: `${what}: the new interval lies below the baseline's by more than ${pct} %` }];
+  }
+  return [];
+}
+
+function rateFindings(base: SideFigures, run: SideFigures, alpha: number): Finding[] {
+  const found: Finding[] = [];
+  for (const figure of ['http429', 'http504', 'errors'] as const) {
+    const b = base.rates[figure];
+    const r = run.rates[figure];
+    const what = `${RATE_NAMES[figure]} ${percent(r)} against ${percent(b)}`;
+    const up = fisherGreater(b.count, b.of, r.count, r.of);
+    if (up < alpha) found.push({ figure, kind: 'regression', text: `${what}: higher than chance explains (Fisher's exact test, one-sided p = ${up.toPrecision(2)})` });
+    const down = fisherGreater(r.count, r.of, b.count, b.of);
+    if (down < alpha) found.push({ figure, kind: 'improvement', text: `${what}: lower than chance explains (p = ${down.toPrecision(2)})` });
+  }
+  return found;
+}
+
+const identity = (s: Summary) => ({ scenario: s.scenario, startedAt: s.startedAt, planIdentity: s.planIdentity, timeScale: s.timeScale });
+
+export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: CompareOptions): Comparison {
+  const { tolerance } = options;
+  const alpha = options.alpha ?? DEFAULT_ALPHA;
+  if (!(tolerance >= 0) || !Number.isFinite(tolerance)) throw new RangeError(`tolerance: expected a fraction ≥ 0, got ${tolerance}`);
+  if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha: expected a probability between 0 and 1, got ${alpha}`);
+  const baseIndex = new Map(baseline.summary.phases.map((p, i) => [p.name, i]));
+  const runNames = new Set(run.summary.phases.map((p) => p.name));
+  const phases: PhaseComparison[] = [];
+  const notes: string[] = [];
+  for (const [i, phase] of run.summary.phases.entries()) {
+    const j = baseIndex.get(phase.name);
+    if (j === undefined) continue;
+    const base = figures(baseline.summary.phases[j]!, baseline.steady[j]!);
+    const now = figures(phase, run.steady[i]!);
+    if (base.p95Interval?.includes(null) === true || now.p95Interval?.includes(null) === true) {
+      notes.push(`${phase.name}: too few requests to bound a p95 on both sides; its p95 can show no clear change`);
+    }
+    phases.push({ phase: phase.name, baseline: base, run: now, findings: [...p95Findings(base, now, tolerance), ...rateFindings(base, now, alpha)] });
+  }
+  const onlyInBaseline = baseline.summary.phases.map((p) => p.name).filter((n) => !runNames.has(n));
+  const onlyInRun = run.summary.phases.map((p) => p.name).filter((n) => !baseIndex.has(n));
+  if (onlyInBaseline.length > 0) notes.push(`phases only in the baseline, not compared: ${onlyInBaseline.join(', ')}`);
+  if (onlyInRun.length > 0) notes.push(`phases only in the run, not compared: ${onlyInRun.join(', ')}`);
+  if (baseline.summary.planIdentity !== run.summary.planIdentity) notes.push('the two runs had different plans (scenario, seeds or time scale): phases are compared by name');
+  if (baseline.summary.timeScale !== run.summary.timeScale) notes.push(`time scales differ (${baseline.summary.timeScale} and ${run.summary.timeScale}): both are in model time`);
+  if (baseline.summary.environment !== run.summary.environment) notes.push(`environments differ: ${baseline.summary.environment} and ${run.summary.environment}`);
+  return {
+    tolerance,
+    alpha,
+    baseline: identity(baseline.summary),
+    run: identity(run.summary),
+    phases,
+    onlyInBaseline,
+    onlyInRun,
+    regression: phases.some((p) => p.findings.some((f) => f.kind === 'regression')),
+    notes,
+  };
+}

@@ -1,0 +1,231 @@
+/**
+ * What report.md and report.html say, once, for both to render: a run's evidence written for a support
+ * ticket — what was run, where, when and by which version; a row per phase (and per load band of a
+ * ramp) with its p95's 95 % interval and target; when 429s began, of which kind, at what offered rate;
+ * a plain account of what was observed against the documented limits; the guard's checks; the charts.
+ * A pure function of summary.json, run.json and the scenario copy, so `loadproof report` rebuilds it
+ * from the run folder. It states only what the run measured.
+ */
+import { formatMs } from '../core/text.js';
+import type { RunRecord, Summary } from '../judge/index.js';
+import { targetText } from '../run/terminal.js';
+import { formatDuration } from '../scenario/duration.js';
+import type { Scenario } from '../scenario/index.js';
+import { type ChartSpec, runCharts } from './charts.js';
+
+export interface ReportInput {
+  readonly summary: Summary;
+  readonly run: RunRecord;
+  readonly scenario: Scenario;
+}
+
+type Phase = Summary['phases'][number];
+type Check = Summary['verdict']['checks'][number];
+type Window = Summary['timeline'][number];
+
+export interface ReportTable {
+  readonly head: readonly string[];
+  readonly rows: readonly (readonly string[])[];
+  /** Columns of figures, aligned right. */
+  readonly numeric: readonly number[];
+}
+
+/** A report's content; its texts may hold `code` spans (backquotes), nothing else of Markdown. */
+export interface ReportContent {
+  readonly title: string;
+  /** Two columns: what, and its value. */
+  readonly identity: ReportTable;
+  /** How to read the phase table. */
+  readonly phasesNote: string;
+  readonly phases: ReportTable;
+  /** Why the verdict is what it is (the checks that decided it). */
+  readonly reasons: readonly string[];
+  /** Paragraphs. */
+  readonly evidence: readonly string[];
+  readonly guard: ReportTable;
+  readonly charts: readonly ChartSpec[];
+  readonly files: string;
+}
+const ms = (v: number | null | 'unanswered' | undefined): string => (v === null || v === undefined ? '—' : v === 'unanswered' ? 'unanswered' : formatMs(v));
+const utc = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+const errorsOf = (p: { errors: Record<string, number>; outcomes: { http_other: number } }): number => Object.values(p.errors).reduce((a, b) => a + b, 0) + p.outcomes.http_other;
+const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/** A p95 and its 95 % interval, as the verdict judged it. */
+function p95Text(observed: number | null | 'unanswered' | undefined, check: Check | undefined): string {
+  const interval = check?.interval;
+  if (interval === null || interval === undefined) return ms(observed);
+  const [low, high] = interval;
+  // A side is null when the sample is too small to bound it.
+  if (low === null && high === null) return `${ms(observed)} (too few to bound)`;
+  if (high === null) return `${ms(observed)} (≥ ${ms(low)})`;
+  if (low === null) return `${ms(observed)} (≤ ${ms(high)})`;
+  return `${ms(observed)} (${ms(low)}–${ms(high)})`;
+}
+
+function phaseRows(summary: Summary): string[][] {
+  const rows: string[][] = [];
+  for (const p of summary.phases) {
+    const checks = summary.verdict.checks.filter((c) => c.phase === p.name && c.id === 'latency_p95_target');
+    const only = p.bands.length <= 1 ? checks[0] : undefined;
+    rows.push([
+      p.name,
+      String(p.offeredRpm),
+      p.achievedRpm.toFixed(1),
+      String(p.sent),
+      String(p.outcomes.ok),
+      String(p.outcomes.http_429),
+      String(p.outcomes.http_504),
+      String(errorsOf(p)),
+      ms(p.steadyLatencyMs.p50),
+      p.bands.length > 1 ? p95Text(p.steadyLatencyMs.p95, undefined) : p95Text(p.steadyLatencyMs.p95, only),
+      ms(p.steadyLatencyMs.p99),
+      p.target === null ? (p.bands.length > 1 ? 'by band, below' : '—') : `< ${ms(p.target.p95Ms)}`,
+      p.verdict.toUpperCase(),
+    ]);
+    // A ramp across load bands is judged per band, by the rate at each arrival: a row per band slice.
+    if (p.bands.length > 1) {
+      for (const b of p.bands) {
+        const check = checks.find((c) => c.band === b.band);
+        rows.push([
+          `↳ ${b.fromRpm}→${b.toRpm} rpm (${b.band ?? 'no'} band)`,
+          '',
+          '',
+          String(b.steadyLatencyMs.count),
+          '',
+          '',
+          '',
+          '',
+          ms(b.steadyLatencyMs.p50),
+          p95Text(b.steadyLatencyMs.p95, check),
+          ms(b.steadyLatencyMs.p99),
+          b.p95Ms === null ? '—' : `< ${ms(b.p95Ms)}`,
+          check === undefined ? '' : check.status.toUpperCase(),
+        ]);
+      }
+    }
+  }
+  return rows;
+}
+
+/** The phase a time (model s from the start) falls in. */
+const phaseAt = (summary: Summary, startS: number): Phase | undefined => summary.phases.find((p) => startS >= p.startS && startS < p.startS + p.durationS);
+
+/** The first timeline window with a 429, or undefined. */
+const first429 = (summary: Summary): Window | undefined => summary.timeline.find((w) => w.http429 > 0);
+
+function kindsOf429(w: { answers429: { rateLimit: number; inFlight: number; other: number } }): string {
+  const a = w.answers429;
+  const parts = [
+    a.rateLimit > 0 ? `${a.rateLimit} for the rate limit` : '',
+    a.inFlight > 0 ? `${a.inFlight} for requests in flight` : '',
+    a.other > 0 ? `${a.other} naming no known limit` : '',
+  ].filter((s) => s !== '');
+  return parts.join(', ');
+}
+
+/**
+ * Facts only, each from the summary, in short paragraphs: what was sent and where, the documented limits
+ * and the 429s against them, latency against the targets, failures, the generator's own lag.
+ */
+function evidence(summary: Summary, real: boolean): string[] {
+  const o = summary.overall;
+  const model = summary.timeScale === 1 ? '' : ` of model time (run ${summary.timeScale}× faster against the mock)`;
+  const scope = [
+    `The run planned ${plural(summary.counts.planned, 'request')} over ${formatDuration(summary.modelDurationS * 1000)}${model}, offered at up to ${summary.guard.traffic.peakRpm} requests a minute, and sent ${o.sent}${o.sentOfPlanned === null ? '' : ` (${(o.sentOfPlanned * 100).toFixed(1)} % of the plan)`}.`,
+  ];
+  if (!real) scope.push(`Its target was ${targetText(summary)}, not the service: it shows how the scenario and loadproof behave, and says nothing of the service itself.`);
+
+  const limits = summary.guard.limits;
+  const refusals = [
+    `The documented limits it is judged against: ${limits.sustainedRpm} requests a minute sustained, bursts to ${limits.burstRpm} for ${limits.burstMinutes} minutes, brief spikes to ${limits.spikeRpm}, at most ${limits.maxInFlight} in flight${limits.reference === null ? '' : ` (${limits.reference})`}.`,
+  ];
+  const w = first429(summary);
+  if (w === undefined) refusals.push('No request was refused with 429.');
+  else {
+    const phase = phaseAt(summary, w.startS);
+    const windowMs = summary.timeline.length > 1 ? (summary.timeline[1]!.startS - summary.timeline[0]!.startS) * 1000 : 10_000;
+    const envelope = summary.phases.reduce((acc, p) => ({ findings: acc.findings + p.envelope.findings, edge: acc.edge + p.envelope.edge }), { findings: 0, edge: 0 });
+    refusals.push(
+      `The first 429 came ${formatDuration(w.startS * 1000)} into the run${phase === undefined ? '' : ` (phase ${phase.name})`}, when the offered rate was ${w.offeredRpm} requests a minute: ${kindsOf429(w)} in that ${formatDuration(windowMs)} window.`,
+      `In all ${plural(o.outcomes.http_429, 'answer')} ${o.outcomes.http_429 === 1 ? 'was' : 'were'} 429 (${kindsOf429(totals429(summary))}).`,
+      envelope.findings === 0
+        ? `None came on a request the documented limits clearly allow${envelope.edge > 0 ? ` (${envelope.edge} came within the margin of the limit, where neither side can be blamed)` : ''}.`
+        : `${envelope.findings} came on requests the documented limits clearly allow: a finding against the service.`,
+    );
+  }
+
+  const latency: string[] = [];
+  const p95 = summary.verdict.checks.filter((c) => c.id === 'latency_p95_target');
+  const failed = p95.filter((c) => c.status === 'fail');
+  const unsure = p95.filter((c) => c.status === 'inconclusive');
+  const where = (c: Check): string => `${c.phase}${c.band === undefined ? '' : ` (${c.band} band)`}`;
+  if (p95.length > 0 && failed.length === 0 && unsure.length === 0) latency.push('Every p95 was under its documented target with 95 % confidence: the upper end of each interval is under the target.');
+  for (const c of failed) latency.push(`${where(c)}: ${c.reason}: over the documented target.`);
+  for (const c of unsure) latency.push(`${where(c)}: ${c.reason}: not enough to say.`);
+  const failures = errorsOf(o);
+  latency.push(
+    o.outcomes.http_504 === 0 && failures === 0
+      ? 'No request timed out at the gateway (504) or failed otherwise.'
+      : `${plural(o.outcomes.http_504, 'request')} timed out at the gateway (504); ${failures} failed otherwise (client timeouts, resets, other statuses).`,
+  );
+
+  const generator: string[] = [];
+  const lag = summary.generator.sendLagWallMs;
+  if (lag.p99 !== null) generator.push(`The generator sent on schedule within ${lag.p99.toFixed(1)} ms (p99 of its send lag, wall time). Latency runs from the intended send time, so its lag is counted, never hidden.`);
+  generator.push(...summary.verdict.notes);
+  return [scope, refusals, latency, generator].filter((p) => p.length > 0).map((p) => p.join(' '));
+}
+
+function totals429(summary: Summary): { answers429: { rateLimit: number; inFlight: number; other: number } } {
+  const t = { rateLimit: 0, inFlight: 0, other: 0 };
+  for (const w of summary.timeline) {
+    t.rateLimit += w.answers429.rateLimit;
+    t.inFlight += w.answers429.inFlight;
+    t.other += w.answers429.other;
+  }
+  return { answers429: t };
+}
+
+function identity({ summary, run, scenario }: ReportInput): string[][] {
+  const notice = scenario.notice;
+  const wall = (Date.parse(summary.endedAt ?? summary.reportedAt) - Date.parse(summary.startedAt)) / 1000;
+  const host = run.host;
+  const rows: string[][] = [
+    ['Verdict', `${summary.verdict.status.toUpperCase()} (exit ${summary.exitCode})${summary.partial ? ' — partial: the run did not end normally' : ''}`],
+    ['Environment', targetText(summary)],
+    ['Scenario', `${summary.scenario} — ${summary.description}`],
+    ['Scenario file', `${run.scenarioFile} (copy of ${run.scenarioSource}), ${run.scenarioSha256}`],
+    ['Plan', `${summary.counts.planned} requests, ${summary.planIdentity}`],
+    ['Run window', `${utc(summary.startedAt)} – ${summary.endedAt === null ? 'not ended' : utc(summary.endedAt)} (${formatDuration(wall * 1000)} of wall time)`],
+    ['Time scale', summary.timeScale === 1 ? '1 (real time)' : `${summary.timeScale} (against the mock: every time here is model time)`],
+    ['loadproof', `${summary.loadproofVersion} (judged by ${summary.judgedBy})`],
+  ];
+  if (host !== undefined) rows.push(['Host', `Node ${host.node}, ${host.os}, ${host.cpu}${host.gitCommit === null ? '' : `, git commit ${host.gitCommit}`}`], ['Command', host.commandLine.join(' ')]);
+  rows.push(
+    ['Advance notice', notice === undefined ? 'none given' : `announced ${notice.announcedOn}, reference ${notice.reference}${notice.window === undefined ? '' : `, window ${notice.window.start} – ${notice.window.end}`}`],
+    ['Coordination', scenario.coordination === undefined ? 'none given' : `reference ${scenario.coordination.reference}`],
+  );
+  return rows;
+}
+
+export function reportContent(input: ReportInput): ReportContent {
+  const { summary } = input;
+  return {
+    title: `${summary.scenario}: ${summary.verdict.status.toUpperCase()}`,
+    identity: { head: ['', ''], rows: identity(input), numeric: [] },
+    phasesNote:
+      "Rates in requests a minute. Latency from the intended send time to the answer, answers other than 429, steady state (after each phase's warm-up); p95 with its 95 % interval (one side only when too few requests bound the other).",
+    phases: {
+      head: ['Phase', 'Offered', 'Achieved', 'Requests', '2xx', '429', '504', 'Errors', 'p50', 'p95 (95 % interval)', 'p99', 'Target p95', 'Verdict'],
+      rows: phaseRows(summary),
+      numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+    },
+    reasons: summary.verdict.reasons,
+    evidence: evidence(summary, summary.target.kind === 'real'),
+    guard: { head: ['Rule', 'Status', 'What it found'], rows: summary.guard.checks.map((c) => [c.rule, c.status, c.message]), numeric: [] },
+    charts: runCharts(summary),
+    files:
+      'This report is built from the run folder alone (`loadproof report <folder>` rebuilds it). `summary.json` holds every figure here; `events.ndjson` one line per planned request; `junit.xml` the checks for CI. `manifest.json` lists the SHA-256 of every file, this one included: `loadproof verify <folder>` says whether any was changed.',
+  };
+}

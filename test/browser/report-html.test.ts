@@ -1,0 +1,120 @@
+/**
+ * Issue 12: report.html in a real browser — headless Chromium from Debian's packages, driven by
+ * playwright-core. The page opens from the file alone: no console error, no request but the file
+ * itself, every chart's canvas drawn, the charts interactive (a hover shows a tooltip, a click on a
+ * legend entry hides its series), and the same tables as report.md. Where Chromium is absent the test
+ * is skipped, and its name says so: never passed without a browser.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
+
+// What the callbacks of page.evaluate() see: the page's globals (the project is typed for Node, not the DOM).
+declare const document: any;
+declare const window: any;
+
+const CHROMIUM = process.env.LOADPROOF_CHROMIUM ?? '/usr/bin/chromium';
+const present = existsSync(CHROMIUM);
+if (!present) console.warn(`report.html browser test SKIPPED: no Chromium at ${CHROMIUM} (install Debian's chromium, as .ci/run does, or set LOADPROOF_CHROMIUM)`);
+const title = present ? 'report.html in headless Chromium' : `report.html in headless Chromium — SKIPPED: no Chromium at ${CHROMIUM}`;
+
+/** The cells of a Markdown table's body rows, after its line starting with `| <first> |`. */
+function markdownRows(md: string, head: string): string[][] {
+  const lines = md.split('\n');
+  const start = lines.findIndex((l) => l.startsWith(`| ${head} |`));
+  const rows: string[][] = [];
+  for (let i = start + 2; i < lines.length && lines[i]!.startsWith('|'); i++) {
+    rows.push(lines[i]!.slice(2, -2).split(/ (?<!\\)\| /).map((c) => c.replace(/\\\|/g, '|')));
+  }
+  return rows;
+}
+
+describe.skipIf(!present)(title, () => {
+  let browser: Browser;
+  let dir: string;
+
+  beforeAll(async () => {
+    // A ramp (band rows) and a stretch over the documented rate (429s), at k = 60: a few seconds of wall time.
+    const ws = scenarioWorkspace(
+      'name: html\ndescription: a report to open in a browser\nphases:\n  - { name: ramp, duration: 2m, fromRpm: 100, toRpm: 300 }\n  - { name: over, duration: 5m, rpm: 260 }\n',
+    );
+    const run = await runMain(['run', ws.file, '--time-scale', '60', '--out', ws.out]);
+    expect([0, 1, 5], run.stderr).toContain(run.code);
+    dir = join(ws.out, runFolders(ws.out)[0]!);
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('opens from the file alone: no console error, no other request, every chart drawn', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    const errors: string[] = [];
+    const requests: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('request', (r) => requests.push(r.url()));
+    const url = pathToFileURL(join(dir, 'report.html')).href;
+    await page.goto(url);
+    const drawn = await page.evaluate(() =>
+      [...document.querySelectorAll('canvas')].map((canvas: any) => {
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        let painted = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) painted++;
+        return { id: canvas.id, painted };
+      }),
+    );
+    expect(errors).toEqual([]);
+    expect(requests).toEqual([url]);
+    expect(drawn.map((d) => d.id).sort()).toEqual(['chart-in-flight', 'chart-latency-distribution', 'chart-latency-over-time', 'chart-rate-and-refusals', 'chart-send-lag']);
+    for (const d of drawn) expect(d.painted, d.id).toBeGreaterThan(5000);
+    await page.close();
+  });
+
+  it('has interactive charts: a hover shows the values, a click on a legend entry hides its series', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+    const canvas = page.locator('#chart-rate-and-refusals');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.boundingBox())!;
+    // Where, on the page, is a point of the first series and the first legend entry (chart.js's own coordinates, scaled to the CSS box).
+    const at = await page.evaluate(() => {
+      const c = document.getElementById('chart-rate-and-refusals');
+      const chart = window.Chart.getChart(c);
+      const point = chart.getDatasetMeta(0).data[Math.floor(chart.getDatasetMeta(0).data.length / 2)];
+      const legend = chart.legend.legendHitBoxes[0];
+      const scale = c.getBoundingClientRect().width / chart.width;
+      return { point: { x: point.x * scale, y: point.y * scale }, legend: { x: (legend.left + legend.width / 2) * scale, y: (legend.top + legend.height / 2) * scale } };
+    });
+    await page.mouse.move(box.x + at.point.x, box.y + at.point.y);
+    const shown = await page.evaluate(() => window.Chart.getChart(document.getElementById('chart-rate-and-refusals')).tooltip.getActiveElements().length);
+    expect(shown).toBeGreaterThan(0);
+    await page.mouse.click(box.x + at.legend.x, box.y + at.legend.y);
+    const visible = await page.evaluate(() => window.Chart.getChart(document.getElementById('chart-rate-and-refusals')).isDatasetVisible(0));
+    expect(visible).toBe(false);
+    await page.close();
+  });
+
+  it('carries the same content as report.md: the phase table cell for cell, the evidence, the 429s', async () => {
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    const htmlRows = await page.evaluate(() => [...document.querySelectorAll('table.phases tbody tr')].map((tr: any) => [...tr.querySelectorAll('td')].map((td: any) => String(td.textContent ?? ''))));
+    expect(htmlRows).toEqual(markdownRows(md, 'Phase'));
+    expect(htmlRows.some((r) => r[0]!.startsWith('↳ '))).toBe(true); // the ramp's band slices
+    const text: string = await page.evaluate(() => document.body.innerText);
+    expect(text).toContain('The first 429 came');
+    for (const paragraph of md.slice(md.indexOf('## Evidence'), md.indexOf('## Safety')).split('\n\n').slice(1)) {
+      if (paragraph.trim() !== '') expect(text).toContain(paragraph.trim());
+    }
+    await page.close();
+  });
+});

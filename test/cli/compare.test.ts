@@ -1,0 +1,78 @@
+/**
+ * Issue 12: `loadproof compare <baseline-dir> <run-dir>`. Two runs of the same scenario against the
+ * nominal mock show no clear change (exit 0); the same scenario against the degraded mock is a
+ * regression (exit 1) whose p95 interval lies above the baseline's. Bad input is exit 2 and names
+ * what was wrong. Each folder is judged again offline; nothing is written to them.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
+
+const SCENARIO = 'name: compared\ndescription: a run to compare\nphases:\n  - { name: steady, duration: 2m, rpm: 100, warmup: 10s }\n  - { name: busy, duration: 1m, rpm: 200 }\n';
+const K = '60';
+
+/** One run of SCENARIO against the embedded mock of `profile`; its folder. */
+async function runAgainst(profile: string): Promise<string> {
+  const ws = scenarioWorkspace(SCENARIO);
+  const run = await runMain(['run', ws.file, '--time-scale', K, '--mock-profile', profile, '--out', ws.out]);
+  expect([0, 1, 5], run.stderr).toContain(run.code);
+  return join(ws.out, runFolders(ws.out)[0]!);
+}
+
+let nominalA: string;
+let nominalB: string;
+let degraded: string;
+
+beforeAll(async () => {
+  [nominalA, nominalB, degraded] = await Promise.all([runAgainst('nominal'), runAgainst('nominal'), runAgainst('degraded')]);
+}, 60_000);
+
+describe('loadproof compare', () => {
+  it('two runs of the same scenario against the same mock: no clear change, exit 0', async () => {
+    const before = readdirSync(nominalB).sort();
+    const { code, stdout } = await runMain(['compare', nominalA, nominalB]);
+    expect(code, stdout).toBe(0);
+    expect(stdout).toContain(`${nominalB} (compared, `);
+    expect(stdout).toMatch(/^ {2}phase +p50 +p95 \[95 % interval\] +p99 +429 rate +504 rate +error rate$/m);
+    expect(stdout).toMatch(/^ {2}steady +\S+ → \S+ /m);
+    expect(stdout).toMatch(/^ {2}busy +\S+ → \S+ /m);
+    expect(stdout).toContain('result: no clear change for the worse — exit 0');
+    expect(stdout).not.toContain('regression:');
+    expect(readdirSync(nominalB).sort()).toEqual(before); // judged in memory: nothing written
+  });
+
+  it('the same scenario against the degraded mock: a regression, exit 1, its p95 interval above the baseline\'s', async () => {
+    const { code, stdout } = await runMain(['compare', nominalA, degraded]);
+    expect(code, stdout).toBe(1);
+    expect(stdout).toMatch(/regression: busy: p95 \S+ \(interval \S+–\S+\) against \S+ \(\S+–\S+\): the new interval lies above the baseline's by more than 10 %/);
+    expect(stdout).toMatch(/result: REGRESSION: \d+ clear changes? for the worse — exit 1/);
+    // The other way round the degraded run is the baseline: the nominal one is better, not a regression.
+    const reverse = await runMain(['compare', degraded, nominalA]);
+    expect(reverse.code).toBe(0);
+    expect(reverse.stdout).toContain('better: busy: p95');
+  });
+
+  it('--json prints the comparison; --tolerance moves the bar', async () => {
+    const json = await runMain(['compare', nominalA, degraded, '--json']);
+    expect(json.code).toBe(1);
+    const comparison = JSON.parse(json.stdout);
+    expect(comparison).toMatchObject({ tolerance: 0.1, alpha: 0.01, regression: true, onlyInBaseline: [], onlyInRun: [] });
+    const busy = comparison.phases.find((p: any) => p.phase === 'busy');
+    expect(busy.run.p95Interval[0]).toBeGreaterThan(busy.baseline.p95Interval[1] * 1.1);
+    // A tolerance far above the change: no clear regression of p95 any more.
+    const lenient = JSON.parse((await runMain(['compare', nominalA, degraded, '--json', '--tolerance', '1000%'])).stdout);
+    expect(lenient.phases.flatMap((p: any) => p.findings).filter((f: any) => f.figure === 'p95' && f.kind === 'regression')).toEqual([]);
+  });
+
+  it('bad input is exit 2, named: a folder that is not a run, a tolerance that is not one', async () => {
+    const missing = await runMain(['compare', nominalA, join(nominalA, 'nope')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('not a run folder');
+    const tolerance = await runMain(['compare', nominalA, nominalB, '--tolerance', 'ten']);
+    expect(tolerance.code).toBe(2);
+    expect(tolerance.stderr).toContain('--tolerance: expected a percentage like 10% or a fraction like 0.1 (0 to 1000 %), got "ten"');
+    // Still nothing measured was touched.
+    expect(JSON.parse(readFileSync(join(nominalA, 'summary.json'), 'utf8')).scenario).toBe('compared');
+  });
+});
