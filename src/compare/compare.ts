@@ -42,6 +42,7 @@ export interface SideFigures {
   readonly p99Ms: number | null;
   /** The p95's 95 % interval; a side is null when too few requests bound it. */
   readonly p95Interval: readonly [number | null, number | null] | null;
+  /** Over the requests sent; `errors`: every other failure (timeouts, resets, refused connections, malformed answers, other statuses). */
   readonly rates: { readonly http429: RateFigure; readonly http504: RateFigure; readonly errors: RateFigure };
 }
 
@@ -76,7 +77,7 @@ export interface Comparison {
 
 type Phase = Summary['phases'][number];
 
-const RATE_NAMES: Record<Exclude<Figure, 'p95'>, string> = { http429: '429 rate', http504: '504 rate', errors: 'error rate' };
+const RATE_NAMES: Record<Exclude<Figure, 'p95'>, string> = { http429: '429 rate', http504: '504 rate', errors: 'rate of other failures' };
 
 function figures(phase: Phase, steady: Slice): SideFigures {
   const interval = quantileInterval({ all: steady.latencyExcl429, blocks: steady.latencyExcl429Blocks }, 0.95);
@@ -168,4 +169,35 @@ export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: Co
     regression: phases.some((p) => p.findings.some((f) => f.kind === 'regression')),
     notes,
   };
+}
+
+/** The file in a run folder that keeps its comparison with --baseline. */
+export const COMPARISON_FILE = 'comparison.json';
+
+/** A comparison as a run folder keeps it (comparison.json): with the baseline folder it was made against. */
+export interface BaselineComparison extends Comparison {
+  readonly baselineDir: string;
+}
+
+/**
+ * A run's exit with its comparison: a clear regression fails a run that passed or was inconclusive
+ * (exit 1); a failed (1), broken (4) or interrupted (130) run keeps its own exit.
+ */
+export function exitWithComparison(exitCode: number, comparison: Comparison | undefined): number {
+  return comparison?.regression === true && (exitCode === 0 || exitCode === 5) ? 1 : exitCode;
+}
+
+/** comparison.json read back: the comparison, or a reason it cannot be used. */
+export function parseComparison(text: string): BaselineComparison | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return 'not JSON';
+  }
+  const v = value as Partial<BaselineComparison> | null;
+  if (typeof v !== 'object' || v === null || typeof v.baselineDir !== 'string' || typeof v.regression !== 'boolean' || typeof v.tolerance !== 'number' || !Array.isArray(v.phases) || !Array.isArray(v.notes)) {
+    return 'expected {baselineDir, tolerance, regression, phases[], notes[], …} as loadproof run --baseline writes it';
+  }
+  return v as BaselineComparison;
 }

@@ -10,7 +10,7 @@ const rate = (r: RateFigure): string => (r.of === 0 ? '—' : `${((100 * r.count
 /** The comparison's rows: phase, p50, p95 with its interval, p99, then the three rates, each baseline → run. */
 export function comparisonRows(c: Comparison): string[][] {
   return [
-    ['phase', 'p50', 'p95 [95 % interval]', 'p99', '429 rate', '504 rate', 'error rate'],
+    ['phase', 'p50', 'p95 [95 % interval]', 'p99', '429 rate', '504 rate', 'other failures'],
     ...c.phases.map((p) => [
       p.phase,
       `${ms(p.baseline.p50Ms)} → ${ms(p.run.p50Ms)}${change(p.baseline.p50Ms, p.run.p50Ms)}`,
@@ -25,7 +25,7 @@ export function comparisonRows(c: Comparison): string[][] {
 
 /** How the rule reads, in one sentence. */
 export function comparisonRule(c: Comparison): string {
-  return `A regression is flagged only when it is clear: a phase's p95 interval lies above the baseline's by more than ${Math.round(c.tolerance * 100)} %, or a 429, 504 or error rate rose more than chance explains (Fisher's exact test, one-sided p < ${c.alpha}).`;
+  return `A regression is flagged only when it is clear: a phase's p95 interval lies above the baseline's by more than ${Math.round(c.tolerance * 100)} %, or its rate of 429s, 504s or other failures rose more than chance explains (Fisher's exact test, one-sided p < ${c.alpha}).`;
 }
 
 /** The findings as lines, `<phase>: <text>`, regressions first. */

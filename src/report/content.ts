@@ -11,12 +11,15 @@ import type { RunRecord, Summary } from '../judge/index.js';
 import { targetText } from '../run/terminal.js';
 import { formatDuration } from '../scenario/duration.js';
 import type { Scenario } from '../scenario/index.js';
+import { type BaselineComparison, comparisonFindings, comparisonRows, comparisonRule, comparisonVerdict } from '../compare/index.js';
 import { type ChartSpec, runCharts } from './charts.js';
 
 export interface ReportInput {
   readonly summary: Summary;
   readonly run: RunRecord;
   readonly scenario: Scenario;
+  /** The comparison with a baseline run (`run --baseline`), when there was one. */
+  readonly comparison?: BaselineComparison;
 }
 
 type Phase = Summary['phases'][number];
@@ -43,6 +46,8 @@ export interface ReportContent {
   /** Paragraphs. */
   readonly evidence: readonly string[];
   readonly guard: ReportTable;
+  /** Against the baseline (`run --baseline`): what it was, the table, the rule, the outcome, the findings and notes. */
+  readonly baseline?: { readonly intro: string; readonly table: ReportTable; readonly rule: string; readonly outcome: string; readonly lines: readonly string[] };
   readonly charts: readonly ChartSpec[];
   readonly files: string;
 }
@@ -209,6 +214,18 @@ function identity({ summary, run, scenario }: ReportInput): string[][] {
   return rows;
 }
 
+function baselineSection(c: BaselineComparison): NonNullable<ReportContent['baseline']> {
+  const [head, ...rows] = comparisonRows(c);
+  const { regressions, improvements } = comparisonFindings(c);
+  return {
+    intro: `Compared with the baseline run \`${c.baselineDir}\` (${c.baseline.scenario}, started ${c.baseline.startedAt}), phase by phase, steady state, baseline → run.`,
+    table: { head: head!, rows, numeric: [] },
+    rule: comparisonRule(c),
+    outcome: comparisonVerdict(c),
+    lines: [...regressions.map((r) => `Regression: ${r}`), ...improvements.map((r) => `Better: ${r}`), ...c.notes.map((n) => `Note: ${n}`)],
+  };
+}
+
 export function reportContent(input: ReportInput): ReportContent {
   const { summary } = input;
   return {
@@ -224,6 +241,7 @@ export function reportContent(input: ReportInput): ReportContent {
     reasons: summary.verdict.reasons,
     evidence: evidence(summary, summary.target.kind === 'real'),
     guard: { head: ['Rule', 'Status', 'What it found'], rows: summary.guard.checks.map((c) => [c.rule, c.status, c.message]), numeric: [] },
+    ...(input.comparison === undefined ? {} : { baseline: baselineSection(input.comparison) }),
     charts: runCharts(summary),
     files:
       'This report is built from the run folder alone (`loadproof report <folder>` rebuilds it). `summary.json` holds every figure here; `events.ndjson` one line per planned request; `junit.xml` the checks for CI. `manifest.json` lists the SHA-256 of every file, this one included: `loadproof verify <folder>` says whether any was changed.',

@@ -97,6 +97,16 @@ export function reportHtml(c: ReportContent): string {
     ...(c.reasons.length > 0 ? ['<p><strong>Why:</strong></p>', `<ul>${c.reasons.map((r) => `<li>${htmlText(r)}</li>`).join('')}</ul>`] : []),
     '<h2>Evidence</h2>',
     ...c.evidence.map((p) => `<p>${htmlText(p)}</p>`),
+    ...(c.baseline === undefined
+      ? []
+      : [
+          '<h2>Against the baseline</h2>',
+          `<p>${htmlText(c.baseline.intro)}</p>`,
+          table(c.baseline.table, 'baseline'),
+          `<p>${htmlText(c.baseline.rule)}</p>`,
+          `<p><strong>${htmlText(c.baseline.outcome)}.</strong></p>`,
+          ...(c.baseline.lines.length > 0 ? [`<ul>${c.baseline.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`] : []),
+        ]),
     '<h2>Safety checks before the run</h2>',
     table(c.guard, 'guard'),
     '<h2>Charts</h2>',

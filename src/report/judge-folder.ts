@@ -3,7 +3,9 @@
  * src/judge/folder.ts: the scenario copy, run.json and events.ndjson) and writes summary.json and every
  * report again. Nothing is sent. A partial run's folder is judged from the events it wrote.
  */
+import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { type BaselineComparison, COMPARISON_FILE, exitWithComparison, parseComparison } from '../compare/index.js';
 import { type Judgement, readJudgedFolder, summaryJson } from '../judge/index.js';
 import { type FileResult, writeAtomically } from '../run/output.js';
 import { ManifestUnreadable, type PreviousManifest, verifyFolder } from './manifest.js';
@@ -30,11 +32,13 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
   // Before anything is rewritten: whether the folder was still what its manifest listed. A new manifest
   // would vouch for edited files; it records this instead, and the reader is told.
   const previous = await previousManifest(dir);
-  const allNotes = previous === null || previous.intact ? folder.notes : [...folder.notes, `the folder did not match its manifest.json before this report (${describeChanges(previous)}): the new manifest.json records that`];
+  const allNotes = previous === null || previous.intact ? [...folder.notes] : [...folder.notes, `the folder did not match its manifest.json before this report (${describeChanges(previous)}): the new manifest.json records that`];
+  // A run made with --baseline keeps its comparison: the reports carry it again, and so does the exit.
+  const comparison = await readComparison(dir, allNotes);
   let judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
   // The folder's files were masked when the run wrote them: nothing secret is known here to mask.
-  const reports = await writeReports(dir, { summary: judgement.summary, run: { ...run, end }, scenario }, (text) => text);
+  const reports = await writeReports(dir, { summary: judgement.summary, run: { ...run, end }, scenario, ...(comparison === undefined ? {} : { comparison }) }, (text) => text);
   const reportFailures = reports.filter((f) => f.error !== null).map((f) => ({ ...f, file: relative(dir, f.file) }));
   if (reportFailures.length > 0) judgement = judge(reportFailures);
   // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy.
@@ -42,7 +46,24 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
   if (written.error !== null) judgement = judge([...reportFailures, { file: 'summary.json', error: written.error }]);
   // Not when summary.json could not be rewritten: the old one stays, with the manifest that matches it.
   const manifest = written.error === null ? await writeManifest(dir, run, judgement.summary, scenario, (text) => text, previous) : { file: join(dir, 'manifest.json'), error: 'not rewritten, since summary.json could not be', sha256: null };
-  return { ...judgement, exitCode: manifest.error !== null && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : judgement.exitCode, summaryPath, written, notes: allNotes, reports: [...reports, manifest], manifestSha256: manifest.sha256 };
+  return { ...judgement, exitCode: manifest.error !== null && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : exitWithComparison(judgement.exitCode, comparison), summaryPath, written, notes: allNotes, reports: [...reports, manifest], manifestSha256: manifest.sha256 };
+}
+
+/** The folder's comparison.json, when it has one that can be used; a note says why not otherwise. */
+async function readComparison(dir: string, notes: string[]): Promise<BaselineComparison | undefined> {
+  let text: string;
+  try {
+    text = await readFile(join(dir, COMPARISON_FILE), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') notes.push(`${COMPARISON_FILE} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): the reports leave the baseline out`);
+    return undefined;
+  }
+  const comparison = parseComparison(text);
+  if (typeof comparison === 'string') {
+    notes.push(`${COMPARISON_FILE}: ${comparison}; the reports leave the baseline out`);
+    return undefined;
+  }
+  return comparison;
 }
 
 /** The folder's manifest as it was, checked: null when it had none (or none that can be read). */

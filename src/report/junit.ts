@@ -5,6 +5,7 @@
  * with its reason (neither passed nor failed: CI must not read it as a pass), a passed one empty.
  * A pure function of summary.json, so `loadproof report` rebuilds it from the run folder.
  */
+import type { BaselineComparison } from '../compare/index.js';
 import type { Summary } from '../judge/index.js';
 
 type SummaryCheck = Summary['verdict']['checks'][number];
@@ -93,12 +94,31 @@ function testSuite(suite: Suite, summary: Summary, failure: string | null): stri
   return [`  <testsuite${head}>`, ...properties(summary), ...errorCase, ...suite.checks.map((c) => testCase(c, suite.classname)), '  </testsuite>'].join('\n');
 }
 
-/** junit.xml's text for a judged run. */
-export function junitXml(summary: Summary): string {
-  const checks = summary.verdict.checks;
+/** A run's comparison with its baseline as checks: one per phase compared, failed by a clear regression. */
+function baselineChecks(c: BaselineComparison): SummaryCheck[] {
+  return c.phases.map((p) => {
+    const regressions = p.findings.filter((f) => f.kind === 'regression');
+    return {
+      id: 'baseline',
+      phase: p.phase,
+      what: `no clear regression against the baseline ${c.baselineDir}`,
+      status: regressions.length > 0 ? 'fail' : 'pass',
+      observed: null,
+      interval: null,
+      reason: regressions.length > 0 ? regressions.map((f) => f.text).join('; ') : 'no clear change for the worse',
+    };
+  });
+}
+
+/** junit.xml's text for a judged run, and its comparison with a baseline when it has one. */
+export function junitXml(summary: Summary, comparison?: BaselineComparison): string {
+  const compared = comparison === undefined ? [] : baselineChecks(comparison);
+  const checks = [...summary.verdict.checks, ...compared];
   const classPrefix = `loadproof.${summary.scenario}`;
-  const suites: Suite[] = summary.phases.map((p) => ({ name: `${summary.scenario} / ${p.name}`, classname: `${classPrefix}.${p.name}`, timeS: p.durationS, checks: checks.filter((c) => c.phase === p.name) }));
-  const runChecks = checks.filter((c) => c.phase === null || !summary.phases.some((p) => p.name === c.phase));
+  const own = summary.verdict.checks;
+  const suites: Suite[] = summary.phases.map((p) => ({ name: `${summary.scenario} / ${p.name}`, classname: `${classPrefix}.${p.name}`, timeS: p.durationS, checks: own.filter((c) => c.phase === p.name) }));
+  if (compared.length > 0) suites.push({ name: `${summary.scenario} / against the baseline`, classname: `${classPrefix}.baseline`, timeS: 0, checks: compared });
+  const runChecks = own.filter((c) => c.phase === null || !summary.phases.some((p) => p.name === c.phase));
   const failure = runFailure(summary);
   const wholeRun = { name: `${summary.scenario} (whole run)`, classname: classPrefix, timeS: summary.modelDurationS, checks: runChecks };
   const head = attrs({

@@ -22,6 +22,9 @@ export function reportMarkdown(c: ReportContent): string {
     '## Evidence',
     '',
     ...c.evidence.flatMap((paragraph) => [paragraph, '']),
+    ...(c.baseline === undefined
+      ? []
+      : ['## Against the baseline', '', c.baseline.intro, '', ...table(c.baseline.table), '', c.baseline.rule, '', `**${c.baseline.outcome}.**`, '', ...c.baseline.lines.map((l) => `- ${l}`), ...(c.baseline.lines.length > 0 ? [''] : [])]),
     '## Safety checks before the run',
     '',
     ...table(c.guard),

@@ -32,7 +32,7 @@ export async function writeReports(dir: string, input: ReportInput, redact: (tex
     }
     written.push(await writeAtomically(join(dir, file), content));
   };
-  await build('junit.xml', () => junitXml(summary));
+  await build('junit.xml', () => junitXml(summary, input.comparison));
   // Built once for report.md and report.html; when it cannot be, both say so.
   let content: ReportContent | Error;
   try {

@@ -37,6 +37,7 @@ import { MsHistogram } from '../recorder/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
 import { EventLog, type FileResult, makeRunFolder, pointLatestAt, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
+import { type BaselineComparison, COMPARISON_FILE, type ComparedRun, compareRuns, exitWithComparison } from '../compare/index.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
 import { loopMonitorIntervalMs } from './loop-monitor.js';
 import { RequestEvents } from './request-events.js';
@@ -67,13 +68,15 @@ export interface RunOptions {
   readonly host: HostRecord;
   /** Writes the reports beside summary.json, and the manifest last: src/report's, given by the CLI (report sits above run). */
   readonly reports: RunReports;
+  /** --baseline: the run folder to compare this run with, judged already (a bad one was refused before anything was sent). */
+  readonly baseline?: { readonly dir: string; readonly run: ComparedRun; readonly tolerance: number };
   /** Progress lines (stderr). */
   readonly log: (line: string) => void;
 }
 
 /** What writes a judged run's report files (src/report/write-reports.ts); each failure is returned, never thrown. */
 export interface RunReports {
-  write(dir: string, input: { readonly summary: Summary; readonly run: RunRecord; readonly scenario: Scenario }, redact: (text: string) => string): Promise<FileResult[]>;
+  write(dir: string, input: { readonly summary: Summary; readonly run: RunRecord; readonly scenario: Scenario; readonly comparison?: BaselineComparison }, redact: (text: string) => string): Promise<FileResult[]>;
   writeManifest(dir: string, run: RunRecord, summary: Summary, scenario: Scenario, redact: (text: string) => string): Promise<FileResult & { readonly sha256: string | null }>;
 }
 
@@ -87,6 +90,8 @@ export interface RunOutcome {
   readonly manifestSha256: string | null;
   /** Output files that could not be written whole (exit 4). */
   readonly writeFailures: readonly FileResult[];
+  /** The comparison with --baseline, when there was one. */
+  readonly comparison: BaselineComparison | undefined;
 }
 
 const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
@@ -147,10 +152,16 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     // that they reuse its space instead of growing the heap past it (a 24-hour soak's peak RSS; src/core/full-collection.ts).
     collectGarbageNow();
     let judgement = judged([]);
+    // Against --baseline: kept in the folder (comparison.json), so that `loadproof report` puts it in the reports again.
+    const baseline = options.baseline;
+    const comparison: BaselineComparison | undefined =
+      baseline === undefined ? undefined : { baselineDir: baseline.dir, ...compareRuns(baseline.run, { summary: judgement.summary, steady: sink.recorder.steady }, { tolerance: baseline.tolerance }) };
+    const comparisonWritten = comparison === undefined ? [] : [await writeJsonAtomically(COMPARISON_FILE, `${JSON.stringify(comparison, null, 2)}\n`)];
     // The reports before summary.json, so that it names any that could not be written.
     const redact = (text: string): string => options.secrets.redact(text);
-    const reportFailures = (await options.reports.write(reportDir, { summary: judgement.summary, run: { ...run, end }, scenario: plan.scenario }, redact).catch((error: unknown) => [{ file: join(reportDir, 'junit.xml'), error: `the reports could not be built: ${(error as Error).message}` }]))
+    const reportFailures = (await options.reports.write(reportDir, { summary: judgement.summary, run: { ...run, end }, scenario: plan.scenario, ...(comparison === undefined ? {} : { comparison }) }, redact).catch((error: unknown) => [{ file: join(reportDir, 'junit.xml'), error: `the reports could not be built: ${(error as Error).message}` }]))
       .map(relative)
+      .concat(comparisonWritten)
       .filter((f) => f.error !== null);
     if (reportFailures.length > 0) judgement = judged(reportFailures);
     const summaryWritten = await writeJsonAtomically('summary.json', summaryJson(judgement.summary));
@@ -162,13 +173,13 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
         ? await options.reports.writeManifest(reportDir, { ...run, end }, judgement.summary, plan.scenario, redact)
         : { file: join(reportDir, 'manifest.json'), error: 'not written, since summary.json could not be', sha256: null };
     const writeFailures = [...end.files, runFile, ...reportFailures, summaryWritten, ...(summaryWritten.error === null ? [relative(manifest)] : [])].filter((f): f is FileResult => f !== undefined && f.error !== null).map((f) => ({ ...f, file: join(reportDir, f.file) }));
-    const exitCode = manifest.error !== null && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : judgement.exitCode;
+    const exitCode = manifest.error !== null && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : exitWithComparison(judgement.exitCode, comparison);
     // Once the folder is whole: `<out>/latest` never points at a run still being written.
     if (options.runDir === undefined) {
       const notPointed = await pointLatestAt(options.outDir, reportDir);
       if (notPointed !== null) options.log(`loadproof: warning: ${notPointed}`);
     }
-    return { exitCode, reportDir, summary: judgement.summary, manifestSha256: manifest.sha256, failure: measured.failure, writeFailures };
+    return { exitCode, reportDir, summary: judgement.summary, manifestSha256: manifest.sha256, failure: measured.failure, writeFailures, comparison };
   } finally {
     await target.embedded?.close();
   }

@@ -4,7 +4,7 @@
  * regression (exit 1) whose p95 interval lies above the baseline's. Bad input is exit 2 and names
  * what was wrong. Each folder is judged again offline; nothing is written to them.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
@@ -34,7 +34,7 @@ describe('loadproof compare', () => {
     const { code, stdout } = await runMain(['compare', nominalA, nominalB]);
     expect(code, stdout).toBe(0);
     expect(stdout).toContain(`${nominalB} (compared, `);
-    expect(stdout).toMatch(/^ {2}phase +p50 +p95 \[95 % interval\] +p99 +429 rate +504 rate +error rate$/m);
+    expect(stdout).toMatch(/^ {2}phase +p50 +p95 \[95 % interval\] +p99 +429 rate +504 rate +other failures$/m);
     expect(stdout).toMatch(/^ {2}steady +\S+ → \S+ /m);
     expect(stdout).toMatch(/^ {2}busy +\S+ → \S+ /m);
     expect(stdout).toContain('result: no clear change for the worse — exit 0');
@@ -63,6 +63,37 @@ describe('loadproof compare', () => {
     // A tolerance far above the change: no clear regression of p95 any more.
     const lenient = JSON.parse((await runMain(['compare', nominalA, degraded, '--json', '--tolerance', '1000%'])).stdout);
     expect(lenient.phases.flatMap((p: any) => p.findings).filter((f: any) => f.figure === 'p95' && f.kind === 'regression')).toEqual([]);
+  });
+
+  it('run --baseline: the comparison in the terminal, comparison.json, report.md, report.html and junit.xml; exit 1; report rebuilds it', async () => {
+    const ws = scenarioWorkspace(SCENARIO);
+    const run = await runMain(['run', ws.file, '--time-scale', K, '--mock-profile', 'degraded', '--baseline', nominalA, '--out', ws.out]);
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stdout).toContain(`against the baseline ${nominalA} (compared, `);
+    expect(run.stdout).toMatch(/regression: busy: p95 .* the new interval lies above the baseline's by more than 10 %/);
+    const folder = join(ws.out, runFolders(ws.out)[0]!);
+    const comparison = JSON.parse(readFileSync(join(folder, 'comparison.json'), 'utf8'));
+    expect(comparison).toMatchObject({ baselineDir: nominalA, regression: true, tolerance: 0.1 });
+    const md = readFileSync(join(folder, 'report.md'), 'utf8');
+    expect(md).toContain(`## Against the baseline\n\nCompared with the baseline run \`${nominalA}\``);
+    expect(md).toMatch(/\*\*REGRESSION: \d+ clear changes? for the worse\.\*\*/);
+    expect(readFileSync(join(folder, 'report.html'), 'utf8')).toContain('<h2>Against the baseline</h2>');
+    const junit = readFileSync(join(folder, 'junit.xml'), 'utf8');
+    expect(junit).toContain('name="compared / against the baseline"');
+    expect(junit).toMatch(/<testcase name="baseline: no clear regression against the baseline [^"]*" classname="loadproof\.compared\.baseline" time="0">\s*<failure message="p95 /);
+    // Rebuilt from the folder alone, comparison included, with the same exit.
+    const again = await runMain(['report', folder]);
+    expect(again.code).toBe(1);
+    expect(readFileSync(join(folder, 'report.md'), 'utf8')).toBe(md);
+    expect((await runMain(['verify', folder])).code).toBe(0);
+  });
+
+  it('run --baseline with a folder that is not a run: exit 2 before anything is sent', async () => {
+    const ws = scenarioWorkspace(SCENARIO);
+    const run = await runMain(['run', ws.file, '--time-scale', K, '--baseline', join(ws.dir, 'nowhere'), '--out', ws.out]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('not a run folder');
+    expect(existsSync(ws.out) ? runFolders(ws.out) : []).toEqual([]); // no run folder: nothing was sent
   });
 
   it('bad input is exit 2, named: a folder that is not a run, a tolerance that is not one', async () => {

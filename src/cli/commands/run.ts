@@ -17,6 +17,8 @@ export function runOptions<T>(y: Argv<T>) {
     .option('run-dir', { type: 'string', describe: 'The exact folder for this run\'s files (made if missing; refused if it holds a finished run), instead of a new one under --out' })
     .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"} (instead of the environment variables in target.credentials); keep it chmod 600' })
     .option('verbose', { type: 'boolean', default: false, describe: 'Log each token call and each request to stderr (never a header, token or body)' })
+    .option('baseline', { type: 'string', describe: 'A run folder to compare this run with (as loadproof compare does): in the reports, and exit 1 on a clear regression' })
+    .option('tolerance', { type: 'string', default: '10%', describe: "With --baseline: how far above the baseline's p95 interval this run's must lie to be a regression" })
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
@@ -28,6 +30,8 @@ type RunArgs = Awaited<ReturnType<typeof runOptions>['argv']>;
 
 export async function runRun(args: RunArgs, io: Io): Promise<number> {
   const timeScale = checkTimeScale(args['time-scale']);
+  // The baseline is judged before anything is sent: a bad one is bad input (exit 2), with no traffic.
+  const baseline = args.baseline === undefined ? undefined : await loadBaseline(args.baseline, args.tolerance);
   const controller = new AbortController();
   void io.waitForSignal().then((signal) => {
     io.stderr(`loadproof: ${signal}: no new requests; waiting for the answers in flight, then writing the partial report (Ctrl-C again to quit at once)\n`);
@@ -50,11 +54,24 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
       write: async (...a) => (await import('../../report/index.js')).writeReports(...a),
       writeManifest: async (...a) => (await import('../../report/index.js')).writeManifest(...a),
     },
+    ...(baseline === undefined ? {} : { baseline }),
     signal: controller.signal,
     log: (line) => io.stderr(`${line}\n`),
   });
   const exitCode = exitUnder(args.inconclusive, outcome.exitCode);
   printJudgement(io, args.json, outcome.summary, join(outcome.reportDir, 'summary.json'), outcome.manifestSha256, exitCode);
+  if (outcome.comparison !== undefined) {
+    const { formatComparison } = await import('../../compare/index.js');
+    const text = formatComparison(outcome.comparison, outcome.comparison.baselineDir, outcome.reportDir, exitCode);
+    // With --json, stdout is summary.json alone.
+    if (args.json) io.stderr(text);
+    else io.stdout(text);
+  }
   for (const line of describeEnding(outcome)) io.stderr(`${line}\n`);
   return exitCode;
+}
+
+async function loadBaseline(dir: string, tolerance: string) {
+  const { comparedRun, parseTolerance } = await import('../../compare/index.js');
+  return { dir, tolerance: parseTolerance(tolerance), run: await comparedRun(dir) };
 }
