@@ -226,7 +226,8 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       const decision = nextRetry(settings.on429, attempts, result.retryAfterS, settings.rng);
       if (!decision.retry) return last;
       waitMs = decision.delayMs;
-      dueAtMs = clock.nowMs() + decision.delayMs;
+      // From when the answer was meant to come: a time-scaled mock holds it for its lag (Server-Timing), which a real service does not.
+      dueAtMs = clock.nowMs() - (result.lagMs ?? 0) + decision.delayMs;
       await sleepUntilOrStop(clock, dueAtMs, settings.stop);
     }
   };

@@ -4,13 +4,17 @@
  *  - p95: the run's 95 % interval lies wholly above the baseline's, by more than the tolerance (its
  *    lower end over the baseline's upper end × (1 + tolerance)). Two p95s that merely differ, or whose
  *    intervals overlap, are no clear change: the same service measured twice differs too.
- *  - a rate: Fisher's exact test says the run's rate is higher than chance explains (one-sided p < alpha).
- * The intervals are the verdict's (order statistics widened by sectioning over time blocks), on the
+ *  - a rate (429s, 504s, other failures): Fisher's exact test says the run's rate is higher than chance
+ *    explains, with Holm's correction over every rate tested (phases × 3), so that many phases do not
+ *    make a false alarm likely. The test takes requests as independent; 429s and 504s come in bursts,
+ *    so a single burst can still read as a change (the README says so).
+ * The intervals are the verdict's (order statistics widened by sectioning over time blocks, on latency
+ * capped above the slowest answer so that unanswered requests do not blow the spread up), on the
  * steady state of each phase, from each run folder judged again offline.
  */
 import type { Summary } from '../judge/index.js';
 import type { Slice } from '../recorder/index.js';
-import { quantileInterval } from '../verdict/index.js';
+import { quantileInterval, slowestAnsweredMs } from '../verdict/index.js';
 import { fisherGreater } from './fisher.js';
 
 /** A judged run: its summary, and each phase's steady-state sample (the recorder's, in plan order). */
@@ -79,8 +83,9 @@ type Phase = Summary['phases'][number];
 
 const RATE_NAMES: Record<Exclude<Figure, 'p95'>, string> = { http429: '429 rate', http504: '504 rate', errors: 'rate of other failures' };
 
-function figures(phase: Phase, steady: Slice): SideFigures {
-  const interval = quantileInterval({ all: steady.latencyExcl429, blocks: steady.latencyExcl429Blocks }, 0.95);
+/** `capMs`: sectioning is done on min(latency, cap), as the verdict does (quantileInterval). */
+function figures(phase: Phase, steady: Slice, capMs: number): SideFigures {
+  const interval = quantileInterval({ all: steady.latencyExcl429, blocks: steady.latencyExcl429Blocks }, 0.95, capMs);
   const latency = phase.steadyLatencyMs;
   const shown = (v: number | null | 'unanswered'): number | null => (typeof v === 'number' ? v : null);
   const failed = Object.values(phase.errors).reduce((a, b) => a + b, 0) + phase.outcomes.http_other;
@@ -116,18 +121,36 @@ function p95Findings(base: SideFigures, run: SideFigures, tolerance: number): Fi
   return [];
 }
 
-function rateFindings(base: SideFigures, run: SideFigures, alpha: number): Finding[] {
-  const found: Finding[] = [];
-  for (const figure of ['http429', 'http504', 'errors'] as const) {
+interface RateTest {
+  readonly phase: number;
+  readonly figure: Exclude<Figure, 'p95'>;
+  readonly kind: Finding['kind'];
+  readonly p: number;
+  readonly text: string;
+}
+
+/** Each phase's three rates, both ways: Fisher's exact test, one-sided. */
+function rateTests(phase: number, base: SideFigures, run: SideFigures): RateTest[] {
+  return (['http429', 'http504', 'errors'] as const).flatMap((figure) => {
     const b = base.rates[figure];
     const r = run.rates[figure];
     const what = `${RATE_NAMES[figure]} ${percent(r)} against ${percent(b)}`;
-    const up = fisherGreater(b.count, b.of, r.count, r.of);
-    if (up < alpha) found.push({ figure, kind: 'regression', text: `${what}: higher than chance explains (Fisher's exact test, one-sided p = ${up.toPrecision(2)})` });
-    const down = fisherGreater(r.count, r.of, b.count, b.of);
-    if (down < alpha) found.push({ figure, kind: 'improvement', text: `${what}: lower than chance explains (p = ${down.toPrecision(2)})` });
+    return [
+      { phase, figure, kind: 'regression' as const, p: fisherGreater(b.count, b.of, r.count, r.of), text: `${what}: higher than chance explains` },
+      { phase, figure, kind: 'improvement' as const, p: fisherGreater(r.count, r.of, b.count, b.of), text: `${what}: lower than chance explains` },
+    ];
+  });
+}
+
+/** Holm's step-down over one direction's tests: those rejected at family-wise level `alpha`. */
+function holm(tests: readonly RateTest[], alpha: number): RateTest[] {
+  const sorted = [...tests].sort((a, b) => a.p - b.p);
+  const rejected: RateTest[] = [];
+  for (const [i, t] of sorted.entries()) {
+    if (t.p >= alpha / (sorted.length - i)) break;
+    rejected.push(t);
   }
-  return found;
+  return rejected;
 }
 
 const identity = (s: Summary) => ({ scenario: s.scenario, startedAt: s.startedAt, planIdentity: s.planIdentity, timeScale: s.timeScale });
@@ -139,18 +162,31 @@ export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: Co
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha: expected a probability between 0 and 1, got ${alpha}`);
   const baseIndex = new Map(baseline.summary.phases.map((p, i) => [p.name, i]));
   const runNames = new Set(run.summary.phases.map((p) => p.name));
-  const phases: PhaseComparison[] = [];
+  const compared: { name: string; base: SideFigures; run: SideFigures; findings: Finding[] }[] = [];
   const notes: string[] = [];
   for (const [i, phase] of run.summary.phases.entries()) {
     const j = baseIndex.get(phase.name);
     if (j === undefined) continue;
-    const base = figures(baseline.summary.phases[j]!, baseline.steady[j]!);
-    const now = figures(phase, run.steady[i]!);
+    const baseSteady = baseline.steady[j]!;
+    const runSteady = run.steady[i]!;
+    // One cap for both sides: above the slowest answer of either, so that only unanswered requests are capped.
+    const capMs = 2 * Math.max(slowestAnsweredMs(baseSteady.latencyExcl429), slowestAnsweredMs(runSteady.latencyExcl429), 1);
+    const base = figures(baseline.summary.phases[j]!, baseSteady, capMs);
+    const now = figures(phase, runSteady, capMs);
     if (base.p95Interval?.includes(null) === true || now.p95Interval?.includes(null) === true) {
       notes.push(`${phase.name}: too few requests to bound a p95 on both sides; its p95 can show no clear change`);
     }
-    phases.push({ phase: phase.name, baseline: base, run: now, findings: [...p95Findings(base, now, tolerance), ...rateFindings(base, now, alpha)] });
+    compared.push({ name: phase.name, base, run: now, findings: p95Findings(base, now, tolerance) });
   }
+  // The rates of every phase are one family: Holm's correction keeps the chance of any false alarm under alpha.
+  const tests = compared.flatMap((c, i) => rateTests(i, c.base, c.run));
+  const family = tests.length / 2;
+  for (const kind of ['regression', 'improvement'] as const) {
+    for (const t of holm(tests.filter((x) => x.kind === kind), alpha)) {
+      compared[t.phase]!.findings.push({ figure: t.figure, kind, text: `${t.text} (Fisher's exact test, one-sided p = ${t.p.toPrecision(2)}; Holm's correction over ${family} rates, family-wise ${alpha})` });
+    }
+  }
+  const phases: PhaseComparison[] = compared.map((c) => ({ phase: c.name, baseline: c.base, run: c.run, findings: c.findings }));
   const onlyInBaseline = baseline.summary.phases.map((p) => p.name).filter((n) => !runNames.has(n));
   const onlyInRun = run.summary.phases.map((p) => p.name).filter((n) => !baseIndex.has(n));
   if (onlyInBaseline.length > 0) notes.push(`phases only in the baseline, not compared: ${onlyInBaseline.join(', ')}`);

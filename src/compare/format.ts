@@ -25,7 +25,7 @@ export function comparisonRows(c: Comparison): string[][] {
 
 /** How the rule reads, in one sentence. */
 export function comparisonRule(c: Comparison): string {
-  return `A regression is flagged only when it is clear: a phase's p95 interval lies above the baseline's by more than ${Math.round(c.tolerance * 100)} %, or its rate of 429s, 504s or other failures rose more than chance explains (Fisher's exact test, one-sided p < ${c.alpha}).`;
+  return `A regression is flagged only when it is clear: a phase's p95 interval lies above the baseline's by more than ${Math.round(c.tolerance * 100)} %, or its rate of 429s, 504s or other failures rose more than chance explains (Fisher's exact test, one-sided, with Holm's correction over every rate compared: family-wise ${c.alpha}).`;
 }
 
 /** The findings as lines, `<phase>: <text>`, regressions first. */

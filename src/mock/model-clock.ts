@@ -57,17 +57,22 @@ export class ModelClock implements Clock {
 
   /**
    * A request due at `dueMonotonicMs` (wall, `monotonicMs()`), taken now: its due time in model time
-   * (`dueAtMs`); when it enters the model (`atMs`): its due time, or the time the model has run to when
-   * that is later (a delay longer than the lag), never after the real time (a due time in the future);
-   * and its entry delay (`entryMs`, model ms from the due time to its entry as it counts in its
-   * latency): the wall delay counted once, not k times, or the model's own lateness when that is more.
+   * (`dueAtMs`), and when it enters the model (`atMs`).
+   * - In time (`late` false): it enters at its due time; its wall delay, counted once, is its `entryMs`
+   *   (the answer leaves that much after its model time, and `svc` counts it), and its answer leaves the
+   *   lag after its model time (Server-Timing `lag`, which the client counts out).
+   * - Later than the lag (`late`): the model has run past its due time, so it enters at the time the model
+   *   has run to, as a request that says nothing would. Its answer then leaves at its model time as seen
+   *   from its real arrival: no entry, no lag; the client's own measurement holds its delay, once.
+   * A due time in the future (another clock) enters now.
    */
-  arrival(dueMonotonicMs: number): { readonly dueAtMs: number; readonly atMs: number; readonly entryMs: number } {
+  arrival(dueMonotonicMs: number): { readonly dueAtMs: number; readonly atMs: number; readonly entryMs: number; readonly late: boolean } {
     const realMs = this.real.nowMs();
     const delayWallMs = Math.min(Math.max(0, monotonicMs() - dueMonotonicMs), realMs / this.timeScale);
     const dueAtMs = realMs - this.timeScale * delayWallMs;
-    const atMs = Math.min(realMs, Math.max(this.nowMs(), dueAtMs));
-    return { dueAtMs, atMs, entryMs: Math.max(delayWallMs, atMs - dueAtMs) };
+    const frontierMs = this.nowMs();
+    if (dueAtMs < frontierMs) return { dueAtMs: frontierMs, atMs: frontierMs, entryMs: 0, late: true };
+    return { dueAtMs, atMs: Math.min(realMs, dueAtMs), entryMs: delayWallMs, late: false };
   }
 
   setTimer(atMs: number, fn: () => void): CancelTimer {

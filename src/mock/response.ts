@@ -29,6 +29,8 @@ export class MockResponse extends ServerResponse {
   dueAtMs = 0;
   /** Its entry delay as it counts in its latency (model ms, ModelClock.arrival); 0 without DUE_HEADER. */
   entryMs = 0;
+  /** How long after its model time its answer leaves (model ms, Server-Timing `lag`): the model's lag when it entered at its due time, else 0. */
+  lagMs = 0;
   /** When the answer was written (model ms), not when 'close' fires later: the time a client can act on it. */
   answeredAtMs: number | undefined;
   /** The answer's Retry-After (s), for the request log. */

@@ -6,7 +6,7 @@ import { IncomingMessage, createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { describeValue } from '../core/text.js';
-import type { Clock } from '../core/clock.js';
+import { type Clock, monotonicMs } from '../core/clock.js';
 import { UsageError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
 import { DUE_HEADER, IDENTIFICATION_LIMITS } from '../spec/index.js';
@@ -292,19 +292,22 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
   };
 
   /** When a request enters the model: at its due time when the client says it (DUE_HEADER) and the model runs behind, else now. */
+  // Only a client on this machine shares its monotonic clock; a due time over a minute old is not one of its own.
   const arrive = (req: IncomingMessage, res: MockResponse): void => {
     const due = req.headers[DUE_HEADER];
-    const dueMs = modelClock === undefined || ctx.modelLagMs === 0 || typeof due !== 'string' ? Number.NaN : Number(due);
-    if (!Number.isFinite(dueMs)) {
+    const dueMs = modelClock === undefined || ctx.modelLagMs === 0 || typeof due !== 'string' || !isLoopbackPeer(req.socket.remoteAddress) ? Number.NaN : Number(due);
+    const arrival = Number.isFinite(dueMs) && monotonicMs() - dueMs < MAX_DUE_AGE_WALL_MS ? modelClock!.arrival(dueMs) : undefined;
+    if (arrival === undefined || arrival.late) {
       res.arrivedAtMs = clock.nowMs();
       res.dueAtMs = res.arrivedAtMs;
       res.entryMs = 0;
+      res.lagMs = 0;
       return;
     }
-    const arrival = modelClock!.arrival(dueMs);
     res.arrivedAtMs = arrival.atMs;
     res.dueAtMs = arrival.dueAtMs;
     res.entryMs = arrival.entryMs;
+    res.lagMs = ctx.modelLagMs;
   };
 
   const handle = (req: IncomingMessage, res: MockResponse): void => {
@@ -401,4 +404,14 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       return closing;
     },
   };
+}
+
+/** Wall ms after which a due time is not taken: not a delay of this machine's client (another host's clock, a stale header). */
+const MAX_DUE_AGE_WALL_MS = 60_000;
+
+/** A peer on this machine: 127.0.0.0/8, ::1, or IPv4 loopback mapped into IPv6. */
+function isLoopbackPeer(address: string | undefined): boolean {
+  if (address === undefined) return false;
+  const v4 = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return v4.startsWith('127.') || address === '::1';
 }

@@ -116,11 +116,13 @@ function phaseRows(summary: Summary): string[][] {
 /** The phase a time (model s from the start) falls in. */
 const phaseAt = (summary: Summary, startS: number): Phase | undefined => summary.phases.find((p) => startS >= p.startS && startS < p.startS + p.durationS);
 
-/** The first timeline window with a 429, or undefined. */
-const first429 = (summary: Summary): Window | undefined => summary.timeline.find((w) => w.http429 > 0);
+type Counts429 = Window['answers429'];
+const total429 = (c: Counts429): number => c.rateLimit + c.inFlight + c.other;
 
-function kindsOf429(w: { answers429: { rateLimit: number; inFlight: number; other: number } }): string {
-  const a = w.answers429;
+/** The first timeline window in which a 429 answer came (any attempt, a retried one included), or undefined. */
+const first429 = (summary: Summary): Window | undefined => summary.timeline.find((w) => total429(w.answers429) > 0);
+
+function kindsOf429(a: Counts429): string {
   const parts = [
     a.rateLimit > 0 ? `${a.rateLimit} for the rate limit` : '',
     a.inFlight > 0 ? `${a.inFlight} for requests in flight` : '',
@@ -137,7 +139,7 @@ function evidence(summary: Summary, real: boolean): string[] {
   const o = summary.overall;
   const model = summary.timeScale === 1 ? '' : ` of model time (run ${summary.timeScale}× faster against the mock)`;
   const scope = [
-    `The run planned ${plural(summary.counts.planned, 'request')} over ${formatDuration(summary.modelDurationS * 1000)}${model}, offered at up to ${summary.guard.traffic.peakRpm} requests a minute, and sent ${o.sent}${o.sentOfPlanned === null ? '' : ` (${(o.sentOfPlanned * 100).toFixed(1)} % of the plan)`}.`,
+    `The run planned ${plural(summary.counts.planned, 'request')} over ${formatDuration(summary.modelDurationS * 1000)}${model}, offered at up to ${peakOfferedRpm(summary)} requests a minute (first attempts; retries come on top), and sent ${o.sent}${o.sentOfPlanned === null ? '' : ` (${(o.sentOfPlanned * 100).toFixed(1)} % of the plan)`}.`,
   ];
   if (!real) scope.push(`Its target was ${targetText(summary)}, not the service: it shows how the scenario and loadproof behave, and says nothing of the service itself.`);
 
@@ -146,14 +148,15 @@ function evidence(summary: Summary, real: boolean): string[] {
     `The documented limits it is judged against: ${limits.sustainedRpm} requests a minute sustained, bursts to ${limits.burstRpm} for ${limits.burstMinutes} minutes, brief spikes to ${limits.spikeRpm}, at most ${limits.maxInFlight} in flight${limits.reference === null ? '' : ` (${limits.reference})`}.`,
   ];
   const w = first429(summary);
-  if (w === undefined) refusals.push('No request was refused with 429.');
+  if (w === undefined) refusals.push('No answer was a 429.');
   else {
     const phase = phaseAt(summary, w.startS);
+    const all429 = totals429(summary);
     const windowMs = summary.timeline.length > 1 ? (summary.timeline[1]!.startS - summary.timeline[0]!.startS) * 1000 : 10_000;
     const envelope = summary.phases.reduce((acc, p) => ({ findings: acc.findings + p.envelope.findings, edge: acc.edge + p.envelope.edge }), { findings: 0, edge: 0 });
     refusals.push(
-      `The first 429 came ${formatDuration(w.startS * 1000)} into the run${phase === undefined ? '' : ` (phase ${phase.name})`}, when the offered rate was ${w.offeredRpm} requests a minute: ${kindsOf429(w)} in that ${formatDuration(windowMs)} window.`,
-      `In all ${plural(o.outcomes.http_429, 'answer')} ${o.outcomes.http_429 === 1 ? 'was' : 'were'} 429 (${kindsOf429(totals429(summary))}).`,
+      `The first 429 came ${formatDuration(w.startS * 1000)} into the run${phase === undefined ? '' : ` (phase ${phase.name})`}, when the offered rate was ${w.offeredRpm} requests a minute: ${kindsOf429(w.answers429)} in that ${formatDuration(windowMs)} window.`,
+      `In all ${plural(total429(all429), 'answer')} ${total429(all429) === 1 ? 'was' : 'were'} 429 (${kindsOf429(all429)}); ${plural(o.outcomes.http_429, 'request')} ended with one (not retried, or out of attempts).`,
       envelope.findings === 0
         ? `None came on a request the documented limits clearly allow${envelope.edge > 0 ? ` (${envelope.edge} came within the margin of the limit, where neither side can be blamed)` : ''}.`
         : `${envelope.findings} came on requests the documented limits clearly allow: a finding against the service.`,
@@ -165,7 +168,7 @@ function evidence(summary: Summary, real: boolean): string[] {
   const failed = p95.filter((c) => c.status === 'fail');
   const unsure = p95.filter((c) => c.status === 'inconclusive');
   const where = (c: Check): string => `${c.phase}${c.band === undefined ? '' : ` (${c.band} band)`}`;
-  if (p95.length > 0 && failed.length === 0 && unsure.length === 0) latency.push('Every p95 was under its documented target with 95 % confidence: the upper end of each interval is under the target.');
+  if (p95.length > 0 && failed.length === 0 && unsure.length === 0) latency.push('Every p95 was under its documented target: for each, the upper end of its 95 % interval is under the target.');
   for (const c of failed) latency.push(`${where(c)}: ${c.reason}: over the documented target.`);
   for (const c of unsure) latency.push(`${where(c)}: ${c.reason}: not enough to say.`);
   const failures = errorsOf(o);
@@ -182,14 +185,17 @@ function evidence(summary: Summary, real: boolean): string[] {
   return [scope, refusals, latency, generator].filter((p) => p.length > 0).map((p) => p.join(' '));
 }
 
-function totals429(summary: Summary): { answers429: { rateLimit: number; inFlight: number; other: number } } {
+/** The highest rate the plan offered (first attempts), requests a minute: a ramp's top included. */
+const peakOfferedRpm = (summary: Summary): number => Math.max(0, ...summary.phases.map((p) => Math.max(p.fromRpm, p.toRpm)));
+
+function totals429(summary: Summary): Counts429 {
   const t = { rateLimit: 0, inFlight: 0, other: 0 };
   for (const w of summary.timeline) {
     t.rateLimit += w.answers429.rateLimit;
     t.inFlight += w.answers429.inFlight;
     t.other += w.answers429.other;
   }
-  return { answers429: t };
+  return t;
 }
 
 function identity({ summary, run, scenario }: ReportInput): string[][] {

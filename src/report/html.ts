@@ -10,10 +10,11 @@ import { dirname, join } from 'node:path';
 import type { ReportContent, ReportTable } from './content.js';
 import { CHART_HEIGHT, CHART_WIDTH } from './charts.js';
 
+const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
 /** Text as HTML: the five special characters escaped, then `code` spans (the content's only markup). */
 export function htmlText(text: string): string {
-  const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
-  return escaped.replace(/`([^`]+)`/g, '<code>$1</code>');
+  return escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
 }
 
 /** Text inside a <script> element: no `</script`, `<!--` or U+2028/2029 can end or break it. */
@@ -85,7 +86,7 @@ export function reportHtml(c: ReportContent): string {
     '<meta charset="utf-8">',
     // Nothing from any network, even if a text in the page tried: only what is inline here.
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">`,
-    `<title>${htmlText(c.title)}</title>`,
+    `<title>${escapeHtml(c.title)}</title>`,
     `<style>${STYLE}</style>`,
     '</head>',
     '<body>',

@@ -1,40 +1,51 @@
 /** report.md: the report's content (content.ts) as Markdown, for a support ticket or a release checklist. */
 import type { ReportContent, ReportTable } from './content.js';
 
+/**
+ * Text from the run (a scenario's name and description, messages) as Markdown shows it and no more: outside
+ * `code` spans, what could start an HTML tag, a link or an image, or emphasis is escaped.
+ */
+export function mdText(text: string): string {
+  return text
+    .split(/(`[^`]*`)/)
+    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\\/g, '\\\\').replace(/<(?=[A-Za-z/!?])/g, '\\<').replace(/([[\]*])/g, '\\$1')))
+    .join('');
+}
+
 /** Text safe in a Markdown table cell: no line break, no unescaped pipe. */
-const cell = (text: string): string => text.replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
+const cell = (text: string): string => mdText(text).replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 const row = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
 const table = (t: ReportTable): string[] => [row(t.head), `|${t.head.map((_, i) => (t.numeric.includes(i) ? ' ---: ' : ' --- ')).join('|')}|`, ...t.rows.map(row)];
 
 export function reportMarkdown(c: ReportContent): string {
   return [
-    `# ${c.title}`,
+    `# ${mdText(c.title)}`,
     '',
     ...table(c.identity),
     '',
     '## Results by phase',
     '',
-    c.phasesNote,
+    mdText(c.phasesNote),
     '',
     ...table(c.phases),
     '',
-    ...(c.reasons.length > 0 ? ['**Why:**', '', ...c.reasons.map((r) => `- ${r}`), ''] : []),
+    ...(c.reasons.length > 0 ? ['**Why:**', '', ...c.reasons.map((r) => `- ${mdText(r)}`), ''] : []),
     '## Evidence',
     '',
-    ...c.evidence.flatMap((paragraph) => [paragraph, '']),
+    ...c.evidence.flatMap((paragraph) => [mdText(paragraph), '']),
     ...(c.baseline === undefined
       ? []
-      : ['## Against the baseline', '', c.baseline.intro, '', ...table(c.baseline.table), '', c.baseline.rule, '', `**${c.baseline.outcome}.**`, '', ...c.baseline.lines.map((l) => `- ${l}`), ...(c.baseline.lines.length > 0 ? [''] : [])]),
+      : ['## Against the baseline', '', mdText(c.baseline.intro), '', ...table(c.baseline.table), '', mdText(c.baseline.rule), '', `**${mdText(c.baseline.outcome)}.**`, '', ...c.baseline.lines.map((l) => `- ${mdText(l)}`), ...(c.baseline.lines.length > 0 ? [''] : [])]),
     '## Safety checks before the run',
     '',
     ...table(c.guard),
     '',
     '## Charts',
     '',
-    ...c.charts.flatMap((chart) => [`![${chart.title}](charts/${chart.name}.png)`, '']),
+    ...c.charts.flatMap((chart) => [`![${mdText(chart.title)}](charts/${chart.name}.png)`, '']),
     '## Files',
     '',
-    c.files,
+    mdText(c.files),
     '',
   ].join('\n');
 }

@@ -224,7 +224,7 @@ function judgePercentile(sample: TimeOrderedSample, percentile: number, op: Thre
 }
 
 /** The slowest value below the stand-in of unanswered requests (ms), or 0 when there is none. */
-function slowestAnsweredMs(h: MsHistogram): number {
+export function slowestAnsweredMs(h: MsHistogram): number {
   let lo = 0;
   let hi = h.count;
   // The highest rank whose value is an answer: ranks hold values in order, so search for it.

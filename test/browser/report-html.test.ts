@@ -27,7 +27,7 @@ function markdownRows(md: string, head: string): string[][] {
   const start = lines.findIndex((l) => l.startsWith(`| ${head} |`));
   const rows: string[][] = [];
   for (let i = start + 2; i < lines.length && lines[i]!.startsWith('|'); i++) {
-    rows.push(lines[i]!.slice(2, -2).split(/ (?<!\\)\| /).map((c) => c.replace(/\\\|/g, '|')));
+    rows.push(lines[i]!.slice(2, -2).split(/ (?<!\\)\| /).map((c) => c.replace(/\\(.)/g, '$1')));
   }
   return rows;
 }

@@ -77,7 +77,7 @@ describe('a run folder as evidence', () => {
     });
     const files = [...readdirSync(dir).filter((f) => f !== 'manifest.json' && f !== 'charts'), ...readdirSync(join(dir, 'charts')).map((f) => `charts/${f}`)].sort();
     expect(manifest.files.map((f: any) => f.file)).toEqual(files);
-    expect(files).toEqual([...CHARTS.map((c) => `charts/${c}.png`), 'events.ndjson', 'junit.xml', 'report.md', 'run.json', 'scenario.yaml', 'summary.json'].sort());
+    expect(files).toEqual([...CHARTS.map((c) => `charts/${c}.png`), 'events.ndjson', 'junit.xml', 'report.html', 'report.md', 'run.json', 'scenario.yaml', 'summary.json'].sort());
     for (const entry of manifest.files) expect(entry).toEqual({ file: entry.file, bytes: readFileSync(join(dir, entry.file)).length, sha256: sha256(join(dir, entry.file)) });
     // The hash a ticket quotes is the one printed.
     expect(runOutput.stdout).toContain(`evidence: ${join(dir, 'manifest.json')} sha256:${sha256(join(dir, 'manifest.json'))}`);
@@ -114,7 +114,7 @@ describe('a run folder as evidence', () => {
     }
     expect(md).toContain('## Evidence');
     expect(md).toContain('not the service: it shows how the scenario and loadproof behave');
-    expect(md).toContain('No request was refused with 429.');
+    expect(md).toContain('No answer was a 429.');
     for (const reason of summary.verdict.reasons) expect(md).toContain(`- ${reason}`);
     const charts = [...md.matchAll(/!\[[^\]]+\]\((charts\/[^)]+\.png)\)/g)].map((m) => m[1]!);
     expect(charts.sort()).toEqual(CHARTS.map((c) => `charts/${c}.png`));
@@ -124,7 +124,7 @@ describe('a run folder as evidence', () => {
   it('verify: intact as written (exit 0); then not, once one byte of summary.json changes (exit 1)', async () => {
     const intact = await runCli(['verify', dir]);
     expect(intact.code).toBe(0);
-    expect(intact.stdout).toContain('intact: all 11 files are byte for byte the ones manifest.json lists');
+    expect(intact.stdout).toContain('intact: all 12 files are byte for byte the ones manifest.json lists');
     expect(intact.stdout).toContain(`manifest.json sha256:${sha256(join(dir, 'manifest.json'))}`);
 
     const copy = copyOfRun();
@@ -136,7 +136,7 @@ describe('a run folder as evidence', () => {
     expect(changed.code).toBe(1);
     expect(changed.stdout).toContain('NOT INTACT');
     expect(changed.stdout).toContain('  changed: summary.json\n');
-    expect(changed.stdout).toContain('  10 files match');
+    expect(changed.stdout).toContain('  11 files match');
   });
 
   it('verify: a listed file gone, or a file the manifest does not list, is not intact either', async () => {
@@ -189,7 +189,7 @@ describe('a run folder as evidence', () => {
   it('sorts 429 answers in the timeline by the limit their bodies name: the in-flight limit of a mock that takes 2 at a time', async () => {
     const tiny = await startMockServer({ timeScale: K, limits: { maxInFlight: 2, queueLimit: 0 } });
     try {
-      const { file, out } = scenarioWorkspace(`name: in-flight\ndescription: more in flight than the mock takes\ntarget: { environment: mock, baseUrl: "${tiny.url}" }\nthresholds: { documentedTargets: false }\nphases:\n  - { name: steady, duration: 60s, rpm: 100 }\n`);
+      const { file, out } = scenarioWorkspace(`name: in-flight\ndescription: more in flight than the mock takes\ntarget: { environment: mock, baseUrl: "${tiny.url}" }\non429: { policy: retry, maxAttempts: 2, baseDelay: 1s }\nthresholds: { documentedTargets: false }\nphases:\n  - { name: steady, duration: 60s, rpm: 100 }\n`);
       await runMain(['run', file, '--time-scale', String(K), '--out', out]);
       const folder = join(out, runFolders(out)[0]!);
       const summary = readJson(join(folder, 'summary.json'));
@@ -199,11 +199,13 @@ describe('a run folder as evidence', () => {
       expect(byKind.inFlight).toBeGreaterThan(0);
       expect(byKind).toEqual({ rateLimit: stats.identification.gateway.rateLimited, inFlight: stats.identification.gateway.concurrencyLimited, other: 0 });
       const lines = readFileSync(join(folder, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
-      // report.md says when the first 429 came, at what offered rate, and of which kind.
-      const first = summary.timeline.find((w: any) => w.http429 > 0);
-      expect(readFileSync(join(folder, 'report.md'), 'utf8')).toMatch(
-        new RegExp(`The first 429 came [^.]* into the run \\(phase steady\\), when the offered rate was ${first.offeredRpm} requests a minute: ${first.answers429.inFlight} for requests in flight in that 10s window\\.`),
-      );
+      // report.md says when the first 429 answer came (a retried one included), at what offered rate, of which kind, and how many in all.
+      const first = summary.timeline.find((w: any) => w.answers429.rateLimit + w.answers429.inFlight + w.answers429.other > 0);
+      const md = readFileSync(join(folder, 'report.md'), 'utf8');
+      expect(md).toMatch(new RegExp(`The first 429 came [^.]* into the run \\(phase steady\\), when the offered rate was ${first.offeredRpm} requests a minute: ${first.answers429.inFlight} for requests in flight in that 10s window\\.`));
+      const answers = byKind.rateLimit + byKind.inFlight + byKind.other;
+      expect(md).toContain(`In all ${answers} answers were 429 (${byKind.inFlight} for requests in flight); ${summary.overall.outcomes.http_429} request`);
+      expect(summary.overall.outcomes.http_429).toBeLessThan(answers); // some were retried: the report counts their 429s all the same
       expect(lines.flatMap((e) => e.tries).filter((t) => t.status === 429).every((t) => t.errorCode === 'too_many_in_flight' || t.errorCode === 'rate_limited')).toBe(true);
     } finally {
       await tiny.close();

@@ -59,7 +59,7 @@ describe('loadproof report', () => {
     // way not a trivial pass, and what is judged again must come out the same.
     expect([1, 5]).toContain(run.code);
     const dir = onlyFolder(out);
-    expect(readdirSync(dir).sort()).toEqual(['charts', 'events.ndjson', 'junit.xml', 'manifest.json', 'run.json', 'scenario.yaml', 'summary.json']);
+    expect(readdirSync(dir).sort()).toEqual(['charts', 'events.ndjson', 'junit.xml', 'manifest.json', 'report.html', 'report.md', 'run.json', 'scenario.yaml', 'summary.json']);
     expect(readFileSync(join(dir, 'scenario.yaml'), 'utf8')).toBe(readFileSync(file, 'utf8'));
     const first = readJson(join(dir, 'summary.json'));
     await server!.close();

@@ -58,16 +58,26 @@ describe('Server-Timing svc;dur on every pipeline answer', () => {
     const { s, auth } = await start({ profile: 'nominal', timeScale: 50, seed: 7, modelLagWallMs: 200 });
     const plain = await postJson(s.url + API_PATHS.identification, { text: NOTE }, auth);
     const parts = (reply: Reply): Record<string, number> => Object.fromEntries([...String(reply.headers['server-timing']).matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
-    // Not told: svc is the model's time from admission, as at k = 1; the lag is said (model ms).
+    // Not told: it enters when it comes, svc is the model's time from admission, as at k = 1, and its answer is not held.
     expect(svcMs(plain)).toBeCloseTo(parts(plain).queue! + parts(plain).service! + parts(plain).hold!, 0);
-    expect(parseModelLag(plain.headers['server-timing'])).toBe(10_000);
+    expect(parseModelLag(plain.headers['server-timing'])).toBeUndefined();
     // Told it was due 4 wall ms ago: admitted at its due time, svc = those 4 ms and the way to the mock, once (not 200 = 4 × 50), + the model's time.
     const told = await postJson(s.url + API_PATHS.identification, { text: NOTE }, { ...auth, [DUE_HEADER]: (monotonicMs() - 4).toFixed(3) });
     expect(told.status).toBe(200);
     const entryMs = svcMs(told) - (parts(told).queue! + parts(told).service! + parts(told).hold!);
     expect(entryMs).toBeGreaterThanOrEqual(4 - 0.1);
     expect(entryMs).toBeLessThan(200);
+    // Admitted at its due time, 10,000 model ms before the model's frontier: its answer leaves that lag after its time.
     expect(parseModelLag(told.headers['server-timing'])).toBe(10_000);
+    // Later than the model's lag: it enters when it comes, as if it said nothing (its delay is in the client's own measurement).
+    const behind = await start({ profile: 'nominal', timeScale: 50, seed: 7, modelLagWallMs: 1 });
+    const late = await postJson(behind.s.url + API_PATHS.identification, { text: NOTE }, { ...behind.auth, [DUE_HEADER]: (monotonicMs() - 50).toFixed(3) });
+    expect(parseModelLag(late.headers['server-timing'])).toBeUndefined();
+    expect(svcMs(late)).toBeCloseTo(parts(late).queue! + parts(late).service! + parts(late).hold!, 0);
+    // A due time too old to be this machine's client's (over a minute): taken as not said.
+    const stale = await postJson(s.url + API_PATHS.identification, { text: NOTE }, { ...auth, [DUE_HEADER]: (monotonicMs() - 120_000).toFixed(3) });
+    expect(parseModelLag(stale.headers['server-timing'])).toBeUndefined();
+    expect(svcMs(stale)).toBeCloseTo(parts(stale).queue! + parts(stale).service! + parts(stale).hold!, 0);
   });
 
   it('200 on the stall profile: the hold to the end of the stall window, from the intended end of service', async () => {

@@ -15,7 +15,7 @@ import { LIMIT_429_CODES, formatModelTime as modelTiming } from '../../spec/inde
 
 export interface MockContext {
   readonly clock: Clock;
-  /** How long (model ms) each answer of the model leaves after its model time (ModelClock.lagMs); 0 for none. */
+  /** How far (model ms) the model runs behind the real clock (ModelClock.lagMs); 0 for none: a request that says when it was due is admitted then. */
   readonly modelLagMs: number;
   readonly tokens: TokenStore;
   readonly counters: MockCounters;
@@ -105,7 +105,7 @@ export function answerOutcome(
   ctx: MockContext,
   resultJson: () => string,
 ): void {
-  const timing = (modelMs: number): string => modelTiming(res.entryMs + modelMs, ctx.modelLagMs);
+  const timing = (modelMs: number): string => modelTiming(res.entryMs + modelMs, res.lagMs);
   // Admitted at its due time, the request has its entry delay still to count: its answer leaves that much later.
   const entryLeftMs = res.entryMs - (res.arrivedAtMs - res.dueAtMs);
   let answer: () => void;
