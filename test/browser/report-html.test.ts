@@ -37,11 +37,9 @@ describe.skipIf(!present)(title, () => {
   let dir: string;
 
   beforeAll(async () => {
-    // A ramp (band rows) and a stretch over the documented rate (429s), at k = 60: a few seconds of wall time.
-    const ws = scenarioWorkspace(
-      'name: html\ndescription: a report to open in a browser\nphases:\n  - { name: ramp, duration: 2m, fromRpm: 100, toRpm: 300 }\n  - { name: over, duration: 5m, rpm: 260 }\n',
-    );
-    const run = await runMain(['run', ws.file, '--time-scale', '60', '--out', ws.out]);
+    // A ramp (band rows) against the tight mock (429s), at k = 60: about 2 s of wall time.
+    const ws = scenarioWorkspace('name: html\ndescription: a report to open in a browser\nphases:\n  - { name: ramp, duration: 1m, fromRpm: 60, toRpm: 240 }\n  - { name: over, duration: 1m, rpm: 120 }\n');
+    const run = await runMain(['run', ws.file, '--time-scale', '60', '--mock-profile', 'tight', '--out', ws.out]);
     expect([0, 1, 5], run.stderr).toContain(run.code);
     dir = join(ws.out, runFolders(ws.out)[0]!);
     browser = await chromium.launch({
@@ -94,12 +92,12 @@ describe.skipIf(!present)(title, () => {
       const scale = c.getBoundingClientRect().width / chart.width;
       return { point: { x: point.x * scale, y: point.y * scale }, legend: { x: (legend.left + legend.width / 2) * scale, y: (legend.top + legend.height / 2) * scale } };
     });
-    await page.mouse.move(box.x + at.point.x, box.y + at.point.y);
-    const shown = await page.evaluate(() => window.Chart.getChart(document.getElementById('chart-rate-and-refusals')).tooltip.getActiveElements().length);
-    expect(shown).toBeGreaterThan(0);
+    // chart.js handles pointer events on the next animation frame: wait for the effect, not a fixed time.
+    await page.mouse.move(box.x + 5, box.y + 5);
+    await page.mouse.move(box.x + at.point.x, box.y + at.point.y, { steps: 3 });
+    await page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-rate-and-refusals')).tooltip.getActiveElements().length > 0, undefined, { timeout: 10_000 });
     await page.mouse.click(box.x + at.legend.x, box.y + at.legend.y);
-    const visible = await page.evaluate(() => window.Chart.getChart(document.getElementById('chart-rate-and-refusals')).isDatasetVisible(0));
-    expect(visible).toBe(false);
+    await page.waitForFunction(() => !window.Chart.getChart(document.getElementById('chart-rate-and-refusals')).isDatasetVisible(0), undefined, { timeout: 10_000 });
     await page.close();
   });
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
-const SCENARIO = 'name: compared\ndescription: a run to compare\nphases:\n  - { name: steady, duration: 2m, rpm: 100, warmup: 10s }\n  - { name: busy, duration: 1m, rpm: 200 }\n';
+const SCENARIO = 'name: compared\ndescription: a run to compare\nphases:\n  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n  - { name: busy, duration: 40s, rpm: 200 }\n';
 const K = '60';
 
 /** One run of SCENARIO against the embedded mock of `profile`; its folder. */
