@@ -12,6 +12,8 @@ export interface Io {
   readonly argv: readonly string[];
   /** The working directory (a run's manifest records its git commit). */
   readonly cwd: string;
+  /** stderr is a terminal: the run's live progress is one updating line there, a line every 10 s elsewhere. */
+  readonly stderrIsTTY: boolean;
   /** Resolves with the first SIGINT or SIGTERM. */
   readonly waitForSignal: () => Promise<'SIGINT' | 'SIGTERM'>;
 }
@@ -43,6 +45,7 @@ export function processIo(): Io {
     env: process.env,
     argv: process.argv.slice(2),
     cwd: process.cwd(),
+    stderrIsTTY: process.stderr.isTTY === true,
     waitForSignal: () =>
       new Promise((resolve) => {
         const on = (signal: 'SIGINT' | 'SIGTERM') => (): void => {

@@ -38,6 +38,7 @@ import type { Scenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
 import { EventLog, type FileResult, makeRunFolder, pointLatestAt, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
 import { type BaselineComparison, COMPARISON_FILE, type ComparedRun, compareRuns, exitWithComparison } from '../compare/index.js';
+import { Progress, type ProgressMode } from './progress.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
 import { loopMonitorIntervalMs } from './loop-monitor.js';
 import { RequestEvents } from './request-events.js';
@@ -72,6 +73,10 @@ export interface RunOptions {
   readonly baseline?: { readonly dir: string; readonly run: ComparedRun; readonly tolerance: number };
   /** Progress lines (stderr). */
   readonly log: (line: string) => void;
+  /** Live progress on stderr while the load runs: an updating line on a terminal, a line every 10 s elsewhere, or none (`--quiet`). */
+  readonly progress?: ProgressMode;
+  /** Where the live progress goes (stderr). */
+  readonly progressWrite?: (text: string) => void;
 }
 
 /** What writes a judged run's report files (src/report/write-reports.ts); each failure is returned, never thrown. */
@@ -199,6 +204,12 @@ interface Measurement {
 async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sink: EventSink, options: RunOptions): Promise<Measurement> {
   const scenario = plan.scenario;
   const k = plan.timeScale;
+  const progress = new Progress(plan, new ScaledClock(k), options.progress ?? 'off', options.progressWrite ?? (() => {}));
+  // A line logged while the load runs first erases a terminal's progress line.
+  const log = (line: string): void => {
+    progress.clear();
+    options.log(line);
+  };
   // `stop` ends the firing (a signal, or a fatal token failure); `cancel` ends the drain.
   const stop = new AbortController();
   const cancel = new AbortController();
@@ -230,14 +241,14 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     signal: stop.signal,
     onFetch: (ms, status) => {
       tokenLatency.recordMs(ms);
-      if (options.verbose) options.log(`token: POST ${target.baseUrl.replace(/\/+$/, '')}${API_PATHS.token} → ${status} in ${formatMs(ms)} (credentials from ${target.credentialSource}; token not shown)`);
+      if (options.verbose) log(`token: POST ${target.baseUrl.replace(/\/+$/, '')}${API_PATHS.token} → ${status} in ${formatMs(ms)} (credentials from ${target.credentialSource}; token not shown)`);
     },
     onToken: (token) => options.secrets.addToken(token),
     onFatal: (failure) => {
-      options.log(`loadproof: ${failure.code}: stopping the run (no access token can be had): no new requests; waiting for the answers in flight, then writing the report`);
+      log(`loadproof: ${failure.code}: stopping the run (no access token can be had): no new requests; waiting for the answers in flight, then writing the report`);
       stopWith({ kind: 'failure', error: failure });
     },
-    onWarning: (message) => options.log(`loadproof: warning: ${message}`),
+    onWarning: (message) => log(`loadproof: warning: ${message}`),
   });
   const loopIntervalMs = loopMonitorIntervalMs(plan.arrivals, plan.durationMs / k);
   const loop = monitorEventLoopDelay({ resolution: loopIntervalMs });
@@ -273,8 +284,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       await warmUp(plan, options.secrets);
       // The warm-up's garbage collected before t = 0, so that it does not set the heap's limits for the run (src/core/full-collection.ts).
       collectGarbageNow();
-      options.log(`loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`);
-      options.log(`loadproof: ${scenario.name}: ${plan.arrivals} requests over ${plan.durationMs / 1000} s of model time (${(plan.durationMs / k / 1000).toFixed(1)} s of wall time) against ${target.baseUrl}`);
+      log(`loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`);
+      log(`loadproof: ${scenario.name}: ${plan.arrivals} requests over ${plan.durationMs / 1000} s of model time (${(plan.durationMs / k / 1000).toFixed(1)} s of wall time) against ${target.baseUrl}`);
     }
     const requestEvents = new RequestEvents({
       plan,
@@ -284,14 +295,16 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       write: (line) => events.write(line),
       onTargetGone: (why) => {
         if (stopped !== undefined) return;
-        options.log(`loadproof: TARGET_UNREACHABLE: stopping the run: no new requests; waiting for the answers in flight, then writing the report`);
+        log(`loadproof: TARGET_UNREACHABLE: stopping the run: no new requests; waiting for the answers in flight, then writing the report`);
         stopWith({ kind: 'failure', error: new RunFailure('TARGET_UNREACHABLE', why, 'everything measured until then is in the report') });
       },
-      verboseLog: options.verbose ? options.log : undefined,
+      verboseLog: options.verbose ? log : undefined,
+      onRecord: (record) => progress.record(record),
     });
     // From t = 0, V8's young generation stops growing at its first step: a long run's RSS does not step up late (src/core/young-generation.ts).
     stopCapCheck = capYoungGeneration();
     loop.enable();
+    progress.start();
     const engine = await runPlan({
       plan,
       identify,
@@ -306,6 +319,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       onEvent: (e) => requestEvents.handle(e),
     });
     loop.disable();
+    progress.stop();
     // The monitor samples the gap between timer wake-ups, which includes its own resolution: subtract it.
     const delayMs = (ns: number): number | null => (loop.count > 0 ? Math.max(0, ns / 1e6 - loopIntervalMs) : null);
     // A signal or failure after the last answer stopped nothing: the measurement is whole.
@@ -316,7 +330,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       : goneAtEnd === undefined
         ? undefined
         : { kind: 'failure', error: new RunFailure('TARGET_UNREACHABLE', goneAtEnd, 'everything measured until then is in the report') };
-    if (goneAtEnd !== undefined) options.log(`loadproof: TARGET_UNREACHABLE: ${goneAtEnd}`);
+    if (goneAtEnd !== undefined) log(`loadproof: TARGET_UNREACHABLE: ${goneAtEnd}`);
     const { fired, dropped, unsent, abandoned, interrupted, elapsedMs } = engine;
     return {
       end: {
@@ -330,6 +344,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       failure: stoppedBy?.kind === 'failure' ? stoppedBy.error : undefined,
     };
   } finally {
+    progress.stop();
     stopCapCheck();
     loop.disable();
     // Nothing of this run may keep the process alive: a renewal still in flight is abandoned (and its connections closed).

@@ -6,7 +6,7 @@
  */
 import type { SecretMask } from '../core/redact.js';
 import type { RequestEvent } from '../engine/index.js';
-import { type EventSink, formatEventLine, toEventRecord } from '../judge/index.js';
+import { type EventRecord, type EventSink, formatEventLine, toEventRecord } from '../judge/index.js';
 import type { Plan } from '../plan/index.js';
 import type { TargetWatch } from './target-watch.js';
 
@@ -21,6 +21,8 @@ export interface RequestEventsOptions {
   readonly onTargetGone: (why: string) => void;
   /** With --verbose: each line, for the terminal. */
   readonly verboseLog?: ((line: string) => void) | undefined;
+  /** Each record as it is made (the live progress reads them). */
+  readonly onRecord?: (record: EventRecord) => void;
 }
 
 export class RequestEvents {
@@ -35,6 +37,7 @@ export class RequestEvents {
     const o = this.options;
     const record = toEventRecord(o.plan.phases[e.phase]!.name, e, o.plan.timeScale);
     o.sink.add(record);
+    o.onRecord?.(record);
     const gone = o.watch.observe(record);
     if (gone !== undefined) o.onTargetGone(gone);
     const line = o.secrets.redact(formatEventLine(record, this.phaseJson[e.phase]!));

@@ -79,6 +79,7 @@ export async function runMain(args: readonly string[], env: Record<string, strin
     argv: args,
     cwd: process.cwd(),
     // No signal reaches an in-process run: signal tests spawn the CLI.
+    stderrIsTTY: false,
     waitForSignal: () => new Promise(() => {}),
   });
   return { code, stdout, stderr };

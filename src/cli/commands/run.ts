@@ -17,6 +17,7 @@ export function runOptions<T>(y: Argv<T>) {
     .option('run-dir', { type: 'string', describe: 'The exact folder for this run\'s files (made if missing; refused if it holds a finished run), instead of a new one under --out' })
     .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"} (instead of the environment variables in target.credentials); keep it chmod 600' })
     .option('verbose', { type: 'boolean', default: false, describe: 'Log each token call and each request to stderr (never a header, token or body)' })
+    .option('quiet', { type: 'boolean', default: false, describe: 'No live progress on stderr (by default: one updating line on a terminal, a line every 10 s elsewhere)' })
     .option('baseline', { type: 'string', describe: 'A run folder to compare this run with (as loadproof compare does): in the reports, and exit 1 on a clear regression' })
     .option('tolerance', { type: 'string', default: '10%', describe: "With --baseline: how far above the baseline's p95 interval this run's must lie to be a regression" })
     .option('allow-loopback-as-real', {
@@ -55,6 +56,8 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
       writeManifest: async (...a) => (await import('../../report/index.js')).writeManifest(...a),
     },
     ...(baseline === undefined ? {} : { baseline }),
+    progress: args.quiet ? 'off' : io.stderrIsTTY ? 'tty' : 'lines',
+    progressWrite: (text) => io.stderr(text),
     signal: controller.signal,
     log: (line) => io.stderr(`${line}\n`),
   });
