@@ -43,9 +43,10 @@ describe('loadproof run: 429s judged against the envelope', () => {
   it('flags a mock whose limiter is 10 % tighter than documented (sustained 90, burst 180)', { timeout: 90_000 }, async () => {
     // burst.yaml's warm-up (1 minute of it) and burst: the tighter bucket (450 tokens, refilled at 90
     // rpm) runs dry about 4 minutes into the burst, while the documented one still holds about 100.
-    // k = 20, not 60: a target silent for a minute of model time ends the run (exit 4), and at k = 60
-    // that is one wall second, which a stall of a busy machine reached once.
-    const k = 20;
+    // k = 60: a target's silence must now also last 5 s of wall time before it ends a run (at k = 60 a model
+    // minute is one wall second, which a stall of a busy machine once reached), and a request enters the
+    // mock's model at its due time, so a busy machine does not move the model's course.
+    const k = 60;
     const mock = startCli(['mock', '--port', '0', '--json', '--time-scale', String(k), '--sustained-rpm', '90', '--burst-rpm', '180'], {}, 80_000);
     try {
       const { url } = JSON.parse(await mock.firstLine) as { url: string };
