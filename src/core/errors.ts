@@ -54,6 +54,13 @@ export class ScenarioError extends LoadproofError {
   }
 }
 
+/** A threshold marked abortOnFail failed beyond doubt mid-run: the run stopped sending, and its verdict fails (exit 1). */
+export class ThresholdAbort extends LoadproofError {
+  constructor(message: string) {
+    super('THRESHOLD_ABORT', EXIT.slaNotMet, message);
+  }
+}
+
 /** A stop signal (SIGINT/SIGTERM) ended the run, or the wait it was in: exit 130. */
 export class Interrupted extends LoadproofError {
   constructor(message: string) {

@@ -105,7 +105,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
   const exitCode =
     input.partial || end.stop?.by === 'failure' || files.some((f) => f.error !== null)
       ? EXIT.runFailed
-      : end.engine.interrupted
+      : end.engine.interrupted && end.stop?.by !== 'threshold'
         ? EXIT.interrupted
         : { pass: EXIT.pass, fail: EXIT.slaNotMet, inconclusive: EXIT.inconclusive }[verdict.status];
   const summary = buildSummary(plan, recorder, verdict, { run: input.run, end, partial: input.partial, files, exitCode, reportedAt: input.reportedAt, judgedBy: input.judgedBy, envelope });

@@ -13,8 +13,8 @@ export type TargetKind = 'embedded-mock' | 'loadproof-mock' | 'loopback-stub' | 
 
 /** What ended the firing before the plan did: a stop signal (exit 130), a failure (exit 4), or nothing known (a partial run). */
 export interface StopReason {
-  readonly by: 'signal' | 'failure' | 'unknown';
-  /** The error code, e.g. INTERRUPTED, AUTH_FAILED, TARGET_UNREACHABLE, PARTIAL. */
+  readonly by: 'signal' | 'failure' | 'threshold' | 'unknown';
+  /** The error code, e.g. INTERRUPTED, AUTH_FAILED, TARGET_UNREACHABLE, THRESHOLD_ABORT, PARTIAL. */
   readonly code: string;
   readonly message: string;
 }

@@ -20,7 +20,7 @@ import { attemptWallDeadlineMs, createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
 import { ConnectionPool } from '../client/http1/index.js';
 import { ScaledClock } from '../core/clock.js';
-import { Interrupted, type LoadproofError, RunFailure } from '../core/errors.js';
+import { Interrupted, type LoadproofError, RunFailure, ThresholdAbort } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import type { SecretMask } from '../core/redact.js';
 import { createRng } from '../core/rng.js';
@@ -39,6 +39,7 @@ import { API_PATHS } from '../spec/index.js';
 import { EventLog, type FileResult, makeRunFolder, pointLatestAt, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
 import { type BaselineComparison, COMPARISON_FILE, type ComparedRun, compareRuns, exitWithComparison } from '../compare/index.js';
 import { Progress, type ProgressMode } from './progress.js';
+import { AbortWatch } from './abort-watch.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
 import { loopMonitorIntervalMs } from './loop-monitor.js';
 import { RequestEvents } from './request-events.js';
@@ -191,7 +192,7 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
 }
 
 /** Why the firing ended before the plan did: a stop signal, or a failure that makes the run fail. */
-type Stop = { readonly kind: 'signal'; readonly error: Interrupted } | { readonly kind: 'failure'; readonly error: RunFailure };
+type Stop = { readonly kind: 'signal'; readonly error: Interrupted } | { readonly kind: 'failure'; readonly error: RunFailure } | { readonly kind: 'threshold'; readonly error: ThresholdAbort };
 
 interface Measurement {
   /** The run's end as recorded in run.json, but for the time and the files (added by the caller). */
@@ -205,6 +206,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   const scenario = plan.scenario;
   const k = plan.timeScale;
   const progress = new Progress(plan, new ScaledClock(k), options.progress ?? 'off', options.progressWrite ?? (() => {}));
+  const abortWatch = new AbortWatch(plan);
   // A line logged while the load runs first erases a terminal's progress line.
   const log = (line: string): void => {
     progress.clear();
@@ -299,7 +301,13 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
         stopWith({ kind: 'failure', error: new RunFailure('TARGET_UNREACHABLE', why, 'everything measured until then is in the report') });
       },
       verboseLog: options.verbose ? log : undefined,
-      onRecord: (record) => progress.record(record),
+      onRecord: (record) => {
+        progress.record(record);
+        const failed = abortWatch.active && stopped === undefined ? abortWatch.record(record) : undefined;
+        if (failed === undefined) return;
+        log(`loadproof: THRESHOLD_ABORT: ${failed}; stopping the run: no new requests; waiting for the answers in flight, then writing the report`);
+        stopWith({ kind: 'threshold', error: new ThresholdAbort(failed) });
+      },
     });
     // From t = 0, V8's young generation stops growing at its first step: a long run's RSS does not step up late (src/core/young-generation.ts).
     stopCapCheck = capYoungGeneration();

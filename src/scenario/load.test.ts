@@ -122,6 +122,18 @@ describe('parseScenario', () => {
     ]);
   });
 
+  it('takes a threshold as k6 does, as an expression or {threshold, abortOnFail}; abortOnFail only on an upper bound', () => {
+    const scenario = parseScenario(`${MINIMAL}thresholds:\n  all:\n    - "p(99) < 4s"\n    - { threshold: "p(95) < 2s", abortOnFail: true }\n  byPhase:\n    steady: [{ threshold: "rate(errors) < 1%" }]\n`, 'ok.yaml');
+    expect(scenario.thresholds.all.map((t) => [t.source, t.abortOnFail])).toEqual([
+      ['p(99) < 4s', undefined],
+      ['p(95) < 2s', true],
+    ]);
+    expect(scenario.thresholds.byPhase.get('steady')!.map((t) => [t.source, t.abortOnFail])).toEqual([['rate(errors) < 1%', false]]);
+    expect(problemsOf(`${MINIMAL}thresholds:\n  all:\n    - { threshold: "rate(429) > 1%", abortOnFail: true }\n`)).toEqual([
+      'thresholds.all[0].abortOnFail: abortOnFail: only an upper bound (< or <=) can fail beyond doubt before the run ends, got "rate(429) > 1%"',
+    ]);
+  });
+
   it('reports YAML syntax errors and unreadable JSON as problems of the file', () => {
     expect(problemsOf('name: [unclosed\n')[0]).toMatch(/^\(file\): not valid YAML/);
     expect(problemsOf('{"name": ', 'x.json')[0]).toMatch(/^\(file\): not valid JSON/);

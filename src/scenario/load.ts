@@ -114,7 +114,8 @@ function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
 
 function resolve(input: ScenarioInput): Scenario {
   const ms = (text: string): number => parseDurationMs(text)!;
-  const thresholds = (list: readonly string[]): Threshold[] => list.map((text) => parseThreshold(text) as Threshold);
+  const thresholds = (list: readonly (string | { readonly threshold: string; readonly abortOnFail: boolean })[]): Threshold[] =>
+    list.map((item) => (typeof item === 'string' ? (parseThreshold(item) as Threshold) : { ...(parseThreshold(item.threshold) as Threshold), abortOnFail: item.abortOnFail }));
   const scenario: Scenario = {
     name: input.name,
     description: input.description,

@@ -8,7 +8,7 @@ import { PROFILE_NAMES } from '../mock/profiles.js';
 import { IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
 import { SCENARIO_BOUNDS as B, formatCount } from './bounds.js';
 import { formatDuration, parseDurationMs } from './duration.js';
-import { DEFAULT_ERROR_CHECK, ERROR_CHECK_SYNTAX, THRESHOLD_SYNTAX, parseErrorCheck, parseThreshold } from './threshold.js';
+import { DEFAULT_ERROR_CHECK, ERROR_CHECK_SYNTAX, THRESHOLD_SYNTAX, abortOnFailProblem, parseErrorCheck, parseThreshold } from './threshold.js';
 
 const MAX_TEXT_CHARS = maxCharactersFor(IDENTIFICATION_LIMITS.maxTextTokens);
 
@@ -89,6 +89,23 @@ const thresholdExpression = z.string().superRefine((text, ctx) => {
   if ('problem' in parsed) ctx.addIssue({ code: 'custom', message: parsed.problem });
 });
 
+/** A threshold: its expression, or k6's object form `{ threshold, abortOnFail }`. */
+const thresholdItem = z.union([
+  thresholdExpression,
+  z
+    .strictObject({
+      threshold: thresholdExpression,
+      abortOnFail: z.boolean().default(false).describe('Stop sending once this check has failed beyond doubt (k6 style); an upper bound (< or <=) only'),
+    })
+    .superRefine((item, ctx) => {
+      const parsed = parseThreshold(item.threshold);
+      if (!('problem' in parsed) && item.abortOnFail) {
+        const problem = abortOnFailProblem(parsed);
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', path: ['abortOnFail'], message: problem });
+      }
+    }),
+]);
+
 const isMapping = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -98,7 +115,7 @@ const isMapping = (value: unknown): value is object => typeof value === 'object'
  */
 export const ByPhaseSchema = z.preprocess(
   (value) => (isMapping(value) && !(value instanceof Map) ? new Map(Object.entries(value)) : value),
-  z.map(z.string(), z.array(thresholdExpression), { error: 'expected a mapping of phase names to lists of thresholds' }),
+  z.map(z.string(), z.array(thresholdItem), { error: 'expected a mapping of phase names to lists of thresholds' }),
 );
 
 export const ScenarioSchema = z
@@ -187,7 +204,7 @@ export const ScenarioSchema = z
           })
           .default(DEFAULT_ERROR_CHECK)
           .describe(`Every phase’s error check (k6’s http_req_failed): ${ERROR_CHECK_SYNTAX}; default "${DEFAULT_ERROR_CHECK}"`),
-        all: z.array(thresholdExpression).default([]).describe(`Checked on every phase: ${THRESHOLD_SYNTAX}`),
+        all: z.array(thresholdItem).default([]).describe(`Checked on every phase: ${THRESHOLD_SYNTAX}; or {threshold, abortOnFail}`),
         byPhase: ByPhaseSchema.default(() => new Map()).describe('Checked on the named phase only'),
       })
       .default(() => ({ documentedTargets: true, errors: DEFAULT_ERROR_CHECK, all: [], byPhase: new Map() })),

@@ -16,10 +16,19 @@ export type ThresholdOperator = (typeof THRESHOLD_OPERATORS)[number];
 export const COUNTABLE = ['429', '504', '5xx', 'errors', 'dropped'] as const;
 export type Countable = (typeof COUNTABLE)[number];
 
-export type Threshold =
+export type Threshold = (
   | { readonly kind: 'percentile'; readonly source: string; readonly percentile: number; readonly op: ThresholdOperator; readonly valueMs: number }
   | { readonly kind: 'rate'; readonly source: string; readonly of: Countable; readonly op: ThresholdOperator; readonly fraction: number }
-  | { readonly kind: 'count'; readonly source: string; readonly of: Countable; readonly op: ThresholdOperator; readonly count: number };
+  | { readonly kind: 'count'; readonly source: string; readonly of: Countable; readonly op: ThresholdOperator; readonly count: number }
+) & {
+  /** k6's abortOnFail: stop sending once the check has failed beyond doubt mid-run (an upper bound: `<` or `<=`). */
+  readonly abortOnFail?: boolean;
+};
+
+/** Why a threshold cannot carry abortOnFail, or undefined when it can: only an upper bound can fail beyond doubt before the end. */
+export function abortOnFailProblem(t: Threshold): string | undefined {
+  return t.op === '<' || t.op === '<=' ? undefined : `abortOnFail: only an upper bound (< or <=) can fail beyond doubt before the run ends, got "${t.source}"`;
+}
 
 const EXPRESSION = /^\s*(p|rate|count)\(\s*([^)]*?)\s*\)\s*(<=|>=|==|<|>)\s*(\S+)\s*$/;
 
