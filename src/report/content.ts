@@ -12,6 +12,7 @@ import { targetText } from '../run/terminal.js';
 import { formatDuration } from '../scenario/duration.js';
 import type { Scenario } from '../scenario/index.js';
 import { type BaselineComparison, comparisonFindings, comparisonRows, comparisonRule, comparisonVerdict } from '../compare/index.js';
+import { type Capacity, capacityOf, total429 as total429Of } from './capacity.js';
 import { type ChartSpec, runCharts } from './charts.js';
 
 export interface ReportInput {
@@ -50,6 +51,10 @@ export interface ReportContent {
   readonly baseline?: { readonly intro: string; readonly table: ReportTable; readonly rule: string; readonly outcome: string; readonly lines: readonly string[] };
   readonly charts: readonly ChartSpec[];
   readonly files: string;
+  /** A run that steps the rate up: each step against its target, and what that shows of capacity. */
+  readonly capacity?: { readonly table: ReportTable; readonly lines: readonly string[] };
+  /** A stepping run's limit-increase brief: paragraphs to paste into the request, each a fact of the run. */
+  readonly brief?: readonly string[];
 }
 const ms = (v: number | null | 'unanswered' | undefined): string => (v === null || v === undefined ? '—' : v === 'unanswered' ? 'unanswered' : formatMs(v));
 const utc = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
@@ -57,14 +62,13 @@ const errorsOf = (p: { errors: Record<string, number>; outcomes: { http_other: n
 const plural = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
 
 /** A p95 and its 95 % interval, as the verdict judged it. */
-function p95Text(observed: number | null | 'unanswered' | undefined, check: Check | undefined): string {
-  const interval = check?.interval;
+function p95Text(observed: number | null | 'unanswered' | undefined, interval: readonly (number | null | 'unanswered')[] | null | undefined): string {
   if (interval === null || interval === undefined) return ms(observed);
   const [low, high] = interval;
   // A side is null when the sample is too small to bound it.
-  if (low === null && high === null) return `${ms(observed)} (too few to bound)`;
-  if (high === null) return `${ms(observed)} (≥ ${ms(low)})`;
-  if (low === null) return `${ms(observed)} (≤ ${ms(high)})`;
+  if ((low ?? null) === null && (high ?? null) === null) return `${ms(observed)} (too few to bound)`;
+  if ((high ?? null) === null) return `${ms(observed)} (≥ ${ms(low)})`;
+  if ((low ?? null) === null) return `${ms(observed)} (≤ ${ms(high)})`;
   return `${ms(observed)} (${ms(low)}–${ms(high)})`;
 }
 
@@ -83,7 +87,7 @@ function phaseRows(summary: Summary): string[][] {
       String(p.outcomes.http_504),
       String(errorsOf(p)),
       ms(p.steadyLatencyMs.p50),
-      p.bands.length > 1 ? p95Text(p.steadyLatencyMs.p95, undefined) : p95Text(p.steadyLatencyMs.p95, only),
+      p.bands.length > 1 ? p95Text(p.steadyLatencyMs.p95, undefined) : p95Text(p.steadyLatencyMs.p95, only?.interval),
       ms(p.steadyLatencyMs.p99),
       p.target === null ? (p.bands.length > 1 ? 'by band, below' : '—') : `< ${ms(p.target.p95Ms)}`,
       p.verdict.toUpperCase(),
@@ -102,7 +106,7 @@ function phaseRows(summary: Summary): string[][] {
           '',
           '',
           ms(b.steadyLatencyMs.p50),
-          p95Text(b.steadyLatencyMs.p95, check),
+          p95Text(b.steadyLatencyMs.p95, check?.interval),
           ms(b.steadyLatencyMs.p99),
           b.p95Ms === null ? '—' : `< ${ms(b.p95Ms)}`,
           check === undefined ? '' : check.status.toUpperCase(),
@@ -232,6 +236,67 @@ function baselineSection(c: BaselineComparison): NonNullable<ReportContent['base
   };
 }
 
+function capacitySections(input: ReportInput): Pick<ReportContent, 'capacity' | 'brief'> {
+  const { summary } = input;
+  const capacity = capacityOf(summary);
+  if (capacity === undefined) return {};
+  const rows = capacity.steps.map((s) => [
+    s.label,
+    s.fromRpm === s.toRpm ? String(s.toRpm) : `${s.fromRpm}→${s.toRpm}`,
+    ms(s.p50Ms),
+    p95Text(s.p95Ms, s.interval),
+    s.targetMs === null ? '—' : `< ${ms(s.targetMs)}`,
+    s.status === null ? '—' : s.status.toUpperCase(),
+    String(total429Of(s.answers429)),
+    s.ended429 === null ? '—' : `${(s.ended429 * 100).toFixed(1)} %`,
+  ]);
+  const facts = capacityFacts(capacity);
+  return {
+    capacity: { table: { head: ['Step', 'Offered rpm', 'p50', 'p95 (95 % interval)', 'Target p95', 'p95 verdict', '429 answers', 'Ended with 429'], rows, numeric: [1, 2, 3, 6, 7] }, lines: facts },
+    brief: brief(input, facts),
+  };
+}
+
+/** What the steps show, sentence by sentence. */
+function capacityFacts(c: Capacity): string[] {
+  const lines: string[] = [];
+  const heldStep = c.steps.filter((s) => s.status === 'pass' && s.toRpm === c.heldUpToRpm).at(-1);
+  lines.push(
+    c.heldUpToRpm === null
+      ? 'No step had its p95 interval under its documented target.'
+      : `The highest offered rate whose p95 was under its documented target, with its 95 % interval under it too: ${c.heldUpToRpm} requests a minute (${heldStep?.label ?? ''}). Latency counts the answers other than 429: a step whose requests were refused says so in the last columns.`,
+  );
+  if (c.firstNotHeld !== null) {
+    const s = c.firstNotHeld;
+    lines.push(`${s.label}, at ${s.fromRpm === s.toRpm ? s.toRpm : `${s.fromRpm}–${s.toRpm}`} requests a minute: p95 ${p95Text(s.p95Ms, s.interval)} against ${ms(s.targetMs)}, ${s.status === 'fail' ? 'over the target' : 'too close to tell'}.`);
+  }
+  lines.push(
+    c.onset429 === null
+      ? 'No answer at any step was a 429.'
+      : `The first 429 came ${formatDuration(c.onset429.startS * 1000)} into the run${c.onset429.phase === null ? '' : `, in ${c.onset429.phase}`}, at an offered rate of ${c.onset429.offeredRpm} requests a minute: ${kindsOf429(c.onset429.kinds)}.`,
+  );
+  const refused = c.steps.filter((s) => (s.ended429 ?? 0) > 0);
+  if (refused.length > 0) {
+    const shares = refused.map((s) => s.ended429!);
+    lines.push(`At ${refused.length === 1 ? 'that step' : `the ${refused.length} steps from ${refused[0]!.label} on`}, ${(Math.min(...shares) * 100).toFixed(1)}–${(Math.max(...shares) * 100).toFixed(1)} % of the requests sent ended with a 429.`);
+  }
+  if (c.onset429 !== null) lines.push(c.findings === 0 ? 'None of the 429s came on a request the documented limits clearly allow.' : `${c.findings} 429s came on requests the documented limits clearly allow: a finding against the service.`);
+  return lines;
+}
+
+/** The limit-increase brief: the load tested, what the service did at and above the limit, the run's identity. Nothing it did not show. */
+function brief({ summary, run }: ReportInput, facts: readonly string[]): string[] {
+  const rates = summary.phases.flatMap((p) => [p.fromRpm, p.toRpm]);
+  const limits = summary.guard.limits;
+  const model = summary.timeScale === 1 ? '' : ` (run ${summary.timeScale}× faster against the mock; rates and times in model time)`;
+  return [
+    ...(summary.target.kind === 'real' ? [] : [`This run was against ${targetText(summary)}, not the service: the brief below shows its form, and is no evidence about the service.`]),
+    `Load tested: the scenario \`${summary.scenario}\` (${summary.description}), ${summary.counts.planned} requests offered at ${Math.min(...rates)} to ${Math.max(...rates)} requests a minute in steps${model}, from ${utc(summary.startedAt)}, against ${targetText(summary)}. The documented limits: ${limits.sustainedRpm} requests a minute sustained, ${limits.burstRpm} for ${limits.burstMinutes} minutes, brief spikes to ${limits.spikeRpm}.`,
+    `What the service did: ${facts.join(' ')}`,
+    `The run: scenario ${run.scenarioSha256}, plan ${summary.planIdentity}, loadproof ${summary.loadproofVersion}, verdict ${summary.verdict.status.toUpperCase()}. Its folder's manifest.json holds the SHA-256 of every file; the manifest's own SHA-256 was printed when the run ended (the \`evidence:\` line), and \`loadproof verify <folder>\` checks the folder against it.`,
+  ];
+}
+
 export function reportContent(input: ReportInput): ReportContent {
   const { summary } = input;
   return {
@@ -248,6 +313,7 @@ export function reportContent(input: ReportInput): ReportContent {
     evidence: evidence(summary, summary.target.kind === 'real'),
     guard: { head: ['Rule', 'Status', 'What it found'], rows: summary.guard.checks.map((c) => [c.rule, c.status, c.message]), numeric: [] },
     ...(input.comparison === undefined ? {} : { baseline: baselineSection(input.comparison) }),
+    ...capacitySections(input),
     charts: runCharts(summary),
     files:
       'This report is built from the run folder alone (`loadproof report <folder>` rebuilds it). `summary.json` holds every figure here; `events.ndjson` one line per planned request; `junit.xml` the checks for CI. `manifest.json` lists the SHA-256 of every file, this one included: `loadproof verify <folder>` says whether any was changed.',

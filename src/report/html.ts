@@ -98,6 +98,7 @@ export function reportHtml(c: ReportContent): string {
     ...(c.reasons.length > 0 ? ['<p><strong>Why:</strong></p>', `<ul>${c.reasons.map((r) => `<li>${htmlText(r)}</li>`).join('')}</ul>`] : []),
     '<h2>Evidence</h2>',
     ...c.evidence.map((p) => `<p>${htmlText(p)}</p>`),
+    ...(c.capacity === undefined ? [] : ['<h2>Capacity</h2>', table(c.capacity.table, 'capacity'), `<ul>${c.capacity.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`]),
     ...(c.baseline === undefined
       ? []
       : [
@@ -115,6 +116,7 @@ export function reportHtml(c: ReportContent): string {
     ...c.charts.map((chart) => `<figure><canvas id="chart-${htmlText(chart.name)}" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" role="img" aria-label="${htmlText(chart.title)}"></canvas></figure>`),
     '<h2>Files</h2>',
     `<p>${htmlText(c.files)}</p>`,
+    ...(c.brief === undefined ? [] : ['<h2>Limit-increase brief</h2>', `<blockquote>${c.brief.map((p) => `<p>${htmlText(p)}</p>`).join('')}</blockquote>`]),
     `<script type="application/json" id="loadproof-charts">${scriptJson(charts)}</script>`,
     `<script>${scriptText(chartJsSource())}</script>`,
     `<script>${PAGE_SCRIPT}</script>`,

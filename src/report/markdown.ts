@@ -33,6 +33,7 @@ export function reportMarkdown(c: ReportContent): string {
     '## Evidence',
     '',
     ...c.evidence.flatMap((paragraph) => [mdText(paragraph), '']),
+    ...(c.capacity === undefined ? [] : ['## Capacity', '', ...table(c.capacity.table), '', ...c.capacity.lines.map((l) => `- ${mdText(l)}`), '']),
     ...(c.baseline === undefined
       ? []
       : ['## Against the baseline', '', mdText(c.baseline.intro), '', ...table(c.baseline.table), '', mdText(c.baseline.rule), '', `**${mdText(c.baseline.outcome)}.**`, '', ...c.baseline.lines.map((l) => `- ${mdText(l)}`), ...(c.baseline.lines.length > 0 ? [''] : [])]),
@@ -47,5 +48,6 @@ export function reportMarkdown(c: ReportContent): string {
     '',
     mdText(c.files),
     '',
+    ...(c.brief === undefined ? [] : ['## Limit-increase brief', '', ...c.brief.flatMap((p) => [`> ${mdText(p)}`, '>']).slice(0, -1), '']),
   ].join('\n');
 }

@@ -1,0 +1,47 @@
+/**
+ * Issue 12: a scenario that steps the rate up gets a capacity section, a latency-against-rate chart and
+ * a limit-increase brief, from the summary alone. Against the tight mock (30 rpm sustained, 60 for two
+ * minutes) three steps of 30, 60 and 120 rpm meet 429s.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
+
+describe('capacity and the limit-increase brief', () => {
+  it('a stepping run: each step against its target, the highest rate held, the 429 onset, the chart and the brief', async () => {
+    const ws = scenarioWorkspace(
+      'name: steps\ndescription: three steps up\nphases:\n  - { name: step-30, duration: 1m, rpm: 30, warmup: 10s }\n  - { name: step-60, duration: 1m, rpm: 60, warmup: 10s }\n  - { name: step-120, duration: 1m, rpm: 120, warmup: 10s }\n',
+    );
+    const run = await runMain(['run', ws.file, '--time-scale', '60', '--mock-profile', 'tight', '--out', ws.out]);
+    expect([0, 1, 5], run.stderr).toContain(run.code);
+    const folder = join(ws.out, runFolders(ws.out)[0]!);
+    const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'));
+    const md = readFileSync(join(folder, 'report.md'), 'utf8');
+    const capacity = md.slice(md.indexOf('## Capacity'), md.indexOf('## Safety'));
+    for (const p of summary.phases) expect(capacity).toMatch(new RegExp(`^\\| ${p.name} \\| ${p.offeredRpm} \\| `, 'm'));
+    const held = summary.verdict.checks.filter((c: any) => c.id === 'latency_p95_target' && c.status === 'pass').map((c: any) => summary.phases.find((p: any) => p.name === c.phase).offeredRpm);
+    if (held.length > 0) expect(capacity).toContain(`its 95 % interval under it too: ${Math.max(...held)} requests a minute`);
+    const onset = summary.timeline.find((w: any) => w.answers429.rateLimit + w.answers429.inFlight + w.answers429.other > 0);
+    expect(onset).toBeDefined();
+    expect(capacity).toContain(`at an offered rate of ${onset.offeredRpm} requests a minute`);
+    expect(existsSync(join(folder, 'charts', 'latency-vs-rate.png'))).toBe(true);
+    expect(md).toContain('![Latency against the offered rate (each step, steady state)](charts/latency-vs-rate.png)');
+    // The brief comes last, says a mock run is no evidence about the service, and names the run.
+    const brief = md.slice(md.indexOf('## Limit-increase brief'));
+    expect(md.trimEnd().endsWith(brief.trimEnd())).toBe(true);
+    expect(brief).toContain('not the service: the brief below shows its form, and is no evidence about the service');
+    expect(brief).toContain(`plan ${summary.planIdentity}`);
+    expect(brief).toContain('offered at 30 to 120 requests a minute in steps');
+  });
+
+  it('a run that does not step the rate up has neither', async () => {
+    const ws = scenarioWorkspace('name: flat\ndescription: one rate\nphases:\n  - { name: a, duration: 30s, rpm: 60 }\n  - { name: b, duration: 30s, rpm: 120 }\n');
+    await runMain(['run', ws.file, '--time-scale', '60', '--out', ws.out]);
+    const folder = join(ws.out, runFolders(ws.out)[0]!);
+    const md = readFileSync(join(folder, 'report.md'), 'utf8');
+    expect(md).not.toContain('## Capacity');
+    expect(md).not.toContain('## Limit-increase brief');
+    expect(existsSync(join(folder, 'charts', 'latency-vs-rate.png'))).toBe(false);
+  });
+});
