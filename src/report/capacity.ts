@@ -52,16 +52,19 @@ export function stepsUp(summary: Summary): boolean {
   return rates.length >= 3 && rates.every((r, i) => i === 0 || r >= summary.phases[i - 1]!.toRpm && summary.phases[i]!.fromRpm >= summary.phases[i - 1]!.fromRpm) && new Set(rates).size >= 3;
 }
 
-function answersIn(summary: Summary, fromS: number, toS: number): Counts429 {
+/** The 429 answers of the given timeline windows, by kind. */
+export function sum429(windows: readonly Window[]): Counts429 {
   const sum = { rateLimit: 0, inFlight: 0, other: 0 };
-  for (const w of summary.timeline) {
-    if (w.startS < fromS || w.startS >= toS) continue;
+  for (const w of windows) {
     sum.rateLimit += w.answers429.rateLimit;
     sum.inFlight += w.answers429.inFlight;
     sum.other += w.answers429.other;
   }
   return sum;
 }
+
+/** The 429 answers of the windows that start from `fromS` to before `toS` (model s). */
+const answersIn = (summary: Summary, fromS: number, toS: number): Counts429 => sum429(summary.timeline.filter((w) => w.startS >= fromS && w.startS < toS));
 
 /** The capacity a stepping run shows, or undefined when the scenario does not step the rate up. */
 export function capacityOf(summary: Summary): Capacity | undefined {

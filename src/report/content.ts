@@ -12,7 +12,7 @@ import { targetText } from '../run/terminal.js';
 import { formatDuration } from '../scenario/duration.js';
 import type { Scenario } from '../scenario/index.js';
 import { type BaselineComparison, comparisonFindings, comparisonRows, comparisonRule, comparisonVerdict } from '../compare/index.js';
-import { type Capacity, capacityOf, total429 as total429Of } from './capacity.js';
+import { type Capacity, type Counts429, capacityOf, sum429, total429 } from './capacity.js';
 import { type ChartSpec, runCharts } from './charts.js';
 
 export interface ReportInput {
@@ -120,9 +120,6 @@ function phaseRows(summary: Summary): string[][] {
 /** The phase a time (model s from the start) falls in. */
 const phaseAt = (summary: Summary, startS: number): Phase | undefined => summary.phases.find((p) => startS >= p.startS && startS < p.startS + p.durationS);
 
-type Counts429 = Window['answers429'];
-const total429 = (c: Counts429): number => c.rateLimit + c.inFlight + c.other;
-
 /** The first timeline window in which a 429 answer came (any attempt, a retried one included), or undefined. */
 const first429 = (summary: Summary): Window | undefined => summary.timeline.find((w) => total429(w.answers429) > 0);
 
@@ -155,7 +152,7 @@ function evidence(summary: Summary, real: boolean): string[] {
   if (w === undefined) refusals.push('No answer was a 429.');
   else {
     const phase = phaseAt(summary, w.startS);
-    const all429 = totals429(summary);
+    const all429 = sum429(summary.timeline);
     const windowMs = summary.timeline.length > 1 ? (summary.timeline[1]!.startS - summary.timeline[0]!.startS) * 1000 : 10_000;
     const envelope = summary.phases.reduce((acc, p) => ({ findings: acc.findings + p.envelope.findings, edge: acc.edge + p.envelope.edge }), { findings: 0, edge: 0 });
     refusals.push(
@@ -192,15 +189,6 @@ function evidence(summary: Summary, real: boolean): string[] {
 /** The highest rate the plan offered (first attempts), requests a minute: a ramp's top included. */
 const peakOfferedRpm = (summary: Summary): number => Math.max(0, ...summary.phases.map((p) => Math.max(p.fromRpm, p.toRpm)));
 
-function totals429(summary: Summary): Counts429 {
-  const t = { rateLimit: 0, inFlight: 0, other: 0 };
-  for (const w of summary.timeline) {
-    t.rateLimit += w.answers429.rateLimit;
-    t.inFlight += w.answers429.inFlight;
-    t.other += w.answers429.other;
-  }
-  return t;
-}
 
 function identity({ summary, run, scenario }: ReportInput): string[][] {
   const notice = scenario.notice;
@@ -247,7 +235,7 @@ function capacitySections(input: ReportInput): Pick<ReportContent, 'capacity' | 
     p95Text(s.p95Ms, s.interval),
     s.targetMs === null ? '—' : `< ${ms(s.targetMs)}`,
     s.status === null ? '—' : s.status.toUpperCase(),
-    String(total429Of(s.answers429)),
+    String(total429(s.answers429)),
     s.ended429 === null ? '—' : `${(s.ended429 * 100).toFixed(1)} %`,
   ]);
   const facts = capacityFacts(capacity);
