@@ -14,6 +14,8 @@ export interface Io {
   readonly cwd: string;
   /** stderr is a terminal: the run's live progress is one updating line there, a line every 10 s elsewhere. */
   readonly stderrIsTTY: boolean;
+  /** The terminal's width in columns, when stderr is one (it may change while the run goes). */
+  readonly stderrColumns: () => number | undefined;
   /** Resolves with the first SIGINT or SIGTERM. */
   readonly waitForSignal: () => Promise<'SIGINT' | 'SIGTERM'>;
 }
@@ -46,6 +48,7 @@ export function processIo(): Io {
     argv: process.argv.slice(2),
     cwd: process.cwd(),
     stderrIsTTY: process.stderr.isTTY === true,
+    stderrColumns: () => process.stderr.columns,
     waitForSignal: () =>
       new Promise((resolve) => {
         const on = (signal: 'SIGINT' | 'SIGTERM') => (): void => {

@@ -173,8 +173,10 @@ export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: Co
     const capMs = 2 * Math.max(slowestAnsweredMs(baseSteady.latencyExcl429), slowestAnsweredMs(runSteady.latencyExcl429), 1);
     const base = figures(baseline.summary.phases[j]!, baseSteady, capMs);
     const now = figures(phase, runSteady, capMs);
-    if (base.p95Interval?.includes(null) === true || now.p95Interval?.includes(null) === true) {
-      notes.push(`${phase.name}: too few requests to bound a p95 on both sides; its p95 can show no clear change`);
+    const unbounded = (f: SideFigures): boolean => f.p95Interval === null || f.p95Interval.includes(null);
+    if (unbounded(base) || unbounded(now)) {
+      const side = unbounded(base) && unbounded(now) ? 'either run' : unbounded(base) ? 'the baseline' : 'the run';
+      notes.push(`${phase.name}: too few steady-state answers in ${side} to bound a p95 on both sides (${base.p95Interval === null || now.p95Interval === null ? 'none at all' : 'too few'}); its p95 can show no clear change`);
     }
     compared.push({ name: phase.name, base, run: now, findings: p95Findings(base, now, tolerance) });
   }
@@ -191,6 +193,11 @@ export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: Co
   const onlyInRun = run.summary.phases.map((p) => p.name).filter((n) => !baseIndex.has(n));
   if (onlyInBaseline.length > 0) notes.push(`phases only in the baseline, not compared: ${onlyInBaseline.join(', ')}`);
   if (onlyInRun.length > 0) notes.push(`phases only in the run, not compared: ${onlyInRun.join(', ')}`);
+  for (const [side, s] of [['the baseline', baseline.summary], ['the run', run.summary]] as const) {
+    if (s.partial) notes.push(`${side} is partial: it did not record its end (killed, or still running), and is judged from the events it wrote`);
+    else if (s.stopped !== null) notes.push(`${side} was stopped before its plan ended (${s.stopped.code}): ${s.counts.unsent} of ${s.counts.planned} requests were never sent`);
+  }
+  if (baseline.summary.target.profile !== run.summary.target.profile) notes.push(`the mock profiles differ: ${baseline.summary.target.profile ?? 'none'} and ${run.summary.target.profile ?? 'none'}`);
   if (baseline.summary.planIdentity !== run.summary.planIdentity) notes.push('the two runs had different plans (scenario, seeds or time scale): phases are compared by name');
   if (baseline.summary.timeScale !== run.summary.timeScale) notes.push(`time scales differ (${baseline.summary.timeScale} and ${run.summary.timeScale}): both are in model time`);
   if (baseline.summary.environment !== run.summary.environment) notes.push(`environments differ: ${baseline.summary.environment} and ${run.summary.environment}`);

@@ -21,12 +21,17 @@ export async function compareFolders(baselineDir: string, runDir: string, option
   return comparison;
 }
 
-/** `--tolerance`: "10%" or "0.1", a fraction from 0 to 10 (0 % to 1,000 %). */
+/**
+ * `--tolerance`: a percentage ("10%", up to 1000 %) or a fraction from 0 to 1 ("0.1"). A bare number over 1
+ * is refused rather than read as a fraction: "10" is more likely 10 % than 1,000 %.
+ */
 export function parseTolerance(text: string): number {
   const trimmed = text.trim();
-  const value = trimmed.endsWith('%') ? Number(trimmed.slice(0, -1)) / 100 : Number(trimmed);
-  if (trimmed === '' || trimmed === '%' || !Number.isFinite(value) || value < 0 || value > 10) {
-    throw new UsageError(`--tolerance: expected a percentage like 10% or a fraction like 0.1 (0 to 1000 %), got ${JSON.stringify(text)}`);
+  const percent = trimmed.endsWith('%');
+  const value = percent ? Number(trimmed.slice(0, -1)) / 100 : Number(trimmed);
+  if (trimmed === '' || trimmed === '%' || !Number.isFinite(value) || value < 0 || value > (percent ? 10 : 1)) {
+    const hint = !percent && Number.isFinite(value) && value > 1 && value <= 1000 ? ` (for ${value} %, write ${value}%)` : '';
+    throw new UsageError(`--tolerance: expected a percentage like 10% (0 to 1000 %) or a fraction like 0.1 (0 to 1), got ${JSON.stringify(text)}${hint}`);
   }
   return value;
 }

@@ -79,6 +79,8 @@ export interface RunRecord {
   readonly guard: GuardRecord;
   /** Absent in runs written before it was recorded. */
   readonly host?: HostRecord;
+  /** `--baseline`: the run folder it was compared with (its comparison is comparison.json); absent without one. */
+  readonly baseline?: string;
   readonly end: RunEnd | null;
 }
 

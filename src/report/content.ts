@@ -216,7 +216,7 @@ function baselineSection(c: BaselineComparison): NonNullable<ReportContent['base
   const [head, ...rows] = comparisonRows(c);
   const { regressions, improvements } = comparisonFindings(c);
   return {
-    intro: `Compared with the baseline run \`${c.baselineDir}\` (${c.baseline.scenario}, started ${c.baseline.startedAt}), phase by phase, steady state, baseline → run.`,
+    intro: `Compared with the baseline run in ${c.baselineDir} (${c.baseline.scenario}, started ${c.baseline.startedAt}), phase by phase, steady state, baseline → run.`,
     table: { head: head!, rows, numeric: [] },
     rule: comparisonRule(c),
     outcome: comparisonVerdict(c),

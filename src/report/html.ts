@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import type { ReportContent, ReportTable } from './content.js';
 import { CHART_HEIGHT, CHART_WIDTH } from './charts.js';
 
-const escapeHtml = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+// What a browser would act on or XML forbids: control characters (tab and line breaks aside) and the bidirectional overrides.
+const escapeHtml = (text: string): string => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 
 /** Text as HTML: the five special characters escaped, then `code` spans (the content's only markup). */
 export function htmlText(text: string): string {

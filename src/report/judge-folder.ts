@@ -35,6 +35,9 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
   const allNotes = previous === null || previous.intact ? [...folder.notes] : [...folder.notes, `the folder did not match its manifest.json before this report (${describeChanges(previous)}): the new manifest.json records that`];
   // A run made with --baseline keeps its comparison: the reports carry it again, and so does the exit.
   const comparison = await readComparison(dir, allNotes);
+  // The run says it was compared: without its comparison the folder's evidence is not whole (exit 4), however the run went.
+  const comparisonLost = run.baseline !== undefined && comparison === undefined;
+  if (comparisonLost) allNotes.push(`run.json says this run was compared with --baseline ${run.baseline}, but its ${COMPARISON_FILE} is gone or unusable: the exit is 4, since the run's own exit depended on it`);
   let judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
   // The folder's files were masked when the run wrote them: nothing secret is known here to mask.
@@ -46,7 +49,7 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
   if (written.error !== null) judgement = judge([...reportFailures, { file: 'summary.json', error: written.error }]);
   // Not when summary.json could not be rewritten: the old one stays, with the manifest that matches it.
   const manifest = written.error === null ? await writeManifest(dir, run, judgement.summary, scenario, (text) => text, previous) : { file: join(dir, 'manifest.json'), error: 'not rewritten, since summary.json could not be', sha256: null };
-  return { ...judgement, exitCode: manifest.error !== null && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : exitWithComparison(judgement.exitCode, comparison), summaryPath, written, notes: allNotes, reports: [...reports, manifest], manifestSha256: manifest.sha256 };
+  return { ...judgement, exitCode: (manifest.error !== null || comparisonLost) && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : exitWithComparison(judgement.exitCode, comparison), summaryPath, written, notes: allNotes, reports: [...reports, manifest], manifestSha256: manifest.sha256 };
 }
 
 /** The folder's comparison.json, when it has one that can be used; a note says why not otherwise. */

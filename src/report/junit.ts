@@ -30,8 +30,9 @@ const attrs = (values: Record<string, string | number>): string =>
     .map(([name, value]) => ` ${name}="${xmlText(String(value)).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;')}"`)
     .join('');
 
-/** What a check measured, in words: its value and, for a percentile, its 95 % interval. */
+/** What a check measured, in words: its value and, for a percentile, its 95 % interval (a comparison's figures are in its reason). */
 function measured(check: SummaryCheck): string {
+  if (check.id === 'baseline') return '';
   const value = (v: number | null | 'unanswered' | undefined): string => (v === null || v === undefined ? 'no data' : typeof v === 'string' ? v : String(v));
   const interval = check.interval === null ? '' : `; 95 % interval [${value(check.interval[0])}, ${value(check.interval[1])}]`;
   return `observed ${value(check.observed)}${interval}`;
@@ -39,7 +40,8 @@ function measured(check: SummaryCheck): string {
 
 function testCase(check: SummaryCheck, classname: string): string {
   const head = `    <testcase${attrs({ name: `${check.id}: ${check.what}`, classname, time: 0 })}`;
-  const detail = xmlText(`${check.reason} (${measured(check)})`);
+  const figures = measured(check);
+  const detail = xmlText(figures === '' ? check.reason : `${check.reason} (${figures})`);
   if (check.status === 'pass') return `${head}>\n      <system-out>${detail}</system-out>\n    </testcase>`;
   if (check.status === 'fail') return `${head}>\n      <failure${attrs({ message: check.reason, type: check.id })}>${detail}</failure>\n    </testcase>`;
   return `${head}>\n      <skipped${attrs({ message: `inconclusive: ${check.reason}` })}/>\n      <system-out>${detail}</system-out>\n    </testcase>`;
@@ -101,7 +103,7 @@ function baselineChecks(c: BaselineComparison): SummaryCheck[] {
     return {
       id: 'baseline',
       phase: p.phase,
-      what: `no clear regression against the baseline ${c.baselineDir}`,
+      what: `${p.phase}: no clear regression against the baseline ${c.baselineDir}`,
       status: regressions.length > 0 ? 'fail' : 'pass',
       observed: null,
       interval: null,

@@ -2,11 +2,19 @@
 import type { ReportContent, ReportTable } from './content.js';
 
 /**
- * Text from the run (a scenario's name and description, messages) as Markdown shows it and no more: outside
+ * Text on one line, with nothing a terminal or a renderer acts on: line breaks (CR, LF, and the Unicode
+ * ones) become spaces; other control characters and the bidirectional overrides are dropped.
+ */
+export function oneLine(text: string): string {
+  return text.replace(/\r\n|[\r\n\u0085\u2028\u2029]/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '');
+}
+
+/**
+ * Text from the run (a scenario's name and description, messages) as Markdown shows it and no more: on one line; outside
  * `code` spans, what could start an HTML tag, a link or an image, or emphasis is escaped.
  */
 export function mdText(text: string): string {
-  return text
+  return oneLine(text)
     .split(/(`[^`]*`)/)
     .map((part, i) => (i % 2 === 1 ? part : part.replace(/\\/g, '\\\\').replace(/<(?=[A-Za-z/!?])/g, '\\<').replace(/([[\]*])/g, '\\$1')))
     .join('');

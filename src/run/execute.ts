@@ -20,7 +20,7 @@ import { attemptWallDeadlineMs, createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
 import { ConnectionPool } from '../client/http1/index.js';
 import { ScaledClock } from '../core/clock.js';
-import { Interrupted, type LoadproofError, RunFailure, ThresholdAbort } from '../core/errors.js';
+import { Interrupted, type LoadproofError, RunFailure, ThresholdAbort, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
 import type { SecretMask } from '../core/redact.js';
 import { createRng } from '../core/rng.js';
@@ -78,6 +78,8 @@ export interface RunOptions {
   readonly progress?: ProgressMode;
   /** Where the live progress goes (stderr). */
   readonly progressWrite?: (text: string) => void;
+  /** The terminal's width: a progress line longer than it would wrap, and only its last row be rewritten. */
+  readonly progressColumns?: () => number | undefined;
 }
 
 /** What writes a judged run's report files (src/report/write-reports.ts); each failure is returned, never thrown. */
@@ -104,6 +106,14 @@ const sha256 = (text: string): string => `sha256:${createHash('sha256').update(t
 
 /** Steps 2 to 4, for a run that step 1 ({@link prepare}, in prepare.ts) let through. */
 export async function executeRun(options: RunOptions, { scenario, scenarioText, plan, guard }: PreparedRun): Promise<RunOutcome> {
+  // A baseline is compared phase by phase, by name: one with none of this plan's phases would compare nothing.
+  const baselinePhases = options.baseline?.run.summary.phases.map((p) => p.name);
+  if (baselinePhases !== undefined && !plan.phases.some((p) => baselinePhases.includes(p.name))) {
+    throw new UsageError(
+      `--baseline ${options.baseline!.dir}: none of its phases (${baselinePhases.join(', ')}) is a phase of ${scenario.name} (${plan.phases.map((p) => p.name).join(', ')})`,
+      'compare runs of the same scenario, or of scenarios whose phases share names; nothing was sent',
+    );
+  }
   const startedAt = new Date();
   const reportDir = options.runDir === undefined ? await makeRunFolder(options.outDir, scenario.name, startedAt) : await useRunFolder(options.runDir);
   let target: ResolvedTarget;
@@ -143,6 +153,7 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
       startedAt: startedAt.toISOString(),
       guard: guardRecord(guard),
       host: options.host,
+      ...(options.baseline === undefined ? {} : { baseline: options.baseline.dir }),
       end: null,
     };
     // Written before the load, so a run that never records its end can still be judged (partial).
@@ -205,7 +216,7 @@ interface Measurement {
 async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sink: EventSink, options: RunOptions): Promise<Measurement> {
   const scenario = plan.scenario;
   const k = plan.timeScale;
-  const progress = new Progress(plan, new ScaledClock(k), options.progress ?? 'off', options.progressWrite ?? (() => {}));
+  const progress = new Progress(plan, new ScaledClock(k), options.progress ?? 'off', options.progressWrite ?? (() => {}), options.progressColumns);
   const abortWatch = new AbortWatch(plan);
   // A line logged while the load runs first erases a terminal's progress line.
   const log = (line: string): void => {

@@ -57,6 +57,20 @@ describe('live progress', () => {
     expect(written).toHaveLength(count); // stopped
   });
 
+  it('on a narrow terminal cuts the line to fit (a wrapped line could not be rewritten), and shows low rates to a decimal', () => {
+    vi.useFakeTimers();
+    const slow = buildPlan(parseScenario('name: s\ndescription: slow\nphases:\n  - { name: sparse, duration: 10m, rpm: 0.5 }\n', 's.yaml'), { timeScale: 1 });
+    const clock = new ManualClock(0);
+    const written: string[] = [];
+    const progress = new Progress(slow, clock, 'tty', (t) => written.push(t), () => 40);
+    progress.start();
+    clock.advanceTo(1000);
+    vi.advanceTimersByTime(1000);
+    expect(written[0]).toBe('\r\x1b[2Kloadproof: 1s of 10m · sparse at 0.5 r…');
+    expect(written[0]!.length - '\r\x1b[2K'.length).toBe(39);
+    progress.stop();
+  });
+
   it('elsewhere writes a plain line every 10 s; off writes nothing', () => {
     vi.useFakeTimers();
     const clock = new ManualClock(0);

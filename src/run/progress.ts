@@ -39,6 +39,8 @@ export class Progress {
     private readonly clock: Clock,
     private readonly mode: ProgressMode,
     private readonly write: (text: string) => void,
+    /** A terminal's width: its line is cut to fit, since only the last row of a wrapped line can be rewritten. */
+    private readonly columns: () => number | undefined = () => undefined,
   ) {
     this.startMs = clock.nowMs();
     this.lastLineAtMs = this.startMs;
@@ -70,7 +72,7 @@ export class Progress {
     const phase = this.plan.phases.find((p) => elapsedMs < p.startMs + p.durationMs) ?? this.plan.phases.at(-1);
     const sinceMin = (nowMs - this.lastLineAtMs) / 60_000;
     const offered = phase === undefined ? '' : ` · ${phase.name} at ${rpmAt(phase, elapsedMs)} rpm`;
-    const sentRpm = sinceMin > 0 ? Math.round(this.sentSince / sinceMin) : 0;
+    const sentRpm = sinceMin > 0 ? rounded(this.sentSince / sinceMin) : 0;
     const p95 = this.recent.count === 0 ? '—' : formatMs(this.recent.percentileMs(95));
     const awaiting = Math.max(0, this.plannedBy(elapsedMs) - this.resolved);
     const c = this.counts;
@@ -107,7 +109,9 @@ export class Progress {
 
   private show(): void {
     const text = this.line(this.clock.nowMs());
-    this.write(this.mode === 'tty' ? `${ERASE_LINE}${text}` : `${text}\n`);
+    const width = this.columns();
+    const fitted = width !== undefined && width > 1 && text.length >= width ? `${text.slice(0, width - 2)}…` : text;
+    this.write(this.mode === 'tty' ? `${ERASE_LINE}${fitted}` : `${text}\n`);
     this.shown = this.mode === 'tty';
   }
 
@@ -133,5 +137,8 @@ export class Progress {
 /** A phase's offered rate at a time of the run: its rate, or a ramp's at that point. */
 function rpmAt(phase: Plan['phases'][number], elapsedMs: number): number {
   const f = phase.durationMs === 0 ? 0 : Math.min(1, Math.max(0, (elapsedMs - phase.startMs) / phase.durationMs));
-  return Math.round(phase.fromRpm + (phase.toRpm - phase.fromRpm) * f);
+  return rounded(phase.fromRpm + (phase.toRpm - phase.fromRpm) * f);
 }
+
+/** A rate as read at a glance: whole above 10 a minute, one decimal below (0.5 rpm is not 1). */
+const rounded = (rpm: number): number => (rpm >= 10 ? Math.round(rpm) : Math.round(rpm * 10) / 10);

@@ -4,7 +4,7 @@
  * regression (exit 1) whose p95 interval lies above the baseline's. Bad input is exit 2 and names
  * what was wrong. Each folder is judged again offline; nothing is written to them.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
@@ -75,17 +75,31 @@ describe('loadproof compare', () => {
     const comparison = JSON.parse(readFileSync(join(folder, 'comparison.json'), 'utf8'));
     expect(comparison).toMatchObject({ baselineDir: nominalA, regression: true, tolerance: 0.1 });
     const md = readFileSync(join(folder, 'report.md'), 'utf8');
-    expect(md).toContain(`## Against the baseline\n\nCompared with the baseline run \`${nominalA}\``);
+    expect(md).toContain(`## Against the baseline\n\nCompared with the baseline run in ${nominalA} (compared, `);
     expect(md).toMatch(/\*\*REGRESSION: \d+ clear changes? for the worse\.\*\*/);
     expect(readFileSync(join(folder, 'report.html'), 'utf8')).toContain('<h2>Against the baseline</h2>');
     const junit = readFileSync(join(folder, 'junit.xml'), 'utf8');
     expect(junit).toContain('name="compared / against the baseline"');
-    expect(junit).toMatch(/<testcase name="baseline: no clear regression against the baseline [^"]*" classname="loadproof\.compared\.baseline" time="0">\s*<failure message="p95 /);
+    expect(junit).toMatch(/<testcase name="baseline: busy: no clear regression against the baseline [^"]*" classname="loadproof\.compared\.baseline" time="0">\s*<failure message="p95 /);
+    expect(junit).not.toContain('observed no data');
     // Rebuilt from the folder alone, comparison included, with the same exit.
     const again = await runMain(['report', folder]);
     expect(again.code).toBe(1);
     expect(readFileSync(join(folder, 'report.md'), 'utf8')).toBe(md);
     expect((await runMain(['verify', folder])).code).toBe(0);
+    // run.json says it was compared: without comparison.json its evidence is not whole, whatever the run's own verdict (exit 4, said).
+    rmSync(join(folder, 'comparison.json'));
+    const lost = await runMain(['report', folder]);
+    expect(lost.code).toBe(4);
+    expect(lost.stderr).toContain(`run.json says this run was compared with --baseline ${nominalA}, but its comparison.json is gone or unusable`);
+  });
+
+  it('run --baseline with a baseline that shares no phase with the scenario: exit 2 before anything is sent', async () => {
+    const ws = scenarioWorkspace('name: other\ndescription: other phases\nphases:\n  - { name: elsewhere, duration: 30s, rpm: 60 }\n');
+    const run = await runMain(['run', ws.file, '--time-scale', K, '--baseline', nominalA, '--out', ws.out]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`--baseline ${nominalA}: none of its phases (steady, busy) is a phase of other (elsewhere)`);
+    expect(existsSync(ws.out) ? runFolders(ws.out) : []).toEqual([]);
   });
 
   it('run --baseline with a folder that is not a run: exit 2 before anything is sent', async () => {
@@ -102,7 +116,11 @@ describe('loadproof compare', () => {
     expect(missing.stderr).toContain('not a run folder');
     const tolerance = await runMain(['compare', nominalA, nominalB, '--tolerance', 'ten']);
     expect(tolerance.code).toBe(2);
-    expect(tolerance.stderr).toContain('--tolerance: expected a percentage like 10% or a fraction like 0.1 (0 to 1000 %), got "ten"');
+    expect(tolerance.stderr).toContain('--tolerance: expected a percentage like 10% (0 to 1000 %) or a fraction like 0.1 (0 to 1), got "ten"');
+    // A bare 10 is not read as 1,000 %.
+    const bare = await runMain(['compare', nominalA, nominalB, '--tolerance', '10']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('got "10" (for 10 %, write 10%)');
     // Still nothing measured was touched.
     expect(JSON.parse(readFileSync(join(nominalA, 'summary.json'), 'utf8')).scenario).toBe('compared');
   });

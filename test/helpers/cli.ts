@@ -80,6 +80,7 @@ export async function runMain(args: readonly string[], env: Record<string, strin
     cwd: process.cwd(),
     // No signal reaches an in-process run: signal tests spawn the CLI.
     stderrIsTTY: false,
+    stderrColumns: () => undefined,
     waitForSignal: () => new Promise(() => {}),
   });
   return { code, stdout, stderr };

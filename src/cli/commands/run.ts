@@ -2,6 +2,7 @@
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { exitUnder } from '../../core/exit-codes.js';
+import { UsageError } from '../../core/errors.js';
 import { checkTimeScale } from '../../core/time-scale.js';
 import { PROFILE_NAMES } from '../../mock/profiles.js';
 import { describeEnding, executeRun, hostRecord } from '../../run/index.js';
@@ -19,7 +20,7 @@ export function runOptions<T>(y: Argv<T>) {
     .option('verbose', { type: 'boolean', default: false, describe: 'Log each token call and each request to stderr (never a header, token or body)' })
     .option('quiet', { type: 'boolean', default: false, describe: 'No live progress on stderr (by default: one updating line on a terminal, a line every 10 s elsewhere)' })
     .option('baseline', { type: 'string', describe: 'A run folder to compare this run with (as loadproof compare does): in the reports, and exit 1 on a clear regression' })
-    .option('tolerance', { type: 'string', default: '10%', describe: "With --baseline: how far above the baseline's p95 interval this run's must lie to be a regression" })
+    .option('tolerance', { type: 'string', describe: "With --baseline: how far above the baseline's p95 interval this run's must lie to be a regression (default 10%)" })
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
@@ -32,10 +33,12 @@ type RunArgs = Awaited<ReturnType<typeof runOptions>['argv']>;
 export async function runRun(args: RunArgs, io: Io): Promise<number> {
   const timeScale = checkTimeScale(args['time-scale']);
   // The baseline is judged before anything is sent: a bad one is bad input (exit 2), with no traffic.
-  const baseline = args.baseline === undefined ? undefined : await loadBaseline(args.baseline, args.tolerance);
+  if (args.tolerance !== undefined && args.baseline === undefined) throw new UsageError('--tolerance: it applies only with --baseline <dir>', 'add --baseline, or drop --tolerance; nothing was sent');
+  const baseline = args.baseline === undefined ? undefined : await loadBaseline(args.baseline, args.tolerance ?? '10%');
   const controller = new AbortController();
   void io.waitForSignal().then((signal) => {
-    io.stderr(`loadproof: ${signal}: no new requests; waiting for the answers in flight, then writing the partial report (Ctrl-C again to quit at once)\n`);
+    // On a terminal the progress line is erased first, so the message starts on a clean line.
+    io.stderr(`${io.stderrIsTTY ? '\r\x1b[2K' : ''}loadproof: ${signal}: no new requests; waiting for the answers in flight, then writing the partial report (Ctrl-C again to quit at once)\n`);
     controller.abort();
   });
   const outcome = await executeRun({
@@ -58,6 +61,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     ...(baseline === undefined ? {} : { baseline }),
     progress: args.quiet ? 'off' : io.stderrIsTTY ? 'tty' : 'lines',
     progressWrite: (text) => io.stderr(text),
+    progressColumns: () => io.stderrColumns(),
     signal: controller.signal,
     log: (line) => io.stderr(`${line}\n`),
   });
