@@ -80,8 +80,9 @@ describe('failing traffic fails the verdict', () => {
   });
 
   it('takes the error check from the scenario, k6 style, or none', async () => {
-    const s = await mock({ profile: 'zero', faults: { http500Rate: 0.05 } });
-    const phases = '  - { name: steady, duration: 1m, rpm: 200 }\n';
+    // 30 s at 200 rpm: 100 requests, a tenth answered 500 (seeded), so "count == 0" fails and "rate < 50%" passes.
+    const s = await mock({ profile: 'zero', faults: { http500Rate: 0.1 } });
+    const phases = '  - { name: steady, duration: 30s, rpm: 200 }\n';
     for (const [errors, exit] of [['rate < 50%', 0], ['count == 0', 1], ['none', 0]] as const) {
       const { file, out } = scenarioWorkspace(scenarioAt(s.url, phases, `thresholds: { documentedTargets: false, errors: "${errors}" }\n`));
       const { code } = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
