@@ -30,7 +30,6 @@ export interface CompareOptions {
   readonly alpha?: number;
 }
 
-export const DEFAULT_TOLERANCE = 0.1;
 export const DEFAULT_ALPHA = 0.01;
 
 export interface RateFigure {
