@@ -16,6 +16,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   spec: [],
   lexicon: [],
   corpus: ['core', 'lexicon', 'spec'],
+  chunk: ['core', 'spec'],
   mock: ['core', 'spec', 'lexicon', 'corpus'],
   scenario: ['core', 'spec', 'mock'],
   plan: ['core', 'spec', 'scenario'],
