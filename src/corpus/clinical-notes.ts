@@ -16,43 +16,51 @@ export interface NoteOptions {
 
 export const DEFAULT_NOTE_OPTIONS: NoteOptions = { minChars: 400, maxChars: 850 };
 
-type SentenceMaker = (rng: Rng) => string;
+/** Records a piece of injected PHI (its kind, as the mock names it, and its text) and gives the text back. */
+export type PhiSink = (type: InjectedPhiType, value: string) => string;
+export type InjectedPhiType = 'NAME' | 'DATE' | 'PHONE' | 'MRN' | 'EMAIL' | 'ADDRESS' | 'ID';
 
-const person = (rng: Rng): string => `${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`;
+/** Makes one sentence; every piece of PHI in it goes through `phi`. */
+export type SentenceMaker = (rng: Rng, phi: PhiSink) => string;
+
+const ignore: PhiSink = (_type, value) => value;
+
+export const person = (rng: Rng, phi: PhiSink): string => phi('NAME', `${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`);
 const pad = (n: number): string => String(n).padStart(2, '0');
-const usDate = (rng: Rng): string => `${pad(nextInt(rng, 1, 12))}/${pad(nextInt(rng, 1, 28))}/${nextInt(rng, 1940, 2026)}`;
-const longDate = (rng: Rng): string => `${pick(rng, MONTHS)} ${nextInt(rng, 1, 28)}, ${nextInt(rng, 2019, 2026)}`;
-const isoDate = (rng: Rng): string => `${nextInt(rng, 2019, 2026)}-${pad(nextInt(rng, 1, 12))}-${pad(nextInt(rng, 1, 28))}`;
-const phone = (rng: Rng): string => `(${nextInt(rng, 201, 989)}) ${nextInt(rng, 200, 999)}-${String(nextInt(rng, 0, 9999)).padStart(4, '0')}`;
-const mrn = (rng: Rng): string => String(nextInt(rng, 10_000_000, 99_999_999));
-const email = (rng: Rng): string => `${pick(rng, FIRST_NAMES).toLowerCase()}.${pick(rng, LAST_NAMES).toLowerCase()}@example.org`;
-const address = (rng: Rng): string => {
+export const usDate = (rng: Rng, phi: PhiSink): string => phi('DATE', `${pad(nextInt(rng, 1, 12))}/${pad(nextInt(rng, 1, 28))}/${nextInt(rng, 1940, 2026)}`);
+export const longDate = (rng: Rng, phi: PhiSink): string => phi('DATE', `${pick(rng, MONTHS)} ${nextInt(rng, 1, 28)}, ${nextInt(rng, 2019, 2026)}`);
+export const isoDate = (rng: Rng, phi: PhiSink): string => phi('DATE', `${nextInt(rng, 2019, 2026)}-${pad(nextInt(rng, 1, 12))}-${pad(nextInt(rng, 1, 28))}`);
+export const phone = (rng: Rng, phi: PhiSink): string => phi('PHONE', `(${nextInt(rng, 201, 989)}) ${nextInt(rng, 200, 999)}-${String(nextInt(rng, 0, 9999)).padStart(4, '0')}`);
+/** A record number: the mock finds it after its label (MRN, medical record number). */
+export const mrn = (rng: Rng, phi: PhiSink): string => phi('MRN', String(nextInt(rng, 10_000_000, 99_999_999)));
+export const email = (rng: Rng, phi: PhiSink): string => phi('EMAIL', `${pick(rng, FIRST_NAMES).toLowerCase()}.${pick(rng, LAST_NAMES).toLowerCase()}@example.org`);
+export const address = (rng: Rng, phi: PhiSink): string => {
   const [city, state] = pick(rng, CITIES);
-  return `${nextInt(rng, 10, 9999)} ${pick(rng, STREET_NAMES)} ${pick(rng, STREET_SUFFIXES)}, ${city}, ${state} ${nextInt(rng, 10_000, 99_999)}`;
+  return phi('ADDRESS', `${nextInt(rng, 10, 9999)} ${pick(rng, STREET_NAMES)} ${pick(rng, STREET_SUFFIXES)}, ${city}, ${state} ${nextInt(rng, 10_000, 99_999)}`);
 };
-const ssn = (rng: Rng): string => `${nextInt(rng, 100, 899)}-${pad(nextInt(rng, 10, 99))}-${String(nextInt(rng, 1000, 9999))}`;
-const memberId = (rng: Rng): string => `${pick(rng, ['HMO', 'PPO', 'MCD'])}${nextInt(rng, 100_000_000, 999_999_999)}`;
+export const ssn = (rng: Rng, phi: PhiSink): string => phi('ID', `${nextInt(rng, 100, 899)}-${pad(nextInt(rng, 10, 99))}-${String(nextInt(rng, 1000, 9999))}`);
+export const memberId = (rng: Rng, phi: PhiSink): string => phi('ID', `${pick(rng, ['HMO', 'PPO', 'MCD'])}${nextInt(rng, 100_000_000, 999_999_999)}`);
 
 /** Sentences that open a note: identify the patient. */
-const OPENERS: readonly SentenceMaker[] = [
-  (r) => `Patient ${person(r)} (MRN ${mrn(r)}), DOB ${usDate(r)}, seen in clinic on ${longDate(r)}.`,
-  (r) => `${person(r)} is a ${nextInt(r, 19, 91)}-year-old seen on ${isoDate(r)}; MRN: ${mrn(r)}.`,
-  (r) => `Admission note for ${person(r)}, date of birth ${usDate(r)}, medical record number ${mrn(r)}.`,
+export const OPENERS: readonly SentenceMaker[] = [
+  (r, p) => `Patient ${person(r, p)} (MRN ${mrn(r, p)}), DOB ${usDate(r, p)}, seen in clinic on ${longDate(r, p)}.`,
+  (r, p) => `${person(r, p)} is a ${nextInt(r, 19, 91)}-year-old seen on ${isoDate(r, p)}; MRN: ${mrn(r, p)}.`,
+  (r, p) => `Admission note for ${person(r, p)}, date of birth ${usDate(r, p)}, medical record number ${mrn(r, p)}.`,
 ];
 
 /** Sentences in the body: clinical content, some with more PHI. */
-const BODY: readonly SentenceMaker[] = [
+export const BODY: readonly SentenceMaker[] = [
   (r) => `Chief complaint: ${pick(r, ['chest pain', 'shortness of breath', 'persistent cough', 'lower back pain', 'fatigue', 'dizziness'])} for ${nextInt(r, 2, 14)} days.`,
   (r) => `Vitals: BP ${nextInt(r, 105, 165)}/${nextInt(r, 60, 98)}, HR ${nextInt(r, 55, 110)}, temp ${(36 + r.next() * 2).toFixed(1)} C, SpO2 ${nextInt(r, 91, 100)}%.`,
   (r) => `Current medications include ${pick(r, ['metformin 500 mg twice daily', 'lisinopril 10 mg daily', 'atorvastatin 40 mg nightly', 'albuterol as needed', 'levothyroxine 75 mcg daily'])}.`,
-  (r) => `Patient lives at ${address(r)} with ${pick(r, ['her spouse', 'his daughter', 'a roommate', 'family'])}.`,
-  (r) => `Contact phone ${phone(r)}; alternate contact ${person(r)} at ${phone(r)}.`,
-  (r) => `Patient prefers e-mail follow-up at ${email(r)}.`,
-  (r) => `Insurance member ID ${memberId(r)}; SSN on file ${ssn(r)}.`,
-  (r) => `Referred by Dr. ${pick(r, LAST_NAMES)} on ${usDate(r)} for further evaluation.`,
-  (r) => `Labs drawn ${longDate(r)} showed ${pick(r, ['mild anemia', 'elevated A1c of 7.9%', 'normal renal function', 'LDL of 162 mg/dL', 'a TSH within range'])}.`,
+  (r, p) => `Patient lives at ${address(r, p)} with ${pick(r, ['her spouse', 'his daughter', 'a roommate', 'family'])}.`,
+  (r, p) => `Contact phone ${phone(r, p)}; alternate contact ${person(r, p)} at ${phone(r, p)}.`,
+  (r, p) => `Patient prefers e-mail follow-up at ${email(r, p)}.`,
+  (r, p) => `Insurance member ID ${memberId(r, p)}; SSN on file ${ssn(r, p)}.`,
+  (r, p) => `Referred by Dr. ${pick(r, LAST_NAMES)} on ${usDate(r, p)} for further evaluation.`,
+  (r, p) => `Labs drawn ${longDate(r, p)} showed ${pick(r, ['mild anemia', 'elevated A1c of 7.9%', 'normal renal function', 'LDL of 162 mg/dL', 'a TSH within range'])}.`,
   (r) => `Assessment: ${pick(r, ['stable chronic disease', 'likely viral illness', 'musculoskeletal strain', 'poorly controlled hypertension', 'community-acquired pneumonia'])}.`,
-  (r) => `Plan discussed with ${person(r)}, who agrees to return on ${isoDate(r)}.`,
+  (r, p) => `Plan discussed with ${person(r, p)}, who agrees to return on ${isoDate(r, p)}.`,
   (r) => `Allergies: ${pick(r, ['no known drug allergies', 'penicillin (rash)', 'sulfa drugs', 'latex', 'shellfish'])}.`,
   (r) => `Social history: ${pick(r, ['never smoker', 'former smoker, quit ten years ago', 'drinks alcohol socially', 'works night shifts', 'exercises three times a week'])}.`,
   (r) => `Review of systems otherwise negative for ${pick(r, ['fever and chills', 'weight loss', 'chest pain', 'headache', 'abdominal pain'])}.`,
@@ -65,10 +73,10 @@ const BODY: readonly SentenceMaker[] = [
 export function generateNote(rng: Rng, options: NoteOptions = DEFAULT_NOTE_OPTIONS): string {
   const maxChars = Math.min(options.maxChars, maxCharactersFor(IDENTIFICATION_LIMITS.maxTextTokens));
   const targetChars = nextInt(rng, Math.min(options.minChars, maxChars), maxChars);
-  let note = pick(rng, OPENERS)(rng);
+  let note = pick(rng, OPENERS)(rng, ignore);
   // Try a bounded number of sentences: each is appended only if it keeps the note under maxChars.
   for (let attempt = 0; attempt < 40 && note.length < targetChars; attempt++) {
-    const sentence = pick(rng, BODY)(rng);
+    const sentence = pick(rng, BODY)(rng, ignore);
     if (note.length + 1 + sentence.length <= maxChars) note = `${note} ${sentence}`;
   }
   return note.length <= maxChars ? note : note.slice(0, maxChars);
