@@ -1,1 +1,1 @@
-export { DEFAULT_SPLIT_LIMITS, type Piece, type SplitLimits, pieceTokenBudget, splitDocument } from './split.js';
+export { DEFAULT_SPLIT_LIMITS, type Piece, type SplitLimits, maxPieceLength, pieceTokenBudget, splitDocument } from './split.js';

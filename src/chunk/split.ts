@@ -31,7 +31,7 @@ export function pieceTokenBudget(limits: SplitLimits): number {
 }
 
 /** The longest piece, in UTF-16 units, whose estimate fits the budget (the estimate grows with length). */
-function maxPieceLength(limits: SplitLimits): number {
+export function maxPieceLength(limits: SplitLimits): number {
   const budget = pieceTokenBudget(limits);
   let length = Math.max(0, Math.floor(budget / 1.2) + 2);
   while (length > 0 && estimateModelTokens('x'.repeat(length)) > budget) length--;

@@ -18,13 +18,21 @@ export type LengthClass = (typeof LENGTH_CLASSES)[number];
 
 const LIMIT_CHARS = maxCharactersFor(IDENTIFICATION_LIMITS.maxTextTokens);
 
-/** Characters of each length class: `long` documents are over the identification limit and must be split. */
-export const LENGTH_CLASS_CHARS: Readonly<Record<LengthClass, readonly [number, number]>> = {
-  short: [80, 400],
-  typical: [400, 700],
-  nearLimit: [LIMIT_CHARS - 80, LIMIT_CHARS],
-  long: [LIMIT_CHARS * 2, LIMIT_CHARS * 8],
-};
+/**
+ * Characters of each length class, for pieces of at most `limitChars` (by default the spec's limit,
+ * 853 characters): `nearLimit` is the last 80 under it, `long` documents are over it and must be split.
+ */
+export function lengthClassChars(limitChars: number = LIMIT_CHARS): Readonly<Record<LengthClass, readonly [number, number]>> {
+  return {
+    short: [80, Math.min(400, limitChars)],
+    typical: [Math.min(400, limitChars), Math.max(Math.min(400, limitChars), Math.min(700, limitChars - 80))],
+    nearLimit: [Math.max(80, limitChars - 80), limitChars],
+    long: [limitChars * 2, limitChars * 8],
+  };
+}
+
+/** The classes at the spec's limit. */
+export const LENGTH_CLASS_CHARS = lengthClassChars();
 
 export interface InjectedPhi {
   readonly type: InjectedPhiType;
@@ -40,7 +48,7 @@ export interface SyntheticDocument {
 }
 
 /** Relative weights; absent or 0 means never. */
-export type Weights<K extends string> = Partial<Readonly<Record<K, number>>>;
+export type Weights<K extends string> = { readonly [key in K]?: number | undefined };
 
 export interface DocumentMix {
   readonly kinds: Weights<DocumentKind>;
@@ -92,11 +100,11 @@ export function pickWeighted<K extends string>(rng: Rng, weights: Weights<K>): K
   return entries[entries.length - 1]![0];
 }
 
-/** One document of a kind and length class drawn from `mix`. */
-export function generateDocument(rng: Rng, mix: DocumentMix = DEFAULT_DOCUMENT_MIX): SyntheticDocument {
+/** One document of a kind and length class drawn from `mix`, the classes sized for pieces of `limitChars` (lengthClassChars). */
+export function generateDocument(rng: Rng, mix: DocumentMix = DEFAULT_DOCUMENT_MIX, limitChars: number = LIMIT_CHARS): SyntheticDocument {
   const kind = pickWeighted(rng, mix.kinds);
   const lengthClass = pickWeighted(rng, mix.lengths);
-  const [minChars, maxChars] = LENGTH_CLASS_CHARS[lengthClass];
+  const [minChars, maxChars] = limitChars === LIMIT_CHARS ? LENGTH_CLASS_CHARS[lengthClass] : lengthClassChars(limitChars)[lengthClass];
   const target = nextInt(rng, minChars, maxChars);
   const phi: InjectedPhi[] = [];
   const sink: PhiSink = (type, value) => {

@@ -11,4 +11,5 @@ export {
   type SyntheticDocument,
   type Weights,
   generateDocument,
+  lengthClassChars,
 } from './documents.js';

@@ -5,6 +5,7 @@
  * judged, from the events it wrote, and its summary is marked partial.
  */
 import type { GuardDecision } from '../guard/index.js';
+import type { PayloadRecord } from '../payload/index.js';
 
 export const RUN_RECORD_SCHEMA_VERSION = 1;
 
@@ -44,6 +45,8 @@ export interface RunEnd {
   /** Event-loop delay (wall ms, the monitor's resolution taken off); null when nothing was sampled. */
   readonly eventLoopDelayP99Ms: number | null;
   readonly eventLoopDelayMaxMs: number | null;
+  /** The texts sent, by size; absent in runs written before it was recorded, and in a partial run. */
+  readonly payload?: PayloadRecord;
   /** The run folder's files written before run.json's end (relative paths) and any write error. */
   readonly files: readonly { readonly file: string; readonly error: string | null }[];
 }

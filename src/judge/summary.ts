@@ -201,6 +201,8 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     },
     timeline,
     token: { calls: meta.end.tokenCalls, latencyMs: stats(MsHistogram.decode(meta.end.tokenLatency)) },
+    // The texts sent, by size (never the texts); null when the run did not record it.
+    payload: meta.end.payload ?? null,
     generator: {
       sendLagMs: { p99: Number.isFinite(lag.p99) ? lag.p99 : null, max: Number.isFinite(lag.max) ? lag.max : null },
       sendLagWallMs: { p99: Number.isFinite(lag.p99) ? lag.p99 / k : null, max: Number.isFinite(lag.max) ? lag.max / k : null },

@@ -200,6 +200,7 @@ function identity({ summary, run, scenario }: ReportInput): string[][] {
     ['Scenario', `${summary.scenario} — ${summary.description}`],
     ['Scenario file', `${run.scenarioFile} (copy of ${run.scenarioSource}), ${run.scenarioSha256}`],
     ['Plan', `${summary.counts.planned} requests, ${summary.planIdentity}`],
+    ['Texts sent', payloadText(summary.payload)],
     ['Run window', `${utc(summary.startedAt)} – ${summary.endedAt === null ? 'not ended' : utc(summary.endedAt)} (${formatDuration(wall * 1000)} of wall time)`],
     ['Time scale', summary.timeScale === 1 ? '1 (real time)' : `${summary.timeScale} (against the mock: every time here is model time)`],
     ['loadproof', `${summary.loadproofVersion} (judged by ${summary.judgedBy})`],
@@ -210,6 +211,23 @@ function identity({ summary, run, scenario }: ReportInput): string[][] {
     ['Coordination', scenario.coordination === undefined ? 'none given' : `reference ${scenario.coordination.reference}`],
   );
   return rows;
+}
+
+/** The texts sent, by size and source (never the texts). */
+function payloadText(p: Summary['payload']): string {
+  if (p === null) return 'not recorded';
+  const from =
+    p.source === 'files'
+      ? `the user's texts in ${p.path} (${plural(p.documents, 'document')} drawn${p.empty.length > 0 ? `; ${p.empty.length} empty, not sent` : ''})`
+      : p.source === 'documents'
+        ? `generated clinical documents (${plural(p.documents, 'document')})`
+        : 'generated clinical notes';
+  const sizes =
+    p.characters === null || p.estimatedTokens === null
+      ? 'none sent'
+      : `${p.characters.min}–${p.characters.max} characters (mean ${Math.round(p.characters.mean)}), ${p.estimatedTokens.min}–${p.estimatedTokens.max} estimated tokens`;
+  const split = p.splitDocuments > 0 ? `; ${plural(p.splitDocuments, 'document')} over ${p.split.maxTokens} tokens less ${Math.round(p.split.margin * 100)} % split into pieces` : '';
+  return `${plural(p.texts, 'text')}: ${sizes}; from ${from}${split}`;
 }
 
 function baselineSection(c: BaselineComparison): NonNullable<ReportContent['baseline']> {

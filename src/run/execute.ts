@@ -28,7 +28,7 @@ import { collectGarbageNow } from '../core/full-collection.js';
 import { capYoungGeneration } from '../core/young-generation.js';
 import { formatMs } from '../core/text.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
-import { generateNote } from '../corpus/index.js';
+import { type TextSource, createTextSource } from '../payload/index.js';
 import { runPlan } from '../engine/index.js';
 import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type HostRecord, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, summaryJson } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
@@ -105,7 +105,7 @@ export interface RunOutcome {
 const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
 /** Steps 2 to 4, for a run that step 1 ({@link prepare}, in prepare.ts) let through. */
-export async function executeRun(options: RunOptions, { scenario, scenarioText, plan, guard }: PreparedRun): Promise<RunOutcome> {
+export async function executeRun(options: RunOptions, { scenario, scenarioText, plan, guard, userTexts }: PreparedRun): Promise<RunOutcome> {
   // A baseline is compared phase by phase, by name: one with none of this plan's phases would compare nothing.
   const baselinePhases = options.baseline?.run.summary.phases.map((p) => p.name);
   if (baselinePhases !== undefined && !plan.phases.some((p) => baselinePhases.includes(p.name))) {
@@ -159,7 +159,7 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     // Written before the load, so a run that never records its end can still be judged (partial).
     const runStartWritten = await writeRunJson(run);
     const sink = new EventSink(plan);
-    const measured = await measure(plan, target, events, sink, options);
+    const measured = await measure(plan, target, events, sink, options, createTextSource(scenario.payload, userTexts));
     const end: RunEnd = { ...measured.end, endedAt: new Date().toISOString(), files: [scenarioWritten, relative(await events.close())] };
     const runEndWritten = await writeRunJson({ ...run, end });
     const runFile = [runStartWritten, runEndWritten].find((f) => f.error !== null);
@@ -213,7 +213,7 @@ interface Measurement {
 }
 
 /** Step 3: the token, then the load. Never throws for a request that failed: its fate is its event. */
-async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sink: EventSink, options: RunOptions): Promise<Measurement> {
+async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sink: EventSink, options: RunOptions, texts: TextSource): Promise<Measurement> {
   const scenario = plan.scenario;
   const k = plan.timeScale;
   const progress = new Progress(plan, new ScaledClock(k), options.progress ?? 'off', options.progressWrite ?? (() => {}), options.progressColumns);
@@ -273,7 +273,6 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       else if (error instanceof RunFailure) stopWith({ kind: 'failure', error });
       else throw error;
     });
-    const textRng = createRng(scenario.payload.seed);
     // Time-scaled runs are against a mock, whose Server-Timing says each answer's model time in its service.
     const readServerTiming = k > 1 && target.kind !== 'real';
     const identify = createIdentify({
@@ -328,7 +327,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       plan,
       identify,
       // Texts are drawn in arrival order from the payload seed, so a run repeats.
-      payload: () => generateNote(textRng, { minChars: scenario.payload.minChars, maxChars: scenario.payload.maxChars }),
+      payload: () => texts.next(),
       clock,
       maxInFlight: scenario.maxInFlight,
       signal: stop.signal,
@@ -359,6 +358,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
         tokenLatency: tokenLatency.encode(),
         eventLoopDelayP99Ms: delayMs(loop.percentile(99)),
         eventLoopDelayMaxMs: delayMs(loop.max),
+        payload: texts.record(),
       },
       failure: stoppedBy?.kind === 'failure' ? stoppedBy.error : undefined,
     };

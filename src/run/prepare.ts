@@ -9,6 +9,7 @@ import { checkTimeScale } from '../core/time-scale.js';
 import { type GuardDecision, describeDecision, evaluateGuard } from '../guard/index.js';
 import { type Plan, buildPlan } from '../plan/index.js';
 import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
+import { type UserTexts, readUserTexts } from '../payload/index.js';
 import type { RunOptions, RunOutcome } from './execute.js';
 
 /** A run the guard let through: what steps 2 to 4 start from. */
@@ -18,6 +19,8 @@ export interface PreparedRun {
   readonly scenarioText: string;
   readonly plan: Plan;
   readonly guard: GuardDecision;
+  /** The user's texts, when `payload.source` names them: read and checked before anything is sent. */
+  readonly userTexts: UserTexts | undefined;
 }
 
 /** One run, end to end: prepare here, then measure and judge (execute.ts). */
@@ -37,5 +40,9 @@ export async function prepare(options: RunOptions): Promise<PreparedRun> {
   const guard = evaluateGuard(plan, { startAtMs: Date.now(), loopbackAsReal: options.loopbackAsReal });
   if (!guard.allowed) throw new GuardRefusal(guard.reasons);
   if (guard.real) for (const line of describeDecision(guard)) options.log(line);
-  return { scenario, scenarioText, plan, guard };
+  const userTexts = scenario.payload.source === 'generated' ? undefined : readUserTexts(scenario.payload.source, options.scenarioFile);
+  if (userTexts !== undefined && userTexts.empty.length > 0) {
+    options.log(`loadproof: payload: ${userTexts.empty.length} empty text${userTexts.empty.length === 1 ? '' : 's'} not sent: ${userTexts.empty.slice(0, 5).join(', ')}${userTexts.empty.length > 5 ? ', …' : ''}`);
+  }
+  return { scenario, scenarioText, plan, guard, userTexts };
 }

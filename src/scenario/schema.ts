@@ -4,6 +4,7 @@
  * (what the user wrote) and are converted to milliseconds once, by `load`.
  */
 import * as z from 'zod';
+import { DOCUMENT_KINDS, LENGTH_CLASSES } from '../corpus/index.js';
 import { PROFILE_NAMES } from '../mock/profiles.js';
 import { IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
 import { SCENARIO_BOUNDS as B, formatCount } from './bounds.js';
@@ -11,6 +12,14 @@ import { formatDuration, parseDurationMs } from './duration.js';
 import { DEFAULT_ERROR_CHECK, ERROR_CHECK_SYNTAX, THRESHOLD_SYNTAX, abortOnFailProblem, parseErrorCheck, parseThreshold } from './threshold.js';
 
 const MAX_TEXT_CHARS = maxCharactersFor(IDENTIFICATION_LIMITS.maxTextTokens);
+
+/** Relative weights over `keys`: non-negative numbers, at least one of them above 0. */
+const weights = <K extends string>(keys: readonly K[]) => {
+  const weight = z.number({ error: 'expected a relative weight: a number ≥ 0' }).min(0, { error: 'expected a relative weight: a number ≥ 0' });
+  return z
+    .strictObject(Object.fromEntries(keys.map((k) => [k, weight.optional()])) as Record<K, z.ZodOptional<typeof weight>>)
+    .refine((w) => Object.values(w).some((v) => typeof v === 'number' && v > 0), { error: `expected at least one of ${keys.join(', ')} with a weight above 0` });
+};
 
 /** A duration field: its format first (greater than zero), then its range, named in `range`. */
 const duration = (what: string, maxMs: number, range: string, minMs = 0) =>
@@ -167,13 +176,42 @@ export const ScenarioSchema = z
       .default({ process: 'constant', seed: 1 }),
     payload: z
       .strictObject({
-        source: z.literal('generated').default('generated').describe('Synthetic clinical notes with PHI'),
-        minChars: intRange(20, MAX_TEXT_CHARS).default(400),
-        maxChars: z.int().min(20).max(MAX_TEXT_CHARS, { error: `expected at most ${MAX_TEXT_CHARS} characters (1,024 model tokens at 1.2 per character)` }).default(850),
+        source: z
+          .string({ error: 'expected "generated", or the path of a folder of .txt files or of an .ndjson file' })
+          .min(1, { error: 'expected "generated", or the path of a folder of .txt files or of an .ndjson file' })
+          .default('generated')
+          .describe('"generated": synthetic clinical texts with fake PHI; or the path (from the scenario file) of a folder of .txt files, one document each, or of an .ndjson file with a string "text" per line'),
+        minChars: intRange(20, MAX_TEXT_CHARS).default(400).describe('Generated notes without `lengths`: the shortest, in characters'),
+        maxChars: z
+          .int()
+          .min(20)
+          .max(MAX_TEXT_CHARS, { error: `expected at most ${MAX_TEXT_CHARS} characters (1,024 model tokens at 1.2 per character)` })
+          .default(850)
+          .describe('Generated notes without `lengths`: the longest, in characters'),
+        lengths: weights(LENGTH_CLASSES)
+          .optional()
+          .describe('Generated documents by length class, as relative weights: short (80–400 characters), typical (400–700), nearLimit (the last 80 characters under the split limit), long (2–8 × that limit: split before sending). At the default split (1,024 tokens, margin 0.1: 767 characters): typical 400–687, nearLimit 687–767, long 1,534–6,136'),
+        kinds: weights(DOCUMENT_KINDS).optional().describe('Generated documents by kind, as relative weights (default: equal)'),
+        split: z
+          .strictObject({
+            maxTokens: intRange(16, 1_000_000).default(IDENTIFICATION_LIMITS.maxTextTokens).describe('The per-request limit, in estimated model tokens'),
+            margin: z
+              .number({ error: 'expected a fraction from 0 to 0.9' })
+              .min(0, { error: 'expected a fraction from 0 to 0.9' })
+              .max(0.9, { error: 'expected a fraction from 0 to 0.9' })
+              .default(0.1)
+              .describe('Share of maxTokens kept free: the token count is an estimate'),
+          })
+          .default({ maxTokens: IDENTIFICATION_LIMITS.maxTextTokens, margin: 0.1 })
+          .describe('Texts over the limit are split at paragraph, line, sentence, then word boundaries'),
         seed: seed.default(1),
       })
       .refine((p) => p.minChars <= p.maxChars, { path: ['minChars'], error: 'expected minChars ≤ maxChars' })
-      .default({ source: 'generated', minChars: 400, maxChars: 850, seed: 1 }),
+      .refine((p) => p.source === 'generated' || (p.lengths === undefined && p.kinds === undefined), {
+        path: ['lengths'],
+        error: 'expected lengths and kinds only with source "generated" (they shape generated documents)',
+      })
+      .default({ source: 'generated', minChars: 400, maxChars: 850, split: { maxTokens: IDENTIFICATION_LIMITS.maxTextTokens, margin: 0.1 }, seed: 1 }),
     on429: z
       .strictObject({
         policy: z.enum(['record', 'retry']).default('record').describe('record: each 429 is an outcome; retry: honour Retry-After, else exponential back-off with full jitter'),

@@ -1,0 +1,96 @@
+/**
+ * The user's own texts, as `payload.source` names them: a folder of `.txt` files (one document each,
+ * in name order) or an NDJSON file whose lines are objects with a string `text`. Read once, before
+ * anything is sent; every problem is named with its file (and line), and empty texts are listed, not sent.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import { ScenarioError } from '../core/errors.js';
+
+export interface UserDocument {
+  /** Where it came from: a file name, or `file line n`. */
+  readonly name: string;
+  readonly text: string;
+}
+
+export interface UserTexts {
+  /** The source as resolved (absolute path). */
+  readonly path: string;
+  readonly documents: readonly UserDocument[];
+  /** Texts that were empty (or only whitespace): not sent. */
+  readonly empty: readonly string[];
+}
+
+/** Bounds on what is read into memory: a payload is a sample of texts, not a data set. */
+export const USER_TEXT_BOUNDS = { files: 100_000, bytes: 256 * 1024 * 1024 } as const;
+
+const FIELD = 'payload.source';
+
+/** Reads `source`, relative to the scenario file's folder; throws a ScenarioError naming the field on any problem. */
+export function readUserTexts(source: string, scenarioFile: string): UserTexts {
+  const path = resolve(dirname(scenarioFile), source);
+  const refuse = (problem: string): never => {
+    throw new ScenarioError(scenarioFile, [`${FIELD}: ${problem}`]);
+  };
+  let isFolder: boolean;
+  try {
+    isFolder = statSync(path).isDirectory();
+  } catch {
+    return refuse(`${JSON.stringify(source)} (${path}) does not exist; expected "generated", a folder of .txt files or an .ndjson file`);
+  }
+  const documents: UserDocument[] = [];
+  const empty: string[] = [];
+  const add = (name: string, text: string): void => {
+    if (text.trim() === '') empty.push(name);
+    else documents.push({ name, text });
+  };
+  if (isFolder) {
+    const files = readdirSync(path)
+      .filter((f) => f.endsWith('.txt'))
+      .sort();
+    if (files.length > USER_TEXT_BOUNDS.files) refuse(`${path} holds ${files.length} .txt files; expected at most ${USER_TEXT_BOUNDS.files}`);
+    let bytes = 0;
+    for (const file of files) {
+      const full = join(path, file);
+      bytes += statSync(full).size;
+      if (bytes > USER_TEXT_BOUNDS.bytes) refuse(`the .txt files in ${path} pass ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`);
+      add(file, readFileSync(full, 'utf8'));
+    }
+    if (files.length === 0) refuse(`${path} holds no .txt file; expected a folder of .txt files (one document each)`);
+  } else if (/\.(nd)?jsonl?$/i.test(path)) {
+    if (statSync(path).size > USER_TEXT_BOUNDS.bytes) refuse(`${path} is over ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`);
+    const lines = readFileSync(path, 'utf8').split('\n');
+    const problems: string[] = [];
+    lines.forEach((line, i) => {
+      if (line.trim() === '') return;
+      const name = `${basename(path)} line ${i + 1}`;
+      let value: unknown;
+      try {
+        value = JSON.parse(line);
+      } catch {
+        problems.push(`${FIELD}: ${name}: expected a JSON object with a string "text", got text that is not JSON`);
+        return;
+      }
+      const text = (value as { text?: unknown } | null)?.text;
+      if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof text !== 'string') {
+        problems.push(`${FIELD}: ${name}: expected a JSON object with a string "text", got ${describe(value)}`);
+        return;
+      }
+      add(name, text);
+    });
+    if (problems.length > 0) throw new ScenarioError(scenarioFile, problems.slice(0, 20).concat(problems.length > 20 ? [`${FIELD}: and ${problems.length - 20} more lines like these`] : []));
+  } else {
+    refuse(`${JSON.stringify(source)} is a file that does not end in .ndjson or .jsonl; expected "generated", a folder of .txt files or an .ndjson file`);
+  }
+  if (documents.length === 0) refuse(`every text in ${path} is empty (${empty.length}); expected at least one with text in it`);
+  return { path, documents, empty };
+}
+
+/** A value's shape for a message, never its content (texts may hold PHI). */
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value !== 'object') return `a ${typeof value}`;
+  const text = (value as { text?: unknown }).text;
+  return text === undefined ? 'an object without "text"' : `an object whose "text" is ${text === null ? 'null' : `a ${typeof text}`}`;
+}
