@@ -20,6 +20,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   mock: ['core', 'spec', 'lexicon', 'corpus'],
   scenario: ['core', 'spec', 'mock', 'corpus'],
   payload: ['core', 'spec', 'corpus', 'chunk'],
+  deid: ['core', 'spec', 'chunk', 'client'],
   plan: ['core', 'spec', 'scenario'],
   client: ['core', 'spec'],
   engine: ['core', 'client', 'plan'],

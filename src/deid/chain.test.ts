@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRng } from '../core/rng.js';
+import { generateDocument } from '../corpus/index.js';
+import { type MockServer, startMockServer } from '../mock/index.js';
+import { type CallRecord, fetchToken, httpChainCalls } from './api.js';
+import { type ChainCalls, ChainError, type FoundEntity, deidentify, mergeEntities } from './chain.js';
+
+const SPLIT = { maxTokens: 1024, margin: 0.1 };
+
+describe('deidentify against the real mock', () => {
+  let server: MockServer;
+  beforeAll(async () => {
+    server = await startMockServer({ timeScale: 200 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const session = (calls: CallRecord[]) => ({
+    target: { baseUrl: server.url, audience: server.audience, clientId: server.clientId, clientSecret: server.clientSecret },
+    timeoutMs: 10_000,
+    onCall: (c: CallRecord) => calls.push(c),
+  });
+
+  it('leaves none of the injected PHI in generated documents of every length, and its counts reconcile with the mock', async () => {
+    const calls: CallRecord[] = [];
+    const before = server.stats().requests;
+    const token = await fetchToken(session(calls));
+    const api = httpChainCalls(session(calls), token, 'tag');
+    const rng = createRng(13);
+    let identifyRequests = 0;
+    let documents = 0;
+    let split = 0;
+    for (let i = 0; i < 24; i++) {
+      const doc = generateDocument(rng, { kinds: { progress: 1, discharge: 1, referral: 1 }, lengths: { short: 1, typical: 1, nearLimit: 1, long: 2 } });
+      const result = await deidentify(doc.text, api, { split: SPLIT, concurrency: 3, maxResplits: 2 });
+      documents++;
+      identifyRequests += result.identifyRequests;
+      if (result.pieces.length > 1) split++;
+      expect(result.truncatedPieces).toBe(0);
+      for (const { value } of doc.phi) expect(result.text, `${value} in a ${doc.lengthClass} ${doc.kind}`).not.toContain(value);
+      // Entity offsets are the document's: each span holds text that was in it.
+      for (const e of result.entities) expect(e.end).toBeLessThanOrEqual(doc.text.length);
+      expect(result.replacements.length).toBe(result.entities.length);
+    }
+    expect(split).toBeGreaterThan(3);
+    const after = server.stats().requests;
+    expect(after.identification.received - before.identification.received).toBe(identifyRequests);
+    expect(after.obfuscation.received - before.obfuscation.received).toBe(documents);
+    expect(after.token.received - before.token.received).toBe(1);
+    expect(calls.filter((c) => c.endpoint === 'identification')).toHaveLength(identifyRequests);
+    expect(calls.every((c) => c.status === 200)).toBe(true);
+  });
+
+  it('asks again in halves when an answer is cut at the output cap, so PHI past the cap is found', async () => {
+    // 700 characters of nothing but e-mail addresses: far more entity output than the 300-token cap.
+    const emails = Array.from({ length: 26 }, (_, i) => `p${i}.x@example.org`);
+    const text = emails.join(' ');
+    const token = await fetchToken(session([]));
+    const result = await deidentify(text, httpChainCalls(session([]), token, 'mask'), { split: SPLIT, concurrency: 1, maxResplits: 2 });
+    expect(result.pieces).toHaveLength(1);
+    expect(result.identifyRequests).toBeGreaterThan(1);
+    expect(result.truncatedPieces).toBe(0);
+    for (const e of emails) expect(result.text).not.toContain(e);
+    // Without re-asking, the cap leaves some in.
+    const once = await deidentify(text, httpChainCalls(session([]), token, 'mask'), { split: SPLIT, concurrency: 1, maxResplits: 0 });
+    expect(once.truncatedPieces).toBe(1);
+    expect(emails.some((e) => once.text.includes(e))).toBe(true);
+  });
+});
+
+describe('deidentify with injected calls', () => {
+  const fake = (entitiesOf: (text: string) => FoundEntity[], log: string[] = []): ChainCalls => ({
+    identify: async (text) => {
+      log.push(text);
+      return { entities: entitiesOf(text), truncated: false };
+    },
+    obfuscate: async (text, entities) => ({ text: `${text.length}:${entities.length}`, replacements: [] }),
+  });
+
+  it('moves entities to document offsets and merges them', async () => {
+    const text = `${'Filler words here. '.repeat(50)}\n\nJohn Smith was seen.`;
+    const result = await deidentify(text, fake((t) => (t.includes('John') ? [{ type: 'NAME', start: t.indexOf('John'), end: t.indexOf('John') + 10 }] : [])), { split: SPLIT, concurrency: 2, maxResplits: 2 });
+    expect(result.pieces.length).toBeGreaterThan(1);
+    expect(result.entities).toEqual([{ type: 'NAME', start: text.indexOf('John'), end: text.indexOf('John') + 10 }]);
+    expect(text.slice(result.entities[0]!.start, result.entities[0]!.end)).toBe('John Smith');
+  });
+
+  it('sends pieces in order with concurrency 1, and at most `concurrency` at once', async () => {
+    const text = 'Sentence number one is here. '.repeat(200);
+    let open = 0;
+    let most = 0;
+    const calls: ChainCalls = {
+      identify: async () => {
+        most = Math.max(most, ++open);
+        await new Promise((r) => setImmediate(r));
+        open--;
+        return { entities: [], truncated: false };
+      },
+      obfuscate: async (t) => ({ text: t, replacements: [] }),
+    };
+    await deidentify(text, calls, { split: SPLIT, concurrency: 3, maxResplits: 0 });
+    expect(most).toBe(3);
+    const order: string[] = [];
+    const result = await deidentify(text, fake(() => [], order), { split: SPLIT, concurrency: 1, maxResplits: 0 });
+    expect(order).toEqual(result.pieces.map((p) => p.text));
+  });
+
+  it('refuses an entity outside the text it was given', async () => {
+    await expect(deidentify('short text', fake(() => [{ type: 'NAME', start: 5, end: 50 }]), { split: SPLIT, concurrency: 1, maxResplits: 0 })).rejects.toThrow(ChainError);
+  });
+
+  it('merges overlapping entities, keeping the earlier and then the longer', () => {
+    expect(mergeEntities([{ type: 'B', start: 5, end: 9 }, { type: 'A', start: 0, end: 6 }, { type: 'C', start: 0, end: 3 }, { type: 'D', start: 9, end: 12 }])).toEqual([
+      { type: 'A', start: 0, end: 6 },
+      { type: 'D', start: 9, end: 12 },
+    ]);
+  });
+});

@@ -1,0 +1,130 @@
+/**
+ * De-identification as the spec chains it: PHI Identification, then PHI Obfuscation. A document is
+ * split into pieces under the identification limit (src/chunk); each piece is identified (several at
+ * once, up to `concurrency`, or one after another); the entities are moved to document offsets and
+ * merged; the whole document is obfuscated in one call (its limits are far higher). A piece whose
+ * answer says its entity list was cut at the output cap (`truncated`) is split in halves and asked
+ * again, at most `maxResplits` times deep, so that PHI past the cap is not missed; what is still cut
+ * then is counted, and the result says so. The calls are injected: the one-shot command sends them
+ * with small requests, a load run through its own client.
+ */
+import { type Piece, type SplitLimits, splitDocument } from '../chunk/index.js';
+
+/** One entity as identification reports it, in the text it was given. */
+export interface FoundEntity {
+  readonly type: string;
+  /** UTF-16 offsets in the text sent. */
+  readonly start: number;
+  readonly end: number;
+  readonly score?: number;
+}
+
+export interface IdentifyAnswer {
+  readonly entities: readonly FoundEntity[];
+  /** The service cut the entity list at its output cap. */
+  readonly truncated: boolean;
+}
+
+export interface Replacement {
+  readonly type: string;
+  /** Span in the document. */
+  readonly start: number;
+  readonly end: number;
+  /** What the span became. */
+  readonly replacement: string;
+}
+
+export interface ObfuscateAnswer {
+  readonly text: string;
+  readonly replacements: readonly Replacement[];
+}
+
+export interface ChainCalls {
+  identify(text: string): Promise<IdentifyAnswer>;
+  obfuscate(text: string, entities: readonly FoundEntity[]): Promise<ObfuscateAnswer>;
+}
+
+export interface ChainOptions {
+  readonly split: SplitLimits;
+  /** Pieces identified at once (1: in order). */
+  readonly concurrency: number;
+  /** How many times a truncated piece may be halved and asked again. */
+  readonly maxResplits: number;
+}
+
+export const DEFAULT_CHAIN_OPTIONS: Omit<ChainOptions, 'split'> = { concurrency: 4, maxResplits: 2 };
+
+export interface DeidResult {
+  /** The obfuscated document. */
+  readonly text: string;
+  /** Entities in document offsets, merged (no overlaps), in order. */
+  readonly entities: readonly FoundEntity[];
+  readonly replacements: readonly Replacement[];
+  /** The pieces of the first split. */
+  readonly pieces: readonly Piece[];
+  /** Identification requests sent (re-asked halves included). */
+  readonly identifyRequests: number;
+  /** Pieces whose entity list was still cut after the last re-split: PHI may remain in them. */
+  readonly truncatedPieces: number;
+}
+
+/** An answer the chain cannot use: an entity outside its text, say. */
+export class ChainError extends Error {}
+
+export async function deidentify(text: string, calls: ChainCalls, options: ChainOptions): Promise<DeidResult> {
+  const pieces = splitDocument(text, options.split).filter((p) => p.text.trim() !== '');
+  let identifyRequests = 0;
+  let truncatedPieces = 0;
+
+  /** The entities of `piece` in document offsets, re-asking in halves while the answer is cut. */
+  const identifyPiece = async (piece: Piece, depth: number): Promise<FoundEntity[]> => {
+    identifyRequests++;
+    const answer = await calls.identify(piece.text);
+    for (const e of answer.entities) {
+      if (!(Number.isInteger(e.start) && Number.isInteger(e.end) && e.start >= 0 && e.start < e.end && e.end <= piece.text.length)) {
+        throw new ChainError(`identification gave an entity at [${e.start}, ${e.end}) in a text of ${piece.text.length} characters`);
+      }
+    }
+    const found = answer.entities.map((e) => ({ ...e, start: e.start + piece.offset, end: e.end + piece.offset }));
+    if (!answer.truncated) return found;
+    const halves = depth < options.maxResplits ? splitDocument(piece.text, halfOf(options.split, depth + 1)) : [];
+    if (halves.length < 2) {
+      truncatedPieces++;
+      return found;
+    }
+    const parts = await Promise.all(halves.filter((h) => h.text.trim() !== '').map((h) => identifyPiece({ text: h.text, offset: piece.offset + h.offset }, depth + 1)));
+    return parts.flat();
+  };
+
+  const perPiece = await mapLimited(pieces, Math.max(1, options.concurrency), (p) => identifyPiece(p, 0));
+  const entities = mergeEntities(perPiece.flat());
+  const obfuscated = await calls.obfuscate(text, entities);
+  return { text: obfuscated.text, entities, replacements: obfuscated.replacements, pieces, identifyRequests, truncatedPieces };
+}
+
+/** The limits of a re-split at `depth`: the piece budget halved that many times. */
+function halfOf(limits: SplitLimits, depth: number): SplitLimits {
+  return { maxTokens: Math.max(16, Math.floor(limits.maxTokens / 2 ** depth)), margin: limits.margin };
+}
+
+/** In document order; where two overlap, the earlier (then the longer) is kept. */
+export function mergeEntities(entities: readonly FoundEntity[]): FoundEntity[] {
+  const sorted = [...entities].sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: FoundEntity[] = [];
+  for (const e of sorted) if (kept.length === 0 || e.start >= kept[kept.length - 1]!.end) kept.push(e);
+  return kept;
+}
+
+/** `fn` over `items`, at most `limit` at a time, results in order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

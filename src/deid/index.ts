@@ -1,0 +1,14 @@
+export { ApiCallError, type ApiSession, type ApiTarget, type CallRecord, createSession, fetchToken, httpChainCalls } from './api.js';
+export {
+  type ChainCalls,
+  ChainError,
+  type ChainOptions,
+  DEFAULT_CHAIN_OPTIONS,
+  type DeidResult,
+  type FoundEntity,
+  type IdentifyAnswer,
+  type ObfuscateAnswer,
+  type Replacement,
+  deidentify,
+  mergeEntities,
+} from './chain.js';
