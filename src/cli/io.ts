@@ -16,6 +16,8 @@ export interface Io {
   readonly stderrIsTTY: boolean;
   /** The terminal's width in columns, when stderr is one (it may change while the run goes). */
   readonly stderrColumns: () => number | undefined;
+  /** Standard input, read to its end as UTF-8 (`loadproof deid -`). */
+  readonly readStdin: () => Promise<string>;
   /** Resolves with the first SIGINT or SIGTERM. */
   readonly waitForSignal: () => Promise<'SIGINT' | 'SIGTERM'>;
 }
@@ -49,6 +51,11 @@ export function processIo(): Io {
     cwd: process.cwd(),
     stderrIsTTY: process.stderr.isTTY === true,
     stderrColumns: () => process.stderr.columns,
+    readStdin: async () => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks).toString('utf8');
+    },
     waitForSignal: () =>
       new Promise((resolve) => {
         const on = (signal: 'SIGINT' | 'SIGTERM') => (): void => {

@@ -1,3 +1,4 @@
+export { deidSummaryLine, replacementTable } from './format.js';
 export { ApiCallError, type ApiSession, type ApiTarget, type CallRecord, createSession, fetchToken, httpChainCalls } from './api.js';
 export {
   type ChainCalls,

@@ -64,7 +64,7 @@ const BUILT_MAIN = new URL('../../dist/cli/main.js', import.meta.url).href;
  * the mock in a worker thread from dist/mock/worker.js. What only a process shows (signals, the
  * separation of the real stdout and stderr, a crash outside main) stays with {@link runCli}.
  */
-export async function runMain(args: readonly string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runMain(args: readonly string[], env: Record<string, string> = {}, stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
   if (!existsSync(BUILT)) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
   const { main } = (await import(BUILT_MAIN)) as typeof import('../../src/cli/main.js');
   const { SecretMask } = (await import(new URL('../../dist/core/redact.js', import.meta.url).href)) as typeof import('../../src/core/redact.js');
@@ -81,6 +81,7 @@ export async function runMain(args: readonly string[], env: Record<string, strin
     // No signal reaches an in-process run: signal tests spawn the CLI.
     stderrIsTTY: false,
     stderrColumns: () => undefined,
+    readStdin: async () => stdin,
     waitForSignal: () => new Promise(() => {}),
   });
   return { code, stdout, stderr };

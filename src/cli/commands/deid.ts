@@ -1,0 +1,73 @@
+/** `loadproof deid <file|->`: one document through the de-identification chain. Wires modules; no logic here. */
+import { readFile } from 'node:fs/promises';
+import type { Argv } from 'yargs';
+import { UsageError } from '../../core/errors.js';
+import { EXIT } from '../../core/exit-codes.js';
+import { checkTimeScale } from '../../core/time-scale.js';
+import { DEFAULT_SPLIT_LIMITS } from '../../chunk/index.js';
+import { deidSummaryLine, replacementTable } from '../../deid/index.js';
+import { PROFILE_NAMES } from '../../mock/profiles.js';
+import { callTarget } from '../../preflight/target.js';
+import { deidOnce } from '../../preflight/deid-once.js';
+import type { Io } from '../io.js';
+
+export function deidOptions<T>(y: Argv<T>) {
+  return y
+    .positional('file', { type: 'string', demandOption: true, describe: 'The document (a text file), or - for standard input' })
+    .option('scenario', { type: 'string', describe: "Send to this scenario's target, with its credentials (default: the embedded mock)" })
+    .option('time-scale', { type: 'number', default: 1, describe: 'Embedded mock only: k times fast' })
+    .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: its profile" })
+    .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables' })
+    .option('style', { choices: ['tag', 'mask'] as const, default: 'tag' as const, describe: 'Obfuscation: [TYPE] tags, or masks of the same length' })
+    .option('concurrency', { type: 'number', default: 4, describe: 'Pieces identified at once (1: in order)' })
+    .option('max-tokens', { type: 'number', default: DEFAULT_SPLIT_LIMITS.maxTokens, describe: 'Split documents into pieces of at most this many estimated tokens…' })
+    .option('margin', { type: 'number', default: DEFAULT_SPLIT_LIMITS.margin, describe: '…less this share (0 to 0.9)' })
+    .option('show-values', { type: 'boolean', default: false, describe: 'Show the original text of each replaced entity (it is PHI: off by default)' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print {text, pieces, entities, calls} as JSON on stdout' });
+}
+
+type DeidArgs = Awaited<ReturnType<typeof deidOptions>['argv']>;
+
+export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
+  const timeScale = checkTimeScale(args['time-scale']);
+  if (!(Number.isInteger(args.concurrency) && args.concurrency >= 1 && args.concurrency <= 64)) throw new UsageError(`--concurrency: expected an integer from 1 to 64, got ${args.concurrency}`);
+  if (!(Number.isInteger(args['max-tokens']) && args['max-tokens'] >= 16)) throw new UsageError(`--max-tokens: expected an integer of at least 16, got ${args['max-tokens']}`);
+  if (!(args.margin >= 0 && args.margin <= 0.9)) throw new UsageError(`--margin: expected a fraction from 0 to 0.9, got ${args.margin}`);
+  // yargs gives a lone "-" positional as "" (an empty file name means nothing else).
+  const text = await readDocument(args.file === '' ? '-' : args.file, io);
+  const { target, scenario } = await callTarget({ scenarioFile: args.scenario, timeScale, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
+  try {
+    io.stderr(`deid: sending one document (${text.length} characters) to ${target.kind === 'real' ? `${target.environment} ` : ''}${target.baseUrl}\n`);
+    const { result, calls } = await deidOnce({
+      text,
+      target,
+      split: { maxTokens: args['max-tokens'], margin: args.margin },
+      concurrency: args.concurrency,
+      style: args.style,
+      timeoutMs: scenario.timeoutMs,
+      timeScale,
+      secrets: io.secrets,
+    });
+    if (args.json) {
+      const entities = result.entities.map((e) => ({ ...e, ...(args['show-values'] ? { value: text.slice(e.start, e.end) } : {}) }));
+      io.stdout(`${JSON.stringify({ text: result.text, pieces: result.pieces.map((p) => ({ offset: p.offset, length: p.text.length })), entities, identifyRequests: result.identifyRequests, truncatedPieces: result.truncatedPieces, calls }, null, 2)}\n`);
+    } else {
+      io.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+      io.stderr(`${deidSummaryLine(result, calls, text)}\n${replacementTable(result, text, args['show-values']).join('\n')}\n`);
+    }
+    return result.truncatedPieces > 0 ? EXIT.slaNotMet : EXIT.pass;
+  } finally {
+    await target.embedded?.close();
+  }
+}
+
+async function readDocument(file: string, io: Io): Promise<string> {
+  let text: string;
+  try {
+    text = file === '-' ? await io.readStdin() : await readFile(file, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${file}: cannot read it (${(error as { code?: string }).code ?? (error as Error).message}); expected a text file, or - for standard input`, 'nothing was sent');
+  }
+  if (text.trim() === '') throw new UsageError(`${file === '-' ? 'standard input' : file}: the document is empty; expected text to de-identify`, 'nothing was sent');
+  return text;
+}

@@ -1,0 +1,26 @@
+/**
+ * The target of a few calls beside a load test (a one-shot de-identification, a preflight): a
+ * scenario's, resolved as a run resolves it (credentials from the environment or a file, the
+ * embedded mock when the scenario names no baseUrl), or the embedded mock when no scenario is given.
+ */
+import { type ProfileName } from '../mock/profiles.js';
+import { type ResolvedTarget, resolveTarget } from '../run/target.js';
+import { type Scenario, loadScenario, parseScenario } from '../scenario/index.js';
+
+/** What a scenario-less one-shot uses: the embedded mock, with the scenario file's defaults. */
+const EMBEDDED_MOCK_SCENARIO = 'name: one-shot\ndescription: a few calls to the embedded mock\ntarget: { environment: mock }\nphases: [{ name: one, duration: 1s, rpm: 60 }]\n';
+
+export interface CallTargetOptions {
+  /** A scenario file whose target to use; the embedded mock when absent. */
+  readonly scenarioFile: string | undefined;
+  readonly timeScale: number;
+  readonly mockProfile: ProfileName | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly credentialsFile: string | undefined;
+}
+
+export async function callTarget(options: CallTargetOptions): Promise<{ scenario: Scenario; target: ResolvedTarget }> {
+  const scenario = options.scenarioFile === undefined ? parseScenario(EMBEDDED_MOCK_SCENARIO, '(embedded mock)') : await loadScenario(options.scenarioFile);
+  const target = await resolveTarget(scenario, { timeScale: options.timeScale, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
+  return { scenario, target };
+}
