@@ -21,7 +21,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   scenario: ['core', 'spec', 'mock', 'corpus'],
   payload: ['core', 'spec', 'corpus', 'chunk'],
   deid: ['core', 'spec', 'chunk', 'client'],
-  preflight: ['core', 'spec', 'chunk', 'client', 'deid', 'run', 'scenario', 'mock', 'guard', 'plan', 'verdict'],
+  preflight: ['core', 'spec', 'chunk', 'client', 'deid', 'run', 'scenario', 'mock', 'guard', 'plan', 'payload'],
   plan: ['core', 'spec', 'scenario'],
   client: ['core', 'spec'],
   engine: ['core', 'client', 'plan'],

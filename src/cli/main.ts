@@ -13,6 +13,7 @@ import { runSchema } from './commands/schema.js';
 import { runVerify, verifyOptions } from './commands/verify.js';
 import { compareOptions, runCompare } from './commands/compare.js';
 import { deidOptions, runDeid } from './commands/deid.js';
+import { checkOptions, runCheckCommand } from './commands/check.js';
 import type { Io } from './io.js';
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -39,13 +40,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       .command('compare <baseline-dir> <run-dir>', 'Compare a run with a baseline run, phase by phase; exit 1 on a clear regression', compareOptions, async (args) => {
         exitCode = await runCompare(args, io);
       })
+      .command('check <scenario>', "Preflight before booking a load test: one call to each endpoint of the scenario's target, judged against the spec, and the guard's decision", checkOptions, async (args) => {
+        exitCode = await runCheckCommand(args, io);
+      })
       .command('deid <file>', 'De-identify one document through the API (the embedded mock by default): split, identify, obfuscate; prints the obfuscated text', deidOptions, async (args) => {
         exitCode = await runDeid(args, io);
       })
       .command('schema', 'Print the JSON Schema of scenario files', {}, () => {
         exitCode = runSchema(io);
       })
-      .demandCommand(1, 'name a command: run, plan, report, verify, compare, deid, mock, schema')
+      .demandCommand(1, 'name a command: run, plan, report, verify, compare, check, deid, mock, schema')
       .strict()
       // A flag given twice takes its last value (as most CLIs do), not an array.
       .parserConfiguration({ 'duplicate-arguments-array': false })

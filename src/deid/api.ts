@@ -50,8 +50,8 @@ export interface ApiSession {
   readonly onToken?: (token: string) => void;
 }
 
-/** Sends one call, waiting out 429s; resolves to the 2xx answer. */
-async function call(session: ApiSession, endpoint: ApiEndpoint, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<SmallResponse> {
+/** Sends one call, waiting out 429s; resolves to the 2xx answer (else an ApiCallError). */
+export async function call(session: ApiSession, endpoint: ApiEndpoint, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<SmallResponse> {
   const url = session.target.baseUrl.replace(/\/+$/, '') + API_PATHS[endpoint];
   const started = performance.now();
   let attempts = 0;

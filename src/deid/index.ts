@@ -1,5 +1,5 @@
 export { deidSummaryLine, replacementTable } from './format.js';
-export { ApiCallError, type ApiSession, type ApiTarget, type CallRecord, createSession, fetchToken, httpChainCalls } from './api.js';
+export { ApiCallError, type ApiSession, call as apiCall, type ApiTarget, type CallRecord, createSession, fetchToken, httpChainCalls } from './api.js';
 export {
   type ChainCalls,
   ChainError,

@@ -1,0 +1,39 @@
+/** `loadproof check <scenario>`: the preflight before booking a load test. Wires modules; no logic here. */
+import type { Argv } from 'yargs';
+import { checkTimeScale } from '../../core/time-scale.js';
+import { buildPlan } from '../../plan/index.js';
+import { PROFILE_NAMES } from '../../mock/profiles.js';
+import { createTextSource, readUserTexts } from '../../payload/index.js';
+import { runCheck } from '../../preflight/check.js';
+import { announceCheck, formatCheck } from '../../preflight/format.js';
+import { callTarget } from '../../preflight/target.js';
+import type { Io } from '../io.js';
+
+export function checkOptions<T>(y: Argv<T>) {
+  return y
+    .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON): its target, credentials, first text and plan' })
+    .option('time-scale', { type: 'number', default: 1, describe: 'Embedded mock only: k times fast (the guard judges the load test at this scale)' })
+    .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: override the scenario's profile" })
+    .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables' })
+    .option('json', { type: 'boolean', default: false, describe: 'Print the steps and the guard decision as JSON' })
+    .option('allow-loopback-as-real', { type: 'boolean', default: false, describe: "[loadproof's own tests only] judge a real environment at a loopback URL as real" });
+}
+
+type CheckArgs = Awaited<ReturnType<typeof checkOptions>['argv']>;
+
+export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> {
+  const timeScale = checkTimeScale(args['time-scale']);
+  const { scenario, target } = await callTarget({ scenarioFile: args.scenario, timeScale, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
+  try {
+    const plan = buildPlan(scenario, { timeScale });
+    const user = scenario.payload.source === 'generated' ? undefined : readUserTexts(scenario.payload.source, args.scenario);
+    const text = createTextSource(scenario.payload, user).next();
+    io.stderr(`${announceCheck(target)}\n`);
+    const outcome = await runCheck({ plan, target, text, secrets: io.secrets, timeoutMs: scenario.timeoutMs / timeScale, startAtMs: Date.now(), loopbackAsReal: args['allow-loopback-as-real'] });
+    if (args.json) io.stdout(`${JSON.stringify({ target: { kind: target.kind, environment: target.environment, baseUrl: target.baseUrl }, ...outcome }, null, 2)}\n`);
+    else io.stdout(`${formatCheck(outcome).join('\n')}\n`);
+    return outcome.exitCode;
+  } finally {
+    await target.embedded?.close();
+  }
+}
