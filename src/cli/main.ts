@@ -14,6 +14,7 @@ import { runVerify, verifyOptions } from './commands/verify.js';
 import { compareOptions, runCompare } from './commands/compare.js';
 import { deidOptions, runDeid } from './commands/deid.js';
 import { checkOptions, runCheckCommand } from './commands/check.js';
+import { noticeOptions, runNotice } from './commands/notice.js';
 import type { Io } from './io.js';
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
@@ -43,13 +44,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       .command('check <scenario>', "Preflight before booking a load test: one call to each endpoint of the scenario's target, judged against the spec, and the guard's decision", checkOptions, async (args) => {
         exitCode = await runCheckCommand(args, io);
       })
+      .command('notice <scenario>', 'Draft the advance notice of a sandbox load test for support: window, rates, requests, the earliest start allowed (sends nothing)', noticeOptions, async (args) => {
+        exitCode = await runNotice(args, io);
+      })
       .command('deid <file>', 'De-identify one document through the API (the embedded mock by default): split, identify, obfuscate; prints the obfuscated text', deidOptions, async (args) => {
         exitCode = await runDeid(args, io);
       })
       .command('schema', 'Print the JSON Schema of scenario files', {}, () => {
         exitCode = runSchema(io);
       })
-      .demandCommand(1, 'name a command: run, plan, report, verify, compare, check, deid, mock, schema')
+      .demandCommand(1, 'name a command: run, plan, report, verify, compare, check, notice, deid, mock, schema')
       .strict()
       // A flag given twice takes its last value (as most CLIs do), not an array.
       .parserConfiguration({ 'duplicate-arguments-array': false })

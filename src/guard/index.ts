@@ -4,3 +4,4 @@ export { DOCUMENTED_LIMITS, effectiveLimits, type EffectiveLimits } from './limi
 export { isLoopbackUrl } from './loopback.js';
 export { WINDOW_MS, measureTraffic, worstCaseFactor, type Stretch, type TrafficMeasures } from './traffic.js';
 export { parseStartAt, type StartAt } from './start-at.js';
+export { type AdvanceNotice, WINDOW_SLACK_MS, draftNotice, formatNotice } from './advance-notice.js';

@@ -119,6 +119,11 @@ function stretchOf(run: [number, number] | undefined, plan: Plan, endInclusive: 
 /**
  * The peak, and where its window starts: for each arrival i, the requests in [t_i, t_i + 60 s).
  */
+/** The most planned first attempts in any 60 s window (requests per minute), retries not counted. */
+export function plannedPeakRpm(plan: Plan): number {
+  return peak(arrivalTimesUs(plan)).requests;
+}
+
 function peak(times: Float64Array): { requests: number; startUs: number | undefined } {
   let best = 0;
   let startUs: number | undefined;
