@@ -36,6 +36,11 @@ export interface EnvelopeLimits {
   readonly burstMinutes: number;
 }
 
+/** Tokens in a full bucket: the burst above the refill over the burst minutes, plus the request at time 0. */
+export function bucketCapacityTokens(limits: EnvelopeLimits): number {
+  return Math.max(0, (limits.burstRpm - limits.sustainedRpm) * limits.burstMinutes) + 1;
+}
+
 /** A load band of the spec's "Latency expectations (95th percentile)" table. */
 export interface LatencyBand {
   /** Stable id used in reports. */

@@ -41,7 +41,9 @@
 
 import { countAtMost, countBelow } from '../core/sorted.js';
 import type { AdmittedTimes, RefusedAttempts } from '../recorder/index.js';
-import { type EnvelopeLimits, IDENTIFICATION_LIMITS } from '../spec/index.js';
+import { type EnvelopeLimits, IDENTIFICATION_LIMITS, bucketCapacityTokens } from '../spec/index.js';
+
+export { bucketCapacityTokens };
 
 /** The constant parts of the margin. */
 export const ENVELOPE_MARGIN = {
@@ -82,11 +84,6 @@ export interface EnvelopeJudgement {
   /** The bucket replayed: its capacity (tokens) and refill (requests per minute). */
   readonly capacityTokens: number;
   readonly refillRpm: number;
-}
-
-/** Tokens in a full bucket: the burst above the refill over the burst minutes, plus the request at time 0. */
-export function bucketCapacityTokens(limits: EnvelopeLimits): number {
-  return Math.max(0, (limits.burstRpm - limits.sustainedRpm) * limits.burstMinutes) + 1;
 }
 
 /** The margin (tokens): a refill step of the real gateway, and one token for rounding and ties. */

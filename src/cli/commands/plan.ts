@@ -3,7 +3,7 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../../core/errors.js';
 import { checkTimeScale } from '../../core/time-scale.js';
 import { EXIT } from '../../core/exit-codes.js';
-import { describeDecision, evaluateGuard, parseStartAt } from '../../guard/index.js';
+import { describeDecision, describePredicted429s, effectiveLimits, evaluateGuard, parseStartAt, predict429s } from '../../guard/index.js';
 import { buildPlan, describePlan, planNotes } from '../../plan/index.js';
 import { loadScenario } from '../../scenario/index.js';
 import type { Io } from '../io.js';
@@ -26,15 +26,17 @@ export async function runPlan(args: PlanArgs, io: Io): Promise<number> {
   if ('problem' in at) throw new UsageError(at.problem);
   const plan = buildPlan(await loadScenario(args.scenario), { timeScale });
   const guard = evaluateGuard(plan, { startAtMs: at.ms, loopbackAsReal: args['allow-loopback-as-real'] });
+  const limits = effectiveLimits(plan.scenario);
+  const predicted429s = predict429s(plan, limits);
   if (args.json) {
     const phases = plan.phases.map(({ arrivalsMs, bands, ...rest }) => ({
       ...rest,
       requests: arrivalsMs.length,
       bands: bands.map(({ band, ...slice }) => ({ band: band?.band ?? null, p95TargetMs: band?.p95TargetMs ?? null, ...slice })),
     }));
-    io.stdout(`${JSON.stringify({ scenario: plan.scenario.name, durationMs: plan.durationMs, requests: plan.arrivals, timeScale, phases, notes: planNotes(plan), guard }, null, 2)}\n`);
+    io.stdout(`${JSON.stringify({ scenario: plan.scenario.name, durationMs: plan.durationMs, requests: plan.arrivals, timeScale, phases, notes: planNotes(plan), predicted429s, guard }, null, 2)}\n`);
   } else {
-    io.stdout(`${describePlan(plan)}\n${describeDecision(guard).join('\n')}\n\nNothing was sent: plan is a dry run.\n`);
+    io.stdout(`${describePlan(plan)}\n${describePredicted429s(plan, predicted429s, limits).join('\n')}\n\n${describeDecision(guard).join('\n')}\n\nNothing was sent: plan is a dry run.\n`);
   }
   return guard.allowed ? EXIT.pass : EXIT.refusedByGuard;
 }

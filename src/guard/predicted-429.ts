@@ -1,0 +1,55 @@
+/**
+ * When the plan should meet its first 429, and about how many: the documented token bucket (refill at
+ * sustainedRpm, capacity (burstRpm − sustainedRpm) × burstMinutes + 1, full at the start — the model
+ * the envelope check judges 429s by) replayed over the planned first attempts. A refused arrival takes
+ * no token. Retries come on top and are not counted; neither is the in-flight limit, which depends on
+ * the service's latency. So `plan` can tell, before anything is sent, whether a scenario is meant to
+ * probe the limit or to stay under it.
+ */
+import type { Plan } from '../plan/index.js';
+import { type EnvelopeLimits, bucketCapacityTokens } from '../spec/index.js';
+import { formatSpanMs } from './traffic.js';
+
+export interface Predicted429 {
+  readonly phase: string;
+  readonly planned: number;
+  /** First attempts the bucket has no token for. */
+  readonly refused: number;
+  /** When the first is expected (model ms from the run start), or null when none is. */
+  readonly firstAtMs: number | null;
+}
+
+export function predict429s(plan: Plan, limits: EnvelopeLimits): Predicted429[] {
+  const capacity = bucketCapacityTokens(limits);
+  const refillPerMs = limits.sustainedRpm / 60_000;
+  let tokens = capacity;
+  let lastMs = 0;
+  return plan.phases.map((phase) => {
+    let refused = 0;
+    let firstAtMs: number | null = null;
+    for (const t of phase.arrivalsMs) {
+      tokens = Math.min(capacity, tokens + (t - lastMs) * refillPerMs);
+      lastMs = t;
+      if (tokens >= 1) tokens -= 1;
+      else {
+        refused++;
+        firstAtMs ??= t;
+      }
+    }
+    return { phase: phase.name, planned: phase.arrivalsMs.length, refused, firstAtMs };
+  });
+}
+
+/** The prediction as `plan` shows it. */
+export function describePredicted429s(plan: Plan, predictions: readonly Predicted429[], limits: EnvelopeLimits & { readonly reference?: string | null | undefined }): string[] {
+  const source = limits.reference === undefined || limits.reference === null ? 'the documented limits' : `the limits raised by support (${limits.reference})`;
+  const head = `Predicted 429s, from ${source}: a bucket of ${bucketCapacityTokens(limits)} tokens refilled at ${limits.sustainedRpm} rpm, full at the start (first attempts; retries come on top):`;
+  const first = predictions.find((p) => p.firstAtMs !== null);
+  const lines = predictions.map((p, i) => {
+    const start = plan.phases[i]!.startMs;
+    const when = p.firstAtMs === null ? 'none expected' : `${p.refused} of ${p.planned} refused, the first at ${formatSpanMs(p.firstAtMs)} (${formatSpanMs(p.firstAtMs - start)} into the phase)`;
+    return `  ${p.phase.padEnd(Math.max(...predictions.map((q) => q.phase.length)))}  ${when}`;
+  });
+  const summary = first === undefined ? '  → the plan stays under the rate limit: a rate-limit 429 would be a finding against the service (the in-flight limit depends on latency, and is not predicted)' : `  → the plan probes the limit: the first 429 is expected in ${first.phase}, at ${formatSpanMs(first.firstAtMs!)}`;
+  return [head, ...lines, summary];
+}
