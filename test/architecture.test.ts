@@ -30,7 +30,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   guard: ['core', 'spec', 'scenario', 'plan'],
   credentials: ['core'],
   judge: ['core', 'spec', 'scenario', 'plan', 'guard', 'recorder', 'verdict', 'payload'],
-  run: ['core', 'spec', 'scenario', 'plan', 'guard', 'credentials', 'client', 'engine', 'recorder', 'verdict', 'judge', 'mock', 'corpus', 'compare', 'payload', 'chunk'],
+  run: ['core', 'spec', 'scenario', 'plan', 'guard', 'credentials', 'client', 'engine', 'recorder', 'verdict', 'judge', 'mock', 'corpus', 'compare', 'payload', 'chunk', 'deid'],
   compare: ['core', 'recorder', 'verdict', 'judge'],
   report: ['core', 'scenario', 'plan', 'recorder', 'judge', 'run', 'compare'],
 };

@@ -40,6 +40,8 @@ export interface ApiClientSettings {
   readonly stop?: AbortSignal;
   /** Aborted when the run's drain ends: attempts still waiting for an answer are cancelled (`abandoned`). */
   readonly cancel?: AbortSignal;
+  /** Keep the entities of a 2xx answer (`entities: [{type, start, end}]`) in the result: the deid chain obfuscates them. */
+  readonly keepEntities?: boolean;
 }
 
 /** What happened to one planned request. Times are on the model clock (ms). */
@@ -59,6 +61,19 @@ export interface RequestResult {
   readonly retryAfterS: readonly number[];
   /** Every attempt, in order: when it was sent and answered, and its status (the rate-limit envelope replays them). */
   readonly tries: readonly AttemptTiming[];
+  /** The final 2xx answer's entities, with keepEntities (absent when the answer had none in that shape). */
+  readonly entities?: readonly AnswerEntity[];
+  /** With keepEntities: the answer said its entity list was cut at the output cap. */
+  readonly truncated?: boolean;
+  /** When the request was free to go, if later than planned: a deid document's earlier pieces answered (model ms). */
+  readonly readyAtMs?: number;
+}
+
+/** An entity of an identification answer, in the text it was sent. */
+export interface AnswerEntity {
+  readonly type: string;
+  readonly start: number;
+  readonly end: number;
 }
 
 /** One attempt of a request, on the model clock (ms). */
@@ -88,6 +103,8 @@ interface Attempt {
   readonly serviceMs?: number;
   readonly lagMs?: number;
   readonly errorCode?: string;
+  readonly entities?: AnswerEntity[];
+  readonly truncated?: boolean;
 }
 
 /**
@@ -96,12 +113,23 @@ interface Attempt {
  */
 export type IdentifyFn = (text: string, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined>;
 
+/** Sends a JSON body (`bytes` long) as planned request `seq`, with the same attempts, deadlines and retries as identification. */
+export type ApiCallFn = (body: string, bytes: number, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined>;
+
 export function createIdentify(settings: ApiClientSettings): IdentifyFn {
-  const url = settings.baseUrl.replace(/\/+$/, '') + API_PATHS.identification;
+  const call = createApiCall(settings, API_PATHS.identification);
+  return (text, seq, dueAtMs) => {
+    const { body, bytes } = textBody(text);
+    return call(body, bytes, seq, dueAtMs);
+  };
+}
+
+/** The client of one endpoint at `path` (identification, or obfuscation for the deid chain). */
+export function createApiCall(settings: ApiClientSettings, path: string): ApiCallFn {
+  const url = settings.baseUrl.replace(/\/+$/, '') + path;
   const k = settings.timeScale;
   const judgedOnModelTime = settings.readServerTiming === true && k > 1;
   const wallTimeoutMs = attemptWallDeadlineMs(settings.timeoutMs, k, judgedOnModelTime);
-  const path = new URL(url).pathname;
   const host = new URL(url).host;
   // What every attempt's head starts with; the token, the correlation headers and the length follow.
   const headStart = `POST ${path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json\r\nauthorization: Bearer `;
@@ -114,6 +142,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   if (settings.stop !== undefined) setMaxListeners(0, settings.stop);
 
   /** `dueAtMs`: when the attempt was due (clock ms), told to a time-scaled mock (DUE_HEADER) so it is admitted then. */
+  const keepEntities = settings.keepEntities === true;
   const attempt = (body: string, bodyBytes: number, token: string, seq: number, attemptNo: number, dueAtMs: number): Promise<Attempt> =>
     new Promise((resolve) => {
       if (settings.cancel?.aborted === true) return resolve({ outcome: 'abandoned' });
@@ -131,7 +160,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
         () => (sentAtMs = settings.clock.nowMs()),
         (error, res) => {
           // Built field by field (no spreads of optional parts): this runs once per attempt.
-          const result: { sentAtMs?: number; outcome: Outcome; status?: number; retryAfterS?: number; serviceMs?: number; lagMs?: number; errorCode?: string } = { outcome: 'error' };
+          const result: { sentAtMs?: number; outcome: Outcome; status?: number; retryAfterS?: number; serviceMs?: number; lagMs?: number; errorCode?: string; entities?: AnswerEntity[]; truncated?: boolean } = { outcome: 'error' };
           if (sentAtMs !== undefined) result.sentAtMs = sentAtMs;
           if (res === undefined) {
             const code = (error as { code?: unknown } | undefined)?.code;
@@ -150,8 +179,15 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
           result.status = res.status;
           result.outcome = classifyStatus(res.status);
           // A 2xx body must be a JSON object; other bodies are read (the connection is reused) but not parsed.
-          if (result.outcome === 'ok' && parseJsonObject(res.body.toString('utf8')) === undefined) result.outcome = 'malformed';
-          else if (res.status === 429) {
+          if (result.outcome === 'ok') {
+            const answer = parseJsonObject(res.body.toString('utf8'));
+            if (answer === undefined) result.outcome = 'malformed';
+            else if (keepEntities) {
+              const entities = entitiesOf(answer);
+              if (entities !== undefined) result.entities = entities;
+              if (answer.truncated === true) result.truncated = true;
+            }
+          } else if (res.status === 429) {
             const retryAfterS = parseRetryAfterS(res.headers['retry-after']);
             if (retryAfterS !== undefined) result.retryAfterS = retryAfterS;
             const errorCode = errorCodeOf(res.body.toString('utf8'));
@@ -164,8 +200,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const stopped = (): boolean => settings.stop?.aborted === true;
   const maxAttempts = settings.on429.policy === 'retry' ? settings.on429.maxAttempts : 1;
 
-  return async (text, seq, firstDueAtMs) => {
-    const { body, bytes: bodyBytes } = textBody(text);
+  return async (body, bodyBytes, seq, firstDueAtMs) => {
     const clock = settings.clock;
     const retryAfters: number[] = [];
     const tries: AttemptTiming[] = [];
@@ -207,7 +242,7 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       // A 401 says the token is no longer good; a 2xx says the service took it.
       if (result.status === 401) settings.tokens.rejected(token);
       else if (result.outcome === 'ok' || result.outcome === 'malformed') settings.tokens.accepted(token);
-      const final: { outcome: Outcome; status?: number; attempts: number; sentAtMs: number; lastSentAtMs: number; endAtMs: number; retryAfterS: number[]; tries: AttemptTiming[] } = {
+      const final: { outcome: Outcome; status?: number; attempts: number; sentAtMs: number; lastSentAtMs: number; endAtMs: number; retryAfterS: number[]; tries: AttemptTiming[]; entities?: AnswerEntity[]; truncated?: boolean } = {
         outcome: result.outcome,
         attempts,
         sentAtMs,
@@ -217,6 +252,8 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
         tries,
       };
       if (result.status !== undefined) final.status = result.status;
+      if (result.entities !== undefined) final.entities = result.entities;
+      if (result.truncated === true) final.truncated = true;
       last = final;
       if (attempts >= maxAttempts) return last;
       // The token expired or was revoked under us: send again once it is renewed (one of the attempts).
@@ -231,6 +268,18 @@ export function createIdentify(settings: ApiClientSettings): IdentifyFn {
       await sleepUntilOrStop(clock, dueAtMs, settings.stop);
     }
   };
+}
+
+/** An answer's `entities` as [{type, start, end}], or undefined when they are not in that shape. */
+function entitiesOf(answer: Record<string, unknown>): AnswerEntity[] | undefined {
+  if (!Array.isArray(answer.entities)) return undefined;
+  const entities: AnswerEntity[] = [];
+  for (const e of answer.entities as unknown[]) {
+    const { type, start, end } = (e ?? {}) as Record<string, unknown>;
+    if (typeof type !== 'string' || !Number.isInteger(start) || !Number.isInteger(end)) return undefined;
+    entities.push({ type, start: start as number, end: end as number });
+  }
+  return entities;
 }
 
 /** A token we can put in a header as is: visible ASCII (RFC 6750's b64token is a subset). */

@@ -50,6 +50,8 @@ export interface EngineOptions {
   readonly cancelInFlight: () => void;
   /** Called once per arrival, as soon as its fate is known. */
   readonly onEvent: (event: RequestEvent) => void;
+  /** Called once, before the first arrival, with the run's start on the clock (event times are from it). */
+  readonly onStart?: (startMs: number) => void;
 }
 
 export interface EngineResult {
@@ -70,6 +72,7 @@ export interface EngineResult {
 export async function runPlan(options: EngineOptions): Promise<EngineResult> {
   const { plan, clock, signal } = options;
   const startMs = clock.nowMs();
+  options.onStart?.(startMs);
   const inFlight = new Set<Promise<void>>();
   let fired = 0;
   let dropped = 0;
@@ -101,7 +104,8 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
           result === undefined
             ? { seq: mySeq, phase, intendedAtMs, outcome: 'unsent', firedAtMs: handedAtMs }
             : // Fired when its first attempt was actually sent (headers on the socket): the wait for a token or a connection is send lag, not service time.
-              { seq: mySeq, phase, intendedAtMs, outcome: result.outcome, firedAtMs: result.sentAtMs - startMs, result: shift(result, startMs) },
+              // A deid piece that waited for its document's earlier pieces was intended when it was free to go.
+              { seq: mySeq, phase, intendedAtMs: result.readyAtMs === undefined ? intendedAtMs : result.readyAtMs - startMs, outcome: result.outcome, firedAtMs: result.sentAtMs - startMs, result: shift(result, startMs) },
         );
       },
       // createIdentify never rejects; if it ever did, the request still counts, as an error.

@@ -14,6 +14,7 @@ import { RunFailure, UsageError } from '../core/errors.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
 import { type Plan, buildPlan, planIdentity } from '../plan/index.js';
 import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
+import { type DocumentSink, parseDocumentLine } from './documents.js';
 import { parseEventLine } from './events.js';
 import { EventSink, type Judgement, judgeRun, partialEnd } from './judge.js';
 import { RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord } from './run-record.js';
@@ -82,6 +83,38 @@ async function readEvents(path: string, sink: EventSink, partial: boolean): Prom
   return [`events.ndjson line ${bad.number} was cut mid-write when the run ended (${bad.why}); it is left out`];
 }
 
+/** documents.ndjson into the sink: a line cut mid-write is left out of a partial run, and refuses a finished one. */
+async function readDocuments(path: string, documents: DocumentSink, partial: boolean): Promise<string[]> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'a deid run keeps its documents there');
+  }
+  const lines = text.split('\n');
+  const notes: string[] = [];
+  lines.forEach((line, i) => {
+    if (line === '') return;
+    try {
+      documents.add(parseDocumentLine(line, i + 1));
+    } catch (error) {
+      const last = i === lines.length - 1 || (i === lines.length - 2 && lines[lines.length - 1] === '');
+      if (!partial || !last) throw new UsageError(`${path} line ${i + 1}: ${(error as Error).message}`, 'the documents file was changed after the run');
+      notes.push(`documents.ndjson line ${i + 1} was cut mid-write when the run ended; it is left out`);
+    }
+  });
+  return notes;
+}
+
+/** The pieces of each document as run.json recorded them, one at a time in order. */
+function recordedPieces(run: RunRecord, dir: string): () => number {
+  if (run.documentPieces === undefined) throw new UsageError(`${dir}/run.json: a deid run without documentPieces`, 'the run folder is incomplete; nothing was written');
+  const bytes = Buffer.from(run.documentPieces, 'base64');
+  const pieces = new Uint32Array(bytes.buffer, bytes.byteOffset, Math.floor(bytes.byteLength / 4));
+  let next = 0;
+  return () => pieces[next++] ?? 1;
+}
+
 export async function readJudgedFolder(dir: string): Promise<JudgedFolder> {
   const run = await readRunRecord(dir);
   const scenarioPath = join(dir, run.scenarioFile);
@@ -91,7 +124,7 @@ export async function readJudgedFolder(dir: string): Promise<JudgedFolder> {
     throw new UsageError(`${scenarioPath}: changed since the run (run.json has ${run.scenarioSha256})`, 'judging a run again needs the scenario it ran with; nothing was written');
   }
   const scenario = parseScenario(scenarioText, scenarioPath);
-  const plan = buildPlan(scenario, { timeScale: run.timeScale });
+  const plan = buildPlan(scenario, { timeScale: run.timeScale, ...(scenario.mode === 'deid' ? { piecesOfNextDocument: recordedPieces(run, dir) } : {}) });
   const identity = planIdentity(plan);
   if (identity !== run.planIdentity) {
     throw new UsageError(
@@ -113,6 +146,7 @@ export async function readJudgedFolder(dir: string): Promise<JudgedFolder> {
   if (!partial && lines !== plan.arrivals) {
     throw new UsageError(`${eventsPath}: ${lines} lines for the ${plan.arrivals} planned requests of a finished run`, 'the events file was changed after the run; nothing was written');
   }
+  if (sink.documents !== undefined) notes.push(...(await readDocuments(join(dir, 'documents.ndjson'), sink.documents, partial)));
   const end = run.end ?? partialEnd(sink, (await stat(eventsPath)).mtime.toISOString());
   return {
     run,

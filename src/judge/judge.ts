@@ -9,6 +9,7 @@ import { effectiveLimits } from '../guard/index.js';
 import { type Plan, endsInclusive } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
 import { type Verdict, envelopeFindings, evaluateVerdict } from '../verdict/index.js';
+import { DocumentSink } from './documents.js';
 import { type EventRecord, toRecordable } from './events.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 import { type Summary, buildSummary } from './summary.js';
@@ -16,6 +17,8 @@ import { type Summary, buildSummary } from './summary.js';
 /** Feeds event records to a Recorder shaped by the plan; what both the live run and the report use. */
 export class EventSink {
   readonly recorder: Recorder;
+  /** mode deid: the documents (documents.ndjson); undefined otherwise. */
+  readonly documents: DocumentSink | undefined;
   private readonly phaseIndex: ReadonlyMap<string, number>;
   /** The latest time any event mentions (model ms): how far a partial run got. */
   lastMs = 0;
@@ -32,6 +35,7 @@ export class EventSink {
       plan.scenario.windowMs,
     );
     this.phaseIndex = new Map(plan.phases.map((p) => [p.name, p.index]));
+    this.documents = plan.documents === undefined ? undefined : new DocumentSink(plan.phases.map((p) => p.name));
   }
 
   get plannedRequests(): number {
@@ -108,7 +112,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
       : end.engine.interrupted && end.stop?.by !== 'threshold'
         ? EXIT.interrupted
         : { pass: EXIT.pass, fail: EXIT.slaNotMet, inconclusive: EXIT.inconclusive }[verdict.status];
-  const summary = buildSummary(plan, recorder, verdict, { run: input.run, end, partial: input.partial, files, exitCode, reportedAt: input.reportedAt, judgedBy: input.judgedBy, envelope });
+  const summary = buildSummary(plan, recorder, verdict, { documents: sink.documents, run: input.run, end, partial: input.partial, files, exitCode, reportedAt: input.reportedAt, judgedBy: input.judgedBy, envelope });
   return { verdict, exitCode, summary };
 }
 

@@ -82,6 +82,8 @@ export interface RunRecord {
   readonly guard: GuardRecord;
   /** Absent in runs written before it was recorded. */
   readonly host?: HostRecord;
+  /** mode deid: the pieces each document was sent in (base64 of 32-bit counts, in document order): the plan is rebuilt from them. */
+  readonly documentPieces?: string;
   /** `--baseline`: the run folder it was compared with (its comparison is comparison.json); absent without one. */
   readonly baseline?: string;
   readonly end: RunEnd | null;

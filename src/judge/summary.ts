@@ -11,6 +11,7 @@ import { LIMIT_429_CODES } from '../spec/index.js';
 import type { EnvelopeJudgement, Verdict } from '../verdict/index.js';
 import { GENERATOR_BUDGET } from '../verdict/index.js';
 import type { RunEnd, RunRecord } from './run-record.js';
+import { type DocumentSink, documentSliceSummary } from './documents.js';
 
 export const SUMMARY_SCHEMA_VERSION = 4;
 
@@ -54,6 +55,8 @@ function sliceFields(slice: Slice) {
 
 export interface SummaryMeta {
   readonly run: RunRecord;
+  /** mode deid: the documents through the chain. */
+  readonly documents?: DocumentSink | undefined;
   /** The run's end: as recorded, or as far as the events tell for a partial run. */
   readonly end: RunEnd;
   /** The run did not record its end (a second Ctrl-C, a crash, a kill): judged from the events it wrote. */
@@ -203,6 +206,8 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     token: { calls: meta.end.tokenCalls, latencyMs: stats(MsHistogram.decode(meta.end.tokenLatency)) },
     // The texts sent, by size (never the texts); null when the run did not record it.
     payload: meta.end.payload ?? null,
+    // mode deid: each document through the chain (identification's own figures are the phases' above).
+    deid: meta.documents === undefined ? null : deidSummary(plan, meta.documents),
     generator: {
       sendLagMs: { p99: Number.isFinite(lag.p99) ? lag.p99 : null, max: Number.isFinite(lag.max) ? lag.max : null },
       sendLagWallMs: { p99: Number.isFinite(lag.p99) ? lag.p99 / k : null, max: Number.isFinite(lag.max) ? lag.max / k : null },
@@ -214,6 +219,17 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       overall: { latency: recorder.overall.latency.encode(), service: recorder.overall.service.encode(), sendLag: recorder.overall.sendLag.encode() },
       phases: recorder.phases.map((s) => ({ latency: s.latency.encode(), service: s.service.encode(), sendLag: s.sendLag.encode() })),
     },
+  };
+}
+
+/** The chain's figures: documents per phase (planned, ok, failed by stage), end-to-end and obfuscation latency. */
+function deidSummary(plan: Plan, documents: DocumentSink) {
+  return {
+    mode: 'deid' as const,
+    style: plan.scenario.deid.style,
+    concurrency: plan.scenario.deid.concurrency,
+    phases: plan.phases.map((p, i) => ({ name: p.name, planned: p.documents?.count ?? 0, documentRpm: p.documents === undefined ? null : (p.documents.fromRpm + p.documents.toRpm) / 2, ...documentSliceSummary(documents.phases[i]!) })),
+    overall: { planned: plan.documents?.count ?? 0, ...documentSliceSummary(documents.overall) },
   };
 }
 

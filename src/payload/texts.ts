@@ -6,9 +6,9 @@
  * classes are sized to that limit (nearLimit: its last 80 characters). What went out is kept by size only:
  * counts, characters and estimated tokens, never the texts.
  */
-import { type Rng, createRng, pick } from '../core/rng.js';
+import { createRng, pick } from '../core/rng.js';
 import { type DocumentMix, DEFAULT_DOCUMENT_MIX, type DocumentKind, type LengthClass, type Weights, generateDocument, generateNote } from '../corpus/index.js';
-import { type SplitLimits, maxPieceLength, splitDocument } from '../chunk/index.js';
+import { type Piece, type SplitLimits, maxPieceLength, splitDocument } from '../chunk/index.js';
 import { estimateModelTokens } from '../spec/index.js';
 import type { UserTexts } from './user-texts.js';
 
@@ -48,40 +48,67 @@ export interface PayloadRecord {
   readonly empty: readonly string[];
 }
 
+/** A document and the pieces it is sent in (pieces of only spaces are not sent). */
+export interface SentDocument {
+  readonly text: string;
+  readonly pieces: readonly Piece[];
+}
+
 export interface TextSource {
   /** The next text to send. */
   next(): string;
+  /**
+   * The text of request `seq`, the requests asked for in increasing order: the texts of requests
+   * skipped (dropped before they were sent) are drawn and not counted, so a request's text does not
+   * depend on what was dropped before it.
+   */
+  textFor(seq: number): string;
+  /** Document `index` (0-based, in the order drawn), while it is kept: drawn and not yet released. */
+  document(index: number): SentDocument | undefined;
+  /** Forgets document `index`: its chain is done. */
+  release(index: number): void;
   /** What has been handed out so far. */
   record(): PayloadRecord;
 }
 
-export function createTextSource(settings: PayloadSettings, user?: UserTexts): TextSource {
-  const rng = createRng(settings.seed);
-  const documentSource = documentsFrom(settings, user, rng);
-  // Notes made within minChars–maxChars fit the spec's limit by construction: sent whole, as before documents existed.
-  const notes = user === undefined && settings.lengths === undefined && settings.kinds === undefined;
+/** What a scenario's texts are: `mode` deid sends documents (generated ones of every class by default). */
+export type PayloadMode = 'identification' | 'deid';
+
+export function createTextSource(settings: PayloadSettings, user?: UserTexts, mode: PayloadMode = 'identification'): TextSource {
+  const draw = documentDrawer(settings, user, mode);
   const queue: string[] = [];
+  const kept = new Map<number, SentDocument>();
   let documents = 0;
   let splitDocuments = 0;
+  let position = 0;
   const chars = sizes();
   const tokens = sizes();
+  const take = (): string => {
+    while (queue.length === 0) {
+      const document = draw();
+      if (mode === 'deid') kept.set(documents, document);
+      documents++;
+      if (document.pieces.length > 1) splitDocuments++;
+      for (const piece of document.pieces) queue.push(piece.text);
+    }
+    position++;
+    return queue.shift()!;
+  };
+  const count = (text: string): string => {
+    chars.add(text.length);
+    tokens.add(estimateModelTokens(text));
+    return text;
+  };
   return {
-    next() {
-      while (queue.length === 0) {
-        const document = documentSource();
-        documents++;
-        const pieces = notes ? [{ text: document, offset: 0 }] : splitDocument(document, settings.split);
-        if (pieces.length > 1) splitDocuments++;
-        // Pieces of only spaces hold nothing to find: not sent.
-        for (const piece of pieces) if (piece.text.trim() !== '') queue.push(piece.text);
-      }
-      const text = queue.shift()!;
-      chars.add(text.length);
-      tokens.add(estimateModelTokens(text));
-      return text;
+    next: () => count(take()),
+    textFor(seq) {
+      while (position < seq) take();
+      return count(take());
     },
+    document: (index) => kept.get(index),
+    release: (index) => void kept.delete(index),
     record: () => ({
-      source: user !== undefined ? 'files' : settings.lengths !== undefined || settings.kinds !== undefined ? 'documents' : 'generated',
+      source: user !== undefined ? 'files' : settings.lengths !== undefined || settings.kinds !== undefined || mode === 'deid' ? 'documents' : 'generated',
       path: user?.path ?? null,
       texts: chars.count(),
       characters: chars.stats(),
@@ -94,16 +121,35 @@ export function createTextSource(settings: PayloadSettings, user?: UserTexts): T
   };
 }
 
-/** Draws the next whole document. */
-function documentsFrom(settings: PayloadSettings, user: UserTexts | undefined, rng: Rng): () => string {
-  if (user !== undefined) return () => pick(rng, user.documents).text;
-  if (settings.lengths === undefined && settings.kinds === undefined) {
-    // The notes of runs before documents existed: the same texts from the same seed.
-    return () => generateNote(rng, { minChars: settings.minChars, maxChars: settings.maxChars });
+/**
+ * How many requests each document of a plan is sent in, document by document in order (the same
+ * seeded draws as the run makes): what a deid plan is laid out and judged by before anything is sent.
+ */
+export function piecesPerDocument(settings: PayloadSettings, user: UserTexts | undefined, mode: PayloadMode): () => number {
+  const draw = documentDrawer(settings, user, mode);
+  return () => draw().pieces.length;
+}
+
+/** Draws the next whole document, split into the pieces that are sent. */
+function documentDrawer(settings: PayloadSettings, user: UserTexts | undefined, mode: PayloadMode): () => SentDocument {
+  const rng = createRng(settings.seed);
+  const shaped = settings.lengths !== undefined || settings.kinds !== undefined;
+  if (user === undefined && !shaped && mode === 'identification') {
+    // The notes of runs before documents existed: the same texts from the same seed, made to fit the limit, sent whole.
+    return () => {
+      const text = generateNote(rng, { minChars: settings.minChars, maxChars: settings.maxChars });
+      return { text, pieces: [{ text, offset: 0 }] };
+    };
   }
-  const mix: DocumentMix = { kinds: settings.kinds ?? DEFAULT_DOCUMENT_MIX.kinds, lengths: settings.lengths ?? { typical: 1 } };
   const limitChars = maxPieceLength(settings.split);
-  return () => generateDocument(rng, mix, limitChars).text;
+  const mix: DocumentMix = { kinds: settings.kinds ?? DEFAULT_DOCUMENT_MIX.kinds, lengths: settings.lengths ?? (mode === 'deid' ? DEFAULT_DOCUMENT_MIX.lengths : { typical: 1 }) };
+  const next = user !== undefined ? () => pick(rng, user.documents).text : () => generateDocument(rng, mix, limitChars).text;
+  return () => {
+    const text = next();
+    // Pieces of only spaces hold nothing to find: not sent. A document of nothing else is sent whole.
+    const pieces = splitDocument(text, settings.split).filter((p) => p.text.trim() !== '');
+    return { text, pieces: pieces.length > 0 ? pieces : [{ text, offset: 0 }] };
+  };
 }
 
 function sizes() {

@@ -24,8 +24,17 @@ export interface PlannedPhase {
    */
   readonly bands: readonly BandSlice[];
   readonly warmupMs: number;
-  /** Arrival offsets from the run start (model ms), ascending. */
+  /** Arrival offsets from the run start (model ms), ascending: one per request (in deid mode, a document's pieces share its time). */
   readonly arrivalsMs: Float64Array;
+  /** mode deid: the documents that arrive in the phase, and their rate (documents per minute; fromRpm and toRpm are then requests). */
+  readonly documents?: { readonly count: number; readonly fromRpm: number; readonly toRpm: number };
+}
+
+/** mode deid: which requests belong to which document. */
+export interface PlannedDocuments {
+  readonly count: number;
+  /** The first request (seq) of each document, and the plan's request count at the end: document d is seqs [firstSeq[d], firstSeq[d + 1]). */
+  readonly firstSeq: Uint32Array;
 }
 
 export interface Plan {
@@ -36,9 +45,71 @@ export interface Plan {
   readonly arrivals: number;
   /** k: the plan runs k times fast on the wall clock (1 against real environments). */
   readonly timeScale: number;
+  /** mode deid: the documents, each sent as its pieces' requests. */
+  readonly documents?: PlannedDocuments;
 }
 
-export function buildPlan(scenario: Scenario, options: { timeScale?: number } = {}): Plan {
+export interface PlanOptions {
+  readonly timeScale?: number;
+  /** mode deid: how many requests the next document is sent in, called once per document in arrival order. */
+  readonly piecesOfNextDocument?: () => number;
+}
+
+export function buildPlan(scenario: Scenario, options: PlanOptions = {}): Plan {
+  const plan = buildRequestPlan(scenario, options);
+  if (scenario.mode !== 'deid') return plan;
+  if (options.piecesOfNextDocument === undefined) throw new Error('a deid plan needs the pieces of its documents (planScenario)');
+  return expandDocuments(plan, options.piecesOfNextDocument);
+}
+
+/**
+ * A plan of documents as a plan of requests: each document's pieces arrive at its time, one request
+ * each, with consecutive seqs. A phase's rates become request rates (× its mean pieces per document),
+ * so the guard, the bands and the envelope judge the identification requests actually sent.
+ */
+function expandDocuments(plan: Plan, piecesOfNext: () => number): Plan {
+  const firstSeq: number[] = [];
+  let seq = 0;
+  const phases = plan.phases.map((p): PlannedPhase => {
+    const times: number[] = [];
+    for (const t of p.arrivalsMs) {
+      firstSeq.push(seq);
+      const n = Math.max(1, piecesOfNext());
+      for (let i = 0; i < n; i++) times.push(t);
+      seq += n;
+    }
+    const count = p.arrivalsMs.length;
+    const perDocument = count === 0 ? 1 : times.length / count;
+    const arrivalsMs = Float64Array.from(times);
+    const [fromRpm, toRpm] = [p.fromRpm * perDocument, p.toRpm * perDocument];
+    return {
+      ...p,
+      fromRpm,
+      toRpm,
+      offeredRpm: (fromRpm + toRpm) / 2,
+      peakRpm: Math.max(fromRpm, toRpm),
+      bands: bandSlices({ startMs: p.startMs, durationMs: p.durationMs, fromRpm, toRpm, warmupMs: p.warmupMs }, arrivalsMs),
+      arrivalsMs,
+      documents: { count, fromRpm: p.fromRpm, toRpm: p.toRpm },
+    };
+  });
+  firstSeq.push(seq);
+  return { ...plan, phases, arrivals: seq, documents: { count: firstSeq.length - 1, firstSeq: Uint32Array.from(firstSeq) } };
+}
+
+/** The document request `seq` belongs to (deid plans). */
+export function documentOfSeq(documents: PlannedDocuments, seq: number): number {
+  let lo = 0;
+  let hi = documents.count - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (documents.firstSeq[mid]! <= seq) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+function buildRequestPlan(scenario: Scenario, options: PlanOptions): Plan {
   // One arrival process for the whole plan, its generator seeded by the scenario, so arrivals are
   // repeatable and a phase boundary does not restart the process.
   // The scenario's bound holds for the expected counts; the cap holds it for Poisson draws too.

@@ -5,7 +5,11 @@ import { IDENTIFICATION_LIMITS } from '../spec/index.js';
 import type { BandSlice } from './bands.js';
 import type { Plan, PlannedPhase } from './build-plan.js';
 
-const shapeOf = (p: PlannedPhase): string => (p.fromRpm === p.toRpm ? `${p.fromRpm} rpm` : `${p.fromRpm}→${p.toRpm} rpm`);
+const shapeOf = (p: PlannedPhase): string => {
+  const rate = (from: number, to: number, unit: string): string => (from === to ? `${round(from)} ${unit}` : `${round(from)}→${round(to)} ${unit}`);
+  // A deid phase: documents a minute, and the identification requests a minute they make.
+  return p.documents === undefined ? rate(p.fromRpm, p.toRpm, 'rpm') : `${rate(p.documents.fromRpm, p.documents.toRpm, 'docs/min')} = ${rate(p.fromRpm, p.toRpm, 'rpm')}`;
+};
 /** The fewest samples whose p95 has an upper bound at 97.5 % (order statistics: 0.95^72 < 0.025). */
 const P95_UPPER_BOUND_MIN_SAMPLES = 72;
 const round = (rpm: number): string => String(Math.round(rpm * 10) / 10);
@@ -51,14 +55,14 @@ export function describePlan(plan: Plan): string {
         : `mock at ${s.target.baseUrl} (its profile and time scale are read from its /__mock/stats when the run starts; a server without them runs in real time, profile unknown)`
       : `${s.target.environment} ${s.target.baseUrl ?? ''}`.trim();
   const rows = [
-    ['#', 'phase', 'rate', 'duration', 'requests', 'band', 'p95 target', 'warm-up'],
+    ['#', 'phase', 'rate', 'duration', plan.documents === undefined ? 'requests' : 'documents → requests', 'band', 'p95 target', 'warm-up'],
     ...plan.phases.flatMap((p) => [
       [
         String(p.index + 1),
         p.name,
         shapeOf(p),
         formatDuration(p.durationMs),
-        String(p.arrivalsMs.length),
+        p.documents === undefined ? String(p.arrivalsMs.length) : `${p.documents.count} → ${p.arrivalsMs.length}`,
         p.bands.map((b) => bandName(b)).join(' → '),
         p.bands.map((b) => targetText(b)).join(' → '),
         p.warmupMs > 0 ? formatDuration(p.warmupMs) : '',
@@ -68,7 +72,7 @@ export function describePlan(plan: Plan): string {
         ? p.bands.map((b) => ['', `  ${round(b.fromRpm)}→${round(b.toRpm)} rpm`, '', formatDuration(b.endMs - b.startMs), String(b.arrivals), bandName(b), targetText(b), ''])
         : []),
     ]),
-    ['', 'total', '', formatDuration(plan.durationMs), String(plan.arrivals), '', '', ''],
+    ['', 'total', '', formatDuration(plan.durationMs), plan.documents === undefined ? String(plan.arrivals) : `${plan.documents.count} → ${plan.arrivals}`, '', '', ''],
   ];
   const wall = plan.timeScale === 1 ? '' : `; at time scale ${plan.timeScale} it runs in ${formatDuration(plan.durationMs / plan.timeScale)} of wall time`;
   const notes = planNotes(plan);
@@ -76,6 +80,9 @@ export function describePlan(plan: Plan): string {
     `Plan: ${s.name} — ${s.description}`,
     `Target: ${target} · arrivals ${s.arrivals.process} (seed ${s.arrivals.seed}) · on 429: ${s.on429.policy}${s.on429.policy === 'retry' ? ` (≤ ${s.on429.maxAttempts} attempts)` : ''} · client timeout ${formatDuration(s.timeoutMs)}, max in flight ${s.maxInFlight}`,
     `Duration: ${formatDuration(plan.durationMs)} of model time${wall}`,
+    ...(plan.documents === undefined
+      ? []
+      : [`Mode deid: each document is split, its pieces identified ${s.deid.concurrency === 1 ? 'one after another' : `${s.deid.concurrency} at a time`}, then obfuscated whole; the rates and bands below are of identification requests`]),
     '',
     ...formatTable(rows).map((line) => `  ${line}`),
     ...(notes.length > 0 ? ['', 'Notes:', ...notes.map((n) => `  - ${n}`)] : []),

@@ -53,6 +53,8 @@ export interface ReportContent {
   readonly files: string;
   /** A run that steps the rate up: each step against its target, and what that shows of capacity. */
   readonly capacity?: { readonly table: ReportTable; readonly lines: readonly string[] };
+  /** mode deid: the documents through the chain, per phase, beside identification's figures. */
+  readonly deid?: { readonly intro: string; readonly table: ReportTable; readonly lines: readonly string[] };
   /** A stepping run's limit-increase brief: paragraphs to paste into the request, each a fact of the run. */
   readonly brief?: readonly string[];
 }
@@ -242,6 +244,42 @@ function baselineSection(c: BaselineComparison): NonNullable<ReportContent['base
   };
 }
 
+/** The chain's figures: documents by fate and stage, end-to-end and obfuscation latency. */
+function deidSection(d: NonNullable<Summary['deid']>): NonNullable<ReportContent['deid']> {
+  type Slice = (typeof d.phases)[number] | typeof d.overall;
+  const row = (name: string, rate: string, x: Slice): string[] => [
+    name,
+    rate,
+    String(x.documents),
+    String(x.ok),
+    String(x.failed.identification),
+    String(x.failed.obfuscation),
+    String(x.unsent),
+    ms(x.documentLatencyMs.p50),
+    ms(x.documentLatencyMs.p95),
+    ms(x.documentLatencyMs.p99),
+    String(x.obfuscation.calls),
+    ms(x.obfuscation.latencyMs.p95),
+    String(x.obfuscation.outcomes.http_429 ?? 0),
+    String(x.truncated),
+  ];
+  const o = d.overall;
+  const lines = [
+    `${plural(o.ok, 'document')} of ${o.planned} went through the whole chain; ${o.failed.identification} failed at identification (a piece without a 2xx), ${o.failed.obfuscation} at obfuscation, ${o.unsent} were not sent.`,
+    'Obfuscation has its own limits: its 429s are counted here and never against the identification SLA, which the phase table above judges on the identification requests alone.',
+  ];
+  if (o.truncated > 0) lines.push(`${plural(o.truncated, 'document')} had a piece whose entities were cut at the service's output cap: PHI may remain in them. A larger payload.split.margin sends smaller pieces.`);
+  return {
+    intro: `Each document was split into pieces under the identification limit, its pieces identified ${d.concurrency === 1 ? 'one after another' : `${d.concurrency} at a time`}, their entities merged at document offsets, and the whole document obfuscated (${d.style}). End to end runs from the document's intended time to the obfuscation's answer, in model time.`,
+    table: {
+      head: ['Phase', 'Docs/min', 'Documents', 'OK', 'Failed: identification', 'Failed: obfuscation', 'Unsent', 'End to end p50', 'p95', 'p99', 'Obfuscation calls', 'Obfuscation p95', 'Obfuscation 429', 'Cut at the output cap'],
+      rows: [...d.phases.map((p) => row(p.name, p.documentRpm === null ? '' : String(p.documentRpm), p)), row('overall', '', o)],
+      numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13],
+    },
+    lines,
+  };
+}
+
 function capacitySections(input: ReportInput): Pick<ReportContent, 'capacity' | 'brief'> {
   const { summary } = input;
   const capacity = capacityOf(summary);
@@ -320,8 +358,9 @@ export function reportContent(input: ReportInput): ReportContent {
     guard: { head: ['Rule', 'Status', 'What it found'], rows: summary.guard.checks.map((c) => [c.rule, c.status, c.message]), numeric: [] },
     ...(input.comparison === undefined ? {} : { baseline: baselineSection(input.comparison) }),
     ...capacitySections(input),
+    ...(summary.deid === null ? {} : { deid: deidSection(summary.deid) }),
     charts: runCharts(summary),
     files:
-      'This report is built from the run folder alone (`loadproof report <folder>` rebuilds it). `summary.json` holds every figure here; `events.ndjson` one line per planned request; `junit.xml` the checks for CI. `manifest.json` lists the SHA-256 of every file, this one included: `loadproof verify <folder>` says whether any was changed.',
+      'This report is built from the run folder alone (`loadproof report <folder>` rebuilds it). `summary.json` holds every figure here; `events.ndjson` one line per planned request (in a deid run, `documents.ndjson` one per planned document); `junit.xml` the checks for CI. `manifest.json` lists the SHA-256 of every file, this one included: `loadproof verify <folder>` says whether any was changed.',
   };
 }

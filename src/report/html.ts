@@ -99,6 +99,7 @@ export function reportHtml(c: ReportContent): string {
     ...(c.reasons.length > 0 ? ['<p><strong>Why:</strong></p>', `<ul>${c.reasons.map((r) => `<li>${htmlText(r)}</li>`).join('')}</ul>`] : []),
     '<h2>Evidence</h2>',
     ...c.evidence.map((p) => `<p>${htmlText(p)}</p>`),
+    ...(c.deid === undefined ? [] : ['<h2>De-identification chain</h2>', `<p>${htmlText(c.deid.intro)}</p>`, table(c.deid.table, 'deid'), `<ul>${c.deid.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`]),
     ...(c.capacity === undefined ? [] : ['<h2>Capacity</h2>', table(c.capacity.table, 'capacity'), `<ul>${c.capacity.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`]),
     ...(c.baseline === undefined
       ? []

@@ -41,6 +41,7 @@ export function reportMarkdown(c: ReportContent): string {
     '## Evidence',
     '',
     ...c.evidence.flatMap((paragraph) => [mdText(paragraph), '']),
+    ...(c.deid === undefined ? [] : ['## De-identification chain', '', mdText(c.deid.intro), '', ...table(c.deid.table), '', ...c.deid.lines.map((l) => `- ${mdText(l)}`), '']),
     ...(c.capacity === undefined ? [] : ['## Capacity', '', ...table(c.capacity.table), '', ...c.capacity.lines.map((l) => `- ${mdText(l)}`), '']),
     ...(c.baseline === undefined
       ? []

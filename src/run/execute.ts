@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { extname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { attemptWallDeadlineMs, createIdentify } from '../client/api.js';
+import { attemptWallDeadlineMs, createApiCall, createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
 import { ConnectionPool } from '../client/http1/index.js';
 import { ScaledClock } from '../core/clock.js';
@@ -43,8 +43,10 @@ import { AbortWatch } from './abort-watch.js';
 import { type ResolvedTarget, resolveTarget } from './target.js';
 import { loopMonitorIntervalMs } from './loop-monitor.js';
 import { RequestEvents } from './request-events.js';
+import { DeidChain } from './deid-chain.js';
 import { TargetWatch } from './target-watch.js';
 import type { PreparedRun } from './prepare.js';
+import { encodeDocumentPieces } from './plan-scenario.js';
 import { warmUp } from './warm-up.js';
 
 export interface RunOptions {
@@ -118,8 +120,10 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
   const reportDir = options.runDir === undefined ? await makeRunFolder(options.outDir, scenario.name, startedAt) : await useRunFolder(options.runDir);
   let target: ResolvedTarget;
   let events: EventLog;
+  let documentsLog: EventLog | undefined;
   try {
     events = await EventLog.open(join(reportDir, 'events.ndjson'));
+    if (plan.documents !== undefined) documentsLog = await EventLog.open(join(reportDir, 'documents.ndjson'));
     target = await resolveTarget(scenario, { timeScale: plan.timeScale, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
   } catch (error) {
     // Nothing was sent and nothing measured: leave no folder behind.
@@ -153,14 +157,16 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
       startedAt: startedAt.toISOString(),
       guard: guardRecord(guard),
       host: options.host,
+      ...(plan.documents === undefined ? {} : { documentPieces: encodeDocumentPieces(plan)! }),
       ...(options.baseline === undefined ? {} : { baseline: options.baseline.dir }),
       end: null,
     };
     // Written before the load, so a run that never records its end can still be judged (partial).
     const runStartWritten = await writeRunJson(run);
     const sink = new EventSink(plan);
-    const measured = await measure(plan, target, events, sink, options, createTextSource(scenario.payload, userTexts));
-    const end: RunEnd = { ...measured.end, endedAt: new Date().toISOString(), files: [scenarioWritten, relative(await events.close())] };
+    const measured = await measure(plan, target, events, sink, options, createTextSource(scenario.payload, userTexts, scenario.mode), documentsLog);
+    const logsClosed = [relative(await events.close()), ...(documentsLog === undefined ? [] : [relative(await documentsLog.close())])];
+    const end: RunEnd = { ...measured.end, endedAt: new Date().toISOString(), files: [scenarioWritten, ...logsClosed] };
     const runEndWritten = await writeRunJson({ ...run, end });
     const runFile = [runStartWritten, runEndWritten].find((f) => f.error !== null);
     const judged = (moreFiles: readonly FileResult[]): Judgement =>
@@ -213,7 +219,7 @@ interface Measurement {
 }
 
 /** Step 3: the token, then the load. Never throws for a request that failed: its fate is its event. */
-async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sink: EventSink, options: RunOptions, texts: TextSource): Promise<Measurement> {
+async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sink: EventSink, options: RunOptions, texts: TextSource, documentsLog: EventLog | undefined): Promise<Measurement> {
   const scenario = plan.scenario;
   const k = plan.timeScale;
   const progress = new Progress(plan, new ScaledClock(k), options.progress ?? 'off', options.progressWrite ?? (() => {}), options.progressColumns);
@@ -238,6 +244,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   // Identification requests go through our own HTTP/1.1 client (one request per connection at a time);
   // the token endpoint, called a few times per run, through node:http (TokenProvider).
   const pool = ConnectionPool.forUrl(target.baseUrl, scenario.maxInFlight);
+  // mode deid: obfuscation calls on connections of their own (the endpoint has its own, higher limits).
+  const obfuscationPool = plan.documents === undefined ? undefined : ConnectionPool.forUrl(target.baseUrl, scenario.maxInFlight);
   // keepAlive: the engine's sleeps until the next arrival hold the process open.
   const clock = new ScaledClock(k, { keepAlive: true });
   const tokenLatency = MsHistogram.create();
@@ -287,7 +295,25 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       rng: createRng(scenario.arrivals.seed + 7),
       stop: stop.signal,
       cancel: cancel.signal,
+      keepEntities: plan.documents !== undefined,
     });
+    const chain =
+      obfuscationPool === undefined
+        ? undefined
+        : new DeidChain({
+            plan,
+            texts,
+            obfuscate: createApiCall(
+              { baseUrl: target.baseUrl, pool: obfuscationPool, tokens, clock, timeScale: k, timeoutMs: scenario.timeoutMs, readServerTiming, on429: { ...scenario.on429 }, rng: createRng(scenario.arrivals.seed + 11), stop: stop.signal, cancel: cancel.signal },
+              API_PATHS.obfuscation,
+            ),
+            style: scenario.deid.style,
+            concurrency: scenario.deid.concurrency,
+            clock,
+            sink: sink.documents!,
+            secrets: options.secrets,
+            write: (line) => documentsLog!.write(line),
+          });
     if (stopped === undefined) {
       // Warm-up, not load: connections opened (no request on them) and the per-request code run over and
       // over, without the target (warm-up.ts), so the first arrivals do not pay for handshakes and cold code
@@ -325,17 +351,23 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     progress.start();
     const engine = await runPlan({
       plan,
-      identify,
+      identify: chain === undefined ? identify : chain.identify(identify),
       // Texts are drawn in arrival order from the payload seed, so a run repeats.
-      payload: () => texts.next(),
+      payload: (seq) => texts.textFor(seq),
       clock,
       maxInFlight: scenario.maxInFlight,
       signal: stop.signal,
       // A stopped run waits for the answers in flight as long as an attempt may wait.
       drainMs: attemptWallDeadlineMs(scenario.timeoutMs, k, readServerTiming) * k,
       cancelInFlight: () => cancel.abort(),
-      onEvent: (e) => requestEvents.handle(e),
+      onEvent: (e) => {
+        requestEvents.handle(e);
+        chain?.observe(e);
+      },
+      onStart: (startMs) => chain?.start(startMs),
     });
+    // The obfuscation calls of the last documents: bounded by their own deadlines, cancelled with the drain.
+    await chain?.drain();
     loop.disable();
     progress.stop();
     // The monitor samples the gap between timer wake-ups, which includes its own resolution: subtract it.
@@ -369,6 +401,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     // Nothing of this run may keep the process alive: a renewal still in flight is abandoned (and its connections closed).
     tokens.close();
     pool.close();
+    obfuscationPool?.close();
     options.signal.removeEventListener('abort', onSignal);
   }
 }

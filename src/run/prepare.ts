@@ -7,9 +7,10 @@
 import { GuardRefusal } from '../core/errors.js';
 import { checkTimeScale } from '../core/time-scale.js';
 import { type GuardDecision, describeDecision, evaluateGuard } from '../guard/index.js';
-import { type Plan, buildPlan } from '../plan/index.js';
+import type { Plan } from '../plan/index.js';
 import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
-import { type UserTexts, readUserTexts } from '../payload/index.js';
+import type { UserTexts } from '../payload/index.js';
+import { planScenario } from './plan-scenario.js';
 import type { RunOptions, RunOutcome } from './execute.js';
 
 /** A run the guard let through: what steps 2 to 4 start from. */
@@ -35,12 +36,11 @@ export async function prepare(options: RunOptions): Promise<PreparedRun> {
   const k = checkTimeScale(options.timeScale);
   const scenarioText = await readScenarioText(options.scenarioFile);
   const scenario = parseScenario(scenarioText, options.scenarioFile);
-  const plan = buildPlan(scenario, { timeScale: k });
+  const { plan, userTexts } = planScenario(scenario, options.scenarioFile, k);
   // The run starts now; `plan --at` asks the same question for another time.
   const guard = evaluateGuard(plan, { startAtMs: Date.now(), loopbackAsReal: options.loopbackAsReal });
   if (!guard.allowed) throw new GuardRefusal(guard.reasons);
   if (guard.real) for (const line of describeDecision(guard)) options.log(line);
-  const userTexts = scenario.payload.source === 'generated' ? undefined : readUserTexts(scenario.payload.source, options.scenarioFile);
   if (userTexts !== undefined && userTexts.empty.length > 0) {
     options.log(`loadproof: payload: ${userTexts.empty.length} empty text${userTexts.empty.length === 1 ? '' : 's'} not sent: ${userTexts.empty.slice(0, 5).join(', ')}${userTexts.empty.length > 5 ? ', …' : ''}`);
   }

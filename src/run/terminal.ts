@@ -33,7 +33,7 @@ export function formatSummary(summary: Summary, summaryPath: string, exitCode: n
     ...summary.phases.flatMap((p) => [
       [
         p.name,
-        `${p.offeredRpm}`,
+        `${Math.round(p.offeredRpm * 10) / 10}`,
         `${p.achievedRpm.toFixed(1)}`,
         `${p.sent}`,
         `${p.dropped}`,
@@ -66,6 +66,7 @@ export function formatSummary(summary: Summary, summaryPath: string, exitCode: n
     '',
     ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
     '',
+    ...deidLines(summary),
     `generator: send lag p99 ${lag.p99 === null ? '—' : `${lag.p99.toFixed(2)} ms`}, max ${lag.max === null ? '—' : `${lag.max.toFixed(1)} ms`} (wall); token calls ${summary.token.calls ?? 'unknown'}`,
     ...(summary.counts.unrecorded > 0 ? [`${summary.counts.unrecorded} of ${summary.counts.planned} planned requests have no line in events.ndjson: the run ended without recording them`] : []),
     `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${exitCode}`,
@@ -74,6 +75,35 @@ export function formatSummary(summary: Summary, summaryPath: string, exitCode: n
     `summary: ${summaryPath}`,
     '',
   ].join('\n');
+}
+
+/** mode deid: the documents through the chain, per phase (identification's figures are the table above). */
+function deidLines(summary: Summary): string[] {
+  const d = summary.deid;
+  if (d === null) return [];
+  const row = (name: string, rate: string, x: (typeof d.phases)[number] | typeof d.overall): string[] => [
+    name,
+    rate,
+    `${x.documents}`,
+    `${x.ok}`,
+    `${x.failed.identification}/${x.failed.obfuscation}`,
+    `${x.unsent}`,
+    sec(x.documentLatencyMs.p50),
+    sec(x.documentLatencyMs.p95),
+    sec(x.documentLatencyMs.p99),
+    `${x.obfuscation.calls}`,
+    sec(x.obfuscation.latencyMs.p95),
+    `${x.obfuscation.outcomes.http_429 ?? 0}`,
+    `${x.truncated}`,
+  ];
+  const rows = [
+    ['phase', 'docs/min', 'documents', 'ok', 'failed id/obf', 'unsent', 'e2e p50', 'e2e p95', 'e2e p99', 'obfuscations', 'obf p95', 'obf 429', 'cut at cap'],
+    ...d.phases.map((p) => row(p.name, p.documentRpm === null ? '' : `${p.documentRpm}`, p)),
+    row('overall', '', d.overall),
+  ];
+  const lines = ['de-identification chain: each document split, every piece identified, then obfuscated; end to end (e2e) from its intended time, model time', '', ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`), ''];
+  if (d.overall.truncated > 0) lines.push(`${d.overall.truncated} document(s) had a piece whose entities were cut at the output cap: PHI may remain in them (a larger payload.split.margin sends smaller pieces)`, '');
+  return lines;
 }
 
 /** The line that names a run folder's evidence: its manifest's SHA-256, what a ticket quotes, and how to check it. */

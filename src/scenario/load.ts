@@ -29,6 +29,9 @@ export interface Scenario {
   readonly phases: readonly Phase[];
   readonly arrivals: ScenarioInput['arrivals'];
   readonly payload: ScenarioInput['payload'];
+  /** identification: one request per arrival; deid: one document per arrival, through the chain. */
+  readonly mode: ScenarioInput['mode'];
+  readonly deid: ScenarioInput['deid'];
   readonly on429: { readonly policy: 'record' | 'retry'; readonly maxAttempts: number; readonly baseDelayMs: number; readonly maxDelayMs: number };
   readonly timeoutMs: number;
   readonly maxInFlight: number;
@@ -129,6 +132,8 @@ function resolve(input: ScenarioInput): Scenario {
     })),
     arrivals: input.arrivals,
     payload: input.payload,
+    mode: input.mode,
+    deid: input.deid,
     on429: { policy: input.on429.policy, maxAttempts: input.on429.maxAttempts, baseDelayMs: ms(input.on429.baseDelay), maxDelayMs: ms(input.on429.maxDelay) },
     timeoutMs: ms(input.timeout),
     maxInFlight: input.maxInFlight,

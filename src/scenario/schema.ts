@@ -212,6 +212,17 @@ export const ScenarioSchema = z
         error: 'expected lengths and kinds only with source "generated" (they shape generated documents)',
       })
       .default({ source: 'generated', minChars: 400, maxChars: 850, split: { maxTokens: IDENTIFICATION_LIMITS.maxTextTokens, margin: 0.1 }, seed: 1 }),
+    mode: z
+      .enum(['identification', 'deid'])
+      .default('identification')
+      .describe('identification: each arrival is one PHI Identification request; deid: each arrival is one document through the chain (split, identify each piece, obfuscate), and rates are documents per minute'),
+    deid: z
+      .strictObject({
+        concurrency: intRange(1, 64).default(4).describe("A document's pieces identified at once; 1 = one after another"),
+        style: z.enum(['tag', 'mask']).default('tag').describe('Obfuscation: [TYPE] tags, or masks of the same length'),
+      })
+      .default({ concurrency: 4, style: 'tag' })
+      .describe('mode deid: how each document goes through the chain'),
     on429: z
       .strictObject({
         policy: z.enum(['record', 'retry']).default('record').describe('record: each 429 is an outcome; retry: honour Retry-After, else exponential back-off with full jitter'),

@@ -1,9 +1,9 @@
 /** `loadproof check <scenario>`: the preflight before booking a load test. Wires modules; no logic here. */
 import type { Argv } from 'yargs';
 import { checkTimeScale } from '../../core/time-scale.js';
-import { buildPlan } from '../../plan/index.js';
 import { PROFILE_NAMES } from '../../mock/profiles.js';
-import { createTextSource, readUserTexts } from '../../payload/index.js';
+import { createTextSource } from '../../payload/index.js';
+import { planScenario } from '../../run/plan-scenario.js';
 import { runCheck } from '../../preflight/check.js';
 import { announceCheck, formatCheck } from '../../preflight/format.js';
 import { callTarget } from '../../preflight/target.js';
@@ -25,9 +25,8 @@ export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> 
   const timeScale = checkTimeScale(args['time-scale']);
   const { scenario, target } = await callTarget({ scenarioFile: args.scenario, timeScale, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
   try {
-    const plan = buildPlan(scenario, { timeScale });
-    const user = scenario.payload.source === 'generated' ? undefined : readUserTexts(scenario.payload.source, args.scenario);
-    const text = createTextSource(scenario.payload, user).next();
+    const { plan, userTexts } = planScenario(scenario, args.scenario, timeScale);
+    const text = createTextSource(scenario.payload, userTexts, scenario.mode).next();
     io.stderr(`${announceCheck(target)}\n`);
     const outcome = await runCheck({ plan, target, text, secrets: io.secrets, timeoutMs: scenario.timeoutMs / timeScale, startAtMs: Date.now(), loopbackAsReal: args['allow-loopback-as-real'] });
     if (args.json) io.stdout(`${JSON.stringify({ target: { kind: target.kind, environment: target.environment, baseUrl: target.baseUrl }, ...outcome }, null, 2)}\n`);

@@ -3,7 +3,7 @@ import type { Argv } from 'yargs';
 import { UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { describeDecision, draftNotice, formatNotice, parseStartAt } from '../../guard/index.js';
-import { buildPlan } from '../../plan/index.js';
+import { planScenario } from '../../run/plan-scenario.js';
 import { loadScenario } from '../../scenario/index.js';
 import type { Io } from '../io.js';
 
@@ -28,7 +28,7 @@ export async function runNotice(args: NoticeArgs, io: Io, nowMs: number = Date.n
   if (scenario.target.environment === 'mock') {
     throw new UsageError(`${args.scenario}: target.environment is mock; an advance notice is for sandbox and production load tests`, 'nothing to announce for the mock');
   }
-  const notice = draftNotice(buildPlan(scenario, { timeScale: 1 }), at.ms, announceOn);
+  const notice = draftNotice(planScenario(scenario, args.scenario, 1).plan, at.ms, announceOn);
   const exitCode = notice.startAllowed && notice.guard.allowed ? EXIT.pass : EXIT.refusedByGuard;
   if (args.json) {
     const { guard, ...rest } = notice;

@@ -4,7 +4,8 @@ import { UsageError } from '../../core/errors.js';
 import { checkTimeScale } from '../../core/time-scale.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { describeDecision, describePredicted429s, effectiveLimits, evaluateGuard, parseStartAt, predict429s } from '../../guard/index.js';
-import { buildPlan, describePlan, planNotes } from '../../plan/index.js';
+import { describePlan, planNotes } from '../../plan/index.js';
+import { planScenario } from '../../run/plan-scenario.js';
 import { loadScenario } from '../../scenario/index.js';
 import type { Io } from '../io.js';
 
@@ -24,7 +25,7 @@ export async function runPlan(args: PlanArgs, io: Io): Promise<number> {
   const timeScale = checkTimeScale(args['time-scale']);
   const at = args.at === undefined ? { ms: Date.now() } : parseStartAt(args.at);
   if ('problem' in at) throw new UsageError(at.problem);
-  const plan = buildPlan(await loadScenario(args.scenario), { timeScale });
+  const { plan } = planScenario(await loadScenario(args.scenario), args.scenario, timeScale);
   const guard = evaluateGuard(plan, { startAtMs: at.ms, loopbackAsReal: args['allow-loopback-as-real'] });
   const limits = effectiveLimits(plan.scenario);
   const predicted429s = predict429s(plan, limits);

@@ -1,0 +1,129 @@
+/**
+ * documents.ndjson, a deid run's second record: one line per planned document — its pieces'
+ * identification (the requests themselves are in events.ndjson), its obfuscation call, and its end
+ * to end time — and what the judge makes of them: per phase, the obfuscation latency and the
+ * document latency as HDR histograms, and the documents' fates by stage. Identification's own
+ * figures, and the verdict on them, come from events.ndjson as in any run.
+ */
+import { MsHistogram } from '../recorder/index.js';
+import { isUnanswered } from '../core/text.js';
+import type { TryRecord } from './events.js';
+
+export type DocumentOutcome = 'ok' | 'failed' | 'unsent';
+export type ChainStage = 'identification' | 'obfuscation';
+
+/** One line of documents.ndjson. Times are model ms from the run start. */
+export interface DocumentRecord {
+  /** 0-based position among the plan's documents. */
+  readonly doc: number;
+  readonly phase: string;
+  readonly intendedAtMs: number;
+  /** Its identification requests (events.ndjson seqs firstSeq … firstSeq + pieces − 1). */
+  readonly firstSeq: number;
+  readonly pieces: number;
+  readonly characters: number;
+  /** How its pieces ended, by outcome (only those that occurred). */
+  readonly identification: { readonly outcomes: Readonly<Record<string, number>>; readonly latencyMs: number | null; readonly truncated: number };
+  /** Entities found in all its pieces, merged. */
+  readonly entities: number;
+  /** Its obfuscation call; null when it was not made (identification failed, or the run stopped). */
+  readonly obfuscation: {
+    readonly readyAtMs: number;
+    readonly sentAtMs: number | null;
+    readonly endAtMs: number | null;
+    readonly latencyMs: number | null;
+    readonly outcome: string;
+    readonly status: number | null;
+    readonly tries: readonly TryRecord[];
+  } | null;
+  readonly endAtMs: number | null;
+  /** End to end (model ms): identification of every piece, then obfuscation; null unless it ended ok. */
+  readonly latencyMs: number | null;
+  readonly outcome: DocumentOutcome;
+  /** The stage that failed it: a piece not identified, or the obfuscation call. */
+  readonly failedStage: ChainStage | null;
+}
+
+/** One phase's documents, as the judge counts them. */
+export class DocumentSlice {
+  readonly latency = MsHistogram.create();
+  readonly obfuscationLatency = MsHistogram.create();
+  documents = 0;
+  ok = 0;
+  unsent = 0;
+  failedIdentification = 0;
+  failedObfuscation = 0;
+  /** Documents with a piece whose entity list was cut at the output cap: PHI may remain in them. */
+  truncated = 0;
+  /** Obfuscation calls by outcome. */
+  readonly obfuscationOutcomes: Record<string, number> = {};
+  obfuscationCalls = 0;
+
+  add(r: DocumentRecord): void {
+    this.documents++;
+    if (r.outcome === 'ok') this.ok++;
+    else if (r.outcome === 'unsent') this.unsent++;
+    else if (r.failedStage === 'obfuscation') this.failedObfuscation++;
+    else this.failedIdentification++;
+    if (r.identification.truncated > 0) this.truncated++;
+    if (r.latencyMs !== null) this.latency.recordMs(r.latencyMs);
+    const o = r.obfuscation;
+    if (o !== null && o.sentAtMs !== null) {
+      this.obfuscationCalls++;
+      this.obfuscationOutcomes[o.outcome] = (this.obfuscationOutcomes[o.outcome] ?? 0) + 1;
+      if (o.latencyMs !== null && o.outcome !== 'http_429') this.obfuscationLatency.recordMs(o.latencyMs);
+    }
+  }
+}
+
+/** The documents of a deid run, per phase and overall. */
+export class DocumentSink {
+  readonly phases: DocumentSlice[];
+  readonly overall = new DocumentSlice();
+  private readonly index: ReadonlyMap<string, number>;
+
+  constructor(phaseNames: readonly string[]) {
+    this.phases = phaseNames.map(() => new DocumentSlice());
+    this.index = new Map(phaseNames.map((n, i) => [n, i]));
+  }
+
+  add(r: DocumentRecord): void {
+    const i = this.index.get(r.phase);
+    if (i === undefined) throw new Error(`documents.ndjson: phase ${JSON.stringify(r.phase)} is not in the plan`);
+    this.phases[i]!.add(r);
+    this.overall.add(r);
+  }
+}
+
+/** The record's line of documents.ndjson. */
+export function formatDocumentLine(r: DocumentRecord): string {
+  return `${JSON.stringify(r)}\n`;
+}
+
+/** A line of documents.ndjson back, checked for the fields the judge reads. */
+export function parseDocumentLine(line: string, lineNo: number): DocumentRecord {
+  const value = JSON.parse(line) as DocumentRecord;
+  if (typeof value !== 'object' || value === null || typeof value.doc !== 'number' || typeof value.phase !== 'string' || !['ok', 'failed', 'unsent'].includes(value.outcome)) {
+    throw new Error(`documents.ndjson line ${lineNo}: not a document record`);
+  }
+  return value;
+}
+
+const stat = (v: number): number | null => (!Number.isFinite(v) || isUnanswered(v) ? null : Math.round(v * 1000) / 1000);
+const latencyStats = (h: MsHistogram) => {
+  const s = h.summary();
+  return { count: s.count, p50: stat(s.p50), p95: stat(s.p95), p99: stat(s.p99), max: stat(s.max) };
+};
+
+/** A slice as summary.json shows it. */
+export function documentSliceSummary(s: DocumentSlice) {
+  return {
+    documents: s.documents,
+    ok: s.ok,
+    failed: { identification: s.failedIdentification, obfuscation: s.failedObfuscation },
+    unsent: s.unsent,
+    truncated: s.truncated,
+    documentLatencyMs: latencyStats(s.latency),
+    obfuscation: { calls: s.obfuscationCalls, outcomes: { ...s.obfuscationOutcomes }, latencyMs: latencyStats(s.obfuscationLatency) },
+  };
+}
