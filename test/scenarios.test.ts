@@ -24,9 +24,19 @@ async function rejectedBySpecBucket(file: string): Promise<number> {
 }
 
 describe('scenarios/', () => {
-  it('ships the six documented scenarios', () => {
+  it('ships the seven documented scenarios', () => {
     const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
-    expect(files).toEqual(['burst.yaml', 'capacity-step.yaml', 'ci-regression.yaml', 'sandbox-burst.yaml', 'spike.yaml', 'sustained.yaml']);
+    expect(files).toEqual(['burst.yaml', 'capacity-step.yaml', 'ci-regression.yaml', 'deid.yaml', 'sandbox-burst.yaml', 'spike.yaml', 'sustained.yaml']);
+  });
+
+  it('deid.yaml plans 240 documents as 401 identification requests, inside the sustained rate, and predicts no 429', async () => {
+    const { planScenario } = await import('../src/run/plan-scenario.js');
+    const { predict429s, DOCUMENTED_LIMITS } = await import('../src/guard/index.js');
+    const { plan } = planScenario(await loadScenario(`${DIR}deid.yaml`), `${DIR}deid.yaml`, 1);
+    expect(plan.documents!.count).toBe(240);
+    expect(plan.arrivals).toBe(401);
+    for (const p of plan.phases) expect(p.peakRpm).toBeLessThan(100);
+    expect(predict429s(plan, DOCUMENTED_LIMITS).every((p) => p.refused === 0)).toBe(true);
   });
 
   it.each([

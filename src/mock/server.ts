@@ -53,6 +53,8 @@ export interface MockServerOptions {
   /** The audience the token endpoint accepts; the server's base URL by default. */
   readonly audience?: string;
   readonly limits?: LimitOverrides;
+  /** The same for the obfuscation endpoint (its own, higher limits by default). */
+  readonly obfuscationLimits?: LimitOverrides;
   readonly faults?: Partial<FaultRates>;
   /** For tests: a ManualClock instead of the real, scaled one (timeScale is then only reported). */
   readonly clock?: Clock;
@@ -160,6 +162,7 @@ function resolveProfile(options: MockServerOptions): MockProfile {
   return {
     ...profile,
     identification: applyLimitOverrides(profile.identification, options.limits),
+    obfuscation: applyLimitOverrides(profile.obfuscation, options.obfuscationLimits),
     faults: { ...profile.faults, ...options.faults },
   };
 }
