@@ -5,7 +5,7 @@
  * document latency as HDR histograms, and the documents' fates by stage. Identification's own
  * figures, and the verdict on them, come from events.ndjson as in any run.
  */
-import { MsHistogram } from '../recorder/index.js';
+import { MsHistogram, TIME_BLOCKS } from '../recorder/index.js';
 import { isUnanswered } from '../core/text.js';
 import type { TryRecord } from './events.js';
 
@@ -44,10 +44,21 @@ export interface DocumentRecord {
   readonly failedStage: ChainStage | null;
 }
 
+/** A span of model time, split in TIME_BLOCKS for the percentile intervals (as the Recorder's slices). */
+export interface DocumentSpan {
+  readonly fromMs: number;
+  readonly toMs: number;
+}
+
 /** One phase's documents, as the judge counts them. */
 export class DocumentSlice {
   readonly latency = MsHistogram.create();
   readonly obfuscationLatency = MsHistogram.create();
+  /** The two latencies per time block of the span, by the document's intended time (none without a span). */
+  readonly latencyBlocks: readonly MsHistogram[];
+  readonly obfuscationLatencyBlocks: readonly MsHistogram[];
+  /** Obfuscation answers by status. */
+  readonly obfuscationStatus: Record<string, number> = {};
   documents = 0;
   ok = 0;
   unsent = 0;
@@ -59,6 +70,17 @@ export class DocumentSlice {
   readonly obfuscationOutcomes: Record<string, number> = {};
   obfuscationCalls = 0;
 
+  constructor(private readonly span?: DocumentSpan) {
+    const blocks = span === undefined || !(span.toMs > span.fromMs) ? 0 : TIME_BLOCKS;
+    this.latencyBlocks = Array.from({ length: blocks }, () => MsHistogram.create());
+    this.obfuscationLatencyBlocks = Array.from({ length: blocks }, () => MsHistogram.create());
+  }
+
+  private block(atMs: number): number {
+    const { fromMs, toMs } = this.span!;
+    return Math.min(TIME_BLOCKS - 1, Math.max(0, Math.floor(((atMs - fromMs) / (toMs - fromMs)) * TIME_BLOCKS)));
+  }
+
   add(r: DocumentRecord): void {
     this.documents++;
     if (r.outcome === 'ok') this.ok++;
@@ -66,31 +88,43 @@ export class DocumentSlice {
     else if (r.failedStage === 'obfuscation') this.failedObfuscation++;
     else this.failedIdentification++;
     if (r.identification.truncated > 0) this.truncated++;
-    if (r.latencyMs !== null) this.latency.recordMs(r.latencyMs);
+    const blocks = this.latencyBlocks.length > 0;
+    if (r.latencyMs !== null) {
+      this.latency.recordMs(r.latencyMs);
+      if (blocks) this.latencyBlocks[this.block(r.intendedAtMs)]!.recordMs(r.latencyMs);
+    }
     const o = r.obfuscation;
     if (o !== null && o.sentAtMs !== null) {
       this.obfuscationCalls++;
       this.obfuscationOutcomes[o.outcome] = (this.obfuscationOutcomes[o.outcome] ?? 0) + 1;
-      if (o.latencyMs !== null && o.outcome !== 'http_429') this.obfuscationLatency.recordMs(o.latencyMs);
+      if (o.status !== null) this.obfuscationStatus[o.status] = (this.obfuscationStatus[o.status] ?? 0) + 1;
+      if (o.latencyMs !== null && o.outcome !== 'http_429') {
+        this.obfuscationLatency.recordMs(o.latencyMs);
+        if (blocks) this.obfuscationLatencyBlocks[this.block(r.intendedAtMs)]!.recordMs(o.latencyMs);
+      }
     }
   }
 }
 
-/** The documents of a deid run, per phase and overall. */
+/** The documents of a deid run, per phase (all, and the steady state after its warm-up) and overall. */
 export class DocumentSink {
   readonly phases: DocumentSlice[];
+  /** Each phase's documents intended after its warm-up: what stage thresholds judge. */
+  readonly steady: DocumentSlice[];
   readonly overall = new DocumentSlice();
   private readonly index: ReadonlyMap<string, number>;
 
-  constructor(phaseNames: readonly string[]) {
-    this.phases = phaseNames.map(() => new DocumentSlice());
-    this.index = new Map(phaseNames.map((n, i) => [n, i]));
+  constructor(private readonly phaseSpans: readonly { readonly name: string; readonly steady: DocumentSpan }[]) {
+    this.phases = phaseSpans.map(() => new DocumentSlice());
+    this.steady = phaseSpans.map((p) => new DocumentSlice(p.steady));
+    this.index = new Map(phaseSpans.map((p, i) => [p.name, i]));
   }
 
   add(r: DocumentRecord): void {
     const i = this.index.get(r.phase);
     if (i === undefined) throw new Error(`documents.ndjson: phase ${JSON.stringify(r.phase)} is not in the plan`);
     this.phases[i]!.add(r);
+    if (r.intendedAtMs >= this.phaseSpans[i]!.steady.fromMs) this.steady[i]!.add(r);
     this.overall.add(r);
   }
 }

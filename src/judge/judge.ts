@@ -8,8 +8,8 @@ import { EXIT } from '../core/exit-codes.js';
 import { effectiveLimits } from '../guard/index.js';
 import { type Plan, endsInclusive } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
-import { type Verdict, envelopeFindings, evaluateVerdict } from '../verdict/index.js';
-import { DocumentSink } from './documents.js';
+import { type PhaseInput, type Verdict, envelopeFindings, evaluateVerdict } from '../verdict/index.js';
+import { DocumentSink, type DocumentSlice } from './documents.js';
 import { type EventRecord, toRecordable } from './events.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 import { type Summary, buildSummary } from './summary.js';
@@ -35,7 +35,7 @@ export class EventSink {
       plan.scenario.windowMs,
     );
     this.phaseIndex = new Map(plan.phases.map((p) => [p.name, p.index]));
-    this.documents = plan.documents === undefined ? undefined : new DocumentSink(plan.phases.map((p) => p.name));
+    this.documents = plan.documents === undefined ? undefined : new DocumentSink(plan.phases.map((p) => ({ name: p.name, steady: { fromMs: p.startMs + p.warmupMs, toMs: p.startMs + p.durationMs } })));
   }
 
   get plannedRequests(): number {
@@ -58,9 +58,25 @@ function latencyTargetMs(plan: Plan, phase: number): number {
   const s = plan.scenario;
   const targets = [
     ...(s.thresholds.documentedTargets ? p.bands.flatMap((b) => (b.band === undefined ? [] : [b.band.p95TargetMs])) : []),
-    ...[...s.thresholds.all, ...(s.thresholds.byPhase.get(p.name) ?? [])].flatMap((t) => (t.kind === 'percentile' && (t.op === '<' || t.op === '<=') ? [t.valueMs] : [])),
+    ...[...s.thresholds.all, ...(s.thresholds.byPhase.get(p.name) ?? [])].flatMap((t) => (t.kind === 'percentile' && t.stage === undefined && (t.op === '<' || t.op === '<=') ? [t.valueMs] : [])),
   ];
   return targets.length === 0 ? s.timeoutMs : Math.max(...targets);
+}
+
+/** A phase's steady documents as the verdict's stage thresholds read them. */
+function stageInputs(d: DocumentSlice): NonNullable<PhaseInput['stages']> {
+  const o = d.obfuscationOutcomes;
+  const fivexx = Object.entries(d.obfuscationStatus).reduce((sum, [status, n]) => (Number(status) >= 500 ? sum + n : sum), 0);
+  return {
+    obfuscation: {
+      latency: { all: d.obfuscationLatency, blocks: d.obfuscationLatencyBlocks },
+      counts: { total: d.obfuscationCalls, http_429: o.http_429 ?? 0, http_504: o.http_504 ?? 0, http_5xx: fivexx, errors: d.obfuscationCalls - (o.ok ?? 0) - (o.http_429 ?? 0) },
+    },
+    document: {
+      latency: { all: d.latency, blocks: d.latencyBlocks },
+      counts: { total: d.documents - d.unsent, http_429: 0, http_504: 0, http_5xx: 0, errors: d.failedIdentification + d.failedObfuscation },
+    },
+  };
 }
 
 export interface Judgement {
@@ -97,6 +113,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
       envelope: envelope.phases[i]!,
       thresholds: [...plan.scenario.thresholds.all, ...(plan.scenario.thresholds.byPhase.get(p.name) ?? [])],
       errorCheck: plan.scenario.thresholds.errors,
+      ...(sink.documents === undefined ? {} : { stages: stageInputs(sink.documents.steady[i]!) }),
     })),
     documentedTargets: plan.scenario.thresholds.documentedTargets,
     generator: {

@@ -297,6 +297,22 @@ export const ScenarioSchema = z
     for (const name of scenario.thresholds.byPhase.keys()) {
       if (!seen.has(name)) ctx.addIssue({ code: 'custom', path: ['thresholds', 'byPhase', name], message: `no phase is named "${name}"` });
     }
+    // A threshold on the obfuscation or document stage needs the chain.
+    if (scenario.mode !== 'deid') {
+      const lists: [(string | number)[], readonly (string | { readonly threshold: string })[]][] = [
+        [['thresholds', 'all'], scenario.thresholds.all],
+        ...[...scenario.thresholds.byPhase].map(([name, list]): [(string | number)[], typeof list] => [['thresholds', 'byPhase', name], list]),
+      ];
+      for (const [path, list] of lists) {
+        list.forEach((item, i) => {
+          const text = typeof item === 'string' ? item : item.threshold;
+          const parsed = parseThreshold(text);
+          if (!('problem' in parsed) && parsed.stage !== undefined) {
+            ctx.addIssue({ code: 'custom', path: [...path, i], message: `expected a threshold without a stage: the ${parsed.stage} stage is only in mode deid` });
+          }
+        });
+      }
+    }
     checkPlanSize(scenario, ctx);
   });
 

@@ -1,6 +1,8 @@
 /**
  * Threshold expressions, k6-like: `p(95) < 2500ms`, `p(99) < 8s`, `rate(429) == 0`,
- * `rate(errors) < 1%`, `count(504) == 0`. Parsed once, when the scenario is loaded.
+ * `rate(errors) < 1%`, `count(504) == 0`. Parsed once, when the scenario is loaded. In mode deid a
+ * threshold may name its stage: `identification.p(95) < 2500ms` (the same as none), `obfuscation.p(95) < 500ms`,
+ * `obfuscation.rate(429) == 0`, `document.p(95) < 8s` (end to end), `document.rate(errors) < 1%`.
  */
 import { parseDurationMs } from './duration.js';
 
@@ -16,6 +18,10 @@ export type ThresholdOperator = (typeof THRESHOLD_OPERATORS)[number];
 export const COUNTABLE = ['429', '504', '5xx', 'errors', 'dropped'] as const;
 export type Countable = (typeof COUNTABLE)[number];
 
+/** The stage of the deid chain a threshold is on; identification (the requests of events.ndjson) when absent. */
+export const THRESHOLD_STAGES = ['identification', 'obfuscation', 'document'] as const;
+export type ThresholdStage = (typeof THRESHOLD_STAGES)[number];
+
 export type Threshold = (
   | { readonly kind: 'percentile'; readonly source: string; readonly percentile: number; readonly op: ThresholdOperator; readonly valueMs: number }
   | { readonly kind: 'rate'; readonly source: string; readonly of: Countable; readonly op: ThresholdOperator; readonly fraction: number }
@@ -23,14 +29,17 @@ export type Threshold = (
 ) & {
   /** k6's abortOnFail: stop sending once the check has failed beyond doubt mid-run (an upper bound: `<` or `<=`). */
   readonly abortOnFail?: boolean;
+  /** mode deid: obfuscation calls or whole documents instead of identification requests. */
+  readonly stage?: 'obfuscation' | 'document';
 };
 
 /** Why a threshold cannot carry abortOnFail, or undefined when it can: only an upper bound can fail beyond doubt before the end. */
 export function abortOnFailProblem(t: Threshold): string | undefined {
+  if (t.stage !== undefined) return `abortOnFail: it watches identification requests as they end, not the ${t.stage} stage, got "${t.source}"`;
   return t.op === '<' || t.op === '<=' ? undefined : `abortOnFail: only an upper bound (< or <=) can fail beyond doubt before the run ends, got "${t.source}"`;
 }
 
-const EXPRESSION = /^\s*(p|rate|count)\(\s*([^)]*?)\s*\)\s*(<=|>=|==|<|>)\s*(\S+)\s*$/;
+const EXPRESSION = /^\s*(?:(identification|obfuscation|document)\.)?(p|rate|count)\(\s*([^)]*?)\s*\)\s*(<=|>=|==|<|>)\s*(\S+)\s*$/;
 
 /** The longest latency a percentile threshold may name (24 h): an unanswered request counts as far worse. */
 const MAX_PERCENTILE_TARGET_MS = 24 * 3_600_000;
@@ -52,29 +61,32 @@ export function parseErrorCheck(text: string): Threshold | null | { readonly pro
   return 'problem' in parsed ? parsed : { ...parsed, source: `errors: ${text.trim()}` };
 }
 
-export const THRESHOLD_SYNTAX = 'p(<0–100>) <op> <duration>, rate(<429|504|5xx|errors|dropped>) <op> <n% or 0–1>, or count(<…>) <op> <integer>, with <op> one of < <= == >= >';
+export const THRESHOLD_SYNTAX =
+  'p(<0–100>) <op> <duration>, rate(<429|504|5xx|errors|dropped>) <op> <n% or 0–1>, or count(<…>) <op> <integer>, with <op> one of < <= == >= >; in mode deid optionally after a stage: identification., obfuscation. or document.';
 
 /** Parses one expression; returns the threshold or a sentence saying what is wrong. */
 export function parseThreshold(source: string): Threshold | { readonly problem: string } {
   const match = EXPRESSION.exec(source);
   if (match === null) return { problem: `expected ${THRESHOLD_SYNTAX}` };
-  const [, fn, arg, op, value] = match as unknown as [string, 'p' | 'rate' | 'count', string, ThresholdOperator, string];
+  const [, stageName, fn, arg, op, value] = match as unknown as [string, ThresholdStage | undefined, 'p' | 'rate' | 'count', string, ThresholdOperator, string];
+  const stage = stageName === 'obfuscation' || stageName === 'document' ? { stage: stageName } : {};
+  if (stageName === 'document' && fn !== 'p' && arg !== 'errors') return { problem: `document.${fn}(…) counts errors (documents that did not go through the whole chain), got "${arg}"` };
   if (fn === 'p') {
     const percentile = Number(arg);
     if (!(percentile > 0 && percentile < 100)) return { problem: `p(…) takes a percentile between 0 and 100 (exclusive), got "${arg}"` };
     const valueMs = parseDurationMs(value);
     if (valueMs === undefined || !Number.isFinite(valueMs)) return { problem: `p(…) compares with a finite duration like 2500ms or 4s, got "${value}"` };
     if (valueMs > MAX_PERCENTILE_TARGET_MS) return { problem: `p(…) compares with a duration of at most 24h, got "${value}"` };
-    return { kind: 'percentile', source, percentile, op, valueMs };
+    return { kind: 'percentile', source, percentile, op, valueMs, ...stage };
   }
   if (!(COUNTABLE as readonly string[]).includes(arg)) return { problem: `${fn}(…) counts one of ${COUNTABLE.join(', ')}, got "${arg}"` };
   const of = arg as Countable;
   if (fn === 'rate') {
     const fraction = value.endsWith('%') ? Number(value.slice(0, -1)) / 100 : Number(value);
     if (!(fraction >= 0 && fraction <= 1)) return { problem: `rate(…) compares with a percentage like 1% or a fraction from 0 to 1, got "${value}"` };
-    return { kind: 'rate', source, of, op, fraction };
+    return { kind: 'rate', source, of, op, fraction, ...stage };
   }
   const count = Number(value);
   if (!Number.isInteger(count) || count < 0) return { problem: `count(…) compares with a whole number ≥ 0, got "${value}"` };
-  return { kind: 'count', source, of, op, count };
+  return { kind: 'count', source, of, op, count, ...stage };
 }

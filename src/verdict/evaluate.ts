@@ -92,6 +92,16 @@ export interface PhaseInput {
   readonly thresholds: readonly Threshold[];
   /** The error check (`thresholds.errors`: rate(errors) < 1 % by default), on the whole phase; null for none. */
   readonly errorCheck: Threshold | null;
+  /** mode deid: the obfuscation calls and the documents of the phase's steady state, for thresholds that name them. */
+  readonly stages?: { readonly obfuscation: StageInput; readonly document: StageInput };
+}
+
+/** A stage of the deid chain, as its thresholds judge it. */
+export interface StageInput {
+  /** Latency of its items other than 429s (an obfuscation call; a document end to end), in time blocks. */
+  readonly latency: TimeOrderedSample;
+  /** Its items (calls; documents that were sent), and how many were 429, 504, 5xx, or failed. */
+  readonly counts: { readonly total: number; readonly http_429: number; readonly http_504: number; readonly http_5xx: number; readonly errors: number };
 }
 
 /** How late the whole generator was, in model ms (wall ms × k); send lag is judged per phase, from its slice. */
@@ -297,6 +307,7 @@ function countOf(slice: Slice, of: Countable): { count: number; base: number } {
 /** A threshold on the phase's steady state (or, for a count or rate, on `slice`). */
 function thresholdCheck(phase: PhaseInput, t: Threshold, generator: GeneratorHealth, id = 'threshold', slice = phase.steady): Check {
   const base = { id, phase: phase.name, what: t.source };
+  if (t.stage !== undefined) return stageCheck(base, phase.stages?.[t.stage], t);
   if (t.kind === 'percentile') return { ...base, ...percentileCheck(phase.steady, t.percentile, t.op, t.valueMs, generator) };
   const { count, base: of } = countOf(slice, t.of);
   if (t.kind === 'count') {
@@ -305,6 +316,19 @@ function thresholdCheck(phase: PhaseInput, t: Threshold, generator: GeneratorHea
   if (of === 0) return { ...base, status: 'inconclusive', observed: null, interval: null, reason: 'no request to take a rate of' };
   const rate = count / of;
   return { ...base, status: compare(rate, t.op, t.fraction) ? 'pass' : 'fail', observed: rate, interval: null, reason: `${count} of ${of} (${(rate * 100).toFixed(2)} %)` };
+}
+
+/** A threshold on a stage of the deid chain: its latency judged on its interval, its counts as counted. */
+function stageCheck(base: { id: string; phase: string; what: string }, stage: StageInput | undefined, t: Threshold): Check {
+  if (stage === undefined) return { ...base, status: 'inconclusive', observed: null, interval: null, reason: `no ${t.stage} was recorded` };
+  if (t.kind === 'percentile') return { ...base, ...judgePercentile(stage.latency, t.percentile, t.op, t.valueMs) };
+  const c = stage.counts;
+  const count = t.of === '429' ? c.http_429 : t.of === '504' ? c.http_504 : t.of === '5xx' ? c.http_5xx : t.of === 'errors' ? c.errors : 0;
+  const what = t.stage === 'document' ? 'documents' : 'calls';
+  if (t.kind === 'count') return { ...base, status: compare(count, t.op, t.count) ? 'pass' : 'fail', observed: count, interval: null, reason: `count ${count}` };
+  if (c.total === 0) return { ...base, status: 'inconclusive', observed: null, interval: null, reason: `no ${what} to take a rate of` };
+  const rate = count / c.total;
+  return { ...base, status: compare(rate, t.op, t.fraction) ? 'pass' : 'fail', observed: rate, interval: null, reason: `${count} of ${c.total} ${what} (${(rate * 100).toFixed(2)} %)` };
 }
 
 const rpm = (value: number): string => String(Math.round(value * 10) / 10);
@@ -340,6 +364,11 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
   }
   for (const t of phase.thresholds) {
     const check = thresholdCheck(phase, t, generator);
+    // A stage's check is about obfuscation calls or documents: the client's cap on identification requests is not its business.
+    if (t.stage !== undefined) {
+      checks.push(check);
+      continue;
+    }
     const onDrops = t.kind === 'percentile' ? (t.op === '<' || t.op === '<=') && restsOnUnanswered(check, phase.steady, t.valueMs) : failsOnDropsAlone(phase, t);
     checks.push(clientCapped(check, phase, onDrops));
   }
@@ -394,7 +423,7 @@ function lateNotes(input: VerdictInput): string[] {
   for (const phase of input.phases) {
     const targets = [
       ...(input.documentedTargets ? phase.bands.flatMap((b) => (b.band === undefined ? [] : [b.band.p95TargetMs])) : []),
-      ...phase.thresholds.flatMap((t) => (t.kind === 'percentile' ? [t.valueMs] : [])),
+      ...phase.thresholds.flatMap((t) => (t.kind === 'percentile' && t.stage === undefined ? [t.valueMs] : [])),
     ];
     if (targets.length === 0) continue;
     const lag = phase.steady.sendLag.count === 0 ? 0 : phase.steady.sendLag.percentileMs(99);

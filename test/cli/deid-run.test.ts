@@ -69,6 +69,22 @@ describe('run, mode deid', () => {
     expect(summary.verdict.checks.every((c: any) => c.status !== 'fail')).toBe(true);
   });
 
+  it('judges thresholds that name a stage on that stage: obfuscation calls, documents end to end', async () => {
+    const { code, summary } = await deidRun(
+      {},
+      'thresholds:\n  all:\n    - document.p(50) < 1ms\n    - document.rate(errors) == 0\n    - obfuscation.count(429) == 0\n    - obfuscation.p(50) < 10s\n',
+    );
+    expect(code).toBe(1);
+    const check = (what: string) => summary.verdict.checks.find((c: any) => c.what === what);
+    // No document goes end to end in a millisecond: a fail on the documents' own latencies, not identification's.
+    expect(check('document.p(50) < 1ms')).toMatchObject({ status: 'fail' });
+    expect(check('document.p(50) < 1ms').observed).toBeGreaterThan(summary.phases[0].steadyLatencyMs.p50 - 1);
+    expect(check('document.rate(errors) == 0')).toMatchObject({ status: 'pass', reason: expect.stringMatching(/^0 of \d+ documents/) });
+    expect(check('obfuscation.count(429) == 0')).toMatchObject({ status: 'pass', observed: 0 });
+    expect(check('obfuscation.p(50) < 10s')).toMatchObject({ status: 'pass' });
+    expect(summary.verdict.reasons).toEqual([expect.stringContaining('document.p(50) < 1ms')]);
+  });
+
   it('sends a document\'s pieces one after another with concurrency 1, each intended when the one before answered', async () => {
     const { documents, events } = await deidRun({}, 'deid: { concurrency: 1 }\n');
     const split = documents.filter((doc) => doc.pieces > 1);
