@@ -106,15 +106,39 @@ export class DocumentSlice {
   }
 }
 
-/** The documents of a deid run, per phase (all, and the steady state after its warm-up) and overall. */
+/** The documents intended in one window of the timeline. */
+export class DocumentWindow {
+  readonly latency = MsHistogram.create();
+  documents = 0;
+  ok = 0;
+  failed = 0;
+  unsent = 0;
+  obfuscation429 = 0;
+
+  add(r: DocumentRecord): void {
+    this.documents++;
+    if (r.outcome === 'ok') this.ok++;
+    else if (r.outcome === 'failed') this.failed++;
+    else this.unsent++;
+    if (r.obfuscation?.outcome === 'http_429') this.obfuscation429++;
+    if (r.latencyMs !== null) this.latency.recordMs(r.latencyMs);
+  }
+}
+
+/** The documents of a deid run, per phase (all, and the steady state after its warm-up), per window and overall. */
 export class DocumentSink {
   readonly phases: DocumentSlice[];
   /** Each phase's documents intended after its warm-up: what stage thresholds judge. */
   readonly steady: DocumentSlice[];
   readonly overall = new DocumentSlice();
+  /** By intended time, `windowMs` each (the run's timeline windows); made as documents come. */
+  readonly windows: DocumentWindow[] = [];
   private readonly index: ReadonlyMap<string, number>;
 
-  constructor(private readonly phaseSpans: readonly { readonly name: string; readonly steady: DocumentSpan }[]) {
+  constructor(
+    private readonly phaseSpans: readonly { readonly name: string; readonly steady: DocumentSpan }[],
+    readonly windowMs: number,
+  ) {
     this.phases = phaseSpans.map(() => new DocumentSlice());
     this.steady = phaseSpans.map((p) => new DocumentSlice(p.steady));
     this.index = new Map(phaseSpans.map((p, i) => [p.name, i]));
@@ -126,6 +150,9 @@ export class DocumentSink {
     this.phases[i]!.add(r);
     if (r.intendedAtMs >= this.phaseSpans[i]!.steady.fromMs) this.steady[i]!.add(r);
     this.overall.add(r);
+    const w = Math.max(0, Math.floor(r.intendedAtMs / this.windowMs));
+    for (let k = this.windows.length; k <= w; k++) this.windows.push(new DocumentWindow());
+    this.windows[w]!.add(r);
   }
 }
 
@@ -148,6 +175,19 @@ const latencyStats = (h: MsHistogram) => {
   const s = h.summary();
   return { count: s.count, p50: stat(s.p50), p95: stat(s.p95), p99: stat(s.p99), max: stat(s.max) };
 };
+
+/** The windows as summary.json's deid.timeline shows them. */
+export function documentTimeline(sink: DocumentSink) {
+  return sink.windows.map((w, i) => ({
+    startS: (i * sink.windowMs) / 1000,
+    documents: w.documents,
+    ok: w.ok,
+    failed: w.failed,
+    unsent: w.unsent,
+    obfuscation429: w.obfuscation429,
+    documentLatencyMs: { p50: stat(w.latency.summary().p50), p95: stat(w.latency.summary().p95) },
+  }));
+}
 
 /** A slice as summary.json shows it. */
 export function documentSliceSummary(s: DocumentSlice) {

@@ -35,7 +35,7 @@ export class EventSink {
       plan.scenario.windowMs,
     );
     this.phaseIndex = new Map(plan.phases.map((p) => [p.name, p.index]));
-    this.documents = plan.documents === undefined ? undefined : new DocumentSink(plan.phases.map((p) => ({ name: p.name, steady: { fromMs: p.startMs + p.warmupMs, toMs: p.startMs + p.durationMs } })));
+    this.documents = plan.documents === undefined ? undefined : new DocumentSink(plan.phases.map((p) => ({ name: p.name, steady: { fromMs: p.startMs + p.warmupMs, toMs: p.startMs + p.durationMs } })), plan.scenario.windowMs);
   }
 
   get plannedRequests(): number {

@@ -11,7 +11,7 @@ import { LIMIT_429_CODES } from '../spec/index.js';
 import type { EnvelopeJudgement, Verdict } from '../verdict/index.js';
 import { GENERATOR_BUDGET } from '../verdict/index.js';
 import type { RunEnd, RunRecord } from './run-record.js';
-import { type DocumentSink, documentSliceSummary } from './documents.js';
+import { type DocumentSink, documentSliceSummary, documentTimeline } from './documents.js';
 
 export const SUMMARY_SCHEMA_VERSION = 4;
 
@@ -230,6 +230,8 @@ function deidSummary(plan: Plan, documents: DocumentSink) {
     concurrency: plan.scenario.deid.concurrency,
     phases: plan.phases.map((p, i) => ({ name: p.name, planned: p.documents?.count ?? 0, documentRpm: p.documents === undefined ? null : (p.documents.fromRpm + p.documents.toRpm) / 2, ...documentSliceSummary(documents.phases[i]!) })),
     overall: { planned: plan.documents?.count ?? 0, ...documentSliceSummary(documents.overall) },
+    // Per window of the run's timeline, by the documents' intended times.
+    timeline: documentTimeline(documents),
   };
 }
 

@@ -52,6 +52,10 @@ describe('run, mode deid', () => {
       expect(doc.latencyMs).toBeGreaterThanOrEqual(doc.identification.latencyMs);
     }
     expect(stdout).toMatch(/de-identification chain: each document split/);
+    // Per window (10 s by default), by intended time: every document once.
+    expect(summary.deid.timeline.length).toBe(6);
+    expect(summary.deid.timeline.reduce((n: number, w: any) => n + w.documents, 0)).toBe(30);
+    expect(summary.deid.timeline.every((w: any) => w.documents === w.ok && w.documentLatencyMs.p95 !== null)).toBe(true);
     const md = readFileSync(join(folder, 'report.md'), 'utf8');
     expect(md).toMatch(/## De-identification chain\n\nEach document was split .*\n\n\| Phase \| Docs\/min \| Documents \|/);
     expect(md).toMatch(/\| overall \| +\| 30 \| 30 \| 0 \| 0 \| 0 \|/);
