@@ -1,1 +1,1 @@
-export { runPlan, type EngineOptions, type EngineResult, type RequestEvent } from './run-plan.js';
+export { runPlan, shift, type EngineOptions, type EngineResult, type RequestEvent } from './run-plan.js';

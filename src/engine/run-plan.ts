@@ -189,7 +189,8 @@ function settledSignal(pending: ReadonlySet<Promise<void>>): AbortSignal {
 }
 
 /** The same result with its times made relative to the run start. */
-function shift(result: RequestResult, startMs: number): RequestResult {
+/** A result's times from `startMs` (the run's start) instead of the clock's origin. */
+export function shift(result: RequestResult, startMs: number): RequestResult {
   return {
     ...result,
     sentAtMs: result.sentAtMs - startMs,

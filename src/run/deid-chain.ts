@@ -15,7 +15,7 @@ import type { ApiCallFn, RequestResult } from '../client/api.js';
 import type { Clock } from '../core/clock.js';
 import type { SecretMask } from '../core/redact.js';
 import { mergeEntities } from '../deid/index.js';
-import type { RequestEvent } from '../engine/index.js';
+import { type RequestEvent, shift } from '../engine/index.js';
 import { type DocumentRecord, type DocumentSink, formatDocumentLine, toEventRecord } from '../judge/index.js';
 import type { TextSource } from '../payload/index.js';
 import { type Plan, documentOfSeq } from '../plan/index.js';
@@ -145,7 +145,7 @@ export class DeidChain {
       if (result === undefined) {
         record = { ...base, obfuscation: null, endAtMs: null, latencyMs: null, outcome: 'unsent', failedStage: null };
       } else {
-        const r = toEventRecord(phase.name, { seq: base.firstSeq, intendedAtMs: readyAtMs, outcome: result.outcome, firedAtMs: result.sentAtMs - this.startMs, result: shifted(result, this.startMs) }, k);
+        const r = toEventRecord(phase.name, { seq: base.firstSeq, intendedAtMs: readyAtMs, outcome: result.outcome, firedAtMs: result.sentAtMs - this.startMs, result: shift(result, this.startMs) }, k);
         const ok = r.outcome === 'ok';
         record = {
           ...base,
@@ -168,13 +168,4 @@ function accountedGap(readyAtMs: number, records: readonly { readonly endAtMs: n
   return Math.max(0, readyAtMs - lastEnd) / k;
 }
 
-function shifted(result: RequestResult, startMs: number): RequestResult {
-  return {
-    ...result,
-    sentAtMs: result.sentAtMs - startMs,
-    lastSentAtMs: result.lastSentAtMs - startMs,
-    endAtMs: result.endAtMs - startMs,
-    tries: result.tries.map((t) => ({ ...t, sentAtMs: t.sentAtMs - startMs, endAtMs: t.endAtMs - startMs })),
-  };
-}
 
