@@ -135,6 +135,15 @@ describe('ResponseParser', () => {
     }
   });
 
+  it('keeps headers named like members of Object.prototype as headers (constructor, __proto__, toString)', () => {
+    const parser = new ResponseParser();
+    const res = parser.push(Buffer.from('HTTP/1.1 200 OK\r\nConstructor: a\r\n__proto__: b\r\ntoString: c\r\nContent-Length: 2\r\n\r\n{}'));
+    expect(res?.headers['constructor']).toBe('a');
+    expect(res?.headers['__proto__']).toBe('b');
+    expect(res?.headers['tostring']).toBe('c');
+    expect(Object.keys(res!.headers).sort()).toEqual(['__proto__', 'constructor', 'content-length', 'tostring']);
+  });
+
   it('marks a response followed by stray bytes as the connection\'s last, and reads Keep-Alive: timeout', () => {
     const parser = new ResponseParser();
     expect(parser.push(Buffer.from('HTTP/1.1 200 OK\r\nKeep-Alive: timeout=5\r\nContent-Length: 2\r\n\r\n{}junk'))).toMatchObject({ close: true, keepAliveMs: 5000 });

@@ -194,7 +194,8 @@ export class ResponseParser {
     )
       throw new HttpParseError('HPE_INVALID_STATUS', 'the response does not start with an HTTP/1.x status line');
     const status = (text.charCodeAt(9) - 48) * 100 + (text.charCodeAt(10) - 48) * 10 + (text.charCodeAt(11) - 48);
-    const headers: Record<string, string> = {};
+    // No prototype: a header named `constructor` or `__proto__` is a header, not a member of Object.prototype.
+    const headers: Record<string, string> = Object.create(null) as Record<string, string>;
     // The head ends before its blank line, so every line after the status line is a header line.
     for (let at = statusEnd + 2; statusEnd < text.length && at <= text.length; ) {
       const end = lineEnd(text, at);
