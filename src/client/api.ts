@@ -184,7 +184,9 @@ export function createApiCall(settings: ApiClientSettings, path: string): ApiCal
             if (answer === undefined) result.outcome = 'malformed';
             else if (keepEntities) {
               const entities = entitiesOf(answer);
-              if (entities !== undefined) result.entities = entities;
+              // The chain needs the entities: an answer without them in that shape cannot be obfuscated from.
+              if (entities === undefined) result.outcome = 'malformed';
+              else result.entities = entities;
               if (answer.truncated === true) result.truncated = true;
             }
           } else if (res.status === 429) {

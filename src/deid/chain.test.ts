@@ -38,6 +38,7 @@ describe('deidentify against the real mock', () => {
       identifyRequests += result.identifyRequests;
       if (result.pieces.length > 1) split++;
       expect(result.truncatedPieces).toBe(0);
+      expect(result.remaining).toBe(0);
       for (const { value } of doc.phi) expect(result.text, `${value} in a ${doc.lengthClass} ${doc.kind}`).not.toContain(value);
       // Entity offsets are the document's: each span holds text that was in it.
       for (const e of result.entities) expect(e.end).toBeLessThanOrEqual(doc.text.length);
@@ -101,18 +102,30 @@ describe('deidentify with injected calls', () => {
     };
     await deidentify(text, calls, { split: SPLIT, concurrency: 3, maxResplits: 0 });
     expect(most).toBe(3);
+    most = 0;
+    await deidentify(text, calls, { split: SPLIT, concurrency: 1, maxResplits: 0 });
+    expect(most).toBe(1);
     const order: string[] = [];
     const result = await deidentify(text, fake(() => [], order), { split: SPLIT, concurrency: 1, maxResplits: 0 });
     expect(order).toEqual(result.pieces.map((p) => p.text));
+  });
+
+  it('counts entities whose text the obfuscation left in', async () => {
+    const calls: ChainCalls = {
+      identify: async () => ({ entities: [{ type: 'NAME', start: 0, end: 4 }, { type: 'DATE', start: 5, end: 15 }], truncated: false }),
+      obfuscate: async (t) => ({ text: t.replace('John', '[NAME]'), replacements: [] }),
+    };
+    const result = await deidentify('John 01/02/2024', calls, { split: SPLIT, concurrency: 1, maxResplits: 0 });
+    expect(result.remaining).toBe(1);
   });
 
   it('refuses an entity outside the text it was given', async () => {
     await expect(deidentify('short text', fake(() => [{ type: 'NAME', start: 5, end: 50 }]), { split: SPLIT, concurrency: 1, maxResplits: 0 })).rejects.toThrow(ChainError);
   });
 
-  it('merges overlapping entities, keeping the earlier and then the longer', () => {
+  it('merges overlapping entities into one span covering both, so no part of either stays in clear', () => {
     expect(mergeEntities([{ type: 'B', start: 5, end: 9 }, { type: 'A', start: 0, end: 6 }, { type: 'C', start: 0, end: 3 }, { type: 'D', start: 9, end: 12 }])).toEqual([
-      { type: 'A', start: 0, end: 6 },
+      { type: 'A', start: 0, end: 9 },
       { type: 'D', start: 9, end: 12 },
     ]);
   });

@@ -66,6 +66,8 @@ export interface DeidResult {
   readonly identifyRequests: number;
   /** Pieces whose entity list was still cut after the last re-split: PHI may remain in them. */
   readonly truncatedPieces: number;
+  /** Entities whose text is still in the obfuscated text (the service did not replace them all). */
+  readonly remaining: number;
 }
 
 /** An answer the chain cannot use: an entity outside its text, say. */
@@ -99,7 +101,9 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
   const perPiece = await mapLimited(pieces, Math.max(1, options.concurrency), (p) => identifyPiece(p, 0));
   const entities = mergeEntities(perPiece.flat());
   const obfuscated = await calls.obfuscate(text, entities);
-  return { text: obfuscated.text, entities, replacements: obfuscated.replacements, pieces, identifyRequests, truncatedPieces };
+  // Checked, not trusted: what identification found must be gone from what obfuscation gave back.
+  const remaining = entities.filter((e) => obfuscated.text.includes(text.slice(e.start, e.end))).length;
+  return { text: obfuscated.text, entities, replacements: obfuscated.replacements, pieces, identifyRequests, truncatedPieces, remaining };
 }
 
 /** The limits of a re-split at `depth`: the piece budget halved that many times. */
@@ -107,11 +111,15 @@ function halfOf(limits: SplitLimits, depth: number): SplitLimits {
   return { maxTokens: Math.max(16, Math.floor(limits.maxTokens / 2 ** depth)), margin: limits.margin };
 }
 
-/** In document order; where two overlap, the earlier (then the longer) is kept. */
+/** In document order; entities that overlap become one span covering both (the earlier's type), so no part of either is left in clear. */
 export function mergeEntities(entities: readonly FoundEntity[]): FoundEntity[] {
   const sorted = [...entities].sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: FoundEntity[] = [];
-  for (const e of sorted) if (kept.length === 0 || e.start >= kept[kept.length - 1]!.end) kept.push(e);
+  for (const e of sorted) {
+    const last = kept[kept.length - 1];
+    if (last === undefined || e.start >= last.end) kept.push(e);
+    else if (e.end > last.end) kept[kept.length - 1] = { ...last, end: e.end };
+  }
   return kept;
 }
 

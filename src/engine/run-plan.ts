@@ -32,6 +32,11 @@ export interface RequestEvent {
   readonly firedAtMs?: number;
   /** Absent when no attempt was sent. */
   readonly result?: RequestResult;
+  /**
+   * A deid piece that waited for its document's earlier pieces: when it was free to go. Its latency and
+   * send lag run from here; intendedAtMs stays the plan's (the phase, warm-up and band it is judged in).
+   */
+  readonly readyAtMs?: number;
 }
 
 export interface EngineOptions {
@@ -52,6 +57,13 @@ export interface EngineOptions {
   readonly onEvent: (event: RequestEvent) => void;
   /** Called once, before the first arrival, with the run's start on the clock (event times are from it). */
   readonly onStart?: (startMs: number) => void;
+  /**
+   * Requests handed to the client that it holds back, not yet sent (a deid document's later pieces, behind
+   * its concurrency): not in flight at the service, so not counted against maxInFlight, and one the client
+   * will hold back (`holdsBack(seq)`) is never dropped for it.
+   */
+  readonly queued?: () => number;
+  readonly holdsBack?: (seq: number) => boolean;
 }
 
 export interface EngineResult {
@@ -89,7 +101,7 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
 
   const fire = (phase: number, intendedAtMs: number): void => {
     const mySeq = seq++;
-    if (inFlight.size >= options.maxInFlight) {
+    if (options.holdsBack?.(mySeq) !== true && inFlight.size - (options.queued?.() ?? 0) >= options.maxInFlight) {
       dropped++;
       emit({ seq: mySeq, phase, intendedAtMs, outcome: 'dropped' });
       return;
@@ -104,8 +116,7 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
           result === undefined
             ? { seq: mySeq, phase, intendedAtMs, outcome: 'unsent', firedAtMs: handedAtMs }
             : // Fired when its first attempt was actually sent (headers on the socket): the wait for a token or a connection is send lag, not service time.
-              // A deid piece that waited for its document's earlier pieces was intended when it was free to go.
-              { seq: mySeq, phase, intendedAtMs: result.readyAtMs === undefined ? intendedAtMs : result.readyAtMs - startMs, outcome: result.outcome, firedAtMs: result.sentAtMs - startMs, result: shift(result, startMs) },
+              withReady({ seq: mySeq, phase, intendedAtMs, outcome: result.outcome, firedAtMs: result.sentAtMs - startMs, result: shift(result, startMs) }, result.readyAtMs, startMs),
         );
       },
       // createIdentify never rejects; if it ever did, the request still counts, as an error.
@@ -189,6 +200,11 @@ function settledSignal(pending: ReadonlySet<Promise<void>>): AbortSignal {
 }
 
 /** The same result with its times made relative to the run start. */
+/** The event, with `readyAtMs` (clock ms) from the run start when the client held the request back. */
+function withReady(event: RequestEvent, readyAtMs: number | undefined, startMs: number): RequestEvent {
+  return readyAtMs === undefined ? event : { ...event, readyAtMs: readyAtMs - startMs };
+}
+
 /** A result's times from `startMs` (the run's start) instead of the clock's origin. */
 export function shift(result: RequestResult, startMs: number): RequestResult {
   return {

@@ -34,6 +34,8 @@ export interface AdvanceNotice {
   /** The rate the plan holds longest, and for how long (model ms). */
   readonly sustained: { readonly rpm: number; readonly forMs: number };
   readonly requests: number;
+  /** Mode deid: the documents, each one obfuscation call besides its identification requests. */
+  readonly documents: number | null;
   /** Requests in the worst case (every 429 retried to maxAttempts); equal to requests without retries. */
   readonly worstCaseRequests: number;
   readonly maxInFlight: number;
@@ -71,6 +73,7 @@ export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string):
     peakRpm: plannedPeakRpm(plan),
     sustained: heldLongest(plan),
     requests: plan.arrivals,
+    documents: plan.documents?.count ?? null,
     worstCaseRequests: plan.arrivals * guard.traffic.worstCaseFactor,
     maxInFlight: plan.scenario.maxInFlight,
     coordination: { applies: !coordination.message.endsWith('no coordination needed'), message: coordination.message.replace(/: coordinated with support \(the support reference\)$/, '') },
@@ -91,13 +94,14 @@ function heldLongest(plan: Plan): { rpm: number; forMs: number } {
 export function formatNotice(n: AdvanceNotice): string[] {
   const rpm = (x: number): string => `${Math.round(x * 100) / 100} requests a minute`;
   const lines = [
-    `Subject: advance notice of a load test on the ${n.environment} PHI Identification API — ${n.scenario}`,
+    `Subject: advance notice of a load test on the ${n.environment} PHI ${n.documents === null ? 'Identification API' : 'Identification and Obfuscation APIs (de-identification)'} — ${n.scenario}`,
     '',
     `Environment:        ${n.environment}${n.baseUrl === null ? '' : ` (${n.baseUrl})`}`,
     `Window (UTC):       ${n.start} – ${n.windowEnd} (planned end ${n.plannedEnd}, the last request's worst-case answer included)`,
     `Peak rate:          ${rpm(n.peakRpm)} (the most in any 60 s)`,
     `Sustained rate:     ${rpm(n.sustained.rpm)}, for ${formatSpanMs(n.sustained.forMs)} in all`,
-    `Requests in total:  ${n.requests.toLocaleString('en-US')}${n.worstCaseRequests === n.requests ? ' (no retries)' : ` (at most ${n.worstCaseRequests.toLocaleString('en-US')} if every 429 is retried)`}`,
+    `${n.documents === null ? 'Requests in total: ' : 'Identification:    '} ${n.requests.toLocaleString('en-US')}${n.documents === null ? '' : ` requests for ${n.documents.toLocaleString('en-US')} documents`}${n.worstCaseRequests === n.requests ? ' (no retries)' : ` (at most ${n.worstCaseRequests.toLocaleString('en-US')} if every 429 is retried)`}`,
+    ...(n.documents === null ? [] : [`Obfuscation calls: ${n.documents.toLocaleString('en-US')} (one per document, after its identification requests; PHI Obfuscation's own limits)`]),
     `In flight at most:  ${n.maxInFlight}`,
     `Coordination:       ${n.coordination.applies ? `needed — ${n.coordination.message}` : `not needed — ${n.coordination.message}`}`,
     '',

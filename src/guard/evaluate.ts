@@ -77,10 +77,18 @@ const phaseList = (s: StretchSummary): string => {
 const where = (s: StretchSummary): string => `${formatSpanMs(s.startMs)} – ${formatSpanMs(s.endMs)}, ${phaseList(s)}`;
 const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
-/** The worst-case time after the last arrival slot until its final answer (model ms). */
+/**
+ * The worst-case time after the last arrival slot until its final answer (model ms). In mode deid a
+ * document's pieces may go one wave after another (its concurrency), and its obfuscation call comes last.
+ */
 function worstTailMs(plan: Plan): number {
   const { on429, timeoutMs } = plan.scenario;
-  return on429.policy === 'retry' ? on429.maxAttempts * timeoutMs + (on429.maxAttempts - 1) * on429.maxDelayMs : timeoutMs;
+  const one = on429.policy === 'retry' ? on429.maxAttempts * timeoutMs + (on429.maxAttempts - 1) * on429.maxDelayMs : timeoutMs;
+  const d = plan.documents;
+  if (d === undefined) return one;
+  let most = 1;
+  for (let i = 0; i < d.count; i++) most = Math.max(most, d.firstSeq[i + 1]! - d.firstSeq[i]!);
+  return (Math.ceil(most / plan.scenario.deid.concurrency) + 1) * one;
 }
 
 export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision {

@@ -7,7 +7,7 @@
  * probe the limit or to stay under it.
  */
 import type { Plan } from '../plan/index.js';
-import { type EnvelopeLimits, bucketCapacityTokens } from '../spec/index.js';
+import { type EnvelopeLimits, bucketCapacityTokens, envelopeMarginTokens } from '../spec/index.js';
 import { formatSpanMs } from './traffic.js';
 
 export interface Predicted429 {
@@ -15,28 +15,34 @@ export interface Predicted429 {
   readonly planned: number;
   /** First attempts the bucket has no token for. */
   readonly refused: number;
+  /** First attempts it admits with less than 1 + the envelope's margin tokens: a 429 there would be at the edge, never a finding. */
+  readonly edge: number;
   /** When the first is expected (model ms from the run start), or null when none is. */
   readonly firstAtMs: number | null;
 }
 
 export function predict429s(plan: Plan, limits: EnvelopeLimits): Predicted429[] {
   const capacity = bucketCapacityTokens(limits);
+  const margin = envelopeMarginTokens(limits);
   const refillPerMs = limits.sustainedRpm / 60_000;
   let tokens = capacity;
   let lastMs = 0;
   return plan.phases.map((phase) => {
     let refused = 0;
+    let edge = 0;
     let firstAtMs: number | null = null;
     for (const t of phase.arrivalsMs) {
       tokens = Math.min(capacity, tokens + (t - lastMs) * refillPerMs);
       lastMs = t;
-      if (tokens >= 1) tokens -= 1;
-      else {
+      if (tokens >= 1) {
+        if (tokens < 1 + margin) edge++;
+        tokens -= 1;
+      } else {
         refused++;
         firstAtMs ??= t;
       }
     }
-    return { phase: phase.name, planned: phase.arrivalsMs.length, refused, firstAtMs };
+    return { phase: phase.name, planned: phase.arrivalsMs.length, refused, edge, firstAtMs };
   });
 }
 
@@ -47,9 +53,15 @@ export function describePredicted429s(plan: Plan, predictions: readonly Predicte
   const first = predictions.find((p) => p.firstAtMs !== null);
   const lines = predictions.map((p, i) => {
     const start = plan.phases[i]!.startMs;
-    const when = p.firstAtMs === null ? 'none expected' : `${p.refused} of ${p.planned} refused, the first at ${formatSpanMs(p.firstAtMs)} (${formatSpanMs(p.firstAtMs - start)} into the phase)`;
+    const edge = p.edge > 0 ? `; ${p.edge} admitted within the envelope's margin (a 429 there would be at the edge, not a finding)` : '';
+    const when = p.firstAtMs === null ? `none expected${edge}` : `${p.refused} of ${p.planned} refused, the first at ${formatSpanMs(p.firstAtMs)} (${formatSpanMs(p.firstAtMs - start)} into the phase)${edge}`;
     return `  ${p.phase.padEnd(Math.max(...predictions.map((q) => q.phase.length)))}  ${when}`;
   });
-  const summary = first === undefined ? '  → the plan stays under the rate limit: a rate-limit 429 would be a finding against the service (the in-flight limit depends on latency, and is not predicted)' : `  → the plan probes the limit: the first 429 is expected in ${first.phase}, at ${formatSpanMs(first.firstAtMs!)}`;
+  const edges = predictions.reduce((n, p) => n + p.edge, 0);
+  const under =
+    edges === 0
+      ? '  → the plan stays under the rate limit: a rate-limit 429 would be a finding against the service (the in-flight limit depends on latency, and is not predicted)'
+      : `  → the plan stays under the rate limit, ${edges} of its requests within the envelope's margin of it: a rate-limit 429 elsewhere would be a finding against the service (the in-flight limit depends on latency, and is not predicted)`;
+  const summary = first === undefined ? under : `  → the plan probes the limit: the first 429 is expected in ${first.phase}, at ${formatSpanMs(first.firstAtMs!)}`;
   return [head, ...lines, summary];
 }

@@ -6,10 +6,11 @@
  * figures, and the verdict on them, come from events.ndjson as in any run.
  */
 import { MsHistogram, TIME_BLOCKS } from '../recorder/index.js';
-import { isUnanswered } from '../core/text.js';
+import { UNANSWERED_MS, isUnanswered } from '../core/text.js';
 import type { TryRecord } from './events.js';
 
-export type DocumentOutcome = 'ok' | 'failed' | 'unsent';
+/** ok: through the whole chain; failed: at a stage (failedStage); dropped: a piece dropped by the client at maxInFlight; unsent: the run stopped first. */
+export type DocumentOutcome = 'ok' | 'failed' | 'dropped' | 'unsent';
 export type ChainStage = 'identification' | 'obfuscation';
 
 /** One line of documents.ndjson. Times are model ms from the run start. */
@@ -26,6 +27,8 @@ export interface DocumentRecord {
   readonly identification: { readonly outcomes: Readonly<Record<string, number>>; readonly latencyMs: number | null; readonly truncated: number };
   /** Entities found in all its pieces, merged. */
   readonly entities: number;
+  /** Why answered pieces could not be merged (an entity outside its piece), or null. */
+  readonly problem?: string | null;
   /** Its obfuscation call; null when it was not made (identification failed, or the run stopped). */
   readonly obfuscation: {
     readonly readyAtMs: number;
@@ -37,7 +40,7 @@ export interface DocumentRecord {
     readonly tries: readonly TryRecord[];
   } | null;
   readonly endAtMs: number | null;
-  /** End to end (model ms): identification of every piece, then obfuscation; null unless it ended ok. */
+  /** End to end (model ms): identification of every piece, then obfuscation; null unless it ended ok (a failed or dropped one counts as unanswered in the percentiles). */
   readonly latencyMs: number | null;
   readonly outcome: DocumentOutcome;
   /** The stage that failed it: a piece not identified, or the obfuscation call. */
@@ -62,6 +65,7 @@ export class DocumentSlice {
   documents = 0;
   ok = 0;
   unsent = 0;
+  dropped = 0;
   failedIdentification = 0;
   failedObfuscation = 0;
   /** Documents with a piece whose entity list was cut at the output cap: PHI may remain in them. */
@@ -85,13 +89,16 @@ export class DocumentSlice {
     this.documents++;
     if (r.outcome === 'ok') this.ok++;
     else if (r.outcome === 'unsent') this.unsent++;
+    else if (r.outcome === 'dropped') this.dropped++;
     else if (r.failedStage === 'obfuscation') this.failedObfuscation++;
     else this.failedIdentification++;
     if (r.identification.truncated > 0) this.truncated++;
     const blocks = this.latencyBlocks.length > 0;
-    if (r.latencyMs !== null) {
-      this.latency.recordMs(r.latencyMs);
-      if (blocks) this.latencyBlocks[this.block(r.intendedAtMs)]!.recordMs(r.latencyMs);
+    // A document that did not go through counts as unanswered, as a request without an answer does: its percentiles never leave it out.
+    const latencyMs = r.latencyMs ?? (r.outcome === 'failed' || r.outcome === 'dropped' ? UNANSWERED_MS : null);
+    if (latencyMs !== null) {
+      this.latency.recordMs(latencyMs);
+      if (blocks) this.latencyBlocks[this.block(r.intendedAtMs)]!.recordMs(latencyMs);
     }
     const o = r.obfuscation;
     if (o !== null && o.sentAtMs !== null) {
@@ -118,10 +125,11 @@ export class DocumentWindow {
   add(r: DocumentRecord): void {
     this.documents++;
     if (r.outcome === 'ok') this.ok++;
-    else if (r.outcome === 'failed') this.failed++;
+    else if (r.outcome === 'failed' || r.outcome === 'dropped') this.failed++;
     else this.unsent++;
     if (r.obfuscation?.outcome === 'http_429') this.obfuscation429++;
     if (r.latencyMs !== null) this.latency.recordMs(r.latencyMs);
+    else if (r.outcome !== 'unsent') this.latency.recordMs(UNANSWERED_MS);
   }
 }
 
@@ -164,13 +172,13 @@ export function formatDocumentLine(r: DocumentRecord): string {
 /** A line of documents.ndjson back, checked for the fields the judge reads. */
 export function parseDocumentLine(line: string, lineNo: number): DocumentRecord {
   const value = JSON.parse(line) as DocumentRecord;
-  if (typeof value !== 'object' || value === null || typeof value.doc !== 'number' || typeof value.phase !== 'string' || !['ok', 'failed', 'unsent'].includes(value.outcome)) {
+  if (typeof value !== 'object' || value === null || !Number.isSafeInteger(value.doc) || value.doc < 0 || typeof value.phase !== 'string' || !['ok', 'failed', 'dropped', 'unsent'].includes(value.outcome)) {
     throw new Error(`documents.ndjson line ${lineNo}: not a document record`);
   }
   return value;
 }
 
-const stat = (v: number): number | null => (!Number.isFinite(v) || isUnanswered(v) ? null : Math.round(v * 1000) / 1000);
+const stat = (v: number): number | 'unanswered' | null => (!Number.isFinite(v) ? null : isUnanswered(v) ? 'unanswered' : Math.round(v * 1000) / 1000);
 const latencyStats = (h: MsHistogram) => {
   const s = h.summary();
   return { count: s.count, p50: stat(s.p50), p95: stat(s.p95), p99: stat(s.p99), max: stat(s.max) };
@@ -189,15 +197,16 @@ export function documentTimeline(sink: DocumentSink) {
   }));
 }
 
-/** A slice as summary.json shows it. */
-export function documentSliceSummary(s: DocumentSlice) {
+/** A phase as summary.json shows it: counts of all its documents, latencies of its steady state (after the warm-up), as the identification table. */
+export function documentSliceSummary(all: DocumentSlice, steady: DocumentSlice = all) {
   return {
-    documents: s.documents,
-    ok: s.ok,
-    failed: { identification: s.failedIdentification, obfuscation: s.failedObfuscation },
-    unsent: s.unsent,
-    truncated: s.truncated,
-    documentLatencyMs: latencyStats(s.latency),
-    obfuscation: { calls: s.obfuscationCalls, outcomes: { ...s.obfuscationOutcomes }, latencyMs: latencyStats(s.obfuscationLatency) },
+    documents: all.documents,
+    ok: all.ok,
+    failed: { identification: all.failedIdentification, obfuscation: all.failedObfuscation },
+    dropped: all.dropped,
+    unsent: all.unsent,
+    truncated: all.truncated,
+    documentLatencyMs: latencyStats(steady.latency),
+    obfuscation: { calls: all.obfuscationCalls, outcomes: { ...all.obfuscationOutcomes }, latencyMs: latencyStats(steady.obfuscationLatency) },
   };
 }

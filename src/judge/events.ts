@@ -33,6 +33,8 @@ export interface EventRecord {
   readonly retryAfterS: readonly number[];
   /** Each attempt: its send, its end and its status (null without an answer); what the rate-limit envelope's judge replays. */
   readonly tries: readonly TryRecord[];
+  /** Mode deid: a piece held back until its document's earlier pieces answered, and when it was free to go (latency and send lag run from it); absent otherwise. */
+  readonly readyAtMs?: number;
 }
 
 export interface TryRecord {
@@ -60,6 +62,7 @@ const microOrNull = (ms: number | undefined): number | null => (ms === undefined
 export function toEventRecord(phaseName: string, e: EventSource, timeScale: number): EventRecord {
   const r = e.result;
   const intendedAtMs = micro(e.intendedAtMs);
+  const readyAtMs = e.readyAtMs === undefined ? undefined : micro(e.readyAtMs);
   const endAtMs = microOrNull(r?.endAtMs);
   const lastSentAtMs = microOrNull(r?.lastSentAtMs);
   // Built field by field, not with spreads of optional parts: this runs once per request (issue 11 §1).
@@ -72,7 +75,7 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
     if (t.errorCode !== undefined) tr.errorCode = t.errorCode;
     tries.push(tr);
   }
-  return {
+  const record: EventRecord & { readyAtMs?: number } = {
     seq: e.seq,
     phase: phaseName,
     intendedAtMs,
@@ -80,13 +83,17 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
     lastSentAtMs,
     endAtMs,
     // From the rounded times, so the line agrees with itself and with what is recorded.
-    latencyMs: endAtMs === null || lastSentAtMs === null || e.outcome === 'abandoned' ? null : micro(accountLatency({ intendedAtMs, lastSentAtMs, endAtMs, tries }, timeScale).latencyMs),
+    latencyMs:
+      endAtMs === null || lastSentAtMs === null || e.outcome === 'abandoned' ? null : micro(accountLatency({ intendedAtMs: readyAtMs ?? intendedAtMs, lastSentAtMs, endAtMs, tries }, timeScale).latencyMs),
     outcome: e.outcome,
     status: r?.status ?? null,
     attempts: r?.attempts ?? 0,
     retryAfterS: r?.retryAfterS ?? [],
     tries,
   };
+  // Last, as formatEventLine writes it.
+  if (readyAtMs !== undefined) record.readyAtMs = readyAtMs;
+  return record;
 }
 
 /** A number as JSON.stringify writes it (a non-finite one is null). */
@@ -116,7 +123,8 @@ export function formatEventLine(record: EventRecord, phaseJson: string): string 
   return (
     `{"seq":${jsonNumber(record.seq)},"phase":${phaseJson},"intendedAtMs":${jsonNumber(record.intendedAtMs)},"firedAtMs":${jsonNumberOrNull(record.firedAtMs)}` +
     `,"lastSentAtMs":${jsonNumberOrNull(record.lastSentAtMs)},"endAtMs":${jsonNumberOrNull(record.endAtMs)},"latencyMs":${jsonNumberOrNull(record.latencyMs)}` +
-    `,"outcome":"${record.outcome}","status":${jsonNumberOrNull(record.status)},"attempts":${jsonNumber(record.attempts)},"retryAfterS":[${retryAfter}],"tries":[${tries}]}\n`
+    `,"outcome":"${record.outcome}","status":${jsonNumberOrNull(record.status)},"attempts":${jsonNumber(record.attempts)},"retryAfterS":[${retryAfter}],"tries":[${tries}]` +
+    `${record.readyAtMs === undefined ? '' : `,"readyAtMs":${jsonNumber(record.readyAtMs)}`}}\n`
   );
 }
 
@@ -127,10 +135,11 @@ export function formatEventLine(record: EventRecord, phaseJson: string): string 
  * means none: the Recorder reads `status` only when it is a number.
  */
 export function toRecordable(record: EventRecord, phase: number, timeScale: number): RecordableEvent {
-  const event: { phase: number; intendedAtMs: number; outcome: CountedOutcome; firedAtMs?: number; result?: NonNullable<RecordableEvent['result']> } = { phase, intendedAtMs: record.intendedAtMs, outcome: record.outcome };
+  const event: { phase: number; intendedAtMs: number; readyAtMs?: number; outcome: CountedOutcome; firedAtMs?: number; result?: NonNullable<RecordableEvent['result']> } = { phase, intendedAtMs: record.intendedAtMs, outcome: record.outcome };
+  if (record.readyAtMs !== undefined) event.readyAtMs = record.readyAtMs;
   if (record.firedAtMs !== null) event.firedAtMs = record.firedAtMs;
   if (record.lastSentAtMs !== null && record.endAtMs !== null) {
-    const accounted = accountLatency({ intendedAtMs: record.intendedAtMs, lastSentAtMs: record.lastSentAtMs, endAtMs: record.endAtMs, tries: record.tries as readonly AccountedTry[] }, timeScale);
+    const accounted = accountLatency({ intendedAtMs: record.readyAtMs ?? record.intendedAtMs, lastSentAtMs: record.lastSentAtMs, endAtMs: record.endAtMs, tries: record.tries as readonly AccountedTry[] }, timeScale);
     const result: { status?: number; attempts: number; lastSentAtMs: number; endAtMs: number; retryAfterS: readonly number[]; tries: readonly TryRecord[]; latencyMs: number; serviceMs: number } = {
       attempts: record.attempts,
       lastSentAtMs: record.lastSentAtMs,
@@ -156,6 +165,7 @@ function problemOf(v: Record<string, unknown>): string | undefined {
   if (!Number.isSafeInteger(v.seq) || (v.seq as number) < 0) return 'seq: expected a whole number ≥ 0';
   if (typeof v.phase !== 'string') return 'phase: expected a phase name';
   if (!finite(v.intendedAtMs)) return 'intendedAtMs: expected a number';
+  if (v.readyAtMs !== undefined && !(finite(v.readyAtMs) && (v.readyAtMs as number) >= (v.intendedAtMs as number))) return 'readyAtMs: expected a number not before intendedAtMs, or none';
   for (const key of ['firedAtMs', 'lastSentAtMs', 'endAtMs', 'latencyMs'] as const) if (!finiteOrNull(v[key])) return `${key}: expected a number or null`;
   if (typeof v.outcome !== 'string' || !OUTCOMES.has(v.outcome)) return `outcome: expected one of ${COUNTED_OUTCOMES.join(', ')}`;
   if (v.status !== null && !Number.isSafeInteger(v.status)) return 'status: expected an HTTP status or null';

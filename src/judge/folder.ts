@@ -83,8 +83,11 @@ async function readEvents(path: string, sink: EventSink, partial: boolean): Prom
   return [`events.ndjson line ${bad.number} was cut mid-write when the run ended (${bad.why}); it is left out`];
 }
 
-/** documents.ndjson into the sink: a line cut mid-write is left out of a partial run, and refuses a finished one. */
-async function readDocuments(path: string, documents: DocumentSink, partial: boolean): Promise<string[]> {
+/**
+ * documents.ndjson into the sink: each planned document once, and every one of them in a finished run; a
+ * line cut mid-write is left out of a partial run, and refuses a finished one.
+ */
+async function readDocuments(path: string, documents: DocumentSink, planned: number, partial: boolean): Promise<string[]> {
   let text: string;
   try {
     text = await readFile(path, 'utf8');
@@ -93,16 +96,25 @@ async function readDocuments(path: string, documents: DocumentSink, partial: boo
   }
   const lines = text.split('\n');
   const notes: string[] = [];
+  const seen = new Uint8Array(planned);
+  let count = 0;
   lines.forEach((line, i) => {
     if (line === '') return;
     try {
-      documents.add(parseDocumentLine(line, i + 1));
+      const record = parseDocumentLine(line, i + 1);
+      if (record.doc >= planned) throw new Error(`doc ${record.doc} is beyond the plan's ${planned} documents`);
+      if (seen[record.doc] === 1) throw new UsageError(`${path} line ${i + 1}: doc ${record.doc} appears twice`, 'the documents file was changed after the run');
+      seen[record.doc] = 1;
+      count++;
+      documents.add(record);
     } catch (error) {
+      if (error instanceof UsageError) throw error;
       const last = i === lines.length - 1 || (i === lines.length - 2 && lines[lines.length - 1] === '');
       if (!partial || !last) throw new UsageError(`${path} line ${i + 1}: ${(error as Error).message}`, 'the documents file was changed after the run');
       notes.push(`documents.ndjson line ${i + 1} was cut mid-write when the run ended; it is left out`);
     }
   });
+  if (!partial && count !== planned) throw new UsageError(`${path}: ${count} lines for the ${planned} planned documents of a finished run`, 'the documents file was changed after the run; nothing was written');
   return notes;
 }
 
@@ -146,7 +158,13 @@ export async function readJudgedFolder(dir: string): Promise<JudgedFolder> {
   if (!partial && lines !== plan.arrivals) {
     throw new UsageError(`${eventsPath}: ${lines} lines for the ${plan.arrivals} planned requests of a finished run`, 'the events file was changed after the run; nothing was written');
   }
-  if (sink.documents !== undefined) notes.push(...(await readDocuments(join(dir, 'documents.ndjson'), sink.documents, partial)));
+  if (sink.documents !== undefined) {
+    const lostDocuments = run.end?.files.find((f) => f.file === 'documents.ndjson' && f.error !== null);
+    if (lostDocuments !== undefined) {
+      throw new RunFailure('RUN_FAILED', `${join(dir, 'documents.ndjson')} was not written whole during the run (${lostDocuments.error}): the run cannot be judged again from it`, 'its own summary.json, judged from memory when it ran, stands; nothing was written');
+    }
+    notes.push(...(await readDocuments(join(dir, 'documents.ndjson'), sink.documents, plan.documents!.count, partial)));
+  }
   const end = run.end ?? partialEnd(sink, (await stat(eventsPath)).mtime.toISOString());
   return {
     run,

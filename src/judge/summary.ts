@@ -228,7 +228,7 @@ function deidSummary(plan: Plan, documents: DocumentSink) {
     mode: 'deid' as const,
     style: plan.scenario.deid.style,
     concurrency: plan.scenario.deid.concurrency,
-    phases: plan.phases.map((p, i) => ({ name: p.name, planned: p.documents?.count ?? 0, documentRpm: p.documents === undefined ? null : (p.documents.fromRpm + p.documents.toRpm) / 2, ...documentSliceSummary(documents.phases[i]!) })),
+    phases: plan.phases.map((p, i) => ({ name: p.name, planned: p.documents?.count ?? 0, documentRpm: p.documents === undefined ? null : (p.documents.fromRpm + p.documents.toRpm) / 2, ...documentSliceSummary(documents.phases[i]!, documents.steady[i]!) })),
     overall: { planned: plan.documents?.count ?? 0, ...documentSliceSummary(documents.overall) },
     // Per window of the run's timeline, by the documents' intended times.
     timeline: documentTimeline(documents),

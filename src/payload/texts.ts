@@ -78,6 +78,8 @@ export function createTextSource(settings: PayloadSettings, user?: UserTexts, mo
   const draw = documentDrawer(settings, user, mode);
   const queue: string[] = [];
   const kept = new Map<number, SentDocument>();
+  // Documents released before they were drawn (every piece dropped): drawn later for the texts after them, never kept.
+  const forgotten = new Set<number>();
   let documents = 0;
   let splitDocuments = 0;
   let position = 0;
@@ -86,7 +88,7 @@ export function createTextSource(settings: PayloadSettings, user?: UserTexts, mo
   const take = (): string => {
     while (queue.length === 0) {
       const document = draw();
-      if (mode === 'deid') kept.set(documents, document);
+      if (mode === 'deid' && !forgotten.delete(documents)) kept.set(documents, document);
       documents++;
       if (document.pieces.length > 1) splitDocuments++;
       for (const piece of document.pieces) queue.push(piece.text);
@@ -106,7 +108,9 @@ export function createTextSource(settings: PayloadSettings, user?: UserTexts, mo
       return count(take());
     },
     document: (index) => kept.get(index),
-    release: (index) => void kept.delete(index),
+    release: (index) => {
+      if (!kept.delete(index) && index >= documents) forgotten.add(index);
+    },
     record: () => ({
       source: user !== undefined ? 'files' : settings.lengths !== undefined || settings.kinds !== undefined || mode === 'deid' ? 'documents' : 'generated',
       path: user?.path ?? null,

@@ -2,6 +2,7 @@
  * Scenario → Plan: every phase laid end to end on the model timeline, with its arrival offsets,
  * offered rate and the spec's load band and p95 target. Nothing here runs or sends anything.
  */
+import { ScenarioError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
 import { SCENARIO_BOUNDS, type Scenario } from '../scenario/index.js';
 import { planArrivals } from './arrivals.js';
@@ -94,6 +95,9 @@ function expandDocuments(plan: Plan, piecesOfNext: () => number): Plan {
     };
   });
   firstSeq.push(seq);
+  if (seq > SCENARIO_BOUNDS.plannedRequests) {
+    throw new ScenarioError(plan.scenario.name, [`phases: ${firstSeq.length - 1} documents make ${seq} identification requests; expected at most ${SCENARIO_BOUNDS.plannedRequests} in a plan (fewer documents, or a larger payload.split.maxTokens)`]);
+  }
   return { ...plan, phases, arrivals: seq, documents: { count: firstSeq.length - 1, firstSeq: Uint32Array.from(firstSeq) } };
 }
 

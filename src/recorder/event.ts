@@ -23,6 +23,8 @@ export const FAILED_OUTCOMES = ['http_504', 'http_other', ...ERROR_OUTCOMES, 'dr
 export interface RecordableEvent {
   readonly phase: number;
   readonly intendedAtMs: number;
+  /** A deid piece held back by its document: when it was free to go; its latency and send lag run from here, not intendedAtMs. */
+  readonly readyAtMs?: number;
   readonly outcome: CountedOutcome;
   readonly firedAtMs?: number;
   readonly result?: {

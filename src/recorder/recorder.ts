@@ -75,13 +75,13 @@ export class Slice {
     }
     // Dropped and unsent requests never left: no send lag, no latency.
     if (event.outcome === 'dropped' || event.outcome === 'unsent' || event.firedAtMs === undefined) return;
-    this.sendLag.recordMs(event.firedAtMs - event.intendedAtMs);
+    this.sendLag.recordMs(event.firedAtMs - (event.readyAtMs ?? event.intendedAtMs));
     const r = event.result;
     if (r === undefined) return;
     this.attempts += r.attempts;
     // Cancelled unanswered: there is no latency to record, only the outcome.
     if (event.outcome === 'abandoned') return;
-    const latencyMs = r.latencyMs ?? r.endAtMs - event.intendedAtMs;
+    const latencyMs = r.latencyMs ?? r.endAtMs - (event.readyAtMs ?? event.intendedAtMs);
     const serviceMs = r.serviceMs ?? r.endAtMs - r.lastSentAtMs;
     this.latency.recordMs(latencyMs);
     this.service.recordMs(serviceMs);

@@ -46,10 +46,10 @@ export class Timeline {
     this.reach(i);
     this.counts[i * OUTCOMES + OUTCOME_INDEX[event.outcome]]!++;
     if (event.outcome === 'dropped' || event.outcome === 'unsent' || event.firedAtMs === undefined) return;
-    this.sendLag[i] = recordSparse(this.sendLag[i], event.firedAtMs - event.intendedAtMs);
+    this.sendLag[i] = recordSparse(this.sendLag[i], event.firedAtMs - (event.readyAtMs ?? event.intendedAtMs));
     const r = event.result;
     if (r === undefined || event.outcome === 'abandoned') return;
-    this.latency[i] = recordSparse(this.latency[i], r.endAtMs - event.intendedAtMs);
+    this.latency[i] = recordSparse(this.latency[i], r.endAtMs - (event.readyAtMs ?? event.intendedAtMs));
   }
 
   /** Window i (0 ≤ i < length). */

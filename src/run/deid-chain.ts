@@ -17,7 +17,7 @@ import type { SecretMask } from '../core/redact.js';
 import { mergeEntities } from '../deid/index.js';
 import { type RequestEvent, shift } from '../engine/index.js';
 import { type DocumentRecord, type DocumentSink, formatDocumentLine, toEventRecord } from '../judge/index.js';
-import type { TextSource } from '../payload/index.js';
+import type { SentDocument, TextSource } from '../payload/index.js';
 import { type Plan, documentOfSeq } from '../plan/index.js';
 
 export interface DeidChainOptions {
@@ -40,7 +40,16 @@ interface OpenDocument {
   received: number;
   /** Pieces sent or waiting for a slot. */
   running: number;
-  readonly waiting: (() => void)[];
+  /** Pieces waiting for a slot, each resumed with the piece whose answer freed it. */
+  readonly waiting: ((release: Release) => void)[];
+  /** Which piece's answer released each piece that waited (seq → seq). */
+  readonly releasedBy: Map<number, number>;
+}
+
+/** The piece whose answer freed a slot, and how long a time-scaled mock held that answer (model ms). */
+interface Release {
+  readonly seq: number;
+  readonly lagMs: number;
 }
 
 export class DeidChain {
@@ -49,6 +58,7 @@ export class DeidChain {
   private readonly documents;
   /** The run's start on the clock (the engine's): event times are from it. */
   private startMs = 0;
+  private waitingNow = 0;
 
   constructor(private readonly options: DeidChainOptions) {
     this.documents = options.plan.documents!;
@@ -59,20 +69,44 @@ export class DeidChain {
     this.startMs = startMs;
   }
 
-  /** Wraps identification: a document's pieces go `concurrency` at a time. */
+  /** Pieces handed over by the engine and held here, not yet sent: not in flight at the service (EngineOptions.queued). */
+  get queued(): number {
+    return this.waitingNow;
+  }
+
+  /** Whether piece `seq` will wait for a slot of its document rather than go at once (EngineOptions.holdsBack). */
+  holdsBack(seq: number): boolean {
+    return this.documentOf(documentOfSeq(this.documents, seq)).running >= this.options.concurrency;
+  }
+
+  /**
+   * Wraps identification: a document's pieces go `concurrency` at a time. A piece that waits is free
+   * to go when an earlier piece's answer comes: its latency runs from then (RequestResult.readyAtMs),
+   * and a time-scaled mock is told it is due at that answer's model time (less the mock's hold).
+   */
   identify(send: (text: string, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined>): (text: string, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined> {
     return async (text, seq, dueAtMs) => {
       const doc = this.documentOf(documentOfSeq(this.documents, seq));
-      if (doc.running >= this.options.concurrency) {
-        await new Promise<void>((resolve) => doc.waiting.push(resolve));
-        const readyAtMs = this.options.clock.nowMs();
+      if (doc.running < this.options.concurrency) {
         doc.running++;
-        const result = await send(text, seq, readyAtMs).finally(() => this.free(doc));
-        return result === undefined ? undefined : { ...result, readyAtMs };
+        return this.sent(doc, seq, await send(text, seq, dueAtMs));
       }
+      this.waitingNow++;
+      const release = await new Promise<Release>((resolve) => doc.waiting.push(resolve));
+      this.waitingNow--;
+      doc.releasedBy.set(seq, release.seq);
+      const readyAtMs = this.options.clock.nowMs();
       doc.running++;
-      return send(text, seq, dueAtMs).finally(() => this.free(doc));
+      const result = this.sent(doc, seq, await send(text, seq, readyAtMs - release.lagMs));
+      return result === undefined ? undefined : { ...result, readyAtMs };
     };
+  }
+
+  /** A piece's answer came (or none will): its slot goes to the next piece waiting. */
+  private sent(doc: OpenDocument, seq: number, result: RequestResult | undefined): RequestResult | undefined {
+    doc.running--;
+    doc.waiting.shift()?.({ seq, lagMs: result?.tries.at(-1)?.lagMs ?? 0 });
+    return result;
   }
 
   /** Each identification event, as soon as the engine emits it. */
@@ -84,7 +118,7 @@ export class DeidChain {
     doc.received++;
     if (doc.received < doc.events.length) return;
     this.open.delete(d);
-    const done = this.finish(d, doc.events as RequestEvent[]).finally(() => this.pending.delete(done));
+    const done = this.finish(d, doc.events as RequestEvent[], doc.releasedBy).finally(() => this.pending.delete(done));
     this.pending.add(done);
   }
 
@@ -97,18 +131,13 @@ export class DeidChain {
     let doc = this.open.get(d);
     if (doc === undefined) {
       const n = this.documents.firstSeq[d + 1]! - this.documents.firstSeq[d]!;
-      doc = { events: new Array(n).fill(undefined), received: 0, running: 0, waiting: [] };
+      doc = { events: new Array(n).fill(undefined), received: 0, running: 0, waiting: [], releasedBy: new Map() };
       this.open.set(d, doc);
     }
     return doc;
   }
 
-  private free(doc: OpenDocument): void {
-    doc.running--;
-    doc.waiting.shift()?.();
-  }
-
-  private async finish(d: number, events: readonly RequestEvent[]): Promise<void> {
+  private async finish(d: number, events: readonly RequestEvent[], releasedBy: ReadonlyMap<number, number>): Promise<void> {
     const o = this.options;
     const k = o.plan.timeScale;
     const phase = o.plan.phases[events[0]!.phase]!;
@@ -118,11 +147,17 @@ export class DeidChain {
     const outcomes: Record<string, number> = {};
     for (const e of events) outcomes[e.outcome] = (outcomes[e.outcome] ?? 0) + 1;
     const records = events.map((e) => toEventRecord(phase.name, e, k));
-    const identified = records.every((r) => r.outcome === 'ok') && document !== undefined;
-    // The identification stage: the last piece's answer, from the document's intended time (model ms, overheads once).
-    const identificationMs = identified ? Math.max(...records.map((r) => r.intendedAtMs - intendedAtMs + r.latencyMs!)) : null;
+    // What could not go through the chain: a piece dropped at maxInFlight (ours), one without a 2xx (the service's),
+    // entities outside their piece (an answer the chain cannot use), or texts that are not the plan's (a bug).
+    const dropped = events.some((e) => e.outcome === 'dropped');
+    const problem =
+      document === undefined || document.pieces.length !== events.length
+        ? `the document's pieces (${document?.pieces.length ?? 'none kept'}) are not its ${events.length} planned requests`
+        : entityProblem(events, document);
+    const identified = records.every((r) => r.outcome === 'ok') && problem === undefined;
+    const identificationMs = identified ? identificationStageMs(records, releasedBy, k) : null;
     const entities = identified
-      ? mergeEntities(events.flatMap((e, i) => (e.result?.entities ?? []).map((x) => ({ ...x, start: x.start + document.pieces[i]!.offset, end: x.end + document.pieces[i]!.offset }))))
+      ? mergeEntities(events.flatMap((e, i) => (e.result?.entities ?? []).map((x) => ({ ...x, start: x.start + document!.pieces[i]!.offset, end: x.end + document!.pieces[i]!.offset }))))
       : [];
     const base = {
       doc: d,
@@ -133,14 +168,16 @@ export class DeidChain {
       characters: document?.text.length ?? 0,
       identification: { outcomes, latencyMs: identificationMs, truncated: events.filter((e) => e.result?.truncated === true).length },
       entities: entities.length,
+      problem: records.every((r) => r.outcome === 'ok') ? (problem ?? null) : null,
     };
     let record: DocumentRecord;
     if (!identified) {
       const unsent = events.some((e) => e.outcome === 'unsent');
-      record = { ...base, obfuscation: null, endAtMs: null, latencyMs: null, outcome: unsent ? 'unsent' : 'failed', failedStage: unsent ? null : 'identification' };
+      const outcome = unsent ? 'unsent' : dropped ? 'dropped' : 'failed';
+      record = { ...base, obfuscation: null, endAtMs: null, latencyMs: null, outcome, failedStage: outcome === 'failed' ? 'identification' : null };
     } else {
       const readyAtMs = o.clock.nowMs() - this.startMs;
-      const body = JSON.stringify({ text: document.text, entities, style: o.style });
+      const body = JSON.stringify({ text: document!.text, entities, style: o.style });
       const result = await o.obfuscate(body, Buffer.byteLength(body), base.firstSeq, this.startMs + readyAtMs);
       if (result === undefined) {
         record = { ...base, obfuscation: null, endAtMs: null, latencyMs: null, outcome: 'unsent', failedStage: null };
@@ -160,6 +197,45 @@ export class DeidChain {
     o.sink.add(record);
     o.write(o.secrets.redact(formatDocumentLine(record)));
   }
+}
+
+/**
+ * The identification stage of a document in model ms from its intended time: each piece is done at its
+ * ready time plus its latency (accounted, overheads once); a piece that waited was ready when the piece
+ * that freed its slot was done, plus our own gap between that answer and its send ÷ k. At k = 1 this is
+ * the last answer's raw time; at k > 1 a mock's hold and the loopback overheads of each hop do not add up
+ * k times along the chain.
+ */
+export function identificationStageMs(
+  pieces: readonly { readonly seq: number; readonly intendedAtMs: number; readonly readyAtMs?: number; readonly endAtMs: number | null; readonly latencyMs: number | null }[],
+  releasedBy: ReadonlyMap<number, number>,
+  k: number,
+): number {
+  const bySeq = new Map(pieces.map((p) => [p.seq, p]));
+  const done = new Map<number, number>();
+  const doneAt = (seq: number): number => {
+    const known = done.get(seq);
+    if (known !== undefined) return known;
+    const p = bySeq.get(seq)!;
+    const by = releasedBy.get(seq);
+    const releaser = by === undefined ? undefined : bySeq.get(by);
+    const ready = releaser === undefined ? p.intendedAtMs - pieces[0]!.intendedAtMs : doneAt(releaser.seq) + Math.max(0, (p.readyAtMs ?? p.intendedAtMs) - (releaser.endAtMs ?? 0)) / k;
+    const at = ready + (p.latencyMs ?? 0);
+    done.set(seq, at);
+    return at;
+  };
+  return Math.round(Math.max(...pieces.map((p) => doneAt(p.seq))) * 1000) / 1000;
+}
+
+/** Why a document's entities cannot be merged (one outside the piece it was found in), or undefined. */
+function entityProblem(events: readonly RequestEvent[], document: SentDocument): string | undefined {
+  for (const [i, e] of events.entries()) {
+    const length = document.pieces[i]!.text.length;
+    for (const x of e.result?.entities ?? []) {
+      if (!(x.start >= 0 && x.start < x.end && x.end <= length)) return `piece ${i + 1}: an entity at [${x.start}, ${x.end}) outside its ${length} characters`;
+    }
+  }
+  return undefined;
 }
 
 /** The wall time between the last piece's answer and the obfuscation's readiness, counted once at k > 1 (it is our own). */

@@ -87,6 +87,7 @@ function deidLines(summary: Summary): string[] {
     `${x.documents}`,
     `${x.ok}`,
     `${x.failed.identification}/${x.failed.obfuscation}`,
+    `${x.dropped}`,
     `${x.unsent}`,
     sec(x.documentLatencyMs.p50),
     sec(x.documentLatencyMs.p95),
@@ -97,7 +98,7 @@ function deidLines(summary: Summary): string[] {
     `${x.truncated}`,
   ];
   const rows = [
-    ['phase', 'docs/min', 'documents', 'ok', 'failed id/obf', 'unsent', 'e2e p50', 'e2e p95', 'e2e p99', 'obfuscations', 'obf p95', 'obf 429', 'cut at cap'],
+    ['phase', 'docs/min', 'documents', 'ok', 'failed id/obf', 'dropped', 'unsent', 'e2e p50', 'e2e p95', 'e2e p99', 'obfuscations', 'obf p95', 'obf 429', 'cut at cap'],
     ...d.phases.map((p) => row(p.name, p.documentRpm === null ? '' : `${p.documentRpm}`, p)),
     row('overall', '', d.overall),
   ];

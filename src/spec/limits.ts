@@ -41,6 +41,19 @@ export function bucketCapacityTokens(limits: EnvelopeLimits): number {
   return Math.max(0, (limits.burstRpm - limits.sustainedRpm) * limits.burstMinutes) + 1;
 }
 
+/** The constant parts of the envelope's margin (src/verdict/envelope.ts). */
+export const ENVELOPE_MARGIN = {
+  /** A real bucket may refill in steps this far apart (model ms), not aligned with our clock. */
+  refillStepMs: 1000,
+  /** Rounding, and requests at the same instant counted on either side. */
+  safetyTokens: 1,
+} as const;
+
+/** The margin (tokens): a refill step of the real gateway, and one token for rounding and ties. */
+export function envelopeMarginTokens(limits: EnvelopeLimits): number {
+  return (limits.sustainedRpm / 60_000) * ENVELOPE_MARGIN.refillStepMs + ENVELOPE_MARGIN.safetyTokens;
+}
+
 /** A load band of the spec's "Latency expectations (95th percentile)" table. */
 export interface LatencyBand {
   /** Stable id used in reports. */

@@ -41,17 +41,9 @@
 
 import { countAtMost, countBelow } from '../core/sorted.js';
 import type { AdmittedTimes, RefusedAttempts } from '../recorder/index.js';
-import { type EnvelopeLimits, IDENTIFICATION_LIMITS, bucketCapacityTokens } from '../spec/index.js';
+import { ENVELOPE_MARGIN, type EnvelopeLimits, IDENTIFICATION_LIMITS, bucketCapacityTokens, envelopeMarginTokens } from '../spec/index.js';
 
-export { bucketCapacityTokens };
-
-/** The constant parts of the margin. */
-export const ENVELOPE_MARGIN = {
-  /** A real bucket may refill in steps this far apart (model ms), not aligned with our clock. */
-  refillStepMs: 1000,
-  /** Rounding, and requests at the same instant counted on either side. */
-  safetyTokens: 1,
-} as const;
+export { ENVELOPE_MARGIN, bucketCapacityTokens, envelopeMarginTokens };
 
 /** What the judge reads of the recorded attempts (the Recorder's AttemptLog). */
 export interface EnvelopeAttempts {
@@ -84,11 +76,6 @@ export interface EnvelopeJudgement {
   /** The bucket replayed: its capacity (tokens) and refill (requests per minute). */
   readonly capacityTokens: number;
   readonly refillRpm: number;
-}
-
-/** The margin (tokens): a refill step of the real gateway, and one token for rounding and ties. */
-export function envelopeMarginTokens(limits: EnvelopeLimits): number {
-  return (limits.sustainedRpm / 60_000) * ENVELOPE_MARGIN.refillStepMs + ENVELOPE_MARGIN.safetyTokens;
 }
 
 /** Judges every 429 of a run against the envelope (see the top of this file). */

@@ -4,7 +4,7 @@
  * 429s counted apart from the identification SLA, pieces in order when asked, and a folder that
  * judges the same again.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
@@ -95,7 +95,37 @@ describe('run, mode deid', () => {
     expect(split.length).toBeGreaterThan(0);
     for (const doc of split) {
       const pieces = events.filter((e) => e.seq >= doc.firstSeq && e.seq < doc.firstSeq + doc.pieces).sort((a, b) => a.seq - b.seq);
-      for (let i = 1; i < pieces.length; i++) expect(pieces[i].intendedAtMs).toBeGreaterThanOrEqual(pieces[i - 1].endAtMs);
+      // Judged where the plan put them (the document's time); latency and send lag from when each was free to go.
+      for (const p of pieces) expect(p.intendedAtMs).toBe(doc.intendedAtMs);
+      for (let i = 1; i < pieces.length; i++) expect(pieces[i].readyAtMs).toBeGreaterThanOrEqual(pieces[i - 1].endAtMs);
     }
+  });
+
+  it('drops whole documents at maxInFlight, never a piece held back behind its own document, and says the client dropped them', async () => {
+    const { summary, documents, events } = await deidRun({}, 'deid: { concurrency: 1 }\nmaxInFlight: 1\n');
+    const dropped = documents.filter((doc) => doc.outcome === 'dropped');
+    expect(dropped.length).toBeGreaterThan(0);
+    for (const doc of documents) {
+      const outcomes = events.filter((e) => e.seq >= doc.firstSeq && e.seq < doc.firstSeq + doc.pieces).map((e) => e.outcome);
+      // All of a document's pieces, or none of them.
+      expect(outcomes.every((o) => o === 'dropped') || outcomes.every((o) => o !== 'dropped'), JSON.stringify(outcomes)).toBe(true);
+      if (doc.outcome === 'dropped') expect(doc.failedStage).toBeNull();
+    }
+    expect(summary.deid.overall.dropped).toBe(dropped.length);
+    expect(summary.deid.overall.failed.identification).toBe(0);
+  });
+
+  it('refuses to judge again a documents.ndjson with a line missing or twice', async () => {
+    const { folder } = await deidRun({});
+    const path = join(folder, 'documents.ndjson');
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
+    writeFileSync(path, `${[lines[0], ...lines].join('\n')}\n`);
+    const twice = await runMain(['report', folder]);
+    expect(twice.code).toBe(2);
+    expect(twice.stderr).toContain('line 2: doc 0 appears twice');
+    writeFileSync(path, `${lines.slice(1).join('\n')}\n`);
+    const missing = await runMain(['report', folder]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`${lines.length - 1} lines for the ${lines.length} planned documents of a finished run`);
   });
 });
