@@ -9,7 +9,7 @@ import { MsHistogram, TIME_BLOCKS } from '../recorder/index.js';
 import { UNANSWERED_MS, isUnanswered } from '../core/text.js';
 import type { TryRecord } from './events.js';
 
-/** ok: through the whole chain; failed: at a stage (failedStage); dropped: a piece dropped by the client at maxInFlight; unsent: the run stopped first. */
+/** ok: through the whole chain; failed: at a stage (failedStage); dropped: a piece dropped by the client at maxInFlight; unsent: cut short, the run stopped before all its pieces (or its obfuscation) were sent. */
 export type DocumentOutcome = 'ok' | 'failed' | 'dropped' | 'unsent';
 export type ChainStage = 'identification' | 'obfuscation';
 

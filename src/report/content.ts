@@ -266,7 +266,7 @@ function deidSection(d: NonNullable<Summary['deid']>): NonNullable<ReportContent
   ];
   const o = d.overall;
   const lines = [
-    `${plural(o.ok, 'document')} of ${o.planned} went through the whole chain; ${o.failed.identification} failed at identification (a piece without a 2xx, or entities outside their piece), ${o.failed.obfuscation} at obfuscation, ${o.dropped} had a piece dropped by the client at its maxInFlight, ${o.unsent} were not sent (the run stopped first). End-to-end percentiles count a document that did not go through as unanswered, and are of the steady state after each phase's warm-up.`,
+    `${plural(o.ok, 'document')} of ${o.planned} went through the whole chain; ${o.failed.identification} failed at identification (a piece without a 2xx, or entities outside their piece), ${o.failed.obfuscation} at obfuscation, ${o.dropped} had a piece dropped by the client at its maxInFlight, ${o.unsent} were cut short (the run stopped before all their pieces, or their obfuscation, were sent). End-to-end percentiles count a document that did not go through as unanswered, and are of the steady state after each phase's warm-up.`,
     'Obfuscation has its own limits: its 429s are counted here and never against the identification SLA, which the phase table above judges on the identification requests alone.',
   ];
   if (o.truncated > 0) lines.push(`${plural(o.truncated, 'document')} had a piece whose entities were cut at the service's output cap: PHI may remain in them. A larger payload.split.margin sends smaller pieces.`);
