@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +81,16 @@ describe('createTextSource', () => {
 });
 
 describe('readUserTexts', () => {
+  it('refuses what is not a regular file instead of reading it (a folder named .txt, a pipe, a device), and drops a byte-order mark', () => {
+    const file = workspace({ 'bom.ndjson': '\uFEFF{"text":"with a BOM"}\r\n', 'folder/a.txt': 'fine', 'odd/dir.txt/x': 'inside' });
+    expect(readUserTexts('bom.ndjson', file).documents).toEqual([{ name: 'bom.ndjson line 1', text: 'with a BOM' }]);
+    expect(problemsOf(() => readUserTexts('odd', file))[0]).toBe('payload.source: dir.txt is not a regular file (a folder, a device or a pipe); expected a text file');
+    symlinkSync('/dev/zero', join(file, '..', 'zero.ndjson'));
+    expect(problemsOf(() => readUserTexts('zero.ndjson', file))[0]).toContain('zero.ndjson is not a regular file');
+    execFileSync('mkfifo', [join(file, '..', 'pipe.ndjson')]);
+    expect(problemsOf(() => readUserTexts('pipe.ndjson', file))[0]).toContain('pipe.ndjson is not a regular file');
+  });
+
   it('reads an NDJSON file of {"text"} lines, skipping blank lines and listing empty texts', () => {
     const file = workspace({ 'notes.ndjson': '{"text":"one"}\n\n{"text":""}\n{"id":3,"text":"three"}\n' });
     const user = readUserTexts('notes.ndjson', file);

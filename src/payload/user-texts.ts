@@ -35,8 +35,9 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
   let isFolder: boolean;
   try {
     isFolder = statSync(path).isDirectory();
-  } catch {
-    return refuse(`${JSON.stringify(source)} (${path}) does not exist; expected "generated", a folder of .txt files or an .ndjson file`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return refuse(`${JSON.stringify(source)} (${path}) ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; expected "generated", a folder of .txt files or an .ndjson file`);
   }
   const documents: UserDocument[] = [];
   const empty: string[] = [];
@@ -44,22 +45,42 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
     if (text.trim() === '') empty.push(name);
     else documents.push({ name, text });
   };
+  /** A regular file's text (UTF-8, a leading byte-order mark dropped); a FIFO, a device or a folder is refused, not read. */
+  const readText = (full: string, name: string): string => {
+    let stat: ReturnType<typeof statSync>;
+    try {
+      stat = statSync(full);
+    } catch (error) {
+      return refuse(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    if (!stat.isFile()) return refuse(`${name} is not a regular file (a folder, a device or a pipe); expected a text file`);
+    const size = stat.size;
+    if (size > USER_TEXT_BOUNDS.bytes) refuse(`${name} is over ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`);
+    try {
+      return readFileSync(full, 'utf8').replace(/^\uFEFF/, '');
+    } catch (error) {
+      return refuse(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  };
   if (isFolder) {
-    const files = readdirSync(path)
-      .filter((f) => f.endsWith('.txt'))
-      .sort();
+    let names: string[];
+    try {
+      names = readdirSync(path);
+    } catch (error) {
+      return refuse(`${path} cannot be listed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+    const files = names.filter((f) => f.endsWith('.txt')).sort();
     if (files.length > USER_TEXT_BOUNDS.files) refuse(`${path} holds ${files.length} .txt files; expected at most ${USER_TEXT_BOUNDS.files}`);
     let bytes = 0;
     for (const file of files) {
-      const full = join(path, file);
-      bytes += statSync(full).size;
+      const text = readText(join(path, file), file);
+      bytes += Buffer.byteLength(text);
       if (bytes > USER_TEXT_BOUNDS.bytes) refuse(`the .txt files in ${path} pass ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`);
-      add(file, readFileSync(full, 'utf8'));
+      add(file, text);
     }
     if (files.length === 0) refuse(`${path} holds no .txt file; expected a folder of .txt files (one document each)`);
   } else if (/\.(nd)?jsonl?$/i.test(path)) {
-    if (statSync(path).size > USER_TEXT_BOUNDS.bytes) refuse(`${path} is over ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`);
-    const lines = readFileSync(path, 'utf8').split('\n');
+    const lines = readText(path, basename(path)).split('\n');
     const problems: string[] = [];
     lines.forEach((line, i) => {
       if (line.trim() === '') return;

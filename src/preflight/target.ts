@@ -3,6 +3,7 @@
  * scenario's, resolved as a run resolves it (credentials from the environment or a file, the
  * embedded mock when the scenario names no baseUrl), or the embedded mock when no scenario is given.
  */
+import { UsageError } from '../core/errors.js';
 import { type ProfileName } from '../mock/profiles.js';
 import { type ResolvedTarget, resolveTarget } from '../run/target.js';
 import { type Scenario, loadScenario, parseScenario } from '../scenario/index.js';
@@ -22,5 +23,9 @@ export interface CallTargetOptions {
 export async function callTarget(options: CallTargetOptions): Promise<{ scenario: Scenario; target: ResolvedTarget }> {
   const scenario = options.scenarioFile === undefined ? parseScenario(EMBEDDED_MOCK_SCENARIO, '(embedded mock)') : await loadScenario(options.scenarioFile);
   const target = await resolveTarget(scenario, { timeScale: options.timeScale, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
+  // Only a mock runs k times fast: a real service at k > 1 would only see deadlines k times shorter.
+  if (target.kind === 'real' && options.timeScale !== 1) {
+    throw new UsageError(`--time-scale ${options.timeScale}: ${target.environment} is a real environment, which runs in real time; only the mock takes a time scale`, 'drop --time-scale; nothing was sent');
+  }
   return { scenario, target };
 }

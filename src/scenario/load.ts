@@ -51,7 +51,8 @@ export interface Scenario {
 
 /** Keys that look like a secret; the schema's own `clientSecretEnv` names a variable and is allowed. */
 const SECRET_KEY = /secret|passw(or)?d|token|api[-_]?key|authorization|bearer|credential_value/i;
-const ALLOWED_KEYS = new Set(['clientSecretEnv', 'credentials']);
+// payload.split.maxTokens counts model tokens, not an access token.
+const ALLOWED_KEYS = new Set(['clientSecretEnv', 'credentials', 'maxTokens']);
 
 /** Paths of secret-looking keys; their values are removed from `value` so no message can echo them. */
 function extractSecretKeys(value: unknown, path: PropertyKey[] = []): string[] {

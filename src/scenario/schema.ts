@@ -202,6 +202,12 @@ export const ScenarioSchema = z
               .default(0.1)
               .describe('Share of maxTokens kept free: the token count is an estimate'),
           })
+          .refine((sp) => Math.floor(sp.maxTokens * (1 - sp.margin)) >= 3, {
+            error: (issue) => {
+              const sp = issue.input as { maxTokens: number; margin: number };
+              return `expected maxTokens × (1 − margin) of at least 3 estimated tokens (two characters), got ${sp.maxTokens} × (1 − ${sp.margin}) = ${Math.floor(sp.maxTokens * (1 - sp.margin))}`;
+            },
+          })
           .default({ maxTokens: IDENTIFICATION_LIMITS.maxTextTokens, margin: 0.1 })
           .describe('Texts over the limit are split at paragraph, line, sentence, then word boundaries'),
         seed: seed.default(1),

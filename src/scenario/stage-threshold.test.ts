@@ -31,3 +31,12 @@ describe('thresholds on a stage of the deid chain', () => {
     expect(parseScenario(scenario('mode: deid\nthresholds: { all: ["document.p(95) < 8s", "obfuscation.rate(errors) < 1%"] }\n'), 's.yaml').thresholds.all).toHaveLength(2);
   });
 });
+
+describe('payload.split', () => {
+  it('takes maxTokens (a count of model tokens, not a secret) and refuses a budget that holds no piece', () => {
+    expect(parseScenario(scenario('payload: { split: { maxTokens: 512, margin: 0.2 } }\n'), 's.yaml').payload.split).toEqual({ maxTokens: 512, margin: 0.2 });
+    expect(problemsOf(scenario('payload: { split: { maxTokens: 16, margin: 0.9 } }\n'))).toEqual([
+      'payload.split: expected maxTokens × (1 − margin) of at least 3 estimated tokens (two characters), got 16 × (1 − 0.9) = 1',
+    ]);
+  });
+});

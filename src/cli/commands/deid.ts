@@ -33,6 +33,9 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
   if (!(Number.isInteger(args.concurrency) && args.concurrency >= 1 && args.concurrency <= 64)) throw new UsageError(`--concurrency: expected an integer from 1 to 64, got ${args.concurrency}`);
   if (!(Number.isInteger(args['max-tokens']) && args['max-tokens'] >= 16)) throw new UsageError(`--max-tokens: expected an integer of at least 16, got ${args['max-tokens']}`);
   if (!(args.margin >= 0 && args.margin <= 0.9)) throw new UsageError(`--margin: expected a fraction from 0 to 0.9, got ${args.margin}`);
+  if (Math.floor(args['max-tokens'] * (1 - args.margin)) < 3) {
+    throw new UsageError(`--max-tokens ${args['max-tokens']} --margin ${args.margin}: expected pieces of at least 3 estimated tokens (two characters), got ${Math.floor(args['max-tokens'] * (1 - args.margin))}`, 'nothing was sent');
+  }
   // yargs gives a lone "-" positional as "" (an empty file name means nothing else).
   const text = await readDocument(args.file === '' ? '-' : args.file, io);
   const { target, scenario } = await callTarget({ scenarioFile: args.scenario, timeScale, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
