@@ -27,8 +27,10 @@ export interface AdvanceNotice {
   /** Last arrival plus the worst-case answer time (the guard's planned end). */
   readonly plannedEnd: string;
   readonly windowEnd: string;
-  /** The start is on or after earliestStart. */
+  /** The start is on or after earliestStart (always, where the 14-day rule does not apply). */
   readonly startAllowed: boolean;
+  /** The 14-day rule applies: a sandbox load test. */
+  readonly noticeRule: boolean;
   /** The most planned first attempts in any 60 s. */
   readonly peakRpm: number;
   /** The rate the plan holds longest, and for how long (model ms). */
@@ -50,16 +52,22 @@ const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 
 export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string): AdvanceNotice {
   const days = TRAFFIC_RULES.sandboxNoticeDays;
   const earliest = earliestStartMs(announcedOn, days);
-  const first = evaluateGuard(plan, { startAtMs, loopbackAsReal: true });
+  const first = evaluateGuard(plan, { startAtMs });
   const plannedEndMs = Date.parse(first.plannedEndAt);
   const windowEndMs = Math.ceil((plannedEndMs + WINDOW_SLACK_MS) / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
-  // The guard again, as it will judge the run once the notice is in the scenario.
+  const coordination = first.checks.find((c) => c.rule === 'coordination')!;
+  const coordinationApplies = !coordination.message.endsWith('no coordination needed');
+  // The guard again, as it will judge the run once the notice (and, where the rule applies, support's coordination reference) is in the scenario.
   const withNotice: Plan = {
     ...plan,
-    scenario: { ...plan.scenario, notice: { announcedOn, reference: 'the support reference', window: { start: iso(startAtMs), end: iso(windowEndMs) } } },
+    scenario: {
+      ...plan.scenario,
+      notice: { announcedOn, reference: 'the support reference', window: { start: iso(startAtMs), end: iso(windowEndMs) } },
+      ...(coordinationApplies && plan.scenario.coordination === undefined ? { coordination: { reference: 'the coordination reference' } } : {}),
+    },
   };
-  const guard = evaluateGuard(withNotice, { startAtMs, loopbackAsReal: true });
-  const coordination = guard.checks.find((c) => c.rule === 'coordination')!;
+  const guard = evaluateGuard(withNotice, { startAtMs });
+  const sandbox = plan.scenario.target.environment === 'sandbox';
   return {
     scenario: plan.scenario.name,
     environment: plan.scenario.target.environment,
@@ -69,14 +77,15 @@ export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string):
     start: iso(startAtMs),
     plannedEnd: iso(plannedEndMs),
     windowEnd: iso(windowEndMs),
-    startAllowed: startAtMs >= earliest,
+    startAllowed: !sandbox || startAtMs >= earliest,
     peakRpm: plannedPeakRpm(plan),
     sustained: heldLongest(plan),
     requests: plan.arrivals,
     documents: plan.documents?.count ?? null,
     worstCaseRequests: plan.arrivals * guard.traffic.worstCaseFactor,
     maxInFlight: plan.scenario.maxInFlight,
-    coordination: { applies: !coordination.message.endsWith('no coordination needed'), message: coordination.message.replace(/: coordinated with support \(the support reference\)$/, '') },
+    noticeRule: sandbox,
+    coordination: { applies: coordinationApplies, message: coordination.message.replace(/, more than 5 minutes .*$/, '') },
     guard,
   };
 }
@@ -105,7 +114,9 @@ export function formatNotice(n: AdvanceNotice): string[] {
     `In flight at most:  ${n.maxInFlight}`,
     `Coordination:       ${n.coordination.applies ? `needed — ${n.coordination.message}` : `not needed — ${n.coordination.message}`}`,
     '',
-    `Sent on ${n.announcedOn}, this notice allows a start from ${n.earliestStart} (${TRAFFIC_RULES.sandboxNoticeDays} days, counted from 00:00 UTC).`,
+    n.noticeRule
+      ? `Sent on ${n.announcedOn}, this notice allows a start from ${n.earliestStart} (${TRAFFIC_RULES.sandboxNoticeDays} days, counted from 00:00 UTC).`
+      : `The ${TRAFFIC_RULES.sandboxNoticeDays}-day notice rule is the sandbox's; for ${n.environment}, only the coordination rule (above) applies.`,
     n.startAllowed
       ? `The planned start ${n.start} is allowed.`
       : `The planned start ${n.start} is TOO EARLY: ${formatSpanMs(Date.parse(n.earliestStart) - Date.parse(n.start))} before the earliest allowed; pick a start from ${n.earliestStart}.`,
@@ -119,6 +130,7 @@ export function formatNotice(n: AdvanceNotice): string[] {
     `    start: '${n.start}'`,
     `    end: '${n.windowEnd}'`,
     ...(n.coordination.applies ? ['coordination:', '  reference: <the support case id for traffic above 200 rpm>'] : []),
+    ...(n.guard.allowed ? [] : ['', 'Even with these in place, the guard would refuse the run:', ...n.guard.reasons.map((r) => `  ✖ ${r}`)]),
   ];
   return lines;
 }

@@ -40,14 +40,27 @@ describe('loadproof notice', () => {
     expect(stdout).toContain('The planned start 2026-12-09T23:59:00Z is TOO EARLY: 1m before the earliest allowed; pick a start from 2026-12-10T00:00:00Z.');
   });
 
-  it('says when the coordination rule applies, and that the guard needs its reference too', async () => {
-    const long = UNANNOUNCED.replace(/^phases:\n(?:  .*\n)+/m, 'phases:\n  - { name: high, duration: 10m, rpm: 250 }\n');
-    const { file } = scenarioWorkspace(long);
+  it('says when the coordination rule applies, and gives its block too; with both, the guard accepts the run', async () => {
+    const long = UNANNOUNCED.replace(/^phases:\n(?:  .*\n)+/m, 'phases:\n  - { name: high, duration: 10m, rpm: 250 }\n').replace(/^limits:.*$/m, '');
+    const { file } = scenarioWorkspace(`${long}limits: { burstRpm: 300, burstMinutes: 12, spikeRpm: 300, spikeMinutes: 12, reference: RAISED-1 }\n`);
     const { code, stdout } = await runMain(['notice', file, '--at', '2027-01-15T09:00:00Z', '--announce-on', '2026-11-26']);
-    expect(code).toBe(3);
     expect(stdout).toMatch(/Coordination: +needed — the plan sends more than 200 requests in the minute before each moment for 9m/);
     expect(stdout).toContain('coordination:\n  reference: <the support case id for traffic above 200 rpm>');
-    expect(stdout).toContain('With this notice in place, the guard would still refuse the run');
+    expect(stdout).not.toContain('the guard would refuse');
+    expect(code).toBe(0);
+    const blocks = stdout.slice(stdout.indexOf('notice:\n'), stdout.indexOf('\n\nNothing was sent')).replace(/<the support case id[^>]*>/g, 'SUP-2026-3003');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}${blocks}\n`);
+    expect((await runMain(['plan', file, '--at', '2027-01-15T09:00:00Z'])).code).toBe(0);
+  });
+
+  it('applies the 14-day rule to the sandbox only, and refuses a start in the past', async () => {
+    const { file } = scenarioWorkspace(UNANNOUNCED.replace('environment: sandbox', 'environment: production'));
+    const production = await runMain(['notice', file, '--at', '2026-11-28T09:00:00Z', '--announce-on', '2026-11-26'], {});
+    expect(production.stdout).toContain("The 14-day notice rule is the sandbox's; for production, only the coordination rule (above) applies.");
+    expect(production.stdout).not.toContain('TOO EARLY');
+    const past = await runMain(['notice', file, '--at', '2020-01-20T09:00:00Z']);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toContain('--at 2020-01-20T09:00:00Z: that is in the past');
   });
 
   it('refuses a mock scenario and a bad date, sending nothing (exit 2)', async () => {
@@ -70,13 +83,13 @@ describe('loadproof notice, its clock injected', () => {
     let out = '';
     const io = { stdout: (t: string) => (out += t), stderr: () => {}, secrets: new SecretMask(), env: {}, argv: [], cwd: '.', stderrIsTTY: false, stderrColumns: () => undefined, readStdin: async () => '', waitForSignal: () => new Promise<never>(() => {}) };
     const args = { scenario: file, at: '2027-03-01T10:00:00Z', json: true, _: [], $0: 'loadproof' } as never;
-    // 23:59 UTC on 1 March 2027 is still the 1st: the notice allows a start from 00:00 UTC on the 15th.
-    expect(await runNotice(args, io, Date.parse('2027-03-01T23:59:00Z'))).toBe(3);
+    // Run at 08:00 UTC on 1 March 2027: the notice is sent on the 1st, and allows a start from 00:00 UTC on the 15th.
+    expect(await runNotice(args, io, Date.parse('2027-03-01T08:00:00Z'))).toBe(3);
     const notice = JSON.parse(out);
     expect(notice).toMatchObject({ announcedOn: '2027-03-01', earliestStart: '2027-03-15T00:00:00Z', start: '2027-03-01T10:00:00Z', startAllowed: false, guard: { allowed: false } });
     expect(notice.guard.reasons.join('\n')).toContain('notice: notice.announcedOn 2027-03-01');
     out = '';
-    expect(await runNotice({ ...(args as object), at: '2027-03-15T00:00:00Z' } as never, io, Date.parse('2027-03-01T23:59:00Z'))).toBe(0);
+    expect(await runNotice({ ...(args as object), at: '2027-03-15T00:00:00Z' } as never, io, Date.parse('2027-03-01T08:00:00Z'))).toBe(0);
     expect(JSON.parse(out)).toMatchObject({ startAllowed: true, windowEnd: '2027-03-15T00:30:00Z' });
   });
 });

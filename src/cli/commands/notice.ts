@@ -2,7 +2,7 @@
 import type { Argv } from 'yargs';
 import { UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
-import { describeDecision, draftNotice, formatNotice, parseStartAt } from '../../guard/index.js';
+import { draftNotice, formatNotice, parseStartAt } from '../../guard/index.js';
 import { planScenario } from '../../run/plan-scenario.js';
 import { loadScenario } from '../../scenario/index.js';
 import type { Io } from '../io.js';
@@ -21,6 +21,7 @@ type NoticeArgs = Awaited<ReturnType<typeof noticeOptions>['argv']>;
 export async function runNotice(args: NoticeArgs, io: Io, nowMs: number = Date.now()): Promise<number> {
   const at = parseStartAt(args.at);
   if ('problem' in at) throw new UsageError(at.problem);
+  if (at.ms < nowMs) throw new UsageError(`--at ${args.at}: that is in the past (now ${new Date(nowMs).toISOString()}); expected the start of a test still to come`);
   const announceOn = args['announce-on'] ?? new Date(nowMs).toISOString().slice(0, 10);
   const day = parseStartAt(announceOn);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(announceOn) || 'problem' in day) throw new UsageError(`--announce-on: expected a date like 2026-11-26 (UTC), got "${announceOn}"`);
@@ -35,7 +36,6 @@ export async function runNotice(args: NoticeArgs, io: Io, nowMs: number = Date.n
     io.stdout(`${JSON.stringify({ ...rest, guard: { allowed: guard.allowed, reasons: guard.reasons } }, null, 2)}\n`);
   } else {
     io.stdout(`${formatNotice(notice).join('\n')}\n`);
-    if (!notice.guard.allowed) io.stdout(`\nWith this notice in place, the guard would still refuse the run:\n${describeDecision(notice.guard).join('\n')}\n`);
     io.stdout('\nNothing was sent: notice drafts text only.\n');
   }
   return exitCode;
