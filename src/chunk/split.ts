@@ -58,7 +58,7 @@ const LEVELS: readonly ((text: string, from: number, to: number) => number[])[] 
   (t, f, e) => endsAfter(t, f, e, /\n[ \t]*\n\s*/g), // paragraphs: a blank line
   (t, f, e) => endsAfter(t, f, e, /\n\s*/g), // lines
   // Sentences, not after a title or a common abbreviation: a cut after "Dr. " would part a name from its title.
-  (t, f, e) => endsAfter(t, f, e, /(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|e\.g|i\.e|approx))[.!?]+["')\]]*\s+/g),
+  (t, f, e) => endsAfter(t, f, e, /(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|e\.g|i\.e|approx))[.!?]+["')\]]*\s+|[。！？]+\s*/g),
   (t, f, e) => endsAfter(t, f, e, /\S+|\s+/g), // words, and the spaces between them as units of their own
   graphemeEnds,
   codePointEnds,

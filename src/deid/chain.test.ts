@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng } from '../core/rng.js';
+import { createRng, pick } from '../core/rng.js';
+import { FIRST_NAMES, LAST_NAMES } from '../lexicon/index.js';
 import { generateDocument } from '../corpus/index.js';
 import { type MockServer, startMockServer } from '../mock/index.js';
 import { type CallRecord, fetchToken, httpChainCalls } from './api.js';
@@ -51,6 +52,17 @@ describe('deidentify against the real mock', () => {
     expect(after.token.received - before.token.received).toBe(1);
     expect(calls.filter((c) => c.endpoint === 'identification')).toHaveLength(identifyRequests);
     expect(calls.every((c) => c.status === 200)).toBe(true);
+  });
+
+  it('finds the names a cut between words would part: a list of 150 names without full stops', async () => {
+    const rng = createRng(21);
+    const names = Array.from({ length: 150 }, () => `${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`);
+    const text = names.join(', ');
+    const token = await fetchToken(session([]));
+    const result = await deidentify(text, httpChainCalls(session([]), token, 'tag'), { split: SPLIT, concurrency: 4, maxResplits: 2 });
+    expect(result.seams).toBeGreaterThan(0);
+    expect(names.filter((n) => result.text.includes(n))).toEqual([]);
+    expect(result.remaining).toBe(0);
   });
 
   it('asks again in halves when an answer is cut at the output cap, so PHI past the cap is found', async () => {

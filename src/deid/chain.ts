@@ -8,7 +8,7 @@
  * then is counted, and the result says so. The calls are injected: the one-shot command sends them
  * with small requests, a load run through its own client.
  */
-import { type Piece, type SplitLimits, splitDocument } from '../chunk/index.js';
+import { type Piece, type SplitLimits, maxPieceLength, seamPieces, splitDocument } from '../chunk/index.js';
 
 /** One entity as identification reports it, in the text it was given. */
 export interface FoundEntity {
@@ -60,8 +60,10 @@ export interface DeidResult {
   /** Entities in document offsets, merged (no overlaps), in order. */
   readonly entities: readonly FoundEntity[];
   readonly replacements: readonly Replacement[];
-  /** The pieces of the first split. */
+  /** The pieces of the first split, then the seams around its cuts inside a sentence. */
   readonly pieces: readonly Piece[];
+  /** Of the pieces, the seams. */
+  readonly seams: number;
   /** Identification requests sent (re-asked halves included). */
   readonly identifyRequests: number;
   /** Pieces whose entity list was still cut after the last re-split: PHI may remain in them. */
@@ -74,7 +76,10 @@ export interface DeidResult {
 export class ChainError extends Error {}
 
 export async function deidentify(text: string, calls: ChainCalls, options: ChainOptions): Promise<DeidResult> {
-  const pieces = splitDocument(text, options.split).filter((p) => p.text.trim() !== '');
+  const split = splitDocument(text, options.split);
+  // Seams around cuts inside a sentence: what straddles a cut is whole in one of them.
+  const seams = seamPieces(text, split, maxPieceLength(options.split));
+  const pieces = [...split, ...seams].filter((p) => p.text.trim() !== '');
   let identifyRequests = 0;
   let truncatedPieces = 0;
 
@@ -89,13 +94,16 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
     }
     const found = answer.entities.map((e) => ({ ...e, start: e.start + piece.offset, end: e.end + piece.offset }));
     if (!answer.truncated) return found;
-    const halves = depth < options.maxResplits ? splitDocument(piece.text, halfOf(options.split, depth + 1)) : [];
+    const limits = halfOf(options.split, depth + 1);
+    const halves = depth < options.maxResplits ? splitDocument(piece.text, limits) : [];
     if (halves.length < 2) {
       truncatedPieces++;
       return found;
     }
-    const parts = await Promise.all(halves.filter((h) => h.text.trim() !== '').map((h) => identifyPiece({ text: h.text, offset: piece.offset + h.offset }, depth + 1)));
-    return parts.flat();
+    // The halves' own cuts get seams too; what the first answer found stays (merged), in case a half finds less.
+    const parts = [...halves, ...seamPieces(piece.text, halves, maxPieceLength(limits))].filter((h) => h.text.trim() !== '');
+    const again = await Promise.all(parts.map((h) => identifyPiece({ text: h.text, offset: piece.offset + h.offset }, depth + 1)));
+    return [...found, ...again.flat()];
   };
 
   const perPiece = await mapLimited(pieces, Math.max(1, options.concurrency), (p) => identifyPiece(p, 0));
@@ -103,7 +111,7 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
   const obfuscated = await calls.obfuscate(text, entities);
   // Checked, not trusted: what identification found must be gone from what obfuscation gave back.
   const remaining = entities.filter((e) => obfuscated.text.includes(text.slice(e.start, e.end))).length;
-  return { text: obfuscated.text, entities, replacements: obfuscated.replacements, pieces, identifyRequests, truncatedPieces, remaining };
+  return { text: obfuscated.text, entities, replacements: obfuscated.replacements, pieces, seams: seams.length, identifyRequests, truncatedPieces, remaining };
 }
 
 /** The limits of a re-split at `depth`: the piece budget halved that many times. */

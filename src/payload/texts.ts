@@ -8,7 +8,7 @@
  */
 import { createRng, pick } from '../core/rng.js';
 import { type DocumentMix, DEFAULT_DOCUMENT_MIX, type DocumentKind, type LengthClass, type Weights, generateDocument, generateNote } from '../corpus/index.js';
-import { type Piece, type SplitLimits, maxPieceLength, splitDocument } from '../chunk/index.js';
+import { type Piece, type SplitLimits, maxPieceLength, seamPieces, splitDocument } from '../chunk/index.js';
 import { estimateModelTokens } from '../spec/index.js';
 import type { UserTexts } from './user-texts.js';
 
@@ -150,8 +150,10 @@ function documentDrawer(settings: PayloadSettings, user: UserTexts | undefined, 
   const next = user !== undefined ? () => pick(rng, user.documents).text : () => generateDocument(rng, mix, limitChars).text;
   return () => {
     const text = next();
-    // Pieces of only spaces hold nothing to find: not sent. A document of nothing else is sent whole.
-    const pieces = splitDocument(text, settings.split).filter((p) => p.text.trim() !== '');
+    // Pieces of only spaces hold nothing to find: not sent. A document of nothing else is sent whole. Seams
+    // around cuts inside a sentence follow the pieces: what straddles a cut is whole in one of them.
+    const split = splitDocument(text, settings.split);
+    const pieces = [...split, ...seamPieces(text, split, maxPieceLength(settings.split))].filter((p) => p.text.trim() !== '');
     return { text, pieces: pieces.length > 0 ? pieces : [{ text, offset: 0 }] };
   };
 }

@@ -4,9 +4,10 @@ import { describeDecision } from '../guard/index.js';
 import type { ResolvedTarget } from '../run/target.js';
 import { CHECK_CALLS, type CheckOutcome } from './check.js';
 
-export function announceCheck(target: ResolvedTarget): string {
+export function announceCheck(target: ResolvedTarget, timeScale = 1): string {
   const where = target.kind === 'embedded-mock' ? `the embedded mock at ${target.baseUrl}` : target.kind === 'real' ? `${target.environment} at ${target.baseUrl}` : `the mock at ${target.baseUrl}`;
-  return `check: ${CHECK_CALLS.length} calls to ${where}, one to each endpoint: ${CHECK_CALLS.join(', ')} (nothing else is sent)`;
+  const times = timeScale === 1 ? '' : `; times below are wall ms, the mock running ${timeScale} times fast`;
+  return `check: ${CHECK_CALLS.length} calls to ${where}, one to each endpoint: ${CHECK_CALLS.join(', ')} (nothing else is sent${times})`;
 }
 
 export function formatCheck(outcome: CheckOutcome): string[] {

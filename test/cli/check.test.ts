@@ -37,7 +37,7 @@ describe('loadproof check', () => {
     const { file } = scenarioWorkspace(scenario('{ environment: mock }'));
     const { code, stdout, stderr } = await runMain(['check', file, '--time-scale', '50']);
     expect(code).toBe(0);
-    expect(stderr).toMatch(/^check: 4 calls to the embedded mock at http:\/\/127\.0\.0\.1:\d+, one to each endpoint: token, session, identification, obfuscation \(nothing else is sent\)\n$/);
+    expect(stderr).toMatch(/^check: 4 calls to the embedded mock at http:\/\/127\.0\.0\.1:\d+, one to each endpoint: token, session, identification, obfuscation \(nothing else is sent; times below are wall ms, the mock running 50 times fast\)\n$/);
     expect(stdout).toMatch(/✔ +token +200 +\d+ ms +access_token: a string of \d+ characters \(not shown\)/);
     expect(stdout).toMatch(/✔ +session +200 .*UUID-shaped/);
     expect(stdout).toMatch(/✔ +identification +200 .*\d+ entities \(.*\) in a text of \d+ characters; every entity's offsets fall inside the text and match its text/);

@@ -27,7 +27,7 @@ export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> 
   try {
     const { plan, userTexts } = planScenario(scenario, args.scenario, timeScale);
     const text = createTextSource(scenario.payload, userTexts, scenario.mode).next();
-    io.stderr(`${announceCheck(target)}\n`);
+    io.stderr(`${announceCheck(target, timeScale)}\n`);
     const outcome = await runCheck({ plan, target, text, secrets: io.secrets, timeoutMs: scenario.timeoutMs / timeScale, startAtMs: Date.now(), loopbackAsReal: args['allow-loopback-as-real'] });
     if (args.json) io.stdout(`${JSON.stringify({ target: { kind: target.kind, environment: target.environment, baseUrl: target.baseUrl }, ...outcome }, null, 2)}\n`);
     else io.stdout(`${formatCheck(outcome).join('\n')}\n`);

@@ -1,0 +1,40 @@
+/**
+ * Seams: where splitDocument had to cut inside a sentence (between words, or finer), an entity may
+ * straddle the cut and be whole in neither piece — a name in a list without full stops, an address, a
+ * CJK or emoji run. Each such cut gets a seam: a short extra piece around it (SEAM_REACH characters
+ * each side), identified like any piece, so that whatever crosses the cut is seen whole somewhere.
+ * Cuts between paragraphs, lines and sentences need none: PHI does not straddle them.
+ */
+import type { Piece } from './split.js';
+
+/** How far a seam reaches each side of its cut (characters): longer than any entity the mock finds but an address. */
+export const SEAM_REACH = 64;
+
+/** A cut right after a line break or the end of a sentence (not a title or abbreviation). */
+const SAFE_BEFORE = /(?:\n\s*|(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|e\.g|i\.e|approx))[.!?]+["')\]]*\s+|[。！？]+\s*)$/;
+
+/** Whether cutting `text` at `at` can part an entity. */
+export function cutIsInsideSentence(text: string, at: number): boolean {
+  return !SAFE_BEFORE.test(text.slice(Math.max(0, at - 16), at));
+}
+
+/**
+ * The seams of a split: one piece around every cut inside a sentence, each at most `maxLength`
+ * characters (SEAM_REACH each side, less when pieces must be shorter), never parting a surrogate pair.
+ */
+export function seamPieces(text: string, pieces: readonly Piece[], maxLength: number): Piece[] {
+  const reach = Math.max(1, Math.min(SEAM_REACH, Math.floor(maxLength / 2)));
+  const seams: Piece[] = [];
+  for (const piece of pieces.slice(1)) {
+    const at = piece.offset;
+    if (!cutIsInsideSentence(text, at)) continue;
+    let from = Math.max(0, at - reach);
+    let to = Math.min(text.length, at + reach);
+    if (isLowSurrogate(text.charCodeAt(from))) from++;
+    if (isLowSurrogate(text.charCodeAt(to))) to--;
+    if (to - from >= 2 && text.slice(from, to).trim() !== '') seams.push({ text: text.slice(from, to), offset: from });
+  }
+  return seams;
+}
+
+const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;
