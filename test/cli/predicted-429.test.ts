@@ -23,7 +23,7 @@ describe('the predicted 429 onset', () => {
     const predicted = json.predicted429s.findIndex((p: { firstAtMs: number | null }) => p.firstAtMs !== null);
     expect(predicted).toBe(3);
 
-    const run = await runMain(['run', ws.file, '--time-scale', '60', '--mock-profile', 'tight', '--out', ws.out]);
+    const run = await runMain(['run', ws.file, '--time-scale', '120', '--mock-profile', 'tight', '--out', ws.out]);
     expect([0, 1, 5], run.stderr).toContain(run.code);
     const summary = JSON.parse(readFileSync(join(ws.out, runFolders(ws.out)[0]!, 'summary.json'), 'utf8'));
     const seen = summary.phases.findIndex((p: { outcomes: { http_429: number } }) => p.outcomes.http_429 > 0);
