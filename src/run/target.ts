@@ -63,10 +63,14 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
     // It runs in its own thread: sharing the generator's event loop would delay both (issue 11 §3).
     // Loaded here: a run against any other target needs none of the mock's code.
     const { startMockThread } = await import('../mock/thread.js');
+    // Limits support raised for this customer (the scenario's `limits`) are the embedded mock's too: a rehearsal meets them.
+    const raised = scenario.limits;
+    const limits = raised === undefined ? undefined : Object.fromEntries(Object.entries({ sustainedRpm: raised.sustainedRpm, burstRpm: raised.burstRpm, burstMinutes: raised.burstMinutes, maxInFlight: raised.maxInFlight }).filter(([, v]) => v !== undefined));
     const mock = await startMockThread({
       profile: options.mockProfile ?? t.profile ?? MOCK_DEFAULTS.profile,
       timeScale: options.timeScale,
       port: 0,
+      ...(limits === undefined ? {} : { limits }),
       ...(credentials === undefined ? {} : { clientId: credentials.clientId, clientSecret: credentials.clientSecret }),
     });
     const own = { clientId: mock.clientId, clientSecret: mock.clientSecret, credentialSource: 'the embedded mock' };

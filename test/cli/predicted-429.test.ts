@@ -1,13 +1,14 @@
 /**
  * Issue 13: `plan` predicts where the first 429 comes, from the limits the scenario is judged by; a run
- * against a mock with those limits sees it within one step of the prediction.
+ * against the embedded mock, which takes the limits the scenario says support raised, sees it within one
+ * step of the prediction.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
-// The tight mock's limits (30 rpm sustained, 60 for 2 minutes: a bucket of 61), stated as the scenario's own.
+// Limits as support might have set them (30 rpm sustained, 60 for 2 minutes: a bucket of 61), the scenario's own.
 const STEPS = [30, 45, 60, 75, 90];
 const SCENARIO = `name: steps\ndescription: five steps up against tight limits\nphases:\n${STEPS.map((r) => `  - { name: step-${r}, duration: 1m, rpm: ${r} }\n`).join('')}limits: { sustainedRpm: 30, burstRpm: 60, burstMinutes: 2, reference: TIGHT-MOCK }\n`;
 
@@ -23,7 +24,7 @@ describe('the predicted 429 onset', () => {
     const predicted = json.predicted429s.findIndex((p: { firstAtMs: number | null }) => p.firstAtMs !== null);
     expect(predicted).toBe(3);
 
-    const run = await runMain(['run', ws.file, '--time-scale', '120', '--mock-profile', 'tight', '--out', ws.out]);
+    const run = await runMain(['run', ws.file, '--time-scale', '120', '--out', ws.out]);
     expect([0, 1, 5], run.stderr).toContain(run.code);
     const summary = JSON.parse(readFileSync(join(ws.out, runFolders(ws.out)[0]!, 'summary.json'), 'utf8'));
     const seen = summary.phases.findIndex((p: { outcomes: { http_429: number } }) => p.outcomes.http_429 > 0);
