@@ -111,7 +111,7 @@ export function formatNotice(n: AdvanceNotice): string[] {
     `Sustained rate:     ${rpm(n.sustained.rpm)}, for ${formatSpanMs(n.sustained.forMs)} in all`,
     `${n.documents === null ? 'Requests in total: ' : 'Identification:    '} ${n.requests.toLocaleString('en-US')}${n.documents === null ? '' : ` requests for ${n.documents.toLocaleString('en-US')} documents`}${n.worstCaseRequests === n.requests ? ' (no retries)' : ` (at most ${n.worstCaseRequests.toLocaleString('en-US')} if every 429 is retried)`}`,
     ...(n.documents === null ? [] : [`Obfuscation calls: ${n.documents.toLocaleString('en-US')} (one per document, after its identification requests; PHI Obfuscation's own limits)`]),
-    `In flight at most:  ${n.maxInFlight}`,
+    `In flight at most:  ${n.maxInFlight}${n.documents === null ? '' : ' identification requests (obfuscation calls go on connections of their own, as many again at most)'}`,
     `Coordination:       ${n.coordination.applies ? `needed — ${n.coordination.message}` : `not needed — ${n.coordination.message}`}`,
     '',
     n.noticeRule

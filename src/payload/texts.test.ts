@@ -84,6 +84,8 @@ describe('readUserTexts', () => {
   it('refuses what is not a regular file instead of reading it (a folder named .txt, a pipe, a device), and drops a byte-order mark', () => {
     const file = workspace({ 'bom.ndjson': '\uFEFF{"text":"with a BOM"}\r\n', 'folder/a.txt': 'fine', 'odd/dir.txt/x': 'inside' });
     expect(readUserTexts('bom.ndjson', file).documents).toEqual([{ name: 'bom.ndjson line 1', text: 'with a BOM' }]);
+    writeFileSync(join(file, '..', 'folder', 'latin1.txt'), Buffer.from('caf\xe9 au lait', 'latin1'));
+    expect(readUserTexts('folder', file)).toMatchObject({ notUtf8: ['latin1.txt'], documents: [{ name: 'a.txt' }, { name: 'latin1.txt' }] });
     expect(problemsOf(() => readUserTexts('odd', file))[0]).toBe('payload.source: dir.txt is not a regular file (a folder, a device or a pipe); expected a text file');
     symlinkSync('/dev/zero', join(file, '..', 'zero.ndjson'));
     expect(problemsOf(() => readUserTexts('zero.ndjson', file))[0]).toContain('zero.ndjson is not a regular file');

@@ -19,6 +19,8 @@ export interface UserTexts {
   readonly documents: readonly UserDocument[];
   /** Texts that were empty (or only whitespace): not sent. */
   readonly empty: readonly string[];
+  /** Texts that are not valid UTF-8 (their bad bytes read as U+FFFD): sent as read, and said. */
+  readonly notUtf8: readonly string[];
 }
 
 /** Bounds on what is read into memory: a payload is a sample of texts, not a data set. */
@@ -41,6 +43,7 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
   }
   const documents: UserDocument[] = [];
   const empty: string[] = [];
+  const notUtf8: string[] = [];
   const add = (name: string, text: string): void => {
     if (text.trim() === '') empty.push(name);
     else documents.push({ name, text });
@@ -57,7 +60,11 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
     const size = stat.size;
     if (size > USER_TEXT_BOUNDS.bytes) refuse(`${name} is over ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`);
     try {
-      return readFileSync(full, 'utf8').replace(/^\uFEFF/, '');
+      const bytes = readFileSync(full);
+      const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+      // A U+FFFD the bytes did not spell out is a byte that is not UTF-8 (a binary file, Latin-1, …).
+      if (text.includes('\uFFFD') && !bytes.includes(Buffer.from('\uFFFD'))) notUtf8.push(name);
+      return text;
     } catch (error) {
       return refuse(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
@@ -104,7 +111,7 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
     refuse(`${JSON.stringify(source)} is a file that does not end in .ndjson or .jsonl; expected "generated", a folder of .txt files or an .ndjson file`);
   }
   if (documents.length === 0) refuse(`every text in ${path} is empty (${empty.length}); expected at least one with text in it`);
-  return { path, documents, empty };
+  return { path, documents, empty, notUtf8 };
 }
 
 /** A value's shape for a message, never its content (texts may hold PHI). */

@@ -2,7 +2,8 @@
  * `loadproof deid`: one document through the de-identification chain, against a scenario's target
  * or the embedded mock. The token and the client secret are registered as secrets before any output.
  */
-import { RunFailure } from '../core/errors.js';
+import { RunFailure, UsageError } from '../core/errors.js';
+import { MAX_OBFUSCATION_CHARS } from '../mock/routes/obfuscation.js';
 import type { SecretMask } from '../core/redact.js';
 import { type SplitLimits } from '../chunk/index.js';
 import { ApiCallError, type CallRecord, ChainError, type DeidResult, deidentify, fetchToken, httpChainCalls } from '../deid/index.js';
@@ -27,6 +28,10 @@ export interface DeidOnceOutcome {
 
 export async function deidOnce(options: DeidOnceOptions): Promise<DeidOnceOutcome> {
   const { target, secrets } = options;
+  // loadproof's mock obfuscates at most MAX_OBFUSCATION_CHARS: a longer document would fail at its last call, after every piece was sent.
+  if (target.kind !== 'real' && target.kind !== 'loopback-stub' && options.text.length > MAX_OBFUSCATION_CHARS) {
+    throw new UsageError(`the document has ${options.text.length} characters; the mock's obfuscation takes at most ${MAX_OBFUSCATION_CHARS}`, 'nothing was sent; split the document into smaller ones');
+  }
   secrets.add(target.clientSecret);
   const calls: CallRecord[] = [];
   const session = {

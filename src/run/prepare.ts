@@ -41,6 +41,9 @@ export async function prepare(options: RunOptions): Promise<PreparedRun> {
   const guard = evaluateGuard(plan, { startAtMs: Date.now(), loopbackAsReal: options.loopbackAsReal });
   if (!guard.allowed) throw new GuardRefusal(guard.reasons);
   if (guard.real) for (const line of describeDecision(guard)) options.log(line);
+  if (userTexts !== undefined && userTexts.notUtf8.length > 0) {
+    options.log(`loadproof: payload: warning: ${userTexts.notUtf8.length} text${userTexts.notUtf8.length === 1 ? ' is' : 's are'} not valid UTF-8 and ${userTexts.notUtf8.length === 1 ? 'is' : 'are'} sent with U+FFFD for the bad bytes: ${userTexts.notUtf8.slice(0, 5).join(', ')}${userTexts.notUtf8.length > 5 ? ', …' : ''}`);
+  }
   if (userTexts !== undefined && userTexts.empty.length > 0) {
     options.log(`loadproof: payload: ${userTexts.empty.length} empty text${userTexts.empty.length === 1 ? '' : 's'} not sent: ${userTexts.empty.slice(0, 5).join(', ')}${userTexts.empty.length > 5 ? ', …' : ''}`);
   }

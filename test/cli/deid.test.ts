@@ -52,6 +52,12 @@ describe('loadproof deid', () => {
     const missing = await runMain(['deid', '/nonexistent/note.txt']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('/nonexistent/note.txt: cannot read it (ENOENT)');
+    const huge = await runMain(['deid', '-', '--time-scale', '100'], {}, 'word '.repeat(20_001));
+    expect(huge.code).toBe(2);
+    expect(huge.stderr).toContain("the document has 100005 characters; the mock's obfuscation takes at most 100000");
+    const tiny = await runMain(['deid', '-', '--max-tokens', '16', '--margin', '0.9'], {}, 'text');
+    expect(tiny.code).toBe(2);
+    expect(tiny.stderr).toContain('--max-tokens 16 --margin 0.9: expected pieces of at least 3 estimated tokens');
     const bad = await runMain(['deid', '-', '--concurrency', '0'], {}, 'text');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--concurrency: expected an integer from 1 to 64, got 0');
