@@ -141,3 +141,28 @@ describe('planNotes on band slices', () => {
     expect(arrivalsBefore(plan, 480_000, 64)).toBe(64);
   });
 });
+
+describe('buildPlan, mode deid', () => {
+  const deid = (rpm: number) => parseScenario(`name: d\ndescription: d\nmode: deid\nphases:\n  - { name: a, duration: 1m, rpm: ${rpm} }\n`, 'd.yaml');
+  const pieces = (counts: number[]) => {
+    let i = 0;
+    return () => counts[i++ % counts.length]!;
+  };
+
+  it("lays each document's pieces out as requests at its time, with rates in requests", () => {
+    const plan = buildPlan(deid(4), { piecesOfNextDocument: pieces([1, 3, 2, 2]) });
+    expect(plan.documents!.count).toBe(4);
+    expect([...plan.documents!.firstSeq]).toEqual([0, 1, 4, 6, 8]);
+    expect(plan.arrivals).toBe(8);
+    expect([...plan.phases[0]!.arrivalsMs]).toEqual([0, 15_000, 15_000, 15_000, 30_000, 30_000, 45_000, 45_000]);
+    expect(plan.phases[0]).toMatchObject({ fromRpm: 8, toRpm: 8, offeredRpm: 8, documents: { count: 4, fromRpm: 4, toRpm: 4 } });
+    expect(() => buildPlan(deid(4))).toThrow(/needs the pieces of its documents/);
+  });
+
+  it('notes a phase whose request rate lies near a band edge, which another payload could cross', () => {
+    expect(planNotes(buildPlan(deid(50), { piecesOfNextDocument: pieces([2]) }))).toEqual([
+      'phase a: its 100 identification requests a minute (50 documents a minute × 2 pieces) lie within 5 % of the 100 rpm band edge: another payload (seed, lengths, split) may put it in the other band',
+    ]);
+    expect(planNotes(buildPlan(deid(40), { piecesOfNextDocument: pieces([2]) }))).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 /** A human description of a Plan for `loadproof plan`: what would be sent, when, and against which targets. */
 import { formatTable } from '../core/text.js';
 import { formatDuration } from '../scenario/index.js';
-import { IDENTIFICATION_LIMITS } from '../spec/index.js';
+import { IDENTIFICATION_LIMITS, LATENCY_BANDS } from '../spec/index.js';
 import type { BandSlice } from './bands.js';
 import type { Plan, PlannedPhase } from './build-plan.js';
 
@@ -26,6 +26,13 @@ export function planNotes(plan: Plan): string[] {
       if (b.steadyArrivals === 0 && b.arrivals > 0) notes.push(`phase ${p.name}: ${which} falls in the warm-up: its p95 is not judged`);
       else if (b.steadyArrivals > 0 && b.steadyArrivals < P95_UPPER_BOUND_MIN_SAMPLES) {
         notes.push(`phase ${p.name}: ${which} holds ${b.steadyArrivals} requests after the warm-up, too few to show its p95 under the target (at least ${P95_UPPER_BOUND_MIN_SAMPLES}): that check can fail but not pass`);
+      }
+    }
+    // A deid phase's request rate is its documents' rate × their mean pieces, which the payload's draws decide.
+    if (p.documents !== undefined) {
+      const edge = LATENCY_BANDS.map((b) => b.upToRpm).find((up) => Number.isFinite(up) && [p.fromRpm, p.toRpm].some((r) => Math.abs(r - up) <= 0.05 * up));
+      if (edge !== undefined) {
+        notes.push(`phase ${p.name}: its ${round(p.offeredRpm)} identification requests a minute (${round((p.documents.fromRpm + p.documents.toRpm) / 2)} documents a minute × ${round(p.arrivalsMs.length / Math.max(1, p.documents.count))} pieces) lie within 5 % of the ${edge} rpm band edge: another payload (seed, lengths, split) may put it in the other band`);
       }
     }
     const unbanded = p.bands.find((b) => b.band === undefined);
