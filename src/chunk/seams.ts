@@ -7,8 +7,11 @@
  */
 import type { Piece } from './split.js';
 
-/** How far a seam reaches each side of its cut (characters): longer than any entity the mock finds but an address. */
-export const SEAM_REACH = 64;
+/** How far a seam reaches each side of its cut (characters): as long as the longest entity expected (an address with a ZIP+4 is about 90). */
+export const SEAM_REACH = 128;
+
+/** The smallest pieces (characters) that leave room for whole seams: the chain refuses smaller ones. */
+export const MIN_PIECE_CHARS_FOR_SEAMS = 2 * SEAM_REACH;
 
 /** A cut right after a line break or the end of a sentence (not a title or abbreviation). */
 const SAFE_BEFORE = /(?:\n\s*|(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|e\.g|i\.e|approx))[.!?]+["')\]]*\s+|[。！？]+\s*)$/;

@@ -65,6 +65,18 @@ describe('deidentify against the real mock', () => {
     expect(result.remaining).toBe(0);
   });
 
+  it('finds a long address straddling a cut whole, wherever the cut falls in it', async () => {
+    const address = '1234 Northwestern Pleasant Meadow Boulevard, Springfield Heights, IL 62704-1234';
+    const token = await fetchToken(session([]));
+    const api = httpChainCalls(session([]), token, 'tag');
+    for (const before of [690, 700, 720, 740, 760]) {
+      const text = `${'filler words without an end '.repeat(60).slice(0, before)} ${address} ${'more filler words '.repeat(80)}`;
+      const result = await deidentify(text, api, { split: SPLIT, concurrency: 4, maxResplits: 2 });
+      expect(result.text, `address at ${before}`).not.toContain('62704');
+      expect(result.text).not.toContain('Northwestern');
+    }
+  });
+
   it('asks again in halves when an answer is cut at the output cap, so PHI past the cap is found', async () => {
     // 700 characters of nothing but e-mail addresses: far more entity output than the 300-token cap.
     const emails = Array.from({ length: 26 }, (_, i) => `p${i}.x@example.org`);

@@ -59,11 +59,14 @@ export interface EngineOptions {
   readonly onStart?: (startMs: number) => void;
   /**
    * Requests handed to the client that it holds back, not yet sent (a deid document's later pieces, behind
-   * its concurrency): not in flight at the service, so not counted against maxInFlight, and one the client
-   * will hold back (`holdsBack(seq)`) is never dropped for it.
+   * its concurrency): not in flight at the service, so not counted against maxInFlight.
    */
   readonly queued?: () => number;
-  readonly holdsBack?: (seq: number) => boolean;
+  /**
+   * Whether arrival `seq` is admitted as a group's member is (a deid document is admitted or dropped whole,
+   * at its first piece): `decide` by maxInFlight (the default), `admit`, or `drop`.
+   */
+  readonly admission?: (seq: number) => 'decide' | 'admit' | 'drop';
 }
 
 export interface EngineResult {
@@ -101,7 +104,8 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
 
   const fire = (phase: number, intendedAtMs: number): void => {
     const mySeq = seq++;
-    if (options.holdsBack?.(mySeq) !== true && inFlight.size - (options.queued?.() ?? 0) >= options.maxInFlight) {
+    const admission = options.admission?.(mySeq) ?? 'decide';
+    if (admission === 'drop' || (admission === 'decide' && inFlight.size - (options.queued?.() ?? 0) >= options.maxInFlight)) {
       dropped++;
       emit({ seq: mySeq, phase, intendedAtMs, outcome: 'dropped' });
       return;

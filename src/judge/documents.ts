@@ -169,13 +169,37 @@ export function formatDocumentLine(r: DocumentRecord): string {
   return `${JSON.stringify(r)}\n`;
 }
 
-/** A line of documents.ndjson back, checked for the fields the judge reads. */
-export function parseDocumentLine(line: string, lineNo: number): DocumentRecord {
-  const value = JSON.parse(line) as DocumentRecord;
-  if (typeof value !== 'object' || value === null || !Number.isSafeInteger(value.doc) || value.doc < 0 || typeof value.phase !== 'string' || !['ok', 'failed', 'dropped', 'unsent'].includes(value.outcome)) {
-    throw new Error(`documents.ndjson line ${lineNo}: not a document record`);
+/** A line of documents.ndjson back, checked for every field the judge reads; throws naming what is wrong (the caller adds file and line). */
+export function parseDocumentLine(line: string): DocumentRecord {
+  let value: DocumentRecord;
+  try {
+    value = JSON.parse(line) as DocumentRecord;
+  } catch {
+    throw new Error('not a JSON line');
   }
+  const problem = documentProblem(value);
+  if (problem !== undefined) throw new Error(problem);
   return value;
+}
+
+/** Why a value is not a document record, or undefined when it is one. */
+function documentProblem(v: DocumentRecord): string | undefined {
+  const finite = (x: unknown): boolean => typeof x === 'number' && Number.isFinite(x);
+  const finiteOrNull = (x: unknown): boolean => x === null || finite(x);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return 'not a JSON object';
+  if (!Number.isSafeInteger(v.doc) || v.doc < 0) return 'doc: expected a whole number ≥ 0';
+  if (typeof v.phase !== 'string') return 'phase: expected a phase name';
+  if (!finite(v.intendedAtMs)) return 'intendedAtMs: expected a number';
+  if (!['ok', 'failed', 'dropped', 'unsent'].includes(v.outcome)) return 'outcome: expected ok, failed, dropped or unsent';
+  if (!finiteOrNull(v.latencyMs)) return 'latencyMs: expected a number or null';
+  const i = v.identification;
+  if (typeof i !== 'object' || i === null || !Number.isSafeInteger(i.truncated)) return 'identification: expected {outcomes, latencyMs, truncated}';
+  const o = v.obfuscation;
+  if (o !== null && (typeof o !== 'object' || typeof o.outcome !== 'string' || !finiteOrNull(o.latencyMs) || !finiteOrNull(o.sentAtMs) || !finiteOrNull(o.status))) {
+    return 'obfuscation: expected null or {outcome, status, sentAtMs, latencyMs, …}';
+  }
+  if (v.failedStage !== null && v.failedStage !== 'identification' && v.failedStage !== 'obfuscation') return 'failedStage: expected identification, obfuscation or null';
+  return undefined;
 }
 
 const stat = (v: number): number | 'unanswered' | null => (!Number.isFinite(v) ? null : isUnanswered(v) ? 'unanswered' : Math.round(v * 1000) / 1000);

@@ -101,7 +101,7 @@ async function readDocuments(path: string, documents: DocumentSink, planned: num
   lines.forEach((line, i) => {
     if (line === '') return;
     try {
-      const record = parseDocumentLine(line, i + 1);
+      const record = parseDocumentLine(line);
       if (record.doc >= planned) throw new Error(`doc ${record.doc} is beyond the plan's ${planned} documents`);
       if (seen[record.doc] === 1) throw new UsageError(`${path} line ${i + 1}: doc ${record.doc} appears twice`, 'the documents file was changed after the run');
       seen[record.doc] = 1;

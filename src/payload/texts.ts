@@ -150,10 +150,11 @@ function documentDrawer(settings: PayloadSettings, user: UserTexts | undefined, 
   const next = user !== undefined ? () => pick(rng, user.documents).text : () => generateDocument(rng, mix, limitChars).text;
   return () => {
     const text = next();
-    // Pieces of only spaces hold nothing to find: not sent. A document of nothing else is sent whole. Seams
-    // around cuts inside a sentence follow the pieces: what straddles a cut is whole in one of them.
+    // Pieces of only spaces hold nothing to find: not sent. A document of nothing else is sent whole. In mode
+    // deid, seams around cuts inside a sentence follow the pieces: what straddles a cut is whole in one of them.
     const split = splitDocument(text, settings.split);
-    const pieces = [...split, ...seamPieces(text, split, maxPieceLength(settings.split))].filter((p) => p.text.trim() !== '');
+    const seams = mode === 'deid' ? seamPieces(text, split, maxPieceLength(settings.split)) : [];
+    const pieces = [...split, ...seams].filter((p) => p.text.trim() !== '');
     return { text, pieces: pieces.length > 0 ? pieces : [{ text, offset: 0 }] };
   };
 }

@@ -48,26 +48,11 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
     if (text.trim() === '') empty.push(name);
     else documents.push({ name, text });
   };
-  /** A regular file's text (UTF-8, a leading byte-order mark dropped); a FIFO, a device or a folder is refused, not read. */
   const readText = (full: string, name: string): string => {
-    let stat: ReturnType<typeof statSync>;
-    try {
-      stat = statSync(full);
-    } catch (error) {
-      return refuse(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
-    if (!stat.isFile()) return refuse(`${name} is not a regular file (a folder, a device or a pipe); expected a text file`);
-    const size = stat.size;
-    if (size > USER_TEXT_BOUNDS.bytes) refuse(`${name} is over ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`);
-    try {
-      const bytes = readFileSync(full);
-      const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
-      // A U+FFFD the bytes did not spell out is a byte that is not UTF-8 (a binary file, Latin-1, …).
-      if (text.includes('\uFFFD') && !bytes.includes(Buffer.from('\uFFFD'))) notUtf8.push(name);
-      return text;
-    } catch (error) {
-      return refuse(`${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
+    const read = readRegularText(full, name);
+    if ('problem' in read) return refuse(read.problem);
+    if (read.notUtf8) notUtf8.push(name);
+    return read.text;
   };
   if (isFolder) {
     let names: string[];
@@ -112,6 +97,30 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
   }
   if (documents.length === 0) refuse(`every text in ${path} is empty (${empty.length}); expected at least one with text in it`);
   return { path, documents, empty, notUtf8 };
+}
+
+/**
+ * A regular file's text: UTF-8, a leading byte-order mark dropped, `notUtf8` when bytes were not UTF-8 (read
+ * as U+FFFD). A folder, a pipe or a device is refused, not read (a pipe would block, /dev/zero never end).
+ */
+export function readRegularText(full: string, name: string): { readonly text: string; readonly notUtf8: boolean } | { readonly problem: string } {
+  let stat: ReturnType<typeof statSync>;
+  try {
+    stat = statSync(full);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return { problem: `${name} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (error as Error).message})`}` };
+  }
+  if (!stat.isFile()) return { problem: `${name} is not a regular file (a folder, a device or a pipe); expected a text file` };
+  if (stat.size > USER_TEXT_BOUNDS.bytes) return { problem: `${name} is over ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large` };
+  try {
+    const bytes = readFileSync(full);
+    const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
+    // A U+FFFD the bytes did not spell out is a byte that is not UTF-8 (a binary file, Latin-1, …).
+    return { text, notUtf8: text.includes('\uFFFD') && !bytes.includes(Buffer.from('\uFFFD')) };
+  } catch (error) {
+    return { problem: `${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
 }
 
 /** A value's shape for a message, never its content (texts may hold PHI). */

@@ -44,6 +44,8 @@ interface OpenDocument {
   readonly waiting: ((release: Release) => void)[];
   /** Which piece's answer released each piece that waited (seq → seq). */
   readonly releasedBy: Map<number, number>;
+  /** Its first piece was dropped at maxInFlight: so are the others. */
+  dropped: boolean;
 }
 
 /** The piece whose answer freed a slot, and how long a time-scaled mock held that answer (model ms). */
@@ -74,9 +76,14 @@ export class DeidChain {
     return this.waitingNow;
   }
 
-  /** Whether piece `seq` will wait for a slot of its document rather than go at once (EngineOptions.holdsBack). */
-  holdsBack(seq: number): boolean {
-    return this.documentOf(documentOfSeq(this.documents, seq)).running >= this.options.concurrency;
+  /**
+   * A document is admitted or dropped whole (EngineOptions.admission): its first piece by maxInFlight, the
+   * rest as it went. A dropped document sends nothing; an admitted one is never cut short by the cap.
+   */
+  admission(seq: number): 'decide' | 'admit' | 'drop' {
+    const d = documentOfSeq(this.documents, seq);
+    if (this.documents.firstSeq[d] === seq) return 'decide';
+    return this.documentOf(d).dropped ? 'drop' : 'admit';
   }
 
   /**
@@ -116,6 +123,7 @@ export class DeidChain {
     const first = this.documents.firstSeq[d]!;
     doc.events[e.seq - first] = e;
     doc.received++;
+    if (e.outcome === 'dropped') doc.dropped = true;
     if (doc.received < doc.events.length) return;
     this.open.delete(d);
     const done = this.finish(d, doc.events as RequestEvent[], doc.releasedBy).finally(() => this.pending.delete(done));
@@ -131,7 +139,7 @@ export class DeidChain {
     let doc = this.open.get(d);
     if (doc === undefined) {
       const n = this.documents.firstSeq[d + 1]! - this.documents.firstSeq[d]!;
-      doc = { events: new Array(n).fill(undefined), received: 0, running: 0, waiting: [], releasedBy: new Map() };
+      doc = { events: new Array(n).fill(undefined), received: 0, running: 0, waiting: [], releasedBy: new Map(), dropped: false };
       this.open.set(d, doc);
     }
     return doc;
@@ -178,7 +186,9 @@ export class DeidChain {
     } else {
       const readyAtMs = o.clock.nowMs() - this.startMs;
       const body = JSON.stringify({ text: document!.text, entities, style: o.style });
-      const result = await o.obfuscate(body, Buffer.byteLength(body), base.firstSeq, this.startMs + readyAtMs);
+      // Due at the last answer's model time: a time-scaled mock held it for its lag, which a real service does not.
+      const heldMs = Math.max(0, ...records.map((r) => r.tries.at(-1)?.lagMs ?? 0));
+      const result = await o.obfuscate(body, Buffer.byteLength(body), base.firstSeq, this.startMs + readyAtMs - heldMs);
       if (result === undefined) {
         record = { ...base, obfuscation: null, endAtMs: null, latencyMs: null, outcome: 'unsent', failedStage: null };
       } else {

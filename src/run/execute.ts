@@ -365,7 +365,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
         chain?.observe(e);
       },
       onStart: (startMs) => chain?.start(startMs),
-      ...(chain === undefined ? {} : { queued: () => chain.queued, holdsBack: (seq: number) => chain.holdsBack(seq) }),
+      ...(chain === undefined ? {} : { queued: () => chain.queued, admission: (seq: number) => chain.admission(seq) }),
     });
     // The obfuscation calls of the last documents: bounded by their own deadlines, cancelled with the drain.
     await chain?.drain();

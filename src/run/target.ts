@@ -11,6 +11,7 @@ import { parseJsonObject } from '../client/json.js';
 import { smallRequest } from '../client/small-request.js';
 import { RunFailure, UsageError } from '../core/errors.js';
 import { readCredentials } from '../credentials/index.js';
+import { effectiveLimits } from '../guard/index.js';
 import { MOCK_DEFAULTS } from '../mock/defaults.js';
 import type { ProfileName } from '../mock/profiles.js';
 import { STATS_PATH } from '../mock/paths.js';
@@ -47,7 +48,9 @@ export interface TargetOptions {
 export async function resolveTarget(scenario: Scenario, options: TargetOptions): Promise<ResolvedTarget> {
   const t = scenario.target;
   const { clientIdEnv: idVar, clientSecretEnv: secretVar } = t.credentials;
-  const { credentials, warnings } = await readCredentials({ file: options.credentialsFile, env: options.env, idVar, secretVar });
+  const read = await readCredentials({ file: options.credentialsFile, env: options.env, idVar, secretVar });
+  const credentials = read.credentials;
+  const warnings = [...read.warnings];
   if (options.mockProfile !== undefined && (t.environment !== 'mock' || t.baseUrl !== undefined)) {
     throw new UsageError('--mock-profile applies to the embedded mock only; this scenario names a target.baseUrl');
   }
@@ -63,9 +66,16 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
     // It runs in its own thread: sharing the generator's event loop would delay both (issue 11 §3).
     // Loaded here: a run against any other target needs none of the mock's code.
     const { startMockThread } = await import('../mock/thread.js');
-    // Limits support raised for this customer (the scenario's `limits`) are the embedded mock's too: a rehearsal meets them.
-    const raised = scenario.limits;
-    const limits = raised === undefined ? undefined : Object.fromEntries(Object.entries({ sustainedRpm: raised.sustainedRpm, burstRpm: raised.burstRpm, burstMinutes: raised.burstMinutes, maxInFlight: raised.maxInFlight }).filter(([, v]) => v !== undefined));
+    // Limits support raised for this customer (the scenario's `limits`, the documented ones filling what it leaves
+    // out, as the guard reads them) are the embedded mock's too: a rehearsal meets them. They replace a profile's.
+    const raised = scenario.limits === undefined ? undefined : effectiveLimits(scenario);
+    const limits =
+      raised === undefined
+        ? undefined
+        : { sustainedRpm: raised.sustainedRpm, burstRpm: Math.max(raised.burstRpm, raised.sustainedRpm), burstMinutes: raised.burstMinutes, maxInFlight: raised.maxInFlight };
+    if (limits !== undefined && options.mockProfile !== undefined) {
+      warnings.push(`--mock-profile ${options.mockProfile}: its identification limits are replaced by the scenario's raised ones (${limits.sustainedRpm} rpm sustained, ${limits.burstRpm} for ${limits.burstMinutes} min, ${limits.maxInFlight} in flight)`);
+    }
     const mock = await startMockThread({
       profile: options.mockProfile ?? t.profile ?? MOCK_DEFAULTS.profile,
       timeScale: options.timeScale,

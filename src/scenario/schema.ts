@@ -194,7 +194,7 @@ export const ScenarioSchema = z
         kinds: weights(DOCUMENT_KINDS).optional().describe('Generated documents by kind, as relative weights (default: equal)'),
         split: z
           .strictObject({
-            maxTokens: intRange(16, 1_000_000).default(IDENTIFICATION_LIMITS.maxTextTokens).describe('The per-request limit, in estimated model tokens'),
+            maxTokens: intRange(16, IDENTIFICATION_LIMITS.maxTextTokens, " (the spec's limit)").default(IDENTIFICATION_LIMITS.maxTextTokens).describe('The per-request limit, in estimated model tokens'),
             margin: z
               .number({ error: 'expected a fraction from 0 to 0.9' })
               .min(0, { error: 'expected a fraction from 0 to 0.9' })
@@ -302,6 +302,11 @@ export const ScenarioSchema = z
     });
     for (const name of scenario.thresholds.byPhase.keys()) {
       if (!seen.has(name)) ctx.addIssue({ code: 'custom', path: ['thresholds', 'byPhase', name], message: `no phase is named "${name}"` });
+    }
+    // The chain's seams need pieces at least twice their reach (src/chunk/seams.ts: 128 characters).
+    const pieceChars = maxCharactersFor(Math.floor(scenario.payload.split.maxTokens * (1 - scenario.payload.split.margin)));
+    if (scenario.mode === 'deid' && pieceChars < 256) {
+      ctx.addIssue({ code: 'custom', path: ['payload', 'split'], message: `expected pieces of at least 256 characters in mode deid (room for the seams that find an entity straddling a cut), got ${pieceChars}` });
     }
     // A threshold on the obfuscation or document stage needs the chain.
     if (scenario.mode !== 'deid') {

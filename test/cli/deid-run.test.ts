@@ -102,6 +102,12 @@ describe('run, mode deid', () => {
     const twice = await runMain(['report', folder]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('line 2: doc 0 appears twice');
+    const bad = JSON.parse(lines[1]!);
+    bad.latencyMs = 'x';
+    writeFileSync(path, `${[lines[0], JSON.stringify(bad), ...lines.slice(2)].join('\n')}\n`);
+    const damaged = await runMain(['report', folder]);
+    expect(damaged.code).toBe(2);
+    expect(damaged.stderr).toContain('documents.ndjson line 2: latencyMs: expected a number or null');
     writeFileSync(path, `${lines.slice(1).join('\n')}\n`);
     const missing = await runMain(['report', folder]);
     expect(missing.code).toBe(2);

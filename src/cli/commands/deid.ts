@@ -1,12 +1,13 @@
 /** `loadproof deid <file|->`: one document through the de-identification chain. Wires modules; no logic here. */
-import { readFile } from 'node:fs/promises';
 import type { Argv } from 'yargs';
 import { UsageError } from '../../core/errors.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { checkTimeScale } from '../../core/time-scale.js';
-import { DEFAULT_SPLIT_LIMITS } from '../../chunk/index.js';
+import { DEFAULT_SPLIT_LIMITS, MIN_PIECE_CHARS_FOR_SEAMS, maxPieceLength } from '../../chunk/index.js';
+import { IDENTIFICATION_LIMITS } from '../../spec/index.js';
 import { deidSummaryLine, replacementTable } from '../../deid/index.js';
 import { PROFILE_NAMES } from '../../mock/profiles.js';
+import { readRegularText } from '../../payload/index.js';
 import { callTarget } from '../../preflight/target.js';
 import { deidOnce } from '../../preflight/deid-once.js';
 import type { Io } from '../io.js';
@@ -33,8 +34,13 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
   if (!(Number.isInteger(args.concurrency) && args.concurrency >= 1 && args.concurrency <= 64)) throw new UsageError(`--concurrency: expected an integer from 1 to 64, got ${args.concurrency}`);
   if (!(Number.isInteger(args['max-tokens']) && args['max-tokens'] >= 16)) throw new UsageError(`--max-tokens: expected an integer of at least 16, got ${args['max-tokens']}`);
   if (!(args.margin >= 0 && args.margin <= 0.9)) throw new UsageError(`--margin: expected a fraction from 0 to 0.9, got ${args.margin}`);
-  if (Math.floor(args['max-tokens'] * (1 - args.margin)) < 3) {
-    throw new UsageError(`--max-tokens ${args['max-tokens']} --margin ${args.margin}: expected pieces of at least 3 estimated tokens (two characters), got ${Math.floor(args['max-tokens'] * (1 - args.margin))}`, 'nothing was sent');
+  if (args['max-tokens'] > IDENTIFICATION_LIMITS.maxTextTokens) throw new UsageError(`--max-tokens: expected at most the spec's ${IDENTIFICATION_LIMITS.maxTextTokens}, got ${args['max-tokens']}`);
+  const pieceChars = maxPieceLength({ maxTokens: args['max-tokens'], margin: args.margin });
+  if (pieceChars < MIN_PIECE_CHARS_FOR_SEAMS) {
+    throw new UsageError(
+      `--max-tokens ${args['max-tokens']} --margin ${args.margin}: pieces of ${pieceChars} characters; expected at least ${MIN_PIECE_CHARS_FOR_SEAMS}, room for the seams that find an entity straddling a cut`,
+      'nothing was sent',
+    );
   }
   // yargs gives a lone "-" positional as "" (an empty file name means nothing else).
   const text = await readDocument(args.file === '' ? '-' : args.file, io);
@@ -66,10 +72,12 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
 
 async function readDocument(file: string, io: Io): Promise<string> {
   let text: string;
-  try {
-    text = file === '-' ? await io.readStdin() : await readFile(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`${file}: cannot read it (${(error as { code?: string }).code ?? (error as Error).message}); expected a text file, or - for standard input`, 'nothing was sent');
+  if (file === '-') text = (await io.readStdin()).replace(/^\uFEFF/, '');
+  else {
+    const read = readRegularText(file, file);
+    if ('problem' in read) throw new UsageError(`${read.problem}; expected a text file, or - for standard input`, 'nothing was sent');
+    if (read.notUtf8) io.stderr(`deid: warning: ${file} is not valid UTF-8; its bad bytes are sent as U+FFFD\n`);
+    text = read.text;
   }
   if (text.trim() === '') throw new UsageError(`${file === '-' ? 'standard input' : file}: the document is empty; expected text to de-identify`, 'nothing was sent');
   return text;
