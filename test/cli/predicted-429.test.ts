@@ -31,4 +31,13 @@ describe('the predicted 429 onset', () => {
     expect(seen).toBeGreaterThanOrEqual(0);
     expect(Math.abs(seen - predicted)).toBeLessThanOrEqual(1);
   });
+
+  it('a scenario that raises the sustained rate alone runs against the embedded mock (its burst at least the sustained rate)', async () => {
+    const ws = scenarioWorkspace('name: raised\ndescription: d\nphases: [{ name: a, duration: 30s, rpm: 300 }]\nlimits: { sustainedRpm: 400, reference: SUP-1 }\n');
+    const run = await runMain(['run', ws.file, '--time-scale', '120', '--mock-profile', 'tight', '--out', ws.out]);
+    expect(run.stderr).toContain("--mock-profile tight: its identification limits are replaced by the scenario's raised ones (400 rpm sustained, 400 for 5 min, 128 in flight)");
+    expect([0, 5], run.stderr).toContain(run.code);
+    const summary = JSON.parse(readFileSync(join(ws.out, runFolders(ws.out)[0]!, 'summary.json'), 'utf8'));
+    expect(summary.overall.outcomes.http_429).toBe(0);
+  });
 });
