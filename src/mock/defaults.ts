@@ -19,3 +19,6 @@ export const MOCK_DEFAULTS = {
   headersTimeoutMs: 30_000,
   requestTimeoutMs: 60_000,
 } as const;
+
+/** Longest text the mock's obfuscation takes (characters): rules on CPU, not the model's limit. */
+export const MAX_OBFUSCATION_CHARS = 100_000;

@@ -3,7 +3,8 @@
  * or the embedded mock. The token and the client secret are registered as secrets before any output.
  */
 import { RunFailure, UsageError } from '../core/errors.js';
-import { MAX_OBFUSCATION_CHARS } from '../mock/routes/obfuscation.js';
+// From the defaults, not the route: every CLI command loads this module, and none should load the mock's server code.
+import { MAX_OBFUSCATION_CHARS } from '../mock/defaults.js';
 import type { SecretMask } from '../core/redact.js';
 import { type SplitLimits } from '../chunk/index.js';
 import { ApiCallError, type CallRecord, ChainError, type DeidResult, deidentify, fetchToken, httpChainCalls } from '../deid/index.js';

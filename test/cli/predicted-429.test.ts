@@ -38,6 +38,7 @@ describe('the predicted 429 onset', () => {
     expect(run.stderr).toContain("--mock-profile tight: its identification limits are replaced by the scenario's raised ones (400 rpm sustained, 400 for 5 min, 128 in flight)");
     expect([0, 5], run.stderr).toContain(run.code);
     const summary = JSON.parse(readFileSync(join(ws.out, runFolders(ws.out)[0]!, 'summary.json'), 'utf8'));
-    expect(summary.overall.outcomes.http_429).toBe(0);
+    // No rate-limit 429 at 300 rpm under 400 sustained (the tight profile's small fleet may still queue and refuse in flight).
+    expect(summary.timeline.reduce((n: number, w: any) => n + w.answers429.rateLimit, 0)).toBe(0);
   });
 });

@@ -4,12 +4,12 @@
  * identification response fit as they are. 400 lists every problem; 413 over 100,000 characters.
  */
 import { estimateModelTokens } from '../../spec/index.js';
+import { MAX_OBFUSCATION_CHARS } from '../defaults.js';
 import { sendError } from '../http.js';
 import { obfuscate, parseObfuscationRequest } from '../phi/obfuscate.js';
 import { type RouteHandler, answerOutcome, authorize, readJsonBody } from './context.js';
 
-/** Longest text obfuscation takes (characters): rules on CPU, not the model's limit. */
-export const MAX_OBFUSCATION_CHARS = 100_000;
+export { MAX_OBFUSCATION_CHARS };
 
 /**
  * Largest obfuscation body (bytes), sized from its limits: the text (≤ 100,000 UTF-16 units, at
