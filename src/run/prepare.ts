@@ -9,6 +9,7 @@ import { checkTimeScale } from '../core/time-scale.js';
 import { type GuardDecision, describeDecision, evaluateGuard } from '../guard/index.js';
 import type { Plan } from '../plan/index.js';
 import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
+import { MAX_OBFUSCATION_CHARS } from '../mock/defaults.js';
 import type { UserTexts } from '../payload/index.js';
 import { planScenario } from './plan-scenario.js';
 import type { RunOptions, RunOutcome } from './execute.js';
@@ -41,6 +42,10 @@ export async function prepare(options: RunOptions): Promise<PreparedRun> {
   const guard = evaluateGuard(plan, { startAtMs: Date.now(), loopbackAsReal: options.loopbackAsReal });
   if (!guard.allowed) throw new GuardRefusal(guard.reasons);
   if (guard.real) for (const line of describeDecision(guard)) options.log(line);
+  const tooLong = scenario.mode === 'deid' ? (userTexts?.documents.filter((d) => d.text.length > MAX_OBFUSCATION_CHARS) ?? []) : [];
+  if (tooLong.length > 0) {
+    options.log(`loadproof: payload: warning: ${tooLong.length} document${tooLong.length === 1 ? ' is' : 's are'} over ${MAX_OBFUSCATION_CHARS} characters, more than loadproof's mock obfuscates in one call (they will fail at obfuscation against it): ${tooLong.slice(0, 5).map((d) => d.name).join(', ')}${tooLong.length > 5 ? ', …' : ''}`);
+  }
   if (userTexts !== undefined && userTexts.notUtf8.length > 0) {
     options.log(`loadproof: payload: warning: ${userTexts.notUtf8.length} text${userTexts.notUtf8.length === 1 ? ' is' : 's are'} not valid UTF-8 and ${userTexts.notUtf8.length === 1 ? 'is' : 'are'} sent with U+FFFD for the bad bytes: ${userTexts.notUtf8.slice(0, 5).join(', ')}${userTexts.notUtf8.length > 5 ? ', …' : ''}`);
   }
