@@ -4,5 +4,5 @@ export { DOCUMENTED_LIMITS, effectiveLimits, type EffectiveLimits } from './limi
 export { isLoopbackUrl } from './loopback.js';
 export { WINDOW_MS, measureTraffic, worstCaseFactor, type Stretch, type TrafficMeasures } from './traffic.js';
 export { parseStartAt, type StartAt } from './start-at.js';
-export { type AdvanceNotice, WINDOW_SLACK_MS, draftNotice, formatNotice } from './advance-notice.js';
+export { type AdvanceNotice, draftNotice, formatNotice } from './advance-notice.js';
 export { type Predicted429, describePredicted429s, predict429s } from './predicted-429.js';

@@ -7,7 +7,7 @@ import { RunFailure, UsageError } from '../core/errors.js';
 import { MAX_OBFUSCATION_CHARS } from '../mock/defaults.js';
 import type { SecretMask } from '../core/redact.js';
 import { type SplitLimits } from '../chunk/index.js';
-import { ApiCallError, type CallRecord, ChainError, type DeidResult, deidentify, fetchToken, httpChainCalls } from '../deid/index.js';
+import { ApiCallError, type CallRecord, ChainError, DEFAULT_CHAIN_OPTIONS, type DeidResult, deidentify, fetchToken, httpChainCalls } from '../deid/index.js';
 import type { ResolvedTarget } from '../run/target.js';
 
 export interface DeidOnceOptions {
@@ -43,7 +43,7 @@ export async function deidOnce(options: DeidOnceOptions): Promise<DeidOnceOutcom
   };
   try {
     const token = await fetchToken(session);
-    const result = await deidentify(options.text, httpChainCalls(session, token, options.style), { split: options.split, concurrency: options.concurrency, maxResplits: 2 });
+    const result = await deidentify(options.text, httpChainCalls(session, token, options.style), { split: options.split, concurrency: options.concurrency, maxResplits: DEFAULT_CHAIN_OPTIONS.maxResplits });
     return { result, calls };
   } catch (error) {
     throw asRunFailure(error, target);

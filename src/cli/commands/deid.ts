@@ -5,7 +5,7 @@ import { EXIT } from '../../core/exit-codes.js';
 import { checkTimeScale } from '../../core/time-scale.js';
 import { DEFAULT_SPLIT_LIMITS, MIN_PIECE_CHARS_FOR_SEAMS, maxPieceLength } from '../../chunk/index.js';
 import { IDENTIFICATION_LIMITS } from '../../spec/index.js';
-import { deidSummaryLine, replacementTable } from '../../deid/index.js';
+import { DEFAULT_CHAIN_OPTIONS, deidSummaryLine, replacementTable } from '../../deid/index.js';
 import { PROFILE_NAMES } from '../../mock/profiles.js';
 import { readRegularText } from '../../payload/index.js';
 import { callTarget } from '../../preflight/target.js';
@@ -20,7 +20,7 @@ export function deidOptions<T>(y: Argv<T>) {
     .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: its profile" })
     .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables' })
     .option('style', { choices: ['tag', 'mask'] as const, default: 'tag' as const, describe: 'Obfuscation: [TYPE] tags, or masks of the same length' })
-    .option('concurrency', { type: 'number', default: 4, describe: 'Pieces identified at once (1: in order)' })
+    .option('concurrency', { type: 'number', default: DEFAULT_CHAIN_OPTIONS.concurrency, describe: 'Pieces identified at once (1: in order)' })
     .option('max-tokens', { type: 'number', default: DEFAULT_SPLIT_LIMITS.maxTokens, describe: 'Split documents into pieces of at most this many estimated tokens…' })
     .option('margin', { type: 'number', default: DEFAULT_SPLIT_LIMITS.margin, describe: '…less this share (0 to 0.9)' })
     .option('show-values', { type: 'boolean', default: false, describe: 'Show the original text of each replaced entity (it is PHI: off by default)' })
