@@ -21,6 +21,8 @@ export interface ReportInput {
   readonly scenario: Scenario;
   /** The comparison with a baseline run (`run --baseline`), when there was one. */
   readonly comparison?: BaselineComparison;
+  /** False with --no-charts: the PNG charts are not drawn (report.html still draws its own). */
+  readonly pngCharts?: boolean;
 }
 
 type Phase = Summary['phases'][number];
@@ -50,6 +52,8 @@ export interface ReportContent {
   /** Against the baseline (`run --baseline`): what it was, the table, the rule, the outcome, the findings and notes. */
   readonly baseline?: { readonly intro: string; readonly table: ReportTable; readonly rule: string; readonly outcome: string; readonly lines: readonly string[] };
   readonly charts: readonly ChartSpec[];
+  /** Whether charts/*.png were drawn (not with --no-charts): report.md shows them or says how to draw them. */
+  readonly pngCharts: boolean;
   readonly files: string;
   /** A run that steps the rate up: each step against its target, and what that shows of capacity. */
   readonly capacity?: { readonly table: ReportTable; readonly lines: readonly string[] };
@@ -361,6 +365,7 @@ export function reportContent(input: ReportInput): ReportContent {
     ...capacitySections(input),
     ...(summary.deid === null ? {} : { deid: deidSection(summary.deid) }),
     charts: runCharts(summary),
+    pngCharts: input.pngCharts !== false,
     files:
       'This report is built from the run folder alone (`loadproof report <folder>` rebuilds it). `summary.json` holds every figure here; `events.ndjson` one line per planned request (in a deid run, `documents.ndjson` one per planned document); `junit.xml` the checks for CI. `manifest.json` lists the SHA-256 of every file, this one included: `loadproof verify <folder>` says whether any was changed.',
   };

@@ -11,6 +11,7 @@ const content = (over: Partial<ReportContent> = {}): ReportContent => ({
   evidence: ['First `paragraph`.', 'Second <b>not bold</b>.'],
   guard: { head: ['Rule', 'Status', 'What it found'], rows: [['target', 'ok', 'loopback']], numeric: [] },
   charts: [{ name: 'c1', title: 'One </script><script>alert(1)</script>', config: { type: 'line', data: { datasets: [{ label: '</script>', data: [] }] }, options: {} } }],
+  pngCharts: true,
   files: 'see `manifest.json`',
   ...over,
 });

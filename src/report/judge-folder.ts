@@ -24,7 +24,13 @@ export interface FolderJudgement extends Judgement {
   readonly manifestSha256: string | null;
 }
 
-export async function judgeFolder(dir: string, options: { readonly now: () => Date }): Promise<FolderJudgement> {
+export interface JudgeFolderOptions {
+  readonly now: () => Date;
+  /** False (--no-charts): no PNG chart is drawn, and any drawn before is removed. */
+  readonly pngCharts?: boolean;
+}
+
+export async function judgeFolder(dir: string, options: JudgeFolderOptions): Promise<FolderJudgement> {
   const folder = await readJudgedFolder(dir);
   const { run, end, scenario } = folder;
   const reportedAt = options.now();
@@ -41,7 +47,7 @@ export async function judgeFolder(dir: string, options: { readonly now: () => Da
   let judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
   // The folder's files were masked when the run wrote them: nothing secret is known here to mask.
-  const reports = await writeReports(dir, { summary: judgement.summary, run: { ...run, end }, scenario, ...(comparison === undefined ? {} : { comparison }) }, (text) => text);
+  const reports = await writeReports(dir, { summary: judgement.summary, run: { ...run, end }, scenario, ...(comparison === undefined ? {} : { comparison }), pngCharts: options.pngCharts !== false }, (text) => text);
   const reportFailures = reports.filter((f) => f.error !== null).map((f) => ({ ...f, file: relative(dir, f.file) }));
   if (reportFailures.length > 0) judgement = judge(reportFailures);
   // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy.

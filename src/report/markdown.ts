@@ -52,7 +52,9 @@ export function reportMarkdown(c: ReportContent): string {
     '',
     '## Charts',
     '',
-    ...c.charts.flatMap((chart) => [`![${mdText(chart.title)}](charts/${chart.name}.png)`, '']),
+    ...(c.pngCharts
+      ? c.charts.flatMap((chart) => [`![${mdText(chart.title)}](charts/${chart.name}.png)`, ''])
+      : ['Not drawn as PNG files for this run (`--no-charts`). report.html draws them from its own data, and `loadproof report <this folder>` draws them into charts/.', '']),
     '## Files',
     '',
     mdText(c.files),

@@ -72,6 +72,8 @@ export interface RunOptions {
   readonly host: HostRecord;
   /** Writes the reports beside summary.json, and the manifest last: src/report's, given by the CLI (report sits above run). */
   readonly reports: RunReports;
+  /** False with --no-charts: the PNG charts are not drawn (`loadproof report` draws them later). */
+  readonly pngCharts?: boolean;
   /** --baseline: the run folder to compare this run with, judged already (a bad one was refused before anything was sent). */
   readonly baseline?: { readonly dir: string; readonly run: ComparedRun; readonly tolerance: number };
   /** Progress lines (stderr). */
@@ -86,7 +88,7 @@ export interface RunOptions {
 
 /** What writes a judged run's report files (src/report/write-reports.ts); each failure is returned, never thrown. */
 export interface RunReports {
-  write(dir: string, input: { readonly summary: Summary; readonly run: RunRecord; readonly scenario: Scenario; readonly comparison?: BaselineComparison }, redact: (text: string) => string): Promise<FileResult[]>;
+  write(dir: string, input: { readonly summary: Summary; readonly run: RunRecord; readonly scenario: Scenario; readonly comparison?: BaselineComparison; readonly pngCharts?: boolean }, redact: (text: string) => string): Promise<FileResult[]>;
   writeManifest(dir: string, run: RunRecord, summary: Summary, scenario: Scenario, redact: (text: string) => string): Promise<FileResult & { readonly sha256: string | null }>;
 }
 
@@ -182,7 +184,7 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     const comparisonWritten = comparison === undefined ? [] : [await writeJsonAtomically(COMPARISON_FILE, `${JSON.stringify(comparison, null, 2)}\n`)];
     // The reports before summary.json, so that it names any that could not be written.
     const redact = (text: string): string => options.secrets.redact(text);
-    const reportFailures = (await options.reports.write(reportDir, { summary: judgement.summary, run: { ...run, end }, scenario: plan.scenario, ...(comparison === undefined ? {} : { comparison }) }, redact).catch((error: unknown) => [{ file: join(reportDir, 'junit.xml'), error: `the reports could not be built: ${(error as Error).message}` }]))
+    const reportFailures = (await options.reports.write(reportDir, { summary: judgement.summary, run: { ...run, end }, scenario: plan.scenario, ...(comparison === undefined ? {} : { comparison }), pngCharts: options.pngCharts !== false }, redact).catch((error: unknown) => [{ file: join(reportDir, 'junit.xml'), error: `the reports could not be built: ${(error as Error).message}` }]))
       .map(relative)
       .concat(comparisonWritten)
       .filter((f) => f.error !== null);

@@ -15,7 +15,7 @@ const K = '60';
 /** One run of SCENARIO against the embedded mock of `profile`; its folder. */
 async function runAgainst(profile: string): Promise<string> {
   const ws = scenarioWorkspace(SCENARIO);
-  const run = await runMain(['run', ws.file, '--time-scale', K, '--mock-profile', profile, '--out', ws.out]);
+  const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', K, '--mock-profile', profile, '--out', ws.out]);
   expect([0, 1, 5], run.stderr).toContain(run.code);
   return join(ws.out, runFolders(ws.out)[0]!);
 }
@@ -67,7 +67,7 @@ describe('loadproof compare', () => {
 
   it('run --baseline: the comparison in the terminal, comparison.json, report.md, report.html and junit.xml; exit 1; report rebuilds it', async () => {
     const ws = scenarioWorkspace(SCENARIO);
-    const run = await runMain(['run', ws.file, '--time-scale', K, '--mock-profile', 'degraded', '--baseline', nominalA, '--out', ws.out]);
+    const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', K, '--mock-profile', 'degraded', '--baseline', nominalA, '--out', ws.out]);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain(`against the baseline ${nominalA} (compared, `);
     expect(run.stdout).toMatch(/regression: busy: p95 .* the new interval lies above the baseline's by more than 10 %/);
@@ -83,7 +83,7 @@ describe('loadproof compare', () => {
     expect(junit).toMatch(/<testcase name="baseline: busy: no clear regression against the baseline [^"]*" classname="loadproof\.compared\.baseline" time="0">\s*<failure message="p95 /);
     expect(junit).not.toContain('observed no data');
     // Rebuilt from the folder alone, comparison included, with the same exit.
-    const again = await runMain(['report', folder]);
+    const again = await runMain(['report', folder, '--no-charts']);
     expect(again.code).toBe(1);
     expect(readFileSync(join(folder, 'report.md'), 'utf8')).toBe(md);
     expect((await runMain(['verify', folder])).code).toBe(0);
@@ -96,7 +96,7 @@ describe('loadproof compare', () => {
 
   it('run --baseline with a baseline that shares no phase with the scenario: exit 2 before anything is sent', async () => {
     const ws = scenarioWorkspace('name: other\ndescription: other phases\nphases:\n  - { name: elsewhere, duration: 30s, rpm: 60 }\n');
-    const run = await runMain(['run', ws.file, '--time-scale', K, '--baseline', nominalA, '--out', ws.out]);
+    const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', K, '--baseline', nominalA, '--out', ws.out]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain(`--baseline ${nominalA}: none of its phases (steady, busy) is a phase of other (elsewhere)`);
     expect(existsSync(ws.out) ? runFolders(ws.out) : []).toEqual([]);
@@ -104,7 +104,7 @@ describe('loadproof compare', () => {
 
   it('run --baseline with a folder that is not a run: exit 2 before anything is sent', async () => {
     const ws = scenarioWorkspace(SCENARIO);
-    const run = await runMain(['run', ws.file, '--time-scale', K, '--baseline', join(ws.dir, 'nowhere'), '--out', ws.out]);
+    const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', K, '--baseline', join(ws.dir, 'nowhere'), '--out', ws.out]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('not a run folder');
     expect(existsSync(ws.out) ? runFolders(ws.out) : []).toEqual([]); // no run folder: nothing was sent

@@ -29,7 +29,7 @@ describe('coordinated omission (stall profile)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadproof-co-'));
     const file = join(dir, 'stall.yaml');
     writeFileSync(file, `name: stall\ndescription: stalls\ntarget: { environment: mock, baseUrl: "${s.url}" }\nphases:\n  - { name: steady, duration: 2m, rpm: 100 }\nthresholds: { documentedTargets: false }\n`);
-    const { code } = await runCli(['run', file, '--time-scale', String(K), '--out', join(dir, 'out')]);
+    const { code } = await runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', join(dir, 'out')]);
     expect(code).toBe(0);
     const runDir = join(dir, 'out', readdirSync(join(dir, 'out'))[0]!);
     const events = readFileSync(join(runDir, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; latencyMs: number; intendedAtMs: number; lastSentAtMs: number });

@@ -26,7 +26,7 @@ const lines = (file: string): any[] => readFileSync(file, 'utf8').trim().split('
 async function deidRun(options: MockServerOptions, extra = ''): Promise<{ code: number; stdout: string; folder: string; summary: any; documents: any[]; events: any[] }> {
   server = await startMockServer({ timeScale: K, ...options });
   const ws = scenarioWorkspace(scenario(server.url, extra));
-  const { code, stdout } = await runMain(['run', ws.file, '--time-scale', String(K), '--out', ws.out]);
+  const { code, stdout } = await runMain(['run', '--no-charts', ws.file, '--time-scale', String(K), '--out', ws.out]);
   const folder = join(ws.out, runFolders(ws.out)[0]!);
   await expectSameWhenJudgedAgain(folder);
   return { code, stdout, folder, summary: JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')), documents: lines(join(folder, 'documents.ndjson')), events: lines(join(folder, 'events.ndjson')) };

@@ -52,7 +52,7 @@ describe('loadproof run: 429s judged against the envelope', () => {
       const { url } = JSON.parse(await mock.firstLine) as { url: string };
       const phases = 'phases:\n  - { name: warmup, duration: 1m, rpm: 100 }\n  - { name: burst, duration: 5m, rpm: 200, warmup: 30s }\n';
       const { file, out } = scenarioWorkspace(`name: burst-tight\ndescription: burst.yaml against a tighter limiter\ntarget: { environment: mock, baseUrl: ${url} }\n${phases}`);
-      const { code, stdout, stderr } = await runMain(['run', file, '--time-scale', String(k), '--out', out]);
+      const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(k), '--out', out]);
       expect(code, stderr).toBe(1);
       expect(stdout).toMatch(/no 429 inside the documented rate-limit envelope: \d+ 429s on requests the documented limits clearly allow/);
       const summary = readSummary(out);

@@ -26,7 +26,7 @@ describe('loadproof run: 429s judged against the envelope', () => {
     // silence now lasts at least 5 s of wall time, deadlines are judged on model time, and a request enters the
     // mock's model at its due time: three such runs at once beside a CPU hog all passed with no finding.
     const { file, out } = scenarioWorkspace(readFileSync(BURST, 'utf8'));
-    const { code, stdout } = await runMain(['run', file, '--time-scale', '60', '--out', out]);
+    const { code, stdout } = await runMain(['run', '--no-charts', file, '--time-scale', '60', '--out', out]);
     const summary = readSummary(out);
     expect(envelopeChecks(summary).map((c) => [c.phase, c.status, c.observed])).toEqual([
       ['warmup', 'pass', 0],

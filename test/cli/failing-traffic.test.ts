@@ -36,7 +36,7 @@ describe('failing traffic fails the verdict', () => {
   it('every request answered 500: exit 1, the error check names them', async () => {
     const s = await mock({ profile: 'zero', faults: { http500Rate: 1 } });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n'));
-    const { code, stdout } = await runCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    const { code, stdout } = await runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out], {}, 60_000);
     expect(code).toBe(1);
     const { summary } = await onlyRun(out);
     expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'fail', what: 'errors: rate < 1%', observed: 1, reason: '200 of 200 (100.00 %)' });
@@ -46,7 +46,7 @@ describe('failing traffic fails the verdict', () => {
   it('every request refused with 403: exit 1', async () => {
     const s = await stub({ identify: () => ({ status: 403, body: { error: 'forbidden' } }) });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 2s, rpm: 300 }\n'));
-    const { code } = await runMain(['run', file, '--out', out]);
+    const { code } = await runMain(['run', '--no-charts', file, '--out', out]);
     expect(code).toBe(1);
     const { summary } = await onlyRun(out);
     expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'fail', observed: 1 });
@@ -57,7 +57,7 @@ describe('failing traffic fails the verdict', () => {
     // Half the answers take 30 s: far more in flight than the 16 a service meeting 4 s at 200 rpm would hold (13.3).
     const s = await mock({ profile: 'zero', faults: { slowRate: 0.5, slowExtraMs: 30_000 } });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 16\ntimeout: 1m\n'));
-    const { code } = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
+    const { code } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     expect(code).toBe(1);
     const { summary } = await onlyRun(out);
     const p = summary.phases[0];
@@ -70,7 +70,7 @@ describe('failing traffic fails the verdict', () => {
     // maxInFlight 3 at 200 rpm: a service meeting 4 s could hold 13 in flight, so it would be dropped at too.
     const s = await mock({ profile: 'nominal' });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 3\n'));
-    const { code, stdout } = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
+    const { code, stdout } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     expect(code).toBe(5);
     const { summary } = await onlyRun(out);
     expect(summary.counts.dropped).toBeGreaterThan(0);
@@ -85,7 +85,7 @@ describe('failing traffic fails the verdict', () => {
     const phases = '  - { name: steady, duration: 30s, rpm: 200 }\n';
     for (const [errors, exit] of [['rate < 50%', 0], ['count == 0', 1], ['none', 0]] as const) {
       const { file, out } = scenarioWorkspace(scenarioAt(s.url, phases, `thresholds: { documentedTargets: false, errors: "${errors}" }\n`));
-      const { code } = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
+      const { code } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
       expect(code, errors).toBe(exit);
       const check = errorCheckOf((await onlyRun(out)).summary, 'steady');
       if (errors === 'none') expect(check).toBeUndefined();
@@ -95,7 +95,7 @@ describe('failing traffic fails the verdict', () => {
 
   it('refuses an error check it cannot read, with exit 2 and the field named', async () => {
     const { file, out } = scenarioWorkspace(scenarioAt('http://127.0.0.1:9', '  - { name: steady, duration: 1m, rpm: 200 }\n', 'thresholds: { errors: "p(95) < 1s" }\n'));
-    const { code, stderr } = await runMain(['run', file, '--out', out]);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out]);
     expect(code).toBe(2);
     expect(stderr).toContain('thresholds.errors: expected "rate <op> <n% or 0–1>", "count <op> <integer>", or "none", got "p(95) < 1s"');
   });
@@ -105,7 +105,7 @@ describe('a target that stops answering ends the run with exit 4, everything mea
   it('the target killed in the last minute of the plan: too late for a minute of silence, exit 4 all the same (review)', async () => {
     const s = await mock({ profile: 'zero' });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 2m, rpm: 120 }\n'));
-    const run = runMain(['run', file, '--time-scale', String(K), '--out', out]);
+    const run = runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     // 160 of 240 requests: 80 s of the plan's 120 s.
     await new Promise<void>((resolve) => {
       const poll = setInterval(() => {
@@ -127,7 +127,7 @@ describe('a target that stops answering ends the run with exit 4, everything mea
   it('the target killed 5 s into the run', async () => {
     const s = await mock({ profile: 'zero' });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10m, rpm: 60 }\n'));
-    const run = runMain(['run', file, '--time-scale', String(K), '--out', out]);
+    const run = runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     const seen = await new Promise<number>((resolve) => {
       const poll = setInterval(() => {
         const n = s.stats().requests.identification.received;

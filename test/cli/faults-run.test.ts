@@ -23,7 +23,7 @@ describe('tokens mid-run: bounded, and fatal when refused (exit 4, everything me
   it('a service that answers 401 to everything: two token calls, then the run ends', async () => {
     const s = await stub({ identify: () => ({ status: 401, body: { error: 'invalid_token' } }) });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: spike, duration: 20s, rpm: 300 }\n'));
-    const { code, stderr } = await runMain(['run', file, '--out', out]);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out]);
     expect(code).toBe(4);
     expect(stderr).toContain('AUTH_FAILED: the service rejected two access tokens in a row with 401');
     expect(s.counts.token).toBe(2);
@@ -39,7 +39,7 @@ describe('tokens mid-run: bounded, and fatal when refused (exit 4, everything me
       identify: (n) => (n <= 10 ? { status: 200, body: { entities: [] } } : { status: 401, body: { error: 'invalid_token' } }),
     });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10s, rpm: 300 }\n'));
-    const { code, stderr } = await runMain(['run', file, '--out', out]);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out]);
     expect(code).toBe(4);
     expect(stderr).toContain('AUTH_FAILED: cannot renew the access token mid-run: cannot authenticate: the client_id or client_secret is wrong (401 Unauthorized)');
     expect(s.counts.token).toBe(2);
@@ -52,7 +52,7 @@ describe('tokens mid-run: bounded, and fatal when refused (exit 4, everything me
   it('a token that claims to last 1 ms: one token call for the whole run, and a warning', async () => {
     const s = await stub({ token: (n) => tokenAnswer(n, 0.001) });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 4s, rpm: 300 }\n'));
-    const { code, stderr } = await runMain(['run', file, '--out', out]);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out]);
     expect(code).toBe(0);
     expect(stderr).toContain('warning: the token endpoint says tokens last 0.001 s');
     expect(s.counts.token).toBe(1);
@@ -65,7 +65,7 @@ describe('the target killed and restarted mid-run', () => {
     const first = await mock({ profile: 'zero' });
     const port = Number(new URL(first.url).port);
     const { file, out } = scenarioWorkspace(scenarioAt(first.url, '  - { name: steady, duration: 1m, rpm: 300 }\n'));
-    const run = runMain(['run', file, '--time-scale', String(K), '--out', out]);
+    const run = runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     await until(() => first.stats().requests.identification.received >= 50, '50 requests');
     await first.close();
     await new Promise((r) => setTimeout(r, 300));
@@ -94,7 +94,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
   it('puts two runs of one scenario started together in two folders', async () => {
     const s = await mock({ profile: 'zero' });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
-    const [a, b] = await Promise.all([runCli(['run', file, '--time-scale', String(K), '--out', out]), runCli(['run', file, '--time-scale', String(K), '--out', out])]);
+    const [a, b] = await Promise.all([runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]), runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out])]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const folders = runFolders(out);
     expect(folders).toHaveLength(2);
@@ -108,7 +108,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
   ])('refuses --out at $what with exit 2, before the token call', async ({ out: outOf, mention }) => {
     const s = await mock();
     const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
-    const { code, stderr } = await runMain(['run', file, '--time-scale', String(K), '--out', outOf(dir)]);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', outOf(dir)]);
     expect(code).toBe(2);
     expect(stderr).toContain(mention);
     expect(stderr).not.toContain('internal error');
@@ -121,7 +121,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     const runDir = join(dir, 'run');
     mkdirSync(runDir);
     symlinkSync('/dev/full', join(runDir, 'events.ndjson'));
-    const { code, stdout, stderr } = await runMain(['run', file, '--time-scale', String(K), '--run-dir', runDir]);
+    const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', runDir]);
     expect(code).toBe(4);
     expect(stderr).toContain(`could not write ${join(runDir, 'events.ndjson')} (ENOSPC`);
     expect(stdout).toContain('verdict: PASS — exit 4');
@@ -142,7 +142,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     mkdirSync(runDir);
     // summary.json is written to a temporary file first, then renamed into place: the full disk hits that file.
     symlinkSync('/dev/full', join(runDir, 'summary.json.partial'));
-    const { code, stdout, stderr } = await runMain(['run', file, '--time-scale', String(K), '--run-dir', runDir]);
+    const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', runDir]);
     expect(existsSync(join(runDir, 'summary.json'))).toBe(false);
     expect(code).toBe(4);
     expect(stderr).toContain(`could not write ${join(runDir, 'summary.json')} (ENOSPC`);
@@ -156,7 +156,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     const s = await mock();
     const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
     writeFileSync(join(dir, 'summary.json'), '{}');
-    const { code, stderr } = await runMain(['run', file, '--time-scale', String(K), '--run-dir', dir]);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', dir]);
     expect(code).toBe(2);
     expect(stderr).toContain('it already holds a run (summary.json)');
     expect(s.stats().requests.token.received).toBe(0);
@@ -165,7 +165,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
   it('writes the report and exits with the verdict when stdout is closed early (| head)', async () => {
     const s = await mock({ profile: 'zero' });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
-    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    const cli = startCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     cli.child.stdout.destroy();
     const { code, stderr } = await cli.exited;
     expect(stderr).not.toContain('internal error');
@@ -178,7 +178,7 @@ describe('a loopback server that is not loadproof’s mock', () => {
   it('is a mock at time scale 1 with its profile unknown', async () => {
     const s = await stub();
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 3s, rpm: 300 }\n'));
-    const { code, stdout } = await runMain(['run', file, '--out', out]);
+    const { code, stdout } = await runMain(['run', '--no-charts', file, '--out', out]);
     expect(code).toBe(0);
     expect(stdout).toContain("(a loopback server that is not loadproof's mock: real time, profile unknown)");
     const r = await onlyRun(out);
@@ -189,7 +189,7 @@ describe('a loopback server that is not loadproof’s mock', () => {
   it('refuses another --time-scale with exit 2, saying why, and sends nothing', async () => {
     const s = await stub();
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 3s, rpm: 300 }\n'));
-    const { code, stderr } = await runMain(['run', file, '--time-scale', '20', '--out', out]);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', '20', '--out', out]);
     expect(code).toBe(2);
     expect(stderr).toContain("is not loadproof's mock (it has no /__mock/stats saying its time scale), so it runs in real time and can only be tested at time scale 1");
     expect(s.counts.token + s.counts.identification).toBe(0);

@@ -25,7 +25,7 @@ describe('signals: exit 130, every planned request accounted for', () => {
   it.each(['SIGINT', 'SIGTERM'] as const)('%s during a token call that hangs: nothing sent, every request unsent', async (signal) => {
     const s = await stub({ token: () => 'hang' });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10s, rpm: 60 }\n'));
-    const cli = startCli(['run', file, '--out', out]);
+    const cli = startCli(['run', '--no-charts', file, '--out', out]);
     const { code } = await signalWhen(cli, () => s.counts.token === 1, 'the token call', signal);
     expect(code).toBe(130);
     const r = await onlyRun(out);
@@ -37,7 +37,7 @@ describe('signals: exit 130, every planned request accounted for', () => {
   it('SIGTERM mid-run on the mock', async () => {
     const s = await mock();
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: long, duration: 10m, rpm: 100 }\n'));
-    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    const cli = startCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     const { code, stderr } = await signalWhen(cli, () => s.stats().requests.identification.received >= 20, '20 requests', 'SIGTERM');
     expect(code).toBe(130);
     expect(stderr).toContain('SIGTERM: no new requests');
@@ -50,7 +50,7 @@ describe('signals: exit 130, every planned request accounted for', () => {
     // 30 rpm with no burst room, offered 240 rpm, retries up to 10 attempts waiting up to a minute.
     const s = await mock({ limits: { sustainedRpm: 30, burstRpm: 30 } });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 5m, rpm: 240 }\n', 'on429: { policy: retry, maxAttempts: 10, baseDelay: 1s, maxDelay: 60s }\n'));
-    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    const cli = startCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     await until(() => (s.stats().requests.identification.byStatus['429'] ?? 0) >= 30, '30 429s');
     const signalledAtMs = s.stats().uptimeS * 1000; // the mock's clock (model ms)
     cli.child.kill(signal);
@@ -71,7 +71,7 @@ describe('signals: exit 130, every planned request accounted for', () => {
     // Every answer is held 30 s (model) and the plan fires its 4 arrivals in 2 s.
     const s = await mock({ profile: 'zero', faults: { slowRate: 1, slowExtraMs: 30_000 } });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: short, duration: 2s, rpm: 120 }\n', 'timeout: 60s\n'));
-    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    const cli = startCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     const { code } = await signalWhen(cli, () => s.stats().requests.identification.received === 4, 'the 4 requests', signal);
     expect(code).toBe(130);
     const r = await onlyRun(out);
@@ -83,7 +83,7 @@ describe('signals: exit 130, every planned request accounted for', () => {
     // Answers come after 1 s; the client deadline, and so the drain, is 60 s.
     const s = await stub({ identify: () => ({ status: 200, body: { entities: [] }, delayMs: 1000 }) });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 60 }\n', 'timeout: 60s\n'));
-    const cli = startCli(['run', file, '--out', out], {}, 90_000);
+    const cli = startCli(['run', '--no-charts', file, '--out', out], {}, 90_000);
     await until(() => s.counts.identification >= 1, 'the first request');
     cli.child.kill('SIGINT');
     const { code } = await cli.exited;

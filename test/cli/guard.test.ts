@@ -150,7 +150,7 @@ describe('loadproof run: a refused run sends nothing, the token request included
   ])('$name → exit 3', async ({ scenario, args, says, spawn }) => {
     const s = (server = await startMockServer({ timeScale: 1 }));
     const { file, out } = workspace(scenario(s.url));
-    const { code, stdout, stderr } = await (spawn === true ? runCli : runMain)(['run', file, '--out', out, ...args], creds(s));
+    const { code, stdout, stderr } = await (spawn === true ? runCli : runMain)(['run', '--no-charts', file, '--out', out, ...args], creds(s));
     expect(code).toBe(3);
     expect(stderr).toContain('loadproof: GUARD_REFUSED: refused before sending anything:');
     expect(stderr).toContain(says);
@@ -163,7 +163,7 @@ describe('loadproof run: a refused run sends nothing, the token request included
   it('refuses a real target without credentials with exit 2, before any request', async () => {
     const s = (server = await startMockServer({ timeScale: 1 }));
     const { file, out } = workspace(sandboxAt(s.url, notice(daysAgo(20))));
-    const { code, stderr } = await runMain(['run', file, '--out', out, '--allow-loopback-as-real'], { LOADPROOF_CLIENT_ID: '', LOADPROOF_CLIENT_SECRET: '' });
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out, '--allow-loopback-as-real'], { LOADPROOF_CLIENT_ID: '', LOADPROOF_CLIENT_SECRET: '' });
     expect(code).toBe(2);
     expect(stderr).toContain('no credentials for the sandbox target: set $LOADPROOF_CLIENT_ID and $LOADPROOF_CLIENT_SECRET (names from target.credentials), or pass --credentials <file>');
     expect(s.stats().requests.token.received).toBe(0);
@@ -172,7 +172,7 @@ describe('loadproof run: a refused run sends nothing, the token request included
   it('lets an announced sandbox run through, in real time, and records the decision in summary.json', async () => {
     const s = (server = await startMockServer({ timeScale: 1 }));
     const { file, out } = workspace(sandboxAt(s.url, notice(daysAgo(20))));
-    const { code, stderr } = await runMain(['run', file, '--out', out, '--allow-loopback-as-real'], creds(s));
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out, '--allow-loopback-as-real'], creds(s));
     // 4 requests cannot decide a p95: inconclusive, but everything was sent and measured.
     expect(code).toBe(5);
     expect(stderr).toMatch(/Guard: ALLOWED for a run starting \S+ against sandbox/);

@@ -27,7 +27,7 @@ describe('run with payload', () => {
     writeFileSync(join(dir, 'notes', 'a.txt'), 'Patient Mary Smith seen on 01/02/2024.');
     writeFileSync(join(dir, 'notes', 'b.txt'), 'Follow-up for John Brown, MRN 12345678, on March 3, 2024. '.repeat(40));
     writeFileSync(join(dir, 'notes', 'c.txt'), '\n\n');
-    const { code, stderr } = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     expect(stderr).toContain('payload: 1 empty text not sent: c.txt');
     expect([0, 5]).toContain(code);
     const folder = join(out, runFolders(out)[0]!);
@@ -48,7 +48,7 @@ describe('run with payload', () => {
     server = await startMockServer({ timeScale: K });
     const { dir, file, out } = scenarioWorkspace(scenario(server.url, '  source: texts.ndjson\n'));
     writeFileSync(join(dir, 'texts.ndjson'), '{"text":"ok"}\n{"text":null}\n');
-    const { code, stderr } = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     expect(code).toBe(2);
     expect(stderr).toContain('payload.source: texts.ndjson line 2: expected a JSON object with a string "text", got an object whose "text" is null');
     expect(existsSync(out)).toBe(false);
@@ -57,7 +57,7 @@ describe('run with payload', () => {
 
   it('refuses length classes for texts it does not generate', async () => {
     const { file, out } = scenarioWorkspace(scenario('http://127.0.0.1:9', '  source: notes\n  lengths: { long: 1 }\n'));
-    const { code, stderr } = await runMain(['run', file, '--out', out]);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out]);
     expect(code).toBe(2);
     expect(stderr).toContain('payload.lengths: expected lengths and kinds only with source "generated"');
   });

@@ -24,7 +24,7 @@ describe('the predicted 429 onset', () => {
     const predicted = json.predicted429s.findIndex((p: { firstAtMs: number | null }) => p.firstAtMs !== null);
     expect(predicted).toBe(3);
 
-    const run = await runMain(['run', ws.file, '--time-scale', '120', '--out', ws.out]);
+    const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', '120', '--out', ws.out]);
     expect([0, 1, 5], run.stderr).toContain(run.code);
     const summary = JSON.parse(readFileSync(join(ws.out, runFolders(ws.out)[0]!, 'summary.json'), 'utf8'));
     const seen = summary.phases.findIndex((p: { outcomes: { http_429: number } }) => p.outcomes.http_429 > 0);
@@ -34,7 +34,7 @@ describe('the predicted 429 onset', () => {
 
   it('a scenario that raises the sustained rate alone runs against the embedded mock (its burst at least the sustained rate)', async () => {
     const ws = scenarioWorkspace('name: raised\ndescription: d\nphases: [{ name: a, duration: 30s, rpm: 300 }]\nlimits: { sustainedRpm: 400, reference: SUP-1 }\n');
-    const run = await runMain(['run', ws.file, '--time-scale', '120', '--mock-profile', 'tight', '--out', ws.out]);
+    const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', '120', '--mock-profile', 'tight', '--out', ws.out]);
     expect(run.stderr).toContain("--mock-profile tight: its identification limits are replaced by the scenario's raised ones (400 rpm sustained, 400 for 5 min, 128 in flight)");
     // It runs (it used to exit 2: the mock refused a burst below the sustained rate). With burst = sustained the
     // bucket holds one token, so bunched arrivals may meet 429s: the verdict is whatever it is, not bad input.

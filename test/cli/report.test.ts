@@ -78,6 +78,32 @@ describe('loadproof report', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 
+
+  it('--no-charts: the run draws no PNG and report.md says how to get them; report draws them later, and report --no-charts removes them', async () => {
+    const s = await mock({ profile: 'zero' });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 20s, rpm: 60 }\n'));
+    const run = await runMain(['run', file, '--no-charts', '--time-scale', String(K), '--out', out]);
+    expect([0, 5]).toContain(run.code);
+    const dir = onlyFolder(out);
+    const pngs = (): string[] => (existsSync(join(dir, 'charts')) ? readdirSync(join(dir, 'charts')).sort() : []);
+    const intact = async (): Promise<void> => expect((await runMain(['verify', dir])).code).toBe(0);
+    expect(existsSync(join(dir, 'charts'))).toBe(false);
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('Not drawn as PNG files for this run (`--no-charts`)');
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).not.toContain('](charts/');
+    // report.html draws its own charts from the data it carries, --no-charts or not.
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('id="chart-latency-over-time"');
+    await intact();
+
+    expect((await runMain(['report', dir])).code).toBe(run.code);
+    expect(pngs()).toEqual(['in-flight.png', 'latency-distribution.png', 'latency-over-time.png', 'rate-and-refusals.png', 'send-lag.png']);
+    expect(readFileSync(join(dir, 'charts', 'send-lag.png')).subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('](charts/send-lag.png)');
+    await intact();
+
+    expect((await runMain(['report', dir, '--no-charts'])).code).toBe(run.code);
+    expect(existsSync(join(dir, 'charts'))).toBe(false);
+    await intact();
+  });
   it('gives a run killed mid-way a partial summary from the events it wrote (exit 4)', async () => {
     const s = await mock();
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: long, duration: 10m, rpm: 100 }\n'));

@@ -40,7 +40,7 @@ describe('loadproof run', () => {
   it('passes against nominal, and its counts reconcile exactly with what the mock saw', async () => {
     const s = await mock();
     const { file, out } = workspace(scenarioFor(s.url));
-    const { code, stdout } = await runCli(['run', file, '--time-scale', String(K), '--out', out]);
+    const { code, stdout } = await runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     const { summary, events } = await readReport(out);
     // A busy machine can make the generator late by more than its budget; the p95's interval
     // may then reach past the target, and the honest verdict is inconclusive, never a fail.
@@ -66,7 +66,7 @@ describe('loadproof run', () => {
     // How close the sends come to their times is the bench's business (npm run bench:send-lag), not a test's.
     const s = await mock({ profile: 'zero' });
     const { file, out } = workspace(scenarioFor(s.url));
-    await runMain(['run', file, '--time-scale', String(K), '--out', out]);
+    await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     const { events } = await readReport(out);
     expect(events).toHaveLength(100);
     const intended = events.map((e) => e.intendedAtMs as number).sort((a, b) => a - b);
@@ -89,7 +89,7 @@ describe('loadproof run', () => {
     // it: k = 10 and the embedded mock (its own thread) keep a busy machine's stalls under the margin
     // (p95's interval 4.3–7.9 s against 2.5 s; a stall of 180 ms of wall time is 1.8 s of model time).
     const { file, out } = workspace('name: cli-run\ndescription: a degraded service\nphases:\n  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n');
-    const { code, stdout, stderr } = await runMain(['run', file, '--time-scale', '10', '--mock-profile', 'degraded', '--out', out]);
+    const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', '10', '--mock-profile', 'degraded', '--out', out]);
     expect(code, stdout + stderr).toBe(1);
     expect(stdout).toMatch(/verdict: FAIL — exit 1\n {2}- phase steady: p\(95\) < 2\.50s \(spec, sustained band, steady state\): p\(95\) [\d.]+s/);
     expect((await readReport(out)).summary.phases[0].verdict).toBe('fail');
@@ -109,7 +109,7 @@ describe('loadproof run', () => {
   ])('refuses $name with exit $code and sends nothing', async ({ scenario, args, code, mention }) => {
     const s = await mock();
     const { file, out } = workspace(scenario(s.url));
-    const result = await runMain(['run', file, '--out', out, ...(args.length > 0 ? args : ['--time-scale', String(K)])]);
+    const result = await runMain(['run', '--no-charts', file, '--out', out, ...(args.length > 0 ? args : ['--time-scale', String(K)])]);
     expect(result.code).toBe(code);
     expect(result.stderr).toContain(mention);
     expect(result.stdout + result.stderr).not.toContain('s3cr3t-in-the-file');
@@ -120,7 +120,7 @@ describe('loadproof run', () => {
   it('exits 4 when the token call fails, explains the status in words, and sends no load', async () => {
     const s = await mock();
     const { file, out } = workspace(scenarioFor(s.url));
-    const { code, stderr } = await runMain(['run', file, '--time-scale', String(K), '--out', out], { LOADPROOF_CLIENT_ID: s.clientId, LOADPROOF_CLIENT_SECRET: 'wrong-secret-value-123' });
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out], { LOADPROOF_CLIENT_ID: s.clientId, LOADPROOF_CLIENT_SECRET: 'wrong-secret-value-123' });
     expect(code).toBe(4);
     expect(stderr).toContain('AUTH_FAILED: cannot authenticate: the client_id or client_secret is wrong (401 Unauthorized); they came from $LOADPROOF_CLIENT_ID / $LOADPROOF_CLIENT_SECRET');
     expect(stderr).not.toContain('wrong-secret-value-123');
@@ -131,7 +131,7 @@ describe('loadproof run', () => {
   it('stops on SIGINT with exit 130 and writes a partial report marked interrupted', async () => {
     const s = await mock();
     const { file, out } = workspace(scenarioFor(s.url, '  - { name: long, duration: 10m, rpm: 100 }\n'));
-    const cli = startCli(['run', file, '--time-scale', String(K), '--out', out]);
+    const cli = startCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     // Wait until the load has started (the mock has answered something), then interrupt.
     for (let i = 0; i < 200 && s.stats().requests.identification.received < 20; i++) await new Promise((r) => setTimeout(r, 25));
     cli.child.kill('SIGINT');
@@ -159,7 +159,7 @@ describe('loadproof run with on429: retry', () => {
     const { file, out } = workspace(
       scenarioFor(s.url, '  - { name: steady, duration: 1m, rpm: 60 }\n', 'on429: { policy: retry, maxAttempts: 3, baseDelay: 1s, maxDelay: 10s }\n'),
     );
-    const { code } = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
+    const { code } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     expect([0, 1, 5]).toContain(code); // the verdict is not the point here; the waits are
     const log = (await (await fetch(`${s.url}/__mock/log`)).json()) as { entries: { seq: number; attempt: number; arrivedAtMs: number; answeredAtMs: number; status: number; retryAfterS: number | null }[] };
     const bySeq = new Map<number, typeof log.entries>();

@@ -110,7 +110,7 @@ describe('the client secret and access tokens never leak', () => {
     const w = workspace(embedded('  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n'));
     // k = 10: a fail stands only where the generator's worst lateness (× k in model time) cannot have
     // caused it, and on a busy machine 20 or 60 × its stalls can (the verdict is then inconclusive, exit 5).
-    const { code, stdout, stderr } = await runMain(['run', w.file, '--time-scale', '10', '--out', w.out, '--credentials', w.creds, '--verbose', '--mock-profile', 'degraded']);
+    const { code, stdout, stderr } = await runMain(['run', '--no-charts', w.file, '--time-scale', '10', '--out', w.out, '--credentials', w.creds, '--verbose', '--mock-profile', 'degraded']);
     expect(code).toBe(1);
     expect(stderr).toContain('request: {"seq":');
     expectNoLeak(stdout + stderr, w.out);
@@ -119,14 +119,14 @@ describe('the client secret and access tokens never leak', () => {
   it('refused run (sandbox without a notice), secret in the environment', async () => {
     const s = (server = await startMockServer({ timeScale: 1, clientId: CLIENT_ID, clientSecret: SECRET }));
     const w = workspace(atMock(s.url, 'sandbox'));
-    const { code, stdout, stderr } = await runCli(['run', w.file, '--out', w.out, '--verbose', '--allow-loopback-as-real'], { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET });
+    const { code, stdout, stderr } = await runCli(['run', '--no-charts', w.file, '--out', w.out, '--verbose', '--allow-loopback-as-real'], { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET });
     expect(code).toBe(3);
     expectNoLeak(stdout + stderr, w.out);
   });
 
   it('interrupted run (SIGINT during the load)', async () => {
     const w = workspace(embedded('  - { name: long, duration: 10m, rpm: 100 }\n'));
-    const cli = startCli(['run', w.file, '--time-scale', String(K), '--out', w.out, '--credentials', w.creds, '--verbose']);
+    const cli = startCli(['run', '--no-charts', w.file, '--time-scale', String(K), '--out', w.out, '--credentials', w.creds, '--verbose']);
     let seen = '';
     await new Promise<void>((resolve) => {
       cli.child.stderr.on('data', (chunk: string) => {
@@ -144,7 +144,7 @@ describe('the client secret and access tokens never leak', () => {
   it('token failure (the mock expects another secret), secret in the environment', async () => {
     const s = (server = await startMockServer({ timeScale: K, clientId: CLIENT_ID, clientSecret: 'the-mock-wants-this-one' }));
     const w = workspace(atMock(s.url, 'mock'));
-    const { code, stdout, stderr } = await runCli(['run', w.file, '--time-scale', String(K), '--out', w.out, '--verbose'], { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET });
+    const { code, stdout, stderr } = await runCli(['run', '--no-charts', w.file, '--time-scale', String(K), '--out', w.out, '--verbose'], { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET });
     expect(code).toBe(4);
     expect(stderr).toContain('AUTH_FAILED');
     expect(s.stats().requests.token.received).toBe(1);
@@ -154,7 +154,7 @@ describe('the client secret and access tokens never leak', () => {
   it('a real-environment run (sandbox, announced, loopback as real)', async () => {
     const s = (server = await startMockServer({ timeScale: 1, clientId: CLIENT_ID, clientSecret: SECRET }));
     const w = workspace(atMock(s.url, 'sandbox', `notice: { announcedOn: '${DAYS_20_AGO}', reference: CASE-1 }\n`));
-    const { code, stdout, stderr } = await runMain(['run', w.file, '--out', w.out, '--credentials', w.creds, '--verbose', '--allow-loopback-as-real']);
+    const { code, stdout, stderr } = await runMain(['run', '--no-charts', w.file, '--out', w.out, '--credentials', w.creds, '--verbose', '--allow-loopback-as-real']);
     expect(code).toBe(5);
     expect(s.stats().requests.identification.received).toBe(3);
     expectNoLeak(stdout + stderr, w.out);
@@ -166,7 +166,7 @@ describe('the client secret and access tokens never leak', () => {
     { name: 'no clientSecret', content: JSON.stringify({ clientId: CLIENT_ID, secret: SECRET }), says: 'clientSecret: expected a non-empty string, got nothing' },
   ])('a bad credentials file ($name): exit 2, its content not shown', async ({ content, says }) => {
     const w = workspace(embedded(STEADY), content);
-    const { code, stdout, stderr } = await runMain(['run', w.file, '--time-scale', String(K), '--out', w.out, '--credentials', w.creds]);
+    const { code, stdout, stderr } = await runMain(['run', '--no-charts', w.file, '--time-scale', String(K), '--out', w.out, '--credentials', w.creds]);
     expect(code).toBe(2);
     expect(stderr).toContain(says);
     expectNoLeak(stdout + stderr, w.out);
@@ -176,7 +176,7 @@ describe('the client secret and access tokens never leak', () => {
     const w = workspace(embedded('  - { name: one, duration: 1m, rpm: 6 }\n'));
     chmodSync(w.creds, 0o644);
     expect(statSync(w.creds).mode & 0o777).toBe(0o644);
-    const { code, stdout, stderr } = await runMain(['run', w.file, '--time-scale', String(K), '--out', w.out, '--credentials', w.creds]);
+    const { code, stdout, stderr } = await runMain(['run', '--no-charts', w.file, '--time-scale', String(K), '--out', w.out, '--credentials', w.creds]);
     // 6 requests cannot decide a p95 (exit 5); a request the machine's stall timed out fails the error
     // check (exit 1). Either way the run ran to its end: the warning and the leak search are the point.
     expect([1, 5]).toContain(code);

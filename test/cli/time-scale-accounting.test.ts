@@ -35,7 +35,7 @@ function readEvents(runDir: string): EventRecord[] {
 describe('a time-scaled run against the embedded mock', () => {
   it('records each try\'s serviceMs (and a retry\'s waitMs), keeps the raw times raw, and re-judges to the same summary', async () => {
     const ws = scenarioWorkspace(SCENARIO);
-    const { code, stderr } = await runCli(['run', ws.file, '--time-scale', String(K), '--out', ws.out], {}, 60_000);
+    const { code, stderr } = await runCli(['run', '--no-charts', ws.file, '--time-scale', String(K), '--out', ws.out], {}, 60_000);
     expect(code, stderr).not.toBeNull(); // the process exited by itself: the mock's thread did not hold it
     expect([0, 1]).toContain(code);
     const runDir = join(ws.out, runFolders(ws.out)[0]!);
@@ -60,7 +60,7 @@ describe('a time-scaled run against the embedded mock', () => {
 
   it('at k = 1 the events carry no serviceMs, and the latency is end − intended', async () => {
     const ws = scenarioWorkspace(`name: real-time\ndescription: k = 1\ntarget: { environment: mock, profile: zero }\nphases:\n  - { name: steady, duration: 2s, rpm: 600, warmup: 500ms }\nthresholds: { documentedTargets: false }\n`);
-    const { code } = await runMain(['run', ws.file, '--out', ws.out]);
+    const { code } = await runMain(['run', '--no-charts', ws.file, '--out', ws.out]);
     expect([0, 1, 5]).toContain(code);
     const runDir = join(ws.out, runFolders(ws.out)[0]!);
     const answered = readEvents(runDir).filter((e) => e.endAtMs !== null);

@@ -19,7 +19,7 @@ describe('warm start', () => {
     const { file, out } = scenarioWorkspace(
       `name: warm\ndescription: warm start\ntarget: { environment: mock, baseUrl: "${s.url}" }\nmaxInFlight: 4\nphases:\n  - { name: a, duration: 2s, rpm: 600 }\nthresholds: { documentedTargets: false }\n`,
     );
-    const { code, stderr } = await runCli(['run', file, '--out', out], {}, 30_000);
+    const { code, stderr } = await runCli(['run', '--no-charts', file, '--out', out], {}, 30_000);
     expect(code).toBe(0);
     expect(s.counts.connectionsAtFirstIdentification).toBeGreaterThanOrEqual(1 + 4);
     expect(s.counts.token).toBe(1);

@@ -15,7 +15,8 @@ const withoutReportedAt = (summary: Record<string, unknown>): Record<string, unk
 
 export async function expectSameWhenJudgedAgain(dir: string): Promise<void> {
   const written = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')) as Record<string, unknown>;
-  const again = await judgeFolder(dir, { now: () => new Date(0) });
+  // No PNG charts: drawing them costs ~0.3 s of CPU and is not what is compared (test/cli/report.test.ts draws them).
+  const again = await judgeFolder(dir, { now: () => new Date(0), pngCharts: false });
   expect(again.notes).toEqual([]);
   expect(withoutReportedAt(JSON.parse(JSON.stringify(again.summary)) as Record<string, unknown>)).toEqual(withoutReportedAt(written));
   expect(again.exitCode).toBe(written.exitCode);

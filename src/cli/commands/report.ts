@@ -13,7 +13,7 @@ type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
 export async function runReport(args: ReportArgs, io: Io): Promise<number> {
   // Loaded here, not at start-up: every other command would pay for the judge's modules.
   const { judgeFolder } = await import('../../report/index.js');
-  const judged = await judgeFolder(args['run-dir'], { now: () => new Date() });
+  const judged = await judgeFolder(args['run-dir'], { now: () => new Date(), pngCharts: args.charts });
   for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
   const exitCode = exitUnder(args.inconclusive, judged.exitCode);
   printJudgement(io, args.json, judged.summary, judged.summaryPath, judged.manifestSha256, exitCode);

@@ -58,6 +58,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
       write: async (...a) => (await import('../../report/index.js')).writeReports(...a),
       writeManifest: async (...a) => (await import('../../report/index.js')).writeManifest(...a),
     },
+    pngCharts: args.charts,
     ...(baseline === undefined ? {} : { baseline }),
     progress: args.quiet ? 'off' : io.stderrIsTTY ? 'tty' : 'lines',
     progressWrite: (text) => io.stderr(text),
