@@ -21,11 +21,21 @@ export interface CallTargetOptions {
 }
 
 export async function callTarget(options: CallTargetOptions): Promise<{ scenario: Scenario; target: ResolvedTarget }> {
-  const scenario = options.scenarioFile === undefined ? parseScenario(EMBEDDED_MOCK_SCENARIO, '(embedded mock)') : await loadScenario(options.scenarioFile);
+  const scenario = await targetScenario(options.scenarioFile);
+  return { scenario, target: await resolveCallTarget(scenario, options) };
+}
+
+/** The scenario whose target is called: the file's, or the embedded mock's when there is none. */
+export async function targetScenario(scenarioFile: string | undefined): Promise<Scenario> {
+  return scenarioFile === undefined ? parseScenario(EMBEDDED_MOCK_SCENARIO, '(embedded mock)') : await loadScenario(scenarioFile);
+}
+
+/** Resolves `scenario`'s target (starting the embedded mock when it is one): only once whatever must be judged first has been. */
+export async function resolveCallTarget(scenario: Scenario, options: Omit<CallTargetOptions, 'scenarioFile'>): Promise<ResolvedTarget> {
   const target = await resolveTarget(scenario, { timeScale: options.timeScale, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
   // Only a mock runs k times fast: a real service at k > 1 would only see deadlines k times shorter.
   if (target.kind === 'real' && options.timeScale !== 1) {
     throw new UsageError(`--time-scale ${options.timeScale}: ${target.environment} is a real environment, which runs in real time; only the mock takes a time scale`, 'drop --time-scale; nothing was sent');
   }
-  return { scenario, target };
+  return target;
 }

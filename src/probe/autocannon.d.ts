@@ -1,0 +1,34 @@
+/** The part of autocannon 8 (CommonJS, no types of its own) the probe uses. */
+declare module 'autocannon' {
+  import type { EventEmitter } from 'node:events';
+
+  interface Options {
+    url: string;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+    connections?: number;
+    /** Seconds. */
+    duration?: number;
+    /** Requests per second over all connections. */
+    overallRate?: number;
+    /** Seconds. */
+    timeout?: number;
+  }
+
+  interface Result {
+    /** Seconds of wall time the run lasted. */
+    duration: number;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    statusCodeStats: Record<string, { count: number }>;
+  }
+
+  interface Instance extends EventEmitter {
+    stop(): void;
+  }
+
+  function autocannon(options: Options, done: (error: Error | null, result: Result) => void): Instance;
+  export default autocannon;
+}

@@ -1,0 +1,110 @@
+/**
+ * `loadproof probe`, end to end: the scenario's target (the embedded mock when none is given), the
+ * steps checked, the guard judging the probe's worst case (its cap held for every step) exactly as it
+ * judges a run, and only then the mock started, a token fetched and the steps run. The report goes to
+ * a folder of its own beside the runs: probe.json and probe.md.
+ */
+import { join } from 'node:path';
+import { GuardRefusal, RunFailure } from '../core/errors.js';
+import { createRng } from '../core/rng.js';
+import { generateDocument, generateNote } from '../corpus/index.js';
+import { ApiCallError, fetchToken } from '../deid/api.js';
+import { describeDecision, evaluateGuard } from '../guard/index.js';
+import type { ProfileName } from '../mock/profiles.js';
+import { buildPlan } from '../plan/index.js';
+import { resolveCallTarget, targetScenario } from '../preflight/target.js';
+import { makeRunFolder, writeAtomically } from '../run/output.js';
+import { API_PATHS } from '../spec/index.js';
+import { type ProbeReport, probeMarkdown } from './format.js';
+import { type ProbeStep, runProbe } from './probe.js';
+import { parseProbeSteps, probeScenario } from './steps.js';
+
+export type ProbeEndpoint = 'identification' | 'obfuscation';
+
+export interface ProbeSessionOptions {
+  readonly scenarioFile: string | undefined;
+  readonly endpoint: ProbeEndpoint;
+  readonly connections: string;
+  readonly step: string;
+  readonly maxRpm: number;
+  readonly timeScale: number;
+  readonly mockProfile: ProfileName | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly credentialsFile: string | undefined;
+  readonly loopbackAsReal: boolean;
+  readonly outDir: string;
+  /** Called with each secret (the access token) as soon as it is known, so that every output masks it. */
+  readonly addSecret: (secret: string) => void;
+  readonly signal: AbortSignal;
+  readonly log: (line: string) => void;
+  readonly onStep?: (step: ProbeStep) => void;
+}
+
+export interface ProbeSession {
+  readonly report: ProbeReport;
+  readonly dir: string;
+  /** Files that could not be written, with why. */
+  readonly unwritten: readonly { readonly file: string; readonly error: string }[];
+}
+
+export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession> {
+  const scenario = await targetScenario(o.scenarioFile);
+  const steps = parseProbeSteps(o.connections, o.step, o.maxRpm, scenario.maxInFlight, o.timeScale);
+  const guard = evaluateGuard(buildPlan(probeScenario(scenario, steps), { timeScale: o.timeScale }), { startAtMs: Date.now(), loopbackAsReal: o.loopbackAsReal });
+  if (!guard.allowed) throw new GuardRefusal(guard.reasons);
+  if (guard.real) for (const line of describeDecision(guard)) o.log(line);
+  const target = await resolveCallTarget(scenario, o);
+  o.addSecret(target.clientSecret);
+  try {
+    for (const warning of target.warnings) o.log(`loadproof: warning: ${warning}`);
+    const token = await fetchToken({ target, timeoutMs: scenario.timeoutMs / o.timeScale, onToken: o.addSecret }).catch((error: unknown) => {
+      if (error instanceof ApiCallError) throw new RunFailure(error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED', `${error.message}; the probe sent nothing else`);
+      throw error;
+    });
+    const startedAt = new Date();
+    const url = target.baseUrl.replace(/\/+$/, '') + API_PATHS[o.endpoint];
+    const result = await runProbe({
+      request: { url, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' }, body: probeBody(o.endpoint, scenario.arrivals.seed) },
+      steps,
+      timeScale: o.timeScale,
+      timeoutMs: scenario.timeoutMs,
+      signal: o.signal,
+      ...(o.onStep === undefined ? {} : { onStep: o.onStep }),
+    });
+    const report: ProbeReport = {
+      scenario: scenario.name,
+      endpoint: o.endpoint,
+      url: API_PATHS[o.endpoint],
+      target: target.kind === 'real' ? target.environment : `${target.embedded === undefined ? 'a mock' : 'the embedded mock'}${target.profile === null ? '' : `, profile ${target.profile}`}`,
+      timeScale: o.timeScale,
+      stepMs: steps.stepMs,
+      maxRpm: steps.maxRpm,
+      startedAt: startedAt.toISOString(),
+      result,
+    };
+    const dir = await makeRunFolder(o.outDir, `probe-${scenario.name}`, startedAt);
+    const written = [await writeAtomically(join(dir, 'probe.json'), `${JSON.stringify(report, null, 2)}\n`), await writeAtomically(join(dir, 'probe.md'), probeMarkdown(report))];
+    return { report, dir, unwritten: written.flatMap((f) => (f.error === null ? [] : [{ file: f.file, error: f.error }])) };
+  } finally {
+    await target.embedded?.close();
+  }
+}
+
+/**
+ * The one body every request of the probe sends (a closed loop repeats it): a synthetic note for
+ * identification; for obfuscation, a synthetic document with the spans of the PHI put into it.
+ */
+function probeBody(endpoint: ProbeEndpoint, seed: number): string {
+  const rng = createRng(seed);
+  if (endpoint === 'identification') return JSON.stringify({ text: generateNote(rng) });
+  const doc = generateDocument(rng);
+  const spans = doc.phi
+    .flatMap((p) => {
+      const start = doc.text.indexOf(p.value);
+      return start < 0 ? [] : [{ type: p.type, start, end: start + p.value.length }];
+    })
+    .sort((a, b) => a.start - b.start);
+  // A value put in twice is found at its first place twice: keep spans that do not overlap.
+  const entities = spans.filter((s, i) => i === 0 || s.start >= spans[i - 1]!.end);
+  return JSON.stringify({ text: doc.text, entities, style: 'tag' });
+}

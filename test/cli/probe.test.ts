@@ -1,0 +1,85 @@
+/**
+ * `loadproof probe` (issue 14): a closed-loop saturation probe through the built CLI against the real
+ * mock on loopback. It steps the connections up, reports each step, stops at the first step with 429s,
+ * says that its latency is not a user's, and is judged by the guard before anything is sent.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MOCK_TOKEN_PREFIX } from '../../src/mock/index.js';
+import { runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
+import { serversFor } from '../helpers/servers.js';
+
+const K = 20;
+const { mock } = serversFor(K);
+
+const scenarioAt = (url: string, environment = 'mock', extra = ''): string =>
+  `name: probed\ndescription: a probe\ntarget: { environment: ${environment}, baseUrl: "${url}" }\nphases:\n  - { name: one, duration: 1m, rpm: 60 }\n${extra}`;
+
+describe('loadproof probe', () => {
+  it('steps the connections up against the mock, reports each step and stops at the first step with 429s', async () => {
+    // The tight profile: a bucket of 61 requests above 30 rpm, and 16 in flight with 8 queued.
+    const s = await mock({ profile: 'tight' });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url));
+    const { code, stdout, stderr } = await runMain(['probe', file, '--endpoint', 'identification', '--connections', '1,2,4,8,16,32', '--step', '20s', '--time-scale', String(K), '--out', out]);
+    expect(code, stderr).toBe(0);
+    const [folder, ...more] = runFolders(out);
+    expect(more).toEqual([]);
+    const dir = join(out, folder!);
+    const report = JSON.parse(readFileSync(join(dir, 'probe.json'), 'utf8'));
+    const steps: any[] = report.result.steps;
+    // At its ~1 s answers, 1 and 2 connections (about 55 and 115 rpm) use 36 of the bucket's 61 requests in
+    // two steps of 20 s: no 429 (fewer still on a slow machine). 32 connections pass the 24 the mock holds: 429s.
+    expect(report.result.endedBy).toBe('first 429s');
+    expect(steps.length).toBeGreaterThanOrEqual(3);
+    expect(steps.map((st) => st.connections)).toEqual([1, 2, 4, 8, 16, 32].slice(0, steps.length));
+    expect(steps.slice(0, -1).every((st) => st.http429 === 0)).toBe(true);
+    expect(steps.at(-1).http429).toBeGreaterThan(0);
+    for (const st of steps) {
+      expect(st.answered).toBe(Object.values(st.status as Record<string, number>).reduce((a, b) => a + b, 0));
+      expect(st.latencyMs.p50).toBeLessThanOrEqual(st.latencyMs.p95);
+    }
+    // Twice the connections, about twice the answers a minute, below the limit: the probe's whole point.
+    expect(steps[1].okRpm).toBeGreaterThan(steps[0].okRpm * 1.5);
+    // Every request the probe counted reached the mock (it may have sent more: those in flight when a step ended).
+    const seen = s.stats().requests.identification;
+    const counted = steps.reduce((n, st) => n + st.answered + st.timeouts, 0);
+    expect(seen.received).toBeGreaterThanOrEqual(counted);
+    expect(seen.byStatus['429'] ?? 0).toBeGreaterThanOrEqual(steps.at(-1).http429);
+    expect(stdout).toContain(`stopped at the first step with 429s, at ${steps.at(-1).connections} connections`);
+    expect(stdout).toContain(`ceiling: ${steps.at(-2).okRpm} rpm of 2xx at ${steps.at(-2).connections} connections`);
+    for (const text of [stdout, readFileSync(join(dir, 'probe.md'), 'utf8')]) {
+      expect(text).toContain('Closed-loop latency is not the latency a user experiences');
+      expect(text).toContain('scenarios/capacity-step.yaml');
+    }
+    for (const text of [stdout, stderr, readFileSync(join(dir, 'probe.json'), 'utf8'), readFileSync(join(dir, 'probe.md'), 'utf8')]) {
+      expect(text.includes(MOCK_TOKEN_PREFIX)).toBe(false);
+      expect(text.includes(s.clientSecret)).toBe(false);
+    }
+  });
+
+  it('is refused by the guard like any run: a sandbox probe without an advance notice sends nothing (exit 3)', async () => {
+    const s = await mock();
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, 'sandbox'));
+    const { code, stderr } = await runMain(['probe', file, '--allow-loopback-as-real', '--out', out], { LOADPROOF_CLIENT_ID: s.clientId, LOADPROOF_CLIENT_SECRET: s.clientSecret });
+    expect(code).toBe(3);
+    expect(stderr).toContain('GUARD_REFUSED');
+    expect(s.stats().requests.token.received).toBe(0);
+    expect(s.stats().requests.obfuscation.received).toBe(0);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it.each([
+    ['connections that go down', ['--connections', '4,2'], '--connections: expected counts that go up, got "4,2"'],
+    ['more connections than maxInFlight', ['--connections', '1,256'], '--connections: 256 is more than the scenario\'s maxInFlight of 128'],
+    ['a step of no time', ['--step', '0s'], '--step: expected a duration from 1s to 30m, like 30s, got "0s"'],
+    ['a cap under a request a second per connection', ['--connections', '1,64', '--max-rpm', '600'], '--max-rpm: 600 is under one request a second (of wall time) per connection at 64 connections'],
+  ])('refuses %s with exit 2, naming the option, and sends nothing', async (_what, args, message) => {
+    const s = await mock();
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url));
+    const { code, stderr } = await runMain(['probe', file, ...args, '--out', out]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(message);
+    expect(s.stats().requests.token.received).toBe(0);
+  });
+});
