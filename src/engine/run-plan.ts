@@ -13,7 +13,7 @@
 import type { Clock } from '../core/clock.js';
 import type { IdentifyFn, RequestResult } from '../client/api.js';
 import type { Outcome } from '../client/classify.js';
-import type { Plan } from '../plan/index.js';
+import { type Plan, seqInWholePlan } from '../plan/index.js';
 
 /** One planned arrival's fate. Times are model ms from the run start. */
 export interface RequestEvent {
@@ -55,6 +55,8 @@ export interface EngineOptions {
   readonly cancelInFlight: () => void;
   /** Called once per arrival, as soon as its fate is known. */
   readonly onEvent: (event: RequestEvent) => void;
+  /** The run's start on the clock (event times are from it): now by default; ahead, the engine waits for it; past, its first arrivals are overdue. */
+  readonly startMs?: number;
   /** Called once, before the first arrival, with the run's start on the clock (event times are from it). */
   readonly onStart?: (startMs: number) => void;
   /**
@@ -86,14 +88,15 @@ export interface EngineResult {
 
 export async function runPlan(options: EngineOptions): Promise<EngineResult> {
   const { plan, clock, signal } = options;
-  const startMs = clock.nowMs();
+  const startMs = options.startMs ?? clock.nowMs();
   options.onStart?.(startMs);
   const inFlight = new Set<Promise<void>>();
   let fired = 0;
   let dropped = 0;
   let unsent = 0;
   let abandoned = 0;
-  let seq = 0;
+  // Arrivals reached so far (fired or dropped); a shard's keep their seq in the whole plan.
+  let reached = 0;
   let interrupted = false;
 
   const emit = (event: RequestEvent): void => {
@@ -103,7 +106,7 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
   };
 
   const fire = (phase: number, intendedAtMs: number): void => {
-    const mySeq = seq++;
+    const mySeq = seqInWholePlan(plan, reached++);
     const admission = options.admission?.(mySeq) ?? 'decide';
     if (admission === 'drop' || (admission === 'decide' && inFlight.size - (options.queued?.() ?? 0) >= options.maxInFlight)) {
       dropped++;
@@ -169,7 +172,7 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
     let i = 0;
     for (const phase of plan.phases) {
       for (const offsetMs of phase.arrivalsMs) {
-        if (i++ >= seq) emit({ seq: i - 1, phase: phase.index, intendedAtMs: offsetMs, outcome: 'unsent' });
+        if (i++ >= reached) emit({ seq: seqInWholePlan(plan, i - 1), phase: phase.index, intendedAtMs: offsetMs, outcome: 'unsent' });
       }
     }
   }

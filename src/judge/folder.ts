@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { RunFailure, UsageError } from '../core/errors.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
-import { type Plan, buildPlan, planIdentity } from '../plan/index.js';
+import { MAX_SHARDS, type Plan, type Shard, buildPlan, planIdentity, shardPlan } from '../plan/index.js';
 import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
 import { type DocumentSink, parseDocumentLine } from './documents.js';
 import { parseEventLine } from './events.js';
@@ -53,6 +53,15 @@ async function readRunRecord(dir: string): Promise<RunRecord> {
   return run;
 }
 
+/** run.json's shard, checked: a hand-edited one must not make the judge read past its plan. */
+function checkedShard(shard: unknown, dir: string): Shard {
+  const { index, count } = (shard ?? {}) as { index?: unknown; count?: unknown };
+  if (!(Number.isInteger(count) && Number.isInteger(index) && (count as number) >= 1 && (count as number) <= MAX_SHARDS && (index as number) >= 0 && (index as number) < (count as number))) {
+    throw new UsageError(`${join(dir, 'run.json')}: shard ${JSON.stringify(shard)}, expected {"index": i, "count": n} with 0 ≤ i < n ≤ ${MAX_SHARDS}`);
+  }
+  return { index: index as number, count: count as number };
+}
+
 /** Streams events.ndjson into the sink; a cut last line of a partial run is left out (and returned as a note). */
 async function readEvents(path: string, sink: EventSink, partial: boolean): Promise<string[]> {
   const seen = new Uint8Array(sink.plannedRequests);
@@ -66,9 +75,10 @@ async function readEvents(path: string, sink: EventSink, partial: boolean): Prom
       if (line === '') continue;
       try {
         const record = parseEventLine(line);
-        if (record.seq < seen.length && seen[record.seq] === 1) throw new Error(`seq ${record.seq} appears twice`);
+        const position = sink.positionOf(record.seq);
+        if (seen[position] === 1) throw new Error(`seq ${record.seq} appears twice`);
         sink.add(record);
-        seen[record.seq] = 1;
+        seen[position] = 1;
       } catch (error) {
         if (error instanceof UsageError) throw error;
         bad = { number, why: (error as Error).message };
@@ -136,14 +146,16 @@ export async function readJudgedFolder(dir: string): Promise<JudgedFolder> {
     throw new UsageError(`${scenarioPath}: changed since the run (run.json has ${run.scenarioSha256})`, 'judging a run again needs the scenario it ran with; nothing was written');
   }
   const scenario = parseScenario(scenarioText, scenarioPath);
-  const plan = buildPlan(scenario, { timeScale: run.timeScale, ...(scenario.mode === 'deid' ? { piecesOfNextDocument: recordedPieces(run, dir) } : {}) });
-  const identity = planIdentity(plan);
+  const whole = buildPlan(scenario, { timeScale: run.timeScale, ...(scenario.mode === 'deid' ? { piecesOfNextDocument: recordedPieces(run, dir) } : {}) });
+  const identity = planIdentity(whole);
   if (identity !== run.planIdentity) {
     throw new UsageError(
       `${dir}: the plan rebuilt from ${run.scenarioFile} is not the one that ran (identity ${identity}, run.json says ${run.planIdentity})`,
       `the run was made by loadproof ${run.loadproofVersion}; judge it with that version`,
     );
   }
+  // A shard is judged on its share of the plan (run.json's planIdentity is the whole plan's).
+  const plan = run.shard === undefined ? whole : shardPlan(whole, checkedShard(run.shard, dir));
   const eventsPath = join(dir, 'events.ndjson');
   // A run whose events could not all be written was judged from memory: its own summary stands, and a
   // judgement of part of its events must not replace it.

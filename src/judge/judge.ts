@@ -6,7 +6,7 @@
  */
 import { EXIT } from '../core/exit-codes.js';
 import { effectiveLimits } from '../guard/index.js';
-import { type Plan, endsInclusive } from '../plan/index.js';
+import { type Plan, endsInclusive, holdsSeq, positionOfSeq } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
 import { type PhaseInput, type Verdict, envelopeFindings, evaluateVerdict } from '../verdict/index.js';
 import { DocumentSink, type DocumentSlice } from './documents.js';
@@ -42,11 +42,19 @@ export class EventSink {
     return this.plan.arrivals;
   }
 
+  /** Where `seq` (of the whole plan) sits among the plan's requests (a shard holds every n-th). */
+  positionOf(seq: number): number {
+    return positionOfSeq(this.plan, seq);
+  }
+
   /** Records one event; throws when it does not belong to the plan (a wrong phase or position). */
   add(record: EventRecord): void {
     const phase = this.phaseIndex.get(record.phase);
     if (phase === undefined) throw new Error(`phase ${JSON.stringify(record.phase)} is not in the plan`);
-    if (record.seq >= this.plan.arrivals) throw new Error(`seq ${record.seq} is beyond the plan's ${this.plan.arrivals} requests`);
+    if (!holdsSeq(this.plan, record.seq)) {
+      const shard = this.plan.shard;
+      throw new Error(shard === undefined ? `seq ${record.seq} is beyond the plan's ${this.plan.arrivals} requests` : `seq ${record.seq} is not one of shard ${shard.index}/${shard.count}'s ${this.plan.arrivals} requests`);
+    }
     this.recorder.record(toRecordable(record, phase, this.plan.timeScale));
     this.lastMs = Math.max(this.lastMs, record.intendedAtMs, record.firedAtMs ?? 0, record.endAtMs ?? 0);
   }

@@ -84,9 +84,25 @@ export interface RunRecord {
   readonly host?: HostRecord;
   /** mode deid: the pieces each document was sent in (base64 of 32-bit counts, in document order): the plan is rebuilt from them. */
   readonly documentPieces?: string;
+  /** `--shard i/n`: this run sent shard i of n of the plan (planIdentity is the whole plan's); absent otherwise. */
+  readonly shard?: { readonly index: number; readonly count: number };
+  /** `--start-at`: the instant every shard's schedule started from (ISO); absent otherwise. */
+  readonly startAt?: string;
+  /** `loadproof merge`: the shard folders this run folder was merged from; absent otherwise. */
+  readonly mergedFrom?: readonly MergedShard[];
   /** `--baseline`: the run folder it was compared with (its comparison is comparison.json); absent without one. */
   readonly baseline?: string;
   readonly end: RunEnd | null;
+}
+
+/** One shard of a merged run, as run.json of the merge records it. */
+export interface MergedShard {
+  readonly index: number;
+  /** The shard's folder, as given to merge. */
+  readonly dir: string;
+  readonly startedAt: string;
+  readonly endedAt: string | null;
+  readonly host?: HostRecord;
 }
 
 export function guardRecord(d: GuardDecision): GuardRecord {

@@ -158,6 +158,11 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     environment: meta.run.environment,
     target: { ...meta.run.target, embeddedMock: meta.run.target.kind === 'embedded-mock' },
     timeScale: k,
+    /** `--shard i/n`: this run sent shard i of n of the plan, and its verdict is of that share only (the test's is `loadproof merge`'s); null otherwise. */
+    shard: meta.run.shard ?? null,
+    /** `loadproof merge`: the shards this folder was merged from; null otherwise. */
+    mergedFrom: meta.run.mergedFrom ?? null,
+    startAt: meta.run.startAt ?? null,
     startedAt: meta.run.startedAt,
     endedAt: meta.end.endedAt,
     reportedAt: meta.reportedAt,

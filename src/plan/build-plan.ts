@@ -7,6 +7,7 @@ import { createRng } from '../core/rng.js';
 import { SCENARIO_BOUNDS, type Scenario } from '../scenario/index.js';
 import { planArrivals } from './arrivals.js';
 import { type BandSlice, bandSlices } from './bands.js';
+import type { Shard } from './shard.js';
 
 export interface PlannedPhase {
   readonly index: number;
@@ -48,6 +49,8 @@ export interface Plan {
   readonly timeScale: number;
   /** mode deid: the documents, each sent as its pieces' requests. */
   readonly documents?: PlannedDocuments;
+  /** `run --shard i/n`: this plan holds only the arrivals whose seq ≡ i (mod n) of the whole plan (src/plan/shard.ts). */
+  readonly shard?: Shard;
 }
 
 export interface PlanOptions {

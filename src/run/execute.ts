@@ -32,7 +32,7 @@ import { type TextSource, createTextSource } from '../payload/index.js';
 import { runPlan } from '../engine/index.js';
 import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type HostRecord, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, summaryJson } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
-import { type Plan, arrivalsBefore, planIdentity } from '../plan/index.js';
+import { type Plan, type Shard, arrivalsBefore } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
@@ -76,6 +76,10 @@ export interface RunOptions {
   readonly pngCharts?: boolean;
   /** --baseline: the run folder to compare this run with, judged already (a bad one was refused before anything was sent). */
   readonly baseline?: { readonly dir: string; readonly run: ComparedRun; readonly tolerance: number };
+  /** `--shard i/n`: send only this shard of the plan (src/plan/shard.ts). */
+  readonly shard?: Shard;
+  /** `--start-at` (epoch ms): the schedule's t = 0, shared by every shard; lateness is send lag. */
+  readonly startAtMs?: number;
   /** Progress lines (stderr). */
   readonly log: (line: string) => void;
   /** Live progress on stderr while the load runs: an updating line on a terminal, a line every 10 s elsewhere, or none (`--quiet`). */
@@ -106,10 +110,12 @@ export interface RunOutcome {
   readonly comparison: BaselineComparison | undefined;
 }
 
+const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`;
+
 const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
 /** Steps 2 to 4, for a run that step 1 ({@link prepare}, in prepare.ts) let through. */
-export async function executeRun(options: RunOptions, { scenario, scenarioText, plan, guard, userTexts }: PreparedRun): Promise<RunOutcome> {
+export async function executeRun(options: RunOptions, { scenario, scenarioText, plan, planIdentity: wholePlanIdentity, guard, userTexts }: PreparedRun): Promise<RunOutcome> {
   // A baseline is compared phase by phase, by name: one with none of this plan's phases would compare nothing.
   const baselinePhases = options.baseline?.run.summary.phases.map((p) => p.name);
   if (baselinePhases !== undefined && !plan.phases.some((p) => baselinePhases.includes(p.name))) {
@@ -152,7 +158,7 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
       scenarioFile,
       scenarioSource: options.scenarioFile,
       scenarioSha256: sha256(scenarioText),
-      planIdentity: planIdentity(plan),
+      planIdentity: wholePlanIdentity,
       timeScale: plan.timeScale,
       environment: target.environment,
       target: { baseUrl: target.baseUrl, kind: target.kind, profile: target.profile },
@@ -161,6 +167,8 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
       host: options.host,
       ...(plan.documents === undefined ? {} : { documentPieces: encodeDocumentPieces(plan)! }),
       ...(options.baseline === undefined ? {} : { baseline: options.baseline.dir }),
+      ...(plan.shard === undefined ? {} : { shard: plan.shard }),
+      ...(options.startAtMs === undefined ? {} : { startAt: new Date(options.startAtMs).toISOString() }),
       end: null,
     };
     // Written before the load, so a run that never records its end can still be judged (partial).
@@ -325,7 +333,12 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       // The warm-up's garbage collected before t = 0, so that it does not set the heap's limits for the run (src/core/full-collection.ts).
       collectGarbageNow();
       log(`loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`);
-      log(`loadproof: ${scenario.name}: ${plan.arrivals} requests over ${plan.durationMs / 1000} s of model time (${(plan.durationMs / k / 1000).toFixed(1)} s of wall time) against ${target.baseUrl}`);
+      const share = plan.shard === undefined ? '' : ` (shard ${plan.shard.index}/${plan.shard.count}: every ${plan.shard.count === 1 ? '' : `${ordinal(plan.shard.count)} `}arrival of the plan, from seq ${plan.shard.index})`;
+      log(`loadproof: ${scenario.name}: ${plan.arrivals} requests${share} over ${plan.durationMs / 1000} s of model time (${(plan.durationMs / k / 1000).toFixed(1)} s of wall time) against ${target.baseUrl}`);
+      if (options.startAtMs !== undefined) {
+        const aheadMs = options.startAtMs - Date.now();
+        log(aheadMs >= 0 ? `loadproof: --start-at: the schedule starts at ${new Date(options.startAtMs).toISOString()}, in ${(aheadMs / 1000).toFixed(1)} s` : `loadproof: --start-at: started ${(-aheadMs).toFixed(0)} ms late; the lateness is in every arrival's send lag until it is caught up`);
+      }
     }
     const requestEvents = new RequestEvents({
       plan,
@@ -353,6 +366,8 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     progress.start();
     const engine = await runPlan({
       plan,
+      // --start-at: t = 0 at that instant on the run's clock (ahead: the engine sleeps until it; late: its arrivals are overdue).
+      ...(options.startAtMs === undefined ? {} : { startMs: clock.nowMs() + (options.startAtMs - Date.now()) * k }),
       identify: chain === undefined ? identify : chain.identify(identify),
       // Texts are drawn in arrival order from the payload seed, so a run repeats.
       payload: (seq) => texts.textFor(seq),

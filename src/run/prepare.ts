@@ -4,10 +4,10 @@
  * embedded mock, the recorder) loaded, so that a scenario refused here costs the CLI a fraction of
  * its start-up (loading those modules is most of a refused run's CPU).
  */
-import { GuardRefusal } from '../core/errors.js';
+import { GuardRefusal, UsageError } from '../core/errors.js';
 import { checkTimeScale } from '../core/time-scale.js';
 import { type GuardDecision, describeDecision, evaluateGuard } from '../guard/index.js';
-import type { Plan } from '../plan/index.js';
+import { type Plan, planIdentity, shardPlan } from '../plan/index.js';
 import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
 import { MAX_OBFUSCATION_CHARS } from '../mock/defaults.js';
 import type { UserTexts } from '../payload/index.js';
@@ -19,7 +19,10 @@ export interface PreparedRun {
   readonly scenario: Scenario;
   /** The scenario file's text as read: the copy kept in the run folder is the very text that was run. */
   readonly scenarioText: string;
+  /** What this process sends: the whole plan, or its shard's share of it (`--shard`). */
   readonly plan: Plan;
+  /** planIdentity() of the whole plan, which every shard of it shares. */
+  readonly planIdentity: string;
   readonly guard: GuardDecision;
   /** The user's texts, when `payload.source` names them: read and checked before anything is sent. */
   readonly userTexts: UserTexts | undefined;
@@ -37,10 +40,13 @@ export async function prepare(options: RunOptions): Promise<PreparedRun> {
   const k = checkTimeScale(options.timeScale);
   const scenarioText = await readScenarioText(options.scenarioFile);
   const scenario = parseScenario(scenarioText, options.scenarioFile);
-  const { plan, userTexts } = planScenario(scenario, options.scenarioFile, k);
-  // The run starts now; `plan --at` asks the same question for another time.
-  const guard = evaluateGuard(plan, { startAtMs: Date.now(), loopbackAsReal: options.loopbackAsReal });
+  const startAtMs = checkStartAt(options.startAtMs, Date.now());
+  const { plan: whole, userTexts } = planScenario(scenario, options.scenarioFile, k);
+  // The run starts now (or at --start-at); `plan --at` asks the same question for another time. A shard
+  // is judged as the whole plan it is part of, whatever the shard count: n shards send all of it.
+  const guard = evaluateGuard(whole, { startAtMs, loopbackAsReal: options.loopbackAsReal });
   if (!guard.allowed) throw new GuardRefusal(guard.reasons);
+  const plan = options.shard === undefined ? whole : shardPlan(whole, options.shard);
   if (guard.real) for (const line of describeDecision(guard)) options.log(line);
   const tooLong = scenario.mode === 'deid' ? (userTexts?.documents.filter((d) => d.text.length > MAX_OBFUSCATION_CHARS) ?? []) : [];
   if (tooLong.length > 0) {
@@ -52,5 +58,22 @@ export async function prepare(options: RunOptions): Promise<PreparedRun> {
   if (userTexts !== undefined && userTexts.empty.length > 0) {
     options.log(`loadproof: payload: ${userTexts.empty.length} empty text${userTexts.empty.length === 1 ? '' : 's'} not sent: ${userTexts.empty.slice(0, 5).join(', ')}${userTexts.empty.length > 5 ? ', …' : ''}`);
   }
-  return { scenario, scenarioText, plan, guard, userTexts };
+  return { scenario, scenarioText, plan, planIdentity: planIdentity(whole), guard, userTexts };
+}
+
+/** How late a start may be and still run: its lateness is send lag; later, the first arrivals would go out in one burst. */
+export const START_AT_LATE_MS = 1000;
+/** How far ahead a start may be: a process waiting longer than this is more likely forgotten than planned. */
+export const START_AT_AHEAD_MS = 24 * 3_600_000;
+
+/** `--start-at` (epoch ms) checked against now: not past by more than START_AT_LATE_MS, not beyond START_AT_AHEAD_MS. */
+function checkStartAt(startAtMs: number | undefined, nowMs: number): number {
+  if (startAtMs === undefined) return nowMs;
+  if (startAtMs < nowMs - START_AT_LATE_MS) {
+    throw new UsageError(`--start-at ${new Date(startAtMs).toISOString()}: ${((nowMs - startAtMs) / 1000).toFixed(1)} s in the past`, `a start more than ${START_AT_LATE_MS / 1000} s late would send the overdue arrivals in one burst; give every shard a new --start-at; nothing was sent`);
+  }
+  if (startAtMs > nowMs + START_AT_AHEAD_MS) {
+    throw new UsageError(`--start-at ${new Date(startAtMs).toISOString()}: more than 24 hours ahead`, 'start the run closer to its time; nothing was sent');
+  }
+  return startAtMs;
 }

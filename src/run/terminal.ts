@@ -69,6 +69,8 @@ export function formatSummary(summary: Summary, summaryPath: string, exitCode: n
     ...deidLines(summary),
     `generator: send lag p99 ${lag.p99 === null ? '—' : `${lag.p99.toFixed(2)} ms`}, max ${lag.max === null ? '—' : `${lag.max.toFixed(1)} ms`} (wall); token calls ${summary.token.calls ?? 'unknown'}`,
     ...(summary.counts.unrecorded > 0 ? [`${summary.counts.unrecorded} of ${summary.counts.planned} planned requests have no line in events.ndjson: the run ended without recording them`] : []),
+    ...(summary.shard === null ? [] : [`shard ${summary.shard.index}/${summary.shard.count}: its rates and verdict are of this shard's share only, judged against the bands of the whole plan's rates; the test's verdict is loadproof merge's, over every shard`]),
+    ...(summary.mergedFrom === null ? [] : [`merged from ${summary.mergedFrom.length} shard${summary.mergedFrom.length === 1 ? '' : 's'}: judged again over all their events`]),
     `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${exitCode}`,
     ...summary.verdict.reasons.map((r) => `  - ${r}`),
     ...summary.verdict.notes.map((n) => `  note: ${n}`),

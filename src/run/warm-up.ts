@@ -16,7 +16,7 @@ import type { SecretMask } from '../core/redact.js';
 import { createRng } from '../core/rng.js';
 import { generateNote } from '../corpus/index.js';
 import { EventSink } from '../judge/index.js';
-import { type Plan, arrivalsBefore } from '../plan/index.js';
+import { type Plan, arrivalsBefore, seqInWholePlan } from '../plan/index.js';
 import { parseModelTime } from '../spec/index.js';
 import { RequestEvents } from './request-events.js';
 import { TargetWatch } from './target-watch.js';
@@ -57,7 +57,7 @@ function warmPureCode(plan: Plan, secrets: SecretMask, rounds: number): void {
     const tries = [{ sentAtMs: i, endAtMs: i + 1, status: r.status, serviceMs }];
     const result = { outcome: classifyStatus(r.status), status: r.status, attempts: 1, sentAtMs: i, lastSentAtMs: i, endAtMs: i + 1, retryAfterS: [], tries };
     // A plan without arrivals has no position 0 to record.
-    if (plan.arrivals > 0) events.handle({ seq: 0, phase: 0, intendedAtMs: i, outcome: result.outcome, firedAtMs: i, result });
+    if (plan.arrivals > 0) events.handle({ seq: seqInWholePlan(plan, 0), phase: 0, intendedAtMs: i, outcome: result.outcome, firedAtMs: i, result });
   }
 }
 

@@ -1,7 +1,9 @@
 /** `loadproof run <scenario>`: the main job. Wires the run module to the process; no logic here. */
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
-import { exitUnder } from '../../core/exit-codes.js';
+import { EXIT, exitUnder } from '../../core/exit-codes.js';
+import { parseStartAt } from '../../guard/index.js';
+import { parseShard } from '../../plan/index.js';
 import { UsageError } from '../../core/errors.js';
 import { checkTimeScale } from '../../core/time-scale.js';
 import { PROFILE_NAMES } from '../../mock/profiles.js';
@@ -21,6 +23,8 @@ export function runOptions<T>(y: Argv<T>) {
     .option('quiet', { type: 'boolean', default: false, describe: 'No live progress on stderr (by default: one updating line on a terminal, a line every 10 s elsewhere)' })
     .option('baseline', { type: 'string', describe: 'A run folder to compare this run with (as loadproof compare does): in the reports, and exit 1 on a clear regression' })
     .option('tolerance', { type: 'string', describe: "With --baseline: how far above the baseline's p95 interval this run's must lie to be a regression (default 10%)" })
+    .option('shard', { type: 'string', describe: 'i/n: send only shard i of n of the plan (0-based, as JOB_COMPLETION_INDEX): the arrivals whose seq ≡ i (mod n); the guard judges the whole plan; loadproof merge joins the shards' })
+    .option('start-at', { type: 'string', describe: "An ISO time with a zone: the schedule's t = 0 (every shard given the same starts together); at most 1 s late, 24 h ahead" })
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
@@ -28,10 +32,16 @@ export function runOptions<T>(y: Argv<T>) {
     });
 }
 
+/** The exits of a verdict (pass, fail, inconclusive), which a shard leaves to the merge. */
+const SHARD_VERDICT_EXITS = new Set<number>([EXIT.pass, EXIT.slaNotMet, EXIT.inconclusive]);
+
 type RunArgs = Awaited<ReturnType<typeof runOptions>['argv']>;
 
 export async function runRun(args: RunArgs, io: Io): Promise<number> {
   const timeScale = checkTimeScale(args['time-scale']);
+  const shard = args.shard === undefined ? undefined : parseShard(args.shard);
+  const startAt = args['start-at'] === undefined ? undefined : parseStartAt(args['start-at'], '--start-at');
+  if (startAt !== undefined && 'problem' in startAt) throw new UsageError(startAt.problem, 'nothing was sent');
   // The baseline is judged before anything is sent: a bad one is bad input (exit 2), with no traffic.
   if (args.tolerance !== undefined && args.baseline === undefined) throw new UsageError('--tolerance: it applies only with --baseline <dir>', 'add --baseline, or drop --tolerance; nothing was sent');
   const baseline = args.baseline === undefined ? undefined : await loadBaseline(args.baseline, args.tolerance ?? '10%');
@@ -59,6 +69,8 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
       writeManifest: async (...a) => (await import('../../report/index.js')).writeManifest(...a),
     },
     pngCharts: args.charts,
+    ...(shard === undefined ? {} : { shard }),
+    ...(startAt === undefined ? {} : { startAtMs: startAt.ms }),
     ...(baseline === undefined ? {} : { baseline }),
     progress: args.quiet ? 'off' : io.stderrIsTTY ? 'tty' : 'lines',
     progressWrite: (text) => io.stderr(text),
@@ -66,7 +78,8 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     signal: controller.signal,
     log: (line) => io.stderr(`${line}\n`),
   });
-  const exitCode = exitUnder(args.inconclusive, outcome.exitCode);
+  // A shard's verdict is of its share only: the test's is the merge's. Its exit says whether it ran (0), not what it found.
+  const exitCode = shard !== undefined && SHARD_VERDICT_EXITS.has(outcome.exitCode) ? EXIT.pass : exitUnder(args.inconclusive, outcome.exitCode);
   printJudgement(io, args.json, outcome.summary, join(outcome.reportDir, 'summary.json'), outcome.manifestSha256, exitCode);
   if (outcome.comparison !== undefined) {
     const { formatComparison } = await import('../../compare/index.js');

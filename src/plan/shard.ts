@@ -1,0 +1,63 @@
+/**
+ * Sharded runs (`run --shard i/n`): shard i of n takes the arrivals whose seq ≡ i (mod n) of the whole
+ * plan, so every shard sees every phase, interleaved, at 1/n of its rate, and n shards started together
+ * send the whole plan. A shard's plan keeps the whole plan's phase rates and bands (the spec's targets follow
+ * the rate the service sees, not a shard's share); its arrivals, their counts and its offered rates are its own.
+ * Requests keep their seq in the whole plan, so `loadproof merge` can put the shards' events together.
+ */
+import { UsageError } from '../core/errors.js';
+import { bandSlices } from './bands.js';
+import type { Plan, PlannedPhase } from './build-plan.js';
+
+export interface Shard {
+  /** 0-based: a Kubernetes Indexed Job's JOB_COMPLETION_INDEX. */
+  readonly index: number;
+  /** How many shards the plan is split into: the Job's completions. */
+  readonly count: number;
+}
+
+/** More shards than this is a fleet, not a test: each holds a connection pool and a process. */
+export const MAX_SHARDS = 1000;
+
+/** `--shard i/n`, 0 ≤ i < n ≤ MAX_SHARDS. */
+export function parseShard(text: string): Shard {
+  const parts = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const index = Number(parts?.[1]);
+  const count = Number(parts?.[2]);
+  if (parts === null || !(count >= 1 && count <= MAX_SHARDS && index < count)) {
+    throw new UsageError(`--shard: expected i/n with 0 ≤ i < n ≤ ${MAX_SHARDS} (i is 0-based, as JOB_COMPLETION_INDEX), got "${text}"`, 'nothing was sent');
+  }
+  return { index, count };
+}
+
+/** The seq, in the whole plan, of a shard's `local`-th arrival. */
+export function seqInWholePlan(plan: Plan, local: number): number {
+  return plan.shard === undefined ? local : local * plan.shard.count + plan.shard.index;
+}
+
+/** The position among this plan's arrivals of `seq` (of the whole plan): an integer from 0 when the plan holds it. */
+export function positionOfSeq(plan: Plan, seq: number): number {
+  return plan.shard === undefined ? seq : (seq - plan.shard.index) / plan.shard.count;
+}
+
+/** Whether `seq` (of the whole plan) is one of this plan's arrivals. */
+export function holdsSeq(plan: Plan, seq: number): boolean {
+  const position = positionOfSeq(plan, seq);
+  return Number.isInteger(position) && position >= 0 && position < plan.arrivals;
+}
+
+/** Shard `shard` of the whole plan `plan`. */
+export function shardPlan(plan: Plan, shard: Shard): Plan {
+  if (plan.shard !== undefined) throw new Error('a shard of a shard');
+  if (plan.documents !== undefined) throw new UsageError('--shard: a mode deid scenario cannot be sharded yet (a document\'s pieces must stay on one shard)', 'run it unsharded; nothing was sent');
+  let seq = 0;
+  const phases = plan.phases.map((p): PlannedPhase => {
+    const mine: number[] = [];
+    for (const t of p.arrivalsMs) if (seq++ % shard.count === shard.index) mine.push(t);
+    const arrivalsMs = Float64Array.from(mine);
+    // The bands follow the phase's rates (fromRpm, toRpm), as in the whole plan; their planned counts and
+    // the offered rate are the shard's share.
+    return { ...p, arrivalsMs, offeredRpm: p.offeredRpm / shard.count, peakRpm: p.peakRpm / shard.count, bands: bandSlices(p, arrivalsMs) };
+  });
+  return { ...plan, phases, arrivals: phases.reduce((sum, p) => sum + p.arrivalsMs.length, 0), shard };
+}
