@@ -15,6 +15,7 @@ import { compareOptions, runCompare } from './commands/compare.js';
 import { deidOptions, runDeid } from './commands/deid.js';
 import { checkOptions, runCheckCommand } from './commands/check.js';
 import { probeOptions, runProbeCommand } from './commands/probe.js';
+import { mergeOptions, runMerge } from './commands/merge.js';
 import { noticeOptions, runNotice } from './commands/notice.js';
 import type { Io } from './io.js';
 
@@ -51,13 +52,16 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       .command('deid <file>', 'De-identify one document through the API (the embedded mock by default): split, identify, obfuscate; prints the obfuscated text', deidOptions, async (args) => {
         exitCode = await runDeid(args, io);
       })
+      .command('merge <run-dirs..>', 'Put the shards of one run (run --shard i/n) together as one run folder, and judge the whole plan again from all their events', mergeOptions, async (args) => {
+        exitCode = await runMerge(args, io);
+      })
       .command('probe [scenario]', "Saturation probe (closed loop, autocannon): step the connections up until 429s or errors begin; finds a ceiling, not an SLA", probeOptions, async (args) => {
         exitCode = await runProbeCommand(args, io);
       })
       .command('schema', 'Print the JSON Schema of scenario files', {}, () => {
         exitCode = runSchema(io);
       })
-      .demandCommand(1, 'name a command: run, plan, report, verify, compare, check, notice, deid, probe, mock, schema')
+      .demandCommand(1, 'name a command: run, plan, report, verify, compare, check, notice, deid, probe, merge, mock, schema')
       .strict()
       // A flag given twice takes its last value (as most CLIs do), not an array.
       .parserConfiguration({ 'duplicate-arguments-array': false })

@@ -35,7 +35,7 @@ export interface JudgedFolder {
 
 const SCENARIO_COPIES = ['scenario.yaml', 'scenario.json'];
 
-async function readRunRecord(dir: string): Promise<RunRecord> {
+export async function readRunRecord(dir: string): Promise<RunRecord> {
   const path = join(dir, 'run.json');
   const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new UsageError(`${dir}: not a run folder (cannot read run.json: ${error.code ?? error.message})`, 'give the folder a run wrote (reports/<time>-<scenario>)');

@@ -109,7 +109,11 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
   const { end } = input;
   const recorder = sink.recorder;
   // 429s against the documented (or raised) limits, replayed on what the server admitted.
-  const envelope = envelopeFindings(plan, recorder.attempts, effectiveLimits(plan.scenario));
+  // A shard meets about 1/n of the service's bucket (its arrivals interleave with the other shards'): its
+  // own 429s are judged against that share; the merge judges every shard's against the whole.
+  const limits = effectiveLimits(plan.scenario);
+  const share = plan.shard?.count ?? 1;
+  const envelope = envelopeFindings(plan, recorder.attempts, share === 1 ? limits : { ...limits, sustainedRpm: limits.sustainedRpm / share, burstRpm: limits.burstRpm / share });
   const verdict = evaluateVerdict({
     phases: plan.phases.map((p, i) => ({
       name: p.name,

@@ -1,0 +1,33 @@
+/** `loadproof merge <run-dir>...`: the shards of one run put together and judged as one. Wires modules; no logic here. */
+import type { Argv } from 'yargs';
+import { exitUnder } from '../../core/exit-codes.js';
+import type { Io } from '../io.js';
+import { judgementOptions, printJudgement } from './judgement-output.js';
+
+export function mergeOptions<T>(y: Argv<T>) {
+  return (
+    judgementOptions(y)
+      // The CLI takes a flag given twice as its last value (main.ts), which would also keep only the last folder: not here.
+      .parserConfiguration({ 'duplicate-arguments-array': true })
+      .positional('run-dirs', { type: 'string', array: true, demandOption: true, describe: 'The folder of every shard (run --shard i/n) of one run, in any order' })
+      .option('out', { type: 'string', default: 'reports', describe: 'Folder in which the merged run folder is made' })
+      .option('run-dir', { type: 'string', describe: 'The exact folder for the merged run (made if missing; refused if it holds a run)' })
+      // …and a flag given twice still takes its last value, as everywhere else.
+      .coerce(['out', 'run-dir', 'json', 'charts', 'inconclusive'], (value: unknown) => (Array.isArray(value) ? value.at(-1) : value))
+  );
+}
+
+type MergeArgs = Awaited<ReturnType<typeof mergeOptions>['argv']>;
+
+export async function runMerge(args: MergeArgs, io: Io): Promise<number> {
+  const { mergeShards } = await import('../../merge/index.js');
+  const { judgeFolder } = await import('../../report/index.js');
+  const dir = await mergeShards({ dirs: args['run-dirs'].map(String), outDir: args.out, ...(args['run-dir'] === undefined ? {} : { runDir: args['run-dir'] }) });
+  const judged = await judgeFolder(dir, { now: () => new Date(), pngCharts: args.charts });
+  for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
+  const exitCode = exitUnder(args.inconclusive, judged.exitCode);
+  printJudgement(io, args.json, judged.summary, judged.summaryPath, judged.manifestSha256, exitCode);
+  if (judged.written.error !== null) io.stderr(`loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`);
+  for (const f of judged.reports.filter((r) => r.error !== null)) io.stderr(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error})\n`);
+  return exitCode;
+}

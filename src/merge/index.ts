@@ -1,0 +1,1 @@
+export { type MergeOptions, mergeShards } from './merge.js';

@@ -1,0 +1,123 @@
+/**
+ * `loadproof merge <run-dir>...`: the folders of every shard of one plan (`run --shard i/n`) put
+ * together as one run folder — the scenario copy, every shard's events.ndjson lines (each request keeps
+ * its seq in the whole plan), and a run.json whose end adds the shards' counts and merges their
+ * histograms — so that the judge (`loadproof report`'s) judges the whole plan again from the merged
+ * events: counts add exactly, latency histograms are rebuilt from every event, and the verdict, the
+ * bands and the rate-limit envelope see the traffic the service saw. Shards of different plans,
+ * overlapping or missing shards, and shards that did not finish whole are refused, with the reason,
+ * before anything is written.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { UsageError } from '../core/errors.js';
+import { type MergedShard, type RunEnd, type RunRecord, readRunRecord } from '../judge/index.js';
+import { MsHistogram } from '../recorder/index.js';
+import { parseScenario } from '../scenario/index.js';
+import { makeRunFolder, useRunFolder, writeAtomically, writeWhole } from '../run/output.js';
+
+export interface MergeOptions {
+  /** The shards' run folders, in any order. */
+  readonly dirs: readonly string[];
+  /** Where the merged folder is made (a new `<time>-<scenario>-merged` folder), unless `runDir` names it. */
+  readonly outDir: string;
+  readonly runDir?: string;
+}
+
+interface ShardFolder {
+  readonly dir: string;
+  readonly run: RunRecord & { readonly shard: { readonly index: number; readonly count: number }; readonly end: RunEnd };
+}
+
+/** Checks the folders are every shard of one plan, each finished whole, and writes the merged folder: its path. */
+export async function mergeShards(options: MergeOptions): Promise<string> {
+  const shards = checkShards(await Promise.all(options.dirs.map(async (dir) => ({ dir, run: await readRunRecord(dir) }))));
+  const first = shards[0]!;
+  const scenarioText = await readFile(join(first.dir, first.run.scenarioFile), 'utf8');
+  const startedAt = shards.map((s) => s.run.startedAt).sort()[0]!;
+  const name = parseScenario(scenarioText, join(first.dir, first.run.scenarioFile)).name;
+  const dir = options.runDir === undefined ? await makeRunFolder(options.outDir, `${name}-merged`, new Date(startedAt)) : await useRunFolder(options.runDir);
+  const failures = [await writeWhole(join(dir, first.run.scenarioFile), scenarioText)];
+  const events = createWriteStream(join(dir, 'events.ndjson'), { flags: 'wx' });
+  for (const shard of shards) await pipeline(createReadStream(join(shard.dir, 'events.ndjson')), events, { end: false });
+  await new Promise<void>((resolve, reject) => events.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  const mergedFrom: MergedShard[] = shards.map((s) => ({ index: s.run.shard.index, dir: s.dir, startedAt: s.run.startedAt, endedAt: s.run.end.endedAt, ...(s.run.host === undefined ? {} : { host: s.run.host }) }));
+  const { shard: _shard, host: _host, end: _end, ...common } = first.run;
+  const run: RunRecord = { ...common, startedAt, mergedFrom, end: mergedEnd(shards, first.run.scenarioFile) };
+  failures.push(await writeAtomically(join(dir, 'run.json'), `${JSON.stringify(run, null, 2)}\n`));
+  const failed = failures.find((f) => f.error !== null);
+  if (failed !== undefined) throw new UsageError(`${failed.file}: cannot be written (${failed.error})`, 'the shards are untouched; choose another --out');
+  return dir;
+}
+
+/** The shards, sorted by index, once they are shown to be every shard of one plan, each finished whole. */
+function checkShards(folders: readonly { dir: string; run: RunRecord }[]): ShardFolder[] {
+  if (folders.length === 0) throw new UsageError('merge: no run folder given', 'give the folder of every shard of the run');
+  const notShard = folders.find((f) => f.run.shard === undefined);
+  if (notShard !== undefined) throw new UsageError(`${notShard.dir}: not a shard (its run.json has no shard: it ran without --shard)`, 'merge joins the folders of run --shard i/n; nothing was written');
+  const shards = folders as unknown as ShardFolder[];
+  const first = shards[0]!;
+  for (const s of shards) {
+    if (s.run.planIdentity !== first.run.planIdentity) {
+      throw new UsageError(`shards of different plans: ${first.dir} ran ${first.run.planIdentity} and ${s.dir} ran ${s.run.planIdentity}`, 'merge the shards of one run of one scenario (same file, same --time-scale); nothing was written');
+    }
+    if (s.run.scenarioSha256 !== first.run.scenarioSha256) {
+      throw new UsageError(`shards of different scenario copies: ${first.dir} (${first.run.scenarioSha256}) and ${s.dir} (${s.run.scenarioSha256}): their thresholds or limits may differ`, 'nothing was written');
+    }
+    if (s.run.shard.count !== first.run.shard.count) {
+      throw new UsageError(`shards of different splits: ${first.dir} is shard ${first.run.shard.index}/${first.run.shard.count} and ${s.dir} is shard ${s.run.shard.index}/${s.run.shard.count}`, 'nothing was written');
+    }
+  }
+  const byIndex = new Map<number, ShardFolder>();
+  for (const s of shards) {
+    const other = byIndex.get(s.run.shard.index);
+    if (other !== undefined) throw new UsageError(`shard ${s.run.shard.index}/${s.run.shard.count} given twice: ${other.dir} and ${s.dir}`, 'give each shard once; nothing was written');
+    byIndex.set(s.run.shard.index, s);
+  }
+  const count = first.run.shard.count;
+  const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !byIndex.has(i));
+  if (missing.length > 0) {
+    throw new UsageError(`${missing.length} of ${count} shards missing: ${missing.slice(0, 10).map((i) => `${i}/${count}`).join(', ')}${missing.length > 10 ? ', …' : ''} (given: ${[...byIndex.keys()].sort((a, b) => a - b).join(', ')})`, 'a merge judges the whole plan: give every shard; nothing was written');
+  }
+  for (const s of shards) {
+    if (s.run.end === null) throw new UsageError(`${s.dir}: shard ${s.run.shard.index}/${count} did not finish (its run.json has no end)`, 'a merge needs every shard whole; `loadproof report` judges that shard alone; nothing was written');
+    const lost = s.run.end.files.find((f) => f.file === 'events.ndjson' && f.error !== null);
+    if (lost !== undefined) throw new UsageError(`${s.dir}: shard ${s.run.shard.index}/${count}'s events.ndjson was not written whole (${lost.error})`, 'its own summary.json stands; the whole plan cannot be judged again; nothing was written');
+  }
+  return [...byIndex.values()].sort((a, b) => a.run.shard.index - b.run.shard.index);
+}
+
+/** The shards' ends as one: counts added, token latency histograms merged, the worst event-loop delay, the first stop. */
+function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd {
+  const ends = shards.map((s) => s.run.end);
+  const sum = (f: (e: RunEnd) => number): number => ends.reduce((n, e) => n + f(e), 0);
+  const worst = (f: (e: RunEnd) => number | null): number | null => (ends.some((e) => f(e) === null) ? null : Math.max(...ends.map((e) => f(e)!)));
+  const tokenLatency = MsHistogram.create();
+  for (const e of ends) tokenLatency.add(MsHistogram.decode(e.tokenLatency));
+  return {
+    endedAt: ends.map((e) => e.endedAt).sort().at(-1)!,
+    engine: {
+      fired: sum((e) => e.engine.fired),
+      dropped: sum((e) => e.engine.dropped),
+      unsent: sum((e) => e.engine.unsent),
+      abandoned: sum((e) => e.engine.abandoned),
+      interrupted: ends.some((e) => e.engine.interrupted),
+      elapsedMs: Math.max(...ends.map((e) => e.engine.elapsedMs)),
+    },
+    // A failure outranks a signal, which outranks a threshold: what ended the worst shard ends the merged run.
+    stop: ends.map((e) => e.stop).filter((s) => s !== null).sort((a, b) => STOP_RANK[a!.by] - STOP_RANK[b!.by])[0] ?? null,
+    tokenCalls: ends.some((e) => e.tokenCalls === null) ? null : sum((e) => e.tokenCalls!),
+    tokenLatency: tokenLatency.encode(),
+    // Percentiles of different processes do not add: the worst shard's stands for the merge (an upper bound).
+    eventLoopDelayP99Ms: worst((e) => e.eventLoopDelayP99Ms),
+    eventLoopDelayMaxMs: worst((e) => e.eventLoopDelayMaxMs),
+    files: [
+      { file: scenarioFile, error: null },
+      { file: 'events.ndjson', error: null },
+    ],
+  };
+}
+
+const STOP_RANK: Record<NonNullable<RunEnd['stop']>['by'], number> = { failure: 0, signal: 1, threshold: 2, unknown: 3 };
