@@ -92,19 +92,19 @@ beforeAll(async () => {
     const text = readFileSync(join(FIXTURES, name), 'utf8');
     const file = join(work, name);
     writeFileSync(file, withUrl(text));
-    fileCases.push({ name, args: ['run', '--no-charts', file, '--out', out], expect: EXPECT[name] ?? commentExpectations(text) });
+    fileCases.push({ name, args: ['run', file, '--out', out], expect: EXPECT[name] ?? commentExpectations(text) });
   }
   // Over 1 MiB, otherwise a valid scenario: refused before it is parsed.
   const huge = join(work, 'huge.yaml');
   const head = `name: huge\ndescription: d\ntarget: { environment: mock, baseUrl: "${server.url}" }\nphases: [{ name: a, duration: 1s, rpm: 60 }]\n`;
   writeFileSync(huge, `${head}# ${'x'.repeat(1024 * 1024 + 1 - head.length - 3)}\n`);
-  fileCases.push({ name: 'huge.yaml (generated, 1 MiB + 1 byte)', args: ['run', '--no-charts', huge, '--out', out], expect: ['(file): expected at most 1 MiB (1048576 bytes), got 1048577 bytes'] });
+  fileCases.push({ name: 'huge.yaml (generated, 1 MiB + 1 byte)', args: ['run', huge, '--out', out], expect: ['(file): expected at most 1 MiB (1048576 bytes), got 1048577 bytes'] });
 
   // A valid scenario, so that only the flag is wrong.
   const valid = join(work, 'valid.yaml');
   writeFileSync(valid, `name: valid\ndescription: d\ntarget: { environment: mock, baseUrl: "${server.url}" }\nphases: [{ name: a, duration: 2s, rpm: 60 }]\nthresholds: { documentedTargets: false }\n`);
   for (const { command, k } of TIME_SCALES) {
-    const args = command === 'run' ? ['run', '--no-charts', valid, '--out', out] : command === 'plan' ? ['plan', valid] : ['mock'];
+    const args = command === 'run' ? ['run', valid, '--out', out] : command === 'plan' ? ['plan', valid] : ['mock'];
     flagCases.push({ name: `${command} --time-scale ${k}`, args: [...args, '--time-scale', k], expect: [`--time-scale: expected a number from 1 to 1000, got ${k}`] });
   }
   flagCases.push({ name: 'plan --at …+24:00', args: ['plan', valid, '--at', '2026-12-01T09:00:00+24:00'], expect: ['--at: expected a zone offset from -23:59 to +23:59, got "2026-12-01T09:00:00+24:00"'] });

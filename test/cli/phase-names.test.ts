@@ -39,7 +39,7 @@ describe('phases named constructor, toString, valueOf and hasOwnProperty', () =>
         '',
       ].join('\n'),
     );
-    const { code, stderr } = await runMain(['run', '--no-charts', w.file, '--time-scale', String(K), '--out', w.out]);
+    const { code, stderr } = await runMain(['run', w.file, '--time-scale', String(K), '--out', w.out]);
     expect(stderr).not.toContain('internal error');
     const runs = runFolders(w.out);
     expect(runs).toHaveLength(1);
