@@ -56,6 +56,11 @@ export interface GuardContext {
   readonly startAtMs: number;
   /** Tests only: a real environment at a loopback URL is judged as real instead of refused. */
   readonly loopbackAsReal?: boolean;
+  /**
+   * The endpoint the plan's requests go to (default identification). The spec gives obfuscation no numbers
+   * ("substantially higher" limits), so the identification envelope is not its: only the traffic rules apply.
+   */
+  readonly endpoint?: 'identification' | 'obfuscation';
 }
 
 const COORDINATION_MS = TRAFFIC_RULES.coordinationAfterMinutes * 60_000;
@@ -127,7 +132,11 @@ export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision 
   } else {
     checks.push(noticeCheck(plan, startMs), noticeWindowCheck(plan, startMs, endMs));
     checks.push(coordinationCheck(plan, traffic.longestAboveCoordinationRpm, worstCase));
-    checks.push(envelopeCheck(traffic, limits, worstCase));
+    checks.push(
+      context.endpoint === 'obfuscation'
+        ? { rule: 'envelope', status: 'not-applicable', message: 'the spec gives the obfuscation endpoint no numbers ("substantially higher" limits than identification): only the traffic rules (notice, coordination) apply' }
+        : envelopeCheck(traffic, limits, worstCase),
+    );
   }
   const reasons = checks.filter((c) => c.status === 'refused').map((c) => `${c.rule}: ${c.message}`);
   return { allowed: reasons.length === 0, environment, real, startAt: iso(startMs), plannedEndAt: iso(endMs), traffic, limits, checks, reasons };

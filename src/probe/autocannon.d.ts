@@ -14,6 +14,12 @@ declare module 'autocannon' {
     overallRate?: number;
     /** Seconds. */
     timeout?: number;
+    /** The most responses in all (distributed over the connections). */
+    maxOverallRequests?: number;
+    /** Milliseconds between samples; the stop flag is looked at on each. */
+    sampleInt?: number;
+    setupClient?: (client: { on(event: 'request', listener: () => void): void }) => void;
+    requests?: { onResponse?: (status: number, body: string, context: unknown, headers: Record<string, string | string[]>) => void }[];
   }
 
   interface Result {

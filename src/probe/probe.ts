@@ -1,16 +1,26 @@
 /**
  * The saturation probe: a closed loop (each connection sends its next request when its last is
  * answered) run by autocannon, one step per connection count, every step capped at the same rate. It
- * finds a ceiling — where 429s or errors begin — not an SLA: a closed loop slows down with the service
- * (coordinated omission), so its latency is not what a user at a fixed arrival rate would see.
+ * finds where 429s or errors begin, not an SLA: a closed loop slows down with the service (coordinated
+ * omission), so its latency is not what a user at a fixed arrival rate would see.
+ *
+ * Each step is bounded in requests (the cap × the step, autocannon's maxOverallRequests) and in time
+ * (autocannon's duration, checked every 100 ms), so it sends at most what the guard judged. Requests
+ * still unanswered when a step ends are counted (`cut`), and before the next step the probe waits for
+ * them to leave the service (up to the client deadline), so a larger step does not meet a smaller one's
+ * leftovers. Against a time-scaled mock, latency is built as the run's is (src/judge/accounting.ts):
+ * the mock's Server-Timing model time, and the wall-clock overheads counted once.
  */
 import autocannon from 'autocannon';
+import { accountLatency } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
+import { parseModelLag, parseModelTime } from '../spec/index.js';
 import type { ProbeSteps } from './steps.js';
 
 export interface ProbeRequest {
   /** The endpoint's full URL. */
   readonly url: string;
+  /** Headers other than the token's. */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
 }
@@ -19,13 +29,17 @@ export interface ProbeStep {
   readonly connections: number;
   /** How long it ran, model ms (wall × k). */
   readonly durationMs: number;
-  /** Answers received in time (before the client deadline, model time), whatever their status. */
+  /** Requests sent. */
+  readonly sent: number;
+  /** Answers received in time (within the client deadline, model time), whatever their status. */
   readonly answered: number;
   /** Answers per model minute. */
   readonly answeredRpm: number;
+  /** 2xx answers. */
+  readonly ok: number;
   /** 2xx answers per model minute. */
   readonly okRpm: number;
-  /** Closed-loop latency of the answers other than 429, model ms (wall × k): not a user's latency. */
+  /** Closed-loop latency of the answers other than 429, model ms: not a user's latency. */
   readonly latencyMs: { readonly p50: number; readonly p95: number; readonly p99: number; readonly max: number } | null;
   /** Answers by HTTP status. */
   readonly status: Readonly<Record<string, number>>;
@@ -36,6 +50,8 @@ export interface ProbeStep {
   readonly errors: number;
   /** Requests not answered within the client deadline (model time). */
   readonly timeouts: number;
+  /** Requests still unanswered when the step ended: their latency is unknown, so the percentiles leave the slowest out. */
+  readonly cut: number;
 }
 
 export type ProbeEnding = 'first 429s' | 'errors' | 'last step' | 'interrupted';
@@ -48,6 +64,8 @@ export interface ProbeResult {
 export interface ProbeOptions {
   readonly request: ProbeRequest;
   readonly steps: ProbeSteps;
+  /** A fresh access token, asked for before each step (a probe may outlast a token). */
+  readonly token: () => Promise<string>;
   /** k: against a time-scaled mock, steps last stepMs ÷ k of wall time and rates are × k. */
   readonly timeScale: number;
   /** The client deadline of a request, model ms. */
@@ -55,6 +73,13 @@ export interface ProbeOptions {
   readonly signal?: AbortSignal;
   /** Told after each step. */
   readonly onStep?: (step: ProbeStep) => void;
+  /** Told before the probe waits for a step's cut requests to leave the service (wall ms). */
+  readonly onPause?: (wallMs: number) => void;
+}
+
+/** autocannon's pacing: whole requests per wall second. */
+export function requestsPerWallSecond(maxRpm: number, timeScale: number): number {
+  return Math.floor((maxRpm * timeScale) / 60);
 }
 
 export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
@@ -62,21 +87,34 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   const aborted = (): boolean => options.signal?.aborted === true;
   for (const connections of options.steps.connections) {
     if (aborted()) return { steps, endedBy: 'interrupted' };
-    const step = await runStep(options, connections);
+    const token = await options.token();
+    const step = await runStep(options, connections, token);
     steps.push(step);
     options.onStep?.(step);
     if (aborted()) return { steps, endedBy: 'interrupted' };
     if (step.http429 > 0) return { steps, endedBy: 'first 429s' };
     if (step.errors + step.timeouts + step.otherStatus > 0) return { steps, endedBy: 'errors' };
+    if (step.cut > 0 && connections !== options.steps.connections.at(-1)) {
+      const wallMs = options.timeoutMs / options.timeScale;
+      options.onPause?.(wallMs);
+      await sleep(wallMs, options.signal);
+    }
   }
   return { steps, endedBy: 'last step' };
 }
 
-function runStep(options: ProbeOptions, connections: number): Promise<ProbeStep> {
+function runStep(options: ProbeOptions, connections: number, token: string): Promise<ProbeStep> {
   const k = options.timeScale;
   const latency = MsHistogram.create();
   const status: Record<string, number> = {};
   let late = 0;
+  // Counted here: autocannon's own `requests.sent` starts each paced connection at its rate.
+  let sent = 0;
+  // The model time of the answer whose 'response' comes next: autocannon calls onResponse (with the
+  // headers) and emits 'response' (with the time) one after the other, synchronously, for each answer.
+  let serverTiming: { serviceMs: number; lagMs: number } | undefined;
+  const perSecond = requestsPerWallSecond(options.steps.maxRpm, k);
+  const wallS = options.steps.stepMs / k / 1000;
   return new Promise((resolve, reject) => {
     let instance: ReturnType<typeof autocannon> | undefined;
     const stop = (): void => instance?.stop();
@@ -84,14 +122,29 @@ function runStep(options: ProbeOptions, connections: number): Promise<ProbeStep>
       {
         url: options.request.url,
         method: 'POST',
-        headers: { ...options.request.headers },
+        headers: { ...options.request.headers, authorization: `Bearer ${token}` },
         body: options.request.body,
         connections,
-        duration: options.steps.stepMs / k / 1000,
-        // autocannon cuts the connections to the rate (per second) when it is lower.
-        overallRate: Math.max(connections, Math.floor((options.steps.maxRpm * k) / 60)),
+        duration: wallS,
+        // Whole requests a wall second (autocannon cuts the connections to it when it is lower: steps.ts refuses that).
+        overallRate: perSecond,
+        // No more than the cap over the step, whatever autocannon's per-second quotas do at a second's edge.
+        maxOverallRequests: Math.max(connections, Math.floor(perSecond * wallS)),
+        // How often autocannon looks at its stop flag: the step ends within 100 ms of its length.
+        sampleInt: 100,
+        setupClient: (client: { on(event: 'request', listener: () => void): void }) => client.on('request', () => sent++),
         // autocannon takes whole seconds from 1; an answer later than the model deadline is counted as a timeout below.
         timeout: Math.max(1, Math.ceil(options.timeoutMs / k / 1000)),
+        requests: [
+          {
+            onResponse: (_status: number, _body: string, _context: unknown, headers: Record<string, string | string[]>) => {
+              // autocannon keeps the names as the server wrote them.
+              const header = k > 1 ? Object.entries(headers).find(([name]) => name.toLowerCase() === 'server-timing')?.[1] : undefined;
+              const serviceMs = parseModelTime(header);
+              serverTiming = serviceMs === undefined ? undefined : { serviceMs, lagMs: parseModelLag(header) ?? 0 };
+            },
+          },
+        ],
       },
       (error, result) => {
         options.signal?.removeEventListener('abort', stop);
@@ -101,32 +154,54 @@ function runStep(options: ProbeOptions, connections: number): Promise<ProbeStep>
         const http429 = status['429'] ?? 0;
         const durationMs = result.duration * 1000 * k;
         const perMinute = (n: number): number => (durationMs > 0 ? Math.round((n / durationMs) * 60_000 * 10) / 10 : 0);
+        // autocannon counts a timeout among its errors too.
+        const errors = Math.max(0, result.errors - result.timeouts);
+        const timeouts = result.timeouts + late;
         resolve({
           connections,
           durationMs: Math.round(durationMs),
+          sent,
           answered,
           answeredRpm: perMinute(answered),
+          ok,
           okRpm: perMinute(ok),
           latencyMs: latency.count === 0 ? null : { p50: latency.percentileMs(50), p95: latency.percentileMs(95), p99: latency.percentileMs(99), max: latency.percentileMs(100) },
           status,
           http429,
           otherStatus: answered - ok - http429,
-          // autocannon counts a timeout among its errors too.
-          errors: Math.max(0, result.errors - result.timeouts),
-          timeouts: result.timeouts + late,
+          errors,
+          timeouts,
+          cut: Math.max(0, sent - answered - late - errors - result.timeouts),
         });
       },
     );
     options.signal?.addEventListener('abort', stop, { once: true });
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, wallMs: number) => {
+      const timing = serverTiming;
+      serverTiming = undefined;
+      const modelMs = timing === undefined ? wallMs * k : accountLatency({ intendedAtMs: 0, lastSentAtMs: 0, endAtMs: wallMs * k, tries: [{ sentAtMs: 0, endAtMs: wallMs * k, ...timing }] }, k).latencyMs;
       // Past the client deadline in model time: what a client holding to it would have counted as a timeout.
-      if (wallMs * k > options.timeoutMs) {
+      if (modelMs > options.timeoutMs) {
         late++;
         return;
       }
       status[statusCode] = (status[statusCode] ?? 0) + 1;
       // A 429 is a refusal, answered at once: its speed says nothing of the service's.
-      if (statusCode !== 429) latency.recordMs(wallMs * k);
+      if (statusCode !== 429) latency.recordMs(modelMs);
     });
+  });
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    if (signal?.aborted === true) done();
+    else signal?.addEventListener('abort', done, { once: true });
   });
 }

@@ -50,26 +50,29 @@ export interface ProbeSession {
 export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession> {
   const scenario = await targetScenario(o.scenarioFile);
   const steps = parseProbeSteps(o.connections, o.step, o.maxRpm, scenario.maxInFlight, o.timeScale);
-  const guard = evaluateGuard(buildPlan(probeScenario(scenario, steps), { timeScale: o.timeScale }), { startAtMs: Date.now(), loopbackAsReal: o.loopbackAsReal });
+  const guard = evaluateGuard(buildPlan(probeScenario(scenario, steps), { timeScale: o.timeScale }), { startAtMs: Date.now(), loopbackAsReal: o.loopbackAsReal, endpoint: o.endpoint });
   if (!guard.allowed) throw new GuardRefusal(guard.reasons);
   if (guard.real) for (const line of describeDecision(guard)) o.log(line);
   const target = await resolveCallTarget(scenario, o);
   o.addSecret(target.clientSecret);
   try {
     for (const warning of target.warnings) o.log(`loadproof: warning: ${warning}`);
-    const token = await fetchToken({ target, timeoutMs: scenario.timeoutMs / o.timeScale, onToken: o.addSecret }).catch((error: unknown) => {
-      if (error instanceof ApiCallError) throw new RunFailure(error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED', `${error.message}; the probe sent nothing else`);
-      throw error;
-    });
+    const token = (): Promise<string> =>
+      fetchToken({ target, timeoutMs: scenario.timeoutMs / o.timeScale, onToken: o.addSecret }).catch((error: unknown) => {
+        if (error instanceof ApiCallError) throw new RunFailure(error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED', `${error.message}; the probe stopped there`);
+        throw error;
+      });
     const startedAt = new Date();
     const url = target.baseUrl.replace(/\/+$/, '') + API_PATHS[o.endpoint];
     const result = await runProbe({
-      request: { url, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' }, body: probeBody(o.endpoint, scenario.arrivals.seed) },
+      request: { url, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: probeBody(o.endpoint, scenario.arrivals.seed) },
       steps,
+      token,
       timeScale: o.timeScale,
       timeoutMs: scenario.timeoutMs,
       signal: o.signal,
       ...(o.onStep === undefined ? {} : { onStep: o.onStep }),
+      onPause: (wallMs) => o.log(`loadproof: probe: waiting ${(wallMs / 1000).toFixed(1)} s (the client deadline) for the requests cut at the step's end to leave the service`),
     });
     const report: ProbeReport = {
       scenario: scenario.name,

@@ -38,7 +38,7 @@ export function parseProbeSteps(connectionsText: string, stepText: string, maxRp
   if (stepMs === undefined || stepMs < STEP_BOUNDS_MS.min || stepMs > STEP_BOUNDS_MS.max) throw new UsageError(`--step: expected a duration from 1s to 30m, like ${DEFAULT_STEP}, got "${stepText}"`);
   if (!(Number.isFinite(maxRpm) && maxRpm >= 1 && maxRpm <= 600_000)) throw new UsageError(`--max-rpm: expected a rate from 1 to 600000 requests per minute, got ${maxRpm}`);
   // autocannon paces on the wall clock, and cuts the connections to its rate (per second) when that is lower.
-  if ((maxRpm * timeScale) / 60 < most) {
+  if (Math.floor((maxRpm * timeScale) / 60) < most) {
     throw new UsageError(`--max-rpm: ${maxRpm} is under one request a second (of wall time) per connection at ${most} connections`, 'autocannon would cut the connections to the rate; raise --max-rpm or step to fewer connections');
   }
   return { connections, stepMs, maxRpm };
@@ -47,5 +47,6 @@ export function parseProbeSteps(connectionsText: string, stepText: string, maxRp
 /** The probe as a scenario of constant phases, one per step at the cap: what the guard judges, as for any run. */
 export function probeScenario(scenario: Scenario, steps: ProbeSteps): Scenario {
   const phases: Phase[] = steps.connections.map((c) => ({ name: `${c} connection${c === 1 ? '' : 's'}`, durationMs: steps.stepMs, fromRpm: steps.maxRpm, toRpm: steps.maxRpm, warmupMs: 0 }));
-  return { ...scenario, mode: 'identification', phases, arrivals: { ...scenario.arrivals, process: 'constant' } };
+  // Each request is sent once: autocannon neither retries a 429 nor renews a token mid-step.
+  return { ...scenario, mode: 'identification', phases, arrivals: { ...scenario.arrivals, process: 'constant' }, on429: { ...scenario.on429, policy: 'record', maxAttempts: 1 } };
 }

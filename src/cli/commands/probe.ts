@@ -45,7 +45,7 @@ export async function runProbeCommand(args: ProbeArgs, io: Io): Promise<number> 
     addSecret: (secret) => io.secrets.add(secret),
     signal: controller.signal,
     log: (line) => io.stderr(`${line}\n`),
-    onStep: (s) => io.stderr(`loadproof: probe: ${s.connections} connections: ${s.answered} answers, ${s.http429} 429s\n`),
+    onStep: (s) => io.stderr(`loadproof: probe: ${s.connections} connection${s.connections === 1 ? '' : 's'}: ${s.sent} sent, ${s.answered} answered, ${s.http429} 429s\n`),
   });
   io.stdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatProbe(report));
   io.stderr(`probe: ${dir}/probe.json\n`);
@@ -53,5 +53,5 @@ export async function runProbeCommand(args: ProbeArgs, io: Io): Promise<number> 
   if (unwritten.length > 0) return EXIT.runFailed;
   if (report.result.endedBy === 'interrupted') return EXIT.interrupted;
   // A target that never answered 2xx was not probed: its "ceiling" would be a failure to reach it.
-  return report.result.steps.some((s) => s.okRpm > 0) ? EXIT.pass : EXIT.runFailed;
+  return report.result.steps.some((s) => s.ok > 0) ? EXIT.pass : EXIT.runFailed;
 }
