@@ -285,7 +285,7 @@ function entitiesOf(answer: Record<string, unknown>): AnswerEntity[] | undefined
 }
 
 /** A token we can put in a header as is: visible ASCII (RFC 6750's b64token is a subset). */
-const HEADER_SAFE = /^[\x21-\x7e]+$/;
+export const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
 /**
  * How long an attempt waits for its answer, wall ms. At k = 1 (or without the mock's Server-Timing) it is

@@ -18,7 +18,7 @@ declare module 'autocannon' {
     maxOverallRequests?: number;
     /** Milliseconds between samples; the stop flag is looked at on each. */
     sampleInt?: number;
-    setupClient?: (client: { on(event: 'request', listener: () => void): void }) => void;
+    setupClient?: (client: { on(event: 'request' | 'response' | 'timeout' | 'connError', listener: () => void): void }) => void;
     requests?: { onResponse?: (status: number, body: string, context: unknown, headers: Record<string, string | string[]>) => void }[];
   }
 

@@ -15,6 +15,7 @@ const step = (connections: number, over: Partial<ProbeStep> = {}): ProbeStep => 
   http429: 0,
   otherStatus: 0,
   errors: 0,
+  malformed: 0,
   timeouts: 0,
   cut: 0,
   ...over,
@@ -45,7 +46,7 @@ describe('probe findings', () => {
   it('says when no step ran clean, and counts the requests cut at a step end', () => {
     const r = report([step(1, { otherStatus: 3, cut: 2 })], 'errors');
     expect(probeFindings(r)).toEqual([
-      'stopped at the first step with errors, at 1 connection: 3 answers other than 2xx and 429, 0 connection errors, 0 timeouts',
+      'stopped at the first step with errors, at 1 connection: 3 answers other than 2xx and 429, 0 malformed 2xx bodies, 0 requests without an answer (connection errors, connections closed under them), 0 timeouts',
       'no step ran without a 429 or an error',
       '2 requests still unanswered when their step ended (cut): the percentiles leave them out, so the slowest answers may be missing',
     ]);

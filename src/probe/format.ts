@@ -31,7 +31,9 @@ export function effectiveCapRpm(report: Pick<ProbeReport, 'maxRpm' | 'timeScale'
 
 /** The last step without 429s or errors, if any. */
 export function lastCleanStep(result: ProbeResult): ProbeStep | undefined {
-  return [...result.steps].reverse().find((s) => s.http429 === 0 && s.errors + s.timeouts + s.otherStatus === 0);
+  // An interrupted step ran only part of its length: it says nothing of a limit.
+  const whole = result.endedBy === 'interrupted' ? result.steps.slice(0, -1) : result.steps;
+  return [...whole].reverse().find((s) => s.http429 === 0 && s.errors + s.timeouts + s.otherStatus + s.malformed === 0);
 }
 
 /** How the probe ended, and what to read from it, in lines. */
@@ -49,7 +51,12 @@ export function probeFindings(report: ProbeReport): string[] {
     case 'first 429s':
       return [`stopped at the first step with 429s, ${at}: ${last.http429} of ${last.answered} answers, after ${sentInAll} requests in all`, cleanLine, BUCKET_CAVEAT, ...cutLine];
     case 'errors':
-      return [`stopped at the first step with errors, ${at}: ${last.otherStatus} answers other than 2xx and 429, ${last.errors} connection errors, ${last.timeouts} timeouts`, cleanLine, ...cutLine];
+      return [
+        `stopped at the first step with errors, ${at}: ${last.otherStatus} answers other than 2xx and 429, ${last.malformed} malformed 2xx bodies, ${last.errors} requests without an answer (connection errors, connections closed under them), ${last.timeouts} timeouts`,
+        ...(last.status['401'] === undefined ? [] : [`${last.status['401']} answers were 401: a token is fetched before each step, so a step longer than the token's lifetime meets its expiry`]),
+        cleanLine,
+        ...cutLine,
+      ];
     case 'interrupted':
       return [`interrupted ${at}`, cleanLine, ...cutLine];
     case 'last step': {
@@ -71,13 +78,14 @@ function rows(report: ProbeReport): string[][] {
     s.latencyMs === null ? '—' : ms(s.latencyMs.p99),
     String(s.http429),
     String(s.otherStatus),
+    String(s.malformed),
     String(s.errors),
     String(s.timeouts),
     String(s.cut),
   ]);
 }
 
-const HEAD = ['connections', 'sent', 'answered rpm', '2xx rpm', 'p50', 'p95', 'p99', '429', 'other', 'errors', 'timeouts', 'cut'];
+const HEAD = ['connections', 'sent', 'answered rpm', '2xx rpm', 'p50', 'p95', 'p99', '429', 'other', 'malformed', 'errors', 'timeouts', 'cut'];
 
 function intro(report: ProbeReport): string[] {
   const k = report.timeScale;

@@ -12,6 +12,7 @@
  * the mock's Server-Timing model time, and the wall-clock overheads counted once.
  */
 import autocannon from 'autocannon';
+import { parseJsonObject } from '../client/json.js';
 import { accountLatency } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { parseModelLag, parseModelTime } from '../spec/index.js';
@@ -46,8 +47,10 @@ export interface ProbeStep {
   readonly http429: number;
   /** Answers other than 2xx and 429. */
   readonly otherStatus: number;
-  /** Requests that failed without an answer (connection errors). */
+  /** Requests that failed without an answer: connection errors, and connections closed or reset under them. */
   readonly errors: number;
+  /** 2xx answers whose body is not a JSON object. */
+  readonly malformed: number;
   /** Requests not answered within the client deadline (model time). */
   readonly timeouts: number;
   /** Requests still unanswered when the step ended: their latency is unknown, so the percentiles leave the slowest out. */
@@ -87,13 +90,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   const aborted = (): boolean => options.signal?.aborted === true;
   for (const connections of options.steps.connections) {
     if (aborted()) return { steps, endedBy: 'interrupted' };
-    const token = await options.token();
+    const token = await untilAborted(options.token(), options.signal);
+    if (token === undefined) return { steps, endedBy: 'interrupted' };
     const step = await runStep(options, connections, token);
     steps.push(step);
     options.onStep?.(step);
     if (aborted()) return { steps, endedBy: 'interrupted' };
     if (step.http429 > 0) return { steps, endedBy: 'first 429s' };
-    if (step.errors + step.timeouts + step.otherStatus > 0) return { steps, endedBy: 'errors' };
+    if (step.errors + step.timeouts + step.otherStatus + step.malformed > 0) return { steps, endedBy: 'errors' };
     if (step.cut > 0 && connections !== options.steps.connections.at(-1)) {
       const wallMs = options.timeoutMs / options.timeScale;
       options.onPause?.(wallMs);
@@ -108,11 +112,17 @@ function runStep(options: ProbeOptions, connections: number, token: string): Pro
   const latency = MsHistogram.create();
   const status: Record<string, number> = {};
   let late = 0;
+  let malformed = 0;
   // Counted here: autocannon's own `requests.sent` starts each paced connection at its rate.
   let sent = 0;
+  // Requests whose connection was closed or reset under them: autocannon reconnects and sends the next without a word.
+  let vanished = 0;
+  // Each connection's request awaiting its answer (one at a time): those still waiting when the step ends are cut.
+  const pending: (() => number)[] = [];
   // The model time of the answer whose 'response' comes next: autocannon calls onResponse (with the
   // headers) and emits 'response' (with the time) one after the other, synchronously, for each answer.
   let serverTiming: { serviceMs: number; lagMs: number } | undefined;
+  let answerMalformed = false;
   const perSecond = requestsPerWallSecond(options.steps.maxRpm, k);
   const wallS = options.steps.stepMs / k / 1000;
   return new Promise((resolve, reject) => {
@@ -132,12 +142,24 @@ function runStep(options: ProbeOptions, connections: number, token: string): Pro
         maxOverallRequests: Math.max(connections, Math.floor(perSecond * wallS)),
         // How often autocannon looks at its stop flag: the step ends within 100 ms of its length.
         sampleInt: 100,
-        setupClient: (client: { on(event: 'request', listener: () => void): void }) => client.on('request', () => sent++),
+        setupClient: (client) => {
+          let waiting = 0;
+          pending.push(() => waiting);
+          client.on('request', () => {
+            sent++;
+            vanished += waiting;
+            waiting = 1;
+          });
+          // A connection error is among autocannon's errors; a timeout among its timeouts.
+          for (const settled of ['response', 'timeout', 'connError'] as const) client.on(settled, () => (waiting = 0));
+        },
         // autocannon takes whole seconds from 1; an answer later than the model deadline is counted as a timeout below.
         timeout: Math.max(1, Math.ceil(options.timeoutMs / k / 1000)),
         requests: [
           {
-            onResponse: (_status: number, _body: string, _context: unknown, headers: Record<string, string | string[]>) => {
+            onResponse: (status: number, body: string, _context: unknown, headers: Record<string, string | string[]>) => {
+              // A 2xx must carry a JSON object, as a run checks it: anything else is not an answer the client can use.
+              answerMalformed = status >= 200 && status < 300 && parseJsonObject(body) === undefined;
               // autocannon keeps the names as the server wrote them.
               const header = k > 1 ? Object.entries(headers).find(([name]) => name.toLowerCase() === 'server-timing')?.[1] : undefined;
               const serviceMs = parseModelTime(header);
@@ -155,8 +177,9 @@ function runStep(options: ProbeOptions, connections: number, token: string): Pro
         const durationMs = result.duration * 1000 * k;
         const perMinute = (n: number): number => (durationMs > 0 ? Math.round((n / durationMs) * 60_000 * 10) / 10 : 0);
         // autocannon counts a timeout among its errors too.
-        const errors = Math.max(0, result.errors - result.timeouts);
+        const errors = Math.max(0, result.errors - result.timeouts) + vanished;
         const timeouts = result.timeouts + late;
+        const cut = pending.reduce((n, waiting) => n + waiting(), 0);
         resolve({
           connections,
           durationMs: Math.round(durationMs),
@@ -171,14 +194,21 @@ function runStep(options: ProbeOptions, connections: number, token: string): Pro
           otherStatus: answered - ok - http429,
           errors,
           timeouts,
-          cut: Math.max(0, sent - answered - late - errors - result.timeouts),
+          malformed,
+          cut,
         });
       },
     );
     options.signal?.addEventListener('abort', stop, { once: true });
     instance.on('response', (_client: unknown, statusCode: number, _bytes: number, wallMs: number) => {
       const timing = serverTiming;
+      const bad = answerMalformed;
       serverTiming = undefined;
+      answerMalformed = false;
+      if (bad) {
+        malformed++;
+        return;
+      }
       const modelMs = timing === undefined ? wallMs * k : accountLatency({ intendedAtMs: 0, lastSentAtMs: 0, endAtMs: wallMs * k, tries: [{ sentAtMs: 0, endAtMs: wallMs * k, ...timing }] }, k).latencyMs;
       // Past the client deadline in model time: what a client holding to it would have counted as a timeout.
       if (modelMs > options.timeoutMs) {
@@ -189,6 +219,26 @@ function runStep(options: ProbeOptions, connections: number, token: string): Pro
       // A 429 is a refusal, answered at once: its speed says nothing of the service's.
       if (statusCode !== 429) latency.recordMs(modelMs);
     });
+  });
+}
+
+/** `work`'s value, or undefined as soon as `signal` aborts (the work is left to finish on its own). */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T | undefined> {
+  if (signal === undefined) return work;
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
   });
 }
 

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { GuardRefusal, RunFailure } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
 import { generateDocument, generateNote } from '../corpus/index.js';
-import { ApiCallError, fetchToken } from '../deid/api.js';
+import { HEADER_SAFE } from '../client/api.js';
+import { ApiCallError, ChainError, fetchToken } from '../deid/index.js';
 import { describeDecision, evaluateGuard } from '../guard/index.js';
 import type { ProfileName } from '../mock/profiles.js';
 import { buildPlan } from '../plan/index.js';
@@ -50,6 +51,7 @@ export interface ProbeSession {
 export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession> {
   const scenario = await targetScenario(o.scenarioFile);
   const steps = parseProbeSteps(o.connections, o.step, o.maxRpm, scenario.maxInFlight, o.timeScale);
+  // The guard's phases: each step at its cap, for as long as it may take with its pause after it.
   const guard = evaluateGuard(buildPlan(probeScenario(scenario, steps), { timeScale: o.timeScale }), { startAtMs: Date.now(), loopbackAsReal: o.loopbackAsReal, endpoint: o.endpoint });
   if (!guard.allowed) throw new GuardRefusal(guard.reasons);
   if (guard.real) for (const line of describeDecision(guard)) o.log(line);
@@ -57,12 +59,22 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
   o.addSecret(target.clientSecret);
   try {
     for (const warning of target.warnings) o.log(`loadproof: warning: ${warning}`);
-    const token = (): Promise<string> =>
-      fetchToken({ target, timeoutMs: scenario.timeoutMs / o.timeScale, onToken: o.addSecret }).catch((error: unknown) => {
-        if (error instanceof ApiCallError) throw new RunFailure(error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED', `${error.message}; the probe stopped there`);
-        throw error;
-      });
+    // Made before any load, so that a folder that cannot be made costs no traffic.
     const startedAt = new Date();
+    const dir = await makeRunFolder(o.outDir, `probe-${scenario.name}`, startedAt);
+    const token = async (): Promise<string> => {
+      let value: string;
+      try {
+        value = await fetchToken({ target, timeoutMs: scenario.timeoutMs / o.timeScale, onToken: o.addSecret });
+      } catch (error) {
+        if (error instanceof ApiCallError) throw new RunFailure(error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED', `${error.message}; the probe stopped there`);
+        if (error instanceof ChainError) throw new RunFailure('AUTH_FAILED', `${error.message}; the probe stopped there`);
+        throw error;
+      }
+      // autocannon writes headers as given: a token with a CR or LF would smuggle requests the guard never judged.
+      if (!HEADER_SAFE.test(value)) throw new RunFailure('AUTH_FAILED', 'token: the access_token holds characters a header cannot carry (only visible ASCII); the probe stopped there');
+      return value;
+    };
     const url = target.baseUrl.replace(/\/+$/, '') + API_PATHS[o.endpoint];
     const result = await runProbe({
       request: { url, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: probeBody(o.endpoint, scenario.arrivals.seed) },
@@ -85,7 +97,6 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
       startedAt: startedAt.toISOString(),
       result,
     };
-    const dir = await makeRunFolder(o.outDir, `probe-${scenario.name}`, startedAt);
     const written = [await writeAtomically(join(dir, 'probe.json'), `${JSON.stringify(report, null, 2)}\n`), await writeAtomically(join(dir, 'probe.md'), probeMarkdown(report))];
     return { report, dir, unwritten: written.flatMap((f) => (f.error === null ? [] : [{ file: f.file, error: f.error }])) };
   } finally {

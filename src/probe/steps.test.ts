@@ -22,12 +22,18 @@ describe('probe steps', () => {
     expect(() => parseProbeSteps(connections, step, maxRpm, 128)).toThrow(message);
   });
 
+  it('refuses a step shorter than a second of wall time at its time scale', () => {
+    expect(() => parseProbeSteps('1', '10s', 600, 128, 20)).toThrow('--step: 10s at time scale 20 is 500 ms of wall time; expected at least 1 s of it');
+    expect(parseProbeSteps('1', '20s', 600, 128, 20).stepMs).toBe(20_000);
+  });
+
   it('is judged by the guard as its cap held for every step, each request sent once', () => {
     const scenario = parseScenario('name: s\ndescription: d\ntarget: { environment: mock }\non429: { policy: retry, maxAttempts: 4 }\nphases: [{ name: one, duration: 1m, rpm: 60 }]\n', 's.yaml');
     const probe = probeScenario(scenario, { connections: [1, 8], stepMs: 20_000, maxRpm: 900 });
+    // 900 rpm and a sixtieth (autocannon's whole seconds), for the step, its stop (1 s, with the token call) and its pause (the default 16 s timeout).
     expect(probe.phases).toEqual([
-      { name: '1 connection', durationMs: 20_000, fromRpm: 900, toRpm: 900, warmupMs: 0 },
-      { name: '8 connections', durationMs: 20_000, fromRpm: 900, toRpm: 900, warmupMs: 0 },
+      { name: '1 connection', durationMs: 37_000, fromRpm: 915, toRpm: 915, warmupMs: 0 },
+      { name: '8 connections', durationMs: 37_000, fromRpm: 915, toRpm: 915, warmupMs: 0 },
     ]);
     expect(probe.on429.maxAttempts).toBe(1);
     expect(probe.arrivals.process).toBe('constant');

@@ -36,6 +36,9 @@ export function parseProbeSteps(connectionsText: string, stepText: string, maxRp
   }
   const stepMs = parseDurationMs(stepText);
   if (stepMs === undefined || stepMs < STEP_BOUNDS_MS.min || stepMs > STEP_BOUNDS_MS.max) throw new UsageError(`--step: expected a duration from 1s to 30m, like ${DEFAULT_STEP}, got "${stepText}"`);
+  if (stepMs / timeScale < STEP_BOUNDS_MS.min) {
+    throw new UsageError(`--step: ${stepText} at time scale ${timeScale} is ${stepMs / timeScale} ms of wall time; expected at least 1 s of it (autocannon paces whole seconds)`, `a step of at least ${(timeScale * STEP_BOUNDS_MS.min) / 1000}s, or a lower --time-scale`);
+  }
   if (!(Number.isFinite(maxRpm) && maxRpm >= 1 && maxRpm <= 600_000)) throw new UsageError(`--max-rpm: expected a rate from 1 to 600000 requests per minute, got ${maxRpm}`);
   // autocannon paces on the wall clock, and cuts the connections to its rate (per second) when that is lower.
   if (Math.floor((maxRpm * timeScale) / 60) < most) {
@@ -44,9 +47,16 @@ export function parseProbeSteps(connectionsText: string, stepText: string, maxRp
   return { connections, stepMs, maxRpm };
 }
 
-/** The probe as a scenario of constant phases, one per step at the cap: what the guard judges, as for any run. */
+/**
+ * The probe as a scenario of constant phases, one per step: what the guard judges, as for any run. A step
+ * is judged at its cap and a sixtieth more (autocannon paces whole requests a wall second, so a sliding
+ * minute can hold one second's more), for its length, its stop (autocannon's 100 ms) and the pause after
+ * it (up to the client deadline): more than it sends, never less.
+ */
 export function probeScenario(scenario: Scenario, steps: ProbeSteps): Scenario {
-  const phases: Phase[] = steps.connections.map((c) => ({ name: `${c} connection${c === 1 ? '' : 's'}`, durationMs: steps.stepMs, fromRpm: steps.maxRpm, toRpm: steps.maxRpm, warmupMs: 0 }));
+  const rpm = Math.ceil((steps.maxRpm * 61) / 60);
+  const durationMs = steps.stepMs + scenario.timeoutMs + 1000;
+  const phases: Phase[] = steps.connections.map((c) => ({ name: `${c} connection${c === 1 ? '' : 's'}`, durationMs, fromRpm: rpm, toRpm: rpm, warmupMs: 0 }));
   // Each request is sent once: autocannon neither retries a 429 nor renews a token mid-step.
   return { ...scenario, mode: 'identification', phases, arrivals: { ...scenario.arrivals, process: 'constant' }, on429: { ...scenario.on429, policy: 'record', maxAttempts: 1 } };
 }

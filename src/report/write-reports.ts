@@ -5,7 +5,7 @@
  * one report that cannot be written costs none of the others. The manifest comes last: it hashes
  * every other file, summary.json included.
  */
-import { mkdir, rm, rmdir } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunRecord, Summary } from '../judge/index.js';
 import { type ReportContent, type ReportInput, reportContent } from './content.js';
@@ -48,9 +48,10 @@ export async function writeReports(dir: string, input: ReportInput, redact: (tex
   await build('report.html', from(reportHtml));
   const charts = content instanceof Error ? runCharts(summary) : content.charts;
   if (input.pngCharts === false) {
-    // Judged again with --no-charts: charts drawn before are removed, so that the folder (and the manifest
-    // that vouches for it) never holds a chart this judgement did not draw.
-    for (const chart of charts) await rm(join(dir, 'charts', `${chart.name}.png`), { force: true }).catch(() => {});
+    // Judged again with --no-charts: every PNG in charts/ is removed (ours, or any left there), so that the
+    // folder, and the manifest that vouches for it, never holds a chart this judgement did not draw.
+    const left = await readdir(join(dir, 'charts')).catch(() => [] as string[]);
+    for (const file of left.filter((f) => f.toLowerCase().endsWith('.png'))) await rm(join(dir, 'charts', file), { force: true }).catch(() => {});
     // Only when empty: nothing else in it is ours to remove.
     await rmdir(join(dir, 'charts')).catch(() => {});
     return written;

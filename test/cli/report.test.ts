@@ -100,6 +100,8 @@ describe('loadproof report', () => {
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('](charts/send-lag.png)');
     await intact();
 
+    // Any PNG left in charts/ goes too (a chart of another version, put there by hand): none undrawn stays.
+    writeFileSync(join(dir, 'charts', 'old-chart.png'), 'not ours');
     expect((await runMain(['report', dir, '--no-charts'])).code).toBe(run.code);
     expect(existsSync(join(dir, 'charts'))).toBe(false);
     await intact();

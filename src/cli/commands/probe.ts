@@ -3,20 +3,21 @@ import type { Argv } from 'yargs';
 import { EXIT } from '../../core/exit-codes.js';
 import { checkTimeScale } from '../../core/time-scale.js';
 import { PROFILE_NAMES } from '../../mock/profiles.js';
-import { DEFAULT_CONNECTIONS, DEFAULT_STEP, formatProbe, probeSession } from '../../probe/index.js';
+// Only the defaults at start-up: the probe (autocannon and what it loads) is loaded when a probe runs.
+import { DEFAULT_CONNECTIONS, DEFAULT_STEP } from '../../probe/steps.js';
 import type { Io } from '../io.js';
 
 export function probeOptions<T>(y: Argv<T>) {
   return y
     .positional('scenario', { type: 'string', describe: "Probe this scenario's target, with its credentials, notice and maxInFlight (default: the embedded mock)" })
     .option('endpoint', { choices: ['obfuscation', 'identification'] as const, default: 'obfuscation' as const, describe: 'The endpoint to probe' })
-    .option('connections', { type: 'string', default: DEFAULT_CONNECTIONS, describe: 'Connections of each step, going up (at most the scenario\'s maxInFlight)' })
-    .option('step', { type: 'string', default: DEFAULT_STEP, describe: 'How long each step lasts (model time)' })
-    .option('max-rpm', { type: 'number', default: 6000, describe: 'The rate no step goes above (requests/min): what the guard judges, held for every step' })
-    .option('time-scale', { type: 'number', default: 1, describe: 'Embedded mock only: k times fast' })
+    .option('connections', { type: 'string', requiresArg: true, default: DEFAULT_CONNECTIONS, describe: 'Connections of each step, going up (at most the scenario\'s maxInFlight)' })
+    .option('step', { type: 'string', requiresArg: true, default: DEFAULT_STEP, describe: 'How long each step lasts (model time)' })
+    .option('max-rpm', { type: 'number', requiresArg: true, default: 6000, describe: 'The rate no step goes above (requests/min): what the guard judges, held for every step' })
+    .option('time-scale', { type: 'number', requiresArg: true, default: 1, describe: 'Embedded mock only: k times fast' })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: 'Embedded mock: its profile' })
-    .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables' })
-    .option('out', { type: 'string', default: 'reports', describe: 'Folder in which a folder is made for the probe\'s probe.json and probe.md' })
+    .option('credentials', { type: 'string', requiresArg: true, describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables' })
+    .option('out', { type: 'string', requiresArg: true, default: 'reports', describe: 'Folder in which a folder is made for the probe\'s probe.json and probe.md' })
     .option('json', { type: 'boolean', default: false, describe: 'Print probe.json on stdout instead of the table' })
     .option('allow-loopback-as-real', { type: 'boolean', default: false, describe: "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real" });
 }
@@ -25,6 +26,7 @@ type ProbeArgs = Awaited<ReturnType<typeof probeOptions>['argv']>;
 
 export async function runProbeCommand(args: ProbeArgs, io: Io): Promise<number> {
   const timeScale = checkTimeScale(args['time-scale']);
+  const { formatProbe, probeSession } = await import('../../probe/index.js');
   const controller = new AbortController();
   void io.waitForSignal().then((signal) => {
     io.stderr(`loadproof: ${signal}: the probe stops after the requests in flight\n`);
