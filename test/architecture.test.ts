@@ -23,7 +23,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   deid: ['core', 'spec', 'chunk', 'client'],
   preflight: ['core', 'spec', 'chunk', 'client', 'deid', 'run', 'scenario', 'mock', 'guard', 'plan', 'payload'],
   merge: ['core', 'judge', 'recorder', 'run', 'scenario'],
-  probe: ['core', 'spec', 'corpus', 'deid', 'guard', 'judge', 'mock', 'plan', 'preflight', 'recorder', 'run', 'scenario'],
+  probe: ['core', 'spec', 'client', 'corpus', 'deid', 'guard', 'judge', 'mock', 'plan', 'preflight', 'recorder', 'run', 'scenario'],
   plan: ['core', 'spec', 'scenario'],
   client: ['core', 'spec'],
   engine: ['core', 'client', 'plan'],
