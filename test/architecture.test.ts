@@ -23,6 +23,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   deid: ['core', 'spec', 'chunk', 'client'],
   preflight: ['core', 'spec', 'chunk', 'client', 'deid', 'run', 'scenario', 'mock', 'guard', 'plan', 'payload'],
   merge: ['core', 'judge', 'recorder', 'run', 'scenario'],
+  metrics: ['core', 'judge', 'plan'],
   probe: ['core', 'spec', 'client', 'corpus', 'deid', 'guard', 'judge', 'mock', 'plan', 'preflight', 'recorder', 'run', 'scenario'],
   plan: ['core', 'spec', 'scenario'],
   client: ['core', 'spec'],
@@ -32,7 +33,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   guard: ['core', 'spec', 'scenario', 'plan'],
   credentials: ['core'],
   judge: ['core', 'spec', 'scenario', 'plan', 'guard', 'recorder', 'verdict', 'payload'],
-  run: ['core', 'spec', 'scenario', 'plan', 'guard', 'credentials', 'client', 'engine', 'recorder', 'verdict', 'judge', 'mock', 'corpus', 'compare', 'payload', 'chunk', 'deid'],
+  run: ['core', 'spec', 'scenario', 'plan', 'guard', 'credentials', 'client', 'engine', 'recorder', 'verdict', 'judge', 'mock', 'corpus', 'compare', 'payload', 'chunk', 'deid', 'metrics'],
   compare: ['core', 'recorder', 'verdict', 'judge'],
   report: ['core', 'scenario', 'plan', 'recorder', 'judge', 'run', 'compare'],
 };

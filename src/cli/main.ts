@@ -67,6 +67,8 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
       .parserConfiguration({ 'duplicate-arguments-array': false })
       .exitProcess(false)
       .fail((message, error) => {
+        // yargs' own validation errors (YError: a flag without its value, …) are bad input like the rest.
+        if (error && error.name === 'YError') throw new UsageError(error.message, 'see loadproof --help');
         if (error) throw error;
         throw new UsageError(message ?? 'invalid arguments', 'see loadproof --help');
       })

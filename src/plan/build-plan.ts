@@ -150,6 +150,27 @@ function buildRequestPlan(scenario: Scenario, options: PlanOptions): Plan {
   };
 }
 
+/** The plan's arrivals due by model time `elapsedMs` (intended at or before it): a binary search per phase. */
+export function arrivalsDueBy(plan: Plan, elapsedMs: number): number {
+  let before = 0;
+  let due = 0;
+  for (const p of plan.phases) {
+    if (elapsedMs >= p.startMs) {
+      // Offsets are from the run start, in order: the first one after elapsedMs.
+      let lo = 0;
+      let hi = p.arrivalsMs.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (p.arrivalsMs[mid]! <= elapsedMs) lo = mid + 1;
+        else hi = mid;
+      }
+      due = before + lo;
+    }
+    before += p.arrivalsMs.length;
+  }
+  return due;
+}
+
 /** The plan's arrivals intended before model time `ms`, counted up to `most` (a long plan is not walked whole). */
 export function arrivalsBefore(plan: Plan, ms: number, most: number): number {
   let n = 0;

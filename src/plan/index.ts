@@ -1,4 +1,4 @@
-export { arrivalsBefore, buildPlan, documentOfSeq, type Plan, type PlanOptions, type PlannedDocuments, type PlannedPhase } from './build-plan.js';
+export { arrivalsBefore, arrivalsDueBy, buildPlan, documentOfSeq, type Plan, type PlanOptions, type PlannedDocuments, type PlannedPhase } from './build-plan.js';
 export { expectedArrivals, firstDue, phaseArrivals, planArrivals, timeOfArrival, type ArrivalProcess, type PhaseArrivals, type RateShape } from './arrivals.js';
 export { describePlan, planNotes } from './describe.js';
 export { planIdentity } from './identity.js';

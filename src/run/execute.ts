@@ -33,6 +33,7 @@ import { runPlan } from '../engine/index.js';
 import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type HostRecord, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, summaryJson } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
 import { type Plan, type Shard, arrivalsBefore } from '../plan/index.js';
+import { RunMetrics, startMetricsServer } from '../metrics/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
@@ -80,6 +81,8 @@ export interface RunOptions {
   readonly shard?: Shard;
   /** `--start-at` (epoch ms): the schedule's t = 0, shared by every shard; lateness is send lag. */
   readonly startAtMs?: number;
+  /** `--metrics-port`: serve live metrics for a scraper while the run lasts (loopback unless `host` says otherwise). */
+  readonly metrics?: { readonly host: string; readonly port: number };
   /** Progress lines (stderr). */
   readonly log: (line: string) => void;
   /** Live progress on stderr while the load runs: an updating line on a terminal, a line every 10 s elsewhere, or none (`--quiet`). */
@@ -115,7 +118,20 @@ const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? '
 const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
 /** Steps 2 to 4, for a run that step 1 ({@link prepare}, in prepare.ts) let through. */
-export async function executeRun(options: RunOptions, { scenario, scenarioText, plan, planIdentity: wholePlanIdentity, guard, userTexts }: PreparedRun): Promise<RunOutcome> {
+export async function executeRun(options: RunOptions, prepared: PreparedRun): Promise<RunOutcome> {
+  const { scenario, plan } = prepared;
+  const metrics = options.metrics === undefined ? undefined : new RunMetrics(plan, { scenario: scenario.name, environment: scenario.target.environment, timeScale: plan.timeScale });
+  // Listening before anything is made or sent: a port in use is bad input (exit 2), with nothing to clean up.
+  const server = metrics === undefined ? undefined : await startMetricsServer(options.metrics!.host, options.metrics!.port, () => metrics.families());
+  if (server !== undefined) options.log(`loadproof: metrics: ${server.url} (OpenMetrics or Prometheus text, while the run lasts)`);
+  try {
+    return await measureAndReport(options, prepared, metrics);
+  } finally {
+    await server?.close();
+  }
+}
+
+async function measureAndReport(options: RunOptions, { scenario, scenarioText, plan, planIdentity: wholePlanIdentity, guard, userTexts }: PreparedRun, metrics: RunMetrics | undefined): Promise<RunOutcome> {
   // A baseline is compared phase by phase, by name: one with none of this plan's phases would compare nothing.
   const baselinePhases = options.baseline?.run.summary.phases.map((p) => p.name);
   if (baselinePhases !== undefined && !plan.phases.some((p) => baselinePhases.includes(p.name))) {
@@ -174,7 +190,7 @@ export async function executeRun(options: RunOptions, { scenario, scenarioText, 
     // Written before the load, so a run that never records its end can still be judged (partial).
     const runStartWritten = await writeRunJson(run);
     const sink = new EventSink(plan);
-    const measured = await measure(plan, target, events, sink, options, createTextSource(scenario.payload, userTexts, scenario.mode), documentsLog);
+    const measured = await measure(plan, target, events, sink, options, createTextSource(scenario.payload, userTexts, scenario.mode), documentsLog, metrics);
     const logsClosed = [relative(await events.close()), ...(documentsLog === undefined ? [] : [relative(await documentsLog.close())])];
     const end: RunEnd = { ...measured.end, endedAt: new Date().toISOString(), files: [scenarioWritten, ...logsClosed] };
     const runEndWritten = await writeRunJson({ ...run, end });
@@ -229,10 +245,12 @@ interface Measurement {
 }
 
 /** Step 3: the token, then the load. Never throws for a request that failed: its fate is its event. */
-async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sink: EventSink, options: RunOptions, texts: TextSource, documentsLog: EventLog | undefined): Promise<Measurement> {
+async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sink: EventSink, options: RunOptions, texts: TextSource, documentsLog: EventLog | undefined, metrics: RunMetrics | undefined): Promise<Measurement> {
   const scenario = plan.scenario;
   const k = plan.timeScale;
-  const progress = new Progress(plan, new ScaledClock(k), options.progress ?? 'off', options.progressWrite ?? (() => {}), options.progressColumns);
+  // keepAlive: the engine's sleeps until the next arrival hold the process open.
+  const clock = new ScaledClock(k, { keepAlive: true });
+  const progress = new Progress(plan, clock, options.progress ?? 'off', options.progressWrite ?? (() => {}), options.progressColumns);
   const abortWatch = new AbortWatch(plan);
   // A line logged while the load runs first erases a terminal's progress line.
   const log = (line: string): void => {
@@ -256,8 +274,6 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   const pool = ConnectionPool.forUrl(target.baseUrl, scenario.maxInFlight);
   // mode deid: obfuscation calls on connections of their own (the endpoint has its own, higher limits).
   const obfuscationPool = plan.documents === undefined ? undefined : ConnectionPool.forUrl(target.baseUrl, scenario.maxInFlight);
-  // keepAlive: the engine's sleeps until the next arrival hold the process open.
-  const clock = new ScaledClock(k, { keepAlive: true });
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
   const watch = new TargetWatch(k);
@@ -354,6 +370,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       verboseLog: options.verbose ? log : undefined,
       onRecord: (record) => {
         progress.record(record);
+        metrics?.record(record);
         const failed = abortWatch.active && stopped === undefined ? abortWatch.record(record) : undefined;
         if (failed === undefined) return;
         log(`loadproof: THRESHOLD_ABORT: ${failed}; stopping the run: no new requests; waiting for the answers in flight, then writing the report`);
@@ -363,11 +380,12 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
     // From t = 0, V8's young generation stops growing at its first step: a long run's RSS does not step up late (src/core/young-generation.ts).
     stopCapCheck = capYoungGeneration();
     loop.enable();
-    progress.start();
+    // --start-at: t = 0 at that instant on the run's clock (ahead: the engine sleeps until it; late: its arrivals are overdue).
+    const scheduleStartMs = options.startAtMs === undefined ? clock.nowMs() : clock.nowMs() + (options.startAtMs - Date.now()) * k;
+    progress.start(scheduleStartMs);
     const engine = await runPlan({
       plan,
-      // --start-at: t = 0 at that instant on the run's clock (ahead: the engine sleeps until it; late: its arrivals are overdue).
-      ...(options.startAtMs === undefined ? {} : { startMs: clock.nowMs() + (options.startAtMs - Date.now()) * k }),
+      startMs: scheduleStartMs,
       identify: chain === undefined ? identify : chain.identify(identify),
       // Texts are drawn in arrival order from the payload seed, so a run repeats.
       payload: (seq) => texts.textFor(seq),
@@ -381,7 +399,10 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
         requestEvents.handle(e);
         chain?.observe(e);
       },
-      onStart: (startMs) => chain?.start(startMs),
+      onStart: (startMs) => {
+        chain?.start(startMs);
+        metrics?.start(startMs, () => clock.nowMs());
+      },
       ...(chain === undefined ? {} : { queued: () => chain.queued, admission: (seq: number) => chain.admission(seq) }),
     });
     // The obfuscation calls of the last documents: bounded by their own deadlines, cancelled with the drain.

@@ -7,7 +7,7 @@
 import type { Clock } from '../core/clock.js';
 import { formatMs } from '../core/text.js';
 import type { EventRecord } from '../judge/index.js';
-import type { Plan } from '../plan/index.js';
+import { type Plan, arrivalsDueBy } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { formatDuration } from '../scenario/duration.js';
 
@@ -31,8 +31,6 @@ export class Progress {
   private timer: NodeJS.Timeout | undefined;
   /** A terminal line is on screen (not yet erased). */
   private shown = false;
-  /** Each phase's arrivals before it, for the count planned by a time (binary search within the phase). */
-  private readonly before: readonly number[];
 
   constructor(
     private readonly plan: Plan,
@@ -44,12 +42,6 @@ export class Progress {
   ) {
     this.startMs = clock.nowMs();
     this.lastLineAtMs = this.startMs;
-    let n = 0;
-    this.before = plan.phases.map((p) => {
-      const b = n;
-      n += p.arrivalsMs.length;
-      return b;
-    });
   }
 
   /** A request's fate, as the run records it. */
@@ -74,7 +66,7 @@ export class Progress {
     const offered = phase === undefined ? '' : ` · ${phase.name} at ${rpmAt(phase, elapsedMs)} rpm`;
     const sentRpm = sinceMin > 0 ? rounded(this.sentSince / sinceMin) : 0;
     const p95 = this.recent.count === 0 ? '—' : formatMs(this.recent.percentileMs(95));
-    const awaiting = Math.max(0, this.plannedBy(elapsedMs) - this.resolved);
+    const awaiting = Math.max(0, arrivalsDueBy(this.plan, elapsedMs) - this.resolved);
     const c = this.counts;
     const text = `loadproof: ${formatDuration(elapsedMs)} of ${formatDuration(this.plan.durationMs)}${offered} · answered ${sentRpm} rpm, p95 ${p95} (since last line) · awaiting ${awaiting} · 2xx ${c.ok} 429 ${c.http429} 504 ${c.http504} errors ${c.failed}`;
     this.recent = MsHistogram.create();
@@ -83,9 +75,9 @@ export class Progress {
     return text;
   }
 
-  /** From now: the run's t = 0. */
-  start(): void {
-    this.startMs = this.clock.nowMs();
+  /** From `startMs` on the clock (now by default): the run's t = 0. */
+  start(startMs: number = this.clock.nowMs()): void {
+    this.startMs = startMs;
     this.lastLineAtMs = this.startMs;
     if (this.mode === 'off') return;
     this.timer = setInterval(() => this.show(), PROGRESS_EVERY_WALL_MS[this.mode]);
@@ -113,24 +105,6 @@ export class Progress {
     const fitted = width !== undefined && width > 1 && text.length >= width ? `${text.slice(0, width - 2)}…` : text;
     this.write(this.mode === 'tty' ? `${ERASE_LINE}${fitted}` : `${text}\n`);
     this.shown = this.mode === 'tty';
-  }
-
-  /** Requests the plan had due by `elapsedMs`. */
-  private plannedBy(elapsedMs: number): number {
-    for (let i = this.plan.phases.length - 1; i >= 0; i--) {
-      const p = this.plan.phases[i]!;
-      if (elapsedMs < p.startMs) continue;
-      // Offsets are from the run start, in order: the first one after elapsedMs.
-      let lo = 0;
-      let hi = p.arrivalsMs.length;
-      while (lo < hi) {
-        const mid = (lo + hi) >>> 1;
-        if (p.arrivalsMs[mid]! <= elapsedMs) lo = mid + 1;
-        else hi = mid;
-      }
-      return this.before[i]! + lo;
-    }
-    return 0;
   }
 }
 

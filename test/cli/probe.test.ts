@@ -88,6 +88,7 @@ describe('loadproof probe', () => {
   it.each([
     ['connections that go down', ['--connections', '4,2'], '--connections: expected counts that go up, got "4,2"'],
     ['more connections than maxInFlight', ['--connections', '1,256'], '--connections: 256 is more than the scenario\'s maxInFlight of 128'],
+    ['an option without its value', ['--connections'], 'Not enough arguments following: connections'],
     ['a step of no time', ['--step', '0s'], '--step: expected a duration from 1s to 30m, like 30s, got "0s"'],
     ['a cap under a request a second per connection', ['--connections', '1,64', '--max-rpm', '600'], '--max-rpm: 600 is under one request a second (of wall time) per connection at 64 connections'],
   ])('refuses %s with exit 2, naming the option, and sends nothing', async (_what, args, message) => {

@@ -25,6 +25,8 @@ export function runOptions<T>(y: Argv<T>) {
     .option('tolerance', { type: 'string', describe: "With --baseline: how far above the baseline's p95 interval this run's must lie to be a regression (default 10%)" })
     .option('shard', { type: 'string', describe: 'i/n: send only shard i of n of the plan (0-based, as JOB_COMPLETION_INDEX): the arrivals whose seq ≡ i (mod n); the guard judges the whole plan; loadproof merge joins the shards' })
     .option('start-at', { type: 'string', describe: "An ISO time with a zone: the schedule's t = 0 (every shard given the same starts together); at most 1 s late, 24 h ahead" })
+    .option('metrics-port', { type: 'number', requiresArg: true, describe: 'Serve live metrics (GET /metrics, OpenMetrics or Prometheus text) on this port while the run lasts; 0 picks a free one' })
+    .option('metrics-host', { type: 'string', requiresArg: true, default: '127.0.0.1', describe: 'The address --metrics-port listens on (loopback by default; 0.0.0.0 for a scraper in a cluster)' })
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
@@ -42,6 +44,8 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   const shard = args.shard === undefined ? undefined : parseShard(args.shard);
   const startAt = args['start-at'] === undefined ? undefined : parseStartAt(args['start-at'], '--start-at');
   if (startAt !== undefined && 'problem' in startAt) throw new UsageError(startAt.problem, 'nothing was sent');
+  const metricsPort = args['metrics-port'];
+  if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort <= 65_535)) throw new UsageError(`--metrics-port: expected a port from 0 to 65535, got ${metricsPort}`, 'nothing was sent');
   // The baseline is judged before anything is sent: a bad one is bad input (exit 2), with no traffic.
   if (args.tolerance !== undefined && args.baseline === undefined) throw new UsageError('--tolerance: it applies only with --baseline <dir>', 'add --baseline, or drop --tolerance; nothing was sent');
   const baseline = args.baseline === undefined ? undefined : await loadBaseline(args.baseline, args.tolerance ?? '10%');
@@ -71,6 +75,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     pngCharts: args.charts,
     ...(shard === undefined ? {} : { shard }),
     ...(startAt === undefined ? {} : { startAtMs: startAt.ms }),
+    ...(metricsPort === undefined ? {} : { metrics: { host: args['metrics-host'], port: metricsPort } }),
     ...(baseline === undefined ? {} : { baseline }),
     progress: args.quiet ? 'off' : io.stderrIsTTY ? 'tty' : 'lines',
     progressWrite: (text) => io.stderr(text),
