@@ -6,9 +6,9 @@
  */
 import { EXIT } from '../core/exit-codes.js';
 import { effectiveLimits } from '../guard/index.js';
-import { type Plan, endsInclusive, holdsSeq, positionOfSeq } from '../plan/index.js';
+import { type Plan, endsInclusive, holdsSeq, maxInFlightOf, positionOfSeq } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
-import { type PhaseInput, type Verdict, envelopeFindings, evaluateVerdict } from '../verdict/index.js';
+import { type PhaseInput, type Verdict, envelopeFindings, evaluateVerdict, sharedEnvelope } from '../verdict/index.js';
 import { DocumentSink, type DocumentSlice } from './documents.js';
 import { type EventRecord, toRecordable } from './events.js';
 import type { RunEnd, RunRecord } from './run-record.js';
@@ -109,17 +109,16 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
   const { end } = input;
   const recorder = sink.recorder;
   // 429s against the documented (or raised) limits, replayed on what the server admitted.
-  // A shard meets about 1/n of the service's bucket (its arrivals interleave with the other shards'): its
-  // own 429s are judged against that share; the merge judges every shard's against the whole.
-  const limits = effectiveLimits(plan.scenario);
-  const share = plan.shard?.count ?? 1;
-  const envelope = envelopeFindings(plan, recorder.attempts, share === 1 ? limits : { ...limits, sustainedRpm: limits.sustainedRpm / share, burstRpm: limits.burstRpm / share });
+  // A shard saw only its share of the traffic that filled the service's bucket: its 429s are counted, not
+  // judged (no share of a bucket replays what the others took); the merge judges every shard's against it.
+  const judged = envelopeFindings(plan, recorder.attempts, effectiveLimits(plan.scenario));
+  const envelope = plan.shard === undefined ? judged : sharedEnvelope(judged);
   const verdict = evaluateVerdict({
     phases: plan.phases.map((p, i) => ({
       name: p.name,
       bands: p.bands.map((b, j) => ({ band: b.band, fromRpm: b.fromRpm, toRpm: b.toRpm, steadyPlanned: b.steadyArrivals, steady: recorder.steadyBands[i]![j]! })),
       planned: p.arrivalsMs.length,
-      inFlight: { maxInFlight: plan.scenario.maxInFlight, neededAtTarget: (p.peakRpm / 60_000) * latencyTargetMs(plan, p.index) },
+      inFlight: { maxInFlight: maxInFlightOf(plan), neededAtTarget: (p.peakRpm / 60_000) * latencyTargetMs(plan, p.index) },
       steady: recorder.steady[i]!,
       all: recorder.phases[i]!,
       envelope: envelope.phases[i]!,

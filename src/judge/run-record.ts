@@ -45,6 +45,8 @@ export interface RunEnd {
   /** Event-loop delay (wall ms, the monitor's resolution taken off); null when nothing was sampled. */
   readonly eventLoopDelayP99Ms: number | null;
   readonly eventLoopDelayMaxMs: number | null;
+  /** `--start-at`: how late the schedule started after it (wall ms; 0 when on time); absent without one. */
+  readonly startLateMs?: number;
   /** The texts sent, by size; absent in runs written before it was recorded, and in a partial run. */
   readonly payload?: PayloadRecord;
   /** The run folder's files written before run.json's end (relative paths) and any write error. */
@@ -102,6 +104,8 @@ export interface MergedShard {
   readonly dir: string;
   readonly startedAt: string;
   readonly endedAt: string | null;
+  /** How late its schedule started after --start-at (wall ms). */
+  readonly startLateMs?: number;
   readonly host?: HostRecord;
 }
 

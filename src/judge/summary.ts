@@ -163,6 +163,8 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     /** `loadproof merge`: the shards this folder was merged from; null otherwise. */
     mergedFrom: meta.run.mergedFrom ?? null,
     startAt: meta.run.startAt ?? null,
+    /** `--start-at`: how late the schedule started after it (wall ms; for a merge, the latest shard's); null without one. */
+    startLateMs: meta.end.startLateMs ?? null,
     startedAt: meta.run.startedAt,
     endedAt: meta.end.endedAt,
     reportedAt: meta.reportedAt,

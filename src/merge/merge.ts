@@ -36,14 +36,22 @@ export async function mergeShards(options: MergeOptions): Promise<string> {
   const shards = checkShards(await Promise.all(options.dirs.map(async (dir) => ({ dir, run: await readRunRecord(dir) }))));
   const first = shards[0]!;
   const scenarioText = await readFile(join(first.dir, first.run.scenarioFile), 'utf8');
-  const startedAt = shards.map((s) => s.run.startedAt).sort()[0]!;
+  // The merged run starts at the common start (the shards' processes started earlier, to wait for it).
+  const startedAt = first.run.startAt ?? shards.map((s) => s.run.startedAt).sort()[0]!;
   const name = parseScenario(scenarioText, join(first.dir, first.run.scenarioFile)).name;
   const dir = options.runDir === undefined ? await makeRunFolder(options.outDir, `${name}-merged`, new Date(startedAt)) : await useRunFolder(options.runDir);
   const failures = [await writeWhole(join(dir, first.run.scenarioFile), scenarioText)];
   const events = createWriteStream(join(dir, 'events.ndjson'), { flags: 'wx' });
   for (const shard of shards) await pipeline(createReadStream(join(shard.dir, 'events.ndjson')), events, { end: false });
   await new Promise<void>((resolve, reject) => events.end((error?: Error | null) => (error ? reject(error) : resolve())));
-  const mergedFrom: MergedShard[] = shards.map((s) => ({ index: s.run.shard.index, dir: s.dir, startedAt: s.run.startedAt, endedAt: s.run.end.endedAt, ...(s.run.host === undefined ? {} : { host: s.run.host }) }));
+  const mergedFrom: MergedShard[] = shards.map((s) => ({
+    index: s.run.shard.index,
+    dir: s.dir,
+    startedAt: s.run.startedAt,
+    endedAt: s.run.end.endedAt,
+    ...(s.run.end.startLateMs === undefined ? {} : { startLateMs: s.run.end.startLateMs }),
+    ...(s.run.host === undefined ? {} : { host: s.run.host }),
+  }));
   const { shard: _shard, host: _host, end: _end, ...common } = first.run;
   const run: RunRecord = { ...common, startedAt, mergedFrom, end: mergedEnd(shards, first.run.scenarioFile) };
   failures.push(await writeAtomically(join(dir, 'run.json'), `${JSON.stringify(run, null, 2)}\n`));
@@ -65,6 +73,23 @@ function checkShards(folders: readonly { dir: string; run: RunRecord }[]): Shard
     }
     if (s.run.scenarioSha256 !== first.run.scenarioSha256) {
       throw new UsageError(`shards of different scenario copies: ${first.dir} (${first.run.scenarioSha256}) and ${s.dir} (${s.run.scenarioSha256}): their thresholds or limits may differ`, 'nothing was written');
+    }
+    // One time base: events are in model ms from each shard's own t = 0, which only --start-at makes common.
+    if (s.run.startAt === undefined) {
+      throw new UsageError(`${s.dir}: shard ${s.run.shard.index}/${s.run.shard.count} ran without --start-at: its events are timed from its own start, which no other shard shares`, 'run every shard with the same --start-at; nothing was written');
+    }
+    if (s.run.startAt !== first.run.startAt) {
+      throw new UsageError(
+        `shards without a common start: ${first.dir} started its schedule at ${first.run.startAt} and ${s.dir} at ${s.run.startAt}`,
+        'their events have no common time base, so their timelines, rates and 429s cannot be put together: run every shard with the same --start-at; nothing was written',
+      );
+    }
+    // One service: shards that each ran their own embedded mock, or against different URLs, shared no bucket.
+    if (s.run.target.kind === 'embedded-mock' || s.run.target.baseUrl !== first.run.target.baseUrl) {
+      throw new UsageError(
+        `shards of different services: ${first.dir} ran against ${first.run.target.kind === 'embedded-mock' ? 'its own embedded mock' : first.run.target.baseUrl} and ${s.dir} against ${s.run.target.kind === 'embedded-mock' ? 'its own embedded mock' : s.run.target.baseUrl}`,
+        'a merge judges one service under the whole plan: give the shards one target.baseUrl (a `loadproof mock` they share, or the real service); nothing was written',
+      );
     }
     if (s.run.shard.count !== first.run.shard.count) {
       throw new UsageError(`shards of different splits: ${first.dir} is shard ${first.run.shard.index}/${first.run.shard.count} and ${s.dir} is shard ${s.run.shard.index}/${s.run.shard.count}`, 'nothing was written');
@@ -109,6 +134,8 @@ function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd
     // A failure outranks a signal, which outranks a threshold: what ended the worst shard ends the merged run.
     stop: ends.map((e) => e.stop).filter((s) => s !== null).sort((a, b) => STOP_RANK[a!.by] - STOP_RANK[b!.by])[0] ?? null,
     tokenCalls: ends.some((e) => e.tokenCalls === null) ? null : sum((e) => e.tokenCalls!),
+    // The latest shard's lateness: the merged schedule's first arrivals were that late on some shard.
+    ...(ends.some((e) => e.startLateMs !== undefined) ? { startLateMs: Math.max(...ends.map((e) => e.startLateMs ?? 0)) } : {}),
     tokenLatency: tokenLatency.encode(),
     // Percentiles of different processes do not add: the worst shard's stands for the merge (an upper bound).
     eventLoopDelayP99Ms: worst((e) => e.eventLoopDelayP99Ms),

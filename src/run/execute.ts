@@ -32,7 +32,7 @@ import { type TextSource, createTextSource } from '../payload/index.js';
 import { runPlan } from '../engine/index.js';
 import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type HostRecord, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, summaryJson } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
-import { type Plan, type Shard, arrivalsBefore } from '../plan/index.js';
+import { type Plan, type Shard, arrivalsBefore, maxInFlightOf } from '../plan/index.js';
 import { RunMetrics, startMetricsServer } from '../metrics/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import type { Scenario } from '../scenario/index.js';
@@ -47,6 +47,7 @@ import { RequestEvents } from './request-events.js';
 import { DeidChain } from './deid-chain.js';
 import { TargetWatch } from './target-watch.js';
 import type { PreparedRun } from './prepare.js';
+import { START_AT_LATE_MS } from './start-at.js';
 import { encodeDocumentPieces } from './plan-scenario.js';
 import { warmUp } from './warm-up.js';
 
@@ -111,6 +112,23 @@ export interface RunOutcome {
   readonly writeFailures: readonly FileResult[];
   /** The comparison with --baseline, when there was one. */
   readonly comparison: BaselineComparison | undefined;
+}
+
+/** How long before --start-at a waiting run takes its token and warms up (wall ms). */
+const START_AT_WARM_LEAD_MS = 5000;
+
+/** Resolves at epoch ms `atMs`, or at once when `signal` aborts. */
+function sleepUntil(atMs: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, Math.max(0, atMs - Date.now()));
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    if (signal.aborted) done();
+    else signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`;
@@ -271,9 +289,11 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
 
   // Identification requests go through our own HTTP/1.1 client (one request per connection at a time);
   // the token endpoint, called a few times per run, through node:http (TokenProvider).
-  const pool = ConnectionPool.forUrl(target.baseUrl, scenario.maxInFlight);
+  // A shard holds its share of maxInFlight, so that n shards together hold no more than one run would.
+  const maxInFlight = maxInFlightOf(plan);
+  const pool = ConnectionPool.forUrl(target.baseUrl, maxInFlight);
   // mode deid: obfuscation calls on connections of their own (the endpoint has its own, higher limits).
-  const obfuscationPool = plan.documents === undefined ? undefined : ConnectionPool.forUrl(target.baseUrl, scenario.maxInFlight);
+  const obfuscationPool = plan.documents === undefined ? undefined : ConnectionPool.forUrl(target.baseUrl, maxInFlight);
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
   const watch = new TargetWatch(k);
@@ -300,7 +320,13 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   const loopIntervalMs = loopMonitorIntervalMs(plan.arrivals, plan.durationMs / k);
   const loop = monitorEventLoopDelay({ resolution: loopIntervalMs });
   let stopCapCheck = (): void => {};
+  let startLateMs: number | undefined;
   try {
+    // --start-at far ahead: wait until shortly before it, so that the token and the warmed connections are fresh at t = 0.
+    if (options.startAtMs !== undefined && options.startAtMs - Date.now() > START_AT_WARM_LEAD_MS) {
+      log(`loadproof: --start-at: waiting until ${new Date(options.startAtMs - START_AT_WARM_LEAD_MS).toISOString()} to warm up (the schedule starts at ${new Date(options.startAtMs).toISOString()})`);
+      await sleepUntil(options.startAtMs - START_AT_WARM_LEAD_MS, stop.signal);
+    }
     // The token comes first and is not part of the load: if it fails, nothing is sent and every request is unsent.
     await tokens.get().catch((error: unknown) => {
       if (error instanceof Interrupted) stopWith({ kind: 'signal', error });
@@ -353,7 +379,14 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       log(`loadproof: ${scenario.name}: ${plan.arrivals} requests${share} over ${plan.durationMs / 1000} s of model time (${(plan.durationMs / k / 1000).toFixed(1)} s of wall time) against ${target.baseUrl}`);
       if (options.startAtMs !== undefined) {
         const aheadMs = options.startAtMs - Date.now();
-        log(aheadMs >= 0 ? `loadproof: --start-at: the schedule starts at ${new Date(options.startAtMs).toISOString()}, in ${(aheadMs / 1000).toFixed(1)} s` : `loadproof: --start-at: started ${(-aheadMs).toFixed(0)} ms late; the lateness is in every arrival's send lag until it is caught up`);
+        startLateMs = Math.max(0, -aheadMs);
+        if (-aheadMs > START_AT_LATE_MS) {
+          // Later than that, the overdue arrivals would leave in one burst: nothing of the load is sent.
+          log(`loadproof: RUN_FAILED: --start-at: ready ${(-aheadMs).toFixed(0)} ms after it, more than ${START_AT_LATE_MS} ms: no request is sent`);
+          stopWith({ kind: 'failure', error: new RunFailure('RUN_FAILED', `--start-at ${new Date(options.startAtMs).toISOString()}: ready ${(-aheadMs).toFixed(0)} ms late, after the token call and warm-up (at most ${START_AT_LATE_MS} ms): every request is unsent`, 'give every shard a start further ahead') });
+        } else {
+          log(aheadMs >= 0 ? `loadproof: --start-at: the schedule starts at ${new Date(options.startAtMs).toISOString()}, in ${(aheadMs / 1000).toFixed(1)} s` : `loadproof: --start-at: started ${(-aheadMs).toFixed(0)} ms late; the lateness is in every arrival's send lag until it is caught up`);
+        }
       }
     }
     const requestEvents = new RequestEvents({
@@ -390,7 +423,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       // Texts are drawn in arrival order from the payload seed, so a run repeats.
       payload: (seq) => texts.textFor(seq),
       clock,
-      maxInFlight: scenario.maxInFlight,
+      maxInFlight,
       signal: stop.signal,
       // A stopped run waits for the answers in flight as long as an attempt may wait.
       drainMs: attemptWallDeadlineMs(scenario.timeoutMs, k, readServerTiming) * k,
@@ -426,6 +459,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
         engine: { fired, dropped, unsent, abandoned, interrupted, elapsedMs },
         stop: stoppedBy === undefined ? null : { by: stoppedBy.kind, code: stoppedBy.error.code, message: stoppedBy.error.message },
         tokenCalls: tokens.fetchCount,
+        ...(startLateMs === undefined ? {} : { startLateMs: Math.round(startLateMs) }),
         tokenLatency: tokenLatency.encode(),
         eventLoopDelayP99Ms: delayMs(loop.percentile(99)),
         eventLoopDelayMaxMs: delayMs(loop.max),
@@ -450,7 +484,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
  * flight at once, at most maxInFlight and {@link MAX_WARM_CONNECTIONS}.
  */
 function warmConnectionCount(plan: Plan): number {
-  return arrivalsBefore(plan, 1000 * plan.timeScale, Math.min(plan.scenario.maxInFlight, MAX_WARM_CONNECTIONS));
+  return arrivalsBefore(plan, 1000 * plan.timeScale, Math.min(maxInFlightOf(plan), MAX_WARM_CONNECTIONS));
 }
 
 /** The most connections opened ahead of the load: enough for the first second at loopback latencies, few for a real service. */

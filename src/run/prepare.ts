@@ -4,7 +4,8 @@
  * embedded mock, the recorder) loaded, so that a scenario refused here costs the CLI a fraction of
  * its start-up (loading those modules is most of a refused run's CPU).
  */
-import { GuardRefusal, UsageError } from '../core/errors.js';
+import { GuardRefusal } from '../core/errors.js';
+import { checkStartAt } from './start-at.js';
 import { checkTimeScale } from '../core/time-scale.js';
 import { type GuardDecision, describeDecision, evaluateGuard } from '../guard/index.js';
 import { type Plan, planIdentity, shardPlan } from '../plan/index.js';
@@ -59,21 +60,4 @@ export async function prepare(options: RunOptions): Promise<PreparedRun> {
     options.log(`loadproof: payload: ${userTexts.empty.length} empty text${userTexts.empty.length === 1 ? '' : 's'} not sent: ${userTexts.empty.slice(0, 5).join(', ')}${userTexts.empty.length > 5 ? ', …' : ''}`);
   }
   return { scenario, scenarioText, plan, planIdentity: planIdentity(whole), guard, userTexts };
-}
-
-/** How late a start may be and still run: its lateness is send lag; later, the first arrivals would go out in one burst. */
-export const START_AT_LATE_MS = 1000;
-/** How far ahead a start may be: a process waiting longer than this is more likely forgotten than planned. */
-export const START_AT_AHEAD_MS = 24 * 3_600_000;
-
-/** `--start-at` (epoch ms) checked against now: not past by more than START_AT_LATE_MS, not beyond START_AT_AHEAD_MS. */
-function checkStartAt(startAtMs: number | undefined, nowMs: number): number {
-  if (startAtMs === undefined) return nowMs;
-  if (startAtMs < nowMs - START_AT_LATE_MS) {
-    throw new UsageError(`--start-at ${new Date(startAtMs).toISOString()}: ${((nowMs - startAtMs) / 1000).toFixed(1)} s in the past`, `a start more than ${START_AT_LATE_MS / 1000} s late would send the overdue arrivals in one burst; give every shard a new --start-at; nothing was sent`);
-  }
-  if (startAtMs > nowMs + START_AT_AHEAD_MS) {
-    throw new UsageError(`--start-at ${new Date(startAtMs).toISOString()}: more than 24 hours ahead`, 'start the run closer to its time; nothing was sent');
-  }
-  return startAtMs;
 }

@@ -65,6 +65,8 @@ export interface EnvelopePhase {
   readonly maxTokensAt429: number | null;
   /** The run's margin (tokens), repeated here so each phase's check can say it. */
   readonly marginTokens: number;
+  /** A shard's: the service's bucket was shared with the other shards, so its 429s are not judged here (the merge judges them). */
+  readonly shared?: boolean;
 }
 
 /** The envelope's judgement of a run. */
@@ -162,7 +164,13 @@ class LeastBucket {
 }
 
 /** The envelope check's reason for one phase. */
+/** A shard's 429s, counted and left unjudged: it saw only its share of the traffic the bucket was filled by. */
+export function sharedEnvelope(judged: EnvelopeJudgement): EnvelopeJudgement {
+  return { ...judged, phases: judged.phases.map((p) => ({ ...p, findings: 0, edge: 0, shared: true })) };
+}
+
 export function describeEnvelopePhase(p: EnvelopePhase): string {
+  if (p.shared === true) return `${p.http429} 429s, not judged in a shard: the service's bucket was shared with the other shards' requests, which this shard did not see (loadproof merge judges every 429 against it)`;
   const margin = p.marginTokens.toFixed(1);
   const edge = p.edge === 0 ? '' : `; ${p.edge} at the edge (inside the envelope by less than the margin of ${margin} tokens: the timing cannot tell, so not a finding)`;
   if (p.findings === 0) return `${p.http429} 429s, none on a request the documented limits clearly allow${edge}`;
