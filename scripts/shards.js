@@ -2,7 +2,7 @@
 // cluster: one `loadproof mock` on 127.0.0.1 (the service they share), n processes each with JOB_COMPLETION_INDEX
 // in its environment running `loadproof run <scenario> --shard $(JOB_COMPLETION_INDEX)/n --start-at <one time>`,
 // then `loadproof merge` over their folders, which prints the whole plan's verdict and exits with it.
-// Usage: npm run shards -- [scenario (default scenarios/ci-regression.yaml)] [--shards n (3)] [--time-scale k (20)] [--out dir (reports/shards)]
+// Usage: npm run shards -- [scenario (default scenarios/ci-regression.yaml)] [--shards n (3)] [--time-scale k (20)] [--out dir (reports/shards/<UTC time>)]
 // The scenario's target is replaced by the local mock (a copy is written beside the shards): nothing leaves loopback.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -20,7 +20,7 @@ const flag = (name, fallback) => {
 };
 const shards = Number(flag('--shards', '3'));
 const k = Number(flag('--time-scale', '20'));
-const out = resolve(flag('--out', 'reports/shards'));
+const out = resolve(flag('--out', join('reports', 'shards', new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'))));
 const scenarioFile = args[0] ?? fileURLToPath(new URL('../scenarios/ci-regression.yaml', import.meta.url));
 if (!(Number.isInteger(shards) && shards >= 1 && shards <= 16)) throw new Error(`--shards: expected 1 to 16, got ${shards}`);
 

@@ -10,7 +10,11 @@ import { PersistentVolumeClaim } from 'kubernetes-models/v1';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 
-const manifest = (name: string): any => parse(readFileSync(new URL(`../../deploy/kubernetes/${name}`, import.meta.url), 'utf8'));
+/** The values the README's `envsubst '${START_AT} ${RUN_ID}'` puts in when the Job is made. */
+const MADE_WITH = { START_AT: '2026-12-01T09:00:00Z', RUN_ID: '20261201-085700' };
+/** A manifest as kubectl receives it: its ${VAR}s substituted, as envsubst does; $(VAR)s are Kubernetes' own. */
+const manifest = (name: string): any =>
+  parse(readFileSync(new URL(`../../deploy/kubernetes/${name}`, import.meta.url), 'utf8').replace(/\$\{(START_AT|RUN_ID)\}/g, (_, v: keyof typeof MADE_WITH) => MADE_WITH[v]));
 const validJob = (doc: unknown): void => new Job(doc as ConstructorParameters<typeof Job>[0]).validate();
 
 describe('deploy/kubernetes', () => {
@@ -39,11 +43,21 @@ describe('deploy/kubernetes', () => {
     expect(args[0]).toBe('run');
   });
 
+  it('names each Job after its run, as a DNS label', () => {
+    for (const job of [shards, merge]) expect(job.metadata.name).toMatch(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/);
+    expect(shards.metadata.name).toBe(`loadproof-shards-${MADE_WITH.RUN_ID}`);
+  });
+
   it('gives every shard one start time, set when the Job is made', () => {
     const container = shards.spec.template.spec.containers[0];
     const args: string[] = container.args;
     expect(args[args.indexOf('--start-at') + 1]).toBe('$(START_AT)');
-    expect(container.env.find((e: any) => e.name === 'START_AT')).toEqual({ name: 'START_AT', value: '${START_AT}' });
+    expect(container.env.find((e: any) => e.name === 'START_AT')).toEqual({ name: 'START_AT', value: MADE_WITH.START_AT });
+    // Every ${VAR} of the files is one the README's envsubst sets: none is left for kubectl to see.
+    for (const name of ['shards-job.yaml', 'merge-job.yaml']) {
+      const text = readFileSync(new URL(`../../deploy/kubernetes/${name}`, import.meta.url), 'utf8').replace(/^#.*$/gm, '');
+      expect([...text.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]).filter((v) => !(v! in MADE_WITH))).toEqual([]);
+    }
   });
 
   it('takes the credentials from a Secret, never a literal', () => {
@@ -54,7 +68,7 @@ describe('deploy/kubernetes', () => {
       expect(entry.valueFrom.secretKeyRef.name).toBe('loadproof-credentials');
     }
     // No literal value but the start time: anything else comes from the Secret.
-    expect(env.filter((e) => e.value !== undefined).map((e) => e.name)).toEqual(['START_AT']);
+    expect(env.filter((e) => e.value !== undefined).map((e) => e.name)).toEqual(['START_AT', 'RUN_ID']);
     expect(merge.spec.template.spec.containers[0].env).toBeUndefined();
   });
 
@@ -68,7 +82,10 @@ describe('deploy/kubernetes', () => {
       expect(mount.mountPath).toBe('/results');
     }
     const args: string[] = shards.spec.template.spec.containers[0].args;
-    expect(args[args.indexOf('--run-dir') + 1]).toBe('/results/shard-$(JOB_COMPLETION_INDEX)');
-    expect(merge.spec.template.spec.containers[0].args.join(' ')).toBe('loadproof merge /results/shard-* --run-dir /results/merged');
+    // Each run in a folder of its own on the volume, so that a second run never meets the first's folders.
+    expect(args[args.indexOf('--run-dir') + 1]).toBe('/results/$(RUN_ID)/shard-$(JOB_COMPLETION_INDEX)');
+    expect(merge.spec.template.spec.containers[0].args.join(' ')).toBe(`loadproof merge /results/${MADE_WITH.RUN_ID}/shard-* --run-dir /results/${MADE_WITH.RUN_ID}/merged`);
+    // The image's user (node, 1000) can write to the volume.
+    for (const job of [shards, merge]) expect(job.spec.template.spec.securityContext).toMatchObject({ runAsUser: 1000, fsGroup: 1000 });
   });
 });
