@@ -202,14 +202,14 @@ function identity({ summary, run, scenario }: ReportInput): string[][] {
   const host = run.host;
   const rows: string[][] = [
     ['Verdict', `${summary.verdict.status.toUpperCase()} (exit ${summary.exitCode})${summary.partial ? ' — partial: the run did not end normally' : ''}`],
-    ...(summary.shard === null ? [] : [['Shard', `${summary.shard.index} of ${summary.shard.count}: the arrivals whose seq ≡ ${summary.shard.index} (mod ${summary.shard.count}). Its counts, rates and verdict are of its share only, and its 429s are not judged (the service's bucket was shared); the test's verdict is \`loadproof merge\`'s, over every shard`]]),
-    ...(summary.mergedFrom === null ? [] : [['Merged from', `${summary.mergedFrom.length} shards (${summary.mergedFrom.map((m) => m.index).join(', ')}), judged again over all their events${summary.startAt === null ? '' : `, from the common start ${utc(summary.startAt)}`}`]]),
+    ...(!summary.shard ? [] : [['Shard', `${summary.shard.index} of ${summary.shard.count}: the arrivals whose seq ≡ ${summary.shard.index} (mod ${summary.shard.count}). Its counts, rates and verdict are of its share only, and its 429s are not judged (the service's bucket was shared); the test's verdict is \`loadproof merge\`'s, over every shard`]]),
+    ...(!summary.mergedFrom ? [] : [['Merged from', `${summary.mergedFrom.length} shards (${summary.mergedFrom.map((m) => m.index).join(', ')}), judged again over all their events${!summary.startAt ? '' : `, from the common start ${utc(summary.startAt)}`}`]]),
     ['Environment', targetText(summary)],
     ['Scenario', `${summary.scenario} — ${summary.description}`],
     ['Scenario file', `${run.scenarioFile} (copy of ${run.scenarioSource}), ${run.scenarioSha256}`],
     ['Plan', `${summary.counts.planned} requests, ${summary.planIdentity}`],
     ['Texts sent', payloadText(summary.payload)],
-    ...(summary.startAt === null ? [] : [['Start', `--start-at ${utc(summary.startAt)}${summary.startLateMs === null ? '' : summary.startLateMs === 0 ? ', on time' : `, ${summary.startLateMs} ms late (in the send lag)`}`]]),
+    ...(!summary.startAt ? [] : [['Start', `--start-at ${utc(summary.startAt)}${summary.startLateMs == null ? '' : summary.startLateMs === 0 ? ', on time' : `, ${summary.startLateMs} ms late (in the send lag)`}`]]),
     ['Run window', `${utc(summary.startedAt)} – ${summary.endedAt === null ? 'not ended' : utc(summary.endedAt)} (${formatDuration(wall * 1000)} of wall time)`],
     ['Time scale', summary.timeScale === 1 ? '1 (real time)' : `${summary.timeScale} (against the mock: every time here is model time)`],
     ['loadproof', `${summary.loadproofVersion} (judged by ${summary.judgedBy})`],
@@ -352,7 +352,7 @@ function brief({ summary, run }: ReportInput, facts: readonly string[]): string[
 export function reportContent(input: ReportInput): ReportContent {
   const { summary } = input;
   return {
-    title: `${summary.scenario}${summary.shard === null ? '' : ` (shard ${summary.shard.index}/${summary.shard.count})`}: ${summary.verdict.status.toUpperCase()}`,
+    title: `${summary.scenario}${!summary.shard ? '' : ` (shard ${summary.shard.index}/${summary.shard.count})`}: ${summary.verdict.status.toUpperCase()}`,
     identity: { head: ['', ''], rows: identity(input), numeric: [] },
     phasesNote:
       "Rates in requests a minute. Latency from the intended send time to the answer, answers other than 429, steady state (after each phase's warm-up); p95 with its 95 % interval (one side only when too few requests bound the other).",

@@ -82,8 +82,8 @@ function properties(summary: Summary): string[] {
     ['startedAt', summary.startedAt],
     ['endedAt', summary.endedAt ?? ''],
     ['partial', String(summary.partial)],
-    ...(summary.shard === null ? [] : [['shard', `${summary.shard.index}/${summary.shard.count}: its share only; the test's verdict is loadproof merge's`] as [string, string]]),
-    ...(summary.mergedFrom === null ? [] : [['mergedFrom', `${summary.mergedFrom.length} shards`] as [string, string]]),
+    ...(!summary.shard ? [] : [['shard', `${summary.shard.index}/${summary.shard.count}: its share only; the test's verdict is loadproof merge's`] as [string, string]]),
+    ...(!summary.mergedFrom ? [] : [['mergedFrom', `${summary.mergedFrom.length} shards`] as [string, string]]),
     ...summary.verdict.notes.map((note): [string, string] => ['note', note]),
   ];
   return ['    <properties>', ...values.map(([name, value]) => `      <property${attrs({ name, value })}/>`), '    </properties>'];
@@ -127,7 +127,7 @@ export function junitXml(summary: Summary, comparison?: BaselineComparison): str
   const wholeRun = { name: `${summary.scenario} (whole run)`, classname: classPrefix, timeS: summary.modelDurationS, checks: runChecks };
   const head = attrs({
     // A shard's suite says it is one: CI reading it alone must not take its checks for the test's.
-    name: `loadproof: ${summary.scenario}${summary.shard === null ? '' : ` (shard ${summary.shard.index}/${summary.shard.count})`}`,
+    name: `loadproof: ${summary.scenario}${!summary.shard ? '' : ` (shard ${summary.shard.index}/${summary.shard.count})`}`,
     tests: checks.length + (failure === null ? 0 : 1),
     failures: checks.filter((c) => c.status === 'fail').length,
     errors: failure === null ? 0 : 1,
