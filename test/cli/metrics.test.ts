@@ -23,7 +23,7 @@ const total = (f: ReturnType<typeof family>): number => f.metrics.reduce((n, m) 
 
 describe('run --metrics-port', () => {
   it('serves the run as it goes, in the Prometheus text format and OpenMetrics, and agrees with summary.json', async () => {
-    const { file, out } = scenarioWorkspace('name: watched\ndescription: scraped\ntarget: { environment: mock, profile: zero }\nphases:\n  - { name: steady, duration: 2m, rpm: 120 }\n');
+    const { file, out } = scenarioWorkspace('name: watched\ndescription: scraped\ntarget: { environment: mock, profile: zero }\nphases:\n  - { name: steady, duration: 1m, rpm: 120 }\n');
     const cli = startCli(['run', '--no-charts', file, '--time-scale', '20', '--metrics-port', '0', '--out', out], {}, 60_000);
     let stderr = '';
     const url = await new Promise<string>((resolve, reject) => {

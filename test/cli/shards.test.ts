@@ -170,7 +170,7 @@ describe('sharded runs and loadproof merge', () => {
 
     it('a shard ready more than a second after --start-at (its token call was slow): every request unsent, exit 4', async () => {
       // The token answers 1.5 s after the start, however long the run took to get there.
-      const startAtMs = Date.now() + 4000;
+      const startAtMs = Date.now() + 2500;
       const s = await stub({ token: (n) => ({ ...(tokenAnswer(n) as object), delayMs: Math.max(0, startAtMs + 1500 - Date.now()) }) as ReturnType<typeof tokenAnswer> });
       const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10s, rpm: 60 }\n'));
       const { code, stderr } = await runMain(['run', '--no-charts', file, '--shard', '0/2', '--start-at', new Date(startAtMs).toISOString(), '--out', out]);
