@@ -22,7 +22,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   payload: ['core', 'spec', 'corpus', 'chunk'],
   deid: ['core', 'spec', 'chunk', 'client'],
   preflight: ['core', 'spec', 'chunk', 'client', 'deid', 'run', 'scenario', 'mock', 'guard', 'plan', 'payload'],
-  merge: ['core', 'judge', 'recorder', 'run', 'scenario'],
+  merge: ['core', 'judge', 'plan', 'recorder', 'report', 'run', 'scenario'],
   metrics: ['core', 'judge', 'plan'],
   probe: ['core', 'spec', 'client', 'corpus', 'deid', 'guard', 'judge', 'mock', 'plan', 'preflight', 'recorder', 'run', 'scenario'],
   plan: ['core', 'spec', 'scenario'],

@@ -188,7 +188,8 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
     if (inFlight.size > 0) options.cancelInFlight();
   }
   await Promise.all(inFlight);
-  return { fired, dropped, unsent, abandoned, interrupted, elapsedMs: clock.nowMs() - startMs };
+  // Stopped while waiting for a --start-at still ahead: no time of the schedule has passed.
+  return { fired, dropped, unsent, abandoned, interrupted, elapsedMs: Math.max(0, clock.nowMs() - startMs) };
 }
 
 /** Resolves when `signal` aborts (no timer: what it waits for keeps the process alive). */

@@ -106,6 +106,8 @@ export interface MergedShard {
   readonly endedAt: string | null;
   /** How late its schedule started after --start-at (wall ms). */
   readonly startLateMs?: number;
+  /** SHA-256 of its manifest.json, checked intact when merged. */
+  readonly manifestSha256?: string;
   readonly host?: HostRecord;
 }
 

@@ -9,14 +9,16 @@
  * before anything is written.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../core/errors.js';
 import { type MergedShard, type RunEnd, type RunRecord, readRunRecord } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
+import { MAX_SHARDS } from '../plan/index.js';
+import { type FolderJudgement, ManifestUnreadable, judgeFolder, verifyFolder } from '../report/index.js';
 import { parseScenario } from '../scenario/index.js';
-import { makeRunFolder, useRunFolder, writeAtomically, writeWhole } from '../run/output.js';
+import { makeRunFolder, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from '../run/output.js';
 
 export interface MergeOptions {
   /** The shards' run folders, in any order. */
@@ -31,9 +33,30 @@ interface ShardFolder {
   readonly run: RunRecord & { readonly shard: { readonly index: number; readonly count: number }; readonly end: RunEnd };
 }
 
+/**
+ * Merges the shards and judges the merged folder (`report`'s judge). A refusal the judge finds in the
+ * events (a seq twice, lines missing) leaves nothing behind: the merged files are removed.
+ */
+export async function mergeAndJudge(options: MergeOptions, judge: { readonly now: () => Date; readonly pngCharts: boolean }): Promise<FolderJudgement> {
+  const dir = await mergeShards(options);
+  try {
+    return await judgeFolder(dir, judge);
+  } catch (error) {
+    if (options.runDir === undefined) await removeRunFolder(dir);
+    else for (const file of MERGED_FILES) await rm(join(dir, file), { force: true });
+    throw error;
+  }
+}
+
+/** What mergeShards writes before the judge: the scenario copy, the events and run.json. */
+const MERGED_FILES = ['scenario.yaml', 'scenario.json', 'events.ndjson', 'run.json'];
+
 /** Checks the folders are every shard of one plan, each finished whole, and writes the merged folder: its path. */
 export async function mergeShards(options: MergeOptions): Promise<string> {
   const shards = checkShards(await Promise.all(options.dirs.map(async (dir) => ({ dir, run: await readRunRecord(dir) }))));
+  // Each shard as its run left it: a folder changed since (its manifest says so) would have the merge vouch for edits.
+  const manifests = new Map<string, string>();
+  for (const s of shards) manifests.set(s.dir, await intactManifest(s));
   const first = shards[0]!;
   const scenarioText = await readFile(join(first.dir, first.run.scenarioFile), 'utf8');
   // The merged run starts at the common start (the shards' processes started earlier, to wait for it).
@@ -50,6 +73,7 @@ export async function mergeShards(options: MergeOptions): Promise<string> {
     startedAt: s.run.startedAt,
     endedAt: s.run.end.endedAt,
     ...(s.run.end.startLateMs === undefined ? {} : { startLateMs: s.run.end.startLateMs }),
+    manifestSha256: manifests.get(s.dir)!,
     ...(s.run.host === undefined ? {} : { host: s.run.host }),
   }));
   const { shard: _shard, host: _host, end: _end, ...common } = first.run;
@@ -65,6 +89,8 @@ function checkShards(folders: readonly { dir: string; run: RunRecord }[]): Shard
   if (folders.length === 0) throw new UsageError('merge: no run folder given', 'give the folder of every shard of the run');
   const notShard = folders.find((f) => f.run.shard === undefined);
   if (notShard !== undefined) throw new UsageError(`${notShard.dir}: not a shard (its run.json has no shard: it ran without --shard)`, 'merge joins the folders of run --shard i/n; nothing was written');
+  const badShard = folders.find((f) => !isShard(f.run.shard));
+  if (badShard !== undefined) throw new UsageError(`${join(badShard.dir, 'run.json')}: shard ${JSON.stringify(badShard.run.shard)}, expected {"index": i, "count": n} with 0 ≤ i < n ≤ ${MAX_SHARDS}`, 'nothing was written');
   const shards = folders as unknown as ShardFolder[];
   const first = shards[0]!;
   for (const s of shards) {
@@ -107,7 +133,7 @@ function checkShards(folders: readonly { dir: string; run: RunRecord }[]): Shard
     throw new UsageError(`${missing.length} of ${count} shards missing: ${missing.slice(0, 10).map((i) => `${i}/${count}`).join(', ')}${missing.length > 10 ? ', …' : ''} (given: ${[...byIndex.keys()].sort((a, b) => a - b).join(', ')})`, 'a merge judges the whole plan: give every shard; nothing was written');
   }
   for (const s of shards) {
-    if (s.run.end === null) throw new UsageError(`${s.dir}: shard ${s.run.shard.index}/${count} did not finish (its run.json has no end)`, 'a merge needs every shard whole; `loadproof report` judges that shard alone; nothing was written');
+    if (s.run.end === null || s.run.end === undefined) throw new UsageError(`${s.dir}: shard ${s.run.shard.index}/${count} did not finish (its run.json has no end)`, 'a merge needs every shard whole; `loadproof report` judges that shard alone; nothing was written');
     const lost = s.run.end.files.find((f) => f.file === 'events.ndjson' && f.error !== null);
     if (lost !== undefined) throw new UsageError(`${s.dir}: shard ${s.run.shard.index}/${count}'s events.ndjson was not written whole (${lost.error})`, 'its own summary.json stands; the whole plan cannot be judged again; nothing was written');
   }
@@ -145,6 +171,27 @@ function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd
       { file: 'events.ndjson', error: null },
     ],
   };
+}
+
+/** Whether run.json's shard is one a run writes. */
+function isShard(shard: unknown): boolean {
+  const { index, count } = (shard ?? {}) as { index?: unknown; count?: unknown };
+  return Number.isInteger(count) && Number.isInteger(index) && (count as number) >= 1 && (count as number) <= MAX_SHARDS && (index as number) >= 0 && (index as number) < (count as number);
+}
+
+/** The shard's manifest hash, once its folder is shown to be what its manifest lists; refused otherwise. */
+async function intactManifest(shard: ShardFolder): Promise<string> {
+  let verification;
+  try {
+    verification = await verifyFolder(shard.dir);
+  } catch (error) {
+    if (error instanceof ManifestUnreadable) throw new UsageError(`${shard.dir}: shard ${shard.run.shard.index}/${shard.run.shard.count} has no manifest that can be read (${error.message})`, 'a merge vouches only for shards their run left whole; nothing was written');
+    throw error;
+  }
+  if (!verification.intact) {
+    throw new UsageError(`${shard.dir}: shard ${shard.run.shard.index}/${shard.run.shard.count} is not as its run left it (${[...verification.changed.map((f) => `changed: ${f}`), ...verification.missing.map((f) => `missing: ${f}`), ...verification.unlisted.map((f) => `not in the manifest: ${f}`)].join(', ')})`, 'loadproof verify shows what changed; a merge vouches only for shards their run left whole; nothing was written');
+  }
+  return verification.manifestSha256;
 }
 
 const STOP_RANK: Record<NonNullable<RunEnd['stop']>['by'], number> = { failure: 0, signal: 1, threshold: 2, unknown: 3 };

@@ -137,6 +137,11 @@ describe('sharded runs and loadproof merge', () => {
       const noStart = variant(a1!, 'no-start', (r) => delete r.startAt);
       const notShard = variant(a0!, 'not-shard', (r) => delete r.shard);
       const ownMock = variant(a1!, 'own-mock', (r) => (r.target = { ...r.target, kind: 'embedded-mock' }));
+      const noEnd = variant(a2!, 'no-end', (r) => delete r.end);
+      // A shard whose events were changed after its run: its manifest says so, and the merge will not vouch for it.
+      const tampered = join(dir, 'tampered');
+      cpSync(a1!, tampered, { recursive: true });
+      writeFileSync(join(tampered, 'events.ndjson'), readFileSync(join(tampered, 'events.ndjson'), 'utf8').replace(/"latencyMs":[0-9.]+/, '"latencyMs":9000'));
       const target = mkdtempSync(join(tmpdir(), 'loadproof-merge-'));
       const cases: [string[], string][] = [
         [[a0!, a1!], '1 of 3 shards missing: 2/3 (given: 0, 1)'],
@@ -146,6 +151,8 @@ describe('sharded runs and loadproof merge', () => {
         [[a0!, otherStart, a2!], 'shards without a common start'],
         [[a0!, noStart, a2!], 'ran without --start-at: its events are timed from its own start'],
         [[a0!, ownMock, a2!], 'shards of different services'],
+        [[a0!, a1!, noEnd], 'shard 2/3 did not finish'],
+        [[a0!, tampered, a2!], 'shard 1/3 is not as its run left it (changed: events.ndjson)'],
       ];
       for (const [dirs, message] of cases) {
         const { code, stderr } = await runMain(['merge', ...dirs, '--out', target]);
