@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { RunFailure, UsageError } from '../core/errors.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
-import { MAX_SHARDS, type Plan, type Shard, buildPlan, planIdentity, shardPlan } from '../plan/index.js';
+import { MAX_SHARDS, type Plan, type Shard, buildPlan, isShard, planIdentity, shardPlan } from '../plan/index.js';
 import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
 import { type DocumentSink, parseDocumentLine } from './documents.js';
 import { parseEventLine } from './events.js';
@@ -55,11 +55,8 @@ export async function readRunRecord(dir: string): Promise<RunRecord> {
 
 /** run.json's shard, checked: a hand-edited one must not make the judge read past its plan. */
 function checkedShard(shard: unknown, dir: string): Shard {
-  const { index, count } = (shard ?? {}) as { index?: unknown; count?: unknown };
-  if (!(Number.isInteger(count) && Number.isInteger(index) && (count as number) >= 1 && (count as number) <= MAX_SHARDS && (index as number) >= 0 && (index as number) < (count as number))) {
-    throw new UsageError(`${join(dir, 'run.json')}: shard ${JSON.stringify(shard)}, expected {"index": i, "count": n} with 0 ≤ i < n ≤ ${MAX_SHARDS}`);
-  }
-  return { index: index as number, count: count as number };
+  if (!isShard(shard)) throw new UsageError(`${join(dir, 'run.json')}: shard ${JSON.stringify(shard)}, expected {"index": i, "count": n} with 0 ≤ i < n ≤ ${MAX_SHARDS}`);
+  return shard;
 }
 
 /** Streams events.ndjson into the sink; a cut last line of a partial run is left out (and returned as a note). */

@@ -15,7 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import { UsageError } from '../core/errors.js';
 import { type MergedShard, type RunEnd, type RunRecord, readRunRecord } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
-import { MAX_SHARDS } from '../plan/index.js';
+import { MAX_SHARDS, isShard } from '../plan/index.js';
 import { type FolderJudgement, ManifestUnreadable, judgeFolder, verifyFolder } from '../report/index.js';
 import { parseScenario } from '../scenario/index.js';
 import { makeRunFolder, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from '../run/output.js';
@@ -171,12 +171,6 @@ function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd
       { file: 'events.ndjson', error: null },
     ],
   };
-}
-
-/** Whether run.json's shard is one a run writes. */
-function isShard(shard: unknown): boolean {
-  const { index, count } = (shard ?? {}) as { index?: unknown; count?: unknown };
-  return Number.isInteger(count) && Number.isInteger(index) && (count as number) >= 1 && (count as number) <= MAX_SHARDS && (index as number) >= 0 && (index as number) < (count as number);
 }
 
 /** The shard's manifest hash, once its folder is shown to be what its manifest lists; refused otherwise. */

@@ -44,8 +44,8 @@ export class RunMetrics {
   private readonly sent = new Map<string, number>();
   private readonly latency = new Histogram(LATENCY_BUCKETS_S);
   private readonly sendLag = new Histogram(SEND_LAG_BUCKETS_S);
-  /** When each request with a known fate was sent (model ms), for the rate over the last minute. */
-  private recentSends: number[] = [];
+  /** Requests with a known fate by the model second they were sent in, the last minute's only: the achieved rate. */
+  private readonly sendsBySecond = new Map<number, number>();
   private resolved = 0;
   /** The run's t = 0 on its clock (model ms), and that clock; undefined until the schedule starts. */
   private startMs: number | undefined;
@@ -65,12 +65,14 @@ export class RunMetrics {
   /** A request's fate, as the run records it. */
   record(r: EventRecord): void {
     this.resolved++;
-    const key = (...parts: string[]): string => JSON.stringify(parts);
     bump(this.outcomes, key(r.phase, r.outcome));
     if (r.status !== null) bump(this.statuses, key(r.phase, String(r.status)));
     if (r.outcome === 'dropped' || r.outcome === 'unsent' || r.firedAtMs === null) return;
     bump(this.sent, key(r.phase));
-    this.recentSends.push(r.firedAtMs);
+    const second = Math.floor(r.firedAtMs / 1000);
+    this.sendsBySecond.set(second, (this.sendsBySecond.get(second) ?? 0) + 1);
+    // Bounded whether or not anyone scrapes: seconds more than a minute before this one go.
+    if (this.sendsBySecond.size > 120) for (const s of this.sendsBySecond.keys()) if (s < second - 60) this.sendsBySecond.delete(s);
     this.sendLag.observe(Math.max(0, r.firedAtMs - r.intendedAtMs) / this.plan.timeScale / 1000);
     // As the verdict reads latency: answers other than 429.
     if (r.outcome !== 'http_429' && r.latencyMs !== null) this.latency.observe(r.latencyMs / 1000);
@@ -80,8 +82,12 @@ export class RunMetrics {
     const elapsedMs = this.startMs === undefined ? 0 : Math.max(0, this.nowMs() - this.startMs);
     const due = this.startMs === undefined ? 0 : arrivalsDueBy(this.plan, elapsedMs);
     const phase = this.startMs === undefined ? undefined : (this.plan.phases.find((p) => elapsedMs < p.startMs + p.durationMs) ?? undefined);
-    const minuteAgo = elapsedMs - 60_000;
-    this.recentSends = this.recentSends.filter((t) => t > minuteAgo);
+    const minuteAgo = Math.floor((elapsedMs - 60_000) / 1000);
+    let lastMinute = 0;
+    for (const [second, n] of this.sendsBySecond) {
+      if (second <= minuteAgo) this.sendsBySecond.delete(second);
+      else lastMinute += n;
+    }
     // A shard offers its share of the phase's rate.
     const share = this.plan.shard?.count ?? 1;
     const samples = (m: Map<string, number>, names: string[]): Sample[] =>
@@ -100,13 +106,16 @@ export class RunMetrics {
       { name: 'loadproof_requests_sent', type: 'counter', help: 'Requests sent, by phase, counted once their fate is known.', samples: samples(this.sent, ['phase']) },
       { name: 'loadproof_requests_in_flight', type: 'gauge', help: 'Arrivals due whose fate is not known yet: sent and awaiting an answer, or late to be sent.', samples: [{ labels: {}, value: Math.max(0, due - this.resolved) }] },
       { name: 'loadproof_offered_requests_per_minute', type: 'gauge', help: 'The rate the plan offers now (model time).', samples: [{ labels: { phase: phase?.name ?? '' }, value: phase === undefined ? 0 : rateAt(phase, elapsedMs) / share }] },
-      { name: 'loadproof_achieved_requests_per_minute', type: 'gauge', help: 'Requests sent in the last model minute, counted once their fate is known (so it trails by the latency).', samples: [{ labels: {}, value: elapsedMs <= 0 ? 0 : (this.recentSends.length * 60_000) / Math.min(60_000, elapsedMs) }] },
+      { name: 'loadproof_achieved_requests_per_minute', type: 'gauge', help: 'Requests sent in the last model minute, counted once their fate is known (so it trails by the latency).', samples: [{ labels: {}, value: elapsedMs <= 0 ? 0 : (lastMinute * 60_000) / Math.min(60_000, elapsedMs) }] },
       { name: 'loadproof_send_lag_seconds', type: 'histogram', unit: 'seconds', help: 'How late each request was sent after its intended time (wall seconds): the generator\'s own lateness.', samples: [this.sendLag.sample({})] },
       // One histogram for the run, not one per phase: histogram_quantile over a recent range reads the phase running now.
       { name: 'loadproof_request_latency_seconds', type: 'histogram', unit: 'seconds', help: 'Latency from the intended send time, answers other than 429 (model seconds).', samples: [this.latency.sample({})] },
     ];
   }
 }
+
+/** A map key for a label set. */
+const key = (...parts: string[]): string => JSON.stringify(parts);
 
 function bump(m: Map<string, number>, key: string): void {
   m.set(key, (m.get(key) ?? 0) + 1);

@@ -3,4 +3,4 @@ export { expectedArrivals, firstDue, phaseArrivals, planArrivals, timeOfArrival,
 export { describePlan, planNotes } from './describe.js';
 export { planIdentity } from './identity.js';
 export { type BandSlice, bandSlices, endsInclusive, rateAt, sliceIndexAt } from './bands.js';
-export { MAX_SHARDS, type Shard, holdsSeq, maxInFlightOf, parseShard, positionOfSeq, seqInWholePlan, shardPlan } from './shard.js';
+export { MAX_SHARDS, type Shard, holdsSeq, isShard, maxInFlightOf, parseShard, positionOfSeq, seqInWholePlan, shardPlan } from './shard.js';

@@ -30,6 +30,12 @@ export function parseShard(text: string): Shard {
   return { index, count };
 }
 
+/** Whether `shard` (read from a file) is one a run writes: 0 ≤ index < count ≤ MAX_SHARDS, integers. */
+export function isShard(shard: unknown): shard is Shard {
+  const { index, count } = (shard ?? {}) as { index?: unknown; count?: unknown };
+  return Number.isInteger(count) && Number.isInteger(index) && (count as number) >= 1 && (count as number) <= MAX_SHARDS && (index as number) >= 0 && (index as number) < (count as number);
+}
+
 /** The seq, in the whole plan, of a shard's `local`-th arrival. */
 export function seqInWholePlan(plan: Plan, local: number): number {
   return plan.shard === undefined ? local : local * plan.shard.count + plan.shard.index;
