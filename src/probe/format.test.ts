@@ -52,6 +52,11 @@ describe('probe findings', () => {
     ]);
   });
 
+  it('keeps the steps measured when a later token call fails', () => {
+    const r = { ...report([step(1), step(2)], 'errors'), result: { steps: [step(1), step(2)], endedBy: 'token failed' as const, failure: 'token: refused (401)' } };
+    expect(probeFindings(r)).toEqual(['stopped after the step at 2 connections: the token call before the next step failed (token: refused (401))', 'last step without a 429 or an error: 2 connections, 200 rpm of 2xx']);
+  });
+
   it('tells a cap that held the last step back from a service that did not refuse', () => {
     expect(probeFindings(report([step(1), step(2)], 'last step', 6000))).toEqual(['no step got a 429 or an error, up to 2 connections (200 rpm of 2xx at the last)']);
     expect(probeFindings(report([step(1), step(2)], 'last step', 200))).toEqual([

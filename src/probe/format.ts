@@ -59,6 +59,8 @@ export function probeFindings(report: ProbeReport): string[] {
       ];
     case 'interrupted':
       return [`interrupted ${at}`, cleanLine, ...cutLine];
+    case 'token failed':
+      return [`stopped after the step ${at}: the token call before the next step failed (${result.failure ?? 'no reason given'})`, cleanLine, ...cutLine];
     case 'last step': {
       const cap = effectiveCapRpm(report);
       const held = last.answeredRpm >= 0.95 * cap ? [`the last step answered at the cap of ${Math.round(cap)} rpm: the cap, not the service, held it back; raise --max-rpm to look higher`] : [];

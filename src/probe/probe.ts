@@ -57,11 +57,13 @@ export interface ProbeStep {
   readonly cut: number;
 }
 
-export type ProbeEnding = 'first 429s' | 'errors' | 'last step' | 'interrupted';
+export type ProbeEnding = 'first 429s' | 'errors' | 'last step' | 'interrupted' | 'token failed';
 
 export interface ProbeResult {
   readonly steps: readonly ProbeStep[];
   readonly endedBy: ProbeEnding;
+  /** With 'token failed': why the token call before the next step failed. */
+  readonly failure?: string;
 }
 
 export interface ProbeOptions {
@@ -90,7 +92,14 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
   const aborted = (): boolean => options.signal?.aborted === true;
   for (const connections of options.steps.connections) {
     if (aborted()) return { steps, endedBy: 'interrupted' };
-    const token = await untilAborted(options.token(), options.signal);
+    let token: string | undefined;
+    try {
+      token = await untilAborted(options.token(), options.signal);
+    } catch (error) {
+      // Before any step nothing was measured: the failure is the outcome. After, the steps measured are kept.
+      if (steps.length === 0) throw error;
+      return { steps, endedBy: 'token failed', failure: (error as Error).message };
+    }
     if (token === undefined) return { steps, endedBy: 'interrupted' };
     const step = await runStep(options, connections, token);
     steps.push(step);

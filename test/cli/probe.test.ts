@@ -9,9 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { MOCK_TOKEN_PREFIX } from '../../src/mock/index.js';
 import { runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
 import { serversFor } from '../helpers/servers.js';
+import { tokenAnswer } from '../helpers/stub.js';
 
 const K = 20;
-const { mock } = serversFor(K);
+const { mock, stub } = serversFor(K);
 
 const scenarioAt = (url: string, environment = 'mock', extra = ''): string =>
   `name: probed\ndescription: a probe\ntarget: { environment: ${environment}, baseUrl: "${url}" }\nphases:\n  - { name: one, duration: 1m, rpm: 60 }\n${extra}`;
@@ -60,6 +61,19 @@ describe('loadproof probe', () => {
       expect(text.includes(MOCK_TOKEN_PREFIX)).toBe(false);
       expect(text.includes(s.clientSecret)).toBe(false);
     }
+  });
+
+  it('keeps the steps it measured when a later token call fails: probe.json written, exit 4', async () => {
+    const s = await stub({ token: (n) => (n === 1 ? tokenAnswer(n) : { status: 401, body: { error: 'revoked' } }) });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, 'mock', 'timeout: 2s\n'));
+    const { code, stdout } = await runMain(['probe', file, '--endpoint', 'identification', '--connections', '1,2', '--step', '1s', '--max-rpm', '120', '--out', out]);
+    expect(code).toBe(4);
+    const report = JSON.parse(readFileSync(join(out, runFolders(out)[0]!, 'probe.json'), 'utf8'));
+    expect(report.result).toMatchObject({ endedBy: 'token failed' });
+    expect(report.result.steps.map((st: any) => st.connections)).toEqual([1]);
+    expect(report.result.steps[0].ok).toBeGreaterThan(0);
+    expect(stdout).toContain('stopped after the step at 1 connection: the token call before the next step failed');
+    expect(s.counts.token).toBe(2);
   });
 
   it('is refused by the guard like any run: a sandbox probe without an advance notice sends nothing (exit 3)', async () => {

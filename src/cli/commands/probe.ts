@@ -54,6 +54,8 @@ export async function runProbeCommand(args: ProbeArgs, io: Io): Promise<number> 
   for (const f of unwritten) io.stderr(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error})\n`);
   if (unwritten.length > 0) return EXIT.runFailed;
   if (report.result.endedBy === 'interrupted') return EXIT.interrupted;
+  // The steps measured are reported; the probe did not run to its end.
+  if (report.result.endedBy === 'token failed') return EXIT.runFailed;
   // A target that never answered 2xx was not probed: its "ceiling" would be a failure to reach it.
   return report.result.steps.some((s) => s.ok > 0) ? EXIT.pass : EXIT.runFailed;
 }
