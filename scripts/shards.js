@@ -40,8 +40,8 @@ try {
   delete scenario.target.profile;
   const copy = join(out, 'scenario-local.yaml');
   writeFileSync(copy, stringify(scenario));
-  // Time for n processes to start and warm up: a shard more than 1 s late to its start is refused.
-  const startAt = new Date(Date.now() + 3000 + 500 * shards).toISOString();
+  // Time for n processes to start and warm up: a shard not ready by its start (1 s of model time after it) sends nothing.
+  const startAt = new Date(Date.now() + 5000 + 1000 * shards).toISOString();
   console.log(`shards: ${shards} shards of ${scenarioFile} against ${url} at time scale ${k}, starting at ${startAt}`);
   const codes = await Promise.all(
     Array.from({ length: shards }, (_, i) =>

@@ -158,7 +158,9 @@ function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd
       elapsedMs: Math.max(...ends.map((e) => e.engine.elapsedMs)),
     },
     // A failure outranks a signal, which outranks a threshold: what ended the worst shard ends the merged run.
-    stop: ends.map((e) => e.stop).filter((s) => s !== null).sort((a, b) => STOP_RANK[a!.by] - STOP_RANK[b!.by])[0] ?? null,
+    // A shard stopped by a signal leaves the merged run partial, a failure of it (exit 4), not an interruption
+    // of the merge (130): the judge, and `report` on the merged folder, say so alike.
+    stop: mergedStop(shards),
     tokenCalls: ends.some((e) => e.tokenCalls === null) ? null : sum((e) => e.tokenCalls!),
     // The latest shard's lateness: the merged schedule's first arrivals were that late on some shard.
     ...(ends.some((e) => e.startLateMs !== undefined) ? { startLateMs: Math.max(...ends.map((e) => e.startLateMs ?? 0)) } : {}),
@@ -186,6 +188,14 @@ async function intactManifest(shard: ShardFolder): Promise<string> {
     throw new UsageError(`${shard.dir}: shard ${shard.run.shard.index}/${shard.run.shard.count} is not as its run left it (${[...verification.changed.map((f) => `changed: ${f}`), ...verification.missing.map((f) => `missing: ${f}`), ...verification.unlisted.map((f) => `not in the manifest: ${f}`)].join(', ')})`, 'loadproof verify shows what changed; a merge vouches only for shards their run left whole; nothing was written');
   }
   return verification.manifestSha256;
+}
+
+function mergedStop(shards: readonly ShardFolder[]): RunEnd['stop'] {
+  const worst = shards.filter((s) => s.run.end.stop !== null).sort((a, b) => STOP_RANK[a.run.end.stop!.by] - STOP_RANK[b.run.end.stop!.by])[0];
+  if (worst === undefined) return null;
+  const stop = worst.run.end.stop!;
+  const which = `shard ${worst.run.shard.index}/${worst.run.shard.count}`;
+  return stop.by === 'signal' ? { by: 'failure', code: 'SHARD_STOPPED', message: `${which} was stopped by a signal (${stop.message}): the merged run is partial` } : { ...stop, message: `${which}: ${stop.message}` };
 }
 
 const STOP_RANK: Record<NonNullable<RunEnd['stop']>['by'], number> = { failure: 0, signal: 1, threshold: 2, unknown: 3 };

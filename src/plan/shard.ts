@@ -55,6 +55,10 @@ export function holdsSeq(plan: Plan, seq: number): boolean {
 /** Shard `shard` of the whole plan `plan`. */
 export function shardPlan(plan: Plan, shard: Shard): Plan {
   if (plan.shard !== undefined) throw new Error('a shard of a shard');
+  // Each shard holds at least one request in flight: more shards than maxInFlight would hold more than it.
+  if (shard.count > plan.scenario.maxInFlight) {
+    throw new UsageError(`--shard ${shard.index}/${shard.count}: ${shard.count} shards would hold at least ${shard.count} requests in flight, more than the scenario's maxInFlight of ${plan.scenario.maxInFlight}`, 'use at most maxInFlight shards; nothing was sent');
+  }
   if (plan.documents !== undefined) throw new UsageError('--shard: a mode deid scenario cannot be sharded yet (a document\'s pieces must stay on one shard)', 'run it unsharded; nothing was sent');
   let seq = 0;
   const phases = plan.phases.map((p): PlannedPhase => {

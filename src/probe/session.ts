@@ -14,7 +14,7 @@ import { describeDecision, evaluateGuard } from '../guard/index.js';
 import type { ProfileName } from '../mock/profiles.js';
 import { buildPlan } from '../plan/index.js';
 import { resolveCallTarget, targetScenario } from '../preflight/target.js';
-import { makeRunFolder, writeAtomically } from '../run/output.js';
+import { makeRunFolder, removeRunFolder, writeAtomically } from '../run/output.js';
 import { API_PATHS } from '../spec/index.js';
 import { type ProbeReport, probeMarkdown } from './format.js';
 import { type ProbeStep, runProbe } from './probe.js';
@@ -85,6 +85,10 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
       signal: o.signal,
       ...(o.onStep === undefined ? {} : { onStep: o.onStep }),
       onPause: (wallMs) => o.log(`loadproof: probe: waiting ${(wallMs / 1000).toFixed(1)} s (the client deadline) for the requests cut at the step's end to leave the service`),
+    }).catch(async (error: unknown) => {
+      // Before its first step (a token call that failed): nothing was measured, and no folder is left.
+      await removeRunFolder(dir);
+      throw error;
     });
     const report: ProbeReport = {
       scenario: scenario.name,

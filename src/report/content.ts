@@ -164,7 +164,9 @@ function evidence(summary: Summary, real: boolean): string[] {
     refusals.push(
       `The first 429 came ${formatDuration(w.startS * 1000)} into the run${phase === undefined ? '' : ` (phase ${phase.name})`}, when the offered rate was ${w.offeredRpm} requests a minute: ${kindsOf429(w.answers429)} in that ${formatDuration(windowMs)} window.`,
       `In all ${plural(total429(all429), 'answer')} ${total429(all429) === 1 ? 'was' : 'were'} 429 (${kindsOf429(all429)}); ${plural(o.outcomes.http_429, 'request')} ended with one (not retried, or out of attempts).`,
-      envelope.findings === 0
+      summary.phases.some((p) => p.envelope.shared === true)
+        ? 'In a shard they are not judged: the service\'s bucket was shared with the other shards\' requests, which this shard did not see; `loadproof merge` judges every 429 against it.'
+        : envelope.findings === 0
         ? `None came on a request the documented limits clearly allow${envelope.edge > 0 ? ` (${envelope.edge} came within the margin of the limit, where neither side can be blamed)` : ''}.`
         : `${envelope.findings} came on requests the documented limits clearly allow: a finding against the service.`,
     );

@@ -47,7 +47,7 @@ import { RequestEvents } from './request-events.js';
 import { DeidChain } from './deid-chain.js';
 import { TargetWatch } from './target-watch.js';
 import type { PreparedRun } from './prepare.js';
-import { START_AT_LATE_MS } from './start-at.js';
+import { lateLimitWallMs } from './start-at.js';
 import { encodeDocumentPieces } from './plan-scenario.js';
 import { warmUp } from './warm-up.js';
 
@@ -380,10 +380,10 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       if (options.startAtMs !== undefined) {
         const aheadMs = options.startAtMs - Date.now();
         startLateMs = Math.max(0, -aheadMs);
-        if (-aheadMs > START_AT_LATE_MS) {
-          // Later than that, the overdue arrivals would leave in one burst: nothing of the load is sent.
-          log(`loadproof: RUN_FAILED: --start-at: ready ${(-aheadMs).toFixed(0)} ms after it, more than ${START_AT_LATE_MS} ms: no request is sent`);
-          stopWith({ kind: 'failure', error: new RunFailure('RUN_FAILED', `--start-at ${new Date(options.startAtMs).toISOString()}: ready ${(-aheadMs).toFixed(0)} ms late, after the token call and warm-up (at most ${START_AT_LATE_MS} ms): every request is unsent`, 'give every shard a start further ahead') });
+        if (-aheadMs > lateLimitWallMs(k)) {
+          // Later than 1 s of model time, the overdue arrivals would leave in one burst: nothing of the load is sent.
+          log(`loadproof: RUN_FAILED: --start-at: ready ${(-aheadMs).toFixed(0)} ms after it, more than ${lateLimitWallMs(k)} ms (1 s of model time): no request is sent`);
+          stopWith({ kind: 'failure', error: new RunFailure('RUN_FAILED', `--start-at ${new Date(options.startAtMs).toISOString()}: ready ${(-aheadMs).toFixed(0)} ms late, after the token call and warm-up (at most ${lateLimitWallMs(k)} ms, 1 s of model time): every request is unsent`, 'give every shard a start further ahead') });
         } else {
           log(aheadMs >= 0 ? `loadproof: --start-at: the schedule starts at ${new Date(options.startAtMs).toISOString()}, in ${(aheadMs / 1000).toFixed(1)} s` : `loadproof: --start-at: started ${(-aheadMs).toFixed(0)} ms late; the lateness is in every arrival's send lag until it is caught up`);
         }

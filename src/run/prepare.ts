@@ -41,7 +41,7 @@ export async function prepare(options: RunOptions): Promise<PreparedRun> {
   const k = checkTimeScale(options.timeScale);
   const scenarioText = await readScenarioText(options.scenarioFile);
   const scenario = parseScenario(scenarioText, options.scenarioFile);
-  const startAtMs = checkStartAt(options.startAtMs, Date.now());
+  const startAtMs = checkStartAt(options.startAtMs, Date.now(), k);
   const { plan: whole, userTexts } = planScenario(scenario, options.scenarioFile, k);
   // The run starts now (or at --start-at); `plan --at` asks the same question for another time. A shard
   // is judged as the whole plan it is part of, whatever the shard count: n shards send all of it.

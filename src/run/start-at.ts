@@ -1,16 +1,22 @@
 /** `run --start-at`: how late and how far ahead a common start may be. */
 import { UsageError } from '../core/errors.js';
 
-/** How late a start may be and still run: its lateness is send lag; later, the first arrivals would go out in one burst. */
+/**
+ * How late a start may be and still run, in model ms: its lateness is send lag; later, the first arrivals
+ * would go out in one burst. At time scale k that is 1 s ÷ k of wall time: the burst is what k scales.
+ */
 export const START_AT_LATE_MS = 1000;
+
+/** START_AT_LATE_MS in wall ms at time scale `timeScale`. */
+export const lateLimitWallMs = (timeScale: number): number => START_AT_LATE_MS / timeScale;
 /** How far ahead a start may be: a process waiting longer than this is more likely forgotten than planned. */
 export const START_AT_AHEAD_MS = 24 * 3_600_000;
 
 /** `--start-at` (epoch ms) checked against now: not past by more than START_AT_LATE_MS, not beyond START_AT_AHEAD_MS. */
-export function checkStartAt(startAtMs: number | undefined, nowMs: number): number {
+export function checkStartAt(startAtMs: number | undefined, nowMs: number, timeScale = 1): number {
   if (startAtMs === undefined) return nowMs;
-  if (startAtMs < nowMs - START_AT_LATE_MS) {
-    throw new UsageError(`--start-at ${new Date(startAtMs).toISOString()}: ${((nowMs - startAtMs) / 1000).toFixed(1)} s in the past`, `a start more than ${START_AT_LATE_MS / 1000} s late would send the overdue arrivals in one burst; give every shard a new --start-at; nothing was sent`);
+  if (startAtMs < nowMs - lateLimitWallMs(timeScale)) {
+    throw new UsageError(`--start-at ${new Date(startAtMs).toISOString()}: ${((nowMs - startAtMs) / 1000).toFixed(1)} s in the past`, `a start more than 1 s of model time late (${lateLimitWallMs(timeScale)} ms of wall time at time scale ${timeScale}) would send the overdue arrivals in one burst; give every shard a new --start-at; nothing was sent`);
   }
   if (startAtMs > nowMs + START_AT_AHEAD_MS) {
     throw new UsageError(`--start-at ${new Date(startAtMs).toISOString()}: more than 24 hours ahead`, 'start the run closer to its time; nothing was sent');

@@ -36,8 +36,9 @@ describe('sharded runs and loadproof merge', () => {
     // envelope, which a shard alone must not judge (it saw a third of what filled the bucket) and the merge must.
     const s = await mock({ profile: 'tight' });
     const { dir, file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 45s, rpm: 160 }\n  - { name: after, duration: 15s, rpm: 60 }\n'));
-    // Time for n processes to start on a busy machine: a shard more than 1 s late to its start sends nothing.
-    const startAtMs = Date.now() + 5000;
+    // Time for n processes to start and warm up on a busy machine: a shard not ready by its start (1 s of model
+    // time after it, 50 ms at k = 20) sends nothing.
+    const startAtMs = Date.now() + 7000;
     const startAt = new Date(startAtMs).toISOString();
     const shards = Array.from({ length: N }, (_, i) => startShard(i, N, ['run', '--no-charts', file, '--shard', '$(JOB_COMPLETION_INDEX)/$(SHARDS)', '--start-at', startAt, '--time-scale', String(K), '--out', out]));
     // Nothing of the load before the common start (token calls and connections are warm-up, not load).
@@ -119,7 +120,8 @@ describe('sharded runs and loadproof merge', () => {
     it('a missing shard, a shard given twice, shards of different plans, a folder that is not a shard, shards without one start', async () => {
       const s = await mock({ profile: 'zero' });
       const { dir, file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10s, rpm: 60 }\n'));
-      const startAt = new Date(Date.now() + 3000).toISOString();
+      // Three runs warming up on this one thread, on a busy machine, before the start.
+      const startAt = new Date(Date.now() + 5000).toISOString();
       const codes = await Promise.all([0, 1, 2].map(async (i) => (await runMain(['run', '--no-charts', file, '--shard', `${i}/3`, '--start-at', startAt, '--time-scale', String(K), '--out', out])).code));
       expect(codes).toEqual([0, 0, 0]);
       const [a0, a1, a2] = runFolders(out).map((f) => join(out, f)).sort((x, y) => readJson(join(x, 'run.json')).shard.index - readJson(join(y, 'run.json')).shard.index);
@@ -165,6 +167,33 @@ describe('sharded runs and loadproof merge', () => {
     });
   });
 
+  it('a shard stopped by a signal makes the merged run partial: exit 4 from merge and from report, the same in summary.json', async () => {
+    const s = await mock({ profile: 'zero' });
+    const { dir, file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 20s, rpm: 60 }\n'));
+    const startAt = new Date(Date.now() + 6000).toISOString();
+    const args = (i: number): string[] => ['run', '--no-charts', file, '--shard', `${i}/2`, '--start-at', startAt, '--time-scale', String(K), '--out', out];
+    const whole = startCli(args(0), {}, 60_000);
+    const stopped = startCli(args(1), {}, 60_000);
+    // Stopped while it waits for the start: its run ends, recorded, with every request unsent.
+    let seen = '';
+    await new Promise<void>((resolve) => {
+      stopped.child.stderr.on('data', (chunk: string) => {
+        seen += chunk;
+        if (seen.includes('the schedule starts at')) resolve();
+      });
+      void stopped.exited.then(() => resolve());
+    });
+    stopped.child.kill('SIGINT');
+    expect((await stopped.exited).code).toBe(130);
+    expect((await whole.exited).code).toBe(0);
+    const merged = await runMain(['merge', '--no-charts', ...runFolders(out).map((f) => join(out, f)), '--out', join(dir, 'merged')]);
+    expect(merged.code, merged.stderr).toBe(4);
+    expect(merged.stdout).toContain('STOPPED (SHARD_STOPPED)');
+    const mergedDir = join(dir, 'merged', runFolders(join(dir, 'merged'))[0]!);
+    expect(readJson(join(mergedDir, 'summary.json')).exitCode).toBe(4);
+    expect((await runMain(['report', '--no-charts', mergedDir])).code).toBe(4);
+  });
+
   describe('a shard is refused what the whole plan would be (exit 3 or 2), and sends nothing', () => {
     it('a plan whose whole peaks above the spec, split so that each shard looks harmless', async () => {
       const s = await mock();
@@ -182,7 +211,7 @@ describe('sharded runs and loadproof merge', () => {
       const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10s, rpm: 60 }\n'));
       const { code, stderr } = await runMain(['run', '--no-charts', file, '--shard', '0/2', '--start-at', new Date(startAtMs).toISOString(), '--out', out]);
       expect(code, stderr).toBe(4);
-      expect(stderr).toMatch(/--start-at: ready \d+ ms after it, more than 1000 ms: no request is sent/);
+      expect(stderr).toMatch(/--start-at: ready \d+ ms after it, more than 1000 ms \(1 s of model time\): no request is sent/);
       expect(s.counts.identification).toBe(0);
       const summary = readJson(join(out, runFolders(out)[0]!, 'summary.json'));
       expect(summary.counts).toMatchObject({ planned: 5 });
@@ -191,6 +220,7 @@ describe('sharded runs and loadproof merge', () => {
 
     it.each([
       ['a shard index not below the count', ['--shard', '3/3'], '--shard: expected i/n with 0 ≤ i < n ≤ 1000'],
+      ['more shards than maxInFlight (each holds at least one request in flight)', ['--shard', '0/200'], '--shard 0/200: 200 shards would hold at least 200 requests in flight, more than the scenario\'s maxInFlight of 128'],
       ['a start more than a second past', ['--shard', '0/2', '--start-at', '2020-01-01T00:00:00Z'], '--start-at 2020-01-01T00:00:00.000Z:'],
       ['a start without a zone', ['--start-at', '2030-01-01T00:00:00'], '--start-at: expected an ISO date-time with a zone'],
     ])('%s', async (_what, args, message) => {

@@ -1,6 +1,6 @@
 /** `loadproof merge <run-dir>...`: the shards of one run put together and judged as one. Wires modules; no logic here. */
 import type { Argv } from 'yargs';
-import { EXIT, exitUnder } from '../../core/exit-codes.js';
+import { exitUnder } from '../../core/exit-codes.js';
 import type { Io } from '../io.js';
 import { judgementOptions, printJudgement } from './judgement-output.js';
 
@@ -23,9 +23,7 @@ export async function runMerge(args: MergeArgs, io: Io): Promise<number> {
   const { mergeAndJudge } = await import('../../merge/index.js');
   const judged = await mergeAndJudge({ dirs: args['run-dirs'].map(String), outDir: args.out, ...(args['run-dir'] === undefined ? {} : { runDir: args['run-dir'] }) }, { now: () => new Date(), pngCharts: args.charts });
   for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
-  // A shard stopped by a signal leaves the merged run partial: the merge itself was not interrupted (130), its run failed (4).
-  if (judged.exitCode === EXIT.interrupted) io.stderr('loadproof: note: a shard was stopped by a signal, so the merged run is partial: exit 4\n');
-  const exitCode = judged.exitCode === EXIT.interrupted ? EXIT.runFailed : exitUnder(args.inconclusive, judged.exitCode);
+  const exitCode = exitUnder(args.inconclusive, judged.exitCode);
   printJudgement(io, args.json, judged.summary, judged.summaryPath, judged.manifestSha256, exitCode);
   if (judged.written.error !== null) io.stderr(`loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`);
   for (const f of judged.reports.filter((r) => r.error !== null)) io.stderr(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error})\n`);
