@@ -1,1 +1,1 @@
-export { type MergeOptions, mergeAndJudge, mergeShards } from './merge.js';
+export { type MergeOptions, mergeAndJudge } from './merge.js';

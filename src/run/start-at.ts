@@ -10,7 +10,7 @@ export const START_AT_LATE_MS = 1000;
 /** START_AT_LATE_MS in wall ms at time scale `timeScale`. */
 export const lateLimitWallMs = (timeScale: number): number => START_AT_LATE_MS / timeScale;
 /** How far ahead a start may be: a process waiting longer than this is more likely forgotten than planned. */
-export const START_AT_AHEAD_MS = 24 * 3_600_000;
+const START_AT_AHEAD_MS = 24 * 3_600_000;
 
 /** `--start-at` (epoch ms) checked against now: not past by more than START_AT_LATE_MS, not beyond START_AT_AHEAD_MS. */
 export function checkStartAt(startAtMs: number | undefined, nowMs: number, timeScale = 1): number {
