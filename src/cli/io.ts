@@ -2,7 +2,7 @@ import { SecretMask } from '../core/redact.js';
 
 /** The CLI's window on the process, injected so commands are testable without a real process. */
 export interface Io {
-  /** Both print through `secrets`: a secret registered there never reaches the terminal. */
+  /** Both print through `printable`: a secret registered in `secrets` never reaches the terminal, nor does a raw control character. */
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   /** The secrets of this process (client secret, tokens), added as soon as they are known. */
@@ -20,6 +20,29 @@ export interface Io {
   readonly readStdin: () => Promise<string>;
   /** Resolves with the first SIGINT or SIGTERM. */
   readonly waitForSignal: () => Promise<'SIGINT' | 'SIGTERM'>;
+}
+
+/** The one terminal control loadproof writes itself: the live progress line's erase (return, CSI 2K). */
+const ERASE_LINE = '\r\x1b[2K';
+/** Characters that act on a terminal or reorder what it shows: controls (C0, DEL, C1), bidi and other format characters, line separators. */
+const INVISIBLE = /\r\n|[\t\n]|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
+const u = (unit: number): string => `\\u${unit.toString(16).padStart(4, '0')}`;
+
+/**
+ * Text as it may reach a terminal: every control, bidi and format character escaped as \uXXXX (a
+ * character beyond U+FFFF as its two UTF-16 units, so a JSON document printed stays valid JSON with the
+ * same meaning), except loadproof's own line breaks: newline, tab, CR LF, and the progress line's
+ * erase at the start of a write. One mechanism for every line every command prints: a scenario's
+ * text, a server's answer or a document cannot colour, clear, move or write the clipboard (OSC 52).
+ */
+export function terminalText(text: string): string {
+  const own = text.startsWith(ERASE_LINE) ? ERASE_LINE : '';
+  return own + text.slice(own.length).replace(INVISIBLE, (c) => (c === '\r\n' || c === '\n' || c === '\t' ? c : Array.from({ length: c.length }, (_, i) => u(c.charCodeAt(i))).join('')));
+}
+
+/** What a command prints, on its way out: secrets masked (every form), then made safe for a terminal. */
+export function printable(secrets: SecretMask, text: string): string {
+  return terminalText(secrets.redact(text));
 }
 
 /**
@@ -43,8 +66,8 @@ export function processIo(): Io {
   const stdout = closableWriter(process.stdout);
   const stderr = closableWriter(process.stderr);
   return {
-    stdout: (text) => stdout(secrets.redact(text)),
-    stderr: (text) => stderr(secrets.redact(text)),
+    stdout: (text) => stdout(printable(secrets, text)),
+    stderr: (text) => stderr(printable(secrets, text)),
     secrets,
     env: process.env,
     argv: process.argv.slice(2),

@@ -79,6 +79,9 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     return exitCode;
   } catch (error) {
     return reportError(error, io);
+  } finally {
+    // Files are written: the command's secrets leave the mask of every file written (src/core/redact.ts).
+    io.secrets.close();
   }
 }
 

@@ -9,6 +9,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { type Clock, monotonicMs } from '../core/clock.js';
+import { MIN_SECRET_LENGTH } from '../core/redact.js';
 import type { Rng } from '../core/rng.js';
 import { API_PATHS, DUE_HEADER, ERROR_CODE_PATTERN, parseModelLag, parseModelTime } from '../spec/index.js';
 import { type Outcome, classifyError, classifyStatus } from './classify.js';
@@ -192,7 +193,7 @@ export function createApiCall(settings: ApiClientSettings, path: string): ApiCal
           } else if (res.status === 429) {
             const retryAfterS = parseRetryAfterS(res.headers['retry-after']);
             if (retryAfterS !== undefined) result.retryAfterS = retryAfterS;
-            const errorCode = errorCodeOf(res.body.toString('utf8'));
+            const errorCode = errorCodeOf(res.body.toString('utf8'), token);
             if (errorCode !== undefined) result.errorCode = errorCode;
           }
           resolve(result);
@@ -322,10 +323,16 @@ function sleepUntilOrStop(clock: Clock, atMs: number, stop: AbortSignal | undefi
   });
 }
 
-/** The error code of an error body (`{"error": "…"}`, OAuth's shape, or `{"code": "…"}`), when it is a short token. */
-export function errorCodeOf(body: string): string | undefined {
+/**
+ * The error code of an error body (`{"error": "…"}`, OAuth's shape, or `{"code": "…"}`), when it is a short
+ * token. A code that holds the access token, or a piece of it, is an echo of the request: not kept (it
+ * would be masked in events.ndjson, and "[redacted]" is not a code).
+ */
+export function errorCodeOf(body: string, token?: string): string | undefined {
   const value = parseJsonObject(body);
   const code = value?.error ?? value?.code;
-  return typeof code === 'string' && ERROR_CODE_PATTERN.test(code) ? code : undefined;
+  if (typeof code !== 'string' || !ERROR_CODE_PATTERN.test(code)) return undefined;
+  const echoes = token !== undefined && token.length >= MIN_SECRET_LENGTH && (code.includes(token) || (code.length >= MIN_SECRET_LENGTH && token.includes(code)));
+  return echoes ? undefined : code;
 }
 

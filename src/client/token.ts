@@ -269,7 +269,7 @@ export class TokenProvider {
     const parsed = parseJsonObject(text);
     if (status === 200 && typeof parsed?.access_token === 'string') return this.keep(parsed.access_token, parsed.expires_in, startMs);
     const refused = status === 401 || status === 403;
-    throw new TokenCallFailed(new RunFailure(refused ? 'AUTH_FAILED' : 'TARGET_UNREACHABLE', redact(this.explain(status, parsed), [s.clientSecret]), 'no load was sent'), refused);
+    throw new TokenCallFailed(new RunFailure(refused ? 'AUTH_FAILED' : 'TARGET_UNREACHABLE', this.explain(status, parsed), 'no load was sent'), refused);
   }
 
   /** Holds a new token, trusting at least MIN_TRUSTED_LIFETIME_S of its lifetime. */
@@ -293,7 +293,7 @@ export class TokenProvider {
   /** The spec's meaning of each token-call status, in words (shared/spec/api-spec.md, "Authentication"). */
   private explain(status: number, body: Record<string, unknown> | undefined): string {
     const s = this.settings;
-    const server = body?.error === undefined ? '' : ` The server said: ${String(body.error)}${body.error_description === undefined ? '' : ` — ${String(body.error_description)}`}.`;
+    const server = serverWords(body, s.clientSecret);
     const meaning: Record<number, string> = {
       415: 'the token endpoint did not accept the body as JSON (415 Unsupported Media Type)',
       401: `the client_id or client_secret is wrong (401 Unauthorized); they came from ${s.credentialSource}`,
@@ -303,4 +303,21 @@ export class TokenProvider {
     const what = meaning[status] ?? (status === 200 ? 'the token response had no access_token (200)' : `the token call failed with status ${status}`);
     return `cannot authenticate: ${what}.${server}`;
   }
+}
+
+/** RFC 6749 §5.2: `error` and `error_description` hold only %x20-21 / %x23-5B / %x5D-7E (no `"`, no `\`). */
+const OAUTH_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,500}$/;
+
+/**
+ * The token endpoint's own words (`error`, `error_description`), where they enter loadproof: quoted only
+ * when they are what RFC 6749 allows (a gateway that echoes the request body — JSON, with quotes — is not),
+ * and masked for the client secret in every encoding (src/core/redact.ts); otherwise said to be withheld.
+ * Masked here, once, before any layer escapes the text again (run.json, summary.json, junit.xml…).
+ */
+function serverWords(body: Record<string, unknown> | undefined, clientSecret: string): string {
+  if (body?.error === undefined) return '';
+  const quoted = (value: unknown): string | undefined => (typeof value === 'string' && OAUTH_TEXT.test(value) ? redact(value, [clientSecret]) : undefined);
+  const error = quoted(body.error) ?? '(an error code not shown: not a plain RFC 6749 code)';
+  const description = body.error_description === undefined ? '' : ` — ${quoted(body.error_description) ?? '(its description is not shown: it is not plain RFC 6749 text, and may echo the request)'}`;
+  return ` The server said: ${error}${description}.`;
 }

@@ -3,11 +3,13 @@
  * error, exit 2, with nothing sent), never shared with another run (made atomically, with a suffix
  * when the name is taken), and a failed write loses only what it failed to write: the run keeps
  * measuring, says which file failed and why, and exits 4.
+ * This is the one writer of files: every text written passes through redactWritten (no secret, in any form).
  */
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { lstat, mkdir, open, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
+import { redactWritten } from '../core/redact.js';
 
 /** 20261121T040612Z */
 const stamp = (d: Date): string => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -174,7 +176,7 @@ export class EventLog {
     if (this.failure !== undefined || this.stream.destroyed) this.lost++;
     else {
       const now = this.now();
-      if (this.pending.push(line) === 1) {
+      if (this.pending.push(redactWritten(line)) === 1) {
         if (now - this.lastLineAt >= EVENT_FLUSH_MS) setImmediate(this.flush);
         else this.flushTimer = setTimeout(this.flush, EVENT_FLUSH_MS);
       }
@@ -220,7 +222,7 @@ export async function writeAtomically(path: string, text: string | Buffer | Iter
     try {
       // Piece by piece: a long run's summary is never one string in memory.
       if (Buffer.isBuffer(text)) await file.write(text);
-      else for (const piece of typeof text === 'string' ? [text] : text) await file.write(piece);
+      else for (const piece of typeof text === 'string' ? [text] : text) await file.write(redactWritten(piece));
       // On the disk before it takes the name: a crash after the rename never leaves an empty file (evidence, and run.json).
       await file.sync();
     } finally {
@@ -237,7 +239,7 @@ export async function writeAtomically(path: string, text: string | Buffer | Iter
 /** Writes a whole file; a failure is returned, not thrown, so the caller can still report the rest. */
 export async function writeWhole(path: string, text: string): Promise<FileResult> {
   try {
-    await writeFile(path, text);
+    await writeFile(path, redactWritten(text));
     return { file: path, error: null };
   } catch (error) {
     return { file: path, error: whyNot(error) };

@@ -1,15 +1,19 @@
 /**
- * No secret leaks, end to end: the real CLI, with --verbose, runs with a distinctive client secret
- * through every kind of ending — pass, fail, refused by the guard, interrupted, token failure, a
- * real-environment run, and a bad credentials file — and every byte it printed or wrote is
- * searched for the secret (as written, JSON-escaped, URL-encoded, base64) and for any access token
- * (the mock's tokens all start with lpmock_at_) or Authorization header.
+ * The leak scan (issue 27, done-when 3): no secret leaks, end to end. The real CLI runs every command —
+ * run (pass, fail, refused, interrupted, auth failing, real environment, bad credentials), report, merge,
+ * compare, probe, check, deid, notice, plan, mock — with client secrets holding every JSON and URL special
+ * character (`"` `\` `/` `%` `+` `&` `=` `<` `>` `'`, space, control characters, non-ASCII), against
+ * loadproof's mock and against an echo server (test/helpers/echo-server.ts) whose token endpoint echoes the
+ * request body and whose API echoes the Authorization header. Every byte printed and every file written
+ * is searched for each secret and each access token issued: raw, JSON-escaped once and twice,
+ * URL-encoded (%20 and +), form-encoded, HTML-escaped, base64 (and `Basic base64(id:secret)`), and for the
+ * secret's canary word alone (which any textual form keeps) and its base64 at every alignment; and for
+ * any access token prefix or Authorization header.
  *
- * A passing run and an interrupted one are real child processes (what the process prints on its
- * own streams), and so are the refused run and the token failure, whose error messages are where a secret
- * would most likely slip out (the real process masks with src/cli/io.ts; runMain copies that mask); the
- * other endings run the built CLI's main() in-process (runMain) with the same
- * secret mask as the process, and everything they print and write is searched the same way.
+ * A passing run, an interrupted one, a refused one, a token failure and the mock are real child processes
+ * (what the process prints on its own streams, masked by src/cli/io.ts); the rest run the built CLI's main()
+ * in-process (runMain) with the same Io, to keep the scan fast: small scenarios, k ≤ 20, runs reused by
+ * report, compare and merge.
  */
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -17,21 +21,28 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MOCK_TOKEN_PREFIX, type MockServer, startMockServer } from '../../src/mock/index.js';
 import { API_PATHS } from '../../src/spec/index.js';
-import { runCli, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { ECHO_TOKEN_PREFIX, type EchoServer, startEchoServer } from '../helpers/echo-server.js';
 import { postJson } from '../helpers/http.js';
 
 // k = 20: at 60 a wall second is a model minute, and the client's 1 s (wall) floor on its timeout let
 // one of 6 requests time out on a busy machine (an error-rate fail, exit 1, where 5 was expected).
 const K = 20;
-// Quotes and a slash, so the JSON-escaped and URL-encoded forms differ from the raw one.
-const SECRET = `canary-${randomBytes(9).toString('hex')}/"S3CR3T"`;
+const canary = (): string => `canary${randomBytes(9).toString('hex')}`;
+/** Every JSON and URL special character, controls (C0, DEL), non-ASCII (2, 3 and 4 bytes) and a bidi override. */
+const SECRET = `${canary()} "q"\\b/s%25+p&a=e<l>'x' sp\u0001\u001f\u007fé中😀\u202e`;
+/** What RFC 6749 lets an error_description hold (no `"`, no `\`, ASCII): a server's words that loadproof quotes, masked. */
+const PLAIN_SECRET = `${canary()} /s%25+p&a=e<l>'x' sp~`;
 const CLIENT_ID = 'leak-test-client';
 const DAYS_20_AGO = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
 
 let server: MockServer | undefined;
+let echo: EchoServer | undefined;
 afterEach(async () => {
   await server?.close();
+  await echo?.close();
   server = undefined;
+  echo = undefined;
 });
 
 interface Workspace {
@@ -43,6 +54,7 @@ interface Workspace {
 
 /** A scenario workspace plus a credentials file (mode 600). */
 function workspace(scenario: string, credentials: unknown = { clientId: CLIENT_ID, clientSecret: SECRET }): Workspace {
+  // The credentials file sits beside the scenario, outside `out`: the only file searched that may hold the secret is the one given.
   const { dir, file, out } = scenarioWorkspace(scenario);
   const creds = join(dir, 'credentials.json');
   writeFileSync(creds, typeof credentials === 'string' ? credentials : JSON.stringify(credentials));
@@ -53,6 +65,10 @@ function workspace(scenario: string, credentials: unknown = { clientId: CLIENT_I
 const embedded = (phases: string): string => `name: leak\ndescription: a run with a distinctive secret\nphases:\n${phases}`;
 const atMock = (url: string, environment: 'mock' | 'sandbox', extra = ''): string =>
   `name: leak\ndescription: a run with a distinctive secret\ntarget:\n  environment: ${environment}\n  baseUrl: ${url}\nphases:\n  - { name: short, duration: 3s, rpm: 60 }\n${extra}`;
+/** The echo server as the target (a user's own stub: time scale 1): 10 identification requests in 5 s. */
+const atEcho = (url: string, extra = ''): string => atMock(url, 'mock', extra).replace('duration: 3s, rpm: 60', 'duration: 5s, rpm: 120');
+/** The secrets in the environment of commands that read none: a leak would be theirs alone. */
+const SECRET_ENV = { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET };
 const STEADY = '  - { name: steady, duration: 2m, rpm: 100, warmup: 10s }\n';
 
 /** Every file the run wrote, recursively. */
@@ -71,16 +87,62 @@ function writtenFiles(dir: string): string[] {
   return found;
 }
 
-/** Asserts that nothing the run printed or wrote holds a secret, a token or an Authorization header. */
-function expectNoLeak(printed: string, out: string): void {
-  const forms = [SECRET, JSON.stringify(SECRET).slice(1, -1), encodeURIComponent(SECRET), Buffer.from(SECRET).toString('base64'), SECRET.slice(0, 25)];
-  const texts = [{ where: 'stdout+stderr', text: printed }, ...writtenFiles(out).map((f) => ({ where: f, text: readFileSync(f, 'latin1') }))];
-  for (const { where, text } of texts) {
-    for (const form of forms) expect(text.includes(form), `${where} contains the secret as ${form}`).toBe(false);
-    expect(text.includes(MOCK_TOKEN_PREFIX), `${where} contains an access token`).toBe(false);
+/** The base64 characters that depend on `text` alone, at each of the 3 alignments it can have inside a longer encoding. */
+function base64Cores(text: string): string[] {
+  const bytes = Buffer.from(text, 'utf8');
+  return [0, 1, 2].map((offset) => Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6)));
+}
+
+const jsonOnce = (text: string): string => JSON.stringify(text).slice(1, -1);
+const html = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** The forms a value is searched in: raw, JSON once and twice, URL- and form-encoded, HTML-escaped, base64 (alone and as Basic id:value). */
+function formsOf(value: string): string[] {
+  const url = encodeURIComponent(value);
+  return [
+    value,
+    jsonOnce(value),
+    jsonOnce(jsonOnce(value)),
+    url,
+    url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
+    url.replaceAll('%20', '+'),
+    new URLSearchParams({ v: value }).toString().slice(2),
+    html(value),
+    Buffer.from(value).toString('base64'),
+    Buffer.from(`${CLIENT_ID}:${value}`).toString('base64'),
+  ];
+}
+
+/** Every text printed or written, with where it was. */
+const textsOf = (printed: string, dirs: readonly string[]): { where: string; text: string }[] => [
+  { where: 'stdout+stderr', text: printed },
+  ...dirs.flatMap((dir) => writtenFiles(dir).map((f) => ({ where: f, text: readFileSync(f, 'latin1') }))),
+];
+
+/**
+ * Asserts that nothing printed (`printed`) or written (every file under `dirs`) holds a secret in any form,
+ * its canary word (any textual form keeps it) or the canary's base64, an access token in any form (`tokens`:
+ * those the echo server issued), a token prefix, or an Authorization header.
+ */
+function expectNoLeak(printed: string, dirs: string | readonly string[], tokens: readonly string[] = []): void {
+  const secrets = [SECRET, PLAIN_SECRET];
+  const needles = [
+    ...secrets.flatMap((secret) => {
+      const word = secret.split(' ')[0]!;
+      return [...formsOf(secret), word, ...base64Cores(word)].map((form) => ({ form, what: `a client secret as ${JSON.stringify(form)}` }));
+    }),
+    ...tokens.flatMap((token) => formsOf(token).map((form) => ({ form, what: `an access token as ${form}` }))),
+    ...[MOCK_TOKEN_PREFIX, ECHO_TOKEN_PREFIX].map((form) => ({ form, what: `an access token (${form}…)` })),
+  ];
+  for (const { where, text } of textsOf(printed, typeof dirs === 'string' ? [dirs] : dirs)) {
+    for (const { form, what } of needles) expect(text.includes(form), `${where} contains ${what}`).toBe(false);
     expect(/authorization\s*:/i.test(text), `${where} contains an Authorization header`).toBe(false);
   }
 }
+
+/** Run folders reused by report and compare (the tests run in order). */
+let real = '';
+let echoed: { dir: string; out: string; tokens: string[] } | undefined;
 
 describe('the client secret and access tokens never leak', () => {
   it('the mock tokens this test looks for do carry the prefix (so the search is not vacuous)', async () => {
@@ -141,13 +203,30 @@ describe('the client secret and access tokens never leak', () => {
     expectNoLeak(stdout + stderr, w.out);
   });
 
-  it('token failure (the mock expects another secret), secret in the environment', async () => {
-    const s = (server = await startMockServer({ timeScale: K, clientId: CLIENT_ID, clientSecret: 'the-mock-wants-this-one' }));
-    const w = workspace(atMock(s.url, 'mock'));
-    const { code, stdout, stderr } = await runCli(['run', '--no-charts', w.file, '--time-scale', String(K), '--out', w.out, '--verbose'], { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET });
+  it('token failure: the token endpoint echoes the request (body, form, Basic) in its 401; secret in the environment (a process)', async () => {
+    const e = (echo = await startEchoServer({ secret: SECRET, refuseAll: true }));
+    const w = workspace(atEcho(e.url));
+    const { code, stdout, stderr } = await runCli(['run', w.file, '--out', w.out, '--verbose'], SECRET_ENV);
     expect(code).toBe(4);
     expect(stderr).toContain('AUTH_FAILED');
-    expect(s.stats().requests.token.received).toBe(1);
+    expect(stderr).toContain('The server said: invalid_client — (its description is not shown');
+    expect(e.counts.token).toBe(1);
+    expect(e.counts.identification).toBe(0);
+    expectNoLeak(stdout + stderr, w.out);
+  });
+
+  // The issue's case: the AUTH message quotes the server; run.json, summary.json and junit.xml escape it again.
+  it.each([
+    { name: 'every special character (its echo is not plain RFC 6749 text: withheld)', secret: SECRET, says: '(its description is not shown' },
+    { name: 'RFC 6749 text (quoted, masked in every form)', secret: PLAIN_SECRET, says: 'client_secret=[redacted] as [redacted] Basic ' },
+  ])('token failure with a secret of $name: every file of the run and every line printed', async ({ secret, says }) => {
+    const e = (echo = await startEchoServer({ secret, refuseAll: true }));
+    const w = workspace(atEcho(e.url), { clientId: CLIENT_ID, clientSecret: secret });
+    const { code, stdout, stderr } = await runMain(['run', w.file, '--out', w.out, '--credentials', w.creds, '--verbose'], {});
+    expect(code).toBe(4);
+    expect(stderr).toContain(says);
+    const [folder] = runFolders(w.out);
+    for (const file of ['run.json', 'summary.json', 'junit.xml']) expect(readFileSync(join(w.out, folder!, file), 'utf8')).toContain('cannot authenticate');
     expectNoLeak(stdout + stderr, w.out);
   });
 
@@ -158,6 +237,7 @@ describe('the client secret and access tokens never leak', () => {
     expect(code).toBe(5);
     expect(s.stats().requests.identification.received).toBe(3);
     expectNoLeak(stdout + stderr, w.out);
+    real = join(w.out, runFolders(w.out)[0]!);
   });
 
   it.each([
@@ -182,5 +262,83 @@ describe('the client secret and access tokens never leak', () => {
     expect([1, 5]).toContain(code);
     expect(stderr).toContain(`loadproof: warning: --credentials ${w.creds} is readable by others (mode 644); chmod 600 ${w.creds}`);
     expectNoLeak(stdout + stderr, w.out);
+  });
+
+  it('a run against an API that echoes the Authorization header (in 2xx answers, error bodies, a 429 code, plain text)', async () => {
+    const e = (echo = await startEchoServer({ secret: SECRET }));
+    const w = workspace(atEcho(e.url));
+    const { code, stdout, stderr } = await runMain(['run', w.file, '--out', w.out, '--credentials', w.creds, '--verbose'], {});
+    // Errors on 3 requests in 4: the SLA is not met.
+    expect(code, stderr).toBe(1);
+    expect(e.counts.identification).toBe(10);
+    const dir = join(w.out, runFolders(w.out)[0]!);
+    // The 429s were counted, and their code (the token itself) was not kept.
+    const events = readFileSync(join(dir, 'events.ndjson'), 'utf8');
+    expect(events).toContain('"status":429');
+    expect(events).not.toContain('errorCode');
+    echoed = { dir, out: w.out, tokens: e.issued };
+    expect(e.issued).toHaveLength(1);
+    expectNoLeak(stdout + stderr, w.out, e.issued);
+  });
+
+  it('report, verify and compare of those runs, with the secret in the environment', async () => {
+    expect(echoed).toBeDefined();
+    const { dir, out, tokens } = echoed!;
+    const report = await runMain(['report', dir], SECRET_ENV);
+    expect(report.code, report.stderr).toBe(1);
+    const verify = await runMain(['verify', dir], SECRET_ENV);
+    expect(verify.code, verify.stderr).toBe(0);
+    const compare = await runMain(['compare', real, dir], SECRET_ENV);
+    expect([0, 1, 5], compare.stderr).toContain(compare.code);
+    expectNoLeak([report, verify, compare].map((r) => r.stdout + r.stderr).join(''), [out, real], tokens);
+  });
+
+  it('shards against the echoing API, and their merge', async () => {
+    const e = (echo = await startEchoServer({ secret: SECRET }));
+    const w = workspace(atEcho(e.url));
+    const startAt = new Date(Date.now() + 2000).toISOString();
+    const shards = await Promise.all([0, 1].map((i) => runMain(['run', '--no-charts', w.file, '--shard', `${i}/2`, '--start-at', startAt, '--out', w.out, '--credentials', w.creds], {})));
+    const folders = runFolders(w.out).map((f) => join(w.out, f));
+    expect(folders).toHaveLength(2);
+    const merged = await runMain(['merge', '--no-charts', ...folders, '--out', join(w.dir, 'merged')], SECRET_ENV);
+    expect(merged.stdout).toContain('merged from 2 shards');
+    expectNoLeak([...shards, merged].map((r) => r.stdout + r.stderr).join(''), [w.out, join(w.dir, 'merged')], e.issued);
+  });
+
+  it('probe, check and deid against the echoing API', async () => {
+    const e = (echo = await startEchoServer({ secret: SECRET }));
+    const w = workspace(atEcho(e.url));
+    const probe = await runMain(['probe', w.file, '--endpoint', 'identification', '--connections', '1,2', '--step', '1s', '--max-rpm', '120', '--out', w.out, '--credentials', w.creds], {});
+    expect(runFolders(w.out)).toHaveLength(1);
+    const check = await runMain(['check', w.file, '--credentials', w.creds], {});
+    const checkJson = await runMain(['check', w.file, '--credentials', w.creds, '--json'], {});
+    const doc = join(w.dir, 'note.txt');
+    writeFileSync(doc, 'Patient John Smith (MRN 12345678), seen 04/12/2026.\n');
+    const deid = await runMain(['deid', doc, '--scenario', w.file, '--credentials', w.creds, '--json'], {});
+    const deidPlain = await runMain(['deid', doc, '--scenario', w.file, '--credentials', w.creds, '--show-values'], {});
+    expect(e.counts.identification).toBeGreaterThan(4);
+    for (const r of [probe, check, checkJson, deid, deidPlain]) expect(r.code, r.stderr).not.toBe(2);
+    expectNoLeak([probe, check, checkJson, deid, deidPlain].map((r) => r.stdout + r.stderr).join(''), w.out, e.issued);
+  });
+
+  it('plan, notice and schema, with the secret in the environment', async () => {
+    const w = workspace(atMock('http://127.0.0.1:9', 'sandbox', `notice: { announcedOn: '${DAYS_20_AGO}', reference: CASE-1 }\n`));
+    const results = [
+      await runMain(['plan', w.file, '--allow-loopback-as-real'], SECRET_ENV),
+      await runMain(['notice', w.file, '--at', new Date(Date.now() + 20 * 86_400_000).toISOString()], SECRET_ENV),
+      await runMain(['schema'], SECRET_ENV),
+    ];
+    expectNoLeak(results.map((r) => r.stdout + r.stderr).join(''), w.out);
+  });
+
+  it('the mock (a process), given the secret it accepts: its banner does not print it', async () => {
+    const cli = startCli(['mock', '--port', '0', '--client-id', CLIENT_ID, '--client-secret', SECRET], SECRET_ENV);
+    const first = await cli.firstLine;
+    expect(first).toContain('loadproof mock listening on http://127.0.0.1:');
+    cli.child.kill('SIGINT');
+    const { code, stdout, stderr } = await cli.exited;
+    expect(code).toBe(0);
+    expect(stdout).toContain('client_secret (as given by --client-secret)');
+    expectNoLeak(stdout + stderr, []);
   });
 });

@@ -1,0 +1,63 @@
+/**
+ * One writer of files (issue 27, case 6): every text loadproof writes goes through src/run/output.ts,
+ * which masks the secrets of every command in progress (src/core/redact.ts `redactWritten`), so a new
+ * output file cannot bypass the mask. This test reads the sources: no other module may import a
+ * file-writing function of node:fs, open a file for writing, or import node:fs whole.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = fileURLToPath(new URL('../src', import.meta.url));
+const WRITER = 'run/output.ts';
+/**
+ * The one exception, and why: merge copies the shards' events.ndjson byte for byte (bounded memory), text
+ * that each shard wrote through the writer; merge itself reads no secret.
+ */
+const EXCEPTIONS: Record<string, readonly string[]> = { 'merge/merge.ts': ['createWriteStream'] };
+const WRITE_FUNCTIONS = ['writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'createWriteStream', 'writeSync', 'copyFile', 'copyFileSync', 'cp', 'cpSync', 'openSync', 'symlink', 'rename'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') ? [path] : [];
+  });
+}
+
+/** The names a file imports from node:fs or node:fs/promises (`*` for a whole-module import). */
+function fsImports(text: string): string[] {
+  const names: string[] = [];
+  for (const m of text.matchAll(/import\s+([^;]*?)\s+from\s+['"](?:node:)?fs(?:\/promises)?['"]/g)) {
+    const clause = m[1]!;
+    if (!clause.includes('{') || /^\s*[\w$]+\s*,|\*/.test(clause)) names.push('*');
+    for (const n of clause.match(/\{([^}]*)\}/)?.[1]?.split(',') ?? []) {
+      const name = n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!;
+      if (name !== '') names.push(name);
+    }
+  }
+  return names;
+}
+
+describe('one writer of files', () => {
+  it(`only src/${WRITER} writes files (imports a write function of node:fs, or opens a file to write)`, () => {
+    const offenders: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      const rel = relative(SRC, file);
+      if (rel === WRITER) continue;
+      const text = readFileSync(file, 'utf8');
+      const allowed = EXCEPTIONS[rel] ?? [];
+      for (const name of fsImports(text)) if ((name === '*' || WRITE_FUNCTIONS.includes(name)) && !allowed.includes(name)) offenders.push(`${rel}: imports ${name} from node:fs`);
+      // fs/promises' open with a flag that writes (w, a, r+, x).
+      if (/\bopen\([^)]*['"](?:[wax]|r\+)/.test(text)) offenders.push(`${rel}: opens a file to write`);
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it('the check is not vacuous: it sees the writer itself', () => {
+    const names = fsImports(readFileSync(join(SRC, WRITER), 'utf8'));
+    expect(names).toEqual(expect.arrayContaining(['createWriteStream', 'writeFile', 'open']));
+    expect(readFileSync(join(SRC, WRITER), 'utf8')).toContain('redactWritten(');
+  });
+});
