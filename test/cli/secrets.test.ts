@@ -224,10 +224,10 @@ describe('the client secret and access tokens never leak', () => {
     const w = workspace(atEcho(e.url), { clientId: CLIENT_ID, clientSecret: secret });
     const { code, stdout, stderr } = await runMain(['run', w.file, '--out', w.out, '--credentials', w.creds, '--verbose'], {});
     expect(code).toBe(4);
+    expectNoLeak(stdout + stderr, w.out);
     expect(stderr).toContain(says);
     const [folder] = runFolders(w.out);
     for (const file of ['run.json', 'summary.json', 'junit.xml']) expect(readFileSync(join(w.out, folder!, file), 'utf8')).toContain('cannot authenticate');
-    expectNoLeak(stdout + stderr, w.out);
   });
 
   it('a real-environment run (sandbox, announced, loopback as real)', async () => {
@@ -301,7 +301,7 @@ describe('the client secret and access tokens never leak', () => {
     const folders = runFolders(w.out).map((f) => join(w.out, f));
     expect(folders).toHaveLength(2);
     const merged = await runMain(['merge', '--no-charts', ...folders, '--out', join(w.dir, 'merged')], SECRET_ENV);
-    expect(merged.stdout).toContain('merged from 2 shards');
+    expect(merged.stdout, merged.stderr).toContain('merged from 2 shards');
     expectNoLeak([...shards, merged].map((r) => r.stdout + r.stderr).join(''), [w.out, join(w.dir, 'merged')], e.issued);
   });
 
