@@ -23,9 +23,10 @@ export interface EchoServer {
 
 /**
  * `secret`: the client secret it accepts (any other gets 401 with the request echoed); `refuseAll`:
- * every token call gets that 401, whatever the secret.
+ * every token call gets that 401, whatever the secret; `answerAll`: identification always answers 200
+ * (for a de-identification to reach its obfuscation, whose text then carries the header).
  */
-export async function startEchoServer(options: { readonly secret: string; readonly refuseAll?: boolean }): Promise<EchoServer> {
+export async function startEchoServer(options: { readonly secret: string; readonly refuseAll?: boolean; readonly answerAll?: boolean }): Promise<EchoServer> {
   const counts = { token: 0, api: 0, identification: 0 };
   const issued: string[] = [];
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {
@@ -74,7 +75,8 @@ export async function startEchoServer(options: { readonly secret: string; readon
       // No text.
     }
     if (path === API_PATHS.obfuscation) {
-      json(res, 200, { text, style: 'tag', replacements: [], seen: auth });
+      // The header in the obfuscated text itself: what a de-identification run stores.
+      json(res, 200, { text: `${text} (${auth})`, style: 'tag', replacements: [], seen: auth });
       return;
     }
     if (path !== API_PATHS.identification) {
@@ -84,7 +86,7 @@ export async function startEchoServer(options: { readonly secret: string; readon
     counts.identification++;
     // Identification: in turn an answer, a 400 quoting the header, a 429 whose code is the token, a 500 in plain text.
     const token = auth.replace(/^Bearer\s+/i, '');
-    switch (counts.identification % 4) {
+    switch (options.answerAll === true ? 0 : counts.identification % 4) {
       case 0:
         json(res, 200, { entities: [], truncated: false, seen: auth });
         return;
