@@ -33,7 +33,7 @@ import { runPlan } from '../engine/index.js';
 import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type HostRecord, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, summaryJson } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
 import { type Plan, type Shard, arrivalsBefore, maxInFlightOf } from '../plan/index.js';
-import { RunMetrics, startMetricsServer } from '../metrics/index.js';
+import { RunMetrics, exposureWarning, startMetricsServer } from '../metrics/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
@@ -141,7 +141,11 @@ export async function executeRun(options: RunOptions, prepared: PreparedRun): Pr
   const metrics = options.metrics === undefined ? undefined : new RunMetrics(plan, { scenario: scenario.name, environment: scenario.target.environment, timeScale: plan.timeScale });
   // Listening before anything is made or sent: a port in use is bad input (exit 2), with nothing to clean up.
   const server = metrics === undefined ? undefined : await startMetricsServer(options.metrics!.host, options.metrics!.port, () => metrics.families());
-  if (server !== undefined) options.log(`loadproof: metrics: ${server.url} (OpenMetrics or Prometheus text, while the run lasts)`);
+  if (server !== undefined) {
+    options.log(`loadproof: metrics: ${server.url} (OpenMetrics or Prometheus text, while the run lasts)`);
+    const warning = exposureWarning(server.exposure, server.url);
+    if (warning !== null) options.log(warning);
+  }
   try {
     return await measureAndReport(options, prepared, metrics);
   } finally {

@@ -3,6 +3,7 @@
  * end of a run prints after a failed write, payload.source links, notice near year 9999, the strict
  * grammar of numbers and durations, and scenario files that are not UTF-8.
  */
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
 import { scenarioAt } from '../helpers/reconcile.js';
@@ -20,5 +21,39 @@ describe('the audience: the base URL exactly (spec), whatever the scenario spell
     expect(code).toBe(0);
     expect(s.stats().requests.token.received).toBe(1);
     expect(runFolders(out)).toHaveLength(1);
+  });
+});
+
+describe('--metrics-host: never every interface by accident', () => {
+  const tiny = 'name: w\ndescription: d\ntarget: { environment: mock, profile: zero }\nphases:\n  - { name: a, duration: 10s, rpm: 60 }\n';
+
+  it.each([[''], [' '], ['\t'], ['0'], ['00'], ['127.1'], ['0x7f000001'], ['2130706433'], ['0.0'], ['[::] '], [' 0.0.0.0'], ['[0.0.0.0]'], ['::]'], ['a b'], ['*'], ['127.0.0.1:9464'], ['http://127.0.0.1']])(
+    'refuses %j with exit 2, before the run folder or any request',
+    async (host) => {
+      const { file, out } = scenarioWorkspace(tiny);
+      const { code, stderr } = await runMain(['run', file, '--out', out, '--metrics-port', '0', '--metrics-host', host]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`--metrics-host ${JSON.stringify(host)}: `);
+      expect(stderr).toContain('expected an IPv4 address like 127.0.0.1 or 0.0.0.0, an IPv6 address like ::1 or [::], or a host name');
+      expect(existsSync(out)).toBe(false);
+    },
+  );
+
+  it.each([['127.0.0.1'], ['::1'], ['[::1]'], ['localhost']])('serves on loopback %s without a warning', async (host) => {
+    const { file, out } = scenarioWorkspace(tiny);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out, '--metrics-port', '0', '--metrics-host', host]);
+    expect([0, 5]).toContain(code);
+    expect(stderr).toMatch(/metrics: http:\/\/(127\.0\.0\.1|\[::1\]):\d+\/metrics/);
+    expect(stderr).not.toContain('WARNING');
+  });
+
+  // Listening on every interface for the few seconds of a tiny run: nothing is sent anywhere but loopback.
+  it.each([['0.0.0.0'], ['::'], ['[::]']])('says loudly on stderr that %s serves /metrics on every interface, and what it exposes', async (host) => {
+    const { file, out } = scenarioWorkspace(tiny);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out, '--metrics-port', '0', '--metrics-host', host]);
+    expect([0, 5]).toContain(code);
+    expect(stderr).toContain('loadproof: WARNING: --metrics-host: ');
+    expect(stderr).toContain('listens on EVERY network interface of this host: anyone who can reach it can read this run\'s live metrics');
+    expect(stderr).toContain('without authentication or TLS');
   });
 });
