@@ -110,6 +110,8 @@ export interface RunOutcome {
   readonly manifestSha256: string | null;
   /** Output files that could not be written whole (exit 4). */
   readonly writeFailures: readonly FileResult[];
+  /** summary.json's path, or null when it could not be written (the terminal then names no file that is not there). */
+  readonly summaryPath: string | null;
   /** The comparison with --baseline, when there was one. */
   readonly comparison: BaselineComparison | undefined;
 }
@@ -250,7 +252,7 @@ async function measureAndReport(options: RunOptions, { scenario, scenarioText, p
       const notPointed = await pointLatestAt(options.outDir, reportDir);
       if (notPointed !== null) options.log(`loadproof: warning: ${notPointed}`);
     }
-    return { exitCode, reportDir, summary: judgement.summary, manifestSha256: manifest.sha256, failure: measured.failure, writeFailures, comparison };
+    return { exitCode, reportDir, summary: judgement.summary, manifestSha256: manifest.sha256, failure: measured.failure, writeFailures, summaryPath: summaryWritten.error === null ? join(reportDir, 'summary.json') : null, comparison };
   } finally {
     await target.embedded?.close();
   }

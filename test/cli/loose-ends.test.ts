@@ -3,7 +3,8 @@
  * end of a run prints after a failed write, payload.source links, notice near year 9999, the strict
  * grammar of numbers and durations, and scenario files that are not UTF-8.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
 import { scenarioAt } from '../helpers/reconcile.js';
@@ -55,5 +56,43 @@ describe('--metrics-host: never every interface by accident', () => {
     expect(stderr).toContain('loadproof: WARNING: --metrics-host: ');
     expect(stderr).toContain('listens on EVERY network interface of this host: anyone who can reach it can read this run\'s live metrics');
     expect(stderr).toContain('without authentication or TLS');
+  });
+});
+
+describe('after a failed write, the end of a run names only files that were written', () => {
+  // summary.json is written under a temporary name, then renamed: a folder in the way of that name makes the
+  // write fail (EISDIR) as a full disk would, without one.
+  const blockSummary = (dir: string): void => mkdirSync(join(dir, 'summary.json.partial'), { recursive: true });
+
+  it.each([[false], [true]])('run (--json %s): no "summary:" path and no evidence line for a summary.json never written; exit 4', async (json) => {
+    const s = await mock({ profile: 'zero' });
+    const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
+    const runDir = join(dir, 'run');
+    blockSummary(runDir);
+    const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', runDir, ...(json ? ['--json'] : [])]);
+    expect(code).toBe(4);
+    expect(existsSync(join(runDir, 'summary.json'))).toBe(false);
+    const printed = stdout + stderr;
+    expect(printed).not.toContain(`summary: ${join(runDir, 'summary.json')}`);
+    expect(printed).not.toContain('evidence:');
+    expect(printed).not.toContain('and in summary.json');
+    expect(stderr).toContain(`loadproof: RUN_FAILED: could not write ${join(runDir, 'summary.json')} (EISDIR`);
+    if (!json) expect(stdout).toContain('summary: NOT WRITTEN (summary.json could not be written: see below); the table above is the judgement');
+    // What was written is still there and named: the events, whole.
+    expect(readFileSync(join(runDir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean)).toHaveLength(60);
+  });
+
+  it('report: a summary.json that could not be rewritten is not printed as the judgement\'s file; exit 4', async () => {
+    const s = await mock({ profile: 'zero' });
+    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
+    expect((await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out])).code).toBe(0);
+    const runDir = join(out, runFolders(out)[0]!);
+    blockSummary(runDir);
+    const { code, stdout, stderr } = await runMain(['report', '--no-charts', runDir]);
+    expect(code).toBe(4);
+    expect(stdout).not.toContain(`summary: ${join(runDir, 'summary.json')}`);
+    expect(stdout).not.toContain('evidence:');
+    expect(stdout).toContain('summary: NOT WRITTEN');
+    expect(stderr).toContain(`could not write ${join(runDir, 'summary.json')} (EISDIR`);
   });
 });

@@ -1,5 +1,4 @@
 /** `loadproof run <scenario>`: the main job. Wires the run module to the process; no logic here. */
-import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, exitUnder } from '../../core/exit-codes.js';
 import { parseStartAt } from '../../guard/index.js';
@@ -87,7 +86,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   });
   // A shard's verdict is of its share only: the test's is the merge's. Its exit says whether it ran (0), not what it found.
   const exitCode = shard !== undefined && SHARD_VERDICT_EXITS.has(outcome.exitCode) ? EXIT.pass : exitUnder(args.inconclusive, outcome.exitCode);
-  printJudgement(io, args.json, outcome.summary, join(outcome.reportDir, 'summary.json'), outcome.manifestSha256, exitCode);
+  printJudgement(io, args.json, outcome.summary, outcome.reportDir, outcome.summaryPath, outcome.manifestSha256, exitCode);
   if (outcome.comparison !== undefined) {
     const { formatComparison } = await import('../../compare/index.js');
     const text = formatComparison(outcome.comparison, outcome.comparison.baselineDir, outcome.reportDir, exitCode);
