@@ -62,7 +62,7 @@ describe('--metrics-host: never every interface by accident', () => {
 describe('after a failed write, the end of a run names only files that were written', () => {
   // summary.json is written under a temporary name, then renamed: a folder in the way of that name makes the
   // write fail (EISDIR) as a full disk would, without one.
-  const blockSummary = (dir: string): void => mkdirSync(join(dir, 'summary.json.partial'), { recursive: true });
+  const blockSummary = (dir: string): void => void mkdirSync(join(dir, 'summary.json.partial'), { recursive: true });
 
   it.each([[false], [true]])('run (--json %s): no "summary:" path and no evidence line for a summary.json never written; exit 4', async (json) => {
     const s = await mock({ profile: 'zero' });
