@@ -3,7 +3,7 @@
  * end of a run prints after a failed write, payload.source links, notice near year 9999, the strict
  * grammar of numbers and durations, and scenario files that are not UTF-8.
  */
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
@@ -94,5 +94,23 @@ describe('after a failed write, the end of a run names only files that were writ
     expect(stdout).not.toContain('evidence:');
     expect(stdout).toContain('summary: NOT WRITTEN');
     expect(stderr).toContain(`could not write ${join(runDir, 'summary.json')} (EISDIR`);
+  });
+});
+
+describe('payload.source: never a link out of its folder', () => {
+  it('plan and run refuse a .txt link out of the folder with exit 2, naming it, and send nothing', async () => {
+    const s = await mock({ profile: 'zero' });
+    const { dir, file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10s, rpm: 60 }\n', 'payload:\n  source: notes\n'));
+    mkdirSync(join(dir, 'notes'));
+    writeFileSync(join(dir, 'notes', 'a.txt'), 'Seen by Dr Smith.');
+    symlinkSync('/etc/passwd', join(dir, 'notes', 'b.txt'));
+    for (const args of [['plan', file], ['run', file, '--out', out]]) {
+      const { code, stdout, stderr } = await runMain(args);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`payload.source: ${join(dir, 'notes', 'b.txt')} is a symbolic link out of the source folder`);
+      expect(stdout + stderr).not.toContain('root:');
+    }
+    expect(existsSync(out)).toBe(false);
+    expect(s.stats().requests.token.received + s.stats().requests.identification.received).toBe(0);
   });
 });
