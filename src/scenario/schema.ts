@@ -73,6 +73,21 @@ const limitMinutes = z.number({ error: LIMIT_MINUTES }).positive({ error: LIMIT_
 
 const reference = z.string().trim().min(3, { error: 'expected a support reference (ticket or case id)' });
 
+/** The `notice:` block; also what `loadproof notice` checks its draft against, so it never drafts one refused here. */
+export const NoticeSchema = z.strictObject({
+  announcedOn: isoDate.describe('Day the load test was announced to support'),
+  reference: reference,
+  window: z
+    .strictObject({ start: isoDateTime, end: isoDateTime })
+    .superRefine((w, ctx) => {
+      const [start, end] = [Date.parse(w.start), Date.parse(w.end)];
+      // Only between two valid times: a bad start has its own message.
+      if (Number.isFinite(start) && Number.isFinite(end) && end <= start) ctx.addIssue({ code: 'custom', path: ['end'], message: `expected an end after notice.window.start (${w.start})` });
+    })
+    .optional()
+    .describe('Announced window the run must fall in'),
+});
+
 export const PhaseSchema = z
   .strictObject({
     name: z.string().regex(/^[A-Za-z0-9][\w.-]{0,39}$/, { error: 'expected a phase name of letters, digits, ".", "_" or "-" (at most 40)' }),
@@ -263,21 +278,7 @@ export const ScenarioSchema = z
         byPhase: ByPhaseSchema.default(() => new Map()).describe('Checked on the named phase only'),
       })
       .default(() => ({ documentedTargets: true, errors: DEFAULT_ERROR_CHECK, all: [], byPhase: new Map() })),
-    notice: z
-      .strictObject({
-        announcedOn: isoDate.describe('Day the load test was announced to support'),
-        reference: reference,
-        window: z
-          .strictObject({ start: isoDateTime, end: isoDateTime })
-          .superRefine((w, ctx) => {
-            const [start, end] = [Date.parse(w.start), Date.parse(w.end)];
-            // Only between two valid times: a bad start has its own message.
-            if (Number.isFinite(start) && Number.isFinite(end) && end <= start) ctx.addIssue({ code: 'custom', path: ['end'], message: `expected an end after notice.window.start (${w.start})` });
-          })
-          .optional()
-          .describe('Announced window the run must fall in'),
-      })
-      .optional()
+    notice: NoticeSchema.optional()
       .describe('Advance notice of a sandbox load test (spec: at least two weeks ahead)'),
     coordination: z.strictObject({ reference }).optional().describe('Support reference for traffic above 200 rpm for more than 5 minutes'),
     limits: z

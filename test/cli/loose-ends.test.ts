@@ -114,3 +114,44 @@ describe('payload.source: never a link out of its folder', () => {
     expect(s.stats().requests.token.received + s.stats().requests.identification.received).toBe(0);
   });
 });
+
+describe('notice near the end of the calendar: never a draft the schema refuses', () => {
+  const SANDBOX = readFileSync(new URL('../../scenarios/sandbox-burst.yaml', import.meta.url), 'utf8');
+  const UNANNOUNCED = SANDBOX.replace(/^notice:\n(?: .*\n)+/m, '');
+
+  it.each([['9999-12-31T23:40:00Z'], ['9999-12-31T23:59:59Z'], ['9999-12-31T23:59:59.999Z'], ['9999-12-31T23:50:00-00:00'], ['9999-12-31T23:30:00-01:00'], ['10000-01-01T00:00:00+01:00']])(
+    '--at %s: refused with exit 2 and why, or drafted so that the run it announces is accepted',
+    async (at) => {
+      const { file } = scenarioWorkspace(UNANNOUNCED);
+      const drafted = await runMain(['notice', file, '--at', at, '--announce-on', '9999-12-01']);
+      expect(drafted.stderr).not.toContain('internal error');
+      if (drafted.code === 2) {
+        expect(drafted.stderr).toMatch(/--at( \S+)?: (no notice window can announce this run|expected an ISO date-time)/);
+        expect(drafted.stdout).toBe('');
+        return;
+      }
+      expect(drafted.code).toBe(0);
+      const block = drafted.stdout.slice(drafted.stdout.indexOf('notice:\n'), drafted.stdout.indexOf('\n\nNothing was sent')).replace('<the support case id>', 'SUP-9999-1');
+      writeFileSync(file, `${UNANNOUNCED}${block}\n`);
+      const planned = await runMain(['plan', file, '--at', at]);
+      expect(planned.stderr).toBe('');
+      expect(planned.code).toBe(0);
+    },
+  );
+
+  it('the last window that fits is drafted, and the guard accepts the run in it', async () => {
+    const { file } = scenarioWorkspace(UNANNOUNCED);
+    const drafted = await runMain(['notice', file, '--at', '9999-12-31T23:00:00Z', '--announce-on', '9999-12-01']);
+    expect(drafted.code).toBe(0);
+    expect(drafted.stdout).toContain("    end: '9999-12-31T23:30:00Z'");
+  });
+
+  it('a start whose window would pass 9999-12-31 is refused (exit 2), saying which field and why', async () => {
+    const { file } = scenarioWorkspace(UNANNOUNCED);
+    const { code, stdout, stderr } = await runMain(['notice', file, '--at', '9999-12-31T23:40:00Z', '--announce-on', '9999-12-01']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain('--at 9999-12-31T23:40:00Z: no notice window can announce this run: it would run from the start to +010000-01-01T00:15:00Z');
+    expect(stderr).toContain('notice.window.end would be refused: expected an ISO date-time with a zone, like 2026-11-20T09:00:00Z, in the years 1970 to 9999');
+  });
+});
