@@ -7,6 +7,7 @@ import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { parseDocument } from 'yaml';
 import { ScenarioError } from '../core/errors.js';
+import { firstInvalidUtf8 } from '../core/utf8.js';
 import { SCENARIO_BOUNDS as B } from './bounds.js';
 import { toDotPath } from './dot-path.js';
 import { jsonErrorOffset, lineAndColumn } from './json-position.js';
@@ -33,12 +34,46 @@ export async function readScenarioText(file: string): Promise<string> {
       length += bytesRead;
       if (length > B.fileBytes) throw new ScenarioError(file, [TOO_BIG('more')]);
     }
-    return buffer.toString('utf8', 0, length);
+    const bytes = buffer.subarray(0, length);
+    const problem = notUtf8(bytes);
+    if (problem !== null) throw new ScenarioError(file, [problem]);
+    return bytes.toString('utf8');
   } catch (error) {
     throw error instanceof ScenarioError ? error : cannotRead(error);
   } finally {
     await handle.close();
   }
+}
+
+const SAVE_AS_UTF8 = 'expected a UTF-8 text file (a UTF-8 byte-order mark is fine): save it as UTF-8';
+
+/** Where a byte offset is, for a person with an editor: line and column (in bytes), 1-based. */
+function position(bytes: Uint8Array, offset: number): string {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < offset; i++) {
+    if (bytes[i] === 0x0a) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return `byte offset ${offset} (line ${line}, column ${offset - lineStart + 1})`;
+}
+
+/**
+ * Why bytes are not a UTF-8 scenario, or null. Decoding them anyway would turn each bad byte into U+FFFD and
+ * parse a file other than the one written. The byte's value is not shown (the file may hold a secret).
+ */
+function notUtf8(bytes: Uint8Array): string | null {
+  const bom = (...b: number[]): boolean => b.every((x, i) => bytes[i] === x);
+  const utf16or32 = bom(0xff, 0xfe, 0, 0) ? 'UTF-32LE' : bom(0, 0, 0xfe, 0xff) ? 'UTF-32BE' : bom(0xff, 0xfe) ? 'UTF-16LE' : bom(0xfe, 0xff) ? 'UTF-16BE' : undefined;
+  if (utf16or32 !== undefined) return `(file): ${utf16or32} text (its byte-order mark at byte offset 0), not UTF-8; ${SAVE_AS_UTF8}`;
+  const invalid = firstInvalidUtf8(bytes);
+  // NUL is UTF-8, but no text file holds it: UTF-16 without a byte-order mark looks like this. The first problem is said.
+  const nul = bytes.indexOf(0);
+  if (nul >= 0 && (invalid < 0 || nul < invalid)) return `(file): a NUL byte at ${position(bytes, nul)}: not text (UTF-16 without a byte-order mark?); ${SAVE_AS_UTF8}`;
+  if (invalid >= 0) return `(file): not UTF-8: the byte at ${position(bytes, invalid)} is not valid UTF-8; ${SAVE_AS_UTF8}`;
+  return null;
 }
 
 /** Parses scenario text as JSON (a `.json` file) or YAML; `file` names it in messages. */

@@ -155,3 +155,45 @@ describe('notice near the end of the calendar: never a draft the schema refuses'
     expect(stderr).toContain('notice.window.end would be refused: expected an ISO date-time with a zone, like 2026-11-20T09:00:00Z, in the years 1970 to 9999');
   });
 });
+
+describe('a scenario file that is not UTF-8 is refused, never changed silently', () => {
+  const TEXT = 'name: w\ndescription: café\ntarget: { environment: mock, profile: zero }\nphases:\n  - { name: a, duration: 10s, rpm: 60 }\n';
+  const utf8 = Buffer.from(TEXT, 'utf8');
+
+  it.each([
+    ['Latin-1', Buffer.from(TEXT, 'latin1'), `the byte at byte offset ${Buffer.byteLength(TEXT.slice(0, TEXT.indexOf('é')))} (line 2, column 17) is not valid UTF-8`],
+    ['a stray 0xFF at the end', Buffer.concat([utf8, Buffer.from([0xff])]), `the byte at byte offset ${utf8.length} (line 6, column 1) is not valid UTF-8`],
+    ['a surrogate encoded in UTF-8 (CESU)', Buffer.concat([Buffer.from('name: w\n'), Buffer.from([0x23, 0x20, 0xed, 0xa0, 0x80, 0x0a]), utf8.subarray(8)]), 'the byte at byte offset 10 (line 2, column 3) is not valid UTF-8'],
+    ['an overlong slash', Buffer.concat([Buffer.from('# '), Buffer.from([0xc0, 0xaf]), Buffer.from('\n'), utf8]), 'the byte at byte offset 2 (line 1, column 3) is not valid UTF-8'],
+    ['a sequence cut at the end', Buffer.concat([utf8, Buffer.from('# '), Buffer.from([0xe4, 0xb8])]), `the byte at byte offset ${utf8.length + 2} (line 6, column 3) is not valid UTF-8`],
+    ['UTF-16LE with its byte-order mark', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(TEXT, 'utf16le')]), 'UTF-16LE text (its byte-order mark at byte offset 0), not UTF-8'],
+    ['UTF-16BE with its byte-order mark', Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from(TEXT, 'utf16le').swap16()]), 'UTF-16BE text (its byte-order mark at byte offset 0), not UTF-8'],
+    ['UTF-16LE without a byte-order mark', Buffer.from(TEXT, 'utf16le'), 'a NUL byte at byte offset 1 (line 1, column 2): not text (UTF-16 without a byte-order mark?)'],
+  ])('%s: exit 2 with the byte offset, nothing made or sent', async (_what, bytes, mention) => {
+    const { dir, out } = scenarioWorkspace('');
+    for (const name of ['s.yaml', 's.json']) {
+      const file = join(dir, name);
+      writeFileSync(file, bytes);
+      for (const args of [['plan', file], ['run', file, '--out', out]]) {
+        const { code, stdout, stderr } = await runMain(args);
+        expect(code).toBe(2);
+        expect(stderr).toContain(`loadproof: SCENARIO_INVALID: ${file}: 1 problem\n  ✖ (file): `);
+        expect(stderr).toContain(mention);
+        expect(stderr).toContain('expected a UTF-8 text file (a UTF-8 byte-order mark is fine): save it as UTF-8');
+        expect(stdout).toBe('');
+      }
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('takes UTF-8, with or without a byte-order mark', async () => {
+    const { dir } = scenarioWorkspace('');
+    const file = join(dir, 's.yaml');
+    for (const bytes of [utf8, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), utf8])]) {
+      writeFileSync(file, bytes);
+      const { code, stderr } = await runMain(['plan', file]);
+      expect(stderr).toBe('');
+      expect(code).toBe(0);
+    }
+  });
+});
