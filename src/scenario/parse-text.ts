@@ -5,12 +5,13 @@
  */
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
-import { parseDocument } from 'yaml';
+import { type Document, isMap, isScalar, isSeq, parseDocument } from 'yaml';
 import { ScenarioError } from '../core/errors.js';
 import { firstInvalidUtf8 } from '../core/utf8.js';
 import { SCENARIO_BOUNDS as B } from './bounds.js';
 import { toDotPath } from './dot-path.js';
 import { jsonErrorOffset, lineAndColumn } from './json-position.js';
+import { DECIMAL, DECIMAL_FORM } from './number.js';
 
 const TOO_BIG = (got: string): string => `(file): expected at most 1 MiB (${B.fileBytes} bytes), got ${got}`;
 const EMPTY = '(file): empty; expected a scenario (name, description, phases)';
@@ -88,6 +89,8 @@ export function parseScenarioText(text: string, file: string): unknown {
   if (deep !== undefined) {
     throw new ScenarioError(file, [`(file): expected at most ${B.nestingLevels} levels of nesting (lists and mappings inside one another), got more${deep === '' ? '' : ` under ${deep}`}`]);
   }
+  const numbers = numbersNotDecimal(parseDocument(body, { uniqueKeys: false }));
+  if (numbers.length > 0) throw new ScenarioError(file, numbers);
   return raw;
 }
 
@@ -130,6 +133,29 @@ function parseYaml(text: string, file: string): unknown {
     if (message.startsWith('Unresolved alias')) throw new ScenarioError(file, ['(file): not valid YAML: an alias (*name) refers to no anchor (&name) before it']);
     throw new ScenarioError(file, ['(file): not valid YAML (the parser gave up)']);
   }
+}
+
+/** YAML and JSON spellings of a number that is not infinite or NaN (their fields say those are not finite). */
+const NOT_FINITE = /^[-+]?\.(?:inf|Inf|INF|nan|NaN|NAN)$/;
+
+/**
+ * Numbers written otherwise than in decimal (0x10, 0o17, 1e3, +5, .5), by field: YAML reads them all as
+ * numbers and JSON takes exponents, but a scenario has one grammar for numbers (number.ts). JSON is read
+ * as YAML here (it is YAML 1.2) for the number's own text and its field. At most 20 are named.
+ */
+function numbersNotDecimal(doc: Document): string[] {
+  const found: string[] = [];
+  const walk = (node: unknown, path: (string | number)[], depth: number): void => {
+    if (found.length >= 20 || depth > B.nestingLevels + 1) return;
+    if (isMap(node)) for (const pair of node.items) walk(pair.value, [...path, String(isScalar(pair.key) ? pair.key.value : pair.key)], depth + 1);
+    else if (isSeq(node)) node.items.forEach((item, i) => walk(item, [...path, i], depth + 1));
+    else if (isScalar(node) && typeof node.value === 'number') {
+      const text = node.source ?? String(node.value);
+      if (!DECIMAL.test(text) && !NOT_FINITE.test(text)) found.push(`${path.length === 0 ? '(top level)' : toDotPath(path)}: expected a decimal number, ${DECIMAL_FORM}, got ${text}`);
+    }
+  };
+  walk(doc.contents, [], 0);
+  return found;
 }
 
 /**
