@@ -70,7 +70,7 @@ describe('parseScenario', () => {
     { name: 'a negative rate', edit: 'phases:\n  - name: a\n    duration: 1m\n    rpm: -5', problem: 'phases[0].rpm: expected rpm > 0 (requests per minute), got -5' },
     { name: 'a zero rate', edit: 'phases:\n  - name: a\n    duration: 1m\n    rpm: 0', problem: 'phases[0].rpm: expected rpm > 0 (requests per minute), got 0' },
     { name: 'a missing duration', edit: 'phases:\n  - name: a\n    rpm: 100', problem: 'phases[0].duration: expected a duration as a string like "90s", "5m" or "1m30s", got nothing' },
-    { name: 'a malformed duration', edit: 'phases:\n  - name: a\n    duration: 5 minutes\n    rpm: 100', problem: 'phases[0].duration: expected a duration like "90s", "5m" or "1m30s" (units ms, s, m, h), greater than zero, got "5 minutes"' },
+    { name: 'a malformed duration', edit: 'phases:\n  - name: a\n    duration: 5 minutes\n    rpm: 100', problem: 'phases[0].duration: expected a duration like "90s", "5m" or "1m30s" (units ms, s, m, h; each at most once, largest first), greater than zero, got "5 minutes"' },
     { name: 'a ramp without an end', edit: 'phases:\n  - name: a\n    duration: 1m\n    fromRpm: 100', problem: 'phases[0].toRpm: a ramp needs toRpm (the rate at its end), got nothing' },
     { name: 'no rate at all', edit: 'phases:\n  - name: a\n    duration: 1m', problem: 'phases[0].rpm: expected rpm (constant rate) or fromRpm and toRpm (ramp), got nothing' },
     { name: 'both a rate and a ramp', edit: 'phases:\n  - name: a\n    duration: 1m\n    rpm: 1\n    fromRpm: 1\n    toRpm: 2', problem: 'phases[0].rpm: give either rpm (constant) or fromRpm and toRpm (ramp), not both, got 1' },

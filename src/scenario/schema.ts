@@ -25,7 +25,7 @@ const weights = <K extends string>(keys: readonly K[]) => {
 const duration = (what: string, maxMs: number, range: string, minMs = 0) =>
   z.string({ error: `expected ${what} as a string like "90s", "5m" or "1m30s"` }).superRefine((text, ctx) => {
     const ms = parseDurationMs(text);
-    if (ms === undefined || !(ms > 0)) ctx.addIssue({ code: 'custom', message: `expected ${what} like "90s", "5m" or "1m30s" (units ms, s, m, h), greater than zero` });
+    if (ms === undefined || !(ms > 0)) ctx.addIssue({ code: 'custom', message: `expected ${what} like "90s", "5m" or "1m30s" (units ms, s, m, h; each at most once, largest first), greater than zero` });
     // `!(ms <= maxMs)`: a duration of 400 digits is Infinity, and refused here.
     else if (ms < minMs || !(ms <= maxMs)) ctx.addIssue({ code: 'custom', message: range });
   });

@@ -197,3 +197,22 @@ describe('a scenario file that is not UTF-8 is refused, never changed silently',
     }
   });
 });
+
+describe('one grammar for numbers and durations, through plan and run', () => {
+  it.each([
+    ['thresholds: { all: ["count(504) < 0x10"] }\n', 'thresholds.all[0]: count(…) compares with a whole number ≥ 0 in decimal digits, got "0x10"'],
+    ['thresholds: { all: ["p(95) < 1s1s"] }\n', 'thresholds.all[0]: p(…) compares with a finite duration like 2500ms or 4s (decimal amounts, each unit (h, m, s, ms) at most once and largest first, a point only in the last), got "1s1s"'],
+    ['thresholds: { errors: "rate < 1e-2" }\n', 'got "1e-2"'],
+    ['timeout: 1s1s\n', 'timeout: expected timeout like "90s", "5m" or "1m30s" (units ms, s, m, h; each at most once, largest first), greater than zero, got "1s1s"'],
+    ['maxInFlight: 0x10\n', 'maxInFlight: expected a decimal number, digits with at most one decimal point (no hex, octal, exponent, + sign or bare point), got 0x10'],
+  ])('%s: exit 2, nothing sent', async (extra, mention) => {
+    const s = await mock({ profile: 'zero' });
+    const { file, out } = scenarioWorkspace(`name: n\ndescription: d\ntarget: { environment: mock, baseUrl: "${s.url}" }\nphases:\n  - { name: a, duration: 10s, rpm: 60 }\n${extra}`);
+    for (const args of [['plan', file], ['run', file, '--out', out]]) {
+      const { code, stderr } = await runMain(args);
+      expect(code).toBe(2);
+      expect(stderr).toContain(mention);
+    }
+    expect(s.stats().requests.token.received + s.stats().requests.identification.received).toBe(0);
+  });
+});
