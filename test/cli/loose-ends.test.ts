@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
+import { runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 import { scenarioAt } from '../helpers/reconcile.js';
 import { serversFor } from '../helpers/servers.js';
 
@@ -214,5 +214,24 @@ describe('one grammar for numbers and durations, through plan and run', () => {
       expect(stderr).toContain(mention);
     }
     expect(s.stats().requests.token.received + s.stats().requests.identification.received).toBe(0);
+  });
+});
+
+describe('loadproof mock --host: the same check as --metrics-host', () => {
+  it.each([[''], [' '], ['0'], ['127.1'], ['0x7f000001'], ['[0.0.0.0]']])('refuses %j with exit 2, listening nowhere', async (host) => {
+    const { code, stdout, stderr } = await runMain(['mock', '--port', '0', '--host', host]);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toContain(`--host ${JSON.stringify(host)}: `);
+  });
+
+  it('says on stderr that 0.0.0.0 is every interface', async () => {
+    const cli = startCli(['mock', '--port', '0', '--host', '0.0.0.0']);
+    expect(await cli.firstLine).toMatch(/^loadproof mock listening on http:\/\/0\.0\.0\.0:\d+$/);
+    cli.child.kill('SIGINT');
+    const { code, stderr } = await cli.exited;
+    expect(code).toBe(0);
+    expect(stderr).toContain('loadproof: WARNING: --host: the mock listens on http://0.0.0.0:');
+    expect(stderr).toContain('on EVERY network interface of this host');
   });
 });
