@@ -5,7 +5,9 @@
  * start the 14-day rule allows from the day it is sent. With it comes the `notice:` block that makes
  * the guard accept the run once support has given a reference. It sends nothing.
  */
+import { UsageError } from '../core/errors.js';
 import type { Plan } from '../plan/index.js';
+import { NoticeSchema } from '../scenario/index.js';
 import { TRAFFIC_RULES } from '../spec/index.js';
 import { type GuardDecision, evaluateGuard } from './evaluate.js';
 import { earliestStartMs } from './notice.js';
@@ -57,12 +59,23 @@ export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string):
   const windowEndMs = Math.ceil((plannedEndMs + WINDOW_SLACK_MS) / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
   const coordination = first.checks.find((c) => c.rule === 'coordination')!;
   const coordinationApplies = !coordination.message.endsWith('no coordination needed');
+  const notice = { announcedOn, reference: 'the support reference', window: { start: iso(startAtMs), end: iso(windowEndMs) } };
+  // The block the user will paste must pass the scenario's own schema (years up to 9999 among others): no
+  // draft that the run would then refuse. Near the end of the calendar no window may exist.
+  const checked = NoticeSchema.safeParse(notice);
+  if (!checked.success) {
+    const issue = checked.error.issues[0]!;
+    throw new UsageError(
+      `--at ${iso(startAtMs)}: no notice window can announce this run: it would run from the start to ${iso(windowEndMs)} (the planned end ${iso(plannedEndMs)}, with ${WINDOW_SLACK_MS / 60_000} minutes' slack, to the quarter hour), and notice.${issue.path.join('.')} would be refused: ${issue.message}`,
+      'choose an earlier start (--at); nothing was sent',
+    );
+  }
   // The guard again, as it will judge the run once the notice (and, where the rule applies, support's coordination reference) is in the scenario.
   const withNotice: Plan = {
     ...plan,
     scenario: {
       ...plan.scenario,
-      notice: { announcedOn, reference: 'the support reference', window: { start: iso(startAtMs), end: iso(windowEndMs) } },
+      notice,
       ...(coordinationApplies && plan.scenario.coordination === undefined ? { coordination: { reference: 'the coordination reference' } } : {}),
     },
   };

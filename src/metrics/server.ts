@@ -7,9 +7,12 @@ import { type Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../core/errors.js';
 import { CONTENT_TYPES, type Family, exposition, negotiate } from './exposition.js';
+import { type Exposure, exposureOf } from './host.js';
 
 export interface MetricsServer {
   readonly url: string;
+  /** Who can reach it, from the address actually bound (not from how the host was spelled). */
+  readonly exposure: Exposure;
   close(): Promise<void>;
 }
 
@@ -33,6 +36,7 @@ export async function startMetricsServer(host: string, port: number, families: (
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shown}:${address.port}/metrics`,
+    exposure: exposureOf(address.address),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -3,8 +3,8 @@
  * in name order) or an NDJSON file whose lines are objects with a string `text`. Read once, before
  * anything is sent; every problem is named with its file (and line), and empty texts are listed, not sent.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { ScenarioError } from '../core/errors.js';
 
 export interface UserDocument {
@@ -48,8 +48,8 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
     if (text.trim() === '') empty.push(name);
     else documents.push({ name, text });
   };
-  const readText = (full: string, name: string): string => {
-    const read = readRegularText(full, name);
+  const readText = (full: string, name: string, followLinks = true): string => {
+    const read = readRegularText(full, name, followLinks);
     if ('problem' in read) return refuse(read.problem);
     if (read.notUtf8) notUtf8.push(name);
     return read.text;
@@ -63,9 +63,14 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
     }
     const files = names.filter((f) => f.endsWith('.txt')).sort();
     if (files.length > USER_TEXT_BOUNDS.files) refuse(`${path} holds ${files.length} .txt files; expected at most ${USER_TEXT_BOUNDS.files}`);
+    // The folder as the user named it may itself be a link; what is in it stays in it.
+    const root = realpathSync(path);
     let bytes = 0;
     for (const file of files) {
-      const text = readText(join(path, file), file);
+      const inside = fileInside(root, path, file);
+      if ('problem' in inside) return refuse(inside.problem);
+      // Not following a link from here on: the checked file is the one read.
+      const text = readText(inside.path, file, false);
       bytes += Buffer.byteLength(text);
       if (bytes > USER_TEXT_BOUNDS.bytes) refuse(`the .txt files in ${path} pass ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`);
       add(file, text);
@@ -100,21 +105,58 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
 }
 
 /**
+ * Where to read `name`, an entry of the source folder (`shown` as named, `root` its real path): the entry
+ * itself, or, for a symbolic link, its target when that is a regular file inside the folder. A link out of
+ * the folder (however many links it goes through), to a folder or a device, or to nothing, is refused.
+ */
+function fileInside(root: string, shown: string, name: string): { readonly path: string } | { readonly problem: string } {
+  const full = join(root, name);
+  const expected = 'a link in the source folder may point only at a regular file inside it';
+  try {
+    if (!lstatSync(full).isSymbolicLink()) return { path: full };
+  } catch (error) {
+    return { problem: `${join(shown, name)} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+  let target: string;
+  try {
+    target = realpathSync(full);
+  } catch (error) {
+    return { problem: `${join(shown, name)} is a symbolic link to nothing (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ${expected}` };
+  }
+  if (!target.startsWith(root + sep)) return { problem: `${join(shown, name)} is a symbolic link out of the source folder ${shown} (to ${target}): not followed; ${expected}` };
+  if (!lstatSync(target).isFile()) return { problem: `${join(shown, name)} is a symbolic link to ${target}, which is not a regular file; ${expected}` };
+  return { path: target };
+}
+
+/**
  * A regular file's text: UTF-8, a leading byte-order mark dropped, `notUtf8` when bytes were not UTF-8 (read
  * as U+FFFD). A folder, a pipe or a device is refused, not read (a pipe would block, /dev/zero never end).
+ * Checked on the file opened (not on its name, which could change in between); with `followLinks` false, a
+ * link in its place is refused.
  */
-export function readRegularText(full: string, name: string): { readonly text: string; readonly notUtf8: boolean } | { readonly problem: string } {
-  let stat: ReturnType<typeof statSync>;
+export function readRegularText(full: string, name: string, followLinks = true): { readonly text: string; readonly notUtf8: boolean } | { readonly problem: string } {
+  let fd: number;
   try {
-    stat = statSync(full);
+    // Non-blocking: opening a pipe must not wait for a writer; a regular file reads as usual.
+    fd = openSync(full, constants.O_RDONLY | constants.O_NONBLOCK | (followLinks ? 0 : constants.O_NOFOLLOW));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP' && !followLinks) return { problem: `${name} became a symbolic link while it was read; not followed` };
     return { problem: `${name} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (error as Error).message})`}` };
   }
+  try {
+    return readOpened(fd, name);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function readOpened(fd: number, name: string): { readonly text: string; readonly notUtf8: boolean } | { readonly problem: string } {
+  const stat = fstatSync(fd);
   if (!stat.isFile()) return { problem: `${name} is not a regular file (a folder, a device or a pipe); expected a text file` };
   if (stat.size > USER_TEXT_BOUNDS.bytes) return { problem: `${name} is over ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large` };
   try {
-    const bytes = readFileSync(full);
+    const bytes = readFileSync(fd);
     const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
     // A U+FFFD the bytes did not spell out is a byte that is not UTF-8 (a binary file, Latin-1, …).
     return { text, notUtf8: text.includes('\uFFFD') && !bytes.includes(Buffer.from('\uFFFD')) };

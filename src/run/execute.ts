@@ -33,7 +33,7 @@ import { runPlan } from '../engine/index.js';
 import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type HostRecord, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, summaryJson } from '../judge/index.js';
 import type { ProfileName } from '../mock/index.js';
 import { type Plan, type Shard, arrivalsBefore, maxInFlightOf } from '../plan/index.js';
-import { RunMetrics, startMetricsServer } from '../metrics/index.js';
+import { RunMetrics, exposureWarning, startMetricsServer } from '../metrics/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
@@ -110,6 +110,8 @@ export interface RunOutcome {
   readonly manifestSha256: string | null;
   /** Output files that could not be written whole (exit 4). */
   readonly writeFailures: readonly FileResult[];
+  /** summary.json's path, or null when it could not be written (the terminal then names no file that is not there). */
+  readonly summaryPath: string | null;
   /** The comparison with --baseline, when there was one. */
   readonly comparison: BaselineComparison | undefined;
 }
@@ -141,7 +143,11 @@ export async function executeRun(options: RunOptions, prepared: PreparedRun): Pr
   const metrics = options.metrics === undefined ? undefined : new RunMetrics(plan, { scenario: scenario.name, environment: scenario.target.environment, timeScale: plan.timeScale });
   // Listening before anything is made or sent: a port in use is bad input (exit 2), with nothing to clean up.
   const server = metrics === undefined ? undefined : await startMetricsServer(options.metrics!.host, options.metrics!.port, () => metrics.families());
-  if (server !== undefined) options.log(`loadproof: metrics: ${server.url} (OpenMetrics or Prometheus text, while the run lasts)`);
+  if (server !== undefined) {
+    options.log(`loadproof: metrics: ${server.url} (OpenMetrics or Prometheus text, while the run lasts)`);
+    const warning = exposureWarning(server.exposure, server.url);
+    if (warning !== null) options.log(warning);
+  }
   try {
     return await measureAndReport(options, prepared, metrics);
   } finally {
@@ -246,7 +252,7 @@ async function measureAndReport(options: RunOptions, { scenario, scenarioText, p
       const notPointed = await pointLatestAt(options.outDir, reportDir);
       if (notPointed !== null) options.log(`loadproof: warning: ${notPointed}`);
     }
-    return { exitCode, reportDir, summary: judgement.summary, manifestSha256: manifest.sha256, failure: measured.failure, writeFailures, comparison };
+    return { exitCode, reportDir, summary: judgement.summary, manifestSha256: manifest.sha256, failure: measured.failure, writeFailures, summaryPath: summaryWritten.error === null ? join(reportDir, 'summary.json') : null, comparison };
   } finally {
     await target.embedded?.close();
   }

@@ -59,7 +59,7 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
       throw new UsageError(`no credentials for the ${t.environment} target: set $${idVar} and $${secretVar} (names from target.credentials), or pass --credentials <file>`, 'nothing was sent');
     }
     const baseUrl = t.baseUrl!;
-    return { environment: t.environment, kind: 'real', baseUrl, audience: t.audience ?? baseUrl, ...fromCredentials(credentials), profile: null, embedded: undefined, warnings };
+    return { environment: t.environment, kind: 'real', baseUrl, audience: t.audience ?? baseAudience(baseUrl), ...fromCredentials(credentials), profile: null, embedded: undefined, warnings };
   }
   if (t.baseUrl === undefined) {
     // The embedded mock accepts the credentials given, so they travel the same path as against a real service.
@@ -103,7 +103,7 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
     environment: 'mock',
     kind: info === undefined ? 'loopback-stub' : 'loadproof-mock',
     baseUrl: t.baseUrl,
-    audience: t.audience ?? t.baseUrl,
+    audience: t.audience ?? baseAudience(t.baseUrl),
     ...(credentials === undefined ? defaults : fromCredentials(credentials)),
     profile: info?.profile ?? null,
     embedded: undefined,
@@ -132,4 +132,12 @@ async function mockInfo(baseUrl: string): Promise<{ timeScale: number; profile: 
   const stats = body as { timeScale?: unknown; profile?: unknown } | undefined;
   if (status !== 200 || typeof stats !== 'object' || stats === null || typeof stats.timeScale !== 'number' || !(stats.timeScale > 0)) return undefined;
   return { timeScale: stats.timeScale, profile: typeof stats.profile === 'string' ? stats.profile : null };
+}
+
+/**
+ * The audience a base URL stands for: the spec's `{base_url}`, which its paths follow with `/oauth/token`, so
+ * without a trailing slash. The service compares audiences exactly; `baseUrl: https://host/` must still work.
+ */
+function baseAudience(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '');
 }

@@ -1,5 +1,5 @@
 /** The end-of-run table on the terminal, like k6's summary: one row per phase, then the verdict. */
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { formatMs, formatTable } from '../core/text.js';
 import type { RunOutcome } from './execute.js';
 import type { Summary } from '../judge/index.js';
@@ -25,8 +25,11 @@ export function targetText(summary: Summary): string {
   }
 }
 
-/** `exitCode`: the process's, when a file written after summary.json (the manifest) failed and made it 4. */
-export function formatSummary(summary: Summary, summaryPath: string, exitCode: number = summary.exitCode): string {
+/**
+ * `exitCode`: the process's, when a file written after summary.json (the manifest) failed and made it 4.
+ * `summaryPath`: null when summary.json could not be written: then no path is printed, only that it is missing.
+ */
+export function formatSummary(summary: Summary, summaryPath: string | null, exitCode: number = summary.exitCode): string {
   const errors = (e: Record<string, number>): number => Object.values(e).reduce((a, b) => a + b, 0);
   const rows = [
     ['phase', 'offered', 'achieved', 'sent', 'dropped', 'unsent', '2xx', '429', '504', 'errors', 'p50', 'p95', 'p99', 'target p95', 'verdict'],
@@ -74,7 +77,7 @@ export function formatSummary(summary: Summary, summaryPath: string, exitCode: n
     `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${exitCode}`,
     ...summary.verdict.reasons.map((r) => `  - ${r}`),
     ...summary.verdict.notes.map((n) => `  note: ${n}`),
-    `summary: ${summaryPath}`,
+    summaryPath === null ? 'summary: NOT WRITTEN (summary.json could not be written: see below); the table above is the judgement' : `summary: ${summaryPath}`,
     '',
   ].join('\n');
 }
@@ -120,10 +123,11 @@ export function describeEnding(outcome: RunOutcome): string[] {
   if (outcome.failure !== undefined) {
     lines.push(`loadproof: ${outcome.failure.code}: ${outcome.failure.message}`);
     const sent = outcome.summary.counts.sent;
-    lines.push(`  ${sent === 0 ? 'nothing was sent' : `${sent} requests were sent before the run stopped`}; every planned request is accounted for in ${outcome.reportDir}`);
+    const eventsLost = outcome.writeFailures.some((f) => basename(f.file) === 'events.ndjson');
+    lines.push(`  ${sent === 0 ? 'nothing was sent' : `${sent} requests were sent before the run stopped`}; every planned request is accounted for in ${eventsLost ? 'the table above (events.ndjson was not written whole)' : outcome.reportDir}`);
   }
   for (const f of outcome.writeFailures) {
-    lines.push(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error}); everything else measured is in the table above${f.file.endsWith('summary.json') ? '' : ' and in summary.json'}`);
+    lines.push(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error}); everything else measured is in the table above${outcome.summaryPath === null ? '' : ' and in summary.json'}`);
   }
   return lines;
 }

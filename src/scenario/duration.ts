@@ -1,15 +1,30 @@
 /** Durations as people write them in scenario files: "500ms", "90s", "5m", "1h", "1m30s". */
 
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+const UNITS = ['h', 'm', 's', 'ms'] as const;
+const UNIT_MS = { h: 3_600_000, m: 60_000, s: 1000, ms: 1 } as const;
 const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
 
-/** Milliseconds of a duration string, or undefined when it is not one; Infinity when its digits overflow (callers bound it). */
+/** The grammar, for messages. */
+export const DURATION_FORM = 'decimal amounts, each unit (h, m, s, ms) at most once and largest first, a point only in the last';
+
+/**
+ * Milliseconds of a duration string, or undefined when it is not one; Infinity when its digits overflow (callers
+ * bound it). One grammar: "90s", "1.5s", "1m30s", "1h2m3s4ms"; never "1s1s", "30s1m" or "1.5m30s", which
+ * add up to something nobody wrote.
+ */
 export function parseDurationMs(text: string): number | undefined {
-  const compact = text.trim();
-  if (!DURATION.test(compact)) return undefined;
+  if (!DURATION.test(text)) return undefined;
   let total = 0;
-  for (const [, amount, unit] of compact.matchAll(PART)) total += Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  let last = -1;
+  const parts = [...text.matchAll(PART)];
+  for (const [i, [, amount, unit]] of parts.entries()) {
+    const rank = UNITS.indexOf(unit as (typeof UNITS)[number]);
+    if (rank <= last) return undefined;
+    if (amount!.includes('.') && i < parts.length - 1) return undefined;
+    last = rank;
+    total += Number(amount) * UNIT_MS[unit as keyof typeof UNIT_MS];
+  }
   return total;
 }
 

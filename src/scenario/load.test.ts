@@ -70,13 +70,13 @@ describe('parseScenario', () => {
     { name: 'a negative rate', edit: 'phases:\n  - name: a\n    duration: 1m\n    rpm: -5', problem: 'phases[0].rpm: expected rpm > 0 (requests per minute), got -5' },
     { name: 'a zero rate', edit: 'phases:\n  - name: a\n    duration: 1m\n    rpm: 0', problem: 'phases[0].rpm: expected rpm > 0 (requests per minute), got 0' },
     { name: 'a missing duration', edit: 'phases:\n  - name: a\n    rpm: 100', problem: 'phases[0].duration: expected a duration as a string like "90s", "5m" or "1m30s", got nothing' },
-    { name: 'a malformed duration', edit: 'phases:\n  - name: a\n    duration: 5 minutes\n    rpm: 100', problem: 'phases[0].duration: expected a duration like "90s", "5m" or "1m30s" (units ms, s, m, h), greater than zero, got "5 minutes"' },
+    { name: 'a malformed duration', edit: 'phases:\n  - name: a\n    duration: 5 minutes\n    rpm: 100', problem: 'phases[0].duration: expected a duration like "90s", "5m" or "1m30s" (units ms, s, m, h; each at most once, largest first), greater than zero, got "5 minutes"' },
     { name: 'a ramp without an end', edit: 'phases:\n  - name: a\n    duration: 1m\n    fromRpm: 100', problem: 'phases[0].toRpm: a ramp needs toRpm (the rate at its end), got nothing' },
     { name: 'no rate at all', edit: 'phases:\n  - name: a\n    duration: 1m', problem: 'phases[0].rpm: expected rpm (constant rate) or fromRpm and toRpm (ramp), got nothing' },
     { name: 'both a rate and a ramp', edit: 'phases:\n  - name: a\n    duration: 1m\n    rpm: 1\n    fromRpm: 1\n    toRpm: 2', problem: 'phases[0].rpm: give either rpm (constant) or fromRpm and toRpm (ramp), not both, got 1' },
     { name: 'a warm-up as long as the phase', edit: 'phases:\n  - name: a\n    duration: 1m\n    rpm: 1\n    warmup: 60s', problem: 'phases[0].warmup: expected warmup shorter than the phase (1m), got "60s"' },
     { name: 'no phases', edit: 'phases: []', problem: 'phases: expected at least one phase' },
-    { name: 'a bad threshold', edit: 'phases:\n  - name: a\n    duration: 1m\n    rpm: 1\nthresholds:\n  all: ["p(95) < soon"]', problem: 'thresholds.all[0]: p(…) compares with a finite duration like 2500ms or 4s, got "soon"' },
+    { name: 'a bad threshold', edit: 'phases:\n  - name: a\n    duration: 1m\n    rpm: 1\nthresholds:\n  all: ["p(95) < soon"]', problem: 'thresholds.all[0]: p(…) compares with a finite duration like 2500ms or 4s (decimal amounts, each unit (h, m, s, ms) at most once and largest first, a point only in the last), got "soon"' },
   ])('refuses $name, naming the field, the value and what was expected', ({ edit, problem }) => {
     const text = `name: t\ndescription: d\n${edit}\n`;
     expect(problemsOf(text)).toContain(problem);
@@ -209,7 +209,7 @@ describe('parseScenario', () => {
         'phases: expected at most 10,000,000 planned requests in all, got 10,488,000 (phases[1] "b" plans the most: 6,048,000); lower a rate or a duration',
       ],
       ['a ramp one request over the bound', scenario('', '  - { name: r, duration: 10m, fromRpm: 1, toRpm: 2000000 }'), 'phases: expected at most 10,000,000 planned requests in all, got 10,000,005 (phases[0] "r" plans the most: 10,000,005); lower a rate or a duration'],
-      ['an astronomical rate', scenario('', '  - { name: a, duration: 1s, rpm: 1e308 }'), 'phases: expected at most 10,000,000 planned requests in all, got 1.67e+306 (phases[0] "a" plans the most: 1.67e+306); lower a rate or a duration'],
+      ['an astronomical rate', scenario('', `  - { name: a, duration: 1s, rpm: 1${'0'.repeat(308)} }`), 'phases: expected at most 10,000,000 planned requests in all, got 1.67e+306 (phases[0] "a" plans the most: 1.67e+306); lower a rate or a duration'],
       ['an infinite rate', scenario('', '  - { name: a, duration: 1s, rpm: .inf }'), 'phases[0].rpm: expected rpm as a finite number of requests per minute, got Infinity'],
       ['a NaN rate', scenario('', '  - { name: a, duration: 1s, fromRpm: .nan, toRpm: 1 }'), 'phases[0].fromRpm: expected fromRpm as a finite number of requests per minute, got NaN'],
       ['a timeout of 99ms', scenario('timeout: 99ms'), 'timeout: expected a timeout from 100ms to 10m, got "99ms"'],
@@ -228,7 +228,7 @@ describe('parseScenario', () => {
       ['limits over a day', scenario('limits: { burstMinutes: 1441, reference: SUP-1 }'), 'limits.burstMinutes: expected minutes > 0 and at most 1440 (a day), got 1441'],
       ['infinite limit minutes', scenario('limits: { spikeMinutes: .inf, reference: SUP-1 }'), 'limits.spikeMinutes: expected minutes > 0 and at most 1440 (a day), got Infinity'],
       ['a NaN limit rate', scenario('limits: { sustainedRpm: .nan, reference: SUP-1 }'), 'limits.sustainedRpm: expected sustainedRpm as a finite number of requests per minute, got NaN'],
-      ['a huge in-flight limit', scenario('limits: { maxInFlight: 1e12, reference: SUP-1 }'), 'limits.maxInFlight: expected an integer from 1 to 10000, got 1000000000000'],
+      ['a huge in-flight limit', scenario('limits: { maxInFlight: 1000000000000, reference: SUP-1 }'), 'limits.maxInFlight: expected an integer from 1 to 10000, got 1000000000000'],
       [
         'a notice window that ends before it starts',
         scenario("notice: { announcedOn: '2026-11-01', reference: SUP-1, window: { start: '2026-12-01T09:00:00Z', end: '2026-12-01T10:00:00+01:00' } }"),

@@ -25,7 +25,7 @@ const weights = <K extends string>(keys: readonly K[]) => {
 const duration = (what: string, maxMs: number, range: string, minMs = 0) =>
   z.string({ error: `expected ${what} as a string like "90s", "5m" or "1m30s"` }).superRefine((text, ctx) => {
     const ms = parseDurationMs(text);
-    if (ms === undefined || !(ms > 0)) ctx.addIssue({ code: 'custom', message: `expected ${what} like "90s", "5m" or "1m30s" (units ms, s, m, h), greater than zero` });
+    if (ms === undefined || !(ms > 0)) ctx.addIssue({ code: 'custom', message: `expected ${what} like "90s", "5m" or "1m30s" (units ms, s, m, h; each at most once, largest first), greater than zero` });
     // `!(ms <= maxMs)`: a duration of 400 digits is Infinity, and refused here.
     else if (ms < minMs || !(ms <= maxMs)) ctx.addIssue({ code: 'custom', message: range });
   });
@@ -72,6 +72,21 @@ const LIMIT_MINUTES = `expected minutes > 0 and at most ${B.limitMinutes} (a day
 const limitMinutes = z.number({ error: LIMIT_MINUTES }).positive({ error: LIMIT_MINUTES }).max(B.limitMinutes, { error: LIMIT_MINUTES });
 
 const reference = z.string().trim().min(3, { error: 'expected a support reference (ticket or case id)' });
+
+/** The `notice:` block; also what `loadproof notice` checks its draft against, so it never drafts one refused here. */
+export const NoticeSchema = z.strictObject({
+  announcedOn: isoDate.describe('Day the load test was announced to support'),
+  reference: reference,
+  window: z
+    .strictObject({ start: isoDateTime, end: isoDateTime })
+    .superRefine((w, ctx) => {
+      const [start, end] = [Date.parse(w.start), Date.parse(w.end)];
+      // Only between two valid times: a bad start has its own message.
+      if (Number.isFinite(start) && Number.isFinite(end) && end <= start) ctx.addIssue({ code: 'custom', path: ['end'], message: `expected an end after notice.window.start (${w.start})` });
+    })
+    .optional()
+    .describe('Announced window the run must fall in'),
+});
 
 export const PhaseSchema = z
   .strictObject({
@@ -263,21 +278,7 @@ export const ScenarioSchema = z
         byPhase: ByPhaseSchema.default(() => new Map()).describe('Checked on the named phase only'),
       })
       .default(() => ({ documentedTargets: true, errors: DEFAULT_ERROR_CHECK, all: [], byPhase: new Map() })),
-    notice: z
-      .strictObject({
-        announcedOn: isoDate.describe('Day the load test was announced to support'),
-        reference: reference,
-        window: z
-          .strictObject({ start: isoDateTime, end: isoDateTime })
-          .superRefine((w, ctx) => {
-            const [start, end] = [Date.parse(w.start), Date.parse(w.end)];
-            // Only between two valid times: a bad start has its own message.
-            if (Number.isFinite(start) && Number.isFinite(end) && end <= start) ctx.addIssue({ code: 'custom', path: ['end'], message: `expected an end after notice.window.start (${w.start})` });
-          })
-          .optional()
-          .describe('Announced window the run must fall in'),
-      })
-      .optional()
+    notice: NoticeSchema.optional()
       .describe('Advance notice of a sandbox load test (spec: at least two weeks ahead)'),
     coordination: z.strictObject({ reference }).optional().describe('Support reference for traffic above 200 rpm for more than 5 minutes'),
     limits: z

@@ -4,7 +4,8 @@
  * threshold may name its stage: `identification.p(95) < 2500ms` (the same as none), `obfuscation.p(95) < 500ms`,
  * `obfuscation.rate(429) == 0`, `document.p(95) < 8s` (end to end), `document.rate(errors) < 1%`.
  */
-import { parseDurationMs } from './duration.js';
+import { DURATION_FORM, parseDurationMs } from './duration.js';
+import { DECIMAL_FORM, parseDecimal } from './number.js';
 
 export const THRESHOLD_OPERATORS = ['<', '<=', '==', '>=', '>'] as const;
 export type ThresholdOperator = (typeof THRESHOLD_OPERATORS)[number];
@@ -72,21 +73,22 @@ export function parseThreshold(source: string): Threshold | { readonly problem: 
   const stage = stageName === 'obfuscation' || stageName === 'document' ? { stage: stageName } : {};
   if (stageName === 'document' && fn !== 'p' && arg !== 'errors') return { problem: `document.${fn}(…) counts errors (documents that did not go through the whole chain), got "${arg}"` };
   if (fn === 'p') {
-    const percentile = Number(arg);
-    if (!(percentile > 0 && percentile < 100)) return { problem: `p(…) takes a percentile between 0 and 100 (exclusive), got "${arg}"` };
+    const percentile = parseDecimal(arg);
+    if (percentile === undefined || !(percentile > 0 && percentile < 100)) return { problem: `p(…) takes a percentile between 0 and 100 (exclusive), ${DECIMAL_FORM}, got "${arg}"` };
     const valueMs = parseDurationMs(value);
-    if (valueMs === undefined || !Number.isFinite(valueMs)) return { problem: `p(…) compares with a finite duration like 2500ms or 4s, got "${value}"` };
+    if (valueMs === undefined || !Number.isFinite(valueMs)) return { problem: `p(…) compares with a finite duration like 2500ms or 4s (${DURATION_FORM}), got "${value}"` };
     if (valueMs > MAX_PERCENTILE_TARGET_MS) return { problem: `p(…) compares with a duration of at most 24h, got "${value}"` };
     return { kind: 'percentile', source, percentile, op, valueMs, ...stage };
   }
   if (!(COUNTABLE as readonly string[]).includes(arg)) return { problem: `${fn}(…) counts one of ${COUNTABLE.join(', ')}, got "${arg}"` };
   const of = arg as Countable;
   if (fn === 'rate') {
-    const fraction = value.endsWith('%') ? Number(value.slice(0, -1)) / 100 : Number(value);
-    if (!(fraction >= 0 && fraction <= 1)) return { problem: `rate(…) compares with a percentage like 1% or a fraction from 0 to 1, got "${value}"` };
+    const amount = parseDecimal(value.endsWith('%') ? value.slice(0, -1) : value);
+    const fraction = amount === undefined ? undefined : value.endsWith('%') ? amount / 100 : amount;
+    if (fraction === undefined || !(fraction >= 0 && fraction <= 1)) return { problem: `rate(…) compares with a percentage like 1% or a fraction from 0 to 1, ${DECIMAL_FORM}, got "${value}"` };
     return { kind: 'rate', source, of, op, fraction, ...stage };
   }
-  const count = Number(value);
-  if (!Number.isInteger(count) || count < 0) return { problem: `count(…) compares with a whole number ≥ 0, got "${value}"` };
+  const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(count)) return { problem: `count(…) compares with a whole number ≥ 0 in decimal digits, got "${value}"` };
   return { kind: 'count', source, of, op, count, ...stage };
 }

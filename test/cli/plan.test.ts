@@ -44,7 +44,7 @@ describe('loadproof plan', () => {
     expect(stdout).toBe('');
     expect(stderr).toContain(`loadproof: SCENARIO_INVALID: ${file}: 4 problems`);
     expect(stderr).toContain('✖ description: missing; expected a string\n');
-    expect(stderr).toContain('✖ phases[0].duration: expected a duration like "90s", "5m" or "1m30s" (units ms, s, m, h), greater than zero, got "5 minutes"');
+    expect(stderr).toContain('✖ phases[0].duration: expected a duration like "90s", "5m" or "1m30s" (units ms, s, m, h; each at most once, largest first), greater than zero, got "5 minutes"');
     expect(stderr).toContain('✖ phases[0].rpm: expected rpm > 0 (requests per minute), got -5');
     expect(stderr).toContain('✖ phases[0].color: unknown field');
     expect(stderr).toContain('hint: nothing was sent');

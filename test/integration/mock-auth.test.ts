@@ -21,9 +21,32 @@ describe('POST /oauth/token', () => {
     expect(reply.headers['cache-control']).toBe('no-store');
   });
 
-  it('accepts the audience with a trailing slash', async () => {
+  // Issue 27 case 15: the spec's audience is `{base_url}` itself (its paths are written `{base_url}/oauth/token`),
+  // compared exactly as the real service would: no spelling of it other than the base URL is accepted.
+  it.each([
+    ['a trailing slash', (u: string) => `${u}/`],
+    ['a double slash', (u: string) => `${u}//`],
+    ['a trailing dot on the host', (u: string) => u.replace('127.0.0.1', '127.0.0.1.')],
+    ['the scheme in capitals', (u: string) => u.replace('http:', 'HTTP:')],
+    ['a path after it', (u: string) => `${u}/oauth`],
+    ['a path in other case', (u: string) => `${u}/Oauth/token`],
+    ['a query', (u: string) => `${u}?x=1`],
+    ['a fragment', (u: string) => `${u}#`],
+    ['spaces around it', (u: string) => ` ${u} `],
+    ['localhost for 127.0.0.1', (u: string) => u.replace('127.0.0.1', 'localhost')],
+    ['a default port spelled out', (u: string) => u.replace(/:\d+$/, ':80')],
+  ])('answers 403 for the base URL with %s', async (_what, variant) => {
     const s = await start();
-    expect((await postJson(s.url + API_PATHS.token, tokenRequest(s, { audience: `${s.url}/` }))).status).toBe(200);
+    const audience = variant(s.url);
+    expect(audience).not.toBe(s.url);
+    const reply = await postJson(s.url + API_PATHS.token, tokenRequest(s, { audience }));
+    expect(reply.status).toBe(403);
+    expect(reply.json).toEqual({ error: 'access_denied', error_description: expect.stringContaining(`expected the base URL "${s.url}"`) });
+  });
+
+  it('accepts the base URL exactly as it is', async () => {
+    const s = await start();
+    expect((await postJson(s.url + API_PATHS.token, tokenRequest(s, { audience: s.url }))).status).toBe(200);
   });
 
   it.each([

@@ -1,5 +1,4 @@
 /** What `run` and `report` share: the --json and --inconclusive flags, and how a judgement is printed. */
-import { dirname } from 'node:path';
 import type { Argv } from 'yargs';
 import { INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../../core/exit-codes.js';
 import { type Summary, summaryJson } from '../../judge/index.js';
@@ -17,9 +16,9 @@ export function judgementOptions<T>(y: Argv<T>) {
     });
 }
 
-/** The table (or summary.json itself, with --json) on stdout, and the evidence line. */
-export function printJudgement(io: Io, json: boolean, summary: Summary, summaryPath: string, manifestSha256: string | null, exitCode: number): void {
-  const evidence = formatManifestLine(dirname(summaryPath), manifestSha256);
+/** The table (or summary.json itself, with --json) on stdout, and the evidence line; `summaryPath` null: summary.json was not written. */
+export function printJudgement(io: Io, json: boolean, summary: Summary, runDir: string, summaryPath: string | null, manifestSha256: string | null, exitCode: number): void {
+  const evidence = formatManifestLine(runDir, manifestSha256);
   if (json) {
     for (const piece of summaryJson(summary)) io.stdout(piece);
     io.stderr(evidence);

@@ -1,4 +1,5 @@
 /** `loadproof merge <run-dir>...`: the shards of one run put together and judged as one. Wires modules; no logic here. */
+import { dirname } from 'node:path';
 import type { Argv } from 'yargs';
 import { exitUnder } from '../../core/exit-codes.js';
 import type { Io } from '../io.js';
@@ -24,7 +25,7 @@ export async function runMerge(args: MergeArgs, io: Io): Promise<number> {
   const judged = await mergeAndJudge({ dirs: args['run-dirs'].map(String), outDir: args.out, ...(args['run-dir'] === undefined ? {} : { runDir: args['run-dir'] }) }, { now: () => new Date(), pngCharts: args.charts });
   for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
   const exitCode = exitUnder(args.inconclusive, judged.exitCode);
-  printJudgement(io, args.json, judged.summary, judged.summaryPath, judged.manifestSha256, exitCode);
+  printJudgement(io, args.json, judged.summary, dirname(judged.summaryPath), judged.written.error === null ? judged.summaryPath : null, judged.manifestSha256, exitCode);
   if (judged.written.error !== null) io.stderr(`loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`);
   for (const f of judged.reports.filter((r) => r.error !== null)) io.stderr(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error})\n`);
   return exitCode;

@@ -1,6 +1,7 @@
 /** `loadproof mock`: start the mock server until SIGINT/SIGTERM. */
 import type { Argv } from 'yargs';
 import { EXIT } from '../../core/exit-codes.js';
+import { checkListenHost, exposureOf } from '../../core/listen-host.js';
 import { checkTimeScale } from '../../core/time-scale.js';
 import { MOCK_DEFAULTS } from '../../mock/defaults.js';
 import { PROFILE_NAMES, type ProfileName } from '../../mock/profiles.js';
@@ -9,7 +10,7 @@ import { capYoungGeneration } from '../../core/young-generation.js';
 
 export function mockOptions<T>(y: Argv<T>) {
   return y
-    .option('host', { type: 'string', default: MOCK_DEFAULTS.host, describe: 'Interface to bind (loopback by default)' })
+    .option('host', { type: 'string', requiresArg: true, default: MOCK_DEFAULTS.host, describe: 'Interface to bind (loopback by default; another is said on stderr; an empty or ambiguous host is refused)' })
     .option('port', { type: 'number', default: MOCK_DEFAULTS.port, describe: 'Port; 0 picks a free one' })
     .option('profile', { choices: PROFILE_NAMES, default: MOCK_DEFAULTS.profile as ProfileName, describe: 'Behaviour profile' })
     .option('time-scale', { type: 'number', default: MOCK_DEFAULTS.timeScale, describe: 'k, from 1 to 1000: the mock runs k times fast (rates × k, times ÷ k)' })
@@ -42,7 +43,7 @@ export async function runMock(args: MockArgs, io: Io): Promise<number> {
   // A long-lived mock serves run after run: its RSS must not step up at the second (src/core/young-generation.ts).
   capYoungGeneration();
   const server = await (await import('../../mock/index.js')).startMockServer({
-    host: args.host,
+    host: checkListenHost('--host', args.host),
     port: args.port,
     profile: args.profile,
     timeScale: checkTimeScale(args['time-scale']),
@@ -68,6 +69,10 @@ export async function runMock(args: MockArgs, io: Io): Promise<number> {
   });
   // Listen for signals before announcing the server: whoever reads the line may signal at once.
   const signalled = io.waitForSignal();
+  // Whatever --host said, the address bound decides: the mock's credentials are documented defaults.
+  if (exposureOf(new URL(server.url).hostname) !== 'loopback') {
+    io.stderr(`loadproof: WARNING: --host: the mock listens on ${server.url}, ${exposureOf(new URL(server.url).hostname) === 'every-interface' ? 'on EVERY network interface of this host' : 'on a network interface (not loopback)'}: anyone who can reach it can take a token with its credentials and send it traffic\n`);
+  }
   const info = {
     url: server.url,
     audience: server.audience,

@@ -1,4 +1,5 @@
 /** `loadproof report <run-dir>`: judge a finished run again, offline. Wires the report module to the process; no logic here. */
+import { dirname } from 'node:path';
 import type { Argv } from 'yargs';
 import { exitUnder } from '../../core/exit-codes.js';
 import type { Io } from '../io.js';
@@ -16,7 +17,7 @@ export async function runReport(args: ReportArgs, io: Io): Promise<number> {
   const judged = await judgeFolder(args['run-dir'], { now: () => new Date(), pngCharts: args.charts });
   for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
   const exitCode = exitUnder(args.inconclusive, judged.exitCode);
-  printJudgement(io, args.json, judged.summary, judged.summaryPath, judged.manifestSha256, exitCode);
+  printJudgement(io, args.json, judged.summary, dirname(judged.summaryPath), judged.written.error === null ? judged.summaryPath : null, judged.manifestSha256, exitCode);
   if (judged.written.error !== null) io.stderr(`loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`);
   const unwritten = judged.reports.filter((f) => f.error !== null);
   for (const f of unwritten) io.stderr(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error})\n`);

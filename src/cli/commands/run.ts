@@ -1,11 +1,11 @@
 /** `loadproof run <scenario>`: the main job. Wires the run module to the process; no logic here. */
-import { join } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, exitUnder } from '../../core/exit-codes.js';
 import { parseStartAt } from '../../guard/index.js';
 import { parseShard } from '../../plan/index.js';
 import { UsageError } from '../../core/errors.js';
 import { checkTimeScale } from '../../core/time-scale.js';
+import { checkMetricsHost } from '../../metrics/host.js';
 import { PROFILE_NAMES } from '../../mock/profiles.js';
 import { describeEnding, executeRun, hostRecord } from '../../run/index.js';
 import type { Io } from '../io.js';
@@ -26,7 +26,7 @@ export function runOptions<T>(y: Argv<T>) {
     .option('shard', { type: 'string', describe: 'i/n: send only shard i of n of the plan (0-based, as JOB_COMPLETION_INDEX): the arrivals whose seq ≡ i (mod n); the guard judges the whole plan; loadproof merge joins the shards' })
     .option('start-at', { type: 'string', describe: "An ISO time with a zone: the schedule's t = 0 (every shard given the same starts together); at most 1 s late, 24 h ahead" })
     .option('metrics-port', { type: 'number', requiresArg: true, describe: 'Serve live metrics (GET /metrics, OpenMetrics or Prometheus text) on this port while the run lasts; 0 picks a free one' })
-    .option('metrics-host', { type: 'string', requiresArg: true, default: '127.0.0.1', describe: 'The address --metrics-port listens on (loopback by default; 0.0.0.0 for a scraper in a cluster)' })
+    .option('metrics-host', { type: 'string', requiresArg: true, default: '127.0.0.1', describe: 'The address --metrics-port listens on: 127.0.0.1 by default (this host only); 0.0.0.0 or :: for a scraper in a cluster (said on stderr: /metrics has no authentication); an empty or ambiguous host is refused' })
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
@@ -46,6 +46,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   if (startAt !== undefined && 'problem' in startAt) throw new UsageError(startAt.problem, 'nothing was sent');
   const metricsPort = args['metrics-port'];
   if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort <= 65_535)) throw new UsageError(`--metrics-port: expected a port from 0 to 65535, got ${metricsPort}`, 'nothing was sent');
+  const metricsHost = checkMetricsHost(args['metrics-host']);
   // The baseline is judged before anything is sent: a bad one is bad input (exit 2), with no traffic.
   if (args.tolerance !== undefined && args.baseline === undefined) throw new UsageError('--tolerance: it applies only with --baseline <dir>', 'add --baseline, or drop --tolerance; nothing was sent');
   const baseline = args.baseline === undefined ? undefined : await loadBaseline(args.baseline, args.tolerance ?? '10%');
@@ -75,7 +76,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     pngCharts: args.charts,
     ...(shard === undefined ? {} : { shard }),
     ...(startAt === undefined ? {} : { startAtMs: startAt.ms }),
-    ...(metricsPort === undefined ? {} : { metrics: { host: args['metrics-host'], port: metricsPort } }),
+    ...(metricsPort === undefined ? {} : { metrics: { host: metricsHost, port: metricsPort } }),
     ...(baseline === undefined ? {} : { baseline }),
     progress: args.quiet ? 'off' : io.stderrIsTTY ? 'tty' : 'lines',
     progressWrite: (text) => io.stderr(text),
@@ -85,7 +86,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   });
   // A shard's verdict is of its share only: the test's is the merge's. Its exit says whether it ran (0), not what it found.
   const exitCode = shard !== undefined && SHARD_VERDICT_EXITS.has(outcome.exitCode) ? EXIT.pass : exitUnder(args.inconclusive, outcome.exitCode);
-  printJudgement(io, args.json, outcome.summary, join(outcome.reportDir, 'summary.json'), outcome.manifestSha256, exitCode);
+  printJudgement(io, args.json, outcome.summary, outcome.reportDir, outcome.summaryPath, outcome.manifestSha256, exitCode);
   if (outcome.comparison !== undefined) {
     const { formatComparison } = await import('../../compare/index.js');
     const text = formatComparison(outcome.comparison, outcome.comparison.baselineDir, outcome.reportDir, exitCode);

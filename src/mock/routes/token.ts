@@ -16,8 +16,6 @@ const sameSecret = (a: string, b: string): boolean => {
   return x.length === y.length && timingSafeEqual(x, y);
 };
 
-const trimSlash = (url: string): string => url.replace(/\/+$/, '');
-
 /** Largest token request body (bytes): four short strings need a few hundred; 16 KiB is generous. */
 export const TOKEN_MAX_BODY_BYTES = 16 * 1024;
 
@@ -57,7 +55,9 @@ export const handleToken: RouteHandler = async (req, res, ctx) => {
     sendError(res, 401, 'invalid_client', 'client_id or client_secret is incorrect');
     return;
   }
-  if (typeof fields.audience !== 'string' || trimSlash(fields.audience) !== trimSlash(ctx.audience())) {
+  // Exactly the base URL (spec: the audience is `{base_url}`), as the real service compares it: no trailing
+  // slash, no other case, no other spelling of the host or port.
+  if (typeof fields.audience !== 'string' || fields.audience !== ctx.audience()) {
     const got = fields.audience === undefined ? 'audience is missing' : `audience ${describeValue(fields.audience)} is not this service`;
     sendError(res, 403, 'access_denied', `${got}; expected the base URL "${ctx.audience()}"`);
     return;
