@@ -1,0 +1,37 @@
+/**
+ * Answers over MAX_ANSWER_BYTES through a whole run (issue 27 §7): each is counted `too_large`, never `ok`,
+ * in events.ndjson, summary.json (outcomes and the errors breakdown), the error check and report.md, and
+ * the run goes on (the small answers after them are `ok`). The same when the folder is judged again.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_ANSWER_BYTES } from '../../src/client/http1/index.js';
+import { runMain, runFolders, scenarioWorkspace } from '../helpers/cli.js';
+import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
+import { serversFor } from '../helpers/servers.js';
+
+const { stub } = serversFor(1);
+
+describe('answers over the cap in a run', () => {
+  it('every other answer over the cap: too_large in every record, the error check fails (exit 1), the others ok', async () => {
+    const big = { entities: [], pad: 'x'.repeat(MAX_ANSWER_BYTES) };
+    const s = await stub({ identify: (n) => (n % 2 === 1 ? { status: 200, body: big } : { status: 200, body: { entities: [] } }) });
+    const { file, out } = scenarioWorkspace(`name: big-answers\ndescription: answers over the cap\ntarget: { environment: mock, baseUrl: "${s.url}" }\nphases:\n  - { name: steady, duration: 2s, rpm: 300 }\n`);
+    const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--out', out]);
+    expect(code, stdout + stderr).toBe(1);
+    const [folder] = runFolders(out);
+    const dir = join(out, folder!);
+    const events = readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    expect(events.filter((e) => e.outcome === 'too_large')).toHaveLength(5);
+    expect(events.filter((e) => e.outcome === 'ok')).toHaveLength(5);
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    expect(summary.overall.outcomes).toMatchObject({ ok: 5, too_large: 5 });
+    expect(summary.overall.errors.too_large).toBe(5);
+    expect(summary.phases[0].errors.too_large).toBe(5);
+    expect(summary.verdict.checks.find((c: any) => c.id === 'error_rate')).toMatchObject({ status: 'fail', reason: '5 of 10 (50.00 %)' });
+    expect(stdout).toContain('errors: rate < 1%: 5 of 10');
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('5 answers larger than loadproof reads (too_large');
+    await expectSameWhenJudgedAgain(dir);
+  });
+});
