@@ -34,4 +34,13 @@ describe('answers over the cap in a run', () => {
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('5 answers larger than loadproof reads (too_large');
     await expectSameWhenJudgedAgain(dir);
   });
+
+  it('a token answer over the cap: exit 4 naming the cap, no identification sent', async () => {
+    const s = await stub({ token: (n) => ({ status: 200, body: { access_token: `lpmock_at_${n}_${'x'.repeat(24)}`, expires_in: 3600, pad: 'x'.repeat(MAX_ANSWER_BYTES) } }) });
+    const { file, out } = scenarioWorkspace(`name: big-token\ndescription: a token answer over the cap\ntarget: { environment: mock, baseUrl: "${s.url}" }\nphases:\n  - { name: steady, duration: 2s, rpm: 300 }\n`);
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out]);
+    expect(code).toBe(4);
+    expect(stderr).toContain(`its answer is larger than ${MAX_ANSWER_BYTES} bytes (too_large)`);
+    expect(s.counts.identification).toBe(0);
+  });
 });

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createIdentify } from '../../src/client/api.js';
 import { ConnectionPool, MAX_ANSWER_BYTES } from '../../src/client/http1/index.js';
+import { smallRequest } from '../../src/client/small-request.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
 
@@ -50,7 +51,8 @@ function writeAnswer(socket: Socket, framing: Framing): void {
     }
     case 'huge-chunk':
       head('transfer-encoding: chunked\r\n');
-      socket.write(`ffffffff\r\n${'x'.repeat(1024)}`);
+      // A 4 GiB chunk announced, then more than the cap of it sent.
+      socket.write(`ffffffff\r\n${'x'.repeat(over)}`);
       return;
     case 'until-close':
       head('connection: close\r\n');
@@ -153,4 +155,20 @@ describe(`an answer over MAX_ANSWER_BYTES (${MAX_ANSWER_BYTES} bytes)`, () => {
       expect(stub.counts.connections).toBe(2);
     });
   }
+});
+
+describe('smallRequest (the token endpoint, deid, check, the mock stats) holds the same cap', () => {
+  for (const framing of ['length', 'announced', 'chunked', 'huge-chunk', 'until-close'] as const) {
+    it(`${framing}: fails with LOADPROOF_ANSWER_TOO_LARGE and closes the connection`, async () => {
+      stub = await startRawStub(framing);
+      const call = smallRequest(stub.url + '/x', { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
+      await expect(call).rejects.toMatchObject({ code: 'LOADPROOF_ANSWER_TOO_LARGE' });
+    });
+  }
+
+  it('an answer of exactly the cap is read whole', async () => {
+    stub = await startRawStub('at-cap');
+    const res = await smallRequest(stub.url + '/x', { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
+    expect(res.text.length).toBe(MAX_ANSWER_BYTES);
+  });
 });
