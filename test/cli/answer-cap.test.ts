@@ -43,4 +43,21 @@ describe('answers over the cap in a run', () => {
     expect(stderr).toContain(`its answer is larger than ${MAX_ANSWER_BYTES} bytes (too_large)`);
     expect(s.counts.identification).toBe(0);
   });
+
+  it('probe: answers over the cap are counted too_large (not ok, not malformed) and end the probe as errors; the step goes on', async () => {
+    const big = { entities: [], pad: 'x'.repeat(MAX_ANSWER_BYTES) };
+    // Every third answer over the cap: the others keep the connections busy, and answered, after each cut.
+    const s = await stub({ identify: (n) => (n % 3 === 1 ? { status: 200, body: big } : { status: 200, body: { entities: [] } }) });
+    const { file, out } = scenarioWorkspace(`name: big-probe\ndescription: a probe meeting answers over the cap\ntarget: { environment: mock, baseUrl: "${s.url}" }\nphases:\n  - { name: one, duration: 1m, rpm: 60 }\ntimeout: 10s\n`);
+    const { code, stdout } = await runMain(['probe', file, '--endpoint', 'identification', '--connections', '1,2', '--step', '2s', '--max-rpm', '300', '--out', out]);
+    expect(code).toBe(0);
+    const report = JSON.parse(readFileSync(join(out, runFolders(out)[0]!, 'probe.json'), 'utf8'));
+    const step = report.result.steps[0];
+    expect(report.result.endedBy).toBe('errors');
+    expect(step.tooLarge).toBeGreaterThan(0);
+    expect(step.malformed).toBe(0);
+    // A cut answer is not an answer: only the small ones are counted as 2xx.
+    expect(step.ok).toBe(s.counts.identification - step.tooLarge - step.cut);
+    expect(stdout).toContain(`${step.tooLarge} answers over the ${MAX_ANSWER_BYTES}-byte cap (too_large, not read on)`);
+  });
 });
