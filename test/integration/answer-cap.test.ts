@@ -14,7 +14,7 @@ import { smallRequest } from '../../src/client/small-request.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
 
-type Framing = 'at-cap' | 'length' | 'announced' | 'chunked' | 'huge-chunk' | 'until-close';
+type Framing = 'at-cap' | 'length' | 'announced' | 'chunked' | 'huge-chunk' | 'until-close' | 'interim-flood' | 'long-chunk-line';
 
 const OK = '{"entities":[]}';
 
@@ -53,6 +53,17 @@ function writeAnswer(socket: Socket, framing: Framing): void {
       head('transfer-encoding: chunked\r\n');
       // A 4 GiB chunk announced, then more than the cap of it sent.
       socket.write(`ffffffff\r\n${'x'.repeat(over)}`);
+      return;
+    case 'interim-flood': {
+      // Interim answers without end: each is small, together they pass the cap.
+      const interim = 'HTTP/1.1 102 Processing\r\nx-pad: ' + 'x'.repeat(1000) + '\r\n\r\n';
+      for (let sent = 0; sent <= over; sent += interim.length) socket.write(interim);
+      return;
+    }
+    case 'long-chunk-line':
+      // A chunk-size line of 1 MiB (a chunk extension without end): not HTTP a client need read, bounded at 8 KiB.
+      head('transfer-encoding: chunked\r\n');
+      socket.write(`10;ext=${'x'.repeat(1024 * 1024)}\r\n`);
       return;
     case 'until-close':
       head('connection: close\r\n');
@@ -141,7 +152,7 @@ describe(`an answer over MAX_ANSWER_BYTES (${MAX_ANSWER_BYTES} bytes)`, () => {
     expect(stub.counts.connections).toBe(1);
   });
 
-  for (const framing of ['length', 'announced', 'chunked', 'huge-chunk', 'until-close'] as const) {
+  for (const framing of ['length', 'announced', 'chunked', 'huge-chunk', 'until-close', 'interim-flood'] as const) {
     it(`${framing}: outcome too_large, the connection closed, the next request answered on a new one`, async () => {
       stub = await startRawStub(framing);
       pool = ConnectionPool.forUrl(stub.url, 4);
@@ -155,6 +166,15 @@ describe(`an answer over MAX_ANSWER_BYTES (${MAX_ANSWER_BYTES} bytes)`, () => {
       expect(stub.counts.connections).toBe(2);
     });
   }
+
+  it('a chunk-size line over 8 KiB: an error (not HTTP a client reads on), the connection closed, the next request answered', async () => {
+    stub = await startRawStub('long-chunk-line');
+    pool = ConnectionPool.forUrl(stub.url, 4);
+    const identify = client(stub.url, pool);
+    expect((await identify('Patient John Smith.', 1))!.outcome).toBe('error');
+    expect((await identify('Patient John Smith.', 2))!).toMatchObject({ outcome: 'ok', status: 200 });
+    expect(stub.counts.connections).toBe(2);
+  });
 });
 
 describe('smallRequest (the token endpoint, deid, check, the mock stats) holds the same cap', () => {
