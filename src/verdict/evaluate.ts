@@ -423,10 +423,10 @@ const ANSWERED = ['ok', 'http_429', 'http_504', 'http_other', 'malformed', 'too_
  */
 function measuredChecks(phases: readonly PhaseInput[]): Check[] {
   const base = { id: 'measured', status: 'inconclusive' as const, observed: 0, interval: null };
+  // The whole plan held none: every phase says so (its row in the table is not a pass either).
   if (phases.every((p) => p.planned === 0)) {
-    const names = phases.map((p) => p.name);
-    const which = names.length === 1 ? `phase ${names[0]} planned none` : `none of its ${names.length} phases (${names.slice(0, 10).join(', ')}${names.length > 10 ? ', …' : ''}) planned one`;
-    return [{ ...base, phase: null, what: 'something measured', reason: `the plan held no request (${which}): nothing was measured, so nothing can pass` }];
+    const which = phases.length === 1 ? 'it planned none' : `none of its ${phases.length} phases planned one`;
+    return phases.map((p) => ({ ...base, phase: p.name, what: 'something measured', reason: `the plan held no request (${which}): nothing was measured, so nothing can pass` }));
   }
   return phases
     .filter((p) => p.planned > 0 && ANSWERED.every((o) => p.all.outcomes[o] === 0))

@@ -4,7 +4,9 @@
  * every percentile. Now `plan` and `run` refuse it (exit 2, naming the phases that planned none, nothing
  * sent, not even a token call), and `report` on a folder that measured nothing does not say PASS.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runMain, runFolders, scenarioWorkspace, startCli } from '../helpers/cli.js';
@@ -55,5 +57,18 @@ describe('a run that measured nothing is never a pass', () => {
     const again = await runMain(['report', dir, '--no-charts']);
     expect(again.stdout).not.toContain('PASS');
     expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).verdict.status).toBe('inconclusive');
+  });
+
+  it('`report` on the folder of a plan that held no request (written before such plans were refused, judged PASS then): inconclusive, exit 5, never PASS', async () => {
+    // test/fixtures/empty-plan-run: a folder loadproof 4f117ef wrote for `rpm: 1e-300` (run.json, scenario.yaml, an empty events.ndjson).
+    const dir = join(mkdtempSync(join(tmpdir(), 'loadproof-test-')), 'run');
+    cpSync(fileURLToPath(new URL('../fixtures/empty-plan-run', import.meta.url)), dir, { recursive: true });
+    const { code, stdout } = await runMain(['report', dir, '--no-charts']);
+    expect(code).toBe(5);
+    expect(stdout).not.toContain('PASS');
+    expect(stdout).toContain('phase steady: something measured: the plan held no request (it planned none): nothing was measured, so nothing can pass');
+    const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
+    expect(summary.verdict.status).toBe('inconclusive');
+    expect(summary.phases[0].verdict).toBe('inconclusive');
   });
 });
