@@ -4,9 +4,12 @@
  * the run goes on (the small answers after them are `ok`). The same when the folder is judged again.
  */
 import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/client/http1/index.js';
+import { API_PATHS } from '../../src/spec/index.js';
 import { runMain, runFolders, scenarioWorkspace } from '../helpers/cli.js';
 import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
 import { serversFor } from '../helpers/servers.js';
@@ -59,5 +62,34 @@ describe('answers over the cap in a run', () => {
     // A cut answer is not an answer: only the small ones are counted as 2xx.
     expect(step.ok).toBe(s.counts.identification - step.tooLarge - step.cut);
     expect(stdout).toContain(`${step.tooLarge} answers over the ${MAX_ANSWER_BYTES}-byte cap (too_large, not read on)`);
+  });
+
+  it("a server whose /__mock/stats answer is over the cap is not loadproof's mock (it runs in real time), not an unreachable target", async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const path = (req.url ?? '').split('?')[0];
+        res.setHeader('content-type', 'application/json');
+        if (path === API_PATHS.token) res.end(JSON.stringify({ access_token: `lpmock_at_stats_${'x'.repeat(24)}`, expires_in: 3600 }));
+        else if (path === API_PATHS.identification) res.end('{"entities":[]}');
+        else {
+          res.statusCode = 404;
+          res.end(JSON.stringify({ error: 'not_found', pad: 'x'.repeat(MAX_ANSWER_BYTES) }));
+        }
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const { file, out } = scenarioWorkspace(`name: big-stats\ndescription: a 404 page over the cap\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n  - { name: steady, duration: 2s, rpm: 300 }\n`);
+      const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out]);
+      expect(stderr).not.toContain('TARGET_UNREACHABLE');
+      expect([0, 5]).toContain(code);
+      const summary = JSON.parse(readFileSync(join(out, runFolders(out)[0]!, 'summary.json'), 'utf8'));
+      expect(summary.overall.outcomes.ok).toBe(10);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
