@@ -1,14 +1,15 @@
 /**
  * Every request sent ends in exactly one Outcome, so counts add up:
- *   sent = ok + http_429 + http_504 + http_other + timeout + reset + refused + malformed + error + abandoned
+ *   sent = ok + http_429 + http_504 + http_other + timeout + reset + refused + malformed + too_large + error + abandoned
  * HTTP statuses come first; transport failures are classified by Node's error codes (undici's too, for
  * callers that use it); a timeout is our own deadline (src/client/http1: one timer
  * for all attempts), never a library's coarse timers; a response that is not HTTP/1.x (HPE_* codes)
- * is an `error`, and a close before the answer is whole a `reset`. `abandoned`: still
+ * is an `error`, and a close before the answer is whole a `reset`. `too_large`: an answer whose body passed
+ * MAX_ANSWER_BYTES (announced or read), not read on, its connection closed. `abandoned`: still
  * unanswered when the run's drain ended, so the run cancelled it.
  */
 
-export const OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'error', 'abandoned'] as const;
+export const OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'too_large', 'error', 'abandoned'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** The outcome of a response with this status whose body was read (and, for 2xx, parsed) as expected. */
@@ -19,6 +20,8 @@ export function classifyStatus(status: number): Outcome {
   return 'http_other';
 }
 
+/** AnswerTooLargeError's code (src/client/http1/parser.ts; small-request.ts throws the same). */
+export const TOO_LARGE_CODE = 'LOADPROOF_ANSWER_TOO_LARGE';
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
 const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
@@ -26,6 +29,7 @@ const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'
 /** The outcome of a request that failed without a usable response. `deadlineHit`: our own timer fired. */
 export function classifyError(error: unknown, deadlineHit: boolean): Outcome {
   if (deadlineHit) return 'timeout';
+  if ((error as { code?: unknown } | undefined)?.code === TOO_LARGE_CODE) return 'too_large';
   const seen = new Set<unknown>();
   // undici wraps the socket error in `cause`; look down the chain for a known code (ours are not wrapped).
   for (let e: unknown = error; e instanceof Error && !seen.has(e); e = e.cause) {

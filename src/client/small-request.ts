@@ -5,10 +5,13 @@
  * handful of calls. Each call has a connection of its own, closed after the answer: the calls are rare, and a
  * kept-alive connection that the server closed while it sat idle (a Node server does after 5 s) would fail
  * the next one, a token renewal an hour later. Failures are node's errors (`code`: ECONNREFUSED, ECONNRESET, …); an abort by
- * `signal` rejects with an AbortError whose `cause` is the signal's reason.
+ * `signal` rejects with an AbortError whose `cause` is the signal's reason. An answer whose body is over
+ * MAX_ANSWER_BYTES (announced or read) is not read on: the call fails with AnswerTooLargeError and its
+ * connection is closed.
  */
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/index.js';
 
 export interface SmallRequest {
   readonly method?: 'GET' | 'POST';
@@ -32,7 +35,19 @@ export function smallRequest(url: string, options: SmallRequest = {}): Promise<S
     const headers = options.body === undefined ? { ...options.headers } : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
     const req = send(url, { method: options.method ?? 'GET', headers, agent: false, ...(options.signal === undefined ? {} : { signal: options.signal }) }, (res) => {
       const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      let bytes = 0;
+      // Settled first, then the socket closed: the rest of the answer is never read.
+      const tooLarge = (): void => {
+        reject(new AnswerTooLargeError(MAX_ANSWER_BYTES));
+        req.destroy();
+      };
+      const announced = res.headers['content-length'];
+      if (announced !== undefined && Number(announced) > MAX_ANSWER_BYTES) return tooLarge();
+      res.on('data', (chunk: Buffer) => {
+        bytes += chunk.length;
+        if (bytes > MAX_ANSWER_BYTES) tooLarge();
+        else chunks.push(chunk);
+      });
       res.on('error', reject);
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
       // Closed before the answer was whole (a later settle is ignored).

@@ -21,6 +21,7 @@ import { API_PATHS, GRANT_TYPE } from '../spec/index.js';
 import { classifyError } from './classify.js';
 import { parseJsonObject } from './json.js';
 import { smallRequest } from './small-request.js';
+import { MAX_ANSWER_BYTES } from './http1/index.js';
 
 export interface TokenSettings {
   readonly baseUrl: string;
@@ -263,6 +264,7 @@ export class TokenProvider {
       const outcome = classifyError(error, timeout.aborted);
       // Our timeout's abort is named as the timeout it is (node's AbortError would say ABORT_ERR).
       const code = timeout.aborted ? 'TimeoutError' : ((error as { code?: string }).code ?? (error as Error).name);
+      if (outcome === 'too_large') throw new TokenCallFailed(new RunFailure('TARGET_UNREACHABLE', `cannot get a token from ${url}: its answer is larger than ${MAX_ANSWER_BYTES} bytes (too_large); it was not read past that.`, 'check target.baseUrl: a token answer is a small JSON object'), false);
       throw new TokenCallFailed(new RunFailure('TARGET_UNREACHABLE', `cannot get a token from ${url}: ${outcome} (${code}).`, 'check target.baseUrl and that the service (or mock) is running'), false);
     }
     s.onFetch?.(s.clock.nowMs() - startMs, status);

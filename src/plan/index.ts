@@ -4,3 +4,5 @@ export { describePlan, planNotes } from './describe.js';
 export { planIdentity } from './identity.js';
 export { type BandSlice, bandSlices, endsInclusive, rateAt, sliceIndexAt } from './bands.js';
 export { MAX_SHARDS, type Shard, holdsSeq, isShard, maxInFlightOf, parseShard, positionOfSeq, seqInWholePlan, shardPlan } from './shard.js';
+export { emptyPlanProblem } from './empty.js';
+export { JOB_DEADLINE_MARGIN_S, jobDeadlineS } from './job-deadline.js';

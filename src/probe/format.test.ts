@@ -16,6 +16,7 @@ const step = (connections: number, over: Partial<ProbeStep> = {}): ProbeStep => 
   otherStatus: 0,
   errors: 0,
   malformed: 0,
+  tooLarge: 0,
   timeouts: 0,
   cut: 0,
   ...over,

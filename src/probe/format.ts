@@ -1,4 +1,5 @@
 /** The probe's report: a table per step, how it ended, the last step without 429s or errors, and what its numbers are not. */
+import { MAX_ANSWER_BYTES } from '../client/http1/index.js';
 import { type ProbeResult, type ProbeStep, requestsPerWallSecond } from './probe.js';
 
 export interface ProbeReport {
@@ -33,7 +34,7 @@ export function effectiveCapRpm(report: Pick<ProbeReport, 'maxRpm' | 'timeScale'
 export function lastCleanStep(result: ProbeResult): ProbeStep | undefined {
   // An interrupted step ran only part of its length: it says nothing of a limit.
   const whole = result.endedBy === 'interrupted' ? result.steps.slice(0, -1) : result.steps;
-  return [...whole].reverse().find((s) => s.http429 === 0 && s.errors + s.timeouts + s.otherStatus + s.malformed === 0);
+  return [...whole].reverse().find((s) => s.http429 === 0 && s.errors + s.timeouts + s.otherStatus + s.malformed + s.tooLarge === 0);
 }
 
 /** How the probe ended, and what to read from it, in lines. */
@@ -52,7 +53,7 @@ export function probeFindings(report: ProbeReport): string[] {
       return [`stopped at the first step with 429s, ${at}: ${last.http429} of ${last.answered} answers, after ${sentInAll} requests in all`, cleanLine, BUCKET_CAVEAT, ...cutLine];
     case 'errors':
       return [
-        `stopped at the first step with errors, ${at}: ${last.otherStatus} answers other than 2xx and 429, ${last.malformed} malformed 2xx bodies, ${last.errors} requests without an answer (connection errors, connections closed under them), ${last.timeouts} timeouts`,
+        `stopped at the first step with errors, ${at}: ${last.otherStatus} answers other than 2xx and 429, ${last.malformed} malformed 2xx bodies, ${last.tooLarge > 0 ? `${last.tooLarge} answers over the ${MAX_ANSWER_BYTES}-byte cap (too_large, not read on), ` : ''}${last.errors} requests without an answer (connection errors, connections closed under them), ${last.timeouts} timeouts`,
         ...(last.status['401'] === undefined ? [] : [`${last.status['401']} answers were 401: a token is fetched before each step, so a step longer than the token's lifetime meets its expiry`]),
         cleanLine,
         ...cutLine,

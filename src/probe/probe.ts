@@ -16,6 +16,7 @@ import { parseJsonObject } from '../client/json.js';
 import { accountLatency } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { parseModelLag, parseModelTime } from '../spec/index.js';
+import { capAnswers } from './answer-cap.js';
 import type { ProbeSteps } from './steps.js';
 
 export interface ProbeRequest {
@@ -51,6 +52,8 @@ export interface ProbeStep {
   readonly errors: number;
   /** 2xx answers whose body is not a JSON object. */
   readonly malformed: number;
+  /** Answers over MAX_ANSWER_BYTES (any status): not read on, their connection closed (too_large). */
+  readonly tooLarge: number;
   /** Requests not answered within the client deadline (model time). */
   readonly timeouts: number;
   /** Requests still unanswered when the step ended: their latency is unknown, so the percentiles leave the slowest out. */
@@ -106,7 +109,7 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     options.onStep?.(step);
     if (aborted()) return { steps, endedBy: 'interrupted' };
     if (step.http429 > 0) return { steps, endedBy: 'first 429s' };
-    if (step.errors + step.timeouts + step.otherStatus + step.malformed > 0) return { steps, endedBy: 'errors' };
+    if (step.errors + step.timeouts + step.otherStatus + step.malformed + step.tooLarge > 0) return { steps, endedBy: 'errors' };
     if (step.cut > 0 && connections !== options.steps.connections.at(-1)) {
       const wallMs = options.timeoutMs / options.timeScale;
       options.onPause?.(wallMs);
@@ -122,6 +125,7 @@ function runStep(options: ProbeOptions, connections: number, token: string): Pro
   const status: Record<string, number> = {};
   let late = 0;
   let malformed = 0;
+  let tooLarge = 0;
   // Counted here: autocannon's own `requests.sent` starts each paced connection at its rate.
   let sent = 0;
   // Requests whose connection was closed or reset under them: autocannon reconnects and sends the next without a word.
@@ -161,6 +165,11 @@ function runStep(options: ProbeOptions, connections: number, token: string): Pro
           });
           // A connection error is among autocannon's errors; a timeout among its timeouts.
           for (const settled of ['response', 'timeout', 'connError'] as const) client.on(settled, () => (waiting = 0));
+          // An answer over the cap is settled as too_large: its connection is made again and sends the next.
+          capAnswers(client, () => {
+            tooLarge++;
+            waiting = 0;
+          });
         },
         // autocannon takes whole seconds from 1; an answer later than the model deadline is counted as a timeout below.
         timeout: Math.max(1, Math.ceil(options.timeoutMs / k / 1000)),
@@ -204,6 +213,7 @@ function runStep(options: ProbeOptions, connections: number, token: string): Pro
           errors,
           timeouts,
           malformed,
+          tooLarge,
           cut,
         });
       },

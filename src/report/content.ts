@@ -186,6 +186,9 @@ function evidence(summary: Summary, real: boolean): string[] {
       ? 'No request timed out at the gateway (504) or failed otherwise.'
       : `${plural(o.outcomes.http_504, 'request')} timed out at the gateway (504); ${failures} failed otherwise (client timeouts, resets, other statuses).`,
   );
+  // Named apart: an answer too large to read says something is wrong with the service (or what answers for it), not with the network.
+  const tooLarge = o.errors.too_large ?? 0;
+  if (tooLarge > 0) latency.push(`${plural(tooLarge, 'answer')} larger than loadproof reads (too_large: over the answer-size cap, not read on, the connection closed) counted among them.`);
 
   const generator: string[] = [];
   const lag = summary.generator.sendLagWallMs;

@@ -4,7 +4,8 @@
  * document — drawn from the payload's seed, the user's texts read first. A run records them
  * (run.json `documentPieces`), so that a folder can be planned again without the texts.
  */
-import { type Plan, buildPlan } from '../plan/index.js';
+import { ScenarioError } from '../core/errors.js';
+import { type Plan, buildPlan, emptyPlanProblem } from '../plan/index.js';
 import { type UserTexts, piecesPerDocument, readUserTexts } from '../payload/index.js';
 import type { Scenario } from '../scenario/index.js';
 
@@ -20,6 +21,9 @@ export function planScenario(scenario: Scenario, scenarioFile: string, timeScale
     timeScale,
     ...(scenario.mode === 'deid' ? { piecesOfNextDocument: piecesPerDocument(scenario.payload, userTexts, 'deid') } : {}),
   });
+  // A plan of nothing would be judged on nothing: refused here, before any command sends or drafts from it.
+  const empty = emptyPlanProblem(plan);
+  if (empty !== undefined) throw new ScenarioError(scenarioFile, [empty]);
   return { plan, userTexts };
 }
 

@@ -8,6 +8,7 @@
  * to fall back to.
  */
 import { parseJsonObject } from '../client/json.js';
+import { TOO_LARGE_CODE } from '../client/classify.js';
 import { smallRequest } from '../client/small-request.js';
 import { RunFailure, UsageError } from '../core/errors.js';
 import { readCredentials } from '../credentials/index.js';
@@ -127,6 +128,8 @@ async function mockInfo(baseUrl: string): Promise<{ timeScale: number; profile: 
     body = parseJsonObject(res.text);
   } catch (error) {
     const code = (error as { code?: string }).code ?? (error as Error).name;
+    // It answered, with more than any stats of loadproof's mock: another server (a large 404 page, say).
+    if (code === TOO_LARGE_CODE) return undefined;
     throw new RunFailure('TARGET_UNREACHABLE', `cannot reach the mock at ${baseUrl} (${code})`, 'is the server running there?');
   }
   const stats = body as { timeScale?: unknown; profile?: unknown } | undefined;

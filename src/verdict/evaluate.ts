@@ -8,6 +8,8 @@
  * decision it makes: 300 samples have no upper bound for p99, but a lower bound over the target fails
  * it. Otherwise the check is inconclusive, and says how many samples the missing side needs. A check
  * with no data is never a pass. Any fail fails the run; otherwise any inconclusive makes it inconclusive.
+ * Nor is a run that measured nothing: a plan without a request, or a phase none of whose planned requests
+ * was answered, adds an inconclusive check of its own (`measured`), whatever other checks apply.
  *
  * The generator's own lateness gates latency checks. Latency runs from the intended send time, so
  * a late generator (send lag, a blocked event loop) can only make latency look worse, never better.
@@ -409,8 +411,35 @@ function clientCapped(check: Check, phase: PhaseInput, onDrops: boolean): Check 
   };
 }
 
+/** Outcomes that are an answer of the service (an HTTP status came back), usable or not. */
+const ANSWERED = ['ok', 'http_429', 'http_504', 'http_other', 'malformed', 'too_large'] as const;
+
+/**
+ * Nothing measured is nothing to pass on: a plan that held no request (a rate mistyped as 1e-300, a
+ * Poisson draw of none), or a phase that planned requests none of which was answered (all unsent, say),
+ * is inconclusive. Checks whose data is absent are already never a pass, but a phase may have none that
+ * apply (no documented target, no error check). A phase that planned none beside others that did is not
+ * judged (the arrival process runs across phases: tiny phases may hold no arrival).
+ */
+function measuredChecks(phases: readonly PhaseInput[]): Check[] {
+  const base = { id: 'measured', status: 'inconclusive' as const, observed: 0, interval: null };
+  // The whole plan held none: every phase says so (its row in the table is not a pass either).
+  if (phases.every((p) => p.planned === 0)) {
+    const which = phases.length === 1 ? 'it planned none' : `none of its ${phases.length} phases planned one`;
+    return phases.map((p) => ({ ...base, phase: p.name, what: 'something measured', reason: `the plan held no request (${which}): nothing was measured, so nothing can pass` }));
+  }
+  return phases
+    .filter((p) => p.planned > 0 && ANSWERED.every((o) => p.all.outcomes[o] === 0))
+    .map((p) => ({
+      ...base,
+      phase: p.name,
+      what: 'an answer measured',
+      reason: `none of its ${p.planned} planned requests was answered (${p.all.sent} sent, ${p.all.outcomes.dropped} dropped, ${p.all.outcomes.unsent} unsent)`,
+    }));
+}
+
 export function evaluateVerdict(input: VerdictInput): Verdict {
-  const checks = input.phases.flatMap((p) => phaseChecks(p, input.documentedTargets, input.generator));
+  const checks = [...input.phases.flatMap((p) => phaseChecks(p, input.documentedTargets, input.generator)), ...measuredChecks(input.phases)];
   const failed = checks.filter((c) => c.status === 'fail');
   const inconclusive = checks.filter((c) => c.status === 'inconclusive');
   const status: CheckStatus = failed.length > 0 ? 'fail' : inconclusive.length > 0 ? 'inconclusive' : 'pass';

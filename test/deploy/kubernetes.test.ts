@@ -4,17 +4,19 @@
  * and checked for what makes the sharded run right: the shard count equal to the Job's completions, the
  * index from JOB_COMPLETION_INDEX, one start time, credentials from a Secret, results on a shared volume.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { Job } from 'kubernetes-models/batch/v1';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1';
-import { parse } from 'yaml';
+import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { podOf, restrictedViolations } from '../helpers/pod-security.js';
 
 /** The values the README's `envsubst '${START_AT} ${RUN_ID}'` puts in when the Job is made. */
-const MADE_WITH = { START_AT: '2026-12-01T09:00:00Z', RUN_ID: '20261201-085700' };
+const MADE_WITH = { START_AT: '2026-12-01T09:00:00Z', RUN_ID: '20261201-085700', JOB_DEADLINE_S: '615000' };
 /** A manifest as kubectl receives it: its ${VAR}s substituted, as envsubst does; $(VAR)s are Kubernetes' own. */
 const manifest = (name: string): any =>
-  parse(readFileSync(new URL(`../../deploy/kubernetes/${name}`, import.meta.url), 'utf8').replace(/\$\{(START_AT|RUN_ID)\}/g, (_, v: keyof typeof MADE_WITH) => MADE_WITH[v]));
+  parse(readFileSync(new URL(`../../deploy/kubernetes/${name}`, import.meta.url), 'utf8').replace(/\$\{(START_AT|RUN_ID|JOB_DEADLINE_S)\}/g, (_, v: keyof typeof MADE_WITH) => MADE_WITH[v]));
 const validJob = (doc: unknown): void => new Job(doc as ConstructorParameters<typeof Job>[0]).validate();
 
 describe('deploy/kubernetes', () => {
@@ -87,5 +89,76 @@ describe('deploy/kubernetes', () => {
     expect(merge.spec.template.spec.containers[0].args.join(' ')).toBe(`loadproof merge /results/${MADE_WITH.RUN_ID}/shard-* --run-dir /results/${MADE_WITH.RUN_ID}/merged`);
     // The image's user (node, 1000) can write to the volume.
     for (const job of [shards, merge]) expect(job.spec.template.spec.securityContext).toMatchObject({ runAsUser: 1000, fsGroup: 1000 });
+  });
+
+  describe('the restricted Pod Security Standard', () => {
+    const DIR = new URL('../../deploy/kubernetes/', import.meta.url);
+    const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));
+    const docs = files.flatMap((f) =>
+      parseAllDocuments(readFileSync(new URL(f, DIR), 'utf8').replace(/\$\{(\w+)\}/g, (_, v: string) => (MADE_WITH as Record<string, string>)[v] ?? '0')).map((d) => ({ file: f, doc: d.toJS() })),
+    );
+    const pods = docs.map(({ file, doc }) => ({ file, pod: podOf(doc) })).filter((x) => x.pod !== undefined);
+
+    it('every pod of every manifest conforms, every container included, and mounts no service-account token', () => {
+      expect(pods.map((p) => p.file).sort()).toEqual(['merge-job.yaml', 'shards-job.yaml']);
+      for (const { file, pod } of pods) {
+        expect(restrictedViolations(pod!.metadata, pod!.spec), file).toEqual([]);
+        expect(pod!.spec.automountServiceAccountToken, file).toBe(false);
+      }
+    });
+
+    it('the check is real: each field the profile constrains, broken at the pod or in any container, is named', () => {
+      const shardsPod = podOf(shards)!;
+      const c0 = shardsPod.spec.containers[0];
+      const withContainer = (sc: object, extra: object = {}) => ({ ...shardsPod.spec, containers: [{ ...c0, ...extra, securityContext: { ...c0.securityContext, ...sc } }] });
+      const init = (sc: object | undefined) => ({ ...shardsPod.spec, initContainers: [{ name: 'init', image: 'busybox', ...(sc === undefined ? {} : { securityContext: sc }) }] });
+      const cases: [object, RegExp, object?][] = [
+        [{ ...shardsPod.spec, hostNetwork: true }, /spec\.hostNetwork/],
+        [{ ...shardsPod.spec, hostPID: true }, /spec\.hostPID/],
+        [{ ...shardsPod.spec, hostIPC: true }, /spec\.hostIPC/],
+        [{ ...shardsPod.spec, volumes: [...shardsPod.spec.volumes, { name: 'host', hostPath: { path: '/' } }] }, /hostPath/],
+        [{ ...shardsPod.spec, volumes: [...shardsPod.spec.volumes, { name: 'nfs', nfs: { server: 'x', path: '/' } }] }, /nfs/],
+        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, runAsNonRoot: false } }, /runAsNonRoot/],
+        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, runAsUser: 0 } }, /spec\.securityContext\.runAsUser/],
+        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, seccompProfile: { type: 'Unconfined' } } }, /seccompProfile/],
+        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, sysctls: [{ name: 'kernel.msgmax', value: '1' }] } }, /sysctls/],
+        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, seLinuxOptions: { type: 'spc_t' } } }, /seLinuxOptions\.type/],
+        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, windowsOptions: { hostProcess: true } } }, /hostProcess/],
+        [withContainer({ privileged: true }), /privileged/],
+        [withContainer({ allowPrivilegeEscalation: true }), /allowPrivilegeEscalation/],
+        [withContainer({ capabilities: { drop: ['NET_RAW'] } }), /capabilities\.drop/],
+        [withContainer({ capabilities: { drop: ['ALL'], add: ['SYS_ADMIN'] } }), /capabilities\.add: SYS_ADMIN/],
+        [withContainer({ runAsNonRoot: false }), /runAsNonRoot/],
+        [withContainer({ runAsUser: 0 }), /containers\[loadproof\]\.securityContext\.runAsUser/],
+        [withContainer({ seccompProfile: { type: 'Unconfined' } }), /seccompProfile/],
+        [withContainer({ procMount: 'Unmasked' }), /procMount/],
+        [withContainer({ appArmorProfile: { type: 'Unconfined' } }), /appArmorProfile/],
+        [withContainer({ seLinuxOptions: { user: 'root' } }), /seLinuxOptions\.user/],
+        [withContainer({}, { ports: [{ containerPort: 80, hostPort: 80 }] }), /hostPort/],
+        [init(undefined), /initContainers\[init\]\.securityContext\.allowPrivilegeEscalation/],
+        [{ ...shardsPod.spec, ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }, /ephemeralContainers\[debug\]/],
+        [shardsPod.spec, /apparmor/, { annotations: { 'container.apparmor.security.beta.kubernetes.io/loadproof': 'unconfined' } }],
+      ];
+      for (const [spec, named, metadata] of cases) expect(restrictedViolations(metadata ?? shardsPod.metadata, spec).join('\n')).toMatch(named);
+    });
+  });
+
+  describe("the Job's deadline follows the plan", () => {
+    it('activeDeadlineSeconds is ${JOB_DEADLINE_S}, set when the Job is made', () => {
+      expect(shards.spec.activeDeadlineSeconds).toBe(Number(MADE_WITH.JOB_DEADLINE_S));
+    });
+
+    it('loadproof plan --job-deadline prints it: the time to --at, the planned duration, the drain and a margin; a 7-day plan gets more than 7 days', async () => {
+      const week = scenarioWorkspace('name: week\ndescription: a week at 10 rpm\ntarget: { environment: mock, baseUrl: "http://127.0.0.1:9" }\nphases:\n  - { name: steady, duration: 168h, rpm: 10 }\ntimeout: 30s\nwindow: 5m\n');
+      const now = await runMain(['plan', week.file, '--job-deadline']);
+      expect(now.code, now.stderr).toBe(0);
+      const s = Number(now.stdout.trim());
+      expect(now.stdout).toMatch(/^\d+\n$/);
+      // 7 days, plus the drain (the 30 s timeout) and the margin (15 min), rounded up to the minute.
+      expect(s).toBe(168 * 3600 + 30 + 900 + 30);
+      const later = await runMain(['plan', week.file, '--job-deadline', '--at', new Date(Date.now() + 3 * 3600_000).toISOString()]);
+      expect(Number(later.stdout.trim()) - s).toBeGreaterThanOrEqual(3 * 3600 - 60);
+      expect(Number(later.stdout.trim()) - s).toBeLessThanOrEqual(3 * 3600 + 60);
+    });
   });
 });

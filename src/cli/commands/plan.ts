@@ -4,7 +4,7 @@ import { UsageError } from '../../core/errors.js';
 import { checkTimeScale } from '../../core/time-scale.js';
 import { EXIT } from '../../core/exit-codes.js';
 import { describeDecision, describePredicted429s, effectiveLimits, evaluateGuard, parseStartAt, predict429s } from '../../guard/index.js';
-import { describePlan, planNotes } from '../../plan/index.js';
+import { describePlan, jobDeadlineS, planNotes } from '../../plan/index.js';
 import { planScenario } from '../../run/plan-scenario.js';
 import { loadScenario } from '../../scenario/index.js';
 import type { Io } from '../io.js';
@@ -15,7 +15,8 @@ export function planOptions<T>(y: Argv<T>) {
     .option('time-scale', { type: 'number', default: 1, describe: 'k, from 1 to 1000: run k times fast against the mock (rates × k, durations ÷ k)' })
     .option('at', { type: 'string', describe: 'Judge a run starting then (ISO date-time with a zone, or a date = 00:00 UTC); default now' })
     .option('allow-loopback-as-real', { type: 'boolean', default: false, describe: "[loadproof's own tests only] judge a real environment at a loopback URL as real" })
-    .option('json', { type: 'boolean', default: false, describe: 'Print the plan and the guard decision as JSON (without the arrival times)' });
+    .option('json', { type: 'boolean', default: false, describe: 'Print the plan and the guard decision as JSON (without the arrival times)' })
+    .option('job-deadline', { type: 'boolean', default: false, describe: "Print only the activeDeadlineSeconds of a Kubernetes Job made now that runs this plan from --at (deploy/kubernetes: JOB_DEADLINE_S); the guard's refusal still exits 3" });
 }
 
 type PlanArgs = Awaited<ReturnType<typeof planOptions>['argv']>;
@@ -29,7 +30,10 @@ export async function runPlan(args: PlanArgs, io: Io): Promise<number> {
   const guard = evaluateGuard(plan, { startAtMs: at.ms, loopbackAsReal: args['allow-loopback-as-real'] });
   const limits = effectiveLimits(plan.scenario);
   const predicted429s = predict429s(plan, limits);
-  if (args.json) {
+  if (args['job-deadline']) {
+    io.stdout(`${jobDeadlineS(plan, at.ms - Date.now())}\n`);
+    if (!guard.allowed) io.stderr(`${describeDecision(guard).join('\n')}\n`);
+  } else if (args.json) {
     const phases = plan.phases.map(({ arrivalsMs, bands, ...rest }) => ({
       ...rest,
       requests: arrivalsMs.length,

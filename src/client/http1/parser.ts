@@ -29,6 +29,15 @@ export class HttpParseError extends Error {
   }
 }
 
+/** An answer whose body is larger than the cap (announced, or read so far): it is not read on. */
+export class AnswerTooLargeError extends Error {
+  readonly code = 'LOADPROOF_ANSWER_TOO_LARGE';
+  constructor(readonly maxBytes: number) {
+    super(`the answer's body is larger than ${maxBytes} bytes; it was not read past that`);
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
 /** The connection closed before the response was whole: as a reset, to the caller. */
 export class PrematureCloseError extends Error {
   readonly code = 'ECONNRESET';
@@ -40,6 +49,12 @@ export class PrematureCloseError extends Error {
 
 /** The largest status line + headers accepted, bytes (Node's own default). */
 export const DEFAULT_MAX_HEAD_BYTES = 16 * 1024;
+/**
+ * The largest answer body read, bytes (after chunked decoding; trailers count too). The spec caps an
+ * identification answer at 300 output tokens, a few KiB of JSON; 256 KiB is far above any answer the API
+ * gives, yet 128 requests in flight hold at most 32 MiB of answers. Past it the answer is not read on.
+ */
+export const MAX_ANSWER_BYTES = 256 * 1024;
 /** The longest chunk-size or trailer line accepted, bytes. */
 const MAX_LINE_BYTES = 8 * 1024;
 
@@ -79,8 +94,19 @@ export class ResponseParser {
   private line = '';
   /** A response has begun (some byte of it was read). */
   private started = false;
+  /** Body bytes (and trailer bytes) of this response so far, held against maxBodyBytes. */
+  private bodyBytes = 0;
 
-  constructor(private readonly maxHeadBytes = DEFAULT_MAX_HEAD_BYTES) {}
+  constructor(
+    private readonly maxHeadBytes = DEFAULT_MAX_HEAD_BYTES,
+    private readonly maxBodyBytes = MAX_ANSWER_BYTES,
+  ) {}
+
+  /** Counts `n` more body bytes; throws once the body would pass the cap (before they are kept). */
+  private grow(n: number): void {
+    this.bodyBytes += n;
+    if (this.bodyBytes > this.maxBodyBytes) throw new AnswerTooLargeError(this.maxBodyBytes);
+  }
 
   /**
    * Feeds the next bytes; returns the response once it is whole (bytes after it mark it `close`). Throws
@@ -108,6 +134,7 @@ export class ResponseParser {
         }
         case State.Length: {
           const n = Math.min(this.remaining, chunk.length - at);
+          this.grow(n);
           this.parts.push(Buffer.from(chunk.subarray(at, at + n)));
           at += n;
           this.remaining -= n;
@@ -119,6 +146,8 @@ export class ResponseParser {
           const nl = chunk.indexOf(10, at);
           const piece = chunk.toString('latin1', at, nl < 0 ? chunk.length : nl + 1);
           at = nl < 0 ? chunk.length : nl + 1;
+          // Trailer lines are not kept, but a stream of them is a body without end.
+          if (this.state === State.Trailers) this.grow(piece.length);
           this.line += piece;
           if (this.line.length > MAX_LINE_BYTES) throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk-size or trailer line is too long');
           if (nl < 0) break;
@@ -131,11 +160,14 @@ export class ResponseParser {
           const size = /^[0-9a-fA-F]{1,8}(?=[\t ;]|$)/.exec(line);
           if (size === null) throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk size is not hexadecimal');
           this.remaining = Number.parseInt(size[0], 16);
+          // A chunk announced past the cap is refused before any of it is read.
+          if (this.bodyBytes + this.remaining > this.maxBodyBytes) throw new AnswerTooLargeError(this.maxBodyBytes);
           this.state = this.remaining === 0 ? State.Trailers : State.ChunkData;
           break;
         }
         case State.ChunkData: {
           const n = Math.min(this.remaining, chunk.length - at);
+          this.grow(n);
           this.parts.push(Buffer.from(chunk.subarray(at, at + n)));
           at += n;
           this.remaining -= n;
@@ -154,6 +186,7 @@ export class ResponseParser {
           break;
         }
         case State.UntilClose:
+          this.grow(chunk.length - at);
           this.parts.push(Buffer.from(chunk.subarray(at)));
           at = chunk.length;
           break;
@@ -211,8 +244,8 @@ export class ResponseParser {
       headers[name] = before === undefined ? value : `${before}, ${value}`;
       at = end + 2;
     }
-    // 1xx: an interim answer; the real one follows.
-    if (status < 200) return;
+    // 1xx: an interim answer; the real one follows. Their heads count against the answer's cap: a stream of them is an answer without end.
+    if (status < 200) return this.grow(text.length + 4);
     this.status = status;
     this.headers = headers;
     const connection = headers['connection']?.toLowerCase() ?? '';
@@ -234,6 +267,8 @@ export class ResponseParser {
       const only = values.length === 1 ? values[0]! : '';
       if (!DIGITS.test(only)) throw new HttpParseError('HPE_INVALID_CONTENT_LENGTH', 'the response has an invalid Content-Length');
       this.remaining = Number(only);
+      // Announced past the cap: refused at once, nothing of it read or waited for.
+      if (this.remaining > this.maxBodyBytes) throw new AnswerTooLargeError(this.maxBodyBytes);
       if (this.remaining > 0) this.state = State.Length;
       return;
     }
@@ -253,6 +288,7 @@ export class ResponseParser {
     this.keepAliveMs = undefined;
     this.parts = [];
     this.started = false;
+    this.bodyBytes = 0;
     return response;
   }
 }
