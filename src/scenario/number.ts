@@ -17,3 +17,10 @@ export const DECIMAL_FORM = 'digits with at most one decimal point (no hex, octa
 export function parseDecimal(text: string): number | undefined {
   return UNSIGNED_DECIMAL.test(text) ? Number(text) : undefined;
 }
+
+const DECIMAL_TEXT = new Intl.NumberFormat('en-US', { useGrouping: false, maximumSignificantDigits: 15 });
+
+/** A number as a scenario spells it (decimal, never an exponent): 1e-10 reads 0.0000000001. */
+export function formatDecimal(value: number): string {
+  return DECIMAL_TEXT.format(value);
+}

@@ -415,7 +415,7 @@ function clientCapped(check: Check, phase: PhaseInput, onDrops: boolean): Check 
 const ANSWERED = ['ok', 'http_429', 'http_504', 'http_other', 'malformed', 'too_large'] as const;
 
 /**
- * Nothing measured is nothing to pass on: a plan that held no request (a rate mistyped as 1e-300, a
+ * Nothing measured is nothing to pass on: a plan that held no request (a rate with a misplaced decimal point, a
  * Poisson draw of none), or a phase that planned requests none of which was answered (all unsent, say),
  * is inconclusive. Checks whose data is absent are already never a pass, but a phase may have none that
  * apply (no documented target, no error check). A phase that planned none beside others that did is not

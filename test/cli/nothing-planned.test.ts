@@ -1,6 +1,6 @@
 /**
  * A plan with no request is refused, and a run that measured nothing is never a pass (issue 27 §9).
- * Before, `rpm: 1e-300` (or 1 rpm Poisson over 30 s drawing none) was judged PASS, exit 0, with "—" for
+ * Before, `rpm: 0.0000000001` (or 1 rpm Poisson over 30 s drawing none) was judged PASS, exit 0, with "—" for
  * every percentile. Now `plan` and `run` refuse it (exit 2, naming the phases that planned none, nothing
  * sent, not even a token call), and `report` on a folder that measured nothing does not say PASS.
  */
@@ -18,8 +18,8 @@ const scenarioAt = (url: string, phases: string, extra = ''): string =>
   `name: nothing\ndescription: a plan of nothing\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n${phases}${extra}`;
 
 const EMPTY_PLANS: Record<string, { phases: string; extra?: string; named: string[] }> = {
-  'a mistyped rate (rpm: 1e-300)': { phases: '  - { name: steady, duration: 30s, rpm: 1e-300 }\n', named: ['phase "steady" (30s at 1e-300 rpm)'] },
-  'a ramp of mistyped rates over two phases': { phases: '  - { name: up, duration: 1m, fromRpm: 1e-300, toRpm: 2e-300 }\n  - { name: hold, duration: 1m, rpm: 1e-300 }\n', named: ['phase "up" (1m at 1e-300 to 2e-300 rpm)', 'phase "hold" (1m at 1e-300 rpm)'] },
+  'a mistyped rate (rpm: 0.0000000001)': { phases: '  - { name: steady, duration: 30s, rpm: 0.0000000001 }\n', named: ['phase "steady" (30s at 0.0000000001 rpm)'] },
+  'a ramp of mistyped rates over two phases': { phases: '  - { name: up, duration: 1m, fromRpm: 0.0000000001, toRpm: 0.0000000002 }\n  - { name: hold, duration: 1m, rpm: 0.0000000001 }\n', named: ['phase "up" (1m at 0.0000000001 to 0.0000000002 rpm)', 'phase "hold" (1m at 0.0000000001 rpm)'] },
   '1 rpm Poisson over 30 s that draws none (seed 2)': { phases: '  - { name: steady, duration: 30s, rpm: 1 }\n', extra: 'arrivals: { process: poisson, seed: 2 }\n', named: ['phase "steady" (30s at 1 rpm, Poisson arrivals of seed 2)'] },
 };
 
@@ -60,7 +60,7 @@ describe('a run that measured nothing is never a pass', () => {
   });
 
   it('`report` on the folder of a plan that held no request (written before such plans were refused, judged PASS then): inconclusive, exit 5, never PASS', async () => {
-    // test/fixtures/empty-plan-run: a folder loadproof 4f117ef wrote for `rpm: 1e-300` (run.json, scenario.yaml, an empty events.ndjson).
+    // test/fixtures/empty-plan-run: a folder loadproof 4f117ef wrote for `rpm: 0.0000000001` (run.json, scenario.yaml, an empty events.ndjson).
     const dir = join(mkdtempSync(join(tmpdir(), 'loadproof-test-')), 'run');
     cpSync(fileURLToPath(new URL('../fixtures/empty-plan-run', import.meta.url)), dir, { recursive: true });
     const { code, stdout } = await runMain(['report', dir, '--no-charts']);
