@@ -28,3 +28,33 @@ export function printJudgement(io: Io, json: boolean, summary: Summary, summaryP
     io.stdout(evidence);
   }
 }
+
+/**
+ * `report` and `merge` write a folder: the first SIGINT or SIGTERM stops them where a folder is still
+ * whole (see judgeFolder, mergeAndJudge) and makes the exit 130; later ones are taken too, so a folder is
+ * never cut mid-write by a second one.
+ */
+export function stopOnSignal(io: Io, what: string): AbortSignal {
+  const controller = new AbortController();
+  void io.waitForSignal().then((signal) => {
+    io.stderr(`loadproof: ${signal}: ${what}\n`);
+    controller.abort();
+    const swallow = (): void => void io.waitForSignal().then(swallow);
+    swallow();
+  });
+  return controller.signal;
+}
+
+/**
+ * LOADPROOF_TEST_HOLD=<stage>: at that stage, says so on stderr and waits for the stop signal (a seam for
+ * loadproof's own tests, so that a signal lands at a known point); unset, nothing waits.
+ */
+export function holdForTests(io: Io, stage: string, signal: AbortSignal): (() => Promise<void>) | undefined {
+  if (io.env.LOADPROOF_TEST_HOLD !== stage) return undefined;
+  return () =>
+    new Promise<void>((resolve) => {
+      io.stderr(`loadproof: test hold: ${stage}\n`);
+      if (signal.aborted) resolve();
+      else signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+}
