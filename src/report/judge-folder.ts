@@ -36,6 +36,8 @@ export interface JudgeFolderOptions {
   readonly signal?: AbortSignal;
   /** Awaited just before the first file is written (a seam for the signal tests). */
   readonly beforeWriting?: () => Promise<void>;
+  /** The folder was just made (by merge): its manifest is the first, with no history before it. */
+  readonly firstManifest?: boolean;
 }
 
 export async function judgeFolder(dir: string, options: JudgeFolderOptions): Promise<FolderJudgement> {
@@ -45,7 +47,7 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
   const judge = (more: readonly FileResult[]): Judgement => folder.judge(reportedAt, more);
   // Before anything is rewritten: whether the folder was still what its manifest listed. A new manifest
   // would vouch for edited files; it records this instead, and the reader is told.
-  const previous = await previousManifest(dir, !folder.partial);
+  const previous = options.firstManifest === true ? null : await previousManifest(dir, !folder.partial);
   const allNotes = previous === null || previous.intact ? [...folder.notes] : [...folder.notes, `the folder did not match its manifest.json before this report (${describeChanges(previous)}): the new manifest.json records that`];
   // A run made with --baseline keeps its comparison: the reports carry it again, and so does the exit.
   const comparison = await readComparison(dir, allNotes);

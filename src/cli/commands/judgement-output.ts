@@ -45,16 +45,25 @@ export function stopOnSignal(io: Io, what: string): AbortSignal {
   return controller.signal;
 }
 
+/** How long a test hold waits for its signal at most. */
+const TEST_HOLD_MS = 30_000;
+
 /**
- * LOADPROOF_TEST_HOLD=<stage>: at that stage, says so on stderr and waits for the stop signal (a seam for
- * loadproof's own tests, so that a signal lands at a known point); unset, nothing waits.
+ * LOADPROOF_TEST_HOLD=<stage>: at that stage, says so on stderr and waits for the stop signal, 30 s at
+ * most (a seam for loadproof's own tests, so that a signal lands at a known point); unset, nothing waits.
  */
 export function holdForTests(io: Io, stage: string, signal: AbortSignal): (() => Promise<void>) | undefined {
   if (io.env.LOADPROOF_TEST_HOLD !== stage) return undefined;
   return () =>
     new Promise<void>((resolve) => {
       io.stderr(`loadproof: test hold: ${stage}\n`);
-      if (signal.aborted) resolve();
-      else signal.addEventListener('abort', () => resolve(), { once: true });
+      // The timer also keeps the process alive while it waits.
+      const timer = setTimeout(resolve, TEST_HOLD_MS);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      if (signal.aborted) done();
+      else signal.addEventListener('abort', done, { once: true });
     });
 }
