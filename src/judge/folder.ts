@@ -49,8 +49,9 @@ export async function readRunRecord(dir: string): Promise<RunRecord> {
   await checkRunFolder(dir);
   const path = join(dir, 'run.json');
   const text = await readRegular(path).catch((error: unknown) => {
-    if (error instanceof UsageError && !error.message.includes('ENOENT')) throw error;
-    throw new UsageError(`${dir}: not a run folder (cannot read run.json: ${(error as Error).message})`, 'give the folder a run wrote (reports/<time>-<scenario>)');
+    const cannot = /: cannot read it \((.*)\)$/.exec((error as Error).message);
+    if (cannot === null) throw error;
+    throw new UsageError(`${dir}: not a run folder (cannot read run.json: ${cannot[1]})`, 'give the folder a run wrote (reports/<time>-<scenario>)');
   });
   let value: unknown;
   try {

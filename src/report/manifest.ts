@@ -201,6 +201,10 @@ async function readManifest(dir: string): Promise<{ readonly text: string; reado
   } catch (error) {
     throw new ManifestUnreadable(`not JSON (${(error as Error).message})`, sha256Text(text));
   }
+  const shape = value as Partial<Manifest> | null;
+  if (shape === null || typeof shape !== 'object' || shape.schemaVersion !== MANIFEST_SCHEMA_VERSION || !Array.isArray(shape.files)) {
+    throw new ManifestUnreadable(`schemaVersion ${JSON.stringify(shape?.schemaVersion)} with ${Array.isArray(shape?.files) ? 'a' : 'no'} file list, expected schemaVersion ${MANIFEST_SCHEMA_VERSION} and files[]`, sha256Text(text));
+  }
   const parsed = manifestSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
