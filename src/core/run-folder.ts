@@ -118,10 +118,15 @@ export async function* readLines(path: string, bounds: LineBounds): AsyncGenerat
         const end = newline === -1 || newline >= bytesRead ? bytesRead : newline;
         pendingBytes += end - start;
         if (pendingBytes > bounds.maxLineBytes) throw new UsageError(`${path} line ${number + 1}: longer than ${bounds.maxLineBytes} bytes`, 'no line loadproof writes is this long: the file was changed after the run; nothing was written');
-        pending.push(Buffer.from(chunk.subarray(start, end)));
-        if (end === bytesRead) break;
+        if (end === bytesRead) {
+          // The rest of the chunk: kept (copied, the chunk is reused) until its newline comes.
+          pending.push(Buffer.from(chunk.subarray(start, end)));
+          break;
+        }
         number++;
-        yield { line: Buffer.concat(pending).toString('utf8'), number };
+        // A line within one chunk (nearly all of them) is decoded in place.
+        const line = pending.length === 0 ? chunk.toString('utf8', start, end) : Buffer.concat([...pending, chunk.subarray(start, end)]).toString('utf8');
+        yield { line, number };
         pending = [];
         pendingBytes = 0;
         start = end + 1;
