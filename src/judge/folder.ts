@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { RunFailure, UsageError } from '../core/errors.js';
+import { Interrupted, RunFailure, UsageError } from '../core/errors.js';
 import { checkRunFolder, readLines, readRegular } from '../core/run-folder.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
 import { MAX_SHARDS, type Plan, type Shard, buildPlan, isShard, planIdentity, shardPlan } from '../plan/index.js';
@@ -80,10 +80,12 @@ function checkedShard(shard: unknown, dir: string): Shard {
  * Streams events.ndjson into the sink, in memory bounded by its longest line and time bounded by the plan
  * (a line more than the plan has is refused); a cut last line of a partial run is left out (and returned as a note).
  */
-async function readEvents(path: string, sink: EventSink, partial: boolean): Promise<string[]> {
+async function readEvents(path: string, sink: EventSink, partial: boolean, signal: AbortSignal | undefined): Promise<string[]> {
   const seen = new Uint8Array(sink.plannedRequests);
   let bad: { number: number; why: string } | undefined;
   for await (const { line, number } of readLines(path, ndjsonBounds(sink.plannedRequests))) {
+    // A stop signal is taken while a long run's events are read, not only once they all are.
+    if (number % 4096 === 0 && signal?.aborted === true) throw new Interrupted(`stopped by a signal while ${path} was read: nothing was written`);
     if (bad !== undefined) throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the events file was changed after the run');
     if (line === '') continue;
     try {
@@ -144,7 +146,8 @@ function recordedPieces(run: RunRecord, dir: string): () => number {
   return () => pieces[next++] ?? 1;
 }
 
-export async function readJudgedFolder(dir: string): Promise<JudgedFolder> {
+/** `signal`: a stop signal, taken while the events are read (Interrupted, exit 130). */
+export async function readJudgedFolder(dir: string, signal?: AbortSignal): Promise<JudgedFolder> {
   const run = await readRunRecord(dir);
   const scenarioPath = join(dir, run.scenarioFile);
   const scenarioText = await readRegular(scenarioPath, SCENARIO_BOUNDS.fileBytes);
@@ -172,7 +175,7 @@ export async function readJudgedFolder(dir: string): Promise<JudgedFolder> {
   }
   const sink = new EventSink(plan);
   const partial = run.end === null;
-  const notes = await readEvents(eventsPath, sink, partial);
+  const notes = await readEvents(eventsPath, sink, partial, signal);
   const lines = sink.recorder.overall.sent + sink.recorder.overall.dropped + sink.recorder.overall.unsent;
   if (!partial && lines !== plan.arrivals) {
     throw new UsageError(`${eventsPath}: ${lines} lines for the ${plan.arrivals} planned requests of a finished run`, 'the events file was changed after the run; nothing was written');

@@ -64,7 +64,7 @@ export async function mergeAndJudge(options: MergeOptions, judge: { readonly now
     await mkdir(building);
     await writeMerged(building, shards, scenarioText, startedAt, options.signal);
     stopped();
-    const judged = await judgeFolder(building, { ...judge, firstManifest: true });
+    const judged = await judgeFolder(building, { ...judge, firstManifest: true, ...(options.signal === undefined ? {} : { signal: options.signal }) });
     await options.beforeCommit?.();
     stopped();
     // One rename: the merged folder appears whole, in place of the empty one claimed.

@@ -41,7 +41,7 @@ export interface JudgeFolderOptions {
 }
 
 export async function judgeFolder(dir: string, options: JudgeFolderOptions): Promise<FolderJudgement> {
-  const folder = await readJudgedFolder(dir);
+  const folder = await readJudgedFolder(dir, options.signal);
   const { run, end, scenario } = folder;
   const reportedAt = options.now();
   const judge = (more: readonly FileResult[]): Judgement => folder.judge(reportedAt, more);
