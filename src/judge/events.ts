@@ -167,6 +167,10 @@ function problemOf(v: Record<string, unknown>): string | undefined {
   if (!finite(v.intendedAtMs)) return 'intendedAtMs: expected a number';
   if (v.readyAtMs !== undefined && !(finite(v.readyAtMs) && (v.readyAtMs as number) >= (v.intendedAtMs as number))) return 'readyAtMs: expected a number not before intendedAtMs, or none';
   for (const key of ['firedAtMs', 'lastSentAtMs', 'endAtMs', 'latencyMs'] as const) if (!finiteOrNull(v[key])) return `${key}: expected a number or null`;
+  // Time runs forward: an answer never ends before its request was due or sent, and no latency is negative.
+  if (v.latencyMs !== null && (v.latencyMs as number) < 0) return `latencyMs: ${v.latencyMs as number}, expected a number ≥ 0 or null`;
+  if (v.endAtMs !== null && (v.endAtMs as number) < (v.intendedAtMs as number)) return `endAtMs: ${v.endAtMs as number}, expected a time not before intendedAtMs (${v.intendedAtMs as number})`;
+  if (v.endAtMs !== null && v.lastSentAtMs !== null && (v.endAtMs as number) < (v.lastSentAtMs as number)) return `endAtMs: ${v.endAtMs as number}, expected a time not before lastSentAtMs (${v.lastSentAtMs as number})`;
   if (typeof v.outcome !== 'string' || !OUTCOMES.has(v.outcome)) return `outcome: expected one of ${COUNTED_OUTCOMES.join(', ')}`;
   if (v.status !== null && !Number.isSafeInteger(v.status)) return 'status: expected an HTTP status or null';
   if (!Number.isSafeInteger(v.attempts) || (v.attempts as number) < 0) return 'attempts: expected a whole number ≥ 0';
@@ -177,12 +181,13 @@ function problemOf(v: Record<string, unknown>): string | undefined {
     t !== null &&
     finite((t as TryRecord).sentAtMs) &&
     finite((t as TryRecord).endAtMs) &&
+    (t as TryRecord).endAtMs >= (t as TryRecord).sentAtMs &&
     ((t as TryRecord).status === null || Number.isSafeInteger((t as TryRecord).status)) &&
     absentOrAtLeast0((t as TryRecord).serviceMs) &&
     absentOrAtLeast0((t as TryRecord).lagMs) &&
     absentOrAtLeast0((t as TryRecord).waitMs) &&
     ((t as TryRecord).errorCode === undefined || (typeof (t as TryRecord).errorCode === 'string' && ERROR_CODE_PATTERN.test((t as TryRecord).errorCode!)));
-  if (!Array.isArray(v.tries) || !v.tries.every(isTry)) return 'tries: expected a list of {sentAtMs, endAtMs, status, serviceMs?, lagMs?, waitMs?, errorCode?} (serviceMs, lagMs and waitMs ≥ 0, errorCode a token of 1–64 letters, digits or _.:-)';
+  if (!Array.isArray(v.tries) || !v.tries.every(isTry)) return 'tries: expected a list of {sentAtMs, endAtMs, status, serviceMs?, lagMs?, waitMs?, errorCode?} (endAtMs not before sentAtMs; serviceMs, lagMs and waitMs ≥ 0, errorCode a token of 1–64 letters, digits or _.:-)';
   return undefined;
 }
 

@@ -6,18 +6,24 @@
  * so. `loadproof report` judges and writes what this reads; `loadproof compare` judges two in memory.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
-import { RunFailure, UsageError } from '../core/errors.js';
+import { Interrupted, RunFailure, UsageError } from '../core/errors.js';
+import { checkRunFolder, readLines, readRegular } from '../core/run-folder.js';
 import { LOADPROOF_VERSION } from '../core/version.js';
 import { MAX_SHARDS, type Plan, type Shard, buildPlan, isShard, planIdentity, shardPlan } from '../plan/index.js';
-import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
+import { SCENARIO_BOUNDS, type Scenario, parseScenario } from '../scenario/index.js';
 import { type DocumentSink, parseDocumentLine } from './documents.js';
 import { parseEventLine } from './events.js';
 import { EventSink, type Judgement, judgeRun, partialEnd } from './judge.js';
 import { RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord } from './run-record.js';
+import { checkRunRecord } from './run-record-schema.js';
+
+/**
+ * The longest line of events.ndjson or documents.ndjson read back (bytes): a line of loadproof's is under
+ * 2 KiB (10 attempts at most); a longer one was not written by a run, and memory stays bounded by it.
+ */
+export const MAX_EVENT_LINE_BYTES = 64 * 1024;
 
 export interface JudgedFolder {
   readonly run: RunRecord;
@@ -35,23 +41,34 @@ export interface JudgedFolder {
 
 const SCENARIO_COPIES = ['scenario.yaml', 'scenario.json'];
 
+/**
+ * run.json, read and checked field by field, once the folder is shown to hold only regular files
+ * (nothing in it is followed out of it): a bad one is refused (exit 2) naming the file and the field.
+ */
 export async function readRunRecord(dir: string): Promise<RunRecord> {
+  await checkRunFolder(dir);
   const path = join(dir, 'run.json');
-  const text = await readFile(path, 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new UsageError(`${dir}: not a run folder (cannot read run.json: ${error.code ?? error.message})`, 'give the folder a run wrote (reports/<time>-<scenario>)');
+  const text = await readRegular(path).catch((error: unknown) => {
+    const cannot = /: cannot read it \((.*)\)$/.exec((error as Error).message);
+    if (cannot === null) throw error;
+    throw new UsageError(`${dir}: not a run folder (cannot read run.json: ${cannot[1]})`, 'give the folder a run wrote (reports/<time>-<scenario>)');
   });
-  let run: RunRecord;
+  let value: unknown;
   try {
-    run = JSON.parse(text) as RunRecord;
+    value = JSON.parse(text);
   } catch {
     throw new UsageError(`${path}: not JSON`, 'run.json is written by loadproof run; it cannot be judged without it');
   }
-  if (typeof run !== 'object' || run === null || run.schemaVersion !== RUN_RECORD_SCHEMA_VERSION) {
-    throw new UsageError(`${path}: schemaVersion ${JSON.stringify((run as { schemaVersion?: unknown } | null)?.schemaVersion)}, expected ${RUN_RECORD_SCHEMA_VERSION}`, 'it was written by another version of loadproof');
+  if (typeof value !== 'object' || value === null || (value as { schemaVersion?: unknown }).schemaVersion !== RUN_RECORD_SCHEMA_VERSION) {
+    throw new UsageError(`${path}: schemaVersion ${JSON.stringify((value as { schemaVersion?: unknown } | null)?.schemaVersion)}, expected ${RUN_RECORD_SCHEMA_VERSION}`, 'it was written by another version of loadproof');
   }
-  if (!SCENARIO_COPIES.includes(run.scenarioFile)) throw new UsageError(`${path}: scenarioFile ${JSON.stringify(run.scenarioFile)}, expected one of ${SCENARIO_COPIES.join(', ')}`);
-  return run;
+  const scenarioFile = (value as { scenarioFile?: unknown }).scenarioFile;
+  if (typeof scenarioFile !== 'string' || !SCENARIO_COPIES.includes(scenarioFile)) throw new UsageError(`${path}: scenarioFile ${JSON.stringify(scenarioFile)}, expected one of ${SCENARIO_COPIES.join(', ')}`);
+  return checkRunRecord(value, path);
 }
+
+/** The bounds of an ndjson file of `lines` lines at most (and a cut last line). */
+const ndjsonBounds = (lines: number): { maxLineBytes: number; maxBytes: number } => ({ maxLineBytes: MAX_EVENT_LINE_BYTES, maxBytes: (lines + 1) * (MAX_EVENT_LINE_BYTES + 1) });
 
 /** run.json's shard, checked: a hand-edited one must not make the judge read past its plan. */
 function checkedShard(shard: unknown, dir: string): Shard {
@@ -59,31 +76,28 @@ function checkedShard(shard: unknown, dir: string): Shard {
   return shard;
 }
 
-/** Streams events.ndjson into the sink; a cut last line of a partial run is left out (and returned as a note). */
-async function readEvents(path: string, sink: EventSink, partial: boolean): Promise<string[]> {
+/**
+ * Streams events.ndjson into the sink, in memory bounded by its longest line and time bounded by the plan
+ * (a line more than the plan has is refused); a cut last line of a partial run is left out (and returned as a note).
+ */
+async function readEvents(path: string, sink: EventSink, partial: boolean, signal: AbortSignal | undefined): Promise<string[]> {
   const seen = new Uint8Array(sink.plannedRequests);
-  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity });
-  let number = 0;
   let bad: { number: number; why: string } | undefined;
-  try {
-    for await (const line of lines) {
-      number++;
-      if (bad !== undefined) throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the events file was changed after the run');
-      if (line === '') continue;
-      try {
-        const record = parseEventLine(line);
-        const position = sink.positionOf(record.seq);
-        if (seen[position] === 1) throw new Error(`seq ${record.seq} appears twice`);
-        sink.add(record);
-        seen[position] = 1;
-      } catch (error) {
-        if (error instanceof UsageError) throw error;
-        bad = { number, why: (error as Error).message };
-      }
+  for await (const { line, number } of readLines(path, ndjsonBounds(sink.plannedRequests))) {
+    // A stop signal is taken while a long run's events are read, not only once they all are.
+    if (number % 4096 === 0 && signal?.aborted === true) throw new Interrupted(`stopped by a signal while ${path} was read: nothing was written`);
+    if (bad !== undefined) throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the events file was changed after the run');
+    if (line === '') continue;
+    try {
+      const record = parseEventLine(line);
+      const position = sink.positionOf(record.seq);
+      if (seen[position] === 1) throw new Error(`seq ${record.seq} appears twice`);
+      sink.add(record);
+      seen[position] = 1;
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      bad = { number, why: (error as Error).message };
     }
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   if (bad === undefined) return [];
   if (!partial) throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the events file was changed after the run');
@@ -95,13 +109,11 @@ async function readEvents(path: string, sink: EventSink, partial: boolean): Prom
  * line cut mid-write is left out of a partial run, and refuses a finished one.
  */
 async function readDocuments(path: string, documents: DocumentSink, planned: number, partial: boolean): Promise<string[]> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`${path}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`, 'a deid run keeps its documents there');
+  const lines: string[] = [];
+  for await (const { line } of readLines(path, ndjsonBounds(planned))) {
+    lines.push(line);
+    if (lines.length > 2 * planned + 2) throw new UsageError(`${path}: more lines than the ${planned} planned documents`, 'the documents file was changed after the run; nothing was written');
   }
-  const lines = text.split('\n');
   const notes: string[] = [];
   const seen = new Uint8Array(planned);
   let count = 0;
@@ -134,10 +146,11 @@ function recordedPieces(run: RunRecord, dir: string): () => number {
   return () => pieces[next++] ?? 1;
 }
 
-export async function readJudgedFolder(dir: string): Promise<JudgedFolder> {
+/** `signal`: a stop signal, taken while the events are read (Interrupted, exit 130). */
+export async function readJudgedFolder(dir: string, signal?: AbortSignal): Promise<JudgedFolder> {
   const run = await readRunRecord(dir);
   const scenarioPath = join(dir, run.scenarioFile);
-  const scenarioText = await readScenarioText(scenarioPath);
+  const scenarioText = await readRegular(scenarioPath, SCENARIO_BOUNDS.fileBytes);
   // Its thresholds, limits and error check judge the run as much as its phases plan it.
   if (`sha256:${createHash('sha256').update(scenarioText).digest('hex')}` !== run.scenarioSha256) {
     throw new UsageError(`${scenarioPath}: changed since the run (run.json has ${run.scenarioSha256})`, 'judging a run again needs the scenario it ran with; nothing was written');
@@ -162,7 +175,7 @@ export async function readJudgedFolder(dir: string): Promise<JudgedFolder> {
   }
   const sink = new EventSink(plan);
   const partial = run.end === null;
-  const notes = await readEvents(eventsPath, sink, partial);
+  const notes = await readEvents(eventsPath, sink, partial, signal);
   const lines = sink.recorder.overall.sent + sink.recorder.overall.dropped + sink.recorder.overall.unsent;
   if (!partial && lines !== plan.arrivals) {
     throw new UsageError(`${eventsPath}: ${lines} lines for the ${plan.arrivals} planned requests of a finished run`, 'the events file was changed after the run; nothing was written');

@@ -8,24 +8,30 @@
  * overlapping or missing shards, and shards that did not finish whole are refused, with the reason,
  * before anything is written.
  */
-import { createReadStream, createWriteStream } from 'node:fs';
-import { readFile, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { createWriteStream } from 'node:fs';
+import { mkdir, realpath } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { UsageError } from '../core/errors.js';
+import { Interrupted, UsageError } from '../core/errors.js';
+import { openRegular, publishFolder, readRegular, releaseFolder } from '../core/run-folder.js';
 import { type MergedShard, type RunEnd, type RunRecord, readRunRecord } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { MAX_SHARDS, isShard } from '../plan/index.js';
 import { type FolderJudgement, ManifestUnreadable, judgeFolder, verifyFolder } from '../report/index.js';
-import { parseScenario } from '../scenario/index.js';
-import { makeRunFolder, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from '../run/output.js';
+import { SCENARIO_BOUNDS, parseScenario } from '../scenario/index.js';
+import { claimRunFolder, makeRunFolder, writeAtomically, writeWhole } from '../run/output.js';
 
 export interface MergeOptions {
   /** The shards' run folders, in any order. */
   readonly dirs: readonly string[];
   /** Where the merged folder is made (a new `<time>-<scenario>-merged` folder), unless `runDir` names it. */
   readonly outDir: string;
+  /** The exact folder for the merged run: made, or taken if empty (anything in it is refused). */
   readonly runDir?: string;
+  /** A stop signal (SIGINT/SIGTERM): until the merged folder takes its name, it stops the merge and leaves no folder (exit 130). */
+  readonly signal?: AbortSignal;
+  /** Awaited when the merged folder is whole, just before it takes its name (a seam for the signal tests). */
+  readonly beforeCommit?: () => Promise<void>;
 }
 
 interface ShardFolder {
@@ -34,38 +40,74 @@ interface ShardFolder {
 }
 
 /**
- * Merges the shards and judges the merged folder (`report`'s judge). A refusal the judge finds in the
- * events (a seq twice, lines missing) leaves nothing behind: the merged files are removed.
+ * Merges the shards and judges the merged folder (`report`'s judge), built whole in a hidden sibling
+ * folder and renamed into place at the end: a refusal, a failure or a stop signal before that leaves no
+ * merged folder at all (and a --run-dir as empty as it was); after it, the folder is complete.
  */
 export async function mergeAndJudge(options: MergeOptions, judge: { readonly now: () => Date; readonly pngCharts: boolean }): Promise<FolderJudgement> {
-  const dir = await mergeShards(options);
+  const shards = await readShards(options);
+  const first = shards[0]!;
+  const scenarioPath = join(first.dir, first.run.scenarioFile);
+  const scenarioText = await readRegular(scenarioPath, SCENARIO_BOUNDS.fileBytes);
+  // The merged run starts at the common start (the shards' processes started earlier, to wait for it).
+  const startedAt = first.run.startAt ?? shards.map((s) => s.run.startedAt).sort()[0]!;
+  const name = parseScenario(scenarioText, scenarioPath).name;
+  // The name is taken first (an empty folder), so that two merges never build the same one.
+  const claimed = options.runDir === undefined ? { dir: await makeRunFolder(options.outDir, `${name}-merged`, new Date(startedAt)), made: true } : await claimRunFolder(options.runDir);
+  const final = claimed.dir;
+  const building = join(dirname(await realpath(final)), `.${basename(final)}.merging-${process.pid}`);
+  let committed = false;
+  const stopped = (): void => {
+    if (options.signal?.aborted === true) throw new Interrupted(`stopped by a signal before the merged folder was whole: ${final} was not left behind`);
+  };
   try {
-    return await judgeFolder(dir, judge);
+    await mkdir(building);
+    await writeMerged(building, shards, scenarioText, startedAt, options.signal);
+    stopped();
+    const judged = await judgeFolder(building, { ...judge, firstManifest: true, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    await options.beforeCommit?.();
+    stopped();
+    // One rename: the merged folder appears whole, in place of the empty one claimed.
+    await publishFolder(building, await realpath(final));
+    committed = true;
+    const moved = (file: string): string => (file.startsWith(building) ? join(final, file.slice(building.length)) : file);
+    return { ...judged, summaryPath: moved(judged.summaryPath), written: { ...judged.written, file: moved(judged.written.file) }, reports: judged.reports.map((f) => ({ ...f, file: moved(f.file) })) };
   } catch (error) {
-    if (options.runDir === undefined) await removeRunFolder(dir);
-    else for (const file of MERGED_FILES) await rm(join(dir, file), { force: true });
+    // The judge's refusals name the files it read: the folder they are in is the merged one.
+    if (error instanceof Error) error.message = error.message.replaceAll(building, final);
     throw error;
+  } finally {
+    if (!committed) {
+      await releaseFolder(building, true);
+      await releaseFolder(final, claimed.made);
+    }
   }
 }
 
-/** What mergeShards writes before the judge: the scenario copy, the events and run.json. */
-const MERGED_FILES = ['scenario.yaml', 'scenario.json', 'events.ndjson', 'run.json'];
-
-/** Checks the folders are every shard of one plan, each finished whole, and writes the merged folder: its path. */
-export async function mergeShards(options: MergeOptions): Promise<string> {
+/** Every shard's run.json, checked to be every shard of one plan, finished whole and as its run left it. */
+async function readShards(options: MergeOptions): Promise<ShardFolder[]> {
   const shards = checkShards(await Promise.all(options.dirs.map(async (dir) => ({ dir, run: await readRunRecord(dir) }))));
-  // Each shard as its run left it: a folder changed since (its manifest says so) would have the merge vouch for edits.
-  const manifests = new Map<string, string>();
-  for (const s of shards) manifests.set(s.dir, await intactManifest(s));
+  // Each shard as its run left it: a folder changed since (its manifest, or its manifest's history, says so) would have the merge vouch for edits.
+  for (const s of shards) manifests.set(s, await intactManifest(s));
+  return shards;
+}
+
+/** The shards' manifest hashes, as checked by readShards. */
+const manifests = new WeakMap<ShardFolder, string>();
+
+/** Writes the merged folder's scenario copy, events and run.json into `dir` (a folder made for them). */
+async function writeMerged(dir: string, shards: readonly ShardFolder[], scenarioText: string, startedAt: string, signal: AbortSignal | undefined): Promise<void> {
   const first = shards[0]!;
-  const scenarioText = await readFile(join(first.dir, first.run.scenarioFile), 'utf8');
-  // The merged run starts at the common start (the shards' processes started earlier, to wait for it).
-  const startedAt = first.run.startAt ?? shards.map((s) => s.run.startedAt).sort()[0]!;
-  const name = parseScenario(scenarioText, join(first.dir, first.run.scenarioFile)).name;
-  const dir = options.runDir === undefined ? await makeRunFolder(options.outDir, `${name}-merged`, new Date(startedAt)) : await useRunFolder(options.runDir);
   const failures = [await writeWhole(join(dir, first.run.scenarioFile), scenarioText)];
   const events = createWriteStream(join(dir, 'events.ndjson'), { flags: 'wx' });
-  for (const shard of shards) await pipeline(createReadStream(join(shard.dir, 'events.ndjson')), events, { end: false });
+  for (const shard of shards) {
+    // Only a regular file, never through a link; its lines are checked by the judge, bounded by the plan.
+    const { handle } = await openRegular(join(shard.dir, 'events.ndjson'), Number.MAX_SAFE_INTEGER);
+    await pipeline(handle.createReadStream(), events, { end: false, ...(signal === undefined ? {} : { signal }) }).catch((error: unknown) => {
+      if ((error as Error).name === 'AbortError') throw new Interrupted('stopped by a signal before the merged folder was whole: it was not left behind');
+      throw error;
+    });
+  }
   await new Promise<void>((resolve, reject) => events.end((error?: Error | null) => (error ? reject(error) : resolve())));
   const mergedFrom: MergedShard[] = shards.map((s) => ({
     index: s.run.shard.index,
@@ -73,7 +115,7 @@ export async function mergeShards(options: MergeOptions): Promise<string> {
     startedAt: s.run.startedAt,
     endedAt: s.run.end.endedAt,
     ...(s.run.end.startLateMs === undefined ? {} : { startLateMs: s.run.end.startLateMs }),
-    manifestSha256: manifests.get(s.dir)!,
+    manifestSha256: manifests.get(s)!,
     ...(s.run.host === undefined ? {} : { host: s.run.host }),
   }));
   const { shard: _shard, host: _host, end: _end, ...common } = first.run;
@@ -81,7 +123,6 @@ export async function mergeShards(options: MergeOptions): Promise<string> {
   failures.push(await writeAtomically(join(dir, 'run.json'), `${JSON.stringify(run, null, 2)}\n`));
   const failed = failures.find((f) => f.error !== null);
   if (failed !== undefined) throw new UsageError(`${failed.file}: cannot be written (${failed.error})`, 'the shards are untouched; choose another --out');
-  return dir;
 }
 
 /** The shards, sorted by index, once they are shown to be every shard of one plan, each finished whole. */

@@ -3,8 +3,9 @@
  * src/judge/folder.ts: the scenario copy, run.json and events.ndjson) and writes summary.json and every
  * report again. Nothing is sent. A partial run's folder is judged from the events it wrote.
  */
-import { readFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { Interrupted } from '../core/errors.js';
+import { readRegular } from '../core/run-folder.js';
 import { type BaselineComparison, COMPARISON_FILE, exitWithComparison, parseComparison } from '../compare/index.js';
 import { type Judgement, readJudgedFolder, summaryJson } from '../judge/index.js';
 import { type FileResult, writeAtomically } from '../run/output.js';
@@ -28,16 +29,25 @@ export interface JudgeFolderOptions {
   readonly now: () => Date;
   /** False (--no-charts): no PNG chart is drawn, and any drawn before is removed. */
   readonly pngCharts?: boolean;
+  /**
+   * A stop signal (SIGINT/SIGTERM): taken until the first file is written (nothing is changed, exit 130);
+   * after that the folder is finished whole first, so it is never left half judged again.
+   */
+  readonly signal?: AbortSignal;
+  /** Awaited just before the first file is written (a seam for the signal tests). */
+  readonly beforeWriting?: () => Promise<void>;
+  /** The folder was just made (by merge): its manifest is the first, with no history before it. */
+  readonly firstManifest?: boolean;
 }
 
 export async function judgeFolder(dir: string, options: JudgeFolderOptions): Promise<FolderJudgement> {
-  const folder = await readJudgedFolder(dir);
+  const folder = await readJudgedFolder(dir, options.signal);
   const { run, end, scenario } = folder;
   const reportedAt = options.now();
   const judge = (more: readonly FileResult[]): Judgement => folder.judge(reportedAt, more);
   // Before anything is rewritten: whether the folder was still what its manifest listed. A new manifest
   // would vouch for edited files; it records this instead, and the reader is told.
-  const previous = await previousManifest(dir);
+  const previous = options.firstManifest === true ? null : await previousManifest(dir, !folder.partial);
   const allNotes = previous === null || previous.intact ? [...folder.notes] : [...folder.notes, `the folder did not match its manifest.json before this report (${describeChanges(previous)}): the new manifest.json records that`];
   // A run made with --baseline keeps its comparison: the reports carry it again, and so does the exit.
   const comparison = await readComparison(dir, allNotes);
@@ -46,6 +56,9 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
   if (comparisonLost) allNotes.push(`run.json says this run was compared with --baseline ${run.baseline}, but its ${COMPARISON_FILE} is gone or unusable: the exit is 4, since the run's own exit depended on it`);
   let judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
+  await options.beforeWriting?.();
+  // The last moment a signal leaves the folder as it was; from here on it is written whole.
+  if (options.signal?.aborted === true) throw new Interrupted(`stopped by a signal before ${dir} was written: nothing in it was changed`);
   // The folder's files were masked when the run wrote them: nothing secret is known here to mask.
   const reports = await writeReports(dir, { summary: judgement.summary, run: { ...run, end }, scenario, ...(comparison === undefined ? {} : { comparison }), pngCharts: options.pngCharts !== false }, (text) => text);
   const reportFailures = reports.filter((f) => f.error !== null).map((f) => ({ ...f, file: relative(dir, f.file) }));
@@ -62,9 +75,9 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
 async function readComparison(dir: string, notes: string[]): Promise<BaselineComparison | undefined> {
   let text: string;
   try {
-    text = await readFile(join(dir, COMPARISON_FILE), 'utf8');
+    text = await readRegular(join(dir, COMPARISON_FILE));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') notes.push(`${COMPARISON_FILE} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): the reports leave the baseline out`);
+    if (!/ENOENT/.test((error as Error).message)) notes.push(`${COMPARISON_FILE} cannot be read (${(error as Error).message}): the reports leave the baseline out`);
     return undefined;
   }
   const comparison = parseComparison(text);
@@ -75,17 +88,22 @@ async function readComparison(dir: string, notes: string[]): Promise<BaselineCom
   return comparison;
 }
 
-/** The folder's manifest as it was, checked: null when it had none (or none that can be read). */
-async function previousManifest(dir: string): Promise<PreviousManifest | null> {
+/**
+ * The folder's manifest as it was, checked. Null only when a partial run left none; a finished run's folder
+ * without a manifest that can be read has lost its history, and the new manifest says so (not intact), so
+ * that rewriting it never launders an edit.
+ */
+async function previousManifest(dir: string, finished: boolean): Promise<PreviousManifest | null> {
   try {
     const v = await verifyFolder(dir);
-    return { sha256: v.manifestSha256, intact: v.intact, changed: v.changed, missing: v.missing, unlisted: v.unlisted };
+    return { sha256: v.manifestSha256, intact: v.intact, ...(v.history === null ? {} : { history: v.history }), changed: v.changed, missing: v.missing, unlisted: v.unlisted };
   } catch (error) {
-    if (error instanceof ManifestUnreadable) return null;
-    throw error;
+    if (!(error instanceof ManifestUnreadable)) throw error;
+    if (error.message === 'missing' && !finished) return null;
+    return { sha256: error.sha256, intact: false, history: `the finished run's manifest.json was ${error.message === 'missing' ? 'missing' : `not a manifest (${error.message})`} when loadproof report wrote this one`, changed: [], missing: [], unlisted: [] };
   }
 }
 
 const describeChanges = (p: PreviousManifest): string =>
-  [...p.changed.map((f) => `changed: ${f}`), ...p.missing.map((f) => `missing: ${f}`), ...p.unlisted.map((f) => `not in it: ${f}`)].join(', ');
+  p.history !== undefined && p.changed.length + p.missing.length + p.unlisted.length === 0 ? p.history : [...p.changed.map((f) => `changed: ${f}`), ...p.missing.map((f) => `missing: ${f}`), ...p.unlisted.map((f) => `not in it: ${f}`)].join(', ');
 

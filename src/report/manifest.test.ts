@@ -1,9 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { folderFiles, hashFile, verifyFolder } from './manifest.js';
+import { ManifestUnreadable, folderFiles, hashFile, verifyFolder } from './manifest.js';
 
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'loadproof-manifest-'));
@@ -12,11 +13,8 @@ function folder(): string {
   writeFileSync(join(dir, 'charts', 'latency.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]));
   writeFileSync(join(dir, 'summary.json.partial'), 'half');
   writeFileSync(join(dir, 'manifest.json'), '{}');
-  symlinkSync('/dev/null', join(dir, 'link'));
-  // A --run-dir may link events.ndjson to a file elsewhere; a folder of the user's is not walked into.
-  const elsewhere = mkdtempSync(join(tmpdir(), 'loadproof-elsewhere-'));
-  writeFileSync(join(elsewhere, 'events.ndjson'), '{"seq":0}\n');
-  symlinkSync(join(elsewhere, 'events.ndjson'), join(dir, 'events.ndjson'));
+  writeFileSync(join(dir, 'events.ndjson'), '{"seq":0}\n');
+  // A folder of the user's is not walked into.
   mkdirSync(join(dir, 'node_modules'));
   writeFileSync(join(dir, 'node_modules', 'x.js'), '');
   return dir;
@@ -29,7 +27,7 @@ const manifestOf = async (dir: string, files: string[]): Promise<void> => {
 };
 
 describe('the manifest of a run folder', () => {
-  it('lists its files and charts/ with "/", a link to a file too; not itself, half-written files, links to anything else, or other folders', async () => {
+  it('lists its files and charts/ with "/"; not itself, half-written files, or other folders', async () => {
     expect(await folderFiles(folder())).toEqual(['charts/latency.png', 'events.ndjson', 'summary.json']);
   });
 
@@ -49,7 +47,52 @@ describe('the manifest of a run folder', () => {
 
   it('never reads outside the folder, whatever the manifest names', async () => {
     const dir = folder();
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ schemaVersion: 1, files: [{ file: '../../../etc/passwd', bytes: 1, sha256: 'x' }] }));
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ schemaVersion: 1, files: [{ file: '../../../etc/passwd', bytes: 1, sha256: '0'.repeat(64) }] }));
     expect(await verifyFolder(dir)).toMatchObject({ intact: false, missing: ['../../../etc/passwd'], unlisted: ['charts/latency.png', 'events.ndjson', 'summary.json'] });
+  });
+
+  // Issue 27 case 2: a folder received from someone else may hold links out of it.
+  it.each([
+    { what: 'charts/ linked to another folder', make: (dir: string) => (rmSync(join(dir, 'charts'), { recursive: true }), symlinkSync(mkdtempSync(join(tmpdir(), 'loadproof-elsewhere-')), join(dir, 'charts'))), path: 'charts' },
+    { what: 'a chart linked out', make: (dir: string) => symlinkSync('/etc/hostname', join(dir, 'charts', 'x.png')), path: 'charts/x.png' },
+    { what: 'events.ndjson linked out', make: (dir: string) => (rmSync(join(dir, 'events.ndjson')), symlinkSync('/dev/zero', join(dir, 'events.ndjson'))), path: 'events.ndjson' },
+    { what: 'manifest.json linked out', make: (dir: string) => (rmSync(join(dir, 'manifest.json')), symlinkSync('/etc/hostname', join(dir, 'manifest.json'))), path: 'manifest.json' },
+    { what: 'a dangling link', make: (dir: string) => symlinkSync('/nowhere', join(dir, 'report.md')), path: 'report.md' },
+    { what: 'a FIFO', make: (dir: string) => execFileSync('mkfifo', [join(dir, 'summary.json.fifo')]), path: 'summary.json.fifo' },
+  ])('refuses a folder holding $what (exit 2, naming the path), hashing nothing through it', async ({ make, path }) => {
+    const dir = folder();
+    make(dir);
+    for (const attempt of [folderFiles(dir), verifyFolder(dir)]) {
+      const error = await attempt.then(() => undefined, (e: unknown) => e as { exitCode?: number; message: string });
+      expect(error?.exitCode).toBe(2);
+      expect(error?.message).toContain(join(dir, path));
+    }
+  });
+
+  // Issue 27 case 5: a manifest whose fields are not what they must be is unreadable, never a TypeError.
+  it.each([
+    { what: 'files[] holding null', files: [null] },
+    { what: 'a file without its hash', files: [{ file: 'summary.json', bytes: 9 }] },
+    { what: 'files not a list', files: 'x' },
+  ])('calls a manifest with $what unreadable', async ({ files }) => {
+    const dir = folder();
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ schemaVersion: 1, files }));
+    await expect(verifyFolder(dir)).rejects.toBeInstanceOf(ManifestUnreadable);
+  });
+
+  // Issue 27 case 4: a folder changed after its run, then judged again, has a new manifest that matches it.
+  it('is not intact when the manifest matches but its history says the folder changed after its run', async () => {
+    const dir = folder();
+    await manifestOf(dir, ['charts/latency.png', 'events.ndjson', 'summary.json']);
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+    manifest.previous = { sha256: 'a'.repeat(64), intact: false, changed: ['events.ndjson'], missing: [], unlisted: [] };
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    const v = await verifyFolder(dir);
+    expect(v).toMatchObject({ intact: false, matched: 3, changed: [], missing: [], unlisted: [] });
+    expect(v.history).toContain('changed: events.ndjson');
+    // Carried forward as it was: a later report does not launder it.
+    manifest.previous = { sha256: 'b'.repeat(64), intact: false, history: 'first seen changed', changed: [], missing: [], unlisted: [] };
+    writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
+    expect((await verifyFolder(dir)).history).toBe('first seen changed');
   });
 });

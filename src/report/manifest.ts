@@ -5,10 +5,11 @@
  * the manifest to match changes that hash. Written last, after every other file of the folder.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import type { Dirent } from 'node:fs';
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import * as z from 'zod';
+import { UsageError } from '../core/errors.js';
+import { MAX_JSON_BYTES, RUN_SUBFOLDERS, checkRunFolder, openRegular, readRegular } from '../core/run-folder.js';
 import type { HostRecord, RunRecord } from '../judge/index.js';
 import type { Summary } from '../judge/index.js';
 
@@ -43,27 +44,30 @@ export interface Manifest {
   readonly files: readonly ManifestEntry[];
 }
 
-/** A manifest replaced by `loadproof report`: its hash, and what of the folder no longer matched it. */
+/**
+ * A manifest replaced by `loadproof report`: its hash, and what of the folder no longer matched it. Not
+ * intact when the folder did not match it, or when its own history said the folder had changed since its
+ * run (`history` then carries that forward, so that a second report does not launder the first).
+ */
 export interface PreviousManifest {
-  readonly sha256: string;
+  /** Null when there was none (a finished run's folder without its manifest.json). */
+  readonly sha256: string | null;
   readonly intact: boolean;
+  /** Why the folder's history says it changed after its run, when it was not the files alone. */
+  readonly history?: string;
   readonly changed: readonly string[];
   readonly missing: readonly string[];
   readonly unlisted: readonly string[];
 }
 
-/** The sub-folders of a run folder that hold its files (charts); nothing else is walked into, so a --run-dir inside another tree does not hash that tree. */
-export const RUN_SUBFOLDERS = ['charts'] as const;
+export { RUN_SUBFOLDERS };
 
-/** Whether `path` is a file, or a link to one (a --run-dir may link events.ndjson elsewhere: its bytes are evidence too). */
-async function isFileOrLinkToOne(path: string, entry: Dirent): Promise<boolean> {
-  if (entry.isFile()) return true;
-  if (!entry.isSymbolicLink()) return false;
-  return (await stat(path).catch(() => undefined))?.isFile() ?? false;
-}
-
-/** The files of a run folder and its RUN_SUBFOLDERS, but the manifest and half-written files: sorted relative paths with '/'. */
+/**
+ * The files of a run folder and its RUN_SUBFOLDERS, but the manifest and half-written files: sorted relative
+ * paths with '/'. Only regular files: a folder holding anything else (a link) is refused (src/core/run-folder.ts).
+ */
 export async function folderFiles(dir: string): Promise<string[]> {
+  await checkRunFolder(dir);
   const files: string[] = [];
   for (const folder of ['', ...RUN_SUBFOLDERS]) {
     const entries = await readdir(join(dir, folder), { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
@@ -73,7 +77,7 @@ export async function folderFiles(dir: string): Promise<string[]> {
     for (const entry of entries) {
       const file = folder === '' ? entry.name : `${folder}/${entry.name}`;
       if (file === MANIFEST_FILE || file.endsWith('.partial')) continue;
-      if (await isFileOrLinkToOne(join(dir, file), entry)) files.push(file);
+      if (entry.isFile()) files.push(file);
     }
   }
   return files.sort();
@@ -83,7 +87,9 @@ export async function folderFiles(dir: string): Promise<string[]> {
 export async function hashFile(path: string): Promise<{ readonly bytes: number; readonly sha256: string }> {
   const hash = createHash('sha256');
   let bytes = 0;
-  for await (const chunk of createReadStream(path)) {
+  // Never through a link, never a FIFO or a device (src/core/run-folder.ts); streamed, so any size.
+  const { handle } = await openRegular(path, Number.MAX_SAFE_INTEGER);
+  for await (const chunk of handle.createReadStream()) {
     hash.update(chunk as Buffer);
     bytes += (chunk as Buffer).length;
   }
@@ -129,40 +135,91 @@ export interface Verification {
   readonly unlisted: readonly string[];
   /** How many files matched. */
   readonly matched: number;
+  /** Why the manifest's own history says the folder changed after its run (its `previous` was not intact), or null. */
+  readonly history: string | null;
 }
 
 /** What `loadproof verify` prints. */
 export function describeVerification(dir: string, v: Verification): string {
+  const filesMatch = v.changed.length === 0 && v.missing.length === 0 && v.unlisted.length === 0;
   const lines = v.intact
     ? [`verify: ${dir}: intact: all ${v.matched} files are byte for byte the ones manifest.json lists`]
-    : [
+    : filesMatch
+      ? [
+          `verify: ${dir}: NOT INTACT: all ${v.matched} files are the ones manifest.json lists, but its history says the folder was changed after its run`,
+          `  history: ${v.history}`,
+        ]
+      : [
         `verify: ${dir}: NOT INTACT: the folder is not what manifest.json lists`,
         ...v.changed.map((f) => `  changed: ${f}`),
         ...v.missing.map((f) => `  missing: ${f}`),
         ...v.unlisted.map((f) => `  not in the manifest: ${f}`),
         `  ${v.matched} files match`,
+        ...(v.history === null ? [] : [`  history: ${v.history}`]),
       ];
   return `${[...lines, `manifest.json sha256:${v.manifestSha256} (compare it with the one the run printed or the ticket quotes)`].join('\n')}\n`;
 }
 
 /** Why a manifest cannot be verified against: missing, unreadable, or not a manifest. */
-export class ManifestUnreadable extends Error {}
+export class ManifestUnreadable extends Error {
+  /** `sha256`: of the file's bytes, when it could be read. */
+  constructor(
+    message: string,
+    readonly sha256: string | null = null,
+  ) {
+    super(message);
+  }
+}
 
-/** Reads and checks a folder's manifest.json; throws ManifestUnreadable saying why not. */
+const manifestSchema = z.looseObject({
+  schemaVersion: z.literal(MANIFEST_SCHEMA_VERSION),
+  previous: z
+    .object({
+      sha256: z.string().max(200).nullable(),
+      intact: z.boolean(),
+      history: z.string().max(64 * 1024).optional(),
+      changed: z.array(z.string().max(4096)),
+      missing: z.array(z.string().max(4096)),
+      unlisted: z.array(z.string().max(4096)),
+    })
+    .nullable()
+    .optional(),
+  files: z.array(z.object({ file: z.string().max(4096), bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })).max(1_000_000),
+});
+
+/** Reads and checks a folder's manifest.json; throws ManifestUnreadable saying why not (with its hash when it could be read). */
 async function readManifest(dir: string): Promise<{ readonly text: string; readonly manifest: Manifest }> {
-  const text = await readFile(join(dir, MANIFEST_FILE), 'utf8').catch((error: NodeJS.ErrnoException) => {
-    throw new ManifestUnreadable(error.code === 'ENOENT' ? 'missing' : `cannot be read (${error.code ?? error.message})`);
+  const path = join(dir, MANIFEST_FILE);
+  const text = await readRegular(path, MAX_JSON_BYTES).catch((error: unknown) => {
+    // A link, a FIFO or a device in its place is refused like any in the folder (exit 2); a missing or unreadable one is said so.
+    if (error instanceof UsageError && !/cannot read it \(/.test(error.message)) throw error;
+    throw new ManifestUnreadable(/ENOENT/.test((error as Error).message) ? 'missing' : `cannot be read (${(error as Error).message})`);
   });
-  let manifest: Partial<Manifest> | null;
+  let value: unknown;
   try {
-    manifest = JSON.parse(text) as Partial<Manifest> | null;
+    value = JSON.parse(text);
   } catch (error) {
-    throw new ManifestUnreadable(`not JSON (${(error as Error).message})`);
+    throw new ManifestUnreadable(`not JSON (${(error as Error).message})`, sha256Text(text));
   }
-  if (manifest === null || typeof manifest !== 'object' || manifest.schemaVersion !== MANIFEST_SCHEMA_VERSION || !Array.isArray(manifest.files)) {
-    throw new ManifestUnreadable(`schemaVersion ${JSON.stringify(manifest?.schemaVersion)} with ${Array.isArray(manifest?.files) ? 'a' : 'no'} file list, expected schemaVersion ${MANIFEST_SCHEMA_VERSION} and files[]`);
+  const shape = value as Partial<Manifest> | null;
+  if (shape === null || typeof shape !== 'object' || shape.schemaVersion !== MANIFEST_SCHEMA_VERSION || !Array.isArray(shape.files)) {
+    throw new ManifestUnreadable(`schemaVersion ${JSON.stringify(shape?.schemaVersion)} with ${Array.isArray(shape?.files) ? 'a' : 'no'} file list, expected schemaVersion ${MANIFEST_SCHEMA_VERSION} and files[]`, sha256Text(text));
   }
-  return { text, manifest: manifest as Manifest };
+  const parsed = manifestSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ManifestUnreadable(`${issue.path.length === 0 ? '(top)' : issue.path.join('.')}: ${issue.message} (expected schemaVersion ${MANIFEST_SCHEMA_VERSION} and files[] of {file, bytes, sha256})`, sha256Text(text));
+  }
+  return { text, manifest: value as Manifest };
+}
+
+/** Why a manifest's own history says its folder changed after its run, or null: its `previous` was not intact. */
+function historyOf(manifest: Manifest): string | null {
+  const p = manifest.previous;
+  if (p === null || p === undefined || p.intact) return null;
+  if (p.history !== undefined) return p.history;
+  const what = [...p.changed.map((f) => `changed: ${f}`), ...p.missing.map((f) => `missing: ${f}`), ...p.unlisted.map((f) => `not in it: ${f}`)].join(', ');
+  return `loadproof report found the folder did not match its manifest.json${p.sha256 === null ? '' : ` sha256:${p.sha256}`} (${what || 'no detail'}) and wrote this one over it`;
 }
 
 /**
@@ -170,6 +227,8 @@ async function readManifest(dir: string): Promise<{ readonly text: string; reado
  * cannot be read or is not one; a listed file that cannot be read counts as changed.
  */
 export async function verifyFolder(dir: string): Promise<Verification> {
+  // Refused first (exit 2, naming the path): a folder holding a link is never hashed through it.
+  await checkRunFolder(dir);
   const { text, manifest } = await readManifest(dir);
   const present = new Set(await folderFiles(dir));
   const changed: string[] = [];
@@ -186,5 +245,6 @@ export async function verifyFolder(dir: string): Promise<Verification> {
     else changed.push(entry.file);
   }
   const unlisted = [...present];
-  return { manifestSha256: sha256Text(text), intact: changed.length === 0 && missing.length === 0 && unlisted.length === 0, changed, missing, unlisted, matched };
+  const history = historyOf(manifest);
+  return { manifestSha256: sha256Text(text), intact: changed.length === 0 && missing.length === 0 && unlisted.length === 0 && history === null, changed, missing, unlisted, matched, history };
 }

@@ -5,7 +5,8 @@
  * one report that cannot be written costs none of the others. The manifest comes last: it hashes
  * every other file, summary.json included.
  */
-import { mkdir, readdir, rm, rmdir } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rmdir } from 'node:fs/promises';
+import { removeRegular } from '../core/run-folder.js';
 import { join } from 'node:path';
 import type { RunRecord, Summary } from '../judge/index.js';
 import { type ReportContent, type ReportInput, reportContent } from './content.js';
@@ -50,15 +51,24 @@ export async function writeReports(dir: string, input: ReportInput, redact: (tex
   if (input.pngCharts === false) {
     // Judged again with --no-charts: every PNG in charts/ is removed (ours, or any left there), so that the
     // folder, and the manifest that vouches for it, never holds a chart this judgement did not draw.
-    const left = await readdir(join(dir, 'charts')).catch(() => [] as string[]);
-    for (const file of left.filter((f) => f.toLowerCase().endsWith('.png'))) await rm(join(dir, 'charts', file), { force: true }).catch(() => {});
-    // Only when empty: nothing else in it is ours to remove.
-    await rmdir(join(dir, 'charts')).catch(() => {});
+    // Only regular files of a real charts/ folder: a link is never followed (a folder holding one is refused before this).
+    if ((await lstat(join(dir, 'charts')).catch(() => undefined))?.isDirectory() === true) {
+      const left = await readdir(join(dir, 'charts'), { withFileTypes: true }).catch(() => []);
+      for (const entry of left.filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.png'))) await removeRegular(join(dir, 'charts', entry.name)).catch(() => {});
+      // Only when empty: nothing else in it is ours to remove.
+      await rmdir(join(dir, 'charts')).catch(() => {});
+    }
     return written;
   }
-  await mkdir(join(dir, 'charts'), { recursive: true }).catch(() => {});
+  await mkdir(join(dir, 'charts')).catch(() => {});
+  // Never drawn through a link: charts/ must be the folder's own.
+  const chartsIsFolder = (await lstat(join(dir, 'charts')).catch(() => undefined))?.isDirectory() === true;
   for (const chart of charts) {
     const file = join(dir, 'charts', `${chart.name}.png`);
+    if (!chartsIsFolder) {
+      written.push({ file, error: `${join(dir, 'charts')} is not a folder of the run's own` });
+      continue;
+    }
     try {
       written.push(await writeAtomically(file, renderPng(chart)));
     } catch (error) {

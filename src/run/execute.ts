@@ -37,7 +37,7 @@ import { RunMetrics, exposureWarning, startMetricsServer } from '../metrics/inde
 import { MsHistogram } from '../recorder/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
-import { EventLog, type FileResult, makeRunFolder, pointLatestAt, removeRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
+import { EventLog, type FileResult, claimRunFolder, makeRunFolder, pointLatestAt, releaseRunFolder, writeAtomically, writeWhole } from './output.js';
 import { type BaselineComparison, COMPARISON_FILE, type ComparedRun, compareRuns, exitWithComparison } from '../compare/index.js';
 import { Progress, type ProgressMode } from './progress.js';
 import { AbortWatch } from './abort-watch.js';
@@ -165,7 +165,8 @@ async function measureAndReport(options: RunOptions, { scenario, scenarioText, p
     );
   }
   const startedAt = new Date();
-  const reportDir = options.runDir === undefined ? await makeRunFolder(options.outDir, scenario.name, startedAt) : await useRunFolder(options.runDir);
+  const claimed = options.runDir === undefined ? { dir: await makeRunFolder(options.outDir, scenario.name, startedAt), made: true } : await claimRunFolder(options.runDir);
+  const reportDir = claimed.dir;
   let target: ResolvedTarget;
   let events: EventLog;
   let documentsLog: EventLog | undefined;
@@ -174,8 +175,8 @@ async function measureAndReport(options: RunOptions, { scenario, scenarioText, p
     if (plan.documents !== undefined) documentsLog = await EventLog.open(join(reportDir, 'documents.ndjson'));
     target = await resolveTarget(scenario, { timeScale: plan.timeScale, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
   } catch (error) {
-    // Nothing was sent and nothing measured: leave no folder behind.
-    if (options.runDir === undefined) await removeRunFolder(reportDir);
+    // Nothing was sent and nothing measured: leave no folder behind (a --run-dir the user made is left empty).
+    await releaseRunFolder(claimed);
     throw error;
   }
   try {

@@ -1,9 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WriteStream } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { EVENT_FLUSH_MS, EventLog, makeRunFolder, useRunFolder, writeWhole } from './output.js';
+import { EVENT_FLUSH_MS, EventLog, claimRunFolder, makeRunFolder, releaseRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'loadproof-output-'));
 const AT = new Date('2026-11-23T10:00:00.123Z');
@@ -26,15 +26,36 @@ describe('makeRunFolder', () => {
 });
 
 describe('useRunFolder', () => {
-  it('takes a new or empty folder, and refuses one holding a run, finished or not', async () => {
+  it('takes a new or empty folder, and refuses one holding anything: a run, finished or not, or any file of the user\'s', async () => {
     const dir = join(fresh(), 'run');
     expect(await useRunFolder(dir)).toBe(dir);
+    expect(await useRunFolder(dir)).toBe(dir);
     writeFileSync(join(dir, 'summary.json'), '{}');
-    await expect(useRunFolder(dir)).rejects.toThrow('it already holds a run (summary.json)');
-    const crashed = join(fresh(), 'run');
-    await useRunFolder(crashed);
-    writeFileSync(join(crashed, 'events.ndjson'), '{"seq":0}\n');
-    await expect(useRunFolder(crashed)).rejects.toThrow('it already holds a run (events.ndjson)');
+    await expect(useRunFolder(dir)).rejects.toThrow('the folder is not empty (it holds summary.json)');
+    // Issue 27 case 3: only summary.json and events.ndjson were refused; every other file was overwritten.
+    for (const name of ['scenario.yaml', 'report.md', 'run.json', 'manifest.json', 'notes.txt']) {
+      const other = join(fresh(), 'run');
+      await useRunFolder(other);
+      writeFileSync(join(other, name), 'mine');
+      await expect(useRunFolder(other)).rejects.toThrow(`the folder is not empty (it holds ${name})`);
+    }
+    const charts = join(fresh(), 'run');
+    mkdirSync(join(charts, 'charts'), { recursive: true });
+    await expect(useRunFolder(charts)).rejects.toThrow('(it holds charts)');
+  });
+
+  it('releases a folder it made, and empties one it was given', async () => {
+    const made = await claimRunFolder(join(fresh(), 'run'));
+    writeFileSync(join(made.dir, 'events.ndjson'), '');
+    await releaseRunFolder(made);
+    expect(existsSync(made.dir)).toBe(false);
+    const given = join(fresh(), 'run');
+    mkdirSync(given);
+    const claimed = await claimRunFolder(given);
+    expect(claimed.made).toBe(false);
+    writeFileSync(join(given, 'events.ndjson'), '');
+    await releaseRunFolder(claimed);
+    expect(readdirSync(given)).toEqual([]);
   });
 
   it('lets only one of two runs that share a folder write its events', async () => {
@@ -97,12 +118,27 @@ describe('EventLog and writeWhole', () => {
     expect(await ok.close()).toEqual({ file: join(dir, 'events.ndjson'), error: null });
     expect(readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean)).toHaveLength(3);
 
+    // Never through a link: a link in its place (a full disk here) is refused, not written through.
     symlinkSync('/dev/full', join(dir, 'full.ndjson'));
-    const full = await EventLog.open(join(dir, 'full.ndjson'));
-    full.write('x'.repeat(100_000));
+    await expect(EventLog.open(join(dir, 'full.ndjson'))).rejects.toThrow('already exists');
+    const full = await EventLog.open(join(dir, 'full-2.ndjson'));
+    // The full disk, from the stream itself.
+    (full as unknown as { stream: WriteStream }).stream.destroy(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
     full.write('{"seq":1}\n');
     const result = await full.close();
     expect(result.error).toMatch(/^ENOSPC: no space left on the device/);
-    expect(await writeWhole(join(dir, 'full.ndjson'), '{}')).toEqual({ file: join(dir, 'full.ndjson'), error: 'ENOSPC: no space left on the device' });
+    expect(await writeWhole(join(dir, 'full.ndjson'), '{}')).toEqual({ file: join(dir, 'full.ndjson'), error: 'EEXIST: a file is in the way (not a folder)' });
+    expect(readlinkSync(join(dir, 'full.ndjson'))).toBe('/dev/full');
+  });
+
+  it('writeAtomically replaces a link in its way or in its temporary name, never writing through it', async () => {
+    const dir = fresh();
+    const target = join(fresh(), 'theirs.txt');
+    writeFileSync(target, 'theirs');
+    symlinkSync(target, join(dir, 'summary.json'));
+    symlinkSync(target, join(dir, 'summary.json.partial'));
+    expect(await writeAtomically(join(dir, 'summary.json'), 'ours')).toEqual({ file: join(dir, 'summary.json'), error: null });
+    expect(readFileSync(target, 'utf8')).toBe('theirs');
+    expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe('ours');
   });
 });

@@ -5,11 +5,12 @@
  * measuring, says which file failed and why, and exits 4.
  * This is the one writer of files: every text written passes through redactWritten (no secret, in any form).
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { lstat, mkdir, open, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import { constants, createWriteStream, open as fsOpen, type WriteStream } from 'node:fs';
+import { lstat, mkdir, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { redactWritten } from '../core/redact.js';
+import { claimEmptyFolder, releaseFolder, writeFileAtomically } from '../core/run-folder.js';
 
 /** 20261121T040612Z */
 const stamp = (d: Date): string => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -25,6 +26,9 @@ function whyNot(error: unknown): string {
     EROFS: 'the file system is read-only',
     ENOENT: 'a parent folder cannot be made there',
     ENOSPC: 'no space left on the device',
+    ELOOP: 'a symbolic link is in the way',
+    EISDIR: 'a folder is in the way',
+    ERR_FS_EISDIR: 'a folder is in the way',
   };
   return `${code ?? 'error'}: ${(code !== undefined ? meaning[code] : undefined) ?? (error as Error).message}`;
 }
@@ -93,21 +97,29 @@ export async function pointLatestAt(outDir: string, runDir: string): Promise<str
 }
 
 /**
- * --run-dir: the exact folder for this run's files (made if missing). Refused if it holds a run,
- * finished (summary.json) or not (events.ndjson): nothing measured is ever overwritten. A symbolic
- * link in their place is the user's own redirection and is followed.
+ * --run-dir: the exact folder for this run's files, made if missing, or taken if empty. A folder with
+ * anything in it is refused (exit 2, before anything is sent): a run writes only into a folder it made
+ * or an empty one, so no measurement and no file of the user's is ever overwritten. `made`: whether it
+ * was made here (see {@link releaseRunFolder}).
  */
-export async function useRunFolder(dir: string): Promise<string> {
+export async function claimRunFolder(dir: string, flag = '--run-dir'): Promise<{ readonly dir: string; readonly made: boolean }> {
   try {
-    await makeFolders(dir);
+    await makeFolders(dirname(resolve(dir)));
+    return { dir, ...(await claimEmptyFolder(dir, flag)) };
   } catch (error) {
-    throw new UsageError(`--run-dir ${dir}: cannot make the folder (${whyNot(error)})`, 'nothing was sent');
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${flag} ${dir}: cannot make the folder (${whyNot(error)})`, 'nothing was sent');
   }
-  for (const file of ['summary.json', 'events.ndjson']) {
-    const previous = await lstat(join(dir, file)).catch(() => undefined);
-    if (previous?.isFile() === true) throw new UsageError(`--run-dir ${dir}: it already holds a run (${file})`, 'nothing was sent; choose a new folder, so no measurement is overwritten');
-  }
-  return dir;
+}
+
+/** {@link claimRunFolder}, for a caller that leaves the folder in place whatever happens. */
+export async function useRunFolder(dir: string): Promise<string> {
+  return (await claimRunFolder(dir)).dir;
+}
+
+/** Undoes {@link claimRunFolder} when nothing was measured: the folder goes if it was made, else what was put in it. */
+export async function releaseRunFolder(claimed: { readonly dir: string; readonly made: boolean }): Promise<void> {
+  await releaseFolder(claimed.dir, claimed.made);
 }
 
 /** Removes a run folder that a run left before sending anything (it holds no measurement). */
@@ -155,19 +167,19 @@ export class EventLog {
   }
 
   /**
-   * Creates the file, exclusively: a second run writing into the same folder is refused instead of
-   * truncating the first one's events (a symbolic link put there by the user is followed). Failing
-   * to open it is a usage error, before anything is sent.
+   * Creates the file, exclusively and never through a link: a second run writing into the same folder
+   * is refused instead of truncating the first one's events. Failing to open it is a usage error, before
+   * anything is sent.
    */
   static async open(path: string, now: () => number = () => performance.now()): Promise<EventLog> {
-    const link = (await lstat(path).catch(() => undefined))?.isSymbolicLink() === true;
-    const stream = createWriteStream(path, { flags: link ? 'w' : 'wx' });
-    await new Promise<void>((resolve, reject) => {
-      stream.once('open', () => resolve());
-      stream.once('error', (error: NodeJS.ErrnoException) =>
-        reject(new UsageError(error.code === 'EEXIST' ? `${path} already exists: another run is writing it` : `cannot write ${path} (${whyNot(error)})`, 'nothing was sent')),
-      );
-    });
+    let fd: number;
+    try {
+      fd = await new Promise<number>((resolve, reject) => fsOpen(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644, (error, opened) => (error ? reject(error) : resolve(opened))));
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      throw new UsageError(code === 'EEXIST' ? `${path} already exists: another run is writing it` : `cannot write ${path} (${whyNot(error)})`, 'nothing was sent');
+    }
+    const stream = createWriteStream(path, { fd });
     return new EventLog(path, stream, now);
   }
 
@@ -212,26 +224,14 @@ export class EventLog {
 
 /**
  * Writes a whole file under a temporary name, then renames it into place, so a crash mid-write never
- * leaves half of it (run.json, rewritten at the end of a run, must stay readable); a failure is returned.
- * `text` may come in pieces, written in order.
+ * leaves half of it (run.json, rewritten at the end of a run, must stay readable), and never through a
+ * link (src/core/run-folder.ts); a failure is returned. `text` may come in pieces, written in order.
  */
 export async function writeAtomically(path: string, text: string | Buffer | Iterable<string>): Promise<FileResult> {
-  const partial = `${path}.partial`;
   try {
-    const file = await open(partial, 'w');
-    try {
-      // Piece by piece: a long run's summary is never one string in memory.
-      if (Buffer.isBuffer(text)) await file.write(text);
-      else for (const piece of typeof text === 'string' ? [text] : text) await file.write(redactWritten(piece));
-      // On the disk before it takes the name: a crash after the rename never leaves an empty file (evidence, and run.json).
-      await file.sync();
-    } finally {
-      await file.close();
-    }
-    await rename(partial, path);
+    await writeFileAtomically(path, text);
     return { file: path, error: null };
   } catch (error) {
-    await rm(partial, { force: true }).catch(() => {});
     return { file: path, error: whyNot(error) };
   }
 }
@@ -239,7 +239,8 @@ export async function writeAtomically(path: string, text: string | Buffer | Iter
 /** Writes a whole file; a failure is returned, not thrown, so the caller can still report the rest. */
 export async function writeWhole(path: string, text: string): Promise<FileResult> {
   try {
-    await writeFile(path, redactWritten(text));
+    // A new file of a folder made for it: never through a link, never over a file.
+    await writeFile(path, redactWritten(text), { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW });
     return { file: path, error: null };
   } catch (error) {
     return { file: path, error: whyNot(error) };

@@ -8,7 +8,7 @@
  * A closed stdout and two runs at once need real processes (startCli/runCli); the other faults are
  * the run's own behaviour and run the built CLI's main() in-process (runMain).
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, runMain, scenarioWorkspace, startCli, runFolders } from '../helpers/cli.js';
@@ -115,41 +115,20 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     expect(s.stats().requests.token.received + s.stats().requests.identification.received).toBe(0);
   });
 
-  it('keeps measuring when events.ndjson hits a full disk: summary.json says so, and the exit is 4', async () => {
+  // A full disk mid-run was shown here by a --run-dir whose events.ndjson or summary.json.partial the user had linked
+  // to /dev/full. A --run-dir must now be new or empty (issue 27 case 3), so such a link is refused before anything is
+  // sent; the full disk itself is covered where it happens: EventLog (src/run/output.test.ts) and report's summary.json
+  // (test/cli/report.test.ts).
+  it.each(['events.ndjson', 'summary.json.partial'])('refuses a --run-dir holding %s linked to /dev/full, before the token call', async (name) => {
     const s = await mock({ profile: 'zero' });
     const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
     const runDir = join(dir, 'run');
     mkdirSync(runDir);
-    symlinkSync('/dev/full', join(runDir, 'events.ndjson'));
-    const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', runDir]);
-    expect(code).toBe(4);
-    expect(stderr).toContain(`could not write ${join(runDir, 'events.ndjson')} (ENOSPC`);
-    expect(stdout).toContain('verdict: PASS — exit 4');
-    const summary = JSON.parse(readFileSync(join(runDir, 'summary.json'), 'utf8'));
-    expect(summary.exitCode).toBe(4);
-    expect(summary.files).toEqual([
-      { file: 'scenario.yaml', error: null },
-      { file: 'events.ndjson', error: expect.stringContaining('ENOSPC') },
-    ]);
-    expect(summary.counts).toMatchObject({ planned: 60, sent: 60 });
-    expect(s.stats().requests.identification.received).toBe(60);
-  });
-
-  it('prints the whole verdict when summary.json hits a full disk, with events.ndjson complete, and exits 4', async () => {
-    const s = await mock({ profile: 'zero' });
-    const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
-    const runDir = join(dir, 'run');
-    mkdirSync(runDir);
-    // summary.json is written to a temporary file first, then renamed into place: the full disk hits that file.
-    symlinkSync('/dev/full', join(runDir, 'summary.json.partial'));
-    const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', runDir]);
-    expect(existsSync(join(runDir, 'summary.json'))).toBe(false);
-    expect(code).toBe(4);
-    expect(stderr).toContain(`could not write ${join(runDir, 'summary.json')} (ENOSPC`);
-    expect(stdout).toMatch(/steady +120 +120\.0 +60 +0 +0 +60/);
-    expect(stdout).toContain('— exit 4');
-    const events = readFileSync(join(runDir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean);
-    expect(events).toHaveLength(60);
+    symlinkSync('/dev/full', join(runDir, name));
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', runDir]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`--run-dir ${runDir}: the folder is not empty (it holds ${name})`);
+    expect(s.stats().requests.token.received).toBe(0);
   });
 
   it('refuses a --run-dir that already holds a finished run', async () => {
@@ -158,7 +137,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
     writeFileSync(join(dir, 'summary.json'), '{}');
     const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', dir]);
     expect(code).toBe(2);
-    expect(stderr).toContain('it already holds a run (summary.json)');
+    expect(stderr).toContain('the folder is not empty (it holds scenario.yaml, summary.json)');
     expect(s.stats().requests.token.received).toBe(0);
   });
 

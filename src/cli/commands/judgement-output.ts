@@ -27,3 +27,42 @@ export function printJudgement(io: Io, json: boolean, summary: Summary, runDir: 
     io.stdout(evidence);
   }
 }
+
+/**
+ * `report` and `merge` write a folder: the first SIGINT or SIGTERM stops them where a folder is still
+ * whole (see judgeFolder, mergeAndJudge) and makes the exit 130; later ones are taken too, so a folder is
+ * never cut mid-write by a second one.
+ */
+export function stopOnSignal(io: Io, what: string): AbortSignal {
+  const controller = new AbortController();
+  void io.waitForSignal().then((signal) => {
+    io.stderr(`loadproof: ${signal}: ${what}\n`);
+    controller.abort();
+    const swallow = (): void => void io.waitForSignal().then(swallow);
+    swallow();
+  });
+  return controller.signal;
+}
+
+/** How long a test hold waits for its signal at most. */
+const TEST_HOLD_MS = 30_000;
+
+/**
+ * LOADPROOF_TEST_HOLD=<stage>: at that stage, says so on stderr and waits for the stop signal, 30 s at
+ * most (a seam for loadproof's own tests, so that a signal lands at a known point); unset, nothing waits.
+ */
+export function holdForTests(io: Io, stage: string, signal: AbortSignal): (() => Promise<void>) | undefined {
+  if (io.env.LOADPROOF_TEST_HOLD !== stage) return undefined;
+  return () =>
+    new Promise<void>((resolve) => {
+      io.stderr(`loadproof: test hold: ${stage}\n`);
+      // The timer also keeps the process alive while it waits.
+      const timer = setTimeout(resolve, TEST_HOLD_MS);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      if (signal.aborted) done();
+      else signal.addEventListener('abort', done, { once: true });
+    });
+}

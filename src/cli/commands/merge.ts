@@ -1,9 +1,9 @@
 /** `loadproof merge <run-dir>...`: the shards of one run put together and judged as one. Wires modules; no logic here. */
 import { dirname } from 'node:path';
 import type { Argv } from 'yargs';
-import { exitUnder } from '../../core/exit-codes.js';
+import { EXIT, exitUnder } from '../../core/exit-codes.js';
 import type { Io } from '../io.js';
-import { judgementOptions, printJudgement } from './judgement-output.js';
+import { holdForTests, judgementOptions, printJudgement, stopOnSignal } from './judgement-output.js';
 
 export function mergeOptions<T>(y: Argv<T>) {
   return (
@@ -22,11 +22,17 @@ type MergeArgs = Awaited<ReturnType<typeof mergeOptions>['argv']>;
 
 export async function runMerge(args: MergeArgs, io: Io): Promise<number> {
   const { mergeAndJudge } = await import('../../merge/index.js');
-  const judged = await mergeAndJudge({ dirs: args['run-dirs'].map(String), outDir: args.out, ...(args['run-dir'] === undefined ? {} : { runDir: args['run-dir'] }) }, { now: () => new Date(), pngCharts: args.charts });
+  const signal = stopOnSignal(io, 'no merged folder is left, unless it was already whole');
+  const beforeCommit = holdForTests(io, 'merge:before-commit', signal);
+  const judged = await mergeAndJudge(
+    { dirs: args['run-dirs'].map(String), outDir: args.out, ...(args['run-dir'] === undefined ? {} : { runDir: args['run-dir'] }), signal, ...(beforeCommit === undefined ? {} : { beforeCommit }) },
+    { now: () => new Date(), pngCharts: args.charts },
+  );
   for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
   const exitCode = exitUnder(args.inconclusive, judged.exitCode);
   printJudgement(io, args.json, judged.summary, dirname(judged.summaryPath), judged.written.error === null ? judged.summaryPath : null, judged.manifestSha256, exitCode);
   if (judged.written.error !== null) io.stderr(`loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`);
   for (const f of judged.reports.filter((r) => r.error !== null)) io.stderr(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error})\n`);
-  return exitCode;
+  // A signal after the merged folder took its name: it is whole, and the exit says it was stopped.
+  return signal.aborted ? EXIT.interrupted : exitCode;
 }
