@@ -68,15 +68,27 @@ describe('after a failed write, the end of a run names only files that were writ
     const s = await mock({ profile: 'zero' });
     const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
     const runDir = join(dir, 'run');
-    blockSummary(runDir);
-    const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', runDir, ...(json ? ['--json'] : [])]);
+    // A --run-dir must be new or empty when the run starts (issue 27 case 3): the way is blocked once the run
+    // has made its folder (its events file is opened before the first arrival), seconds before the end.
+    const running = runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', runDir, ...(json ? ['--json'] : [])]);
+    const blocked = new Promise<void>((resolve) => {
+      const poll = setInterval(() => {
+        if (!existsSync(join(runDir, 'events.ndjson'))) return;
+        clearInterval(poll);
+        blockSummary(runDir);
+        resolve();
+      }, 5);
+    });
+    const { code, stdout, stderr } = await running;
+    await blocked;
     expect(code).toBe(4);
     expect(existsSync(join(runDir, 'summary.json'))).toBe(false);
     const printed = stdout + stderr;
     expect(printed).not.toContain(`summary: ${join(runDir, 'summary.json')}`);
     expect(printed).not.toContain('evidence:');
     expect(printed).not.toContain('and in summary.json');
-    expect(stderr).toContain(`loadproof: RUN_FAILED: could not write ${join(runDir, 'summary.json')} (EISDIR`);
+    expect(stderr).toContain(`loadproof: RUN_FAILED: could not write ${join(runDir, 'summary.json')} (`);
+    expect(stderr).toContain('a folder is in the way');
     if (!json) expect(stdout).toContain('summary: NOT WRITTEN (summary.json could not be written: see below); the table above is the judgement');
     // What was written is still there and named: the events, whole.
     expect(readFileSync(join(runDir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean)).toHaveLength(60);
@@ -93,7 +105,8 @@ describe('after a failed write, the end of a run names only files that were writ
     expect(stdout).not.toContain(`summary: ${join(runDir, 'summary.json')}`);
     expect(stdout).not.toContain('evidence:');
     expect(stdout).toContain('summary: NOT WRITTEN');
-    expect(stderr).toContain(`could not write ${join(runDir, 'summary.json')} (EISDIR`);
+    expect(stderr).toContain(`could not write ${join(runDir, 'summary.json')} (`);
+    expect(stderr).toContain('a folder is in the way');
   });
 });
 
