@@ -67,6 +67,13 @@ describe('src/ layering', () => {
     expect(violations).toEqual([]);
   });
 
+  // Issue 27 case 1: only the guard issues the permit every send needs (src/core/send-permit.ts).
+  it('only the guard makes a send permit', () => {
+    const makers = files.filter((f) => /\bissueSendPermit\b|\bas SendPermit\b|<SendPermit>/.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
+    expect(makers.filter((f) => !f.startsWith('guard/') && f !== join('core', 'send-permit.ts'))).toEqual([]);
+    expect(makers).toContain(join('guard', 'permit.ts'));
+  });
+
   it('nothing imports the CLI', () => {
     const violations = files.filter((f) => folderOf(f) !== 'cli' && importsOf(f).includes('cli'));
     expect(violations).toEqual([]);

@@ -17,12 +17,15 @@
 import type { Clock } from '../core/clock.js';
 import { Interrupted, RunFailure } from '../core/errors.js';
 import { redact } from '../core/redact.js';
+import type { SendPermit } from '../core/send-permit.js';
 import { API_PATHS, GRANT_TYPE } from '../spec/index.js';
 import { classifyError } from './classify.js';
 import { parseJsonObject } from './json.js';
 import { smallRequest } from './small-request.js';
 
 export interface TokenSettings {
+  /** The guard's permit to send to baseUrl. */
+  readonly permit: SendPermit;
   readonly baseUrl: string;
   readonly audience: string;
   readonly clientId: string;
@@ -249,7 +252,7 @@ export class TokenProvider {
     let text: string;
     const timeout = AbortSignal.timeout(Math.max(1, Math.round(s.timeoutMs)));
     try {
-      const res = await smallRequest(url, {
+      const res = await smallRequest(s.permit, url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body,

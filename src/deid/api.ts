@@ -6,11 +6,14 @@
  */
 import { smallRequest, type SmallResponse } from '../client/small-request.js';
 import { parseJsonObject } from '../client/json.js';
+import type { SendPermit } from '../core/send-permit.js';
 import { parseRetryAfterS } from '../client/retry.js';
 import { API_PATHS, type ApiEndpoint, GRANT_TYPE } from '../spec/index.js';
 import { type ChainCalls, ChainError, type FoundEntity, type IdentifyAnswer, type ObfuscateAnswer } from './chain.js';
 
 export interface ApiTarget {
+  /** The guard's permit to send to baseUrl. */
+  readonly permit: SendPermit;
   readonly baseUrl: string;
   readonly audience: string;
   readonly clientId: string;
@@ -60,7 +63,7 @@ export async function call(session: ApiSession, endpoint: ApiEndpoint, init: { m
     attempts++;
     let res: SmallResponse;
     try {
-      res = await smallRequest(url, { ...init, signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))) });
+      res = await smallRequest(session.target.permit, url, { ...init, signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))) });
     } catch (error) {
       record(null);
       const code = (error as { code?: string }).code ?? (error as Error).name;

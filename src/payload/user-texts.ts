@@ -3,7 +3,7 @@
  * in name order) or an NDJSON file whose lines are objects with a string `text`. Read once, before
  * anything is sent; every problem is named with its file (and line), and empty texts are listed, not sent.
  */
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readSync, readdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ScenarioError } from '../core/errors.js';
 
@@ -103,7 +103,14 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
  * A regular file's text: UTF-8, a leading byte-order mark dropped, `notUtf8` when bytes were not UTF-8 (read
  * as U+FFFD). A folder, a pipe or a device is refused, not read (a pipe would block, /dev/zero never end).
  */
-export function readRegularText(full: string, name: string): { readonly text: string; readonly notUtf8: boolean } | { readonly problem: string } {
+/**
+ * A regular file's text. With `maxBytes`, one larger (by its size, or by what a read finds: a file in
+ * /proc says 0) is `tooLarge`, and no more than maxBytes + 1 bytes are read.
+ */
+type RegularText = { readonly text: string; readonly notUtf8: boolean } | { readonly problem: string };
+export function readRegularText(full: string, name: string): RegularText;
+export function readRegularText(full: string, name: string, maxBytes: number): RegularText | { readonly tooLarge: number };
+export function readRegularText(full: string, name: string, maxBytes?: number): RegularText | { readonly tooLarge: number } {
   let stat: ReturnType<typeof statSync>;
   try {
     stat = statSync(full);
@@ -112,14 +119,29 @@ export function readRegularText(full: string, name: string): { readonly text: st
     return { problem: `${name} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (error as Error).message})`}` };
   }
   if (!stat.isFile()) return { problem: `${name} is not a regular file (a folder, a device or a pipe); expected a text file` };
+  if (maxBytes !== undefined && stat.size > maxBytes) return { tooLarge: Number(stat.size) };
   if (stat.size > USER_TEXT_BOUNDS.bytes) return { problem: `${name} is over ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large` };
   try {
-    const bytes = readFileSync(full);
+    const bytes = maxBytes === undefined ? readFileSync(full) : readAtMost(full, maxBytes + 1);
+    if (maxBytes !== undefined && bytes.length > maxBytes) return { tooLarge: bytes.length };
     const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
     // A U+FFFD the bytes did not spell out is a byte that is not UTF-8 (a binary file, Latin-1, …).
     return { text, notUtf8: text.includes('\uFFFD') && !bytes.includes(Buffer.from('\uFFFD')) };
   } catch (error) {
     return { problem: `${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+  }
+}
+
+/** Up to `limit` bytes of a file, however large it is (or says it is). */
+function readAtMost(path: string, limit: number): Buffer {
+  const buffer = Buffer.alloc(limit);
+  const fd = openSync(path, 'r');
+  try {
+    let length = 0;
+    for (let n = -1; n !== 0 && length < limit; length += n) n = readSync(fd, buffer, length, limit - length, null);
+    return buffer.subarray(0, length);
+  } finally {
+    closeSync(fd);
   }
 }
 

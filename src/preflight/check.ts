@@ -3,13 +3,14 @@
  * each endpoint of the spec against the scenario's target — token, Normalize session, identification
  * (one of the scenario's own texts), obfuscation (of that text, with what identification found) —
  * each judged against what the spec says its answer is; then the guard's decision on the load test
- * itself. A handful of requests, stated before they are sent; no text or token is ever printed.
+ * itself. The guard is asked first, as by every command that sends: a load test it refuses is refused
+ * here too (exit 3) before any call, not even the token's, so the calls are covered by what it allowed.
+ * A handful of requests, stated before they are sent; no text or token is ever printed.
  */
 import { EXIT } from '../core/exit-codes.js';
 import type { SecretMask } from '../core/redact.js';
 import { ApiCallError, ChainError, apiCall } from '../deid/index.js';
-import { type GuardDecision, evaluateGuard } from '../guard/index.js';
-import type { Plan } from '../plan/index.js';
+import type { GuardDecision } from '../guard/index.js';
 import type { ResolvedTarget } from '../run/target.js';
 import type { ApiEndpoint } from '../spec/index.js';
 
@@ -36,16 +37,14 @@ export interface CheckOutcome {
 }
 
 export interface CheckOptions {
-  readonly plan: Plan;
+  /** The guard's decision on the load test, which allowed it (its permit is the target's): asked before any call. */
+  readonly guard: GuardDecision;
   readonly target: ResolvedTarget;
   /** The text identification is given: the scenario's first. */
   readonly text: string;
   readonly secrets: SecretMask;
   /** Per call, wall ms. */
   readonly timeoutMs: number;
-  /** When the load test would start (the guard's question). */
-  readonly startAtMs: number;
-  readonly loopbackAsReal: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -140,7 +139,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
       );
     }
   }
-  const guard = evaluateGuard(options.plan, { startAtMs: options.startAtMs, loopbackAsReal: options.loopbackAsReal });
+  const { guard } = options;
   const exitCode = unreachable || accessToken === undefined ? EXIT.runFailed : steps.some((s) => !s.ok) ? EXIT.slaNotMet : guard.allowed ? EXIT.pass : EXIT.refusedByGuard;
   return { steps, guard, exitCode };
 }

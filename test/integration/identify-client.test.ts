@@ -6,6 +6,7 @@ import { TokenProvider } from '../../src/client/token.js';
 import { ManualClock, ScaledClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
+import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 
 let server: MockServer | undefined;
 let pool: ConnectionPool | undefined;
@@ -27,9 +28,9 @@ const GENEROUS_TIMEOUT_MS = 10_000_000;
 async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings> = {}) {
   const timeScale = mock.timeScale ?? 1;
   server = await startMockServer({ profile: 'zero', ...mock });
-  pool = ConnectionPool.forUrl(server.url, 16);
+  pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, server.url, 16);
   const clock = new ScaledClock(timeScale);
-  const tokens = new TokenProvider({
+  const tokens = new TokenProvider({ permit: LOOPBACK_PERMIT,
     baseUrl: server.url,
     audience: server.audience,
     clientId: server.clientId,
