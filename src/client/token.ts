@@ -48,6 +48,9 @@ export interface TokenSettings {
   readonly onWarning?: (message: string) => void;
 }
 
+/** A token we can put in a header as is: visible ASCII (RFC 6750's b64token is a subset). */
+export const HEADER_SAFE = /^[\x21-\x7e]+$/;
+
 /** Renew when this fraction of the (trusted) lifetime has passed. */
 const RENEW_AT = 0.9;
 /** The shortest token lifetime trusted, model seconds: at most one proactive renewal per 27 s. */
@@ -270,7 +273,15 @@ export class TokenProvider {
     }
     s.onFetch?.(s.clock.nowMs() - startMs, status);
     const parsed = parseJsonObject(text);
-    if (status === 200 && typeof parsed?.access_token === 'string') return this.keep(parsed.access_token, parsed.expires_in, startMs);
+    const token = parsed?.access_token;
+    // Checked where it enters: a token a header cannot carry is never used (nothing from a server is written
+    // into a request), so no request is handed a token it cannot be sent with. An authentication failure,
+    // not the target's: the token endpoint gave nothing usable, as final as a refusal of the credentials.
+    if (status === 200 && typeof token === 'string' && !HEADER_SAFE.test(token)) {
+      const what = token === '' ? 'an empty access_token' : `an access_token of ${token.length} characters that a header cannot carry (it holds a CR, LF, space, control or non-ASCII character; not shown)`;
+      throw new TokenCallFailed(new RunFailure('AUTH_FAILED', `cannot authenticate: the token endpoint ${url} answered 200 with ${what}; an OAuth 2.0 access token is visible ASCII (RFC 6750), and loadproof does not send it.`, "no request was sent with it; ask the service's support about its tokens"), true);
+    }
+    if (status === 200 && typeof token === 'string') return this.keep(token, parsed!.expires_in, startMs);
     const refused = status === 401 || status === 403;
     throw new TokenCallFailed(new RunFailure(refused ? 'AUTH_FAILED' : 'TARGET_UNREACHABLE', redact(this.explain(status, parsed), [s.clientSecret]), 'no load was sent'), refused);
   }

@@ -16,8 +16,8 @@ function deidFrom(path: string): Promise<{ code: number | null; signal: string |
   const child = spawn(process.execPath, [BIN, 'deid', '-'], { stdio: [fd, 'pipe', 'pipe'] });
   closeSync(fd);
   let stderr = '';
-  child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-  child.stdout.resume();
+  child.stderr!.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+  child.stdout!.resume();
   const limit = setTimeout(() => child.kill('SIGKILL'), 15_000);
   return new Promise((resolve) => child.on('close', (code, signal) => (clearTimeout(limit), resolve({ code, signal, stderr }))));
 }

@@ -54,6 +54,14 @@ async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings>
 }
 
 describe('createIdentify', () => {
+  // Issue 27 case 11, at the client's depth: a request that cannot leave is unsent, not an attempt with outcome error.
+  it('counts nothing as sent when the token cannot go in a header: unsent, and the server sees nothing', async () => {
+    const unsafe = { current: () => 'lpmock_at_x\r\nx-injected: 1', get: async () => 'lpmock_at_x\r\nx-injected: 1', accepted: () => {}, rejected: () => {} };
+    const { s, identify } = await setup({}, { tokens: unsafe, on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 } });
+    expect(await identify(NOTE, 1)).toBeUndefined();
+    expect(s.stats().requests.identification.received).toBe(0);
+  });
+
   it('returns ok with one attempt and model times in order', async () => {
     const { identify } = await setup({});
     const r = (await identify(NOTE, 1))!;
