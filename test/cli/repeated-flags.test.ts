@@ -52,6 +52,10 @@ describe('a repeated numeric flag takes its last value', () => {
     // Given once it is the number given; given empty it is not a number (not 0: for a port 0 means "any").
     expect((await parsed(usage, [`--${option}`, '7']))[option]).toBe(7);
     expect((await parsed(usage, [`--${option}=`]))[option]).toBeNaN();
+    // Given bare (after a value, or alone), it is refused, not counted as 1 and added.
+    for (const flags of [[`--${option}`, '2', `--${option}`], [`--${option}`]]) {
+      await expect(parsed(usage, flags), flags.join(' ')).rejects.toThrow(/Not enough arguments following: /);
+    }
   });
 
   it('plans at the last --time-scale, end to end', async () => {
