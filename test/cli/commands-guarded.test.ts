@@ -90,6 +90,15 @@ describe('every command of the CLI is classified: sending ones are guarded, the 
     });
   });
 
+  it.each(['0/2', '1/3'])('run --shard %s: the whole plan is judged, exit 3, zero requests', async (shard) => {
+    stub = await startStub();
+    const w = scenarioWorkspace(scenarioAt(stub.url, 'production'));
+    const { code, stderr } = await runMain([...SENDING.run!({ ...w, doc: '' }), '--shard', shard], CREDENTIALS);
+    expect(code, stderr).toBe(3);
+    expect(stderr).toContain('GUARD_REFUSED');
+    expect(sent(stub)).toBe(0);
+  });
+
   it.each(COMMANDS.filter((c) => !c.sends).map((c) => c.name))('%s sends nothing', async (name) => {
     stub = await startStub();
     const w = scenarioWorkspace(scenarioAt(stub.url, 'sandbox'));
