@@ -9,6 +9,7 @@
  */
 import { EXIT } from '../core/exit-codes.js';
 import type { SecretMask } from '../core/redact.js';
+import { HEADER_SAFE } from '../client/token.js';
 import { ApiCallError, ChainError, apiCall } from '../deid/index.js';
 import type { GuardDecision } from '../guard/index.js';
 import type { ResolvedTarget } from '../run/target.js';
@@ -94,13 +95,18 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
       const t = body?.access_token;
       if (typeof t === 'string' && t !== '') secrets.add(t);
       return [
-        typeof t === 'string' && t !== '' ? `access_token: a string of ${t.length} characters (not shown)` : '✖ no access_token string in the answer',
+        typeof t !== 'string' || t === ''
+          ? '✖ no access_token string in the answer'
+          : HEADER_SAFE.test(t)
+            ? `access_token: a string of ${t.length} characters (not shown)`
+            : `✖ access_token: a string of ${t.length} characters (not shown) that a header cannot carry (only visible ASCII, RFC 6750): not used`,
         ...(typeof body?.token_type === 'string' ? [`token_type ${body.token_type}`] : []),
         ...(typeof body?.expires_in === 'number' ? [`expires_in ${body.expires_in} s`] : []),
       ];
     },
   );
-  const accessToken = typeof token?.access_token === 'string' ? token.access_token : undefined;
+  // A token a header cannot carry is not used: the calls after it would only fail to leave.
+  const accessToken = typeof token?.access_token === 'string' && HEADER_SAFE.test(token.access_token) ? token.access_token : undefined;
   if (accessToken === undefined) {
     for (const e of CHECK_CALLS.slice(1)) skipped(e, 'no token');
   } else {

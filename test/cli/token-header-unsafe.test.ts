@@ -62,4 +62,21 @@ describe('an access token a header cannot carry', () => {
     expect(run.events.filter((e) => e.outcome === 'error')).toEqual([]);
     expectReconciled(run, stub.counts.identification);
   });
+
+  it.each(UNSAFE.filter((t) => t !== '').map((t) => [JSON.stringify(t), t]))('deid and check (%s): AUTH_FAILED or ✖ at the token, exit 4, nothing sent with it', async (_name, value) => {
+    stub = await startStub({ token: () => unsafeToken(value) });
+    const dir = mkdtempSync(join(tmpdir(), 'loadproof-token-'));
+    const file = join(dir, 'scenario.yaml');
+    writeFileSync(file, scenarioAt(stub.url, '  - { name: ten, duration: 10s, rpm: 60 }\n'));
+    const deid = await runMain(['deid', '-', '--scenario', file], {}, 'Patient John Smith.');
+    expect(deid.code, deid.stderr).toBe(4);
+    expect(deid.stderr).toContain('AUTH_FAILED: token: the access_token');
+    expect(deid.stderr).not.toContain('TARGET_UNREACHABLE');
+    const check = await runMain(['check', file]);
+    expect(check.code, check.stderr).toBe(4);
+    expect(check.stdout).toMatch(/✖ +token +200 .*that a header cannot carry/);
+    expect(check.stdout).toMatch(/✖ +session +— +— +not sent: no token/);
+    expect(stub.counts.identification).toBe(0);
+    expect(stub.counts.token).toBe(2);
+  });
 });
