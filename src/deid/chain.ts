@@ -58,9 +58,9 @@ export interface ChainOptions {
 }
 
 /**
- * The identification requests a document of `pieces` (its split and seams) may send: each piece once,
- * and as many again for halves re-asked after a cut answer. The one-shot `deid` is judged by the guard
- * on this many, and never sends more.
+ * The identification requests a document of `pieces` (its split and seams) may send to a real
+ * environment: each piece once, and as many again for halves re-asked after a cut answer. The one-shot
+ * `deid` is judged by the guard on this many, and never sends more.
  */
 export const identifyBudget = (pieces: number): number => 2 * pieces;
 

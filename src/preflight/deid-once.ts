@@ -66,14 +66,22 @@ export interface DeidTraffic {
 export interface AuthorizedDeid {
   readonly decision: GuardDecision;
   readonly permit: SendPermit;
-  /** The identification requests judged, which the chain may not pass. */
+  /** The identification requests judged, which the chain may not pass (a real environment); unbounded against a mock. */
   readonly maxIdentifyRequests: number;
 }
 
-/** The guard's decision on the one-shot's traffic, and its permit; a GuardRefusal (exit 3) when refused. */
+/**
+ * The guard's decision on the one-shot's traffic, and its permit; a GuardRefusal (exit 3) when refused.
+ * Against a real environment the re-asks are held to the budget judged. A mock is held to the target
+ * rule only (the spec's traffic rules are about the real service), so there re-asking keeps its own bound
+ * (twice deep), judged at its worst case: each piece and, per level, three times as many parts.
+ */
 export function authorizeDeid(t: DeidTraffic): AuthorizedDeid {
-  const maxIdentifyRequests = identifyBudget(documentPieces(t.text, t.split).pieces.length);
-  const plan = buildPlan(deidScenario(t.scenario, maxIdentifyRequests + 1, t.concurrency), { timeScale: t.timeScale });
+  const pieces = documentPieces(t.text, t.split).pieces.length;
+  const real = t.scenario.target.environment !== 'mock';
+  const maxIdentifyRequests = real ? identifyBudget(pieces) : Number.POSITIVE_INFINITY;
+  const judged = real ? maxIdentifyRequests : pieces * (1 + 3 + 9);
+  const plan = buildPlan(deidScenario(t.scenario, judged + 1, t.concurrency), { timeScale: t.timeScale });
   const { decision, permit } = authorize(plan, { startAtMs: t.startAtMs, loopbackAsReal: t.loopbackAsReal });
   return { decision, permit, maxIdentifyRequests };
 }

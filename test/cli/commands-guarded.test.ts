@@ -135,12 +135,12 @@ describe('loadproof deid is judged on the traffic it sends', () => {
     expect(stub.counts.identification).toBe(1);
   });
 
-  it('never sends more identification requests than the guard judged, however often answers are cut', async () => {
+  it('never sends a real environment more identification requests than the guard judged, however often answers are cut', async () => {
     // Every answer says its entity list was cut: the chain would re-ask in halves, three levels deep.
     stub = await startStub({ identify: () => ({ status: 200, body: { entities: [], truncated: true } }) });
-    const { file } = scenarioWorkspace(scenarioAt(stub.url, 'mock'));
+    const { file } = scenarioWorkspace(scenarioAt(stub.url, 'production'));
     const text = 'The patient was seen today and is doing well, with no complaint at all. '.repeat(40);
-    const { stderr } = await runMain(['deid', '-', '--scenario', file, '--json', '--concurrency', '8'], {}, text);
+    const { stderr } = await runMain(['deid', '-', '--scenario', file, '--json', '--concurrency', '8', ...real], CREDENTIALS, text);
     const { documentPieces, identifyBudget } = await import('../../src/deid/index.js');
     const pieces = documentPieces(text, { maxTokens: 1024, margin: 0.1 }).pieces.length;
     expect(pieces, stderr).toBeGreaterThan(1);
