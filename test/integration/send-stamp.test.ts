@@ -58,14 +58,16 @@ describe('send stamps', () => {
 });
 
 describe('a token unfit for a header', () => {
-  it('is never written into a request: the attempt is an error and nothing reaches the server', async () => {
+  // Issue 27 case 11: refused where it enters (AUTH_FAILED), and the request that could not leave is unsent, not an attempt.
+  it('is never written into a request: the token is an authentication failure, the request unsent, and nothing reaches the server', async () => {
     // A token endpoint that answers a token with a CR LF in it: written as is, it would add a header of the server's choosing.
     stub = await startStub({ token: () => ({ status: 200, body: { access_token: 'lpmock_at_stub_x\r\nx-injected: yes', token_type: 'Bearer', expires_in: 3600 } }) });
     pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, stub.url, 1);
     const clock = new ManualClock();
     const tokens = new TokenProvider({ permit: LOOPBACK_PERMIT, baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', clock, timeoutMs: 5000 });
     const identify = createIdentify({ baseUrl: stub.url, pool, tokens, clock, timeScale: 1, timeoutMs: 60_000, on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 }, rng: createRng(1) });
-    expect(await identify('note', 1)).toMatchObject({ outcome: 'error', attempts: 1 });
+    expect(await identify('note', 1)).toBeUndefined();
+    await expect(tokens.get()).rejects.toMatchObject({ code: 'AUTH_FAILED' });
     expect(stub.counts.identification).toBe(0);
   });
 });
