@@ -67,6 +67,24 @@ describe('src/ layering', () => {
     expect(violations).toEqual([]);
   });
 
+  // Issue 27 case 1: only the guard issues the permit every send needs (src/core/send-permit.ts).
+  it('only the guard makes a send permit', () => {
+    const makers = files.filter((f) => /\bissueSendPermit\b|\bas SendPermit\b|<SendPermit>/.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
+    expect(makers.filter((f) => !f.startsWith('guard/') && f !== join('core', 'send-permit.ts'))).toEqual([]);
+    expect(makers).toContain(join('guard', 'permit.ts'));
+  });
+
+  // Everything that can open a connection is one of these: the sending ones take a SendPermit (checked on entry),
+  // the others only listen. A new module with a network API fails here until it is classified.
+  it('only the permit-taking senders and the listening servers use a network API', () => {
+    const NETWORK = /from '(node:)?(http|https|net|tls|http2|dgram)'|from 'undici'|from 'autocannon'|\bfetch\(/;
+    const users = files.filter((f) => NETWORK.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f).split(/[\\/]/).join('/'));
+    const sending = ['client/small-request.ts', 'client/http1/connection.ts', 'probe/probe.ts'];
+    const listening = (f: string): boolean => f.startsWith('mock/') || f === 'metrics/server.ts' || f === 'run/warm-up.ts';
+    expect(users.filter((f) => !sending.includes(f) && !listening(f))).toEqual([]);
+    for (const f of ['client/small-request.ts', 'probe/probe.ts', 'client/http1/pool.ts']) expect(readFileSync(join(SRC, f), 'utf8'), f).toMatch(/checkPermitted\(/);
+  });
+
   it('nothing imports the CLI', () => {
     const violations = files.filter((f) => folderOf(f) !== 'cli' && importsOf(f).includes('cli'));
     expect(violations).toEqual([]);

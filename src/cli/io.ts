@@ -16,8 +16,8 @@ export interface Io {
   readonly stderrIsTTY: boolean;
   /** The terminal's width in columns, when stderr is one (it may change while the run goes). */
   readonly stderrColumns: () => number | undefined;
-  /** Standard input, read to its end as UTF-8 (`loadproof deid -`). */
-  readonly readStdin: () => Promise<string>;
+  /** Standard input, read to its end as UTF-8 (`loadproof deid -`); undefined when it holds more than `maxBytes` (reading stops there). */
+  readonly readStdin: (maxBytes: number) => Promise<string | undefined>;
   /** Resolves with the first SIGINT or SIGTERM. */
   readonly waitForSignal: () => Promise<'SIGINT' | 'SIGTERM'>;
 }
@@ -74,9 +74,15 @@ export function processIo(): Io {
     cwd: process.cwd(),
     stderrIsTTY: process.stderr.isTTY === true,
     stderrColumns: () => process.stderr.columns,
-    readStdin: async () => {
+    readStdin: async (maxBytes) => {
       const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+      let bytes = 0;
+      for await (const chunk of process.stdin) {
+        chunks.push(chunk as Buffer);
+        bytes += (chunk as Buffer).length;
+        // Leaving the loop destroys the stream: nothing more is read, however much more there is.
+        if (bytes > maxBytes) return undefined;
+      }
       return Buffer.concat(chunks).toString('utf8');
     },
     waitForSignal: () =>

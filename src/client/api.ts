@@ -16,7 +16,7 @@ import { type Outcome, classifyError, classifyStatus } from './classify.js';
 import { parseJsonObject, textBody } from './json.js';
 import { type RetryPolicy, nextRetry, parseRetryAfterS } from './retry.js';
 import type { ConnectionPool } from './http1/index.js';
-import type { TokenProvider } from './token.js';
+import { HEADER_SAFE, type TokenProvider } from './token.js';
 
 /** What a request needs of the token provider. */
 export type TokenSource = Pick<TokenProvider, 'current' | 'get' | 'accepted' | 'rejected'>;
@@ -144,12 +144,14 @@ export function createApiCall(settings: ApiClientSettings, path: string): ApiCal
 
   /** `dueAtMs`: when the attempt was due (clock ms), told to a time-scaled mock (DUE_HEADER) so it is admitted then. */
   const keepEntities = settings.keepEntities === true;
-  const attempt = (body: string, bodyBytes: number, token: string, seq: number, attemptNo: number, dueAtMs: number): Promise<Attempt> =>
+  /** One attempt; undefined when it cannot leave at all (a token a header cannot carry): not an attempt, nothing sent. */
+  const attempt = (body: string, bodyBytes: number, token: string, seq: number, attemptNo: number, dueAtMs: number): Promise<Attempt | undefined> =>
     new Promise((resolve) => {
       if (settings.cancel?.aborted === true) return resolve({ outcome: 'abandoned' });
-      // Never put a CR or LF from a server into our request; a token is checked once, not per attempt.
+      // Never put a CR or LF from a server into our request; a token is checked once, not per attempt. The token
+      // provider refuses such a token where it enters (AUTH_FAILED); this is the last line, and counts nothing as sent.
       if (token !== safeToken) {
-        if (!HEADER_SAFE.test(token)) return resolve({ outcome: 'error' });
+        if (!HEADER_SAFE.test(token)) return resolve(undefined);
         safeToken = token;
       }
       let sentAtMs: number | undefined;
@@ -227,8 +229,10 @@ export function createApiCall(settings: ApiClientSettings, path: string): ApiCal
       }
       if (stopped()) return last;
       const handedAtMs = clock.nowMs();
+      const result = await attempt(body, bodyBytes, token, seq, attempts + 1, Math.min(dueAtMs, handedAtMs));
+      // Nothing left: the request stays as it was (unsent before its first attempt).
+      if (result === undefined) return last;
       attempts++;
-      const result = await attempt(body, bodyBytes, token, seq, attempts, Math.min(dueAtMs, handedAtMs));
       const endAtMs = clock.nowMs();
       // Service time runs from the headers' write, so connecting is not counted as service.
       const lastSentAtMs = result.sentAtMs ?? handedAtMs;
@@ -285,8 +289,7 @@ function entitiesOf(answer: Record<string, unknown>): AnswerEntity[] | undefined
   return entities;
 }
 
-/** A token we can put in a header as is: visible ASCII (RFC 6750's b64token is a subset). */
-export const HEADER_SAFE = /^[\x21-\x7e]+$/;
+export { HEADER_SAFE } from './token.js';
 
 /**
  * How long an attempt waits for its answer, wall ms. At k = 1 (or without the mock's Server-Timing) it is

@@ -12,6 +12,7 @@
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/index.js';
+import { type SendPermit, checkPermitted } from '../core/send-permit.js';
 
 export interface SmallRequest {
   readonly method?: 'GET' | 'POST';
@@ -28,8 +29,9 @@ export interface SmallResponse {
   readonly text: string;
 }
 
-/** Sends one request to `url` (http: or https:) and reads the whole answer. */
-export function smallRequest(url: string, options: SmallRequest = {}): Promise<SmallResponse> {
+/** Sends one request to `url` (http: or https:), which the guard's `permit` covers, and reads the whole answer. */
+export function smallRequest(permit: SendPermit, url: string, options: SmallRequest = {}): Promise<SmallResponse> {
+  checkPermitted(permit, url);
   return new Promise<SmallResponse>((resolve, reject) => {
     const send = new URL(url).protocol === 'https:' ? httpsRequest : httpRequest;
     const headers = options.body === undefined ? { ...options.headers } : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };

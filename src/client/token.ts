@@ -17,6 +17,7 @@
 import type { Clock } from '../core/clock.js';
 import { Interrupted, RunFailure } from '../core/errors.js';
 import { redact } from '../core/redact.js';
+import type { SendPermit } from '../core/send-permit.js';
 import { API_PATHS, GRANT_TYPE } from '../spec/index.js';
 import { classifyError } from './classify.js';
 import { parseJsonObject } from './json.js';
@@ -24,6 +25,8 @@ import { smallRequest } from './small-request.js';
 import { MAX_ANSWER_BYTES } from './http1/index.js';
 
 export interface TokenSettings {
+  /** The guard's permit to send to baseUrl. */
+  readonly permit: SendPermit;
   readonly baseUrl: string;
   readonly audience: string;
   readonly clientId: string;
@@ -45,6 +48,9 @@ export interface TokenSettings {
   /** Called with things the user should know (a lifetime below the floor). */
   readonly onWarning?: (message: string) => void;
 }
+
+/** A token we can put in a header as is: visible ASCII (RFC 6750's b64token is a subset). */
+export const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
 /** Renew when this fraction of the (trusted) lifetime has passed. */
 const RENEW_AT = 0.9;
@@ -250,7 +256,7 @@ export class TokenProvider {
     let text: string;
     const timeout = AbortSignal.timeout(Math.max(1, Math.round(s.timeoutMs)));
     try {
-      const res = await smallRequest(url, {
+      const res = await smallRequest(s.permit, url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body,
@@ -269,7 +275,15 @@ export class TokenProvider {
     }
     s.onFetch?.(s.clock.nowMs() - startMs, status);
     const parsed = parseJsonObject(text);
-    if (status === 200 && typeof parsed?.access_token === 'string') return this.keep(parsed.access_token, parsed.expires_in, startMs);
+    const token = parsed?.access_token;
+    // Checked where it enters: a token a header cannot carry is never used (nothing from a server is written
+    // into a request), so no request is handed a token it cannot be sent with. An authentication failure,
+    // not the target's: the token endpoint gave nothing usable, as final as a refusal of the credentials.
+    if (status === 200 && typeof token === 'string' && !HEADER_SAFE.test(token)) {
+      const what = token === '' ? 'an empty access_token' : `an access_token of ${token.length} characters that a header cannot carry (it holds a CR, LF, space, control or non-ASCII character; not shown)`;
+      throw new TokenCallFailed(new RunFailure('AUTH_FAILED', `cannot authenticate: the token endpoint ${url} answered 200 with ${what}; an OAuth 2.0 access token is visible ASCII (RFC 6750), and loadproof does not send it.`, "no request was sent with it; ask the service's support about its tokens"), true);
+    }
+    if (status === 200 && typeof token === 'string') return this.keep(token, parsed!.expires_in, startMs);
     const refused = status === 401 || status === 403;
     throw new TokenCallFailed(new RunFailure(refused ? 'AUTH_FAILED' : 'TARGET_UNREACHABLE', this.explain(status, parsed), 'no load was sent'), refused);
   }

@@ -6,11 +6,15 @@
  */
 import { smallRequest, type SmallResponse } from '../client/small-request.js';
 import { parseJsonObject } from '../client/json.js';
+import type { SendPermit } from '../core/send-permit.js';
 import { parseRetryAfterS } from '../client/retry.js';
+import { HEADER_SAFE } from '../client/token.js';
 import { API_PATHS, type ApiEndpoint, GRANT_TYPE } from '../spec/index.js';
 import { type ChainCalls, ChainError, type FoundEntity, type IdentifyAnswer, type ObfuscateAnswer } from './chain.js';
 
 export interface ApiTarget {
+  /** The guard's permit to send to baseUrl. */
+  readonly permit: SendPermit;
   readonly baseUrl: string;
   readonly audience: string;
   readonly clientId: string;
@@ -60,7 +64,7 @@ export async function call(session: ApiSession, endpoint: ApiEndpoint, init: { m
     attempts++;
     let res: SmallResponse;
     try {
-      res = await smallRequest(url, { ...init, signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))) });
+      res = await smallRequest(session.target.permit, url, { ...init, signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))) });
     } catch (error) {
       record(null);
       const code = (error as { code?: string }).code ?? (error as Error).name;
@@ -94,6 +98,8 @@ export async function fetchToken(session: ApiSession): Promise<string> {
   const res = await call(session, 'token', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
   const token = jsonObject('token', res, '{"access_token": …}').access_token;
   if (typeof token !== 'string' || token === '') throw new ChainError('token: the answer has no access_token string');
+  // An authentication failure where the token enters (not a request that then "gets no answer"): never sent.
+  if (!HEADER_SAFE.test(token)) throw new ApiCallError('token', res.status, `token: the access_token (${token.length} characters, not shown) holds characters a header cannot carry (only visible ASCII, RFC 6750); it was not sent`);
   session.onToken?.(token);
   return token;
 }

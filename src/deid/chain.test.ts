@@ -5,6 +5,7 @@ import { generateDocument } from '../corpus/index.js';
 import { type MockServer, startMockServer } from '../mock/index.js';
 import { type CallRecord, fetchToken, httpChainCalls } from './api.js';
 import { type ChainCalls, ChainError, type FoundEntity, deidentify, mergeEntities } from './chain.js';
+import { LOOPBACK_PERMIT } from '../../test/helpers/permit.js';
 
 const SPLIT = { maxTokens: 1024, margin: 0.1 };
 
@@ -18,7 +19,7 @@ describe('deidentify against the real mock', () => {
   });
 
   const session = (calls: CallRecord[]) => ({
-    target: { baseUrl: server.url, audience: server.audience, clientId: server.clientId, clientSecret: server.clientSecret },
+    target: { permit: LOOPBACK_PERMIT, baseUrl: server.url, audience: server.audience, clientId: server.clientId, clientSecret: server.clientSecret },
     timeoutMs: 10_000,
     onCall: (c: CallRecord) => calls.push(c),
   });

@@ -50,7 +50,19 @@ export interface ChainOptions {
   readonly concurrency: number;
   /** How many times a truncated piece may be halved and asked again. */
   readonly maxResplits: number;
+  /**
+   * The most identification requests the document may send (re-asked halves included): what the guard
+   * judged (identifyBudget). A re-split that would pass it is not asked; its piece counts as truncated.
+   */
+  readonly maxIdentifyRequests?: number;
 }
+
+/**
+ * The identification requests a document of `pieces` (its split and seams) may send to a real
+ * environment: each piece once, and as many again for halves re-asked after a cut answer. The one-shot
+ * `deid` is judged by the guard on this many, and never sends more.
+ */
+export const identifyBudget = (pieces: number): number => 2 * pieces;
 
 export const DEFAULT_CHAIN_OPTIONS: Omit<ChainOptions, 'split'> = { concurrency: 4, maxResplits: 2 };
 
@@ -75,18 +87,26 @@ export interface DeidResult {
 /** An answer the chain cannot use: an entity outside its text, say. */
 export class ChainError extends Error {}
 
+/** The pieces a document is first sent as: its split, then the seams around its cuts inside a sentence (what straddles a cut is whole in one of them). */
+export function documentPieces(text: string, split: SplitLimits): { readonly pieces: readonly Piece[]; readonly seams: number } {
+  const first = splitDocument(text, split);
+  const seams = seamPieces(text, first, maxPieceLength(split));
+  return { pieces: [...first, ...seams].filter((p) => p.text.trim() !== ''), seams: seams.length };
+}
+
 export async function deidentify(text: string, calls: ChainCalls, options: ChainOptions): Promise<DeidResult> {
-  const split = splitDocument(text, options.split);
-  // Seams around cuts inside a sentence: what straddles a cut is whole in one of them.
-  const seams = seamPieces(text, split, maxPieceLength(options.split));
-  const pieces = [...split, ...seams].filter((p) => p.text.trim() !== '');
+  const { pieces, seams } = documentPieces(text, options.split);
   let identifyRequests = 0;
   let truncatedPieces = 0;
+  const budget = options.maxIdentifyRequests ?? Number.POSITIVE_INFINITY;
+  let plannedRequests = pieces.length;
+  // At most `concurrency` identification calls in flight, re-asked halves included.
+  const identify = limited(Math.max(1, options.concurrency), (t: string) => calls.identify(t));
 
   /** The entities of `piece` in document offsets, re-asking in halves while the answer is cut. */
   const identifyPiece = async (piece: Piece, depth: number): Promise<FoundEntity[]> => {
     identifyRequests++;
-    const answer = await calls.identify(piece.text);
+    const answer = await identify(piece.text);
     for (const e of answer.entities) {
       if (!(Number.isInteger(e.start) && Number.isInteger(e.end) && e.start >= 0 && e.start < e.end && e.end <= piece.text.length)) {
         throw new ChainError(`identification gave an entity at [${e.start}, ${e.end}) in a text of ${piece.text.length} characters`);
@@ -102,6 +122,12 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
     }
     // The halves' own cuts get seams too; what the first answer found stays (merged), in case a half finds less.
     const parts = [...halves, ...seamPieces(piece.text, halves, maxPieceLength(limits))].filter((h) => h.text.trim() !== '');
+    // Counted when planned, before any is sent: concurrent re-splits cannot pass the budget together.
+    if (plannedRequests + parts.length > budget) {
+      truncatedPieces++;
+      return found;
+    }
+    plannedRequests += parts.length;
     const again = await Promise.all(parts.map((h) => identifyPiece({ text: h.text, offset: piece.offset + h.offset }, depth + 1)));
     return [...found, ...again.flat()];
   };
@@ -111,7 +137,7 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
   const obfuscated = await calls.obfuscate(text, entities);
   // Checked, not trusted: what identification found must be gone from what obfuscation gave back.
   const remaining = entities.filter((e) => obfuscated.text.includes(text.slice(e.start, e.end))).length;
-  return { text: obfuscated.text, entities, replacements: obfuscated.replacements, pieces, seams: seams.length, identifyRequests, truncatedPieces, remaining };
+  return { text: obfuscated.text, entities, replacements: obfuscated.replacements, pieces, seams, identifyRequests, truncatedPieces, remaining };
 }
 
 /** The limits of a re-split at `depth`: the piece budget halved that many times. */
@@ -129,6 +155,24 @@ export function mergeEntities(entities: readonly FoundEntity[]): FoundEntity[] {
     else if (e.end > last.end) kept[kept.length - 1] = { ...last, end: e.end };
   }
   return kept;
+}
+
+/** `fn`, at most `limit` calls pending at once; the others wait their turn. */
+function limited<A, R>(limit: number, fn: (arg: A) => Promise<R>): (arg: A) => Promise<R> {
+  let active = 0;
+  const queue: (() => void)[] = [];
+  return async (arg) => {
+    // A finished call hands its slot to the next in line, so no newcomer slips in between.
+    if (active >= limit) await new Promise<void>((resolve) => queue.push(resolve));
+    else active++;
+    try {
+      return await fn(arg);
+    } finally {
+      const next = queue.shift();
+      if (next === undefined) active--;
+      else next();
+    }
+  };
 }
 
 /** `fn` over `items`, at most `limit` at a time, results in order. */

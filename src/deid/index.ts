@@ -11,5 +11,7 @@ export {
   type ObfuscateAnswer,
   type Replacement,
   deidentify,
+  documentPieces,
+  identifyBudget,
   mergeEntities,
 } from './chain.js';

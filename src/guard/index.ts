@@ -1,3 +1,4 @@
+export { type Authorized, authorize, ownLoopbackPermit } from './permit.js';
 export { evaluateGuard, type GuardCheck, type GuardContext, type GuardDecision, type GuardRule } from './evaluate.js';
 export { describeDecision } from './describe.js';
 export { DOCUMENTED_LIMITS, effectiveLimits, type EffectiveLimits } from './limits.js';

@@ -3,7 +3,7 @@
  * in name order) or an NDJSON file whose lines are objects with a string `text`. Read once, before
  * anything is sent; every problem is named with its file (and line), and empty texts are listed, not sent.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { ScenarioError } from '../core/errors.js';
 
@@ -49,7 +49,7 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
     else documents.push({ name, text });
   };
   const readText = (full: string, name: string, followLinks = true): string => {
-    const read = readRegularText(full, name, followLinks);
+    const read = readRegularText(full, name, { followLinks });
     if ('problem' in read) return refuse(read.problem);
     if (read.notUtf8) notUtf8.push(name);
     return read.text;
@@ -132,9 +132,18 @@ function fileInside(root: string, shown: string, name: string): { readonly path:
  * A regular file's text: UTF-8, a leading byte-order mark dropped, `notUtf8` when bytes were not UTF-8 (read
  * as U+FFFD). A folder, a pipe or a device is refused, not read (a pipe would block, /dev/zero never end).
  * Checked on the file opened (not on its name, which could change in between); with `followLinks` false, a
- * link in its place is refused.
+ * link in its place is refused. With `maxBytes`, one larger (by its size, or by what a read finds: a file in
+ * /proc says 0) is `tooLarge`, and no more than maxBytes + 1 bytes are read.
  */
-export function readRegularText(full: string, name: string, followLinks = true): { readonly text: string; readonly notUtf8: boolean } | { readonly problem: string } {
+type RegularText = { readonly text: string; readonly notUtf8: boolean } | { readonly problem: string };
+interface ReadOptions {
+  readonly followLinks?: boolean;
+  readonly maxBytes?: number;
+}
+export function readRegularText(full: string, name: string, options?: { readonly followLinks?: boolean }): RegularText;
+export function readRegularText(full: string, name: string, options: ReadOptions & { readonly maxBytes: number }): RegularText | { readonly tooLarge: number };
+export function readRegularText(full: string, name: string, options: ReadOptions = {}): RegularText | { readonly tooLarge: number } {
+  const followLinks = options.followLinks ?? true;
   let fd: number;
   try {
     // Non-blocking: opening a pipe must not wait for a writer; a regular file reads as usual.
@@ -145,24 +154,34 @@ export function readRegularText(full: string, name: string, followLinks = true):
     return { problem: `${name} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (error as Error).message})`}` };
   }
   try {
-    return readOpened(fd, name);
+    return readOpened(fd, name, options.maxBytes);
   } finally {
     closeSync(fd);
   }
 }
 
-function readOpened(fd: number, name: string): { readonly text: string; readonly notUtf8: boolean } | { readonly problem: string } {
+function readOpened(fd: number, name: string, maxBytes: number | undefined): RegularText | { readonly tooLarge: number } {
   const stat = fstatSync(fd);
   if (!stat.isFile()) return { problem: `${name} is not a regular file (a folder, a device or a pipe); expected a text file` };
+  if (maxBytes !== undefined && stat.size > maxBytes) return { tooLarge: Number(stat.size) };
   if (stat.size > USER_TEXT_BOUNDS.bytes) return { problem: `${name} is over ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large` };
   try {
-    const bytes = readFileSync(fd);
+    const bytes = maxBytes === undefined ? readFileSync(fd) : readAtMost(fd, maxBytes + 1);
+    if (maxBytes !== undefined && bytes.length > maxBytes) return { tooLarge: bytes.length };
     const text = bytes.toString('utf8').replace(/^\uFEFF/, '');
     // A U+FFFD the bytes did not spell out is a byte that is not UTF-8 (a binary file, Latin-1, …).
     return { text, notUtf8: text.includes('\uFFFD') && !bytes.includes(Buffer.from('\uFFFD')) };
   } catch (error) {
     return { problem: `${name} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
   }
+}
+
+/** Up to `limit` bytes of an open file, however large it is (or says it is). */
+function readAtMost(fd: number, limit: number): Buffer {
+  const buffer = Buffer.alloc(limit);
+  let length = 0;
+  for (let n = -1; n !== 0 && length < limit; length += n) n = readSync(fd, buffer, length, limit - length, null);
+  return buffer.subarray(0, length);
 }
 
 /** A value's shape for a message, never its content (texts may hold PHI). */

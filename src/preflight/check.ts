@@ -3,13 +3,15 @@
  * each endpoint of the spec against the scenario's target — token, Normalize session, identification
  * (one of the scenario's own texts), obfuscation (of that text, with what identification found) —
  * each judged against what the spec says its answer is; then the guard's decision on the load test
- * itself. A handful of requests, stated before they are sent; no text or token is ever printed.
+ * itself. The guard is asked first, as by every command that sends: a load test it refuses is refused
+ * here too (exit 3) before any call, not even the token's, so the calls are covered by what it allowed.
+ * A handful of requests, stated before they are sent; no text or token is ever printed.
  */
 import { EXIT } from '../core/exit-codes.js';
 import type { SecretMask } from '../core/redact.js';
+import { HEADER_SAFE } from '../client/token.js';
 import { ApiCallError, ChainError, apiCall } from '../deid/index.js';
-import { type GuardDecision, evaluateGuard } from '../guard/index.js';
-import type { Plan } from '../plan/index.js';
+import type { GuardDecision } from '../guard/index.js';
 import type { ResolvedTarget } from '../run/target.js';
 import type { ApiEndpoint } from '../spec/index.js';
 
@@ -31,21 +33,19 @@ export interface CheckStep {
 export interface CheckOutcome {
   readonly steps: readonly CheckStep[];
   readonly guard: GuardDecision;
-  /** 0: every answer as the spec says and the guard allows the load test; 1: an answer that is not; 3: the guard would refuse the test; 4: no answer, or no token. */
+  /** 0: every answer as the spec says (the guard allowed the load test before any call); 1: an answer that is not; 4: no answer, or no token. */
   readonly exitCode: number;
 }
 
 export interface CheckOptions {
-  readonly plan: Plan;
+  /** The guard's decision on the load test, which allowed it (its permit is the target's): asked before any call. */
+  readonly guard: GuardDecision;
   readonly target: ResolvedTarget;
   /** The text identification is given: the scenario's first. */
   readonly text: string;
   readonly secrets: SecretMask;
   /** Per call, wall ms. */
   readonly timeoutMs: number;
-  /** When the load test would start (the guard's question). */
-  readonly startAtMs: number;
-  readonly loopbackAsReal: boolean;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -95,13 +95,18 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
       const t = body?.access_token;
       if (typeof t === 'string' && t !== '') secrets.add(t);
       return [
-        typeof t === 'string' && t !== '' ? `access_token: a string of ${t.length} characters (not shown)` : '✖ no access_token string in the answer',
+        typeof t !== 'string' || t === ''
+          ? '✖ no access_token string in the answer'
+          : HEADER_SAFE.test(t)
+            ? `access_token: a string of ${t.length} characters (not shown)`
+            : `✖ access_token: a string of ${t.length} characters (not shown) that a header cannot carry (only visible ASCII, RFC 6750): not used`,
         ...(typeof body?.token_type === 'string' ? [`token_type ${body.token_type}`] : []),
         ...(typeof body?.expires_in === 'number' ? [`expires_in ${body.expires_in} s`] : []),
       ];
     },
   );
-  const accessToken = typeof token?.access_token === 'string' ? token.access_token : undefined;
+  // A token a header cannot carry is not used: the calls after it would only fail to leave.
+  const accessToken = typeof token?.access_token === 'string' && HEADER_SAFE.test(token.access_token) ? token.access_token : undefined;
   if (accessToken === undefined) {
     for (const e of CHECK_CALLS.slice(1)) skipped(e, 'no token');
   } else {
@@ -140,8 +145,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
       );
     }
   }
-  const guard = evaluateGuard(options.plan, { startAtMs: options.startAtMs, loopbackAsReal: options.loopbackAsReal });
-  const exitCode = unreachable || accessToken === undefined ? EXIT.runFailed : steps.some((s) => !s.ok) ? EXIT.slaNotMet : guard.allowed ? EXIT.pass : EXIT.refusedByGuard;
+  const { guard } = options;
+  const exitCode = unreachable || accessToken === undefined ? EXIT.runFailed : steps.some((s) => !s.ok) ? EXIT.slaNotMet : EXIT.pass;
   return { steps, guard, exitCode };
 }
 

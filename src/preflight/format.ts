@@ -21,9 +21,7 @@ export function formatCheck(outcome: CheckOutcome): string[] {
   const verdict =
     outcome.exitCode === 0
       ? 'every endpoint answered as the spec says, and the guard would allow the load test'
-      : outcome.exitCode === 3
-        ? 'every endpoint answered as the spec says, but the guard would refuse the load test (see above)'
-        : outcome.exitCode === 1
+      : outcome.exitCode === 1
           ? 'an answer was not what the spec says (✖ above)'
           : 'the target could not be reached, or gave no token';
   return [...formatTable(rows, (col) => col === 2 || col === 3).map((r) => `  ${r}`), '', 'the load test itself:', ...describeDecision(outcome.guard).map((l) => `  ${l}`), '', `check: ${verdict} — exit ${outcome.exitCode}`];

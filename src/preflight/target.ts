@@ -4,6 +4,7 @@
  * embedded mock when the scenario names no baseUrl), or the embedded mock when no scenario is given.
  */
 import { UsageError } from '../core/errors.js';
+import type { SendPermit } from '../core/send-permit.js';
 import { type ProfileName } from '../mock/profiles.js';
 import { type ResolvedTarget, resolveTarget } from '../run/target.js';
 import { type Scenario, loadScenario, parseScenario } from '../scenario/index.js';
@@ -20,19 +21,14 @@ export interface CallTargetOptions {
   readonly credentialsFile: string | undefined;
 }
 
-export async function callTarget(options: CallTargetOptions): Promise<{ scenario: Scenario; target: ResolvedTarget }> {
-  const scenario = await targetScenario(options.scenarioFile);
-  return { scenario, target: await resolveCallTarget(scenario, options) };
-}
-
 /** The scenario whose target is called: the file's, or the embedded mock's when there is none. */
 export async function targetScenario(scenarioFile: string | undefined): Promise<Scenario> {
   return scenarioFile === undefined ? parseScenario(EMBEDDED_MOCK_SCENARIO, '(embedded mock)') : await loadScenario(scenarioFile);
 }
 
-/** Resolves `scenario`'s target (starting the embedded mock when it is one): only once whatever must be judged first has been. */
-export async function resolveCallTarget(scenario: Scenario, options: Omit<CallTargetOptions, 'scenarioFile'>): Promise<ResolvedTarget> {
-  const target = await resolveTarget(scenario, { timeScale: options.timeScale, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
+/** Resolves `scenario`'s target (starting the embedded mock when it is one): only with the guard's permit for what will be sent. */
+export async function resolveCallTarget(scenario: Scenario, permit: SendPermit, options: Omit<CallTargetOptions, 'scenarioFile'>): Promise<ResolvedTarget> {
+  const target = await resolveTarget(scenario, permit, { timeScale: options.timeScale, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
   // Only a mock runs k times fast: a real service at k > 1 would only see deadlines k times shorter.
   if (target.kind === 'real' && options.timeScale !== 1) {
     throw new UsageError(`--time-scale ${options.timeScale}: ${target.environment} is a real environment, which runs in real time; only the mock takes a time scale`, 'drop --time-scale; nothing was sent');

@@ -13,6 +13,7 @@
  */
 import autocannon from 'autocannon';
 import { parseJsonObject } from '../client/json.js';
+import { type SendPermit, checkPermitted } from '../core/send-permit.js';
 import { accountLatency } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { parseModelLag, parseModelTime } from '../spec/index.js';
@@ -70,6 +71,8 @@ export interface ProbeResult {
 }
 
 export interface ProbeOptions {
+  /** The guard's permit: autocannon is started only toward what it covers. */
+  readonly permit: SendPermit;
   readonly request: ProbeRequest;
   readonly steps: ProbeSteps;
   /** A fresh access token, asked for before each step (a probe may outlast a token). */
@@ -91,6 +94,7 @@ export function requestsPerWallSecond(maxRpm: number, timeScale: number): number
 }
 
 export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
+  checkPermitted(options.permit, options.request.url);
   const steps: ProbeStep[] = [];
   const aborted = (): boolean => options.signal?.aborted === true;
   for (const connections of options.steps.connections) {

@@ -5,12 +5,12 @@
  * a folder of its own beside the runs: probe.json and probe.md.
  */
 import { join } from 'node:path';
-import { GuardRefusal, RunFailure } from '../core/errors.js';
+import { RunFailure } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
 import { generateDocument, generateNote } from '../corpus/index.js';
 import { HEADER_SAFE } from '../client/api.js';
 import { ApiCallError, ChainError, fetchToken } from '../deid/index.js';
-import { describeDecision, evaluateGuard } from '../guard/index.js';
+import { authorize, describeDecision } from '../guard/index.js';
 import type { ProfileName } from '../mock/profiles.js';
 import { buildPlan } from '../plan/index.js';
 import { resolveCallTarget, targetScenario } from '../preflight/target.js';
@@ -52,10 +52,9 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
   const scenario = await targetScenario(o.scenarioFile);
   const steps = parseProbeSteps(o.connections, o.step, o.maxRpm, scenario.maxInFlight, o.timeScale);
   // The guard's phases: each step at its cap, for as long as it may take with its pause after it.
-  const guard = evaluateGuard(buildPlan(probeScenario(scenario, steps), { timeScale: o.timeScale }), { startAtMs: Date.now(), loopbackAsReal: o.loopbackAsReal, endpoint: o.endpoint });
-  if (!guard.allowed) throw new GuardRefusal(guard.reasons);
+  const { decision: guard, permit } = authorize(buildPlan(probeScenario(scenario, steps), { timeScale: o.timeScale }), { startAtMs: Date.now(), loopbackAsReal: o.loopbackAsReal, endpoint: o.endpoint });
   if (guard.real) for (const line of describeDecision(guard)) o.log(line);
-  const target = await resolveCallTarget(scenario, o);
+  const target = await resolveCallTarget(scenario, permit, o);
   o.addSecret(target.clientSecret);
   try {
     for (const warning of target.warnings) o.log(`loadproof: warning: ${warning}`);
@@ -77,6 +76,7 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
     };
     const url = target.baseUrl.replace(/\/+$/, '') + API_PATHS[o.endpoint];
     const result = await runProbe({
+      permit,
       request: { url, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: probeBody(o.endpoint, scenario.arrivals.seed) },
       steps,
       token,

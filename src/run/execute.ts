@@ -155,7 +155,7 @@ export async function executeRun(options: RunOptions, prepared: PreparedRun): Pr
   }
 }
 
-async function measureAndReport(options: RunOptions, { scenario, scenarioText, plan, planIdentity: wholePlanIdentity, guard, userTexts }: PreparedRun, metrics: RunMetrics | undefined): Promise<RunOutcome> {
+async function measureAndReport(options: RunOptions, { scenario, scenarioText, plan, planIdentity: wholePlanIdentity, guard, permit, userTexts }: PreparedRun, metrics: RunMetrics | undefined): Promise<RunOutcome> {
   // A baseline is compared phase by phase, by name: one with none of this plan's phases would compare nothing.
   const baselinePhases = options.baseline?.run.summary.phases.map((p) => p.name);
   if (baselinePhases !== undefined && !plan.phases.some((p) => baselinePhases.includes(p.name))) {
@@ -173,7 +173,7 @@ async function measureAndReport(options: RunOptions, { scenario, scenarioText, p
   try {
     events = await EventLog.open(join(reportDir, 'events.ndjson'));
     if (plan.documents !== undefined) documentsLog = await EventLog.open(join(reportDir, 'documents.ndjson'));
-    target = await resolveTarget(scenario, { timeScale: plan.timeScale, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
+    target = await resolveTarget(scenario, permit, { timeScale: plan.timeScale, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
   } catch (error) {
     // Nothing was sent and nothing measured: leave no folder behind (a --run-dir the user made is left empty).
     await releaseRunFolder(claimed);
@@ -298,13 +298,14 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   // the token endpoint, called a few times per run, through node:http (TokenProvider).
   // A shard holds its share of maxInFlight, so that n shards together hold no more than one run would.
   const maxInFlight = maxInFlightOf(plan);
-  const pool = ConnectionPool.forUrl(target.baseUrl, maxInFlight);
+  const pool = ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight);
   // mode deid: obfuscation calls on connections of their own (the endpoint has its own, higher limits).
-  const obfuscationPool = plan.documents === undefined ? undefined : ConnectionPool.forUrl(target.baseUrl, maxInFlight);
+  const obfuscationPool = plan.documents === undefined ? undefined : ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight);
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
   const watch = new TargetWatch(k);
   const tokens = new TokenProvider({
+    permit: target.permit,
     baseUrl: target.baseUrl,
     audience: target.audience,
     clientId: target.clientId,
@@ -378,7 +379,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
       // over, without the target (warm-up.ts), so the first arrivals do not pay for handshakes and cold code
       // that later ones do not.
       const opened = await pool.open(warmConnectionCount(plan), Math.max(1000, scenario.timeoutMs / k));
-      await warmUp(plan, options.secrets);
+      await warmUp(plan, options.secrets, target.permit);
       // The warm-up's garbage collected before t = 0, so that it does not set the heap's limits for the run (src/core/full-collection.ts).
       collectGarbageNow();
       log(`loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`);

@@ -4,10 +4,10 @@
  * embedded mock, the recorder) loaded, so that a scenario refused here costs the CLI a fraction of
  * its start-up (loading those modules is most of a refused run's CPU).
  */
-import { GuardRefusal } from '../core/errors.js';
+import type { SendPermit } from '../core/send-permit.js';
 import { checkStartAt } from './start-at.js';
 import { checkTimeScale } from '../core/time-scale.js';
-import { type GuardDecision, describeDecision, evaluateGuard } from '../guard/index.js';
+import { type GuardDecision, authorize, describeDecision } from '../guard/index.js';
 import { type Plan, planIdentity, shardPlan } from '../plan/index.js';
 import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
 import { MAX_OBFUSCATION_CHARS } from '../mock/defaults.js';
@@ -25,6 +25,8 @@ export interface PreparedRun {
   /** planIdentity() of the whole plan, which every shard of it shares. */
   readonly planIdentity: string;
   readonly guard: GuardDecision;
+  /** The guard's permit to send this plan (only an allowed decision gives one). */
+  readonly permit: SendPermit;
   /** The user's texts, when `payload.source` names them: read and checked before anything is sent. */
   readonly userTexts: UserTexts | undefined;
 }
@@ -45,8 +47,8 @@ export async function prepare(options: RunOptions): Promise<PreparedRun> {
   const { plan: whole, userTexts } = planScenario(scenario, options.scenarioFile, k);
   // The run starts now (or at --start-at); `plan --at` asks the same question for another time. A shard
   // is judged as the whole plan it is part of, whatever the shard count: n shards send all of it.
-  const guard = evaluateGuard(whole, { startAtMs, loopbackAsReal: options.loopbackAsReal });
-  if (!guard.allowed) throw new GuardRefusal(guard.reasons);
+  // Refused: a GuardRefusal, and nothing opened or sent. Allowed: the permit every send of the run needs.
+  const { decision: guard, permit } = authorize(whole, { startAtMs, loopbackAsReal: options.loopbackAsReal });
   const plan = options.shard === undefined ? whole : shardPlan(whole, options.shard);
   if (guard.real) for (const line of describeDecision(guard)) options.log(line);
   const tooLong = scenario.mode === 'deid' ? (userTexts?.documents.filter((d) => d.text.length > MAX_OBFUSCATION_CHARS) ?? []) : [];
@@ -59,5 +61,5 @@ export async function prepare(options: RunOptions): Promise<PreparedRun> {
   if (userTexts !== undefined && userTexts.empty.length > 0) {
     options.log(`loadproof: payload: ${userTexts.empty.length} empty text${userTexts.empty.length === 1 ? '' : 's'} not sent: ${userTexts.empty.slice(0, 5).join(', ')}${userTexts.empty.length > 5 ? ', …' : ''}`);
   }
-  return { scenario, scenarioText, plan, planIdentity: planIdentity(whole), guard, userTexts };
+  return { scenario, scenarioText, plan, planIdentity: planIdentity(whole), guard, permit, userTexts };
 }

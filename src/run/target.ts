@@ -11,6 +11,7 @@ import { parseJsonObject } from '../client/json.js';
 import { TOO_LARGE_CODE } from '../client/classify.js';
 import { smallRequest } from '../client/small-request.js';
 import { RunFailure, UsageError } from '../core/errors.js';
+import type { SendPermit } from '../core/send-permit.js';
 import { readCredentials } from '../credentials/index.js';
 import { effectiveLimits } from '../guard/index.js';
 import { MOCK_DEFAULTS } from '../mock/defaults.js';
@@ -21,6 +22,8 @@ import type { Scenario } from '../scenario/index.js';
 import type { TargetKind } from '../judge/index.js';
 
 export interface ResolvedTarget {
+  /** The guard's permit: a target is resolved (mock started, credentials read, its stats asked) only once the guard allowed the traffic. */
+  readonly permit: SendPermit;
   readonly environment: Scenario['target']['environment'];
   readonly kind: TargetKind;
   readonly baseUrl: string;
@@ -46,7 +49,7 @@ export interface TargetOptions {
   readonly credentialsFile: string | undefined;
 }
 
-export async function resolveTarget(scenario: Scenario, options: TargetOptions): Promise<ResolvedTarget> {
+export async function resolveTarget(scenario: Scenario, permit: SendPermit, options: TargetOptions): Promise<ResolvedTarget> {
   const t = scenario.target;
   const { clientIdEnv: idVar, clientSecretEnv: secretVar } = t.credentials;
   const read = await readCredentials({ file: options.credentialsFile, env: options.env, idVar, secretVar });
@@ -60,7 +63,7 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
       throw new UsageError(`no credentials for the ${t.environment} target: set $${idVar} and $${secretVar} (names from target.credentials), or pass --credentials <file>`, 'nothing was sent');
     }
     const baseUrl = t.baseUrl!;
-    return { environment: t.environment, kind: 'real', baseUrl, audience: t.audience ?? baseAudience(baseUrl), ...fromCredentials(credentials), profile: null, embedded: undefined, warnings };
+    return { permit, environment: t.environment, kind: 'real', baseUrl, audience: t.audience ?? baseAudience(baseUrl), ...fromCredentials(credentials), profile: null, embedded: undefined, warnings };
   }
   if (t.baseUrl === undefined) {
     // The embedded mock accepts the credentials given, so they travel the same path as against a real service.
@@ -85,9 +88,9 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
       ...(credentials === undefined ? {} : { clientId: credentials.clientId, clientSecret: credentials.clientSecret }),
     });
     const own = { clientId: mock.clientId, clientSecret: mock.clientSecret, credentialSource: 'the embedded mock' };
-    return { environment: 'mock', kind: 'embedded-mock', baseUrl: mock.url, audience: mock.audience, ...(credentials === undefined ? own : fromCredentials(credentials)), profile: mock.profile, embedded: mock, warnings };
+    return { permit, environment: 'mock', kind: 'embedded-mock', baseUrl: mock.url, audience: mock.audience, ...(credentials === undefined ? own : fromCredentials(credentials)), profile: mock.profile, embedded: mock, warnings };
   }
-  const info = await mockInfo(t.baseUrl);
+  const info = await mockInfo(permit, t.baseUrl);
   if (info === undefined) {
     // Not loadproof's mock: nothing can tell it a time scale, so it runs in real time.
     if (options.timeScale !== 1) {
@@ -101,6 +104,7 @@ export async function resolveTarget(scenario: Scenario, options: TargetOptions):
   }
   const defaults = { clientId: MOCK_DEFAULTS.clientId, clientSecret: MOCK_DEFAULTS.clientSecret, credentialSource: "the mock's default credentials" };
   return {
+    permit,
     environment: 'mock',
     kind: info === undefined ? 'loopback-stub' : 'loadproof-mock',
     baseUrl: t.baseUrl,
@@ -118,12 +122,12 @@ const fromCredentials = (c: { clientId: string; clientSecret: string; source: st
  * What loadproof's mock at `baseUrl` says of itself (its stats), or undefined when the server there
  * answers but is not loadproof's mock. Unreachable: exit 4.
  */
-async function mockInfo(baseUrl: string): Promise<{ timeScale: number; profile: string | null } | undefined> {
+async function mockInfo(permit: SendPermit, baseUrl: string): Promise<{ timeScale: number; profile: string | null } | undefined> {
   const url = baseUrl.replace(/\/+$/, '') + STATS_PATH;
   let status: number;
   let body: unknown;
   try {
-    const res = await smallRequest(url, { signal: AbortSignal.timeout(5000) });
+    const res = await smallRequest(permit, url, { signal: AbortSignal.timeout(5000) });
     status = res.status;
     body = parseJsonObject(res.text);
   } catch (error) {

@@ -8,6 +8,8 @@
  *     answers with the canned answer: the pool, the sockets' write and read paths, the parser on real reads.
  * Nothing here is measured or written; the run's own texts are unchanged (a throwaway generator).
  */
+import type { SendPermit } from '../core/send-permit.js';
+import { ownLoopbackPermit } from '../guard/index.js';
 import { type AddressInfo, type Server, createServer } from 'node:net';
 import { classifyStatus } from '../client/classify.js';
 import { ConnectionPool, ResponseParser } from '../client/http1/index.js';
@@ -36,10 +38,10 @@ const STUB_BUDGET_MS = 2000;
 const ANSWER = JSON.stringify({ entities: [{ type: 'NAME', text: 'John Smith', start: 8, end: 18, score: 0.93 }], truncated: false, usage: { input_tokens: 174, output_tokens: 149 } });
 const RESPONSE = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nserver-timing: svc;dur=1.5\r\nconnection: keep-alive\r\ncontent-length: ${ANSWER.length}\r\n\r\n${ANSWER}`;
 
-export async function warmUp(plan: Plan, secrets: SecretMask): Promise<void> {
+export async function warmUp(plan: Plan, secrets: SecretMask, permit: SendPermit): Promise<void> {
   const rounds = Math.min(MAX_ROUNDS, Math.max(MIN_ROUNDS, 2 * arrivalsBefore(plan, 2000 * plan.timeScale, MAX_ROUNDS)));
   warmPureCode(plan, secrets, rounds);
-  await warmClient(plan, rounds);
+  await warmClient(plan, rounds, permit);
 }
 
 function warmPureCode(plan: Plan, secrets: SecretMask, rounds: number): void {
@@ -62,7 +64,7 @@ function warmPureCode(plan: Plan, secrets: SecretMask, rounds: number): void {
 }
 
 /** Sends `rounds` requests through a pool of our client to an in-process stub on 127.0.0.1; bounded by STUB_BUDGET_MS. */
-async function warmClient(plan: Plan, rounds: number): Promise<void> {
+async function warmClient(plan: Plan, rounds: number, permit: SendPermit): Promise<void> {
   const server: Server = createServer((socket) => {
     socket.setNoDelay(true);
     socket.on('error', () => {});
@@ -71,7 +73,8 @@ async function warmClient(plan: Plan, rounds: number): Promise<void> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  const pool = ConnectionPool.forUrl(`http://127.0.0.1:${port}`, STUB_CONCURRENCY);
+  const url = `http://127.0.0.1:${port}`;
+  const pool = ConnectionPool.forUrl(ownLoopbackPermit(permit, url), url, STUB_CONCURRENCY);
   const rng = createRng(1);
   const until = performance.now() + STUB_BUDGET_MS;
   let sent = 0;

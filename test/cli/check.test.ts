@@ -46,16 +46,16 @@ describe('loadproof check', () => {
     expect(stdout).toContain('check: every endpoint answered as the spec says, and the guard would allow the load test — exit 0');
   });
 
-  it('counts exactly four calls at the mock, and says when the guard would refuse the load test (exit 3)', async () => {
+  // Issue 27 case 1: check sends only what the guard allowed; a load test it refuses is refused before any call.
+  it('sends nothing, not even the token call, when the guard would refuse the load test (exit 3)', async () => {
     server = await startMockServer({ timeScale: 1 });
     const { file } = scenarioWorkspace(scenario(`{ environment: sandbox, baseUrl: "${server.url}" }`));
-    const { code, stdout } = await runMain(['check', file, '--allow-loopback-as-real'], { LOADPROOF_CLIENT_ID: server.clientId, LOADPROOF_CLIENT_SECRET: server.clientSecret });
+    const { code, stderr } = await runMain(['check', file, '--allow-loopback-as-real'], { LOADPROOF_CLIENT_ID: server.clientId, LOADPROOF_CLIENT_SECRET: server.clientSecret });
     expect(code).toBe(3);
-    expect(stdout).toContain('Guard: REFUSED');
-    expect(stdout).toMatch(/✖ notice +a sandbox run needs an advance notice/);
-    expect(stdout).toContain('but the guard would refuse the load test');
+    expect(stderr).toContain('GUARD_REFUSED');
+    expect(stderr).toMatch(/✖ notice: a sandbox run needs an advance notice/);
     const seen = server.stats().requests;
-    expect([seen.token.received, seen.session.received, seen.identification.received, seen.obfuscation.received]).toEqual([1, 1, 1, 1]);
+    expect([seen.token.received, seen.session.received, seen.identification.received, seen.obfuscation.received]).toEqual([0, 0, 0, 0]);
   });
 
   it('marks each answer that is not what the spec says, and exits 1', async () => {

@@ -57,7 +57,7 @@ describe('loadproof deid', () => {
     expect(device.stderr).toContain('/dev/zero is not a regular file');
     const huge = await runMain(['deid', '-', '--time-scale', '100'], {}, 'word '.repeat(20_001));
     expect(huge.code).toBe(2);
-    expect(huge.stderr).toContain("the document has 100005 characters; the mock's obfuscation takes at most 100000");
+    expect(huge.stderr).toContain('standard input: the document has 100005 characters; loadproof deid takes a document of at most 100000 characters');
     const tiny = await runMain(['deid', '-', '--max-tokens', '64', '--margin', '0'], {}, 'text');
     expect(tiny.code).toBe(2);
     expect(tiny.stderr).toContain('--max-tokens 64 --margin 0: pieces of 53 characters; expected at least 256, room for the seams');

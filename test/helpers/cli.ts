@@ -82,7 +82,7 @@ export async function runMain(args: readonly string[], env: Record<string, strin
     // No signal reaches an in-process run: signal tests spawn the CLI.
     stderrIsTTY: false,
     stderrColumns: () => undefined,
-    readStdin: async () => stdin,
+    readStdin: async (maxBytes: number) => (Buffer.byteLength(stdin) > maxBytes ? undefined : stdin),
     waitForSignal: () => new Promise(() => {}),
   });
   return { code, stdout, stderr };

@@ -8,6 +8,7 @@
 import { type Server, type Socket, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 import { createIdentify } from '../../src/client/api.js';
 import { ConnectionPool, MAX_ANSWER_BYTES } from '../../src/client/http1/index.js';
 import { smallRequest } from '../../src/client/small-request.js';
@@ -145,7 +146,7 @@ const client = (url: string, p: ConnectionPool) =>
 describe(`an answer over MAX_ANSWER_BYTES (${MAX_ANSWER_BYTES} bytes)`, () => {
   it('an answer of exactly the cap is read whole: ok, and its connection reused', async () => {
     stub = await startRawStub('at-cap');
-    pool = ConnectionPool.forUrl(stub.url, 4);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, stub.url, 4);
     const identify = client(stub.url, pool);
     expect((await identify('Patient John Smith.', 1))!).toMatchObject({ outcome: 'ok', status: 200 });
     expect((await identify('Patient John Smith.', 2))!).toMatchObject({ outcome: 'ok', status: 200 });
@@ -155,7 +156,7 @@ describe(`an answer over MAX_ANSWER_BYTES (${MAX_ANSWER_BYTES} bytes)`, () => {
   for (const framing of ['length', 'announced', 'chunked', 'huge-chunk', 'until-close', 'interim-flood'] as const) {
     it(`${framing}: outcome too_large, the connection closed, the next request answered on a new one`, async () => {
       stub = await startRawStub(framing);
-      pool = ConnectionPool.forUrl(stub.url, 4);
+      pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, stub.url, 4);
       const identify = client(stub.url, pool);
       const first = (await identify('Patient John Smith.', 1))!;
       expect(first.outcome).toBe('too_large');
@@ -169,7 +170,7 @@ describe(`an answer over MAX_ANSWER_BYTES (${MAX_ANSWER_BYTES} bytes)`, () => {
 
   it('a chunk-size line over 8 KiB: an error (not HTTP a client reads on), the connection closed, the next request answered', async () => {
     stub = await startRawStub('long-chunk-line');
-    pool = ConnectionPool.forUrl(stub.url, 4);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, stub.url, 4);
     const identify = client(stub.url, pool);
     expect((await identify('Patient John Smith.', 1))!.outcome).toBe('error');
     expect((await identify('Patient John Smith.', 2))!).toMatchObject({ outcome: 'ok', status: 200 });
@@ -181,14 +182,14 @@ describe('smallRequest (the token endpoint, deid, check, the mock stats) holds t
   for (const framing of ['length', 'announced', 'chunked', 'huge-chunk', 'until-close'] as const) {
     it(`${framing}: fails with LOADPROOF_ANSWER_TOO_LARGE and closes the connection`, async () => {
       stub = await startRawStub(framing);
-      const call = smallRequest(stub.url + '/x', { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
+      const call = smallRequest(LOOPBACK_PERMIT, stub.url + '/x', { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
       await expect(call).rejects.toMatchObject({ code: 'LOADPROOF_ANSWER_TOO_LARGE' });
     });
   }
 
   it('an answer of exactly the cap is read whole', async () => {
     stub = await startRawStub('at-cap');
-    const res = await smallRequest(stub.url + '/x', { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
+    const res = await smallRequest(LOOPBACK_PERMIT, stub.url + '/x', { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
     expect(res.text.length).toBe(MAX_ANSWER_BYTES);
   });
 });

@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionPool } from '../../src/client/http1/index.js';
 import { stopServerThread } from '../helpers/servers.js';
+import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 
 // state[0]: 1 = connection accepted; state[1]: request bytes the server read; state[2]: 1 = its connection closed.
 const SERVER = `
@@ -43,7 +44,7 @@ describe('ConnectionPool: a request expired while waiting for a connection', () 
     const state = new Int32Array(sab);
     worker = new Worker(SERVER, { eval: true, workerData: { sab } });
     const port = await new Promise<number>((resolve) => worker!.once('message', resolve));
-    const p = (pool = ConnectionPool.forUrl(`http://127.0.0.1:${port}`, 1));
+    const p = (pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, `http://127.0.0.1:${port}`, 1));
     const bytes = `POST /x HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-length: 2\r\n\r\n{}`;
     let sent = false;
     const outcome = await new Promise<string>((resolve) => {

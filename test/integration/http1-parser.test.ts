@@ -7,6 +7,7 @@ import { type Server, type Socket, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionPool, type Http1Response, ResponseParser } from '../../src/client/http1/index.js';
+import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 
 const servers: Server[] = [];
 const pools: ConnectionPool[] = [];
@@ -49,8 +50,8 @@ function send(pool: ConnectionPool, timeoutMs = 2000): Promise<Http1Response | s
 }
 
 function poolFor(url: string, maxHeadBytes?: number): ConnectionPool {
-  const base = ConnectionPool.forUrl(url, 2);
-  const pool = maxHeadBytes === undefined ? base : new ConnectionPool({ origin: { protocol: 'http:', hostname: '127.0.0.1', port: Number(new URL(url).port) }, maxConnections: 2, maxHeadBytes });
+  const base = ConnectionPool.forUrl(LOOPBACK_PERMIT, url, 2);
+  const pool = maxHeadBytes === undefined ? base : new ConnectionPool({ permit: LOOPBACK_PERMIT, origin: { protocol: 'http:', hostname: '127.0.0.1', port: Number(new URL(url).port) }, maxConnections: 2, maxHeadBytes });
   pools.push(pool);
   return pool;
 }

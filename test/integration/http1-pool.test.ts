@@ -6,6 +6,7 @@ import { type AddressInfo, type Server as NetServer, createServer as createNetSe
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConnectionPool, type Http1Response } from '../../src/client/http1/index.js';
 import { type Stub, startStub } from '../helpers/stub.js';
+import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 
 let stub: Stub | undefined;
 let pool: ConnectionPool | undefined;
@@ -39,7 +40,7 @@ async function listen(server: Server): Promise<string> {
 describe('ConnectionPool', () => {
   it('opens the connections before any request, and every request sent on one is answered', async () => {
     stub = await startStub();
-    pool = ConnectionPool.forUrl(stub.url, 20);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, stub.url, 20);
     expect(await pool.open(8, 5000)).toBe(8);
     const host = new URL(stub.url).host;
     // 8 at once: each takes a warm connection (no new one is made).
@@ -63,7 +64,7 @@ describe('ConnectionPool', () => {
     rawServers.push(raw);
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
     const port = (raw.address() as AddressInfo).port;
-    pool = new ConnectionPool({ origin: { protocol: 'http:', hostname: '127.0.0.1', port }, maxConnections: 4, idleLifetimeMs: 100 });
+    pool = new ConnectionPool({ permit: LOOPBACK_PERMIT, origin: { protocol: 'http:', hostname: '127.0.0.1', port }, maxConnections: 4, idleLifetimeMs: 100 });
     const host = `127.0.0.1:${port}`;
     expect(await send(pool, POST(host))).toMatchObject({ status: 200 });
     expect(await send(pool, POST(host))).toMatchObject({ status: 200 });
@@ -81,7 +82,7 @@ describe('ConnectionPool', () => {
       if (++seen <= 3) socket.end();
     });
     const host = await listen(server);
-    pool = ConnectionPool.forUrl(`http://${host}`, 4);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, `http://${host}`, 4);
     expect(await pool.open(3, 5000)).toBe(3);
     // Bounded: the three FINs arrive within a few turns of the loop.
     for (let turns = 0; pool.available > 0 && turns < 1000; turns++) await new Promise((r) => setImmediate(r));
@@ -93,7 +94,7 @@ describe('ConnectionPool', () => {
     let n = 0;
     const server = createServer((req, res) => req.resume().on('end', () => (++n === 1 ? undefined : res.end('{}'))));
     const host = await listen(server);
-    pool = ConnectionPool.forUrl(`http://${host}`, 2);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, `http://${host}`, 2);
     expect(await send(pool, POST(host), 50)).toBe('LOADPROOF_DEADLINE');
     expect(await send(pool, POST(host))).toMatchObject({ status: 200 });
   });
@@ -101,7 +102,7 @@ describe('ConnectionPool', () => {
   it('cancels every request in flight at once, and only those', async () => {
     const server = createServer((req) => req.resume()); // never answers
     const host = await listen(server);
-    pool = ConnectionPool.forUrl(`http://${host}`, 4);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, `http://${host}`, 4);
     const pending = Promise.all([send(pool, POST(host), 60_000), send(pool, POST(host), 60_000)]);
     setTimeout(() => pool!.cancelAll(), 20);
     expect(await pending).toEqual(['LOADPROOF_CANCELLED', 'LOADPROOF_CANCELLED']);
@@ -109,7 +110,7 @@ describe('ConnectionPool', () => {
 
   it('queues a request when every connection is busy, and sends it when one frees', async () => {
     stub = await startStub({ identify: (n) => ({ status: 200, body: { n }, delayMs: n === 1 ? 30 : 0 }) });
-    pool = ConnectionPool.forUrl(stub.url, 1);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, stub.url, 1);
     const host = new URL(stub.url).host;
     const sentOrder: number[] = [];
     const one = (i: number): Promise<string> =>
@@ -121,7 +122,7 @@ describe('ConnectionPool', () => {
 
   it('opens at most a few connections at once for requests that wait, however many wait, and sends them all', async () => {
     stub = await startStub({ identify: (n) => ({ status: 200, body: { n }, delayMs: 20 }) });
-    pool = ConnectionPool.forUrl(stub.url, 1000);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, stub.url, 1000);
     const host = new URL(stub.url).host;
     // A backlog of 100 overdue arrivals at once: 100 connections opened together would cost more than
     // waiting for the first few to free (issue 11: such storms turned a second's hiccup into a collapse).
@@ -133,7 +134,7 @@ describe('ConnectionPool', () => {
   });
 
   it('says ECONNREFUSED when nothing listens', async () => {
-    pool = ConnectionPool.forUrl('http://127.0.0.1:1', 1);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, 'http://127.0.0.1:1', 1);
     expect(await send(pool, POST('127.0.0.1:1'))).toBe('ECONNREFUSED');
   });
 });
@@ -154,13 +155,13 @@ describe('ConnectionPool over TLS', () => {
 
   it('verifies the server certificate by default: a self-signed one is refused', async () => {
     const { port } = await tlsServer();
-    pool = ConnectionPool.forUrl(`https://localhost:${port}`, 1);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, `https://localhost:${port}`, 1);
     expect(await send(pool, POST(`localhost:${port}`))).toBe('DEPTH_ZERO_SELF_SIGNED_CERT');
   });
 
   it('with the CA trusted, sends over TLS with SNI and keeps the connection alive', async () => {
     const { port, servernames } = await tlsServer();
-    pool = ConnectionPool.forUrl(`https://localhost:${port}`, 1, { ca: cert });
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, `https://localhost:${port}`, 1, { ca: cert });
     for (let i = 0; i < 2; i++) expect(await send(pool, POST(`localhost:${port}`))).toMatchObject({ status: 200 });
     expect(servernames).toEqual(['localhost']);
   });

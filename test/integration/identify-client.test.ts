@@ -6,6 +6,7 @@ import { TokenProvider } from '../../src/client/token.js';
 import { ManualClock, ScaledClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
+import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 
 let server: MockServer | undefined;
 let pool: ConnectionPool | undefined;
@@ -27,9 +28,9 @@ const GENEROUS_TIMEOUT_MS = 10_000_000;
 async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings> = {}) {
   const timeScale = mock.timeScale ?? 1;
   server = await startMockServer({ profile: 'zero', ...mock });
-  pool = ConnectionPool.forUrl(server.url, 16);
+  pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, server.url, 16);
   const clock = new ScaledClock(timeScale);
-  const tokens = new TokenProvider({
+  const tokens = new TokenProvider({ permit: LOOPBACK_PERMIT,
     baseUrl: server.url,
     audience: server.audience,
     clientId: server.clientId,
@@ -53,6 +54,14 @@ async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings>
 }
 
 describe('createIdentify', () => {
+  // Issue 27 case 11, at the client's depth: a request that cannot leave is unsent, not an attempt with outcome error.
+  it('counts nothing as sent when the token cannot go in a header: unsent, and the server sees nothing', async () => {
+    const unsafe = { current: () => 'lpmock_at_x\r\nx-injected: 1', get: async () => 'lpmock_at_x\r\nx-injected: 1', accepted: () => {}, rejected: () => {} };
+    const { s, identify } = await setup({}, { tokens: unsafe, on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 } });
+    expect(await identify(NOTE, 1)).toBeUndefined();
+    expect(s.stats().requests.identification.received).toBe(0);
+  });
+
   it('returns ok with one attempt and model times in order', async () => {
     const { identify } = await setup({});
     const r = (await identify(NOTE, 1))!;

@@ -10,6 +10,7 @@ import { TokenProvider } from '../../src/client/token.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
 import { type Stub, startStub } from '../helpers/stub.js';
+import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 
 let stub: Stub | undefined;
 let pool: ConnectionPool | undefined;
@@ -23,8 +24,8 @@ describe('send stamps', () => {
     const clock = new ManualClock();
     // The model clock moves to 1000 when the stub receives the first request, before it answers.
     stub = await startStub({ identify: (n) => (n === 1 && clock.advanceTo(1000), { status: 200, body: { entities: [] } }) });
-    pool = ConnectionPool.forUrl(stub.url, 1);
-    const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', clock, timeoutMs: 5000 });
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, stub.url, 1);
+    const tokens = new TokenProvider({ permit: LOOPBACK_PERMIT, baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', clock, timeoutMs: 5000 });
     await tokens.get();
     const identify = createIdentify({
       baseUrl: stub.url,
@@ -46,10 +47,10 @@ describe('send stamps', () => {
   it('keeps the hand-off time for an attempt whose headers were never written (no connection)', async () => {
     const clock = new ManualClock(500);
     stub = await startStub();
-    const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', clock, timeoutMs: 5000 });
+    const tokens = new TokenProvider({ permit: LOOPBACK_PERMIT, baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', clock, timeoutMs: 5000 });
     await tokens.get();
     // Port 1 on loopback: connection refused.
-    pool = ConnectionPool.forUrl('http://127.0.0.1:1', 1);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, 'http://127.0.0.1:1', 1);
     const identify = createIdentify({ baseUrl: 'http://127.0.0.1:1', pool, tokens, clock, timeScale: 1, timeoutMs: 60_000, on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 }, rng: createRng(1) });
     const r = await identify('note', 1);
     expect(r).toMatchObject({ outcome: 'refused', sentAtMs: 500, lastSentAtMs: 500 });
@@ -57,14 +58,16 @@ describe('send stamps', () => {
 });
 
 describe('a token unfit for a header', () => {
-  it('is never written into a request: the attempt is an error and nothing reaches the server', async () => {
+  // Issue 27 case 11: refused where it enters (AUTH_FAILED), and the request that could not leave is unsent, not an attempt.
+  it('is never written into a request: the token is an authentication failure, the request unsent, and nothing reaches the server', async () => {
     // A token endpoint that answers a token with a CR LF in it: written as is, it would add a header of the server's choosing.
     stub = await startStub({ token: () => ({ status: 200, body: { access_token: 'lpmock_at_stub_x\r\nx-injected: yes', token_type: 'Bearer', expires_in: 3600 } }) });
-    pool = ConnectionPool.forUrl(stub.url, 1);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, stub.url, 1);
     const clock = new ManualClock();
-    const tokens = new TokenProvider({ baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', clock, timeoutMs: 5000 });
+    const tokens = new TokenProvider({ permit: LOOPBACK_PERMIT, baseUrl: stub.url, audience: stub.url, clientId: 'c', clientSecret: 's', credentialSource: 'test', clock, timeoutMs: 5000 });
     const identify = createIdentify({ baseUrl: stub.url, pool, tokens, clock, timeScale: 1, timeoutMs: 60_000, on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 }, rng: createRng(1) });
-    expect(await identify('note', 1)).toMatchObject({ outcome: 'error', attempts: 1 });
+    expect(await identify('note', 1)).toBeUndefined();
+    await expect(tokens.get()).rejects.toMatchObject({ code: 'AUTH_FAILED' });
     expect(stub.counts.identification).toBe(0);
   });
 });

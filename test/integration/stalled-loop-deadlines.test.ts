@@ -15,6 +15,7 @@ import { ConnectionPool } from '../../src/client/http1/index.js';
 import { ScaledClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
 import { stopServerThread } from '../helpers/servers.js';
+import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 
 // Flags shared with the server thread: 1 = request read, 2 = answer written; STEP: the main thread is blocking.
 const READ = 1;
@@ -72,7 +73,7 @@ async function sendThroughStall(identify: IdentifyFn, state: Int32Array, stallMs
 }
 
 function client(url: string, k: number, timeoutMs: number): IdentifyFn {
-  pool = ConnectionPool.forUrl(url, 2);
+  pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, url, 2);
   return createIdentify({ baseUrl: url, pool, tokens, clock: new ScaledClock(k), timeScale: k, timeoutMs, readServerTiming: k > 1, on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 }, rng: createRng(1) });
 }
 

@@ -5,6 +5,7 @@ import { TokenProvider, type TokenSettings } from '../../src/client/token.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { LoadproofError } from '../../src/core/errors.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 
 let server: MockServer | undefined;
 afterEach(async () => {
@@ -16,7 +17,7 @@ async function setup(overrides: Partial<TokenSettings> = {}, tokenTtlS = 3600) {
   server = await startMockServer({ profile: 'zero', tokenTtlS, clientSecret: 'a-distinctive-secret-42' });
   const clock = new ManualClock();
   const fetches: (number | 'failed')[] = [];
-  const provider = new TokenProvider({
+  const provider = new TokenProvider({ permit: LOOPBACK_PERMIT,
     baseUrl: server.url,
     audience: server.audience,
     clientId: server.clientId,

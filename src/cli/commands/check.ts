@@ -6,7 +6,8 @@ import { createTextSource } from '../../payload/index.js';
 import { planScenario } from '../../run/plan-scenario.js';
 import { runCheck } from '../../preflight/check.js';
 import { announceCheck, formatCheck } from '../../preflight/format.js';
-import { callTarget } from '../../preflight/target.js';
+import { authorize } from '../../guard/index.js';
+import { resolveCallTarget, targetScenario } from '../../preflight/target.js';
 import type { Io } from '../io.js';
 
 export function checkOptions<T>(y: Argv<T>) {
@@ -23,12 +24,15 @@ type CheckArgs = Awaited<ReturnType<typeof checkOptions>['argv']>;
 
 export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> {
   const timeScale = checkTimeScale(args['time-scale']);
-  const { scenario, target } = await callTarget({ scenarioFile: args.scenario, timeScale, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
+  const scenario = await targetScenario(args.scenario);
+  const { plan, userTexts } = planScenario(scenario, args.scenario, timeScale);
+  // The guard first, on the load test these calls prepare (more than the calls themselves): refused, nothing is sent (exit 3).
+  const { decision: guard, permit } = authorize(plan, { startAtMs: Date.now(), loopbackAsReal: args['allow-loopback-as-real'] });
+  const target = await resolveCallTarget(scenario, permit, { timeScale, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
   try {
-    const { plan, userTexts } = planScenario(scenario, args.scenario, timeScale);
     const text = createTextSource(scenario.payload, userTexts, scenario.mode).next();
     io.stderr(`${announceCheck(target, timeScale)}\n`);
-    const outcome = await runCheck({ plan, target, text, secrets: io.secrets, timeoutMs: scenario.timeoutMs / timeScale, startAtMs: Date.now(), loopbackAsReal: args['allow-loopback-as-real'] });
+    const outcome = await runCheck({ guard, target, text, secrets: io.secrets, timeoutMs: scenario.timeoutMs / timeScale });
     if (args.json) io.stdout(`${JSON.stringify({ target: { kind: target.kind, environment: target.environment, baseUrl: target.baseUrl }, ...outcome }, null, 2)}\n`);
     else io.stdout(`${formatCheck(outcome).join('\n')}\n`);
     return outcome.exitCode;

@@ -7,9 +7,9 @@ import { DEFAULT_SPLIT_LIMITS, MIN_PIECE_CHARS_FOR_SEAMS, maxPieceLength } from 
 import { IDENTIFICATION_LIMITS } from '../../spec/index.js';
 import { DEFAULT_CHAIN_OPTIONS, deidSummaryLine, replacementTable } from '../../deid/index.js';
 import { PROFILE_NAMES } from '../../mock/profiles.js';
-import { readRegularText } from '../../payload/index.js';
-import { callTarget } from '../../preflight/target.js';
-import { deidOnce } from '../../preflight/deid-once.js';
+import { describeDecision } from '../../guard/index.js';
+import { resolveCallTarget, targetScenario } from '../../preflight/target.js';
+import { MAX_DEID_DOCUMENT_BYTES, authorizeDeid, checkDocumentSize, deidOnce, readDocumentFile } from '../../preflight/deid-once.js';
 import type { Io } from '../io.js';
 
 export function deidOptions<T>(y: Argv<T>) {
@@ -24,7 +24,8 @@ export function deidOptions<T>(y: Argv<T>) {
     .option('max-tokens', { type: 'number', default: DEFAULT_SPLIT_LIMITS.maxTokens, describe: 'Split documents into pieces of at most this many estimated tokens…' })
     .option('margin', { type: 'number', default: DEFAULT_SPLIT_LIMITS.margin, describe: '…less this share (0 to 0.9)' })
     .option('show-values', { type: 'boolean', default: false, describe: 'Show the original text of each replaced entity (it is PHI: off by default)' })
-    .option('json', { type: 'boolean', default: false, describe: 'Print {text, pieces, entities, calls} as JSON on stdout' });
+    .option('json', { type: 'boolean', default: false, describe: 'Print {text, pieces, entities, calls} as JSON on stdout' })
+    .option('allow-loopback-as-real', { type: 'boolean', default: false, describe: "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real" });
 }
 
 type DeidArgs = Awaited<ReturnType<typeof deidOptions>['argv']>;
@@ -44,14 +45,20 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
   }
   // yargs gives a lone "-" positional as "" (an empty file name means nothing else).
   const text = await readDocument(args.file === '' ? '-' : args.file, io);
-  const { target, scenario } = await callTarget({ scenarioFile: args.scenario, timeScale, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
+  const scenario = await targetScenario(args.scenario);
+  const split = { maxTokens: args['max-tokens'], margin: args.margin };
+  // The guard first, on what this document will send: refused, nothing is sent (exit 3).
+  const { decision, permit, maxIdentifyRequests } = authorizeDeid({ text, scenario, split, concurrency: args.concurrency, timeScale, startAtMs: Date.now(), loopbackAsReal: args['allow-loopback-as-real'] });
+  if (decision.real) for (const line of describeDecision(decision)) io.stderr(`${line}\n`);
+  const target = await resolveCallTarget(scenario, permit, { timeScale, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
   try {
     io.stderr(`deid: sending one document (${text.length} characters) to ${target.kind === 'real' ? `${target.environment} ` : ''}${target.baseUrl}\n`);
     const { result, calls } = await deidOnce({
       text,
       target,
-      split: { maxTokens: args['max-tokens'], margin: args.margin },
+      split,
       concurrency: args.concurrency,
+      maxIdentifyRequests,
       style: args.style,
       timeoutMs: scenario.timeoutMs,
       timeScale,
@@ -72,12 +79,12 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
 
 async function readDocument(file: string, io: Io): Promise<string> {
   let text: string;
-  if (file === '-') text = (await io.readStdin()).replace(/^\uFEFF/, '');
+  // Standard input is read up to the same bound as a file, and no further.
+  if (file === '-') text = checkDocumentSize(await io.readStdin(MAX_DEID_DOCUMENT_BYTES), 'standard input').replace(/^\uFEFF/, '');
   else {
-    const read = readRegularText(file, file);
-    if ('problem' in read) throw new UsageError(`${read.problem}; expected a text file, or - for standard input`, 'nothing was sent');
+    const read = readDocumentFile(file);
     if (read.notUtf8) io.stderr(`deid: warning: ${file} is not valid UTF-8; its bad bytes are sent as U+FFFD\n`);
-    text = read.text;
+    text = checkDocumentSize(read.text, file);
   }
   if (text.trim() === '') throw new UsageError(`${file === '-' ? 'standard input' : file}: the document is empty; expected text to de-identify`, 'nothing was sent');
   return text;

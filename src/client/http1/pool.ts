@@ -6,11 +6,14 @@
  * before the load ({@link ConnectionPool.open}) so the first requests do not pay for handshakes.
  * HTTP/1.1 only: no HTTP/2, no proxy, no pipelining.
  */
+import { type SendPermit, checkPermitted } from '../../core/send-permit.js';
 import { Connection, type Exchange, type Origin } from './connection.js';
 import { Deadlines, type Expiring } from './deadlines.js';
 import { DEFAULT_MAX_HEAD_BYTES, type Http1Response } from './parser.js';
 
 export interface PoolOptions {
+  /** The guard's permit: a pool connects only where the guard allowed traffic to go. */
+  readonly permit: SendPermit;
   readonly origin: Origin;
   /** The most connections open at once. */
   readonly maxConnections: number;
@@ -113,16 +116,18 @@ export class ConnectionPool {
   opened = 0;
 
   constructor(private readonly options: PoolOptions) {
+    const { protocol, hostname, port } = options.origin;
+    checkPermitted(options.permit, `${protocol}//${hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname}:${port}/`);
     this.maxHeadBytes = options.maxHeadBytes ?? DEFAULT_MAX_HEAD_BYTES;
     this.idleLifetimeMs = options.idleLifetimeMs ?? DEFAULT_IDLE_LIFETIME_MS;
   }
 
   /** A pool for the origin of `baseUrl` (http: or https:). */
-  static forUrl(baseUrl: string, maxConnections: number, tls?: Origin['tls']): ConnectionPool {
+  static forUrl(permit: SendPermit, baseUrl: string, maxConnections: number, tls?: Origin['tls']): ConnectionPool {
     const url = new URL(baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
     const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    return new ConnectionPool({ origin: { protocol: url.protocol, hostname: url.hostname, port, ...(tls === undefined ? {} : { tls }) }, maxConnections });
+    return new ConnectionPool({ permit, origin: { protocol: url.protocol, hostname: url.hostname, port, ...(tls === undefined ? {} : { tls }) }, maxConnections });
   }
 
   /**

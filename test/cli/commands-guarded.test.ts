@@ -1,0 +1,150 @@
+/**
+ * Issue 27 case 1 and done-when 2: no command sends without the guard's decision. The commands are
+ * enumerated from the CLI's own table (COMMANDS in src/cli/main.ts), so a new command fails here until
+ * it is given an invocation below: every command that sends, against a scenario the guard refuses, exits
+ * 3 with zero requests at a counting loopback server (token calls included); every other command sends
+ * nothing at all. Structurally, what sends needs a SendPermit only the guard issues (architecture test).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/main.js';
+import { type Stub, startStub } from '../helpers/stub.js';
+import { runMain, scenarioWorkspace } from '../helpers/cli.js';
+
+let stub: Stub | undefined;
+afterEach(async () => {
+  await stub?.close();
+  stub = undefined;
+});
+
+const CREDENTIALS = { LOADPROOF_CLIENT_ID: 'guarded-client', LOADPROOF_CLIENT_SECRET: 'guarded-secret-0123456789' };
+
+/** A scenario whose target is the stub, declared as `environment`, with `extra` fields. */
+const scenarioAt = (url: string, environment: string, extra = ''): string =>
+  `name: guarded\ndescription: refused by the guard\ntarget: { environment: ${environment}, baseUrl: "${url}" }\nphases: [{ name: one, duration: 30s, rpm: 60 }]\n${extra}`;
+
+const sent = (s: Stub): number => s.counts.token + s.counts.identification + s.counts.other + s.counts.connections;
+
+/** How each command is invoked against a refused scenario (`file`) whose target is the stub. */
+type Invocation = (w: { file: string; dir: string; doc: string }) => string[];
+const SENDING: Record<string, Invocation> = {
+  run: ({ file, dir }) => ['run', file, '--out', join(dir, 'reports'), '--no-charts', '--quiet'],
+  check: ({ file }) => ['check', file],
+  probe: ({ file, dir }) => ['probe', file, '--out', join(dir, 'reports'), '--connections', '1', '--step', '2s', '--max-rpm', '60'],
+  deid: ({ file, doc }) => ['deid', doc, '--scenario', file],
+};
+const OFFLINE: Record<string, Invocation> = {
+  plan: ({ file }) => ['plan', file],
+  notice: ({ file }) => ['notice', file],
+  report: ({ dir }) => ['report', join(dir, 'no-such-run')],
+  verify: ({ dir }) => ['verify', join(dir, 'no-such-run')],
+  compare: ({ dir }) => ['compare', join(dir, 'no-such-a'), join(dir, 'no-such-b')],
+  merge: ({ dir }) => ['merge', join(dir, 'no-such-a'), join(dir, 'no-such-b'), '--out', join(dir, 'merged')],
+  schema: () => ['schema'],
+  // The mock serves; it sends nothing (stopped at once: see runMock below).
+  mock: () => ['mock', '--port', '0'],
+};
+
+/** main() in-process, with a signal that arrives at once (so that `mock` stops after it listened). */
+async function runWithSignal(args: string[]): Promise<{ code: number; stderr: string }> {
+  const { main } = (await import(new URL('../../dist/cli/main.js', import.meta.url).href)) as typeof import('../../src/cli/main.js');
+  const { SecretMask } = (await import(new URL('../../dist/core/redact.js', import.meta.url).href)) as typeof import('../../src/core/redact.js');
+  let stderr = '';
+  const code = await main(args, {
+    stdout: () => {},
+    stderr: (t) => (stderr += t),
+    secrets: new SecretMask(),
+    env: { ...process.env },
+    argv: args,
+    cwd: process.cwd(),
+    stderrIsTTY: false,
+    stderrColumns: () => undefined,
+    readStdin: async () => '',
+    waitForSignal: () => Promise.resolve('SIGTERM'),
+  });
+  return { code, stderr };
+}
+
+describe('every command of the CLI is classified: sending ones are guarded, the others send nothing', () => {
+  it('classifies each command of the CLI, and has an invocation for it', () => {
+    for (const c of COMMANDS) {
+      const table = c.sends ? SENDING : OFFLINE;
+      expect(Object.keys(table), `${c.name} (${c.sends ? 'sends' : 'offline'}): add it to the table of this test`).toContain(c.name);
+    }
+    expect(COMMANDS.filter((c) => c.sends).map((c) => c.name).sort()).toEqual(Object.keys(SENDING).sort());
+  });
+
+  // The target rule (a real environment is not on loopback), for sandbox without notice and production alike.
+  describe.each(['sandbox', 'production'])('a %s scenario at a loopback URL', (environment) => {
+    it.each(COMMANDS.filter((c) => c.sends).map((c) => c.name))('%s: exit 3, zero requests (not even a token call)', async (name) => {
+      stub = await startStub();
+      const w = scenarioWorkspace(scenarioAt(stub.url, environment));
+      const doc = join(w.dir, 'note.txt');
+      writeFileSync(doc, 'Patient John Smith, MRN 12345678, seen on 2026-01-02.\n'.repeat(800));
+      const { code, stderr } = await runMain(SENDING[name]!({ ...w, doc }), CREDENTIALS);
+      expect(code, stderr).toBe(3);
+      expect(stderr).toContain('GUARD_REFUSED');
+      expect(stderr).toMatch(/target: target\.baseUrl http:\/\/127\.0\.0\.1:\d+ is loopback, but target\.environment is/);
+      expect(sent(stub)).toBe(0);
+    });
+  });
+
+  it.each(['0/2', '1/3'])('run --shard %s: the whole plan is judged, exit 3, zero requests', async (shard) => {
+    stub = await startStub();
+    const w = scenarioWorkspace(scenarioAt(stub.url, 'production'));
+    const { code, stderr } = await runMain([...SENDING.run!({ ...w, doc: '' }), '--shard', shard], CREDENTIALS);
+    expect(code, stderr).toBe(3);
+    expect(stderr).toContain('GUARD_REFUSED');
+    expect(sent(stub)).toBe(0);
+  });
+
+  it.each(COMMANDS.filter((c) => !c.sends).map((c) => c.name))('%s sends nothing', async (name) => {
+    stub = await startStub();
+    const w = scenarioWorkspace(scenarioAt(stub.url, 'sandbox'));
+    await runWithSignal(OFFLINE[name]!({ ...w, doc: '' }));
+    expect(sent(stub)).toBe(0);
+  });
+});
+
+describe('loadproof deid is judged on the traffic it sends', () => {
+  const real = ['--allow-loopback-as-real'];
+
+  it('refuses a sandbox scenario without a notice (exit 3, nothing sent)', async () => {
+    stub = await startStub();
+    const { file } = scenarioWorkspace(scenarioAt(stub.url, 'sandbox'));
+    const { code, stderr } = await runMain(['deid', '-', '--scenario', file, ...real], CREDENTIALS, 'Patient John Smith.');
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/✖ notice: a sandbox run needs an advance notice/);
+    expect(sent(stub)).toBe(0);
+  });
+
+  it('refuses a document whose pieces and seams, re-asks and retries pass the envelope in a minute; allows a short one', async () => {
+    stub = await startStub();
+    const { file } = scenarioWorkspace(scenarioAt(stub.url, 'production'));
+    // 40 KB: about 53 pieces, budget 106 identification requests + 1 obfuscation, each up to 3 attempts in one minute.
+    const long = 'Patient John Smith, MRN 12345678, seen on 2026-01-02.\n'.repeat(760);
+    const refused = await runMain(['deid', '-', '--scenario', file, '--concurrency', '64', ...real], CREDENTIALS, long);
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toMatch(/✖ envelope: the plan is outside the documented envelope .*it peaks at \d+ rpm/);
+    expect(sent(stub)).toBe(0);
+    // A short document is inside it: sent (the stub has no obfuscation endpoint: exit 4 after identification).
+    const short = await runMain(['deid', '-', '--scenario', file, ...real], CREDENTIALS, 'Patient John Smith, MRN 12345678.');
+    expect(short.stderr).toContain('Guard: ALLOWED');
+    expect(stub.counts.token).toBe(1);
+    expect(stub.counts.identification).toBe(1);
+  });
+
+  it('never sends a real environment more identification requests than the guard judged, however often answers are cut', async () => {
+    // Every answer says its entity list was cut: the chain would re-ask in halves, three levels deep.
+    stub = await startStub({ identify: () => ({ status: 200, body: { entities: [], truncated: true } }) });
+    const { file } = scenarioWorkspace(scenarioAt(stub.url, 'production'));
+    const text = 'The patient was seen today and is doing well, with no complaint at all. '.repeat(40);
+    const { stderr } = await runMain(['deid', '-', '--scenario', file, '--json', '--concurrency', '8', ...real], CREDENTIALS, text);
+    const { documentPieces, identifyBudget } = await import('../../src/deid/index.js');
+    const pieces = documentPieces(text, { maxTokens: 1024, margin: 0.1 }).pieces.length;
+    expect(pieces, stderr).toBeGreaterThan(1);
+    expect(stub.counts.identification).toBeGreaterThan(pieces);
+    expect(stub.counts.identification).toBeLessThanOrEqual(identifyBudget(pieces));
+  });
+});
