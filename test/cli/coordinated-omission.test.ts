@@ -29,8 +29,8 @@ describe('coordinated omission (stall profile)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadproof-co-'));
     const file = join(dir, 'stall.yaml');
     writeFileSync(file, `name: stall\ndescription: stalls\ntarget: { environment: mock, baseUrl: "${s.url}" }\nphases:\n  - { name: steady, duration: 2m, rpm: 100 }\nthresholds: { documentedTargets: false }\n`);
-    const { code } = await runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', join(dir, 'out')]);
-    expect(code).toBe(0);
+    const { code, stderr } = await runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', join(dir, 'out')]);
+    expect(code, stderr).toBe(0);
     const runDir = join(dir, 'out', readdirSync(join(dir, 'out'))[0]!);
     const events = readFileSync(join(runDir, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; latencyMs: number; intendedAtMs: number; lastSentAtMs: number });
 
@@ -71,9 +71,10 @@ describe('coordinated omission (stall profile)', () => {
     const CLOSED_SEQ = 1_000_000;
     let sent = 0;
     const started = s.stats().uptimeS;
-    // At least 2 s of wall time (40 s of model time: 4 stalls) and 400 requests; at most 8 s.
+    // At least 2 s of wall time (40 s of model time: 4 stalls) and 400 requests; at most 20 s (400 took more
+    // than 8 s beside two CPU hogs and other work on 2 cores).
     const until = performance.now() + 2000;
-    const hardStop = performance.now() + 8000;
+    const hardStop = performance.now() + 20_000;
     while ((performance.now() < until || sent < 400) && performance.now() < hardStop && sent < 5000) {
       const res = await request(s.url + API_PATHS.identification, {
         method: 'POST',
