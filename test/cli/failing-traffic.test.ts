@@ -58,11 +58,14 @@ describe('failing traffic fails the verdict', () => {
     const s = await mock({ profile: 'zero', faults: { slowRate: 0.5, slowExtraMs: 30_000 } });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 16\ntimeout: 1m\n'));
     const { code } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
-    expect(code).toBe(1);
     const { summary } = await onlyRun(out);
     const p = summary.phases[0];
     expect(p.dropped).toBeGreaterThan(0);
-    expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'fail' });
+    // On a busy machine the generator may break its budget (1 % of the target): its own stalls can hold the 16 slots
+    // too, and the verdict says so (inconclusive, exit 5), never a pass.
+    const late = /dropped at the client's maxInFlight while the generator was late/.test(errorCheckOf(summary, 'steady').reason);
+    expect(code).toBe(late ? 5 : 1);
+    expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: late ? 'inconclusive' : 'fail' });
     expect(errorCheckOf(summary, 'steady').reason).toMatch(new RegExp(`^${p.dropped + p.outcomes.timeout + p.outcomes.abandoned} of ${p.sent + p.dropped} `));
   });
 
