@@ -61,10 +61,10 @@ describe('failing traffic fails the verdict', () => {
     const { summary } = await onlyRun(out);
     const p = summary.phases[0];
     expect(p.dropped).toBeGreaterThan(0);
-    // On a busy machine the generator may break its budget (1 % of the target): its own stalls can hold the 16 slots
-    // too, and the verdict says so (inconclusive, exit 5), never a pass.
+    // The answers of 30 s fail p95 on their own (exit 1). On a busy machine the generator may break its budget (1 % of
+    // the target): its own stalls could hold the 16 slots too, and the error check says so (inconclusive), never a pass.
+    expect(code).toBe(1);
     const late = /dropped at the client's maxInFlight while the generator was late/.test(errorCheckOf(summary, 'steady').reason);
-    expect(code).toBe(late ? 5 : 1);
     expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: late ? 'inconclusive' : 'fail' });
     expect(errorCheckOf(summary, 'steady').reason).toMatch(new RegExp(`^${p.dropped + p.outcomes.timeout + p.outcomes.abandoned} of ${p.sent + p.dropped} `));
   });
