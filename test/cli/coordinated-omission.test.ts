@@ -29,7 +29,8 @@ afterEach(async () => {
 });
 
 describe('coordinated omission (stall profile)', () => {
-  it('reports the p95/p99 computed from the stalls, which a closed loop misses', async () => {
+  // The run's child may take up to its 40 s limit on a busy machine, and the closed loop up to 20 s.
+  it('reports the p95/p99 computed from the stalls, which a closed loop misses', { timeout: 90_000 }, async () => {
     const s = (server = await startMockServer({ profile: 'stall', timeScale: K }));
     const dir = mkdtempSync(join(tmpdir(), 'loadproof-co-'));
     const file = join(dir, 'stall.yaml');

@@ -19,7 +19,7 @@ export interface CliProcess {
 /**
  * How long a child may live before it is killed: a bound on a hung process, not a speed check. On a busy
  * machine (two CPU hogs and other work on 2 cores) a node start-up alone took over 7 s, so 15 s killed
- * healthy runs (exit null); below the 45 s test timeout, so that a hung child still fails its test, said.
+ * healthy runs (exit null); below the 90 s test timeout (vitest.config.ts), so that a hung child fails its test, said.
  */
 export const CHILD_LIMIT_MS = 40_000;
 
