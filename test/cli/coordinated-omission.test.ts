@@ -34,7 +34,9 @@ describe('coordinated omission (stall profile)', () => {
     const s = (server = await startMockServer({ profile: 'stall', timeScale: K }));
     const dir = mkdtempSync(join(tmpdir(), 'loadproof-co-'));
     const file = join(dir, 'stall.yaml');
-    writeFileSync(file, `name: stall\ndescription: stalls\ntarget: { environment: mock, baseUrl: "${s.url}" }\nphases:\n  - { name: steady, duration: 2m, rpm: 100 }\nthresholds: { documentedTargets: false }\n`);
+    writeFileSync(file, `name: stall\ndescription: stalls\ntarget: { environment: mock, baseUrl: "${s.url}" }\nphases:\n  - { name: steady, duration: 2m, rpm: 100 }\ntimeout: 1m\nthresholds: { documentedTargets: false }\n`);
+    // A timeout of 1 minute (3 s of wall time at k = 20): the stalls hold answers 2 s, and with the default 16 s
+    // (800 ms of wall time) this mock, on this test's starved thread beside two CPU hogs, timed out 3 of 200.
     const { code, stderr } = await runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', join(dir, 'out')]);
     expect(code, stderr).toBe(0);
     const runDir = join(dir, 'out', readdirSync(join(dir, 'out'))[0]!);
