@@ -29,7 +29,7 @@ afterEach(async () => {
 });
 
 describe('coordinated omission (stall profile)', () => {
-  // The run's child may take up to its 40 s limit on a busy machine, and the closed loop up to 20 s.
+  // The run's child may take up to its 60 s limit on a busy machine, and the closed loop up to 20 s.
   it('reports the p95/p99 computed from the stalls, which a closed loop misses', { timeout: 90_000 }, async () => {
     const s = (server = await startMockServer({ profile: 'stall', timeScale: K }));
     const dir = mkdtempSync(join(tmpdir(), 'loadproof-co-'));
