@@ -3,7 +3,8 @@
  * the 429, 504 and error rates. A regression is flagged only when it is clear:
  *  - p95: the run's 95 % interval lies wholly above the baseline's, by more than the tolerance (its
  *    lower end over the baseline's upper end × (1 + tolerance)). Two p95s that merely differ, or whose
- *    intervals overlap, are no clear change: the same service measured twice differs too.
+ *    intervals overlap, are no clear change: the same service measured twice differs too. Nor is a change
+ *    of a phase whose generator either run's verdict notes as late (over its budget): it cannot tell.
  *  - a rate (429s, 504s, other failures): Fisher's exact test says the run's rate is higher than chance
  *    explains, with Holm's correction over every rate tested (phases × 3), so that many phases do not
  *    make a false alarm likely. The test takes requests as independent; 429s and 504s come in bursts,
@@ -152,6 +153,11 @@ function holm(tests: readonly RateTest[], alpha: number): RateTest[] {
   return rejected;
 }
 
+/** Whether the run's verdict noted its generator late for the phase (over its budget: src/verdict/evaluate.ts). */
+function generatorLate(summary: Summary, phase: string): boolean {
+  return summary.verdict.notes.some((n) => n.startsWith(`phase ${phase}: the generator was late (`));
+}
+
 const identity = (s: Summary) => ({ scenario: s.scenario, startedAt: s.startedAt, planIdentity: s.planIdentity, timeScale: s.timeScale });
 
 export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: CompareOptions): Comparison {
@@ -177,7 +183,12 @@ export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: Co
       const side = unbounded(base) && unbounded(now) ? 'either run' : unbounded(base) ? 'the baseline' : 'the run';
       notes.push(`${phase.name}: too few steady-state answers in ${side} to bound a p95 on both sides (${base.p95Interval === null || now.p95Interval === null ? 'none at all' : 'too few'}); its p95 can show no clear change`);
     }
-    compared.push({ name: phase.name, base, run: now, findings: p95Findings(base, now, tolerance) });
+    // A run whose generator broke its budget for this phase cannot tell its latency from the generator's lateness:
+    // its own verdict made such a result inconclusive, and so is a change of its p95 (its rates stand).
+    const late = ([['the baseline', baseline.summary], ['the run', run.summary]] as const).filter(([, s]) => generatorLate(s, phase.name)).map(([side]) => side);
+    const p95 = p95Findings(base, now, tolerance);
+    if (late.length > 0 && p95.length > 0) notes.push(`${phase.name}: the generator of ${late.join(' and of ')} was late (its verdict says so): a change of its p95 (${p95[0]!.kind}) is no clear change`);
+    compared.push({ name: phase.name, base, run: now, findings: late.length > 0 ? [] : p95 });
   }
   // The rates of every phase are one family: Holm's correction keeps the chance of any false alarm under alpha.
   const tests = compared.flatMap((c, i) => rateTests(i, c.base, c.run));

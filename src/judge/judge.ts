@@ -118,7 +118,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
       name: p.name,
       bands: p.bands.map((b, j) => ({ band: b.band, fromRpm: b.fromRpm, toRpm: b.toRpm, steadyPlanned: b.steadyArrivals, steady: recorder.steadyBands[i]![j]! })),
       planned: p.arrivalsMs.length,
-      inFlight: { maxInFlight: maxInFlightOf(plan), neededAtTarget: (p.peakRpm / 60_000) * latencyTargetMs(plan, p.index) },
+      inFlight: { maxInFlight: maxInFlightOf(plan), neededAtTarget: (p.peakRpm / 60_000) * latencyTargetMs(plan, p.index), targetMs: latencyTargetMs(plan, p.index) },
       steady: recorder.steady[i]!,
       all: recorder.phases[i]!,
       envelope: envelope.phases[i]!,

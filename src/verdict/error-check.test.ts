@@ -122,3 +122,48 @@ describe('a spell of unanswered requests in one time block (review)', () => {
     expect(c.interval![1]).toBeLessThan(20_000);
   });
 });
+
+describe('drops while the generator was late (issue 27 case 16)', () => {
+  // 200 rpm, 4 s target, maxInFlight 128: a service meeting its target holds about 13 in flight, far under the cap.
+  const inFlight = { maxInFlight: 128, neededAtTarget: 13.3, targetMs: 4000 };
+  /** 1,000 arrivals, `drops` of them dropped at the cap (spread over the phase), the rest answered in 1 s, each sent `lagMs` late. */
+  function withDrops(drops: number, lagMs: number): Slice {
+    const slice = new Slice({ fromMs: 0, toMs: 300_000 });
+    for (let i = 0; i < 1000; i++) {
+      const t = i * 300;
+      if ((i * drops) % 1000 < drops) slice.add({ phase: 0, intendedAtMs: t, outcome: 'dropped' });
+      else slice.add({ phase: 0, intendedAtMs: t, outcome: 'ok', firedAtMs: t + lagMs, result: { status: 200, attempts: 1, lastSentAtMs: t + lagMs, endAtMs: t + lagMs + 1000, retryAfterS: [] } });
+    }
+    return slice;
+  }
+  const checks = (slice: Slice, generator: Parameters<typeof evaluateVerdict>[0]['generator']) =>
+    evaluateVerdict({
+      phases: [{ name: 'burst', bands: [{ band: { band: 'burst', upToRpm: 200, p95TargetMs: 4000, specWording: '' }, fromRpm: 200, toRpm: 200, steadyPlanned: 1000, steady: slice }], planned: 1000, inFlight, steady: slice, all: slice, envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 }, thresholds: [], errorCheck: DEFAULT }],
+      documentedTargets: true,
+      generator,
+    }).checks.filter((c) => c.id === 'error_rate' || c.id === 'latency_p95_target');
+
+  it('a fail resting on drops made while the event loop stood still (0.8 s of wall time at k = 60) is inconclusive, naming the lateness, not a fail of the service', () => {
+    // As a busy machine left it: event-loop delay p99 514 ms and max 805 ms of wall time, at k = 60 (model ms = wall × 60).
+    const stalled = checks(withDrops(379, 0), { eventLoopDelayP99Ms: 514 * 60, eventLoopDelayMaxMs: 805 * 60, latenessInLatency: 1 / 60 });
+    expect(stalled.map((c) => [c.id, c.status])).toEqual([
+      ['latency_p95_target', 'inconclusive'],
+      ['error_rate', 'inconclusive'],
+    ]);
+    for (const c of stalled) expect(c.reason).toMatch(/, but 379 requests were dropped at the client's maxInFlight while the generator was late \(event-loop delay p99 514ms \(as latency counts it: once, not k times\) over the generator's budget of 40ms.*\): .*the drops may be the generator's, not the service's$/);
+  });
+
+  it('a late send (send lag over budget) gates the same way; a generator on time leaves the fail standing', () => {
+    expect(checks(withDrops(100, 200), {}).map((c) => c.status)).toEqual(['inconclusive', 'inconclusive']);
+    expect(checks(withDrops(100, 0), {}).map((c) => c.status)).toEqual(['fail', 'fail']);
+    // Within budget (1 % of 4 s: 40 ms), late or not, the drops are the service's.
+    expect(checks(withDrops(100, 30), { eventLoopDelayP99Ms: 30, eventLoopDelayMaxMs: 35 }).map((c) => c.status)).toEqual(['fail', 'fail']);
+  });
+
+  it('a fail the answered requests cause alone stands, late generator or not', () => {
+    // 5 % of the answered requests failed outright (500): over 1 % without the drops too.
+    const slice = withDrops(100, 200);
+    for (let i = 0; i < 50; i++) slice.add({ phase: 0, intendedAtMs: i, outcome: 'http_other', firedAtMs: i, result: { status: 500, attempts: 1, lastSentAtMs: i, endAtMs: i + 10, retryAfterS: [] } });
+    expect(checks(slice, {}).find((c) => c.id === 'error_rate')!.status).toBe('fail');
+  });
+});

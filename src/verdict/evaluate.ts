@@ -84,7 +84,7 @@ export interface PhaseInput {
    * hold in flight at its peak rate (Little's law: peak rate × target). Below that, drops at the cap can be
    * the client's doing, not the service's.
    */
-  readonly inFlight?: { readonly maxInFlight: number; readonly neededAtTarget: number };
+  readonly inFlight?: { readonly maxInFlight: number; readonly neededAtTarget: number; /** The phase's latency target (model ms), for the generator's budget. */ readonly targetMs?: number };
   /** Requests of the phase after its warm-up. */
   readonly steady: Slice;
   /** Every request of the phase. */
@@ -348,7 +348,8 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
       what: `p(95) < ${formatMs(b.band.p95TargetMs)} (spec, ${b.band.band} band${arrivals}, steady state)`,
       ...percentileCheck(b.steady, 95, '<', b.band.p95TargetMs, generator),
     };
-    checks.push(clientCapped(check, phase, restsOnUnanswered(check, b.steady, b.band.p95TargetMs)));
+    const onDrops = restsOnUnanswered(check, b.steady, b.band.p95TargetMs);
+    checks.push(generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator));
   }
   checks.push({
     id: 'http_429_in_envelope',
@@ -363,7 +364,8 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
   // Failures are judged on the whole phase: a request that failed in the warm-up failed all the same.
   if (phase.errorCheck !== null && phase.planned > 0) {
     const check = thresholdCheck(phase, phase.errorCheck, generator, 'error_rate', phase.all);
-    checks.push(clientCapped(check, phase, failsOnDropsAlone(phase, phase.errorCheck)));
+    const onDrops = failsOnDropsAlone(phase, phase.errorCheck);
+    checks.push(generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator));
   }
   for (const t of phase.thresholds) {
     const check = thresholdCheck(phase, t, generator);
@@ -373,7 +375,7 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
       continue;
     }
     const onDrops = t.kind === 'percentile' ? (t.op === '<' || t.op === '<=') && restsOnUnanswered(check, phase.steady, t.valueMs) : failsOnDropsAlone(phase, t);
-    checks.push(clientCapped(check, phase, onDrops));
+    checks.push(generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator));
   }
   return checks;
 }
@@ -436,6 +438,28 @@ function measuredChecks(phases: readonly PhaseInput[]): Check[] {
       what: 'an answer measured',
       reason: `none of its ${p.planned} planned requests was answered (${p.all.sent} sent, ${p.all.outcomes.dropped} dropped, ${p.all.outcomes.unsent} unsent)`,
     }));
+}
+
+/**
+ * A fail that only requests dropped at the client's maxInFlight could have caused (`onDrops`), while the
+ * generator broke its budget for the phase's latency target (send lag or event-loop delay, as the latency
+ * gate above judges it), is the generator's as much as the service's: overdue arrivals leave together, and
+ * while its event loop stands still the answers that came wait unread, holding their slots (at time scale k a
+ * stall of 0.8 s of wall time is 48 s of model time at k = 60). Inconclusive, naming the lateness, as a late
+ * generator makes a latency fail; without the target (or within budget) the fail stands.
+ */
+function generatorCapped(check: Check, phase: PhaseInput, onDrops: boolean, generator: GeneratorHealth): Check {
+  const dropped = phase.all.outcomes.dropped;
+  const targetMs = phase.inFlight?.targetMs;
+  if (check.status !== 'fail' || !onDrops || dropped === 0 || targetMs === undefined) return check;
+  const lag = phase.all.sendLag.count === 0 ? 0 : phase.all.sendLag.percentileMs(99);
+  const late = generatorOverBudget(lag, generator, targetMs);
+  if (late === undefined) return check;
+  return {
+    ...check,
+    status: 'inconclusive',
+    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the generator was late (${late.text}): overdue arrivals leave together and unread answers hold their slots, so the drops may be the generator's, not the service's`,
+  };
 }
 
 export function evaluateVerdict(input: VerdictInput): Verdict {

@@ -58,11 +58,17 @@ describe('failing traffic fails the verdict', () => {
     const s = await mock({ profile: 'zero', faults: { slowRate: 0.5, slowExtraMs: 30_000 } });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 16\ntimeout: 1m\n'));
     const { code } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
-    expect(code).toBe(1);
     const { summary } = await onlyRun(out);
     const p = summary.phases[0];
     expect(p.dropped).toBeGreaterThan(0);
-    expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'fail' });
+    // On a busy machine the generator may break its budget (1 % of the target): its own stalls could hold the 16 slots
+    // too, and its blocked event loop delays every answer it reads, so the verdict says so: inconclusive (exit 5),
+    // each undecided check naming the generator's lateness, never a pass. Otherwise a fail (exit 1).
+    const late = /dropped at the client's maxInFlight while the generator was late/.test(errorCheckOf(summary, 'steady').reason);
+    expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: late ? 'inconclusive' : 'fail' });
+    const undecided = summary.verdict.checks.filter((c: any) => c.status !== 'pass');
+    if (code === 5) for (const c of undecided) expect(c, 'inconclusive for the generator, or a fail').toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('the generator was late') });
+    else expect(code).toBe(1);
     expect(errorCheckOf(summary, 'steady').reason).toMatch(new RegExp(`^${p.dropped + p.outcomes.timeout + p.outcomes.abandoned} of ${p.sent + p.dropped} `));
   });
 

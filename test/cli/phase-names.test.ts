@@ -22,7 +22,7 @@ afterEach(async () => {
 });
 
 describe('phases named constructor, toString, valueOf and hasOwnProperty', () => {
-  it('run to the end, each judged on its own thresholds (or none), and summary.json names all four', { timeout: 60_000 }, async () => {
+  it('run to the end, each judged on its own thresholds (or none), and summary.json names all four', { timeout: 90_000 }, async () => {
     const s = (server = await startMockServer({ timeScale: K }));
     // 4 × 20 s at 30 rpm: 40 requests, 4 s of wall time at k = 20.
     const w = scenarioWorkspace(

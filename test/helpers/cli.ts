@@ -16,7 +16,14 @@ export interface CliProcess {
   readonly exited: Promise<{ code: number | null; stdout: string; stderr: string }>;
 }
 
-export function startCli(args: readonly string[], env: Record<string, string> = {}, limitMs = 15_000): CliProcess {
+/**
+ * How long a child may live before it is killed: a bound on a hung process, not a speed check. On a busy
+ * machine (two CPU hogs and other work on 2 cores) a node start-up alone took over 7 s, so 15 s killed
+ * healthy runs (exit null); below the 90 s test timeout (vitest.config.ts), so that a hung child fails its test, said.
+ */
+export const CHILD_LIMIT_MS = 60_000;
+
+export function startCli(args: readonly string[], env: Record<string, string> = {}, limitMs = CHILD_LIMIT_MS): CliProcess {
   if (!existsSync(BUILT)) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
   let stdout = '';

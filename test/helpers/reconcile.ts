@@ -46,7 +46,8 @@ export function expectReconciled(r: Report, serverAttempts?: number): void {
   if (serverAttempts !== undefined) expect(attempts).toBe(serverAttempts);
 }
 
-export const until = async (condition: () => boolean, what: string, limitMs = 10_000): Promise<void> => {
+/** Polls `condition` every 10 ms; bounded (a child's start-up alone can take 7 s on a busy machine). */
+export const until = async (condition: () => boolean, what: string, limitMs = 30_000): Promise<void> => {
   const end = Date.now() + limitMs;
   while (!condition()) {
     if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
