@@ -51,6 +51,7 @@ async function runWithSignal(args: string[]): Promise<{ code: number; stderr: st
   const { main } = (await import(new URL('../../dist/cli/main.js', import.meta.url).href)) as typeof import('../../src/cli/main.js');
   const { SecretMask } = (await import(new URL('../../dist/core/redact.js', import.meta.url).href)) as typeof import('../../src/core/redact.js');
   let stderr = '';
+  let signalled = false;
   const code = await main(args, {
     stdout: () => {},
     stderr: (t) => (stderr += t),
@@ -61,7 +62,8 @@ async function runWithSignal(args: string[]): Promise<{ code: number; stderr: st
     stderrIsTTY: false,
     stderrColumns: () => undefined,
     readStdin: async () => '',
-    waitForSignal: () => Promise.resolve('SIGTERM'),
+    // One signal, at once; no second one (report and merge wait for another, to swallow it while they finish).
+    waitForSignal: () => (signalled ? new Promise<never>(() => {}) : ((signalled = true), Promise.resolve('SIGTERM'))),
   });
   return { code, stderr };
 }
