@@ -79,9 +79,11 @@ describe('createIdentify', () => {
   });
 
   it('retries a 429 no sooner than Retry-After (model time), and succeeds', async () => {
-    // 1 rpm: the retry must wait about 60 model seconds; at k = 1000 that is about 60 ms of wall time.
+    // 1 rpm: the retry must wait about 60 model seconds; at k = 1000 that is about 60 ms of wall time. The mock's
+    // own 15 s timeout would be 15 ms of wall time, which a busy machine misses (a 504 instead of the answers under
+    // test): an hour of model time (3.6 s of wall time) here.
     const { identify, s } = await setup(
-      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
+      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
       { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS },
     );
     await identify(NOTE, 4);
@@ -93,7 +95,7 @@ describe('createIdentify', () => {
 
   it('records every attempt: its send and answer times and status, as the server saw them', async () => {
     const { identify, s } = await setup(
-      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
+      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
       { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS },
     );
     const first = (await identify(NOTE, 21))!;
@@ -133,7 +135,7 @@ describe('createIdentify', () => {
     // 1 rpm and three requests at once: one is served; the other two wait a minute (model time) and
     // retry together, but only one token came back, so one of them ends on its second 429.
     const { identify, s } = await setup(
-      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
+      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
       { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS },
     );
     const results = await Promise.all([identify(NOTE, 6), identify(NOTE, 7), identify(NOTE, 8)]);
@@ -150,7 +152,7 @@ describe('createIdentify', () => {
     try {
       const stop = new AbortController();
       const { identify } = await setup(
-        { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1 } },
+        { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
         { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS, stop: stop.signal },
       );
       const results = await Promise.all(Array.from({ length: 12 }, (_, i) => identify(NOTE, 20 + i)));
