@@ -34,17 +34,25 @@ const SENDING: Record<string, Invocation> = {
   probe: ({ file, dir }) => ['probe', file, '--out', join(dir, 'reports'), '--connections', '1', '--step', '2s', '--max-rpm', '60'],
   deid: ({ file, doc }) => ['deid', doc, '--scenario', file],
 };
+/**
+ * The offline commands, each on real input that names the stub as its target: `dir/run` is a finished run
+ * folder of a mock-environment scenario whose baseUrl is the stub (made first; see below), so reading,
+ * judging and hashing it has a target it could send to, and must not. merge needs shards (test/cli/shards.test.ts
+ * merges real ones); here it is refused on folders that are not shards, before anything else.
+ */
 const OFFLINE: Record<string, Invocation> = {
   plan: ({ file }) => ['plan', file],
-  notice: ({ file }) => ['notice', file],
-  report: ({ dir }) => ['report', join(dir, 'no-such-run')],
-  verify: ({ dir }) => ['verify', join(dir, 'no-such-run')],
-  compare: ({ dir }) => ['compare', join(dir, 'no-such-a'), join(dir, 'no-such-b')],
-  merge: ({ dir }) => ['merge', join(dir, 'no-such-a'), join(dir, 'no-such-b'), '--out', join(dir, 'merged')],
+  notice: ({ file }) => ['notice', file, '--at', '2027-03-01T09:00:00Z'],
+  report: ({ dir }) => ['report', join(dir, 'run'), '--no-charts'],
+  verify: ({ dir }) => ['verify', join(dir, 'run')],
+  compare: ({ dir }) => ['compare', join(dir, 'run'), join(dir, 'run')],
+  merge: ({ dir }) => ['merge', join(dir, 'run'), join(dir, 'run'), '--out', join(dir, 'merged')],
   schema: () => ['schema'],
   // The mock serves; it sends nothing (stopped at once: see runMock below).
   mock: () => ['mock', '--port', '0'],
 };
+/** What each offline command's exit must be, on that input: it did its work (or refused it as named). */
+const OFFLINE_EXIT: Record<string, readonly number[]> = { plan: [3], notice: [0, 3], report: [0, 5], verify: [0], compare: [0], merge: [2], schema: [0], mock: [0] };
 
 /** main() in-process, with a signal that arrives at once (so that `mock` stops after it listened). */
 async function runWithSignal(args: string[]): Promise<{ code: number; stderr: string }> {
@@ -104,8 +112,18 @@ describe('every command of the CLI is classified: sending ones are guarded, the 
   it.each(COMMANDS.filter((c) => !c.sends).map((c) => c.name))('%s sends nothing', async (name) => {
     stub = await startStub();
     const w = scenarioWorkspace(scenarioAt(stub.url, 'sandbox'));
-    await runWithSignal(OFFLINE[name]!({ ...w, doc: '' }));
-    expect(sent(stub)).toBe(0);
+    // A finished run folder whose target is the stub (a loopback mock-environment run: 4 requests).
+    const mockRun = join(w.dir, 'mock-run.yaml');
+    writeFileSync(mockRun, `name: guarded\ndescription: a finished run\ntarget: { environment: mock, baseUrl: "${stub.url}" }\nphases: [{ name: one, duration: 2s, rpm: 120 }]\n`);
+    const made = await runMain(['run', mockRun, '--run-dir', join(w.dir, 'run'), '--no-charts', '--quiet'], CREDENTIALS);
+    expect([0, 5], made.stderr).toContain(made.code);
+    const before = sent(stub);
+    expect(before).toBeGreaterThan(0);
+    // Only the mock waits for a signal (it stops at once); the others run to their end.
+    const args = OFFLINE[name]!({ ...w, doc: '' });
+    const { code, stderr } = name === 'mock' ? await runWithSignal(args) : await runMain(args, CREDENTIALS);
+    expect(OFFLINE_EXIT[name], stderr).toContain(code);
+    expect(sent(stub) - before).toBe(0);
   });
 });
 
