@@ -3,8 +3,11 @@
  * the 429, 504 and error rates. A regression is flagged only when it is clear:
  *  - p95: the run's 95 % interval lies wholly above the baseline's, by more than the tolerance (its
  *    lower end over the baseline's upper end × (1 + tolerance)). Two p95s that merely differ, or whose
- *    intervals overlap, are no clear change: the same service measured twice differs too. Nor is a change
- *    of a phase whose generator either run's verdict notes as late (over its budget): it cannot tell.
+ *    intervals overlap, are no clear change: the same service measured twice differs too. A late generator
+ *    (its run's verdict notes it over its budget for the phase) only inflates its own run's latency, as the
+ *    verdict's percentile check judges it: a late run's regression stands only when it survives taking the
+ *    generator's worst lateness off that run's interval, a late baseline's improvement only when it survives
+ *    taking it off the baseline's. A late baseline cannot make a regression, nor a late run an improvement.
  *  - a rate (429s, 504s, other failures): Fisher's exact test says the run's rate is higher than chance
  *    explains, with Holm's correction over every rate tested (phases × 3), so that many phases do not
  *    make a false alarm likely. The test takes requests as independent; 429s and 504s come in bursts,
@@ -15,7 +18,7 @@
  */
 import type { Summary } from '../judge/index.js';
 import type { Slice } from '../recorder/index.js';
-import { quantileInterval, slowestAnsweredMs } from '../verdict/index.js';
+import { quantileInterval, slowestAnsweredMs, worstLatenessMs } from '../verdict/index.js';
 import { fisherGreater } from './fisher.js';
 
 /** A judged run: its summary, and each phase's steady-state sample (the recorder's, in plan order). */
@@ -107,16 +110,29 @@ const ms = (v: number | null): string => (v === null ? '—' : v >= 1000 ? `${(v
 const intervalText = (i: SideFigures['p95Interval']): string => (i === null ? 'no data' : `${ms(i[0])}–${ms(i[1])}`);
 const percent = (r: RateFigure): string => `${r.of === 0 ? '—' : ((100 * r.count) / r.of).toFixed(2)} % (${r.count} of ${r.of})`;
 
-function p95Findings(base: SideFigures, run: SideFigures, tolerance: number): Finding[] {
+/** Each side's generator lateness to take off its own p95 interval (model ms as its latency counts it; 0 when on time). */
+interface Lateness {
+  readonly base: number;
+  readonly run: number;
+}
+
+const ON_TIME: Lateness = { base: 0, run: 0 };
+
+/**
+ * A clear change of p95. A side's lateness comes off its own interval only where it could have made the change:
+ * off the run's for a regression, off the baseline's for an improvement.
+ */
+function p95Findings(base: SideFigures, run: SideFigures, tolerance: number, late: Lateness = ON_TIME): Finding[] {
   const [baseLow, baseHigh] = base.p95Interval ?? [null, null];
   const [runLow, runHigh] = run.p95Interval ?? [null, null];
   const what = `p95 ${ms(run.p95Ms)} (interval ${intervalText(run.p95Interval)}) against ${ms(base.p95Ms)} (${intervalText(base.p95Interval)})`;
   const pct = Math.round(tolerance * 100);
-  if (runLow !== null && baseHigh !== null && runLow > baseHigh * (1 + tolerance)) {
-    return [{ figure: 'p95', kind: 'regression', text: `${what}: the new interval lies above the baseline's by more than ${pct} %` }];
+  const off = (side: string, lateMs: number): string => (lateMs > 0 ? `, even with ${side}'s worst generator lateness (${ms(lateMs)}) taken off` : '');
+  if (runLow !== null && baseHigh !== null && runLow - late.run > baseHigh * (1 + tolerance)) {
+    return [{ figure: 'p95', kind: 'regression', text: `${what}: the new interval lies above the baseline's by more than ${pct} %${off('the run', late.run)}` }];
   }
-  if (runHigh !== null && baseLow !== null && runHigh * (1 + tolerance) < baseLow) {
-    return [{ figure: 'p95', kind: 'improvement', text: `${what}: the new interval lies below the baseline's by more than ${pct} %` }];
+  if (runHigh !== null && baseLow !== null && runHigh * (1 + tolerance) < baseLow - late.base) {
+    return [{ figure: 'p95', kind: 'improvement', text: `${what}: the new interval lies below the baseline's by more than ${pct} %${off('the baseline', late.base)}` }];
   }
   return [];
 }
@@ -158,6 +174,18 @@ function generatorLate(summary: Summary, phase: string): boolean {
   return summary.verdict.notes.some((n) => n.startsWith(`phase ${phase}: the generator was late (`));
 }
 
+/**
+ * The generator's worst lateness in a phase's steady state as its latency counts it (model ms), as the verdict
+ * takes it off (its send-lag max plus the event loop's max delay, once at time scale k); 0 when its verdict did
+ * not note it late for the phase.
+ */
+function latenessOf(summary: Summary, phase: string, steady: Slice): number {
+  if (!generatorLate(summary, phase)) return 0;
+  const k = summary.timeScale;
+  const { eventLoopDelayP99Ms: p99, eventLoopDelayMaxMs: max } = summary.generator;
+  return worstLatenessMs(steady, { ...(p99 === null ? {} : { eventLoopDelayP99Ms: p99 * k }), ...(max === null ? {} : { eventLoopDelayMaxMs: max * k }), latenessInLatency: 1 / k });
+}
+
 const identity = (s: Summary) => ({ scenario: s.scenario, startedAt: s.startedAt, planIdentity: s.planIdentity, timeScale: s.timeScale });
 
 export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: CompareOptions): Comparison {
@@ -183,12 +211,18 @@ export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: Co
       const side = unbounded(base) && unbounded(now) ? 'either run' : unbounded(base) ? 'the baseline' : 'the run';
       notes.push(`${phase.name}: too few steady-state answers in ${side} to bound a p95 on both sides (${base.p95Interval === null || now.p95Interval === null ? 'none at all' : 'too few'}); its p95 can show no clear change`);
     }
-    // A run whose generator broke its budget for this phase cannot tell its latency from the generator's lateness:
-    // its own verdict made such a result inconclusive, and so is a change of its p95 (its rates stand).
-    const late = ([['the baseline', baseline.summary], ['the run', run.summary]] as const).filter(([, s]) => generatorLate(s, phase.name)).map(([side]) => side);
-    const p95 = p95Findings(base, now, tolerance);
-    if (late.length > 0 && p95.length > 0) notes.push(`${phase.name}: the generator of ${late.join(' and of ')} was late (its verdict says so): a change of its p95 (${p95[0]!.kind}) is no clear change`);
-    compared.push({ name: phase.name, base, run: now, findings: late.length > 0 ? [] : p95 });
+    // A late generator inflates its own run's latency only: a change it could have made (a late run's regression,
+    // a late baseline's improvement) stands when it survives taking that run's worst lateness off, as the verdict's
+    // percentile check does. A change the lateness works against stands as measured (its rates stand too).
+    const late: Lateness = { base: latenessOf(baseline.summary, phase.name, baseSteady), run: latenessOf(run.summary, phase.name, runSteady) };
+    const measured = p95Findings(base, now, tolerance);
+    const p95 = p95Findings(base, now, tolerance, late);
+    if (measured.length > 0 && p95.length === 0) {
+      const side = measured[0]!.kind === 'regression' ? 'the run' : 'the baseline';
+      const lateMs = measured[0]!.kind === 'regression' ? late.run : late.base;
+      notes.push(`${phase.name}: the generator of ${side} was late (its verdict says so): a change of its p95 (${measured[0]!.kind}) is no clear change: with its worst lateness (${ms(lateMs)}) taken off ${side}'s interval, it no longer lies ${measured[0]!.kind === 'regression' ? 'above' : 'below'} the other by more than ${Math.round(tolerance * 100)} %`);
+    }
+    compared.push({ name: phase.name, base, run: now, findings: p95 });
   }
   // The rates of every phase are one family: Holm's correction keeps the chance of any false alarm under alpha.
   const tests = compared.flatMap((c, i) => rateTests(i, c.base, c.run));

@@ -150,14 +150,48 @@ describe('drops while the generator was late (issue 27 case 16)', () => {
       ['latency_p95_target', 'inconclusive'],
       ['error_rate', 'inconclusive'],
     ]);
-    for (const c of stalled) expect(c.reason).toMatch(/, but 379 requests were dropped at the client's maxInFlight while the generator was late \(event-loop delay p99 514ms \(as latency counts it: once, not k times\) over the generator's budget of 40ms.*\): .*the drops may be the generator's, not the service's$/);
+    // 805 ms × 60 = 48.3 s of model time at 200 rpm: 160 arrivals overdue, more than the 128 slots.
+    for (const c of stalled) expect(c.reason).toMatch(/, but 379 requests were dropped at the client's maxInFlight while the generator was late \(its worst stall, 48\.30s of model time, at the phase's peak rate of 199\.5 rpm leaves 160 arrivals overdue, enough to fill the 128 slots by itself\): .*the drops may be the generator's, not the service's$/);
   });
 
-  it('a late send (send lag over budget) gates the same way; a generator on time leaves the fail standing', () => {
-    expect(checks(withDrops(100, 200), {}).map((c) => c.status)).toEqual(['inconclusive', 'inconclusive']);
+  it('a late send that could fill the slots by itself gates the same way; a generator on time leaves the fail standing', () => {
+    // 40 s of send lag at 200 rpm: 133 overdue arrivals, more than the 128 slots.
+    expect(checks(withDrops(100, 40_000), {}).map((c) => [c.id, c.status])).toEqual([
+      ['latency_p95_target', 'fail'],
+      ['error_rate', 'inconclusive'],
+    ]);
     expect(checks(withDrops(100, 0), {}).map((c) => c.status)).toEqual(['fail', 'fail']);
     // Within budget (1 % of 4 s: 40 ms), late or not, the drops are the service's.
     expect(checks(withDrops(100, 30), { eventLoopDelayP99Ms: 30, eventLoopDelayMaxMs: 35 }).map((c) => c.status)).toEqual(['fail', 'fail']);
+  });
+
+  it('lateness too short to fill the slots excuses no drop (review): 200 ms of send lag at 200 rpm is 0.67 of a slot', () => {
+    expect(checks(withDrops(100, 200), {}).map((c) => c.status)).toEqual(['fail', 'fail']);
+    // Just under the 128 slots (38 s × 200 rpm = 126.7), over budget by far: the fail stands.
+    expect(checks(withDrops(100, 0), { eventLoopDelayP99Ms: 38_000, eventLoopDelayMaxMs: 38_000 }).find((c) => c.id === 'error_rate')!.status).toBe('fail');
+    // Just over (39 s: 130): the drops may be the generator's.
+    expect(checks(withDrops(100, 0), { eventLoopDelayP99Ms: 39_000, eventLoopDelayMaxMs: 39_000 }).find((c) => c.id === 'error_rate')!.status).toBe('inconclusive');
+  });
+
+  it('a slow service with drops fails, lateness or not (review repro): 200 rpm, 4 s target, every answer 30 s, 25 % dropped, event-loop p99 41 ms at k = 1', () => {
+    const slice = new Slice({ fromMs: 0, toMs: 300_000 });
+    for (let i = 0; i < 1000; i++) {
+      const t = i * 300;
+      if (i % 4 === 0) slice.add({ phase: 0, intendedAtMs: t, outcome: 'dropped' });
+      else slice.add({ phase: 0, intendedAtMs: t, outcome: 'ok', firedAtMs: t, result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: t + 30_000, retryAfterS: [] } });
+    }
+    const found = checks(slice, { eventLoopDelayP99Ms: 41, eventLoopDelayMaxMs: 120 });
+    expect(found.map((c) => [c.id, c.status])).toEqual([
+      ['latency_p95_target', 'fail'],
+      ['error_rate', 'fail'],
+    ]);
+    // The answered requests alone fail the latency target: its fail never rests on the drops, even under a cap of 3.
+    const capped = evaluateVerdict({
+      phases: [{ name: 'burst', bands: [{ band: { band: 'burst', upToRpm: 200, p95TargetMs: 4000, specWording: '' }, fromRpm: 200, toRpm: 200, steadyPlanned: 1000, steady: slice }], planned: 1000, inFlight: { maxInFlight: 3, neededAtTarget: 13.3, targetMs: 4000 }, steady: slice, all: slice, envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 }, thresholds: [], errorCheck: DEFAULT }],
+      documentedTargets: true,
+      generator: {},
+    }).checks.find((c) => c.id === 'latency_p95_target')!;
+    expect(capped.status).toBe('fail');
   });
 
   it('a fail the answered requests cause alone stands, late generator or not', () => {

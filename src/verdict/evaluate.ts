@@ -235,8 +235,8 @@ function judgePercentile(sample: TimeOrderedSample, percentile: number, op: Thre
   };
 }
 
-/** The slowest value below the stand-in of unanswered requests (ms), or 0 when there is none. */
-export function slowestAnsweredMs(h: MsHistogram): number {
+/** How many values of `h` are answers (below the stand-in of unanswered requests, which holds the top ranks). */
+function answeredCount(h: MsHistogram): number {
   let lo = 0;
   let hi = h.count;
   // The highest rank whose value is an answer: ranks hold values in order, so search for it.
@@ -245,7 +245,22 @@ export function slowestAnsweredMs(h: MsHistogram): number {
     if (isUnanswered(h.rankMs(mid))) hi = mid - 1;
     else lo = mid;
   }
-  return lo === 0 ? 0 : h.rankMs(lo);
+  return lo;
+}
+
+/** The slowest value below the stand-in of unanswered requests (ms), or 0 when there is none. */
+export function slowestAnsweredMs(h: MsHistogram): number {
+  const answered = answeredCount(h);
+  return answered === 0 ? 0 : h.rankMs(answered);
+}
+
+/**
+ * The generator's worst lateness as the latency of `slice` counts it (model ms): its send-lag max plus the
+ * event loop's max delay. No sample was inflated by more; compare takes it off a late run's p95 too.
+ */
+export function worstLatenessMs(slice: Slice, g: GeneratorHealth): number {
+  const lagMax = slice.sendLag.count === 0 ? 0 : slice.sendLag.percentileMs(100);
+  return (lagMax + (g.eventLoopDelayMaxMs ?? g.eventLoopDelayP99Ms ?? 0)) * (g.latenessInLatency ?? 1);
 }
 
 /** The result a late generator could have caused for `op`: a fail of an upper bound, a pass of a lower one, either for ==. */
@@ -266,7 +281,7 @@ export function percentileCheck(slice: Slice, percentile: number, op: Threshold[
   const late = generatorOverBudget(lag, generator, targetMs);
   if (late === undefined) return latency;
   // No sample was inflated by more than this: if the result survives taking it off, lateness did not cause it.
-  const worstMs = (slice.sendLag.percentileMs(100) + (generator.eventLoopDelayMaxMs ?? generator.eventLoopDelayP99Ms ?? 0)) * (generator.latenessInLatency ?? 1);
+  const worstMs = worstLatenessMs(slice, generator);
   if (op !== '==' && latency.interval !== null) {
     const [lower, upper] = latency.interval.map((ms) => (ms === null ? null : ms - worstMs)) as [number | null, number | null];
     if (decide(lower, upper, op, targetMs) === latency.status) {
@@ -374,16 +389,23 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
       checks.push(check);
       continue;
     }
-    const onDrops = t.kind === 'percentile' ? (t.op === '<' || t.op === '<=') && restsOnUnanswered(check, phase.steady, t.valueMs) : failsOnDropsAlone(phase, t);
+    const onDrops = t.kind === 'percentile' ? (t.op === '<' || t.op === '<=') && restsOnUnanswered(check, phase.steady, t.valueMs, t.percentile) : failsOnDropsAlone(phase, t);
     checks.push(generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator));
   }
   return checks;
 }
 
-/** A latency fail whose lower bound lies beyond every answer (and twice the target): it rests on unanswered requests. */
-function restsOnUnanswered(check: Check, slice: Slice, targetMs: number): boolean {
+/**
+ * A latency fail whose lower bound lies beyond every answer (and twice the target): it rests on unanswered
+ * requests — unless the answered requests alone put the percentile over the target (answers of 30 s against
+ * 4 s fail with or without the drops), so that no drop, the client's or the generator's, excuses it.
+ */
+function restsOnUnanswered(check: Check, slice: Slice, targetMs: number, percentile = 95): boolean {
   const lower = check.interval?.[0] ?? null;
-  return check.status === 'fail' && lower !== null && lower >= Math.max(2 * targetMs, slowestAnsweredMs(slice.latencyExcl429));
+  if (check.status !== 'fail' || lower === null || lower < Math.max(2 * targetMs, slowestAnsweredMs(slice.latencyExcl429))) return false;
+  // The stand-ins hold the top ranks, so the answers' own percentile is a rank among the answers.
+  const answered = answeredCount(slice.latencyExcl429);
+  return answered === 0 || slice.latencyExcl429.rankMs(Math.max(1, Math.ceil((percentile / 100) * answered))) < targetMs;
 }
 
 /** A count or rate fail that the same threshold would pass with the dropped requests left out. */
@@ -441,24 +463,28 @@ function measuredChecks(phases: readonly PhaseInput[]): Check[] {
 }
 
 /**
- * A fail that only requests dropped at the client's maxInFlight could have caused (`onDrops`), while the
- * generator broke its budget for the phase's latency target (send lag or event-loop delay, as the latency
- * gate above judges it), is the generator's as much as the service's: overdue arrivals leave together, and
- * while its event loop stands still the answers that came wait unread, holding their slots (at time scale k a
- * stall of 0.8 s of wall time is 48 s of model time at k = 60). Inconclusive, naming the lateness, as a late
- * generator makes a latency fail; without the target (or within budget) the fail stands.
+ * A fail that only requests dropped at the client's maxInFlight could have caused (`onDrops`), when the
+ * generator stood still long enough to fill the slots by itself, is the generator's as much as the service's:
+ * while it stands still, arrivals fall due unsent and answers wait unread, holding their slots, then the overdue
+ * arrivals leave together. Its worst stall (model time: the phase's send-lag max or the event loop's max delay;
+ * at time scale k a stall of 0.8 s of wall time is 48 s of model time at k = 60) × the phase's peak arrival rate
+ * must reach maxInFlight: lateness of a fraction of a slot (200 ms at 200 rpm) cannot have caused the drops, and
+ * the fail stands. Lateness does not add to drops as it adds to latency, so the latency budget is not the gate.
  */
 function generatorCapped(check: Check, phase: PhaseInput, onDrops: boolean, generator: GeneratorHealth): Check {
   const dropped = phase.all.outcomes.dropped;
-  const targetMs = phase.inFlight?.targetMs;
-  if (check.status !== 'fail' || !onDrops || dropped === 0 || targetMs === undefined) return check;
-  const lag = phase.all.sendLag.count === 0 ? 0 : phase.all.sendLag.percentileMs(99);
-  const late = generatorOverBudget(lag, generator, targetMs);
-  if (late === undefined) return check;
+  const cap = phase.inFlight;
+  if (check.status !== 'fail' || !onDrops || dropped === 0 || cap?.targetMs === undefined || !(cap.targetMs > 0)) return check;
+  const lagMax = phase.all.sendLag.count === 0 ? 0 : phase.all.sendLag.percentileMs(100);
+  const stallMs = Math.max(lagMax, generator.eventLoopDelayMaxMs ?? generator.eventLoopDelayP99Ms ?? 0);
+  // neededAtTarget is the peak rate × the target (Little's law): the peak rate per model ms is its quotient.
+  const perMs = cap.neededAtTarget / cap.targetMs;
+  const overdue = stallMs * perMs;
+  if (overdue < cap.maxInFlight) return check;
   return {
     ...check,
     status: 'inconclusive',
-    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the generator was late (${late.text}): overdue arrivals leave together and unread answers hold their slots, so the drops may be the generator's, not the service's`,
+    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the generator was late (its worst stall, ${formatMs(stallMs)} of model time, at the phase's peak rate of ${rpm(perMs * 60_000)} rpm leaves ${Math.floor(overdue)} arrivals overdue, enough to fill the ${cap.maxInFlight} slots by itself): overdue arrivals leave together and unread answers hold their slots, so the drops may be the generator's, not the service's`,
   };
 }
 

@@ -61,14 +61,14 @@ describe('failing traffic fails the verdict', () => {
     const { summary } = await onlyRun(out);
     const p = summary.phases[0];
     expect(p.dropped).toBeGreaterThan(0);
-    // On a busy machine the generator may break its budget (1 % of the target): its own stalls could hold the 16 slots
-    // too, and its blocked event loop delays every answer it reads, so the verdict says so: inconclusive (exit 5),
-    // each undecided check naming the generator's lateness, never a pass. Otherwise a fail (exit 1).
-    const late = /dropped at the client's maxInFlight while the generator was late/.test(errorCheckOf(summary, 'steady').reason);
-    expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: late ? 'inconclusive' : 'fail' });
-    const undecided = summary.verdict.checks.filter((c: any) => c.status !== 'pass');
-    if (code === 5) for (const c of undecided) expect(c, 'inconclusive for the generator, or a fail').toMatchObject({ status: 'inconclusive', reason: expect.stringContaining('the generator was late') });
-    else expect(code).toBe(1);
+    // The answers of 30 s fail p95 on their own: a fail (exit 1) however late the generator was, since taking its worst
+    // lateness off leaves them far over 4 s, and drops never excuse a latency fail the answers make (review).
+    expect(code).toBe(1);
+    expect(summary.verdict.checks.find((c: any) => c.id === 'latency_p95_target' && c.phase === 'steady')).toMatchObject({ status: 'fail' });
+    // The error check is a fail too, unless the generator stood still long enough to fill the 16 slots by itself
+    // (4.8 s of model time at 200 rpm: 240 ms of wall time at k = 20, which a busy machine can do); then its reason says so.
+    const error = errorCheckOf(summary, 'steady');
+    if (error.status !== 'fail') expect(error).toMatchObject({ status: 'inconclusive', reason: expect.stringMatching(/while the generator was late \(its worst stall, .* enough to fill the 16 slots by itself\)/) });
     expect(errorCheckOf(summary, 'steady').reason).toMatch(new RegExp(`^${p.dropped + p.outcomes.timeout + p.outcomes.abandoned} of ${p.sent + p.dropped} `));
   });
 
