@@ -262,6 +262,10 @@ describe('case 5: hostile files inside a folder', () => {
     { field: 'guard.checks', edit: (r: any) => (r.guard.checks = null) },
     { field: 'target', edit: (r: any) => (r.target = null) },
     { field: 'timeScale', edit: (r: any) => (r.timeScale = -1) },
+    // Review of issue 27, defect 5: an encoded field is decoded when checked, not later in the judge.
+    { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = 'garbage!!') },
+    { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = 'AAAA') },
+    { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = '') },
   ])('run.json with a bad $field: report, compare and merge refuse it naming the field (exit 2), no TypeError', async ({ field, edit }) => {
     const dir = copy(RUN);
     const run = readJson(join(dir, 'run.json'));
