@@ -13,6 +13,8 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { CLAIM_MARKER } from '../../src/core/run-folder.js';
+import { claimRunFolder, releaseRunFolder } from '../../src/run/output.js';
 import { runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 
 const K = 20;
@@ -159,6 +161,62 @@ describe('case 3: --run-dir writes only into a folder made for it or empty', () 
     expect([0, 1, 4, 5], stderr).toContain(code);
     expect(readdirSync(dir)).toContain('manifest.json');
     expect((await runMain(['verify', dir])).code).toBe(0);
+  });
+});
+
+// Review of issue 27, defect 3: two commands claiming one --run-dir; the loser must not empty the winner's folder.
+describe('case 3: a --run-dir claimed by another command', () => {
+  it('run --run-dir into a folder another command holds: exit 2 "in use", nothing sent, its files untouched', async () => {
+    const dir = fresh();
+    const holder = await claimRunFolder(dir);
+    writeFileSync(join(dir, 'events.ndjson'), '{"live":1}\n');
+    const before = snapshot(dir);
+    const { file } = scenarioWorkspace(scenarioAt(server.url, 'into'));
+    const sentBefore = sent();
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', dir]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(`--run-dir ${dir}: in use by another command`);
+    expect(sent()).toBe(sentBefore);
+    expect(snapshot(dir)).toEqual(before);
+    await releaseRunFolder(holder, ['events.ndjson']);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('merge --run-dir into a folder another command holds: exit 2 "in use", its files untouched', async () => {
+    const dir = fresh();
+    const holder = await claimRunFolder(dir);
+    const before = snapshot(dir);
+    const { code, stderr } = await runMain(['merge', ...SHARDS, '--no-charts', '--run-dir', dir]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(`--run-dir ${dir}: in use by another command`);
+    expect(snapshot(dir)).toEqual(before);
+    expect(readdirSync(join(dir, '..')).filter((f) => f.includes('.merging-'))).toEqual([]);
+    await releaseRunFolder(holder, []);
+  });
+
+  it('a claim left by a killed command is explained: the marker is named, and what to do', async () => {
+    const dir = fresh();
+    await claimRunFolder(dir);
+    const { file } = scenarioWorkspace(scenarioAt(server.url, 'into'));
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', dir]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(join(dir, CLAIM_MARKER));
+    expect(stderr).toContain('killed');
+  });
+
+  it('a run and a merge that finish in a --run-dir leave no claim marker: verify says intact', async () => {
+    const ran = fresh();
+    const { file } = scenarioWorkspace(scenarioAt(server.url, 'into'));
+    const run = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', ran]);
+    expect([0, 5], run.stderr).toContain(run.code);
+    const merged = fresh();
+    const merge = await runMain(['merge', ...SHARDS, '--no-charts', '--run-dir', merged]);
+    expect([0, 1, 4, 5], merge.stderr).toContain(merge.code);
+    for (const dir of [ran, merged]) {
+      expect(readdirSync(dir)).not.toContain(CLAIM_MARKER);
+      expect(readJson(join(dir, 'manifest.json')).files.map((f: { file: string }) => f.file)).not.toContain(CLAIM_MARKER);
+      expect((await runMain(['verify', dir])).code).toBe(0);
+    }
   });
 });
 
