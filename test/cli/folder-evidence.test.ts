@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { CLAIM_MARKER } from '../../src/core/run-folder.js';
 import { claimRunFolder, releaseRunFolder } from '../../src/run/output.js';
-import { runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { type CliProcess, runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 
 const K = 20;
 let server: MockServer;
@@ -38,6 +38,16 @@ const snapshot = (dir: string): Record<string, string> =>
       .filter((e) => e.isFile())
       .map((e) => [join(e.parentPath, e.name).slice(dir.length), readFileSync(join(e.parentPath, e.name), 'base64')]),
   );
+/** The child's stderr once it holds `text`; rejected if the child exits first (no fixed bound: the child's own limit ends it). */
+const holdReached = (cli: CliProcess, text: string): Promise<string> =>
+  new Promise((resolve, reject) => {
+    let seen = '';
+    cli.child.stderr.on('data', (chunk: string) => {
+      seen += chunk;
+      if (seen.includes(text)) resolve(seen);
+    });
+    cli.child.on('exit', (code, signal) => reject(new Error(`exited (${code ?? signal}) before "${text}" on stderr: ${seen}`)));
+  });
 const readJson = (path: string): any => JSON.parse(readFileSync(path, 'utf8'));
 const sent = (): number => server.stats().requests.token.received + server.stats().requests.identification.received;
 
@@ -361,8 +371,9 @@ describe('case 13: a signal during merge or report leaves a complete folder or n
     const cli = startCli(['merge', ...SHARDS, '--no-charts', '--out', out], { LOADPROOF_TEST_HOLD: 'merge:before-commit' });
     let stderr = '';
     cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
-    for (let i = 0; i < 1000 && !stderr.includes('test hold: merge:before-commit'); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(stderr).toContain('test hold: merge:before-commit');
+    // Waited for on the line itself (bounded by the child's own limit), and asserted: a signal sent before the
+    // handlers are installed would end the child with no exit code at all.
+    expect(await holdReached(cli, 'test hold: merge:before-commit')).toContain('test hold: merge:before-commit');
     // Whole by now, but not yet in place.
     expect(readdirSync(out).filter((f) => !f.startsWith('.'))).toEqual([expect.stringMatching(/sharded-merged$/)]);
     cli.child.kill(signal);
@@ -376,7 +387,9 @@ describe('case 13: a signal during merge or report leaves a complete folder or n
     const cli = startCli(['merge', ...SHARDS, '--no-charts', '--run-dir', dir], { LOADPROOF_TEST_HOLD: 'merge:before-commit' });
     let stderr = '';
     cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
-    for (let i = 0; i < 1000 && !stderr.includes('test hold'); i++) await new Promise((r) => setTimeout(r, 10));
+    // Waited for on the line itself (bounded by the child's own limit), and asserted: a signal sent before the
+    // handlers are installed would end the child with no exit code at all.
+    expect(await holdReached(cli, 'test hold: merge:before-commit')).toContain('test hold: merge:before-commit');
     cli.child.kill('SIGTERM');
     expect((await cli.exited).code, stderr).toBe(130);
     expect(readdirSync(dir)).toEqual([]);
@@ -389,7 +402,9 @@ describe('case 13: a signal during merge or report leaves a complete folder or n
     const cli = startCli(['report', dir], { LOADPROOF_TEST_HOLD: 'report:before-writing' });
     let stderr = '';
     cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
-    for (let i = 0; i < 1000 && !stderr.includes('test hold'); i++) await new Promise((r) => setTimeout(r, 10));
+    // Waited for on the line itself (bounded by the child's own limit), and asserted: a signal sent before the
+    // handlers are installed would end the child with no exit code at all.
+    expect(await holdReached(cli, 'test hold: report:before-writing')).toContain('test hold: report:before-writing');
     cli.child.kill(signal);
     expect((await cli.exited).code, stderr).toBe(130);
     expect(snapshot(dir)).toEqual(before);
