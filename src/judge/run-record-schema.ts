@@ -5,11 +5,32 @@
  */
 import * as z from 'zod';
 import { UsageError } from '../core/errors.js';
+import { MsHistogram } from '../recorder/histogram.js';
 import type { RunRecord } from './run-record.js';
 
 const count = z.number().int().min(0);
 const ms = z.number().min(0).refine(Number.isFinite, 'expected a finite number');
 const text = z.string().max(64 * 1024);
+
+/** Standard base64, padded, as Buffer#toString('base64') writes it (Buffer.from skips any other character silently). */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** An HDR histogram as loadproof encodes it (V2, compressed, base64): decoded here, so the judge never meets a bad one. */
+const histogram = z
+  .string()
+  .max(1024 * 1024)
+  .superRefine((value, ctx) => {
+    const why = !BASE64.test(value) || value === '' ? 'not base64' : MsHistogram.whyNotDecodable(value);
+    if (why !== null) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? '…' : ''}: ${why}, expected an HDR histogram (V2, compressed, base64) as loadproof writes it` });
+  });
+
+/** mode deid: each document's pieces, base64 of 32-bit counts (run/plan-scenario.ts), each at least 1. */
+const documentPieces = z.string().superRefine((value, ctx) => {
+  const bytes = BASE64.test(value) ? Buffer.from(value, 'base64') : undefined;
+  const counts = bytes === undefined || bytes.length === 0 || bytes.length % 4 !== 0 ? undefined : new Uint32Array(new Uint8Array(bytes).buffer);
+  const why = bytes === undefined ? 'not base64' : counts === undefined ? `${bytes.length} bytes, not a whole number of 32-bit counts` : counts.includes(0) ? 'a document of 0 pieces' : null;
+  if (why !== null) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? '…' : ''}: ${why}, expected each document's piece count (base64 of 32-bit counts, each ≥ 1) as loadproof writes it` });
+});
 
 const host = z.object({ node: text, os: text, cpu: text, commandLine: z.array(text).max(10_000), gitCommit: text.nullable() });
 
@@ -28,7 +49,7 @@ const end = z.object({
   engine: z.object({ fired: count, dropped: count, unsent: count, abandoned: count, interrupted: z.boolean(), elapsedMs: ms }),
   stop: z.object({ by: z.enum(['signal', 'failure', 'threshold', 'unknown']), code: text, message: text }).nullable(),
   tokenCalls: count.nullable(),
-  tokenLatency: z.string(),
+  tokenLatency: histogram,
   eventLoopDelayP99Ms: ms.nullable(),
   eventLoopDelayMaxMs: ms.nullable(),
   startLateMs: ms.optional(),
@@ -49,7 +70,7 @@ const runRecord = z.object({
   startedAt: text,
   guard,
   host: host.optional(),
-  documentPieces: z.string().optional(),
+  documentPieces: documentPieces.optional(),
   shard: z.object({ index: count, count: count }).optional(),
   startAt: text.optional(),
   mergedFrom: z

@@ -9,7 +9,7 @@
  * before anything is written.
  */
 import { createWriteStream } from 'node:fs';
-import { mkdir, realpath } from 'node:fs/promises';
+import { mkdir, realpath, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Interrupted, UsageError } from '../core/errors.js';
@@ -19,7 +19,7 @@ import { MsHistogram } from '../recorder/index.js';
 import { MAX_SHARDS, isShard } from '../plan/index.js';
 import { type FolderJudgement, ManifestUnreadable, judgeFolder, verifyFolder } from '../report/index.js';
 import { SCENARIO_BOUNDS, parseScenario } from '../scenario/index.js';
-import { claimRunFolder, makeRunFolder, writeAtomically, writeWhole } from '../run/output.js';
+import { claimRunFolder, dropClaim, makeRunFolder, writeAtomically, writeWhole } from '../run/output.js';
 
 export interface MergeOptions {
   /** The shards' run folders, in any order. */
@@ -53,7 +53,7 @@ export async function mergeAndJudge(options: MergeOptions, judge: { readonly now
   const startedAt = first.run.startAt ?? shards.map((s) => s.run.startedAt).sort()[0]!;
   const name = parseScenario(scenarioText, scenarioPath).name;
   // The name is taken first (an empty folder), so that two merges never build the same one.
-  const claimed = options.runDir === undefined ? { dir: await makeRunFolder(options.outDir, `${name}-merged`, new Date(startedAt)), made: true } : await claimRunFolder(options.runDir);
+  const claimed = options.runDir === undefined ? { dir: await makeRunFolder(options.outDir, `${name}-merged`, new Date(startedAt)), made: true, token: null } : await claimRunFolder(options.runDir, '--run-dir', 'merge');
   const final = claimed.dir;
   const building = join(dirname(await realpath(final)), `.${basename(final)}.merging-${process.pid}`);
   let committed = false;
@@ -67,8 +67,12 @@ export async function mergeAndJudge(options: MergeOptions, judge: { readonly now
     const judged = await judgeFolder(building, { ...judge, firstManifest: true, ...(options.signal === undefined ? {} : { signal: options.signal }) });
     await options.beforeCommit?.();
     stopped();
-    // One rename: the merged folder appears whole, in place of the empty one claimed.
-    await publishFolder(building, await realpath(final));
+    // One rename: the merged folder appears whole, in place of the empty one claimed (its claim marker gone first: a rename needs it empty).
+    await dropClaim(claimed);
+    await publishFolder(building, await realpath(final)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOTEMPTY' || error.code === 'EEXIST') throw new UsageError(`--run-dir ${final}: claimed by another command while the merge was built (it holds files now)`, 'nothing of it was touched and the merge was not left behind: merge again into a new folder');
+      throw error;
+    });
     committed = true;
     const moved = (file: string): string => (file.startsWith(building) ? join(final, file.slice(building.length)) : file);
     return { ...judged, summaryPath: moved(judged.summaryPath), written: { ...judged.written, file: moved(judged.written.file) }, reports: judged.reports.map((f) => ({ ...f, file: moved(f.file) })) };
@@ -78,8 +82,9 @@ export async function mergeAndJudge(options: MergeOptions, judge: { readonly now
     throw error;
   } finally {
     if (!committed) {
-      await releaseFolder(building, true);
-      await releaseFolder(final, claimed.made);
+      // Only what this merge made: the folder built aside (its own name), and the claimed one if it made it and it is still empty.
+      await rm(building, { recursive: true, force: true }).catch(() => {});
+      await releaseFolder(final, claimed, []);
     }
   }
 }

@@ -47,7 +47,10 @@ function decodeCompressed(encoded: string): JsHistogram {
   if (text.length % 4 !== 0) throw new Error('Invalid string. Length must be a multiple of 4');
   const data = Buffer.from(text, 'base64');
   if (data.length < 8 || (data.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE_BASE) throw new Error('Encoding not supported, only V2 is supported');
-  return JsHistogram.decode(inflateSync(data.subarray(8, 8 + data.readInt32BE(4))), 32, 0);
+    const length = data.readInt32BE(4);
+  if (length <= 0 || 8 + length > data.length) throw new Error(`compressed length ${length}, but ${data.length - 8} bytes follow`);
+  // Bounded: a histogram read back from a file is never inflated past what loadproof's own could be.
+  return JsHistogram.decode(inflateSync(data.subarray(8, 8 + length), { maxOutputLength: 16 * 1024 * 1024 }), 32, 0);
 }
 
 /** Nearest rank of percentile p (0 < p ≤ 100) among n values, as HDR defines it (the ⌈p·n/100⌉-th smallest). */
@@ -76,6 +79,16 @@ export class MsHistogram {
 
   static create(): MsHistogram {
     return new MsHistogram(newHistogram(true));
+  }
+
+  /** Why `encoded` is not a histogram this class can decode, or null (a file read back is checked with it). */
+  static whyNotDecodable(encoded: string): string | null {
+    try {
+      MsHistogram.decode(encoded);
+      return null;
+    } catch (error) {
+      return (error as Error).message;
+    }
   }
 
   static decode(encoded: string): MsHistogram {

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ManifestUnreadable, folderFiles, hashFile, verifyFolder } from './manifest.js';
+import { ManifestUnreadable, describeVerification, folderFiles, hashFile, verifyFolder } from './manifest.js';
 
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'loadproof-manifest-'));
@@ -45,6 +45,16 @@ describe('the manifest of a run folder', () => {
     expect(await verifyFolder(dir)).toMatchObject({ intact: false, matched: 2, changed: ['charts/latency.png'], missing: [], unlisted: ['extra.txt'] });
   });
 
+  // Review of issue 27, defect 6: a listed file grown to any size (sparse: no disk) is never hashed whole.
+  it('counts a file whose size is not the listed one as changed, without hashing it', async () => {
+    const dir = folder();
+    await manifestOf(dir, ['charts/latency.png', 'events.ndjson', 'summary.json']);
+    truncateSync(join(dir, 'events.ndjson'), 200 * 1024 ** 3);
+    const v = await verifyFolder(dir);
+    expect(v).toMatchObject({ intact: false, matched: 2, changed: ['events.ndjson'], resized: [{ file: 'events.ndjson', bytes: 200 * 1024 ** 3, listed: 10 }] });
+    expect(describeVerification(dir, v)).toContain(`changed: events.ndjson (${200 * 1024 ** 3} bytes, the manifest lists 10: not hashed)`);
+  });
+
   it('never reads outside the folder, whatever the manifest names', async () => {
     const dir = folder();
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ schemaVersion: 1, files: [{ file: '../../../etc/passwd', bytes: 1, sha256: '0'.repeat(64) }] }));
@@ -62,8 +72,9 @@ describe('the manifest of a run folder', () => {
   ])('refuses a folder holding $what (exit 2, naming the path), hashing nothing through it', async ({ make, path }) => {
     const dir = folder();
     make(dir);
-    for (const attempt of [folderFiles(dir), verifyFolder(dir)]) {
-      const error = await attempt.then(() => undefined, (e: unknown) => e as { exitCode?: number; message: string });
+    // One after the other: a rejection made before it is awaited would be reported as unhandled.
+    for (const attempt of [() => folderFiles(dir), () => verifyFolder(dir)]) {
+      const error = await attempt().then(() => undefined, (e: unknown) => e as { exitCode?: number; message: string });
       expect(error?.exitCode).toBe(2);
       expect(error?.message).toContain(join(dir, path));
     }

@@ -5,7 +5,7 @@
  * the manifest to match changes that hash. Written last, after every other file of the folder.
  */
 import { createHash } from 'node:crypto';
-import { readdir } from 'node:fs/promises';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod';
 import { UsageError } from '../core/errors.js';
@@ -129,6 +129,8 @@ export interface Verification {
   readonly intact: boolean;
   /** Files the manifest lists whose bytes changed. */
   readonly changed: readonly string[];
+  /** Those of `changed` whose size is not the listed one: not hashed (a file of any size costs no time). */
+  readonly resized: readonly { readonly file: string; readonly bytes: number; readonly listed: number }[];
   /** Files the manifest lists that are gone. */
   readonly missing: readonly string[];
   /** Files in the folder the manifest does not list: not covered by it. */
@@ -151,7 +153,10 @@ export function describeVerification(dir: string, v: Verification): string {
         ]
       : [
         `verify: ${dir}: NOT INTACT: the folder is not what manifest.json lists`,
-        ...v.changed.map((f) => `  changed: ${f}`),
+        ...v.changed.map((f) => {
+          const r = v.resized.find((x) => x.file === f);
+          return `  changed: ${f}${r === undefined ? '' : ` (${r.bytes} bytes, the manifest lists ${r.listed}: not hashed)`}`;
+        }),
         ...v.missing.map((f) => `  missing: ${f}`),
         ...v.unlisted.map((f) => `  not in the manifest: ${f}`),
         `  ${v.matched} files match`,
@@ -232,6 +237,7 @@ export async function verifyFolder(dir: string): Promise<Verification> {
   const { text, manifest } = await readManifest(dir);
   const present = new Set(await folderFiles(dir));
   const changed: string[] = [];
+  const resized: { file: string; bytes: number; listed: number }[] = [];
   const missing: string[] = [];
   let matched = 0;
   for (const entry of manifest.files) {
@@ -240,11 +246,18 @@ export async function verifyFolder(dir: string): Promise<Verification> {
       continue;
     }
     present.delete(entry.file);
+    // Another size is another file: said so without reading it (a file grown to any size costs no time).
+    const bytes = await lstat(join(dir, entry.file)).then((s) => s.size, () => undefined);
+    if (bytes !== undefined && bytes !== entry.bytes) {
+      changed.push(entry.file);
+      resized.push({ file: entry.file, bytes, listed: entry.bytes });
+      continue;
+    }
     const now = await hashFile(join(dir, entry.file)).catch(() => undefined);
     if (now !== undefined && now.sha256 === entry.sha256 && now.bytes === entry.bytes) matched++;
     else changed.push(entry.file);
   }
   const unlisted = [...present];
   const history = historyOf(manifest);
-  return { manifestSha256: sha256Text(text), intact: changed.length === 0 && missing.length === 0 && unlisted.length === 0 && history === null, changed, missing, unlisted, matched, history };
+  return { manifestSha256: sha256Text(text), intact: changed.length === 0 && missing.length === 0 && unlisted.length === 0 && history === null, changed, resized, missing, unlisted, matched, history };
 }

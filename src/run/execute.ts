@@ -37,7 +37,7 @@ import { RunMetrics, exposureWarning, startMetricsServer } from '../metrics/inde
 import { MsHistogram } from '../recorder/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
-import { EventLog, type FileResult, claimRunFolder, makeRunFolder, pointLatestAt, releaseRunFolder, writeAtomically, writeWhole } from './output.js';
+import { EventLog, type FileResult, claimRunFolder, dropClaim, makeRunFolder, pointLatestAt, releaseRunFolder, writeAtomically, writeWhole } from './output.js';
 import { type BaselineComparison, COMPARISON_FILE, type ComparedRun, compareRuns, exitWithComparison } from '../compare/index.js';
 import { Progress, type ProgressMode } from './progress.js';
 import { AbortWatch } from './abort-watch.js';
@@ -165,18 +165,28 @@ async function measureAndReport(options: RunOptions, { scenario, scenarioText, p
     );
   }
   const startedAt = new Date();
-  const claimed = options.runDir === undefined ? { dir: await makeRunFolder(options.outDir, scenario.name, startedAt), made: true } : await claimRunFolder(options.runDir);
+  // --run-dir is claimed exclusively: a second command claiming it is refused at once (exit 2), before anything is sent.
+  const claimed = options.runDir === undefined ? { dir: await makeRunFolder(options.outDir, scenario.name, startedAt), made: true, token: null } : await claimRunFolder(options.runDir);
   const reportDir = claimed.dir;
   let target: ResolvedTarget;
   let events: EventLog;
   let documentsLog: EventLog | undefined;
+  const created: string[] = [];
+  const opened: EventLog[] = [];
   try {
     events = await EventLog.open(join(reportDir, 'events.ndjson'));
-    if (plan.documents !== undefined) documentsLog = await EventLog.open(join(reportDir, 'documents.ndjson'));
+    created.push('events.ndjson');
+    opened.push(events);
+    if (plan.documents !== undefined) {
+      documentsLog = await EventLog.open(join(reportDir, 'documents.ndjson'));
+      created.push('documents.ndjson');
+      opened.push(documentsLog);
+    }
     target = await resolveTarget(scenario, permit, { timeScale: plan.timeScale, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
   } catch (error) {
-    // Nothing was sent and nothing measured: leave no folder behind (a --run-dir the user made is left empty).
-    await releaseRunFolder(claimed);
+    // Nothing was sent and nothing measured: leave no folder behind (a --run-dir the user made is left empty), and only what this run made goes.
+    for (const log of opened) await log.close().catch(() => {});
+    await releaseRunFolder(claimed, created);
     throw error;
   }
   try {
@@ -242,6 +252,8 @@ async function measureAndReport(options: RunOptions, { scenario, scenarioText, p
     if (summaryWritten.error !== null) judgement = judged([...reportFailures, summaryWritten]);
     // Last: it hashes every file above. A manifest that cannot be written fails the run (exit 4) although summary.json, written before, cannot say so.
     // Not over a folder whose summary.json is not the judgement: the manifest would vouch for a mismatched pair.
+    // The claim goes before the manifest, which lists the folder's files: a folder with files in it is refused by any claim anyway.
+    await dropClaim(claimed);
     const manifest =
       summaryWritten.error === null
         ? await options.reports.writeManifest(reportDir, { ...run, end }, judgement.summary, plan.scenario, redact)
@@ -255,6 +267,8 @@ async function measureAndReport(options: RunOptions, { scenario, scenarioText, p
     }
     return { exitCode, reportDir, summary: judgement.summary, manifestSha256: manifest.sha256, failure: measured.failure, writeFailures, summaryPath: summaryWritten.error === null ? join(reportDir, 'summary.json') : null, comparison };
   } finally {
+    // A run that failed after measuring keeps its folder (evidence), not its claim.
+    await dropClaim(claimed);
     await target.embedded?.close();
   }
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WriteStream } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
-import { EVENT_FLUSH_MS, EventLog, claimRunFolder, makeRunFolder, releaseRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
+import { EVENT_FLUSH_MS, EventLog, claimRunFolder, dropClaim, makeRunFolder, releaseRunFolder, useRunFolder, writeAtomically, writeWhole } from './output.js';
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'loadproof-output-'));
 const AT = new Date('2026-11-23T10:00:00.123Z');
@@ -47,15 +47,46 @@ describe('useRunFolder', () => {
   it('releases a folder it made, and empties one it was given', async () => {
     const made = await claimRunFolder(join(fresh(), 'run'));
     writeFileSync(join(made.dir, 'events.ndjson'), '');
-    await releaseRunFolder(made);
+    await releaseRunFolder(made, ['events.ndjson']);
     expect(existsSync(made.dir)).toBe(false);
     const given = join(fresh(), 'run');
     mkdirSync(given);
     const claimed = await claimRunFolder(given);
     expect(claimed.made).toBe(false);
     writeFileSync(join(given, 'events.ndjson'), '');
-    await releaseRunFolder(claimed);
+    await releaseRunFolder(claimed, ['events.ndjson']);
     expect(readdirSync(given)).toEqual([]);
+  });
+
+  // Review of issue 27, defect 3: the claim itself is exclusive, and a release removes only what its command made.
+  it('lets one of two commands claim a folder; the other is refused at once, and releasing leaves the winner\'s files', async () => {
+    for (const made of [false, true]) {
+      const dir = join(fresh(), 'run');
+      if (!made) mkdirSync(dir);
+      const claims = await Promise.allSettled([claimRunFolder(dir), claimRunFolder(dir)]);
+      expect(claims.map((c) => c.status).sort()).toEqual(['fulfilled', 'rejected']);
+      const refused = (claims.find((c) => c.status === 'rejected') as PromiseRejectedResult).reason as { exitCode: number; message: string };
+      expect(refused.exitCode).toBe(2);
+      expect(refused.message).toContain(`--run-dir ${dir}: in use by another command`);
+      const winner = (claims.find((c) => c.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<typeof claimRunFolder>>>).value;
+      writeFileSync(join(dir, 'events.ndjson'), 'live');
+      // A third, once the winner has written: refused, and the winner's file stays.
+      await expect(claimRunFolder(dir)).rejects.toThrow('in use by another command');
+      expect(readFileSync(join(dir, 'events.ndjson'), 'utf8')).toBe('live');
+      // The winner's claim dropped (its files written, as at the end of a run): a folder with files in it is not empty.
+      await dropClaim(winner);
+      await expect(claimRunFolder(dir)).rejects.toThrow('the folder is not empty (it holds events.ndjson)');
+      expect(readFileSync(join(dir, 'events.ndjson'), 'utf8')).toBe('live');
+    }
+  });
+
+  it('releases only the entries its command made, whoever made the folder', async () => {
+    const dir = join(fresh(), 'run');
+    const claimed = await claimRunFolder(dir);
+    writeFileSync(join(dir, 'events.ndjson'), '');
+    writeFileSync(join(dir, 'not-ours.txt'), 'x');
+    await releaseRunFolder(claimed, ['events.ndjson']);
+    expect(readdirSync(dir)).toEqual(['not-ours.txt']);
   });
 
   it('lets only one of two runs that share a folder write its events', async () => {

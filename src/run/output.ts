@@ -10,7 +10,7 @@ import { lstat, mkdir, rename, rm, stat, symlink, writeFile } from 'node:fs/prom
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from '../core/errors.js';
 import { redactWritten } from '../core/redact.js';
-import { claimEmptyFolder, releaseFolder, writeFileAtomically } from '../core/run-folder.js';
+import { type FolderClaim, claimEmptyFolder, dropClaim as dropFolderClaim, releaseFolder, writeFileAtomically } from '../core/run-folder.js';
 
 /** 20261121T040612Z */
 const stamp = (d: Date): string => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -102,24 +102,31 @@ export async function pointLatestAt(outDir: string, runDir: string): Promise<str
  * or an empty one, so no measurement and no file of the user's is ever overwritten. `made`: whether it
  * was made here (see {@link releaseRunFolder}).
  */
-export async function claimRunFolder(dir: string, flag = '--run-dir'): Promise<{ readonly dir: string; readonly made: boolean }> {
+export async function claimRunFolder(dir: string, flag = '--run-dir', command = 'run'): Promise<{ readonly dir: string } & FolderClaim> {
   try {
     await makeFolders(dirname(resolve(dir)));
-    return { dir, ...(await claimEmptyFolder(dir, flag)) };
+    return { dir, ...(await claimEmptyFolder(dir, flag, command)) };
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${flag} ${dir}: cannot make the folder (${whyNot(error)})`, 'nothing was sent');
   }
 }
 
-/** {@link claimRunFolder}, for a caller that leaves the folder in place whatever happens. */
+/** {@link claimRunFolder}, for a caller that leaves the folder in place whatever happens (its claim dropped at once). */
 export async function useRunFolder(dir: string): Promise<string> {
-  return (await claimRunFolder(dir)).dir;
+  const claimed = await claimRunFolder(dir);
+  await dropClaim(claimed);
+  return claimed.dir;
 }
 
-/** Undoes {@link claimRunFolder} when nothing was measured: the folder goes if it was made, else what was put in it. */
-export async function releaseRunFolder(claimed: { readonly dir: string; readonly made: boolean }): Promise<void> {
-  await releaseFolder(claimed.dir, claimed.made);
+/** Drops a run folder's claim: once its command has written into it (a folder with files is refused anyway), before its manifest. */
+export async function dropClaim(claimed: { readonly dir: string } & FolderClaim): Promise<void> {
+  await dropFolderClaim(claimed.dir, claimed);
+}
+
+/** Undoes {@link claimRunFolder} when nothing was measured: the entries made (`created`), the claim, the folder if made here. */
+export async function releaseRunFolder(claimed: { readonly dir: string } & FolderClaim, created: readonly string[]): Promise<void> {
+  await releaseFolder(claimed.dir, claimed, created);
 }
 
 /** Removes a run folder that a run left before sending anything (it holds no measurement). */

@@ -102,6 +102,11 @@ describe('run, mode deid', () => {
     const twice = await runMain(['report', folder]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('line 2: doc 0 appears twice');
+    // Streamed, never gathered whole first (review of issue 27, defect 8): the first bad line ends the read, whatever follows it.
+    writeFileSync(path, `${[lines[0], lines[0], 'x'.repeat(64 * 1024 + 1), ...lines.slice(1)].join('\n')}\n`);
+    const streamed = await runMain(['report', folder]);
+    expect(streamed.code).toBe(2);
+    expect(streamed.stderr).toContain('line 2: doc 0 appears twice');
     const bad = JSON.parse(lines[1]!);
     bad.latencyMs = 'x';
     writeFileSync(path, `${[lines[0], JSON.stringify(bad), ...lines.slice(2)].join('\n')}\n`);

@@ -13,7 +13,9 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
+import { CLAIM_MARKER } from '../../src/core/run-folder.js';
+import { claimRunFolder, releaseRunFolder } from '../../src/run/output.js';
+import { type CliProcess, runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 
 const K = 20;
 let server: MockServer;
@@ -36,6 +38,16 @@ const snapshot = (dir: string): Record<string, string> =>
       .filter((e) => e.isFile())
       .map((e) => [join(e.parentPath, e.name).slice(dir.length), readFileSync(join(e.parentPath, e.name), 'base64')]),
   );
+/** The child's stderr once it holds `text`; rejected if the child exits first (no fixed bound: the child's own limit ends it). */
+const holdReached = (cli: CliProcess, text: string): Promise<string> =>
+  new Promise((resolve, reject) => {
+    let seen = '';
+    cli.child.stderr.on('data', (chunk: string) => {
+      seen += chunk;
+      if (seen.includes(text)) resolve(seen);
+    });
+    cli.child.on('exit', (code, signal) => reject(new Error(`exited (${code ?? signal}) before "${text}" on stderr: ${seen}`)));
+  });
 const readJson = (path: string): any => JSON.parse(readFileSync(path, 'utf8'));
 const sent = (): number => server.stats().requests.token.received + server.stats().requests.identification.received;
 
@@ -162,6 +174,62 @@ describe('case 3: --run-dir writes only into a folder made for it or empty', () 
   });
 });
 
+// Review of issue 27, defect 3: two commands claiming one --run-dir; the loser must not empty the winner's folder.
+describe('case 3: a --run-dir claimed by another command', () => {
+  it('run --run-dir into a folder another command holds: exit 2 "in use", nothing sent, its files untouched', async () => {
+    const dir = fresh();
+    const holder = await claimRunFolder(dir);
+    writeFileSync(join(dir, 'events.ndjson'), '{"live":1}\n');
+    const before = snapshot(dir);
+    const { file } = scenarioWorkspace(scenarioAt(server.url, 'into'));
+    const sentBefore = sent();
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', dir]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(`--run-dir ${dir}: in use by another command`);
+    expect(sent()).toBe(sentBefore);
+    expect(snapshot(dir)).toEqual(before);
+    await releaseRunFolder(holder, ['events.ndjson']);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('merge --run-dir into a folder another command holds: exit 2 "in use", its files untouched', async () => {
+    const dir = fresh();
+    const holder = await claimRunFolder(dir);
+    const before = snapshot(dir);
+    const { code, stderr } = await runMain(['merge', ...SHARDS, '--no-charts', '--run-dir', dir]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(`--run-dir ${dir}: in use by another command`);
+    expect(snapshot(dir)).toEqual(before);
+    expect(readdirSync(join(dir, '..')).filter((f) => f.includes('.merging-'))).toEqual([]);
+    await releaseRunFolder(holder, []);
+  });
+
+  it('a claim left by a killed command is explained: the marker is named, and what to do', async () => {
+    const dir = fresh();
+    await claimRunFolder(dir);
+    const { file } = scenarioWorkspace(scenarioAt(server.url, 'into'));
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', dir]);
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(join(dir, CLAIM_MARKER));
+    expect(stderr).toContain('killed');
+  });
+
+  it('a run and a merge that finish in a --run-dir leave no claim marker: verify says intact', async () => {
+    const ran = fresh();
+    const { file } = scenarioWorkspace(scenarioAt(server.url, 'into'));
+    const run = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', ran]);
+    expect([0, 5], run.stderr).toContain(run.code);
+    const merged = fresh();
+    const merge = await runMain(['merge', ...SHARDS, '--no-charts', '--run-dir', merged]);
+    expect([0, 1, 4, 5], merge.stderr).toContain(merge.code);
+    for (const dir of [ran, merged]) {
+      expect(readdirSync(dir)).not.toContain(CLAIM_MARKER);
+      expect(readJson(join(dir, 'manifest.json')).files.map((f: { file: string }) => f.file)).not.toContain(CLAIM_MARKER);
+      expect((await runMain(['verify', dir])).code).toBe(0);
+    }
+  });
+});
+
 describe('case 4: a shard whose history says it changed after its run is refused', () => {
   it('events edited, then `report` run on the shard (its new manifest intact): verify says the history is not, and merge refuses it', async () => {
     const shard = copy(SHARDS[1]!);
@@ -262,6 +330,10 @@ describe('case 5: hostile files inside a folder', () => {
     { field: 'guard.checks', edit: (r: any) => (r.guard.checks = null) },
     { field: 'target', edit: (r: any) => (r.target = null) },
     { field: 'timeScale', edit: (r: any) => (r.timeScale = -1) },
+    // Review of issue 27, defect 5: an encoded field is decoded when checked, not later in the judge.
+    { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = 'garbage!!') },
+    { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = 'AAAA') },
+    { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = '') },
   ])('run.json with a bad $field: report, compare and merge refuse it naming the field (exit 2), no TypeError', async ({ field, edit }) => {
     const dir = copy(RUN);
     const run = readJson(join(dir, 'run.json'));
@@ -299,8 +371,9 @@ describe('case 13: a signal during merge or report leaves a complete folder or n
     const cli = startCli(['merge', ...SHARDS, '--no-charts', '--out', out], { LOADPROOF_TEST_HOLD: 'merge:before-commit' });
     let stderr = '';
     cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
-    for (let i = 0; i < 1000 && !stderr.includes('test hold: merge:before-commit'); i++) await new Promise((r) => setTimeout(r, 10));
-    expect(stderr).toContain('test hold: merge:before-commit');
+    // Waited for on the line itself (bounded by the child's own limit), and asserted: a signal sent before the
+    // handlers are installed would end the child with no exit code at all.
+    expect(await holdReached(cli, 'test hold: merge:before-commit')).toContain('test hold: merge:before-commit');
     // Whole by now, but not yet in place.
     expect(readdirSync(out).filter((f) => !f.startsWith('.'))).toEqual([expect.stringMatching(/sharded-merged$/)]);
     cli.child.kill(signal);
@@ -314,7 +387,9 @@ describe('case 13: a signal during merge or report leaves a complete folder or n
     const cli = startCli(['merge', ...SHARDS, '--no-charts', '--run-dir', dir], { LOADPROOF_TEST_HOLD: 'merge:before-commit' });
     let stderr = '';
     cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
-    for (let i = 0; i < 1000 && !stderr.includes('test hold'); i++) await new Promise((r) => setTimeout(r, 10));
+    // Waited for on the line itself (bounded by the child's own limit), and asserted: a signal sent before the
+    // handlers are installed would end the child with no exit code at all.
+    expect(await holdReached(cli, 'test hold: merge:before-commit')).toContain('test hold: merge:before-commit');
     cli.child.kill('SIGTERM');
     expect((await cli.exited).code, stderr).toBe(130);
     expect(readdirSync(dir)).toEqual([]);
@@ -327,7 +402,9 @@ describe('case 13: a signal during merge or report leaves a complete folder or n
     const cli = startCli(['report', dir], { LOADPROOF_TEST_HOLD: 'report:before-writing' });
     let stderr = '';
     cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
-    for (let i = 0; i < 1000 && !stderr.includes('test hold'); i++) await new Promise((r) => setTimeout(r, 10));
+    // Waited for on the line itself (bounded by the child's own limit), and asserted: a signal sent before the
+    // handlers are installed would end the child with no exit code at all.
+    expect(await holdReached(cli, 'test hold: report:before-writing')).toContain('test hold: report:before-writing');
     cli.child.kill(signal);
     expect((await cli.exited).code, stderr).toBe(130);
     expect(snapshot(dir)).toEqual(before);
