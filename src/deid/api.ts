@@ -6,6 +6,7 @@
  */
 import { smallRequest, type SmallResponse } from '../client/small-request.js';
 import { parseJsonObject } from '../client/json.js';
+import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from '../client/http1/index.js';
 import type { SendPermit } from '../core/send-permit.js';
 import { parseRetryAfterS } from '../client/retry.js';
 import { HEADER_SAFE } from '../client/token.js';
@@ -64,9 +65,13 @@ export async function call(session: ApiSession, endpoint: ApiEndpoint, init: { m
     attempts++;
     let res: SmallResponse;
     try {
-      res = await smallRequest(session.target.permit, url, { ...init, signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))) });
+      // Obfuscation's answer holds a whole document: its cap is its own (one call at a time here).
+      const maxBytes = endpoint === 'obfuscation' ? { maxBytes: MAX_OBFUSCATION_ANSWER_BYTES } : {};
+      res = await smallRequest(session.target.permit, url, { ...init, ...maxBytes, signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))) });
     } catch (error) {
       record(null);
+      // The service did answer: too large to read is not "no answer".
+      if (error instanceof AnswerTooLargeError) throw new ApiCallError(endpoint, null, `${endpoint}: the answer from ${url} ${error.message}`);
       const code = (error as { code?: string }).code ?? (error as Error).name;
       throw new ApiCallError(endpoint, null, `${endpoint}: no answer from ${url} (${code})`);
     }
