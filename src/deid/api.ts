@@ -101,8 +101,13 @@ export async function fetchToken(session: ApiSession): Promise<string> {
   const { target } = session;
   const body = JSON.stringify({ client_id: target.clientId, client_secret: target.clientSecret, audience: target.audience, grant_type: GRANT_TYPE });
   const res = await call(session, 'token', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
-  const token = jsonObject('token', res, '{"access_token": …}').access_token;
-  if (typeof token !== 'string' || token === '') throw new ChainError('token: the answer has no access_token string');
+  const parsed = parseJsonObject(res.text);
+  const token = parsed?.access_token;
+  // An answer without a usable token is an authentication failure (a token ApiCallError with its status), as in run, probe and check.
+  if (typeof token !== 'string' || token === '') {
+    const what = parsed === undefined ? 'is not a JSON object' : token === undefined ? 'has no access_token' : `has an access_token that is not a non-empty string (${token === null ? 'null' : typeof token})`;
+    throw new ApiCallError('token', res.status, `token: the answer (${res.status}) ${what}; expected {"access_token": "…"}`);
+  }
   // An authentication failure where the token enters (not a request that then "gets no answer"): never sent.
   if (!HEADER_SAFE.test(token)) throw new ApiCallError('token', res.status, `token: the access_token (${token.length} characters, not shown) holds characters a header cannot carry (only visible ASCII, RFC 6750); it was not sent`);
   session.onToken?.(token);
