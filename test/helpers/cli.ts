@@ -75,13 +75,15 @@ export async function runMain(args: readonly string[], env: Record<string, strin
   if (!existsSync(BUILT)) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
   const { main } = (await import(BUILT_MAIN)) as typeof import('../../src/cli/main.js');
   const { SecretMask } = (await import(new URL('../../dist/core/redact.js', import.meta.url).href)) as typeof import('../../src/core/redact.js');
-  const { printable } = (await import(new URL('../../dist/cli/io.js', import.meta.url).href)) as typeof import('../../src/cli/io.js');
+  const { dataText, printable } = (await import(new URL('../../dist/cli/io.js', import.meta.url).href)) as typeof import('../../src/cli/io.js');
   const secrets = new SecretMask();
   let stdout = '';
   let stderr = '';
   const code = await main(args, {
     stdout: (text) => (stdout += printable(secrets, text)),
     stderr: (text) => (stderr += printable(secrets, text)),
+    // Captured as a pipe would get it: data exact, secrets masked.
+    stdoutData: (text) => (stdout += dataText(secrets, text, false)),
     secrets,
     env: { ...process.env, ...env },
     argv: args,
