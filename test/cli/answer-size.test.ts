@@ -5,19 +5,23 @@
  * "obfuscation: no answer … (LOADPROOF_ANSWER_TOO_LARGE)" although it had answered. The obfuscation
  * answer's cap is sized from the largest answer the spec allows; an answer over a cap is named as such.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/client/http1/index.js';
 import { MAX_DEID_DOCUMENT_CHARS } from '../../src/preflight/deid-once.js';
 import { type Stub, startStub } from '../helpers/stub.js';
-import { runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 import { scenarioAt } from '../helpers/reconcile.js';
 
 let stub: Stub | undefined;
+let server: MockServer | undefined;
 afterEach(async () => {
   await stub?.close();
+  await server?.close();
   stub = undefined;
+  server = undefined;
 });
 
 /** `chars` characters of CJK text (3 UTF-8 bytes each) with a name and a date now and then. */
@@ -44,6 +48,25 @@ describe('the largest obfuscation answer is read, through the real mock over loo
     // Masks keep the length: every character came back.
     expect(out.text.length).toBe(text.length);
     expect(out.text).not.toContain('John Smith');
+  }, 120_000);
+});
+
+describe('a deid-mode run: a large document is obfuscated, not counted as an error', () => {
+  it('one 96,000-character CJK document: ok, no too_large', async () => {
+    const K = 60;
+    server = await startMockServer({ timeScale: K });
+    const ws = scenarioWorkspace(
+      `name: big\ndescription: one large document\nmode: deid\ntarget: { environment: mock, baseUrl: "${server.url}" }\npayload: { source: notes, seed: 1 }\nphases:\n  - { name: one, duration: 10s, rpm: 6 }\n`,
+    );
+    mkdirSync(join(ws.dir, 'notes'));
+    writeFileSync(join(ws.dir, 'notes', 'big.txt'), cjkDocument(96_000));
+    const { stderr } = await runMain(['run', '--no-charts', '--quiet', ws.file, '--time-scale', String(K), '--out', ws.out]);
+    const folder = join(ws.out, runFolders(ws.out)[0]!);
+    const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'));
+    expect(summary.deid.overall.failed, stderr).toEqual({ identification: 0, obfuscation: 0 });
+    expect(summary.deid.overall.ok).toBe(summary.deid.overall.documents);
+    expect(summary.deid.overall.documents).toBeGreaterThan(0);
+    expect(JSON.stringify(summary)).not.toContain('too_large":1');
   }, 120_000);
 });
 
