@@ -8,7 +8,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Stub, startStub } from '../helpers/stub.js';
+import { type Stub, startStub, tokenAnswer } from '../helpers/stub.js';
 import { runMain } from '../helpers/cli.js';
 import { scenarioAt } from '../helpers/reconcile.js';
 
@@ -22,6 +22,8 @@ const BODIES: [string, unknown][] = [
   ['{}', {}],
   ['{"access_token": 5}', { access_token: 5, token_type: 'Bearer', expires_in: 3600 }],
   ['{"access_token": null}', { access_token: null, token_type: 'Bearer', expires_in: 3600 }],
+  ['{"access_token": ["x"]}', { access_token: ['lpmock_at_x'] }],
+  ['a JSON string, not an object', 'lpmock_at_x'],
 ];
 
 async function scenario(url: string): Promise<{ dir: string; file: string }> {
@@ -72,5 +74,17 @@ describe('a 200 token answer without a usable access_token: AUTH_FAILED, exit 4,
     expect(stdout + stderr).toContain('AUTH_FAILED');
     expect(stdout + stderr).not.toContain('TARGET_UNREACHABLE');
     expect(stub.counts.identification).toBe(0);
+  });
+
+  it.each(BODIES)('run, a renewal mid-run (after a 401) answering %s', async (_name, body) => {
+    stub = await startStub({
+      token: (n) => (n === 1 ? tokenAnswer(1) : { status: 200, body }),
+      identify: (n) => (n === 1 ? { status: 401, body: { error: 'invalid_token' } } : { status: 200, body: { entities: [] } }),
+    });
+    const { dir, file } = await scenario(stub.url);
+    const { code, stderr } = await runMain(['run', file, '--out', join(dir, 'reports'), '--no-charts', '--quiet']);
+    expect(code, stderr).toBe(4);
+    expect(stderr).toContain('AUTH_FAILED');
+    expect(stderr).not.toContain('TARGET_UNREACHABLE');
   });
 });
