@@ -66,7 +66,8 @@ const BUILT_MAIN = new URL('../../dist/cli/main.js', import.meta.url).href;
 
 /**
  * Runs the built CLI's `main(argv, io)` inside this process, with a captured Io that masks secrets and
- * escapes terminal controls as the real one does (src/cli/io.ts `printable`): what a command decides (validation, judgement, files written, exit code) without
+ * escapes terminal controls as the real one does (src/cli/io.ts `printable`; data such as deid's document as
+ * into a pipe, `dataText`): what a command decides (validation, judgement, files written, exit code) without
  * the ~0.5 s of CPU a node start-up costs. It loads dist/ (not src/) because an embedded run starts
  * the mock in a worker thread from dist/mock/worker.js. What only a process shows (signals, the
  * separation of the real stdout and stderr, a crash outside main) stays with {@link runCli}.
