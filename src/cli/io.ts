@@ -5,6 +5,11 @@ export interface Io {
   /** Both print through `printable`: a secret registered in `secrets` never reaches the terminal, nor does a raw control character. */
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
+  /**
+   * Data, not a message (`deid`'s obfuscated document): printed exactly, secrets masked, when stdout is a
+   * pipe or a file; escaped as messages are when stdout is a terminal (see {@link dataText}).
+   */
+  readonly stdoutData: (text: string) => void;
   /** The secrets of this process (client secret, tokens), added as soon as they are known. */
   readonly secrets: SecretMask;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -46,6 +51,14 @@ export function printable(secrets: SecretMask, text: string): string {
 }
 
 /**
+ * Data as it is printed: secrets masked always; escaped as a message only on a terminal. Into a pipe or a
+ * file a document's soft hyphens, RLMs or form feeds are its own characters, and must arrive as they are.
+ */
+export function dataText(secrets: SecretMask, text: string, isTTY: boolean): string {
+  return isTTY ? printable(secrets, text) : secrets.redact(text);
+}
+
+/**
  * Writes to a standard stream that the reader may close (`loadproof run … | head`): once it is
  * closed (EPIPE), further text is dropped instead of crashing the run, whose files are its record.
  */
@@ -68,6 +81,7 @@ export function processIo(): Io {
   return {
     stdout: (text) => stdout(printable(secrets, text)),
     stderr: (text) => stderr(printable(secrets, text)),
+    stdoutData: (text) => stdout(dataText(secrets, text, process.stdout.isTTY === true)),
     secrets,
     env: process.env,
     argv: process.argv.slice(2),

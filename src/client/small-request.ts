@@ -6,7 +6,7 @@
  * kept-alive connection that the server closed while it sat idle (a Node server does after 5 s) would fail
  * the next one, a token renewal an hour later. Failures are node's errors (`code`: ECONNREFUSED, ECONNRESET, …); an abort by
  * `signal` rejects with an AbortError whose `cause` is the signal's reason. An answer whose body is over
- * MAX_ANSWER_BYTES (announced or read) is not read on: the call fails with AnswerTooLargeError and its
+ * `maxBytes` (default MAX_ANSWER_BYTES; announced or read) is not read on: the call fails with AnswerTooLargeError and its
  * connection is closed.
  */
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
@@ -20,6 +20,8 @@ export interface SmallRequest {
   readonly body?: string;
   /** Ends the call (its socket too) when aborted. */
   readonly signal?: AbortSignal;
+  /** The largest answer body read, bytes (default MAX_ANSWER_BYTES). */
+  readonly maxBytes?: number;
 }
 
 export interface SmallResponse {
@@ -36,18 +38,19 @@ export function smallRequest(permit: SendPermit, url: string, options: SmallRequ
     const send = new URL(url).protocol === 'https:' ? httpsRequest : httpRequest;
     const headers = options.body === undefined ? { ...options.headers } : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
     const req = send(url, { method: options.method ?? 'GET', headers, agent: false, ...(options.signal === undefined ? {} : { signal: options.signal }) }, (res) => {
+      const maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
       const chunks: Buffer[] = [];
       let bytes = 0;
       // Settled first, then the socket closed: the rest of the answer is never read.
       const tooLarge = (): void => {
-        reject(new AnswerTooLargeError(MAX_ANSWER_BYTES));
+        reject(new AnswerTooLargeError(maxBytes));
         req.destroy();
       };
       const announced = res.headers['content-length'];
-      if (announced !== undefined && Number(announced) > MAX_ANSWER_BYTES) return tooLarge();
+      if (announced !== undefined && Number(announced) > maxBytes) return tooLarge();
       res.on('data', (chunk: Buffer) => {
         bytes += chunk.length;
-        if (bytes > MAX_ANSWER_BYTES) tooLarge();
+        if (bytes > maxBytes) tooLarge();
         else chunks.push(chunk);
       });
       res.on('error', reject);

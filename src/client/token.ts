@@ -284,6 +284,11 @@ export class TokenProvider {
       throw new TokenCallFailed(new RunFailure('AUTH_FAILED', `cannot authenticate: the token endpoint ${url} answered 200 with ${what}; an OAuth 2.0 access token is visible ASCII (RFC 6750), and loadproof does not send it.`, "no request was sent with it; ask the service's support about its tokens"), true);
     }
     if (status === 200 && typeof token === 'string') return this.keep(token, parsed!.expires_in, startMs);
+    // A 200 without a usable token (none, a number, null, not JSON): the same authentication failure, in every command.
+    if (status === 200) {
+      const what = parsed === undefined ? 'a body that is not a JSON object' : token === undefined ? 'no access_token' : `an access_token that is not a string (${token === null ? 'null' : typeof token})`;
+      throw new TokenCallFailed(new RunFailure('AUTH_FAILED', `cannot authenticate: the token endpoint ${url} answered 200 with ${what}; expected {"access_token": "…"} (a string).`, "no request was sent; ask the service's support about its tokens"), true);
+    }
     const refused = status === 401 || status === 403;
     throw new TokenCallFailed(new RunFailure(refused ? 'AUTH_FAILED' : 'TARGET_UNREACHABLE', this.explain(status, parsed), 'no load was sent'), refused);
   }

@@ -6,6 +6,7 @@
  */
 import { smallRequest, type SmallResponse } from '../client/small-request.js';
 import { parseJsonObject } from '../client/json.js';
+import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from '../client/http1/index.js';
 import type { SendPermit } from '../core/send-permit.js';
 import { parseRetryAfterS } from '../client/retry.js';
 import { HEADER_SAFE } from '../client/token.js';
@@ -64,9 +65,13 @@ export async function call(session: ApiSession, endpoint: ApiEndpoint, init: { m
     attempts++;
     let res: SmallResponse;
     try {
-      res = await smallRequest(session.target.permit, url, { ...init, signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))) });
+      // Obfuscation's answer holds a whole document: its cap is its own (one call at a time here).
+      const maxBytes = endpoint === 'obfuscation' ? { maxBytes: MAX_OBFUSCATION_ANSWER_BYTES } : {};
+      res = await smallRequest(session.target.permit, url, { ...init, ...maxBytes, signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))) });
     } catch (error) {
       record(null);
+      // The service did answer: too large to read is not "no answer".
+      if (error instanceof AnswerTooLargeError) throw new ApiCallError(endpoint, null, `${endpoint}: the answer from ${url} ${error.message}`);
       const code = (error as { code?: string }).code ?? (error as Error).name;
       throw new ApiCallError(endpoint, null, `${endpoint}: no answer from ${url} (${code})`);
     }
@@ -96,8 +101,13 @@ export async function fetchToken(session: ApiSession): Promise<string> {
   const { target } = session;
   const body = JSON.stringify({ client_id: target.clientId, client_secret: target.clientSecret, audience: target.audience, grant_type: GRANT_TYPE });
   const res = await call(session, 'token', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
-  const token = jsonObject('token', res, '{"access_token": …}').access_token;
-  if (typeof token !== 'string' || token === '') throw new ChainError('token: the answer has no access_token string');
+  const parsed = parseJsonObject(res.text);
+  const token = parsed?.access_token;
+  // An answer without a usable token is an authentication failure (a token ApiCallError with its status), as in run, probe and check.
+  if (typeof token !== 'string' || token === '') {
+    const what = parsed === undefined ? 'is not a JSON object' : token === undefined ? 'has no access_token' : `has an access_token that is not a non-empty string (${token === null ? 'null' : typeof token})`;
+    throw new ApiCallError('token', res.status, `token: the answer (${res.status}) ${what}; expected {"access_token": "…"}`);
+  }
   // An authentication failure where the token enters (not a request that then "gets no answer"): never sent.
   if (!HEADER_SAFE.test(token)) throw new ApiCallError('token', res.status, `token: the access_token (${token.length} characters, not shown) holds characters a header cannot carry (only visible ASCII, RFC 6750); it was not sent`);
   session.onToken?.(token);

@@ -35,6 +35,8 @@ export interface CheckOutcome {
   readonly guard: GuardDecision;
   /** 0: every answer as the spec says (the guard allowed the load test before any call); 1: an answer that is not; 4: no answer, or no token. */
   readonly exitCode: number;
+  /** Why it is 4: no answer (TARGET_UNREACHABLE), or an answer without a usable token (AUTH_FAILED), as run, probe and deid say. */
+  readonly failure?: 'TARGET_UNREACHABLE' | 'AUTH_FAILED';
 }
 
 export interface CheckOptions {
@@ -147,7 +149,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
   }
   const { guard } = options;
   const exitCode = unreachable || accessToken === undefined ? EXIT.runFailed : steps.some((s) => !s.ok) ? EXIT.slaNotMet : EXIT.pass;
-  return { steps, guard, exitCode };
+  const failure = unreachable ? 'TARGET_UNREACHABLE' : accessToken === undefined ? 'AUTH_FAILED' : undefined;
+  return { steps, guard, exitCode, ...(failure === undefined ? {} : { failure }) };
 }
 
 function bodyOf(text: string): Record<string, unknown> | undefined {

@@ -23,6 +23,8 @@ export function formatCheck(outcome: CheckOutcome): string[] {
       ? 'every endpoint answered as the spec says, and the guard would allow the load test'
       : outcome.exitCode === 1
           ? 'an answer was not what the spec says (✖ above)'
-          : 'the target could not be reached, or gave no token';
+          : outcome.failure === 'AUTH_FAILED'
+            ? 'the token endpoint gave no usable token (AUTH_FAILED)'
+            : 'the target could not be reached (TARGET_UNREACHABLE)';
   return [...formatTable(rows, (col) => col === 2 || col === 3).map((r) => `  ${r}`), '', 'the load test itself:', ...describeDecision(outcome.guard).map((l) => `  ${l}`), '', `check: ${verdict} — exit ${outcome.exitCode}`];
 }

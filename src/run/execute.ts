@@ -18,7 +18,7 @@ import { extname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { attemptWallDeadlineMs, createApiCall, createIdentify } from '../client/api.js';
 import { TokenProvider } from '../client/token.js';
-import { ConnectionPool } from '../client/http1/index.js';
+import { ConnectionPool, MAX_OBFUSCATION_ANSWER_BYTES } from '../client/http1/index.js';
 import { ScaledClock } from '../core/clock.js';
 import { Interrupted, type LoadproofError, RunFailure, ThresholdAbort, UsageError } from '../core/errors.js';
 import { EXIT } from '../core/exit-codes.js';
@@ -314,7 +314,7 @@ async function measure(plan: Plan, target: ResolvedTarget, events: EventLog, sin
   const maxInFlight = maxInFlightOf(plan);
   const pool = ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight);
   // mode deid: obfuscation calls on connections of their own (the endpoint has its own, higher limits).
-  const obfuscationPool = plan.documents === undefined ? undefined : ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight);
+  const obfuscationPool = plan.documents === undefined ? undefined : ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, undefined, MAX_OBFUSCATION_ANSWER_BYTES);
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
   const watch = new TargetWatch(k);

@@ -63,6 +63,7 @@ async function runWithSignal(args: string[]): Promise<{ code: number; stderr: st
   const code = await main(args, {
     stdout: () => {},
     stderr: (t) => (stderr += t),
+    stdoutData: () => {},
     secrets: new SecretMask(),
     env: { ...process.env },
     argv: args,

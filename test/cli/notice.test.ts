@@ -81,7 +81,7 @@ describe('loadproof notice, its clock injected', () => {
     const { SecretMask } = await import('../../src/core/redact.js');
     const { file } = scenarioWorkspace(UNANNOUNCED);
     let out = '';
-    const io = { stdout: (t: string) => (out += t), stderr: () => {}, secrets: new SecretMask(), env: {}, argv: [], cwd: '.', stderrIsTTY: false, stderrColumns: () => undefined, readStdin: async () => '', waitForSignal: () => new Promise<never>(() => {}) };
+    const io = { stdout: (t: string) => (out += t), stderr: () => {}, stdoutData: (t: string) => (out += t), secrets: new SecretMask(), env: {}, argv: [], cwd: '.', stderrIsTTY: false, stderrColumns: () => undefined, readStdin: async () => '', waitForSignal: () => new Promise<never>(() => {}) };
     const args = { scenario: file, at: '2027-03-01T10:00:00Z', json: true, _: [], $0: 'loadproof' } as never;
     // Run at 08:00 UTC on 1 March 2027: the notice is sent on the 1st, and allows a start from 00:00 UTC on the 15th.
     expect(await runNotice(args, io, Date.parse('2027-03-01T08:00:00Z'))).toBe(3);

@@ -66,7 +66,8 @@ const BUILT_MAIN = new URL('../../dist/cli/main.js', import.meta.url).href;
 
 /**
  * Runs the built CLI's `main(argv, io)` inside this process, with a captured Io that masks secrets and
- * escapes terminal controls as the real one does (src/cli/io.ts `printable`): what a command decides (validation, judgement, files written, exit code) without
+ * escapes terminal controls as the real one does (src/cli/io.ts `printable`; data such as deid's document as
+ * into a pipe, `dataText`): what a command decides (validation, judgement, files written, exit code) without
  * the ~0.5 s of CPU a node start-up costs. It loads dist/ (not src/) because an embedded run starts
  * the mock in a worker thread from dist/mock/worker.js. What only a process shows (signals, the
  * separation of the real stdout and stderr, a crash outside main) stays with {@link runCli}.
@@ -75,13 +76,15 @@ export async function runMain(args: readonly string[], env: Record<string, strin
   if (!existsSync(BUILT)) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
   const { main } = (await import(BUILT_MAIN)) as typeof import('../../src/cli/main.js');
   const { SecretMask } = (await import(new URL('../../dist/core/redact.js', import.meta.url).href)) as typeof import('../../src/core/redact.js');
-  const { printable } = (await import(new URL('../../dist/cli/io.js', import.meta.url).href)) as typeof import('../../src/cli/io.js');
+  const { dataText, printable } = (await import(new URL('../../dist/cli/io.js', import.meta.url).href)) as typeof import('../../src/cli/io.js');
   const secrets = new SecretMask();
   let stdout = '';
   let stderr = '';
   const code = await main(args, {
     stdout: (text) => (stdout += printable(secrets, text)),
     stderr: (text) => (stderr += printable(secrets, text)),
+    // Captured as a pipe would get it: data exact, secrets masked.
+    stdoutData: (text) => (stdout += dataText(secrets, text, false)),
     secrets,
     env: { ...process.env, ...env },
     argv: args,

@@ -66,9 +66,10 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
     });
     if (args.json) {
       const entities = result.entities.map((e) => ({ ...e, ...(args['show-values'] ? { value: text.slice(e.start, e.end) } : {}) }));
-      io.stdout(`${JSON.stringify({ text: result.text, pieces: result.pieces.map((p) => ({ offset: p.offset, length: p.text.length })), entities, identifyRequests: result.identifyRequests, truncatedPieces: result.truncatedPieces, remaining: result.remaining, calls }, null, 2)}\n`);
+      io.stdoutData(`${JSON.stringify({ text: result.text, pieces: result.pieces.map((p) => ({ offset: p.offset, length: p.text.length })), entities, identifyRequests: result.identifyRequests, truncatedPieces: result.truncatedPieces, remaining: result.remaining, calls }, null, 2)}\n`);
     } else {
-      io.stdout(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+      // The document is data: exact into a pipe or file (the Io escapes it only on a terminal).
+      io.stdoutData(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
       io.stderr(`${deidSummaryLine(result, calls, text)}\n${replacementTable(result, text, args['show-values']).join('\n')}\n`);
     }
     return result.truncatedPieces > 0 || result.remaining > 0 ? EXIT.slaNotMet : EXIT.pass;

@@ -52,11 +52,12 @@ export class Connection {
   constructor(
     origin: Origin,
     maxHeadBytes: number,
+    maxAnswerBytes: number,
     private readonly onReady: (c: Connection, error: Error | undefined) => void,
     private readonly onFree: (c: Connection) => void,
     private readonly onGone: (c: Connection) => void,
   ) {
-    this.parser = new ResponseParser(maxHeadBytes);
+    this.parser = new ResponseParser(maxHeadBytes, maxAnswerBytes);
     const host = origin.hostname.startsWith('[') ? origin.hostname.slice(1, -1) : origin.hostname;
     if (origin.protocol === 'https:') {
       // Default verification of the server's certificate; SNI unless the host is an address.

@@ -1,3 +1,3 @@
 export { ConnectionPool, CancelledError, DeadlineError, type PoolOptions } from './pool.js';
-export { AnswerTooLargeError, type Http1Response, HttpParseError, PrematureCloseError, ResponseParser, DEFAULT_MAX_HEAD_BYTES, MAX_ANSWER_BYTES } from './parser.js';
+export { AnswerTooLargeError, type Http1Response, HttpParseError, PrematureCloseError, ResponseParser, DEFAULT_MAX_HEAD_BYTES, MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES } from './parser.js';
 export type { Origin } from './connection.js';

@@ -33,7 +33,7 @@ export class HttpParseError extends Error {
 export class AnswerTooLargeError extends Error {
   readonly code = 'LOADPROOF_ANSWER_TOO_LARGE';
   constructor(readonly maxBytes: number) {
-    super(`the answer's body is larger than ${maxBytes} bytes; it was not read past that`);
+    super(`the answer is larger than ${maxBytes} bytes (too_large); it was not read past that`);
     this.name = 'AnswerTooLargeError';
   }
 }
@@ -55,6 +55,13 @@ export const DEFAULT_MAX_HEAD_BYTES = 16 * 1024;
  * gives, yet 128 requests in flight hold at most 32 MiB of answers. Past it the answer is not read on.
  */
 export const MAX_ANSWER_BYTES = 256 * 1024;
+/**
+ * The largest obfuscation answer read, bytes: sized from the largest one the spec allows, not from the
+ * others'. Its text is at most 100,000 UTF-16 units, 6 bytes each at worst as JSON (a \u escape; CJK is 3),
+ * 600 KB; tags grow it by at most 10,000 (the most entities) × ~66 bytes, 660 KB; and the replacements list
+ * is 10,000 records of at most ~250 bytes, 2.5 MB: 3.8 MB, rounded up to 4 MiB. Used only for obfuscation.
+ */
+export const MAX_OBFUSCATION_ANSWER_BYTES = 4 * 1024 * 1024;
 /** The longest chunk-size or trailer line accepted, bytes. */
 const MAX_LINE_BYTES = 8 * 1024;
 

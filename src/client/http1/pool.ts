@@ -9,7 +9,7 @@
 import { type SendPermit, checkPermitted } from '../../core/send-permit.js';
 import { Connection, type Exchange, type Origin } from './connection.js';
 import { Deadlines, type Expiring } from './deadlines.js';
-import { DEFAULT_MAX_HEAD_BYTES, type Http1Response } from './parser.js';
+import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './parser.js';
 
 export interface PoolOptions {
   /** The guard's permit: a pool connects only where the guard allowed traffic to go. */
@@ -19,6 +19,8 @@ export interface PoolOptions {
   readonly maxConnections: number;
   /** The largest response head accepted, bytes. */
   readonly maxHeadBytes?: number;
+  /** The largest answer body read, bytes (default MAX_ANSWER_BYTES; obfuscation's is larger). */
+  readonly maxAnswerBytes?: number;
   /** How long a connection may sit idle and still be used, when the server gave no Keep-Alive timeout (ms; default 4,000). */
   readonly idleLifetimeMs?: number;
 }
@@ -123,11 +125,11 @@ export class ConnectionPool {
   }
 
   /** A pool for the origin of `baseUrl` (http: or https:). */
-  static forUrl(permit: SendPermit, baseUrl: string, maxConnections: number, tls?: Origin['tls']): ConnectionPool {
+  static forUrl(permit: SendPermit, baseUrl: string, maxConnections: number, tls?: Origin['tls'], maxAnswerBytes?: number): ConnectionPool {
     const url = new URL(baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
     const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    return new ConnectionPool({ permit, origin: { protocol: url.protocol, hostname: url.hostname, port, ...(tls === undefined ? {} : { tls }) }, maxConnections });
+    return new ConnectionPool({ permit, origin: { protocol: url.protocol, hostname: url.hostname, port, ...(tls === undefined ? {} : { tls }) }, maxConnections, ...(maxAnswerBytes === undefined ? {} : { maxAnswerBytes }) });
   }
 
   /**
@@ -221,7 +223,7 @@ export class ConnectionPool {
   private connect(): Connection {
     this.opened++;
     this.connecting++;
-    const connection = new Connection(this.options.origin, this.maxHeadBytes, this.onReady, this.onFree, this.onGone);
+    const connection = new Connection(this.options.origin, this.maxHeadBytes, this.options.maxAnswerBytes ?? MAX_ANSWER_BYTES, this.onReady, this.onFree, this.onGone);
     this.all.add(connection);
     return connection;
   }
