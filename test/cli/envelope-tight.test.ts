@@ -43,16 +43,24 @@ describe('loadproof run: 429s judged against the envelope', () => {
   it('flags a mock whose limiter is 10 % tighter than documented (sustained 90, burst 180)', { timeout: 90_000 }, async () => {
     // burst.yaml's warm-up (1 minute of it) and burst: the tighter bucket (450 tokens, refilled at 90
     // rpm) runs dry about 4 minutes into the burst, while the documented one still holds about 100.
-    // k = 60: a target's silence must now also last 5 s of wall time before it ends a run (at k = 60 a model
-    // minute is one wall second, which a stall of a busy machine once reached), and a request enters the
-    // mock's model at its due time, so a busy machine does not move the model's course.
-    const k = 60;
+    // k = 20: a request enters the mock's model at its due time, so a busy machine does not move the model's
+    // course, but the generator's stalls do (at k = 60 a stall of one wall second is a model minute: beside two
+    // CPU hogs the run was once inconclusive). If the generator is late all the same, the tool promises an
+    // inconclusive verdict that says so, never a pass: that is asserted then.
+    const k = 20;
     const mock = startCli(['mock', '--port', '0', '--json', '--time-scale', String(k), '--sustained-rpm', '90', '--burst-rpm', '180'], {}, 80_000);
     try {
       const { url } = JSON.parse(await mock.firstLine) as { url: string };
       const phases = 'phases:\n  - { name: warmup, duration: 1m, rpm: 100 }\n  - { name: burst, duration: 5m, rpm: 200, warmup: 30s }\n';
       const { file, out } = scenarioWorkspace(`name: burst-tight\ndescription: burst.yaml against a tighter limiter\ntarget: { environment: mock, baseUrl: ${url} }\n${phases}`);
       const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(k), '--out', out]);
+      if (code === 5) {
+        // A busy machine: the generator's lateness is named as the reason, and nothing passed.
+        const late = readSummary(out);
+        expect(late.verdict.status).toBe('inconclusive');
+        expect(JSON.stringify(late.verdict), stdout).toContain('the generator was late');
+        return;
+      }
       expect(code, stderr).toBe(1);
       expect(stdout).toMatch(/no 429 inside the documented rate-limit envelope: \d+ 429s on requests the documented limits clearly allow/);
       const summary = readSummary(out);
