@@ -11,7 +11,7 @@ import { type MockServer, type MockServerOptions, startMockServer } from '../../
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
 
-const K = 60;
+const K = 20;
 let server: MockServer | undefined;
 afterEach(async () => {
   await server?.close();
