@@ -13,7 +13,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { request } from 'undici';
-import { MOCK_DEFAULTS, PROFILES, quantile, stallTruthMs } from '../dist/mock/index.js';
+import { MOCK_DEFAULTS, PROFILES } from '../dist/mock/index.js';
+import { quantile } from '../dist/mock/simulate.js';
+import { stallTruthMs } from '../dist/mock/gateway.js';
 import { API_PATHS } from '../dist/spec/index.js';
 import { BIN, TASKSET, loadproofRun, median, report, tempDir } from './lib/bench-kit.js';
 

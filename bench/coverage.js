@@ -8,10 +8,11 @@
 // independent samples); a last row per band does the same on independent log-normal draws. Exits 1
 // when a simulated cell covers less than 93 %. About two minutes.
 import { createRng, nextNormal } from '../dist/core/rng.js';
-import { PROFILES, simulateIdentification } from '../dist/mock/index.js';
+import { PROFILES } from '../dist/mock/index.js';
+import { simulateIdentification } from '../dist/mock/simulate.js';
 import { MsHistogram, Slice } from '../dist/recorder/index.js';
 import { latencyBandFor } from '../dist/spec/index.js';
-import { nearestRank, percentileCheck, quantileRankBounds } from '../dist/verdict/index.js';
+import { nearestRank, percentileCheck, quantileRankBounds } from '../dist/judge/index.js';
 
 const SEEDS = Number(process.env.BENCH_SEEDS ?? 200);
 const PROFILE_NAMES = (process.env.BENCH_PROFILES ?? 'nominal,degraded').split(',');

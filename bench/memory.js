@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { createRng } from '../dist/core/rng.js';
-import { generateNote } from '../dist/corpus/index.js';
+import { generateNote } from '../dist/texts/index.js';
 import { API_PATHS } from '../dist/spec/index.js';
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);

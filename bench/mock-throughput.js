@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { request } from 'undici';
 import { createRng } from '../dist/core/rng.js';
-import { generateNote } from '../dist/corpus/index.js';
+import { generateNote } from '../dist/texts/index.js';
 import { API_PATHS } from '../dist/spec/index.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);

@@ -1,7 +1,8 @@
 // npm run calibrate — the calibration table of the mock's profiles (README "Profiles"), from the
 // latency model on a virtual clock: constant arrivals of generated notes at each documented rate,
 // inside the envelope (100 rpm for 10 min, 200 rpm for 5 min, 300 rpm for 2 min). No sockets.
-import { PROFILES, latenciesOf, quantile, simulateIdentification } from '../dist/mock/index.js';
+import { PROFILES } from '../dist/mock/index.js';
+import { latenciesOf, quantile, simulateIdentification } from '../dist/mock/simulate.js';
 import { latencyBandFor } from '../dist/spec/index.js';
 
 const CASES = [

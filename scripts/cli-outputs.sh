@@ -23,12 +23,14 @@ mask() {
     -e 's#[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z?([+-][0-9]{2}:[0-9]{2})?#<time>#g' \
     -e 's#[0-9]{4}-[0-9]{2}-[0-9]{2}( [0-9:]+( UTC)?)?#<date>#g' \
     -e 's#[0-9a-f]{64}#<hash>#g' \
+    -e 's#[0-9a-f]{40}#<commit>#g' \
     -e 's#[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}#<uuid>#g' \
     -e 's#(127\.0\.0\.1|localhost|\[::1\]):[0-9]+#<addr>#g' \
     -e 's#time="[0-9.]+"#time="<t>"#g' \
     -e 's#observed [0-9.]+; 95 % interval \[[0-9.]+, [0-9.]+\]#observed <t>; 95 % interval <t>#g' \
     -e 's#[0-9][0-9,]*(\.[0-9]+)? ?(µs|ms|s|min|h)\b#<t>#g' \
-    -e 's#"[A-Za-z]*(Ms|Seconds|Sec|At|time|Time|ms|lag[A-Za-z]*)": ?-?[0-9.e+-]+#"\1": <n>#g'
+    -e 's#"[A-Za-z]*(Ms|Seconds|Sec|At|time|Time|ms|lag[A-Za-z]*)": ?-?[0-9.e+-]+#"\1": <n>#g' \
+    -e 's# +<t>#  <t>#g'
 }
 
 # Machine-readable files carry the raw measured values: every fractional number is masked there.

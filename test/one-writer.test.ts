@@ -1,7 +1,6 @@
 /**
- * One writer of files (issue 27, cases 2 and 6): every text loadproof writes goes through the run folder's
- * owner, src/core/run-folder.ts (whole files: a temporary file made exclusively, never through a link,
- * renamed into place), or src/run/output.ts (the run's streamed events and its folder), and both mask the
+ * One writer of files: every text loadproof writes goes through src/core/files.ts (whole files: a temporary file made exclusively, never through a link,
+ * renamed into place), or src/run-folder/write.ts (the run's streamed events and its folder), and both mask the
  * secrets of every command in progress (src/core/redact.ts `redactWritten`), so a new output file cannot
  * bypass the mask or a link. This test reads the sources: no other module may import a file-writing
  * function of node:fs, open a file for writing, or import node:fs whole.
@@ -12,12 +11,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
-const WRITERS = ['run/output.ts', 'core/run-folder.ts'];
+const WRITERS = ['run-folder/write.ts', 'core/files.ts'];
 /**
  * The one exception, and why: merge copies the shards' events.ndjson byte for byte (bounded memory), text
  * that each shard wrote through the writer; merge itself reads no secret.
  */
-const EXCEPTIONS: Record<string, readonly string[]> = { 'merge/merge.ts': ['createWriteStream'] };
+const EXCEPTIONS: Record<string, readonly string[]> = { 'run-folder/merge.ts': ['createWriteStream'] };
 const WRITE_FUNCTIONS = ['writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'createWriteStream', 'writeSync', 'copyFile', 'copyFileSync', 'cp', 'cpSync', 'symlink', 'rename'];
 /** Opening is reading unless the flags write: a string flag w/a/x/r+, or a numeric flag that writes or creates. */
 const OPENS_TO_WRITE = /\bopen(?:Sync)?\([^)]*(?:['"](?:[wax]|r\+)|O_WRONLY|O_RDWR|O_CREAT|O_APPEND|O_TRUNC)/;
@@ -59,8 +58,8 @@ describe('one writer of files', () => {
   });
 
   it('the check is not vacuous: it sees the writers themselves, and both mask', () => {
-    expect(fsImports(readFileSync(join(SRC, 'run/output.ts'), 'utf8'))).toEqual(expect.arrayContaining(['createWriteStream', 'writeFile']));
-    expect(fsImports(readFileSync(join(SRC, 'core/run-folder.ts'), 'utf8'))).toEqual(expect.arrayContaining(['open', 'rename']));
+    expect(fsImports(readFileSync(join(SRC, 'run-folder/write.ts'), 'utf8'))).toEqual(expect.arrayContaining(['createWriteStream']));
+    expect(fsImports(readFileSync(join(SRC, 'core/files.ts'), 'utf8'))).toEqual(expect.arrayContaining(['open', 'rename', 'writeFile']));
     for (const writer of WRITERS) expect(readFileSync(join(SRC, writer), 'utf8')).toContain('redactWritten(');
   });
 });

@@ -1,6 +1,5 @@
 /** The executable: runs main() on the real process. Sets exitCode rather than exiting, so output flushes. */
-import { EXIT } from '../core/exit-codes.js';
-import { deferMemoryReducer } from '../core/memory-reducer.js';
+import { EXIT, deferMemoryReducer } from '../core/index.js';
 
 // Before the rest loads: the first full collection, while modules load, is what schedules V8's memory
 // reducer, whose own collections would then land in a run between sparse arrivals (src/core/memory-reducer.ts).

@@ -1,4 +1,4 @@
-import { SecretMask } from '../core/redact.js';
+import { SecretMask } from '../core/index.js';
 
 /** The CLI's window on the process, injected so commands are testable without a real process. */
 export interface Io {

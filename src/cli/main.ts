@@ -3,8 +3,7 @@
  * own; it maps errors to exit codes once, here (DESIGN.md "Conventions").
  */
 import yargs, { type Argv } from 'yargs';
-import { LoadproofError, UsageError } from '../core/errors.js';
-import { EXIT } from '../core/exit-codes.js';
+import { LoadproofError, UsageError, EXIT } from '../core/index.js';
 import { mockOptions, runMock } from './commands/mock.js';
 import { planOptions, runPlan } from './commands/plan.js';
 import { reportOptions, runReport } from './commands/report.js';

@@ -8,14 +8,12 @@
  * first attempt resolves to undefined (unsent).
  */
 import { setMaxListeners } from 'node:events';
-import { type Clock, monotonicMs } from '../core/clock.js';
-import { MIN_SECRET_LENGTH } from '../core/redact.js';
-import type { Rng } from '../core/rng.js';
+import { type Clock, monotonicMs, MIN_SECRET_LENGTH, type Rng } from '../core/index.js';
 import { API_PATHS, DUE_HEADER, ERROR_CODE_PATTERN, parseModelLag, parseModelTime } from '../spec/index.js';
 import { type Outcome, classifyError, classifyStatus } from './classify.js';
 import { parseJsonObject, textBody } from './json.js';
 import { type RetryPolicy, nextRetry, parseRetryAfterS } from './retry.js';
-import type { ConnectionPool } from './http1/index.js';
+import type { ConnectionPool } from './http1/pool.js';
 import { HEADER_SAFE, type TokenProvider } from './token.js';
 
 /** What a request needs of the token provider. */

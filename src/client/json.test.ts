@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../core/rng.js';
-import { generateNote } from '../corpus/index.js';
+import { generateNote } from '../texts/index.js';
 import { textBody } from './json.js';
 
 describe('the identification body', () => {

@@ -9,7 +9,7 @@
  * maxDelay (so every request ends within a known time, which the guard's planned end relies on).
  * Times are model milliseconds.
  */
-import type { Rng } from '../core/rng.js';
+import type { Rng } from '../core/index.js';
 
 export interface RetryPolicy {
   readonly maxAttempts: number;

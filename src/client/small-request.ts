@@ -11,8 +11,8 @@
  */
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/index.js';
-import { type SendPermit, checkPermitted } from '../core/send-permit.js';
+import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/parser.js';
+import { type SendPermit, checkPermitted } from '../core/index.js';
 
 export interface SmallRequest {
   readonly method?: 'GET' | 'POST';

@@ -14,15 +14,12 @@
  *    in a row fail with no usable token left.
  * Lifetimes are model time (the clock given is the run's model clock). No secret is ever quoted.
  */
-import type { Clock } from '../core/clock.js';
-import { Interrupted, RunFailure } from '../core/errors.js';
-import { redact } from '../core/redact.js';
-import type { SendPermit } from '../core/send-permit.js';
+import { type Clock, Interrupted, RunFailure, redact, type SendPermit } from '../core/index.js';
 import { API_PATHS, GRANT_TYPE } from '../spec/index.js';
 import { classifyError } from './classify.js';
 import { parseJsonObject } from './json.js';
 import { smallRequest } from './small-request.js';
-import { MAX_ANSWER_BYTES } from './http1/index.js';
+import { MAX_ANSWER_BYTES } from './http1/parser.js';
 
 export interface TokenSettings {
   /** The guard's permit to send to baseUrl. */

@@ -99,7 +99,7 @@ const active = new Set<SecretMask>();
 
 /**
  * Masks `text` with the secrets of every command in progress in this process. The one writer of files
- * (src/run/output.ts) calls it on everything it writes, so a new output file cannot bypass the mask.
+ * (src/run-folder/write.ts) calls it on everything it writes, so a new output file cannot bypass the mask.
  */
 export function redactWritten(text: string): string {
   let out = text;

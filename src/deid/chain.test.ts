@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRng, pick } from '../core/rng.js';
-import { FIRST_NAMES, LAST_NAMES } from '../lexicon/index.js';
-import { generateDocument } from '../corpus/index.js';
+import { FIRST_NAMES, LAST_NAMES } from '../texts/lexicon.js';
+import { generateDocument } from '../texts/index.js';
 import { type MockServer, startMockServer } from '../mock/index.js';
-import { type CallRecord, fetchToken, httpChainCalls } from './api.js';
-import { type ChainCalls, ChainError, type FoundEntity, deidentify, mergeEntities } from './chain.js';
+import { type CallRecord, fetchToken, httpChainCalls } from '../client/endpoint-calls.js';
+import { type ChainCalls, ChainError, type FoundEntity } from '../client/index.js';
+import { deidentify, mergeEntities } from './chain.js';
 import { LOOPBACK_PERMIT } from '../../test/helpers/permit.js';
 
 const SPLIT = { maxTokens: 1024, margin: 0.1 };

@@ -1,6 +1,6 @@
 /**
  * De-identification as the spec chains it: PHI Identification, then PHI Obfuscation. A document is
- * split into pieces under the identification limit (src/chunk); each piece is identified (several at
+ * split into pieces under the identification limit (src/texts); each piece is identified (several at
  * once, up to `concurrency`, or one after another); the entities are moved to document offsets and
  * merged; the whole document is obfuscated in one call (its limits are far higher). A piece whose
  * answer says its entity list was cut at the output cap (`truncated`) is split in halves and asked
@@ -8,41 +8,8 @@
  * then is counted, and the result says so. The calls are injected: the one-shot command sends them
  * with small requests, a load run through its own client.
  */
-import { type Piece, type SplitLimits, maxPieceLength, seamPieces, splitDocument } from '../chunk/index.js';
-
-/** One entity as identification reports it, in the text it was given. */
-export interface FoundEntity {
-  readonly type: string;
-  /** UTF-16 offsets in the text sent. */
-  readonly start: number;
-  readonly end: number;
-  readonly score?: number;
-}
-
-export interface IdentifyAnswer {
-  readonly entities: readonly FoundEntity[];
-  /** The service cut the entity list at its output cap. */
-  readonly truncated: boolean;
-}
-
-export interface Replacement {
-  readonly type: string;
-  /** Span in the document. */
-  readonly start: number;
-  readonly end: number;
-  /** What the span became. */
-  readonly replacement: string;
-}
-
-export interface ObfuscateAnswer {
-  readonly text: string;
-  readonly replacements: readonly Replacement[];
-}
-
-export interface ChainCalls {
-  identify(text: string): Promise<IdentifyAnswer>;
-  obfuscate(text: string, entities: readonly FoundEntity[]): Promise<ObfuscateAnswer>;
-}
+import { type ChainCalls, ChainError, type FoundEntity, type Replacement } from '../client/index.js';
+import { type Piece, type SplitLimits, maxPieceLength, seamPieces, splitDocument } from '../texts/index.js';
 
 export interface ChainOptions {
   readonly split: SplitLimits;
@@ -84,8 +51,6 @@ export interface DeidResult {
   readonly remaining: number;
 }
 
-/** An answer the chain cannot use: an entity outside its text, say. */
-export class ChainError extends Error {}
 
 /** The pieces a document is first sent as: its split, then the seams around its cuts inside a sentence (what straddles a cut is whole in one of them). */
 export function documentPieces(text: string, split: SplitLimits): { readonly pieces: readonly Piece[]; readonly seams: number } {

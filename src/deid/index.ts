@@ -1,17 +1,11 @@
-export { deidSummaryLine, replacementTable } from './format.js';
-export { ApiCallError, type ApiSession, call as apiCall, type ApiTarget, type CallRecord, createSession, fetchToken, httpChainCalls } from './api.js';
+export { deidSummaryLine, replacementTable } from './deid-table.js';
 export {
-  type ChainCalls,
-  ChainError,
   type ChainOptions,
   DEFAULT_CHAIN_OPTIONS,
   type DeidResult,
-  type FoundEntity,
-  type IdentifyAnswer,
-  type ObfuscateAnswer,
-  type Replacement,
   deidentify,
   documentPieces,
   identifyBudget,
   mergeEntities,
 } from './chain.js';
+export { MAX_DEID_DOCUMENT_BYTES, authorizeDeid, checkDocumentSize, deidOnce, readDocumentFile } from './deid-once.js';

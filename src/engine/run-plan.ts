@@ -10,9 +10,8 @@
  * or not: after a stop the arrivals never fired are `unsent`, the requests in flight get `drainMs`
  * to answer, and those still unanswered then are cancelled (`abandoned`).
  */
-import type { Clock } from '../core/clock.js';
-import type { IdentifyFn, RequestResult } from '../client/api.js';
-import type { Outcome } from '../client/classify.js';
+import type { Clock } from '../core/index.js';
+import type { IdentifyFn, RequestResult, Outcome } from '../client/index.js';
 import { type Plan, seqInWholePlan } from '../plan/index.js';
 
 /** One planned arrival's fate. Times are model ms from the run start. */

@@ -5,7 +5,7 @@
  * start the 14-day rule allows from the day it is sent. With it comes the `notice:` block that makes
  * the guard accept the run once support has given a reference. It sends nothing.
  */
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../core/index.js';
 import type { Plan } from '../plan/index.js';
 import { NoticeSchema } from '../scenario/index.js';
 import { TRAFFIC_RULES } from '../spec/index.js';

@@ -5,9 +5,8 @@
  * `plan` prints it. The spec's rules apply to real environments (sandbox, production); a mock must
  * be on loopback.
  */
-import type { Plan } from '../plan/index.js';
+import { type Plan, type EffectiveLimits, effectiveLimits } from '../plan/index.js';
 import { SPEC_WORDING, TRAFFIC_RULES } from '../spec/index.js';
-import { type EffectiveLimits, effectiveLimits } from './limits.js';
 import { isLoopbackUrl } from './loopback.js';
 import { DAY_MS, earliestStartMs, formatDays, formatSpan, latestAnnouncementDay } from './notice.js';
 import { type Stretch, WINDOW_MS, formatSpanMs, measureTraffic } from './traffic.js';

@@ -1,7 +1,6 @@
 export { type Authorized, authorize, ownLoopbackPermit } from './permit.js';
 export { evaluateGuard, type GuardCheck, type GuardContext, type GuardDecision, type GuardRule } from './evaluate.js';
 export { describeDecision } from './describe.js';
-export { DOCUMENTED_LIMITS, effectiveLimits, type EffectiveLimits } from './limits.js';
 export { isLoopbackUrl } from './loopback.js';
 export { WINDOW_MS, measureTraffic, worstCaseFactor, type Stretch, type TrafficMeasures } from './traffic.js';
 export { parseStartAt, type StartAt } from './start-at.js';

@@ -2,8 +2,7 @@
  * The one way to a SendPermit (src/core/send-permit.ts): the guard's decision on the traffic a command
  * will send. Refused: a GuardRefusal (exit 3) before anything is opened or sent, not even a token call.
  */
-import { GuardRefusal } from '../core/errors.js';
-import { type SendPermit, issueSendPermit } from '../core/send-permit.js';
+import { GuardRefusal, type SendPermit, issueSendPermit } from '../core/index.js';
 import type { Plan } from '../plan/index.js';
 import { type GuardContext, type GuardDecision, evaluateGuard } from './evaluate.js';
 import { isLoopbackUrl } from './loopback.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../plan/index.js';
 import { parseScenario } from '../scenario/index.js';
-import { DOCUMENTED_LIMITS } from './limits.js';
+import { DOCUMENTED_LIMITS } from '../plan/limits.js';
 import { predict429s } from './predicted-429.js';
 
 const planOf = (phases: string) => buildPlan(parseScenario(`name: p\ndescription: d\nphases:\n${phases}`, 'p.yaml'), { timeScale: 1 });

@@ -6,7 +6,7 @@
  * figures, and the verdict on them, come from events.ndjson as in any run.
  */
 import { MsHistogram, TIME_BLOCKS } from '../recorder/index.js';
-import { UNANSWERED_MS, isUnanswered } from '../core/text.js';
+import { UNANSWERED_MS, isUnanswered } from '../core/index.js';
 import type { TryRecord } from './events.js';
 
 /** ok: through the whole chain; failed: at a stage (failedStage); dropped: a piece dropped by the client at maxInFlight; unsent: cut short, the run stopped before all its pieces (or its obfuscation) were sent. */

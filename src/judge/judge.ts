@@ -4,11 +4,11 @@
  * same event records (the live run in memory as they complete, the report from events.ndjson), so
  * judging a finished run again gives the same summary, apart from `reportedAt`.
  */
-import { EXIT } from '../core/exit-codes.js';
-import { effectiveLimits } from '../guard/index.js';
-import { type Plan, endsInclusive, holdsSeq, maxInFlightOf, positionOfSeq } from '../plan/index.js';
+import { EXIT } from '../core/index.js';
+import { effectiveLimits, type Plan, endsInclusive, holdsSeq, maxInFlightOf, positionOfSeq } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
-import { type PhaseInput, type Verdict, envelopeFindings, evaluateVerdict, sharedEnvelope } from '../verdict/index.js';
+import { type PhaseInput, type Verdict, evaluateVerdict } from './verdict.js';
+import { envelopeFindings, sharedEnvelope } from './envelope.js';
 import { DocumentSink, type DocumentSlice } from './documents.js';
 import { type EventRecord, toRecordable } from './events.js';
 import type { RunEnd, RunRecord } from './run-record.js';

@@ -4,13 +4,12 @@
  * end was left by a run that did not finish (a second Ctrl-C, a crash, a kill): it can still be
  * judged, from the events it wrote, and its summary is marked partial.
  */
-import type { GuardDecision } from '../guard/index.js';
-import type { PayloadRecord } from '../payload/index.js';
+import type { EffectiveLimits } from '../plan/index.js';
+import type { TargetKind } from '../scenario/index.js';
+import type { PayloadRecord } from '../texts/index.js';
 
 export const RUN_RECORD_SCHEMA_VERSION = 1;
 
-/** Where the traffic went: the embedded mock, loadproof's mock at a loopback URL, another loopback server, or a real service. */
-export type TargetKind = 'embedded-mock' | 'loadproof-mock' | 'loopback-stub' | 'real';
 
 /** What ended the firing before the plan did: a stop signal (exit 130), a failure (exit 4), or nothing known (a partial run). */
 export interface StopReason {
@@ -20,8 +19,20 @@ export interface StopReason {
   readonly message: string;
 }
 
-/** The guard's decision as reported (evaluated once, when the run started). */
-export type GuardRecord = Pick<GuardDecision, 'allowed' | 'real' | 'startAt' | 'plannedEndAt' | 'traffic' | 'limits' | 'checks'>;
+/**
+ * The guard's decision as reported (evaluated once, when the run started): the part of the guard's decision that
+ * the run records, by shape, so that judging a folder does not depend on the guard's code.
+ */
+export interface GuardRecord {
+  readonly allowed: boolean;
+  readonly real: boolean;
+  readonly startAt: string;
+  readonly plannedEndAt: string;
+  /** The planned traffic the guard measured (its peaks and stretches), carried into summary.json as it was. */
+  readonly traffic: object;
+  readonly limits: EffectiveLimits;
+  readonly checks: readonly { readonly rule: string; readonly status: string; readonly message: string }[];
+}
 
 /** What the engine reports at the end (see engine's EngineResult). */
 export interface EngineRecord {
@@ -111,6 +122,7 @@ export interface MergedShard {
   readonly host?: HostRecord;
 }
 
-export function guardRecord(d: GuardDecision): GuardRecord {
+/** The recorded part of a guard decision (anything of GuardRecord's shape, the guard's decision among them). */
+export function guardRecord(d: GuardRecord): GuardRecord {
   return { allowed: d.allowed, real: d.real, startAt: d.startAt, plannedEndAt: d.plannedEndAt, traffic: d.traffic, limits: d.limits, checks: d.checks };
 }

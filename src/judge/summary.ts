@@ -4,12 +4,12 @@
  * base64) so runs and shards can be merged and re-reported. It is a pure function of the plan, the
  * run record and the events (through the Recorder): `loadproof report` rebuilds it from a run folder.
  */
-import { isUnanswered } from '../core/text.js';
+import { isUnanswered } from '../core/index.js';
 import type { Plan } from '../plan/index.js';
 import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice, inFlightByWindow } from '../recorder/index.js';
 import { LIMIT_429_CODES } from '../spec/index.js';
-import type { EnvelopeJudgement, Verdict } from '../verdict/index.js';
-import { GENERATOR_BUDGET } from '../verdict/index.js';
+import type { EnvelopeJudgement } from './envelope.js';
+import { type Verdict, GENERATOR_BUDGET } from './verdict.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 import { type DocumentSink, documentSliceSummary, documentTimeline } from './documents.js';
 

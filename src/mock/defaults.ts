@@ -1,5 +1,5 @@
 /** The mock server's defaults: apart from server.ts so that the CLI can show them without loading the mock. */
-import type { ProfileName } from './profiles.js';
+import type { ProfileName } from '../spec/index.js';
 
 export const MOCK_DEFAULTS = {
   host: '127.0.0.1',
@@ -19,6 +19,3 @@ export const MOCK_DEFAULTS = {
   headersTimeoutMs: 30_000,
   requestTimeoutMs: 60_000,
 } as const;
-
-/** Longest text the mock's obfuscation takes (characters): rules on CPU, not the model's limit. */
-export const MAX_OBFUSCATION_CHARS = 100_000;

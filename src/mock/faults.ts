@@ -1,5 +1,5 @@
 /** Draws the fault (if any) injected into one response, from a seeded Rng. */
-import type { Rng } from '../core/rng.js';
+import type { Rng } from '../core/index.js';
 import type { FaultRates } from './profiles.js';
 
 export type Fault = 'none' | 'reset' | 'http500' | 'malformed' | 'slow';

@@ -6,7 +6,7 @@
  * a real autoscaler's metric is: a sample of the instant would turn on whether an arrival came a
  * millisecond before or after it. Everything runs on an injected clock, so it is tested without sleeping.
  */
-import type { CancelTimer, Clock } from '../core/clock.js';
+import type { CancelTimer, Clock } from '../core/index.js';
 import type { ServiceTimeFn, Work } from './latency-model.js';
 
 export interface AutoscaleConfig {

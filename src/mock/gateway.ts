@@ -11,7 +11,7 @@
  * request would be set and cancelled at every request, and a cancelled timer stays in the clock's
  * queue until its time, holding its request (and its response) for the whole timeout.
  */
-import type { CancelTimer, Clock } from '../core/clock.js';
+import type { CancelTimer, Clock } from '../core/index.js';
 import type { Fleet, FleetTicket } from './fleet.js';
 import type { Work } from './latency-model.js';
 import { type RateLimit, TokenBucket, retryAfterSeconds } from './limiter.js';

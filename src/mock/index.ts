@@ -1,6 +1,18 @@
-export { LOG_PATH, MOCK_DEFAULTS, STATS_PATH, startMockServer, type LimitOverrides, type MockServer, type MockServerOptions, type MockStats } from './server.js';
+/**
+ * The mock's entry: light on purpose. A run against a server of its own loads this (defaults, paths, the thread
+ * that hosts an embedded mock) but never the mock's server code, which loads on the first startMockServer.
+ * The latency simulation (simulate.ts) and the gateway's truths (gateway.ts) are for calibration, benches and tests.
+ */
+import type { MockServer, MockServerOptions } from './server.js';
+
+export { MOCK_DEFAULTS } from './defaults.js';
+export { LOG_PATH, STATS_PATH } from './paths.js';
 export { MOCK_TOKEN_PREFIX } from './auth.js';
-export { PROFILES, PROFILE_NAMES, isProfileName, type MockProfile, type ProfileName, type FaultRates } from './profiles.js';
-export { simulateIdentification, simulateSchedule, quantile, latenciesOf, type FleetSample, type RateSegment, type SimulationResult } from './simulate.js';
+export { PROFILES, type MockProfile, type FaultRates } from './profiles.js';
 export { startMockThread, type MockThread, type MockThreadOptions } from './thread.js';
-export { releaseTimeMs, stallTruthMs, type StallWindows } from './gateway.js';
+export type { LimitOverrides, MockServer, MockServerOptions, MockStats } from './server.js';
+
+/** Starts the mock in this thread, on a loopback port (ephemeral by default). */
+export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
+  return (await import('./server.js')).startMockServer(options);
+}

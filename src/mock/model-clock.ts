@@ -19,7 +19,7 @@
  * (src/mock/routes/context.ts). The price: every answer leaves `lagMs()` of model time after its time,
  * which the mock says in Server-Timing (`lag`) so that the client counts it out.
  */
-import { type CancelTimer, type Clock, ManualClock, ScaledClock, monotonicMs } from '../core/clock.js';
+import { type CancelTimer, type Clock, ManualClock, ScaledClock, monotonicMs } from '../core/index.js';
 
 /** How far (wall ms) a time-scaled mock runs its model behind the real clock: more than a usual send lag plus loopback. */
 export const MODEL_LAG_WALL_MS = 20;

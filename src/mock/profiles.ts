@@ -3,7 +3,7 @@
  * obfuscation (CPU, rules), the gateway limits, the fleet and the latency model, plus stall
  * windows and fault rates. The README's calibration table is printed by `npm run calibrate`.
  */
-import { IDENTIFICATION_LIMITS } from '../spec/index.js';
+import { IDENTIFICATION_LIMITS, type ProfileName } from '../spec/index.js';
 import type { FleetConfig } from './fleet.js';
 import type { GatewayLimits, StallWindows } from './gateway.js';
 import type { LatencyModel } from './latency-model.js';
@@ -27,8 +27,6 @@ export interface FaultRates {
   readonly slowExtraMs: number;
 }
 
-export const PROFILE_NAMES = ['nominal', 'degraded', 'tight', 'flaky', 'stall', 'zero'] as const;
-export type ProfileName = (typeof PROFILE_NAMES)[number];
 
 export interface MockProfile {
   readonly name: ProfileName;
@@ -150,6 +148,3 @@ export const PROFILES: Readonly<Record<ProfileName, MockProfile>> = {
   },
 };
 
-export function isProfileName(name: string): name is ProfileName {
-  return (PROFILE_NAMES as readonly string[]).includes(name);
-}

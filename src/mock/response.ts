@@ -6,7 +6,7 @@
  * listener: the mock's hot path is this bookkeeping as much as the model.
  */
 import { type OutgoingHttpHeader, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../core/index.js';
 import { formatModelTime } from '../spec/index.js';
 import type { BodyLease } from './body-budget.js';
 import type { StatEndpoint } from './stats.js';

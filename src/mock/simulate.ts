@@ -3,9 +3,8 @@
  * generated clinical notes, and returns every outcome: the calibration of the profiles (the test
  * and `npm run calibrate`) without a socket and without sleeping.
  */
-import { ManualClock } from '../core/clock.js';
-import { createRng } from '../core/rng.js';
-import { generateNote } from '../corpus/index.js';
+import { ManualClock, createRng } from '../core/index.js';
+import { generateNote } from '../texts/index.js';
 import { IDENTIFICATION_LIMITS, estimateModelTokens } from '../spec/index.js';
 import { Fleet } from './fleet.js';
 import { Gateway, type GatewayOutcome } from './gateway.js';

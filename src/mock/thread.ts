@@ -5,8 +5,8 @@
  * `close()` closes the server, then the thread ends: nothing of it keeps the process alive.
  */
 import { Worker } from 'node:worker_threads';
-import { RunFailure, UsageError } from '../core/errors.js';
-import type { ProfileName } from './profiles.js';
+import { RunFailure, UsageError } from '../core/index.js';
+import type { ProfileName } from '../spec/index.js';
 import type { MockServer, MockServerOptions } from './server.js';
 
 /** Messages from the worker. */

@@ -9,7 +9,7 @@
  * to phase. So a phase fires an arrival at its start only when one is due there: 200 phases of
  * 100 ms at 1 rpm plan the one request that 20 s at 1 rpm plan, not 200.
  */
-import { type Rng, nextExponential } from '../core/rng.js';
+import { type Rng, nextExponential } from '../core/index.js';
 
 export type ArrivalProcess = 'constant' | 'poisson';
 

@@ -2,12 +2,10 @@
  * Scenario → Plan: every phase laid end to end on the model timeline, with its arrival offsets,
  * offered rate and the spec's load band and p95 target. Nothing here runs or sends anything.
  */
-import { ScenarioError } from '../core/errors.js';
-import { createRng } from '../core/rng.js';
+import { ScenarioError, createRng } from '../core/index.js';
 import { SCENARIO_BOUNDS, type Scenario } from '../scenario/index.js';
 import { planArrivals } from './arrivals.js';
 import { type BandSlice, bandSlices } from './bands.js';
-import type { Shard } from './shard.js';
 
 export interface PlannedPhase {
   readonly index: number;
@@ -181,4 +179,12 @@ export function arrivalsBefore(plan: Plan, ms: number, most: number): number {
     }
   }
   return n;
+}
+
+/** One share of a plan sent by one process (`--shard i/n`); shard.ts cuts it out. */
+export interface Shard {
+  /** 0-based: a Kubernetes Indexed Job's JOB_COMPLETION_INDEX. */
+  readonly index: number;
+  /** How many shards the plan is split into: the Job's completions. */
+  readonly count: number;
 }

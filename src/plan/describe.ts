@@ -1,5 +1,5 @@
 /** A human description of a Plan for `loadproof plan`: what would be sent, when, and against which targets. */
-import { formatTable } from '../core/text.js';
+import { formatTable } from '../core/index.js';
 import { formatDuration } from '../scenario/index.js';
 import { IDENTIFICATION_LIMITS, LATENCY_BANDS } from '../spec/index.js';
 import type { BandSlice } from './bands.js';

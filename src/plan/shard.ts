@@ -5,16 +5,9 @@
  * the rate the service sees, not a shard's share); its arrivals, their counts and its offered rates are its own.
  * Requests keep their seq in the whole plan, so `loadproof merge` can put the shards' events together.
  */
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../core/index.js';
 import { bandSlices } from './bands.js';
-import type { Plan, PlannedPhase } from './build-plan.js';
-
-export interface Shard {
-  /** 0-based: a Kubernetes Indexed Job's JOB_COMPLETION_INDEX. */
-  readonly index: number;
-  /** How many shards the plan is split into: the Job's completions. */
-  readonly count: number;
-}
+import type { Plan, PlannedPhase, Shard } from './build-plan.js';
 
 /** More shards than this is a fleet, not a test: each holds a connection pool and a process. */
 export const MAX_SHARDS = 1000;

@@ -6,7 +6,7 @@
  * the middle of the cut answer: it finishes the chunk it holds with no-op handlers.
  */
 import type { AutocannonClient } from 'autocannon';
-import { MAX_ANSWER_BYTES } from '../client/http1/index.js';
+import { MAX_ANSWER_BYTES } from '../client/index.js';
 
 /** Watches one autocannon client; `onCut` is called for each answer cut (before its connection is made again). */
 export function capAnswers(client: AutocannonClient, onCut: () => void): void {

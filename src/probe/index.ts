@@ -1,4 +1,14 @@
-export { BUCKET_CAVEAT, CLOSED_LOOP_CAVEAT, type ProbeReport, effectiveCapRpm, formatProbe, lastCleanStep, probeFindings, probeMarkdown } from './format.js';
-export { type ProbeResult, type ProbeStep, requestsPerWallSecond, runProbe } from './probe.js';
-export { type ProbeEndpoint, type ProbeSession, probeSession } from './session.js';
+/**
+ * The probe's entry. Its steps and defaults load at once (the CLI shows them in --help); the probe itself
+ * (autocannon, and the WebAssembly histogram autocannon loads) only when a probe runs, through loadProbe.
+ */
 export { DEFAULT_CONNECTIONS, DEFAULT_STEP, type ProbeSteps, parseProbeSteps, probeScenario } from './steps.js';
+export type { ProbeReport } from './format.js';
+export type { ProbeResult, ProbeStep } from './probe.js';
+export type { ProbeEndpoint, ProbeSession } from './session.js';
+
+/** The probe's session and its report, loaded on first use. */
+export async function loadProbe(): Promise<{ probeSession: typeof import('./session.js').probeSession; formatProbe: typeof import('./format.js').formatProbe }> {
+  const [session, format] = await Promise.all([import('./session.js'), import('./format.js')]);
+  return { probeSession: session.probeSession, formatProbe: format.formatProbe };
+}

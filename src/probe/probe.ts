@@ -12,8 +12,8 @@
  * the mock's Server-Timing model time, and the wall-clock overheads counted once.
  */
 import autocannon from 'autocannon';
-import { parseJsonObject } from '../client/json.js';
-import { type SendPermit, checkPermitted } from '../core/send-permit.js';
+import { parseJsonObject } from '../client/index.js';
+import { type SendPermit, checkPermitted } from '../core/index.js';
 import { accountLatency } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { parseModelLag, parseModelTime } from '../spec/index.js';

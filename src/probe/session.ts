@@ -5,17 +5,14 @@
  * a folder of its own beside the runs: probe.json and probe.md.
  */
 import { join } from 'node:path';
-import { RunFailure } from '../core/errors.js';
-import { createRng } from '../core/rng.js';
-import { generateDocument, generateNote } from '../corpus/index.js';
-import { HEADER_SAFE } from '../client/api.js';
-import { ApiCallError, ChainError, fetchToken } from '../deid/index.js';
+import { RunFailure, createRng, writeAtomically } from '../core/index.js';
+import { generateDocument, generateNote } from '../texts/index.js';
+import { HEADER_SAFE, ApiCallError, fetchToken, ChainError } from '../client/index.js';
 import { authorize, describeDecision } from '../guard/index.js';
-import type { ProfileName } from '../mock/profiles.js';
+import { type ProfileName, API_PATHS } from '../spec/index.js';
 import { buildPlan } from '../plan/index.js';
-import { resolveCallTarget, targetScenario } from '../preflight/target.js';
-import { makeRunFolder, removeRunFolder, writeAtomically } from '../run/output.js';
-import { API_PATHS } from '../spec/index.js';
+import { resolveCallTarget, targetScenario } from '../target/index.js';
+import { makeRunFolder, removeRunFolder } from '../run-folder/index.js';
 import { type ProbeReport, probeMarkdown } from './format.js';
 import { type ProbeStep, runProbe } from './probe.js';
 import { parseProbeSteps, probeScenario } from './steps.js';

@@ -3,9 +3,8 @@
  * Its worst case, as the guard judges it, is the cap held for every step: a closed loop's rate is
  * otherwise unbounded (connections ÷ latency), so the cap is what makes it safe to point anywhere.
  */
-import { UsageError } from '../core/errors.js';
-import { parseDurationMs } from '../scenario/duration.js';
-import type { Phase, Scenario } from '../scenario/index.js';
+import { UsageError } from '../core/index.js';
+import { parseDurationMs, type Phase, type Scenario } from '../scenario/index.js';
 
 export interface ProbeSteps {
   /** Connections of each step, ascending. */

@@ -5,9 +5,9 @@
  * values; counters by outcome and by HTTP status. Every event lands in exactly one phase and one
  * window, so per phase: sent = Σ outcomes, fired = sent + dropped. A slice that the verdict judges
  * covers a span of model time and also keeps what it judges per time block of that span, because
- * latencies are correlated in time and the confidence interval needs to see how (verdict/quantile-interval).
+ * latencies are correlated in time and the confidence interval needs to see how (judge/quantile-interval.ts).
  */
-import { UNANSWERED_MS } from '../core/text.js';
+import { UNANSWERED_MS } from '../core/index.js';
 import { AttemptLog } from './attempts.js';
 import { COUNTED_OUTCOMES, type CountedOutcome, FAILED_OUTCOMES, type RecordableEvent, SENT_OUTCOMES } from './event.js';
 import { MsHistogram } from './histogram.js';

@@ -6,12 +6,10 @@
  * A pure function of summary.json, run.json and the scenario copy, so `loadproof report` rebuilds it
  * from the run folder. It states only what the run measured.
  */
-import { formatMs } from '../core/text.js';
-import type { RunRecord, Summary } from '../judge/index.js';
-import { targetText } from '../run/terminal.js';
-import { formatDuration } from '../scenario/duration.js';
-import type { Scenario } from '../scenario/index.js';
-import { type BaselineComparison, comparisonFindings, comparisonRows, comparisonRule, comparisonVerdict } from '../compare/index.js';
+import { formatMs } from '../core/index.js';
+import { type RunRecord, type Summary, type BaselineComparison, comparisonFindings, comparisonRows, comparisonRule, comparisonVerdict } from '../judge/index.js';
+import { targetText } from './target-text.js';
+import { formatDuration, type Scenario } from '../scenario/index.js';
 import { type Capacity, type Counts429, capacityOf, sum429, total429 } from './capacity.js';
 import { type ChartSpec, runCharts } from './charts.js';
 

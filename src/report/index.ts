@@ -1,4 +1,15 @@
-export { type FolderJudgement, judgeFolder } from './judge-folder.js';
+/**
+ * The reports' entry. The writers of report.md/html, the charts and junit.xml load on the first writeReports:
+ * chart.js and the canvas are megabytes, and a command that writes no report (plan, a refused run) never loads them.
+ */
+import type { FileResult } from '../core/index.js';
+import type { ReportInput } from './content.js';
+
 export { junitXml, xmlText } from './junit.js';
-export { MANIFEST_FILE, type Manifest, ManifestUnreadable, type Verification, describeVerification, verifyFolder } from './manifest.js';
-export { type ManifestWrite, scenarioSeeds, writeManifest, writeReports } from './write-reports.js';
+export { targetText } from './target-text.js';
+export type { ReportInput } from './content.js';
+
+/** Writes every report of a judged run into `dir` (write-reports.ts); each failure is returned, never thrown. */
+export async function writeReports(dir: string, input: ReportInput, redact: (text: string) => string): Promise<FileResult[]> {
+  return (await import('./write-reports.js')).writeReports(dir, input, redact);
+}

@@ -5,8 +5,7 @@
  * with its reason (neither passed nor failed: CI must not read it as a pass), a passed one empty.
  * A pure function of summary.json, so `loadproof report` rebuilds it from the run folder.
  */
-import type { BaselineComparison } from '../compare/index.js';
-import type { Summary } from '../judge/index.js';
+import type { BaselineComparison, Summary } from '../judge/index.js';
 
 type SummaryCheck = Summary['verdict']['checks'][number];
 

@@ -6,18 +6,14 @@
  * every other file, summary.json included.
  */
 import { lstat, mkdir, readdir, rmdir } from 'node:fs/promises';
-import { removeRegular } from '../core/run-folder.js';
+import { removeRegular, type FileResult, writeAtomically } from '../core/index.js';
 import { join } from 'node:path';
-import type { RunRecord, Summary } from '../judge/index.js';
 import { type ReportContent, type ReportInput, reportContent } from './content.js';
 import { reportHtml } from './html.js';
 import { reportMarkdown } from './markdown.js';
-import { type FileResult, writeAtomically } from '../run/output.js';
-import type { Scenario } from '../scenario/index.js';
 import { runCharts } from './charts.js';
 import { junitXml } from './junit.js';
 import { renderPng } from './png.js';
-import { MANIFEST_FILE, type PreviousManifest, buildManifest, manifestText, sha256Text } from './manifest.js';
 
 /** Writes every report of a judged run into `dir`; `redact` masks secrets in what is written. */
 export async function writeReports(dir: string, input: ReportInput, redact: (text: string) => string): Promise<FileResult[]> {
@@ -78,22 +74,3 @@ export async function writeReports(dir: string, input: ReportInput, redact: (tex
   return written;
 }
 
-/** The seeds that make a scenario's plan and payloads repeatable. */
-export const scenarioSeeds = (scenario: Scenario): Record<string, number> => ({ arrivals: scenario.arrivals.seed, payload: scenario.payload.seed });
-
-export interface ManifestWrite extends FileResult {
-  /** SHA-256 of manifest.json as written (hex); null when it could not be written. */
-  readonly sha256: string | null;
-}
-
-/** Writes manifest.json, last: a SHA-256 of every other file of the folder. */
-export async function writeManifest(dir: string, run: RunRecord, summary: Summary, scenario: Scenario, redact: (text: string) => string, previous: PreviousManifest | null = null): Promise<ManifestWrite> {
-  try {
-    const text = redact(manifestText(await buildManifest(dir, run, summary, scenarioSeeds(scenario), previous)));
-    const written = await writeAtomically(join(dir, MANIFEST_FILE), text);
-    return { ...written, sha256: written.error === null ? sha256Text(text) : null };
-  } catch (error) {
-    // A file that cannot be read to hash it: the manifest is not written, and says why.
-    return { file: join(dir, MANIFEST_FILE), error: (error as Error).message, sha256: null };
-  }
-}

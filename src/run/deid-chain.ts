@@ -11,13 +11,12 @@
  * Entities past a piece's output cap (`truncated`) are not asked for again in a load run: that would
  * send requests the plan and the guard did not count. The document says so (identification.truncated).
  */
-import type { ApiCallFn, RequestResult } from '../client/api.js';
-import type { Clock } from '../core/clock.js';
-import type { SecretMask } from '../core/redact.js';
+import type { ApiCallFn, RequestResult } from '../client/index.js';
+import type { Clock, SecretMask } from '../core/index.js';
 import { mergeEntities } from '../deid/index.js';
 import { type RequestEvent, shift } from '../engine/index.js';
 import { type DocumentRecord, type DocumentSink, formatDocumentLine, toEventRecord } from '../judge/index.js';
-import type { SentDocument, TextSource } from '../payload/index.js';
+import type { SentDocument, TextSource } from '../texts/index.js';
 import { type Plan, documentOfSeq } from '../plan/index.js';
 
 export interface DeidChainOptions {

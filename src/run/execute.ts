@@ -16,105 +16,29 @@
 import { createHash } from 'node:crypto';
 import { extname, join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { attemptWallDeadlineMs, createApiCall, createIdentify } from '../client/api.js';
-import { TokenProvider } from '../client/token.js';
-import { ConnectionPool, MAX_OBFUSCATION_ANSWER_BYTES } from '../client/http1/index.js';
-import { ScaledClock } from '../core/clock.js';
-import { Interrupted, type LoadproofError, RunFailure, ThresholdAbort, UsageError } from '../core/errors.js';
-import { EXIT } from '../core/exit-codes.js';
-import type { SecretMask } from '../core/redact.js';
-import { createRng } from '../core/rng.js';
-import { collectGarbageNow } from '../core/full-collection.js';
-import { capYoungGeneration } from '../core/young-generation.js';
-import { formatMs } from '../core/text.js';
-import { LOADPROOF_VERSION } from '../core/version.js';
-import { type TextSource, createTextSource } from '../payload/index.js';
+import { attemptWallDeadlineMs, createApiCall, createIdentify, TokenProvider, ConnectionPool, MAX_OBFUSCATION_ANSWER_BYTES } from '../client/index.js';
+import { ScaledClock, Interrupted, RunFailure, ThresholdAbort, UsageError, EXIT, createRng, collectGarbageNow, capYoungGeneration, formatMs, LOADPROOF_VERSION, type FileResult, writeAtomically, writeWhole } from '../core/index.js';
+import { type TextSource, createTextSource } from '../texts/index.js';
 import { runPlan } from '../engine/index.js';
-import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type HostRecord, type RunEnd, type RunRecord, type Summary, guardRecord, judgeRun, summaryJson } from '../judge/index.js';
-import type { ProfileName } from '../mock/index.js';
-import { type Plan, type Shard, arrivalsBefore, maxInFlightOf } from '../plan/index.js';
-import { RunMetrics, exposureWarning, startMetricsServer } from '../metrics/index.js';
+import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, guardRecord, judgeRun, summaryJson, type BaselineComparison, COMPARISON_FILE, compareRuns, exitWithComparison } from '../judge/index.js';
+import { type Plan, arrivalsBefore, maxInFlightOf } from '../plan/index.js';
+import { RunMetrics } from './metrics/run-metrics.js';
+import { exposureWarning } from './metrics/listen.js';
+import { startMetricsServer } from './metrics/server.js';
 import { MsHistogram } from '../recorder/index.js';
-import type { Scenario } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
-import { EventLog, type FileResult, claimRunFolder, dropClaim, makeRunFolder, pointLatestAt, releaseRunFolder, writeAtomically, writeWhole } from './output.js';
-import { type BaselineComparison, COMPARISON_FILE, type ComparedRun, compareRuns, exitWithComparison } from '../compare/index.js';
-import { Progress, type ProgressMode } from './progress.js';
+import { EventLog, claimRunFolder, dropClaim, makeRunFolder, pointLatestAt, releaseRunFolder } from '../run-folder/index.js';
+import { Progress } from './progress.js';
 import { AbortWatch } from './abort-watch.js';
-import { type ResolvedTarget, resolveTarget } from './target.js';
+import { type ResolvedTarget, resolveTarget } from '../target/index.js';
 import { loopMonitorIntervalMs } from './loop-monitor.js';
 import { RequestEvents } from './request-events.js';
 import { DeidChain } from './deid-chain.js';
 import { TargetWatch } from './target-watch.js';
-import type { PreparedRun } from './prepare.js';
+import type { PreparedRun, RunOptions, RunOutcome } from './run-options.js';
 import { lateLimitWallMs } from './start-at.js';
 import { encodeDocumentPieces } from './plan-scenario.js';
 import { warmUp } from './warm-up.js';
-
-export interface RunOptions {
-  readonly scenarioFile: string;
-  readonly timeScale: number;
-  readonly mockProfile: ProfileName | undefined;
-  /** Folder under which the run's report folder is made. */
-  readonly outDir: string;
-  /** --run-dir: the exact folder for this run's files, instead of a new one under outDir. */
-  readonly runDir: string | undefined;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  /** Aborted on SIGINT/SIGTERM. */
-  readonly signal: AbortSignal;
-  /** --credentials <file>. */
-  readonly credentialsFile: string | undefined;
-  /** Tests only (--allow-loopback-as-real): a real environment at a loopback URL is judged as real. */
-  readonly loopbackAsReal: boolean;
-  /** --verbose: a line per token call and per request (never a header or a body). */
-  readonly verbose: boolean;
-  /** Secrets are added here as soon as they are known; everything written passes through it. */
-  readonly secrets: SecretMask;
-  /** The machine and command line, for the manifest (src/run/host.ts). */
-  readonly host: HostRecord;
-  /** Writes the reports beside summary.json, and the manifest last: src/report's, given by the CLI (report sits above run). */
-  readonly reports: RunReports;
-  /** False with --no-charts: the PNG charts are not drawn (`loadproof report` draws them later). */
-  readonly pngCharts?: boolean;
-  /** --baseline: the run folder to compare this run with, judged already (a bad one was refused before anything was sent). */
-  readonly baseline?: { readonly dir: string; readonly run: ComparedRun; readonly tolerance: number };
-  /** `--shard i/n`: send only this shard of the plan (src/plan/shard.ts). */
-  readonly shard?: Shard;
-  /** `--start-at` (epoch ms): the schedule's t = 0, shared by every shard; lateness is send lag. */
-  readonly startAtMs?: number;
-  /** `--metrics-port`: serve live metrics for a scraper while the run lasts (loopback unless `host` says otherwise). */
-  readonly metrics?: { readonly host: string; readonly port: number };
-  /** Progress lines (stderr). */
-  readonly log: (line: string) => void;
-  /** Live progress on stderr while the load runs: an updating line on a terminal, a line every 10 s elsewhere, or none (`--quiet`). */
-  readonly progress?: ProgressMode;
-  /** Where the live progress goes (stderr). */
-  readonly progressWrite?: (text: string) => void;
-  /** The terminal's width: a progress line longer than it would wrap, and only its last row be rewritten. */
-  readonly progressColumns?: () => number | undefined;
-}
-
-/** What writes a judged run's report files (src/report/write-reports.ts); each failure is returned, never thrown. */
-export interface RunReports {
-  write(dir: string, input: { readonly summary: Summary; readonly run: RunRecord; readonly scenario: Scenario; readonly comparison?: BaselineComparison; readonly pngCharts?: boolean }, redact: (text: string) => string): Promise<FileResult[]>;
-  writeManifest(dir: string, run: RunRecord, summary: Summary, scenario: Scenario, redact: (text: string) => string): Promise<FileResult & { readonly sha256: string | null }>;
-}
-
-export interface RunOutcome {
-  readonly exitCode: number;
-  readonly reportDir: string;
-  readonly summary: Summary;
-  /** What ended the run early and made it fail (exit 4), if anything did. */
-  readonly failure: LoadproofError | undefined;
-  /** SHA-256 of the run folder's manifest.json (what a ticket quotes), or null when it could not be written. */
-  readonly manifestSha256: string | null;
-  /** Output files that could not be written whole (exit 4). */
-  readonly writeFailures: readonly FileResult[];
-  /** summary.json's path, or null when it could not be written (the terminal then names no file that is not there). */
-  readonly summaryPath: string | null;
-  /** The comparison with --baseline, when there was one. */
-  readonly comparison: BaselineComparison | undefined;
-}
 
 /** How long before --start-at a waiting run takes its token and warms up (wall ms). */
 const START_AT_WARM_LEAD_MS = 5000;

@@ -1,5 +1,6 @@
 export { executeRun } from './prepare.js';
-export type { RunOptions, RunOutcome, RunReports } from './execute.js';
+export type { RunOptions, RunOutcome, RunReports } from './run-options.js';
 export { describeEnding, formatManifestLine, formatSummary } from './terminal.js';
-export type { ResolvedTarget } from './target.js';
 export { gitCommitOf, hostRecord } from './host.js';
+export { checkMetricsHost } from './metrics/listen.js';
+export { planScenario } from './plan-scenario.js';

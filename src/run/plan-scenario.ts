@@ -4,9 +4,9 @@
  * document — drawn from the payload's seed, the user's texts read first. A run records them
  * (run.json `documentPieces`), so that a folder can be planned again without the texts.
  */
-import { ScenarioError } from '../core/errors.js';
+import { ScenarioError } from '../core/index.js';
 import { type Plan, buildPlan, emptyPlanProblem } from '../plan/index.js';
-import { type UserTexts, piecesPerDocument, readUserTexts } from '../payload/index.js';
+import { type UserTexts, piecesPerDocument, readUserTexts } from '../texts/index.js';
 import type { Scenario } from '../scenario/index.js';
 
 export interface PlannedScenario {

@@ -4,32 +4,14 @@
  * embedded mock, the recorder) loaded, so that a scenario refused here costs the CLI a fraction of
  * its start-up (loading those modules is most of a refused run's CPU).
  */
-import type { SendPermit } from '../core/send-permit.js';
 import { checkStartAt } from './start-at.js';
-import { checkTimeScale } from '../core/time-scale.js';
-import { type GuardDecision, authorize, describeDecision } from '../guard/index.js';
-import { type Plan, planIdentity, shardPlan } from '../plan/index.js';
-import { type Scenario, parseScenario, readScenarioText } from '../scenario/index.js';
-import { MAX_OBFUSCATION_CHARS } from '../mock/defaults.js';
-import type { UserTexts } from '../payload/index.js';
+import { checkTimeScale } from '../core/index.js';
+import { authorize, describeDecision } from '../guard/index.js';
+import { planIdentity, shardPlan } from '../plan/index.js';
+import { parseScenario, readScenarioText } from '../scenario/index.js';
+import { MAX_OBFUSCATION_CHARS } from '../spec/index.js';
 import { planScenario } from './plan-scenario.js';
-import type { RunOptions, RunOutcome } from './execute.js';
-
-/** A run the guard let through: what steps 2 to 4 start from. */
-export interface PreparedRun {
-  readonly scenario: Scenario;
-  /** The scenario file's text as read: the copy kept in the run folder is the very text that was run. */
-  readonly scenarioText: string;
-  /** What this process sends: the whole plan, or its shard's share of it (`--shard`). */
-  readonly plan: Plan;
-  /** planIdentity() of the whole plan, which every shard of it shares. */
-  readonly planIdentity: string;
-  readonly guard: GuardDecision;
-  /** The guard's permit to send this plan (only an allowed decision gives one). */
-  readonly permit: SendPermit;
-  /** The user's texts, when `payload.source` names them: read and checked before anything is sent. */
-  readonly userTexts: UserTexts | undefined;
-}
+import type { PreparedRun, RunOptions, RunOutcome } from './run-options.js';
 
 /** One run, end to end: prepare here, then measure and judge (execute.ts). */
 export async function executeRun(options: RunOptions): Promise<RunOutcome> {

@@ -4,12 +4,11 @@
  * time), the phase and its offered rate, the rate sent and the p95 of the answers since the last line,
  * the requests awaiting an answer, and the counts so far. Measured nothing: it reads what the run records.
  */
-import type { Clock } from '../core/clock.js';
-import { formatMs } from '../core/text.js';
+import { type Clock, formatMs } from '../core/index.js';
 import type { EventRecord } from '../judge/index.js';
 import { type Plan, arrivalsDueBy } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
-import { formatDuration } from '../scenario/duration.js';
+import { formatDuration } from '../scenario/index.js';
 
 export type ProgressMode = 'tty' | 'lines' | 'off';
 

@@ -4,7 +4,7 @@
  * same), and the watch for a target that stopped answering. A class of its own so that the warm-up
  * rehearses the very code the run then runs (warm-up.ts).
  */
-import type { SecretMask } from '../core/redact.js';
+import type { SecretMask } from '../core/index.js';
 import type { RequestEvent } from '../engine/index.js';
 import { type EventRecord, type EventSink, formatEventLine, toEventRecord } from '../judge/index.js';
 import type { Plan } from '../plan/index.js';

@@ -1,5 +1,5 @@
 /** `run --start-at`: how late and how far ahead a common start may be. */
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../core/index.js';
 
 /**
  * How late a start may be and still run, in model ms: its lateness is send lag; later, the first arrivals

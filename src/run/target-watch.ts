@@ -8,7 +8,7 @@
  * fatal. Times are the requests' own (model ms), so the decision does not depend on the machine; at time
  * scale k the silence must also last 5 s of wall time (TARGET_GONE.minWallSilenceMs).
  */
-import { formatMs } from '../core/text.js';
+import { formatMs } from '../core/index.js';
 import type { EventRecord } from '../judge/index.js';
 
 /**

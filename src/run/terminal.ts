@@ -1,29 +1,12 @@
 /** The end-of-run table on the terminal, like k6's summary: one row per phase, then the verdict. */
 import { basename, join } from 'node:path';
-import { formatMs, formatTable } from '../core/text.js';
-import type { RunOutcome } from './execute.js';
+import { formatMs, formatTable } from '../core/index.js';
+import type { RunOutcome } from './run-options.js';
 import type { Summary } from '../judge/index.js';
+import { targetText } from '../report/index.js';
 
 const sec = (ms: number | null | 'unanswered'): string => (ms === null ? '—' : ms === 'unanswered' ? ms : formatMs(ms));
 
-/** Where the traffic went, in words. */
-export function targetText(summary: Summary): string {
-  const t = summary.target;
-  switch (t.kind) {
-    case 'embedded-mock':
-      return `${summary.environment} (embedded mock, profile ${t.profile})`;
-    case 'loadproof-mock':
-      return `${summary.environment} ${t.baseUrl} (loadproof mock, profile ${t.profile ?? 'unknown'})`;
-    case 'loopback-stub':
-      return `${summary.environment} ${t.baseUrl} (a loopback server that is not loadproof's mock: real time, profile unknown)`;
-    case 'real':
-      return `${summary.environment} ${t.baseUrl}`;
-    default: {
-      const unreachable: never = t.kind;
-      throw new Error(`unknown target kind ${String(unreachable)}`);
-    }
-  }
-}
 
 /**
  * `exitCode`: the process's, when a file written after summary.json (the manifest) failed and made it 4.

@@ -8,15 +8,11 @@
  *     answers with the canned answer: the pool, the sockets' write and read paths, the parser on real reads.
  * Nothing here is measured or written; the run's own texts are unchanged (a throwaway generator).
  */
-import type { SendPermit } from '../core/send-permit.js';
+import { type SendPermit, type SecretMask, createRng } from '../core/index.js';
 import { ownLoopbackPermit } from '../guard/index.js';
 import { type AddressInfo, type Server, createServer } from 'node:net';
-import { classifyStatus } from '../client/classify.js';
-import { ConnectionPool, ResponseParser } from '../client/http1/index.js';
-import { parseJsonObject, textBody } from '../client/json.js';
-import type { SecretMask } from '../core/redact.js';
-import { createRng } from '../core/rng.js';
-import { generateNote } from '../corpus/index.js';
+import { classifyStatus, ConnectionPool, ResponseParser, parseJsonObject, textBody } from '../client/index.js';
+import { generateNote } from '../texts/index.js';
 import { EventSink } from '../judge/index.js';
 import { type Plan, arrivalsBefore, seqInWholePlan } from '../plan/index.js';
 import { parseModelTime } from '../spec/index.js';

@@ -1,4 +1,4 @@
-import { describeValue } from '../core/text.js';
+import { describeValue } from '../core/index.js';
 
 /** A key printed as it is: letters, digits and `_ . $ -` (so `__proto__` and `a.b` read as written). */
 const PLAIN_KEY = /^[\w.$-]{1,60}$/;

@@ -7,3 +7,4 @@ export { parseDurationMs, formatDuration } from './duration.js';
 export { formatDecimal } from './number.js';
 export { DEFAULT_ERROR_CHECK, parseErrorCheck, parseThreshold, THRESHOLD_SYNTAX, type Threshold, type Countable, type ThresholdOperator } from './threshold.js';
 export { scenarioJsonSchema, scenarioJsonSchemaText } from './json-schema.js';
+export type { TargetKind } from './target-kind.js';

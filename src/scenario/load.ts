@@ -3,8 +3,7 @@
  * report every problem (field path, value, what was expected), then resolve durations to ms.
  */
 import type * as z from 'zod';
-import { ScenarioError } from '../core/errors.js';
-import { describeValue } from '../core/text.js';
+import { ScenarioError, describeValue } from '../core/index.js';
 import { toDotPath } from './dot-path.js';
 import { parseDurationMs } from './duration.js';
 import { parseScenarioText, readScenarioText } from './parse-text.js';

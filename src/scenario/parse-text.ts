@@ -6,8 +6,7 @@
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { type Document, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { ScenarioError } from '../core/errors.js';
-import { firstInvalidUtf8 } from '../core/utf8.js';
+import { ScenarioError, firstInvalidUtf8 } from '../core/index.js';
 import { SCENARIO_BOUNDS as B } from './bounds.js';
 import { toDotPath } from './dot-path.js';
 import { jsonErrorOffset, lineAndColumn } from './json-position.js';

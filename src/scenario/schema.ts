@@ -4,9 +4,8 @@
  * (what the user wrote) and are converted to milliseconds once, by `load`.
  */
 import * as z from 'zod';
-import { DOCUMENT_KINDS, LENGTH_CLASSES } from '../corpus/index.js';
-import { PROFILE_NAMES } from '../mock/profiles.js';
-import { IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
+import { DOCUMENT_KINDS, LENGTH_CLASSES } from '../texts/index.js';
+import { PROFILE_NAMES, IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
 import { SCENARIO_BOUNDS as B, formatCount } from './bounds.js';
 import { formatDuration, parseDurationMs } from './duration.js';
 import { DEFAULT_ERROR_CHECK, ERROR_CHECK_SYNTAX, THRESHOLD_SYNTAX, abortOnFailProblem, parseErrorCheck, parseThreshold } from './threshold.js';
@@ -304,7 +303,7 @@ export const ScenarioSchema = z
     for (const name of scenario.thresholds.byPhase.keys()) {
       if (!seen.has(name)) ctx.addIssue({ code: 'custom', path: ['thresholds', 'byPhase', name], message: `no phase is named "${name}"` });
     }
-    // The chain's seams need pieces at least twice their reach (src/chunk/seams.ts: 128 characters).
+    // The chain's seams need pieces at least twice their reach (src/texts/seams.ts: 128 characters).
     const pieceChars = maxCharactersFor(Math.floor(scenario.payload.split.maxTokens * (1 - scenario.payload.split.margin)));
     if (scenario.mode === 'deid' && pieceChars < 256) {
       ctx.addIssue({ code: 'custom', path: ['payload', 'split'], message: `expected pieces of at least 256 characters in mode deid (room for the seams that find an entity straddling a cut), got ${pieceChars}` });

@@ -41,7 +41,7 @@ export function bucketCapacityTokens(limits: EnvelopeLimits): number {
   return Math.max(0, (limits.burstRpm - limits.sustainedRpm) * limits.burstMinutes) + 1;
 }
 
-/** The constant parts of the envelope's margin (src/verdict/envelope.ts). */
+/** The constant parts of the envelope's margin (src/judge/envelope.ts). */
 export const ENVELOPE_MARGIN = {
   /** A real bucket may refill in steps this far apart (model ms), not aligned with our clock. */
   refillStepMs: 1000,
@@ -111,3 +111,6 @@ export const LIMIT_429_CODES = { rateLimit: 'rate_limited', inFlight: 'too_many_
 /** What an error code in a 429's body may look like to be recorded: a short token, so that it needs no escaping. */
 export const ERROR_CODE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
 
+
+/** Longest text the mock's obfuscation takes (characters): rules on CPU, not the model's limit. */
+export const MAX_OBFUSCATION_CHARS = 100_000;

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MAX_ANSWER_BYTES } from '../../src/client/http1/index.js';
-import { MAX_DEID_DOCUMENT_CHARS } from '../../src/preflight/deid-once.js';
+import { MAX_DEID_DOCUMENT_CHARS } from '../../src/deid/deid-once.js';
 import { type Stub, startStub } from '../helpers/stub.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';

@@ -12,7 +12,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type MockServer, PROFILES, quantile, startMockServer, stallTruthMs } from '../../src/mock/index.js';
+import { type MockServer, PROFILES, startMockServer } from '../../src/mock/index.js';
+import { quantile } from '../../src/mock/simulate.js';
+import { stallTruthMs } from '../../src/mock/gateway.js';
 import { API_PATHS } from '../../src/spec/index.js';
 import { runCli } from '../helpers/cli.js';
 

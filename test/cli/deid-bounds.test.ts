@@ -7,7 +7,7 @@ import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MAX_DEID_DOCUMENT_BYTES, MAX_DEID_DOCUMENT_CHARS } from '../../src/preflight/deid-once.js';
+import { MAX_DEID_DOCUMENT_BYTES, MAX_DEID_DOCUMENT_CHARS } from '../../src/deid/deid-once.js';
 import { BIN, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 /** The CLI as a child process whose standard input is `path` (a device or a file); killed after 15 s. */

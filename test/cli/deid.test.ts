@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRng } from '../../src/core/rng.js';
-import { generateDocument } from '../../src/corpus/index.js';
+import { generateDocument } from '../../src/texts/index.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { runCli, runMain, scenarioWorkspace } from '../helpers/cli.js';
 

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AttemptLog, type RecordableEvent } from '../../src/recorder/index.js';
-import { envelopeFindings } from '../../src/verdict/index.js';
+import { envelopeFindings } from '../../src/judge/index.js';
 import { runMain, scenarioWorkspace, startCli, runFolders } from '../helpers/cli.js';
 
 function readSummary(out: string): any {

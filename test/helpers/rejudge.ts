@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { judgeFolder } from '../../src/report/index.js';
+import { judgeFolder } from '../../src/run-folder/index.js';
 
 const withoutReportedAt = (summary: Record<string, unknown>): Record<string, unknown> => {
   const { reportedAt: _, ...rest } = summary;

@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { request } from 'undici';
 import { ManualClock } from '../../src/core/clock.js';
 import { UsageError } from '../../src/core/errors.js';
-import { LOG_PATH, type MockServer, type MockServerOptions, type ProfileName, STATS_PATH, startMockServer } from '../../src/mock/index.js';
+import { LOG_PATH, type MockServer, type MockServerOptions, STATS_PATH, startMockServer } from '../../src/mock/index.js';
+import type { ProfileName } from '../../src/spec/index.js';
 import { API_PATHS } from '../../src/spec/index.js';
 import { bearer, call, getToken, postJson, tokenRequest } from '../helpers/http.js';
 

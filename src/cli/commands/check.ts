@@ -1,13 +1,11 @@
 /** `loadproof check <scenario>`: the preflight before booking a load test. Wires modules; no logic here. */
 import type { Argv } from 'yargs';
-import { checkTimeScale } from '../../core/time-scale.js';
-import { PROFILE_NAMES } from '../../mock/profiles.js';
-import { createTextSource } from '../../payload/index.js';
-import { planScenario } from '../../run/plan-scenario.js';
-import { runCheck } from '../../preflight/check.js';
-import { announceCheck, formatCheck } from '../../preflight/format.js';
+import { checkTimeScale } from '../../core/index.js';
+import { PROFILE_NAMES } from '../../spec/index.js';
+import { createTextSource } from '../../texts/index.js';
+import { planScenario } from '../../run/index.js';
+import { runCheck, announceCheck, formatCheck, resolveCallTarget, targetScenario } from '../../target/index.js';
 import { authorize } from '../../guard/index.js';
-import { resolveCallTarget, targetScenario } from '../../preflight/target.js';
 import type { Io } from '../io.js';
 
 export function checkOptions<T>(y: Argv<T>) {

@@ -1,6 +1,6 @@
 /** `loadproof compare <baseline-dir> <run-dir>`: a run against a baseline. Wires the compare module to the process; no logic here. */
 import type { Argv } from 'yargs';
-import { EXIT } from '../../core/exit-codes.js';
+import { EXIT } from '../../core/index.js';
 import type { Io } from '../io.js';
 
 export function compareOptions<T>(y: Argv<T>) {
@@ -14,7 +14,7 @@ export function compareOptions<T>(y: Argv<T>) {
 type CompareArgs = Awaited<ReturnType<typeof compareOptions>['argv']>;
 
 export async function runCompare(args: CompareArgs, io: Io): Promise<number> {
-  const { compareFolders, formatComparison, parseTolerance } = await import('../../compare/index.js');
+  const [{ formatComparison }, { compareFolders, parseTolerance }] = await Promise.all([import('../../judge/index.js'), import('../../run-folder/index.js')]);
   const tolerance = parseTolerance(args.tolerance);
   const comparison = await compareFolders(args['baseline-dir'], args['run-dir'], { tolerance });
   const exitCode = comparison.regression ? EXIT.slaNotMet : EXIT.pass;

@@ -1,15 +1,11 @@
 /** `loadproof deid <file|->`: one document through the de-identification chain. Wires modules; no logic here. */
 import type { Argv } from 'yargs';
-import { UsageError } from '../../core/errors.js';
-import { EXIT } from '../../core/exit-codes.js';
-import { checkTimeScale } from '../../core/time-scale.js';
-import { DEFAULT_SPLIT_LIMITS, MIN_PIECE_CHARS_FOR_SEAMS, maxPieceLength } from '../../chunk/index.js';
-import { IDENTIFICATION_LIMITS } from '../../spec/index.js';
-import { DEFAULT_CHAIN_OPTIONS, deidSummaryLine, replacementTable } from '../../deid/index.js';
-import { PROFILE_NAMES } from '../../mock/profiles.js';
+import { UsageError, EXIT, checkTimeScale } from '../../core/index.js';
+import { DEFAULT_SPLIT_LIMITS, MIN_PIECE_CHARS_FOR_SEAMS, maxPieceLength } from '../../texts/index.js';
+import { IDENTIFICATION_LIMITS, PROFILE_NAMES } from '../../spec/index.js';
+import { DEFAULT_CHAIN_OPTIONS, deidSummaryLine, replacementTable, MAX_DEID_DOCUMENT_BYTES, authorizeDeid, checkDocumentSize, deidOnce, readDocumentFile } from '../../deid/index.js';
 import { describeDecision } from '../../guard/index.js';
-import { resolveCallTarget, targetScenario } from '../../preflight/target.js';
-import { MAX_DEID_DOCUMENT_BYTES, authorizeDeid, checkDocumentSize, deidOnce, readDocumentFile } from '../../preflight/deid-once.js';
+import { resolveCallTarget, targetScenario } from '../../target/index.js';
 import type { Io } from '../io.js';
 
 export function deidOptions<T>(y: Argv<T>) {

@@ -1,6 +1,6 @@
 /** What `run` and `report` share: the --json and --inconclusive flags, and how a judgement is printed. */
 import type { Argv } from 'yargs';
-import { INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../../core/exit-codes.js';
+import { INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../../core/index.js';
 import { type Summary, summaryJson } from '../../judge/index.js';
 import { formatManifestLine, formatSummary } from '../../run/index.js';
 import type { Io } from '../io.js';

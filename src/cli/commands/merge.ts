@@ -1,7 +1,7 @@
 /** `loadproof merge <run-dir>...`: the shards of one run put together and judged as one. Wires modules; no logic here. */
 import { dirname } from 'node:path';
 import type { Argv } from 'yargs';
-import { EXIT, exitUnder } from '../../core/exit-codes.js';
+import { EXIT, exitUnder } from '../../core/index.js';
 import type { Io } from '../io.js';
 import { holdForTests, judgementOptions, printJudgement, stopOnSignal } from './judgement-output.js';
 
@@ -21,7 +21,7 @@ export function mergeOptions<T>(y: Argv<T>) {
 type MergeArgs = Awaited<ReturnType<typeof mergeOptions>['argv']>;
 
 export async function runMerge(args: MergeArgs, io: Io): Promise<number> {
-  const { mergeAndJudge } = await import('../../merge/index.js');
+  const { mergeAndJudge } = await import('../../run-folder/index.js');
   const signal = stopOnSignal(io, 'no merged folder is left, unless it was already whole');
   const beforeCommit = holdForTests(io, 'merge:before-commit', signal);
   const judged = await mergeAndJudge(

@@ -1,12 +1,9 @@
 /** `loadproof mock`: start the mock server until SIGINT/SIGTERM. */
 import type { Argv } from 'yargs';
-import { EXIT } from '../../core/exit-codes.js';
-import { checkListenHost, exposureOf } from '../../core/listen-host.js';
-import { checkTimeScale } from '../../core/time-scale.js';
-import { MOCK_DEFAULTS } from '../../mock/defaults.js';
-import { PROFILE_NAMES, type ProfileName } from '../../mock/profiles.js';
+import { EXIT, checkListenHost, exposureOf, checkTimeScale, capYoungGeneration } from '../../core/index.js';
+import { MOCK_DEFAULTS } from '../../mock/index.js';
+import { PROFILE_NAMES, type ProfileName } from '../../spec/index.js';
 import type { Io } from '../io.js';
-import { capYoungGeneration } from '../../core/young-generation.js';
 
 export function mockOptions<T>(y: Argv<T>) {
   return y

@@ -1,9 +1,8 @@
 /** `loadproof notice <scenario> --at <start>`: drafts the advance notice for support. Sends nothing. Wires modules; no logic here. */
 import type { Argv } from 'yargs';
-import { UsageError } from '../../core/errors.js';
-import { EXIT } from '../../core/exit-codes.js';
+import { UsageError, EXIT } from '../../core/index.js';
 import { draftNotice, formatNotice, parseStartAt } from '../../guard/index.js';
-import { planScenario } from '../../run/plan-scenario.js';
+import { planScenario } from '../../run/index.js';
 import { loadScenario } from '../../scenario/index.js';
 import type { Io } from '../io.js';
 

@@ -1,11 +1,9 @@
 /** `loadproof plan <scenario>`: the dry run. Loads, validates and plans the scenario, shows the guard's decision; sends nothing. */
 import type { Argv } from 'yargs';
-import { UsageError } from '../../core/errors.js';
-import { checkTimeScale } from '../../core/time-scale.js';
-import { EXIT } from '../../core/exit-codes.js';
-import { describeDecision, describePredicted429s, effectiveLimits, evaluateGuard, parseStartAt, predict429s } from '../../guard/index.js';
-import { describePlan, jobDeadlineS, planNotes } from '../../plan/index.js';
-import { planScenario } from '../../run/plan-scenario.js';
+import { UsageError, checkTimeScale, EXIT } from '../../core/index.js';
+import { describeDecision, describePredicted429s, evaluateGuard, parseStartAt, predict429s } from '../../guard/index.js';
+import { effectiveLimits, describePlan, jobDeadlineS, planNotes } from '../../plan/index.js';
+import { planScenario } from '../../run/index.js';
 import { loadScenario } from '../../scenario/index.js';
 import type { Io } from '../io.js';
 

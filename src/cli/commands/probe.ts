@@ -1,10 +1,9 @@
 /** `loadproof probe [scenario]`: a closed-loop saturation probe. Wires the probe module to the process; no logic here. */
 import type { Argv } from 'yargs';
-import { EXIT } from '../../core/exit-codes.js';
-import { checkTimeScale } from '../../core/time-scale.js';
-import { PROFILE_NAMES } from '../../mock/profiles.js';
+import { EXIT, checkTimeScale } from '../../core/index.js';
+import { PROFILE_NAMES } from '../../spec/index.js';
 // Only the defaults at start-up: the probe (autocannon and what it loads) is loaded when a probe runs.
-import { DEFAULT_CONNECTIONS, DEFAULT_STEP } from '../../probe/steps.js';
+import { DEFAULT_CONNECTIONS, DEFAULT_STEP } from '../../probe/index.js';
 import type { Io } from '../io.js';
 
 export function probeOptions<T>(y: Argv<T>) {
@@ -26,7 +25,7 @@ type ProbeArgs = Awaited<ReturnType<typeof probeOptions>['argv']>;
 
 export async function runProbeCommand(args: ProbeArgs, io: Io): Promise<number> {
   const timeScale = checkTimeScale(args['time-scale']);
-  const { formatProbe, probeSession } = await import('../../probe/index.js');
+  const { formatProbe, probeSession } = await (await import('../../probe/index.js')).loadProbe();
   const controller = new AbortController();
   void io.waitForSignal().then((signal) => {
     io.stderr(`loadproof: ${signal}: the probe stops after the requests in flight\n`);

@@ -1,7 +1,7 @@
 /** `loadproof report <run-dir>`: judge a finished run again, offline. Wires the report module to the process; no logic here. */
 import { dirname } from 'node:path';
 import type { Argv } from 'yargs';
-import { EXIT, exitUnder } from '../../core/exit-codes.js';
+import { EXIT, exitUnder } from '../../core/index.js';
 import type { Io } from '../io.js';
 import { holdForTests, judgementOptions, printJudgement, stopOnSignal } from './judgement-output.js';
 
@@ -13,7 +13,7 @@ type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
 
 export async function runReport(args: ReportArgs, io: Io): Promise<number> {
   // Loaded here, not at start-up: every other command would pay for the judge's modules.
-  const { judgeFolder } = await import('../../report/index.js');
+  const { judgeFolder } = await import('../../run-folder/index.js');
   const signal = stopOnSignal(io, 'the folder is left as it was, or, once its files are being written, finished whole first');
   const beforeWriting = holdForTests(io, 'report:before-writing', signal);
   const judged = await judgeFolder(args['run-dir'], { now: () => new Date(), pngCharts: args.charts, signal, ...(beforeWriting === undefined ? {} : { beforeWriting }) });

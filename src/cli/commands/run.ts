@@ -1,13 +1,10 @@
 /** `loadproof run <scenario>`: the main job. Wires the run module to the process; no logic here. */
 import type { Argv } from 'yargs';
-import { EXIT, exitUnder } from '../../core/exit-codes.js';
+import { EXIT, exitUnder, UsageError, checkTimeScale } from '../../core/index.js';
 import { parseStartAt } from '../../guard/index.js';
 import { parseShard } from '../../plan/index.js';
-import { UsageError } from '../../core/errors.js';
-import { checkTimeScale } from '../../core/time-scale.js';
-import { checkMetricsHost } from '../../metrics/host.js';
-import { PROFILE_NAMES } from '../../mock/profiles.js';
-import { describeEnding, executeRun, hostRecord } from '../../run/index.js';
+import { checkMetricsHost, describeEnding, executeRun, hostRecord } from '../../run/index.js';
+import { PROFILE_NAMES } from '../../spec/index.js';
 import type { Io } from '../io.js';
 import { judgementOptions, printJudgement } from './judgement-output.js';
 
@@ -71,7 +68,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     // Loaded when the run writes them, not at start-up (a run's memory before its first request).
     reports: {
       write: async (...a) => (await import('../../report/index.js')).writeReports(...a),
-      writeManifest: async (...a) => (await import('../../report/index.js')).writeManifest(...a),
+      writeManifest: async (...a) => (await import('../../run-folder/index.js')).writeManifest(...a),
     },
     pngCharts: args.charts,
     ...(shard === undefined ? {} : { shard }),
@@ -88,7 +85,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   const exitCode = shard !== undefined && SHARD_VERDICT_EXITS.has(outcome.exitCode) ? EXIT.pass : exitUnder(args.inconclusive, outcome.exitCode);
   printJudgement(io, args.json, outcome.summary, outcome.reportDir, outcome.summaryPath, outcome.manifestSha256, exitCode);
   if (outcome.comparison !== undefined) {
-    const { formatComparison } = await import('../../compare/index.js');
+    const { formatComparison } = await import('../../judge/index.js');
     const text = formatComparison(outcome.comparison, outcome.comparison.baselineDir, outcome.reportDir, exitCode);
     // With --json, stdout is summary.json alone.
     if (args.json) io.stderr(text);
@@ -99,6 +96,6 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
 }
 
 async function loadBaseline(dir: string, tolerance: string) {
-  const { comparedRun, parseTolerance } = await import('../../compare/index.js');
+  const { comparedRun, parseTolerance } = await import('../../run-folder/index.js');
   return { dir, tolerance: parseTolerance(tolerance), run: await comparedRun(dir) };
 }

@@ -1,5 +1,5 @@
 /** `loadproof schema`: print the scenario file's JSON Schema (for editors and CI checks). */
-import { EXIT } from '../../core/exit-codes.js';
+import { EXIT } from '../../core/index.js';
 import { scenarioJsonSchemaText } from '../../scenario/index.js';
 import type { Io } from '../io.js';
 

@@ -1,8 +1,7 @@
 /** `loadproof verify <run-dir>`: hash a run folder's files again against its manifest.json. Wires the report module to the process; no logic here. */
 import { join } from 'node:path';
 import type { Argv } from 'yargs';
-import { EXIT } from '../../core/exit-codes.js';
-import { UsageError } from '../../core/errors.js';
+import { EXIT, UsageError } from '../../core/index.js';
 import type { Io } from '../io.js';
 
 export function verifyOptions<T>(y: Argv<T>) {
@@ -12,7 +11,7 @@ export function verifyOptions<T>(y: Argv<T>) {
 type VerifyArgs = Awaited<ReturnType<typeof verifyOptions>['argv']>;
 
 export async function runVerify(args: VerifyArgs, io: Io): Promise<number> {
-  const { ManifestUnreadable, describeVerification, verifyFolder } = await import('../../report/index.js');
+  const { ManifestUnreadable, describeVerification, verifyFolder } = await import('../../run-folder/index.js');
   const dir = args['run-dir'];
   const verification = await verifyFolder(dir).catch((error: unknown) => {
     if (!(error instanceof ManifestUnreadable)) throw error;

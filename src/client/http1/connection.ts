@@ -4,8 +4,7 @@
  * connection setup is never counted as service time. The answer is parsed as it arrives; a close
  * before it is whole is a reset, and anything unexpected ends the connection (it is never reused).
  */
-import { type Socket, connect as netConnect } from 'node:net';
-import { isIP } from 'node:net';
+import { type Socket, connect as netConnect, isIP } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { type Http1Response, PrematureCloseError, ResponseParser } from './parser.js';
 

@@ -6,7 +6,7 @@
  * before the load ({@link ConnectionPool.open}) so the first requests do not pay for handshakes.
  * HTTP/1.1 only: no HTTP/2, no proxy, no pipelining.
  */
-import { type SendPermit, checkPermitted } from '../../core/send-permit.js';
+import { type SendPermit, checkPermitted } from '../../core/index.js';
 import { Connection, type Exchange, type Origin } from './connection.js';
 import { Deadlines, type Expiring } from './deadlines.js';
 import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './parser.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { OUTPUT_ENVELOPE_TOKENS, detectPhi, entityOutputTokens, findEntities } from './detect.js';
 import { createRng } from '../../core/rng.js';
-import { generateNote } from '../../corpus/index.js';
+import { generateNote } from '../../texts/index.js';
 
 const NOTE =
   'Patient John Smith (MRN 12345678), DOB 04/12/1961, seen March 3, 2026 and 2026-04-01. ' +

@@ -4,7 +4,7 @@
  * lexicon. Output is capped the way the service caps its model output (300 tokens): entities
  * beyond the cap are dropped and the result says it was truncated.
  */
-import { FIRST_NAMES, LAST_NAMES, MONTHS } from '../../lexicon/index.js';
+import { FIRST_NAMES, LAST_NAMES, MONTHS } from '../../texts/index.js';
 import { estimateModelTokens } from '../../spec/index.js';
 
 export const PHI_TYPES = ['NAME', 'DATE', 'PHONE', 'MRN', 'EMAIL', 'ADDRESS', 'ID'] as const;

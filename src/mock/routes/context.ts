@@ -1,8 +1,6 @@
 /** What every route handler of the mock needs, and the steps they share. */
-import { describeValue } from '../../core/text.js';
+import { describeValue, type Clock, type Rng } from '../../core/index.js';
 import type { IncomingMessage } from 'node:http';
-import type { Clock } from '../../core/clock.js';
-import type { Rng } from '../../core/rng.js';
 import type { TokenStore } from '../auth.js';
 import type { BodyBudget } from '../body-budget.js';
 import { type Fault, drawFault } from '../faults.js';

@@ -4,7 +4,7 @@
  * over the limit (checked before the rate limiter, so an invalid request costs no quota); then
  * the gateway (429 / queue / 504) and the GPU fleet decide when and how it is answered.
  */
-import { describeValue } from '../../core/text.js';
+import { describeValue } from '../../core/index.js';
 import { estimateModelTokens } from '../../spec/index.js';
 import { sendError } from '../http.js';
 import { type Detection, detectPhi } from '../phi/detect.js';

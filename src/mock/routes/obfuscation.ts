@@ -3,8 +3,7 @@
  * Body: { text, entities: [{type, start, end}], style?: "tag" | "mask" } — the entities of an
  * identification response fit as they are. 400 lists every problem; 413 over 100,000 characters.
  */
-import { estimateModelTokens } from '../../spec/index.js';
-import { MAX_OBFUSCATION_CHARS } from '../defaults.js';
+import { estimateModelTokens, MAX_OBFUSCATION_CHARS } from '../../spec/index.js';
 import { sendError } from '../http.js';
 import { obfuscate, parseObfuscationRequest } from '../phi/obfuscate.js';
 import { type RouteHandler, answerOutcome, authorize, readJsonBody } from './context.js';

@@ -4,7 +4,7 @@
  * not valid JSON → 400 invalid_request (not an object, a field missing or not a
  * string) → 400 unsupported_grant_type → 401 invalid_client → 403 audience missing or wrong.
  */
-import { describeValue } from '../../core/text.js';
+import { describeValue } from '../../core/index.js';
 import { timingSafeEqual } from 'node:crypto';
 import { GRANT_TYPE } from '../../spec/index.js';
 import { isJsonContentType, parseJson, sendError, sendJson } from '../http.js';

@@ -1,0 +1,156 @@
+/**
+ * The few calls of a one-shot de-identification or a preflight, each a small request of its own
+ * (node:http): a token, a Normalize session, identification and obfuscation. Every call is recorded
+ * (endpoint, status, wall ms) for the caller to show. A 429 is waited out (Retry-After, at most
+ * MAX_RETRY_WAIT_S) and sent again, up to MAX_ATTEMPTS in all; any other status is an ApiCallError.
+ */
+import { smallRequest, type SmallResponse } from './small-request.js';
+import { parseJsonObject } from './json.js';
+import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/parser.js';
+import type { SendPermit } from '../core/index.js';
+import { parseRetryAfterS } from './retry.js';
+import { HEADER_SAFE } from './token.js';
+import { API_PATHS, type ApiEndpoint, GRANT_TYPE } from '../spec/index.js';
+import { type ChainCalls, ChainError, type FoundEntity, type IdentifyAnswer, type ObfuscateAnswer } from './chain-answers.js';
+
+export interface ApiTarget {
+  /** The guard's permit to send to baseUrl. */
+  readonly permit: SendPermit;
+  readonly baseUrl: string;
+  readonly audience: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+}
+
+export interface CallRecord {
+  readonly endpoint: ApiEndpoint;
+  /** The final status, or null when no answer came. */
+  readonly status: number | null;
+  /** Wall ms from the first send to the final answer. */
+  readonly latencyMs: number;
+  readonly attempts: number;
+}
+
+/** A call that did not answer 2xx (after 429s were waited out), or did not answer at all. */
+export class ApiCallError extends Error {
+  constructor(
+    readonly endpoint: ApiEndpoint,
+    readonly status: number | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const MAX_ATTEMPTS = 3;
+export const MAX_RETRY_WAIT_S = 30;
+
+export interface ApiSession {
+  readonly target: ApiTarget;
+  /** Per call, wall ms. */
+  readonly timeoutMs: number;
+  /** Called after each call. */
+  readonly onCall?: (call: CallRecord) => void;
+  /** Called with the access token as soon as it is known, so that every output can mask it. */
+  readonly onToken?: (token: string) => void;
+}
+
+/** Sends one call, waiting out 429s; resolves to the 2xx answer (else an ApiCallError). */
+export async function call(session: ApiSession, endpoint: ApiEndpoint, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<SmallResponse> {
+  const url = session.target.baseUrl.replace(/\/+$/, '') + API_PATHS[endpoint];
+  const started = performance.now();
+  let attempts = 0;
+  const record = (status: number | null): void => session.onCall?.({ endpoint, status, latencyMs: performance.now() - started, attempts });
+  for (;;) {
+    attempts++;
+    let res: SmallResponse;
+    try {
+      // Obfuscation's answer holds a whole document: its cap is its own (one call at a time here).
+      const maxBytes = endpoint === 'obfuscation' ? { maxBytes: MAX_OBFUSCATION_ANSWER_BYTES } : {};
+      res = await smallRequest(session.target.permit, url, { ...init, ...maxBytes, signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))) });
+    } catch (error) {
+      record(null);
+      // The service did answer: too large to read is not "no answer".
+      if (error instanceof AnswerTooLargeError) throw new ApiCallError(endpoint, null, `${endpoint}: the answer from ${url} ${error.message}`);
+      const code = (error as { code?: string }).code ?? (error as Error).name;
+      throw new ApiCallError(endpoint, null, `${endpoint}: no answer from ${url} (${code})`);
+    }
+    if (res.status === 429 && attempts < MAX_ATTEMPTS) {
+      const waitS = Math.min(MAX_RETRY_WAIT_S, parseRetryAfterS(res.headers['retry-after']) ?? 2 ** attempts);
+      await new Promise((resolve) => setTimeout(resolve, waitS * 1000));
+      continue;
+    }
+    record(res.status);
+    if (res.status < 200 || res.status > 299) {
+      const code = parseJsonObject(res.text)?.error;
+      throw new ApiCallError(endpoint, res.status, `${endpoint}: ${url} answered ${res.status}${typeof code === 'string' && /^[\w.-]{1,64}$/.test(code) ? ` (${code})` : ''}${attempts > 1 ? ` after ${attempts} attempts` : ''}`);
+    }
+    return res;
+  }
+}
+
+/** The body as a JSON object, or a ChainError naming the endpoint and what was expected. */
+function jsonObject(endpoint: ApiEndpoint, res: SmallResponse, expected: string): Record<string, unknown> {
+  const value = parseJsonObject(res.text);
+  if (value === undefined) throw new ChainError(`${endpoint}: the answer (${res.status}) is not a JSON object; expected ${expected}`);
+  return value;
+}
+
+/** An access token for `target` (client credentials, JSON body, as the spec says). */
+export async function fetchToken(session: ApiSession): Promise<string> {
+  const { target } = session;
+  const body = JSON.stringify({ client_id: target.clientId, client_secret: target.clientSecret, audience: target.audience, grant_type: GRANT_TYPE });
+  const res = await call(session, 'token', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+  const parsed = parseJsonObject(res.text);
+  const token = parsed?.access_token;
+  // An answer without a usable token is an authentication failure (a token ApiCallError with its status), as in run, probe and check.
+  if (typeof token !== 'string' || token === '') {
+    const what = parsed === undefined ? 'is not a JSON object' : token === undefined ? 'has no access_token' : `has an access_token that is not a non-empty string (${token === null ? 'null' : typeof token})`;
+    throw new ApiCallError('token', res.status, `token: the answer (${res.status}) ${what}; expected {"access_token": "…"}`);
+  }
+  // An authentication failure where the token enters (not a request that then "gets no answer"): never sent.
+  if (!HEADER_SAFE.test(token)) throw new ApiCallError('token', res.status, `token: the access_token (${token.length} characters, not shown) holds characters a header cannot carry (only visible ASCII, RFC 6750); it was not sent`);
+  session.onToken?.(token);
+  return token;
+}
+
+/** A Normalize session id (GET, bearer). */
+export async function createSession(session: ApiSession, token: string): Promise<string> {
+  const res = await call(session, 'session', { method: 'GET', headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  const id = jsonObject('session', res, '{"session_id": …}').session_id;
+  if (typeof id !== 'string') throw new ChainError('session: the answer has no session_id string');
+  return id;
+}
+
+/** The chain's calls over HTTP with `token`; `style` is the obfuscation's (tag or mask). */
+export function httpChainCalls(session: ApiSession, token: string, style: 'tag' | 'mask'): ChainCalls {
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' };
+  return {
+    async identify(text): Promise<IdentifyAnswer> {
+      const res = await call(session, 'identification', { method: 'POST', headers, body: JSON.stringify({ text }) });
+      const body = jsonObject('identification', res, '{"entities": [{"type", "start", "end"}, …]}');
+      if (!Array.isArray(body.entities)) throw new ChainError('identification: the answer has no "entities" array');
+      const entities = body.entities.map((e: unknown, i: number): FoundEntity => {
+        const { type, start, end, score } = (e ?? {}) as Record<string, unknown>;
+        if (typeof type !== 'string' || typeof start !== 'number' || typeof end !== 'number') {
+          throw new ChainError(`identification: entities[${i}]: expected {"type": string, "start": integer, "end": integer}`);
+        }
+        return typeof score === 'number' ? { type, start, end, score } : { type, start, end };
+      });
+      return { entities, truncated: body.truncated === true };
+    },
+    async obfuscate(text, entities): Promise<ObfuscateAnswer> {
+      const spans = entities.map(({ type, start, end }) => ({ type, start, end }));
+      const res = await call(session, 'obfuscation', { method: 'POST', headers, body: JSON.stringify({ text, entities: spans, style }) });
+      const body = jsonObject('obfuscation', res, '{"text": …, "replacements": […]}');
+      if (typeof body.text !== 'string') throw new ChainError('obfuscation: the answer has no "text" string');
+      const replacements = Array.isArray(body.replacements)
+        ? body.replacements.flatMap((r: unknown) => {
+            const { type, start, end, replacement } = (r ?? {}) as Record<string, unknown>;
+            return typeof type === 'string' && typeof start === 'number' && typeof end === 'number' && typeof replacement === 'string' ? [{ type, start, end, replacement }] : [];
+          })
+        : [];
+      return { text: body.text, replacements };
+    },
+  };
+}

@@ -1,1 +1,0 @@
-export { readCredentials, type CredentialOptions, type Credentials, type CredentialsRead } from './read.js';

@@ -1,1 +1,0 @@
-export { type MergeOptions, mergeAndJudge } from './merge.js';

@@ -1,0 +1,122 @@
+/**
+ * What a run shows a scraper while it runs (`run --metrics-port`): requests by outcome and by status,
+ * requests sent, arrivals due and in flight, the offered and achieved rates, the generator's send lag and
+ * latency as histograms. All of it is read from what the run records (each request's event record, as
+ * events.ndjson has it) and from the plan: it measures nothing of its own and changes nothing measured.
+ */
+import type { EventRecord } from '../../judge/index.js';
+import { type Plan, arrivalsDueBy, rateAt } from '../../plan/index.js';
+import type { Family, HistogramSample, Labels, Sample } from './exposition.js';
+
+/** Latency buckets (model seconds): around the spec's p95 targets (2.5, 4, 5 s) and its 15 s timeout. */
+export const LATENCY_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10, 15, 20, 30];
+/** Send-lag buckets (wall seconds): the generator's own lateness, 5 ms being the budget the benches hold it to. */
+export const SEND_LAG_BUCKETS_S = [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+
+class Histogram {
+  private readonly counts: number[];
+  count = 0;
+  sum = 0;
+  constructor(readonly bounds: readonly number[]) {
+    this.counts = bounds.map(() => 0);
+  }
+  observe(v: number): void {
+    this.count++;
+    this.sum += v;
+    const i = this.bounds.findIndex((b) => v <= b);
+    if (i >= 0) this.counts[i]!++;
+  }
+  sample(labels: Labels): HistogramSample {
+    let running = 0;
+    return { labels, bounds: this.bounds, cumulative: this.counts.map((c) => (running += c)), count: this.count, sum: this.sum };
+  }
+}
+
+export interface RunMetricsInfo {
+  readonly scenario: string;
+  readonly environment: string;
+  readonly timeScale: number;
+}
+
+export class RunMetrics {
+  private readonly outcomes = new Map<string, number>();
+  private readonly statuses = new Map<string, number>();
+  private readonly sent = new Map<string, number>();
+  private readonly latency = new Histogram(LATENCY_BUCKETS_S);
+  private readonly sendLag = new Histogram(SEND_LAG_BUCKETS_S);
+  /** Requests with a known fate by the model second they were sent in, the last minute's only: the achieved rate. */
+  private readonly sendsBySecond = new Map<number, number>();
+  private resolved = 0;
+  /** The run's t = 0 on its clock (model ms), and that clock; undefined until the schedule starts. */
+  private startMs: number | undefined;
+  private nowMs: () => number = () => 0;
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly info: RunMetricsInfo,
+  ) {}
+
+  /** The schedule's t = 0 on the run's model clock, and that clock. */
+  start(startMs: number, nowMs: () => number): void {
+    this.startMs = startMs;
+    this.nowMs = nowMs;
+  }
+
+  /** A request's fate, as the run records it. */
+  record(r: EventRecord): void {
+    this.resolved++;
+    bump(this.outcomes, key(r.phase, r.outcome));
+    if (r.status !== null) bump(this.statuses, key(r.phase, String(r.status)));
+    if (r.outcome === 'dropped' || r.outcome === 'unsent' || r.firedAtMs === null) return;
+    bump(this.sent, key(r.phase));
+    const second = Math.floor(r.firedAtMs / 1000);
+    this.sendsBySecond.set(second, (this.sendsBySecond.get(second) ?? 0) + 1);
+    // Bounded whether or not anyone scrapes: seconds more than a minute before this one go.
+    if (this.sendsBySecond.size > 120) for (const s of this.sendsBySecond.keys()) if (s < second - 60) this.sendsBySecond.delete(s);
+    this.sendLag.observe(Math.max(0, r.firedAtMs - r.intendedAtMs) / this.plan.timeScale / 1000);
+    // As the verdict reads latency: answers other than 429.
+    if (r.outcome !== 'http_429' && r.latencyMs !== null) this.latency.observe(r.latencyMs / 1000);
+  }
+
+  families(): Family[] {
+    const elapsedMs = this.startMs === undefined ? 0 : Math.max(0, this.nowMs() - this.startMs);
+    const due = this.startMs === undefined ? 0 : arrivalsDueBy(this.plan, elapsedMs);
+    const phase = this.startMs === undefined ? undefined : (this.plan.phases.find((p) => elapsedMs < p.startMs + p.durationMs) ?? undefined);
+    const minuteAgo = Math.floor((elapsedMs - 60_000) / 1000);
+    let lastMinute = 0;
+    for (const [second, n] of this.sendsBySecond) {
+      if (second <= minuteAgo) this.sendsBySecond.delete(second);
+      else lastMinute += n;
+    }
+    // A shard offers its share of the phase's rate.
+    const share = this.plan.shard?.count ?? 1;
+    const samples = (m: Map<string, number>, names: string[]): Sample[] =>
+      [...m].map(([k, value]) => ({ labels: Object.fromEntries((JSON.parse(k) as string[]).map((v, i) => [names[i]!, v])), value }));
+    return [
+      {
+        name: 'loadproof_run_info',
+        type: 'gauge',
+        help: 'The run: its scenario, environment, time scale and shard (1).',
+        samples: [{ labels: { scenario: this.info.scenario, environment: this.info.environment, time_scale: String(this.info.timeScale), shard: this.plan.shard === undefined ? '' : `${this.plan.shard.index}/${this.plan.shard.count}` }, value: 1 }],
+      },
+      { name: 'loadproof_model_time_seconds', type: 'gauge', unit: 'seconds', help: 'Model time since the schedule started.', samples: [{ labels: {}, value: elapsedMs / 1000 }] },
+      { name: 'loadproof_arrivals_due', type: 'counter', help: 'Arrivals the plan had due by now: what was offered.', samples: [{ labels: {}, value: due }] },
+      { name: 'loadproof_requests', type: 'counter', help: 'Requests whose fate is known, by phase and outcome (ok, http_429, http_504, http_5xx, timeout, dropped, unsent, …).', samples: samples(this.outcomes, ['phase', 'outcome']) },
+      { name: 'loadproof_responses', type: 'counter', help: 'Final answers, by phase and HTTP status.', samples: samples(this.statuses, ['phase', 'status']) },
+      { name: 'loadproof_requests_sent', type: 'counter', help: 'Requests sent, by phase, counted once their fate is known.', samples: samples(this.sent, ['phase']) },
+      { name: 'loadproof_requests_in_flight', type: 'gauge', help: 'Arrivals due whose fate is not known yet: sent and awaiting an answer, or late to be sent.', samples: [{ labels: {}, value: Math.max(0, due - this.resolved) }] },
+      { name: 'loadproof_offered_requests_per_minute', type: 'gauge', help: 'The rate the plan offers now (model time).', samples: [{ labels: { phase: phase?.name ?? '' }, value: phase === undefined ? 0 : rateAt(phase, elapsedMs) / share }] },
+      { name: 'loadproof_achieved_requests_per_minute', type: 'gauge', help: 'Requests sent in the last model minute, counted once their fate is known (so it trails by the latency).', samples: [{ labels: {}, value: elapsedMs <= 0 ? 0 : (lastMinute * 60_000) / Math.min(60_000, elapsedMs) }] },
+      { name: 'loadproof_send_lag_seconds', type: 'histogram', unit: 'seconds', help: 'How late each request was sent after its intended time (wall seconds): the generator\'s own lateness.', samples: [this.sendLag.sample({})] },
+      // One histogram for the run, not one per phase: histogram_quantile over a recent range reads the phase running now.
+      { name: 'loadproof_request_latency_seconds', type: 'histogram', unit: 'seconds', help: 'Latency from the intended send time, answers other than 429 (model seconds).', samples: [this.latency.sample({})] },
+    ];
+  }
+}
+
+/** A map key for a label set. */
+const key = (...parts: string[]): string => JSON.stringify(parts);
+
+function bump(m: Map<string, number>, key: string): void {
+  m.set(key, (m.get(key) ?? 0) + 1);
+}

@@ -1,0 +1,144 @@
+/**
+ * Where a run sends its traffic and with which credentials, once the guard has allowed it. A mock
+ * scenario without a baseUrl starts the embedded mock (on a free loopback port, at the run's time
+ * scale). At a loopback baseUrl, loadproof's own mock says its time scale and profile in its stats
+ * and must run at the run's time scale; any other loopback server (a user's own stub of the API)
+ * is a mock at time scale 1 whose profile is unknown. Credentials come from --credentials or the
+ * variables the scenario names; a mock falls back to its default ones, a real environment has none
+ * to fall back to.
+ */
+import { parseJsonObject, TOO_LARGE_CODE, smallRequest } from '../client/index.js';
+import { RunFailure, UsageError, type SendPermit } from '../core/index.js';
+import { readCredentials } from './credentials.js';
+import { effectiveLimits } from '../plan/index.js';
+import { MOCK_DEFAULTS, STATS_PATH, type MockThread } from '../mock/index.js';
+import type { ProfileName } from '../spec/index.js';
+import type { Scenario, TargetKind } from '../scenario/index.js';
+
+export interface ResolvedTarget {
+  /** The guard's permit: a target is resolved (mock started, credentials read, its stats asked) only once the guard allowed the traffic. */
+  readonly permit: SendPermit;
+  readonly environment: Scenario['target']['environment'];
+  readonly kind: TargetKind;
+  readonly baseUrl: string;
+  readonly audience: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Where the credentials came from, for messages. */
+  readonly credentialSource: string;
+  /** The mock profile, when the target is a mock whose profile is known. */
+  readonly profile: string | null;
+  /** The embedded mock (in its own worker thread), closed by the run. */
+  readonly embedded: MockThread | undefined;
+  /** Things to tell the user before the run (e.g. a credentials file others can read). */
+  readonly warnings: readonly string[];
+}
+
+export interface TargetOptions {
+  readonly timeScale: number;
+  /** --mock-profile: overrides the scenario's profile for an embedded mock. */
+  readonly mockProfile: ProfileName | undefined;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /** --credentials <file>. */
+  readonly credentialsFile: string | undefined;
+}
+
+export async function resolveTarget(scenario: Scenario, permit: SendPermit, options: TargetOptions): Promise<ResolvedTarget> {
+  const t = scenario.target;
+  const { clientIdEnv: idVar, clientSecretEnv: secretVar } = t.credentials;
+  const read = await readCredentials({ file: options.credentialsFile, env: options.env, idVar, secretVar });
+  const credentials = read.credentials;
+  const warnings = [...read.warnings];
+  if (options.mockProfile !== undefined && (t.environment !== 'mock' || t.baseUrl !== undefined)) {
+    throw new UsageError('--mock-profile applies to the embedded mock only; this scenario names a target.baseUrl');
+  }
+  if (t.environment !== 'mock') {
+    if (credentials === undefined) {
+      throw new UsageError(`no credentials for the ${t.environment} target: set $${idVar} and $${secretVar} (names from target.credentials), or pass --credentials <file>`, 'nothing was sent');
+    }
+    const baseUrl = t.baseUrl!;
+    return { permit, environment: t.environment, kind: 'real', baseUrl, audience: t.audience ?? baseAudience(baseUrl), ...fromCredentials(credentials), profile: null, embedded: undefined, warnings };
+  }
+  if (t.baseUrl === undefined) {
+    // The embedded mock accepts the credentials given, so they travel the same path as against a real service.
+    // It runs in its own thread: sharing the generator's event loop would delay both (issue 11 §3).
+    // Loaded here: a run against any other target needs none of the mock's code.
+    const { startMockThread } = await import('../mock/index.js');
+    // Limits support raised for this customer (the scenario's `limits`, the documented ones filling what it leaves
+    // out, as the guard reads them) are the embedded mock's too: a rehearsal meets them. They replace a profile's.
+    const raised = scenario.limits === undefined ? undefined : effectiveLimits(scenario);
+    const limits =
+      raised === undefined
+        ? undefined
+        : { sustainedRpm: raised.sustainedRpm, burstRpm: Math.max(raised.burstRpm, raised.sustainedRpm), burstMinutes: raised.burstMinutes, maxInFlight: raised.maxInFlight };
+    if (limits !== undefined && options.mockProfile !== undefined) {
+      warnings.push(`--mock-profile ${options.mockProfile}: its identification limits are replaced by the scenario's raised ones (${limits.sustainedRpm} rpm sustained, ${limits.burstRpm} for ${limits.burstMinutes} min, ${limits.maxInFlight} in flight)`);
+    }
+    const mock = await startMockThread({
+      profile: options.mockProfile ?? t.profile ?? MOCK_DEFAULTS.profile,
+      timeScale: options.timeScale,
+      port: 0,
+      ...(limits === undefined ? {} : { limits }),
+      ...(credentials === undefined ? {} : { clientId: credentials.clientId, clientSecret: credentials.clientSecret }),
+    });
+    const own = { clientId: mock.clientId, clientSecret: mock.clientSecret, credentialSource: 'the embedded mock' };
+    return { permit, environment: 'mock', kind: 'embedded-mock', baseUrl: mock.url, audience: mock.audience, ...(credentials === undefined ? own : fromCredentials(credentials)), profile: mock.profile, embedded: mock, warnings };
+  }
+  const info = await mockInfo(permit, t.baseUrl);
+  if (info === undefined) {
+    // Not loadproof's mock: nothing can tell it a time scale, so it runs in real time.
+    if (options.timeScale !== 1) {
+      throw new UsageError(
+        `--time-scale ${options.timeScale}: the server at ${t.baseUrl} is not loadproof's mock (it has no ${STATS_PATH} saying its time scale), so it runs in real time and can only be tested at time scale 1`,
+        'drop --time-scale, or run loadproof mock there',
+      );
+    }
+  } else if (info.timeScale !== options.timeScale) {
+    throw new UsageError(`--time-scale ${options.timeScale} does not match the mock at ${t.baseUrl}, which runs at time scale ${info.timeScale}`, `start the mock with --time-scale ${options.timeScale}, or run with --time-scale ${info.timeScale}`);
+  }
+  const defaults = { clientId: MOCK_DEFAULTS.clientId, clientSecret: MOCK_DEFAULTS.clientSecret, credentialSource: "the mock's default credentials" };
+  return {
+    permit,
+    environment: 'mock',
+    kind: info === undefined ? 'loopback-stub' : 'loadproof-mock',
+    baseUrl: t.baseUrl,
+    audience: t.audience ?? baseAudience(t.baseUrl),
+    ...(credentials === undefined ? defaults : fromCredentials(credentials)),
+    profile: info?.profile ?? null,
+    embedded: undefined,
+    warnings,
+  };
+}
+
+const fromCredentials = (c: { clientId: string; clientSecret: string; source: string }) => ({ clientId: c.clientId, clientSecret: c.clientSecret, credentialSource: c.source });
+
+/**
+ * What loadproof's mock at `baseUrl` says of itself (its stats), or undefined when the server there
+ * answers but is not loadproof's mock. Unreachable: exit 4.
+ */
+async function mockInfo(permit: SendPermit, baseUrl: string): Promise<{ timeScale: number; profile: string | null } | undefined> {
+  const url = baseUrl.replace(/\/+$/, '') + STATS_PATH;
+  let status: number;
+  let body: unknown;
+  try {
+    const res = await smallRequest(permit, url, { signal: AbortSignal.timeout(5000) });
+    status = res.status;
+    body = parseJsonObject(res.text);
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? (error as Error).name;
+    // It answered, with more than any stats of loadproof's mock: another server (a large 404 page, say).
+    if (code === TOO_LARGE_CODE) return undefined;
+    throw new RunFailure('TARGET_UNREACHABLE', `cannot reach the mock at ${baseUrl} (${code})`, 'is the server running there?');
+  }
+  const stats = body as { timeScale?: unknown; profile?: unknown } | undefined;
+  if (status !== 200 || typeof stats !== 'object' || stats === null || typeof stats.timeScale !== 'number' || !(stats.timeScale > 0)) return undefined;
+  return { timeScale: stats.timeScale, profile: typeof stats.profile === 'string' ? stats.profile : null };
+}
+
+/**
+ * The audience a base URL stands for: the spec's `{base_url}`, which its paths follow with `/oauth/token`, so
+ * without a trailing slash. The service compares audiences exactly; `baseUrl: https://host/` must still work.
+ */
+function baseAudience(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/, '');
+}
