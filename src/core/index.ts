@@ -10,7 +10,7 @@ export { type Rng, createRng, nextExponential, nextInt, nextLogNormalFactor, pic
 export { type SendPermit, checkPermitted, issueSendPermit } from './send-permit.js';
 export { countAtMost, countBelow } from './sorted.js';
 export { UNANSWERED_MS, describeValue, escapeInvisible, formatMs, formatTable, isUnanswered } from './text.js';
-export { checkTimeScale } from './time-scale.js';
+export { TIME_SCALE, TimeScale, checkTimeScale } from './time-scale.js';
 export { firstInvalidUtf8 } from './utf8.js';
 export { LOADPROOF_VERSION } from './version.js';
 export { capYoungGeneration } from './young-generation.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './errors.js';
-import { checkTimeScale } from './time-scale.js';
+import { TimeScale, checkTimeScale } from './time-scale.js';
 
 describe('checkTimeScale (--time-scale)', () => {
   it.each([1, 1.5, 20, 1000])('accepts %s', (k) => {
@@ -18,5 +18,21 @@ describe('checkTimeScale (--time-scale)', () => {
   ])('refuses %s, naming the flag, the range and the value', (k, shown) => {
     expect(() => checkTimeScale(k)).toThrow(UsageError);
     expect(() => checkTimeScale(k)).toThrow(`--time-scale: expected a number from 1 to 1000, got ${shown}`);
+  });
+});
+
+describe('TimeScale', () => {
+  it('converts wall to model time and back, and rates the other way', () => {
+    const k = TimeScale.of(20);
+    expect(k.toModelMs(50)).toBe(1000);
+    expect(k.toWallMs(1000)).toBe(50);
+    expect(k.toWallRate(100)).toBe(2000);
+    expect(k.toModelRate(2000)).toBe(100);
+    expect(k.isReal).toBe(false);
+    expect(TimeScale.of(1)).toBe(TimeScale.REAL);
+  });
+
+  it('names the field it was read from when it refuses', () => {
+    expect(() => TimeScale.of(0, 'run.json timeScale')).toThrow('run.json timeScale: expected a number from 1 to 1000, got 0');
   });
 });
