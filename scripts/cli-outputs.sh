@@ -30,6 +30,7 @@ mask() {
     -e 's#observed [0-9.]+; 95 % interval \[[0-9.]+, [0-9.]+\]#observed <t>; 95 % interval <t>#g' \
     -e 's#[0-9][0-9,]*(\.[0-9]+)? ?(µs|ms|s|min|h)\b#<t>#g' \
     -e 's#"[A-Za-z]*(Ms|Seconds|Sec|At|time|Time|ms|lag[A-Za-z]*)": ?-?[0-9.e+-]+#"\1": <n>#g' \
+    -e 's#[0-9]+ (days?|hours?|minutes?)#<n> \1#g' \
     -e 's# +<t>#  <t>#g'
 }
 
