@@ -1,7 +1,8 @@
 /**
- * The stall profile's windows: periodic spans of model time in which no response leaves the server,
- * when a response ready inside one leaves, and the true latency a client must see because of them.
+ * The stall profile's windows: when a response ready inside one leaves, and the true latency a client
+ * must see because of them.
  */
+
 /**
  * Windows during which no response leaves the server: window k spans
  * [offsetMs + k·periodMs, offsetMs + k·periodMs + durationMs) on the model clock (0 = server start).
