@@ -68,7 +68,7 @@ describe('profile calibration (virtual clock)', () => {
   });
 });
 
-describe('autoscaling on nominal (issue 11 §7)', () => {
+describe('autoscaling on nominal (calibrated so that the documented spike scales up and back down)', () => {
   /** scenarios/spike.yaml: 100 rpm for 3 min, a 2-minute ramp to 300, 1 min at 300, 3 min at 100. */
   const SPIKE = [
     { durationMs: 3 * MINUTE, fromRpm: 100, toRpm: 100 },

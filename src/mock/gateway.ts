@@ -15,6 +15,10 @@ import type { CancelTimer, Clock } from '../core/index.js';
 import type { Fleet, FleetTicket } from './fleet.js';
 import type { Work } from './latency-model.js';
 import { type RateLimit, TokenBucket, retryAfterSeconds } from './limiter.js';
+import { type StallWindows, releaseTimeMs } from './stall-windows.js';
+
+// The stall windows' truths stay importable from here: the coordinated-omission test and bench read them from gateway.js.
+export { type StallWindows, releaseTimeMs, stallTruthMs } from './stall-windows.js';
 
 export interface GatewayLimits {
   /** The per-client token bucket; null disables rate limiting. */
@@ -25,17 +29,6 @@ export interface GatewayLimits {
   readonly queueLimit: number;
   /** Time in the server after which the request gets 504 (model ms). */
   readonly timeoutMs: number;
-}
-
-/**
- * Windows during which no response leaves the server: window k spans
- * [offsetMs + k·periodMs, offsetMs + k·periodMs + durationMs) on the model clock (0 = server start).
- * A response ready inside a window is held until the window ends.
- */
-export interface StallWindows {
-  readonly periodMs: number;
-  readonly durationMs: number;
-  readonly offsetMs: number;
 }
 
 /**
@@ -66,22 +59,6 @@ interface Job {
   state: 'queued' | 'processing' | 'holding' | 'done';
   ticket?: FleetTicket;
   cancelHold?: CancelTimer;
-}
-
-/** When a response ready at `readyMs` may leave, given the stall windows. */
-export function releaseTimeMs(readyMs: number, stall: StallWindows | null): number {
-  if (stall === null) return readyMs;
-  const phase = (((readyMs - stall.offsetMs) % stall.periodMs) + stall.periodMs) % stall.periodMs;
-  return phase < stall.durationMs ? readyMs + (stall.durationMs - phase) : readyMs;
-}
-
-/**
- * The true latency (model ms) of a request that arrived at `arrivedAtMs` on the mock's clock and took
- * `serviceMs` in service, given the stall windows: what a client sending it then must see, stalls and
- * all. The coordinated-omission test and bench compute their truth with it.
- */
-export function stallTruthMs(arrivedAtMs: number, serviceMs: number, stall: StallWindows | null): number {
-  return releaseTimeMs(arrivedAtMs + serviceMs, stall) - arrivedAtMs;
 }
 
 export class Gateway {

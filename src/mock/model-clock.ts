@@ -19,7 +19,7 @@
  * (src/mock/routes/context.ts). The price: every answer leaves `lagMs()` of model time after its time,
  * which the mock says in Server-Timing (`lag`) so that the client counts it out.
  */
-import { type CancelTimer, type Clock, ManualClock, ScaledClock, monotonicMs } from '../core/index.js';
+import { type CancelTimer, type Clock, ManualClock, ScaledClock, TimeScale, monotonicMs } from '../core/index.js';
 
 /** How far (wall ms) a time-scaled mock runs its model behind the real clock: more than a usual send lag plus loopback. */
 export const MODEL_LAG_WALL_MS = 20;
@@ -32,17 +32,20 @@ export class ModelClock implements Clock {
   private armedAtMs = Number.POSITIVE_INFINITY;
   private cancelArmed: CancelTimer | undefined;
 
-  /** The processing lag in model ms (lagWallMs × k). */
+  /** The processing lag in model ms. */
   private readonly lagModelMs: number;
+  private readonly scale: TimeScale;
 
   constructor(
+    /** k, from 1 to 1000. */
     readonly timeScale: number,
     /** Wall ms the model runs behind the real clock (0: none; it matters only at k > 1). */
     lagWallMs = 0,
   ) {
+    this.scale = TimeScale.of(timeScale, 'timeScale');
     // Not keepAlive: the server keeps the process (or thread) alive; a pending model timer must not.
     this.real = new ScaledClock(timeScale);
-    this.lagModelMs = lagWallMs * timeScale;
+    this.lagModelMs = this.scale.toModelMs(lagWallMs);
   }
 
   /** Model time: inside a timer, the time it was due; outside, how far the model has run (the real time less the lag). */
@@ -68,8 +71,8 @@ export class ModelClock implements Clock {
    */
   arrival(dueMonotonicMs: number): { readonly dueAtMs: number; readonly atMs: number; readonly entryMs: number; readonly late: boolean } {
     const realMs = this.real.nowMs();
-    const delayWallMs = Math.min(Math.max(0, monotonicMs() - dueMonotonicMs), realMs / this.timeScale);
-    const dueAtMs = realMs - this.timeScale * delayWallMs;
+    const delayWallMs = Math.min(Math.max(0, monotonicMs() - dueMonotonicMs), this.scale.toWallMs(realMs));
+    const dueAtMs = realMs - this.scale.toModelMs(delayWallMs);
     const frontierMs = this.nowMs();
     if (dueAtMs < frontierMs) return { dueAtMs: frontierMs, atMs: frontierMs, entryMs: 0, late: true };
     return { dueAtMs, atMs: Math.min(realMs, dueAtMs), entryMs: delayWallMs, late: false };

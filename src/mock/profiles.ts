@@ -5,7 +5,8 @@
  */
 import { IDENTIFICATION_LIMITS, type ProfileName } from '../spec/index.js';
 import type { FleetConfig } from './fleet.js';
-import type { GatewayLimits, StallWindows } from './gateway.js';
+import type { GatewayLimits } from './gateway.js';
+import type { StallWindows } from './stall-windows.js';
 import type { LatencyModel } from './latency-model.js';
 
 export interface EndpointProfile {

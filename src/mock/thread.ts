@@ -1,5 +1,5 @@
 /**
- * The mock in its own worker thread (issue 11 §3): what an embedded run starts, so that the mock
+ * The mock in its own worker thread: what an embedded run starts, so that the mock
  * does not share the load generator's event loop. The same server as `startMockServer`, over real
  * HTTP on loopback; its stats and log are read over HTTP (GET /__mock/stats, /__mock/log).
  * `close()` closes the server, then the thread ends: nothing of it keeps the process alive.
