@@ -61,7 +61,7 @@ function commandLines(entry) {
 
 /** The exit codes, from the one table of them (src/core/exit-codes.ts). */
 function exitCodeLines(exit) {
-  const lines = ['## Exit codes', '', 'From `EXIT` in src/core/exit-codes.ts; what each means for each command: [the exit codes guide](../guides/exit-codes.md).', '', '| code | name |', '|---|---|'];
+  const lines = ['## Exit codes', '', 'From `EXIT` in src/core/exit-codes.ts; what each means for each command: [exit codes](../exit-codes.md).', '', '| code | name |', '|---|---|'];
   for (const [name, value] of Object.entries(exit)) lines.push(`| ${value} | \`${name}\` |`);
   lines.push('');
   return lines;
