@@ -122,7 +122,7 @@ export async function scenarioReference(dist = join(root, 'dist')) {
   const { scenarioJsonSchema } = await import(join(dist, 'scenario', 'index.js'));
   const lines = [GENERATED, '', '# Scenario file reference', ''];
   lines.push('A scenario is a YAML or JSON file; `loadproof schema` prints its JSON Schema (scenarios/scenario.schema.json).');
-  lines.push('A heading per field, by its path (`phases[]` is each item of the list); what the fields mean together: [the guides](../guides/) and [scenarios/README.md](../../scenarios/README.md).', '');
+  lines.push('A heading per field, by its path (`phases[]` is each item of the list); what the fields mean together: [scenario files](../scenarios.md) and [scenarios/README.md](../../scenarios/README.md).', '');
   walk('', scenarioJsonSchema(), false, 1, lines);
   return `${lines.join('\n').trimEnd()}\n`;
 }
