@@ -48,12 +48,30 @@ function optionLines(command, option) {
   return lines;
 }
 
+/** Where each command is explained at length (a guide); the flags' headings below are the reference. */
+const GUIDES = {
+  mock: ['the mock and its profiles', '../guides/mock.md'],
+  run: ['how a run works', '../how-a-run-works.md'],
+  plan: ['your first sandbox run', '../guides/first-sandbox-run.md#loadproof-plan'],
+  report: ['evidence for support', '../guides/evidence-for-support.md#loadproof-report'],
+  verify: ['evidence for support', '../guides/evidence-for-support.md#loadproof-verify'],
+  compare: ['CI regression with a baseline', '../guides/ci-regression.md#loadproof-compare'],
+  check: ['your first sandbox run', '../guides/first-sandbox-run.md#loadproof-check'],
+  notice: ['your first sandbox run', '../guides/first-sandbox-run.md#loadproof-notice'],
+  deid: ['the de-identification chain', '../guides/deid.md'],
+  merge: ['sharded runs', '../guides/sharded-runs-on-kubernetes.md#loadproof-merge'],
+  probe: ['finding a ceiling', '../guides/probe.md'],
+  schema: ['scenario files', '../scenarios.md#loadproof-schema'],
+};
+
 function commandLines(entry) {
   const declared = recordOptions(entry);
   const positionals = declared.filter((o) => o.positional);
   const options = declared.filter((o) => !o.positional).sort((a, b) => a.name.localeCompare(b.name));
   const lines = [`## \`loadproof ${entry.name}\``, '', entry.describe, '', `Usage: \`loadproof ${entry.usage}\``, ''];
-  if (entry.sends) lines.push('Sends to a target: only through a permit of the guard.', '');
+  const guide = GUIDES[entry.name];
+  if (guide) lines.push(`What it does, in detail: [${guide[0]}](${guide[1]}).`, '');
+  if (entry.sends) lines.push('Sends to a target, only with the [guard](../guard.md)\'s permit.', '');
   if (declared.length === 0) lines.push('No options.', '');
   for (const option of [...positionals, ...options]) lines.push(...optionLines(entry.name, option));
   return lines;
@@ -71,7 +89,9 @@ export async function cliReference(dist = join(root, 'dist')) {
   const { COMMANDS } = await import(join(dist, 'cli', 'main.js'));
   const { EXIT } = await import(join(dist, 'core', 'index.js'));
   const lines = [GENERATED, '', '# CLI reference', '', '`loadproof <command> [options]`; `loadproof --help` and `loadproof <command> --help` print the same.', ''];
-  lines.push('A flag given twice takes its last value, numbers included; a numeric flag without its value, or with an empty one, is refused (exit 2).', '');
+  lines.push('A flag given twice takes its last value, numbers included (`--time-scale 20 --time-scale 1` is time scale 1); an empty number');
+  lines.push('(`--metrics-port=`) is refused as not a number, never read as 0, and a numeric flag without its value');
+  lines.push('(`--time-scale 2 --time-scale`) is refused (exit 2), never counted as 1.', '');
   lines.push('Commands:', '', ...COMMANDS.map((c) => `- [\`loadproof ${c.name}\`](#loadproof-${c.name}): ${c.describe}`), '');
   for (const entry of COMMANDS) lines.push(...commandLines(entry));
   lines.push(...exitCodeLines(EXIT));
