@@ -92,6 +92,19 @@ describe('the docs', () => {
     expect(anchorsOf('docs/guides/mock.md').has('no-such-heading')).toBe(false);
   });
 
+  it('docs/architecture.md says what each folder may import as the architecture test allows it', () => {
+    // The table of test/architecture.test.ts, read from its source (that test owns it; this one only reads it).
+    const source = read('test/architecture.test.ts');
+    const table = source.slice(source.indexOf('const ALLOWED'), source.indexOf('};', source.indexOf('const ALLOWED')));
+    const allowed = Object.fromEntries([...table.matchAll(/^\s+'?([\w-]+)'?: \[([^\]]*)\],?$/gm)].map((m) => [m[1]!, [...m[2]!.matchAll(/'([^']+)'/g)].map((q) => q[1]!)]));
+    expect(Object.keys(allowed).length).toBeGreaterThan(0);
+    const documented = Object.fromEntries([...read('docs/architecture.md').matchAll(/^\| `([\w-]+)` \| [^\n]* \| ([^|\n]+) \|$/gm)].map((m) => {
+      const imports = m[2]!.trim();
+      return [m[1]!, imports === 'nothing' ? [] : imports === 'every folder' ? ['*'] : imports.split(', ')];
+    }));
+    expect(documented).toEqual(allowed);
+  });
+
   it('docs/architecture.md names every folder of src/', () => {
     const architecture = read('docs/architecture.md');
     const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
