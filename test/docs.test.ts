@@ -1,8 +1,8 @@
 /**
  * The docs a newcomer walks: the generated references are current (regenerated in memory from dist/ and
  * compared with the committed files: `npm run docs` writes them), every relative link of the docs points at a
- * file that exists (and at a heading that exists, for a `#anchor` into a .md file), and docs/architecture.md
- * names every folder of src/.
+ * file that exists (and at a heading that exists, for a `#anchor` into a .md file), every file of the repository
+ * they name exists, and docs/architecture.md names every folder of src/ with what it may import.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -84,6 +84,16 @@ describe('the docs', () => {
 
   it('every relative link resolves, to a file and to a heading', () => {
     expect(DOCS.flatMap(brokenLinks)).toEqual([]);
+  });
+
+  it('every file of the repository the docs name (src/…, test/…, scripts/…) exists', () => {
+    const named = DOCS.flatMap((file) =>
+      [...read(file).matchAll(/(?:^|[\s`(])\.?\/?((?:src|test|scripts|bench|deploy|scenarios)\/[\w./-]+)/gm)].map((m) => [file, m[1]!.replace(/[.,;:]+$/, '')] as const),
+    );
+    expect(named.length).toBeGreaterThan(0);
+    // A module named as it is imported (`./src/mock/index.js`) is its .ts file.
+    const missing = named.filter(([, path]) => !existsSync(join(ROOT, path)) && !existsSync(join(ROOT, path.replace(/\.js$/, '.ts'))));
+    expect(missing.map(([file, path]) => `${file}: ${path}`)).toEqual([]);
   });
 
   it('reads anchors as GitHub makes them', () => {
