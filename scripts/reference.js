@@ -28,6 +28,9 @@ function recordOptions(entry) {
   return declared;
 }
 
+/** A description as Markdown text: outside its code spans, `<` and `*` are escaped (`<op>` is no HTML tag). */
+const prose = (text) => text.split('`').map((part, i) => (i % 2 === 0 ? part.replace(/[<*]/g, '\\$&') : part)).join('`');
+
 const code = (value) => `\`${typeof value === 'string' ? value : JSON.stringify(value)}\``;
 
 function optionType(option) {
@@ -38,7 +41,7 @@ function optionType(option) {
 function optionLines(command, option) {
   const flag = option.positional ? `<${option.name}>` : `--${option.name}`;
   const lines = [`### \`${command} ${flag}\``, ''];
-  lines.push(`${option.describe ?? ''}`.trim() || '(no description)', '');
+  lines.push(prose(`${option.describe ?? ''}`.trim()) || '(no description)', '');
   lines.push(`- type: ${optionType(option)}${option.positional ? ' (positional)' : ''}`);
   if (option.choices) lines.push(`- choices: ${option.choices.map(code).join(', ')}`);
   if (option.default !== undefined) lines.push(`- default: ${code(option.default)}`);
@@ -68,7 +71,7 @@ function commandLines(entry) {
   const declared = recordOptions(entry);
   const positionals = declared.filter((o) => o.positional);
   const options = declared.filter((o) => !o.positional).sort((a, b) => a.name.localeCompare(b.name));
-  const lines = [`## \`loadproof ${entry.name}\``, '', entry.describe, '', `Usage: \`loadproof ${entry.usage}\``, ''];
+  const lines = [`## \`loadproof ${entry.name}\``, '', prose(entry.describe), '', `Usage: \`loadproof ${entry.usage}\``, ''];
   const guide = GUIDES[entry.name];
   if (guide) lines.push(`What it does, in detail: [${guide[0]}](${guide[1]}).`, '');
   if (entry.sends) lines.push('Sends to a target, only with the [guard](../guard.md)\'s permit.', '');
@@ -92,7 +95,7 @@ export async function cliReference(dist = join(root, 'dist')) {
   lines.push('A flag given twice takes its last value, numbers included (`--time-scale 20 --time-scale 1` is time scale 1); an empty number');
   lines.push('(`--metrics-port=`) is refused as not a number, never read as 0, and a numeric flag without its value');
   lines.push('(`--time-scale 2 --time-scale`) is refused (exit 2), never counted as 1.', '');
-  lines.push('Commands:', '', ...COMMANDS.map((c) => `- [\`loadproof ${c.name}\`](#loadproof-${c.name}): ${c.describe}`), '');
+  lines.push('Commands:', '', ...COMMANDS.map((c) => `- [\`loadproof ${c.name}\`](#loadproof-${c.name}): ${prose(c.describe)}`), '');
   for (const entry of COMMANDS) lines.push(...commandLines(entry));
   lines.push(...exitCodeLines(EXIT));
   return `${lines.join('\n').trimEnd()}\n`;
@@ -112,7 +115,7 @@ function fieldType(schema) {
 
 function fieldLines(path, schema, required, depth) {
   const lines = [`${'#'.repeat(Math.min(depth, 6))} \`${path}\``, ''];
-  if (schema.description) lines.push(schema.description, '');
+  if (schema.description) lines.push(prose(schema.description), '');
   lines.push(`- type: ${fieldType(schema)}`);
   if (required) lines.push('- required');
   if (schema.default !== undefined) lines.push(`- default: ${code(schema.default)}`);
