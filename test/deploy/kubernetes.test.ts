@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { runMain, scenarioWorkspace } from '../helpers/cli.js';
 import { podOf, restrictedViolations } from '../helpers/pod-security.js';
 
-/** The values the README's `envsubst '${START_AT} ${RUN_ID}'` puts in when the Job is made. */
+/** The values the Kubernetes guide's `envsubst '${START_AT} ${RUN_ID}'` puts in when the Job is made. */
 const MADE_WITH = { START_AT: '2026-12-01T09:00:00Z', RUN_ID: '20261201-085700', JOB_DEADLINE_S: '615000' };
 /** A manifest as kubectl receives it: its ${VAR}s substituted, as envsubst does; $(VAR)s are Kubernetes' own. */
 const manifest = (name: string): any =>
@@ -55,7 +55,7 @@ describe('deploy/kubernetes', () => {
     const args: string[] = container.args;
     expect(args[args.indexOf('--start-at') + 1]).toBe('$(START_AT)');
     expect(container.env.find((e: any) => e.name === 'START_AT')).toEqual({ name: 'START_AT', value: MADE_WITH.START_AT });
-    // Every ${VAR} of the files is one the README's envsubst sets: none is left for kubectl to see.
+    // Every ${VAR} of the files is one the guide's envsubst sets: none is left for kubectl to see.
     for (const name of ['shards-job.yaml', 'merge-job.yaml']) {
       const text = readFileSync(new URL(`../../deploy/kubernetes/${name}`, import.meta.url), 'utf8').replace(/^#.*$/gm, '');
       expect([...text.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]).filter((v) => !(v! in MADE_WITH))).toEqual([]);

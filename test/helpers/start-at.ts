@@ -2,9 +2,9 @@
  * A common `--start-at` for shards started together, on a busy machine. A shard must be ready within 1 s
  * of model time after the start (50 ms of wall time at k = 20), and beside two CPU hogs a node process
  * alone took over 7 s to start: no lead is long enough for sure. What the tool promises then is a
- * refusal that says why (README, "Beyond one machine"): before anything, `--start-at …: n s in the past`
+ * refusal that says why (docs/guides/sharded-runs-on-kubernetes.md): before anything, `--start-at …: n s in the past`
  * (exit 2); after its token call and warm-up, `--start-at: ready n ms after it` (exit 4, every request
- * unsent). A test that meets exactly that refusal does what the README tells a user to do — a start
+ * unsent). A test that meets exactly that refusal does what the sharded-runs guide tells a user to do — a start
  * further ahead — and tries again, a bounded number of times; any other outcome is the test's to judge.
  */
 

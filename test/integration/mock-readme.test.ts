@@ -1,8 +1,8 @@
 /**
- * What the README's mock sections promise, checked against the real server over HTTP: routing
+ * What the mock's guide (docs/guides/mock.md) promises, checked against the real server over HTTP: routing
  * (404/405 with Allow, HEAD, CONNECT), the order of the token endpoint's checks, the pipelines'
  * order (auth, then the body, then the limits: an invalid request costs no quota), obfuscation's
- * rules, and the stats and log shapes as the README prints them.
+ * rules, and the stats and log shapes as the guide prints them.
  */
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -22,7 +22,8 @@ afterEach(async () => {
 });
 const start = async (options: MockServerOptions = {}): Promise<MockServer> => (server = await startMockServer({ profile: 'zero', ...options }));
 
-const README = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+// The mock's guide (it was the README's mock sections), whose promises these tests check.
+const README = readFileSync(new URL('../../docs/guides/mock.md', import.meta.url), 'utf8');
 const NOTE = 'Seen John Smith on 04/12/2026.';
 
 /** Sends raw bytes to the mock (loopback only) and returns everything it answered until it closed. */
