@@ -19,7 +19,8 @@
 import type { Summary } from './summary.js';
 import type { Slice } from '../recorder/index.js';
 import { quantileInterval } from './quantile-interval.js';
-import { slowestAnsweredMs, worstLatenessMs } from './verdict.js';
+import { slowestAnsweredMs } from './percentile-check.js';
+import { worstLatenessMs } from './generator-budget.js';
 import { fisherGreater } from './fisher.js';
 
 /** A judged run: its summary, and each phase's steady-state sample (the recorder's, in plan order). */

@@ -7,7 +7,8 @@
 import { EXIT } from '../core/index.js';
 import { effectiveLimits, type Plan, endsInclusive, holdsSeq, maxInFlightOf, positionOfSeq } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
-import { type PhaseInput, type Verdict, evaluateVerdict } from './verdict.js';
+import { type Verdict, evaluateVerdict } from './verdict.js';
+import type { PhaseInput } from './verdict-input.js';
 import { envelopeFindings, sharedEnvelope } from './envelope.js';
 import { DocumentSink, type DocumentSlice } from './documents.js';
 import { type EventRecord, toRecordable } from './events.js';

@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { Slice } from '../recorder/index.js';
 import { LATENCY_BANDS } from '../spec/index.js';
 import type { EnvelopePhase } from './envelope.js';
-import { type PhaseInput, evaluateVerdict } from './verdict.js';
+import { evaluateVerdict } from './verdict.js';
+import type { PhaseInput } from './verdict-input.js';
 import { type Threshold, parseThreshold } from '../scenario/index.js';
 
 const NO_429: EnvelopePhase = { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2.7 };

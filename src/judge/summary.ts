@@ -9,7 +9,8 @@ import type { Plan } from '../plan/index.js';
 import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice, inFlightByWindow } from '../recorder/index.js';
 import { LIMIT_429_CODES } from '../spec/index.js';
 import type { EnvelopeJudgement } from './envelope.js';
-import { type Verdict, GENERATOR_BUDGET } from './verdict.js';
+import type { Verdict } from './verdict.js';
+import { GENERATOR_BUDGET } from './generator-budget.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 import { type DocumentSink, documentSliceSummary, documentTimeline } from './documents.js';
 
