@@ -13,6 +13,7 @@
  * svc, both are the raw measurements. It assumes the overheads are real-time costs that a real
  * deployment pays once, and that the model's intended times are what a real service would take.
  */
+import { TimeScale } from '../core/index.js';
 
 /** One attempt as the events record it (model ms). */
 export interface AccountedTry {
@@ -52,7 +53,8 @@ export function accountLatency(input: AccountingInput, timeScale: number): Accou
     if (t.serviceMs === undefined) measuredMs += t.endAtMs - t.sentAtMs;
     else modelMs += t.serviceMs;
   }
-  const once = (totalMs: number, keptMs: number, lagMs: number): number => keptMs + Math.max(0, totalMs - keptMs - lagMs) / timeScale;
+  const scale = TimeScale.of(timeScale);
+  const once = (totalMs: number, keptMs: number, lagMs: number): number => keptMs + scale.toWallMs(Math.max(0, totalMs - keptMs - lagMs));
   const last = input.tries[input.tries.length - 1]!;
   const lastIsFinal = last.sentAtMs === input.lastSentAtMs;
   return {

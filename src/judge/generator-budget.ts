@@ -1,5 +1,5 @@
 /** The generator's accuracy budget: how late it may be before its lateness could pass for the service's. */
-import { formatMs } from '../core/index.js';
+import { type TimeScale, formatMs } from '../core/index.js';
 import type { Slice } from '../recorder/index.js';
 import type { GeneratorHealth } from './verdict-input.js';
 
@@ -38,4 +38,17 @@ export function generatorOverBudget(sendLagP99Ms: number, g: GeneratorHealth, ta
 export function worstLatenessMs(slice: Slice, g: GeneratorHealth): number {
   const lagMax = slice.sendLag.count === 0 ? 0 : slice.sendLag.percentileMs(100);
   return (lagMax + (g.eventLoopDelayMaxMs ?? g.eventLoopDelayP99Ms ?? 0)) * (g.latenessInLatency ?? 1);
+}
+
+/**
+ * The generator's health as the verdict judges it, from the event loop's delays in wall ms (null: not
+ * monitored) at time scale `scale`. At k > 1 (against the mock only) latency counts the wall overheads,
+ * the generator's lateness among them, once.
+ */
+export function generatorHealth(scale: TimeScale, loopP99WallMs: number | null, loopMaxWallMs: number | null): GeneratorHealth {
+  return {
+    ...(loopP99WallMs === null ? {} : { eventLoopDelayP99Ms: scale.toModelMs(loopP99WallMs) }),
+    ...(loopMaxWallMs === null ? {} : { eventLoopDelayMaxMs: scale.toModelMs(loopMaxWallMs) }),
+    latenessInLatency: scale.toWallMs(1),
+  };
 }
