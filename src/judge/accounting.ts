@@ -1,5 +1,5 @@
 /**
- * Latency in model time at time scale k (issue 11 §3). Raw times are wall time × k, so every wall
+ * Latency in model time at time scale k. Raw times are wall time × k, so every wall
  * millisecond spent outside the modelled service — the generator's lag, the token wait, loopback
  * transport, HTTP parsing on both sides, a timer firing late — would count k times. The mock says in
  * Server-Timing (`svc`) how long each answer was in its modelled service, from its model's intended

@@ -65,7 +65,7 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
   const readyAtMs = e.readyAtMs === undefined ? undefined : micro(e.readyAtMs);
   const endAtMs = microOrNull(r?.endAtMs);
   const lastSentAtMs = microOrNull(r?.lastSentAtMs);
-  // Built field by field, not with spreads of optional parts: this runs once per request (issue 11 §1).
+  // Built field by field, not with spreads of optional parts: this runs once per request, where every copy a spread makes counts.
   const tries: TryRecord[] = [];
   for (const t of r?.tries ?? []) {
     const tr: { sentAtMs: number; endAtMs: number; status: number | null; serviceMs?: number; lagMs?: number; waitMs?: number; errorCode?: string } = { sentAtMs: micro(t.sentAtMs), endAtMs: micro(t.endAtMs), status: t.status ?? null };
@@ -103,7 +103,7 @@ const jsonNumberOrNull = (n: number | null): string => (n === null ? 'null' : js
 /**
  * The record's line of events.ndjson: exactly `JSON.stringify(record)` + a newline (the same keys in the
  * same order, the same numbers), written by hand because it runs once per request and JSON.stringify of
- * a whole record was about a tenth of a request's CPU (issue 11 §1). `phaseJson` is JSON.stringify of
+ * a whole record was about a tenth of a request's CPU. `phaseJson` is JSON.stringify of
  * the record's phase name, made once per phase.
  */
 export function formatEventLine(record: EventRecord, phaseJson: string): string {

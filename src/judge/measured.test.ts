@@ -1,5 +1,5 @@
 /**
- * A verdict needs something measured (issue 27 §9): a run whose plan held no request, or a phase none of
+ * A verdict needs something measured: a run whose plan held no request, or a phase none of
  * whose planned requests was answered (every one unsent, say), is never a pass — inconclusive, or a fail
  * where a check fails on what happened — whatever checks apply (no documented target, no error check).
  */
