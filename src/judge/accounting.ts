@@ -14,18 +14,10 @@
  * deployment pays once, and that the model's intended times are what a real service would take.
  */
 import { TimeScale } from '../core/index.js';
+import type { RecordedTry } from '../recorder/index.js';
 
-/** One attempt as the events record it (model ms). */
-export interface AccountedTry {
-  readonly sentAtMs: number;
-  readonly endAtMs: number;
-  /** Its time in the modelled service (the mock's Server-Timing `svc`); absent without it. */
-  readonly serviceMs?: number;
-  /** How long the mock held the answer after its model time (Server-Timing `lag`); absent: none. */
-  readonly lagMs?: number;
-  /** The wait the client chose before sending it (a retry's back-off or Retry-After); absent: none. */
-  readonly waitMs?: number;
-}
+/** One attempt as the events record it (model ms): only its times count. */
+export type AccountedTry = Pick<RecordedTry, 'sentAtMs' | 'endAtMs' | 'serviceMs' | 'lagMs' | 'waitMs'>;
 
 export interface AccountingInput {
   readonly intendedAtMs: number;
