@@ -1,5 +1,5 @@
 /**
- * Latency in model time at time scale k (issue 11 §3). Raw times are wall time × k, so every wall
+ * Latency in model time at time scale k. Raw times are wall time × k, so every wall
  * millisecond spent outside the modelled service — the generator's lag, the token wait, loopback
  * transport, HTTP parsing on both sides, a timer firing late — would count k times. The mock says in
  * Server-Timing (`svc`) how long each answer was in its modelled service, from its model's intended
@@ -13,18 +13,11 @@
  * svc, both are the raw measurements. It assumes the overheads are real-time costs that a real
  * deployment pays once, and that the model's intended times are what a real service would take.
  */
+import { TimeScale } from '../core/index.js';
+import type { RecordedTry } from '../recorder/index.js';
 
-/** One attempt as the events record it (model ms). */
-export interface AccountedTry {
-  readonly sentAtMs: number;
-  readonly endAtMs: number;
-  /** Its time in the modelled service (the mock's Server-Timing `svc`); absent without it. */
-  readonly serviceMs?: number;
-  /** How long the mock held the answer after its model time (Server-Timing `lag`); absent: none. */
-  readonly lagMs?: number;
-  /** The wait the client chose before sending it (a retry's back-off or Retry-After); absent: none. */
-  readonly waitMs?: number;
-}
+/** One attempt as the events record it (model ms): only its times count. */
+export type AccountedTry = Pick<RecordedTry, 'sentAtMs' | 'endAtMs' | 'serviceMs' | 'lagMs' | 'waitMs'>;
 
 export interface AccountingInput {
   readonly intendedAtMs: number;
@@ -52,7 +45,8 @@ export function accountLatency(input: AccountingInput, timeScale: number): Accou
     if (t.serviceMs === undefined) measuredMs += t.endAtMs - t.sentAtMs;
     else modelMs += t.serviceMs;
   }
-  const once = (totalMs: number, keptMs: number, lagMs: number): number => keptMs + Math.max(0, totalMs - keptMs - lagMs) / timeScale;
+  const scale = TimeScale.of(timeScale);
+  const once = (totalMs: number, keptMs: number, lagMs: number): number => keptMs + scale.toWallMs(Math.max(0, totalMs - keptMs - lagMs));
   const last = input.tries[input.tries.length - 1]!;
   const lastIsFinal = last.sentAtMs === input.lastSentAtMs;
   return {

@@ -1,5 +1,5 @@
 /**
- * Ramps are judged by the rate at each arrival (issue 10 §6), through the judge the run and
+ * Ramps are judged by the rate at each arrival, through the judge the run and
  * `loadproof report` share. Judged by the mean rate, a 100→300 ramp was held to 4 s although 62.5 %
  * of it comes above 200 rpm (5 s), and a 60→160 ramp to 4 s although 29 % of it comes at ≤ 100 rpm
  * (2.5 s).

@@ -1,5 +1,5 @@
 /**
- * compareRuns and a late generator (review of issue 27 case 16): lateness inflates only its own run's latency,
+ * compareRuns and a late generator: lateness inflates only its own run's latency,
  * so it comes off that run's p95 interval, and only where it could have made the change.
  */
 import { describe, expect, it } from 'vitest';

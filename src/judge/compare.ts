@@ -19,7 +19,9 @@
 import type { Summary } from './summary.js';
 import type { Slice } from '../recorder/index.js';
 import { quantileInterval } from './quantile-interval.js';
-import { slowestAnsweredMs, worstLatenessMs } from './verdict.js';
+import { slowestAnsweredMs } from './percentile-check.js';
+import { generatorHealth, worstLatenessMs } from './generator-budget.js';
+import { TimeScale } from '../core/index.js';
 import { fisherGreater } from './fisher.js';
 
 /** A judged run: its summary, and each phase's steady-state sample (the recorder's, in plan order). */
@@ -182,9 +184,8 @@ function generatorLate(summary: Summary, phase: string): boolean {
  */
 function latenessOf(summary: Summary, phase: string, steady: Slice): number {
   if (!generatorLate(summary, phase)) return 0;
-  const k = summary.timeScale;
   const { eventLoopDelayP99Ms: p99, eventLoopDelayMaxMs: max } = summary.generator;
-  return worstLatenessMs(steady, { ...(p99 === null ? {} : { eventLoopDelayP99Ms: p99 * k }), ...(max === null ? {} : { eventLoopDelayMaxMs: max * k }), latenessInLatency: 1 / k });
+  return worstLatenessMs(steady, generatorHealth(TimeScale.of(summary.timeScale), p99, max));
 }
 
 const identity = (s: Summary) => ({ scenario: s.scenario, startedAt: s.startedAt, planIdentity: s.planIdentity, timeScale: s.timeScale });

@@ -1,5 +1,5 @@
 /**
- * The error check (issue 10 §2): every phase judges rate(errors) — every planned request that failed,
+ * The error check: every phase judges rate(errors) — every planned request that failed,
  * k6's http_req_failed — on the whole phase, warm-up included, by default at < 1 %.
  */
 import { describe, expect, it } from 'vitest';
@@ -122,7 +122,7 @@ describe('a spell of unanswered requests in one time block (review)', () => {
   });
 });
 
-describe('drops while the generator was late (issue 27 case 16)', () => {
+describe('drops while the generator was late (its stall, not the service, may have filled the slots)', () => {
   // 200 rpm, 4 s target, maxInFlight 128: a service meeting its target holds about 13 in flight, far under the cap.
   const inFlight = { maxInFlight: 128, neededAtTarget: 13.3, targetMs: 4000 };
   /** 1,000 arrivals, `drops` of them dropped at the cap (spread over the phase), the rest answered in 1 s, each sent `lagMs` late. */

@@ -5,9 +5,9 @@
  * event into its Recorder from the very record it writes, so the live verdict and a re-judged one
  * see the same numbers.
  */
-import { COUNTED_OUTCOMES, type CountedOutcome, type RecordableEvent } from '../recorder/index.js';
+import { COUNTED_OUTCOMES, type CountedOutcome, type RecordableEvent, type RecordedTry } from '../recorder/index.js';
 import { ERROR_CODE_PATTERN } from '../spec/index.js';
-import { type AccountedTry, accountLatency } from './accounting.js';
+import { accountLatency } from './accounting.js';
 
 /** One line of events.ndjson. */
 export interface EventRecord {
@@ -37,18 +37,9 @@ export interface EventRecord {
   readonly readyAtMs?: number;
 }
 
-export interface TryRecord {
-  readonly sentAtMs: number;
-  readonly endAtMs: number;
+/** An attempt as its line holds it: the recorder's, with its status always written (null without an answer). */
+export interface TryRecord extends RecordedTry {
   readonly status: number | null;
-  /** Its time in the mock's modelled service (Server-Timing svc, model ms); only at time scale k > 1. */
-  readonly serviceMs?: number;
-  /** How long a time-scaled mock held the answer after its model time (Server-Timing lag, model ms); counted out of the latency. */
-  readonly lagMs?: number;
-  /** The wait the client chose before sending it (model ms); only on a retry that waited. */
-  readonly waitMs?: number;
-  /** A 429's error code from its body (spec LIMIT_429_CODES: which limit refused it), when it named one. */
-  readonly errorCode?: string;
 }
 
 /** What a request's fate is made of: the Recorder's event with its position in the plan (the engine's RequestEvent has it). */
@@ -65,7 +56,7 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
   const readyAtMs = e.readyAtMs === undefined ? undefined : micro(e.readyAtMs);
   const endAtMs = microOrNull(r?.endAtMs);
   const lastSentAtMs = microOrNull(r?.lastSentAtMs);
-  // Built field by field, not with spreads of optional parts: this runs once per request (issue 11 §1).
+  // Built field by field, not with spreads of optional parts: this runs once per request, where every copy a spread makes counts.
   const tries: TryRecord[] = [];
   for (const t of r?.tries ?? []) {
     const tr: { sentAtMs: number; endAtMs: number; status: number | null; serviceMs?: number; lagMs?: number; waitMs?: number; errorCode?: string } = { sentAtMs: micro(t.sentAtMs), endAtMs: micro(t.endAtMs), status: t.status ?? null };
@@ -103,7 +94,7 @@ const jsonNumberOrNull = (n: number | null): string => (n === null ? 'null' : js
 /**
  * The record's line of events.ndjson: exactly `JSON.stringify(record)` + a newline (the same keys in the
  * same order, the same numbers), written by hand because it runs once per request and JSON.stringify of
- * a whole record was about a tenth of a request's CPU (issue 11 §1). `phaseJson` is JSON.stringify of
+ * a whole record was about a tenth of a request's CPU. `phaseJson` is JSON.stringify of
  * the record's phase name, made once per phase.
  */
 export function formatEventLine(record: EventRecord, phaseJson: string): string {
@@ -131,7 +122,7 @@ export function formatEventLine(record: EventRecord, phaseJson: string): string 
 /**
  * The Recorder's view of a record; `phase` is the phase's index in the plan. Its latency and service
  * time are recomputed from the raw times and the tries (src/judge/accounting.ts) at the run's `timeScale`.
- * A TryRecord is an AccountedTry as it is (the accounting reads only its times), and its status of null
+ * A TryRecord is the accounting's try as it is (it reads only its times), and its status of null
  * means none: the Recorder reads `status` only when it is a number.
  */
 export function toRecordable(record: EventRecord, phase: number, timeScale: number): RecordableEvent {
@@ -139,7 +130,7 @@ export function toRecordable(record: EventRecord, phase: number, timeScale: numb
   if (record.readyAtMs !== undefined) event.readyAtMs = record.readyAtMs;
   if (record.firedAtMs !== null) event.firedAtMs = record.firedAtMs;
   if (record.lastSentAtMs !== null && record.endAtMs !== null) {
-    const accounted = accountLatency({ intendedAtMs: record.readyAtMs ?? record.intendedAtMs, lastSentAtMs: record.lastSentAtMs, endAtMs: record.endAtMs, tries: record.tries as readonly AccountedTry[] }, timeScale);
+    const accounted = accountLatency({ intendedAtMs: record.readyAtMs ?? record.intendedAtMs, lastSentAtMs: record.lastSentAtMs, endAtMs: record.endAtMs, tries: record.tries }, timeScale);
     const result: { status?: number; attempts: number; lastSentAtMs: number; endAtMs: number; retryAfterS: readonly number[]; tries: readonly TryRecord[]; latencyMs: number; serviceMs: number } = {
       attempts: record.attempts,
       lastSentAtMs: record.lastSentAtMs,

@@ -1,10 +1,15 @@
 export { type EventRecord, type EventSource, formatEventLine, parseEventLine, toEventRecord, toRecordable } from './events.js';
 export { EventSink, type Judgement, type JudgeInput, judgeRun, partialEnd } from './judge.js';
 export { type EngineRecord, type GuardRecord, type HostRecord, type MergedShard, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, type StopReason, guardRecord } from './run-record.js';
-export { SUMMARY_SCHEMA_VERSION, buildSummary, type Summary, summaryJson } from './summary.js';
+export { SUMMARY_SCHEMA_VERSION, buildSummary, type Summary } from './summary.js';
+export { summaryJson } from './summary-json.js';
 export { type ChainStage, type DocumentOutcome, type DocumentRecord, DocumentSink, DocumentSlice, documentSliceSummary, formatDocumentLine, parseDocumentLine } from './documents.js';
 export { accountLatency } from './accounting.js';
-export { GENERATOR_BUDGET, evaluateVerdict, percentileCheck, slowestAnsweredMs, worstLatenessMs, type Check, type CheckStatus, type GeneratorHealth, type PhaseInput, type Verdict, type VerdictInput } from './verdict.js';
+export { evaluateVerdict, type Verdict } from './verdict.js';
+export type { Check, CheckStatus } from './check.js';
+export type { GeneratorHealth, PhaseInput, VerdictInput } from './verdict-input.js';
+export { GENERATOR_BUDGET, worstLatenessMs } from './generator-budget.js';
+export { percentileCheck, slowestAnsweredMs } from './percentile-check.js';
 export { minimumSamples, nearestRank, quantileInterval, quantileRankBounds, type QuantileInterval, type RankBounds, type TimeOrderedSample } from './quantile-interval.js';
 export { ENVELOPE_MARGIN, bucketCapacityTokens, describeEnvelopePhase, envelopeFindings, envelopeMarginTokens, sharedEnvelope, type EnvelopeAttempts, type EnvelopeJudgement, type EnvelopePhase } from './envelope.js';
 export { type BaselineComparison, COMPARISON_FILE, type Comparison, type ComparedRun, type CompareOptions, DEFAULT_ALPHA, type Finding, type PhaseComparison, compareRuns, exitWithComparison, parseComparison } from './compare.js';

@@ -4,10 +4,12 @@
  * same event records (the live run in memory as they complete, the report from events.ndjson), so
  * judging a finished run again gives the same summary, apart from `reportedAt`.
  */
-import { EXIT } from '../core/index.js';
+import { EXIT, TimeScale } from '../core/index.js';
 import { effectiveLimits, type Plan, endsInclusive, holdsSeq, maxInFlightOf, positionOfSeq } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
-import { type PhaseInput, type Verdict, evaluateVerdict } from './verdict.js';
+import { type Verdict, evaluateVerdict } from './verdict.js';
+import type { PhaseInput } from './verdict-input.js';
+import { generatorHealth } from './generator-budget.js';
 import { envelopeFindings, sharedEnvelope } from './envelope.js';
 import { DocumentSink, type DocumentSlice } from './documents.js';
 import { type EventRecord, toRecordable } from './events.js';
@@ -105,7 +107,7 @@ export interface JudgeInput {
 }
 
 export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgement {
-  const k = plan.timeScale;
+  const scale = TimeScale.of(plan.timeScale);
   const { end } = input;
   const recorder = sink.recorder;
   // 429s against the documented (or raised) limits, replayed on what the server admitted.
@@ -127,11 +129,8 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
       ...(sink.documents === undefined ? {} : { stages: stageInputs(sink.documents.steady[i]!) }),
     })),
     documentedTargets: plan.scenario.thresholds.documentedTargets,
-    generator: {
-      ...(end.eventLoopDelayP99Ms === null || end.eventLoopDelayMaxMs === null ? {} : { eventLoopDelayP99Ms: end.eventLoopDelayP99Ms * k, eventLoopDelayMaxMs: end.eventLoopDelayMaxMs * k }),
-      // At k > 1 (against the mock only) latency counts the wall overheads, the generator's lateness among them, once.
-      latenessInLatency: 1 / k,
-    },
+    // The event loop's delays count only when both were monitored.
+    generator: end.eventLoopDelayP99Ms === null || end.eventLoopDelayMaxMs === null ? generatorHealth(scale, null, null) : generatorHealth(scale, end.eventLoopDelayP99Ms, end.eventLoopDelayMaxMs),
   });
   const files = [...end.files, ...(input.moreFiles ?? [])];
   const exitCode =

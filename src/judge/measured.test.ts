@@ -1,5 +1,5 @@
 /**
- * A verdict needs something measured (issue 27 §9): a run whose plan held no request, or a phase none of
+ * A verdict needs something measured: a run whose plan held no request, or a phase none of
  * whose planned requests was answered (every one unsent, say), is never a pass — inconclusive, or a fail
  * where a check fails on what happened — whatever checks apply (no documented target, no error check).
  */
@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { Slice } from '../recorder/index.js';
 import { LATENCY_BANDS } from '../spec/index.js';
 import type { EnvelopePhase } from './envelope.js';
-import { type PhaseInput, evaluateVerdict } from './verdict.js';
+import { evaluateVerdict } from './verdict.js';
+import type { PhaseInput } from './verdict-input.js';
 import { type Threshold, parseThreshold } from '../scenario/index.js';
 
 const NO_429: EnvelopePhase = { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2.7 };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Summary, summaryJson } from './summary.js';
+import type { Summary } from './summary.js';
+import { summaryJson } from './summary-json.js';
 
 /** A summary-shaped object: summaryJson reads only its JSON and its timeline. */
 const fake = (windows: number): Summary =>

@@ -4,12 +4,13 @@
  * base64) so runs and shards can be merged and re-reported. It is a pure function of the plan, the
  * run record and the events (through the Recorder): `loadproof report` rebuilds it from a run folder.
  */
-import { isUnanswered } from '../core/index.js';
+import { TimeScale, isUnanswered } from '../core/index.js';
 import type { Plan } from '../plan/index.js';
 import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice, inFlightByWindow } from '../recorder/index.js';
 import { LIMIT_429_CODES } from '../spec/index.js';
 import type { EnvelopeJudgement } from './envelope.js';
-import { type Verdict, GENERATOR_BUDGET } from './verdict.js';
+import type { Verdict } from './verdict.js';
+import { GENERATOR_BUDGET } from './generator-budget.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 import { type DocumentSink, documentSliceSummary, documentTimeline } from './documents.js';
 
@@ -76,8 +77,84 @@ export interface SummaryMeta {
 export type Summary = ReturnType<typeof buildSummary>;
 
 export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, meta: SummaryMeta) {
-  const k = plan.timeScale;
-  const phases = plan.phases.map((p, i) => {
+  const scale = TimeScale.of(plan.timeScale);
+  return {
+    schemaVersion: SUMMARY_SCHEMA_VERSION,
+    scenario: plan.scenario.name,
+    description: plan.scenario.description,
+    loadproofVersion: meta.run.loadproofVersion,
+    judgedBy: meta.judgedBy,
+    planIdentity: meta.run.planIdentity,
+    environment: meta.run.environment,
+    target: { ...meta.run.target, embeddedMock: meta.run.target.kind === 'embedded-mock' },
+    timeScale: scale.k,
+    /** `--shard i/n`: this run sent shard i of n of the plan, and its verdict is of that share only (the test's is `loadproof merge`'s); null otherwise. */
+    shard: meta.run.shard ?? null,
+    /** `loadproof merge`: the shards this folder was merged from; null otherwise. */
+    mergedFrom: meta.run.mergedFrom ?? null,
+    startAt: meta.run.startAt ?? null,
+    /** `--start-at`: how late the schedule started after it (wall ms; for a merge, the latest shard's); null without one. */
+    startLateMs: meta.end.startLateMs ?? null,
+    startedAt: meta.run.startedAt,
+    endedAt: meta.end.endedAt,
+    reportedAt: meta.reportedAt,
+    partial: meta.partial,
+    modelDurationS: meta.end.engine.elapsedMs / 1000,
+    interrupted: meta.end.engine.interrupted,
+    stopped: meta.end.stop,
+    exitCode: meta.exitCode,
+    files: meta.files,
+    guard: meta.run.guard,
+    verdict: verdictSummary(verdict),
+    envelope: {
+      marginTokens: meta.envelope.marginTokens,
+      capacityTokens: meta.envelope.capacityTokens,
+      refillRpm: meta.envelope.refillRpm,
+    },
+    counts: countsSummary(plan, recorder, meta.end),
+    phases: phaseSummaries(plan, recorder, verdict, meta.envelope),
+    overall: overallSummary(plan, recorder, verdict),
+    timeline: timelineRows(plan, recorder),
+    token: { calls: meta.end.tokenCalls, latencyMs: stats(MsHistogram.decode(meta.end.tokenLatency)) },
+    // The texts sent, by size (never the texts); null when the run did not record it.
+    payload: meta.end.payload ?? null,
+    // mode deid: each document through the chain (identification's own figures are the phases' above).
+    deid: meta.documents === undefined ? null : deidSummary(plan, meta.documents),
+    generator: generatorSummary(recorder, scale, meta.end),
+    histograms: {
+      overall: { latency: recorder.overall.latency.encode(), service: recorder.overall.service.encode(), sendLag: recorder.overall.sendLag.encode() },
+      phases: recorder.phases.map((s) => ({ latency: s.latency.encode(), service: s.service.encode(), sendLag: s.sendLag.encode() })),
+    },
+  };
+}
+
+/** The verdict as summary.json shows it: a percentile that falls on an unanswered request reads "unanswered", not its stand-in value. */
+function verdictSummary(verdict: Verdict) {
+  return {
+    status: verdict.status,
+    reasons: verdict.reasons,
+    notes: verdict.notes,
+    checks: verdict.checks.map((c) => ({ ...c, observed: shown(c.observed), interval: c.interval === null ? null : c.interval.map(shown) })),
+  };
+}
+
+/** The plan's requests by what became of them. */
+function countsSummary(plan: Plan, recorder: Recorder, end: RunEnd) {
+  return {
+    planned: plan.arrivals,
+    fired: end.engine.fired,
+    sent: recorder.overall.sent,
+    dropped: recorder.overall.dropped,
+    unsent: recorder.overall.unsent,
+    abandoned: recorder.overall.outcomes.abandoned,
+    // Planned requests without a line in events.ndjson: 0 unless the run ended without recording them (partial).
+    unrecorded: plan.arrivals - recorder.overall.sent - recorder.overall.dropped - recorder.overall.unsent,
+  };
+}
+
+/** Each phase: its plan, what its requests became, its load bands and its verdict (the worst of its checks). */
+function phaseSummaries(plan: Plan, recorder: Recorder, verdict: Verdict, envelope: EnvelopeJudgement) {
+  return plan.phases.map((p, i) => {
     const slice = recorder.phases[i]!;
     const checks = verdict.checks.filter((c) => c.phase === p.name);
     const status = checks.some((c) => c.status === 'fail') ? 'fail' : checks.some((c) => c.status === 'inconclusive') ? 'inconclusive' : 'pass';
@@ -95,7 +172,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       planned: p.arrivalsMs.length,
       ...sliceFields(slice),
       steadyLatencyMs: stats(recorder.steady[i]!.latencyExcl429),
-      envelope: meta.envelope.phases[i]!,
+      envelope: envelope.phases[i]!,
       // The phase's one target, or null when it has none or (a ramp across bands) several: see bands.
       target: p.bands.length === 1 && p.bands[0]!.band !== undefined ? { band: p.bands[0]!.band.band, p95Ms: p.bands[0]!.band.p95TargetMs } : null,
       bands: p.bands.map((b, j) => ({
@@ -112,15 +189,32 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       verdict: status,
     };
   });
-  const windowS = recorder.windowMs / 1000;
-  const plannedPerWindow: number[] = [];
-  for (const p of plan.phases) for (const t of p.arrivalsMs) plannedPerWindow[Math.floor(t / recorder.windowMs)] = (plannedPerWindow[Math.floor(t / recorder.windowMs)] ?? 0) + 1;
-  // Requests in flight and 429 answers by when they happened (the client's view), not by intended time:
-  // the rows reach the last answer, a retry's included.
-  const client = recorder.attempts.clientTimes();
-  const rows = Math.max(recorder.timeline.length, Math.ceil((client.endAtMs.at(-1) ?? 0) / recorder.windowMs));
-  const inFlight = inFlightByWindow(client.sentAtMs, client.endAtMs, recorder.windowMs, rows);
-  // By the limit that refused them, as their bodies named it (the spec's two causes); `other` when a body named neither.
+}
+
+/** The whole run as one phase row. */
+function overallSummary(plan: Plan, recorder: Recorder, verdict: Verdict) {
+  return {
+    name: 'overall',
+    durationS: plan.durationMs / 1000,
+    offeredRpm: Math.round((plan.arrivals / (plan.durationMs / 60_000)) * 100) / 100,
+    achievedRpm: achievedRpm(plan.arrivals / (plan.durationMs / 60_000), recorder.overall.sent, plan.arrivals),
+    sentOfPlanned: sentOfPlanned(recorder.overall.sent, plan.arrivals),
+    planned: plan.arrivals,
+    ...sliceFields(recorder.overall),
+    target: null,
+    verdict: verdict.status,
+  };
+}
+
+/** Planned arrivals per timeline window, by intended time. */
+function plannedByWindow(plan: Plan, windowMs: number): number[] {
+  const planned: number[] = [];
+  for (const p of plan.phases) for (const t of p.arrivalsMs) planned[Math.floor(t / windowMs)] = (planned[Math.floor(t / windowMs)] ?? 0) + 1;
+  return planned;
+}
+
+/** 429 answers per window by when they were sent, by the limit that refused them, as their bodies named it (the spec's two causes); `other` when a body named neither. */
+function answers429ByWindow(recorder: Recorder, rows: number) {
   const answers429 = Array.from({ length: rows }, () => ({ rateLimit: 0, inFlight: 0, other: 0 }));
   const refused = recorder.attempts.refusedAttempts();
   const kindOf = refused.codes.map((c) => (c === LIMIT_429_CODES.rateLimit ? 'rateLimit' : c === LIMIT_429_CODES.inFlight ? 'inFlight' : 'other') as 'rateLimit' | 'inFlight' | 'other');
@@ -128,7 +222,21 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     const code = refused.code[j]!;
     answers429[Math.min(rows - 1, Math.floor(t / recorder.windowMs))]![code === 0 ? 'other' : kindOf[code - 1]!]++;
   });
-  const timeline = Array.from({ length: rows }, (_, i) => {
+  return answers429;
+}
+
+/**
+ * One row per window of the run. Requests in flight and 429 answers count by when they happened (the
+ * client's view), not by intended time: the rows reach the last answer, a retry's included.
+ */
+function timelineRows(plan: Plan, recorder: Recorder) {
+  const windowS = recorder.windowMs / 1000;
+  const plannedPerWindow = plannedByWindow(plan, recorder.windowMs);
+  const client = recorder.attempts.clientTimes();
+  const rows = Math.max(recorder.timeline.length, Math.ceil((client.endAtMs.at(-1) ?? 0) / recorder.windowMs));
+  const inFlight = inFlightByWindow(client.sentAtMs, client.endAtMs, recorder.windowMs, rows);
+  const answers429 = answers429ByWindow(recorder, rows);
+  return Array.from({ length: rows }, (_, i) => {
     const w = i < recorder.timeline.length ? recorder.timeline.window(i) : undefined;
     const lag = w === undefined ? undefined : stats(w.sendLag);
     return {
@@ -147,85 +255,17 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       answers429: answers429[i]!,
     };
   });
+}
+
+/** How late the generator was: its send lag in model and wall time, its event loop's delay, and the budget judged against. */
+function generatorSummary(recorder: Recorder, scale: TimeScale, end: RunEnd) {
   const lag = recorder.overall.sendLag.summary();
   return {
-    schemaVersion: SUMMARY_SCHEMA_VERSION,
-    scenario: plan.scenario.name,
-    description: plan.scenario.description,
-    loadproofVersion: meta.run.loadproofVersion,
-    judgedBy: meta.judgedBy,
-    planIdentity: meta.run.planIdentity,
-    environment: meta.run.environment,
-    target: { ...meta.run.target, embeddedMock: meta.run.target.kind === 'embedded-mock' },
-    timeScale: k,
-    /** `--shard i/n`: this run sent shard i of n of the plan, and its verdict is of that share only (the test's is `loadproof merge`'s); null otherwise. */
-    shard: meta.run.shard ?? null,
-    /** `loadproof merge`: the shards this folder was merged from; null otherwise. */
-    mergedFrom: meta.run.mergedFrom ?? null,
-    startAt: meta.run.startAt ?? null,
-    /** `--start-at`: how late the schedule started after it (wall ms; for a merge, the latest shard's); null without one. */
-    startLateMs: meta.end.startLateMs ?? null,
-    startedAt: meta.run.startedAt,
-    endedAt: meta.end.endedAt,
-    reportedAt: meta.reportedAt,
-    partial: meta.partial,
-    modelDurationS: meta.end.engine.elapsedMs / 1000,
-    interrupted: meta.end.engine.interrupted,
-    stopped: meta.end.stop,
-    exitCode: meta.exitCode,
-    files: meta.files,
-    guard: meta.run.guard,
-    verdict: {
-      status: verdict.status,
-      reasons: verdict.reasons,
-      notes: verdict.notes,
-      // A percentile that falls on an unanswered request reads "unanswered", not its stand-in value.
-      checks: verdict.checks.map((c) => ({ ...c, observed: shown(c.observed), interval: c.interval === null ? null : c.interval.map(shown) })),
-    },
-    envelope: {
-      marginTokens: meta.envelope.marginTokens,
-      capacityTokens: meta.envelope.capacityTokens,
-      refillRpm: meta.envelope.refillRpm,
-    },
-    counts: {
-      planned: plan.arrivals,
-      fired: meta.end.engine.fired,
-      sent: recorder.overall.sent,
-      dropped: recorder.overall.dropped,
-      unsent: recorder.overall.unsent,
-      abandoned: recorder.overall.outcomes.abandoned,
-      // Planned requests without a line in events.ndjson: 0 unless the run ended without recording them (partial).
-      unrecorded: plan.arrivals - recorder.overall.sent - recorder.overall.dropped - recorder.overall.unsent,
-    },
-    phases,
-    overall: {
-      name: 'overall',
-      durationS: plan.durationMs / 1000,
-      offeredRpm: Math.round((plan.arrivals / (plan.durationMs / 60_000)) * 100) / 100,
-      achievedRpm: achievedRpm(plan.arrivals / (plan.durationMs / 60_000), recorder.overall.sent, plan.arrivals),
-      sentOfPlanned: sentOfPlanned(recorder.overall.sent, plan.arrivals),
-      planned: plan.arrivals,
-      ...sliceFields(recorder.overall),
-      target: null,
-      verdict: verdict.status,
-    },
-    timeline,
-    token: { calls: meta.end.tokenCalls, latencyMs: stats(MsHistogram.decode(meta.end.tokenLatency)) },
-    // The texts sent, by size (never the texts); null when the run did not record it.
-    payload: meta.end.payload ?? null,
-    // mode deid: each document through the chain (identification's own figures are the phases' above).
-    deid: meta.documents === undefined ? null : deidSummary(plan, meta.documents),
-    generator: {
-      sendLagMs: { p99: Number.isFinite(lag.p99) ? lag.p99 : null, max: Number.isFinite(lag.max) ? lag.max : null },
-      sendLagWallMs: { p99: Number.isFinite(lag.p99) ? lag.p99 / k : null, max: Number.isFinite(lag.max) ? lag.max / k : null },
-      eventLoopDelayP99Ms: meta.end.eventLoopDelayP99Ms,
-      eventLoopDelayMaxMs: meta.end.eventLoopDelayMaxMs,
-      budget: GENERATOR_BUDGET,
-    },
-    histograms: {
-      overall: { latency: recorder.overall.latency.encode(), service: recorder.overall.service.encode(), sendLag: recorder.overall.sendLag.encode() },
-      phases: recorder.phases.map((s) => ({ latency: s.latency.encode(), service: s.service.encode(), sendLag: s.sendLag.encode() })),
-    },
+    sendLagMs: { p99: Number.isFinite(lag.p99) ? lag.p99 : null, max: Number.isFinite(lag.max) ? lag.max : null },
+    sendLagWallMs: { p99: Number.isFinite(lag.p99) ? scale.toWallMs(lag.p99) : null, max: Number.isFinite(lag.max) ? scale.toWallMs(lag.max) : null },
+    eventLoopDelayP99Ms: end.eventLoopDelayP99Ms,
+    eventLoopDelayMaxMs: end.eventLoopDelayMaxMs,
+    budget: GENERATOR_BUDGET,
   };
 }
 
@@ -241,24 +281,3 @@ function deidSummary(plan: Plan, documents: DocumentSink) {
     timeline: documentTimeline(documents),
   };
 }
-
-/** Timeline rows per piece of summaryJson's text. */
-const ROWS_PER_PIECE = 512;
-
-/**
- * summary.json's text, in pieces that end with a newline: as JSON.stringify(summary, null, 2), but one
- * timeline window per line. A 24-hour run's 8,640 windows then read as a table at half the size, and
- * the text is never held whole: as one indented string it made the end of a long run its memory peak.
- */
-export function* summaryJson(summary: Summary): Generator<string> {
-  const text = JSON.stringify({ ...summary, timeline: [] }, null, 2);
-  const at = text.indexOf('\n  "timeline": [],\n');
-  if (at < 0) throw new Error('unreachable: a summary has a timeline');
-  yield `${text.slice(0, at)}\n  "timeline": [\n`;
-  for (let i = 0; i < summary.timeline.length; i += ROWS_PER_PIECE) {
-    const rows = summary.timeline.slice(i, i + ROWS_PER_PIECE).map((row, j) => `    ${JSON.stringify(row)}${i + j < summary.timeline.length - 1 ? ',' : ''}\n`);
-    yield rows.join('');
-  }
-  yield `  ],\n${text.slice(at + '\n  "timeline": [],\n'.length)}\n`;
-}
-

@@ -4,7 +4,8 @@ import { Slice } from '../recorder/index.js';
 import { parseThreshold, type Threshold } from '../scenario/index.js';
 import { LATENCY_BANDS, type LatencyBand } from '../spec/index.js';
 import type { EnvelopePhase } from './envelope.js';
-import { type GeneratorHealth, type PhaseInput, evaluateVerdict } from './verdict.js';
+import { evaluateVerdict } from './verdict.js';
+import type { GeneratorHealth, PhaseInput } from './verdict-input.js';
 import { quantileRankBounds } from './quantile-interval.js';
 
 /** A slice of n ok responses whose latencies are spread evenly over [fromMs, toMs]. */

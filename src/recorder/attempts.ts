@@ -4,7 +4,7 @@
  * answer time and phase of each 429 (18 bytes). Typed arrays that double as they fill, so a plan of
  * 10 million requests costs about 160 MB here, not 10 million objects. Times are model ms.
  */
-import type { RecordableEvent } from './event.js';
+import type { RecordableEvent, RecordedTry } from './event.js';
 
 /** A typed array that grows by doubling. */
 class GrowingArray<A extends Float64Array | Uint16Array> {
@@ -73,7 +73,7 @@ export class AttemptLog {
     const r = event.result;
     if (event.firedAtMs === undefined || r === undefined) return;
     if (!(event.phase >= 0 && event.phase <= 0xffff)) throw new RangeError(`phase index ${event.phase}: expected 0 to 65535`);
-    const tries: NonNullable<typeof r.tries> = r.tries ?? [{ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, ...(r.status === undefined ? {} : { status: r.status }) }];
+    const tries: readonly RecordedTry[] = r.tries ?? [{ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, ...(r.status === undefined ? {} : { status: r.status }) }];
     for (const t of tries) {
       if (t.status === 429) {
         this.refusedSent.push(t.sentAtMs);

@@ -19,6 +19,22 @@ export const ERROR_OUTCOMES = ['timeout', 'reset', 'refused', 'malformed', 'too_
  */
 export const FAILED_OUTCOMES = ['http_504', 'http_other', ...ERROR_OUTCOMES, 'dropped'] as const satisfies readonly CountedOutcome[];
 
+/** One attempt of a request (model ms): its send, its end, its status, and what the accounting of latency and the envelope read. */
+export interface RecordedTry {
+  readonly sentAtMs: number;
+  readonly endAtMs: number;
+  /** Its HTTP status; absent or null without an answer. */
+  readonly status?: number | null;
+  /** Its time in the mock's modelled service (Server-Timing svc, model ms); only at time scale k > 1. */
+  readonly serviceMs?: number;
+  /** How long a time-scaled mock held the answer after its model time (Server-Timing lag, model ms); counted out of the latency. */
+  readonly lagMs?: number;
+  /** The wait the client chose before sending it (a retry's back-off or Retry-After, model ms); only on a retry that waited. */
+  readonly waitMs?: number;
+  /** A 429's error code from its body (spec LIMIT_429_CODES: which limit refused it), when it named one. */
+  readonly errorCode?: string;
+}
+
 /** What the recorder needs of an event (the engine's RequestEvent has it). */
 export interface RecordableEvent {
   readonly phase: number;
@@ -34,7 +50,7 @@ export interface RecordableEvent {
     readonly endAtMs: number;
     readonly retryAfterS: readonly number[];
     /** Each attempt's send and answer times (model ms) and status (none: absent or null); absent in events written before they were recorded. */
-    readonly tries?: readonly { readonly sentAtMs: number; readonly endAtMs: number; readonly status?: number | null; readonly serviceMs?: number; readonly lagMs?: number; readonly waitMs?: number; readonly errorCode?: string }[];
+    readonly tries?: readonly RecordedTry[];
     /** Latency as judged (model ms), when it is not endAtMs − intendedAtMs (time scale k > 1: overheads counted once). */
     readonly latencyMs?: number;
     /** Service time as judged (model ms), when it is not endAtMs − lastSentAtMs. */

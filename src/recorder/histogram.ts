@@ -7,7 +7,7 @@
  */
 import { inflateSync } from 'node:zlib';
 // The pure-JS parts only, not the package's index: that loads its WebAssembly build too (with pako and a
-// 40 KB base64 module), about 4 MiB of a run's memory for nothing (issue 11 §5). The encoding module adds
+// 40 KB base64 module), about 4 MiB of a run's memory for nothing. The encoding module adds
 // JsHistogram.decode and encodeIntoCompressedBase64 (deflate through node:zlib).
 import { JsHistogram } from 'hdr-histogram-js/dist/JsHistogram.js';
 import 'hdr-histogram-js/dist/JsHistogram.encoding.js';

@@ -1,7 +1,7 @@
 /**
  * Requests in flight over a run, from the client's side: an attempt is in flight from its send to its
  * answer (or to when the client gave up on it). Per timeline window, the most in flight at any moment
- * and the time-weighted mean (issue 12's chart of requests in flight). One sweep over the sorted send
+ * and the time-weighted mean, for the chart of requests in flight. One sweep over the sorted send
  * and end times: O(n log n), typed arrays.
  */
 

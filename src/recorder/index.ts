@@ -1,5 +1,5 @@
 export { MsHistogram, SparseMsHistogram, type HistogramSummary } from './histogram.js';
-export { COUNTED_OUTCOMES, ERROR_OUTCOMES, FAILED_OUTCOMES, SENT_OUTCOMES, type CountedOutcome, type RecordableEvent } from './event.js';
+export { COUNTED_OUTCOMES, ERROR_OUTCOMES, FAILED_OUTCOMES, SENT_OUTCOMES, type CountedOutcome, type RecordableEvent, type RecordedTry } from './event.js';
 export { Recorder, Slice, TIME_BLOCKS, type PhaseLayout, type SliceSpan } from './recorder.js';
 export { Timeline, type TimelineWindow } from './timeline.js';
 export { type InFlightWindows, inFlightByWindow } from './in-flight.js';

@@ -125,7 +125,7 @@ describe('a request whose retries all ended in 429 (review)', () => {
   });
 });
 
-describe('the timeline windows (issue 11 §5: memory)', () => {
+describe('the timeline windows (memory: only what the summary reads)', () => {
   /** A mix of every kind of event, by a seeded RNG. */
   const events = (n: number, windowMs: number, seed: number): RecordableEvent[] => {
     const g = createRng(seed);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ReportContent } from './content.js';
+import type { ReportContent } from './content-types.js';
 import { htmlText, reportHtml, scriptText } from './html.js';
 
 const content = (over: Partial<ReportContent> = {}): ReportContent => ({

@@ -3,11 +3,11 @@
  * chart.js and the canvas are megabytes, and a command that writes no report (plan, a refused run) never loads them.
  */
 import type { FileResult } from '../core/index.js';
-import type { ReportInput } from './content.js';
+import type { ReportInput } from './content-types.js';
 
 export { junitXml, xmlText } from './junit.js';
 export { targetText } from './target-text.js';
-export type { ReportInput } from './content.js';
+export type { ReportInput } from './content-types.js';
 
 /** Writes every report of a judged run into `dir` (write-reports.ts); each failure is returned, never thrown. */
 export async function writeReports(dir: string, input: ReportInput, redact: (text: string) => string): Promise<FileResult[]> {

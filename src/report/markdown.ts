@@ -1,5 +1,5 @@
 /** report.md: the report's content (content.ts) as Markdown, for a support ticket or a release checklist. */
-import type { ReportContent, ReportTable } from './content.js';
+import type { ReportContent, ReportTable } from './content-types.js';
 
 /**
  * Text on one line, with nothing a terminal or a renderer acts on: line breaks (CR, LF, and the Unicode

@@ -8,7 +8,8 @@
 import { lstat, mkdir, readdir, rmdir } from 'node:fs/promises';
 import { removeRegular, type FileResult, writeAtomically } from '../core/index.js';
 import { join } from 'node:path';
-import { type ReportContent, type ReportInput, reportContent } from './content.js';
+import type { ReportContent, ReportInput } from './content-types.js';
+import { reportContent } from './content.js';
 import { reportHtml } from './html.js';
 import { reportMarkdown } from './markdown.js';
 import { runCharts } from './charts.js';

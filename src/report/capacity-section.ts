@@ -1,0 +1,67 @@
+/** A run that steps the rate up: each step against its target, what it shows of capacity, and the limit-increase brief. */
+import { formatDuration } from '../scenario/index.js';
+import { type Capacity, capacityOf, total429 } from './capacity.js';
+import type { ReportContent, ReportInput } from './content-types.js';
+import { kindsOf429, ms, p95Text, utc } from './figure-text.js';
+import { targetText } from './target-text.js';
+
+export function capacitySections(input: ReportInput): Pick<ReportContent, 'capacity' | 'brief'> {
+  const { summary } = input;
+  const capacity = capacityOf(summary);
+  if (capacity === undefined) return {};
+  const rows = capacity.steps.map((s) => [
+    s.label,
+    s.fromRpm === s.toRpm ? String(s.toRpm) : `${s.fromRpm}→${s.toRpm}`,
+    ms(s.p50Ms),
+    p95Text(s.p95Ms, s.interval),
+    s.targetMs === null ? '—' : `< ${ms(s.targetMs)}`,
+    s.status === null ? '—' : s.status.toUpperCase(),
+    String(total429(s.answers429)),
+    s.ended429 === null ? '—' : `${(s.ended429 * 100).toFixed(1)} %`,
+  ]);
+  const facts = capacityFacts(capacity);
+  return {
+    capacity: { table: { head: ['Step', 'Offered rpm', 'p50', 'p95 (95 % interval)', 'Target p95', 'p95 verdict', '429 answers', 'Ended with 429'], rows, numeric: [1, 2, 3, 6, 7] }, lines: facts },
+    brief: brief(input, facts),
+  };
+}
+
+/** What the steps show, sentence by sentence. */
+function capacityFacts(c: Capacity): string[] {
+  const lines: string[] = [];
+  const heldStep = c.steps.filter((s) => s.status === 'pass' && s.toRpm === c.heldUpToRpm).at(-1);
+  lines.push(
+    c.heldUpToRpm === null
+      ? 'No step had its p95 interval under its documented target.'
+      : `The highest offered rate whose p95 was under its documented target, with its 95 % interval under it too: ${c.heldUpToRpm} requests a minute (${heldStep?.label ?? ''}). Latency counts the answers other than 429: a step whose requests were refused says so in the last columns.`,
+  );
+  if (c.firstNotHeld !== null) {
+    const s = c.firstNotHeld;
+    lines.push(`${s.label}, at ${s.fromRpm === s.toRpm ? s.toRpm : `${s.fromRpm}–${s.toRpm}`} requests a minute: p95 ${p95Text(s.p95Ms, s.interval)} against ${ms(s.targetMs)}, ${s.status === 'fail' ? 'over the target' : 'too close to tell'}.`);
+  }
+  lines.push(
+    c.onset429 === null
+      ? 'No answer at any step was a 429.'
+      : `The first 429 came ${formatDuration(c.onset429.startS * 1000)} into the run${c.onset429.phase === null ? '' : `, in ${c.onset429.phase}`}, at an offered rate of ${c.onset429.offeredRpm} requests a minute: ${kindsOf429(c.onset429.kinds)}.`,
+  );
+  const refused = c.steps.filter((s) => (s.ended429 ?? 0) > 0);
+  if (refused.length > 0) {
+    const shares = refused.map((s) => s.ended429!);
+    lines.push(`At ${refused.length === 1 ? 'that step' : `the ${refused.length} steps from ${refused[0]!.label} on`}, ${(Math.min(...shares) * 100).toFixed(1)}–${(Math.max(...shares) * 100).toFixed(1)} % of the requests sent ended with a 429.`);
+  }
+  if (c.onset429 !== null) lines.push(c.findings === 0 ? 'None of the 429s came on a request the documented limits clearly allow.' : `${c.findings} 429s came on requests the documented limits clearly allow: a finding against the service.`);
+  return lines;
+}
+
+/** The limit-increase brief: the load tested, what the service did at and above the limit, the run's identity. Nothing it did not show. */
+function brief({ summary, run }: ReportInput, facts: readonly string[]): string[] {
+  const rates = summary.phases.flatMap((p) => [p.fromRpm, p.toRpm]);
+  const limits = summary.guard.limits;
+  const model = summary.timeScale === 1 ? '' : ` (run ${summary.timeScale}× faster against the mock; rates and times in model time)`;
+  return [
+    ...(summary.target.kind === 'real' ? [] : [`This run was against ${targetText(summary)}, not the service: the brief below shows its form, and is no evidence about the service.`]),
+    `Load tested: the scenario \`${summary.scenario}\` (${summary.description}), ${summary.counts.planned} requests offered at ${Math.min(...rates)} to ${Math.max(...rates)} requests a minute in steps${model}, from ${utc(summary.startedAt)}, against ${targetText(summary)}. The documented limits: ${limits.sustainedRpm} requests a minute sustained, ${limits.burstRpm} for ${limits.burstMinutes} minutes, brief spikes to ${limits.spikeRpm}.`,
+    `What the service did: ${facts.join(' ')}`,
+    `The run: scenario ${run.scenarioSha256}, plan ${summary.planIdentity}, loadproof ${summary.loadproofVersion}, verdict ${summary.verdict.status.toUpperCase()}. Its folder's manifest.json holds the SHA-256 of every file; the manifest's own SHA-256 was printed when the run ended (the \`evidence:\` line), and \`loadproof verify <folder>\` checks the folder against it.`,
+  ];
+}
