@@ -29,7 +29,7 @@ const sha256 = (text: string): string => `sha256:${createHash('sha256').update(t
 /** Steps 2 to 4, for a run that step 1 ({@link prepare}, in prepare.ts) let through. */
 export async function measureAndJudge(options: RunOptions, prepared: PreparedRun): Promise<RunOutcome> {
   const { scenario, plan } = prepared;
-  const metrics = options.metrics === undefined ? undefined : new RunMetrics(plan, { scenario: scenario.name, environment: scenario.target.environment, timeScale: plan.timeScale });
+  const metrics = options.metrics === undefined ? undefined : new RunMetrics(plan, { scenario: scenario.name, environment: scenario.target.environment, timeScale: options.timeScale });
   // Listening before anything is made or sent: a port in use is bad input (exit 2), with nothing to clean up.
   const server = metrics === undefined ? undefined : await startMetricsServer(options.metrics!.host, options.metrics!.port, () => metrics.families());
   if (server !== undefined) {

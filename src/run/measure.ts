@@ -152,7 +152,7 @@ function openClients(m: Measuring): Clients {
   const obfuscationPool = plan.documents === undefined ? undefined : ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, undefined, MAX_OBFUSCATION_ANSWER_BYTES);
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
-  const watch = new TargetWatch(m.scale.k);
+  const watch = new TargetWatch(m.scale);
   const tokens = new TokenProvider({
     permit: target.permit,
     baseUrl: target.baseUrl,
@@ -212,6 +212,7 @@ function deidChain(m: Measuring, clients: Clients, readServerTiming: boolean): D
     style: scenario.deid.style,
     concurrency: scenario.deid.concurrency,
     clock: m.clock,
+    scale: m.scale,
     sink: m.sink.documents!,
     secrets: m.options.secrets,
     write: (line) => documentsLog.write(line),
@@ -227,7 +228,7 @@ async function warmUpAndAnnounce(m: Measuring, { pool, tokens }: Clients): Promi
   const { plan, options, log, scale } = m;
   const scenario = plan.scenario;
   const opened = await pool.open(warmConnectionCount(plan, scale), Math.max(1000, scale.toWallMs(scenario.timeoutMs)));
-  await warmUp(plan, options.secrets, m.target.permit);
+  await warmUp(plan, scale, options.secrets, m.target.permit);
   // The warm-up's garbage collected before t = 0, so that it does not set the heap's limits for the run (src/core/full-collection.ts).
   collectGarbageNow();
   log(`loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`);
@@ -239,7 +240,7 @@ async function warmUpAndAnnounce(m: Measuring, { pool, tokens }: Clients): Promi
 /** Ready after --start-at by more than 1 s of model time, the overdue arrivals would leave in one burst: nothing of the load is sent. */
 function checkReadyInTime({ log, stopping, scale }: Measuring, startAtMs: number): number {
   const aheadMs = startAtMs - Date.now();
-  const lateLimitMs = lateLimitWallMs(scale.k);
+  const lateLimitMs = lateLimitWallMs(scale);
   if (-aheadMs > lateLimitMs) {
     log(`loadproof: RUN_FAILED: --start-at: ready ${(-aheadMs).toFixed(0)} ms after it, more than ${lateLimitMs} ms (1 s of model time): no request is sent`);
     stopping.with({ kind: 'failure', error: new RunFailure('RUN_FAILED', `--start-at ${new Date(startAtMs).toISOString()}: ready ${(-aheadMs).toFixed(0)} ms late, after the token call and warm-up (at most ${lateLimitMs} ms, 1 s of model time): every request is unsent`, 'give every shard a start further ahead') });

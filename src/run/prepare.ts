@@ -21,11 +21,11 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
 
 /** Step 1: scenario, plan and guard — all before anything is opened or sent. */
 export async function prepare(options: RunOptions): Promise<PreparedRun> {
-  const k = options.timeScale.k;
+  const scale = options.timeScale;
   const scenarioText = await readScenarioText(options.scenarioFile);
   const scenario = parseScenario(scenarioText, options.scenarioFile);
-  const startAtMs = checkStartAt(options.startAtMs, Date.now(), k);
-  const { plan: whole, userTexts } = planScenario(scenario, options.scenarioFile, k);
+  const startAtMs = checkStartAt(options.startAtMs, Date.now(), scale);
+  const { plan: whole, userTexts } = planScenario(scenario, options.scenarioFile, scale.k);
   // The run starts now (or at --start-at); `plan --at` asks the same question for another time. A shard
   // is judged as the whole plan it is part of, whatever the shard count: n shards send all of it.
   // Refused: a GuardRefusal, and nothing opened or sent. Allowed: the permit every send of the run needs.
