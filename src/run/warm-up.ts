@@ -1,5 +1,5 @@
 /**
- * Warm code before the first arrival (issue 11 §2). V8 compiles a function for speed only after it has
+ * Warm code before the first arrival. V8 compiles a function for speed only after it has
  * run many times, on background threads; code first met during the load makes the first second lag
  * (and spends CPU there). So, before t = 0 and without sending anything to the target:
  *  1. the per-request code that needs no socket runs over and over: the payload, the response parser on
