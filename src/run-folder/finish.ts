@@ -2,6 +2,8 @@
  * `loadproof report <run-dir>`: judges a finished run again, offline, from its folder (read by
  * src/run-folder/read.ts: the scenario copy, run.json and events.ndjson) and writes summary.json and every
  * report again. Nothing is sent. A partial run's folder is judged from the events it wrote.
+ * finishRun writes a judged run's files in their order (the reports, summary.json, the manifest last), the
+ * same for the run as it ends (src/run) as for `report` and `merge` judging a folder again.
  */
 import { join, relative } from 'node:path';
 import { Interrupted, readRegular, type FileResult, writeAtomically, EXIT } from '../core/index.js';
