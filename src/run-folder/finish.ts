@@ -2,12 +2,15 @@
  * `loadproof report <run-dir>`: judges a finished run again, offline, from its folder (read by
  * src/run-folder/read.ts: the scenario copy, run.json and events.ndjson) and writes summary.json and every
  * report again. Nothing is sent. A partial run's folder is judged from the events it wrote.
+ * finishRun writes a judged run's files in their order (the reports, summary.json, the manifest last), the
+ * same for the run as it ends (src/run) as for `report` and `merge` judging a folder again.
  */
 import { join, relative } from 'node:path';
 import { Interrupted, readRegular, type FileResult, writeAtomically, EXIT } from '../core/index.js';
-import { type BaselineComparison, COMPARISON_FILE, exitWithComparison, parseComparison, type Judgement, summaryJson } from '../judge/index.js';
+import { type BaselineComparison, COMPARISON_FILE, exitWithComparison, parseComparison, type Judgement, type RunRecord, summaryJson } from '../judge/index.js';
+import type { Scenario } from '../scenario/index.js';
 import { readJudgedFolder } from './read.js';
-import { ManifestUnreadable, type PreviousManifest, verifyFolder, writeManifest } from './manifest.js';
+import { ManifestUnreadable, type ManifestWrite, type PreviousManifest, verifyFolder, writeManifest } from './manifest.js';
 import { writeReports } from '../report/index.js';
 
 export interface FolderJudgement extends Judgement {
@@ -51,21 +54,81 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
   // The run says it was compared: without its comparison the folder's evidence is not whole (exit 4), however the run went.
   const comparisonLost = run.baseline !== undefined && comparison === undefined;
   if (comparisonLost) allNotes.push(`run.json says this run was compared with --baseline ${run.baseline}, but its ${COMPARISON_FILE} is gone or unusable: the exit is 4, since the run's own exit depended on it`);
-  let judgement = judge([]);
+  const judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
   await options.beforeWriting?.();
   // The last moment a signal leaves the folder as it was; from here on it is written whole.
   if (options.signal?.aborted === true) throw new Interrupted(`stopped by a signal before ${dir} was written: nothing in it was changed`);
   // The folder's files were masked when the run wrote them: nothing secret is known here to mask.
-  const reports = await writeReports(dir, { summary: judgement.summary, run: { ...run, end }, scenario, ...(comparison === undefined ? {} : { comparison }), pngCharts: options.pngCharts !== false }, (text) => text);
-  const reportFailures = reports.filter((f) => f.error !== null).map((f) => ({ ...f, file: relative(dir, f.file) }));
-  if (reportFailures.length > 0) judgement = judge(reportFailures);
-  // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy.
-  const written = await writeAtomically(summaryPath, summaryJson(judgement.summary));
-  if (written.error !== null) judgement = judge([...reportFailures, { file: 'summary.json', error: written.error }]);
-  // Not when summary.json could not be rewritten: the old one stays, with the manifest that matches it.
-  const manifest = written.error === null ? await writeManifest(dir, run, judgement.summary, scenario, (text) => text, previous) : { file: join(dir, 'manifest.json'), error: 'not rewritten, since summary.json could not be', sha256: null };
-  return { ...judgement, exitCode: (manifest.error !== null || comparisonLost) && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : exitWithComparison(judgement.exitCode, comparison), summaryPath, written, notes: allNotes, reports: [...reports, manifest], manifestSha256: manifest.sha256 };
+  const finished = await finishRun(dir, { judgement, judge, run: { ...run, end }, scenario, comparison, pngCharts: options.pngCharts !== false, redact: (text) => text, previous, again: true, evidenceLost: comparisonLost });
+  return { ...finished.judgement, exitCode: finished.exitCode, summaryPath, written: { ...finished.summary, file: summaryPath }, notes: allNotes, reports: [...finished.reports, finished.manifest], manifestSha256: finished.manifest.sha256 };
+}
+
+/** What a judged run's folder is finished with: by the run as it ends, and by `report` and `merge` judging a folder again. */
+export interface FinishInput {
+  /** The judgement of the run, with no file failed yet. */
+  readonly judgement: Judgement;
+  /** The judgement again, given the files that could not be written (relative to the folder), which summary.json names. */
+  readonly judge: (moreFiles: readonly FileResult[]) => Judgement;
+  /** run.json's record, with its end. */
+  readonly run: RunRecord;
+  readonly scenario: Scenario;
+  readonly comparison: BaselineComparison | undefined;
+  readonly pngCharts: boolean;
+  /** Masks the secrets in what is written. */
+  readonly redact: (text: string) => string;
+  /** Writes that failed before the reports (comparison.json), relative to the folder: summary.json names them after the reports'. */
+  readonly failedBefore?: readonly FileResult[];
+  /** The folder's manifest before this one, when the folder is judged again. */
+  readonly previous: PreviousManifest | null;
+  /** The folder is judged again (report, merge): its summary.json and manifest are rewritten, not written. */
+  readonly again: boolean;
+  /** Awaited after summary.json, before the manifest (the run drops its claim there: the manifest lists the folder's files). */
+  readonly beforeManifest?: () => Promise<void>;
+  /** The folder's evidence is not whole, whatever is written (a comparison lost): the exit is 4. */
+  readonly evidenceLost?: boolean;
+}
+
+export interface FinishedRun {
+  /** The judgement, naming every file that could not be written. */
+  readonly judgement: Judgement;
+  /** The judgement's exit, or 4 when the manifest could not be written or the evidence is not whole; a comparison's regression is 1. */
+  readonly exitCode: number;
+  /** The reports' writes (junit.xml, …), each with its error if it could not be written. */
+  readonly reports: readonly FileResult[];
+  /** The writes that failed before summary.json (the reports', then `failedBefore`), relative to the folder. */
+  readonly reportFailures: readonly FileResult[];
+  /** summary.json's write, relative to the folder. */
+  readonly summary: FileResult;
+  /** manifest.json's write (or why it was not written), and its SHA-256 when it was. */
+  readonly manifest: ManifestWrite;
+}
+
+/**
+ * Finishes a judged run's folder, in this order: the reports, then summary.json (which names any report that
+ * could not be written), then the manifest, last since it hashes every file above. Each failure is returned, never thrown.
+ */
+export async function finishRun(dir: string, input: FinishInput): Promise<FinishedRun> {
+  let judgement = input.judgement;
+  const inFolder = (f: FileResult): FileResult => ({ ...f, file: relative(dir, f.file) });
+  const reports = await writeReports(dir, { summary: judgement.summary, run: input.run, scenario: input.scenario, ...(input.comparison === undefined ? {} : { comparison: input.comparison }), pngCharts: input.pngCharts }, input.redact).catch(
+    (error: unknown) => [{ file: join(dir, 'junit.xml'), error: `the reports could not be built: ${(error as Error).message}` }],
+  );
+  const reportFailures = reports.map(inFolder).concat(input.failedBefore ?? []).filter((f) => f.error !== null);
+  if (reportFailures.length > 0) judgement = input.judge(reportFailures);
+  // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy; a reader never finds half of one.
+  const summary = inFolder(await writeAtomically(join(dir, 'summary.json'), redactEach(summaryJson(judgement.summary), input.redact)));
+  if (summary.error !== null) judgement = input.judge([...reportFailures, summary]);
+  await input.beforeManifest?.();
+  // Not over a folder whose summary.json is not the judgement: the manifest would vouch for a mismatched pair
+  // (judged again, the old summary.json stays, with the manifest that matches it).
+  const manifest: ManifestWrite =
+    summary.error === null
+      ? await writeManifest(dir, input.run, judgement.summary, input.scenario, input.redact, input.previous)
+      : { file: join(dir, 'manifest.json'), error: `${input.again ? 'not rewritten' : 'not written'}, since summary.json could not be`, sha256: null };
+  // A manifest that cannot be written fails the run (exit 4), although summary.json, written before it, cannot say so.
+  const exitCode = (manifest.error !== null || input.evidenceLost === true) && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : exitWithComparison(judgement.exitCode, input.comparison);
+  return { judgement, exitCode, reports, reportFailures, summary, manifest };
 }
 
 /** The folder's comparison.json, when it has one that can be used; a note says why not otherwise. */
@@ -99,6 +162,10 @@ async function previousManifest(dir: string, finished: boolean): Promise<Previou
     if (error.message === 'missing' && !finished) return null;
     return { sha256: error.sha256, intact: false, history: `the finished run's manifest.json was ${error.message === 'missing' ? 'missing' : `not a manifest (${error.message})`} when loadproof report wrote this one`, changed: [], missing: [], unlisted: [] };
   }
+}
+
+function* redactEach(pieces: Iterable<string>, redact: (text: string) => string): Generator<string> {
+  for (const piece of pieces) yield redact(piece);
 }
 
 const describeChanges = (p: PreviousManifest): string =>

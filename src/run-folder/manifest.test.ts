@@ -45,7 +45,7 @@ describe('the manifest of a run folder', () => {
     expect(await verifyFolder(dir)).toMatchObject({ intact: false, matched: 2, changed: ['charts/latency.png'], missing: [], unlisted: ['extra.txt'] });
   });
 
-  // Review of issue 27, defect 6: a listed file grown to any size (sparse: no disk) is never hashed whole.
+  // A listed file grown to any size (sparse: no disk) is never hashed whole.
   it('counts a file whose size is not the listed one as changed, without hashing it', async () => {
     const dir = folder();
     await manifestOf(dir, ['charts/latency.png', 'events.ndjson', 'summary.json']);
@@ -61,7 +61,7 @@ describe('the manifest of a run folder', () => {
     expect(await verifyFolder(dir)).toMatchObject({ intact: false, missing: ['../../../etc/passwd'], unlisted: ['charts/latency.png', 'events.ndjson', 'summary.json'] });
   });
 
-  // Issue 27 case 2: a folder received from someone else may hold links out of it.
+  // A folder received from someone else may hold links out of it.
   it.each([
     { what: 'charts/ linked to another folder', make: (dir: string) => (rmSync(join(dir, 'charts'), { recursive: true }), symlinkSync(mkdtempSync(join(tmpdir(), 'loadproof-elsewhere-')), join(dir, 'charts'))), path: 'charts' },
     { what: 'a chart linked out', make: (dir: string) => symlinkSync('/etc/hostname', join(dir, 'charts', 'x.png')), path: 'charts/x.png' },
@@ -80,7 +80,7 @@ describe('the manifest of a run folder', () => {
     }
   });
 
-  // Issue 27 case 5: a manifest whose fields are not what they must be is unreadable, never a TypeError.
+  // A manifest whose fields are not what they must be is unreadable, never a TypeError.
   it.each([
     { what: 'files[] holding null', files: [null] },
     { what: 'a file without its hash', files: [{ file: 'summary.json', bytes: 9 }] },
@@ -91,7 +91,7 @@ describe('the manifest of a run folder', () => {
     await expect(verifyFolder(dir)).rejects.toBeInstanceOf(ManifestUnreadable);
   });
 
-  // Issue 27 case 4: a folder changed after its run, then judged again, has a new manifest that matches it.
+  // A folder changed after its run, then judged again, has a new manifest that matches it.
   it('is not intact when the manifest matches but its history says the folder changed after its run', async () => {
     const dir = folder();
     await manifestOf(dir, ['charts/latency.png', 'events.ndjson', 'summary.json']);

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Interrupted, RunFailure, UsageError, checkRunFolder, readLines, readRegular, LOADPROOF_VERSION } from '../core/index.js';
+import { Interrupted, RunFailure, TimeScale, UsageError, checkRunFolder, readLines, readRegular, LOADPROOF_VERSION } from '../core/index.js';
 import { MAX_SHARDS, type Plan, type Shard, buildPlan, isShard, planIdentity, shardPlan } from '../plan/index.js';
 import { SCENARIO_BOUNDS, type Scenario, parseScenario } from '../scenario/index.js';
 import { type DocumentSink, parseDocumentLine, parseEventLine, EventSink, type Judgement, judgeRun, partialEnd, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord } from '../judge/index.js';
@@ -157,7 +157,7 @@ export async function readJudgedFolder(dir: string, signal?: AbortSignal): Promi
     throw new UsageError(`${scenarioPath}: changed since the run (run.json has ${run.scenarioSha256})`, 'judging a run again needs the scenario it ran with; nothing was written');
   }
   const scenario = parseScenario(scenarioText, scenarioPath);
-  const whole = buildPlan(scenario, { timeScale: run.timeScale, ...(scenario.mode === 'deid' ? { piecesOfNextDocument: recordedPieces(run, dir) } : {}) });
+  const whole = buildPlan(scenario, { timeScale: TimeScale.of(run.timeScale, 'run.json timeScale').k, ...(scenario.mode === 'deid' ? { piecesOfNextDocument: recordedPieces(run, dir) } : {}) });
   const identity = planIdentity(whole);
   if (identity !== run.planIdentity) {
     throw new UsageError(

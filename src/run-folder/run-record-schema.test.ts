@@ -1,4 +1,4 @@
-/** run.json's encoded fields are decoded when it is checked (review of issue 27, defect 5). */
+/** run.json's encoded fields are decoded when it is checked: a bad one is refused naming the field, never a TypeError later. */
 import { describe, expect, it } from 'vitest';
 import { MsHistogram } from '../recorder/histogram.js';
 import { checkRunRecord } from './run-record-schema.js';

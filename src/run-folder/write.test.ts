@@ -32,7 +32,7 @@ describe('useRunFolder', () => {
     expect(await useRunFolder(dir)).toBe(dir);
     writeFileSync(join(dir, 'summary.json'), '{}');
     await expect(useRunFolder(dir)).rejects.toThrow('the folder is not empty (it holds summary.json)');
-    // Issue 27 case 3: only summary.json and events.ndjson were refused; every other file was overwritten.
+    // Any file refuses the folder, not only summary.json and events.ndjson: no file of the user's is ever overwritten.
     for (const name of ['scenario.yaml', 'report.md', 'run.json', 'manifest.json', 'notes.txt']) {
       const other = join(fresh(), 'run');
       await useRunFolder(other);
@@ -58,7 +58,7 @@ describe('useRunFolder', () => {
     expect(readdirSync(given)).toEqual([]);
   });
 
-  // Review of issue 27, defect 3: the claim itself is exclusive, and a release removes only what its command made.
+  // The claim itself is exclusive, and a release removes only what its command made.
   it('lets one of two commands claim a folder; the other is refused at once, and releasing leaves the winner\'s files', async () => {
     for (const made of [false, true]) {
       const dir = join(fresh(), 'run');
@@ -99,7 +99,7 @@ describe('useRunFolder', () => {
 });
 
 describe('EventLog and writeWhole', () => {
-  it('writes the lines of a burst together, in order (issue 11 §1: a write per line cost more CPU than the request)', async () => {
+  it('writes the lines of a burst together, in order (a write per line cost more CPU than the request)', async () => {
     const writes = vi.spyOn(WriteStream.prototype, 'write');
     try {
       const file = join(fresh(), 'events.ndjson');

@@ -123,7 +123,7 @@ export async function removeRunFolder(dir: string): Promise<void> {
  */
 /**
  * How long a line of events.ndjson may wait to be written with the lines after it (wall ms). One write
- * per line cost more CPU than the request it records at 1,000 requests/s (issue 11 §1), and each write
+ * per line cost more CPU than the request it records at 1,000 requests/s, and each write
  * wakes the event loop again when the file system says it is done: at 50 ms, 20 writes a second at most.
  * A crash loses about this much of the file, plus writes not yet done. A line after a quiet spell (none in
  * the interval before it) is written at the end of the event loop's turn instead: between sparse arrivals

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TimeScale } from '../core/index.js';
 import { identificationStageMs } from './deid-chain.js';
 
 /**
@@ -25,12 +26,12 @@ describe('identificationStageMs', () => {
 
   it('is the last answer from the document time at k = 1', () => {
     const pieces = chain(1, 0, 1);
-    expect(identificationStageMs(pieces, releasedBy, 1)).toBeCloseTo(pieces[2]!.endAtMs, 6);
+    expect(identificationStageMs(pieces, releasedBy, TimeScale.REAL)).toBeCloseTo(pieces[2]!.endAtMs, 6);
   });
 
   it('counts neither the mock hold nor our own hops k times at k = 60', () => {
-    const atK = identificationStageMs(chain(60, 1200, 60), releasedBy, 60);
-    const atOne = identificationStageMs(chain(1, 0, 1), releasedBy, 1);
+    const atK = identificationStageMs(chain(60, 1200, 60), releasedBy, TimeScale.of(60));
+    const atOne = identificationStageMs(chain(1, 0, 1), releasedBy, TimeScale.REAL);
     // Raw, the last answer comes at 3 × (60 + 1,000 + 1,200) + 2 × 60 = 6,900 ms; as judged, within a hop of k = 1's 3,005.
     expect(chain(60, 1200, 60)[2]!.endAtMs).toBe(6900);
     expect(Math.abs(atK - atOne)).toBeLessThan(10);
@@ -41,6 +42,6 @@ describe('identificationStageMs', () => {
       { seq: 0, intendedAtMs: 500, endAtMs: 1500, latencyMs: 1000 },
       { seq: 1, intendedAtMs: 500, endAtMs: 2300, latencyMs: 1800 },
     ];
-    expect(identificationStageMs(together, new Map(), 1)).toBe(1800);
+    expect(identificationStageMs(together, new Map(), TimeScale.REAL)).toBe(1800);
   });
 });

@@ -12,7 +12,7 @@
  * send requests the plan and the guard did not count. The document says so (identification.truncated).
  */
 import type { ApiCallFn, RequestResult } from '../client/index.js';
-import type { Clock, SecretMask } from '../core/index.js';
+import type { Clock, SecretMask, TimeScale } from '../core/index.js';
 import { mergeEntities } from '../deid/index.js';
 import { type RequestEvent, shift } from '../engine/index.js';
 import { type DocumentRecord, type DocumentSink, formatDocumentLine, toEventRecord } from '../judge/index.js';
@@ -28,6 +28,8 @@ export interface DeidChainOptions {
   readonly concurrency: number;
   /** The run's model clock. */
   readonly clock: Clock;
+  /** The run's time scale: our own gaps along a document's chain are counted once, in wall time. */
+  readonly scale: TimeScale;
   readonly sink: DocumentSink;
   readonly secrets: SecretMask;
   /** Takes each line of documents.ndjson. */
@@ -146,7 +148,7 @@ export class DeidChain {
 
   private async finish(d: number, events: readonly RequestEvent[], releasedBy: ReadonlyMap<number, number>): Promise<void> {
     const o = this.options;
-    const k = o.plan.timeScale;
+    const k = o.scale.k;
     const phase = o.plan.phases[events[0]!.phase]!;
     const intendedAtMs = events[0]!.intendedAtMs;
     const document = o.texts.document(d);
@@ -162,7 +164,7 @@ export class DeidChain {
         ? `the document's pieces (${document?.pieces.length ?? 'none kept'}) are not its ${events.length} planned requests`
         : entityProblem(events, document);
     const identified = records.every((r) => r.outcome === 'ok') && problem === undefined;
-    const identificationMs = identified ? identificationStageMs(records, releasedBy, k) : null;
+    const identificationMs = identified ? identificationStageMs(records, releasedBy, o.scale) : null;
     const entities = identified
       ? mergeEntities(events.flatMap((e, i) => (e.result?.entities ?? []).map((x) => ({ ...x, start: x.start + document!.pieces[i]!.offset, end: x.end + document!.pieces[i]!.offset }))))
       : [];
@@ -197,7 +199,7 @@ export class DeidChain {
           ...base,
           obfuscation: { readyAtMs: r.intendedAtMs, sentAtMs: r.firedAtMs, endAtMs: r.endAtMs, latencyMs: r.latencyMs, outcome: r.outcome, status: r.status, tries: r.tries },
           endAtMs: r.endAtMs,
-          latencyMs: ok && identificationMs !== null && r.latencyMs !== null ? Math.round((identificationMs + accountedGap(readyAtMs, records, k) + r.latencyMs) * 1000) / 1000 : null,
+          latencyMs: ok && identificationMs !== null && r.latencyMs !== null ? Math.round((identificationMs + accountedGap(readyAtMs, records, o.scale) + r.latencyMs) * 1000) / 1000 : null,
           outcome: ok ? 'ok' : 'failed',
           failedStage: ok ? null : 'obfuscation',
         };
@@ -218,7 +220,7 @@ export class DeidChain {
 export function identificationStageMs(
   pieces: readonly { readonly seq: number; readonly intendedAtMs: number; readonly readyAtMs?: number; readonly endAtMs: number | null; readonly latencyMs: number | null }[],
   releasedBy: ReadonlyMap<number, number>,
-  k: number,
+  scale: TimeScale,
 ): number {
   const bySeq = new Map(pieces.map((p) => [p.seq, p]));
   const done = new Map<number, number>();
@@ -228,7 +230,7 @@ export function identificationStageMs(
     const p = bySeq.get(seq)!;
     const by = releasedBy.get(seq);
     const releaser = by === undefined ? undefined : bySeq.get(by);
-    const ready = releaser === undefined ? p.intendedAtMs - pieces[0]!.intendedAtMs : doneAt(releaser.seq) + Math.max(0, (p.readyAtMs ?? p.intendedAtMs) - (releaser.endAtMs ?? 0)) / k;
+    const ready = releaser === undefined ? p.intendedAtMs - pieces[0]!.intendedAtMs : doneAt(releaser.seq) + scale.toWallMs(Math.max(0, (p.readyAtMs ?? p.intendedAtMs) - (releaser.endAtMs ?? 0)));
     const at = ready + (p.latencyMs ?? 0);
     done.set(seq, at);
     return at;
@@ -248,9 +250,9 @@ function entityProblem(events: readonly RequestEvent[], document: SentDocument):
 }
 
 /** The wall time between the last piece's answer and the obfuscation's readiness, counted once at k > 1 (it is our own). */
-function accountedGap(readyAtMs: number, records: readonly { readonly endAtMs: number | null }[], k: number): number {
+function accountedGap(readyAtMs: number, records: readonly { readonly endAtMs: number | null }[], scale: TimeScale): number {
   const lastEnd = Math.max(...records.map((r) => r.endAtMs ?? 0));
-  return Math.max(0, readyAtMs - lastEnd) / k;
+  return scale.toWallMs(Math.max(0, readyAtMs - lastEnd));
 }
 
 

@@ -1,5 +1,5 @@
 export { executeRun } from './prepare.js';
-export type { RunOptions, RunOutcome, RunReports } from './run-options.js';
+export type { RunOptions, RunOutcome } from './run-options.js';
 export { describeEnding, formatManifestLine, formatSummary } from './terminal.js';
 export { gitCommitOf, hostRecord } from './host.js';
 export { checkMetricsHost } from './metrics/listen.js';

@@ -3,8 +3,8 @@
  * timer's wake-ups, so a stall shorter than the interval shows only when a wake-up falls due inside it,
  * and then only in part: the finer the interval, the truer its p99 and max, which the verdict uses to
  * bound how late an answer may have been read. Each sample is a wake-up, though, and an idle process
- * pays for every one (about 165 µs of CPU each on this project's machines: at 50 ms, a third of the 1 %
- * budget between sparse arrivals, issue 11 §1). A run whose arrivals keep the loop awake anyway samples
+ * pays for every one (about 165 µs of CPU each on this project's machines: at 50 ms, a third of the generator's 1 % CPU
+ * budget between sparse arrivals). A run whose arrivals keep the loop awake anyway samples
  * finely; a sparse one coarsely, where send lag still catches every stall that delays a send.
  */
 

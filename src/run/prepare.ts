@@ -1,11 +1,10 @@
 /**
  * Step 1 of a run, and the run's entry point: scenario, plan and guard, all before anything is
- * opened or sent. Only then is the measuring half (execute.ts: the HTTP client, the engine, the
+ * opened or sent. Only then is the measuring half (measure-and-judge.ts: the HTTP client, the engine, the
  * embedded mock, the recorder) loaded, so that a scenario refused here costs the CLI a fraction of
  * its start-up (loading those modules is most of a refused run's CPU).
  */
 import { checkStartAt } from './start-at.js';
-import { checkTimeScale } from '../core/index.js';
 import { authorize, describeDecision } from '../guard/index.js';
 import { planIdentity, shardPlan } from '../plan/index.js';
 import { parseScenario, readScenarioText } from '../scenario/index.js';
@@ -13,20 +12,20 @@ import { MAX_OBFUSCATION_CHARS } from '../spec/index.js';
 import { planScenario } from './plan-scenario.js';
 import type { PreparedRun, RunOptions, RunOutcome } from './run-options.js';
 
-/** One run, end to end: prepare here, then measure and judge (execute.ts). */
+/** One run, end to end: prepare here, then measure and judge (measure-and-judge.ts). */
 export async function executeRun(options: RunOptions): Promise<RunOutcome> {
   const prepared = await prepare(options);
-  const { executeRun: measureAndJudge } = await import('./execute.js');
+  const { measureAndJudge } = await import('./measure-and-judge.js');
   return measureAndJudge(options, prepared);
 }
 
 /** Step 1: scenario, plan and guard — all before anything is opened or sent. */
 export async function prepare(options: RunOptions): Promise<PreparedRun> {
-  const k = checkTimeScale(options.timeScale);
+  const scale = options.timeScale;
   const scenarioText = await readScenarioText(options.scenarioFile);
   const scenario = parseScenario(scenarioText, options.scenarioFile);
-  const startAtMs = checkStartAt(options.startAtMs, Date.now(), k);
-  const { plan: whole, userTexts } = planScenario(scenario, options.scenarioFile, k);
+  const startAtMs = checkStartAt(options.startAtMs, Date.now(), scale);
+  const { plan: whole, userTexts } = planScenario(scenario, options.scenarioFile, scale.k);
   // The run starts now (or at --start-at); `plan --at` asks the same question for another time. A shard
   // is judged as the whole plan it is part of, whatever the shard count: n shards send all of it.
   // Refused: a GuardRefusal, and nothing opened or sent. Allowed: the permit every send of the run needs.

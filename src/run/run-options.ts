@@ -1,7 +1,7 @@
 /** What a run is given (its options, from the CLI), what the guard let through (prepared), and what it ends with. */
-import type { LoadproofError, SecretMask, SendPermit, FileResult } from '../core/index.js';
+import type { LoadproofError, SecretMask, SendPermit, FileResult, TimeScale } from '../core/index.js';
 import type { GuardDecision } from '../guard/index.js';
-import type { BaselineComparison, ComparedRun, HostRecord, RunRecord, Summary } from '../judge/index.js';
+import type { BaselineComparison, ComparedRun, HostRecord, Summary } from '../judge/index.js';
 import type { Plan, Shard } from '../plan/index.js';
 import type { Scenario } from '../scenario/index.js';
 import type { ProfileName } from '../spec/index.js';
@@ -10,7 +10,8 @@ import type { ProgressMode } from './progress.js';
 
 export interface RunOptions {
   readonly scenarioFile: string;
-  readonly timeScale: number;
+  /** --time-scale, checked where it came in. */
+  readonly timeScale: TimeScale;
   readonly mockProfile: ProfileName | undefined;
   /** Folder under which the run's report folder is made. */
   readonly outDir: string;
@@ -29,8 +30,6 @@ export interface RunOptions {
   readonly secrets: SecretMask;
   /** The machine and command line, for the manifest (src/run/host.ts). */
   readonly host: HostRecord;
-  /** Writes the reports beside summary.json, and the manifest last: src/report's, given by the CLI (report sits above run). */
-  readonly reports: RunReports;
   /** False with --no-charts: the PNG charts are not drawn (`loadproof report` draws them later). */
   readonly pngCharts?: boolean;
   /** --baseline: the run folder to compare this run with, judged already (a bad one was refused before anything was sent). */
@@ -49,12 +48,6 @@ export interface RunOptions {
   readonly progressWrite?: (text: string) => void;
   /** The terminal's width: a progress line longer than it would wrap, and only its last row be rewritten. */
   readonly progressColumns?: () => number | undefined;
-}
-
-/** What writes a judged run's report files (src/report/write-reports.ts); each failure is returned, never thrown. */
-export interface RunReports {
-  write(dir: string, input: { readonly summary: Summary; readonly run: RunRecord; readonly scenario: Scenario; readonly comparison?: BaselineComparison; readonly pngCharts?: boolean }, redact: (text: string) => string): Promise<FileResult[]>;
-  writeManifest(dir: string, run: RunRecord, summary: Summary, scenario: Scenario, redact: (text: string) => string): Promise<FileResult & { readonly sha256: string | null }>;
 }
 
 export interface RunOutcome {

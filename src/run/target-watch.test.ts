@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { TimeScale } from '../core/index.js';
 import type { EventRecord } from '../judge/index.js';
 import { TargetWatch } from './target-watch.js';
 
@@ -24,13 +25,13 @@ describe('TargetWatch', () => {
 
   it('at time scale k, a silence must also last 5 s of wall time: a stall of a busy machine is not a dead target', () => {
     // At k = 60 a model minute is one wall second: one stall of the machine looked like a dead target.
-    const watch = new TargetWatch(60);
+    const watch = new TargetWatch(TimeScale.of(60));
     expect(feed(watch, (t) => answered(t), 0, 30_000, 200)).toBeUndefined();
     const gaveUpAt = feed(watch, (t) => failed(t), 30_000, 30_000 + 600_000, 200);
     // 5 s of wall time at k = 60 is 300 s of model time, from the first refused request.
     expect(gaveUpAt).toBe(330_000);
     // At k = 1 the model minute is the longer: unchanged.
-    const real = new TargetWatch(1);
+    const real = new TargetWatch(TimeScale.REAL);
     expect(feed(real, (t) => failed(t), 0, 200_000, 200)).toBe(60_000);
   });
 

@@ -8,7 +8,7 @@
  * fatal. Times are the requests' own (model ms), so the decision does not depend on the machine; at time
  * scale k the silence must also last 5 s of wall time (TARGET_GONE.minWallSilenceMs).
  */
-import { formatMs } from '../core/index.js';
+import { formatMs, TimeScale } from '../core/index.js';
 import type { EventRecord } from '../judge/index.js';
 
 /**
@@ -28,9 +28,9 @@ export class TargetWatch {
   /** Model ms of silence that take the target as gone at this time scale. */
   private readonly silenceMs: number;
 
-  /** `timeScale`: the run's k (model time = k × wall time). */
-  constructor(timeScale = 1) {
-    this.silenceMs = Math.max(TARGET_GONE.silenceMs, TARGET_GONE.minWallSilenceMs * timeScale);
+  /** `scale`: the run's time scale (model time = k × wall time). */
+  constructor(scale: TimeScale = TimeScale.REAL) {
+    this.silenceMs = Math.max(TARGET_GONE.silenceMs, scale.toModelMs(TARGET_GONE.minWallSilenceMs));
   }
 
   /** Takes one finished request; returns why the target is taken as gone, once it is. */

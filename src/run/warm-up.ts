@@ -1,5 +1,5 @@
 /**
- * Warm code before the first arrival (issue 11 §2). V8 compiles a function for speed only after it has
+ * Warm code before the first arrival. V8 compiles a function for speed only after it has
  * run many times, on background threads; code first met during the load makes the first second lag
  * (and spends CPU there). So, before t = 0 and without sending anything to the target:
  *  1. the per-request code that needs no socket runs over and over: the payload, the response parser on
@@ -8,7 +8,7 @@
  *     answers with the canned answer: the pool, the sockets' write and read paths, the parser on real reads.
  * Nothing here is measured or written; the run's own texts are unchanged (a throwaway generator).
  */
-import { type SendPermit, type SecretMask, createRng } from '../core/index.js';
+import { type SendPermit, type SecretMask, type TimeScale, createRng } from '../core/index.js';
 import { ownLoopbackPermit } from '../guard/index.js';
 import { type AddressInfo, type Server, createServer } from 'node:net';
 import { classifyStatus, ConnectionPool, ResponseParser, parseJsonObject, textBody } from '../client/index.js';
@@ -34,19 +34,19 @@ const STUB_BUDGET_MS = 2000;
 const ANSWER = JSON.stringify({ entities: [{ type: 'NAME', text: 'John Smith', start: 8, end: 18, score: 0.93 }], truncated: false, usage: { input_tokens: 174, output_tokens: 149 } });
 const RESPONSE = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nserver-timing: svc;dur=1.5\r\nconnection: keep-alive\r\ncontent-length: ${ANSWER.length}\r\n\r\n${ANSWER}`;
 
-export async function warmUp(plan: Plan, secrets: SecretMask, permit: SendPermit): Promise<void> {
-  const rounds = Math.min(MAX_ROUNDS, Math.max(MIN_ROUNDS, 2 * arrivalsBefore(plan, 2000 * plan.timeScale, MAX_ROUNDS)));
-  warmPureCode(plan, secrets, rounds);
+export async function warmUp(plan: Plan, scale: TimeScale, secrets: SecretMask, permit: SendPermit): Promise<void> {
+  const rounds = Math.min(MAX_ROUNDS, Math.max(MIN_ROUNDS, 2 * arrivalsBefore(plan, scale.toModelMs(2000), MAX_ROUNDS)));
+  warmPureCode(plan, scale, secrets, rounds);
   await warmClient(plan, rounds, permit);
 }
 
-function warmPureCode(plan: Plan, secrets: SecretMask, rounds: number): void {
+function warmPureCode(plan: Plan, scale: TimeScale, secrets: SecretMask, rounds: number): void {
   const scenario = plan.scenario;
   const rng = createRng(0);
   const parser = new ResponseParser();
   const response = Buffer.from(RESPONSE);
   // The run's own handling of each fate, into a throwaway Recorder; the lines go nowhere.
-  const events = new RequestEvents({ plan, sink: new EventSink(plan), watch: new TargetWatch(plan.timeScale), secrets, write: () => {}, onTargetGone: () => {} });
+  const events = new RequestEvents({ plan, sink: new EventSink(plan), watch: new TargetWatch(scale), secrets, write: () => {}, onTargetGone: () => {} });
   for (let i = 0; i < rounds; i++) {
     textBody(generateNote(rng, { minChars: scenario.payload.minChars, maxChars: scenario.payload.maxChars }));
     const r = parser.push(response);

@@ -41,7 +41,7 @@ describe('what a run loads', () => {
     expect(code).toBe(0);
     const loaded = trace.loaded();
     // The trace works: it saw the run's own code and a CommonJS dependency.
-    expect(loaded.some((u) => u.endsWith('/dist/run/execute.js'))).toBe(true);
+    expect(loaded.some((u) => u.endsWith('/dist/run/measure-and-judge.js'))).toBe(true);
     expect(loaded.some((u) => u.includes('/node_modules/hdr-histogram-js/'))).toBe(true);
     expect(loaded.filter((u) => u.includes('/node_modules/undici/'))).toEqual([]);
     expect(loaded.filter((u) => /\/dist\/mock\/(server|gateway|fleet|routes\/)/.test(u))).toEqual([]);

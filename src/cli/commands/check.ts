@@ -1,6 +1,6 @@
 /** `loadproof check <scenario>`: the preflight before booking a load test. Wires modules; no logic here. */
 import type { Argv } from 'yargs';
-import { checkTimeScale } from '../../core/index.js';
+import { TimeScale } from '../../core/index.js';
 import { PROFILE_NAMES } from '../../spec/index.js';
 import { createTextSource } from '../../texts/index.js';
 import { planScenario } from '../../run/index.js';
@@ -21,16 +21,16 @@ export function checkOptions<T>(y: Argv<T>) {
 type CheckArgs = Awaited<ReturnType<typeof checkOptions>['argv']>;
 
 export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> {
-  const timeScale = checkTimeScale(args['time-scale']);
+  const scale = TimeScale.of(args['time-scale']);
   const scenario = await targetScenario(args.scenario);
-  const { plan, userTexts } = planScenario(scenario, args.scenario, timeScale);
+  const { plan, userTexts } = planScenario(scenario, args.scenario, scale.k);
   // The guard first, on the load test these calls prepare (more than the calls themselves): refused, nothing is sent (exit 3).
   const { decision: guard, permit } = authorize(plan, { startAtMs: Date.now(), loopbackAsReal: args['allow-loopback-as-real'] });
-  const target = await resolveCallTarget(scenario, permit, { timeScale, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
+  const target = await resolveCallTarget(scenario, permit, { timeScale: scale.k, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
   try {
     const text = createTextSource(scenario.payload, userTexts, scenario.mode).next();
-    io.stderr(`${announceCheck(target, timeScale)}\n`);
-    const outcome = await runCheck({ guard, target, text, secrets: io.secrets, timeoutMs: scenario.timeoutMs / timeScale });
+    io.stderr(`${announceCheck(target, scale.k)}\n`);
+    const outcome = await runCheck({ guard, target, text, secrets: io.secrets, timeoutMs: scale.toWallMs(scenario.timeoutMs) });
     if (args.json) io.stdout(`${JSON.stringify({ target: { kind: target.kind, environment: target.environment, baseUrl: target.baseUrl }, ...outcome }, null, 2)}\n`);
     else io.stdout(`${formatCheck(outcome).join('\n')}\n`);
     return outcome.exitCode;

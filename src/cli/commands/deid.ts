@@ -1,6 +1,6 @@
 /** `loadproof deid <file|->`: one document through the de-identification chain. Wires modules; no logic here. */
 import type { Argv } from 'yargs';
-import { UsageError, EXIT, checkTimeScale } from '../../core/index.js';
+import { UsageError, EXIT, TimeScale } from '../../core/index.js';
 import { DEFAULT_SPLIT_LIMITS, MIN_PIECE_CHARS_FOR_SEAMS, maxPieceLength } from '../../texts/index.js';
 import { IDENTIFICATION_LIMITS, PROFILE_NAMES } from '../../spec/index.js';
 import { DEFAULT_CHAIN_OPTIONS, deidSummaryLine, replacementTable, MAX_DEID_DOCUMENT_BYTES, authorizeDeid, checkDocumentSize, deidOnce, readDocumentFile } from '../../deid/index.js';
@@ -27,7 +27,7 @@ export function deidOptions<T>(y: Argv<T>) {
 type DeidArgs = Awaited<ReturnType<typeof deidOptions>['argv']>;
 
 export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
-  const timeScale = checkTimeScale(args['time-scale']);
+  const timeScale = TimeScale.of(args['time-scale']).k;
   if (!(Number.isInteger(args.concurrency) && args.concurrency >= 1 && args.concurrency <= 64)) throw new UsageError(`--concurrency: expected an integer from 1 to 64, got ${args.concurrency}`);
   if (!(Number.isInteger(args['max-tokens']) && args['max-tokens'] >= 16)) throw new UsageError(`--max-tokens: expected an integer of at least 16, got ${args['max-tokens']}`);
   if (!(args.margin >= 0 && args.margin <= 0.9)) throw new UsageError(`--margin: expected a fraction from 0 to 0.9, got ${args.margin}`);

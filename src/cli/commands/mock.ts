@@ -1,6 +1,6 @@
 /** `loadproof mock`: start the mock server until SIGINT/SIGTERM. */
 import type { Argv } from 'yargs';
-import { EXIT, checkListenHost, exposureOf, checkTimeScale, capYoungGeneration } from '../../core/index.js';
+import { EXIT, checkListenHost, exposureOf, TimeScale, capYoungGeneration } from '../../core/index.js';
 import { MOCK_DEFAULTS } from '../../mock/index.js';
 import { PROFILE_NAMES, type ProfileName } from '../../spec/index.js';
 import type { Io } from '../io.js';
@@ -43,7 +43,7 @@ export async function runMock(args: MockArgs, io: Io): Promise<number> {
     host: checkListenHost('--host', args.host),
     port: args.port,
     profile: args.profile,
-    timeScale: checkTimeScale(args['time-scale']),
+    timeScale: TimeScale.of(args['time-scale']).k,
     seed: args.seed,
     clientId: args['client-id'],
     ...defined({ clientSecret: args['client-secret'] }),

@@ -1,6 +1,6 @@
 /** `loadproof plan <scenario>`: the dry run. Loads, validates and plans the scenario, shows the guard's decision; sends nothing. */
 import type { Argv } from 'yargs';
-import { UsageError, checkTimeScale, EXIT } from '../../core/index.js';
+import { UsageError, TimeScale, EXIT } from '../../core/index.js';
 import { describeDecision, describePredicted429s, evaluateGuard, parseStartAt, predict429s } from '../../guard/index.js';
 import { effectiveLimits, describePlan, jobDeadlineS, planNotes } from '../../plan/index.js';
 import { planScenario } from '../../run/index.js';
@@ -21,7 +21,7 @@ type PlanArgs = Awaited<ReturnType<typeof planOptions>['argv']>;
 
 /** Exit 0 when the guard would allow the run, 3 when it would refuse it. */
 export async function runPlan(args: PlanArgs, io: Io): Promise<number> {
-  const timeScale = checkTimeScale(args['time-scale']);
+  const timeScale = TimeScale.of(args['time-scale']).k;
   const at = args.at === undefined ? { ms: Date.now() } : parseStartAt(args.at);
   if ('problem' in at) throw new UsageError(at.problem);
   const { plan } = planScenario(await loadScenario(args.scenario), args.scenario, timeScale);

@@ -1,6 +1,6 @@
 /** `loadproof probe [scenario]`: a closed-loop saturation probe. Wires the probe module to the process; no logic here. */
 import type { Argv } from 'yargs';
-import { EXIT, checkTimeScale } from '../../core/index.js';
+import { EXIT, TimeScale } from '../../core/index.js';
 import { PROFILE_NAMES } from '../../spec/index.js';
 // Only the defaults at start-up: the probe (autocannon and what it loads) is loaded when a probe runs.
 import { DEFAULT_CONNECTIONS, DEFAULT_STEP } from '../../probe/index.js';
@@ -24,7 +24,7 @@ export function probeOptions<T>(y: Argv<T>) {
 type ProbeArgs = Awaited<ReturnType<typeof probeOptions>['argv']>;
 
 export async function runProbeCommand(args: ProbeArgs, io: Io): Promise<number> {
-  const timeScale = checkTimeScale(args['time-scale']);
+  const timeScale = TimeScale.of(args['time-scale']).k;
   const { formatProbe, probeSession } = await (await import('../../probe/index.js')).loadProbe();
   const controller = new AbortController();
   void io.waitForSignal().then((signal) => {

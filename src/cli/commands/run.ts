@@ -1,6 +1,6 @@
 /** `loadproof run <scenario>`: the main job. Wires the run module to the process; no logic here. */
 import type { Argv } from 'yargs';
-import { EXIT, exitUnder, UsageError, checkTimeScale } from '../../core/index.js';
+import { EXIT, exitUnder, UsageError, TimeScale } from '../../core/index.js';
 import { parseStartAt } from '../../guard/index.js';
 import { parseShard } from '../../plan/index.js';
 import { checkMetricsHost, describeEnding, executeRun, hostRecord } from '../../run/index.js';
@@ -37,7 +37,7 @@ const SHARD_VERDICT_EXITS = new Set<number>([EXIT.pass, EXIT.slaNotMet, EXIT.inc
 type RunArgs = Awaited<ReturnType<typeof runOptions>['argv']>;
 
 export async function runRun(args: RunArgs, io: Io): Promise<number> {
-  const timeScale = checkTimeScale(args['time-scale']);
+  const timeScale = TimeScale.of(args['time-scale']);
   const shard = args.shard === undefined ? undefined : parseShard(args.shard);
   const startAt = args['start-at'] === undefined ? undefined : parseStartAt(args['start-at'], '--start-at');
   if (startAt !== undefined && 'problem' in startAt) throw new UsageError(startAt.problem, 'nothing was sent');
@@ -65,11 +65,6 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     verbose: args.verbose,
     secrets: io.secrets,
     host: hostRecord(['loadproof', ...io.argv], io.cwd),
-    // Loaded when the run writes them, not at start-up (a run's memory before its first request).
-    reports: {
-      write: async (...a) => (await import('../../report/index.js')).writeReports(...a),
-      writeManifest: async (...a) => (await import('../../run-folder/index.js')).writeManifest(...a),
-    },
     pngCharts: args.charts,
     ...(shard === undefined ? {} : { shard }),
     ...(startAt === undefined ? {} : { startAtMs: startAt.ms }),

@@ -4,6 +4,7 @@
  * latency as histograms. All of it is read from what the run records (each request's event record, as
  * events.ndjson has it) and from the plan: it measures nothing of its own and changes nothing measured.
  */
+import type { TimeScale } from '../../core/index.js';
 import type { EventRecord } from '../../judge/index.js';
 import { type Plan, arrivalsDueBy, rateAt } from '../../plan/index.js';
 import type { Family, HistogramSample, Labels, Sample } from './exposition.js';
@@ -35,7 +36,7 @@ class Histogram {
 export interface RunMetricsInfo {
   readonly scenario: string;
   readonly environment: string;
-  readonly timeScale: number;
+  readonly timeScale: TimeScale;
 }
 
 export class RunMetrics {
@@ -73,7 +74,7 @@ export class RunMetrics {
     this.sendsBySecond.set(second, (this.sendsBySecond.get(second) ?? 0) + 1);
     // Bounded whether or not anyone scrapes: seconds more than a minute before this one go.
     if (this.sendsBySecond.size > 120) for (const s of this.sendsBySecond.keys()) if (s < second - 60) this.sendsBySecond.delete(s);
-    this.sendLag.observe(Math.max(0, r.firedAtMs - r.intendedAtMs) / this.plan.timeScale / 1000);
+    this.sendLag.observe(this.info.timeScale.toWallMs(Math.max(0, r.firedAtMs - r.intendedAtMs)) / 1000);
     // As the verdict reads latency: answers other than 429.
     if (r.outcome !== 'http_429' && r.latencyMs !== null) this.latency.observe(r.latencyMs / 1000);
   }
@@ -97,7 +98,7 @@ export class RunMetrics {
         name: 'loadproof_run_info',
         type: 'gauge',
         help: 'The run: its scenario, environment, time scale and shard (1).',
-        samples: [{ labels: { scenario: this.info.scenario, environment: this.info.environment, time_scale: String(this.info.timeScale), shard: this.plan.shard === undefined ? '' : `${this.plan.shard.index}/${this.plan.shard.count}` }, value: 1 }],
+        samples: [{ labels: { scenario: this.info.scenario, environment: this.info.environment, time_scale: String(this.info.timeScale.k), shard: this.plan.shard === undefined ? '' : `${this.plan.shard.index}/${this.plan.shard.count}` }, value: 1 }],
       },
       { name: 'loadproof_model_time_seconds', type: 'gauge', unit: 'seconds', help: 'Model time since the schedule started.', samples: [{ labels: {}, value: elapsedMs / 1000 }] },
       { name: 'loadproof_arrivals_due', type: 'counter', help: 'Arrivals the plan had due by now: what was offered.', samples: [{ labels: {}, value: due }] },

@@ -1,0 +1,123 @@
+/**
+ * What every step of a run's measurement shares (measure.ts, before-load.ts): its input, its clock and
+ * progress, how it is stopped, and its clients (the connection pools and the token).
+ */
+import { TokenProvider, ConnectionPool, MAX_OBFUSCATION_ANSWER_BYTES } from '../client/index.js';
+import { ScaledClock, type Interrupted, type RunFailure, type ThresholdAbort, formatMs, type TimeScale } from '../core/index.js';
+import type { TextSource } from '../texts/index.js';
+import type { EventSink, RunEnd } from '../judge/index.js';
+import { type Plan, maxInFlightOf } from '../plan/index.js';
+import type { RunMetrics } from './metrics/run-metrics.js';
+import { MsHistogram } from '../recorder/index.js';
+import { API_PATHS } from '../spec/index.js';
+import type { EventLog } from '../run-folder/index.js';
+import { Progress } from './progress.js';
+import { AbortWatch } from './abort-watch.js';
+import type { ResolvedTarget } from '../target/index.js';
+import { TargetWatch } from './target-watch.js';
+import type { RunOptions } from './run-options.js';
+
+/** Why the firing ended before the plan did: a stop signal, or a failure that makes the run fail. */
+export type Stop = { readonly kind: 'signal'; readonly error: Interrupted } | { readonly kind: 'failure'; readonly error: RunFailure } | { readonly kind: 'threshold'; readonly error: ThresholdAbort };
+
+export interface Measurement {
+  /** The run's end as recorded in run.json, but for the time and the files (added by the caller). */
+  readonly end: Omit<RunEnd, 'endedAt' | 'files'>;
+  /** What ended the run early and made it fail, if anything did. */
+  readonly failure: RunFailure | undefined;
+}
+
+/** What the firing and its logs are given. */
+export interface MeasureInput {
+  readonly plan: Plan;
+  readonly target: ResolvedTarget;
+  readonly events: EventLog;
+  readonly sink: EventSink;
+  readonly texts: TextSource;
+  readonly documentsLog: EventLog | undefined;
+  readonly metrics: RunMetrics | undefined;
+}
+
+/** `stop` ends the firing (a signal, or a fatal token failure); `cancel` ends the drain. The first reason given is kept. */
+export class Stopping {
+  readonly stop = new AbortController();
+  readonly cancel = new AbortController();
+  reason: Stop | undefined;
+
+  with(reason: Stop): void {
+    this.reason ??= reason;
+    this.stop.abort();
+  }
+}
+
+/** What every step of the measurement shares. */
+export interface Measuring extends MeasureInput {
+  readonly options: RunOptions;
+  readonly scale: TimeScale;
+  readonly clock: ScaledClock;
+  readonly progress: Progress;
+  readonly abortWatch: AbortWatch;
+  readonly stopping: Stopping;
+  /** A line logged while the load runs first erases a terminal's progress line. */
+  readonly log: (line: string) => void;
+}
+
+/** The connections and the token of a run. */
+export interface Clients {
+  readonly maxInFlight: number;
+  readonly pool: ConnectionPool;
+  readonly obfuscationPool: ConnectionPool | undefined;
+  readonly tokens: TokenProvider;
+  readonly tokenLatency: MsHistogram;
+  readonly watch: TargetWatch;
+}
+
+export function measuring(input: MeasureInput, options: RunOptions): Measuring {
+  const scale = options.timeScale;
+  // keepAlive: the engine's sleeps until the next arrival hold the process open.
+  const clock = new ScaledClock(scale.k, { keepAlive: true });
+  const progress = new Progress(input.plan, clock, options.progress ?? 'off', options.progressWrite ?? (() => {}), options.progressColumns);
+  const log = (line: string): void => {
+    progress.clear();
+    options.log(line);
+  };
+  return { ...input, options, scale, clock, progress, abortWatch: new AbortWatch(input.plan), stopping: new Stopping(), log };
+}
+
+/**
+ * Identification requests go through our own HTTP/1.1 client (one request per connection at a time);
+ * the token endpoint, called a few times per run, through node:http (TokenProvider).
+ */
+export function openClients(m: Measuring): Clients {
+  const { plan, target, options, log } = m;
+  // A shard holds its share of maxInFlight, so that n shards together hold no more than one run would.
+  const maxInFlight = maxInFlightOf(plan);
+  const pool = ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight);
+  // mode deid: obfuscation calls on connections of their own (the endpoint has its own, higher limits).
+  const obfuscationPool = plan.documents === undefined ? undefined : ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, undefined, MAX_OBFUSCATION_ANSWER_BYTES);
+  const tokenLatency = MsHistogram.create();
+  // A target that stops answering ends the run as a failure, not as a verdict.
+  const watch = new TargetWatch(m.scale);
+  const tokens = new TokenProvider({
+    permit: target.permit,
+    baseUrl: target.baseUrl,
+    audience: target.audience,
+    clientId: target.clientId,
+    clientSecret: target.clientSecret,
+    credentialSource: target.credentialSource,
+    clock: m.clock,
+    timeoutMs: Math.max(1000, m.scale.toWallMs(plan.scenario.timeoutMs)),
+    signal: m.stopping.stop.signal,
+    onFetch: (ms, status) => {
+      tokenLatency.recordMs(ms);
+      if (options.verbose) log(`token: POST ${target.baseUrl.replace(/\/+$/, '')}${API_PATHS.token} → ${status} in ${formatMs(ms)} (credentials from ${target.credentialSource}; token not shown)`);
+    },
+    onToken: (token) => options.secrets.addToken(token),
+    onFatal: (failure) => {
+      log(`loadproof: ${failure.code}: stopping the run (no access token can be had): no new requests; waiting for the answers in flight, then writing the report`);
+      m.stopping.with({ kind: 'failure', error: failure });
+    },
+    onWarning: (message) => log(`loadproof: warning: ${message}`),
+  });
+  return { maxInFlight, pool, obfuscationPool, tokens, tokenLatency, watch };
+}
