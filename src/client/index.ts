@@ -6,5 +6,5 @@ export { MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES, ResponseParser } from '
 export { ConnectionPool } from './http1/pool.js';
 export { parseJsonObject, textBody } from './json.js';
 export { smallRequest } from './small-request.js';
-export { HEADER_SAFE, TokenProvider } from './token.js';
+export { HEADER_SAFE, type TokenClient, TokenProvider, tokenRequestBody } from './token.js';
 export { type ChainCalls, ChainError, type FoundEntity, type IdentifyAnswer, type ObfuscateAnswer, type Replacement } from './chain-answers.js';

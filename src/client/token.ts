@@ -46,6 +46,18 @@ export interface TokenSettings {
   readonly onWarning?: (message: string) => void;
 }
 
+/** Who asks for a token: the client credentials and the audience the token is for. */
+export interface TokenClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly audience: string;
+}
+
+/** The client-credentials token request's body, as the spec says (JSON, in this key order): the one builder of it. */
+export function tokenRequestBody(client: TokenClient): string {
+  return JSON.stringify({ client_id: client.clientId, client_secret: client.clientSecret, audience: client.audience, grant_type: GRANT_TYPE });
+}
+
 /** A token we can put in a header as is: visible ASCII (RFC 6750's b64token is a subset). */
 export const HEADER_SAFE = /^[\x21-\x7e]+$/;
 
@@ -248,7 +260,7 @@ export class TokenProvider {
     const url = s.baseUrl.replace(/\/+$/, '') + API_PATHS.token;
     const startMs = s.clock.nowMs();
     this.fetches++;
-    const body = JSON.stringify({ client_id: s.clientId, client_secret: s.clientSecret, audience: s.audience, grant_type: GRANT_TYPE });
+    const body = tokenRequestBody(s);
     let status: number;
     let text: string;
     const timeout = AbortSignal.timeout(Math.max(1, Math.round(s.timeoutMs)));

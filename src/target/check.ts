@@ -8,7 +8,7 @@
  * A handful of requests, stated before they are sent; no text or token is ever printed.
  */
 import { EXIT, type SecretMask } from '../core/index.js';
-import { HEADER_SAFE, ApiCallError, apiCall, ChainError } from '../client/index.js';
+import { HEADER_SAFE, ApiCallError, apiCall, ChainError, tokenRequestBody } from '../client/index.js';
 import type { GuardDecision } from '../guard/index.js';
 import type { ResolvedTarget } from './resolve.js';
 import type { ApiEndpoint } from '../spec/index.js';
@@ -87,7 +87,7 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
       const res = await apiCall(session, 'token', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ client_id: target.clientId, client_secret: target.clientSecret, audience: target.audience, grant_type: 'client_credentials' }),
+        body: tokenRequestBody(target),
       });
       return bodyOf(res.text);
     },
