@@ -8,7 +8,7 @@ import { DUE_HEADER, ERROR_CODE_PATTERN, parseModelLag, parseModelTime } from '.
 import type { ApiClientSettings } from './api-settings.js';
 import { attemptModelMs, attemptWallDeadlineMs } from './attempt-deadline.js';
 import { type Outcome, classifyError, classifyStatus } from './classify.js';
-import type { Http1Response } from './http1/parser.js';
+import type { Http1Response } from './http1/response.js';
 import { parseJsonObject } from './json.js';
 import type { AnswerEntity } from './request-result.js';
 import { parseRetryAfterS } from './retry.js';

@@ -6,7 +6,7 @@
  */
 import { smallRequest, type SmallResponse } from './small-request.js';
 import { parseJsonObject } from './json.js';
-import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/parser.js';
+import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
 import type { SendPermit } from '../core/index.js';
 import { parseRetryAfterS } from './retry.js';
 import { HEADER_SAFE, tokenRequestBody } from './token.js';

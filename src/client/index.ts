@@ -3,7 +3,8 @@ export { type ApiCallFn, type IdentifyFn, type RequestResult, createApiCall, cre
 export { attemptWallDeadlineMs } from './attempt-deadline.js';
 export { type Outcome, TOO_LARGE_CODE, classifyStatus } from './classify.js';
 export { MAX_ATTEMPTS, MAX_RETRY_WAIT_S } from './endpoint-calls.js';
-export { MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES, ResponseParser } from './http1/parser.js';
+export { ResponseParser } from './http1/parser.js';
+export { MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
 export { ConnectionPool } from './http1/pool.js';
 export { parseJsonObject, textBody } from './json.js';
 export { smallRequest } from './small-request.js';

@@ -11,7 +11,7 @@
  */
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/parser.js';
+import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/response.js';
 import { type SendPermit, checkPermitted } from '../core/index.js';
 
 export interface SmallRequest {

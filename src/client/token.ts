@@ -19,7 +19,7 @@ import { API_PATHS, GRANT_TYPE } from '../spec/index.js';
 import { classifyError } from './classify.js';
 import { parseJsonObject } from './json.js';
 import { smallRequest } from './small-request.js';
-import { MAX_ANSWER_BYTES } from './http1/parser.js';
+import { MAX_ANSWER_BYTES } from './http1/response.js';
 
 export interface TokenSettings {
   /** The guard's permit to send to baseUrl. */

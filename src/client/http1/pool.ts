@@ -9,7 +9,7 @@
 import { type SendPermit, checkPermitted } from '../../core/index.js';
 import { Connection, type Exchange, type Origin } from './connection.js';
 import { Deadlines, type Expiring } from './deadlines.js';
-import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './parser.js';
+import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './response.js';
 
 export interface PoolOptions {
   /** The guard's permit: a pool connects only where the guard allowed traffic to go. */
