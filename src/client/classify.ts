@@ -20,7 +20,7 @@ export function classifyStatus(status: number): Outcome {
   return 'http_other';
 }
 
-/** AnswerTooLargeError's code (src/client/http1/parser.ts; small-request.ts throws the same). */
+/** AnswerTooLargeError's code (src/client/http1/response.ts; small-request.ts throws the same). */
 export const TOO_LARGE_CODE = 'LOADPROOF_ANSWER_TOO_LARGE';
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
 const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);

@@ -6,11 +6,11 @@
  */
 import { smallRequest, type SmallResponse } from './small-request.js';
 import { parseJsonObject } from './json.js';
-import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/parser.js';
+import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
 import type { SendPermit } from '../core/index.js';
 import { parseRetryAfterS } from './retry.js';
-import { HEADER_SAFE } from './token.js';
-import { API_PATHS, type ApiEndpoint, GRANT_TYPE } from '../spec/index.js';
+import { HEADER_SAFE, tokenRequestBody } from './token.js';
+import { API_PATHS, type ApiEndpoint } from '../spec/index.js';
 import { type ChainCalls, ChainError, type FoundEntity, type IdentifyAnswer, type ObfuscateAnswer } from './chain-answers.js';
 
 export interface ApiTarget {
@@ -99,7 +99,7 @@ function jsonObject(endpoint: ApiEndpoint, res: SmallResponse, expected: string)
 /** An access token for `target` (client credentials, JSON body, as the spec says). */
 export async function fetchToken(session: ApiSession): Promise<string> {
   const { target } = session;
-  const body = JSON.stringify({ client_id: target.clientId, client_secret: target.clientSecret, audience: target.audience, grant_type: GRANT_TYPE });
+  const body = tokenRequestBody(target);
   const res = await call(session, 'token', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
   const parsed = parseJsonObject(res.text);
   const token = parsed?.access_token;

@@ -1,7 +1,7 @@
 /**
  * One small HTTP request through node:http / node:https, its whole answer read as text: for the few
  * calls a run makes besides its load (the token endpoint, the mock's stats). Not undici: loading it and
- * its WebAssembly HTTP parser cost a run about 20 MiB before its first request (issue 11 §5), for a
+ * its WebAssembly HTTP parser cost a run about 20 MiB before its first request, for a
  * handful of calls. Each call has a connection of its own, closed after the answer: the calls are rare, and a
  * kept-alive connection that the server closed while it sat idle (a Node server does after 5 s) would fail
  * the next one, a token renewal an hour later. Failures are node's errors (`code`: ECONNREFUSED, ECONNRESET, …); an abort by
@@ -11,7 +11,7 @@
  */
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/parser.js';
+import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/response.js';
 import { type SendPermit, checkPermitted } from '../core/index.js';
 
 export interface SmallRequest {

@@ -14,12 +14,11 @@
  *    in a row fail with no usable token left.
  * Lifetimes are model time (the clock given is the run's model clock). No secret is ever quoted.
  */
-import { type Clock, Interrupted, RunFailure, redact, type SendPermit } from '../core/index.js';
+import { type Clock, Interrupted, RunFailure, type SendPermit } from '../core/index.js';
 import { API_PATHS, GRANT_TYPE } from '../spec/index.js';
-import { classifyError } from './classify.js';
 import { parseJsonObject } from './json.js';
 import { smallRequest } from './small-request.js';
-import { MAX_ANSWER_BYTES } from './http1/parser.js';
+import { answerFailure, noAnswerFailure, TokenCallFailed } from './token-failures.js';
 
 export interface TokenSettings {
   /** The guard's permit to send to baseUrl. */
@@ -44,6 +43,18 @@ export interface TokenSettings {
   readonly onFatal?: (failure: RunFailure) => void;
   /** Called with things the user should know (a lifetime below the floor). */
   readonly onWarning?: (message: string) => void;
+}
+
+/** Who asks for a token: the client credentials and the audience the token is for. */
+export interface TokenClient {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  readonly audience: string;
+}
+
+/** The client-credentials token request's body, as the spec says (JSON, in this key order): the one builder of it. */
+export function tokenRequestBody(client: TokenClient): string {
+  return JSON.stringify({ client_id: client.clientId, client_secret: client.clientSecret, audience: client.audience, grant_type: GRANT_TYPE });
 }
 
 /** A token we can put in a header as is: visible ASCII (RFC 6750's b64token is a subset). */
@@ -72,16 +83,6 @@ interface HeldToken {
   accepted: boolean;
   /** It was fetched because the service rejected the one before. */
   readonly afterRejection: boolean;
-}
-
-/** A token call that failed; `refused`: the token endpoint refused the credentials (401/403). */
-class TokenCallFailed extends Error {
-  constructor(
-    readonly failure: RunFailure,
-    readonly refused: boolean,
-  ) {
-    super(failure.message);
-  }
 }
 
 export class TokenProvider {
@@ -248,46 +249,33 @@ export class TokenProvider {
     const url = s.baseUrl.replace(/\/+$/, '') + API_PATHS.token;
     const startMs = s.clock.nowMs();
     this.fetches++;
-    const body = JSON.stringify({ client_id: s.clientId, client_secret: s.clientSecret, audience: s.audience, grant_type: GRANT_TYPE });
-    let status: number;
-    let text: string;
+    const { status, text } = await this.post(url, startMs);
+    s.onFetch?.(s.clock.nowMs() - startMs, status);
+    const parsed = parseJsonObject(text);
+    const token = parsed?.access_token;
+    // Checked where it enters: a token a header cannot carry is never used (nothing from a server is written
+    // into a request), so no request is handed a token it cannot be sent with (see answerFailure).
+    if (status === 200 && typeof token === 'string' && HEADER_SAFE.test(token)) return this.keep(token, parsed!.expires_in, startMs);
+    throw answerFailure(url, status, parsed, s);
+  }
+
+  /** Sends the token request; a call that gets no answer is a TokenCallFailed (TARGET_UNREACHABLE). */
+  private async post(url: string, startMs: number): Promise<{ status: number; text: string }> {
+    const s = this.settings;
     const timeout = AbortSignal.timeout(Math.max(1, Math.round(s.timeoutMs)));
     try {
       const res = await smallRequest(s.permit, url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body,
+        body: tokenRequestBody(s),
         signal: AbortSignal.any([timeout, this.stop.signal]),
       });
-      status = res.status;
-      text = res.text;
+      return { status: res.status, text: res.text };
     } catch (error) {
       s.onFetch?.(s.clock.nowMs() - startMs, 'failed');
       this.throwIfStopped();
-      const outcome = classifyError(error, timeout.aborted);
-      // Our timeout's abort is named as the timeout it is (node's AbortError would say ABORT_ERR).
-      const code = timeout.aborted ? 'TimeoutError' : ((error as { code?: string }).code ?? (error as Error).name);
-      if (outcome === 'too_large') throw new TokenCallFailed(new RunFailure('TARGET_UNREACHABLE', `cannot get a token from ${url}: its answer is larger than ${MAX_ANSWER_BYTES} bytes (too_large); it was not read past that.`, 'check target.baseUrl: a token answer is a small JSON object'), false);
-      throw new TokenCallFailed(new RunFailure('TARGET_UNREACHABLE', `cannot get a token from ${url}: ${outcome} (${code}).`, 'check target.baseUrl and that the service (or mock) is running'), false);
+      throw noAnswerFailure(url, error, timeout.aborted);
     }
-    s.onFetch?.(s.clock.nowMs() - startMs, status);
-    const parsed = parseJsonObject(text);
-    const token = parsed?.access_token;
-    // Checked where it enters: a token a header cannot carry is never used (nothing from a server is written
-    // into a request), so no request is handed a token it cannot be sent with. An authentication failure,
-    // not the target's: the token endpoint gave nothing usable, as final as a refusal of the credentials.
-    if (status === 200 && typeof token === 'string' && !HEADER_SAFE.test(token)) {
-      const what = token === '' ? 'an empty access_token' : `an access_token of ${token.length} characters that a header cannot carry (it holds a CR, LF, space, control or non-ASCII character; not shown)`;
-      throw new TokenCallFailed(new RunFailure('AUTH_FAILED', `cannot authenticate: the token endpoint ${url} answered 200 with ${what}; an OAuth 2.0 access token is visible ASCII (RFC 6750), and loadproof does not send it.`, "no request was sent with it; ask the service's support about its tokens"), true);
-    }
-    if (status === 200 && typeof token === 'string') return this.keep(token, parsed!.expires_in, startMs);
-    // A 200 without a usable token (none, a number, null, not JSON): the same authentication failure, in every command.
-    if (status === 200) {
-      const what = parsed === undefined ? 'a body that is not a JSON object' : token === undefined ? 'no access_token' : `an access_token that is not a string (${token === null ? 'null' : typeof token})`;
-      throw new TokenCallFailed(new RunFailure('AUTH_FAILED', `cannot authenticate: the token endpoint ${url} answered 200 with ${what}; expected {"access_token": "…"} (a string).`, "no request was sent; ask the service's support about its tokens"), true);
-    }
-    const refused = status === 401 || status === 403;
-    throw new TokenCallFailed(new RunFailure(refused ? 'AUTH_FAILED' : 'TARGET_UNREACHABLE', this.explain(status, parsed), 'no load was sent'), refused);
   }
 
   /** Holds a new token, trusting at least MIN_TRUSTED_LIFETIME_S of its lifetime. */
@@ -307,35 +295,4 @@ export class TokenProvider {
     this.retryAtMs = Number.NEGATIVE_INFINITY;
     return token;
   }
-
-  /** The spec's meaning of each token-call status, in words (shared/spec/api-spec.md, "Authentication"). */
-  private explain(status: number, body: Record<string, unknown> | undefined): string {
-    const s = this.settings;
-    const server = serverWords(body, s.clientSecret);
-    const meaning: Record<number, string> = {
-      415: 'the token endpoint did not accept the body as JSON (415 Unsupported Media Type)',
-      401: `the client_id or client_secret is wrong (401 Unauthorized); they came from ${s.credentialSource}`,
-      403: `the audience "${s.audience}" is missing or not this service's (403 Forbidden); set target.audience to the service's base URL`,
-      400: 'the token request was malformed (400 Bad Request)',
-    };
-    const what = meaning[status] ?? (status === 200 ? 'the token response had no access_token (200)' : `the token call failed with status ${status}`);
-    return `cannot authenticate: ${what}.${server}`;
-  }
-}
-
-/** RFC 6749 §5.2: `error` and `error_description` hold only %x20-21 / %x23-5B / %x5D-7E (no `"`, no `\`). */
-const OAUTH_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,500}$/;
-
-/**
- * The token endpoint's own words (`error`, `error_description`), where they enter loadproof: quoted only
- * when they are what RFC 6749 allows (a gateway that echoes the request body — JSON, with quotes — is not),
- * and masked for the client secret in every encoding (src/core/redact.ts); otherwise said to be withheld.
- * Masked here, once, before any layer escapes the text again (run.json, summary.json, junit.xml…).
- */
-function serverWords(body: Record<string, unknown> | undefined, clientSecret: string): string {
-  if (body?.error === undefined) return '';
-  const quoted = (value: unknown): string | undefined => (typeof value === 'string' && OAUTH_TEXT.test(value) ? redact(value, [clientSecret]) : undefined);
-  const error = quoted(body.error) ?? '(an error code not shown: not a plain RFC 6749 code)';
-  const description = body.error_description === undefined ? '' : ` — ${quoted(body.error_description) ?? '(its description is not shown: it is not plain RFC 6749 text, and may echo the request)'}`;
-  return ` The server said: ${error}${description}.`;
 }

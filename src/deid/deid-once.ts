@@ -7,7 +7,7 @@
  * sends more identification requests than were judged. The token and the client secret are
  * registered as secrets before any output.
  */
-import { RunFailure, UsageError, type SendPermit, type SecretMask } from '../core/index.js';
+import { RunFailure, TimeScale, UsageError, type SendPermit, type SecretMask } from '../core/index.js';
 // From the defaults, not the route: every CLI command loads this module, and none should load the mock's server code.
 import { MAX_OBFUSCATION_CHARS } from '../spec/index.js';
 import { type SplitLimits, readRegularText } from '../texts/index.js';
@@ -125,7 +125,7 @@ export async function deidOnce(options: DeidOnceOptions): Promise<DeidOnceOutcom
   const calls: CallRecord[] = [];
   const session = {
     target,
-    timeoutMs: options.timeoutMs / options.timeScale,
+    timeoutMs: TimeScale.of(options.timeScale).toWallMs(options.timeoutMs),
     onCall: (c: CallRecord) => calls.push(c),
     onToken: (token: string) => secrets.add(token),
   };

@@ -86,39 +86,57 @@ export interface EngineResult {
 }
 
 export async function runPlan(options: EngineOptions): Promise<EngineResult> {
-  const { plan, clock, signal } = options;
+  const clock = options.clock;
   const startMs = options.startMs ?? clock.nowMs();
   options.onStart?.(startMs);
-  const inFlight = new Set<Promise<void>>();
-  let fired = 0;
-  let dropped = 0;
-  let unsent = 0;
-  let abandoned = 0;
-  // Arrivals reached so far (fired or dropped); a shard's keep their seq in the whole plan.
-  let reached = 0;
-  let interrupted = false;
+  const firing = new Firing(options, startMs);
+  let interrupted = await fireAll(firing);
+  // Every planned request has its event: those never fired are unsent.
+  if (interrupted) firing.emitUnreached();
+  interrupted = await awaitAnswers(options, firing.inFlight, interrupted);
+  const { fired, dropped, unsent, abandoned } = firing;
+  // Stopped while waiting for a --start-at still ahead: no time of the schedule has passed.
+  return { fired, dropped, unsent, abandoned, interrupted, elapsedMs: Math.max(0, clock.nowMs() - startMs) };
+}
 
-  const emit = (event: RequestEvent): void => {
-    if (event.outcome === 'unsent') unsent++;
-    if (event.outcome === 'abandoned') abandoned++;
-    options.onEvent(event);
-  };
+/** The arrivals of one run as they are fired: the requests in flight, and the counts of each fate. */
+class Firing {
+  readonly inFlight = new Set<Promise<void>>();
+  fired = 0;
+  dropped = 0;
+  unsent = 0;
+  abandoned = 0;
+  /** Arrivals reached so far (fired or dropped); a shard's keep their seq in the whole plan. */
+  reached = 0;
 
-  const fire = (phase: number, intendedAtMs: number): void => {
-    const mySeq = seqInWholePlan(plan, reached++);
+  constructor(
+    readonly options: EngineOptions,
+    readonly startMs: number,
+  ) {}
+
+  emit(event: RequestEvent): void {
+    if (event.outcome === 'unsent') this.unsent++;
+    if (event.outcome === 'abandoned') this.abandoned++;
+    this.options.onEvent(event);
+  }
+
+  /** Hands the next arrival to the client, or drops it when maxInFlight requests are outstanding. */
+  fire(phase: number, intendedAtMs: number): void {
+    const { options, inFlight, startMs } = this;
+    const mySeq = seqInWholePlan(options.plan, this.reached++);
     const admission = options.admission?.(mySeq) ?? 'decide';
     if (admission === 'drop' || (admission === 'decide' && inFlight.size - (options.queued?.() ?? 0) >= options.maxInFlight)) {
-      dropped++;
-      emit({ seq: mySeq, phase, intendedAtMs, outcome: 'dropped' });
+      this.dropped++;
+      this.emit({ seq: mySeq, phase, intendedAtMs, outcome: 'dropped' });
       return;
     }
-    fired++;
-    const handedAtMs = clock.nowMs() - startMs;
+    this.fired++;
+    const handedAtMs = options.clock.nowMs() - startMs;
     // One promise per request beyond the client's own: it emits the event and leaves the in-flight set.
     const tracked: Promise<void> = options.identify(options.payload(mySeq), mySeq, startMs + intendedAtMs).then(
       (result) => {
         inFlight.delete(tracked);
-        emit(
+        this.emit(
           result === undefined
             ? { seq: mySeq, phase, intendedAtMs, outcome: 'unsent', firedAtMs: handedAtMs }
             : // Fired when its first attempt was actually sent (headers on the socket): the wait for a token or a connection is send lag, not service time.
@@ -128,13 +146,53 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
       // createIdentify never rejects; if it ever did, the request still counts, as an error.
       () => {
         inFlight.delete(tracked);
-        emit({ seq: mySeq, phase, intendedAtMs, outcome: 'error', firedAtMs: handedAtMs });
+        this.emit({ seq: mySeq, phase, intendedAtMs, outcome: 'error', firedAtMs: handedAtMs });
       },
     );
     inFlight.add(tracked);
-  };
+  }
 
-  // One abort listener for the whole firing, not one added and removed per sleep (EventTarget's are costly at 1,000 sleeps a second).
+  /** The unsent event of every planned arrival not reached before the stop. */
+  emitUnreached(): void {
+    const plan = this.options.plan;
+    let i = 0;
+    for (const phase of plan.phases) {
+      for (const offsetMs of phase.arrivalsMs) {
+        if (i++ >= this.reached) this.emit({ seq: seqInWholePlan(plan, i - 1), phase: phase.index, intendedAtMs: offsetMs, outcome: 'unsent' });
+      }
+    }
+  }
+}
+
+/** Fires every arrival of the plan when it is due, until the end or a stop; whether it was stopped. */
+async function fireAll(firing: Firing): Promise<boolean> {
+  const { options, startMs } = firing;
+  const { plan, clock, signal } = options;
+  const sleeper = wakeableSleep(clock, signal);
+  let interrupted = false;
+  outer: for (const phase of plan.phases) {
+    for (const offsetMs of phase.arrivalsMs) {
+      if (signal.aborted) {
+        interrupted = true;
+        break outer;
+      }
+      if (clock.nowMs() < startMs + offsetMs) await sleeper.sleepUntilDue(startMs + offsetMs);
+      if (signal.aborted) {
+        interrupted = true;
+        break outer;
+      }
+      firing.fire(phase.index, offsetMs);
+    }
+  }
+  sleeper.close();
+  return interrupted;
+}
+
+/**
+ * Sleeps on the clock until an arrival is due, woken at once by a stop. One abort listener for the whole
+ * firing, not one added and removed per sleep (EventTarget's are costly at 1,000 sleeps a second).
+ */
+function wakeableSleep(clock: Clock, signal: AbortSignal): { sleepUntilDue: (atMs: number) => Promise<void>; close: () => void } {
   let wake: (() => void) | undefined;
   const onAbort = (): void => wake?.();
   signal.addEventListener('abort', onAbort, { once: true });
@@ -150,34 +208,16 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
         resolve();
       };
     });
+  return { sleepUntilDue, close: () => signal.removeEventListener('abort', onAbort) };
+}
 
-  outer: for (const phase of plan.phases) {
-    for (const offsetMs of phase.arrivalsMs) {
-      if (signal.aborted) {
-        interrupted = true;
-        break outer;
-      }
-      if (clock.nowMs() < startMs + offsetMs) await sleepUntilDue(startMs + offsetMs);
-      if (signal.aborted) {
-        interrupted = true;
-        break outer;
-      }
-      fire(phase.index, offsetMs);
-    }
-  }
-  signal.removeEventListener('abort', onAbort);
-  // Every planned request has its event: those never fired are unsent.
-  if (interrupted) {
-    let i = 0;
-    for (const phase of plan.phases) {
-      for (const offsetMs of phase.arrivalsMs) {
-        if (i++ >= reached) emit({ seq: seqInWholePlan(plan, i - 1), phase: phase.index, intendedAtMs: offsetMs, outcome: 'unsent' });
-      }
-    }
-  }
-
-  // Wait for the answers. A stop (before or during this wait) gives them drainMs, then cancels what
-  // is left and collects it, so every request fired has its event.
+/**
+ * Waits for the answers. A stop (before or during this wait) gives them drainMs, then cancels what
+ * is left and collects it, so every request fired has its event. Whether the run ends interrupted.
+ */
+async function awaitAnswers(options: EngineOptions, inFlight: Set<Promise<void>>, firingInterrupted: boolean): Promise<boolean> {
+  const { clock, signal } = options;
+  let interrupted = firingInterrupted;
   if (!interrupted) {
     await untilAborted(AbortSignal.any([signal, settledSignal(inFlight)]));
     interrupted = signal.aborted && inFlight.size > 0;
@@ -187,8 +227,7 @@ export async function runPlan(options: EngineOptions): Promise<EngineResult> {
     if (inFlight.size > 0) options.cancelInFlight();
   }
   await Promise.all(inFlight);
-  // Stopped while waiting for a --start-at still ahead: no time of the schedule has passed.
-  return { fired, dropped, unsent, abandoned, interrupted, elapsedMs: Math.max(0, clock.nowMs() - startMs) };
+  return interrupted;
 }
 
 /** Resolves when `signal` aborts (no timer: what it waits for keeps the process alive). */
@@ -206,7 +245,6 @@ function settledSignal(pending: ReadonlySet<Promise<void>>): AbortSignal {
   return controller.signal;
 }
 
-/** The same result with its times made relative to the run start. */
 /** The event, with `readyAtMs` (clock ms) from the run start when the client held the request back. */
 function withReady(event: RequestEvent, readyAtMs: number | undefined, startMs: number): RequestEvent {
   return readyAtMs === undefined ? event : { ...event, readyAtMs: readyAtMs - startMs };

@@ -2,7 +2,7 @@
 declare module 'autocannon' {
   import type { EventEmitter } from 'node:events';
 
-  interface Options {
+  export interface Options {
     url: string;
     method?: string;
     headers?: Record<string, string>;
@@ -37,7 +37,7 @@ declare module 'autocannon' {
     _resetConnection(): void;
   }
 
-  interface Result {
+  export interface Result {
     /** Seconds of wall time the run lasted. */
     duration: number;
     errors: number;

@@ -5,7 +5,7 @@
  * a folder of its own beside the runs: probe.json and probe.md.
  */
 import { join } from 'node:path';
-import { RunFailure, createRng, writeAtomically } from '../core/index.js';
+import { RunFailure, TimeScale, createRng, writeAtomically } from '../core/index.js';
 import { generateDocument, generateNote } from '../texts/index.js';
 import { HEADER_SAFE, ApiCallError, fetchToken, ChainError } from '../client/index.js';
 import { authorize, describeDecision } from '../guard/index.js';
@@ -13,7 +13,7 @@ import { type ProfileName, API_PATHS } from '../spec/index.js';
 import { buildPlan } from '../plan/index.js';
 import { resolveCallTarget, targetScenario } from '../target/index.js';
 import { makeRunFolder, removeRunFolder } from '../run-folder/index.js';
-import { type ProbeReport, probeMarkdown } from './format.js';
+import { type ProbeReport, probeMarkdown } from './probe-report.js';
 import { type ProbeStep, runProbe } from './probe.js';
 import { parseProbeSteps, probeScenario } from './steps.js';
 
@@ -61,7 +61,7 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
     const token = async (): Promise<string> => {
       let value: string;
       try {
-        value = await fetchToken({ target, timeoutMs: scenario.timeoutMs / o.timeScale, onToken: o.addSecret });
+        value = await fetchToken({ target, timeoutMs: TimeScale.of(o.timeScale).toWallMs(scenario.timeoutMs), onToken: o.addSecret });
       } catch (error) {
         if (error instanceof ApiCallError) throw new RunFailure(error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED', `${error.message}; the probe stopped there`);
         if (error instanceof ChainError) throw new RunFailure('AUTH_FAILED', `${error.message}; the probe stopped there`);

@@ -3,7 +3,7 @@
  * Its worst case, as the guard judges it, is the cap held for every step: a closed loop's rate is
  * otherwise unbounded (connections ÷ latency), so the cap is what makes it safe to point anywhere.
  */
-import { UsageError } from '../core/index.js';
+import { TimeScale, UsageError } from '../core/index.js';
 import { parseDurationMs, type Phase, type Scenario } from '../scenario/index.js';
 
 export interface ProbeSteps {
@@ -35,12 +35,13 @@ export function parseProbeSteps(connectionsText: string, stepText: string, maxRp
   }
   const stepMs = parseDurationMs(stepText);
   if (stepMs === undefined || stepMs < STEP_BOUNDS_MS.min || stepMs > STEP_BOUNDS_MS.max) throw new UsageError(`--step: expected a duration from 1s to 30m, like ${DEFAULT_STEP}, got "${stepText}"`);
-  if (stepMs / timeScale < STEP_BOUNDS_MS.min) {
-    throw new UsageError(`--step: ${stepText} at time scale ${timeScale} is ${stepMs / timeScale} ms of wall time; expected at least 1 s of it (autocannon paces whole seconds)`, `a step of at least ${(timeScale * STEP_BOUNDS_MS.min) / 1000}s, or a lower --time-scale`);
+  const scale = TimeScale.of(timeScale);
+  if (scale.toWallMs(stepMs) < STEP_BOUNDS_MS.min) {
+    throw new UsageError(`--step: ${stepText} at time scale ${timeScale} is ${scale.toWallMs(stepMs)} ms of wall time; expected at least 1 s of it (autocannon paces whole seconds)`, `a step of at least ${scale.toModelMs(STEP_BOUNDS_MS.min) / 1000}s, or a lower --time-scale`);
   }
   if (!(Number.isFinite(maxRpm) && maxRpm >= 1 && maxRpm <= 600_000)) throw new UsageError(`--max-rpm: expected a rate from 1 to 600000 requests per minute, got ${maxRpm}`);
   // autocannon paces on the wall clock, and cuts the connections to its rate (per second) when that is lower.
-  if (Math.floor((maxRpm * timeScale) / 60) < most) {
+  if (Math.floor(scale.toWallRate(maxRpm) / 60) < most) {
     throw new UsageError(`--max-rpm: ${maxRpm} is under one request a second (of wall time) per connection at ${most} connections`, 'autocannon would cut the connections to the rate; raise --max-rpm or step to fewer connections');
   }
   return { connections, stepMs, maxRpm };

@@ -8,7 +8,7 @@
  * A handful of requests, stated before they are sent; no text or token is ever printed.
  */
 import { EXIT, type SecretMask } from '../core/index.js';
-import { HEADER_SAFE, ApiCallError, apiCall, ChainError } from '../client/index.js';
+import { HEADER_SAFE, ApiCallError, type ApiSession, apiCall, ChainError, tokenRequestBody } from '../client/index.js';
 import type { GuardDecision } from '../guard/index.js';
 import type { ResolvedTarget } from './resolve.js';
 import type { ApiEndpoint } from '../spec/index.js';
@@ -51,16 +51,38 @@ export interface CheckOptions {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
-  const { target, secrets, text } = options;
+  const { target, secrets } = options;
   secrets.add(target.clientSecret);
-  const steps: CheckStep[] = [];
-  let last = { status: null as number | null, latencyMs: null as number | null };
-  const session = { target, timeoutMs: options.timeoutMs, onCall: (c: { status: number | null; latencyMs: number }) => (last = { status: c.status, latencyMs: c.latencyMs }), onToken: (t: string) => secrets.add(t) };
-  let unreachable = false;
+  const checker = new Checker(options);
+  const accessToken = await checkToken(checker, options);
+  if (accessToken === undefined) {
+    for (const e of CHECK_CALLS.slice(1)) checker.skipped(e, 'no token');
+  } else {
+    await checkCalls(checker, accessToken, options.text);
+  }
+  const { guard } = options;
+  const { steps, unreachable } = checker;
+  const exitCode = unreachable || accessToken === undefined ? EXIT.runFailed : steps.some((s) => !s.ok) ? EXIT.slaNotMet : EXIT.pass;
+  const failure = unreachable ? 'TARGET_UNREACHABLE' : accessToken === undefined ? 'AUTH_FAILED' : undefined;
+  return { steps, guard, exitCode, ...(failure === undefined ? {} : { failure }) };
+}
+
+/** The check's steps as they are sent and judged, and whether a call got no answer. */
+class Checker {
+  readonly steps: CheckStep[] = [];
+  unreachable = false;
+  /** The last call's status and time, as the client recorded it. */
+  private last = { status: null as number | null, latencyMs: null as number | null };
+  readonly session: ApiSession;
+
+  constructor(options: CheckOptions) {
+    const { secrets } = options;
+    this.session = { target: options.target, timeoutMs: options.timeoutMs, onCall: (c: { status: number | null; latencyMs: number }) => (this.last = { status: c.status, latencyMs: c.latencyMs }), onToken: (t: string) => secrets.add(t) };
+  }
 
   /** Sends one call and judges its answer; a call that fails is a step that is not ok. */
-  const step = async <T>(endpoint: ApiEndpoint, send: () => Promise<T>, judge: (value: T) => string[]): Promise<T | undefined> => {
-    last = { status: null, latencyMs: null };
+  async step<T>(endpoint: ApiEndpoint, send: () => Promise<T>, judge: (value: T) => string[]): Promise<T | undefined> {
+    this.last = { status: null, latencyMs: null };
     try {
       const value = await send();
       const problems: string[] = [];
@@ -68,87 +90,96 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
         if (f.startsWith('✖ ')) problems.push(f);
         return f.replace(/^✖ /, 'NOT AS THE SPEC SAYS: ');
       });
-      steps.push({ endpoint, ...last, ok: problems.length === 0, findings });
+      this.steps.push({ endpoint, ...this.last, ok: problems.length === 0, findings });
       return problems.length === 0 ? value : undefined;
     } catch (error) {
       if (!(error instanceof ApiCallError || error instanceof ChainError)) throw error;
-      if (error instanceof ApiCallError && error.status === null) unreachable = true;
-      steps.push({ endpoint, ...last, ok: false, findings: [error.message] });
+      if (error instanceof ApiCallError && error.status === null) this.unreachable = true;
+      this.steps.push({ endpoint, ...this.last, ok: false, findings: [error.message] });
       return undefined;
     }
-  };
-  const skipped = (endpoint: ApiEndpoint, why: string): void => {
-    steps.push({ endpoint, status: null, latencyMs: null, ok: false, findings: [`not sent: ${why}`] });
-  };
+  }
 
-  const token = await step(
+  skipped(endpoint: ApiEndpoint, why: string): void {
+    this.steps.push({ endpoint, status: null, latencyMs: null, ok: false, findings: [`not sent: ${why}`] });
+  }
+}
+
+/** The token call; the access token when it is one a header can carry. */
+async function checkToken(checker: Checker, options: CheckOptions): Promise<string | undefined> {
+  const { target, secrets } = options;
+  const token = await checker.step(
     'token',
     async () => {
-      const res = await apiCall(session, 'token', {
+      const res = await apiCall(checker.session, 'token', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ client_id: target.clientId, client_secret: target.clientSecret, audience: target.audience, grant_type: 'client_credentials' }),
+        body: tokenRequestBody(target),
       });
       return bodyOf(res.text);
     },
-    (body) => {
-      const t = body?.access_token;
-      if (typeof t === 'string' && t !== '') secrets.add(t);
-      return [
-        typeof t !== 'string' || t === ''
-          ? '✖ no access_token string in the answer'
-          : HEADER_SAFE.test(t)
-            ? `access_token: a string of ${t.length} characters (not shown)`
-            : `✖ access_token: a string of ${t.length} characters (not shown) that a header cannot carry (only visible ASCII, RFC 6750): not used`,
-        ...(typeof body?.token_type === 'string' ? [`token_type ${body.token_type}`] : []),
-        ...(typeof body?.expires_in === 'number' ? [`expires_in ${body.expires_in} s`] : []),
-      ];
-    },
+    (body) => judgeToken(body, secrets),
   );
   // A token a header cannot carry is not used: the calls after it would only fail to leave.
-  const accessToken = typeof token?.access_token === 'string' && HEADER_SAFE.test(token.access_token) ? token.access_token : undefined;
-  if (accessToken === undefined) {
-    for (const e of CHECK_CALLS.slice(1)) skipped(e, 'no token');
-  } else {
-    const bearer = { authorization: `Bearer ${accessToken}`, accept: 'application/json' };
-    await step(
-      'session',
-      async () => bodyOf((await apiCall(session, 'session', { method: 'GET', headers: bearer })).text),
-      (body) => {
-        const id = body?.session_id;
-        return [typeof id !== 'string' ? '✖ no session_id string in the answer' : UUID.test(id) ? `session_id ${id}: UUID-shaped` : `✖ session_id ${JSON.stringify(id.slice(0, 64))} is not UUID-shaped`];
-      },
-    );
-    const json = { ...bearer, 'content-type': 'application/json' };
-    const identified = await step(
-      'identification',
-      async () => bodyOf((await apiCall(session, 'identification', { method: 'POST', headers: json, body: JSON.stringify({ text }) })).text),
-      (body) => judgeEntities(body, text),
-    );
-    const entities = Array.isArray(identified?.entities) ? (identified.entities as { type: string; start: number; end: number }[]) : undefined;
-    if (entities === undefined) skipped('obfuscation', 'identification gave no entities to obfuscate');
-    else {
-      await step(
-        'obfuscation',
-        async () =>
-          bodyOf(
-            (await apiCall(session, 'obfuscation', { method: 'POST', headers: json, body: JSON.stringify({ text, entities: entities.map(({ type, start, end }) => ({ type, start, end })) }) })).text,
-          ),
-        (body) => {
-          if (typeof body?.text !== 'string') return ['✖ no text string in the answer'];
-          const left = entities.filter((e) => (body.text as string).includes(text.slice(e.start, e.end)));
-          return [
-            `an obfuscated text of ${body.text.length} characters`,
-            left.length === 0 ? `none of the ${entities.length} entities' texts remains in it` : `✖ ${left.length} of the ${entities.length} entities' texts remain in it (${left.map((e) => e.type).join(', ')})`,
-          ];
-        },
-      );
-    }
+  return typeof token?.access_token === 'string' && HEADER_SAFE.test(token.access_token) ? token.access_token : undefined;
+}
+
+/** The token answer: an access_token string a header can carry (added to the secrets), and what else it says. */
+function judgeToken(body: Record<string, unknown> | undefined, secrets: SecretMask): string[] {
+  const t = body?.access_token;
+  if (typeof t === 'string' && t !== '') secrets.add(t);
+  return [
+    typeof t !== 'string' || t === ''
+      ? '✖ no access_token string in the answer'
+      : HEADER_SAFE.test(t)
+        ? `access_token: a string of ${t.length} characters (not shown)`
+        : `✖ access_token: a string of ${t.length} characters (not shown) that a header cannot carry (only visible ASCII, RFC 6750): not used`,
+    ...(typeof body?.token_type === 'string' ? [`token_type ${body.token_type}`] : []),
+    ...(typeof body?.expires_in === 'number' ? [`expires_in ${body.expires_in} s`] : []),
+  ];
+}
+
+/** The calls made with the token: a Normalize session, identification of `text`, obfuscation of what it found. */
+async function checkCalls(checker: Checker, accessToken: string, text: string): Promise<void> {
+  const { session } = checker;
+  const bearer = { authorization: `Bearer ${accessToken}`, accept: 'application/json' };
+  await checker.step(
+    'session',
+    async () => bodyOf((await apiCall(session, 'session', { method: 'GET', headers: bearer })).text),
+    (body) => {
+      const id = body?.session_id;
+      return [typeof id !== 'string' ? '✖ no session_id string in the answer' : UUID.test(id) ? `session_id ${id}: UUID-shaped` : `✖ session_id ${JSON.stringify(id.slice(0, 64))} is not UUID-shaped`];
+    },
+  );
+  const json = { ...bearer, 'content-type': 'application/json' };
+  const identified = await checker.step(
+    'identification',
+    async () => bodyOf((await apiCall(session, 'identification', { method: 'POST', headers: json, body: JSON.stringify({ text }) })).text),
+    (body) => judgeEntities(body, text),
+  );
+  const entities = Array.isArray(identified?.entities) ? (identified.entities as { type: string; start: number; end: number }[]) : undefined;
+  if (entities === undefined) {
+    checker.skipped('obfuscation', 'identification gave no entities to obfuscate');
+    return;
   }
-  const { guard } = options;
-  const exitCode = unreachable || accessToken === undefined ? EXIT.runFailed : steps.some((s) => !s.ok) ? EXIT.slaNotMet : EXIT.pass;
-  const failure = unreachable ? 'TARGET_UNREACHABLE' : accessToken === undefined ? 'AUTH_FAILED' : undefined;
-  return { steps, guard, exitCode, ...(failure === undefined ? {} : { failure }) };
+  await checker.step(
+    'obfuscation',
+    async () =>
+      bodyOf(
+        (await apiCall(session, 'obfuscation', { method: 'POST', headers: json, body: JSON.stringify({ text, entities: entities.map(({ type, start, end }) => ({ type, start, end })) }) })).text,
+      ),
+    (body) => judgeObfuscation(body, text, entities),
+  );
+}
+
+/** Obfuscation's answer: a text in which none of the entities' texts remains. */
+function judgeObfuscation(body: Record<string, unknown> | undefined, text: string, entities: readonly { type: string; start: number; end: number }[]): string[] {
+  if (typeof body?.text !== 'string') return ['✖ no text string in the answer'];
+  const left = entities.filter((e) => (body.text as string).includes(text.slice(e.start, e.end)));
+  return [
+    `an obfuscated text of ${body.text.length} characters`,
+    left.length === 0 ? `none of the ${entities.length} entities' texts remains in it` : `✖ ${left.length} of the ${entities.length} entities' texts remain in it (${left.map((e) => e.type).join(', ')})`,
+  ];
 }
 
 function bodyOf(text: string): Record<string, unknown> | undefined {

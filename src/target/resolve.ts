@@ -61,7 +61,7 @@ export async function resolveTarget(scenario: Scenario, permit: SendPermit, opti
   }
   if (t.baseUrl === undefined) {
     // The embedded mock accepts the credentials given, so they travel the same path as against a real service.
-    // It runs in its own thread: sharing the generator's event loop would delay both (issue 11 §3).
+    // It runs in its own thread: sharing the generator's event loop would delay both.
     // Loaded here: a run against any other target needs none of the mock's code.
     const { startMockThread } = await import('../mock/index.js');
     // Limits support raised for this customer (the scenario's `limits`, the documented ones filling what it leaves

@@ -6,7 +6,8 @@
  */
 import { type Socket, connect as netConnect, isIP } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import { type Http1Response, PrematureCloseError, ResponseParser } from './parser.js';
+import { ResponseParser } from './parser.js';
+import { type Http1Response, PrematureCloseError } from './response.js';
 
 /** Where to connect. */
 export interface Origin {

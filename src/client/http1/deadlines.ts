@@ -95,8 +95,8 @@ export class Deadlines {
   /**
    * Lets go of the settled entries at the front. Answers mostly come in the order sent, so without this
    * every settled entry would wait for the sweep at the first deadline (a whole timeout later), live
-   * long enough to be promoted to V8's old space, and make its collections frequent and long (issue 11:
-   * they were the send lag's worst pauses at 3,000 req/s). The timer may then fire for an entry gone:
+   * long enough to be promoted to V8's old space, and make its collections frequent and long (at
+   * 3,000 req/s they were the send lag's worst pauses). The timer may then fire for an entry gone:
    * the sweep re-arms for the new front.
    */
   private dropSettledHead(): void {

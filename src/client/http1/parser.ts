@@ -6,62 +6,8 @@
  * What is not HTTP/1.x, or a head larger than the limit, is an {@link HttpParseError}, never a hang.
  */
 
-/** One complete response. */
-export interface Http1Response {
-  readonly status: number;
-  /** Header values by lower-case name; a repeated header's values joined with ", ". */
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: Buffer;
-  /** The connection cannot carry another request: Connection: close, HTTP/1.0 without keep-alive, a body ended by the close, or stray bytes after it. */
-  readonly close: boolean;
-  /** How long the server keeps an idle connection (Keep-Alive: timeout=N), wall ms, when it said. */
-  readonly keepAliveMs?: number;
-}
+import { AnswerTooLargeError, DEFAULT_MAX_HEAD_BYTES, type Http1Response, HttpParseError, MAX_ANSWER_BYTES, PrematureCloseError } from './response.js';
 
-/** A response that is not well-formed HTTP/1.x, or too large. `code` names what (as llhttp's HPE_* codes do). */
-export class HttpParseError extends Error {
-  constructor(
-    readonly code: 'HPE_HEADER_OVERFLOW' | 'HPE_INVALID_STATUS' | 'HPE_INVALID_HEADER' | 'HPE_INVALID_CONTENT_LENGTH' | 'HPE_INVALID_CHUNK_SIZE',
-    message: string,
-  ) {
-    super(message);
-    this.name = 'HttpParseError';
-  }
-}
-
-/** An answer whose body is larger than the cap (announced, or read so far): it is not read on. */
-export class AnswerTooLargeError extends Error {
-  readonly code = 'LOADPROOF_ANSWER_TOO_LARGE';
-  constructor(readonly maxBytes: number) {
-    super(`the answer is larger than ${maxBytes} bytes (too_large); it was not read past that`);
-    this.name = 'AnswerTooLargeError';
-  }
-}
-
-/** The connection closed before the response was whole: as a reset, to the caller. */
-export class PrematureCloseError extends Error {
-  readonly code = 'ECONNRESET';
-  constructor() {
-    super('the server closed the connection before the response was complete');
-    this.name = 'PrematureCloseError';
-  }
-}
-
-/** The largest status line + headers accepted, bytes (Node's own default). */
-export const DEFAULT_MAX_HEAD_BYTES = 16 * 1024;
-/**
- * The largest answer body read, bytes (after chunked decoding; trailers count too). The spec caps an
- * identification answer at 300 output tokens, a few KiB of JSON; 256 KiB is far above any answer the API
- * gives, yet 128 requests in flight hold at most 32 MiB of answers. Past it the answer is not read on.
- */
-export const MAX_ANSWER_BYTES = 256 * 1024;
-/**
- * The largest obfuscation answer read, bytes: sized from the largest one the spec allows, not from the
- * others'. Its text is at most 100,000 UTF-16 units, 6 bytes each at worst as JSON (a \u escape; CJK is 3),
- * 600 KB; tags grow it by at most 10,000 (the most entities) × ~66 bytes, 660 KB; and the replacements list
- * is 10,000 records of at most ~250 bytes, 2.5 MB: 3.8 MB, rounded up to 4 MiB. Used only for obfuscation.
- */
-export const MAX_OBFUSCATION_ANSWER_BYTES = 4 * 1024 * 1024;
 /** The longest chunk-size or trailer line accepted, bytes. */
 const MAX_LINE_BYTES = 8 * 1024;
 
@@ -123,85 +69,110 @@ export class ResponseParser {
     let at = 0;
     if (chunk.length > 0) this.started = true;
     while (at < chunk.length) {
-      switch (this.state) {
-        case State.Head: {
-          const before = this.head?.length ?? 0;
-          const buf = this.head === undefined ? chunk.subarray(at) : Buffer.concat([this.head, chunk.subarray(at)]);
-          const end = buf.indexOf(CRLFCRLF, Math.max(0, before - 3));
-          if (end < 0) {
-            if (buf.length > this.maxHeadBytes) throw new HttpParseError('HPE_HEADER_OVERFLOW', `the response's status line and headers exceed ${this.maxHeadBytes} bytes`);
-            this.head = Buffer.from(buf); // a copy: the socket's chunk is not ours to keep
-            return undefined;
-          }
-          if (end > this.maxHeadBytes) throw new HttpParseError('HPE_HEADER_OVERFLOW', `the response's status line and headers exceed ${this.maxHeadBytes} bytes`);
-          at += end + 4 - before;
-          this.head = undefined;
-          this.readHead(buf.toString('latin1', 0, end));
-          break;
-        }
-        case State.Length: {
-          const n = Math.min(this.remaining, chunk.length - at);
-          this.grow(n);
-          this.parts.push(Buffer.from(chunk.subarray(at, at + n)));
-          at += n;
-          this.remaining -= n;
-          if (this.remaining === 0) this.state = State.Head; // whole: see below
-          break;
-        }
-        case State.ChunkSize:
-        case State.Trailers: {
-          const nl = chunk.indexOf(10, at);
-          const piece = chunk.toString('latin1', at, nl < 0 ? chunk.length : nl + 1);
-          at = nl < 0 ? chunk.length : nl + 1;
-          // Trailer lines are not kept, but a stream of them is a body without end.
-          if (this.state === State.Trailers) this.grow(piece.length);
-          this.line += piece;
-          if (this.line.length > MAX_LINE_BYTES) throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk-size or trailer line is too long');
-          if (nl < 0) break;
-          const line = this.line.endsWith('\r\n') ? this.line.slice(0, -2) : this.line.slice(0, -1);
-          this.line = '';
-          if (this.state === State.Trailers) {
-            if (line === '') this.state = State.Head; // whole
-            break;
-          }
-          const size = /^[0-9a-fA-F]{1,8}(?=[\t ;]|$)/.exec(line);
-          if (size === null) throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk size is not hexadecimal');
-          this.remaining = Number.parseInt(size[0], 16);
-          // A chunk announced past the cap is refused before any of it is read.
-          if (this.bodyBytes + this.remaining > this.maxBodyBytes) throw new AnswerTooLargeError(this.maxBodyBytes);
-          this.state = this.remaining === 0 ? State.Trailers : State.ChunkData;
-          break;
-        }
-        case State.ChunkData: {
-          const n = Math.min(this.remaining, chunk.length - at);
-          this.grow(n);
-          this.parts.push(Buffer.from(chunk.subarray(at, at + n)));
-          at += n;
-          this.remaining -= n;
-          if (this.remaining === 0) {
-            this.state = State.ChunkEnd;
-            this.remaining = 2;
-          }
-          break;
-        }
-        case State.ChunkEnd: {
-          // The CRLF after a chunk's data (a bare LF is tolerated, as llhttp's lenient mode does).
-          const byte = chunk[at++]!;
-          if (this.remaining === 2 && byte === 13) this.remaining = 1;
-          else if (byte === 10) this.state = State.ChunkSize;
-          else throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk is not followed by CRLF');
-          break;
-        }
-        case State.UntilClose:
-          this.grow(chunk.length - at);
-          this.parts.push(Buffer.from(chunk.subarray(at)));
-          at = chunk.length;
-          break;
-      }
+      at = this.read(chunk, at);
       // A response is whole when we are back at Head with a status read (1xx heads are skipped).
       if (this.state === State.Head && this.status !== 0) return this.finish(at < chunk.length);
     }
     return undefined;
+  }
+
+  /** Reads what the current state expects from `chunk` at `at`; where it stopped. */
+  private read(chunk: Buffer, at: number): number {
+    switch (this.state) {
+      case State.Head:
+        return this.readHeadBytes(chunk, at);
+      case State.Length:
+        return this.readLengthBody(chunk, at);
+      case State.ChunkSize:
+      case State.Trailers:
+        return this.readLine(chunk, at);
+      case State.ChunkData:
+        return this.readChunkData(chunk, at);
+      case State.ChunkEnd:
+        return this.readChunkEnd(chunk, at);
+      case State.UntilClose:
+        this.grow(chunk.length - at);
+        this.parts.push(Buffer.from(chunk.subarray(at)));
+        return chunk.length;
+    }
+  }
+
+  /** The status line and headers, up to their blank line (kept across chunks until it comes). */
+  private readHeadBytes(chunk: Buffer, at: number): number {
+    const before = this.head?.length ?? 0;
+    const buf = this.head === undefined ? chunk.subarray(at) : Buffer.concat([this.head, chunk.subarray(at)]);
+    const end = buf.indexOf(CRLFCRLF, Math.max(0, before - 3));
+    if (end < 0) {
+      if (buf.length > this.maxHeadBytes) throw new HttpParseError('HPE_HEADER_OVERFLOW', `the response's status line and headers exceed ${this.maxHeadBytes} bytes`);
+      this.head = Buffer.from(buf); // a copy: the socket's chunk is not ours to keep
+      return chunk.length;
+    }
+    if (end > this.maxHeadBytes) throw new HttpParseError('HPE_HEADER_OVERFLOW', `the response's status line and headers exceed ${this.maxHeadBytes} bytes`);
+    this.head = undefined;
+    this.readHead(buf.toString('latin1', 0, end));
+    return at + end + 4 - before;
+  }
+
+  /** A body framed by Content-Length. */
+  private readLengthBody(chunk: Buffer, at: number): number {
+    const n = Math.min(this.remaining, chunk.length - at);
+    this.grow(n);
+    this.parts.push(Buffer.from(chunk.subarray(at, at + n)));
+    this.remaining -= n;
+    if (this.remaining === 0) this.state = State.Head; // whole: see push
+    return at + n;
+  }
+
+  /** A chunk-size line or a trailer line, kept across chunks until its LF comes. */
+  private readLine(chunk: Buffer, at: number): number {
+    const nl = chunk.indexOf(10, at);
+    const piece = chunk.toString('latin1', at, nl < 0 ? chunk.length : nl + 1);
+    const next = nl < 0 ? chunk.length : nl + 1;
+    // Trailer lines are not kept, but a stream of them is a body without end.
+    if (this.state === State.Trailers) this.grow(piece.length);
+    this.line += piece;
+    if (this.line.length > MAX_LINE_BYTES) throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk-size or trailer line is too long');
+    if (nl < 0) return next;
+    const line = this.line.endsWith('\r\n') ? this.line.slice(0, -2) : this.line.slice(0, -1);
+    this.line = '';
+    if (this.state === State.Trailers) {
+      if (line === '') this.state = State.Head; // whole
+      return next;
+    }
+    this.readChunkSize(line);
+    return next;
+  }
+
+  /** A chunk-size line: the size of the chunk that follows (0: the trailers). */
+  private readChunkSize(line: string): void {
+    const size = /^[0-9a-fA-F]{1,8}(?=[\t ;]|$)/.exec(line);
+    if (size === null) throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk size is not hexadecimal');
+    this.remaining = Number.parseInt(size[0], 16);
+    // A chunk announced past the cap is refused before any of it is read.
+    if (this.bodyBytes + this.remaining > this.maxBodyBytes) throw new AnswerTooLargeError(this.maxBodyBytes);
+    this.state = this.remaining === 0 ? State.Trailers : State.ChunkData;
+  }
+
+  /** A chunk's data. */
+  private readChunkData(chunk: Buffer, at: number): number {
+    const n = Math.min(this.remaining, chunk.length - at);
+    this.grow(n);
+    this.parts.push(Buffer.from(chunk.subarray(at, at + n)));
+    this.remaining -= n;
+    if (this.remaining === 0) {
+      this.state = State.ChunkEnd;
+      this.remaining = 2;
+    }
+    return at + n;
+  }
+
+  /** The CRLF after a chunk's data (a bare LF is tolerated, as llhttp's lenient mode does). */
+  private readChunkEnd(chunk: Buffer, at: number): number {
+    const byte = chunk[at]!;
+    if (this.remaining === 2 && byte === 13) this.remaining = 1;
+    else if (byte === 10) this.state = State.ChunkSize;
+    else throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk is not followed by CRLF');
+    return at + 1;
   }
 
   /**
@@ -216,7 +187,7 @@ export class ResponseParser {
 
   private readHead(text: string): void {
     // By hand, not split and regular expressions: this runs once per answer, and a split head cost about
-    // 2 KB of garbage per request (issue 11). The same rules: lines end in CRLF; the status line is
+    // 2 KB of garbage per request. The same rules: lines end in CRLF; the status line is
     // "HTTP/1.0 " or "HTTP/1.1 ", three digits, then a space or its end; a header line is a name, a colon
     // and a value, which is trimmed as String.prototype.trim does.
     const statusEnd = lineEnd(text, 0);

@@ -9,7 +9,7 @@
 import { type SendPermit, checkPermitted } from '../../core/index.js';
 import { Connection, type Exchange, type Origin } from './connection.js';
 import { Deadlines, type Expiring } from './deadlines.js';
-import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './parser.js';
+import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './response.js';
 
 export interface PoolOptions {
   /** The guard's permit: a pool connects only where the guard allowed traffic to go. */
@@ -95,7 +95,7 @@ export class ConnectionPool {
    * The most connections being made at once for requests that wait. A backlog of overdue arrivals (after a
    * pause of the process, say) would otherwise open one connection each, all at once: on loopback that
    * storm cost both sides more than the answers that free a connection within a millisecond, and turned
-   * a hiccup into seconds of lag (issue 11). The pool still grows to what the load needs, a few at a time:
+   * a hiccup into seconds of lag. The pool still grows to what the load needs, a few at a time:
    * at the documented rates (300 rpm, answers of up to 15 s: about 75 in flight) it never has 16 to make at
    * once; a request that waits for a connection shows as send lag, which the verdict holds against the
    * generator, never against the service.

@@ -1,5 +1,6 @@
 /** The probe's report: a table per step, how it ended, the last step without 429s or errors, and what its numbers are not. */
 import { MAX_ANSWER_BYTES } from '../client/index.js';
+import { TimeScale } from '../core/index.js';
 import { type ProbeResult, type ProbeStep, requestsPerWallSecond } from './probe.js';
 
 export interface ProbeReport {
@@ -27,7 +28,7 @@ const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 
 
 /** The cap as autocannon holds it (whole requests a wall second), in model requests a minute. */
 export function effectiveCapRpm(report: Pick<ProbeReport, 'maxRpm' | 'timeScale'>): number {
-  return (requestsPerWallSecond(report.maxRpm, report.timeScale) * 60) / report.timeScale;
+  return TimeScale.of(report.timeScale).toModelRate(requestsPerWallSecond(report.maxRpm, report.timeScale) * 60);
 }
 
 /** The last step without 429s or errors, if any. */

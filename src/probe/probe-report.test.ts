@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BUCKET_CAVEAT, type ProbeReport, effectiveCapRpm, lastCleanStep, probeFindings } from './format.js';
+import { BUCKET_CAVEAT, type ProbeReport, effectiveCapRpm, lastCleanStep, probeFindings } from './probe-report.js';
 import type { ProbeStep } from './probe.js';
 
 const step = (connections: number, over: Partial<ProbeStep> = {}): ProbeStep => ({

@@ -1,0 +1,153 @@
+/**
+ * One attempt of a planned request: its bytes on the wire (head, token, correlation headers, body), its
+ * wall deadline, and its answer read into an Attempt — Server-Timing, the timeout judged on model time at
+ * k > 1, the status's outcome, a 2xx body checked as JSON (and its entities kept), a 429's Retry-After and code.
+ */
+import { MIN_SECRET_LENGTH, monotonicMs, type TimeScale } from '../core/index.js';
+import { DUE_HEADER, ERROR_CODE_PATTERN, parseModelLag, parseModelTime } from '../spec/index.js';
+import type { ApiClientSettings } from './api-settings.js';
+import { attemptModelMs, attemptWallDeadlineMs } from './attempt-deadline.js';
+import { type Outcome, classifyError, classifyStatus } from './classify.js';
+import type { Http1Response } from './http1/response.js';
+import { parseJsonObject } from './json.js';
+import type { AnswerEntity } from './request-result.js';
+import { parseRetryAfterS } from './retry.js';
+import { HEADER_SAFE } from './token.js';
+
+/** What one attempt gave. */
+export interface Attempt {
+  /** Model ms when its headers were written to the socket; absent when they never were. */
+  readonly sentAtMs?: number;
+  readonly outcome: Outcome;
+  readonly status?: number;
+  readonly retryAfterS?: number;
+  readonly serviceMs?: number;
+  readonly lagMs?: number;
+  readonly errorCode?: string;
+  readonly entities?: AnswerEntity[];
+  readonly truncated?: boolean;
+}
+
+/** One attempt; undefined when it cannot leave at all (a token a header cannot carry): not an attempt, nothing sent. */
+export type AttemptFn = (body: string, bodyBytes: number, token: string, seq: number, attemptNo: number, dueAtMs: number) => Promise<Attempt | undefined>;
+
+/** What every attempt of one endpoint's client shares. */
+interface AttemptContext {
+  readonly settings: ApiClientSettings;
+  readonly scale: TimeScale;
+  /** At k > 1 against the mock, the timeout is judged on the attempt's model time (see attemptWallDeadlineMs). */
+  readonly judgedOnModelTime: boolean;
+  readonly keepEntities: boolean;
+}
+
+/** Built field by field (no spreads of optional parts): this runs once per attempt. */
+type MutableAttempt = { -readonly [K in keyof Attempt]: Attempt[K] };
+
+/** The attempts of the client of the endpoint at `path`. */
+export function createAttempt(settings: ApiClientSettings, path: string, scale: TimeScale): AttemptFn {
+  const url = settings.baseUrl.replace(/\/+$/, '') + path;
+  const judgedOnModelTime = settings.readServerTiming === true && !scale.isReal;
+  const wallTimeoutMs = attemptWallDeadlineMs(settings.timeoutMs, scale.k, judgedOnModelTime);
+  const host = new URL(url).host;
+  // What every attempt's head starts with; the token, the correlation headers and the length follow.
+  const headStart = `POST ${path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json\r\nauthorization: Bearer `;
+  const context: AttemptContext = { settings, scale, judgedOnModelTime, keepEntities: settings.keepEntities === true };
+  let safeToken: string | undefined;
+  /** `dueAtMs`: when the attempt was due (clock ms), told to a time-scaled mock (DUE_HEADER) so it is admitted then. */
+  return (body, bodyBytes, token, seq, attemptNo, dueAtMs) =>
+    new Promise((resolve) => {
+      if (settings.cancel?.aborted === true) return resolve({ outcome: 'abandoned' });
+      // Never put a CR or LF from a server into our request; a token is checked once, not per attempt. The token
+      // provider refuses such a token where it enters (AUTH_FAILED); this is the last line, and counts nothing as sent.
+      if (token !== safeToken) {
+        if (!HEADER_SAFE.test(token)) return resolve(undefined);
+        safeToken = token;
+      }
+      let sentAtMs: number | undefined;
+      const due = judgedOnModelTime ? `${DUE_HEADER}: ${(monotonicMs() - scale.toWallMs(settings.clock.nowMs() - dueAtMs)).toFixed(3)}\r\n` : '';
+      const bytes = `${headStart}${token}\r\nx-loadproof-seq: ${seq}\r\nx-loadproof-attempt: ${attemptNo}\r\n${due}content-length: ${bodyBytes}\r\n\r\n${body}`;
+      settings.pool.request(
+        bytes,
+        wallTimeoutMs,
+        () => (sentAtMs = settings.clock.nowMs()),
+        (error, res) => resolve(res === undefined ? failedAttempt(error, sentAtMs) : answeredAttempt(context, res, sentAtMs, token)),
+      );
+    });
+}
+
+/** An attempt that got no answer: cancelled at the drain's end, past its deadline, or failed. */
+function failedAttempt(error: unknown, sentAtMs: number | undefined): Attempt {
+  const result: MutableAttempt = { outcome: 'error' };
+  if (sentAtMs !== undefined) result.sentAtMs = sentAtMs;
+  const code = (error as { code?: unknown } | undefined)?.code;
+  result.outcome = code === 'LOADPROOF_CANCELLED' ? 'abandoned' : classifyError(error, code === 'LOADPROOF_DEADLINE');
+  return result;
+}
+
+/** An attempt that got an answer: its Server-Timing, then its outcome, judged on model time at k > 1. */
+function answeredAttempt(context: AttemptContext, res: Http1Response, sentAtMs: number | undefined, token: string): Attempt {
+  const { settings, judgedOnModelTime } = context;
+  const result: MutableAttempt = { outcome: 'error' };
+  if (sentAtMs !== undefined) result.sentAtMs = sentAtMs;
+  const serviceMs = settings.readServerTiming === true ? parseModelTime(res.headers['server-timing']) : undefined;
+  if (serviceMs !== undefined) result.serviceMs = serviceMs;
+  const lagMs = judgedOnModelTime ? parseModelLag(res.headers['server-timing']) : undefined;
+  if (lagMs !== undefined) result.lagMs = lagMs;
+  // At k > 1 the wall deadline had room for overheads: the timeout is judged on the model time.
+  if (judgedOnModelTime && sentAtMs !== undefined && attemptModelMs(settings.clock.nowMs() - sentAtMs - (lagMs ?? 0), serviceMs, context.scale) > settings.timeoutMs) {
+    result.outcome = 'timeout';
+    return result;
+  }
+  result.status = res.status;
+  result.outcome = classifyStatus(res.status);
+  // A 2xx body must be a JSON object; other bodies are read (the connection is reused) but not parsed.
+  if (result.outcome === 'ok') readOkBody(result, res, context.keepEntities);
+  else if (res.status === 429) readRateLimited(result, res, token);
+  return result;
+}
+
+/** A 2xx answer's body: a JSON object, with its entities when the chain needs them. */
+function readOkBody(result: MutableAttempt, res: Http1Response, keepEntities: boolean): void {
+  const answer = parseJsonObject(res.body.toString('utf8'));
+  if (answer === undefined) result.outcome = 'malformed';
+  else if (keepEntities) {
+    const entities = entitiesOf(answer);
+    // The chain needs the entities: an answer without them in that shape cannot be obfuscated from.
+    if (entities === undefined) result.outcome = 'malformed';
+    else result.entities = entities;
+    if (answer.truncated === true) result.truncated = true;
+  }
+}
+
+/** A 429's Retry-After and error code (which limit refused it). */
+function readRateLimited(result: MutableAttempt, res: Http1Response, token: string): void {
+  const retryAfterS = parseRetryAfterS(res.headers['retry-after']);
+  if (retryAfterS !== undefined) result.retryAfterS = retryAfterS;
+  const errorCode = errorCodeOf(res.body.toString('utf8'), token);
+  if (errorCode !== undefined) result.errorCode = errorCode;
+}
+
+/** An answer's `entities` as [{type, start, end}], or undefined when they are not in that shape. */
+function entitiesOf(answer: Record<string, unknown>): AnswerEntity[] | undefined {
+  if (!Array.isArray(answer.entities)) return undefined;
+  const entities: AnswerEntity[] = [];
+  for (const e of answer.entities as unknown[]) {
+    const { type, start, end } = (e ?? {}) as Record<string, unknown>;
+    if (typeof type !== 'string' || !Number.isInteger(start) || !Number.isInteger(end)) return undefined;
+    entities.push({ type, start: start as number, end: end as number });
+  }
+  return entities;
+}
+
+/**
+ * The error code of an error body (`{"error": "…"}`, OAuth's shape, or `{"code": "…"}`), when it is a short
+ * token. A code that holds the access token, or a piece of it, is an echo of the request: not kept (it
+ * would be masked in events.ndjson, and "[redacted]" is not a code).
+ */
+export function errorCodeOf(body: string, token?: string): string | undefined {
+  const value = parseJsonObject(body);
+  const code = value?.error ?? value?.code;
+  if (typeof code !== 'string' || !ERROR_CODE_PATTERN.test(code)) return undefined;
+  const echoes = token !== undefined && token.length >= MIN_SECRET_LENGTH && (code.includes(token) || (code.length >= MIN_SECRET_LENGTH && token.includes(code)));
+  return echoes ? undefined : code;
+}
