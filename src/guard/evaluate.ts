@@ -5,6 +5,7 @@
  * `plan` prints it. The spec's rules apply to real environments (sandbox, production); a mock must
  * be on loopback.
  */
+import { TimeScale } from '../core/index.js';
 import { type Plan, type EffectiveLimits, effectiveLimits } from '../plan/index.js';
 import { SPEC_WORDING, TRAFFIC_RULES } from '../spec/index.js';
 import { isLoopbackUrl } from './loopback.js';
@@ -100,7 +101,7 @@ export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision 
   const environment = s.target.environment;
   const startMs = context.startAtMs;
   // Wall time: a time-scaled plan (mock only) ends k times sooner.
-  const endMs = startMs + (plan.durationMs + worstTailMs(plan)) / plan.timeScale;
+  const endMs = startMs + TimeScale.of(plan.timeScale).toWallMs(plan.durationMs + worstTailMs(plan));
   const limits = effectiveLimits(s);
   const measures = measureTraffic(plan, {
     aboveRpm: TRAFFIC_RULES.coordinationAboveRpm,

@@ -1,5 +1,5 @@
 /** A human description of a Plan for `loadproof plan`: what would be sent, when, and against which targets. */
-import { formatTable } from '../core/index.js';
+import { TimeScale, formatTable } from '../core/index.js';
 import { formatDuration } from '../scenario/index.js';
 import { IDENTIFICATION_LIMITS, LATENCY_BANDS } from '../spec/index.js';
 import type { BandSlice } from './bands.js';
@@ -81,7 +81,7 @@ export function describePlan(plan: Plan): string {
     ]),
     ['', 'total', '', formatDuration(plan.durationMs), plan.documents === undefined ? String(plan.arrivals) : `${plan.documents.count} → ${plan.arrivals}`, '', '', ''],
   ];
-  const wall = plan.timeScale === 1 ? '' : `; at time scale ${plan.timeScale} it runs in ${formatDuration(plan.durationMs / plan.timeScale)} of wall time`;
+  const wall = plan.timeScale === 1 ? '' : `; at time scale ${plan.timeScale} it runs in ${formatDuration(TimeScale.of(plan.timeScale).toWallMs(plan.durationMs))} of wall time`;
   const notes = planNotes(plan);
   return [
     `Plan: ${s.name} — ${s.description}`,
