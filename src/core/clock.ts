@@ -174,10 +174,3 @@ export class ScaledClock implements Clock {
     };
   }
 }
-
-/** Resolves once `clock` reaches `atMs`. */
-export function sleepUntil(clock: Clock, atMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    clock.setTimer(atMs, resolve);
-  });
-}

@@ -14,7 +14,7 @@ const shapeOf = (p: PlannedPhase): string => {
 const P95_UPPER_BOUND_MIN_SAMPLES = 72;
 const round = (rpm: number): string => String(Math.round(rpm * 10) / 10);
 const bandName = (b: BandSlice): string => b.band?.band ?? '(none)';
-const targetText = (b: BandSlice): string => (b.band === undefined ? '(none)' : `< ${formatDuration(b.band.p95TargetMs)}`);
+const bandTargetText = (b: BandSlice): string => (b.band === undefined ? '(none)' : `< ${formatDuration(b.band.p95TargetMs)}`);
 
 /** Plain sentences about parts of the plan a reader should notice before running it. */
 export function planNotes(plan: Plan): string[] {
@@ -71,12 +71,12 @@ export function describePlan(plan: Plan): string {
         formatDuration(p.durationMs),
         p.documents === undefined ? String(p.arrivalsMs.length) : `${p.documents.count} → ${p.arrivalsMs.length}`,
         p.bands.map((b) => bandName(b)).join(' → '),
-        p.bands.map((b) => targetText(b)).join(' → '),
+        p.bands.map((b) => bandTargetText(b)).join(' → '),
         p.warmupMs > 0 ? formatDuration(p.warmupMs) : '',
       ],
       // A ramp across bands: one line per band, each judged on its own arrivals.
       ...(p.bands.length > 1
-        ? p.bands.map((b) => ['', `  ${round(b.fromRpm)}→${round(b.toRpm)} rpm`, '', formatDuration(b.endMs - b.startMs), String(b.arrivals), bandName(b), targetText(b), ''])
+        ? p.bands.map((b) => ['', `  ${round(b.fromRpm)}→${round(b.toRpm)} rpm`, '', formatDuration(b.endMs - b.startMs), String(b.arrivals), bandName(b), bandTargetText(b), ''])
         : []),
     ]),
     ['', 'total', '', formatDuration(plan.durationMs), plan.documents === undefined ? String(plan.arrivals) : `${plan.documents.count} → ${plan.arrivals}`, '', '', ''],
