@@ -10,7 +10,8 @@ export { MIN_SECRET_LENGTH, SecretMask, redact, redactWritten } from './redact.j
 export { type Rng, createRng, nextExponential, nextInt, nextLogNormalFactor, pick } from './rng.js';
 export { type SendPermit, checkPermitted, issueSendPermit } from './send-permit.js';
 export { countAtMost, countBelow } from './sorted.js';
-export { UNANSWERED_MS, describeValue, escapeInvisible, formatMs, formatTable, isUnanswered } from './text.js';
+export { describeValue, escapeInvisible, formatMs, formatTable } from './text.js';
+export { UNANSWERED_MS, isUnanswered } from './unanswered.js';
 export { TIME_SCALE, TimeScale, checkTimeScale } from './time-scale.js';
 export { firstInvalidUtf8 } from './utf8.js';
 export { LOADPROOF_VERSION } from './version.js';
