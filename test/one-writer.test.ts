@@ -1,5 +1,5 @@
 /**
- * One writer of files: every text loadproof writes goes through src/core/files.ts (whole files: a temporary file made exclusively, never through a link,
+ * One writer of files: every text loadproof writes goes through src/core/write-whole-files.ts (whole files: a temporary file made exclusively, never through a link,
  * renamed into place), or src/run-folder/write.ts (the run's streamed events and its folder), and both mask the
  * secrets of every command in progress (src/core/redact.ts `redactWritten`), so a new output file cannot
  * bypass the mask or a link. This test reads the sources: no other module may import a file-writing
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
-const WRITERS = ['run-folder/write.ts', 'core/files.ts'];
+const WRITERS = ['run-folder/write.ts', 'core/write-whole-files.ts'];
 /**
  * The one exception, and why: merge copies the shards' events.ndjson byte for byte (bounded memory), text
  * that each shard wrote through the writer; merge itself reads no secret.
@@ -59,7 +59,7 @@ describe('one writer of files', () => {
 
   it('the check is not vacuous: it sees the writers themselves, and both mask', () => {
     expect(fsImports(readFileSync(join(SRC, 'run-folder/write.ts'), 'utf8'))).toEqual(expect.arrayContaining(['createWriteStream']));
-    expect(fsImports(readFileSync(join(SRC, 'core/files.ts'), 'utf8'))).toEqual(expect.arrayContaining(['open', 'rename', 'writeFile']));
+    expect(fsImports(readFileSync(join(SRC, 'core/write-whole-files.ts'), 'utf8'))).toEqual(expect.arrayContaining(['open', 'rename', 'writeFile']));
     for (const writer of WRITERS) expect(readFileSync(join(SRC, writer), 'utf8')).toContain('redactWritten(');
   });
 });

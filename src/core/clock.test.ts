@@ -99,8 +99,8 @@ describe('ScaledClock long waits', () => {
 describe('ScaledClock waits without spinning', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  // Issue 11 §1: the generator's clock woke 1 ms early and finished each wait in setImmediate turns,
-  // a whole core at 1,000 req/s. A wait is now timers only, however close the deadline.
+  // A clock that woke 1 ms early and finished each wait in setImmediate turns,
+  // cost a whole core at 1,000 req/s: a wait is timers only, however close the deadline.
   it('waits with timers only (no setImmediate turns), even for a deadline under 1 ms away, and not before its time', async () => {
     const immediates = vi.spyOn(globalThis, 'setImmediate');
     const clock = new ScaledClock(1, { keepAlive: true });

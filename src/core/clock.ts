@@ -2,6 +2,7 @@
  * Time, injected. Everything that waits or measures takes a Clock, so logic is tested on a
  * ManualClock without sleeping, and the real server runs on a ScaledClock (model time = k × wall).
  */
+import { TimeScale } from './time-scale.js';
 
 /** Cancels a timer set with {@link Clock.setTimer}; calling it twice is harmless. */
 export type CancelTimer = () => void;
@@ -138,19 +139,18 @@ export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 export class ScaledClock implements Clock {
   private readonly originMs = performance.now();
   private readonly keepAlive: boolean;
+  private readonly scale: TimeScale;
 
   constructor(
     readonly timeScale = 1,
     options: ScaledClockOptions = {},
   ) {
     this.keepAlive = options.keepAlive ?? false;
-    if (!(timeScale > 0) || !Number.isFinite(timeScale)) {
-      throw new RangeError(`timeScale: expected a finite number > 0, got ${timeScale}`);
-    }
+    this.scale = TimeScale.of(timeScale, 'timeScale');
   }
 
   nowMs(): number {
-    return (performance.now() - this.originMs) * this.timeScale;
+    return this.scale.toModelMs(performance.now() - this.originMs);
   }
 
   setTimer(atMs: number, fn: () => void): CancelTimer {
@@ -163,21 +163,14 @@ export class ScaledClock implements Clock {
       if (!this.keepAlive) timeout.unref();
     };
     const arm = (): void => {
-      const wallDelayMs = (atMs - this.nowMs()) / this.timeScale;
+      const wallDelayMs = this.scale.toWallMs(atMs - this.nowMs());
       if (wallDelayMs <= 0) fn();
       else wait(wallDelayMs);
     };
     // Never call fn from inside setTimer, even when atMs is past: callers keep the cancel function first.
-    wait(Math.max(0, (atMs - this.nowMs()) / this.timeScale));
+    wait(Math.max(0, this.scale.toWallMs(atMs - this.nowMs())));
     return () => {
       if (timeout !== undefined) clearTimeout(timeout);
     };
   }
-}
-
-/** Resolves once `clock` reaches `atMs`. */
-export function sleepUntil(clock: Clock, atMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    clock.setTimer(atMs, resolve);
-  });
 }

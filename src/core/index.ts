@@ -1,7 +1,8 @@
 export { type CancelTimer, type Clock, ManualClock, ScaledClock, monotonicMs } from './clock.js';
 export { GuardRefusal, Interrupted, LoadproofError, RunFailure, ScenarioError, ThresholdAbort, UsageError } from './errors.js';
 export { EXIT, INCONCLUSIVE_POLICIES, type InconclusivePolicy, exitUnder } from './exit-codes.js';
-export { type FolderClaim, MAX_JSON_BYTES, RUN_SUBFOLDERS, checkRunFolder, claimEmptyFolder, dropClaim, openRegular, publishFolder, readLines, readRegular, releaseFolder, removeRegular, writeFileAtomically } from './files.js';
+export { MAX_JSON_BYTES, RUN_SUBFOLDERS, checkRunFolder, openRegular, readLines, readRegular } from './read-bounded.js';
+export { type FolderClaim, claimEmptyFolder, dropClaim, releaseFolder } from './claim-folder.js';
 export { collectGarbageNow } from './full-collection.js';
 export { type Exposure, checkListenHost, exposureOf } from './listen-host.js';
 export { deferMemoryReducer } from './memory-reducer.js';
@@ -9,9 +10,10 @@ export { MIN_SECRET_LENGTH, SecretMask, redact, redactWritten } from './redact.j
 export { type Rng, createRng, nextExponential, nextInt, nextLogNormalFactor, pick } from './rng.js';
 export { type SendPermit, checkPermitted, issueSendPermit } from './send-permit.js';
 export { countAtMost, countBelow } from './sorted.js';
-export { UNANSWERED_MS, describeValue, escapeInvisible, formatMs, formatTable, isUnanswered } from './text.js';
+export { describeValue, escapeInvisible, formatMs, formatTable } from './text.js';
+export { UNANSWERED_MS, isUnanswered } from './unanswered.js';
 export { TIME_SCALE, TimeScale, checkTimeScale } from './time-scale.js';
 export { firstInvalidUtf8 } from './utf8.js';
 export { LOADPROOF_VERSION } from './version.js';
 export { capYoungGeneration } from './young-generation.js';
-export { type FileResult, whyNot, writeAtomically, writeWhole } from './files.js';
+export { type FileResult, publishFolder, removeRegular, whyNot, writeAtomically, writeFileAtomically, writeWhole } from './write-whole-files.js';

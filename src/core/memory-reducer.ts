@@ -1,7 +1,7 @@
 /**
  * Keeps V8's memory reducer from starting full collections of its own. When the allocation rate is low
  * (a run between sparse arrivals), it starts mark-compacts some 8 s after the last one, to give memory
- * back. Measured at 5 requests/s (issue 11 §1): two in a row, 95 ms of the main thread with pauses of 14
+ * back. Measured at 5 requests/s: two in a row, 95 ms of the main thread with pauses of 14
  * and 19 ms, and V8's helper threads woken, about 0.3 % of a core over 20 s; a pause that lands on an
  * arrival is send lag, and in the mock it is latency no service gave. The reducer cannot be turned off
  * once the process runs, but its start delay can, and it is read when the first full collection (while

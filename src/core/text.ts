@@ -1,21 +1,10 @@
 /** Small text helpers shared by the plan description, the verdict's reasons and the terminal table. */
+import { isUnanswered } from './unanswered.js';
 
 /** Milliseconds as people read them: 950 → "950ms", 2500 → "2.50s". */
 export function formatMs(ms: number): string {
   if (isUnanswered(ms)) return 'unanswered';
   return ms >= 1000 ? `${(ms / 1000).toFixed(2)}s` : `${Math.round(ms)}ms`;
-}
-
-/**
- * The latency recorded for a request that got no answer — dropped at maxInFlight, or cancelled
- * unanswered — so that it counts in the judged sample as worse than any target: 1e9 ms (11.6 days),
- * far above any threshold (at most 24 h) and any request's life (timeouts and retries end it within 12 h).
- */
-export const UNANSWERED_MS = 1e9;
-
-/** A value read back from a histogram at the rank of an unanswered request (HDR keeps 3 significant digits). */
-export function isUnanswered(ms: number): boolean {
-  return ms >= UNANSWERED_MS / 2;
 }
 
 /** Rows of cells as aligned columns, two spaces apart; `alignRight(col)` right-aligns a column. */

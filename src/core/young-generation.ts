@@ -1,7 +1,7 @@
 /**
  * Holds V8's young generation at {@link YOUNG_GENERATION_CAP_BYTES} once it has grown to it. Under
  * sustained load V8 doubles it from 16 to 32 MiB, once, some time into a long run or at a long-lived
- * mock's second or third run: 16 MiB more RSS that stays (issue 11 §5: the mock's RSS after 5 runs was
+ * mock's second or third run: 16 MiB more RSS that stays (measured: the mock's RSS after 5 runs was
  * 1.19× its RSS after one, with its heap in use flat; a 24-hour soak's peak 1.35× a 1-hour one's). Its
  * size cannot be set once the process runs, but its growth factor can: set to 1 when the cap is reached.
  * The cost is scavenges at 16 MiB for ever instead of at 32 after a while: measured, the mock's CPU per

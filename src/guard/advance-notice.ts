@@ -10,7 +10,7 @@ import type { Plan } from '../plan/index.js';
 import { NoticeSchema } from '../scenario/index.js';
 import { TRAFFIC_RULES } from '../spec/index.js';
 import { type GuardDecision, evaluateGuard } from './evaluate.js';
-import { earliestStartMs } from './notice.js';
+import { earliestStartMs, formatInstant } from './notice.js';
 import { formatSpanMs, plannedPeakRpm } from './traffic.js';
 
 /** The announced window closes this long after the planned end, rounded up to a quarter hour: room for a late start. */
@@ -48,7 +48,6 @@ export interface AdvanceNotice {
   readonly guard: GuardDecision;
 }
 
-const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /** Drafts the notice for `plan` starting at `startAtMs`, sent on `announcedOn` (UTC day). */
 export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string): AdvanceNotice {
@@ -59,14 +58,14 @@ export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string):
   const windowEndMs = Math.ceil((plannedEndMs + WINDOW_SLACK_MS) / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
   const coordination = first.checks.find((c) => c.rule === 'coordination')!;
   const coordinationApplies = !coordination.message.endsWith('no coordination needed');
-  const notice = { announcedOn, reference: 'the support reference', window: { start: iso(startAtMs), end: iso(windowEndMs) } };
+  const notice = { announcedOn, reference: 'the support reference', window: { start: formatInstant(startAtMs), end: formatInstant(windowEndMs) } };
   // The block the user will paste must pass the scenario's own schema (years up to 9999 among others): no
   // draft that the run would then refuse. Near the end of the calendar no window may exist.
   const checked = NoticeSchema.safeParse(notice);
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     throw new UsageError(
-      `--at ${iso(startAtMs)}: no notice window can announce this run: it would run from the start to ${iso(windowEndMs)} (the planned end ${iso(plannedEndMs)}, with ${WINDOW_SLACK_MS / 60_000} minutes' slack, to the quarter hour), and notice.${issue.path.join('.')} would be refused: ${issue.message}`,
+      `--at ${formatInstant(startAtMs)}: no notice window can announce this run: it would run from the start to ${formatInstant(windowEndMs)} (the planned end ${formatInstant(plannedEndMs)}, with ${WINDOW_SLACK_MS / 60_000} minutes' slack, to the quarter hour), and notice.${issue.path.join('.')} would be refused: ${issue.message}`,
       'choose an earlier start (--at); nothing was sent',
     );
   }
@@ -86,10 +85,10 @@ export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string):
     environment: plan.scenario.target.environment,
     baseUrl: plan.scenario.target.baseUrl ?? null,
     announcedOn,
-    earliestStart: iso(earliest),
-    start: iso(startAtMs),
-    plannedEnd: iso(plannedEndMs),
-    windowEnd: iso(windowEndMs),
+    earliestStart: formatInstant(earliest),
+    start: formatInstant(startAtMs),
+    plannedEnd: formatInstant(plannedEndMs),
+    windowEnd: formatInstant(windowEndMs),
     startAllowed: !sandbox || startAtMs >= earliest,
     peakRpm: plannedPeakRpm(plan),
     sustained: heldLongest(plan),

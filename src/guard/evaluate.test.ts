@@ -75,7 +75,7 @@ describe('guard: the announced window', () => {
   });
 });
 
-// Issue 9, cases 1 and 2: the guard judges the planned arrivals themselves, counted in sliding 60 s
+// Phases' declared rates can hide what is sent (many short phases, a ramp): the guard judges the planned arrivals themselves, counted in sliding 60 s
 // windows (each arrival as many times as it may be sent), not the rates the phases declare.
 
 const MINUTE = 60_000;
@@ -199,7 +199,7 @@ describe('guard: traffic is the planned arrivals in sliding 60 s windows, not th
   it.each([
     { name: '300 rpm held 10m: exactly 300 in any minute (half-open windows)', phases: [flat('10m', 300)], arrivals: 3000, peak: 300 },
     { name: '200 × {100ms, 1 rpm}: the plan holds one request', phases: repeat(200, (i) => [flat('100ms', 1, `t${i}`)]), arrivals: 1, peak: 1 },
-    // (3,000 such phases, the issue's case, are now refused when the file is read: at most 1,000 phases.)
+    // (3,000 such phases are refused when the file is read: at most 1,000 phases.)
     { name: '1,000 × {1ms, 300 rpm}: 5 requests in 1 s', phases: repeat(1000, (i) => [flat('1ms', 300, `t${i}`)]), arrivals: 5, peak: 5 },
     { name: 'a ramp 100→360 over 2m: its busiest minute holds 295', phases: [{ name: 'r', duration: '2m', fromRpm: 100, toRpm: 360 }], arrivals: 460, peak: 295 },
   ])('$name → peak $peak', ({ phases, arrivals, peak }) => {
@@ -374,7 +374,7 @@ describe('guard: targets and time scale', () => {
     { name: 'a mock on a LAN address', target: { environment: 'mock', baseUrl: 'http://10.0.0.5:9000' }, allowed: false },
     { name: 'an undeclared environment at a public URL', target: { baseUrl: 'https://api.example.com' }, allowed: false },
     { name: 'production at a loopback URL', target: { environment: 'production', baseUrl: 'http://127.0.0.1:9000' }, allowed: false },
-    // Loopback in disguise (issue 9, case 4): the same test for mock and real targets.
+    // Loopback in disguise (an address that reaches this machine under another spelling): the same test for mock and real targets.
     { name: 'sandbox at [::ffff:127.0.0.1]', target: { environment: 'sandbox', baseUrl: 'http://[::ffff:127.0.0.1]:9000' }, allowed: false },
     { name: 'production at 0.0.0.0', target: { environment: 'production', baseUrl: 'http://0.0.0.0:9000' }, allowed: false },
     { name: 'production at localhost.', target: { environment: 'production', baseUrl: 'http://localhost.:9000' }, allowed: false },

@@ -5,10 +5,11 @@
  * `plan` prints it. The spec's rules apply to real environments (sandbox, production); a mock must
  * be on loopback.
  */
+import { TimeScale } from '../core/index.js';
 import { type Plan, type EffectiveLimits, effectiveLimits } from '../plan/index.js';
 import { SPEC_WORDING, TRAFFIC_RULES } from '../spec/index.js';
 import { isLoopbackUrl } from './loopback.js';
-import { DAY_MS, earliestStartMs, formatDays, formatSpan, latestAnnouncementDay } from './notice.js';
+import { DAY_MS, earliestStartMs, formatDays, formatInstant, formatSpanInWords, latestAnnouncementDay } from './notice.js';
 import { type Stretch, WINDOW_MS, formatSpanMs, measureTraffic } from './traffic.js';
 
 export type GuardRule = 'target' | 'time-scale' | 'notice' | 'notice-window' | 'coordination' | 'envelope';
@@ -79,7 +80,6 @@ const phaseList = (s: StretchSummary): string => {
   return p.length <= 6 ? `phases ${p.join(', ')}` : `phases ${p.slice(0, 3).join(', ')}, …, ${p.slice(-2).join(', ')}: ${p.length} phases`;
 };
 const where = (s: StretchSummary): string => `${formatSpanMs(s.startMs)} – ${formatSpanMs(s.endMs)}, ${phaseList(s)}`;
-const iso = (ms: number): string => new Date(ms).toISOString().replace('.000Z', 'Z');
 
 /**
  * The worst-case time after the last arrival slot until its final answer (model ms). In mode deid a
@@ -100,7 +100,7 @@ export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision 
   const environment = s.target.environment;
   const startMs = context.startAtMs;
   // Wall time: a time-scaled plan (mock only) ends k times sooner.
-  const endMs = startMs + (plan.durationMs + worstTailMs(plan)) / plan.timeScale;
+  const endMs = startMs + TimeScale.of(plan.timeScale).toWallMs(plan.durationMs + worstTailMs(plan));
   const limits = effectiveLimits(s);
   const measures = measureTraffic(plan, {
     aboveRpm: TRAFFIC_RULES.coordinationAboveRpm,
@@ -138,7 +138,7 @@ export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision 
     );
   }
   const reasons = checks.filter((c) => c.status === 'refused').map((c) => `${c.rule}: ${c.message}`);
-  return { allowed: reasons.length === 0, environment, real, startAt: iso(startMs), plannedEndAt: iso(endMs), traffic, limits, checks, reasons };
+  return { allowed: reasons.length === 0, environment, real, startAt: formatInstant(startMs), plannedEndAt: formatInstant(endMs), traffic, limits, checks, reasons };
 }
 
 function targetCheck(plan: Plan, context: GuardContext): GuardCheck {
@@ -178,20 +178,20 @@ function noticeCheck(plan: Plan, startMs: number): GuardCheck {
     return {
       rule: 'notice',
       status: 'refused',
-      message: `a sandbox run needs an advance notice and this scenario has none (spec: "${SPEC_WORDING.notice}"); announce the test to support, then add notice: { announcedOn: <date>, reference: <case id> } — for a run starting ${iso(startMs)}, announcedOn must be ${latestDay} or earlier (UTC)`,
+      message: `a sandbox run needs an advance notice and this scenario has none (spec: "${SPEC_WORDING.notice}"); announce the test to support, then add notice: { announcedOn: <date>, reference: <case id> } — for a run starting ${formatInstant(startMs)}, announcedOn must be ${latestDay} or earlier (UTC)`,
     };
   }
   const earliest = earliestStartMs(s.notice.announcedOn, days);
   const ahead = startMs - (earliest - days * DAY_MS);
   if (startMs >= earliest) {
-    return { rule: 'notice', status: 'ok', message: `announced on ${s.notice.announcedOn} (${s.notice.reference}), ${formatSpan(ahead)} before the run start (at least ${days} days needed)` };
+    return { rule: 'notice', status: 'ok', message: `announced on ${s.notice.announcedOn} (${s.notice.reference}), ${formatSpanInWords(ahead)} before the run start (at least ${days} days needed)` };
   }
   const short = earliest - startMs;
-  const when = ahead < 0 ? `after the run start ${iso(startMs)}` : `${formatSpan(ahead)} before the run start ${iso(startMs)}`;
+  const when = ahead < 0 ? `after the run start ${formatInstant(startMs)}` : `${formatSpanInWords(ahead)} before the run start ${formatInstant(startMs)}`;
   return {
     rule: 'notice',
     status: 'refused',
-    message: `notice.announcedOn ${s.notice.announcedOn} (${s.notice.reference}) is ${when}: ${formatSpan(short)}${short % DAY_MS === 0 ? '' : ` (${formatDays(short)})`} short of the ${days} days the spec asks ("${SPEC_WORDING.notice}"); start at or after ${iso(earliest)}, or use a notice announced on ${latestDay} or earlier`,
+    message: `notice.announcedOn ${s.notice.announcedOn} (${s.notice.reference}) is ${when}: ${formatSpanInWords(short)}${short % DAY_MS === 0 ? '' : ` (${formatDays(short)})`} short of the ${days} days the spec asks ("${SPEC_WORDING.notice}"); start at or after ${formatInstant(earliest)}, or use a notice announced on ${latestDay} or earlier`,
   };
 }
 
@@ -200,12 +200,12 @@ function noticeWindowCheck(plan: Plan, startMs: number, endMs: number): GuardChe
   if (window === undefined) return { rule: 'notice-window', status: 'not-applicable', message: 'the notice gives no window' };
   const from = Date.parse(window.start);
   const to = Date.parse(window.end);
-  const span = `the announced window ${iso(from)} – ${iso(to)}`;
+  const span = `the announced window ${formatInstant(from)} – ${formatInstant(to)}`;
   const problems: string[] = [];
-  if (startMs < from) problems.push(`the run would start at ${iso(startMs)}, ${formatSpan(from - startMs)} before ${span} opens`);
-  if (endMs > to) problems.push(`its planned end ${iso(endMs)} (last arrival + worst-case answer time) is ${formatSpan(endMs - to)} after ${span} closes`);
-  if (problems.length === 0) return { rule: 'notice-window', status: 'ok', message: `start ${iso(startMs)} and planned end ${iso(endMs)} are inside ${span}` };
-  return { rule: 'notice-window', status: 'refused', message: `${problems.join('; ')}; run inside the window (from ${iso(from)}, ending by ${iso(to)}) or announce a new one` };
+  if (startMs < from) problems.push(`the run would start at ${formatInstant(startMs)}, ${formatSpanInWords(from - startMs)} before ${span} opens`);
+  if (endMs > to) problems.push(`its planned end ${formatInstant(endMs)} (last arrival + worst-case answer time) is ${formatSpanInWords(endMs - to)} after ${span} closes`);
+  if (problems.length === 0) return { rule: 'notice-window', status: 'ok', message: `start ${formatInstant(startMs)} and planned end ${formatInstant(endMs)} are inside ${span}` };
+  return { rule: 'notice-window', status: 'refused', message: `${problems.join('; ')}; run inside the window (from ${formatInstant(from)}, ending by ${formatInstant(to)}) or announce a new one` };
 }
 
 function coordinationCheck(plan: Plan, stretch: StretchSummary | null, worstCase: string): GuardCheck {

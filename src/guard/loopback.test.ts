@@ -1,5 +1,5 @@
 /**
- * Issue 9, case 4: loopback in disguise. Every spelling of this host that the WHATWG URL parser
+ * Loopback in disguise: a real environment must never be this machine under another spelling. Every spelling of this host that the WHATWG URL parser
  * accepts is loopback, for mock and real targets alike; look-alikes on other hosts are not.
  */
 import { describe, expect, it } from 'vitest';

@@ -23,7 +23,7 @@ export function latestAnnouncementDay(startMs: number, days: number): string {
 }
 
 /** A span as days, hours and minutes ("13 days 23 hours", "1 hour", "45 minutes"): the two largest units. */
-export function formatSpan(ms: number): string {
+export function formatSpanInWords(ms: number): string {
   const parts: string[] = [];
   const units: [number, string][] = [
     [DAY_MS, 'day'],
@@ -38,6 +38,11 @@ export function formatSpan(ms: number): string {
     else if (parts.length > 0) break;
   }
   return parts.length > 0 ? parts.join(' ') : 'less than a minute';
+}
+
+/** An instant as ISO 8601 UTC, whole seconds without their `.000`: 2026-11-20T09:00:00Z. */
+export function formatInstant(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
 }
 
 /** Days as a decimal, for messages: 0.0417 days for an hour. */

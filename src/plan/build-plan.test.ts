@@ -39,7 +39,7 @@ describe('buildPlan', () => {
   });
 
   it.each([
-    // The issue's cases: judged by the mean rate, each ramp was held to one target for all its traffic.
+    // Ramps across a band boundary: judged by their mean rate, each would be held to one target for all its traffic.
     { from: 100, to: 300, expected: [['burst', 100, 200, 0.375], ['spike', 200, 300, 0.625]] },
     { from: 60, to: 160, expected: [['sustained', 60, 100, 0.4], ['burst', 100, 160, 0.6]] },
     { from: 300, to: 50, expected: [['spike', 300, 200, 0.4], ['burst', 200, 100, 0.4], ['sustained', 100, 50, 0.2]] },
@@ -68,8 +68,8 @@ describe('buildPlan', () => {
     expect(a.phases.map((p) => Array.from(p.arrivalsMs))).toEqual(b.phases.map((p) => Array.from(p.arrivalsMs)));
   });
 
-  // Issue 9, case 1: each phase used to restart its count at 0 and so fired an arrival at its start
-  // whatever its rate (200 × {100ms, 1 rpm} planned 200 requests in 20 s: 600 rpm).
+  // A phase that restarted its count at 0 would fire an arrival at its start whatever its rate: many short
+  // phases would send far above their rate (200 × {100ms, 1 rpm} would plan 200 requests in 20 s: 600 rpm).
   describe('one arrival process across phases (the expected count runs on across phase boundaries)', () => {
     it('200 phases of {100ms, 1 rpm} plan what 20 s at 1 rpm plans: one request, at the start', () => {
       const plan = buildPlan(scenarioOf(Array.from({ length: 200 }, (_, i) => ({ name: `p${i}`, duration: '100ms', rpm: 1 }))));

@@ -1,5 +1,5 @@
 /** A human description of a Plan for `loadproof plan`: what would be sent, when, and against which targets. */
-import { formatTable } from '../core/index.js';
+import { TimeScale, formatTable } from '../core/index.js';
 import { formatDuration } from '../scenario/index.js';
 import { IDENTIFICATION_LIMITS, LATENCY_BANDS } from '../spec/index.js';
 import type { BandSlice } from './bands.js';
@@ -14,7 +14,7 @@ const shapeOf = (p: PlannedPhase): string => {
 const P95_UPPER_BOUND_MIN_SAMPLES = 72;
 const round = (rpm: number): string => String(Math.round(rpm * 10) / 10);
 const bandName = (b: BandSlice): string => b.band?.band ?? '(none)';
-const targetText = (b: BandSlice): string => (b.band === undefined ? '(none)' : `< ${formatDuration(b.band.p95TargetMs)}`);
+const bandTargetText = (b: BandSlice): string => (b.band === undefined ? '(none)' : `< ${formatDuration(b.band.p95TargetMs)}`);
 
 /** Plain sentences about parts of the plan a reader should notice before running it. */
 export function planNotes(plan: Plan): string[] {
@@ -71,17 +71,17 @@ export function describePlan(plan: Plan): string {
         formatDuration(p.durationMs),
         p.documents === undefined ? String(p.arrivalsMs.length) : `${p.documents.count} → ${p.arrivalsMs.length}`,
         p.bands.map((b) => bandName(b)).join(' → '),
-        p.bands.map((b) => targetText(b)).join(' → '),
+        p.bands.map((b) => bandTargetText(b)).join(' → '),
         p.warmupMs > 0 ? formatDuration(p.warmupMs) : '',
       ],
       // A ramp across bands: one line per band, each judged on its own arrivals.
       ...(p.bands.length > 1
-        ? p.bands.map((b) => ['', `  ${round(b.fromRpm)}→${round(b.toRpm)} rpm`, '', formatDuration(b.endMs - b.startMs), String(b.arrivals), bandName(b), targetText(b), ''])
+        ? p.bands.map((b) => ['', `  ${round(b.fromRpm)}→${round(b.toRpm)} rpm`, '', formatDuration(b.endMs - b.startMs), String(b.arrivals), bandName(b), bandTargetText(b), ''])
         : []),
     ]),
     ['', 'total', '', formatDuration(plan.durationMs), plan.documents === undefined ? String(plan.arrivals) : `${plan.documents.count} → ${plan.arrivals}`, '', '', ''],
   ];
-  const wall = plan.timeScale === 1 ? '' : `; at time scale ${plan.timeScale} it runs in ${formatDuration(plan.durationMs / plan.timeScale)} of wall time`;
+  const wall = plan.timeScale === 1 ? '' : `; at time scale ${plan.timeScale} it runs in ${formatDuration(TimeScale.of(plan.timeScale).toWallMs(plan.durationMs))} of wall time`;
   const notes = planNotes(plan);
   return [
     `Plan: ${s.name} — ${s.description}`,

@@ -5,6 +5,7 @@
  * what a pod does besides (pulling the image, start-up, the token call, warm-up, writing the reports).
  * A fixed deadline (it was 2 h) would kill a plan that lasts longer, and scenarios may run 7 days.
  */
+import { TimeScale } from '../core/index.js';
 import type { Plan } from './build-plan.js';
 
 /** Seconds allowed besides the plan, its start and its last request. */
@@ -13,9 +14,9 @@ export const JOB_DEADLINE_MARGIN_S = 900;
 /** activeDeadlineSeconds for a Job created `leadMs` (wall) before the run starts, rounded up to the minute. */
 export function jobDeadlineS(plan: Plan, leadMs: number): number {
   const s = plan.scenario;
-  const k = plan.timeScale;
+  const scale = TimeScale.of(plan.timeScale);
   const attempts = s.on429.policy === 'retry' ? s.on429.maxAttempts : 1;
   const lastRequestMs = attempts * s.timeoutMs + (attempts - 1) * s.on429.maxDelayMs;
-  const totalS = Math.max(0, leadMs) / 1000 + (plan.durationMs + lastRequestMs) / k / 1000 + JOB_DEADLINE_MARGIN_S;
+  const totalS = Math.max(0, leadMs) / 1000 + scale.toWallMs(plan.durationMs + lastRequestMs) / 1000 + JOB_DEADLINE_MARGIN_S;
   return Math.ceil(totalS / 60) * 60;
 }

@@ -63,7 +63,7 @@ export { RUN_SUBFOLDERS };
 
 /**
  * The files of a run folder and its RUN_SUBFOLDERS, but the manifest and half-written files: sorted relative
- * paths with '/'. Only regular files: a folder holding anything else (a link) is refused (src/core/files.ts).
+ * paths with '/'. Only regular files: a folder holding anything else (a link) is refused (src/core/read-bounded.ts).
  */
 export async function folderFiles(dir: string): Promise<string[]> {
   await checkRunFolder(dir);
@@ -86,7 +86,7 @@ export async function folderFiles(dir: string): Promise<string[]> {
 export async function hashFile(path: string): Promise<{ readonly bytes: number; readonly sha256: string }> {
   const hash = createHash('sha256');
   let bytes = 0;
-  // Never through a link, never a FIFO or a device (src/core/files.ts); streamed, so any size.
+  // Never through a link, never a FIFO or a device (src/core/read-bounded.ts); streamed, so any size.
   const { handle } = await openRegular(path, Number.MAX_SAFE_INTEGER);
   for await (const chunk of handle.createReadStream()) {
     hash.update(chunk as Buffer);

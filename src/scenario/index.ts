@@ -2,7 +2,7 @@ export { loadScenario, parseScenario, type Phase, type Scenario } from './load.j
 export { readScenarioText } from './parse-text.js';
 export { toDotPath } from './dot-path.js';
 export { SCENARIO_BOUNDS } from './bounds.js';
-export { NoticeSchema, ScenarioSchema, type ScenarioInput } from './schema.js';
+export { NoticeSchema, ScenarioSchema, type ScenarioInput } from './scenario-schema.js';
 export { parseDurationMs, formatDuration } from './duration.js';
 export { formatDecimal } from './number.js';
 export { DEFAULT_ERROR_CHECK, parseErrorCheck, parseThreshold, THRESHOLD_SYNTAX, type Threshold, type Countable, type ThresholdOperator } from './threshold.js';

@@ -1,6 +1,7 @@
 /** The scenario file's JSON Schema, generated from the zod schema (input side: defaults optional). */
 import * as z from 'zod';
-import { ByPhaseSchema, ScenarioSchema } from './schema.js';
+import { ScenarioSchema } from './scenario-schema.js';
+import { ByPhaseSchema } from './threshold-schema.js';
 
 /** What a file holds where the loader makes a Map: a mapping of phase names to threshold lists. */
 const BY_PHASE = { type: 'object', propertyNames: { type: 'string' }, additionalProperties: { type: 'array', items: { type: 'string' } } };

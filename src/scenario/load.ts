@@ -7,7 +7,7 @@ import { ScenarioError, describeValue } from '../core/index.js';
 import { toDotPath } from './dot-path.js';
 import { parseDurationMs } from './duration.js';
 import { parseScenarioText, readScenarioText } from './parse-text.js';
-import { type ScenarioInput, ScenarioSchema } from './schema.js';
+import { type ScenarioInput, ScenarioSchema } from './scenario-schema.js';
 import { type Threshold, parseErrorCheck, parseThreshold } from './threshold.js';
 
 /** One phase, resolved: a constant phase has fromRpm = toRpm. */

@@ -91,7 +91,7 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
       }
       const text = (value as { text?: unknown } | null)?.text;
       if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof text !== 'string') {
-        problems.push(`${FIELD}: ${name}: expected a JSON object with a string "text", got ${describe(value)}`);
+        problems.push(`${FIELD}: ${name}: expected a JSON object with a string "text", got ${describeShape(value)}`);
         return;
       }
       add(name, text);
@@ -185,7 +185,7 @@ function readAtMost(fd: number, limit: number): Buffer {
 }
 
 /** A value's shape for a message, never its content (texts may hold PHI). */
-function describe(value: unknown): string {
+function describeShape(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value !== 'object') return `a ${typeof value}`;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { CLAIM_MARKER } from '../../src/core/files.js';
+import { CLAIM_MARKER } from '../../src/core/claim-folder.js';
 import { claimRunFolder, releaseRunFolder } from '../../src/run-folder/write.js';
 import { type CliProcess, runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 

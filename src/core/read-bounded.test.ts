@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { checkRunFolder, readLines, readRegular } from './files.js';
+import { checkRunFolder, readLines, readRegular } from './read-bounded.js';
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'loadproof-run-folder-'));
 
