@@ -12,7 +12,7 @@ export { type SendPermit, checkPermitted, issueSendPermit } from './send-permit.
 export { countAtMost, countBelow } from './sorted.js';
 export { describeValue, escapeInvisible, formatMs, formatTable } from './text.js';
 export { UNANSWERED_MS, isUnanswered } from './unanswered.js';
-export { TIME_SCALE, TimeScale, checkTimeScale } from './time-scale.js';
+export { TIME_SCALE, TimeScale } from './time-scale.js';
 export { firstInvalidUtf8 } from './utf8.js';
 export { LOADPROOF_VERSION } from './version.js';
 export { capYoungGeneration } from './young-generation.js';

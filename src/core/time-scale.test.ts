@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { UsageError } from './errors.js';
-import { TimeScale, checkTimeScale } from './time-scale.js';
+import { TimeScale } from './time-scale.js';
 
-describe('checkTimeScale (--time-scale)', () => {
+describe('TimeScale.of (--time-scale)', () => {
   it.each([1, 1.5, 20, 1000])('accepts %s', (k) => {
-    expect(checkTimeScale(k)).toBe(k);
+    expect(TimeScale.of(k).k).toBe(k);
   });
 
   it.each([
@@ -16,8 +16,8 @@ describe('checkTimeScale (--time-scale)', () => {
     [Number.NaN, 'NaN'],
     [Number.POSITIVE_INFINITY, 'Infinity'],
   ])('refuses %s, naming the flag, the range and the value', (k, shown) => {
-    expect(() => checkTimeScale(k)).toThrow(UsageError);
-    expect(() => checkTimeScale(k)).toThrow(`--time-scale: expected a number from 1 to 1000, got ${shown}`);
+    expect(() => TimeScale.of(k)).toThrow(UsageError);
+    expect(() => TimeScale.of(k)).toThrow(`--time-scale: expected a number from 1 to 1000, got ${shown}`);
   });
 });
 

@@ -47,8 +47,3 @@ export class TimeScale {
     return this.k === 1;
   }
 }
-
-/** `k` when it is a finite number in {@link TIME_SCALE}; otherwise a UsageError naming the flag, the range and the value. */
-export function checkTimeScale(k: number): number {
-  return TimeScale.of(k).k;
-}
