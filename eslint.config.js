@@ -3,9 +3,9 @@
 // Unused exports are found by knip (knip.jsonc), which follows the imports of tests, bench/ and scripts/.
 // The rules are the non-type-checked sets: the type-aware ones would double the time of a lint for little more.
 import js from '@eslint/js';
+import { defineConfig } from 'eslint/config';
 import prettier from 'eslint-config-prettier';
 import simpleImportSort from 'eslint-plugin-simple-import-sort';
-import { defineConfig } from 'eslint/config';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
