@@ -52,7 +52,7 @@ describe('scenarios/', () => {
     expect(plan.durationMs).toBe(minutes * 60_000);
   });
 
-  // The plan is one arrival process across phases (issue 9, case 1); the shipped phases hold whole
+  // The plan is one arrival process across phases; the shipped phases hold whole
   // counts, so each still starts with an arrival at its start and holds rate × duration requests.
   it.each(['sustained.yaml', 'burst.yaml', 'sandbox-burst.yaml', 'spike.yaml', 'ci-regression.yaml', 'capacity-step.yaml'])('%s: every phase starts with an arrival and holds its whole count', async (file) => {
     const plan = buildPlan(await loadScenario(DIR + file));

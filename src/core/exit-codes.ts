@@ -1,4 +1,4 @@
-/** The process exit codes, in one table (DESIGN.md "Conventions"); the README prints it. */
+/** The process exit codes, in one table (DESIGN.md "Conventions"); docs/exit-codes.md prints it. */
 export const EXIT = {
   pass: 0,
   slaNotMet: 1,

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §4: the achieved rate is reported against the plan. A Poisson phase plans a random number of
+ * The achieved rate is reported against the plan. A Poisson phase plans a random number of
  * arrivals around its nominal rate; sent ÷ phase length showed a phase that sent every planned request
  * as short of its rate ("141 of 150").
  */

@@ -11,7 +11,7 @@
  *  - a rate (429s, 504s, other failures): Fisher's exact test says the run's rate is higher than chance
  *    explains, with Holm's correction over every rate tested (phases × 3), so that many phases do not
  *    make a false alarm likely. The test takes requests as independent; 429s and 504s come in bursts,
- *    so a single burst can still read as a change (the README says so).
+ *    so a single burst can still read as a change (docs/guides/ci-regression.md says so).
  * The intervals are the verdict's (order statistics widened by sectioning over time blocks, on latency
  * capped above the slowest answer so that unanswered requests do not blow the spread up), on the
  * steady state of each phase, from each run folder judged again offline.

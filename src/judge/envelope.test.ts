@@ -301,7 +301,7 @@ describe('envelopeFindings: the rule, by hand', () => {
   it('has the capacity and margin it documents', () => {
     expect(bucketCapacityTokens(DOCUMENTED)).toBe(501);
     expect(bucketCapacityTokens(SMALL)).toBe(5);
-    // 100 rpm × 1 s + 1 token = 2.67 tokens: the README's figure.
+    // 100 rpm × 1 s + 1 token = 2.67 tokens: the figure in docs/concepts.md.
     expect(envelopeMarginTokens(DOCUMENTED)).toBeCloseTo(100 / 60 + 1, 10);
     expect(envelopeMarginTokens(SMALL)).toBeCloseTo(2, 10);
   });

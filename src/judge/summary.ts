@@ -1,6 +1,6 @@
 /**
  * summary.json: everything a run measured and decided, in model time, schema-versioned. Every
- * field is documented in the README ("Reports"). Histograms are included encoded (HDR, compressed
+ * field is documented in docs/guides/evidence-for-support.md ("Reports"). Histograms are included encoded (HDR, compressed
  * base64) so runs and shards can be merged and re-reported. It is a pure function of the plan, the
  * run record and the events (through the Recorder): `loadproof report` rebuilds it from a run folder.
  */

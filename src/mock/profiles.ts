@@ -1,7 +1,7 @@
 /**
  * Named behaviours of the mock, as data. Each profile sets, for identification (GPU, LLM) and
  * obfuscation (CPU, rules), the gateway limits, the fleet and the latency model, plus stall
- * windows and fault rates. The README's calibration table is printed by `npm run calibrate`.
+ * windows and fault rates. The calibration table in docs/guides/mock.md is printed by `npm run calibrate`.
  */
 import { IDENTIFICATION_LIMITS, type ProfileName } from '../spec/index.js';
 import type { FleetConfig } from './fleet.js';

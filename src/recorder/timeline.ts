@@ -2,8 +2,8 @@
  * The timeline: per window of model time (by intended send time), only what the summary's timeline
  * and the charts read — counts by outcome, latency, send lag — stored by column. A 24-hour soak at
  * 10 s windows has 8,640 windows; as one object each (an outcomes object, a status Map and two
- * histograms) they held about 640 B apiece and made the soak's peak RSS grow with its length (issue
- * 11 §5). Here a window costs 48 B of counts plus two small arrays of the latency buckets it holds.
+ * histograms) they held about 640 B apiece and made the soak's peak RSS grow with its length.
+ * Here a window costs 48 B of counts plus two small arrays of the latency buckets it holds.
  */
 import { COUNTED_OUTCOMES, type CountedOutcome, type RecordableEvent, SENT_OUTCOMES } from './event.js';
 import { recordSparse, type SparseBuckets, SparseMsHistogram } from './histogram.js';

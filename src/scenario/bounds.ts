@@ -1,7 +1,7 @@
 /**
  * What a scenario may ask for. Each bound is what makes sense for a load test of this API, well
  * inside what the process can hold (memory for the arrivals, Node's timer range), and each refusal
- * names it. The README's "Scenario files" section lists them.
+ * names it. docs/scenarios.md ("Bounds") lists them.
  */
 export const SCENARIO_BOUNDS = {
   /** Size of a scenario file (bytes), checked before it is parsed. */

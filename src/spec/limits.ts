@@ -91,7 +91,7 @@ export const TRAFFIC_RULES = {
   coordinationAfterMinutes: 5,
 } as const;
 
-/** The spec's own words for each rule the guard enforces ("Limits"), quoted in its messages and the README. */
+/** The spec's own words for each rule the guard enforces ("Limits"), quoted in its messages and in docs/guard.md. */
 export const SPEC_WORDING = {
   notice: 'A high-traffic load test against the sandbox environment is announced to support at least two weeks in advance.',
   coordination: 'Traffic above 200 requests per minute for more than 5 minutes is coordinated with support in advance.',

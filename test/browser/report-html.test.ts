@@ -1,5 +1,5 @@
 /**
- * Issue 12: report.html in a real browser — headless Chromium from Debian's packages, driven by
+ * report.html in a real browser — headless Chromium from Debian's packages, driven by
  * playwright-core. The page opens from the file alone: no console error, no request but the file
  * itself, every chart's canvas drawn, the charts interactive (a hover shows a tooltip, a click on a
  * legend entry hides its series), and the same tables as report.md. Where Chromium is absent the test

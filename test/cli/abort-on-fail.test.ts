@@ -1,5 +1,5 @@
 /**
- * Issue 12: a threshold with abortOnFail (k6's) stops the run once its check has failed beyond doubt:
+ * A threshold with abortOnFail (k6's) stops the run once its check has failed beyond doubt:
  * no new requests, the answers in flight are waited for, the reports are written, exit 1 — and
  * `loadproof report` judges the folder to the same. A target the service cannot meet (p95 < 500 ms
  * against the nominal mock, whose p95 is near 2 s) fails beyond doubt within its first few dozen answers.

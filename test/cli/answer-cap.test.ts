@@ -1,5 +1,5 @@
 /**
- * Answers over MAX_ANSWER_BYTES through a whole run (issue 27 §7): each is counted `too_large`, never `ok`,
+ * Answers over MAX_ANSWER_BYTES through a whole run: each is counted `too_large`, never `ok`,
  * in events.ndjson, summary.json (outcomes and the errors breakdown), the error check and report.md, and
  * the run goes on (the small answers after them are `ok`). The same when the folder is judged again.
  */

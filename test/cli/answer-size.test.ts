@@ -1,5 +1,5 @@
 /**
- * Review of issue 27, defect 4: the client read at most 256 KiB of any answer while the mock's
+ * The client once read at most 256 KiB of any answer while the mock's
  * obfuscation accepts 100,000 characters, whose answer is larger (a CJK text is 3 bytes a character,
  * a control character 6 as a JSON escape, plus the replacements). `deid` then blamed the service with
  * "obfuscation: no answer … (LOADPROOF_ANSWER_TOO_LARGE)" although it had answered. The obfuscation

@@ -1,5 +1,5 @@
 /**
- * Issue 12: a scenario that steps the rate up gets a capacity section, a latency-against-rate chart and
+ * A scenario that steps the rate up gets a capacity section, a latency-against-rate chart and
  * a limit-increase brief, from the summary alone. Against the tight mock (30 rpm sustained, 60 for two
  * minutes) three steps of 30, 60 and 120 rpm meet 429s.
  */

@@ -48,7 +48,7 @@ describe('loadproof check', () => {
     expect(stdout).toContain('check: every endpoint answered as the spec says, and the guard would allow the load test — exit 0');
   });
 
-  // Issue 27 case 1: check sends only what the guard allowed; a load test it refuses is refused before any call.
+  // `check` sends only what the guard allowed; a load test it refuses is refused before any call.
   it('sends nothing, not even the token call, when the guard would refuse the load test (exit 3)', async () => {
     server = await startMockServer({ timeScale: 1 });
     const { file } = scenarioWorkspace(scenario(`{ environment: sandbox, baseUrl: "${server.url}" }`));

@@ -1,5 +1,5 @@
 /**
- * Issue 27 case 1 and done-when 2: no command sends without the guard's decision. The commands are
+ * No command sends without the guard's decision. The commands are
  * enumerated from the CLI's own table (COMMANDS in src/cli/main.ts), so a new command fails here until
  * it is given an invocation below: every command that sends, against a scenario the guard refuses, exits
  * 3 with zero requests at a counting loopback server (token calls included); every other command sends

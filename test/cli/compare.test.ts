@@ -1,5 +1,5 @@
 /**
- * Issue 12: `loadproof compare <baseline-dir> <run-dir>`. Two runs of the same scenario against the
+ * `loadproof compare <baseline-dir> <run-dir>`. Two runs of the same scenario against the
  * nominal mock show no clear change (exit 0); the same scenario against the degraded mock is a
  * regression (exit 1) whose p95 interval lies above the baseline's. Bad input is exit 2 and names
  * what was wrong. Each folder is judged again offline; nothing is written to them.
@@ -60,7 +60,7 @@ describe('loadproof compare', () => {
     expect(readdirSync(nominalB).sort()).toEqual(before); // judged in memory: nothing written
   });
 
-  it('a run whose generator was late enough to make its p95 change shows no clear change, and says why; a late baseline cannot make a regression (issue 27 case 16, review)', async () => {
+  it('a run whose generator was late enough to make its p95 change shows no clear change, and says why; a late baseline cannot make a regression', async () => {
     // The degraded run as a far busier machine would have left it: its event loop 100 s late (p99 and max, wall ms), as
     // latency counts it at k = 20 (once) more than any of its latencies, so that it could have made the whole change.
     const late = madeLate(degraded);

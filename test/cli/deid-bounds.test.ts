@@ -1,5 +1,5 @@
 /**
- * Issue 27 case 8: `loadproof deid -` read standard input without a bound (`deid - < /dev/zero` grew to
+ * `loadproof deid -` once read standard input without a bound (`deid - < /dev/zero` grew to
  * 5 GB). Standard input has the file's bound (MAX_DEID_DOCUMENT_BYTES), and reading stops there: exit 2
  * naming the bound, nothing sent.
  */

@@ -1,5 +1,5 @@
 /**
- * Review of issue 27, defect 7: `deid` corrupted its own output. Every control and format character on
+ * `deid` once corrupted its own output. Every control and format character on
  * stdout was escaped even into a pipe or a file, so a soft hyphen, an RLM or a form feed of the document
  * came out as the text `\u00ad`, `\u200f`, `\u000c`. The obfuscated document is data, not a message: the
  * Io's data channel prints it exactly (secrets masked) when stdout is not a terminal, and escaped when it

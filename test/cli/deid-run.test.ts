@@ -1,5 +1,5 @@
 /**
- * Issue 13: a deid run through the CLI against a real mock — documents split, pieces identified,
+ * A deid run through the CLI against a real mock — documents split, pieces identified,
  * documents obfuscated — with per-stage counts that reconcile with what the mock saw, obfuscation's
  * 429s counted apart from the identification SLA, pieces in order when asked, and a folder that
  * judges the same again.
@@ -102,7 +102,7 @@ describe('run, mode deid', () => {
     const twice = await runMain(['report', folder]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('line 2: doc 0 appears twice');
-    // Streamed, never gathered whole first (review of issue 27, defect 8): the first bad line ends the read, whatever follows it.
+    // Streamed, never gathered whole first (a huge file must not be held in memory): the first bad line ends the read, whatever follows it.
     writeFileSync(path, `${[lines[0], lines[0], 'x'.repeat(64 * 1024 + 1), ...lines.slice(1)].join('\n')}\n`);
     const streamed = await runMain(['report', folder]);
     expect(streamed.code).toBe(2);

@@ -1,5 +1,5 @@
 /**
- * Issue 12: a run folder's evidence. Every run writes junit.xml (one case per check) and, last,
+ * A run folder's evidence. Every run writes junit.xml (one case per check) and, last,
  * manifest.json (the host, the command line, the scenario's hash and seeds, a SHA-256 of every other
  * file); `run` prints the manifest's own hash. `loadproof verify` hashes the folder again: exit 0 when
  * intact, 1 once any byte of a listed file changed, a listed file is gone or an unlisted one appeared,

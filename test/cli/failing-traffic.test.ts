@@ -1,5 +1,5 @@
 /**
- * Failing traffic never passes (issue 10 §2, §3), end to end through the CLI against real servers
+ * Failing traffic never passes, end to end through the CLI against real servers
  * on loopback: every request answered 500, a target killed mid-run, every request refused with 403,
  * requests dropped at maxInFlight. Each of these passed before: errors come back fast and pull p95
  * down, and nothing judged them. Now every phase has an error check (rate(errors) < 1 % unless the

@@ -1,5 +1,5 @@
 /**
- * Faults, end to end through the CLI (issue 9, "nothing measured is lost"), part 2: a service that
+ * Faults, end to end through the CLI ("nothing measured is lost"), part 2: a service that
  * rejects every token; credentials revoked mid-run; a target killed and restarted; a disk that
  * fills; a closed stdout; two runs at once; an unusable --out; a stub that is not loadproof's mock.
  * In every case the exit code is the documented one, every planned request has exactly one line in
@@ -116,7 +116,7 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
   });
 
   // A full disk mid-run was shown here by a --run-dir whose events.ndjson or summary.json.partial the user had linked
-  // to /dev/full. A --run-dir must now be new or empty (issue 27 case 3), so such a link is refused before anything is
+  // to /dev/full. A --run-dir must now be new or empty (a run never writes among files it did not make), so such a link is refused before anything is
   // sent; the full disk itself is covered where it happens: EventLog (src/run-folder/write.test.ts) and report's summary.json
   // (test/cli/report.test.ts).
   it.each(['events.ndjson', 'summary.json.partial'])('refuses a --run-dir holding %s linked to /dev/full, before the token call', async (name) => {

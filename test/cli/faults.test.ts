@@ -1,5 +1,5 @@
 /**
- * Faults, end to end through the CLI (issue 9, "nothing measured is lost"), part 1: signals during
+ * Faults, end to end through the CLI ("nothing measured is lost"), part 1: signals during
  * the token call, mid-run, mid-retry and in the drain, each to a real child process. In every case
  * the exit code is 130, every planned request has exactly one line in events.ndjson, and the counts
  * reconcile: planned = sent + dropped + unsent, and the attempts recorded equal what the server saw.

@@ -1,5 +1,5 @@
 /**
- * A run folder is evidence (issue 27 cases 2, 3, 4, 5, 13): report, verify, compare and merge never
+ * A run folder is evidence, whoever held it since its run: report, verify, compare and merge never
  * follow a link out of a folder, read only regular files within bounds and validate every field (exit 2
  * naming the file, and the line or field); run and merge write only into a folder they made or an empty
  * one; merge refuses a shard whose manifest history says it changed after its run; and report and merge
@@ -71,7 +71,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('case 2: a link in a run folder is never followed out of it', () => {
+describe('a link in a run folder is never followed out of it', () => {
   it('report --no-charts over charts/ linked to another folder: exit 2 naming it, no PNG of that folder deleted, nothing written', async () => {
     const dir = copy(RUN);
     const elsewhere = fresh();
@@ -124,7 +124,7 @@ describe('case 2: a link in a run folder is never followed out of it', () => {
   );
 });
 
-describe('case 3: --run-dir writes only into a folder made for it or empty', () => {
+describe('--run-dir writes only into a folder made for it or empty', () => {
   it.each(['scenario.yaml', 'report.md', 'report.html', 'junit.xml', 'run.json', 'manifest.json', 'notes.txt', 'charts/mine.png'])(
     'run --run-dir into a folder holding %s: exit 2 before any traffic, the folder untouched',
     async (file) => {
@@ -174,8 +174,8 @@ describe('case 3: --run-dir writes only into a folder made for it or empty', () 
   });
 });
 
-// Review of issue 27, defect 3: two commands claiming one --run-dir; the loser must not empty the winner's folder.
-describe('case 3: a --run-dir claimed by another command', () => {
+// Two commands claiming one --run-dir: the loser must not empty the winner's folder.
+describe('a --run-dir claimed by another command', () => {
   it('run --run-dir into a folder another command holds: exit 2 "in use", nothing sent, its files untouched', async () => {
     const dir = fresh();
     const holder = await claimRunFolder(dir);
@@ -230,7 +230,7 @@ describe('case 3: a --run-dir claimed by another command', () => {
   });
 });
 
-describe('case 4: a shard whose history says it changed after its run is refused', () => {
+describe('a shard whose history says it changed after its run is refused', () => {
   it('events edited, then `report` run on the shard (its new manifest intact): verify says the history is not, and merge refuses it', async () => {
     const shard = copy(SHARDS[1]!);
     const events = readFileSync(join(shard, 'events.ndjson'), 'utf8');
@@ -274,7 +274,7 @@ describe('case 4: a shard whose history says it changed after its run is refused
   });
 });
 
-describe('case 5: hostile files inside a folder', () => {
+describe('hostile files inside a folder', () => {
   it('events.ndjson a FIFO: report, compare and merge refuse it at once (exit 2), no hang', async () => {
     const dir = copy(RUN);
     rmSync(join(dir, 'events.ndjson'));
@@ -330,7 +330,7 @@ describe('case 5: hostile files inside a folder', () => {
     { field: 'guard.checks', edit: (r: any) => (r.guard.checks = null) },
     { field: 'target', edit: (r: any) => (r.target = null) },
     { field: 'timeScale', edit: (r: any) => (r.timeScale = -1) },
-    // Review of issue 27, defect 5: an encoded field is decoded when checked, not later in the judge.
+    // An encoded field is decoded when checked, not later in the judge, so a bad one is refused naming its field.
     { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = 'garbage!!') },
     { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = 'AAAA') },
     { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = '') },
@@ -365,7 +365,7 @@ describe('case 5: hostile files inside a folder', () => {
   });
 });
 
-describe('case 13: a signal during merge or report leaves a complete folder or none', () => {
+describe('a signal during merge or report leaves a complete folder or none', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)('%s during merge, before the merged folder is whole: exit 130 and no merged folder', async (signal) => {
     const out = fresh();
     const cli = startCli(['merge', ...SHARDS, '--no-charts', '--out', out], { LOADPROOF_TEST_HOLD: 'merge:before-commit' });

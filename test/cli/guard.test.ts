@@ -58,7 +58,7 @@ describe('loadproof plan --at', () => {
     expect(guard.reasons).toEqual([expect.stringMatching(/^notice-window: its planned end 2026-12-01T12:01:16Z .* is 1 minute after the announced window/)]);
   });
 
-  // Issue 9, cases 1 and 2, through the CLI: a sandbox scenario with a valid notice, judged on its arrivals.
+  // Through the CLI: a sandbox scenario with a valid notice, judged on its arrivals.
   const announced = (phases: string): string =>
     `name: judged\ndescription: judged on its arrivals\ntarget:\n  environment: sandbox\n  baseUrl: https://sandbox.example.invalid\n${notice('2026-11-01')}phases:\n${phases}`;
 
@@ -94,7 +94,7 @@ describe('loadproof plan --at', () => {
     expect(stdout).toContain('✔ envelope       inside the documented envelope (peak 300 rpm, at most 5m at 300 rpm (2m – 7m, phases spike, recover), maxInFlight 128)');
   });
 
-  // Issue 9, case 4: the loopback test is one function for mock and real targets.
+  // The loopback test is one function for mock and real targets, so a mock and the guard never disagree on what is local.
   it.each(['http://0.0.0.0:9', 'http://localhost.:9', 'http://a.localhost:9', 'http://[::ffff:127.0.0.1]:9'])('accepts a mock at %s as loopback', async (url) => {
     const { file } = workspace(`name: local\ndescription: a mock on this host\ntarget:\n  environment: mock\n  baseUrl: ${url}\nphases:\n  - { name: a, duration: 1m, rpm: 60 }\n`);
     const { code, stdout } = await runMain(['plan', file]);

@@ -1,5 +1,5 @@
 /**
- * Hostile scenarios and flags (issue 9, cases 5, 13, 14): every file under test/hostile/ and every
+ * Hostile scenarios and flags: every file under test/hostile/ and every
  * flag below is refused by the real CLI with exit 2, a message naming the field and the bound, no
  * stack trace, no secret, and nothing sent: a real mock on loopback, whose URL each scenario
  * targets, counts zero requests (token included) at the end.

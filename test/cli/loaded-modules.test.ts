@@ -1,5 +1,5 @@
 /**
- * Issue 11 §5: the process holds under 100 MiB before its first request. What a run does not use is not
+ * The process holds under 100 MiB before its first request. What a run does not use is not
  * loaded: a run against a server of its own (loadproof's mock at a baseUrl) loads neither the mock's
  * server code (the embedded mock runs in its own thread, which loads it there), nor undici (its WebAssembly
  * HTTP parser alone is megabytes: the token call goes through node:http), nor hdr-histogram-js's

@@ -1,5 +1,5 @@
 /**
- * Issue 27 case 15, loose ends, through the built CLI: the mock's audience, --metrics-host, what the
+ * Loose ends, through the built CLI: the mock's audience, --metrics-host, what the
  * end of a run prints after a failed write, payload.source links, notice near year 9999, the strict
  * grammar of numbers and durations, and scenario files that are not UTF-8.
  */
@@ -68,7 +68,7 @@ describe('after a failed write, the end of a run names only files that were writ
     const s = await mock({ profile: 'zero' });
     const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
     const runDir = join(dir, 'run');
-    // A --run-dir must be new or empty when the run starts (issue 27 case 3): the way is blocked once the run
+    // A --run-dir must be new or empty when the run starts (a run never writes among files it did not make): the way is blocked once the run
     // has made its folder (its events file is opened before the first arrival), seconds before the end.
     const running = runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', runDir, ...(json ? ['--json'] : [])]);
     const blocked = new Promise<void>((resolve) => {

@@ -1,5 +1,5 @@
 /**
- * Live metrics (issue 14): `run --metrics-port 0` through the real CLI, against the embedded mock, scraped
+ * Live metrics: `run --metrics-port 0` through the real CLI, against the embedded mock, scraped
  * while the run lasts in both formats a Prometheus server may ask for. The Prometheus text is parsed by a
  * real parser from the registry (parse-prometheus-text-format); the OpenMetrics text is checked for its
  * own rules. What the scrapes say must agree with itself and with the run's summary.json.

@@ -1,5 +1,5 @@
 /**
- * A plan with no request is refused, and a run that measured nothing is never a pass (issue 27 §9).
+ * A plan with no request is refused, and a run that measured nothing is never a pass.
  * Before, `rpm: 0.0000000001` (or 1 rpm Poisson over 30 s drawing none) was judged PASS, exit 0, with "—" for
  * every percentile. Now `plan` and `run` refuse it (exit 2, naming the phases that planned none, nothing
  * sent, not even a token call), and `report` on a folder that measured nothing does not say PASS.

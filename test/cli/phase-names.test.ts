@@ -1,5 +1,5 @@
 /**
- * Phase names are the user's text (issue 9, case 5): phases named after members of Object.prototype
+ * Phase names are the user's text, never keys into our objects: phases named after members of Object.prototype
  * run to the end and are reported. The thresholds of a phase were looked up as `byPhase[p.name]`, so
  * a phase named toString without thresholds of its own got Object.prototype.toString, and the run
  * crashed after the whole load (`… is not iterable`, exit 4, no summary.json). Two of the four have

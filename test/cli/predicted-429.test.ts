@@ -1,5 +1,5 @@
 /**
- * Issue 13: `plan` predicts where the first 429 comes, from the limits the scenario is judged by; a run
+ * `plan` predicts where the first 429 comes, from the limits the scenario is judged by; a run
  * against the embedded mock, which takes the limits the scenario says support raised, sees it within one
  * step of the prediction.
  */

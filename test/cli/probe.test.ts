@@ -1,5 +1,5 @@
 /**
- * `loadproof probe` (issue 14): a closed-loop saturation probe through the built CLI against the real
+ * `loadproof probe`: a closed-loop saturation probe through the built CLI against the real
  * mock on loopback. It steps the connections up, reports each step, stops at the first step with 429s,
  * says that its latency is not a user's, and is judged by the guard before anything is sent.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 27 case 12: a flag given twice takes its last value (docs/reference/cli.md), numeric
+ * A flag given twice takes its last value (docs/reference/cli.md), numeric
  * flags included. yargs-parser took a repeated number equal to 1 for a count and added it
  * (`--time-scale 20 --time-scale 1` planned at 21). Every numeric option of every command is
  * enumerated from the CLI's own command table, so a new one is covered without a new test.

@@ -1,5 +1,5 @@
 /**
- * `loadproof report <run-dir>` (issue 10 §8): a finished run judged again, offline, from its folder
+ * `loadproof report <run-dir>`: a finished run judged again, offline, from its folder
  * gives the same summary.json apart from `reportedAt`; a run that never recorded its end (killed, or
  * stopped by a second Ctrl-C) still gets its summary, marked partial, exit 4; a folder that is not a
  * run, or was changed after it, is refused (exit 2) and nothing is written.
@@ -104,7 +104,7 @@ describe('loadproof report', () => {
     writeFileSync(join(dir, 'charts', 'old-chart.png'), 'not ours');
     expect((await runMain(['report', dir, '--no-charts'])).code).toBe(run.code);
     expect(existsSync(join(dir, 'charts'))).toBe(false);
-    // The files match the new manifest, but its history says the folder was changed after its run (issue 27 case 4).
+    // The files match the new manifest, but its history says the folder was changed after its run, so it is not the evidence it claims to be.
     const verified = await runMain(['verify', dir]);
     expect(verified.code).toBe(1);
     expect(verified.stdout).toContain('not in it: charts/old-chart.png');
@@ -231,7 +231,7 @@ describe('loadproof report', () => {
     it('a summary.json that cannot be rewritten (a folder in the way of its temporary file): the one there stays whole, exit 4', async () => {
       const dir = await finishedRun();
       const before = readFileSync(join(dir, 'summary.json'), 'utf8');
-      // A link there (to /dev/full) would make the folder refused as a whole (issue 27 case 2): a folder in the way fails the write alike.
+      // A link there (to /dev/full) would make the folder refused as a whole (a link could send its writes out of the folder): a folder in the way fails the write alike.
       mkdirSync(join(dir, 'summary.json.partial'));
       const { code, stderr } = await runMain(['report', dir]);
       expect(code).toBe(4);

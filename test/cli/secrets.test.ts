@@ -1,5 +1,5 @@
 /**
- * The leak scan (issue 27, done-when 3): no secret leaks, end to end. The real CLI runs every command —
+ * The leak scan: no secret leaks, end to end. The real CLI runs every command —
  * run (pass, fail, refused, interrupted, auth failing, real environment, bad credentials), report, merge,
  * compare, probe, check, deid, notice, plan, mock — with client secrets holding every JSON and URL special
  * character (`"` `\` `/` `%` `+` `&` `=` `<` `>` `'`, space, control characters, non-ASCII), against

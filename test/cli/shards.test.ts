@@ -1,5 +1,5 @@
 /**
- * Sharded runs and their merge (issue 14), end to end: n real CLI processes started as a Kubernetes
+ * Sharded runs and their merge, end to end: n real CLI processes started as a Kubernetes
  * Indexed Job starts its pods — JOB_COMPLETION_INDEX in the environment, `--shard $(JOB_COMPLETION_INDEX)/n`
  * expanded from it, one --start-at for all — against one mock on loopback, then `loadproof merge`. The
  * merged counts must equal what the mock saw, and the merged judgement must equal one process's judgement
@@ -163,7 +163,7 @@ describe('sharded runs and loadproof merge', () => {
         [[a0!, otherStart, a2!], 'shards without a common start'],
         [[a0!, noStart, a2!], 'ran without --start-at: its events are timed from its own start'],
         [[a0!, ownMock, a2!], 'shards of different services'],
-        // run.json is checked field by field (issue 27 case 5): an end that is not there is malformed, not a run that did not finish.
+        // run.json is checked field by field: an end that is not there is malformed, not a run that did not finish.
         [[a0!, a1!, noEnd], 'run.json: end: '],
         [[a0!, tampered, a2!], 'shard 1/3 is not as its run left it (changed: events.ndjson)'],
       ];

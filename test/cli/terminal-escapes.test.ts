@@ -1,5 +1,5 @@
 /**
- * No raw terminal control reaches the terminal (issue 27, case 10): every text field of a scenario
+ * No raw terminal control reaches the terminal (a scenario file must not be able to drive the user's terminal): every text field of a scenario
  * (description, notice.reference, coordination.reference, limits.reference, $schema) and its file name
  * carry ESC colour codes, an OSC 52 clipboard write, CSI 2J (clear screen), C1 controls, bidi overrides
  * and isolates, other format characters and line separators, through plan, run (allowed, refused, the

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §3 through the real CLI: a time-scaled run against the embedded mock (in its own worker
+ * Through the real CLI: a time-scaled run against the embedded mock (in its own worker
  * thread) records on each events line what its latency is made of — the raw times, and per try the
  * mock's model time in service (`serviceMs`, from Server-Timing) and the wait the client chose
  * (`waitMs`) — so that `loadproof report` judges the folder again to the same summary. No timing is

@@ -1,5 +1,5 @@
 /**
- * Issue 27 case 11: a token endpoint that hands out an access token holding CR/LF. `run` rightly sent
+ * A token endpoint that hands out an access token holding CR/LF. `run` rightly sent
  * nothing with it, but counted each request as sent (outcome error) and blamed the target
  * (TARGET_UNREACHABLE) while the server received none. Such a token is an authentication failure
  * (AUTH_FAILED, exit 4, as `probe` says), found where the token enters (the token provider), and a

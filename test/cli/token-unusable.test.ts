@@ -1,5 +1,5 @@
 /**
- * Review of issue 27, defect 10: a 200 token answer whose access_token is missing or not a string was
+ * A 200 token answer whose access_token is missing or not a string once was
  * TARGET_UNREACHABLE in `run`, RUN_FAILED in `deid`, while a token a header cannot carry was AUTH_FAILED.
  * An unusable token answer is one thing in every command: an authentication failure (AUTH_FAILED, exit 4),
  * with nothing sent with it.

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §2: the start of a run must not lag for want of connections. Before the first arrival the
+ * The start of a run must not lag for want of connections. Before the first arrival the
  * run opens connections (no request on them) so the first second's requests do not wait for
  * handshakes the later ones do not; the warm-up is stated, and sends nothing but the token call.
  * Counted at the server, through the real CLI: no timing.

@@ -1,5 +1,5 @@
 /**
- * deploy/kubernetes (issue 14): the Indexed Job of a sharded run, its merge Job and the results volume,
+ * deploy/kubernetes: the Indexed Job of a sharded run, its merge Job and the results volume,
  * validated against the Kubernetes API's published OpenAPI schema (kubernetes-models, generated from it),
  * and checked for what makes the sharded run right: the shard count equal to the Job's completions, the
  * index from JOB_COMPLETION_INDEX, one start time, credentials from a Secret, results on a shared volume.

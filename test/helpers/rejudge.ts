@@ -1,5 +1,5 @@
 /**
- * Issue 10 §8: the verdict is a pure function of (plan, events). Judging a finished run again from
+ * The verdict is a pure function of (plan, events). Judging a finished run again from
  * its folder (what `loadproof report` does) must give the summary.json the run wrote, field for
  * field, apart from `reportedAt`. The CLI tests call this on every run folder they read.
  */

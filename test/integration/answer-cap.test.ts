@@ -1,5 +1,5 @@
 /**
- * An answer larger than MAX_ANSWER_BYTES (issue 27 §7) is not read past the cap: the connection is closed,
+ * An answer larger than MAX_ANSWER_BYTES is not read past the cap (a hostile or broken service cannot make us hold it whole): the connection is closed,
  * the request's outcome is `too_large` (never `ok`), and the next request goes on, on a new connection.
  * The server is a raw loopback stub that writes each framing a hostile or broken service could: a body just
  * over the cap with its Content-Length, a Content-Length announcing far more than it sends, chunked without

@@ -125,7 +125,7 @@ describe('ConnectionPool', () => {
     pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, stub.url, 1000);
     const host = new URL(stub.url).host;
     // A backlog of 100 overdue arrivals at once: 100 connections opened together would cost more than
-    // waiting for the first few to free (issue 11: such storms turned a second's hiccup into a collapse).
+    // waiting for the first few to free (such storms of handshakes turned a second's hiccup into a collapse).
     const answers = Array.from({ length: 100 }, () => send(pool!, POST(host)));
     expect(pool.connectingNow).toBe(ConnectionPool.MAX_CONNECTING);
     const all = await Promise.all(answers);

@@ -54,7 +54,7 @@ async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings>
 }
 
 describe('createIdentify', () => {
-  // Issue 27 case 11, at the client's depth: a request that cannot leave is unsent, not an attempt with outcome error.
+  // A token a header cannot carry, at the client's depth: a request that cannot leave is unsent, not an attempt with outcome error.
   it('counts nothing as sent when the token cannot go in a header: unsent, and the server sees nothing', async () => {
     const unsafe = { current: () => 'lpmock_at_x\r\nx-injected: 1', get: async () => 'lpmock_at_x\r\nx-injected: 1', accepted: () => {}, rejected: () => {} };
     const { s, identify } = await setup({}, { tokens: unsafe, on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 } });

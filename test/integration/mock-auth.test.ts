@@ -21,7 +21,7 @@ describe('POST /oauth/token', () => {
     expect(reply.headers['cache-control']).toBe('no-store');
   });
 
-  // Issue 27 case 15: the spec's audience is `{base_url}` itself (its paths are written `{base_url}/oauth/token`),
+  // The spec's audience is `{base_url}` itself (its paths are written `{base_url}/oauth/token`),
   // compared exactly as the real service would: no spelling of it other than the base URL is accepted.
   it.each([
     ['a trailing slash', (u: string) => `${u}/`],

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §3: every answer of the pipeline endpoints says, in `Server-Timing: svc;dur=<model ms>`,
+ * Every answer of the pipeline endpoints says, in `Server-Timing: svc;dur=<model ms>`,
  * how long the request was in the modelled service: from its admission to the model time its
  * answer was due (the intended times of the mock's own model, not when its timers really fired).
  * The client counts that part faithfully and the rest (transport, its own lag) once, not k times.

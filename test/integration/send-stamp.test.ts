@@ -1,5 +1,5 @@
 /**
- * Issue 11 §4: a request is stamped as sent when our client writes it to the socket, not when it is
+ * A request is stamped as sent when our client writes it to the socket, not when it is
  * handed to the client, so a wait for a connection (or for a busy one) is not counted as service time.
  * Real HTTP on loopback (a stub that moves a manual clock when it receives a request), no timing.
  */
@@ -58,7 +58,8 @@ describe('send stamps', () => {
 });
 
 describe('a token unfit for a header', () => {
-  // Issue 27 case 11: refused where it enters (AUTH_FAILED), and the request that could not leave is unsent, not an attempt.
+  // A token a header cannot carry is refused where it enters (AUTH_FAILED), and the request that could not leave is unsent,
+  // not an attempt: counting it as sent would blame a target that received nothing.
   it('is never written into a request: the token is an authentication failure, the request unsent, and nothing reaches the server', async () => {
     // A token endpoint that answers a token with a CR LF in it: written as is, it would add a header of the server's choosing.
     stub = await startStub({ token: () => ({ status: 200, body: { access_token: 'lpmock_at_stub_x\r\nx-injected: yes', token_type: 'Bearer', expires_in: 3600 } }) });

@@ -1,5 +1,5 @@
 /**
- * Issue 11 §6: `--time-scale 3` (and 6, 7, 9, 11–15) exited 4 with ERR_OUT_OF_RANGE: a wall deadline of
+ * `--time-scale 3` (and 6, 7, 9, 11–15) once exited 4 with ERR_OUT_OF_RANGE: a wall deadline of
  * timeout ÷ k is not an integer, and AbortSignal.timeout takes integers only. Every deadline the run
  * derives from k goes through the real client against the real mock here, for k = 1 … 20.
  */
