@@ -12,17 +12,31 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const BENCHES = [
-  { name: 'engine', script: 'bench/engine-cpu.js', what: 'the generator against autocannon: CPU per request, highest rate within the lag budget, idle CPU' },
-  { name: 'memory', script: 'bench/memory.js', what: 'RSS: at fixed rates against autocannon, 10 s against 60 s, before the first request, a 24 h soak against 1 h, the mock across runs' },
+  {
+    name: 'engine',
+    script: 'bench/engine-cpu.js',
+    what: 'the generator against autocannon: CPU per request, highest rate within the lag budget, idle CPU',
+  },
+  {
+    name: 'memory',
+    script: 'bench/memory.js',
+    what: 'RSS: at fixed rates against autocannon, 10 s against 60 s, before the first request, a 24 h soak against 1 h, the mock across runs',
+  },
   { name: 'mock', script: 'bench/mock-throughput.js', what: 'the mock against a bare node:http server' },
   { name: 'time-scale', script: 'bench/time-scale.js', what: 'time-scaled latency against k = 1' },
-  { name: 'co', script: 'bench/coordinated-omission.js', what: 'coordinated omission on the stall profile: loadproof and autocannon against the truth' },
+  {
+    name: 'co',
+    script: 'bench/coordinated-omission.js',
+    what: 'coordinated omission on the stall profile: loadproof and autocannon against the truth',
+  },
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const selected = only === undefined ? BENCHES : BENCHES.filter((b) => only.includes(b.name));
 if (selected.length === 0) {
-  console.error(`BENCH_ONLY: expected some of ${BENCHES.map((b) => b.name).join(', ')}, got "${process.env.BENCH_ONLY}"`);
+  console.error(
+    `BENCH_ONLY: expected some of ${BENCHES.map((b) => b.name).join(', ')}, got "${process.env.BENCH_ONLY}"`,
+  );
   process.exit(2);
 }
 
@@ -34,7 +48,11 @@ for (const bench of selected) {
   const jsonFile = join(work, `${bench.name}.json`);
   console.log(`\n## ${bench.name}: ${bench.what}\n`);
   const started = Date.now();
-  const child = spawnSync(process.execPath, [join(root, bench.script)], { cwd: root, stdio: 'inherit', env: { ...process.env, BENCH_JSON: jsonFile } });
+  const child = spawnSync(process.execPath, [join(root, bench.script)], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, BENCH_JSON: jsonFile },
+  });
   const seconds = (Date.now() - started) / 1000;
   let rows;
   try {
@@ -44,18 +62,43 @@ for (const bench of selected) {
   }
   if (child.status !== 0 && rows === undefined) {
     broken++;
-    results.push({ bench: bench.name, seconds, rows: [{ figure: `${bench.script} did not run (exit ${child.status ?? child.signal})`, loadproof: null, peer: null, ratio: null, target: '', met: false }] });
+    results.push({
+      bench: bench.name,
+      seconds,
+      rows: [
+        {
+          figure: `${bench.script} did not run (exit ${child.status ?? child.signal})`,
+          loadproof: null,
+          peer: null,
+          ratio: null,
+          target: '',
+          met: false,
+        },
+      ],
+    });
   } else {
     results.push({ bench: bench.name, seconds, rows: rows ?? [] });
   }
 }
 rmSync(work, { recursive: true, force: true });
 
-const cell = (v) => (v === null || v === undefined ? '—' : typeof v === 'number' ? (Math.abs(v) >= 100 ? Math.round(v).toLocaleString('en-US') : Number(v.toPrecision(3)).toString()) : String(v));
+const cell = (v) =>
+  v === null || v === undefined
+    ? '—'
+    : typeof v === 'number'
+      ? Math.abs(v) >= 100
+        ? Math.round(v).toLocaleString('en-US')
+        : Number(v.toPrecision(3)).toString()
+      : String(v);
 const lines = [
   '| bench | figure | loadproof | peer | ratio | target | met |',
   '|---|---|---|---|---|---|---|',
-  ...results.flatMap((r) => r.rows.map((row) => `| ${r.bench} | ${row.figure} | ${cell(row.loadproof)} | ${cell(row.peer)} | ${row.ratio === null || row.ratio === undefined ? '—' : `${row.ratio.toFixed(2)}×`} | ${row.target} | ${row.met === null || row.met === undefined ? 'n/a' : row.met ? 'yes' : '**no**'} |`)),
+  ...results.flatMap((r) =>
+    r.rows.map(
+      (row) =>
+        `| ${r.bench} | ${row.figure} | ${cell(row.loadproof)} | ${cell(row.peer)} | ${row.ratio === null || row.ratio === undefined ? '—' : `${row.ratio.toFixed(2)}×`} | ${row.target} | ${row.met === null || row.met === undefined ? 'n/a' : row.met ? 'yes' : '**no**'} |`,
+    ),
+  ),
 ];
 const missed = results.flatMap((r) => r.rows).filter((row) => row.met === false).length;
 const cpu = cpus();

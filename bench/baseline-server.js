@@ -43,5 +43,7 @@ const server = createServer((req, res) => {
     res.end(body);
   });
 });
-server.listen(0, '127.0.0.1', () => process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}` })}\n`));
+server.listen(0, '127.0.0.1', () =>
+  process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${server.address().port}` })}\n`),
+);
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

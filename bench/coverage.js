@@ -8,11 +8,11 @@
 // independent samples); a last row per band does the same on independent log-normal draws. Exits 1
 // when a simulated cell covers less than 93 %. About two minutes.
 import { createRng, nextNormal } from '../dist/core/rng.js';
+import { nearestRank, percentileCheck, quantileRankBounds } from '../dist/judge/index.js';
 import { PROFILES } from '../dist/mock/index.js';
 import { simulateIdentification } from '../dist/mock/simulate.js';
 import { MsHistogram, Slice } from '../dist/recorder/index.js';
 import { latencyBandFor } from '../dist/spec/index.js';
-import { nearestRank, percentileCheck, quantileRankBounds } from '../dist/judge/index.js';
 
 const SEEDS = Number(process.env.BENCH_SEEDS ?? 200);
 const PROFILE_NAMES = (process.env.BENCH_PROFILES ?? 'nominal,degraded').split(',');
@@ -34,7 +34,13 @@ function steadySlice(outcomes, { durationMs, warmupMs }) {
     const status = outcome.kind === 'ok' ? 200 : outcome.kind === 'timeout' ? 504 : 429;
     const endAtMs = answered ? atMs + outcome.totalMs : atMs;
     const kind = status === 200 ? 'ok' : status === 504 ? 'http_504' : 'http_429';
-    slice.add({ phase: 0, intendedAtMs: atMs, outcome: kind, firedAtMs: atMs, result: { status, attempts: 1, lastSentAtMs: atMs, endAtMs, retryAfterS: [] } });
+    slice.add({
+      phase: 0,
+      intendedAtMs: atMs,
+      outcome: kind,
+      firedAtMs: atMs,
+      result: { status, attempts: 1, lastSentAtMs: atMs, endAtMs, retryAfterS: [] },
+    });
   }
   return slice;
 }
@@ -43,7 +49,8 @@ function steadySlice(outcomes, { durationMs, warmupMs }) {
 function independentSlice(seed, { rpm, durationMs, warmupMs }) {
   const rng = createRng(100_000 * rpm + seed);
   const outcomes = [];
-  for (let atMs = 0; atMs < durationMs; atMs += 60_000 / rpm) outcomes.push({ atMs, outcome: { kind: 'ok', totalMs: 1500 * Math.exp(0.3 * nextNormal(rng)) } });
+  for (let atMs = 0; atMs < durationMs; atMs += 60_000 / rpm)
+    outcomes.push({ atMs, outcome: { kind: 'ok', totalMs: 1500 * Math.exp(0.3 * nextNormal(rng)) } });
   return steadySlice(outcomes, { durationMs, warmupMs });
 }
 
@@ -96,12 +103,21 @@ function cell(name, band, sliceOf) {
   console.log(
     `| ${name} | ${band.band} ${band.rpm} rpm × ${band.durationMs / 60_000} min (warm-up ${band.warmupMs / 1000} s) | ${slices.length} | ${median(counts)} | ${s(truth)} | **${pct(coverage)}**${degenerate ? ' (degenerate: every run at one value)' : ''} | ${pct(lowerAboveTruth / slices.length)} | ${pct(upperBelowTruth / slices.length)} | ${s(width)} | ${pct(coveredByOrderStatistics / slices.length)} | ${s(osWidth)} | ${ratio} | ${missingSide} |`,
   );
-  return { coverage, upperMiss: upperBelowTruth / slices.length, lowerMiss: lowerAboveTruth / slices.length, degenerate };
+  return {
+    coverage,
+    upperMiss: upperBelowTruth / slices.length,
+    lowerMiss: lowerAboveTruth / slices.length,
+    degenerate,
+  };
 }
 
 const started = performance.now();
-console.log(`p95 coverage of the verdict's 95 % interval, ${SEEDS} seeded runs per cell; truth = pooled p95 of all runs' steady state (widths in s)\n`);
-console.log('| profile | band | runs | samples per run | true p95 s | coverage | lower bound above truth (claimed ≤ 2.5 %) | upper bound below truth (claimed ≤ 2.5 %) | median width | order statistics: coverage | median width | width ratio | runs missing a side |');
+console.log(
+  `p95 coverage of the verdict's 95 % interval, ${SEEDS} seeded runs per cell; truth = pooled p95 of all runs' steady state (widths in s)\n`,
+);
+console.log(
+  '| profile | band | runs | samples per run | true p95 s | coverage | lower bound above truth (claimed ≤ 2.5 %) | upper bound below truth (claimed ≤ 2.5 %) | median width | order statistics: coverage | median width | width ratio | runs missing a side |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
 const short = [];
 let worstSide = 0;
@@ -109,12 +125,18 @@ for (const name of PROFILE_NAMES) {
   const profile = PROFILES[name];
   if (profile === undefined) throw new Error(`BENCH_PROFILES: no profile "${name}"`);
   for (const band of BANDS) {
-    const { coverage, upperMiss, lowerMiss, degenerate } = cell(name, band, (seed) => steadySlice(simulateIdentification(profile, band.rpm, band.durationMs, seed).outcomes, band));
+    const { coverage, upperMiss, lowerMiss, degenerate } = cell(name, band, (seed) =>
+      steadySlice(simulateIdentification(profile, band.rpm, band.durationMs, seed).outcomes, band),
+    );
     if (coverage < REQUIRED) short.push(`${name} ${band.band}`);
     if (!degenerate) worstSide = Math.max(worstSide, upperMiss, lowerMiss);
   }
 }
 for (const band of BANDS) cell('independent (log-normal)', band, (seed) => independentSlice(seed, band));
-console.log(`\n${((performance.now() - started) / 1000).toFixed(0)} s. ${short.length === 0 ? `Every simulated cell covers at least ${REQUIRED * 100} %.` : `Under ${REQUIRED * 100} %: ${short.join(', ')}.`}`);
-console.log(`One side: at most ${(100 * worstSide).toFixed(1)} % of runs had a bound on the wrong side of the truth (each side is claimed at 2.5 %).`);
+console.log(
+  `\n${((performance.now() - started) / 1000).toFixed(0)} s. ${short.length === 0 ? `Every simulated cell covers at least ${REQUIRED * 100} %.` : `Under ${REQUIRED * 100} %: ${short.join(', ')}.`}`,
+);
+console.log(
+  `One side: at most ${(100 * worstSide).toFixed(1)} % of runs had a bound on the wrong side of the truth (each side is claimed at 2.5 %).`,
+);
 process.exitCode = short.length === 0 ? 0 : 1;

@@ -14,7 +14,7 @@
 // LOADPROOF_BIN (another build's bin/loadproof.js, to compare before/after), BENCH_ONLY (a comma list of fixed, search,
 // sparse: run only those parts), BENCH_RATES (the fixed rates, default 1000,3000). BENCH_JSON: see the bench convention.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,7 +43,8 @@ const LAG_BUDGET_MS = 5;
 const SENT_SHARE = 0.995;
 const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU in 1/100 s.
 // A note of the size loadproof sends by default, for autocannon's body.
-const NOTE = 'Patient John Smith, DOB 04/12/1961, seen at Mercy General on 03/02/2024 for follow-up of hypertension. '.repeat(6);
+const NOTE =
+  'Patient John Smith, DOB 04/12/1961, seen at Mercy General on 03/02/2024 for follow-up of hypertension. '.repeat(6);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const median = (xs) => {
@@ -106,7 +107,14 @@ async function sampleWindow(child, started, measureS = MEASURE_S) {
   const wakes = s0 === null || s1 === null ? null : s1 - s0;
   return c0 === null || c1 === null
     ? null
-    : { cpuS: c1 - c0, wallS: (t1 - t0) / 1000, rssMiB: rss, served, slots: server?.slots ?? null, wakesPerRequest: wakes !== null && served ? wakes / served : null };
+    : {
+        cpuS: c1 - c0,
+        wallS: (t1 - t0) / 1000,
+        rssMiB: rss,
+        served,
+        slots: server?.slots ?? null,
+        wakesPerRequest: wakes !== null && served ? wakes / served : null,
+      };
 }
 
 /** Times the main thread has gone to sleep and been woken so far (voluntary context switches), or null once it is gone. */
@@ -120,8 +128,14 @@ function mainThreadWakes(pid) {
 
 /** The bare paced client (bench/lib/paced-client.js) at `rate` req/s: the floor of even pacing in Node. */
 function pacedRun(url, rate, seconds, measure, measureS = MEASURE_S) {
-  const child = spawnOn(0, [process.execPath, PACED, url, String(rate), String(seconds), JSON.stringify({ text: NOTE })], ['ignore', 'pipe', 'pipe']);
-  const started = new Promise((resolve) => child.stderr.on('data', (d) => String(d).includes('load started') && resolve()));
+  const child = spawnOn(
+    0,
+    [process.execPath, PACED, url, String(rate), String(seconds), JSON.stringify({ text: NOTE })],
+    ['ignore', 'pipe', 'pipe'],
+  );
+  const started = new Promise((resolve) =>
+    child.stderr.on('data', (d) => String(d).includes('load started') && resolve()),
+  );
   return jsonResult(child, measure ? sampleWindow(child, started, measureS) : Promise.resolve(null));
 }
 
@@ -146,7 +160,9 @@ async function serverMark() {
   try {
     return await (await fetch(`${url}/__bench/mark`)).json();
   } catch (error) {
-    console.error(`bench: the baseline server's count could not be read (${error.message}): this run's CPU per request is not known`);
+    console.error(
+      `bench: the baseline server's count could not be read (${error.message}): this run's CPU per request is not known`,
+    );
     return null;
   }
 }
@@ -183,7 +199,11 @@ function loadproofRun(url, rate, seconds, measure, measureS = MEASURE_S) {
     `name: bench-${rate}\ndescription: engine benchmark\ntarget: { environment: mock, baseUrl: "${url}" }\nmaxInFlight: 2000\n` +
       `phases:\n  - { name: steady, duration: ${seconds}s, rpm: ${rate * 60} }\nthresholds: { documentedTargets: false }\n`,
   );
-  const child = spawnOn(0, [process.execPath, BIN, 'run', file, '--out', join(dir, 'out')], ['ignore', 'ignore', 'pipe']);
+  const child = spawnOn(
+    0,
+    [process.execPath, BIN, 'run', file, '--out', join(dir, 'out')],
+    ['ignore', 'ignore', 'pipe'],
+  );
   const started = new Promise((resolve) => {
     let err = '';
     child.stderr.on('data', (d) => {
@@ -228,12 +248,29 @@ function firstSecondLag(ndjson) {
 
 /** autocannon against `url`: at `rate` req/s (-R), or closed loop with `connections` when rate is null. */
 function autocannonRun(url, rate, seconds, measure, connections = 50, measureS = MEASURE_S) {
-  const args = [process.execPath, AUTOCANNON, '-j', '-c', String(rate === null ? connections : Math.min(connections, 20)), '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', JSON.stringify({ text: NOTE })];
+  const args = [
+    process.execPath,
+    AUTOCANNON,
+    '-j',
+    '-c',
+    String(rate === null ? connections : Math.min(connections, 20)),
+    '-d',
+    String(seconds),
+    '-m',
+    'POST',
+    '-H',
+    'content-type=application/json',
+    '-b',
+    JSON.stringify({ text: NOTE }),
+  ];
   if (rate !== null) args.push('-R', String(rate));
   args.push(`${url}/entityextraction/pipelines/vendor-phi-identification`);
   const child = spawnOn(0, args, ['ignore', 'pipe', 'ignore']);
   // autocannon starts its load as soon as it has loaded: a second is more than its start-up.
-  return jsonResult(child, measure ? sampleWindow(child, sleep(Math.max(0, 1000 - WARM_S * 1000)), measureS) : Promise.resolve(null));
+  return jsonResult(
+    child,
+    measure ? sampleWindow(child, sleep(Math.max(0, 1000 - WARM_S * 1000)), measureS) : Promise.resolve(null),
+  );
 }
 
 const lagOf = (s) => s?.overall?.sendLagMs?.p99 ?? null;
@@ -241,7 +278,12 @@ const withinBudget = (r) => {
   const s = r.summary;
   if (s === null) return false;
   const lag = lagOf(s);
-  return typeof lag === 'number' && lag <= LAG_BUDGET_MS && s.counts.dropped === 0 && s.counts.sent >= SENT_SHARE * s.counts.planned;
+  return (
+    typeof lag === 'number' &&
+    lag <= LAG_BUDGET_MS &&
+    s.counts.dropped === 0 &&
+    s.counts.sent >= SENT_SHARE * s.counts.planned
+  );
 };
 // Divided by the requests the server answered in the window, not by the planned rate: a tool that falls behind does not look cheaper.
 const perRequestUs = (w) => (w === null || !w.served ? null : (w.cpuS / w.served) * 1e6);
@@ -251,7 +293,9 @@ const fmt = (v, d = 0) => (v === null || v === undefined ? '—' : typeof v === 
 const { child: server, url } = await startServer();
 try {
   if (SERVER_WARM_S > 0) await autocannonRun(url, null, SERVER_WARM_S, false, 20);
-  console.log(`loadproof engine: ${REPS} repetitions, medians; ${PINNED ? 'client pinned to core 0, server to core 1 (taskset)' : 'not pinned (no taskset)'}; loopback; CPU over ${MEASURE_S} s after ${WARM_S} s of load; server warmed by ${SERVER_WARM_S} s of autocannon (not measured)`);
+  console.log(
+    `loadproof engine: ${REPS} repetitions, medians; ${PINNED ? 'client pinned to core 0, server to core 1 (taskset)' : 'not pinned (no taskset)'}; loopback; CPU over ${MEASURE_S} s after ${WARM_S} s of load; server warmed by ${SERVER_WARM_S} s of autocannon (not measured)`,
+  );
   console.log(`loadproof: ${BIN}`);
 
   // 1. Fixed rates.
@@ -277,18 +321,68 @@ try {
     const ratio = lpUs !== null && acUs !== null ? lpUs / acUs : null;
     const firstLag = median(lp.map((r) => r.startLag?.first ?? null));
     const restLag = median(lp.map((r) => r.startLag?.rest ?? null));
-    console.log(`${String(rate).padStart(5)} req/s   CPU/request  loadproof ${fmt(lpUs)} µs   autocannon -R ${fmt(acUs)} µs   ratio ${fmt(ratio, 2)}   peak RSS ${fmt(lpRss)} / ${fmt(acRss)} MiB   send lag p99 ${fmt(lag, 2)} ms, dropped ${fmt(dropped)}`);
-    rows.push({ figure: `client CPU per request at ${rate} req/s (µs)`, loadproof: lpUs, peer: acUs, ratio, target: "at most autocannon -R's", met: ratio === null ? null : ratio <= 1 });
-    console.log(`            send lag p99 of the first second ${fmt(firstLag, 2)} ms, of the rest ${fmt(restLag, 2)} ms`);
-    console.log(`            arrivals at the server, p99 per 10 ms ÷ mean: loadproof ${fmt(lpBurst, 1)}   autocannon -R ${fmt(acBurst, 1)}   bare paced client ${fmt(median(paced.map((r) => burstiness(r.window))), 1)}`);
-    console.log(`            bare paced node:net client (records nothing) ${fmt(floorUs)} µs/request; main-thread wake-ups per request: loadproof ${fmt(wakes(lp), 2)}   autocannon -R ${fmt(wakes(ac), 2)}   bare paced ${fmt(wakes(paced), 2)}`);
-    rows.push({ figure: `client CPU per request at ${rate} req/s ÷ the bare paced node:net client's (µs)`, loadproof: lpUs, peer: floorUs, ratio: lpUs !== null && floorUs ? lpUs / floorUs : null, target: 'reported: what the per-request record costs above even pacing', met: null });
-    rows.push({ figure: `main-thread wake-ups per request at ${rate} req/s`, loadproof: wakes(lp), peer: wakes(ac), ratio: wakes(lp) !== null && wakes(ac) ? wakes(lp) / wakes(ac) : null, target: 'reported (peer: autocannon -R); a wake-up costs ~100-165 µs on these machines', met: null });
-    rows.push({ figure: `arrivals at the server at ${rate} req/s: p99 per 10 ms ÷ mean (1 = evenly paced)`, loadproof: lpBurst, peer: acBurst, ratio: lpBurst !== null && acBurst ? lpBurst / acBurst : null, target: 'reported: how evenly each tool paces what it sends', met: null });
-    rows.push({ figure: `peak RSS at ${rate} req/s (MiB)`, loadproof: lpRss, peer: acRss, ratio: lpRss !== null && acRss !== null ? lpRss / acRss : null, target: 'reported', met: null });
+    console.log(
+      `${String(rate).padStart(5)} req/s   CPU/request  loadproof ${fmt(lpUs)} µs   autocannon -R ${fmt(acUs)} µs   ratio ${fmt(ratio, 2)}   peak RSS ${fmt(lpRss)} / ${fmt(acRss)} MiB   send lag p99 ${fmt(lag, 2)} ms, dropped ${fmt(dropped)}`,
+    );
+    rows.push({
+      figure: `client CPU per request at ${rate} req/s (µs)`,
+      loadproof: lpUs,
+      peer: acUs,
+      ratio,
+      target: "at most autocannon -R's",
+      met: ratio === null ? null : ratio <= 1,
+    });
+    console.log(
+      `            send lag p99 of the first second ${fmt(firstLag, 2)} ms, of the rest ${fmt(restLag, 2)} ms`,
+    );
+    console.log(
+      `            arrivals at the server, p99 per 10 ms ÷ mean: loadproof ${fmt(lpBurst, 1)}   autocannon -R ${fmt(acBurst, 1)}   bare paced client ${fmt(median(paced.map((r) => burstiness(r.window))), 1)}`,
+    );
+    console.log(
+      `            bare paced node:net client (records nothing) ${fmt(floorUs)} µs/request; main-thread wake-ups per request: loadproof ${fmt(wakes(lp), 2)}   autocannon -R ${fmt(wakes(ac), 2)}   bare paced ${fmt(wakes(paced), 2)}`,
+    );
+    rows.push({
+      figure: `client CPU per request at ${rate} req/s ÷ the bare paced node:net client's (µs)`,
+      loadproof: lpUs,
+      peer: floorUs,
+      ratio: lpUs !== null && floorUs ? lpUs / floorUs : null,
+      target: 'reported: what the per-request record costs above even pacing',
+      met: null,
+    });
+    rows.push({
+      figure: `main-thread wake-ups per request at ${rate} req/s`,
+      loadproof: wakes(lp),
+      peer: wakes(ac),
+      ratio: wakes(lp) !== null && wakes(ac) ? wakes(lp) / wakes(ac) : null,
+      target: 'reported (peer: autocannon -R); a wake-up costs ~100-165 µs on these machines',
+      met: null,
+    });
+    rows.push({
+      figure: `arrivals at the server at ${rate} req/s: p99 per 10 ms ÷ mean (1 = evenly paced)`,
+      loadproof: lpBurst,
+      peer: acBurst,
+      ratio: lpBurst !== null && acBurst ? lpBurst / acBurst : null,
+      target: 'reported: how evenly each tool paces what it sends',
+      met: null,
+    });
+    rows.push({
+      figure: `peak RSS at ${rate} req/s (MiB)`,
+      loadproof: lpRss,
+      peer: acRss,
+      ratio: lpRss !== null && acRss !== null ? lpRss / acRss : null,
+      target: 'reported',
+      met: null,
+    });
     if (rate === 1000) {
       const ratioLag = firstLag !== null && restLag ? firstLag / restLag : null;
-      rows.push({ figure: `send lag p99, first second ÷ the rest, at ${rate} req/s (ms)`, loadproof: firstLag, peer: restLag, ratio: ratioLag, target: 'the first second no worse than the rest (or within the 5 ms budget)', met: firstLag === null || restLag === null ? null : firstLag <= Math.max(restLag, LAG_BUDGET_MS) });
+      rows.push({
+        figure: `send lag p99, first second ÷ the rest, at ${rate} req/s (ms)`,
+        loadproof: firstLag,
+        peer: restLag,
+        ratio: ratioLag,
+        target: 'the first second no worse than the rest (or within the 5 ms budget)',
+        met: firstLag === null || restLag === null ? null : firstLag <= Math.max(restLag, LAG_BUDGET_MS),
+      });
     }
   }
 
@@ -302,8 +396,12 @@ try {
       for (let i = 0; i < SEARCH_REPS; i++) runs.push(await loadproofRun(url, rate, SEARCH_S, false));
       const within = runs.filter(withinBudget).length;
       const ok = within * 2 > runs.length;
-      const each = runs.map((r) => `${fmt(lagOf(r.summary), 1)} ms/${r.summary?.counts.dropped ?? '—'} dropped`).join(', ');
-      console.log(`  search ${String(rate).padStart(6)} req/s: send lag p99 and drops per run: ${each}; ${within} of ${runs.length} within → ${ok ? 'within' : 'over'}`);
+      const each = runs
+        .map((r) => `${fmt(lagOf(r.summary), 1)} ms/${r.summary?.counts.dropped ?? '—'} dropped`)
+        .join(', ');
+      console.log(
+        `  search ${String(rate).padStart(6)} req/s: send lag p99 and drops per run: ${each}; ${within} of ${runs.length} within → ${ok ? 'within' : 'over'}`,
+      );
       if (ok) good = rate;
       else bad = rate;
       if (bad === null) rate *= 2;
@@ -317,9 +415,25 @@ try {
     }
     const acMax = median(closed);
     const ratio = acMax ? good / acMax : null;
-    console.log(`highest rate within send lag p99 ≤ ${LAG_BUDGET_MS} ms, ≥ 99.5 % sent, no drop: loadproof ${good} req/s   autocannon closed-loop max ${fmt(acMax)} req/s   ratio ${fmt(ratio, 3)}`);
-    rows.push({ figure: `highest rate within the lag budget, in most of ${SEARCH_REPS} runs of ${SEARCH_S} s (req/s)`, loadproof: good, peer: null, ratio: null, target: '≥ 5,000 req/s on one core', met: good >= 5000 });
-    rows.push({ figure: 'highest rate within the lag budget ÷ autocannon closed-loop maximum', loadproof: good, peer: acMax, ratio, target: '≥ 0.3', met: ratio === null ? null : ratio >= 0.3 });
+    console.log(
+      `highest rate within send lag p99 ≤ ${LAG_BUDGET_MS} ms, ≥ 99.5 % sent, no drop: loadproof ${good} req/s   autocannon closed-loop max ${fmt(acMax)} req/s   ratio ${fmt(ratio, 3)}`,
+    );
+    rows.push({
+      figure: `highest rate within the lag budget, in most of ${SEARCH_REPS} runs of ${SEARCH_S} s (req/s)`,
+      loadproof: good,
+      peer: null,
+      ratio: null,
+      target: '≥ 5,000 req/s on one core',
+      met: good >= 5000,
+    });
+    rows.push({
+      figure: 'highest rate within the lag budget ÷ autocannon closed-loop maximum',
+      loadproof: good,
+      peer: acMax,
+      ratio,
+      target: '≥ 0.3',
+      met: ratio === null ? null : ratio >= 0.3,
+    });
   }
 
   // 3. Sparse arrivals: CPU while waiting, 5 req/s.
@@ -334,9 +448,17 @@ try {
     const lpShare = median(sparse.map((r) => share(r.window)));
     const acShare = median(sparseAc.map((r) => share(r.window)));
     console.log(`5 req/s: CPU ${fmt(lpShare, 2)} % of a core (autocannon -R 5: ${fmt(acShare, 2)} %)`);
-    rows.push({ figure: 'CPU while waiting between sparse arrivals, 5 req/s (% of a core)', loadproof: lpShare, peer: acShare, ratio: lpShare !== null && acShare ? lpShare / acShare : null, target: 'under 1 % of a core', met: lpShare === null ? null : lpShare < 1 });
+    rows.push({
+      figure: 'CPU while waiting between sparse arrivals, 5 req/s (% of a core)',
+      loadproof: lpShare,
+      peer: acShare,
+      ratio: lpShare !== null && acShare ? lpShare / acShare : null,
+      target: 'under 1 % of a core',
+      met: lpShare === null ? null : lpShare < 1,
+    });
   }
 } finally {
   server.kill('SIGTERM');
 }
-if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, `${JSON.stringify({ bench: 'engine', pinned: PINNED, rows })}\n`);
+if (process.env.BENCH_JSON)
+  writeFileSync(process.env.BENCH_JSON, `${JSON.stringify({ bench: 'engine', pinned: PINNED, rows })}\n`);

@@ -15,12 +15,14 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+
 import { request } from 'undici';
+
 import { createRng } from '../dist/core/rng.js';
-import { generateNote } from '../dist/texts/index.js';
 import { API_PATHS } from '../dist/spec/index.js';
+import { generateNote } from '../dist/texts/index.js';
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const SHORT_S = Number(process.env.BENCH_MEMORY_SHORT_S ?? 10);
@@ -39,7 +41,9 @@ const MiB = 2 ** 20;
 
 /** `node args` pinned to `core` when taskset exists. */
 function nodeOn(core, args, options = {}) {
-  return PINNED ? spawn('taskset', ['-c', String(core), process.execPath, ...args], options) : spawn(process.execPath, args, options);
+  return PINNED
+    ? spawn('taskset', ['-c', String(core), process.execPath, ...args], options)
+    : spawn(process.execPath, args, options);
 }
 
 /** RSS of a process now (bytes), or undefined once it is gone. */
@@ -70,7 +74,11 @@ function sampleRss(pid, onSample = () => {}) {
 const exited = (child) => new Promise((resolve) => child.on('exit', (code) => resolve(code)));
 
 async function startMock(timeScale = 1) {
-  const child = nodeOn(1, [CLI, 'mock', '--profile', 'zero', '--port', '0', '--json', '--time-scale', String(timeScale)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = nodeOn(
+    1,
+    [CLI, 'mock', '--profile', 'zero', '--port', '0', '--json', '--time-scale', String(timeScale)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const info = await new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -95,8 +103,13 @@ const median = (xs) => {
 async function runLoadproof(mock, phases, timeScale = 1, extra = '') {
   const dir = mkdtempSync(join(tmpdir(), 'loadproof-bench-memory-'));
   const file = join(dir, 'scenario.yaml');
-  writeFileSync(file, `name: memory\ndescription: bench memory\ntarget: { environment: mock, baseUrl: "${mock.info.url}" }\nthresholds: { documentedTargets: false }\n${extra}phases:\n${phases}\n`);
-  const child = nodeOn(0, [CLI, 'run', file, '--time-scale', String(timeScale), '--run-dir', join(dir, 'run')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  writeFileSync(
+    file,
+    `name: memory\ndescription: bench memory\ntarget: { environment: mock, baseUrl: "${mock.info.url}" }\nthresholds: { documentedTargets: false }\n${extra}phases:\n${phases}\n`,
+  );
+  const child = nodeOn(0, [CLI, 'run', file, '--time-scale', String(timeScale), '--run-dir', join(dir, 'run')], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d));
   const received = async () => {
@@ -128,7 +141,28 @@ async function runLoadproof(mock, phases, timeScale = 1, extra = '') {
 /** autocannon -R rps for `seconds` against the mock's identification endpoint; its peak RSS. */
 async function runAutocannon(mock, token, rps, seconds) {
   const body = JSON.stringify({ text: generateNote(createRng(1)) });
-  const child = nodeOn(0, [AUTOCANNON, '-R', String(rps), '-c', '64', '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-H', `authorization=Bearer ${token}`, '-b', body, mock.info.url + API_PATHS.identification], { stdio: 'ignore' });
+  const child = nodeOn(
+    0,
+    [
+      AUTOCANNON,
+      '-R',
+      String(rps),
+      '-c',
+      '64',
+      '-d',
+      String(seconds),
+      '-m',
+      'POST',
+      '-H',
+      'content-type=application/json',
+      '-H',
+      `authorization=Bearer ${token}`,
+      '-b',
+      body,
+      mock.info.url + API_PATHS.identification,
+    ],
+    { stdio: 'ignore' },
+  );
   const rss = sampleRss(pidOf(child));
   await exited(child);
   return rss.stop();
@@ -139,14 +173,21 @@ async function tokenOf(mock) {
   const res = await request(info.url + API_PATHS.token, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_id: info.clientId, client_secret: info.clientSecret, audience: info.audience, grant_type: 'client_credentials' }),
+    body: JSON.stringify({
+      client_id: info.clientId,
+      client_secret: info.clientSecret,
+      audience: info.audience,
+      grant_type: 'client_credentials',
+    }),
   });
   return (await res.body.json()).access_token;
 }
 
 const rows = [];
 const mib = (b) => Math.round((b / MiB) * 10) / 10;
-console.log(`loadproof bench:memory — ${REPS} repetitions, medians; ${PINNED ? 'pinned: loadproof/autocannon on core 0, mock on core 1 (taskset)' : 'not pinned (no taskset)'}`);
+console.log(
+  `loadproof bench:memory — ${REPS} repetitions, medians; ${PINNED ? 'pinned: loadproof/autocannon on core 0, mock on core 1 (taskset)' : 'not pinned (no taskset)'}`,
+);
 
 // 1 and 2: fixed 1,000 req/s, short and long, against autocannon.
 if (PARTS.has('fixed')) {
@@ -156,7 +197,10 @@ if (PARTS.has('fixed')) {
     const lp = { short: [], long: [], before: [] };
     const ac = { short: [], long: [] };
     for (let rep = 0; rep < Math.max(REPS, LONG_REPS); rep++) {
-      for (const [key, seconds] of [['short', SHORT_S], ['long', LONG_S]]) {
+      for (const [key, seconds] of [
+        ['short', SHORT_S],
+        ['long', LONG_S],
+      ]) {
         if (rep >= (key === 'short' ? REPS : LONG_REPS)) continue;
         const r = await runLoadproof(mock, `  - { name: fixed, duration: ${seconds}s, rpm: 60000 }`);
         lp[key].push(r.peak);
@@ -165,11 +209,34 @@ if (PARTS.has('fixed')) {
       }
     }
     const [ls, ll, as, al, before] = [lp.short, lp.long, ac.short, ac.long, lp.before].map(median);
-    console.log(`peak RSS at 1,000 req/s: loadproof ${mib(ls)} MiB (${SHORT_S} s) / ${mib(ll)} MiB (${LONG_S} s); autocannon ${mib(as)} / ${mib(al)} MiB`);
+    console.log(
+      `peak RSS at 1,000 req/s: loadproof ${mib(ls)} MiB (${SHORT_S} s) / ${mib(ll)} MiB (${LONG_S} s); autocannon ${mib(as)} / ${mib(al)} MiB`,
+    );
     console.log(`RSS before the first request: ${mib(before)} MiB (target < 100 MiB)`);
-    rows.push({ figure: `peak RSS at 1,000 req/s, ${LONG_S} s (MiB)`, loadproof: mib(ll), peer: mib(al), ratio: Math.round((ll / al) * 100) / 100, target: 'for reference: autocannon -R 1000 over the same time', met: null });
-    rows.push({ figure: `peak RSS growth ${SHORT_S} s → ${LONG_S} s at 1,000 req/s`, loadproof: Math.round((ll / ls) * 100) / 100, peer: Math.round((al / as) * 100) / 100, ratio: null, target: 'flat, 10 s vs 60 s (≤ 1.1×; the issue measured 146 / 147 MiB)', met: ll / ls <= 1.1 });
-    rows.push({ figure: 'RSS before the first request (MiB)', loadproof: mib(before), peer: null, ratio: null, target: 'under 100 MiB', met: before < 100 * MiB });
+    rows.push({
+      figure: `peak RSS at 1,000 req/s, ${LONG_S} s (MiB)`,
+      loadproof: mib(ll),
+      peer: mib(al),
+      ratio: Math.round((ll / al) * 100) / 100,
+      target: 'for reference: autocannon -R 1000 over the same time',
+      met: null,
+    });
+    rows.push({
+      figure: `peak RSS growth ${SHORT_S} s → ${LONG_S} s at 1,000 req/s`,
+      loadproof: Math.round((ll / ls) * 100) / 100,
+      peer: Math.round((al / as) * 100) / 100,
+      ratio: null,
+      target: 'flat, 10 s vs 60 s (≤ 1.1×; the issue measured 146 / 147 MiB)',
+      met: ll / ls <= 1.1,
+    });
+    rows.push({
+      figure: 'RSS before the first request (MiB)',
+      loadproof: mib(before),
+      peer: null,
+      ratio: null,
+      target: 'under 100 MiB',
+      met: before < 100 * MiB,
+    });
   } finally {
     await mock.close();
   }
@@ -187,15 +254,30 @@ if (PARTS.has('soak')) {
       try {
         return await runLoadproof(mock, `  - { name: soak, duration: ${hours}h, rpm: 6 }`, k, timeout);
       } catch (error) {
-        console.log(`  the ${hours} h soak failed (${String(error.message).split('\n').find((l) => l.includes('TARGET_UNREACHABLE')) ?? error.message}); trying once more`);
+        console.log(
+          `  the ${hours} h soak failed (${
+            String(error.message)
+              .split('\n')
+              .find((l) => l.includes('TARGET_UNREACHABLE')) ?? error.message
+          }); trying once more`,
+        );
         return runLoadproof(mock, `  - { name: soak, duration: ${hours}h, rpm: 6 }`, k, timeout);
       }
     };
     const one = await soak(1);
     const day = await soak(SOAK_HOURS);
     const ratio = day.peak / one.peak;
-    console.log(`soak at k = ${k}, 6 rpm (model): peak RSS ${mib(one.peak)} MiB (1 h) → ${mib(day.peak)} MiB (${SOAK_HOURS} h): ${ratio.toFixed(2)}×`);
-    rows.push({ figure: `peak RSS, ${SOAK_HOURS} h soak / 1 h (k = ${k})`, loadproof: mib(day.peak), peer: mib(one.peak), ratio: Math.round(ratio * 100) / 100, target: 'at most 1.2×', met: ratio <= 1.2 });
+    console.log(
+      `soak at k = ${k}, 6 rpm (model): peak RSS ${mib(one.peak)} MiB (1 h) → ${mib(day.peak)} MiB (${SOAK_HOURS} h): ${ratio.toFixed(2)}×`,
+    );
+    rows.push({
+      figure: `peak RSS, ${SOAK_HOURS} h soak / 1 h (k = ${k})`,
+      loadproof: mib(day.peak),
+      peer: mib(one.peak),
+      ratio: Math.round(ratio * 100) / 100,
+      target: 'at most 1.2×',
+      met: ratio <= 1.2,
+    });
   } finally {
     await mock.close();
   }
@@ -216,13 +298,25 @@ if (PARTS.has('mock')) {
       heap.push(memory.heapUsedBytes);
     }
     const ratio = after.at(-1) / after[0];
-    console.log(`mock RSS after a warm-up run and each of ${MOCK_RUNS} runs (${MOCK_RUN_S} s at up to 5,000 req/s): ${after.map(mib).join(' → ')} MiB (heap used ${heap.map(mib).join(' → ')} MiB): last/first ${ratio.toFixed(2)}×`);
-    rows.push({ figure: `mock RSS after run ${MOCK_RUNS} / after run 1`, loadproof: mib(after.at(-1)), peer: mib(after[0]), ratio: Math.round(ratio * 100) / 100, target: 'bounded: no growth across runs (≤ 1.1×)', met: ratio <= 1.1 });
+    console.log(
+      `mock RSS after a warm-up run and each of ${MOCK_RUNS} runs (${MOCK_RUN_S} s at up to 5,000 req/s): ${after.map(mib).join(' → ')} MiB (heap used ${heap.map(mib).join(' → ')} MiB): last/first ${ratio.toFixed(2)}×`,
+    );
+    rows.push({
+      figure: `mock RSS after run ${MOCK_RUNS} / after run 1`,
+      loadproof: mib(after.at(-1)),
+      peer: mib(after[0]),
+      ratio: Math.round(ratio * 100) / 100,
+      target: 'bounded: no growth across runs (≤ 1.1×)',
+      met: ratio <= 1.1,
+    });
   } finally {
     await mock.close();
   }
 }
 
 console.log('');
-for (const r of rows) console.log(`${r.met === true ? 'MET ' : r.met === false ? 'NOT MET' : '    '} ${r.figure}: ${r.loadproof}${r.peer === null ? '' : ` vs ${r.peer}`}${r.ratio === null ? '' : ` (${r.ratio}×)`} — target ${r.target}`);
+for (const r of rows)
+  console.log(
+    `${r.met === true ? 'MET ' : r.met === false ? 'NOT MET' : '    '} ${r.figure}: ${r.loadproof}${r.peer === null ? '' : ` vs ${r.peer}`}${r.ratio === null ? '' : ` (${r.ratio}×)`} — target ${r.target}`,
+  );
 if (process.env.BENCH_JSON) writeFileSync(process.env.BENCH_JSON, JSON.stringify({ bench: 'memory', rows }));

@@ -14,9 +14,12 @@ const LIMIT_MS = 60_000;
 const BIN = fileURLToPath(new URL('../bin/loadproof.js', import.meta.url));
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const mib = (bytes) => (bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KiB` : `${(bytes / 1024 / 1024).toFixed(0)} MiB`);
+const mib = (bytes) =>
+  bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KiB` : `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
-const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--json', '--profile', 'zero'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const child = spawn(process.execPath, [BIN, 'mock', '--port', '0', '--json', '--profile', 'zero'], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 const info = await new Promise((resolve, reject) => {
   let out = '';
   child.stdout.on('data', (d) => {
@@ -32,7 +35,12 @@ const stats = async () => (await fetch(`${info.url}/__mock/stats`)).json();
 const tokenReply = await fetch(`${info.url}/oauth/token`, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ client_id: info.clientId, client_secret: info.clientSecret, audience: info.audience, grant_type: 'client_credentials' }),
+  body: JSON.stringify({
+    client_id: info.clientId,
+    client_secret: info.clientSecret,
+    audience: info.audience,
+    grant_type: 'client_credentials',
+  }),
 });
 const { access_token: token } = await tokenReply.json();
 
@@ -53,12 +61,15 @@ function abuse(i) {
       while (!state.closed && sent < BODY_BYTES) {
         const chunk = CHUNK.subarray(0, Math.min(CHUNK.length, BODY_BYTES - sent));
         sent += chunk.length;
-        if (!socket.write(`${chunk.length.toString(16)}\r\n`) || !socket.write(chunk) || !socket.write('\r\n')) return void socket.once('drain', pump);
+        if (!socket.write(`${chunk.length.toString(16)}\r\n`) || !socket.write(chunk) || !socket.write('\r\n'))
+          return void socket.once('drain', pump);
       }
       if (!state.closed) resolve(state);
     };
     socket.once('connect', () => {
-      socket.write(`POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer ${token}\r\ntransfer-encoding: chunked\r\n\r\n`);
+      socket.write(
+        `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\nauthorization: Bearer ${token}\r\ntransfer-encoding: chunked\r\n\r\n`,
+      );
       pump();
     });
   });
@@ -68,7 +79,10 @@ try {
   await sleep(500);
   const before = await stats();
   const started = Date.now();
-  const results = await Promise.race([Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => abuse(i))), sleep(LIMIT_MS).then(() => null)]);
+  const results = await Promise.race([
+    Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => abuse(i))),
+    sleep(LIMIT_MS).then(() => null),
+  ]);
   if (results === null) throw new Error(`the bodies were not all sent or refused within ${LIMIT_MS} ms`);
   await sleep(500);
   const during = await stats();
@@ -78,9 +92,14 @@ try {
   for (const r of results) r.socket.destroy();
   await sleep(2000);
   const after = await stats();
-  console.log(`${CONNECTIONS} unfinished bodies of up to ${mib(BODY_BYTES)} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  console.log(`  closed by the mock: ${closed}; held open: ${CONNECTIONS - closed}; answers: ${JSON.stringify(statuses)}`);
-  const memory = (key) => `before ${mib(before.memory[key])}, while held ${mib(during.memory[key])}, after close ${mib(after.memory[key])}`;
+  console.log(
+    `${CONNECTIONS} unfinished bodies of up to ${mib(BODY_BYTES)} (${((Date.now() - started) / 1000).toFixed(1)} s)`,
+  );
+  console.log(
+    `  closed by the mock: ${closed}; held open: ${CONNECTIONS - closed}; answers: ${JSON.stringify(statuses)}`,
+  );
+  const memory = (key) =>
+    `before ${mib(before.memory[key])}, while held ${mib(during.memory[key])}, after close ${mib(after.memory[key])}`;
   console.log(`  RSS ${memory('rssBytes')}; heap used ${memory('heapUsedBytes')}`);
   if (during.buffered !== undefined) {
     console.log(`  buffered while held: ${JSON.stringify(during.buffered)}`);

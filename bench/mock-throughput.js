@@ -8,11 +8,13 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+
 import autocannon from 'autocannon';
 import { request } from 'undici';
+
 import { createRng } from '../dist/core/rng.js';
-import { generateNote } from '../dist/texts/index.js';
 import { API_PATHS } from '../dist/spec/index.js';
+import { generateNote } from '../dist/texts/index.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const REPS = Number(process.env.BENCH_REPS ?? 3);
@@ -23,7 +25,9 @@ const PINNED = existsSync('/usr/bin/taskset') || existsSync('/bin/taskset');
 
 /** Starts a server process (on core 1 when pinned) that prints one JSON line with its url. */
 function startServer(args) {
-  const child = PINNED ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = PINNED
+    ? spawn('taskset', ['-c', '1', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => {
@@ -47,14 +51,31 @@ const body = JSON.stringify({ text: note });
  * resolves with its JSON result.
  */
 function load(url, headers, seconds) {
-  const args = [here('../node_modules/autocannon/autocannon.js'), '-j', '-c', String(CONNECTIONS), '-d', String(seconds), '-m', 'POST', '-H', 'content-type=application/json', '-b', body];
+  const args = [
+    here('../node_modules/autocannon/autocannon.js'),
+    '-j',
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    String(seconds),
+    '-m',
+    'POST',
+    '-H',
+    'content-type=application/json',
+    '-b',
+    body,
+  ];
   for (const [name, value] of Object.entries(headers)) args.push('-H', `${name}=${value}`);
   args.push(url);
-  const child = PINNED ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'ignore'] }) : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+  const child = PINNED
+    ? spawn('taskset', ['-c', '0', process.execPath, ...args], { stdio: ['ignore', 'pipe', 'ignore'] })
+    : spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d) => (out += d));
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited ${code}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`autocannon exited ${code}`)),
+    );
   });
 }
 
@@ -84,15 +105,25 @@ try {
   const token = await json(info.url + API_PATHS.token, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_id: info.clientId, client_secret: info.clientSecret, audience: info.audience, grant_type: 'client_credentials' }),
+    body: JSON.stringify({
+      client_id: info.clientId,
+      client_secret: info.clientSecret,
+      audience: info.audience,
+      grant_type: 'client_credentials',
+    }),
   });
   const auth = { authorization: `Bearer ${token.access_token}` };
   const mockUrl = info.url + API_PATHS.identification;
   const rss = async () => (await json(`${info.url}/__mock/stats`)).memory.rssBytes / 2 ** 20;
 
-  console.log(`loadproof mock throughput: ${REPS} × ${SECONDS} s per server, ${CONNECTIONS} connections, ${note.length}-character note; ${PINNED ? 'pinned: servers on core 1, autocannon on core 0 (taskset)' : 'not pinned (no taskset)'}`);
+  console.log(
+    `loadproof mock throughput: ${REPS} × ${SECONDS} s per server, ${CONNECTIONS} connections, ${note.length}-character note; ${PINNED ? 'pinned: servers on core 1, autocannon on core 0 (taskset)' : 'not pinned (no taskset)'}`,
+  );
   // Other processes on the same cores move every figure but the ratios of one repetition less.
-  const load = () => loadavg().map((l) => l.toFixed(2)).join(', ');
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ');
   console.log(`load average before: ${load()}`);
   // Warm both (JIT, buffers) before measuring.
   await load(baseline.info.url, {}, 1);
@@ -107,25 +138,46 @@ try {
     const [b, m] = [bm.result, mm.result];
     cpu.base.push(bm.cpuPerRequestUs);
     cpu.mock.push(mm.cpuPerRequestUs);
-    if (m.non2xx > 0 || m.errors > 0) throw new Error(`the mock answered ${m.non2xx} non-2xx and ${m.errors} errors: not a throughput figure`);
+    if (m.non2xx > 0 || m.errors > 0)
+      throw new Error(`the mock answered ${m.non2xx} non-2xx and ${m.errors} errors: not a throughput figure`);
     base.push(b.requests.average);
     served.push(m.requests.average);
     rssAfter.push(await rss());
-    console.log(`  rep ${rep + 1}: bare node:http ${b.requests.average.toFixed(0)} req/s (p99 ${b.latency.p99} ms), mock ${m.requests.average.toFixed(0)} req/s (p99 ${m.latency.p99} ms), ratio ${(m.requests.average / b.requests.average).toFixed(2)}×; server CPU per request ${bm.cpuPerRequestUs.toFixed(0)} / ${mm.cpuPerRequestUs.toFixed(0)} µs; mock RSS ${rssAfter.at(-1).toFixed(1)} MiB`);
+    console.log(
+      `  rep ${rep + 1}: bare node:http ${b.requests.average.toFixed(0)} req/s (p99 ${b.latency.p99} ms), mock ${m.requests.average.toFixed(0)} req/s (p99 ${m.latency.p99} ms), ratio ${(m.requests.average / b.requests.average).toFixed(2)}×; server CPU per request ${bm.cpuPerRequestUs.toFixed(0)} / ${mm.cpuPerRequestUs.toFixed(0)} µs; mock RSS ${rssAfter.at(-1).toFixed(1)} MiB`,
+    );
   }
   console.log(`load average after: ${load()}`);
   const ratios = served.map((m, i) => m / base[i]);
   const ratio = median(ratios);
-  console.log(`median server CPU per request: bare node:http ${median(cpu.base).toFixed(0)} µs, mock ${median(cpu.mock).toFixed(0)} µs (ratio ${(median(cpu.base) / median(cpu.mock)).toFixed(2)}×: the throughput ratio when the server, not the load generator, is the limit)`);
-  console.log(`median: bare node:http ${median(base).toFixed(0)} req/s, mock ${median(served).toFixed(0)} req/s; ratio ${ratio.toFixed(2)}× (target ≥ ${TARGET_RATIO}×): ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'}`);
+  console.log(
+    `median server CPU per request: bare node:http ${median(cpu.base).toFixed(0)} µs, mock ${median(cpu.mock).toFixed(0)} µs (ratio ${(median(cpu.base) / median(cpu.mock)).toFixed(2)}×: the throughput ratio when the server, not the load generator, is the limit)`,
+  );
+  console.log(
+    `median: bare node:http ${median(base).toFixed(0)} req/s, mock ${median(served).toFixed(0)} req/s; ratio ${ratio.toFixed(2)}× (target ≥ ${TARGET_RATIO}×): ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'}`,
+  );
   if (process.env.BENCH_JSON) {
     writeFileSync(
       process.env.BENCH_JSON,
       JSON.stringify({
         bench: 'mock',
         rows: [
-          { figure: 'server CPU per request, bare node:http / mock (µs)', loadproof: Math.round(median(cpu.mock)), peer: Math.round(median(cpu.base)), ratio: Math.round((median(cpu.base) / median(cpu.mock)) * 100) / 100, target: 'for reference: the ceiling of the throughput ratio', met: null },
-          { figure: 'mock identification req/s (profile zero) vs bare node:http', loadproof: Math.round(median(served)), peer: Math.round(median(base)), ratio: Math.round(ratio * 100) / 100, target: 'at least 0.5 × a bare node:http server', met: ratio >= TARGET_RATIO },
+          {
+            figure: 'server CPU per request, bare node:http / mock (µs)',
+            loadproof: Math.round(median(cpu.mock)),
+            peer: Math.round(median(cpu.base)),
+            ratio: Math.round((median(cpu.base) / median(cpu.mock)) * 100) / 100,
+            target: 'for reference: the ceiling of the throughput ratio',
+            met: null,
+          },
+          {
+            figure: 'mock identification req/s (profile zero) vs bare node:http',
+            loadproof: Math.round(median(served)),
+            peer: Math.round(median(base)),
+            ratio: Math.round(ratio * 100) / 100,
+            target: 'at least 0.5 × a bare node:http server',
+            met: ratio >= TARGET_RATIO,
+          },
         ],
       }),
     );

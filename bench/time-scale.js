@@ -12,31 +12,44 @@
 // runs BENCH_REPS times (default 3), sequentially, and the medians are compared. Default cost: the
 // longest k = 1 reference (burst: 11 minutes) plus about 3 minutes of scaled runs. BENCH_TS_DOCUMENTED=0
 // skips part 2 (then about 4.5 minutes). No pinning: each run is one process, the mock in its thread.
-import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { loadproofRun, median, report, tempDir } from './lib/bench-kit.js';
 
 const REPS = Number(process.env.BENCH_REPS ?? 3);
 const REF_REPS = Number(process.env.BENCH_TS_REF_REPS ?? 3);
 const SECONDS = Number(process.env.BENCH_TS_SECONDS ?? 180);
-const SCALES = (process.env.BENCH_SCALES ?? '20,60').split(',').map(Number).filter((k) => k > 1);
+const SCALES = (process.env.BENCH_SCALES ?? '20,60')
+  .split(',')
+  .map(Number)
+  .filter((k) => k > 1);
 const SCENARIO_K = Number(process.env.BENCH_TS_SCENARIO_K ?? 60);
 const DOCUMENTED = process.env.BENCH_TS_DOCUMENTED !== '0';
-const SCENARIOS = ['sustained', 'burst', 'spike'].map((name) => ({ name, file: fileURLToPath(new URL(`../scenarios/${name}.yaml`, import.meta.url)) }));
+const SCENARIOS = ['sustained', 'burst', 'spike'].map((name) => ({
+  name,
+  file: fileURLToPath(new URL(`../scenarios/${name}.yaml`, import.meta.url)),
+}));
 
 const dir = tempDir('time-scale');
 const onePhase = join(dir, 'one-phase.yaml');
-writeFileSync(onePhase, `name: one-phase\ndescription: one phase of 100 rpm\nphases:\n  - { name: steady, duration: ${SECONDS}s, rpm: 100, warmup: 10s }\nthresholds: { documentedTargets: false }\n`);
+writeFileSync(
+  onePhase,
+  `name: one-phase\ndescription: one phase of 100 rpm\nphases:\n  - { name: steady, duration: ${SECONDS}s, rpm: 100, warmup: 10s }\nthresholds: { documentedTargets: false }\n`,
+);
 let runNo = 0;
 const runDir = (label) => join(dir, `${String(runNo++).padStart(3, '0')}-${label}`);
 const steady = (summary, phase = 0) => summary.phases[phase].steadyLatencyMs;
 
-console.log(`time-scale fidelity: k = 1 references concurrently, then k = ${SCALES.join(', ')} × ${REPS} (one phase, ${SECONDS} s)${DOCUMENTED ? `, the documented scenarios at k = ${SCENARIO_K} × ${REPS}` : ''}; runs in ${dir}`);
+console.log(
+  `time-scale fidelity: k = 1 references concurrently, then k = ${SCALES.join(', ')} × ${REPS} (one phase, ${SECONDS} s)${DOCUMENTED ? `, the documented scenarios at k = ${SCENARIO_K} × ${REPS}` : ''}; runs in ${dir}`,
+);
 const started = performance.now();
 
 // k = 1: every reference, REF_REPS times, at once.
-const references = (label, file, extra = []) => Promise.all(Array.from({ length: REF_REPS }, () => loadproofRun(file, runDir(`${label}-k1`), extra)));
+const references = (label, file, extra = []) =>
+  Promise.all(Array.from({ length: REF_REPS }, () => loadproofRun(file, runDir(`${label}-k1`), extra)));
 const refs = await Promise.all([
   references('nominal', onePhase, ['--mock-profile', 'nominal']),
   references('stall', onePhase, ['--mock-profile', 'stall']),
@@ -49,7 +62,13 @@ const reference = (runs, figure) => {
   const mid = median(values);
   const ratios = values.filter((v) => v !== null && mid).map((v) => v / mid);
   // Same seeds: the spread is the harness's timing noise, not sampling spread.
-  return { value: mid, spread: ratios.length === 0 ? '' : `k = 1 runs (same seeds) ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}× their median` };
+  return {
+    value: mid,
+    spread:
+      ratios.length === 0
+        ? ''
+        : `k = 1 runs (same seeds) ${Math.min(...ratios).toFixed(3)}–${Math.max(...ratios).toFixed(3)}× their median`,
+  };
 };
 console.log(`k = 1 references done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 
@@ -57,13 +76,24 @@ const scaled = new Map(SCALES.map((k) => [k, { nominal: [], stall: [] }]));
 const docsScaled = []; // per rep: { wallS, summaries }
 for (let rep = 0; rep < REPS; rep++) {
   for (const k of SCALES) {
-    scaled.get(k).nominal.push(await loadproofRun(onePhase, runDir(`nominal-k${k}`), ['--mock-profile', 'nominal', '--time-scale', String(k)]));
-    scaled.get(k).stall.push(await loadproofRun(onePhase, runDir(`stall-k${k}`), ['--mock-profile', 'stall', '--time-scale', String(k)]));
+    scaled
+      .get(k)
+      .nominal.push(
+        await loadproofRun(onePhase, runDir(`nominal-k${k}`), ['--mock-profile', 'nominal', '--time-scale', String(k)]),
+      );
+    scaled
+      .get(k)
+      .stall.push(
+        await loadproofRun(onePhase, runDir(`stall-k${k}`), ['--mock-profile', 'stall', '--time-scale', String(k)]),
+      );
   }
   if (DOCUMENTED) {
     const t0 = performance.now();
     const summaries = [];
-    for (const s of SCENARIOS) summaries.push((await loadproofRun(s.file, runDir(`${s.name}-k${SCENARIO_K}`), ['--time-scale', String(SCENARIO_K)])).summary);
+    for (const s of SCENARIOS)
+      summaries.push(
+        (await loadproofRun(s.file, runDir(`${s.name}-k${SCENARIO_K}`), ['--time-scale', String(SCENARIO_K)])).summary,
+      );
     docsScaled.push({ wallS: (performance.now() - t0) / 1000, summaries });
   }
 }
@@ -74,7 +104,14 @@ const nominalRef = reference(nominal1, (s) => steady(s).p95);
 for (const k of SCALES) {
   const p95 = median(scaled.get(k).nominal.map((r) => steady(r.summary).p95));
   const ratio = p95 / nominalRef.value;
-  rows.push({ figure: `nominal p95 (model ms), k = ${k} vs k = 1 (${nominalRef.spread})`, loadproof: p95, peer: nominalRef.value, ratio, target: 'within 3 % of k = 1', met: within(ratio, 0.03) });
+  rows.push({
+    figure: `nominal p95 (model ms), k = ${k} vs k = 1 (${nominalRef.spread})`,
+    loadproof: p95,
+    peer: nominalRef.value,
+    ratio,
+    target: 'within 3 % of k = 1',
+    met: within(ratio, 0.03),
+  });
 }
 const stallRef = reference(stall1, (s) => steady(s).p50);
 for (const k of SCALES) {
@@ -91,7 +128,14 @@ for (const k of SCALES) {
 }
 if (DOCUMENTED) {
   const wallS = median(docsScaled.map((d) => d.wallS));
-  rows.push({ figure: `sustained + burst + spike at k = ${SCENARIO_K}, wall s in all (29.5 min of model time)`, loadproof: wallS, peer: null, ratio: null, target: 'at most 60 s', met: wallS <= 60 });
+  rows.push({
+    figure: `sustained + burst + spike at k = ${SCENARIO_K}, wall s in all (29.5 min of model time)`,
+    loadproof: wallS,
+    peer: null,
+    ratio: null,
+    target: 'at most 60 s',
+    met: wallS <= 60,
+  });
   for (const [i, s] of SCENARIOS.entries()) {
     for (const [p, phase] of docs1[i][0].summary.phases.entries()) {
       const { value: ref, spread } = reference(docs1[i], (summary) => steady(summary, p).p95);

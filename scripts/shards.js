@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { parse, stringify } from 'yaml';
 
 const BIN = fileURLToPath(new URL('../bin/loadproof.js', import.meta.url));
@@ -20,18 +21,37 @@ const flag = (name, fallback) => {
 };
 const shards = Number(flag('--shards', '3'));
 const k = Number(flag('--time-scale', '20'));
-const out = resolve(flag('--out', join('reports', 'shards', new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z'))));
+const out = resolve(
+  flag(
+    '--out',
+    join(
+      'reports',
+      'shards',
+      new Date()
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z'),
+    ),
+  ),
+);
 const scenarioFile = args[0] ?? fileURLToPath(new URL('../scenarios/ci-regression.yaml', import.meta.url));
-if (!(Number.isInteger(shards) && shards >= 1 && shards <= 16)) throw new Error(`--shards: expected 1 to 16, got ${shards}`);
+if (!(Number.isInteger(shards) && shards >= 1 && shards <= 16))
+  throw new Error(`--shards: expected 1 to 16, got ${shards}`);
 
 /** Runs loadproof with `argv`, its output passed through with a prefix; resolves with its exit code. */
 function loadproof(argv, env = {}, prefix = '') {
-  const child = spawn(process.execPath, [BIN, ...argv], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const stream of [child.stdout, child.stderr]) stream.on('data', (d) => process.stdout.write(String(d).replace(/^(?=.)/gm, prefix)));
+  const child = spawn(process.execPath, [BIN, ...argv], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const stream of [child.stdout, child.stderr])
+    stream.on('data', (d) => process.stdout.write(String(d).replace(/^(?=.)/gm, prefix)));
   return new Promise((done) => child.on('exit', (code) => done(code ?? 1)));
 }
 
-const mock = spawn(process.execPath, [BIN, 'mock', '--json', '--time-scale', String(k)], { stdio: ['ignore', 'pipe', 'inherit'] });
+const mock = spawn(process.execPath, [BIN, 'mock', '--json', '--time-scale', String(k)], {
+  stdio: ['ignore', 'pipe', 'inherit'],
+});
 try {
   const { url } = JSON.parse(await new Promise((done) => mock.stdout.once('data', done)));
   mkdirSync(out, { recursive: true });
@@ -45,7 +65,24 @@ try {
   console.log(`shards: ${shards} shards of ${scenarioFile} against ${url} at time scale ${k}, starting at ${startAt}`);
   const codes = await Promise.all(
     Array.from({ length: shards }, (_, i) =>
-      loadproof(['run', copy, '--shard', `${i}/${shards}`, '--start-at', startAt, '--time-scale', String(k), '--run-dir', join(out, `shard-${i}`), '--no-charts', '--quiet'], { JOB_COMPLETION_INDEX: String(i) }, `[shard ${i}] `),
+      loadproof(
+        [
+          'run',
+          copy,
+          '--shard',
+          `${i}/${shards}`,
+          '--start-at',
+          startAt,
+          '--time-scale',
+          String(k),
+          '--run-dir',
+          join(out, `shard-${i}`),
+          '--no-charts',
+          '--quiet',
+        ],
+        { JOB_COMPLETION_INDEX: String(i) },
+        `[shard ${i}] `,
+      ),
     ),
   );
   if (codes.some((c) => c !== 0)) {

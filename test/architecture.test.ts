@@ -3,9 +3,10 @@
  * it. Above all the mock shares nothing with the engine but the spec's numbers, so it cannot
  * agree with the client by accident.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
@@ -32,7 +33,23 @@ const ALLOWED: Record<string, readonly string[]> = {
   report: ['core', 'scenario', 'plan', 'recorder', 'judge'],
   'run-folder': ['core', 'scenario', 'plan', 'recorder', 'judge', 'report'],
   deid: ['core', 'spec', 'texts', 'client', 'target', 'guard', 'plan', 'scenario'],
-  run: ['core', 'spec', 'texts', 'scenario', 'plan', 'guard', 'client', 'target', 'engine', 'recorder', 'judge', 'report', 'run-folder', 'deid', 'mock'],
+  run: [
+    'core',
+    'spec',
+    'texts',
+    'scenario',
+    'plan',
+    'guard',
+    'client',
+    'target',
+    'engine',
+    'recorder',
+    'judge',
+    'report',
+    'run-folder',
+    'deid',
+    'mock',
+  ],
   probe: ['core', 'spec', 'texts', 'scenario', 'plan', 'guard', 'client', 'target', 'recorder', 'judge', 'run-folder'],
   cli: ['*'],
 };
@@ -41,7 +58,9 @@ function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return sourceFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts')
+      ? [path]
+      : [];
   });
 }
 
@@ -65,7 +84,8 @@ export function violations(files: readonly string[], allowed: Record<string, rea
       if (folder === from) return [];
       const problems: string[] = [];
       if (!may.includes('*') && !may.includes(folder)) problems.push(`${shown(f)} → ${folder}: not allowed`);
-      if (relative(join(SRC, folder), to) !== 'index.ts') problems.push(`${shown(f)} → ${shown(to)}: past ${folder}/index.ts`);
+      if (relative(join(SRC, folder), to) !== 'index.ts')
+        problems.push(`${shown(f)} → ${shown(to)}: past ${folder}/index.ts`);
       return problems;
     });
   });
@@ -115,7 +135,9 @@ describe('src/ layering', () => {
   });
 
   it('every folder of src/ is in the design', () => {
-    const folders = readdirSync(SRC, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(SRC, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.filter((f) => !(f in ALLOWED))).toEqual([]);
     expect(Object.keys(ALLOWED).filter((f) => !folders.includes(f))).toEqual([]);
   });
@@ -130,27 +152,41 @@ describe('src/ layering', () => {
 
   // Only the guard issues the permit every send needs (src/core/send-permit.ts).
   it('only the guard makes a send permit', () => {
-    const makers = files.filter((f) => /\bissueSendPermit\b|\bas SendPermit\b|<SendPermit>/.test(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f));
-    expect(makers.filter((f) => !f.startsWith('guard/') && f !== join('core', 'send-permit.ts') && f !== join('core', 'index.ts'))).toEqual([]);
+    const makers = files
+      .filter((f) => /\bissueSendPermit\b|\bas SendPermit\b|<SendPermit>/.test(readFileSync(f, 'utf8')))
+      .map((f) => relative(SRC, f));
+    expect(
+      makers.filter(
+        (f) => !f.startsWith('guard/') && f !== join('core', 'send-permit.ts') && f !== join('core', 'index.ts'),
+      ),
+    ).toEqual([]);
     expect(makers).toContain(join('guard', 'permit.ts'));
   });
 
   // Everything that can open a connection is one of these: the sending ones take a SendPermit (checked on entry),
   // the others only listen. A new module with a network API fails here until it is classified.
   it('only the permit-taking senders and the listening servers use a network API', () => {
-    const NETWORK_MODULE = /^import\s+(?!type\s)([^;]*?)\s+from\s+'(?:node:)?(?:http|https|net|tls|http2|dgram|undici|autocannon)'/gm;
+    const NETWORK_MODULE =
+      /^import\s+(?!type\s)([^;]*?)\s+from\s+'(?:node:)?(?:http|https|net|tls|http2|dgram|undici|autocannon)'/gm;
     // Type-only imports open nothing, and neither do node:net's address checks (isIP, isIPv4, isIPv6).
     const ADDRESS_CHECKS_ONLY = /^\{\s*(?:isIP(?:v4|v6)?\s*,?\s*)+\}$/;
-    const usesNetwork = (text: string): boolean => /\bfetch\(/.test(text) || [...text.matchAll(NETWORK_MODULE)].some((m) => !ADDRESS_CHECKS_ONLY.test(m[1]!.trim()));
-    const users = files.filter((f) => usesNetwork(readFileSync(f, 'utf8'))).map((f) => relative(SRC, f).split(/[\\/]/).join('/'));
+    const usesNetwork = (text: string): boolean =>
+      /\bfetch\(/.test(text) || [...text.matchAll(NETWORK_MODULE)].some((m) => !ADDRESS_CHECKS_ONLY.test(m[1]!.trim()));
+    const users = files
+      .filter((f) => usesNetwork(readFileSync(f, 'utf8')))
+      .map((f) => relative(SRC, f).split(/[\\/]/).join('/'));
     const sending = ['client/small-request.ts', 'client/http1/connection.ts', 'probe/probe.ts'];
-    const listening = (f: string): boolean => f.startsWith('mock/') || f === 'run/metrics/server.ts' || f === 'run/warm-up.ts';
+    const listening = (f: string): boolean =>
+      f.startsWith('mock/') || f === 'run/metrics/server.ts' || f === 'run/warm-up.ts';
     expect(users).toEqual(expect.arrayContaining([...sending, 'run/metrics/server.ts']));
     expect(users.filter((f) => !sending.includes(f) && !listening(f))).toEqual([]);
-    for (const f of ['client/small-request.ts', 'probe/probe.ts', 'client/http1/pool.ts']) expect(readFileSync(join(SRC, f), 'utf8'), f).toMatch(/checkPermitted\(/);
+    for (const f of ['client/small-request.ts', 'probe/probe.ts', 'client/http1/pool.ts'])
+      expect(readFileSync(join(SRC, f), 'utf8'), f).toMatch(/checkPermitted\(/);
   });
 
   it('nothing imports the CLI', () => {
-    expect(files.filter((f) => folderOf(f) !== 'cli' && importsOf(f).some((to) => folderOf(to) === 'cli')).map(shown)).toEqual([]);
+    expect(
+      files.filter((f) => folderOf(f) !== 'cli' && importsOf(f).some((to) => folderOf(to) === 'cli')).map(shown),
+    ).toEqual([]);
   });
 });

@@ -7,7 +7,9 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
+
 // @ts-expect-error: a plain ESM script of the repository, without types
 import { REFERENCES } from '../scripts/reference.js';
 
@@ -29,7 +31,11 @@ const prose = (text: string): string => text.replace(/^```[\s\S]*?^```/gm, '').r
 
 /** A heading's anchor as GitHub makes it: lower case, punctuation out (not - or _), spaces to hyphens. */
 function slug(heading: string): string {
-  const text = heading.replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/`/g, '').trim().toLowerCase();
+  const text = heading
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/`/g, '')
+    .trim()
+    .toLowerCase();
   return text.replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
 }
 
@@ -37,7 +43,9 @@ function slug(heading: string): string {
 function anchorsOf(file: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
-  for (const match of read(file).replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6} (.*)$/gm)) {
+  for (const match of read(file)
+    .replace(/^```[\s\S]*?^```/gm, '')
+    .matchAll(/^#{1,6} (.*)$/gm)) {
     const base = slug(match[1]!);
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
@@ -55,7 +63,12 @@ function brokenLinks(file: string): string[] {
     const [path, anchor] = link.split('#') as [string, string | undefined];
     const target = path === '' ? file : relative(ROOT, resolve(ROOT, dirname(file), path));
     if (!existsSync(join(ROOT, target))) broken.push(`${file}: ${link} (no ${target})`);
-    else if (anchor !== undefined && target.endsWith('.md') && statSync(join(ROOT, target)).isFile() && !anchorsOf(target).has(anchor)) {
+    else if (
+      anchor !== undefined &&
+      target.endsWith('.md') &&
+      statSync(join(ROOT, target)).isFile() &&
+      !anchorsOf(target).has(anchor)
+    ) {
       broken.push(`${file}: ${link} (no heading #${anchor} in ${target})`);
     }
   }
@@ -71,9 +84,17 @@ describe('the generated references', () => {
 
   it('have a heading per command and per flag, and per field of the scenario', () => {
     const cli = read('docs/reference/cli.md');
-    for (const heading of ['## `loadproof run`', '### `run --time-scale`', '### `run <scenario>`', '### `mock --profile`', '## Exit codes']) expect(cli).toContain(`\n${heading}\n`);
+    for (const heading of [
+      '## `loadproof run`',
+      '### `run --time-scale`',
+      '### `run <scenario>`',
+      '### `mock --profile`',
+      '## Exit codes',
+    ])
+      expect(cli).toContain(`\n${heading}\n`);
     const scenario = read('docs/reference/scenario.md');
-    for (const heading of ['## `phases`', '### `phases[].rpm`', '### `target.environment`', '### `payload.split`']) expect(scenario).toContain(`\n${heading}\n`);
+    for (const heading of ['## `phases`', '### `phases[].rpm`', '### `target.environment`', '### `payload.split`'])
+      expect(scenario).toContain(`\n${heading}\n`);
   });
 });
 
@@ -88,11 +109,15 @@ describe('the docs', () => {
 
   it('every file of the repository the docs name (src/…, test/…, scripts/…) exists', () => {
     const named = DOCS.flatMap((file) =>
-      [...read(file).matchAll(/(?:^|[\s`(])\.?\/?((?:src|test|scripts|bench|deploy|scenarios)\/[\w./-]+)/gm)].map((m) => [file, m[1]!.replace(/[.,;:]+$/, '')] as const),
+      [...read(file).matchAll(/(?:^|[\s`(])\.?\/?((?:src|test|scripts|bench|deploy|scenarios)\/[\w./-]+)/gm)].map(
+        (m) => [file, m[1]!.replace(/[.,;:]+$/, '')] as const,
+      ),
     );
     expect(named.length).toBeGreaterThan(0);
     // A module named as it is imported (`./src/mock/index.js`) is its .ts file.
-    const missing = named.filter(([, path]) => !existsSync(join(ROOT, path)) && !existsSync(join(ROOT, path.replace(/\.js$/, '.ts'))));
+    const missing = named.filter(
+      ([, path]) => !existsSync(join(ROOT, path)) && !existsSync(join(ROOT, path.replace(/\.js$/, '.ts'))),
+    );
     expect(missing.map(([file, path]) => `${file}: ${path}`)).toEqual([]);
   });
 
@@ -106,18 +131,27 @@ describe('the docs', () => {
     // The table of test/architecture.test.ts, read from its source (that test owns it; this one only reads it).
     const source = read('test/architecture.test.ts');
     const table = source.slice(source.indexOf('const ALLOWED'), source.indexOf('};', source.indexOf('const ALLOWED')));
-    const allowed = Object.fromEntries([...table.matchAll(/^\s+'?([\w-]+)'?: \[([^\]]*)\],?$/gm)].map((m) => [m[1]!, [...m[2]!.matchAll(/'([^']+)'/g)].map((q) => q[1]!)]));
+    const allowed = Object.fromEntries(
+      [...table.matchAll(/^\s+'?([\w-]+)'?: \[([^\]]*)\],?$/gm)].map((m) => [
+        m[1]!,
+        [...m[2]!.matchAll(/'([^']+)'/g)].map((q) => q[1]!),
+      ]),
+    );
     expect(Object.keys(allowed).length).toBeGreaterThan(0);
-    const documented = Object.fromEntries([...read('docs/architecture.md').matchAll(/^\| `([\w-]+)` \| [^\n]* \| ([^|\n]+) \|$/gm)].map((m) => {
-      const imports = m[2]!.trim();
-      return [m[1]!, imports === 'nothing' ? [] : imports === 'every folder' ? ['*'] : imports.split(', ')];
-    }));
+    const documented = Object.fromEntries(
+      [...read('docs/architecture.md').matchAll(/^\| `([\w-]+)` \| [^\n]* \| ([^|\n]+) \|$/gm)].map((m) => {
+        const imports = m[2]!.trim();
+        return [m[1]!, imports === 'nothing' ? [] : imports === 'every folder' ? ['*'] : imports.split(', ')];
+      }),
+    );
     expect(documented).toEqual(allowed);
   });
 
   it('docs/architecture.md names every folder of src/', () => {
     const architecture = read('docs/architecture.md');
-    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.length).toBeGreaterThan(0);
     expect(folders.filter((folder) => !architecture.includes(`| \`${folder}\` |`))).toEqual([]);
   });

@@ -5,9 +5,10 @@
  * bypass the mask or a link. This test reads the sources: no other module may import a file-writing
  * function of node:fs, open a file for writing, or import node:fs whole.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
@@ -17,7 +18,20 @@ const WRITERS = ['run-folder/write.ts', 'core/write-whole-files.ts'];
  * that each shard wrote through the writer; merge itself reads no secret.
  */
 const EXCEPTIONS: Record<string, readonly string[]> = { 'run-folder/merge.ts': ['createWriteStream'] };
-const WRITE_FUNCTIONS = ['writeFile', 'writeFileSync', 'appendFile', 'appendFileSync', 'createWriteStream', 'writeSync', 'copyFile', 'copyFileSync', 'cp', 'cpSync', 'symlink', 'rename'];
+const WRITE_FUNCTIONS = [
+  'writeFile',
+  'writeFileSync',
+  'appendFile',
+  'appendFileSync',
+  'createWriteStream',
+  'writeSync',
+  'copyFile',
+  'copyFileSync',
+  'cp',
+  'cpSync',
+  'symlink',
+  'rename',
+];
 /** Opening is reading unless the flags write: a string flag w/a/x/r+, or a numeric flag that writes or creates. */
 const OPENS_TO_WRITE = /\bopen(?:Sync)?\([^)]*(?:['"](?:[wax]|r\+)|O_WRONLY|O_RDWR|O_CREAT|O_APPEND|O_TRUNC)/;
 
@@ -36,7 +50,10 @@ function fsImports(text: string): string[] {
     const clause = m[1]!;
     if (!clause.includes('{') || /^\s*[\w$]+\s*,|\*/.test(clause)) names.push('*');
     for (const n of clause.match(/\{([^}]*)\}/)?.[1]?.split(',') ?? []) {
-      const name = n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]!;
+      const name = n
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(/\s+as\s+/)[0]!;
       if (name !== '') names.push(name);
     }
   }
@@ -51,15 +68,21 @@ describe('one writer of files', () => {
       if (WRITERS.includes(rel)) continue;
       const text = readFileSync(file, 'utf8');
       const allowed = EXCEPTIONS[rel] ?? [];
-      for (const name of fsImports(text)) if ((name === '*' || WRITE_FUNCTIONS.includes(name)) && !allowed.includes(name)) offenders.push(`${rel}: imports ${name} from node:fs`);
+      for (const name of fsImports(text))
+        if ((name === '*' || WRITE_FUNCTIONS.includes(name)) && !allowed.includes(name))
+          offenders.push(`${rel}: imports ${name} from node:fs`);
       if (OPENS_TO_WRITE.test(text)) offenders.push(`${rel}: opens a file to write`);
     }
     expect(offenders).toEqual([]);
   });
 
   it('the check is not vacuous: it sees the writers themselves, and both mask', () => {
-    expect(fsImports(readFileSync(join(SRC, 'run-folder/write.ts'), 'utf8'))).toEqual(expect.arrayContaining(['createWriteStream']));
-    expect(fsImports(readFileSync(join(SRC, 'core/write-whole-files.ts'), 'utf8'))).toEqual(expect.arrayContaining(['open', 'rename', 'writeFile']));
+    expect(fsImports(readFileSync(join(SRC, 'run-folder/write.ts'), 'utf8'))).toEqual(
+      expect.arrayContaining(['createWriteStream']),
+    );
+    expect(fsImports(readFileSync(join(SRC, 'core/write-whole-files.ts'), 'utf8'))).toEqual(
+      expect.arrayContaining(['open', 'rename', 'writeFile']),
+    );
     for (const writer of WRITERS) expect(readFileSync(join(SRC, writer), 'utf8')).toContain('redactWritten(');
   });
 });

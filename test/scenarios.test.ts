@@ -5,14 +5,20 @@
  */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
+
 import { TokenBucket } from '../src/mock/limiter.js';
 import { buildPlan } from '../src/plan/index.js';
 import { loadScenario } from '../src/scenario/index.js';
 import { IDENTIFICATION_LIMITS } from '../src/spec/index.js';
 
 const DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
-const SPEC_RATE = { sustainedRpm: IDENTIFICATION_LIMITS.sustainedRpm, burstRpm: IDENTIFICATION_LIMITS.burstRpm, burstMinutes: IDENTIFICATION_LIMITS.burstMaxMinutes };
+const SPEC_RATE = {
+  sustainedRpm: IDENTIFICATION_LIMITS.sustainedRpm,
+  burstRpm: IDENTIFICATION_LIMITS.burstRpm,
+  burstMinutes: IDENTIFICATION_LIMITS.burstMaxMinutes,
+};
 
 /** How many planned arrivals a full spec bucket would reject. */
 async function rejectedBySpecBucket(file: string): Promise<number> {
@@ -25,13 +31,26 @@ async function rejectedBySpecBucket(file: string): Promise<number> {
 
 describe('scenarios/', () => {
   it('ships the seven documented scenarios', () => {
-    const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).sort();
-    expect(files).toEqual(['burst.yaml', 'capacity-step.yaml', 'ci-regression.yaml', 'deid.yaml', 'sandbox-burst.yaml', 'spike.yaml', 'sustained.yaml']);
+    const files = readdirSync(DIR)
+      .filter((f) => f.endsWith('.yaml'))
+      .sort();
+    expect(files).toEqual([
+      'burst.yaml',
+      'capacity-step.yaml',
+      'ci-regression.yaml',
+      'deid.yaml',
+      'sandbox-burst.yaml',
+      'spike.yaml',
+      'sustained.yaml',
+    ]);
   });
 
   it('deid.yaml plans 240 documents as 401 identification requests, inside the sustained rate, and predicts no 429', async () => {
     const { planScenario } = await import('../src/run/plan-scenario.js');
-    const [{ predict429s }, { DOCUMENTED_LIMITS }] = await Promise.all([import('../src/guard/index.js'), import('../src/plan/index.js')]);
+    const [{ predict429s }, { DOCUMENTED_LIMITS }] = await Promise.all([
+      import('../src/guard/index.js'),
+      import('../src/plan/index.js'),
+    ]);
     const { plan } = planScenario(await loadScenario(`${DIR}deid.yaml`), `${DIR}deid.yaml`, 1);
     expect(plan.documents!.count).toBe(240);
     expect(plan.arrivals).toBe(401);
@@ -54,7 +73,14 @@ describe('scenarios/', () => {
 
   // The plan is one arrival process across phases; the shipped phases hold whole
   // counts, so each still starts with an arrival at its start and holds rate × duration requests.
-  it.each(['sustained.yaml', 'burst.yaml', 'sandbox-burst.yaml', 'spike.yaml', 'ci-regression.yaml', 'capacity-step.yaml'])('%s: every phase starts with an arrival and holds its whole count', async (file) => {
+  it.each([
+    'sustained.yaml',
+    'burst.yaml',
+    'sandbox-burst.yaml',
+    'spike.yaml',
+    'ci-regression.yaml',
+    'capacity-step.yaml',
+  ])('%s: every phase starts with an arrival and holds its whole count', async (file) => {
     const plan = buildPlan(await loadScenario(DIR + file));
     for (const p of plan.phases) {
       expect(p.arrivalsMs[0]).toBe(p.startMs);
@@ -62,9 +88,12 @@ describe('scenarios/', () => {
     }
   });
 
-  it.each(['sustained.yaml', 'burst.yaml', 'sandbox-burst.yaml', 'spike.yaml', 'ci-regression.yaml'])('%s stays inside the documented rate-limit envelope', async (file) => {
-    expect(await rejectedBySpecBucket(file)).toBe(0);
-  });
+  it.each(['sustained.yaml', 'burst.yaml', 'sandbox-burst.yaml', 'spike.yaml', 'ci-regression.yaml'])(
+    '%s stays inside the documented rate-limit envelope',
+    async (file) => {
+      expect(await rejectedBySpecBucket(file)).toBe(0);
+    },
+  );
 
   it('capacity-step crosses the documented allowance (that is its purpose)', async () => {
     expect(await rejectedBySpecBucket('capacity-step.yaml')).toBeGreaterThan(0);

@@ -20,7 +20,10 @@ export const tempDir = (name) => mkdtempSync(join(tmpdir(), `loadproof-bench-${n
 /** Spawns `node args…` (pinned to `cpu` when taskset exists), bounded by `limitMs`; resolves {code, stdout, stderr, wallMs}. */
 export function runNode(args, { cpu, limitMs = 30 * 60_000 } = {}) {
   const started = performance.now();
-  const [cmd, argv] = TASKSET !== undefined && cpu !== undefined ? [TASKSET, ['-c', String(cpu), process.execPath, ...args]] : [process.execPath, args];
+  const [cmd, argv] =
+    TASKSET !== undefined && cpu !== undefined
+      ? [TASKSET, ['-c', String(cpu), process.execPath, ...args]]
+      : [process.execPath, args];
   const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -39,14 +42,28 @@ export function runNode(args, { cpu, limitMs = 30 * 60_000 } = {}) {
 export async function loadproofRun(scenarioFile, runDir, extra = [], options = {}) {
   const r = await runNode([BIN, 'run', scenarioFile, '--run-dir', runDir, ...extra], options);
   const summaryFile = join(runDir, 'summary.json');
-  if (!existsSync(summaryFile)) throw new Error(`loadproof run ${scenarioFile} ${extra.join(' ')}: no summary (exit ${r.code}): ${r.stderr.slice(-500)}`);
+  if (!existsSync(summaryFile))
+    throw new Error(
+      `loadproof run ${scenarioFile} ${extra.join(' ')}: no summary (exit ${r.code}): ${r.stderr.slice(-500)}`,
+    );
   return { code: r.code, wallMs: r.wallMs, summary: JSON.parse(readFileSync(summaryFile, 'utf8')), runDir };
 }
 
 /** Prints the rows as a table and writes them to $BENCH_JSON when it is set. */
 export function report(bench, rows, notes = []) {
-  const fmt = (v) => (v === null || v === undefined ? '–' : typeof v === 'number' ? String(Number(v.toPrecision(5))) : String(v));
-  const table = [['figure', 'loadproof', 'peer', 'ratio', 'target', 'met'], ...rows.map((r) => [r.figure, fmt(r.loadproof), fmt(r.peer), fmt(r.ratio), r.target, r.met === null ? '–' : r.met ? 'yes' : 'NO'])];
+  const fmt = (v) =>
+    v === null || v === undefined ? '–' : typeof v === 'number' ? String(Number(v.toPrecision(5))) : String(v);
+  const table = [
+    ['figure', 'loadproof', 'peer', 'ratio', 'target', 'met'],
+    ...rows.map((r) => [
+      r.figure,
+      fmt(r.loadproof),
+      fmt(r.peer),
+      fmt(r.ratio),
+      r.target,
+      r.met === null ? '–' : r.met ? 'yes' : 'NO',
+    ]),
+  ];
   const widths = table[0].map((_, i) => Math.max(...table.map((row) => row[i].length)));
   for (const row of table) console.log(row.map((c, i) => c.padEnd(widths[i])).join('  '));
   for (const n of notes) console.log(n);

@@ -56,7 +56,9 @@ function fire() {
 
 function finish() {
   const sorted = Array.from(lag.subarray(0, sent)).sort((a, b) => a - b);
-  process.stdout.write(`${JSON.stringify({ sent, answered, sendLagP99Ms: sorted[Math.ceil(0.99 * sorted.length) - 1] ?? null })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ sent, answered, sendLagP99Ms: sorted[Math.ceil(0.99 * sorted.length) - 1] ?? null })}\n`,
+  );
   process.exit(0);
 }
 

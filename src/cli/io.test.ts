@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { SecretMask } from '../core/redact.js';
 import { printable, terminalText } from './io.js';
 

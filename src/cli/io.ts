@@ -42,7 +42,16 @@ const u = (unit: number): string => `\\u${unit.toString(16).padStart(4, '0')}`;
  */
 export function terminalText(text: string): string {
   const own = text.startsWith(ERASE_LINE) ? ERASE_LINE : '';
-  return own + text.slice(own.length).replace(INVISIBLE, (c) => (c === '\r\n' || c === '\n' || c === '\t' ? c : Array.from({ length: c.length }, (_, i) => u(c.charCodeAt(i))).join('')));
+  return (
+    own +
+    text
+      .slice(own.length)
+      .replace(INVISIBLE, (c) =>
+        c === '\r\n' || c === '\n' || c === '\t'
+          ? c
+          : Array.from({ length: c.length }, (_, i) => u(c.charCodeAt(i))).join(''),
+      )
+  );
 }
 
 /** What a command prints, on its way out: secrets masked (every form), then made safe for a terminal. */

@@ -1,7 +1,7 @@
 /** What the client of one endpoint is set up with: where it sends, its token, clock, deadline and retry policy. */
 import type { Clock, Rng } from '../core/index.js';
-import type { RetryPolicy } from './retry.js';
 import type { ConnectionPool } from './http1/pool.js';
+import type { RetryPolicy } from './retry.js';
 import type { TokenProvider } from './token.js';
 
 /** What a request needs of the token provider. */

@@ -8,6 +8,7 @@
  * first attempt resolves to undefined (unsent).
  */
 import { setMaxListeners } from 'node:events';
+
 import { type Clock, TimeScale } from '../core/index.js';
 import { API_PATHS } from '../spec/index.js';
 import type { ApiClientSettings } from './api-settings.js';
@@ -37,7 +38,8 @@ export function createApiCall(settings: ApiClientSettings, path: string): ApiCal
   // flight, not a leak, so Node's warning past 10 listeners would be noise on the run's stderr.
   if (settings.stop !== undefined) setMaxListeners(0, settings.stop);
   const maxAttempts = settings.on429.policy === 'retry' ? settings.on429.maxAttempts : 1;
-  return (body, bodyBytes, seq, firstDueAtMs) => sendWithRetries(settings, attempt, maxAttempts, { body, bodyBytes, seq, firstDueAtMs });
+  return (body, bodyBytes, seq, firstDueAtMs) =>
+    sendWithRetries(settings, attempt, maxAttempts, { body, bodyBytes, seq, firstDueAtMs });
 }
 
 /** The request a planned arrival sends. */
@@ -60,7 +62,12 @@ interface Gathered {
 }
 
 /** Sends `request` until an answer is final (or the attempts run out, or the run stops). */
-async function sendWithRetries(settings: ApiClientSettings, attempt: AttemptFn, maxAttempts: number, request: PlannedRequest): Promise<RequestResult | undefined> {
+async function sendWithRetries(
+  settings: ApiClientSettings,
+  attempt: AttemptFn,
+  maxAttempts: number,
+  request: PlannedRequest,
+): Promise<RequestResult | undefined> {
   const clock = settings.clock;
   const stopped = (): boolean => settings.stop?.aborted === true;
   const gathered: Gathered = { attempts: 0, sentAtMs: clock.nowMs(), retryAfters: [], tries: [], waitMs: undefined };
@@ -73,7 +80,14 @@ async function sendWithRetries(settings: ApiClientSettings, attempt: AttemptFn, 
     if (token === undefined) return last;
     if (stopped()) return last;
     const handedAtMs = clock.nowMs();
-    const result = await attempt(request.body, request.bodyBytes, token, request.seq, gathered.attempts + 1, Math.min(dueAtMs, handedAtMs));
+    const result = await attempt(
+      request.body,
+      request.bodyBytes,
+      token,
+      request.seq,
+      gathered.attempts + 1,
+      Math.min(dueAtMs, handedAtMs),
+    );
     // Nothing left: the request stays as it was (unsent before its first attempt).
     if (result === undefined) return last;
     last = recordAttempt(gathered, result, handedAtMs, clock.nowMs());
@@ -111,7 +125,15 @@ function recordAttempt(gathered: Gathered, result: Attempt, handedAtMs: number, 
   const lastSentAtMs = result.sentAtMs ?? handedAtMs;
   if (gathered.attempts === 1) gathered.sentAtMs = lastSentAtMs;
   // Built field by field (no spreads of optional parts): this runs once per attempt.
-  const timing: { sentAtMs: number; endAtMs: number; status?: number; serviceMs?: number; lagMs?: number; waitMs?: number; errorCode?: string } = { sentAtMs: lastSentAtMs, endAtMs };
+  const timing: {
+    sentAtMs: number;
+    endAtMs: number;
+    status?: number;
+    serviceMs?: number;
+    lagMs?: number;
+    waitMs?: number;
+    errorCode?: string;
+  } = { sentAtMs: lastSentAtMs, endAtMs };
   if (result.status !== undefined) timing.status = result.status;
   if (result.errorCode !== undefined) timing.errorCode = result.errorCode;
   if (result.serviceMs !== undefined) timing.serviceMs = result.serviceMs;
@@ -120,7 +142,18 @@ function recordAttempt(gathered: Gathered, result: Attempt, handedAtMs: number, 
   gathered.tries.push(timing);
   gathered.waitMs = undefined;
   if (result.retryAfterS !== undefined) gathered.retryAfters.push(result.retryAfterS);
-  const final: { outcome: Outcome; status?: number; attempts: number; sentAtMs: number; lastSentAtMs: number; endAtMs: number; retryAfterS: number[]; tries: AttemptTiming[]; entities?: AnswerEntity[]; truncated?: boolean } = {
+  const final: {
+    outcome: Outcome;
+    status?: number;
+    attempts: number;
+    sentAtMs: number;
+    lastSentAtMs: number;
+    endAtMs: number;
+    retryAfterS: number[];
+    tries: AttemptTiming[];
+    entities?: AnswerEntity[];
+    truncated?: boolean;
+  } = {
     outcome: result.outcome,
     attempts: gathered.attempts,
     sentAtMs: gathered.sentAtMs,

@@ -7,7 +7,7 @@ import { MIN_SECRET_LENGTH, monotonicMs, type TimeScale } from '../core/index.js
 import { DUE_HEADER, ERROR_CODE_PATTERN, parseModelLag, parseModelTime } from '../spec/index.js';
 import type { ApiClientSettings } from './api-settings.js';
 import { attemptModelMs, attemptWallDeadlineMs } from './attempt-deadline.js';
-import { type Outcome, classifyError, classifyStatus } from './classify.js';
+import { classifyError, classifyStatus, type Outcome } from './classify.js';
 import type { Http1Response } from './http1/response.js';
 import { parseJsonObject } from './json.js';
 import type { AnswerEntity } from './request-result.js';
@@ -29,7 +29,14 @@ export interface Attempt {
 }
 
 /** One attempt; undefined when it cannot leave at all (a token a header cannot carry): not an attempt, nothing sent. */
-export type AttemptFn = (body: string, bodyBytes: number, token: string, seq: number, attemptNo: number, dueAtMs: number) => Promise<Attempt | undefined>;
+export type AttemptFn = (
+  body: string,
+  bodyBytes: number,
+  token: string,
+  seq: number,
+  attemptNo: number,
+  dueAtMs: number,
+) => Promise<Attempt | undefined>;
 
 /** What every attempt of one endpoint's client shares. */
 interface AttemptContext {
@@ -64,13 +71,16 @@ export function createAttempt(settings: ApiClientSettings, path: string, scale: 
         safeToken = token;
       }
       let sentAtMs: number | undefined;
-      const due = judgedOnModelTime ? `${DUE_HEADER}: ${(monotonicMs() - scale.toWallMs(settings.clock.nowMs() - dueAtMs)).toFixed(3)}\r\n` : '';
+      const due = judgedOnModelTime
+        ? `${DUE_HEADER}: ${(monotonicMs() - scale.toWallMs(settings.clock.nowMs() - dueAtMs)).toFixed(3)}\r\n`
+        : '';
       const bytes = `${headStart}${token}\r\nx-loadproof-seq: ${seq}\r\nx-loadproof-attempt: ${attemptNo}\r\n${due}content-length: ${bodyBytes}\r\n\r\n${body}`;
       settings.pool.request(
         bytes,
         wallTimeoutMs,
         () => (sentAtMs = settings.clock.nowMs()),
-        (error, res) => resolve(res === undefined ? failedAttempt(error, sentAtMs) : answeredAttempt(context, res, sentAtMs, token)),
+        (error, res) =>
+          resolve(res === undefined ? failedAttempt(error, sentAtMs) : answeredAttempt(context, res, sentAtMs, token)),
       );
     });
 }
@@ -85,7 +95,12 @@ function failedAttempt(error: unknown, sentAtMs: number | undefined): Attempt {
 }
 
 /** An attempt that got an answer: its Server-Timing, then its outcome, judged on model time at k > 1. */
-function answeredAttempt(context: AttemptContext, res: Http1Response, sentAtMs: number | undefined, token: string): Attempt {
+function answeredAttempt(
+  context: AttemptContext,
+  res: Http1Response,
+  sentAtMs: number | undefined,
+  token: string,
+): Attempt {
   const { settings, judgedOnModelTime } = context;
   const result: MutableAttempt = { outcome: 'error' };
   if (sentAtMs !== undefined) result.sentAtMs = sentAtMs;
@@ -94,7 +109,11 @@ function answeredAttempt(context: AttemptContext, res: Http1Response, sentAtMs: 
   const lagMs = judgedOnModelTime ? parseModelLag(res.headers['server-timing']) : undefined;
   if (lagMs !== undefined) result.lagMs = lagMs;
   // At k > 1 the wall deadline had room for overheads: the timeout is judged on the model time.
-  if (judgedOnModelTime && sentAtMs !== undefined && attemptModelMs(settings.clock.nowMs() - sentAtMs - (lagMs ?? 0), serviceMs, context.scale) > settings.timeoutMs) {
+  if (
+    judgedOnModelTime &&
+    sentAtMs !== undefined &&
+    attemptModelMs(settings.clock.nowMs() - sentAtMs - (lagMs ?? 0), serviceMs, context.scale) > settings.timeoutMs
+  ) {
     result.outcome = 'timeout';
     return result;
   }
@@ -148,6 +167,9 @@ export function errorCodeOf(body: string, token?: string): string | undefined {
   const value = parseJsonObject(body);
   const code = value?.error ?? value?.code;
   if (typeof code !== 'string' || !ERROR_CODE_PATTERN.test(code)) return undefined;
-  const echoes = token !== undefined && token.length >= MIN_SECRET_LENGTH && (code.includes(token) || (code.length >= MIN_SECRET_LENGTH && token.includes(code)));
+  const echoes =
+    token !== undefined &&
+    token.length >= MIN_SECRET_LENGTH &&
+    (code.includes(token) || (code.length >= MIN_SECRET_LENGTH && token.includes(code)));
   return echoes ? undefined : code;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { classifyError, classifyStatus } from './classify.js';
 
 const withCode = (code: string, message = code): Error => Object.assign(new Error(message), { code });

@@ -9,7 +9,19 @@
  * unanswered when the run's drain ended, so the run cancelled it.
  */
 
-export const OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'too_large', 'error', 'abandoned'] as const;
+export const OUTCOMES = [
+  'ok',
+  'http_429',
+  'http_504',
+  'http_other',
+  'timeout',
+  'reset',
+  'refused',
+  'malformed',
+  'too_large',
+  'error',
+  'abandoned',
+] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
 /** The outcome of a response with this status whose body was read (and, for 2xx, parsed) as expected. */
@@ -23,8 +35,20 @@ export function classifyStatus(status: number): Outcome {
 /** AnswerTooLargeError's code (src/client/http1/response.ts; small-request.ts throws the same). */
 export const TOO_LARGE_CODE = 'LOADPROOF_ANSWER_TOO_LARGE';
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED']);
-const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EADDRNOTAVAIL', 'ENOTFOUND', 'EAI_AGAIN']);
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT', 'ETIMEDOUT']);
+const REFUSED_CODES = new Set([
+  'ECONNREFUSED',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+const TIMEOUT_CODES = new Set([
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ETIMEDOUT',
+]);
 
 /** The outcome of a request that failed without a usable response. `deadlineHit`: our own timer fired. */
 export function classifyError(error: unknown, deadlineHit: boolean): Outcome {

@@ -4,14 +4,20 @@
  * (endpoint, status, wall ms) for the caller to show. A 429 is waited out (Retry-After, at most
  * MAX_RETRY_WAIT_S) and sent again, up to MAX_ATTEMPTS in all; any other status is an ApiCallError.
  */
-import { smallRequest, type SmallResponse } from './small-request.js';
-import { parseJsonObject } from './json.js';
-import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
 import type { SendPermit } from '../core/index.js';
-import { parseRetryAfterS } from './retry.js';
-import { HEADER_SAFE, tokenRequestBody } from './token.js';
 import { API_PATHS, type ApiEndpoint } from '../spec/index.js';
-import { type ChainCalls, ChainError, type FoundEntity, type IdentifyAnswer, type ObfuscateAnswer } from './chain-answers.js';
+import {
+  type ChainCalls,
+  ChainError,
+  type FoundEntity,
+  type IdentifyAnswer,
+  type ObfuscateAnswer,
+} from './chain-answers.js';
+import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
+import { parseJsonObject } from './json.js';
+import { parseRetryAfterS } from './retry.js';
+import { smallRequest, type SmallResponse } from './small-request.js';
+import { HEADER_SAFE, tokenRequestBody } from './token.js';
 
 export interface ApiTarget {
   /** The guard's permit to send to baseUrl. */
@@ -56,22 +62,32 @@ export interface ApiSession {
 }
 
 /** Sends one call, waiting out 429s; resolves to the 2xx answer (else an ApiCallError). */
-export async function call(session: ApiSession, endpoint: ApiEndpoint, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }): Promise<SmallResponse> {
+export async function call(
+  session: ApiSession,
+  endpoint: ApiEndpoint,
+  init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
+): Promise<SmallResponse> {
   const url = session.target.baseUrl.replace(/\/+$/, '') + API_PATHS[endpoint];
   const started = performance.now();
   let attempts = 0;
-  const record = (status: number | null): void => session.onCall?.({ endpoint, status, latencyMs: performance.now() - started, attempts });
+  const record = (status: number | null): void =>
+    session.onCall?.({ endpoint, status, latencyMs: performance.now() - started, attempts });
   for (;;) {
     attempts++;
     let res: SmallResponse;
     try {
       // Obfuscation's answer holds a whole document: its cap is its own (one call at a time here).
       const maxBytes = endpoint === 'obfuscation' ? { maxBytes: MAX_OBFUSCATION_ANSWER_BYTES } : {};
-      res = await smallRequest(session.target.permit, url, { ...init, ...maxBytes, signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))) });
+      res = await smallRequest(session.target.permit, url, {
+        ...init,
+        ...maxBytes,
+        signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))),
+      });
     } catch (error) {
       record(null);
       // The service did answer: too large to read is not "no answer".
-      if (error instanceof AnswerTooLargeError) throw new ApiCallError(endpoint, null, `${endpoint}: the answer from ${url} ${error.message}`);
+      if (error instanceof AnswerTooLargeError)
+        throw new ApiCallError(endpoint, null, `${endpoint}: the answer from ${url} ${error.message}`);
       const code = (error as { code?: string }).code ?? (error as Error).name;
       throw new ApiCallError(endpoint, null, `${endpoint}: no answer from ${url} (${code})`);
     }
@@ -83,7 +99,11 @@ export async function call(session: ApiSession, endpoint: ApiEndpoint, init: { m
     record(res.status);
     if (res.status < 200 || res.status > 299) {
       const code = parseJsonObject(res.text)?.error;
-      throw new ApiCallError(endpoint, res.status, `${endpoint}: ${url} answered ${res.status}${typeof code === 'string' && /^[\w.-]{1,64}$/.test(code) ? ` (${code})` : ''}${attempts > 1 ? ` after ${attempts} attempts` : ''}`);
+      throw new ApiCallError(
+        endpoint,
+        res.status,
+        `${endpoint}: ${url} answered ${res.status}${typeof code === 'string' && /^[\w.-]{1,64}$/.test(code) ? ` (${code})` : ''}${attempts > 1 ? ` after ${attempts} attempts` : ''}`,
+      );
     }
     return res;
   }
@@ -92,7 +112,8 @@ export async function call(session: ApiSession, endpoint: ApiEndpoint, init: { m
 /** The body as a JSON object, or a ChainError naming the endpoint and what was expected. */
 function jsonObject(endpoint: ApiEndpoint, res: SmallResponse, expected: string): Record<string, unknown> {
   const value = parseJsonObject(res.text);
-  if (value === undefined) throw new ChainError(`${endpoint}: the answer (${res.status}) is not a JSON object; expected ${expected}`);
+  if (value === undefined)
+    throw new ChainError(`${endpoint}: the answer (${res.status}) is not a JSON object; expected ${expected}`);
   return value;
 }
 
@@ -100,23 +121,44 @@ function jsonObject(endpoint: ApiEndpoint, res: SmallResponse, expected: string)
 export async function fetchToken(session: ApiSession): Promise<string> {
   const { target } = session;
   const body = tokenRequestBody(target);
-  const res = await call(session, 'token', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body });
+  const res = await call(session, 'token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body,
+  });
   const parsed = parseJsonObject(res.text);
   const token = parsed?.access_token;
   // An answer without a usable token is an authentication failure (a token ApiCallError with its status), as in run, probe and check.
   if (typeof token !== 'string' || token === '') {
-    const what = parsed === undefined ? 'is not a JSON object' : token === undefined ? 'has no access_token' : `has an access_token that is not a non-empty string (${token === null ? 'null' : typeof token})`;
-    throw new ApiCallError('token', res.status, `token: the answer (${res.status}) ${what}; expected {"access_token": "…"}`);
+    const what =
+      parsed === undefined
+        ? 'is not a JSON object'
+        : token === undefined
+          ? 'has no access_token'
+          : `has an access_token that is not a non-empty string (${token === null ? 'null' : typeof token})`;
+    throw new ApiCallError(
+      'token',
+      res.status,
+      `token: the answer (${res.status}) ${what}; expected {"access_token": "…"}`,
+    );
   }
   // An authentication failure where the token enters (not a request that then "gets no answer"): never sent.
-  if (!HEADER_SAFE.test(token)) throw new ApiCallError('token', res.status, `token: the access_token (${token.length} characters, not shown) holds characters a header cannot carry (only visible ASCII, RFC 6750); it was not sent`);
+  if (!HEADER_SAFE.test(token))
+    throw new ApiCallError(
+      'token',
+      res.status,
+      `token: the access_token (${token.length} characters, not shown) holds characters a header cannot carry (only visible ASCII, RFC 6750); it was not sent`,
+    );
   session.onToken?.(token);
   return token;
 }
 
 /** A Normalize session id (GET, bearer). */
 export async function createSession(session: ApiSession, token: string): Promise<string> {
-  const res = await call(session, 'session', { method: 'GET', headers: { authorization: `Bearer ${token}`, accept: 'application/json' } });
+  const res = await call(session, 'session', {
+    method: 'GET',
+    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+  });
   const id = jsonObject('session', res, '{"session_id": …}').session_id;
   if (typeof id !== 'string') throw new ChainError('session: the answer has no session_id string');
   return id;
@@ -133,7 +175,9 @@ export function httpChainCalls(session: ApiSession, token: string, style: 'tag' 
       const entities = body.entities.map((e: unknown, i: number): FoundEntity => {
         const { type, start, end, score } = (e ?? {}) as Record<string, unknown>;
         if (typeof type !== 'string' || typeof start !== 'number' || typeof end !== 'number') {
-          throw new ChainError(`identification: entities[${i}]: expected {"type": string, "start": integer, "end": integer}`);
+          throw new ChainError(
+            `identification: entities[${i}]: expected {"type": string, "start": integer, "end": integer}`,
+          );
         }
         return typeof score === 'number' ? { type, start, end, score } : { type, start, end };
       });
@@ -141,13 +185,22 @@ export function httpChainCalls(session: ApiSession, token: string, style: 'tag' 
     },
     async obfuscate(text, entities): Promise<ObfuscateAnswer> {
       const spans = entities.map(({ type, start, end }) => ({ type, start, end }));
-      const res = await call(session, 'obfuscation', { method: 'POST', headers, body: JSON.stringify({ text, entities: spans, style }) });
+      const res = await call(session, 'obfuscation', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ text, entities: spans, style }),
+      });
       const body = jsonObject('obfuscation', res, '{"text": …, "replacements": […]}');
       if (typeof body.text !== 'string') throw new ChainError('obfuscation: the answer has no "text" string');
       const replacements = Array.isArray(body.replacements)
         ? body.replacements.flatMap((r: unknown) => {
             const { type, start, end, replacement } = (r ?? {}) as Record<string, unknown>;
-            return typeof type === 'string' && typeof start === 'number' && typeof end === 'number' && typeof replacement === 'string' ? [{ type, start, end, replacement }] : [];
+            return typeof type === 'string' &&
+              typeof start === 'number' &&
+              typeof end === 'number' &&
+              typeof replacement === 'string'
+              ? [{ type, start, end, replacement }]
+              : [];
           })
         : [];
       return { text: body.text, replacements };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { errorCodeOf } from './attempt.js';
 
 describe("a 429's error code (which limit refused it)", () => {

@@ -1,12 +1,28 @@
-export { ApiCallError, type ApiSession, call as apiCall, type ApiTarget, type CallRecord, createSession, fetchToken, httpChainCalls } from './endpoint-calls.js';
-export { type ApiCallFn, type IdentifyFn, type RequestResult, createApiCall, createIdentify } from './api.js';
+export { type ApiCallFn, createApiCall, createIdentify, type IdentifyFn, type RequestResult } from './api.js';
 export { attemptWallDeadlineMs } from './attempt-deadline.js';
-export { type Outcome, TOO_LARGE_CODE, classifyStatus } from './classify.js';
+export {
+  type ChainCalls,
+  ChainError,
+  type FoundEntity,
+  type IdentifyAnswer,
+  type ObfuscateAnswer,
+  type Replacement,
+} from './chain-answers.js';
+export { classifyStatus, type Outcome, TOO_LARGE_CODE } from './classify.js';
+export {
+  call as apiCall,
+  ApiCallError,
+  type ApiSession,
+  type ApiTarget,
+  type CallRecord,
+  createSession,
+  fetchToken,
+  httpChainCalls,
+} from './endpoint-calls.js';
 export { MAX_ATTEMPTS, MAX_RETRY_WAIT_S } from './endpoint-calls.js';
 export { ResponseParser } from './http1/parser.js';
-export { MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
 export { ConnectionPool } from './http1/pool.js';
+export { MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
 export { parseJsonObject, textBody } from './json.js';
 export { smallRequest } from './small-request.js';
 export { HEADER_SAFE, type TokenClient, TokenProvider, tokenRequestBody } from './token.js';
-export { type ChainCalls, ChainError, type FoundEntity, type IdentifyAnswer, type ObfuscateAnswer, type Replacement } from './chain-answers.js';

@@ -58,4 +58,9 @@ export interface AttemptTiming {
 export type IdentifyFn = (text: string, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined>;
 
 /** Sends a JSON body (`bytes` long) as planned request `seq`, with the same attempts, deadlines and retries as identification. */
-export type ApiCallFn = (body: string, bytes: number, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined>;
+export type ApiCallFn = (
+  body: string,
+  bytes: number,
+  seq: number,
+  dueAtMs?: number,
+) => Promise<RequestResult | undefined>;

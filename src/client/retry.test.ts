@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { createRng } from '../core/rng.js';
 import { nextRetry, parseRetryAfterS } from './retry.js';
 
@@ -14,7 +15,11 @@ describe('nextRetry', () => {
         expect(d.source).toBe('retry-after');
         return d.delayMs;
       });
-    for (const [attempt, ceilingMs] of [[1, 1000], [2, 2000], [3, 4000]] as const) {
+    for (const [attempt, ceilingMs] of [
+      [1, 1000],
+      [2, 2000],
+      [3, 4000],
+    ] as const) {
       const d = delays(attempt);
       expect(Math.min(...d)).toBeGreaterThanOrEqual(2000);
       expect(Math.min(...d)).toBeLessThan(2000 + 0.05 * ceilingMs);

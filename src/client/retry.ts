@@ -17,7 +17,9 @@ export interface RetryPolicy {
   readonly maxDelayMs: number;
 }
 
-export type RetryDecision = { readonly retry: true; readonly delayMs: number; readonly source: 'retry-after' | 'backoff' } | { readonly retry: false };
+export type RetryDecision =
+  | { readonly retry: true; readonly delayMs: number; readonly source: 'retry-after' | 'backoff' }
+  | { readonly retry: false };
 
 /** Parses Retry-After as whole seconds (the spec's form); an HTTP-date or junk yields undefined. */
 export function parseRetryAfterS(header: string | string[] | undefined): number | undefined {
@@ -26,10 +28,19 @@ export function parseRetryAfterS(header: string | string[] | undefined): number 
   return Number(value);
 }
 
-export function nextRetry(policy: RetryPolicy, attemptsMade: number, retryAfterS: number | undefined, rng: Rng): RetryDecision {
+export function nextRetry(
+  policy: RetryPolicy,
+  attemptsMade: number,
+  retryAfterS: number | undefined,
+  rng: Rng,
+): RetryDecision {
   if (attemptsMade >= policy.maxAttempts) return { retry: false };
   const minimumMs = retryAfterS === undefined ? 0 : retryAfterS * 1000;
   if (minimumMs > policy.maxDelayMs) return { retry: false };
   const ceilingMs = Math.min(policy.maxDelayMs - minimumMs, policy.baseDelayMs * 2 ** (attemptsMade - 1));
-  return { retry: true, delayMs: minimumMs + rng.next() * ceilingMs, source: retryAfterS === undefined ? 'backoff' : 'retry-after' };
+  return {
+    retry: true,
+    delayMs: minimumMs + rng.next() * ceilingMs,
+    source: retryAfterS === undefined ? 'backoff' : 'retry-after',
+  };
 }

@@ -11,8 +11,9 @@
  */
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+
+import { checkPermitted, type SendPermit } from '../core/index.js';
 import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/response.js';
-import { type SendPermit, checkPermitted } from '../core/index.js';
 
 export interface SmallRequest {
   readonly method?: 'GET' | 'POST';
@@ -36,30 +37,47 @@ export function smallRequest(permit: SendPermit, url: string, options: SmallRequ
   checkPermitted(permit, url);
   return new Promise<SmallResponse>((resolve, reject) => {
     const send = new URL(url).protocol === 'https:' ? httpsRequest : httpRequest;
-    const headers = options.body === undefined ? { ...options.headers } : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
-    const req = send(url, { method: options.method ?? 'GET', headers, agent: false, ...(options.signal === undefined ? {} : { signal: options.signal }) }, (res) => {
-      const maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
-      const chunks: Buffer[] = [];
-      let bytes = 0;
-      // Settled first, then the socket closed: the rest of the answer is never read.
-      const tooLarge = (): void => {
-        reject(new AnswerTooLargeError(maxBytes));
-        req.destroy();
-      };
-      const announced = res.headers['content-length'];
-      if (announced !== undefined && Number(announced) > maxBytes) return tooLarge();
-      res.on('data', (chunk: Buffer) => {
-        bytes += chunk.length;
-        if (bytes > maxBytes) tooLarge();
-        else chunks.push(chunk);
-      });
-      res.on('error', reject);
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      // Closed before the answer was whole (a later settle is ignored).
-      res.on('close', () => {
-        if (!res.complete) reject(Object.assign(new Error('the connection closed before the answer was complete'), { code: 'ECONNRESET' }));
-      });
-    });
+    const headers =
+      options.body === undefined
+        ? { ...options.headers }
+        : { ...options.headers, 'content-length': String(Buffer.byteLength(options.body)) };
+    const req = send(
+      url,
+      {
+        method: options.method ?? 'GET',
+        headers,
+        agent: false,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      },
+      (res) => {
+        const maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
+        const chunks: Buffer[] = [];
+        let bytes = 0;
+        // Settled first, then the socket closed: the rest of the answer is never read.
+        const tooLarge = (): void => {
+          reject(new AnswerTooLargeError(maxBytes));
+          req.destroy();
+        };
+        const announced = res.headers['content-length'];
+        if (announced !== undefined && Number(announced) > maxBytes) return tooLarge();
+        res.on('data', (chunk: Buffer) => {
+          bytes += chunk.length;
+          if (bytes > maxBytes) tooLarge();
+          else chunks.push(chunk);
+        });
+        res.on('error', reject);
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        // Closed before the answer was whole (a later settle is ignored).
+        res.on('close', () => {
+          if (!res.complete)
+            reject(
+              Object.assign(new Error('the connection closed before the answer was complete'), { code: 'ECONNRESET' }),
+            );
+        });
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });

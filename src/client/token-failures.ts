@@ -3,7 +3,7 @@
  * spec gives a meaning (shared/spec/api-spec.md, "Authentication"), with the token endpoint's own words
  * when they are safe to quote. No secret is ever quoted.
  */
-import { RunFailure, redact } from '../core/index.js';
+import { redact, RunFailure } from '../core/index.js';
 import { classifyError } from './classify.js';
 import { MAX_ANSWER_BYTES } from './http1/response.js';
 
@@ -30,26 +30,75 @@ export function noAnswerFailure(url: string, error: unknown, timedOut: boolean):
   const outcome = classifyError(error, timedOut);
   // Our timeout's abort is named as the timeout it is (node's AbortError would say ABORT_ERR).
   const code = timedOut ? 'TimeoutError' : ((error as { code?: string }).code ?? (error as Error).name);
-  if (outcome === 'too_large') return new TokenCallFailed(new RunFailure('TARGET_UNREACHABLE', `cannot get a token from ${url}: its answer is larger than ${MAX_ANSWER_BYTES} bytes (too_large); it was not read past that.`, 'check target.baseUrl: a token answer is a small JSON object'), false);
-  return new TokenCallFailed(new RunFailure('TARGET_UNREACHABLE', `cannot get a token from ${url}: ${outcome} (${code}).`, 'check target.baseUrl and that the service (or mock) is running'), false);
+  if (outcome === 'too_large')
+    return new TokenCallFailed(
+      new RunFailure(
+        'TARGET_UNREACHABLE',
+        `cannot get a token from ${url}: its answer is larger than ${MAX_ANSWER_BYTES} bytes (too_large); it was not read past that.`,
+        'check target.baseUrl: a token answer is a small JSON object',
+      ),
+      false,
+    );
+  return new TokenCallFailed(
+    new RunFailure(
+      'TARGET_UNREACHABLE',
+      `cannot get a token from ${url}: ${outcome} (${code}).`,
+      'check target.baseUrl and that the service (or mock) is running',
+    ),
+    false,
+  );
 }
 
 /** An answer that gave no token a header can carry: `status`, its body as a JSON object (when it is one). */
-export function answerFailure(url: string, status: number, parsed: Record<string, unknown> | undefined, asker: Asker): TokenCallFailed {
+export function answerFailure(
+  url: string,
+  status: number,
+  parsed: Record<string, unknown> | undefined,
+  asker: Asker,
+): TokenCallFailed {
   const token = parsed?.access_token;
   // An authentication failure, not the target's: the token endpoint gave nothing usable, as final as a
   // refusal of the credentials. A string here is one a header cannot carry.
   if (status === 200 && typeof token === 'string') {
-    const what = token === '' ? 'an empty access_token' : `an access_token of ${token.length} characters that a header cannot carry (it holds a CR, LF, space, control or non-ASCII character; not shown)`;
-    return new TokenCallFailed(new RunFailure('AUTH_FAILED', `cannot authenticate: the token endpoint ${url} answered 200 with ${what}; an OAuth 2.0 access token is visible ASCII (RFC 6750), and loadproof does not send it.`, "no request was sent with it; ask the service's support about its tokens"), true);
+    const what =
+      token === ''
+        ? 'an empty access_token'
+        : `an access_token of ${token.length} characters that a header cannot carry (it holds a CR, LF, space, control or non-ASCII character; not shown)`;
+    return new TokenCallFailed(
+      new RunFailure(
+        'AUTH_FAILED',
+        `cannot authenticate: the token endpoint ${url} answered 200 with ${what}; an OAuth 2.0 access token is visible ASCII (RFC 6750), and loadproof does not send it.`,
+        "no request was sent with it; ask the service's support about its tokens",
+      ),
+      true,
+    );
   }
   // A 200 without a usable token (none, a number, null, not JSON): the same authentication failure, in every command.
   if (status === 200) {
-    const what = parsed === undefined ? 'a body that is not a JSON object' : token === undefined ? 'no access_token' : `an access_token that is not a string (${token === null ? 'null' : typeof token})`;
-    return new TokenCallFailed(new RunFailure('AUTH_FAILED', `cannot authenticate: the token endpoint ${url} answered 200 with ${what}; expected {"access_token": "…"} (a string).`, "no request was sent; ask the service's support about its tokens"), true);
+    const what =
+      parsed === undefined
+        ? 'a body that is not a JSON object'
+        : token === undefined
+          ? 'no access_token'
+          : `an access_token that is not a string (${token === null ? 'null' : typeof token})`;
+    return new TokenCallFailed(
+      new RunFailure(
+        'AUTH_FAILED',
+        `cannot authenticate: the token endpoint ${url} answered 200 with ${what}; expected {"access_token": "…"} (a string).`,
+        "no request was sent; ask the service's support about its tokens",
+      ),
+      true,
+    );
   }
   const refused = status === 401 || status === 403;
-  return new TokenCallFailed(new RunFailure(refused ? 'AUTH_FAILED' : 'TARGET_UNREACHABLE', explainStatus(status, parsed, asker), 'no load was sent'), refused);
+  return new TokenCallFailed(
+    new RunFailure(
+      refused ? 'AUTH_FAILED' : 'TARGET_UNREACHABLE',
+      explainStatus(status, parsed, asker),
+      'no load was sent',
+    ),
+    refused,
+  );
 }
 
 /** The spec's meaning of each token-call status, in words (shared/spec/api-spec.md, "Authentication"). */
@@ -61,7 +110,9 @@ function explainStatus(status: number, body: Record<string, unknown> | undefined
     403: `the audience "${asker.audience}" is missing or not this service's (403 Forbidden); set target.audience to the service's base URL`,
     400: 'the token request was malformed (400 Bad Request)',
   };
-  const what = meaning[status] ?? (status === 200 ? 'the token response had no access_token (200)' : `the token call failed with status ${status}`);
+  const what =
+    meaning[status] ??
+    (status === 200 ? 'the token response had no access_token (200)' : `the token call failed with status ${status}`);
   return `cannot authenticate: ${what}.${server}`;
 }
 
@@ -76,8 +127,12 @@ const OAUTH_TEXT = /^[\x20\x21\x23-\x5b\x5d-\x7e]{1,500}$/;
  */
 function serverWords(body: Record<string, unknown> | undefined, clientSecret: string): string {
   if (body?.error === undefined) return '';
-  const quoted = (value: unknown): string | undefined => (typeof value === 'string' && OAUTH_TEXT.test(value) ? redact(value, [clientSecret]) : undefined);
+  const quoted = (value: unknown): string | undefined =>
+    typeof value === 'string' && OAUTH_TEXT.test(value) ? redact(value, [clientSecret]) : undefined;
   const error = quoted(body.error) ?? '(an error code not shown: not a plain RFC 6749 code)';
-  const description = body.error_description === undefined ? '' : ` — ${quoted(body.error_description) ?? '(its description is not shown: it is not plain RFC 6749 text, and may echo the request)'}`;
+  const description =
+    body.error_description === undefined
+      ? ''
+      : ` — ${quoted(body.error_description) ?? '(its description is not shown: it is not plain RFC 6749 text, and may echo the request)'}`;
   return ` The server said: ${error}${description}.`;
 }

@@ -54,7 +54,12 @@ export interface TokenClient {
 
 /** The client-credentials token request's body, as the spec says (JSON, in this key order): the one builder of it. */
 export function tokenRequestBody(client: TokenClient): string {
-  return JSON.stringify({ client_id: client.clientId, client_secret: client.clientSecret, audience: client.audience, grant_type: GRANT_TYPE });
+  return JSON.stringify({
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+    audience: client.audience,
+    grant_type: GRANT_TYPE,
+  });
 }
 
 /** A token we can put in a header as is: visible ASCII (RFC 6750's b64token is a subset). */
@@ -201,14 +206,22 @@ export class TokenProvider {
         // The first call, before any load: its failure stops the run before anything is sent.
         if (!this.everHeld) throw error.failure;
         const midRun = `cannot renew the access token mid-run: ${error.failure.message} The run was stopped.`;
-        if (error.refused) this.fail(new RunFailure('AUTH_FAILED', midRun, 'everything measured until then is in the report'));
+        if (error.refused)
+          this.fail(new RunFailure('AUTH_FAILED', midRun, 'everything measured until then is in the report'));
         else {
           this.failuresInRow++;
-          this.retryAtMs = clock.nowMs() + Math.min(RENEW_BACKOFF_MS.max, RENEW_BACKOFF_MS.first * 2 ** (this.failuresInRow - 1));
+          this.retryAtMs =
+            clock.nowMs() + Math.min(RENEW_BACKOFF_MS.max, RENEW_BACKOFF_MS.first * 2 ** (this.failuresInRow - 1));
           const usable = this.held !== undefined && clock.nowMs() < this.held.expiresAtMs;
           if (usable) throw error.failure;
           if (this.failuresInRow >= MAX_RENEWAL_FAILURES) {
-            this.fail(new RunFailure(error.failure.code as 'TARGET_UNREACHABLE', `${midRun.replace(' The run was stopped.', '')} (${this.failuresInRow} attempts in a row, with back-off); the run was stopped.`, 'everything measured until then is in the report'));
+            this.fail(
+              new RunFailure(
+                error.failure.code as 'TARGET_UNREACHABLE',
+                `${midRun.replace(' The run was stopped.', '')} (${this.failuresInRow} attempts in a row, with back-off); the run was stopped.`,
+                'everything measured until then is in the report',
+              ),
+            );
           }
         }
       }
@@ -255,7 +268,8 @@ export class TokenProvider {
     const token = parsed?.access_token;
     // Checked where it enters: a token a header cannot carry is never used (nothing from a server is written
     // into a request), so no request is handed a token it cannot be sent with (see answerFailure).
-    if (status === 200 && typeof token === 'string' && HEADER_SAFE.test(token)) return this.keep(token, parsed!.expires_in, startMs);
+    if (status === 200 && typeof token === 'string' && HEADER_SAFE.test(token))
+      return this.keep(token, parsed!.expires_in, startMs);
     throw answerFailure(url, status, parsed, s);
   }
 
@@ -281,14 +295,23 @@ export class TokenProvider {
   /** Holds a new token, trusting at least MIN_TRUSTED_LIFETIME_S of its lifetime. */
   private keep(token: string, expiresIn: unknown, startMs: number): string {
     const s = this.settings;
-    const declaredS = typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : DEFAULT_LIFETIME_S;
+    const declaredS =
+      typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0 ? expiresIn : DEFAULT_LIFETIME_S;
     if (declaredS < MIN_TRUSTED_LIFETIME_S && !this.warnedShortLifetime) {
       this.warnedShortLifetime = true;
-      s.onWarning?.(`the token endpoint says tokens last ${declaredS} s; loadproof renews at most once per ${RENEW_AT * MIN_TRUSTED_LIFETIME_S} s (it trusts at least ${MIN_TRUSTED_LIFETIME_S} s), and renews at once when the service answers 401`);
+      s.onWarning?.(
+        `the token endpoint says tokens last ${declaredS} s; loadproof renews at most once per ${RENEW_AT * MIN_TRUSTED_LIFETIME_S} s (it trusts at least ${MIN_TRUSTED_LIFETIME_S} s), and renews at once when the service answers 401`,
+      );
     }
     const lifetimeMs = Math.max(declaredS, MIN_TRUSTED_LIFETIME_S) * 1000;
     s.onToken?.(token);
-    this.held = { value: token, renewAtMs: startMs + lifetimeMs * RENEW_AT, expiresAtMs: startMs + lifetimeMs, accepted: false, afterRejection: this.nextAfterRejection };
+    this.held = {
+      value: token,
+      renewAtMs: startMs + lifetimeMs * RENEW_AT,
+      expiresAtMs: startMs + lifetimeMs,
+      accepted: false,
+      afterRejection: this.nextAfterRejection,
+    };
     this.nextAfterRejection = false;
     this.everHeld = true;
     this.failuresInRow = 0;

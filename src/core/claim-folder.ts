@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, readdir, rm, rmdir } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+
 import { UsageError } from './errors.js';
 import { readRegular } from './read-bounded.js';
 import { writeNewFile } from './write-whole-files.js';
@@ -33,13 +34,15 @@ const notEmpty = (flag: string, dir: string, entries: string[]): UsageError => {
 
 async function inUse(flag: string, dir: string): Promise<UsageError> {
   const marker = join(dir, CLAIM_MARKER);
-  const holder = await readRegular(marker, 4096).then(
-    (text) => {
-      const h = JSON.parse(text) as { command?: unknown; pid?: unknown; host?: unknown; since?: unknown };
-      return ` (loadproof ${String(h.command)}, pid ${String(h.pid)} on ${String(h.host)}, since ${String(h.since)})`;
-    },
-    () => '',
-  ).catch(() => '');
+  const holder = await readRegular(marker, 4096)
+    .then(
+      (text) => {
+        const h = JSON.parse(text) as { command?: unknown; pid?: unknown; host?: unknown; since?: unknown };
+        return ` (loadproof ${String(h.command)}, pid ${String(h.pid)} on ${String(h.host)}, since ${String(h.since)})`;
+      },
+      () => '',
+    )
+    .catch(() => '');
   return new UsageError(
     `${flag} ${dir}: in use by another command${holder}: ${marker} claims it`,
     `nothing was sent or written, and nothing of that command's touched; two commands never share a folder: choose a new one. If no loadproof command is using it (one was killed, or its machine stopped), the marker was left behind: look at the folder, then remove ${CLAIM_MARKER} (and any files of the dead command) or choose a new folder`,
@@ -64,14 +67,22 @@ export async function claimEmptyFolder(dir: string, flag: string, command = 'run
   if (!made) {
     // A link to an empty folder is the user's own path to it; anything else in the way is refused.
     const entries = await readdir(dir).catch(() => undefined);
-    if (entries === undefined) throw new UsageError(`${flag} ${dir}: a file is in the way (not a folder)`, 'nothing was sent or written; choose a new folder');
+    if (entries === undefined)
+      throw new UsageError(
+        `${flag} ${dir}: a file is in the way (not a folder)`,
+        'nothing was sent or written; choose a new folder',
+      );
     if (entries.includes(CLAIM_MARKER)) throw await inUse(flag, dir);
     if (entries.length > 0) throw notEmpty(flag, dir, entries);
   }
   const token = randomUUID();
   const marker = join(dir, CLAIM_MARKER);
   try {
-    await writeNewFile(marker, `${JSON.stringify({ token, command, pid: process.pid, host: hostname(), since: new Date().toISOString() })}\n`, 0o644);
+    await writeNewFile(
+      marker,
+      `${JSON.stringify({ token, command, pid: process.pid, host: hostname(), since: new Date().toISOString() })}\n`,
+      0o644,
+    );
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw await inUse(flag, dir);
     throw error;

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { ManualClock, ScaledClock } from './clock.js';
 
 describe('ManualClock', () => {

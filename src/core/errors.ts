@@ -35,7 +35,12 @@ export class RunFailure extends LoadproofError {
 /** The guard refused the run before anything was sent: exit 3. */
 export class GuardRefusal extends LoadproofError {
   constructor(readonly reasons: readonly string[]) {
-    super('GUARD_REFUSED', EXIT.refusedByGuard, `refused before sending anything:\n${reasons.map((r) => `  ✖ ${r}`).join('\n')}`, 'nothing was sent; see docs/guard.md ("Safety and the guard")');
+    super(
+      'GUARD_REFUSED',
+      EXIT.refusedByGuard,
+      `refused before sending anything:\n${reasons.map((r) => `  ✖ ${r}`).join('\n')}`,
+      'nothing was sent; see docs/guard.md ("Safety and the guard")',
+    );
   }
 }
 

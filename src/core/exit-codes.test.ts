@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { EXIT, exitUnder } from './exit-codes.js';
 
 describe('--inconclusive', () => {
@@ -8,7 +9,11 @@ describe('--inconclusive', () => {
 
   it('never turns a failure, a failed run or an interruption into anything else', () => {
     for (const policy of ['fail', 'pass', 'exit5'] as const) {
-      expect([EXIT.pass, EXIT.slaNotMet, EXIT.badInput, EXIT.refusedByGuard, EXIT.runFailed, EXIT.interrupted].map((c) => exitUnder(policy, c))).toEqual([0, 1, 2, 3, 4, 130]);
+      expect(
+        [EXIT.pass, EXIT.slaNotMet, EXIT.badInput, EXIT.refusedByGuard, EXIT.runFailed, EXIT.interrupted].map((c) =>
+          exitUnder(policy, c),
+        ),
+      ).toEqual([0, 1, 2, 3, 4, 130]);
     }
   });
 });

@@ -20,4 +20,3 @@ export function exitUnder(policy: InconclusivePolicy, exitCode: number): number 
   if (exitCode !== EXIT.inconclusive) return exitCode;
   return policy === 'fail' ? EXIT.slaNotMet : policy === 'pass' ? EXIT.pass : EXIT.inconclusive;
 }
-

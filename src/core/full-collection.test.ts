@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
+
 import { collectGarbageNow } from './full-collection.js';
 
 describe('collectGarbageNow', () => {
   it('collects what is no longer reachable, old space included', () => {
-    let garbage: number[][] | undefined = Array.from({ length: 200 }, () => Array.from({ length: 20_000 }, (_, i) => i + 0.5));
+    let garbage: number[][] | undefined = Array.from({ length: 200 }, () =>
+      Array.from({ length: 20_000 }, (_, i) => i + 0.5),
+    );
     // Survive two collections so that it sits in old space, where only a full collection frees it.
     expect(collectGarbageNow()).toBe(true);
     expect(collectGarbageNow()).toBe(true);

@@ -1,19 +1,35 @@
-export { type CancelTimer, type Clock, ManualClock, ScaledClock, monotonicMs } from './clock.js';
-export { GuardRefusal, Interrupted, LoadproofError, RunFailure, ScenarioError, ThresholdAbort, UsageError } from './errors.js';
-export { EXIT, INCONCLUSIVE_POLICIES, type InconclusivePolicy, exitUnder } from './exit-codes.js';
-export { MAX_JSON_BYTES, RUN_SUBFOLDERS, checkRunFolder, openRegular, readLines, readRegular } from './read-bounded.js';
-export { type FolderClaim, claimEmptyFolder, dropClaim, releaseFolder } from './claim-folder.js';
+export { claimEmptyFolder, dropClaim, type FolderClaim, releaseFolder } from './claim-folder.js';
+export { type CancelTimer, type Clock, ManualClock, monotonicMs, ScaledClock } from './clock.js';
+export {
+  GuardRefusal,
+  Interrupted,
+  LoadproofError,
+  RunFailure,
+  ScenarioError,
+  ThresholdAbort,
+  UsageError,
+} from './errors.js';
+export { EXIT, exitUnder, INCONCLUSIVE_POLICIES, type InconclusivePolicy } from './exit-codes.js';
 export { collectGarbageNow } from './full-collection.js';
-export { type Exposure, checkListenHost, exposureOf } from './listen-host.js';
+export { checkListenHost, type Exposure, exposureOf } from './listen-host.js';
 export { deferMemoryReducer } from './memory-reducer.js';
-export { MIN_SECRET_LENGTH, SecretMask, redact, redactWritten } from './redact.js';
-export { type Rng, createRng, nextExponential, nextInt, nextLogNormalFactor, pick } from './rng.js';
-export { type SendPermit, checkPermitted, issueSendPermit } from './send-permit.js';
+export { checkRunFolder, MAX_JSON_BYTES, openRegular, readLines, readRegular, RUN_SUBFOLDERS } from './read-bounded.js';
+export { MIN_SECRET_LENGTH, redact, redactWritten, SecretMask } from './redact.js';
+export { createRng, nextExponential, nextInt, nextLogNormalFactor, pick, type Rng } from './rng.js';
+export { checkPermitted, issueSendPermit, type SendPermit } from './send-permit.js';
 export { countAtMost, countBelow } from './sorted.js';
 export { describeValue, escapeInvisible, formatMs, formatTable } from './text.js';
-export { UNANSWERED_MS, isUnanswered } from './unanswered.js';
 export { TIME_SCALE, TimeScale } from './time-scale.js';
+export { isUnanswered, UNANSWERED_MS } from './unanswered.js';
 export { firstInvalidUtf8 } from './utf8.js';
 export { LOADPROOF_VERSION } from './version.js';
+export {
+  type FileResult,
+  publishFolder,
+  removeRegular,
+  whyNot,
+  writeAtomically,
+  writeFileAtomically,
+  writeWhole,
+} from './write-whole-files.js';
 export { capYoungGeneration } from './young-generation.js';
-export { type FileResult, publishFolder, removeRegular, whyNot, writeAtomically, writeFileAtomically, writeWhole } from './write-whole-files.js';

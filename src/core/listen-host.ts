@@ -6,6 +6,7 @@
  * socket is bound to, whatever the spelling.
  */
 import { isIPv4, isIPv6 } from 'node:net';
+
 import { UsageError } from './errors.js';
 
 /** Who can reach a server, from the address its socket is bound to. */
@@ -21,7 +22,10 @@ export function checkListenHost(flag: string, text: string): string {
   // Brackets only around IPv6, as in a URL.
   if (text.startsWith('[') && text.endsWith(']') && isIPv6(text.slice(1, -1))) return text.slice(1, -1);
   if (isIPv4(text) || isIPv6(text) || DNS_NAME.test(text)) return text;
-  throw new UsageError(`${flag} ${JSON.stringify(text)}: ${text.trim() === '' ? 'empty' : 'not an address'}; ${EXPECTED}`, 'the default is 127.0.0.1 (this host only); nothing was sent');
+  throw new UsageError(
+    `${flag} ${JSON.stringify(text)}: ${text.trim() === '' ? 'empty' : 'not an address'}; ${EXPECTED}`,
+    'the default is 127.0.0.1 (this host only); nothing was sent',
+  );
 }
 
 /** Whether a bound address (as server.address() gives it, or a URL's host in brackets) is loopback, every interface (0.0.0.0, ::), or another interface. */

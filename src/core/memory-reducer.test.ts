@@ -1,6 +1,8 @@
 import { execFileSync } from 'node:child_process';
+
 import { describe, expect, it } from 'vitest';
-import { DEFERRED_DELAY_MS, deferMemoryReducer } from './memory-reducer.js';
+
+import { deferMemoryReducer, DEFERRED_DELAY_MS } from './memory-reducer.js';
 
 describe('deferMemoryReducer', () => {
   it('sets the reducer’s start delay beyond any run', () => {
@@ -19,6 +21,12 @@ describe('deferMemoryReducer', () => {
 
   it('names a flag this Node’s V8 takes, with this value', () => {
     // An unknown flag, or a value out of range, makes node exit with an error instead of running the script.
-    expect(execFileSync(process.execPath, [`--gc-memory-reducer-start-delay-ms=${DEFERRED_DELAY_MS}`, '-e', 'process.stdout.write("ok")'], { encoding: 'utf8' })).toBe('ok');
+    expect(
+      execFileSync(
+        process.execPath,
+        [`--gc-memory-reducer-start-delay-ms=${DEFERRED_DELAY_MS}`, '-e', 'process.stdout.write("ok")'],
+        { encoding: 'utf8' },
+      ),
+    ).toBe('ok');
   });
 });

@@ -2,12 +2,17 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { checkRunFolder, readLines, readRegular } from './read-bounded.js';
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'loadproof-run-folder-'));
 
-async function lines(text: string, bounds = { maxLineBytes: 200_000, maxBytes: 10_000_000 }): Promise<[number, string][]> {
+async function lines(
+  text: string,
+  bounds = { maxLineBytes: 200_000, maxBytes: 10_000_000 },
+): Promise<[number, string][]> {
   const file = join(fresh(), 'f');
   writeFileSync(file, text);
   const got: [number, string][] = [];
@@ -16,15 +21,22 @@ async function lines(text: string, bounds = { maxLineBytes: 200_000, maxBytes: 1
 }
 
 describe('readLines', () => {
-  it.each(['', 'a', 'a\n', 'a\nb', '\n\n', `${'é'.repeat(40_000)}\nx\n`, `${'x'.repeat(70_000)}\n${'y'.repeat(3)}`])('splits %j as split("\\n") does, numbering from 1, across chunks', async (text) => {
-    const want = text.split('\n');
-    if (want.at(-1) === '') want.pop();
-    expect(await lines(text)).toEqual(want.map((l, i) => [i + 1, l]));
-  });
+  it.each(['', 'a', 'a\n', 'a\nb', '\n\n', `${'é'.repeat(40_000)}\nx\n`, `${'x'.repeat(70_000)}\n${'y'.repeat(3)}`])(
+    'splits %j as split("\\n") does, numbering from 1, across chunks',
+    async (text) => {
+      const want = text.split('\n');
+      if (want.at(-1) === '') want.pop();
+      expect(await lines(text)).toEqual(want.map((l, i) => [i + 1, l]));
+    },
+  );
 
   it('refuses the first line over its bound, naming it, without reading the rest', async () => {
-    await expect(lines(`ok\n${'x'.repeat(101)}\n`, { maxLineBytes: 100, maxBytes: 10_000 })).rejects.toThrow(/ line 2: longer than 100 bytes/);
-    await expect(lines('x'.repeat(10_001), { maxLineBytes: 100_000, maxBytes: 10_000 })).rejects.toThrow(/10001 bytes, expected at most 10000/);
+    await expect(lines(`ok\n${'x'.repeat(101)}\n`, { maxLineBytes: 100, maxBytes: 10_000 })).rejects.toThrow(
+      / line 2: longer than 100 bytes/,
+    );
+    await expect(lines('x'.repeat(10_001), { maxLineBytes: 100_000, maxBytes: 10_000 })).rejects.toThrow(
+      /10001 bytes, expected at most 10000/,
+    );
   });
 });
 
@@ -34,7 +46,10 @@ describe('reading a run folder', () => {
     execFileSync('mkfifo', [join(dir, 'fifo')]);
     symlinkSync('/dev/zero', join(dir, 'zero'));
     for (const name of ['fifo', 'zero']) {
-      const error = await readRegular(join(dir, name)).then(() => undefined, (e: unknown) => e as { exitCode: number; message: string });
+      const error = await readRegular(join(dir, name)).then(
+        () => undefined,
+        (e: unknown) => e as { exitCode: number; message: string },
+      );
       expect(error?.exitCode).toBe(2);
       expect(error?.message).toContain(join(dir, name));
     }
@@ -50,6 +65,8 @@ describe('reading a run folder', () => {
     symlinkSync('/etc', join(dir, 'other', 'etc'));
     await expect(checkRunFolder(dir)).resolves.toBeUndefined();
     mkdirSync(join(dir, 'charts', 'inner'));
-    await expect(checkRunFolder(dir)).rejects.toThrow(`${join(dir, 'charts', 'inner')}: a folder, expected a regular file`);
+    await expect(checkRunFolder(dir)).rejects.toThrow(
+      `${join(dir, 'charts', 'inner')}: a folder, expected a regular file`,
+    );
   });
 });

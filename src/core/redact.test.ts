@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SecretMask, redact, redactWritten, secretForms } from './redact.js';
+
+import { redact, redactWritten, secretForms, SecretMask } from './redact.js';
 
 describe('redact', () => {
   it('replaces every occurrence of each secret', () => {
@@ -19,7 +20,9 @@ describe('SecretMask', () => {
     expect(mask.redact('nothing yet s3cr3t/"value"')).toBe('nothing yet s3cr3t/"value"');
     mask.add('s3cr3t/"value"');
     mask.add('tok');
-    expect(mask.redact('raw s3cr3t/"value" json s3cr3t/\\"value\\" url s3cr3t%2F%22value%22 tok')).toBe('raw [redacted] json [redacted] url [redacted] tok');
+    expect(mask.redact('raw s3cr3t/"value" json s3cr3t/\\"value\\" url s3cr3t%2F%22value%22 tok')).toBe(
+      'raw [redacted] json [redacted] url [redacted] tok',
+    );
   });
 
   it('keeps the tokens of a long run to the most recent few, so its cost per line stays bounded', () => {
@@ -27,7 +30,9 @@ describe('SecretMask', () => {
     mask.add('the-client-secret');
     for (let i = 0; i < 1000; i++) mask.addToken(`lpmock_at_token_number_${i}`);
     const perToken = secretForms('lpmock_at_token_number_999').length;
-    expect(mask.size).toBeLessThanOrEqual(secretForms('the-client-secret').length + perToken * SecretMask.RECENT_TOKENS);
+    expect(mask.size).toBeLessThanOrEqual(
+      secretForms('the-client-secret').length + perToken * SecretMask.RECENT_TOKENS,
+    );
     expect(mask.redact('the-client-secret lpmock_at_token_number_999')).toBe('[redacted] [redacted]');
   });
 });
@@ -35,25 +40,45 @@ describe('SecretMask', () => {
 describe('every form a secret can take on the way out', () => {
   const secret = `s3cr3t "q"\\b/s%+p&a=e<l>'x' sp\u0001\u007fé中😀\u202e`;
   const json = (s: string): string => JSON.stringify(s).slice(1, -1);
-  const ascii = (s: string): string => json(s).replace(/[^\u0000-\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const ascii = (s: string): string =>
+    json(s).replace(/[^\u0000-\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   const url = encodeURIComponent(secret);
   const forms: Record<string, string> = {
     raw: secret,
     'JSON once': json(secret),
     'JSON twice': json(json(secret)),
     'JSON, ASCII-only (\\uXXXX)': ascii(secret),
-    'JSON, ASCII-only, upper-case hex': ascii(secret).replace(/\\u([0-9a-f]{4})/g, (_, h: string) => `\\u${h.toUpperCase()}`),
+    'JSON, ASCII-only, upper-case hex': ascii(secret).replace(
+      /\\u([0-9a-f]{4})/g,
+      (_, h: string) => `\\u${h.toUpperCase()}`,
+    ),
     'JSON, "/" as "\\/"': json(secret).replaceAll('/', '\\/'),
     'JSON twice, ASCII-only': json(ascii(secret)),
     'URL-encoded': url,
     'URL-encoded, lower-case hex': url.replace(/%[0-9A-F]{2}/g, (h) => h.toLowerCase()),
     'URL-encoded, + for space': url.replaceAll('%20', '+'),
     'form-encoded': new URLSearchParams({ client_secret: secret }).toString(),
-    'HTML-escaped': secret.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
-    'XML-escaped, controls as U+FFFD (junit.xml)': secret.replace(/[\u0001\u007f]/g, (c) => (c === '\u0001' ? '\uFFFD' : c)).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&apos;'),
-    'HTML-escaped JSON': json(secret).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;'),
+    'HTML-escaped': secret
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;'),
+    'XML-escaped, controls as U+FFFD (junit.xml)': secret
+      .replace(/[\u0001\u007f]/g, (c) => (c === '\u0001' ? '\uFFFD' : c))
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&apos;'),
+    'HTML-escaped JSON': json(secret)
+      .replace(/&/g, '&amp;')
+      .replace(/</g, '&lt;')
+      .replace(/>/g, '&gt;')
+      .replace(/"/g, '&quot;')
+      .replace(/'/g, '&#39;'),
     base64: Buffer.from(secret).toString('base64'),
-    'base64url': Buffer.from(secret).toString('base64url'),
+    base64url: Buffer.from(secret).toString('base64url'),
     'Basic id:secret (offset 1)': `Basic ${Buffer.from(`a:${secret}`).toString('base64')}`,
     'Basic id:secret (offset 2)': `Basic ${Buffer.from(`ab:${secret}`).toString('base64')}`,
     'Basic id:secret (offset 0)': `Basic ${Buffer.from(`abc:${secret}`).toString('base64')}`,

@@ -32,7 +32,8 @@ const hex4 = (c: string): string => c.charCodeAt(0).toString(16).padStart(4, '0'
 const jsonInner = (s: string): string => JSON.stringify(s).slice(1, -1);
 /** Inside a JSON string, with every non-ASCII UTF-16 unit as \uXXXX (Python's ensure_ascii, Java's). */
 const jsonAscii = (s: string): string => jsonInner(s).replace(/[^\u0000-\u007f]/g, (c) => `\\u${hex4(c)}`);
-const upperUnicodeEscapes = (s: string): string => s.replace(/\\u([0-9a-f]{4})/g, (_, h: string) => `\\u${h.toUpperCase()}`);
+const upperUnicodeEscapes = (s: string): string =>
+  s.replace(/\\u([0-9a-f]{4})/g, (_, h: string) => `\\u${h.toUpperCase()}`);
 const slashEscaped = (s: string): string => s.replaceAll('/', '\\/');
 
 /** Every way one JSON encoder may write `s` inside a string. */
@@ -59,7 +60,11 @@ const ENTITY_SETS: readonly Record<string, string>[] = [
 ];
 function markupForms(s: string): string[] {
   // As report.html keeps it (controls and bidi removed) and as junit.xml does (XML 1.0's forbidden characters as U+FFFD).
-  const variants = [s, s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, ''), s.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD')];
+  const variants = [
+    s,
+    s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, ''),
+    s.replace(/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu, '\uFFFD'),
+  ];
   return variants.flatMap((v) => ENTITY_SETS.map((set) => v.replace(/[&<>"']/g, (c) => set[c]!)));
 }
 
@@ -70,7 +75,9 @@ function markupForms(s: string): string[] {
 function base64Cores(bytes: Buffer): string[] {
   const cores: string[] = [];
   for (let offset = 0; offset < 3; offset++) {
-    const encoded = Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').replace(/=+$/, '');
+    const encoded = Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString('base64')
+      .replace(/=+$/, '');
     const first = Math.ceil((8 * offset) / 6);
     const last = Math.floor((8 * (offset + bytes.length)) / 6); // exclusive: the last full sextet of the secret
     const core = encoded.slice(first, last);
@@ -89,7 +96,9 @@ export function secretForms(secret: string): string[] {
   const twice = [...once.map(jsonInner), jsonAscii(jsonInner(secret))];
   const urls = urlForms(secret);
   const markup = [secret, jsonInner(secret), jsonInner(jsonInner(secret))].flatMap(markupForms);
-  const base64 = [secret, new URLSearchParams({ v: secret }).toString().slice(2)].flatMap((f) => base64Cores(Buffer.from(f, 'utf8')));
+  const base64 = [secret, new URLSearchParams({ v: secret }).toString().slice(2)].flatMap((f) =>
+    base64Cores(Buffer.from(f, 'utf8')),
+  );
   const forms = [secret, ...once, ...twice, ...urls, ...markup, ...base64];
   return longestFirst(forms.filter((f) => f.length >= MIN_SECRET_LENGTH));
 }

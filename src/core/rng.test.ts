@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { createRng, nextExponential, nextInt } from './rng.js';
 
 describe('createRng', () => {

@@ -25,5 +25,8 @@ export function issueSendPermit(judged: Omit<SendPermit, typeof issuedByTheGuard
 
 /** Throws (a bug: nothing reaches here without a permit for elsewhere) unless `permit` covers `url`. */
 export function checkPermitted(permit: SendPermit, url: string): void {
-  if (!permit.allows(url)) throw new Error(`internal: a send to ${new URL(url).origin} that the guard's permit (${permit.environment}${permit.baseUrl === undefined ? ', embedded mock' : ` at ${permit.baseUrl}`}) does not cover`);
+  if (!permit.allows(url))
+    throw new Error(
+      `internal: a send to ${new URL(url).origin} that the guard's permit (${permit.environment}${permit.baseUrl === undefined ? ', embedded mock' : ` at ${permit.baseUrl}`}) does not cover`,
+    );
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { describeValue } from './text.js';
 
 describe('describeValue', () => {

@@ -8,7 +8,10 @@ export function formatMs(ms: number): string {
 }
 
 /** Rows of cells as aligned columns, two spaces apart; `alignRight(col)` right-aligns a column. */
-export function formatTable(rows: readonly (readonly string[])[], alignRight: (col: number) => boolean = () => false): string[] {
+export function formatTable(
+  rows: readonly (readonly string[])[],
+  alignRight: (col: number) => boolean = () => false,
+): string[] {
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)));
   return rows.map((r) =>
     r
@@ -40,6 +43,8 @@ export function escapeInvisible(text: string): string {
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'nothing';
   if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
-  const text = escapeInvisible((JSON.stringify(value) ?? String(value)).replace(/([a-z][\w+.-]*:\/\/)[^/@\s"]*@/gi, '$1…@'));
+  const text = escapeInvisible(
+    (JSON.stringify(value) ?? String(value)).replace(/([a-z][\w+.-]*:\/\/)[^/@\s"]*@/gi, '$1…@'),
+  );
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

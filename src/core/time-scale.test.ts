@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { UsageError } from './errors.js';
 import { TimeScale } from './time-scale.js';
 
@@ -33,6 +34,8 @@ describe('TimeScale', () => {
   });
 
   it('names the field it was read from when it refuses', () => {
-    expect(() => TimeScale.of(0, 'run.json timeScale')).toThrow('run.json timeScale: expected a number from 1 to 1000, got 0');
+    expect(() => TimeScale.of(0, 'run.json timeScale')).toThrow(
+      'run.json timeScale: expected a number from 1 to 1000, got 0',
+    );
   });
 });

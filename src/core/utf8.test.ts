@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { firstInvalidUtf8 } from './utf8.js';
 
 const at = (...bytes: number[]): number => firstInvalidUtf8(Uint8Array.from(bytes));

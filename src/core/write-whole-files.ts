@@ -5,6 +5,7 @@
  */
 import { constants } from 'node:fs';
 import { lstat, open, rename, rm, writeFile } from 'node:fs/promises';
+
 import { redactWritten } from './redact.js';
 
 /**
@@ -18,7 +19,11 @@ export async function writeFileAtomically(path: string, text: string | Buffer | 
   // A stale one (a crash) is removed, not opened: `rm` removes a link, never what it points at.
   await rm(partial, { force: true });
   try {
-    const file = await open(partial, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644);
+    const file = await open(
+      partial,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o644,
+    );
     try {
       // Piece by piece: a long run's summary is never one string in memory.
       if (Buffer.isBuffer(text)) await file.write(text);
@@ -103,5 +108,8 @@ export async function writeWhole(path: string, text: string): Promise<FileResult
  * never through a link, never over a file (EEXIST). Throws on failure.
  */
 export async function writeNewFile(path: string, text: string, mode = 0o666): Promise<void> {
-  await writeFile(path, redactWritten(text), { flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode });
+  await writeFile(path, redactWritten(text), {
+    flag: constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+    mode,
+  });
 }

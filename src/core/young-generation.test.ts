@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { YOUNG_GENERATION_CAP_BYTES, capYoungGeneration } from './young-generation.js';
+
+import { capYoungGeneration, YOUNG_GENERATION_CAP_BYTES } from './young-generation.js';
 
 afterEach(() => {
   vi.useRealTimers();

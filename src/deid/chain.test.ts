@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRng, pick } from '../core/rng.js';
-import { FIRST_NAMES, LAST_NAMES } from '../texts/lexicon.js';
-import { generateDocument } from '../texts/index.js';
-import { type MockServer, startMockServer } from '../mock/index.js';
+
+import { LOOPBACK_PERMIT } from '../../test/helpers/permit.js';
 import { type CallRecord, fetchToken, httpChainCalls } from '../client/endpoint-calls.js';
 import { type ChainCalls, ChainError, type FoundEntity } from '../client/index.js';
+import { createRng, pick } from '../core/rng.js';
+import { type MockServer, startMockServer } from '../mock/index.js';
+import { generateDocument } from '../texts/index.js';
+import { FIRST_NAMES, LAST_NAMES } from '../texts/lexicon.js';
 import { deidentify, mergeEntities } from './chain.js';
-import { LOOPBACK_PERMIT } from '../../test/helpers/permit.js';
 
 const SPLIT = { maxTokens: 1024, margin: 0.1 };
 
@@ -20,7 +21,13 @@ describe('deidentify against the real mock', () => {
   });
 
   const session = (calls: CallRecord[]) => ({
-    target: { permit: LOOPBACK_PERMIT, baseUrl: server.url, audience: server.audience, clientId: server.clientId, clientSecret: server.clientSecret },
+    target: {
+      permit: LOOPBACK_PERMIT,
+      baseUrl: server.url,
+      audience: server.audience,
+      clientId: server.clientId,
+      clientSecret: server.clientSecret,
+    },
     timeoutMs: 10_000,
     onCall: (c: CallRecord) => calls.push(c),
   });
@@ -35,14 +42,18 @@ describe('deidentify against the real mock', () => {
     let documents = 0;
     let split = 0;
     for (let i = 0; i < 24; i++) {
-      const doc = generateDocument(rng, { kinds: { progress: 1, discharge: 1, referral: 1 }, lengths: { short: 1, typical: 1, nearLimit: 1, long: 2 } });
+      const doc = generateDocument(rng, {
+        kinds: { progress: 1, discharge: 1, referral: 1 },
+        lengths: { short: 1, typical: 1, nearLimit: 1, long: 2 },
+      });
       const result = await deidentify(doc.text, api, { split: SPLIT, concurrency: 3, maxResplits: 2 });
       documents++;
       identifyRequests += result.identifyRequests;
       if (result.pieces.length > 1) split++;
       expect(result.truncatedPieces).toBe(0);
       expect(result.remaining).toBe(0);
-      for (const { value } of doc.phi) expect(result.text, `${value} in a ${doc.lengthClass} ${doc.kind}`).not.toContain(value);
+      for (const { value } of doc.phi)
+        expect(result.text, `${value} in a ${doc.lengthClass} ${doc.kind}`).not.toContain(value);
       // Entity offsets are the document's: each span holds text that was in it.
       for (const e of result.entities) expect(e.end).toBeLessThanOrEqual(doc.text.length);
       expect(result.replacements.length).toBe(result.entities.length);
@@ -61,7 +72,11 @@ describe('deidentify against the real mock', () => {
     const names = Array.from({ length: 150 }, () => `${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`);
     const text = names.join(', ');
     const token = await fetchToken(session([]));
-    const result = await deidentify(text, httpChainCalls(session([]), token, 'tag'), { split: SPLIT, concurrency: 4, maxResplits: 2 });
+    const result = await deidentify(text, httpChainCalls(session([]), token, 'tag'), {
+      split: SPLIT,
+      concurrency: 4,
+      maxResplits: 2,
+    });
     expect(result.seams).toBeGreaterThan(0);
     expect(names.filter((n) => result.text.includes(n))).toEqual([]);
     expect(result.remaining).toBe(0);
@@ -84,13 +99,21 @@ describe('deidentify against the real mock', () => {
     const emails = Array.from({ length: 26 }, (_, i) => `p${i}.x@example.org`);
     const text = emails.join(' ');
     const token = await fetchToken(session([]));
-    const result = await deidentify(text, httpChainCalls(session([]), token, 'mask'), { split: SPLIT, concurrency: 1, maxResplits: 2 });
+    const result = await deidentify(text, httpChainCalls(session([]), token, 'mask'), {
+      split: SPLIT,
+      concurrency: 1,
+      maxResplits: 2,
+    });
     expect(result.pieces).toHaveLength(1);
     expect(result.identifyRequests).toBeGreaterThan(1);
     expect(result.truncatedPieces).toBe(0);
     for (const e of emails) expect(result.text).not.toContain(e);
     // Without re-asking, the cap leaves some in.
-    const once = await deidentify(text, httpChainCalls(session([]), token, 'mask'), { split: SPLIT, concurrency: 1, maxResplits: 0 });
+    const once = await deidentify(text, httpChainCalls(session([]), token, 'mask'), {
+      split: SPLIT,
+      concurrency: 1,
+      maxResplits: 0,
+    });
     expect(once.truncatedPieces).toBe(1);
     expect(emails.some((e) => once.text.includes(e))).toBe(true);
   });
@@ -107,7 +130,13 @@ describe('deidentify with injected calls', () => {
 
   it('moves entities to document offsets and merges them', async () => {
     const text = `${'Filler words here. '.repeat(50)}\n\nJohn Smith was seen.`;
-    const result = await deidentify(text, fake((t) => (t.includes('John') ? [{ type: 'NAME', start: t.indexOf('John'), end: t.indexOf('John') + 10 }] : [])), { split: SPLIT, concurrency: 2, maxResplits: 2 });
+    const result = await deidentify(
+      text,
+      fake((t) =>
+        t.includes('John') ? [{ type: 'NAME', start: t.indexOf('John'), end: t.indexOf('John') + 10 }] : [],
+      ),
+      { split: SPLIT, concurrency: 2, maxResplits: 2 },
+    );
     expect(result.pieces.length).toBeGreaterThan(1);
     expect(result.entities).toEqual([{ type: 'NAME', start: text.indexOf('John'), end: text.indexOf('John') + 10 }]);
     expect(text.slice(result.entities[0]!.start, result.entities[0]!.end)).toBe('John Smith');
@@ -132,13 +161,23 @@ describe('deidentify with injected calls', () => {
     await deidentify(text, calls, { split: SPLIT, concurrency: 1, maxResplits: 0 });
     expect(most).toBe(1);
     const order: string[] = [];
-    const result = await deidentify(text, fake(() => [], order), { split: SPLIT, concurrency: 1, maxResplits: 0 });
+    const result = await deidentify(
+      text,
+      fake(() => [], order),
+      { split: SPLIT, concurrency: 1, maxResplits: 0 },
+    );
     expect(order).toEqual(result.pieces.map((p) => p.text));
   });
 
   it('counts entities whose text the obfuscation left in', async () => {
     const calls: ChainCalls = {
-      identify: async () => ({ entities: [{ type: 'NAME', start: 0, end: 4 }, { type: 'DATE', start: 5, end: 15 }], truncated: false }),
+      identify: async () => ({
+        entities: [
+          { type: 'NAME', start: 0, end: 4 },
+          { type: 'DATE', start: 5, end: 15 },
+        ],
+        truncated: false,
+      }),
       obfuscate: async (t) => ({ text: t.replace('John', '[NAME]'), replacements: [] }),
     };
     const result = await deidentify('John 01/02/2024', calls, { split: SPLIT, concurrency: 1, maxResplits: 0 });
@@ -146,11 +185,24 @@ describe('deidentify with injected calls', () => {
   });
 
   it('refuses an entity outside the text it was given', async () => {
-    await expect(deidentify('short text', fake(() => [{ type: 'NAME', start: 5, end: 50 }]), { split: SPLIT, concurrency: 1, maxResplits: 0 })).rejects.toThrow(ChainError);
+    await expect(
+      deidentify(
+        'short text',
+        fake(() => [{ type: 'NAME', start: 5, end: 50 }]),
+        { split: SPLIT, concurrency: 1, maxResplits: 0 },
+      ),
+    ).rejects.toThrow(ChainError);
   });
 
   it('merges overlapping entities into one span covering both, so no part of either stays in clear', () => {
-    expect(mergeEntities([{ type: 'B', start: 5, end: 9 }, { type: 'A', start: 0, end: 6 }, { type: 'C', start: 0, end: 3 }, { type: 'D', start: 9, end: 12 }])).toEqual([
+    expect(
+      mergeEntities([
+        { type: 'B', start: 5, end: 9 },
+        { type: 'A', start: 0, end: 6 },
+        { type: 'C', start: 0, end: 3 },
+        { type: 'D', start: 9, end: 12 },
+      ]),
+    ).toEqual([
       { type: 'A', start: 0, end: 9 },
       { type: 'D', start: 9, end: 12 },
     ]);

@@ -9,7 +9,7 @@
  * with small requests, a load run through its own client.
  */
 import { type ChainCalls, ChainError, type FoundEntity, type Replacement } from '../client/index.js';
-import { type Piece, type SplitLimits, maxPieceLength, seamPieces, splitDocument } from '../texts/index.js';
+import { maxPieceLength, type Piece, seamPieces, splitDocument, type SplitLimits } from '../texts/index.js';
 
 export interface ChainOptions {
   readonly split: SplitLimits;
@@ -51,9 +51,11 @@ export interface DeidResult {
   readonly remaining: number;
 }
 
-
 /** The pieces a document is first sent as: its split, then the seams around its cuts inside a sentence (what straddles a cut is whole in one of them). */
-export function documentPieces(text: string, split: SplitLimits): { readonly pieces: readonly Piece[]; readonly seams: number } {
+export function documentPieces(
+  text: string,
+  split: SplitLimits,
+): { readonly pieces: readonly Piece[]; readonly seams: number } {
   const first = splitDocument(text, split);
   const seams = seamPieces(text, first, maxPieceLength(split));
   return { pieces: [...first, ...seams].filter((p) => p.text.trim() !== ''), seams: seams.length };
@@ -73,8 +75,16 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
     identifyRequests++;
     const answer = await identify(piece.text);
     for (const e of answer.entities) {
-      if (!(Number.isInteger(e.start) && Number.isInteger(e.end) && e.start >= 0 && e.start < e.end && e.end <= piece.text.length)) {
-        throw new ChainError(`identification gave an entity at [${e.start}, ${e.end}) in a text of ${piece.text.length} characters`);
+      if (!(
+        Number.isInteger(e.start) &&
+        Number.isInteger(e.end) &&
+        e.start >= 0 &&
+        e.start < e.end &&
+        e.end <= piece.text.length
+      )) {
+        throw new ChainError(
+          `identification gave an entity at [${e.start}, ${e.end}) in a text of ${piece.text.length} characters`,
+        );
       }
     }
     const found = answer.entities.map((e) => ({ ...e, start: e.start + piece.offset, end: e.end + piece.offset }));
@@ -86,14 +96,18 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
       return found;
     }
     // The halves' own cuts get seams too; what the first answer found stays (merged), in case a half finds less.
-    const parts = [...halves, ...seamPieces(piece.text, halves, maxPieceLength(limits))].filter((h) => h.text.trim() !== '');
+    const parts = [...halves, ...seamPieces(piece.text, halves, maxPieceLength(limits))].filter(
+      (h) => h.text.trim() !== '',
+    );
     // Counted when planned, before any is sent: concurrent re-splits cannot pass the budget together.
     if (plannedRequests + parts.length > budget) {
       truncatedPieces++;
       return found;
     }
     plannedRequests += parts.length;
-    const again = await Promise.all(parts.map((h) => identifyPiece({ text: h.text, offset: piece.offset + h.offset }, depth + 1)));
+    const again = await Promise.all(
+      parts.map((h) => identifyPiece({ text: h.text, offset: piece.offset + h.offset }, depth + 1)),
+    );
     return [...found, ...again.flat()];
   };
 
@@ -102,7 +116,16 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
   const obfuscated = await calls.obfuscate(text, entities);
   // Checked, not trusted: what identification found must be gone from what obfuscation gave back.
   const remaining = entities.filter((e) => obfuscated.text.includes(text.slice(e.start, e.end))).length;
-  return { text: obfuscated.text, entities, replacements: obfuscated.replacements, pieces, seams, identifyRequests, truncatedPieces, remaining };
+  return {
+    text: obfuscated.text,
+    entities,
+    replacements: obfuscated.replacements,
+    pieces,
+    seams,
+    identifyRequests,
+    truncatedPieces,
+    remaining,
+  };
 }
 
 /** The limits of a re-split at `depth`: the piece budget halved that many times. */

@@ -7,16 +7,24 @@
  * sends more identification requests than were judged. The token and the client secret are
  * registered as secrets before any output.
  */
-import { RunFailure, TimeScale, UsageError, type SendPermit, type SecretMask } from '../core/index.js';
-// From the defaults, not the route: every CLI command loads this module, and none should load the mock's server code.
-import { MAX_OBFUSCATION_CHARS } from '../spec/index.js';
-import { type SplitLimits, readRegularText } from '../texts/index.js';
-import { ApiCallError, type CallRecord, fetchToken, httpChainCalls, ChainError, MAX_ATTEMPTS, MAX_RETRY_WAIT_S } from '../client/index.js';
-import { DEFAULT_CHAIN_OPTIONS, type DeidResult, deidentify, documentPieces, identifyBudget } from './chain.js';
-import { type GuardDecision, authorize } from '../guard/index.js';
+import {
+  ApiCallError,
+  type CallRecord,
+  ChainError,
+  fetchToken,
+  httpChainCalls,
+  MAX_ATTEMPTS,
+  MAX_RETRY_WAIT_S,
+} from '../client/index.js';
+import { RunFailure, type SecretMask, type SendPermit, TimeScale, UsageError } from '../core/index.js';
+import { authorize, type GuardDecision } from '../guard/index.js';
 import { buildPlan } from '../plan/index.js';
 import type { Phase, Scenario } from '../scenario/index.js';
+// From the defaults, not the route: every CLI command loads this module, and none should load the mock's server code.
+import { MAX_OBFUSCATION_CHARS } from '../spec/index.js';
 import type { ResolvedTarget } from '../target/index.js';
+import { readRegularText, type SplitLimits } from '../texts/index.js';
+import { DEFAULT_CHAIN_OPTIONS, deidentify, type DeidResult, documentPieces, identifyBudget } from './chain.js';
 
 /**
  * The largest document `deid` takes, in characters: it is obfuscated whole in one call, and the mock's
@@ -37,7 +45,8 @@ const tooLarge = (name: string, what: string): UsageError =>
 export function readDocumentFile(file: string): { readonly text: string; readonly notUtf8: boolean } {
   const read = readRegularText(file, file, { maxBytes: MAX_DEID_DOCUMENT_BYTES });
   if ('tooLarge' in read) throw tooLarge(file, `${read.tooLarge} bytes`);
-  if ('problem' in read) throw new UsageError(`${read.problem}; expected a text file, or - for standard input`, 'nothing was sent');
+  if ('problem' in read)
+    throw new UsageError(`${read.problem}; expected a text file, or - for standard input`, 'nothing was sent');
   return read;
 }
 
@@ -146,9 +155,15 @@ export async function deidOnce(options: DeidOnceOptions): Promise<DeidOnceOutcom
 /** A failed call as the CLI reports it (exit 4): authentication, an unreachable target, or an answer the chain cannot use. */
 export function asRunFailure(error: unknown, target: ResolvedTarget): unknown {
   if (error instanceof ApiCallError) {
-    if (error.endpoint === 'token' && error.status !== null) return new RunFailure('AUTH_FAILED', error.message, `credentials from ${target.credentialSource}`);
+    if (error.endpoint === 'token' && error.status !== null)
+      return new RunFailure('AUTH_FAILED', error.message, `credentials from ${target.credentialSource}`);
     return new RunFailure(error.status === null ? 'TARGET_UNREACHABLE' : 'RUN_FAILED', error.message);
   }
-  if (error instanceof ChainError) return new RunFailure('RUN_FAILED', error.message, 'the answer did not have the shape loadproof expects of the API');
+  if (error instanceof ChainError)
+    return new RunFailure(
+      'RUN_FAILED',
+      error.message,
+      'the answer did not have the shape loadproof expects of the API',
+    );
   return error;
 }

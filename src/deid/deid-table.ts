@@ -1,6 +1,6 @@
 /** How a one-shot de-identification is shown: a line of counts and a table of what was replaced. */
-import { formatTable } from '../core/index.js';
 import type { CallRecord } from '../client/index.js';
+import { formatTable } from '../core/index.js';
 import type { DeidResult } from './chain.js';
 
 /** Counts: pieces, calls, entities by type. */
@@ -12,8 +12,14 @@ export function deidSummaryLine(result: DeidResult, calls: readonly CallRecord[]
   const lines = [
     `deid: ${text.length} characters in ${result.pieces.length - result.seams} piece${result.pieces.length - result.seams === 1 ? '' : 's'}${result.seams === 0 ? '' : ` and ${result.seams} seam${result.seams === 1 ? '' : 's'} around cuts inside a sentence`}; ${result.identifyRequests} identification call${result.identifyRequests === 1 ? '' : 's'}, ${obfuscation} obfuscation call${obfuscation === 1 ? '' : 's'}; ${result.entities.length} entit${result.entities.length === 1 ? 'y' : 'ies'} replaced${types === '' ? '' : ` (${types})`}`,
   ];
-  if (result.remaining > 0) lines.push(`deid: WARNING: the text of ${result.remaining} of the ${result.entities.length} entities found is still in the obfuscated text`);
-  if (result.truncatedPieces > 0) lines.push(`deid: WARNING: ${result.truncatedPieces} piece(s) still had their entity list cut at the output cap after re-splitting: PHI may remain in the text`);
+  if (result.remaining > 0)
+    lines.push(
+      `deid: WARNING: the text of ${result.remaining} of the ${result.entities.length} entities found is still in the obfuscated text`,
+    );
+  if (result.truncatedPieces > 0)
+    lines.push(
+      `deid: WARNING: ${result.truncatedPieces} piece(s) still had their entity list cut at the output cap after re-splitting: PHI may remain in the text`,
+    );
   return lines.join('\n');
 }
 

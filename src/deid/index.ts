@@ -1,11 +1,11 @@
-export { deidSummaryLine, replacementTable } from './deid-table.js';
 export {
   type ChainOptions,
   DEFAULT_CHAIN_OPTIONS,
-  type DeidResult,
   deidentify,
+  type DeidResult,
   documentPieces,
   identifyBudget,
   mergeEntities,
 } from './chain.js';
-export { MAX_DEID_DOCUMENT_BYTES, authorizeDeid, checkDocumentSize, deidOnce, readDocumentFile } from './deid-once.js';
+export { authorizeDeid, checkDocumentSize, deidOnce, MAX_DEID_DOCUMENT_BYTES, readDocumentFile } from './deid-once.js';
+export { deidSummaryLine, replacementTable } from './deid-table.js';

@@ -1,1 +1,1 @@
-export { runPlan, shift, type EngineOptions, type EngineResult, type RequestEvent } from './run-plan.js';
+export { type EngineOptions, type EngineResult, type RequestEvent, runPlan, shift } from './run-plan.js';

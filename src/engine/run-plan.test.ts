@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { IdentifyFn, RequestResult } from '../client/api.js';
 import { ManualClock } from '../core/clock.js';
 import { buildPlan } from '../plan/index.js';
@@ -20,7 +21,17 @@ function slowClient(clock: ManualClock, latencyMs: number, cancel: AbortSignal):
   return () =>
     new Promise<RequestResult>((resolve) => {
       const sentAtMs = clock.nowMs();
-      const end = (outcome: 'ok' | 'abandoned') => resolve({ outcome, ...(outcome === 'ok' ? { status: 200 } : {}), attempts: 1, sentAtMs, lastSentAtMs: sentAtMs, endAtMs: clock.nowMs(), retryAfterS: [], tries: [] });
+      const end = (outcome: 'ok' | 'abandoned') =>
+        resolve({
+          outcome,
+          ...(outcome === 'ok' ? { status: 200 } : {}),
+          attempts: 1,
+          sentAtMs,
+          lastSentAtMs: sentAtMs,
+          endAtMs: clock.nowMs(),
+          retryAfterS: [],
+          tries: [],
+        });
       const stopTimer = clock.setTimer(sentAtMs + latencyMs, () => end('ok'));
       cancel.addEventListener('abort', () => {
         stopTimer();
@@ -33,7 +44,10 @@ function planOf(phases: string, timeScale = 1) {
   return buildPlan(parseScenario(`name: t\ndescription: d\nphases:\n${phases}`, 't.yaml'), { timeScale });
 }
 
-function start(clock: ManualClock, overrides: { latencyMs?: number; maxInFlight?: number; phases?: string; drainMs?: number } = {}) {
+function start(
+  clock: ManualClock,
+  overrides: { latencyMs?: number; maxInFlight?: number; phases?: string; drainMs?: number } = {},
+) {
   const events: RequestEvent[] = [];
   const controller = new AbortController();
   const cancel = new AbortController();
@@ -97,7 +111,10 @@ describe('runPlan (open model)', () => {
   it('fires every arrival due at a wake in one batch, in plan order, with their intended times, and none early', async () => {
     const clock = new ManualClock();
     let timers = 0;
-    const counting = { nowMs: () => clock.nowMs(), setTimer: (atMs: number, fn: () => void) => (timers++, clock.setTimer(atMs, fn)) };
+    const counting = {
+      nowMs: () => clock.nowMs(),
+      setTimer: (atMs: number, fn: () => void) => (timers++, clock.setTimer(atMs, fn)),
+    };
     const events: RequestEvent[] = [];
     const done = runPlan({
       plan: planOf('  - { name: a, duration: 6s, rpm: 100 }\n'),
@@ -121,7 +138,11 @@ describe('runPlan (open model)', () => {
     expect(timers).toBe(3);
     await drive(clock, 10_000);
     expect(await done).toMatchObject({ fired: 10, dropped: 0 });
-    expect(fired().sort((a, b) => a[0] - b[0]).slice(0, 6)).toEqual([
+    expect(
+      fired()
+        .sort((a, b) => a[0] - b[0])
+        .slice(0, 6),
+    ).toEqual([
       [0, 0, 0],
       [1, 600, 2999.999],
       [2, 1200, 2999.999],
@@ -143,7 +164,9 @@ describe('runPlan (open model)', () => {
     expect(events.filter((e) => e.outcome === 'ok')).toHaveLength(3);
     // Every planned request has its event, the unsent ones with their intended times.
     expect(events.map((e) => e.seq).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    expect(events.filter((e) => e.outcome === 'unsent').map((e) => [e.seq, e.intendedAtMs, e.firedAtMs])).toEqual([3, 4, 5, 6, 7, 8, 9].map((i) => [i, i * 600, undefined]));
+    expect(events.filter((e) => e.outcome === 'unsent').map((e) => [e.seq, e.intendedAtMs, e.firedAtMs])).toEqual(
+      [3, 4, 5, 6, 7, 8, 9].map((i) => [i, i * 600, undefined]),
+    );
   });
 
   it('gives up on in-flight requests after the drain time and says how many it abandoned', async () => {
@@ -154,13 +177,22 @@ describe('runPlan (open model)', () => {
     await drive(clock, 5000);
     expect(await done).toMatchObject({ fired: 2, unsent: 8, abandoned: 2, interrupted: true });
     // The cancelled requests still have their lines: counts reconcile, interrupted or not.
-    expect(events.filter((e) => e.outcome === 'abandoned').map((e) => e.seq).sort()).toEqual([0, 1]);
+    expect(
+      events
+        .filter((e) => e.outcome === 'abandoned')
+        .map((e) => e.seq)
+        .sort(),
+    ).toEqual([0, 1]);
     expect(events).toHaveLength(10);
   });
 
   it('starts the drain for a stop that comes after the last arrival, while waiting for the final answers', async () => {
     const clock = new ManualClock();
-    const { done, controller, events } = start(clock, { latencyMs: 100_000, drainMs: 2000, phases: '  - { name: a, duration: 1s, rpm: 60 }\n' });
+    const { done, controller, events } = start(clock, {
+      latencyMs: 100_000,
+      drainMs: 2000,
+      phases: '  - { name: a, duration: 1s, rpm: 60 }\n',
+    });
     await drive(clock, 500);
     controller.abort();
     await drive(clock, 3000);

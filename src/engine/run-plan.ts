@@ -10,8 +10,8 @@
  * or not: after a stop the arrivals never fired are `unsent`, the requests in flight get `drainMs`
  * to answer, and those still unanswered then are cancelled (`abandoned`).
  */
+import type { IdentifyFn, Outcome, RequestResult } from '../client/index.js';
 import type { Clock } from '../core/index.js';
-import type { IdentifyFn, RequestResult, Outcome } from '../client/index.js';
 import { type Plan, seqInWholePlan } from '../plan/index.js';
 
 /** One planned arrival's fate. Times are model ms from the run start. */
@@ -125,7 +125,10 @@ class Firing {
     const { options, inFlight, startMs } = this;
     const mySeq = seqInWholePlan(options.plan, this.reached++);
     const admission = options.admission?.(mySeq) ?? 'decide';
-    if (admission === 'drop' || (admission === 'decide' && inFlight.size - (options.queued?.() ?? 0) >= options.maxInFlight)) {
+    if (
+      admission === 'drop' ||
+      (admission === 'decide' && inFlight.size - (options.queued?.() ?? 0) >= options.maxInFlight)
+    ) {
       this.dropped++;
       this.emit({ seq: mySeq, phase, intendedAtMs, outcome: 'dropped' });
       return;
@@ -140,7 +143,18 @@ class Firing {
           result === undefined
             ? { seq: mySeq, phase, intendedAtMs, outcome: 'unsent', firedAtMs: handedAtMs }
             : // Fired when its first attempt was actually sent (headers on the socket): the wait for a token or a connection is send lag, not service time.
-              withReady({ seq: mySeq, phase, intendedAtMs, outcome: result.outcome, firedAtMs: result.sentAtMs - startMs, result: shift(result, startMs) }, result.readyAtMs, startMs),
+              withReady(
+                {
+                  seq: mySeq,
+                  phase,
+                  intendedAtMs,
+                  outcome: result.outcome,
+                  firedAtMs: result.sentAtMs - startMs,
+                  result: shift(result, startMs),
+                },
+                result.readyAtMs,
+                startMs,
+              ),
         );
       },
       // createIdentify never rejects; if it ever did, the request still counts, as an error.
@@ -158,7 +172,13 @@ class Firing {
     let i = 0;
     for (const phase of plan.phases) {
       for (const offsetMs of phase.arrivalsMs) {
-        if (i++ >= this.reached) this.emit({ seq: seqInWholePlan(plan, i - 1), phase: phase.index, intendedAtMs: offsetMs, outcome: 'unsent' });
+        if (i++ >= this.reached)
+          this.emit({
+            seq: seqInWholePlan(plan, i - 1),
+            phase: phase.index,
+            intendedAtMs: offsetMs,
+            outcome: 'unsent',
+          });
       }
     }
   }
@@ -192,7 +212,10 @@ async function fireAll(firing: Firing): Promise<boolean> {
  * Sleeps on the clock until an arrival is due, woken at once by a stop. One abort listener for the whole
  * firing, not one added and removed per sleep (EventTarget's are costly at 1,000 sleeps a second).
  */
-function wakeableSleep(clock: Clock, signal: AbortSignal): { sleepUntilDue: (atMs: number) => Promise<void>; close: () => void } {
+function wakeableSleep(
+  clock: Clock,
+  signal: AbortSignal,
+): { sleepUntilDue: (atMs: number) => Promise<void>; close: () => void } {
   let wake: (() => void) | undefined;
   const onAbort = (): void => wake?.();
   signal.addEventListener('abort', onAbort, { once: true });
@@ -215,7 +238,11 @@ function wakeableSleep(clock: Clock, signal: AbortSignal): { sleepUntilDue: (atM
  * Waits for the answers. A stop (before or during this wait) gives them drainMs, then cancels what
  * is left and collects it, so every request fired has its event. Whether the run ends interrupted.
  */
-async function awaitAnswers(options: EngineOptions, inFlight: Set<Promise<void>>, firingInterrupted: boolean): Promise<boolean> {
+async function awaitAnswers(
+  options: EngineOptions,
+  inFlight: Set<Promise<void>>,
+  firingInterrupted: boolean,
+): Promise<boolean> {
   const { clock, signal } = options;
   let interrupted = firingInterrupted;
   if (!interrupted) {

@@ -9,7 +9,7 @@ import { UsageError } from '../core/index.js';
 import type { Plan } from '../plan/index.js';
 import { NoticeSchema } from '../scenario/index.js';
 import { TRAFFIC_RULES } from '../spec/index.js';
-import { type GuardDecision, evaluateGuard } from './evaluate.js';
+import { evaluateGuard, type GuardDecision } from './evaluate.js';
 import { earliestStartMs, formatInstant } from './notice.js';
 import { formatSpanMs, plannedPeakRpm } from './traffic.js';
 
@@ -48,7 +48,6 @@ export interface AdvanceNotice {
   readonly guard: GuardDecision;
 }
 
-
 /** Drafts the notice for `plan` starting at `startAtMs`, sent on `announcedOn` (UTC day). */
 export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string): AdvanceNotice {
   const days = TRAFFIC_RULES.sandboxNoticeDays;
@@ -58,7 +57,11 @@ export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string):
   const windowEndMs = Math.ceil((plannedEndMs + WINDOW_SLACK_MS) / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
   const coordination = first.checks.find((c) => c.rule === 'coordination')!;
   const coordinationApplies = !coordination.message.endsWith('no coordination needed');
-  const notice = { announcedOn, reference: 'the support reference', window: { start: formatInstant(startAtMs), end: formatInstant(windowEndMs) } };
+  const notice = {
+    announcedOn,
+    reference: 'the support reference',
+    window: { start: formatInstant(startAtMs), end: formatInstant(windowEndMs) },
+  };
   // The block the user will paste must pass the scenario's own schema (years up to 9999 among others): no
   // draft that the run would then refuse. Near the end of the calendar no window may exist.
   const checked = NoticeSchema.safeParse(notice);
@@ -75,7 +78,9 @@ export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string):
     scenario: {
       ...plan.scenario,
       notice,
-      ...(coordinationApplies && plan.scenario.coordination === undefined ? { coordination: { reference: 'the coordination reference' } } : {}),
+      ...(coordinationApplies && plan.scenario.coordination === undefined
+        ? { coordination: { reference: 'the coordination reference' } }
+        : {}),
     },
   };
   const guard = evaluateGuard(withNotice, { startAtMs });
@@ -97,7 +102,10 @@ export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string):
     worstCaseRequests: plan.arrivals * guard.traffic.worstCaseFactor,
     maxInFlight: plan.scenario.maxInFlight,
     noticeRule: sandbox,
-    coordination: { applies: coordinationApplies, message: coordination.message.replace(/, more than 5 minutes .*$/, '') },
+    coordination: {
+      applies: coordinationApplies,
+      message: coordination.message.replace(/, more than 5 minutes .*$/, ''),
+    },
     guard,
   };
 }
@@ -107,7 +115,8 @@ function heldLongest(plan: Plan): { rpm: number; forMs: number } {
   const byRate = new Map<number, number>();
   for (const p of plan.phases) byRate.set(p.offeredRpm, (byRate.get(p.offeredRpm) ?? 0) + p.durationMs);
   let best = { rpm: 0, forMs: 0 };
-  for (const [rpm, forMs] of byRate) if (forMs > best.forMs || (forMs === best.forMs && rpm < best.rpm)) best = { rpm, forMs };
+  for (const [rpm, forMs] of byRate)
+    if (forMs > best.forMs || (forMs === best.forMs && rpm < best.rpm)) best = { rpm, forMs };
   return best;
 }
 
@@ -122,7 +131,11 @@ export function formatNotice(n: AdvanceNotice): string[] {
     `Peak rate:          ${rpm(n.peakRpm)} (the most in any 60 s)`,
     `Sustained rate:     ${rpm(n.sustained.rpm)}, for ${formatSpanMs(n.sustained.forMs)} in all`,
     `${n.documents === null ? 'Requests in total: ' : 'Identification:    '} ${n.requests.toLocaleString('en-US')}${n.documents === null ? '' : ` requests for ${n.documents.toLocaleString('en-US')} documents`}${n.worstCaseRequests === n.requests ? ' (no retries)' : ` (at most ${n.worstCaseRequests.toLocaleString('en-US')} if every 429 is retried)`}`,
-    ...(n.documents === null ? [] : [`Obfuscation calls: ${n.documents.toLocaleString('en-US')} (one per document, after its identification requests; PHI Obfuscation's own limits)`]),
+    ...(n.documents === null
+      ? []
+      : [
+          `Obfuscation calls: ${n.documents.toLocaleString('en-US')} (one per document, after its identification requests; PHI Obfuscation's own limits)`,
+        ]),
     `In flight at most:  ${n.maxInFlight}${n.documents === null ? '' : ' identification requests (obfuscation calls go on connections of their own, as many again at most)'}`,
     `Coordination:       ${n.coordination.applies ? `needed — ${n.coordination.message}` : `not needed — ${n.coordination.message}`}`,
     '',
@@ -141,9 +154,12 @@ export function formatNotice(n: AdvanceNotice): string[] {
     '  window:',
     `    start: '${n.start}'`,
     `    end: '${n.windowEnd}'`,
-    ...(n.coordination.applies ? ['coordination:', '  reference: <the support case id for traffic above 200 rpm>'] : []),
-    ...(n.guard.allowed ? [] : ['', 'Even with these in place, the guard would refuse the run:', ...n.guard.reasons.map((r) => `  ✖ ${r}`)]),
+    ...(n.coordination.applies
+      ? ['coordination:', '  reference: <the support case id for traffic above 200 rpm>']
+      : []),
+    ...(n.guard.allowed
+      ? []
+      : ['', 'Even with these in place, the guard would refuse the run:', ...n.guard.reasons.map((r) => `  ✖ ${r}`)]),
   ];
   return lines;
 }
-

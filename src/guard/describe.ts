@@ -12,7 +12,13 @@ export function describeDecision(decision: GuardDecision): string[] {
   for (const c of decision.checks) {
     const message = c.status === 'not-applicable' ? `not applicable: ${c.message}` : c.message;
     const last = lines[lines.length - 1];
-    if (last !== undefined && c.status === 'not-applicable' && last.mark === MARK['not-applicable'] && last.message === message) last.rules += `, ${c.rule}`;
+    if (
+      last !== undefined &&
+      c.status === 'not-applicable' &&
+      last.mark === MARK['not-applicable'] &&
+      last.message === message
+    )
+      last.rules += `, ${c.rule}`;
     else lines.push({ mark: MARK[c.status], rules: c.rule, message });
   }
   const width = Math.max(...decision.checks.map((c) => c.rule.length));
@@ -28,9 +34,18 @@ export function describeTraffic(decision: GuardDecision): string {
   const t = decision.traffic;
   const above = TRAFFIC_RULES.coordinationAboveRpm;
   const spike = decision.limits.spikeRpm;
-  const stretch = (s: { durationMs: number; startMs: number; endMs: number } | null, what: string, never: string): string =>
-    s === null ? never : `${what} for ${formatSpanMs(s.durationMs)} at most (${formatSpanMs(s.startMs)} – ${formatSpanMs(s.endMs)})`;
-  const counted = t.worstCaseFactor === 1 ? 'each arrival counted once' : `each arrival counted ${t.worstCaseFactor} times: on429 retry's maxAttempts, for retries and the resend after a token renewal`;
+  const stretch = (
+    s: { durationMs: number; startMs: number; endMs: number } | null,
+    what: string,
+    never: string,
+  ): string =>
+    s === null
+      ? never
+      : `${what} for ${formatSpanMs(s.durationMs)} at most (${formatSpanMs(s.startMs)} – ${formatSpanMs(s.endMs)})`;
+  const counted =
+    t.worstCaseFactor === 1
+      ? 'each arrival counted once'
+      : `each arrival counted ${t.worstCaseFactor} times: on429 retry's maxAttempts, for retries and the resend after a token renewal`;
   return `traffic (planned requests in sliding 60 s windows, ${counted}): ${[
     `peak ${t.peakRpm} in a minute${t.peakMinuteStartMs === null ? '' : ` (from ${formatSpanMs(t.peakMinuteStartMs)})`}`,
     stretch(t.longestAboveCoordinationRpm, `above ${above} rpm`, `never above ${above} rpm`),

@@ -6,11 +6,18 @@
  * be on loopback.
  */
 import { TimeScale } from '../core/index.js';
-import { type Plan, type EffectiveLimits, effectiveLimits } from '../plan/index.js';
+import { type EffectiveLimits, effectiveLimits, type Plan } from '../plan/index.js';
 import { SPEC_WORDING, TRAFFIC_RULES } from '../spec/index.js';
 import { isLoopbackUrl } from './loopback.js';
-import { DAY_MS, earliestStartMs, formatDays, formatInstant, formatSpanInWords, latestAnnouncementDay } from './notice.js';
-import { type Stretch, WINDOW_MS, formatSpanMs, measureTraffic } from './traffic.js';
+import {
+  DAY_MS,
+  earliestStartMs,
+  formatDays,
+  formatInstant,
+  formatSpanInWords,
+  latestAnnouncementDay,
+} from './notice.js';
+import { formatSpanMs, measureTraffic, type Stretch, WINDOW_MS } from './traffic.js';
 
 export type GuardRule = 'target' | 'time-scale' | 'notice' | 'notice-window' | 'coordination' | 'envelope';
 
@@ -77,7 +84,9 @@ const longerThan = (durationMs: number, limitMs: number): boolean => Math.floor(
 const phaseList = (s: StretchSummary): string => {
   const p = s.phases;
   if (p.length === 1) return `phase ${p[0]}`;
-  return p.length <= 6 ? `phases ${p.join(', ')}` : `phases ${p.slice(0, 3).join(', ')}, …, ${p.slice(-2).join(', ')}: ${p.length} phases`;
+  return p.length <= 6
+    ? `phases ${p.join(', ')}`
+    : `phases ${p.slice(0, 3).join(', ')}, …, ${p.slice(-2).join(', ')}: ${p.length} phases`;
 };
 const where = (s: StretchSummary): string => `${formatSpanMs(s.startMs)} – ${formatSpanMs(s.endMs)}, ${phaseList(s)}`;
 
@@ -87,7 +96,8 @@ const where = (s: StretchSummary): string => `${formatSpanMs(s.startMs)} – ${f
  */
 function worstTailMs(plan: Plan): number {
   const { on429, timeoutMs } = plan.scenario;
-  const one = on429.policy === 'retry' ? on429.maxAttempts * timeoutMs + (on429.maxAttempts - 1) * on429.maxDelayMs : timeoutMs;
+  const one =
+    on429.policy === 'retry' ? on429.maxAttempts * timeoutMs + (on429.maxAttempts - 1) * on429.maxDelayMs : timeoutMs;
   const d = plan.documents;
   if (d === undefined) return one;
   let most = 1;
@@ -127,18 +137,34 @@ export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision 
   const checks: GuardCheck[] = [targetCheck(plan, context), timeScaleCheck(plan)];
   if (!real) {
     const na = 'the spec’s traffic rules apply to sandbox and production, and this is a mock';
-    for (const rule of ['notice', 'notice-window', 'coordination', 'envelope'] as const) checks.push({ rule, status: 'not-applicable', message: na });
+    for (const rule of ['notice', 'notice-window', 'coordination', 'envelope'] as const)
+      checks.push({ rule, status: 'not-applicable', message: na });
   } else {
     checks.push(noticeCheck(plan, startMs), noticeWindowCheck(plan, startMs, endMs));
     checks.push(coordinationCheck(plan, traffic.longestAboveCoordinationRpm, worstCase));
     checks.push(
       context.endpoint === 'obfuscation'
-        ? { rule: 'envelope', status: 'not-applicable', message: 'the spec gives the obfuscation endpoint no numbers ("substantially higher" limits than identification): only the traffic rules (notice, coordination) apply' }
+        ? {
+            rule: 'envelope',
+            status: 'not-applicable',
+            message:
+              'the spec gives the obfuscation endpoint no numbers ("substantially higher" limits than identification): only the traffic rules (notice, coordination) apply',
+          }
         : envelopeCheck(traffic, limits, worstCase),
     );
   }
   const reasons = checks.filter((c) => c.status === 'refused').map((c) => `${c.rule}: ${c.message}`);
-  return { allowed: reasons.length === 0, environment, real, startAt: formatInstant(startMs), plannedEndAt: formatInstant(endMs), traffic, limits, checks, reasons };
+  return {
+    allowed: reasons.length === 0,
+    environment,
+    real,
+    startAt: formatInstant(startMs),
+    plannedEndAt: formatInstant(endMs),
+    traffic,
+    limits,
+    checks,
+    reasons,
+  };
 }
 
 function targetCheck(plan: Plan, context: GuardContext): GuardCheck {
@@ -154,13 +180,23 @@ function targetCheck(plan: Plan, context: GuardContext): GuardCheck {
   }
   const url = t.baseUrl ?? '';
   if (!isLoopbackUrl(url)) return ok(`${t.environment} at ${url}`);
-  if (context.loopbackAsReal === true) return ok(`${t.environment} at ${url}: a loopback URL judged as a real environment (--allow-loopback-as-real, a switch for loadproof's own tests)`);
-  return refused(`target.baseUrl ${url} is loopback, but target.environment is ${t.environment}: a real environment is not on this machine; for a local mock declare target.environment: mock`);
+  if (context.loopbackAsReal === true)
+    return ok(
+      `${t.environment} at ${url}: a loopback URL judged as a real environment (--allow-loopback-as-real, a switch for loadproof's own tests)`,
+    );
+  return refused(
+    `target.baseUrl ${url} is loopback, but target.environment is ${t.environment}: a real environment is not on this machine; for a local mock declare target.environment: mock`,
+  );
 }
 
 function timeScaleCheck(plan: Plan): GuardCheck {
   const env = plan.scenario.target.environment;
-  if (env === 'mock') return { rule: 'time-scale', status: 'ok', message: plan.timeScale === 1 ? 'real time' : `time scale ${plan.timeScale} (mock only)` };
+  if (env === 'mock')
+    return {
+      rule: 'time-scale',
+      status: 'ok',
+      message: plan.timeScale === 1 ? 'real time' : `time scale ${plan.timeScale} (mock only)`,
+    };
   if (plan.timeScale === 1) return { rule: 'time-scale', status: 'ok', message: 'real time' };
   return {
     rule: 'time-scale',
@@ -172,7 +208,12 @@ function timeScaleCheck(plan: Plan): GuardCheck {
 function noticeCheck(plan: Plan, startMs: number): GuardCheck {
   const s = plan.scenario;
   const days = TRAFFIC_RULES.sandboxNoticeDays;
-  if (s.target.environment !== 'sandbox') return { rule: 'notice', status: 'not-applicable', message: `advance notice is a sandbox rule; this is ${s.target.environment}` };
+  if (s.target.environment !== 'sandbox')
+    return {
+      rule: 'notice',
+      status: 'not-applicable',
+      message: `advance notice is a sandbox rule; this is ${s.target.environment}`,
+    };
   const latestDay = latestAnnouncementDay(startMs, days);
   if (s.notice === undefined) {
     return {
@@ -184,10 +225,17 @@ function noticeCheck(plan: Plan, startMs: number): GuardCheck {
   const earliest = earliestStartMs(s.notice.announcedOn, days);
   const ahead = startMs - (earliest - days * DAY_MS);
   if (startMs >= earliest) {
-    return { rule: 'notice', status: 'ok', message: `announced on ${s.notice.announcedOn} (${s.notice.reference}), ${formatSpanInWords(ahead)} before the run start (at least ${days} days needed)` };
+    return {
+      rule: 'notice',
+      status: 'ok',
+      message: `announced on ${s.notice.announcedOn} (${s.notice.reference}), ${formatSpanInWords(ahead)} before the run start (at least ${days} days needed)`,
+    };
   }
   const short = earliest - startMs;
-  const when = ahead < 0 ? `after the run start ${formatInstant(startMs)}` : `${formatSpanInWords(ahead)} before the run start ${formatInstant(startMs)}`;
+  const when =
+    ahead < 0
+      ? `after the run start ${formatInstant(startMs)}`
+      : `${formatSpanInWords(ahead)} before the run start ${formatInstant(startMs)}`;
   return {
     rule: 'notice',
     status: 'refused',
@@ -197,26 +245,46 @@ function noticeCheck(plan: Plan, startMs: number): GuardCheck {
 
 function noticeWindowCheck(plan: Plan, startMs: number, endMs: number): GuardCheck {
   const window = plan.scenario.notice?.window;
-  if (window === undefined) return { rule: 'notice-window', status: 'not-applicable', message: 'the notice gives no window' };
+  if (window === undefined)
+    return { rule: 'notice-window', status: 'not-applicable', message: 'the notice gives no window' };
   const from = Date.parse(window.start);
   const to = Date.parse(window.end);
   const span = `the announced window ${formatInstant(from)} – ${formatInstant(to)}`;
   const problems: string[] = [];
-  if (startMs < from) problems.push(`the run would start at ${formatInstant(startMs)}, ${formatSpanInWords(from - startMs)} before ${span} opens`);
-  if (endMs > to) problems.push(`its planned end ${formatInstant(endMs)} (last arrival + worst-case answer time) is ${formatSpanInWords(endMs - to)} after ${span} closes`);
-  if (problems.length === 0) return { rule: 'notice-window', status: 'ok', message: `start ${formatInstant(startMs)} and planned end ${formatInstant(endMs)} are inside ${span}` };
-  return { rule: 'notice-window', status: 'refused', message: `${problems.join('; ')}; run inside the window (from ${formatInstant(from)}, ending by ${formatInstant(to)}) or announce a new one` };
+  if (startMs < from)
+    problems.push(
+      `the run would start at ${formatInstant(startMs)}, ${formatSpanInWords(from - startMs)} before ${span} opens`,
+    );
+  if (endMs > to)
+    problems.push(
+      `its planned end ${formatInstant(endMs)} (last arrival + worst-case answer time) is ${formatSpanInWords(endMs - to)} after ${span} closes`,
+    );
+  if (problems.length === 0)
+    return {
+      rule: 'notice-window',
+      status: 'ok',
+      message: `start ${formatInstant(startMs)} and planned end ${formatInstant(endMs)} are inside ${span}`,
+    };
+  return {
+    rule: 'notice-window',
+    status: 'refused',
+    message: `${problems.join('; ')}; run inside the window (from ${formatInstant(from)}, ending by ${formatInstant(to)}) or announce a new one`,
+  };
 }
 
 function coordinationCheck(plan: Plan, stretch: StretchSummary | null, worstCase: string): GuardCheck {
   const rpm = TRAFFIC_RULES.coordinationAboveRpm;
   const reference = plan.scenario.coordination?.reference;
   if (stretch === null || !longerThan(stretch.durationMs, COORDINATION_MS)) {
-    const longest = stretch === null ? `never above ${rpm} rpm` : `at most ${formatSpanMs(stretch.durationMs)} above ${rpm} rpm (${where(stretch)})`;
+    const longest =
+      stretch === null
+        ? `never above ${rpm} rpm`
+        : `at most ${formatSpanMs(stretch.durationMs)} above ${rpm} rpm (${where(stretch)})`;
     return { rule: 'coordination', status: 'ok', message: `${longest}${worstCase}: no coordination needed` };
   }
   const what = `the plan sends more than ${rpm} requests in the minute before each moment for ${formatSpanMs(stretch.durationMs)} from ${formatSpanMs(stretch.startMs)} to ${formatSpanMs(stretch.endMs)} (${phaseList(stretch)})${worstCase}`;
-  if (reference !== undefined) return { rule: 'coordination', status: 'ok', message: `${what}: coordinated with support (${reference})` };
+  if (reference !== undefined)
+    return { rule: 'coordination', status: 'ok', message: `${what}: coordinated with support (${reference})` };
   return {
     rule: 'coordination',
     status: 'refused',
@@ -227,7 +295,9 @@ function coordinationCheck(plan: Plan, stretch: StretchSummary | null, worstCase
 function envelopeCheck(traffic: GuardDecision['traffic'], limits: EffectiveLimits, worstCase: string): GuardCheck {
   const problems: string[] = [];
   if (traffic.peakRpm > limits.spikeRpm) {
-    problems.push(`it peaks at ${traffic.peakRpm} rpm (${traffic.peakRpm} requests in the minute from ${formatSpanMs(traffic.peakMinuteStartMs ?? 0)}), above ${limits.spikeRpm} rpm${worstCase}`);
+    problems.push(
+      `it peaks at ${traffic.peakRpm} rpm (${traffic.peakRpm} requests in the minute from ${formatSpanMs(traffic.peakMinuteStartMs ?? 0)}), above ${limits.spikeRpm} rpm${worstCase}`,
+    );
   }
   const atSpike = traffic.longestAtSpikeRpm;
   if (atSpike !== null && longerThan(atSpike.durationMs, limits.spikeMinutes * WINDOW_MS)) {
@@ -235,18 +305,28 @@ function envelopeCheck(traffic: GuardDecision['traffic'], limits: EffectiveLimit
       `it stays at ${limits.spikeRpm} rpm for ${formatSpanMs(atSpike.durationMs)} from ${formatSpanMs(atSpike.startMs)} to ${formatSpanMs(atSpike.endMs)} (${phaseList(atSpike)}), more than ${limits.spikeMinutes} minutes (first to last request in minutes holding ${limits.spikeRpm} or more; dips shorter than a minute count in)${worstCase}`,
     );
   }
-  if (traffic.maxInFlight > limits.maxInFlight) problems.push(`maxInFlight ${traffic.maxInFlight} is above ${limits.maxInFlight} in flight`);
-  const atSpikeText = atSpike === null ? `never at ${limits.spikeRpm} rpm` : `at most ${formatSpanMs(atSpike.durationMs)} at ${limits.spikeRpm} rpm (${where(atSpike)})`;
+  if (traffic.maxInFlight > limits.maxInFlight)
+    problems.push(`maxInFlight ${traffic.maxInFlight} is above ${limits.maxInFlight} in flight`);
+  const atSpikeText =
+    atSpike === null
+      ? `never at ${limits.spikeRpm} rpm`
+      : `at most ${formatSpanMs(atSpike.durationMs)} at ${limits.spikeRpm} rpm (${where(atSpike)})`;
   const inside = `peak ${traffic.peakRpm} rpm, ${atSpikeText}, maxInFlight ${traffic.maxInFlight}`;
   if (limits.reference === null) {
-    if (problems.length === 0) return { rule: 'envelope', status: 'ok', message: `inside the documented envelope (${inside})` };
+    if (problems.length === 0)
+      return { rule: 'envelope', status: 'ok', message: `inside the documented envelope (${inside})` };
     return {
       rule: 'envelope',
       status: 'refused',
       message: `the plan is outside the documented envelope (${SPEC_WORDING.spike}; at most ${limits.maxInFlight} in flight): ${problems.join('; ')}; the spec says "${SPEC_WORDING.maximums}" — lower the plan, or declare the limits support raised for you: limits: { spikeRpm, spikeMinutes, maxInFlight, …, reference: <case id> }`,
     };
   }
-  if (problems.length === 0) return { rule: 'envelope', status: 'ok', message: `inside the limits raised by support (${limits.reference}): ${inside}` };
+  if (problems.length === 0)
+    return {
+      rule: 'envelope',
+      status: 'ok',
+      message: `inside the limits raised by support (${limits.reference}): ${inside}`,
+    };
   return {
     rule: 'envelope',
     status: 'refused',

@@ -3,6 +3,7 @@
  * accepts is loopback, for mock and real targets alike; look-alikes on other hosts are not.
  */
 import { describe, expect, it } from 'vitest';
+
 import { isLoopbackUrl } from './loopback.js';
 
 describe('isLoopbackUrl', () => {

@@ -20,7 +20,8 @@ function isLoopbackIpv4(octets: readonly number[]): boolean {
 function ipv6Groups(text: string): number[] | undefined {
   const halves = text.split('::');
   if (halves.length > 2) return undefined;
-  const parse = (part: string): number[] => (part === '' ? [] : part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : Number.NaN)));
+  const parse = (part: string): number[] =>
+    part === '' ? [] : part.split(':').map((g) => (/^[0-9a-f]{1,4}$/.test(g) ? parseInt(g, 16) : Number.NaN));
   const head = parse(halves[0]!);
   const tail = halves.length === 2 ? parse(halves[1]!) : [];
   const zeros = halves.length === 2 ? 8 - head.length - tail.length : 0;

@@ -2,9 +2,9 @@
  * The one way to a SendPermit (src/core/send-permit.ts): the guard's decision on the traffic a command
  * will send. Refused: a GuardRefusal (exit 3) before anything is opened or sent, not even a token call.
  */
-import { GuardRefusal, type SendPermit, issueSendPermit } from '../core/index.js';
+import { GuardRefusal, issueSendPermit, type SendPermit } from '../core/index.js';
 import type { Plan } from '../plan/index.js';
-import { type GuardContext, type GuardDecision, evaluateGuard } from './evaluate.js';
+import { evaluateGuard, type GuardContext, type GuardDecision } from './evaluate.js';
 import { isLoopbackUrl } from './loopback.js';
 
 export interface Authorized {
@@ -19,7 +19,8 @@ export function authorize(plan: Plan, context: GuardContext): Authorized {
   const { environment, baseUrl } = plan.scenario.target;
   const origin = baseUrl === undefined ? undefined : new URL(baseUrl).origin;
   // The embedded mock's port is known once it listens: any loopback origin; otherwise the judged origin alone.
-  const allows = (url: string): boolean => (origin === undefined ? environment === 'mock' && isLoopbackUrl(url) : new URL(url).origin === origin);
+  const allows = (url: string): boolean =>
+    origin === undefined ? environment === 'mock' && isLoopbackUrl(url) : new URL(url).origin === origin;
   return { decision, permit: issueSendPermit({ environment, baseUrl, allows }) };
 }
 

@@ -1,15 +1,23 @@
 import { describe, expect, it } from 'vitest';
+
 import { buildPlan } from '../plan/index.js';
-import { parseScenario } from '../scenario/index.js';
 import { DOCUMENTED_LIMITS } from '../plan/limits.js';
+import { parseScenario } from '../scenario/index.js';
 import { predict429s } from './predicted-429.js';
 
-const planOf = (phases: string) => buildPlan(parseScenario(`name: p\ndescription: d\nphases:\n${phases}`, 'p.yaml'), { timeScale: 1 });
+const planOf = (phases: string) =>
+  buildPlan(parseScenario(`name: p\ndescription: d\nphases:\n${phases}`, 'p.yaml'), { timeScale: 1 });
 
 describe('predict429s', () => {
   it('stays at zero at the sustained rate, and for exactly the burst allowance', () => {
-    expect(predict429s(planOf('  - { name: a, duration: 30m, rpm: 100 }\n'), DOCUMENTED_LIMITS)[0]).toMatchObject({ refused: 0, firstAtMs: null });
-    expect(predict429s(planOf('  - { name: a, duration: 5m, rpm: 200 }\n'), DOCUMENTED_LIMITS)[0]).toMatchObject({ refused: 0, firstAtMs: null });
+    expect(predict429s(planOf('  - { name: a, duration: 30m, rpm: 100 }\n'), DOCUMENTED_LIMITS)[0]).toMatchObject({
+      refused: 0,
+      firstAtMs: null,
+    });
+    expect(predict429s(planOf('  - { name: a, duration: 5m, rpm: 200 }\n'), DOCUMENTED_LIMITS)[0]).toMatchObject({
+      refused: 0,
+      firstAtMs: null,
+    });
   });
 
   it('finds the bucket empty when the burst outlasts its allowance: 200 rpm for 5 minutes, then 300 for 2.5', () => {
@@ -23,7 +31,9 @@ describe('predict429s', () => {
   });
 
   it('carries the bucket across phases, and uses the limits it is given', () => {
-    const plan = planOf('  - { name: fill, duration: 4m, rpm: 200 }\n  - { name: rest, duration: 1m, rpm: 50 }\n  - { name: more, duration: 3m, rpm: 200 }\n');
+    const plan = planOf(
+      '  - { name: fill, duration: 4m, rpm: 200 }\n  - { name: rest, duration: 1m, rpm: 50 }\n  - { name: more, duration: 3m, rpm: 200 }\n',
+    );
     const [fill, rest, more] = predict429s(plan, DOCUMENTED_LIMITS);
     expect([fill!.refused, rest!.refused]).toEqual([0, 0]);
     // 501 − 400 + 400 (4 min net) … : after fill 101 tokens, rest refills 50 (151), more drains 100 a minute net: empty at about 1.5 min in.

@@ -7,7 +7,7 @@
  * probe the limit or to stay under it.
  */
 import type { Plan } from '../plan/index.js';
-import { type EnvelopeLimits, bucketCapacityTokens, envelopeMarginTokens } from '../spec/index.js';
+import { bucketCapacityTokens, type EnvelopeLimits, envelopeMarginTokens } from '../spec/index.js';
 import { formatSpanMs } from './traffic.js';
 
 export interface Predicted429 {
@@ -47,14 +47,27 @@ export function predict429s(plan: Plan, limits: EnvelopeLimits): Predicted429[] 
 }
 
 /** The prediction as `plan` shows it. */
-export function describePredicted429s(plan: Plan, predictions: readonly Predicted429[], limits: EnvelopeLimits & { readonly reference?: string | null | undefined }): string[] {
-  const source = limits.reference === undefined || limits.reference === null ? 'the documented limits' : `the limits raised by support (${limits.reference})`;
+export function describePredicted429s(
+  plan: Plan,
+  predictions: readonly Predicted429[],
+  limits: EnvelopeLimits & { readonly reference?: string | null | undefined },
+): string[] {
+  const source =
+    limits.reference === undefined || limits.reference === null
+      ? 'the documented limits'
+      : `the limits raised by support (${limits.reference})`;
   const head = `Predicted 429s, from ${source}: a bucket of ${bucketCapacityTokens(limits)} tokens refilled at ${limits.sustainedRpm} rpm, full at the start (first attempts; retries come on top):`;
   const first = predictions.find((p) => p.firstAtMs !== null);
   const lines = predictions.map((p, i) => {
     const start = plan.phases[i]!.startMs;
-    const edge = p.edge > 0 ? `; ${p.edge} admitted within the envelope's margin (a 429 there would be at the edge, not a finding)` : '';
-    const when = p.firstAtMs === null ? `none expected${edge}` : `${p.refused} of ${p.planned} refused, the first at ${formatSpanMs(p.firstAtMs)} (${formatSpanMs(p.firstAtMs - start)} into the phase)${edge}`;
+    const edge =
+      p.edge > 0
+        ? `; ${p.edge} admitted within the envelope's margin (a 429 there would be at the edge, not a finding)`
+        : '';
+    const when =
+      p.firstAtMs === null
+        ? `none expected${edge}`
+        : `${p.refused} of ${p.planned} refused, the first at ${formatSpanMs(p.firstAtMs)} (${formatSpanMs(p.firstAtMs - start)} into the phase)${edge}`;
     return `  ${p.phase.padEnd(Math.max(...predictions.map((q) => q.phase.length)))}  ${when}`;
   });
   const edges = predictions.reduce((n, p) => n + p.edge, 0);
@@ -62,6 +75,9 @@ export function describePredicted429s(plan: Plan, predictions: readonly Predicte
     edges === 0
       ? '  → the plan stays under the rate limit: a rate-limit 429 would be a finding against the service (the in-flight limit depends on latency, and is not predicted)'
       : `  → the plan stays under the rate limit, ${edges} of its requests within the envelope's margin of it: a rate-limit 429 elsewhere would be a finding against the service (the in-flight limit depends on latency, and is not predicted)`;
-  const summary = first === undefined ? under : `  → the plan probes the limit: the first 429 is expected in ${first.phase}, at ${formatSpanMs(first.firstAtMs!)}`;
+  const summary =
+    first === undefined
+      ? under
+      : `  → the plan probes the limit: the first 429 is expected in ${first.phase}, at ${formatSpanMs(first.firstAtMs!)}`;
   return [head, ...lines, summary];
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { parseStartAt } from './start-at.js';
 
 describe('parseStartAt (--at)', () => {

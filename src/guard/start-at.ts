@@ -16,17 +16,21 @@ export type StartAt = { readonly ms: number } | { readonly problem: string };
 export function parseStartAt(text: string, flag = '--at'): StartAt {
   const value = text.trim();
   const parts = DATE.exec(value) ?? DATE_TIME.exec(value);
-  const expected = 'expected an ISO date-time with a zone, like 2026-12-07T09:00:00Z or 2026-12-07T10:00:00+01:00, or a date (00:00 UTC)';
+  const expected =
+    'expected an ISO date-time with a zone, like 2026-12-07T09:00:00Z or 2026-12-07T10:00:00+01:00, or a date (00:00 UTC)';
   if (parts === null) {
     const naive = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(value);
-    return { problem: `${flag}: ${expected}, got "${text}"${naive ? ' (no zone: add Z for UTC or an offset like +01:00)' : ''}` };
+    return {
+      problem: `${flag}: ${expected}, got "${text}"${naive ? ' (no zone: add Z for UTC or an offset like +01:00)' : ''}`,
+    };
   }
   const n = (i: number): number => Number(parts[i] ?? 0);
   const [y, mo, d, h, mi, s, fraction, offH, offM] = [n(1), n(2), n(3), n(4), n(5), n(6), n(7), n(10), n(11)];
   if (y < START_AT_YEARS.min || y > START_AT_YEARS.max) {
     return { problem: `${flag}: expected a year from ${START_AT_YEARS.min} to ${START_AT_YEARS.max}, got "${text}"` };
   }
-  if (offH > 23 || offM > 59) return { problem: `${flag}: expected a zone offset from -23:59 to +23:59, got "${text}"` };
+  if (offH > 23 || offM > 59)
+    return { problem: `${flag}: expected a zone offset from -23:59 to +23:59, got "${text}"` };
   const utc = Date.UTC(y, mo - 1, d, h, mi, s);
   const check = new Date(utc);
   // Date.UTC rolls 2026-02-30 over to March; a date that does not exist is a typo.

@@ -101,7 +101,11 @@ class LongestRun {
   }
 
   private close(): void {
-    if (this.current !== undefined && (this.best === undefined || this.current[1] - this.current[0] > this.best[1] - this.best[0])) this.best = this.current;
+    if (
+      this.current !== undefined &&
+      (this.best === undefined || this.current[1] - this.current[0] > this.best[1] - this.best[0])
+    )
+      this.best = this.current;
   }
 }
 
@@ -175,7 +179,12 @@ function longestAt(times: Float64Array, rpm: number, bridgeUs: number): [number,
  * before any moment of that span. Calls `step(from, to, count)` for each step, in time order; a merge
  * of K + 1 sorted event streams, so linear in K × arrivals.
  */
-function sweepWithRetries(times: Float64Array, attempts: number, spreadUs: number, step: (fromUs: number, toUs: number, count: number) => void): void {
+function sweepWithRetries(
+  times: Float64Array,
+  attempts: number,
+  spreadUs: number,
+  step: (fromUs: number, toUs: number, count: number) => void,
+): void {
   const n = times.length;
   const lengths = Array.from({ length: attempts }, (_, k) => WINDOW_US + k * spreadUs);
   const ends = lengths.map(() => 0);
@@ -202,7 +211,15 @@ function sweepWithRetries(times: Float64Array, attempts: number, spreadUs: numbe
 }
 
 /** The plan's traffic, as the guard judges it: above `aboveRpm` for at most `aboveLimitMs`, at `atRpm` for at most `atLimitMs`. */
-export function measureTraffic(plan: Plan, rates: { readonly aboveRpm: number; readonly aboveLimitMs: number; readonly atRpm: number; readonly atLimitMs: number }): TrafficMeasures {
+export function measureTraffic(
+  plan: Plan,
+  rates: {
+    readonly aboveRpm: number;
+    readonly aboveLimitMs: number;
+    readonly atRpm: number;
+    readonly atLimitMs: number;
+  },
+): TrafficMeasures {
   const factor = worstCaseFactor(plan);
   const times = arrivalTimesUs(plan);
   const aboveBridge = rates.aboveLimitMs * US_PER_MS;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { type AccountingInput, accountLatency } from './accounting.js';
 
 /** Raw times are model ms = wall ms × k; "ow" marks wall-clock overhead × k. */
@@ -39,7 +40,12 @@ const cases: { name: string; k: number; input: AccountingInput; latencyMs: numbe
     // came 400 later than its model time. Counted out, not as 20 ms of overhead: the same as without the lag.
     name: 'k = 20, the mock held the answer for its lag: not overhead, not service',
     k: 20,
-    input: { intendedAtMs: 0, lastSentAtMs: 40, endAtMs: 1100, tries: [{ sentAtMs: 40, endAtMs: 1100, serviceMs: 600, lagMs: 400 }] },
+    input: {
+      intendedAtMs: 0,
+      lastSentAtMs: 40,
+      endAtMs: 1100,
+      tries: [{ sentAtMs: 40, endAtMs: 1100, serviceMs: 600, lagMs: 400 }],
+    },
     latencyMs: 605,
     serviceMs: 603,
   },

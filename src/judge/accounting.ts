@@ -35,7 +35,8 @@ export interface AccountedLatency {
 export function accountLatency(input: AccountingInput, timeScale: number): AccountedLatency {
   const rawLatencyMs = input.endAtMs - input.intendedAtMs;
   const rawServiceMs = input.endAtMs - input.lastSentAtMs;
-  if (timeScale === 1 || !input.tries.some((t) => t.serviceMs !== undefined)) return { latencyMs: rawLatencyMs, serviceMs: rawServiceMs };
+  if (timeScale === 1 || !input.tries.some((t) => t.serviceMs !== undefined))
+    return { latencyMs: rawLatencyMs, serviceMs: rawServiceMs };
   let modelMs = 0;
   let measuredMs = 0;
   let heldMs = 0;
@@ -46,11 +47,13 @@ export function accountLatency(input: AccountingInput, timeScale: number): Accou
     else modelMs += t.serviceMs;
   }
   const scale = TimeScale.of(timeScale);
-  const once = (totalMs: number, keptMs: number, lagMs: number): number => keptMs + scale.toWallMs(Math.max(0, totalMs - keptMs - lagMs));
+  const once = (totalMs: number, keptMs: number, lagMs: number): number =>
+    keptMs + scale.toWallMs(Math.max(0, totalMs - keptMs - lagMs));
   const last = input.tries[input.tries.length - 1]!;
   const lastIsFinal = last.sentAtMs === input.lastSentAtMs;
   return {
     latencyMs: once(rawLatencyMs, modelMs + measuredMs, heldMs),
-    serviceMs: lastIsFinal && last.serviceMs !== undefined ? once(rawServiceMs, last.serviceMs, last.lagMs ?? 0) : rawServiceMs,
+    serviceMs:
+      lastIsFinal && last.serviceMs !== undefined ? once(rawServiceMs, last.serviceMs, last.lagMs ?? 0) : rawServiceMs,
   };
 }

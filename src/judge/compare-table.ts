@@ -3,8 +3,12 @@ import { formatMs, formatTable } from '../core/index.js';
 import type { Comparison, RateFigure, SideFigures } from './compare.js';
 
 const ms = (v: number | null): string => (v === null ? '—' : formatMs(v));
-const change = (base: number | null, run: number | null): string => (base === null || run === null || base === 0 ? '' : ` (${run >= base ? '+' : ''}${(((run - base) / base) * 100).toFixed(1)} %)`);
-const interval = (s: SideFigures): string => (s.p95Interval === null ? '' : ` [${ms(s.p95Interval[0])}–${ms(s.p95Interval[1])}]`);
+const change = (base: number | null, run: number | null): string =>
+  base === null || run === null || base === 0
+    ? ''
+    : ` (${run >= base ? '+' : ''}${(((run - base) / base) * 100).toFixed(1)} %)`;
+const interval = (s: SideFigures): string =>
+  s.p95Interval === null ? '' : ` [${ms(s.p95Interval[0])}–${ms(s.p95Interval[1])}]`;
 const rate = (r: RateFigure): string => (r.of === 0 ? '—' : `${((100 * r.count) / r.of).toFixed(2)} %`);
 
 /** The comparison's rows: phase, p50, p95 with its interval, p99, then the three rates, each baseline → run. */
@@ -30,14 +34,17 @@ export function comparisonRule(c: Comparison): string {
 
 /** The findings as lines, `<phase>: <text>`, regressions first. */
 export function comparisonFindings(c: Comparison): { regressions: string[]; improvements: string[] } {
-  const of = (kind: 'regression' | 'improvement'): string[] => c.phases.flatMap((p) => p.findings.filter((f) => f.kind === kind).map((f) => `${p.phase}: ${f.text}`));
+  const of = (kind: 'regression' | 'improvement'): string[] =>
+    c.phases.flatMap((p) => p.findings.filter((f) => f.kind === kind).map((f) => `${p.phase}: ${f.text}`));
   return { regressions: of('regression'), improvements: of('improvement') };
 }
 
 /** One line: the outcome. */
 export function comparisonVerdict(c: Comparison): string {
   const n = comparisonFindings(c).regressions.length;
-  return c.regression ? `REGRESSION: ${n} clear ${n === 1 ? 'change' : 'changes'} for the worse` : 'no clear change for the worse';
+  return c.regression
+    ? `REGRESSION: ${n} clear ${n === 1 ? 'change' : 'changes'} for the worse`
+    : 'no clear change for the worse';
 }
 
 /** The terminal's text of `loadproof compare`. */

@@ -3,9 +3,10 @@
  * so it comes off that run's p95 interval, and only where it could have made the change.
  */
 import { describe, expect, it } from 'vitest';
-import type { Summary } from './index.js';
+
 import { Slice } from '../recorder/index.js';
 import { type ComparedRun, compareRuns } from './compare.js';
+import type { Summary } from './index.js';
 
 /** 1,000 answers over 5 min of steady state, each `latencyMs` plus up to 99 ms. */
 function steadyAt(latencyMs: number): Slice {
@@ -13,7 +14,13 @@ function steadyAt(latencyMs: number): Slice {
   for (let i = 0; i < 1000; i++) {
     const t = i * 300;
     const end = t + latencyMs + ((i * 37) % 100);
-    slice.add({ phase: 0, intendedAtMs: t, outcome: 'ok', firedAtMs: t, result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: end, retryAfterS: [] } });
+    slice.add({
+      phase: 0,
+      intendedAtMs: t,
+      outcome: 'ok',
+      firedAtMs: t,
+      result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: end, retryAfterS: [] },
+    });
   }
   return slice;
 }
@@ -33,13 +40,27 @@ function runAt(latencyMs: number, lateMs = 0): ComparedRun {
     stopped: null,
     counts: { planned: 1000, unsent: 0 },
     generator: { eventLoopDelayP99Ms: lateMs, eventLoopDelayMaxMs: lateMs },
-    verdict: { notes: lateMs > 0 ? [`phase busy: the generator was late (event-loop delay p99 ${lateMs}ms over the generator's budget)`] : [] },
-    phases: [{ name: 'busy', sent: 1000, errors: {}, outcomes: { http_429: 0, http_504: 0, http_other: 0 }, steadyLatencyMs: { p50: h.percentileMs(50), p95: h.percentileMs(95), p99: h.percentileMs(99) } }],
+    verdict: {
+      notes:
+        lateMs > 0
+          ? [`phase busy: the generator was late (event-loop delay p99 ${lateMs}ms over the generator's budget)`]
+          : [],
+    },
+    phases: [
+      {
+        name: 'busy',
+        sent: 1000,
+        errors: {},
+        outcomes: { http_429: 0, http_504: 0, http_other: 0 },
+        steadyLatencyMs: { p50: h.percentileMs(50), p95: h.percentileMs(95), p99: h.percentileMs(99) },
+      },
+    ],
   } as unknown as Summary;
   return { summary, steady: [steady] };
 }
 
-const p95Of = (c: ReturnType<typeof compareRuns>) => c.phases[0]!.findings.filter((f) => f.figure === 'p95').map((f) => f.kind);
+const p95Of = (c: ReturnType<typeof compareRuns>) =>
+  c.phases[0]!.findings.filter((f) => f.figure === 'p95').map((f) => f.kind);
 
 describe('compare: a p95 change beside a late generator', () => {
   it('on time: 1 s → 3 s is a regression, 3 s → 1 s an improvement', () => {
@@ -63,7 +84,11 @@ describe('compare: a p95 change beside a late generator', () => {
     const c = compareRuns(runAt(1000), runAt(3000, 2500), { tolerance: 0.1 });
     expect(p95Of(c)).toEqual([]);
     expect(c.regression).toBe(false);
-    expect(c.notes).toContainEqual(expect.stringMatching(/^busy: the generator of the run was late \(its verdict says so\): a change of its p95 \(regression\) is no clear change: with its worst lateness \(2\.50s\) taken off/));
+    expect(c.notes).toContainEqual(
+      expect.stringMatching(
+        /^busy: the generator of the run was late \(its verdict says so\): a change of its p95 \(regression\) is no clear change: with its worst lateness \(2\.50s\) taken off/,
+      ),
+    );
   });
 
   it('improvements the other way round: a late baseline can fake one, a late run cannot', () => {

@@ -16,13 +16,13 @@
  * capped above the slowest answer so that unanswered requests do not blow the spread up), on the
  * steady state of each phase, from each run folder judged again offline.
  */
-import type { Summary } from './summary.js';
-import type { Slice } from '../recorder/index.js';
-import { quantileInterval } from './quantile-interval.js';
-import { slowestAnsweredMs } from './percentile-check.js';
-import { generatorHealth, worstLatenessMs } from './generator-budget.js';
 import { TimeScale } from '../core/index.js';
+import type { Slice } from '../recorder/index.js';
 import { fisherGreater } from './fisher.js';
+import { generatorHealth, worstLatenessMs } from './generator-budget.js';
+import { slowestAnsweredMs } from './percentile-check.js';
+import { quantileInterval } from './quantile-interval.js';
+import type { Summary } from './summary.js';
 
 /** A judged run: its summary, and each phase's steady-state sample (the recorder's, in plan order). */
 export interface ComparedRun {
@@ -74,8 +74,18 @@ export interface PhaseComparison {
 export interface Comparison {
   readonly tolerance: number;
   readonly alpha: number;
-  readonly baseline: { readonly scenario: string; readonly startedAt: string; readonly planIdentity: string; readonly timeScale: number };
-  readonly run: { readonly scenario: string; readonly startedAt: string; readonly planIdentity: string; readonly timeScale: number };
+  readonly baseline: {
+    readonly scenario: string;
+    readonly startedAt: string;
+    readonly planIdentity: string;
+    readonly timeScale: number;
+  };
+  readonly run: {
+    readonly scenario: string;
+    readonly startedAt: string;
+    readonly planIdentity: string;
+    readonly timeScale: number;
+  };
   readonly phases: readonly PhaseComparison[];
   readonly onlyInBaseline: readonly string[];
   readonly onlyInRun: readonly string[];
@@ -87,7 +97,11 @@ export interface Comparison {
 
 type Phase = Summary['phases'][number];
 
-const RATE_NAMES: Record<Exclude<Figure, 'p95'>, string> = { http429: '429 rate', http504: '504 rate', errors: 'rate of other failures' };
+const RATE_NAMES: Record<Exclude<Figure, 'p95'>, string> = {
+  http429: '429 rate',
+  http504: '504 rate',
+  errors: 'rate of other failures',
+};
 
 /** `capMs`: sectioning is done on min(latency, cap), as the verdict does (quantileInterval). */
 function figures(phase: Phase, steady: Slice, capMs: number): SideFigures {
@@ -109,9 +123,11 @@ function figures(phase: Phase, steady: Slice, capMs: number): SideFigures {
   };
 }
 
-const ms = (v: number | null): string => (v === null ? '—' : v >= 1000 ? `${(v / 1000).toFixed(2)}s` : `${Math.round(v)}ms`);
+const ms = (v: number | null): string =>
+  v === null ? '—' : v >= 1000 ? `${(v / 1000).toFixed(2)}s` : `${Math.round(v)}ms`;
 const intervalText = (i: SideFigures['p95Interval']): string => (i === null ? 'no data' : `${ms(i[0])}–${ms(i[1])}`);
-const percent = (r: RateFigure): string => `${r.of === 0 ? '—' : ((100 * r.count) / r.of).toFixed(2)} % (${r.count} of ${r.of})`;
+const percent = (r: RateFigure): string =>
+  `${r.of === 0 ? '—' : ((100 * r.count) / r.of).toFixed(2)} % (${r.count} of ${r.of})`;
 
 /** Each side's generator lateness to take off its own p95 interval (model ms as its latency counts it; 0 when on time). */
 interface Lateness {
@@ -130,12 +146,25 @@ function p95Findings(base: SideFigures, run: SideFigures, tolerance: number, lat
   const [runLow, runHigh] = run.p95Interval ?? [null, null];
   const what = `p95 ${ms(run.p95Ms)} (interval ${intervalText(run.p95Interval)}) against ${ms(base.p95Ms)} (${intervalText(base.p95Interval)})`;
   const pct = Math.round(tolerance * 100);
-  const off = (side: string, lateMs: number): string => (lateMs > 0 ? `, even with ${side}'s worst generator lateness (${ms(lateMs)}) taken off` : '');
+  const off = (side: string, lateMs: number): string =>
+    lateMs > 0 ? `, even with ${side}'s worst generator lateness (${ms(lateMs)}) taken off` : '';
   if (runLow !== null && baseHigh !== null && runLow - late.run > baseHigh * (1 + tolerance)) {
-    return [{ figure: 'p95', kind: 'regression', text: `${what}: the new interval lies above the baseline's by more than ${pct} %${off('the run', late.run)}` }];
+    return [
+      {
+        figure: 'p95',
+        kind: 'regression',
+        text: `${what}: the new interval lies above the baseline's by more than ${pct} %${off('the run', late.run)}`,
+      },
+    ];
   }
   if (runHigh !== null && baseLow !== null && runHigh * (1 + tolerance) < baseLow - late.base) {
-    return [{ figure: 'p95', kind: 'improvement', text: `${what}: the new interval lies below the baseline's by more than ${pct} %${off('the baseline', late.base)}` }];
+    return [
+      {
+        figure: 'p95',
+        kind: 'improvement',
+        text: `${what}: the new interval lies below the baseline's by more than ${pct} %${off('the baseline', late.base)}`,
+      },
+    ];
   }
   return [];
 }
@@ -155,8 +184,20 @@ function rateTests(phase: number, base: SideFigures, run: SideFigures): RateTest
     const r = run.rates[figure];
     const what = `${RATE_NAMES[figure]} ${percent(r)} against ${percent(b)}`;
     return [
-      { phase, figure, kind: 'regression' as const, p: fisherGreater(b.count, b.of, r.count, r.of), text: `${what}: higher than chance explains` },
-      { phase, figure, kind: 'improvement' as const, p: fisherGreater(r.count, r.of, b.count, b.of), text: `${what}: lower than chance explains` },
+      {
+        phase,
+        figure,
+        kind: 'regression' as const,
+        p: fisherGreater(b.count, b.of, r.count, r.of),
+        text: `${what}: higher than chance explains`,
+      },
+      {
+        phase,
+        figure,
+        kind: 'improvement' as const,
+        p: fisherGreater(r.count, r.of, b.count, b.of),
+        text: `${what}: lower than chance explains`,
+      },
     ];
   });
 }
@@ -188,12 +229,18 @@ function latenessOf(summary: Summary, phase: string, steady: Slice): number {
   return worstLatenessMs(steady, generatorHealth(TimeScale.of(summary.timeScale), p99, max));
 }
 
-const identity = (s: Summary) => ({ scenario: s.scenario, startedAt: s.startedAt, planIdentity: s.planIdentity, timeScale: s.timeScale });
+const identity = (s: Summary) => ({
+  scenario: s.scenario,
+  startedAt: s.startedAt,
+  planIdentity: s.planIdentity,
+  timeScale: s.timeScale,
+});
 
 export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: CompareOptions): Comparison {
   const { tolerance } = options;
   const alpha = options.alpha ?? DEFAULT_ALPHA;
-  if (!(tolerance >= 0) || !Number.isFinite(tolerance)) throw new RangeError(`tolerance: expected a fraction ≥ 0, got ${tolerance}`);
+  if (!(tolerance >= 0) || !Number.isFinite(tolerance))
+    throw new RangeError(`tolerance: expected a fraction ≥ 0, got ${tolerance}`);
   if (!(alpha > 0 && alpha < 1)) throw new RangeError(`alpha: expected a probability between 0 and 1, got ${alpha}`);
   const baseIndex = new Map(baseline.summary.phases.map((p, i) => [p.name, i]));
   const runNames = new Set(run.summary.phases.map((p) => p.name));
@@ -205,24 +252,32 @@ export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: Co
     const baseSteady = baseline.steady[j]!;
     const runSteady = run.steady[i]!;
     // One cap for both sides: above the slowest answer of either, so that only unanswered requests are capped.
-    const capMs = 2 * Math.max(slowestAnsweredMs(baseSteady.latencyExcl429), slowestAnsweredMs(runSteady.latencyExcl429), 1);
+    const capMs =
+      2 * Math.max(slowestAnsweredMs(baseSteady.latencyExcl429), slowestAnsweredMs(runSteady.latencyExcl429), 1);
     const base = figures(baseline.summary.phases[j]!, baseSteady, capMs);
     const now = figures(phase, runSteady, capMs);
     const unbounded = (f: SideFigures): boolean => f.p95Interval === null || f.p95Interval.includes(null);
     if (unbounded(base) || unbounded(now)) {
       const side = unbounded(base) && unbounded(now) ? 'either run' : unbounded(base) ? 'the baseline' : 'the run';
-      notes.push(`${phase.name}: too few steady-state answers in ${side} to bound a p95 on both sides (${base.p95Interval === null || now.p95Interval === null ? 'none at all' : 'too few'}); its p95 can show no clear change`);
+      notes.push(
+        `${phase.name}: too few steady-state answers in ${side} to bound a p95 on both sides (${base.p95Interval === null || now.p95Interval === null ? 'none at all' : 'too few'}); its p95 can show no clear change`,
+      );
     }
     // A late generator inflates its own run's latency only: a change it could have made (a late run's regression,
     // a late baseline's improvement) stands when it survives taking that run's worst lateness off, as the verdict's
     // percentile check does. A change the lateness works against stands as measured (its rates stand too).
-    const late: Lateness = { base: latenessOf(baseline.summary, phase.name, baseSteady), run: latenessOf(run.summary, phase.name, runSteady) };
+    const late: Lateness = {
+      base: latenessOf(baseline.summary, phase.name, baseSteady),
+      run: latenessOf(run.summary, phase.name, runSteady),
+    };
     const measured = p95Findings(base, now, tolerance);
     const p95 = p95Findings(base, now, tolerance, late);
     if (measured.length > 0 && p95.length === 0) {
       const side = measured[0]!.kind === 'regression' ? 'the run' : 'the baseline';
       const lateMs = measured[0]!.kind === 'regression' ? late.run : late.base;
-      notes.push(`${phase.name}: the generator of ${side} was late (its verdict says so): a change of its p95 (${measured[0]!.kind}) is no clear change: with its worst lateness (${ms(lateMs)}) taken off ${side}'s interval, it no longer lies ${measured[0]!.kind === 'regression' ? 'above' : 'below'} the other by more than ${Math.round(tolerance * 100)} %`);
+      notes.push(
+        `${phase.name}: the generator of ${side} was late (its verdict says so): a change of its p95 (${measured[0]!.kind}) is no clear change: with its worst lateness (${ms(lateMs)}) taken off ${side}'s interval, it no longer lies ${measured[0]!.kind === 'regression' ? 'above' : 'below'} the other by more than ${Math.round(tolerance * 100)} %`,
+      );
     }
     compared.push({ name: phase.name, base, run: now, findings: p95 });
   }
@@ -230,23 +285,52 @@ export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: Co
   const tests = compared.flatMap((c, i) => rateTests(i, c.base, c.run));
   const family = tests.length / 2;
   for (const kind of ['regression', 'improvement'] as const) {
-    for (const t of holm(tests.filter((x) => x.kind === kind), alpha)) {
-      compared[t.phase]!.findings.push({ figure: t.figure, kind, text: `${t.text} (Fisher's exact test, one-sided p = ${t.p.toPrecision(2)}; Holm's correction over ${family} rates, family-wise ${alpha})` });
+    for (const t of holm(
+      tests.filter((x) => x.kind === kind),
+      alpha,
+    )) {
+      compared[t.phase]!.findings.push({
+        figure: t.figure,
+        kind,
+        text: `${t.text} (Fisher's exact test, one-sided p = ${t.p.toPrecision(2)}; Holm's correction over ${family} rates, family-wise ${alpha})`,
+      });
     }
   }
-  const phases: PhaseComparison[] = compared.map((c) => ({ phase: c.name, baseline: c.base, run: c.run, findings: c.findings }));
+  const phases: PhaseComparison[] = compared.map((c) => ({
+    phase: c.name,
+    baseline: c.base,
+    run: c.run,
+    findings: c.findings,
+  }));
   const onlyInBaseline = baseline.summary.phases.map((p) => p.name).filter((n) => !runNames.has(n));
   const onlyInRun = run.summary.phases.map((p) => p.name).filter((n) => !baseIndex.has(n));
   if (onlyInBaseline.length > 0) notes.push(`phases only in the baseline, not compared: ${onlyInBaseline.join(', ')}`);
   if (onlyInRun.length > 0) notes.push(`phases only in the run, not compared: ${onlyInRun.join(', ')}`);
-  for (const [side, s] of [['the baseline', baseline.summary], ['the run', run.summary]] as const) {
-    if (s.partial) notes.push(`${side} is partial: it did not record its end (killed, or still running), and is judged from the events it wrote`);
-    else if (s.stopped !== null) notes.push(`${side} was stopped before its plan ended (${s.stopped.code}): ${s.counts.unsent} of ${s.counts.planned} requests were never sent`);
+  for (const [side, s] of [
+    ['the baseline', baseline.summary],
+    ['the run', run.summary],
+  ] as const) {
+    if (s.partial)
+      notes.push(
+        `${side} is partial: it did not record its end (killed, or still running), and is judged from the events it wrote`,
+      );
+    else if (s.stopped !== null)
+      notes.push(
+        `${side} was stopped before its plan ended (${s.stopped.code}): ${s.counts.unsent} of ${s.counts.planned} requests were never sent`,
+      );
   }
-  if (baseline.summary.target.profile !== run.summary.target.profile) notes.push(`the mock profiles differ: ${baseline.summary.target.profile ?? 'none'} and ${run.summary.target.profile ?? 'none'}`);
-  if (baseline.summary.planIdentity !== run.summary.planIdentity) notes.push('the two runs had different plans (scenario, seeds or time scale): phases are compared by name');
-  if (baseline.summary.timeScale !== run.summary.timeScale) notes.push(`time scales differ (${baseline.summary.timeScale} and ${run.summary.timeScale}): both are in model time`);
-  if (baseline.summary.environment !== run.summary.environment) notes.push(`environments differ: ${baseline.summary.environment} and ${run.summary.environment}`);
+  if (baseline.summary.target.profile !== run.summary.target.profile)
+    notes.push(
+      `the mock profiles differ: ${baseline.summary.target.profile ?? 'none'} and ${run.summary.target.profile ?? 'none'}`,
+    );
+  if (baseline.summary.planIdentity !== run.summary.planIdentity)
+    notes.push('the two runs had different plans (scenario, seeds or time scale): phases are compared by name');
+  if (baseline.summary.timeScale !== run.summary.timeScale)
+    notes.push(
+      `time scales differ (${baseline.summary.timeScale} and ${run.summary.timeScale}): both are in model time`,
+    );
+  if (baseline.summary.environment !== run.summary.environment)
+    notes.push(`environments differ: ${baseline.summary.environment} and ${run.summary.environment}`);
   return {
     tolerance,
     alpha,
@@ -285,7 +369,15 @@ export function parseComparison(text: string): BaselineComparison | string {
     return 'not JSON';
   }
   const v = value as Partial<BaselineComparison> | null;
-  if (typeof v !== 'object' || v === null || typeof v.baselineDir !== 'string' || typeof v.regression !== 'boolean' || typeof v.tolerance !== 'number' || !Array.isArray(v.phases) || !Array.isArray(v.notes)) {
+  if (
+    typeof v !== 'object' ||
+    v === null ||
+    typeof v.baselineDir !== 'string' ||
+    typeof v.regression !== 'boolean' ||
+    typeof v.tolerance !== 'number' ||
+    !Array.isArray(v.phases) ||
+    !Array.isArray(v.notes)
+  ) {
     return 'expected {baselineDir, tolerance, regression, phases[], notes[], …} as loadproof run --baseline writes it';
   }
   return v as BaselineComparison;

@@ -5,8 +5,8 @@
  * document latency as HDR histograms, and the documents' fates by stage. Identification's own
  * figures, and the verdict on them, come from events.ndjson as in any run.
  */
+import { isUnanswered, UNANSWERED_MS } from '../core/index.js';
 import { MsHistogram, TIME_BLOCKS } from '../recorder/index.js';
-import { UNANSWERED_MS, isUnanswered } from '../core/index.js';
 import type { TryRecord } from './events.js';
 
 /** ok: through the whole chain; failed: at a stage (failedStage); dropped: a piece dropped by the client at maxInFlight; unsent: cut short, the run stopped before all its pieces (or its obfuscation) were sent. */
@@ -24,7 +24,11 @@ export interface DocumentRecord {
   readonly pieces: number;
   readonly characters: number;
   /** How its pieces ended, by outcome (only those that occurred). */
-  readonly identification: { readonly outcomes: Readonly<Record<string, number>>; readonly latencyMs: number | null; readonly truncated: number };
+  readonly identification: {
+    readonly outcomes: Readonly<Record<string, number>>;
+    readonly latencyMs: number | null;
+    readonly truncated: number;
+  };
   /** Entities found in all its pieces, merged. */
   readonly entities: number;
   /** Why answered pieces could not be merged (an entity outside its piece), or null. */
@@ -190,19 +194,30 @@ function documentProblem(v: DocumentRecord): string | undefined {
   if (!Number.isSafeInteger(v.doc) || v.doc < 0) return 'doc: expected a whole number ≥ 0';
   if (typeof v.phase !== 'string') return 'phase: expected a phase name';
   if (!finite(v.intendedAtMs)) return 'intendedAtMs: expected a number';
-  if (!['ok', 'failed', 'dropped', 'unsent'].includes(v.outcome)) return 'outcome: expected ok, failed, dropped or unsent';
+  if (!['ok', 'failed', 'dropped', 'unsent'].includes(v.outcome))
+    return 'outcome: expected ok, failed, dropped or unsent';
   if (!finiteOrNull(v.latencyMs)) return 'latencyMs: expected a number or null';
   const i = v.identification;
-  if (typeof i !== 'object' || i === null || !Number.isSafeInteger(i.truncated)) return 'identification: expected {outcomes, latencyMs, truncated}';
+  if (typeof i !== 'object' || i === null || !Number.isSafeInteger(i.truncated))
+    return 'identification: expected {outcomes, latencyMs, truncated}';
   const o = v.obfuscation;
-  if (o !== null && (typeof o !== 'object' || typeof o.outcome !== 'string' || !finiteOrNull(o.latencyMs) || !finiteOrNull(o.sentAtMs) || !finiteOrNull(o.status))) {
+  if (
+    o !== null &&
+    (typeof o !== 'object' ||
+      typeof o.outcome !== 'string' ||
+      !finiteOrNull(o.latencyMs) ||
+      !finiteOrNull(o.sentAtMs) ||
+      !finiteOrNull(o.status))
+  ) {
     return 'obfuscation: expected null or {outcome, status, sentAtMs, latencyMs, …}';
   }
-  if (v.failedStage !== null && v.failedStage !== 'identification' && v.failedStage !== 'obfuscation') return 'failedStage: expected identification, obfuscation or null';
+  if (v.failedStage !== null && v.failedStage !== 'identification' && v.failedStage !== 'obfuscation')
+    return 'failedStage: expected identification, obfuscation or null';
   return undefined;
 }
 
-const stat = (v: number): number | 'unanswered' | null => (!Number.isFinite(v) ? null : isUnanswered(v) ? 'unanswered' : Math.round(v * 1000) / 1000);
+const stat = (v: number): number | 'unanswered' | null =>
+  !Number.isFinite(v) ? null : isUnanswered(v) ? 'unanswered' : Math.round(v * 1000) / 1000;
 const latencyStats = (h: MsHistogram) => {
   const s = h.summary();
   return { count: s.count, p50: stat(s.p50), p95: stat(s.p95), p99: stat(s.p99), max: stat(s.max) };
@@ -231,6 +246,10 @@ export function documentSliceSummary(all: DocumentSlice, steady: DocumentSlice =
     unsent: all.unsent,
     truncated: all.truncated,
     documentLatencyMs: latencyStats(steady.latency),
-    obfuscation: { calls: all.obfuscationCalls, outcomes: { ...all.obfuscationOutcomes }, latencyMs: latencyStats(steady.obfuscationLatency) },
+    obfuscation: {
+      calls: all.obfuscationCalls,
+      outcomes: { ...all.obfuscationOutcomes },
+      latencyMs: latencyStats(steady.obfuscationLatency),
+    },
   };
 }

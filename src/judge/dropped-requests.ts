@@ -6,9 +6,9 @@ import { formatMs } from '../core/index.js';
 import type { Slice } from '../recorder/index.js';
 import type { Threshold } from '../scenario/index.js';
 import { type Check, compare, rpm } from './check.js';
-import type { GeneratorHealth, PhaseInput } from './verdict-input.js';
 import { answeredCount, slowestAnsweredMs } from './percentile-check.js';
 import { countOf } from './threshold-check.js';
+import type { GeneratorHealth, PhaseInput } from './verdict-input.js';
 
 /**
  * A latency fail whose lower bound lies beyond every answer (and twice the target): it rests on unanswered
@@ -17,10 +17,17 @@ import { countOf } from './threshold-check.js';
  */
 export function restsOnUnanswered(check: Check, slice: Slice, targetMs: number, percentile = 95): boolean {
   const lower = check.interval?.[0] ?? null;
-  if (check.status !== 'fail' || lower === null || lower < Math.max(2 * targetMs, slowestAnsweredMs(slice.latencyExcl429))) return false;
+  if (
+    check.status !== 'fail' ||
+    lower === null ||
+    lower < Math.max(2 * targetMs, slowestAnsweredMs(slice.latencyExcl429))
+  )
+    return false;
   // The stand-ins hold the top ranks, so the answers' own percentile is a rank among the answers.
   const answered = answeredCount(slice.latencyExcl429);
-  return answered === 0 || slice.latencyExcl429.rankMs(Math.max(1, Math.ceil((percentile / 100) * answered))) < targetMs;
+  return (
+    answered === 0 || slice.latencyExcl429.rankMs(Math.max(1, Math.ceil((percentile / 100) * answered))) < targetMs
+  );
 }
 
 /** A count or rate fail that the same threshold would pass with the dropped requests left out. */
@@ -42,7 +49,14 @@ export function failsOnDropsAlone(phase: PhaseInput, t: Threshold): boolean {
 export function clientCapped(check: Check, phase: PhaseInput, onDrops: boolean): Check {
   const dropped = phase.all.outcomes.dropped;
   const cap = phase.inFlight;
-  if (check.status !== 'fail' || !onDrops || dropped === 0 || cap === undefined || cap.maxInFlight >= cap.neededAtTarget) return check;
+  if (
+    check.status !== 'fail' ||
+    !onDrops ||
+    dropped === 0 ||
+    cap === undefined ||
+    cap.maxInFlight >= cap.neededAtTarget
+  )
+    return check;
   return {
     ...check,
     status: 'inconclusive',
@@ -62,7 +76,8 @@ export function clientCapped(check: Check, phase: PhaseInput, onDrops: boolean):
 export function generatorCapped(check: Check, phase: PhaseInput, onDrops: boolean, generator: GeneratorHealth): Check {
   const dropped = phase.all.outcomes.dropped;
   const cap = phase.inFlight;
-  if (check.status !== 'fail' || !onDrops || dropped === 0 || cap?.targetMs === undefined || !(cap.targetMs > 0)) return check;
+  if (check.status !== 'fail' || !onDrops || dropped === 0 || cap?.targetMs === undefined || !(cap.targetMs > 0))
+    return check;
   const lagMax = phase.all.sendLag.count === 0 ? 0 : phase.all.sendLag.percentileMs(100);
   const stallMs = Math.max(lagMax, generator.eventLoopDelayMaxMs ?? generator.eventLoopDelayP99Ms ?? 0);
   // neededAtTarget is the peak rate × the target (Little's law): the peak rate per model ms is its quotient.

@@ -6,9 +6,11 @@
  * sleeping, no sockets.
  */
 import { readFileSync } from 'node:fs';
+
 import { describe, expect, it } from 'vitest';
-import { type Rng, createRng, nextExponential, nextInt, pick } from '../core/rng.js';
-import { type Plan, buildPlan } from '../plan/index.js';
+
+import { createRng, nextExponential, nextInt, pick, type Rng } from '../core/rng.js';
+import { buildPlan, type Plan } from '../plan/index.js';
 import { AttemptLog, type RecordableEvent } from '../recorder/index.js';
 import { parseScenario } from '../scenario/index.js';
 import type { EnvelopeLimits } from '../spec/index.js';
@@ -18,7 +20,8 @@ const DOCUMENTED: EnvelopeLimits = { sustainedRpm: 100, burstRpm: 200, burstMinu
 const TIGHTER: EnvelopeLimits = { sustainedRpm: 90, burstRpm: 180, burstMinutes: 5 };
 const SHIPPED = ['sustained', 'burst', 'sandbox-burst', 'spike', 'ci-regression', 'capacity-step'];
 
-const scenarioText = (name: string): string => readFileSync(new URL(`../../scenarios/${name}.yaml`, import.meta.url), 'utf8');
+const scenarioText = (name: string): string =>
+  readFileSync(new URL(`../../scenarios/${name}.yaml`, import.meta.url), 'utf8');
 const planOf = (text: string, arrivals = ''): Plan => buildPlan(parseScenario(`${text}\n${arrivals}`, 'test.yaml'));
 const poisson = (seed: number): string => `arrivals: { process: poisson, seed: ${seed} }\n`;
 
@@ -46,7 +49,8 @@ class SteppedBucket {
       this.lastMs = atMs;
     } else {
       const step = Math.floor((atMs - this.offsetMs) / this.stepMs);
-      if (!Number.isNaN(this.step)) this.tokens = Math.min(this.capacity, this.tokens + (step - this.step) * this.stepMs * perMs);
+      if (!Number.isNaN(this.step))
+        this.tokens = Math.min(this.capacity, this.tokens + (step - this.step) * this.stepMs * perMs);
       this.step = step;
     }
     if (this.tokens >= 1) {
@@ -107,7 +111,11 @@ function simulate(sim: Simulation): RecordableEvent[] {
   const rng = createRng(sim.seed);
   const { timing } = sim;
   const stalls: Stall[] = [];
-  for (let t = nextExponential(rng, 60_000 / Math.max(1e-9, timing.stallsPerMinute)); t < sim.plan.durationMs; t += nextExponential(rng, 60_000 / timing.stallsPerMinute)) {
+  for (
+    let t = nextExponential(rng, 60_000 / Math.max(1e-9, timing.stallsPerMinute));
+    t < sim.plan.durationMs;
+    t += nextExponential(rng, 60_000 / timing.stallsPerMinute)
+  ) {
     stalls.push({ fromMs: t, toMs: t + rng.next() * timing.stallMaxMs });
   }
   const bucket = new SteppedBucket(sim.limiter, sim.stepMs, rng.next() * 10_000);
@@ -129,8 +137,21 @@ function simulate(sim: Simulation): RecordableEvent[] {
     for (const intendedAtMs of phase.arrivalsMs) {
       const firedAtMs = afterStalls(stalls, intendedAtMs);
       const sentAtMs = firedAtMs + timing.noteMs;
-      const leaveAtMs = sentAtMs + (timing.slowStart !== undefined && sentAtMs < timing.slowStart.untilMs ? rng.next() * timing.slowStart.maxMs : 0);
-      queue.push({ seq: seq++, phase: phase.index, intendedAtMs, firedAtMs, sentAtMs, arriveAtMs: afterStalls(stalls, leaveAtMs + way()), tries: [], retryAfterS: [] });
+      const leaveAtMs =
+        sentAtMs +
+        (timing.slowStart !== undefined && sentAtMs < timing.slowStart.untilMs
+          ? rng.next() * timing.slowStart.maxMs
+          : 0);
+      queue.push({
+        seq: seq++,
+        phase: phase.index,
+        intendedAtMs,
+        firedAtMs,
+        sentAtMs,
+        arriveAtMs: afterStalls(stalls, leaveAtMs + way()),
+        tries: [],
+        retryAfterS: [],
+      });
     }
   }
   queue.sort((a, b) => a.arriveAtMs - b.arriveAtMs);
@@ -165,14 +186,30 @@ function simulate(sim: Simulation): RecordableEvent[] {
   return events;
 }
 
-function eventOf(p: { phase: number; intendedAtMs: number; firedAtMs: number; tries: { sentAtMs: number; endAtMs: number; status?: number }[]; retryAfterS: number[] }, outcome: 'ok' | 'http_429' | 'refused'): RecordableEvent {
+function eventOf(
+  p: {
+    phase: number;
+    intendedAtMs: number;
+    firedAtMs: number;
+    tries: { sentAtMs: number; endAtMs: number; status?: number }[];
+    retryAfterS: number[];
+  },
+  outcome: 'ok' | 'http_429' | 'refused',
+): RecordableEvent {
   const last = p.tries[p.tries.length - 1]!;
   return {
     phase: p.phase,
     intendedAtMs: p.intendedAtMs,
     outcome,
     firedAtMs: p.firedAtMs,
-    result: { ...(last.status === undefined ? {} : { status: last.status }), attempts: p.tries.length, lastSentAtMs: last.sentAtMs, endAtMs: last.endAtMs, retryAfterS: [...p.retryAfterS], tries: [...p.tries] },
+    result: {
+      ...(last.status === undefined ? {} : { status: last.status }),
+      attempts: p.tries.length,
+      lastSentAtMs: last.sentAtMs,
+      endAtMs: last.endAtMs,
+      retryAfterS: [...p.retryAfterS],
+      tries: [...p.tries],
+    },
   };
 }
 
@@ -182,7 +219,8 @@ function judge(sim: Simulation, limits: EnvelopeLimits = DOCUMENTED) {
   return { log, judgement: envelopeFindings(sim.plan, log, limits) };
 }
 
-const total = (j: ReturnType<typeof envelopeFindings>, key: 'http429' | 'findings' | 'edge'): number => j.phases.reduce((sum, p) => sum + p[key], 0);
+const total = (j: ReturnType<typeof envelopeFindings>, key: 'http429' | 'findings' | 'edge'): number =>
+  j.phases.reduce((sum, p) => sum + p[key], 0);
 
 /** Timing as a busy 2-core machine gives it at k = 20: stalls up to 2 s of model time (100 ms of wall time), 20–60 ms of transit. */
 function randomTiming(rng: Rng): Timing {
@@ -210,36 +248,78 @@ describe('envelopeFindings: a correct limiter is never a finding', () => {
     // With constant arrivals each recovery arrival finds exactly 1.000 token in the plan; 2.5 ms
     // of noting and 20 ms of transit hand it to a neighbour (the issue: exit 1 in 3 of 3 runs).
     for (const stepMs of [0, 600, 1000]) {
-      const { judgement } = judge({ plan: planOf(scenarioText('burst')), limiter: DOCUMENTED, stepMs, timing: { stallsPerMinute: 2, stallMaxMs: 600, transitMs: 20, noteMs: 2.5 }, retry: false, seed: 7 });
+      const { judgement } = judge({
+        plan: planOf(scenarioText('burst')),
+        limiter: DOCUMENTED,
+        stepMs,
+        timing: { stallsPerMinute: 2, stallMaxMs: 600, transitMs: 20, noteMs: 2.5 },
+        retry: false,
+        seed: 7,
+      });
       expect(total(judgement, 'http429')).toBeGreaterThan(0);
       expect(total(judgement, 'findings')).toBe(0);
     }
   });
 
-  it.each(SHIPPED.flatMap((name) => [0, 1, 2].map((seed) => ({ name, seed }))))('$name (seed $seed: constant and Poisson, record and retry)', ({ name, seed }) => {
-    const rng = createRng(1000 + seed);
-    for (const arrivals of ['', poisson(seed + 1)]) {
-      for (const retry of [false, true]) {
-        const sim: Simulation = { plan: planOf(scenarioText(name), arrivals), limiter: DOCUMENTED, stepMs: pick(rng, [0, 250, 600, 1000]), timing: randomTiming(rng), retry, seed: nextInt(rng, 1, 1e9) };
-        const { judgement } = judge(sim);
-        expect({ name, arrivals, retry, findings: total(judgement, 'findings') }).toEqual({ name, arrivals, retry, findings: 0 });
+  it.each(SHIPPED.flatMap((name) => [0, 1, 2].map((seed) => ({ name, seed }))))(
+    '$name (seed $seed: constant and Poisson, record and retry)',
+    ({ name, seed }) => {
+      const rng = createRng(1000 + seed);
+      for (const arrivals of ['', poisson(seed + 1)]) {
+        for (const retry of [false, true]) {
+          const sim: Simulation = {
+            plan: planOf(scenarioText(name), arrivals),
+            limiter: DOCUMENTED,
+            stepMs: pick(rng, [0, 250, 600, 1000]),
+            timing: randomTiming(rng),
+            retry,
+            seed: nextInt(rng, 1, 1e9),
+          };
+          const { judgement } = judge(sim);
+          expect({ name, arrivals, retry, findings: total(judgement, 'findings') }).toEqual({
+            name,
+            arrivals,
+            retry,
+            findings: 0,
+          });
+        }
       }
-    }
-  });
+    },
+  );
 
   it('burst.yaml with a slow start: requests that left the client up to 20 s after their noted send are not findings later on', () => {
     // Seen at k = 60 on a busy machine: in the first 50 s of the warm-up (the bucket full) requests
     // reached the server up to 20 s late, bunched, so its full bucket wasted refill that the replay
     // at noted send times counted: 51 findings in the burst phase, 35 tokens where 19 were the margin.
     for (const seed of [1, 2, 3]) {
-      const { judgement } = judge({ plan: planOf(scenarioText('burst')), limiter: DOCUMENTED, stepMs: 0, timing: { stallsPerMinute: 0, stallMaxMs: 0, transitMs: 20, noteMs: 0, slowStart: { untilMs: 50_000, maxMs: 20_000 } }, retry: false, seed });
+      const { judgement } = judge({
+        plan: planOf(scenarioText('burst')),
+        limiter: DOCUMENTED,
+        stepMs: 0,
+        timing: {
+          stallsPerMinute: 0,
+          stallMaxMs: 0,
+          transitMs: 20,
+          noteMs: 0,
+          slowStart: { untilMs: 50_000, maxMs: 20_000 },
+        },
+        retry: false,
+        seed,
+      });
       expect(total(judgement, 'http429')).toBeGreaterThan(0);
       expect({ seed, findings: total(judgement, 'findings') }).toEqual({ seed, findings: 0 });
     }
   });
 
   it('capacity-step: the limiter refuses hundreds, the judge finds none (the issue: 793 findings)', () => {
-    const { judgement } = judge({ plan: planOf(scenarioText('capacity-step')), limiter: DOCUMENTED, stepMs: 0, timing: { stallsPerMinute: 2, stallMaxMs: 600, transitMs: 20, noteMs: 2.5 }, retry: false, seed: 3 });
+    const { judgement } = judge({
+      plan: planOf(scenarioText('capacity-step')),
+      limiter: DOCUMENTED,
+      stepMs: 0,
+      timing: { stallsPerMinute: 2, stallMaxMs: 600, transitMs: 20, noteMs: 2.5 },
+      retry: false,
+      seed: 3,
+    });
     expect(total(judgement, 'http429')).toBeGreaterThan(500);
     expect(total(judgement, 'findings')).toBe(0);
   });
@@ -250,9 +330,20 @@ describe('envelopeFindings: a correct limiter is never a finding', () => {
     let refusals = 0;
     for (let i = 0; i < 100; i++) {
       const sustainedRpm = nextInt(rng, 20, 300);
-      const raised: EnvelopeLimits = rng.next() < 0.3 ? { sustainedRpm, burstRpm: sustainedRpm + nextInt(rng, 0, 200), burstMinutes: nextInt(rng, 0, 10) } : DOCUMENTED;
+      const raised: EnvelopeLimits =
+        rng.next() < 0.3
+          ? { sustainedRpm, burstRpm: sustainedRpm + nextInt(rng, 0, 200), burstMinutes: nextInt(rng, 0, 10) }
+          : DOCUMENTED;
       const arrivals = rng.next() < 0.5 ? poisson(nextInt(rng, 1, 1e6)) : '';
-      const sim: Simulation = { plan: planOf(randomPlanText(rng), arrivals), limiter: raised, stepMs: pick(rng, [0, 100, 600, 1000]), timing: randomTiming(rng), retry: rng.next() < 0.3, lost: pick(rng, [0, 0, 0.002]), seed: nextInt(rng, 1, 1e9) };
+      const sim: Simulation = {
+        plan: planOf(randomPlanText(rng), arrivals),
+        limiter: raised,
+        stepMs: pick(rng, [0, 100, 600, 1000]),
+        timing: randomTiming(rng),
+        retry: rng.next() < 0.3,
+        lost: pick(rng, [0, 0, 0.002]),
+        seed: nextInt(rng, 1, 1e9),
+      };
       const { judgement } = judge(sim, raised);
       refusals += total(judgement, 'http429');
       expect({ case: i, findings: total(judgement, 'findings') }).toEqual({ case: i, findings: 0 });
@@ -266,21 +357,42 @@ describe('envelopeFindings: a limiter tighter than documented is flagged', () =>
   it.each([
     { arrivals: '', label: 'constant' },
     { arrivals: poisson(5), label: 'Poisson' },
-  ])('burst.yaml ($label) against sustained 90, burst 180: about a hundred findings, on a busy machine too', ({ arrivals }) => {
-    for (const timing of [
-      { stallsPerMinute: 0, stallMaxMs: 0, transitMs: 1, noteMs: 0 },
-      // A busy machine at k = 20: stalls of up to 2 s of model time, 60 ms of transit.
-      { stallsPerMinute: 10, stallMaxMs: 2000, transitMs: 60, noteMs: 20 },
-    ]) {
-      const { judgement } = judge({ plan: planOf(scenarioText('burst'), arrivals), limiter: TIGHTER, stepMs: 1000, timing, retry: false, seed: 11 });
-      expect(total(judgement, 'findings')).toBeGreaterThan(50);
-      expect(describeEnvelopePhase(judgement.phases[1]!)).toMatch(/^\d+ 429s on requests the documented limits clearly allow .*: a finding against the service/);
-    }
-  });
+  ])(
+    'burst.yaml ($label) against sustained 90, burst 180: about a hundred findings, on a busy machine too',
+    ({ arrivals }) => {
+      for (const timing of [
+        { stallsPerMinute: 0, stallMaxMs: 0, transitMs: 1, noteMs: 0 },
+        // A busy machine at k = 20: stalls of up to 2 s of model time, 60 ms of transit.
+        { stallsPerMinute: 10, stallMaxMs: 2000, transitMs: 60, noteMs: 20 },
+      ]) {
+        const { judgement } = judge({
+          plan: planOf(scenarioText('burst'), arrivals),
+          limiter: TIGHTER,
+          stepMs: 1000,
+          timing,
+          retry: false,
+          seed: 11,
+        });
+        expect(total(judgement, 'findings')).toBeGreaterThan(50);
+        expect(describeEnvelopePhase(judgement.phases[1]!)).toMatch(
+          /^\d+ 429s on requests the documented limits clearly allow .*: a finding against the service/,
+        );
+      }
+    },
+  );
 
   it('raised limits move the envelope: what a limiter at 100/150 refuses in spike.yaml is a finding against limits raised to 150/300', () => {
-    const sim: Simulation = { plan: planOf(scenarioText('spike')), limiter: { sustainedRpm: 100, burstRpm: 150, burstMinutes: 5 }, stepMs: 0, timing: { stallsPerMinute: 0, stallMaxMs: 0, transitMs: 5, noteMs: 0 }, retry: false, seed: 1 };
-    expect(total(judge(sim, { sustainedRpm: 150, burstRpm: 300, burstMinutes: 5 }).judgement, 'findings')).toBeGreaterThan(50);
+    const sim: Simulation = {
+      plan: planOf(scenarioText('spike')),
+      limiter: { sustainedRpm: 100, burstRpm: 150, burstMinutes: 5 },
+      stepMs: 0,
+      timing: { stallsPerMinute: 0, stallMaxMs: 0, transitMs: 5, noteMs: 0 },
+      retry: false,
+      seed: 1,
+    };
+    expect(
+      total(judge(sim, { sustainedRpm: 150, burstRpm: 300, burstMinutes: 5 }).judgement, 'findings'),
+    ).toBeGreaterThan(50);
     expect(total(judge(sim, sim.limiter).judgement, 'findings')).toBe(0);
   });
 });
@@ -290,7 +402,20 @@ describe('envelopeFindings: the rule, by hand', () => {
   function logOf(attempts: readonly [number, number, number][], lagMs = 0): AttemptLog {
     const log = new AttemptLog();
     for (const [sentAtMs, endAtMs, status] of attempts) {
-      log.add({ phase: 0, intendedAtMs: sentAtMs - lagMs, outcome: status === 429 ? 'http_429' : 'ok', firedAtMs: sentAtMs, result: { status, attempts: 1, lastSentAtMs: sentAtMs, endAtMs, retryAfterS: [], tries: [{ sentAtMs, endAtMs, status }] } });
+      log.add({
+        phase: 0,
+        intendedAtMs: sentAtMs - lagMs,
+        outcome: status === 429 ? 'http_429' : 'ok',
+        firedAtMs: sentAtMs,
+        result: {
+          status,
+          attempts: 1,
+          lastSentAtMs: sentAtMs,
+          endAtMs,
+          retryAfterS: [],
+          tries: [{ sentAtMs, endAtMs, status }],
+        },
+      });
     }
     return log;
   }
@@ -324,7 +449,11 @@ describe('envelopeFindings: the rule, by hand', () => {
 
   it('takes the least the bucket held between the 429 send and its answer, admissions inside the window counted', () => {
     // The bucket is full (5) at 10 s; five admitted at 10.001–10.005 s may have emptied it before the 429's answer at 10.1 s.
-    const log = logOf([[0, 1, 200], [10_000, 10_100, 429], ...[1, 2, 3, 4, 5].map((i): [number, number, number] => [10_000 + i, 12_000, 200])]);
+    const log = logOf([
+      [0, 1, 200],
+      [10_000, 10_100, 429],
+      ...[1, 2, 3, 4, 5].map((i): [number, number, number] => [10_000 + i, 12_000, 200]),
+    ]);
     const j = envelopeFindings(onePlan, log, SMALL);
     expect(j.phases[0]).toMatchObject({ http429: 1, findings: 0, edge: 0 });
     expect(j.phases[0]!.maxTokensAt429).toBeCloseTo(0, 9);
@@ -336,7 +465,9 @@ describe('envelopeFindings: the rule, by hand', () => {
     // wasted, they leave it at 0 at 3 s and 0.1 at 3.1 s: the 429 is no finding.
     const fast: [number, number, number][] = [0, 10, 20, 30, 40].map((t) => [t, 100, 200]);
     const slow: [number, number, number][] = [0, 10, 20, 30, 40].map((t) => [t, 3000, 200]);
-    expect(envelopeFindings(onePlan, logOf([...fast, [4100, 4110, 429]]), SMALL).phases[0]).toMatchObject({ findings: 1 });
+    expect(envelopeFindings(onePlan, logOf([...fast, [4100, 4110, 429]]), SMALL).phases[0]).toMatchObject({
+      findings: 1,
+    });
     const late = envelopeFindings(onePlan, logOf([...slow, [3100, 3110, 429]]), SMALL);
     expect(late.phases[0]).toMatchObject({ findings: 0, edge: 0 });
     expect(late.phases[0]!.maxTokensAt429).toBeCloseTo(0.1, 9);
@@ -347,8 +478,28 @@ describe('envelopeFindings: the rule, by hand', () => {
     // empties its bucket. A 429 at 3.5 s is then right (0.5 tokens). Bounded by the client's give-up, the replay
     // said 3.4 tokens: a finding against a correct limiter. The spec's 15 s timeout bounds when they arrived.
     const log = new AttemptLog();
-    for (const t of [0, 10, 20, 30, 40]) log.add({ phase: 0, intendedAtMs: t, outcome: 'timeout', firedAtMs: t, result: { attempts: 1, lastSentAtMs: t, endAtMs: 100, retryAfterS: [], tries: [{ sentAtMs: t, endAtMs: 100 }] } });
-    log.add({ phase: 0, intendedAtMs: 3500, outcome: 'http_429', firedAtMs: 3500, result: { status: 429, attempts: 1, lastSentAtMs: 3500, endAtMs: 3510, retryAfterS: [1], tries: [{ sentAtMs: 3500, endAtMs: 3510, status: 429 }] } });
+    for (const t of [0, 10, 20, 30, 40])
+      log.add({
+        phase: 0,
+        intendedAtMs: t,
+        outcome: 'timeout',
+        firedAtMs: t,
+        result: { attempts: 1, lastSentAtMs: t, endAtMs: 100, retryAfterS: [], tries: [{ sentAtMs: t, endAtMs: 100 }] },
+      });
+    log.add({
+      phase: 0,
+      intendedAtMs: 3500,
+      outcome: 'http_429',
+      firedAtMs: 3500,
+      result: {
+        status: 429,
+        attempts: 1,
+        lastSentAtMs: 3500,
+        endAtMs: 3510,
+        retryAfterS: [1],
+        tries: [{ sentAtMs: 3500, endAtMs: 3510, status: 429 }],
+      },
+    });
     const j = envelopeFindings(onePlan, log, SMALL);
     expect(j.phases[0]).toMatchObject({ http429: 1, findings: 0 });
     expect(j.phases[0]!.maxTokensAt429).toBeCloseTo(0, 9);
@@ -356,7 +507,19 @@ describe('envelopeFindings: the rule, by hand', () => {
 
   it('counts each 429 of a retried request in its phase, and unanswered attempts as admitted', () => {
     const log = logOf([0, 0, 0].map((): [number, number, number] => [0, 900, 200]));
-    log.add({ phase: 0, intendedAtMs: 0, outcome: 'timeout', firedAtMs: 0, result: { attempts: 1, lastSentAtMs: 0, endAtMs: 16_000, retryAfterS: [], tries: [{ sentAtMs: 0, endAtMs: 16_000 }] } });
+    log.add({
+      phase: 0,
+      intendedAtMs: 0,
+      outcome: 'timeout',
+      firedAtMs: 0,
+      result: {
+        attempts: 1,
+        lastSentAtMs: 0,
+        endAtMs: 16_000,
+        retryAfterS: [],
+        tries: [{ sentAtMs: 0, endAtMs: 16_000 }],
+      },
+    });
     log.add({
       phase: 1,
       intendedAtMs: 0,
@@ -414,14 +577,32 @@ describe('envelopeFindings: the rule, by hand', () => {
 
   it('reads an event without tries as its final attempt', () => {
     const log = new AttemptLog();
-    log.add({ phase: 0, intendedAtMs: 0, outcome: 'http_429', firedAtMs: 0, result: { status: 429, attempts: 1, lastSentAtMs: 5, endAtMs: 9, retryAfterS: [1] } });
+    log.add({
+      phase: 0,
+      intendedAtMs: 0,
+      outcome: 'http_429',
+      firedAtMs: 0,
+      result: { status: 429, attempts: 1, lastSentAtMs: 5, endAtMs: 9, retryAfterS: [1] },
+    });
     expect(log.refusedCount).toBe(1);
-    expect(log.refusedAttempts()).toEqual({ sentAtMs: new Float64Array([5]), endAtMs: new Float64Array([9]), phase: new Uint16Array([0]), code: new Uint16Array([0]), codes: [] });
+    expect(log.refusedAttempts()).toEqual({
+      sentAtMs: new Float64Array([5]),
+      endAtMs: new Float64Array([9]),
+      phase: new Uint16Array([0]),
+      code: new Uint16Array([0]),
+      codes: [],
+    });
   });
 
   it('without a 429 reports none', () => {
     const j = envelopeFindings(onePlan, logOf([[0, 1, 200]]), DOCUMENTED);
-    expect(j.phases[0]).toEqual({ http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: j.marginTokens });
+    expect(j.phases[0]).toEqual({
+      http429: 0,
+      findings: 0,
+      edge: 0,
+      maxTokensAt429: null,
+      marginTokens: j.marginTokens,
+    });
     expect(describeEnvelopePhase(j.phases[0]!)).toBe('0 429s, none on a request the documented limits clearly allow');
   });
 });

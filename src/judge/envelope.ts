@@ -41,9 +41,15 @@
 
 import { countAtMost, countBelow } from '../core/index.js';
 import type { AdmittedTimes, RefusedAttempts } from '../recorder/index.js';
-import { ENVELOPE_MARGIN, type EnvelopeLimits, IDENTIFICATION_LIMITS, bucketCapacityTokens, envelopeMarginTokens } from '../spec/index.js';
+import {
+  bucketCapacityTokens,
+  ENVELOPE_MARGIN,
+  type EnvelopeLimits,
+  envelopeMarginTokens,
+  IDENTIFICATION_LIMITS,
+} from '../spec/index.js';
 
-export { ENVELOPE_MARGIN, bucketCapacityTokens, envelopeMarginTokens };
+export { bucketCapacityTokens, ENVELOPE_MARGIN, envelopeMarginTokens };
 
 /** What the judge reads of the recorded attempts (the Recorder's AttemptLog). */
 export interface EnvelopeAttempts {
@@ -81,22 +87,36 @@ export interface EnvelopeJudgement {
 }
 
 /** Judges every 429 of a run against the envelope (see the top of this file). */
-export function envelopeFindings(plan: { readonly phases: readonly unknown[] }, attempts: EnvelopeAttempts, limits: EnvelopeLimits): EnvelopeJudgement {
+export function envelopeFindings(
+  plan: { readonly phases: readonly unknown[] },
+  attempts: EnvelopeAttempts,
+  limits: EnvelopeLimits,
+): EnvelopeJudgement {
   const marginTokens = envelopeMarginTokens(limits);
   // An attempt without an answer may have reached the service after the client gave up: until the service's own timeout.
-  const least = new LeastBucket(attempts.admittedTimes(IDENTIFICATION_LIMITS.timeoutS * 1000), bucketCapacityTokens(limits), limits.sustainedRpm / 60_000);
+  const least = new LeastBucket(
+    attempts.admittedTimes(IDENTIFICATION_LIMITS.timeoutS * 1000),
+    bucketCapacityTokens(limits),
+    limits.sustainedRpm / 60_000,
+  );
   const refused = attempts.refusedAttempts();
   const counts = plan.phases.map(() => ({ http429: 0, findings: 0, edge: 0, maxTokensAt429: null as number | null }));
   for (let j = 0; j < refused.sentAtMs.length; j++) {
     const tokens = least.over(refused.sentAtMs[j]!, refused.endAtMs[j]!);
     const phase = counts[refused.phase[j]!];
-    if (phase === undefined) throw new RangeError(`a 429 for phase ${refused.phase[j]}, but the plan has ${counts.length}`);
+    if (phase === undefined)
+      throw new RangeError(`a 429 for phase ${refused.phase[j]}, but the plan has ${counts.length}`);
     phase.http429++;
     phase.maxTokensAt429 = Math.max(phase.maxTokensAt429 ?? Number.NEGATIVE_INFINITY, tokens);
     if (tokens >= 1 + marginTokens) phase.findings++;
     else if (tokens >= 1) phase.edge++;
   }
-  return { phases: counts.map((c) => ({ ...c, marginTokens })), marginTokens, capacityTokens: bucketCapacityTokens(limits), refillRpm: limits.sustainedRpm };
+  return {
+    phases: counts.map((c) => ({ ...c, marginTokens })),
+    marginTokens,
+    capacityTokens: bucketCapacityTokens(limits),
+    refillRpm: limits.sustainedRpm,
+  };
 }
 
 /**
@@ -125,7 +145,8 @@ class LeastBucket {
     this.prefixLeast = new Float64Array(ends.length + 1);
     this.prefixLeast[0] = Number.POSITIVE_INFINITY;
     // k answers came before ends[k] (for tied answers the prefix minimum keeps the first, whose count is right).
-    for (let k = 0; k < ends.length; k++) this.prefixLeast[k + 1] = Math.min(this.prefixLeast[k]!, k - refillPerMs * ends[k]!);
+    for (let k = 0; k < ends.length; k++)
+      this.prefixLeast[k + 1] = Math.min(this.prefixLeast[k]!, k - refillPerMs * ends[k]!);
     const sends = times.sentAtMs;
     this.atSend = Float64Array.from(sends, (t) => this.at(t));
     this.blockLeast = new Float64Array(Math.ceil(sends.length / LeastBucket.BLOCK)).fill(Number.POSITIVE_INFINITY);
@@ -170,9 +191,13 @@ export function sharedEnvelope(judged: EnvelopeJudgement): EnvelopeJudgement {
 }
 
 export function describeEnvelopePhase(p: EnvelopePhase): string {
-  if (p.shared === true) return `${p.http429} 429s, not judged in a shard: the service's bucket was shared with the other shards' requests, which this shard did not see (loadproof merge judges every 429 against it)`;
+  if (p.shared === true)
+    return `${p.http429} 429s, not judged in a shard: the service's bucket was shared with the other shards' requests, which this shard did not see (loadproof merge judges every 429 against it)`;
   const margin = p.marginTokens.toFixed(1);
-  const edge = p.edge === 0 ? '' : `; ${p.edge} at the edge (inside the envelope by less than the margin of ${margin} tokens: the timing cannot tell, so not a finding)`;
+  const edge =
+    p.edge === 0
+      ? ''
+      : `; ${p.edge} at the edge (inside the envelope by less than the margin of ${margin} tokens: the timing cannot tell, so not a finding)`;
   if (p.findings === 0) return `${p.http429} 429s, none on a request the documented limits clearly allow${edge}`;
   const most = (p.maxTokensAt429 ?? 0).toFixed(1);
   return `${p.findings} 429s on requests the documented limits clearly allow (the bucket, replayed over the requests the service admitted, held up to ${most} tokens where 1 + a margin of ${margin} was enough): a finding against the service${edge}`;

@@ -45,7 +45,6 @@ export interface TryRecord extends RecordedTry {
 /** What a request's fate is made of: the Recorder's event with its position in the plan (the engine's RequestEvent has it). */
 export type EventSource = Omit<RecordableEvent, 'phase'> & { readonly seq: number };
 
-
 const micro = (ms: number): number => Math.round(ms * 1000) / 1000;
 const microOrNull = (ms: number | undefined): number | null => (ms === undefined ? null : micro(ms));
 
@@ -59,7 +58,15 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
   // Built field by field, not with spreads of optional parts: this runs once per request, where every copy a spread makes counts.
   const tries: TryRecord[] = [];
   for (const t of r?.tries ?? []) {
-    const tr: { sentAtMs: number; endAtMs: number; status: number | null; serviceMs?: number; lagMs?: number; waitMs?: number; errorCode?: string } = { sentAtMs: micro(t.sentAtMs), endAtMs: micro(t.endAtMs), status: t.status ?? null };
+    const tr: {
+      sentAtMs: number;
+      endAtMs: number;
+      status: number | null;
+      serviceMs?: number;
+      lagMs?: number;
+      waitMs?: number;
+      errorCode?: string;
+    } = { sentAtMs: micro(t.sentAtMs), endAtMs: micro(t.endAtMs), status: t.status ?? null };
     if (t.serviceMs !== undefined) tr.serviceMs = micro(t.serviceMs);
     if (t.lagMs !== undefined) tr.lagMs = micro(t.lagMs);
     if (t.waitMs !== undefined) tr.waitMs = micro(t.waitMs);
@@ -75,7 +82,12 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
     endAtMs,
     // From the rounded times, so the line agrees with itself and with what is recorded.
     latencyMs:
-      endAtMs === null || lastSentAtMs === null || e.outcome === 'abandoned' ? null : micro(accountLatency({ intendedAtMs: readyAtMs ?? intendedAtMs, lastSentAtMs, endAtMs, tries }, timeScale).latencyMs),
+      endAtMs === null || lastSentAtMs === null || e.outcome === 'abandoned'
+        ? null
+        : micro(
+            accountLatency({ intendedAtMs: readyAtMs ?? intendedAtMs, lastSentAtMs, endAtMs, tries }, timeScale)
+              .latencyMs,
+          ),
     outcome: e.outcome,
     status: r?.status ?? null,
     attempts: r?.attempts ?? 0,
@@ -99,7 +111,8 @@ const jsonNumberOrNull = (n: number | null): string => (n === null ? 'null' : js
  */
 export function formatEventLine(record: EventRecord, phaseJson: string): string {
   let retryAfter = '';
-  for (let i = 0; i < record.retryAfterS.length; i++) retryAfter += i === 0 ? jsonNumber(record.retryAfterS[i]!) : `,${jsonNumber(record.retryAfterS[i]!)}`;
+  for (let i = 0; i < record.retryAfterS.length; i++)
+    retryAfter += i === 0 ? jsonNumber(record.retryAfterS[i]!) : `,${jsonNumber(record.retryAfterS[i]!)}`;
   let tries = '';
   for (let i = 0; i < record.tries.length; i++) {
     const t = record.tries[i]!;
@@ -126,12 +139,36 @@ export function formatEventLine(record: EventRecord, phaseJson: string): string 
  * means none: the Recorder reads `status` only when it is a number.
  */
 export function toRecordable(record: EventRecord, phase: number, timeScale: number): RecordableEvent {
-  const event: { phase: number; intendedAtMs: number; readyAtMs?: number; outcome: CountedOutcome; firedAtMs?: number; result?: NonNullable<RecordableEvent['result']> } = { phase, intendedAtMs: record.intendedAtMs, outcome: record.outcome };
+  const event: {
+    phase: number;
+    intendedAtMs: number;
+    readyAtMs?: number;
+    outcome: CountedOutcome;
+    firedAtMs?: number;
+    result?: NonNullable<RecordableEvent['result']>;
+  } = { phase, intendedAtMs: record.intendedAtMs, outcome: record.outcome };
   if (record.readyAtMs !== undefined) event.readyAtMs = record.readyAtMs;
   if (record.firedAtMs !== null) event.firedAtMs = record.firedAtMs;
   if (record.lastSentAtMs !== null && record.endAtMs !== null) {
-    const accounted = accountLatency({ intendedAtMs: record.readyAtMs ?? record.intendedAtMs, lastSentAtMs: record.lastSentAtMs, endAtMs: record.endAtMs, tries: record.tries }, timeScale);
-    const result: { status?: number; attempts: number; lastSentAtMs: number; endAtMs: number; retryAfterS: readonly number[]; tries: readonly TryRecord[]; latencyMs: number; serviceMs: number } = {
+    const accounted = accountLatency(
+      {
+        intendedAtMs: record.readyAtMs ?? record.intendedAtMs,
+        lastSentAtMs: record.lastSentAtMs,
+        endAtMs: record.endAtMs,
+        tries: record.tries,
+      },
+      timeScale,
+    );
+    const result: {
+      status?: number;
+      attempts: number;
+      lastSentAtMs: number;
+      endAtMs: number;
+      retryAfterS: readonly number[];
+      tries: readonly TryRecord[];
+      latencyMs: number;
+      serviceMs: number;
+    } = {
       attempts: record.attempts,
       lastSentAtMs: record.lastSentAtMs,
       endAtMs: record.endAtMs,
@@ -156,13 +193,19 @@ function problemOf(v: Record<string, unknown>): string | undefined {
   if (!Number.isSafeInteger(v.seq) || (v.seq as number) < 0) return 'seq: expected a whole number ≥ 0';
   if (typeof v.phase !== 'string') return 'phase: expected a phase name';
   if (!finite(v.intendedAtMs)) return 'intendedAtMs: expected a number';
-  if (v.readyAtMs !== undefined && !(finite(v.readyAtMs) && (v.readyAtMs as number) >= (v.intendedAtMs as number))) return 'readyAtMs: expected a number not before intendedAtMs, or none';
-  for (const key of ['firedAtMs', 'lastSentAtMs', 'endAtMs', 'latencyMs'] as const) if (!finiteOrNull(v[key])) return `${key}: expected a number or null`;
+  if (v.readyAtMs !== undefined && !(finite(v.readyAtMs) && (v.readyAtMs as number) >= (v.intendedAtMs as number)))
+    return 'readyAtMs: expected a number not before intendedAtMs, or none';
+  for (const key of ['firedAtMs', 'lastSentAtMs', 'endAtMs', 'latencyMs'] as const)
+    if (!finiteOrNull(v[key])) return `${key}: expected a number or null`;
   // Time runs forward: an answer never ends before its request was due or sent, and no latency is negative.
-  if (v.latencyMs !== null && (v.latencyMs as number) < 0) return `latencyMs: ${v.latencyMs as number}, expected a number ≥ 0 or null`;
-  if (v.endAtMs !== null && (v.endAtMs as number) < (v.intendedAtMs as number)) return `endAtMs: ${v.endAtMs as number}, expected a time not before intendedAtMs (${v.intendedAtMs as number})`;
-  if (v.endAtMs !== null && v.lastSentAtMs !== null && (v.endAtMs as number) < (v.lastSentAtMs as number)) return `endAtMs: ${v.endAtMs as number}, expected a time not before lastSentAtMs (${v.lastSentAtMs as number})`;
-  if (typeof v.outcome !== 'string' || !OUTCOMES.has(v.outcome)) return `outcome: expected one of ${COUNTED_OUTCOMES.join(', ')}`;
+  if (v.latencyMs !== null && (v.latencyMs as number) < 0)
+    return `latencyMs: ${v.latencyMs as number}, expected a number ≥ 0 or null`;
+  if (v.endAtMs !== null && (v.endAtMs as number) < (v.intendedAtMs as number))
+    return `endAtMs: ${v.endAtMs as number}, expected a time not before intendedAtMs (${v.intendedAtMs as number})`;
+  if (v.endAtMs !== null && v.lastSentAtMs !== null && (v.endAtMs as number) < (v.lastSentAtMs as number))
+    return `endAtMs: ${v.endAtMs as number}, expected a time not before lastSentAtMs (${v.lastSentAtMs as number})`;
+  if (typeof v.outcome !== 'string' || !OUTCOMES.has(v.outcome))
+    return `outcome: expected one of ${COUNTED_OUTCOMES.join(', ')}`;
   if (v.status !== null && !Number.isSafeInteger(v.status)) return 'status: expected an HTTP status or null';
   if (!Number.isSafeInteger(v.attempts) || (v.attempts as number) < 0) return 'attempts: expected a whole number ≥ 0';
   if (!Array.isArray(v.retryAfterS) || !v.retryAfterS.every(finite)) return 'retryAfterS: expected a list of numbers';
@@ -177,8 +220,10 @@ function problemOf(v: Record<string, unknown>): string | undefined {
     absentOrAtLeast0((t as TryRecord).serviceMs) &&
     absentOrAtLeast0((t as TryRecord).lagMs) &&
     absentOrAtLeast0((t as TryRecord).waitMs) &&
-    ((t as TryRecord).errorCode === undefined || (typeof (t as TryRecord).errorCode === 'string' && ERROR_CODE_PATTERN.test((t as TryRecord).errorCode!)));
-  if (!Array.isArray(v.tries) || !v.tries.every(isTry)) return 'tries: expected a list of {sentAtMs, endAtMs, status, serviceMs?, lagMs?, waitMs?, errorCode?} (endAtMs not before sentAtMs; serviceMs, lagMs and waitMs ≥ 0, errorCode a token of 1–64 letters, digits or _.:-)';
+    ((t as TryRecord).errorCode === undefined ||
+      (typeof (t as TryRecord).errorCode === 'string' && ERROR_CODE_PATTERN.test((t as TryRecord).errorCode!)));
+  if (!Array.isArray(v.tries) || !v.tries.every(isTry))
+    return 'tries: expected a list of {sentAtMs, endAtMs, status, serviceMs?, lagMs?, waitMs?, errorCode?} (endAtMs not before sentAtMs; serviceMs, lagMs and waitMs ≥ 0, errorCode a token of 1–64 letters, digits or _.:-)';
   return undefined;
 }
 

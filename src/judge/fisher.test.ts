@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+
 import { fisherGreater, logGamma } from './fisher.js';
 
-describe('Fisher\'s exact test, one-sided', () => {
+describe("Fisher's exact test, one-sided", () => {
   it('ln Γ matches factorials and Γ(1/2)', () => {
     expect(logGamma(1)).toBeCloseTo(0, 12);
     expect(logGamma(11)).toBeCloseTo(Math.log(3628800), 10);

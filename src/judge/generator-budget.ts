@@ -1,5 +1,5 @@
 /** The generator's accuracy budget: how late it may be before its lateness could pass for the service's. */
-import { type TimeScale, formatMs } from '../core/index.js';
+import { formatMs, type TimeScale } from '../core/index.js';
 import type { Slice } from '../recorder/index.js';
 import type { GeneratorHealth } from './verdict-input.js';
 
@@ -17,7 +17,11 @@ interface GeneratorLateness {
 }
 
 /** How late the generator was for `targetMs` (its phase's send lag, the run's event loop), or undefined within budget. */
-export function generatorOverBudget(sendLagP99Ms: number, g: GeneratorHealth, targetMs: number): GeneratorLateness | undefined {
+export function generatorOverBudget(
+  sendLagP99Ms: number,
+  g: GeneratorHealth,
+  targetMs: number,
+): GeneratorLateness | undefined {
   const budgetMs = GENERATOR_BUDGET.fractionOfTarget * targetMs;
   const share = g.latenessInLatency ?? 1;
   const lagMs = sendLagP99Ms * share;
@@ -28,7 +32,10 @@ export function generatorOverBudget(sendLagP99Ms: number, g: GeneratorHealth, ta
   if (eventLoopBlocked) problems.push(`event-loop delay p99 ${formatMs(loopMs!)}`);
   if (problems.length === 0) return undefined;
   const counted = share === 1 ? '' : ' (as latency counts it: once, not k times)';
-  return { text: `${problems.join(' and ')}${counted} over the generator's budget of ${formatMs(budgetMs)}, ${GENERATOR_BUDGET.fractionOfTarget * 100} % of the target, model time`, eventLoopBlocked };
+  return {
+    text: `${problems.join(' and ')}${counted} over the generator's budget of ${formatMs(budgetMs)}, ${GENERATOR_BUDGET.fractionOfTarget * 100} % of the target, model time`,
+    eventLoopBlocked,
+  };
 }
 
 /**
@@ -45,7 +52,11 @@ export function worstLatenessMs(slice: Slice, g: GeneratorHealth): number {
  * monitored) at time scale `scale`. At k > 1 (against the mock only) latency counts the wall overheads,
  * the generator's lateness among them, once.
  */
-export function generatorHealth(scale: TimeScale, loopP99WallMs: number | null, loopMaxWallMs: number | null): GeneratorHealth {
+export function generatorHealth(
+  scale: TimeScale,
+  loopP99WallMs: number | null,
+  loopMaxWallMs: number | null,
+): GeneratorHealth {
   return {
     ...(loopP99WallMs === null ? {} : { eventLoopDelayP99Ms: scale.toModelMs(loopP99WallMs) }),
     ...(loopMaxWallMs === null ? {} : { eventLoopDelayMaxMs: scale.toModelMs(loopMaxWallMs) }),

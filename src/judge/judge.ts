@@ -5,16 +5,16 @@
  * judging a finished run again gives the same summary, apart from `reportedAt`.
  */
 import { EXIT, TimeScale } from '../core/index.js';
-import { effectiveLimits, type Plan, endsInclusive, holdsSeq, maxInFlightOf, positionOfSeq } from '../plan/index.js';
+import { effectiveLimits, endsInclusive, holdsSeq, maxInFlightOf, type Plan, positionOfSeq } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
-import { type Verdict, evaluateVerdict } from './verdict.js';
-import type { PhaseInput } from './verdict-input.js';
-import { generatorHealth } from './generator-budget.js';
-import { envelopeFindings, sharedEnvelope } from './envelope.js';
 import { DocumentSink, type DocumentSlice } from './documents.js';
+import { envelopeFindings, sharedEnvelope } from './envelope.js';
 import { type EventRecord, toRecordable } from './events.js';
+import { generatorHealth } from './generator-budget.js';
 import type { RunEnd, RunRecord } from './run-record.js';
-import { type Summary, buildSummary } from './summary.js';
+import { buildSummary, type Summary } from './summary.js';
+import { evaluateVerdict, type Verdict } from './verdict.js';
+import type { PhaseInput } from './verdict-input.js';
 
 /** Feeds event records to a Recorder shaped by the plan; what both the live run and the report use. */
 export class EventSink {
@@ -31,13 +31,26 @@ export class EventSink {
         const steadyFromMs = p.startMs + p.warmupMs;
         return {
           steady: { fromMs: steadyFromMs, toMs: p.startMs + p.durationMs },
-          bands: p.bands.map((b) => ({ fromMs: Math.max(b.startMs, steadyFromMs), toMs: b.endMs, endInclusive: endsInclusive(b) })),
+          bands: p.bands.map((b) => ({
+            fromMs: Math.max(b.startMs, steadyFromMs),
+            toMs: b.endMs,
+            endInclusive: endsInclusive(b),
+          })),
         };
       }),
       plan.scenario.windowMs,
     );
     this.phaseIndex = new Map(plan.phases.map((p) => [p.name, p.index]));
-    this.documents = plan.documents === undefined ? undefined : new DocumentSink(plan.phases.map((p) => ({ name: p.name, steady: { fromMs: p.startMs + p.warmupMs, toMs: p.startMs + p.durationMs } })), plan.scenario.windowMs);
+    this.documents =
+      plan.documents === undefined
+        ? undefined
+        : new DocumentSink(
+            plan.phases.map((p) => ({
+              name: p.name,
+              steady: { fromMs: p.startMs + p.warmupMs, toMs: p.startMs + p.durationMs },
+            })),
+            plan.scenario.windowMs,
+          );
   }
 
   get plannedRequests(): number {
@@ -55,7 +68,11 @@ export class EventSink {
     if (phase === undefined) throw new Error(`phase ${JSON.stringify(record.phase)} is not in the plan`);
     if (!holdsSeq(this.plan, record.seq)) {
       const shard = this.plan.shard;
-      throw new Error(shard === undefined ? `seq ${record.seq} is beyond the plan's ${this.plan.arrivals} requests` : `seq ${record.seq} is not one of shard ${shard.index}/${shard.count}'s ${this.plan.arrivals} requests`);
+      throw new Error(
+        shard === undefined
+          ? `seq ${record.seq} is beyond the plan's ${this.plan.arrivals} requests`
+          : `seq ${record.seq} is not one of shard ${shard.index}/${shard.count}'s ${this.plan.arrivals} requests`,
+      );
     }
     this.recorder.record(toRecordable(record, phase, this.plan.timeScale));
     this.lastMs = Math.max(this.lastMs, record.intendedAtMs, record.firedAtMs ?? 0, record.endAtMs ?? 0);
@@ -67,8 +84,12 @@ function latencyTargetMs(plan: Plan, phase: number): number {
   const p = plan.phases[phase]!;
   const s = plan.scenario;
   const targets = [
-    ...(s.thresholds.documentedTargets ? p.bands.flatMap((b) => (b.band === undefined ? [] : [b.band.p95TargetMs])) : []),
-    ...[...s.thresholds.all, ...(s.thresholds.byPhase.get(p.name) ?? [])].flatMap((t) => (t.kind === 'percentile' && t.stage === undefined && (t.op === '<' || t.op === '<=') ? [t.valueMs] : [])),
+    ...(s.thresholds.documentedTargets
+      ? p.bands.flatMap((b) => (b.band === undefined ? [] : [b.band.p95TargetMs]))
+      : []),
+    ...[...s.thresholds.all, ...(s.thresholds.byPhase.get(p.name) ?? [])].flatMap((t) =>
+      t.kind === 'percentile' && t.stage === undefined && (t.op === '<' || t.op === '<=') ? [t.valueMs] : [],
+    ),
   ];
   return targets.length === 0 ? s.timeoutMs : Math.max(...targets);
 }
@@ -76,15 +97,30 @@ function latencyTargetMs(plan: Plan, phase: number): number {
 /** A phase's steady documents as the verdict's stage thresholds read them. */
 function stageInputs(d: DocumentSlice): NonNullable<PhaseInput['stages']> {
   const o = d.obfuscationOutcomes;
-  const fivexx = Object.entries(d.obfuscationStatus).reduce((sum, [status, n]) => (Number(status) >= 500 ? sum + n : sum), 0);
+  const fivexx = Object.entries(d.obfuscationStatus).reduce(
+    (sum, [status, n]) => (Number(status) >= 500 ? sum + n : sum),
+    0,
+  );
   return {
     obfuscation: {
       latency: { all: d.obfuscationLatency, blocks: d.obfuscationLatencyBlocks },
-      counts: { total: d.obfuscationCalls, http_429: o.http_429 ?? 0, http_504: o.http_504 ?? 0, http_5xx: fivexx, errors: d.obfuscationCalls - (o.ok ?? 0) - (o.http_429 ?? 0) },
+      counts: {
+        total: d.obfuscationCalls,
+        http_429: o.http_429 ?? 0,
+        http_504: o.http_504 ?? 0,
+        http_5xx: fivexx,
+        errors: d.obfuscationCalls - (o.ok ?? 0) - (o.http_429 ?? 0),
+      },
     },
     document: {
       latency: { all: d.latency, blocks: d.latencyBlocks },
-      counts: { total: d.documents - d.unsent, http_429: 0, http_504: 0, http_5xx: 0, errors: d.failedIdentification + d.failedObfuscation },
+      counts: {
+        total: d.documents - d.unsent,
+        http_429: 0,
+        http_504: 0,
+        http_5xx: 0,
+        errors: d.failedIdentification + d.failedObfuscation,
+      },
     },
   };
 }
@@ -118,9 +154,19 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
   const verdict = evaluateVerdict({
     phases: plan.phases.map((p, i) => ({
       name: p.name,
-      bands: p.bands.map((b, j) => ({ band: b.band, fromRpm: b.fromRpm, toRpm: b.toRpm, steadyPlanned: b.steadyArrivals, steady: recorder.steadyBands[i]![j]! })),
+      bands: p.bands.map((b, j) => ({
+        band: b.band,
+        fromRpm: b.fromRpm,
+        toRpm: b.toRpm,
+        steadyPlanned: b.steadyArrivals,
+        steady: recorder.steadyBands[i]![j]!,
+      })),
       planned: p.arrivalsMs.length,
-      inFlight: { maxInFlight: maxInFlightOf(plan), neededAtTarget: (p.peakRpm / 60_000) * latencyTargetMs(plan, p.index), targetMs: latencyTargetMs(plan, p.index) },
+      inFlight: {
+        maxInFlight: maxInFlightOf(plan),
+        neededAtTarget: (p.peakRpm / 60_000) * latencyTargetMs(plan, p.index),
+        targetMs: latencyTargetMs(plan, p.index),
+      },
       steady: recorder.steady[i]!,
       all: recorder.phases[i]!,
       envelope: envelope.phases[i]!,
@@ -130,7 +176,10 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
     })),
     documentedTargets: plan.scenario.thresholds.documentedTargets,
     // The event loop's delays count only when both were monitored.
-    generator: end.eventLoopDelayP99Ms === null || end.eventLoopDelayMaxMs === null ? generatorHealth(scale, null, null) : generatorHealth(scale, end.eventLoopDelayP99Ms, end.eventLoopDelayMaxMs),
+    generator:
+      end.eventLoopDelayP99Ms === null || end.eventLoopDelayMaxMs === null
+        ? generatorHealth(scale, null, null)
+        : generatorHealth(scale, end.eventLoopDelayP99Ms, end.eventLoopDelayMaxMs),
   });
   const files = [...end.files, ...(input.moreFiles ?? [])];
   const exitCode =
@@ -139,7 +188,17 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
       : end.engine.interrupted && end.stop?.by !== 'threshold'
         ? EXIT.interrupted
         : { pass: EXIT.pass, fail: EXIT.slaNotMet, inconclusive: EXIT.inconclusive }[verdict.status];
-  const summary = buildSummary(plan, recorder, verdict, { documents: sink.documents, run: input.run, end, partial: input.partial, files, exitCode, reportedAt: input.reportedAt, judgedBy: input.judgedBy, envelope });
+  const summary = buildSummary(plan, recorder, verdict, {
+    documents: sink.documents,
+    run: input.run,
+    end,
+    partial: input.partial,
+    files,
+    exitCode,
+    reportedAt: input.reportedAt,
+    judgedBy: input.judgedBy,
+    envelope,
+  });
   return { verdict, exitCode, summary };
 }
 
@@ -148,8 +207,20 @@ export function partialEnd(sink: EventSink, endedAt: string): RunEnd {
   const o = sink.recorder.overall;
   return {
     endedAt,
-    engine: { fired: o.sent, dropped: o.dropped, unsent: o.unsent, abandoned: o.outcomes.abandoned, interrupted: true, elapsedMs: sink.lastMs },
-    stop: { by: 'unknown', code: 'PARTIAL', message: 'the run ended without recording its end (a second Ctrl-C, a crash or a kill): judged from the events it wrote' },
+    engine: {
+      fired: o.sent,
+      dropped: o.dropped,
+      unsent: o.unsent,
+      abandoned: o.outcomes.abandoned,
+      interrupted: true,
+      elapsedMs: sink.lastMs,
+    },
+    stop: {
+      by: 'unknown',
+      code: 'PARTIAL',
+      message:
+        'the run ended without recording its end (a second Ctrl-C, a crash or a kill): judged from the events it wrote',
+    },
     tokenCalls: null,
     tokenLatency: MsHistogram.create().encode(),
     eventLoopDelayP99Ms: null,

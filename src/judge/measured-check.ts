@@ -17,7 +17,12 @@ export function measuredChecks(phases: readonly PhaseInput[]): Check[] {
   // The whole plan held none: every phase says so (its row in the table is not a pass either).
   if (phases.every((p) => p.planned === 0)) {
     const which = phases.length === 1 ? 'it planned none' : `none of its ${phases.length} phases planned one`;
-    return phases.map((p) => ({ ...base, phase: p.name, what: 'something measured', reason: `the plan held no request (${which}): nothing was measured, so nothing can pass` }));
+    return phases.map((p) => ({
+      ...base,
+      phase: p.name,
+      what: 'something measured',
+      reason: `the plan held no request (${which}): nothing was measured, so nothing can pass`,
+    }));
   }
   return phases
     .filter((p) => p.planned > 0 && ANSWERED.every((o) => p.all.outcomes[o] === 0))

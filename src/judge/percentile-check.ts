@@ -6,10 +6,10 @@
 import { formatMs, isUnanswered } from '../core/index.js';
 import type { MsHistogram, Slice } from '../recorder/index.js';
 import type { Threshold } from '../scenario/index.js';
-import { type TimeOrderedSample, minimumSamples, quantileInterval } from './quantile-interval.js';
 import { type Check, type CheckStatus, compare } from './check.js';
-import type { GeneratorHealth } from './verdict-input.js';
 import { generatorOverBudget, worstLatenessMs } from './generator-budget.js';
+import { minimumSamples, quantileInterval, type TimeOrderedSample } from './quantile-interval.js';
+import type { GeneratorHealth } from './verdict-input.js';
 
 export type PercentileResult = Pick<Check, 'status' | 'observed' | 'interval' | 'reason'>;
 type Inequality = Exclude<Threshold['op'], '=='>;
@@ -35,19 +35,30 @@ function boundsText(lower: number | null, upper: number | null): string {
 }
 
 /** A percentile of one time-ordered sample against `op target`, judged on its confidence bounds. */
-export function judgePercentile(sample: TimeOrderedSample, percentile: number, op: Threshold['op'], targetMs: number): PercentileResult {
+export function judgePercentile(
+  sample: TimeOrderedSample,
+  percentile: number,
+  op: Threshold['op'],
+  targetMs: number,
+): PercentileResult {
   const q = percentile / 100;
   // Sectioning on latencies capped above the target: the same decision against it (see quantileInterval), without the
   // stand-in value of unanswered requests. Capped at the slowest answer, or twice the target if that is higher, a sample
   // with no unanswered request is not capped at all.
   const capMs = op === '==' ? Number.POSITIVE_INFINITY : Math.max(2 * targetMs, slowestAnsweredMs(sample.all));
   const found = quantileInterval(sample, q, capMs);
-  if (found === undefined) return { status: 'inconclusive', observed: null, interval: null, reason: 'no response was measured' };
+  if (found === undefined)
+    return { status: 'inconclusive', observed: null, interval: null, reason: 'no response was measured' };
   const { count, estimateMs: observed, lowerMs: lower, upperMs: upper } = found;
   const interval: [number | null, number | null] = [lower, upper];
   if (lower === null && upper === null) {
     const needed = Math.min(minimumSamples(q, 'lower'), minimumSamples(q, 'upper'));
-    return { status: 'inconclusive', observed, interval, reason: `${count} responses are too few to bound p(${percentile}) (at least ${needed} needed)` };
+    return {
+      status: 'inconclusive',
+      observed,
+      interval,
+      reason: `${count} responses are too few to bound p(${percentile}) (at least ${needed} needed)`,
+    };
   }
   const p = `p(${percentile}) ${formatMs(observed)}`;
   const range =
@@ -57,12 +68,18 @@ export function judgePercentile(sample: TimeOrderedSample, percentile: number, o
         ? `${p}, 97.5 % lower bound ${formatMs(lower)}, no upper bound`
         : `${p}, 97.5 % upper bound ${formatMs(upper!)}, no lower bound`;
   if (op === '==') {
-    return { status: compare(observed, op, targetMs) ? 'pass' : 'fail', observed, interval, reason: `${range} (compared as measured)` };
+    return {
+      status: compare(observed, op, targetMs) ? 'pass' : 'fail',
+      observed,
+      interval,
+      reason: `${range} (compared as measured)`,
+    };
   }
   const status = decide(lower, upper, op, targetMs);
   if (status === 'pass') return { status, observed, interval, reason: `${range}: ${op} ${formatMs(targetMs)}` };
   if (status === 'fail') return { status, observed, interval, reason: `${range}: not ${op} ${formatMs(targetMs)}` };
-  if (lower !== null && upper !== null) return { status, observed, interval, reason: `${range} straddles ${formatMs(targetMs)}` };
+  if (lower !== null && upper !== null)
+    return { status, observed, interval, reason: `${range} straddles ${formatMs(targetMs)}` };
   // The side present could not decide, so the missing one is the one that would.
   const missing = upper === null ? 'upper' : 'lower';
   return {
@@ -103,8 +120,19 @@ function suspect(status: CheckStatus, op: Threshold['op']): boolean {
  * A percentile of the slice's latency (answers other than 429) against `op target`, judged on its
  * confidence interval, and gated by the generator's lateness (see the top of verdict.ts).
  */
-export function percentileCheck(slice: Slice, percentile: number, op: Threshold['op'], targetMs: number, generator: GeneratorHealth): PercentileResult {
-  const latency = judgePercentile({ all: slice.latencyExcl429, blocks: slice.latencyExcl429Blocks }, percentile, op, targetMs);
+export function percentileCheck(
+  slice: Slice,
+  percentile: number,
+  op: Threshold['op'],
+  targetMs: number,
+  generator: GeneratorHealth,
+): PercentileResult {
+  const latency = judgePercentile(
+    { all: slice.latencyExcl429, blocks: slice.latencyExcl429Blocks },
+    percentile,
+    op,
+    targetMs,
+  );
   if (!suspect(latency.status, op)) return latency;
   const lag = slice.sendLag.count === 0 ? 0 : slice.sendLag.percentileMs(99);
   const late = generatorOverBudget(lag, generator, targetMs);
@@ -112,16 +140,35 @@ export function percentileCheck(slice: Slice, percentile: number, op: Threshold[
   // No sample was inflated by more than this: if the result survives taking it off, lateness did not cause it.
   const worstMs = worstLatenessMs(slice, generator);
   if (op !== '==' && latency.interval !== null) {
-    const [lower, upper] = latency.interval.map((ms) => (ms === null ? null : ms - worstMs)) as [number | null, number | null];
+    const [lower, upper] = latency.interval.map((ms) => (ms === null ? null : ms - worstMs)) as [
+      number | null,
+      number | null,
+    ];
     if (decide(lower, upper, op, targetMs) === latency.status) {
-      return { ...latency, reason: `${latency.reason}; the generator was late (${late.text}), but not enough to cause it: with its worst lateness (${formatMs(worstMs)}) taken off, the interval is ${boundsText(lower, upper)}` };
+      return {
+        ...latency,
+        reason: `${latency.reason}; the generator was late (${late.text}), but not enough to cause it: with its worst lateness (${formatMs(worstMs)}) taken off, the interval is ${boundsText(lower, upper)}`,
+      };
     }
   }
   if (late.eventLoopBlocked) {
-    return { ...latency, status: 'inconclusive', reason: `${latency.reason}, but the generator was late (${late.text}); service time, read on the same blocked event loop, cannot tell the service's lateness from the generator's` };
+    return {
+      ...latency,
+      status: 'inconclusive',
+      reason: `${latency.reason}, but the generator was late (${late.text}); service time, read on the same blocked event loop, cannot tell the service's lateness from the generator's`,
+    };
   }
-  const service = judgePercentile({ all: slice.serviceExcl429, blocks: slice.serviceExcl429Blocks }, percentile, op, targetMs);
-  if (service.status === latency.status) return { ...latency, reason: `${latency.reason}; the generator was late (${late.text}), but service time alone gives the same: ${service.reason}` };
+  const service = judgePercentile(
+    { all: slice.serviceExcl429, blocks: slice.serviceExcl429Blocks },
+    percentile,
+    op,
+    targetMs,
+  );
+  if (service.status === latency.status)
+    return {
+      ...latency,
+      reason: `${latency.reason}; the generator was late (${late.text}), but service time alone gives the same: ${service.reason}`,
+    };
   return {
     ...latency,
     status: 'inconclusive',

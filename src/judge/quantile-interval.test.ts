@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { createRng } from '../core/rng.js';
 import { MsHistogram } from '../recorder/index.js';
 import { minimumSamples, nearestRank, quantileInterval, quantileRankBounds, studentT975 } from './quantile-interval.js';
@@ -45,7 +46,12 @@ describe('minimumSamples and nearestRank', () => {
     expect(minimumSamples(0.99, 'upper')).toBe(368);
     expect(minimumSamples(0.95, 'lower')).toBe(2);
     expect(minimumSamples(0.05, 'lower')).toBe(72);
-    for (const [q, side] of [[0.999, 'upper'], [0.5, 'lower'], [0.5, 'upper'], [0.01, 'lower']] as const) {
+    for (const [q, side] of [
+      [0.999, 'upper'],
+      [0.5, 'lower'],
+      [0.5, 'upper'],
+      [0.01, 'lower'],
+    ] as const) {
       const n = minimumSamples(q, side);
       const key = side === 'lower' ? 'lowerRank' : 'upperRank';
       expect(quantileRankBounds(n, q)[key]).toBeDefined();
@@ -66,7 +72,10 @@ describe('studentT975', () => {
   it('is the 97.5 % point of Student t for 1–30 degrees of freedom (checked by integrating the density)', () => {
     const logGamma = (x: number): number => {
       // Lanczos (g = 7, n = 9): ample for a check to 4 digits.
-      const c = [0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7];
+      const c = [
+        0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059,
+        12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6, 1.5056327351493116e-7,
+      ];
       if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
       const y = x - 1;
       let a = c[0]!;
@@ -95,14 +104,21 @@ describe('quantileInterval', () => {
     for (const v of values) h.recordMs(v);
     return h;
   };
-  const evenly = (n: number, from: number, to: number): number[] => Array.from({ length: n }, (_, i) => from + ((to - from) * i) / (n - 1));
+  const evenly = (n: number, from: number, to: number): number[] =>
+    Array.from({ length: n }, (_, i) => from + ((to - from) * i) / (n - 1));
 
   it('is the order-statistics interval when the sample has no time blocks, or blocks that agree', () => {
     const values = evenly(1000, 100, 1100);
     const all = histogramOf(values);
     const { lowerRank, upperRank } = quantileRankBounds(1000, 0.95);
     const alone = quantileInterval({ all, blocks: [] }, 0.95)!;
-    expect(alone).toEqual({ count: 1000, estimateMs: all.rankMs(950), lowerMs: all.rankMs(lowerRank!), upperMs: all.rankMs(upperRank!), blocksUsed: 0 });
+    expect(alone).toEqual({
+      count: 1000,
+      estimateMs: all.rankMs(950),
+      lowerMs: all.rankMs(lowerRank!),
+      upperMs: all.rankMs(upperRank!),
+      blocksUsed: 0,
+    });
     // Six blocks, each spread like the whole: their p95s sit on the whole's, so sectioning adds little.
     const blocks = Array.from({ length: 6 }, (_, j) => histogramOf(values.filter((_, i) => i % 6 === j)));
     const sectioned = quantileInterval({ all, blocks }, 0.95)!;
@@ -130,12 +146,19 @@ describe('quantileInterval', () => {
 
   it('has a side only where order statistics have it, ignores empty blocks, and is undefined without data', () => {
     const values = evenly(300, 1000, 2580);
-    const blocks = Array.from({ length: 6 }, (_, j) => histogramOf(j === 2 ? [] : values.filter((_, i) => Math.floor(i / 60) === (j > 2 ? j - 1 : j))));
+    const blocks = Array.from({ length: 6 }, (_, j) =>
+      histogramOf(j === 2 ? [] : values.filter((_, i) => Math.floor(i / 60) === (j > 2 ? j - 1 : j))),
+    );
     const p99 = quantileInterval({ all: histogramOf(values), blocks }, 0.99)!;
     expect(p99.upperMs).toBeNull();
     expect(p99.lowerMs).not.toBeNull();
     expect(p99.blocksUsed).toBe(5);
     expect(quantileInterval({ all: MsHistogram.create(), blocks: [] }, 0.95)).toBeUndefined();
-    expect(quantileInterval({ all: histogramOf([2]), blocks: [] }, 0.95)).toMatchObject({ count: 1, estimateMs: 2, lowerMs: null, upperMs: null });
+    expect(quantileInterval({ all: histogramOf([2]), blocks: [] }, 0.95)).toMatchObject({
+      count: 1,
+      estimateMs: 2,
+      lowerMs: null,
+      upperMs: null,
+    });
   });
 });

@@ -56,7 +56,8 @@ export function quantileRankBounds(n: number, q: number, tail = ONE_SIDED_TAIL):
 
 /** The fewest samples that give the q-quantile a bound on `side`. */
 export function minimumSamples(q: number, side: 'lower' | 'upper', tail = ONE_SIDED_TAIL): number {
-  const has = (n: number): boolean => quantileRankBounds(n, q, tail)[side === 'lower' ? 'lowerRank' : 'upperRank'] !== undefined;
+  const has = (n: number): boolean =>
+    quantileRankBounds(n, q, tail)[side === 'lower' ? 'lowerRank' : 'upperRank'] !== undefined;
   // The side exists once (1 − q)^n (lower) or q^n (upper) is at most the tail: search around that.
   let n = Math.max(1, Math.floor(Math.log(tail) / Math.log(side === 'lower' ? 1 - q : q)) - 2);
   while (has(n) && n > 1) n--;
@@ -72,12 +73,16 @@ export function nearestRank(q: number, n: number): number {
 }
 
 /** Student's t quantile at 0.975 for 1–30 degrees of freedom. */
-const STUDENT_T_975 = [12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11, 2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042] as const;
+const STUDENT_T_975 = [
+  12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.16, 2.145, 2.131, 2.12, 2.11,
+  2.101, 2.093, 2.086, 2.08, 2.074, 2.069, 2.064, 2.06, 2.056, 2.052, 2.048, 2.045, 2.042,
+] as const;
 
 /** t(df, 0.975): the one-sided 97.5 % point of Student's t. */
 export function studentT975(df: number): number {
   const t = STUDENT_T_975[df - 1];
-  if (t === undefined) throw new RangeError(`t(0.975) is tabled for 1–${STUDENT_T_975.length} degrees of freedom, not ${df}`);
+  if (t === undefined)
+    throw new RangeError(`t(0.975) is tabled for 1–${STUDENT_T_975.length} degrees of freedom, not ${df}`);
   return t;
 }
 
@@ -101,7 +106,12 @@ export interface QuantileInterval {
 }
 
 /** Half-width of the sectioning interval (ms) around `estimateMs`, or undefined with fewer than 2 blocks holding data. */
-function sectioningHalfWidth(blocks: readonly MsHistogram[], q: number, estimateMs: number, capMs: number): { halfMs: number; blocks: number } | undefined {
+function sectioningHalfWidth(
+  blocks: readonly MsHistogram[],
+  q: number,
+  estimateMs: number,
+  capMs: number,
+): { halfMs: number; blocks: number } | undefined {
   const estimates = blocks.filter((b) => b.count > 0).map((b) => Math.min(capMs, b.rankMs(nearestRank(q, b.count))));
   const b = estimates.length;
   if (b < 2) return undefined;
@@ -116,7 +126,11 @@ function sectioningHalfWidth(blocks: readonly MsHistogram[], q: number, estimate
  * same, but one block holding a spell of unanswered requests (recorded far above any target) no longer
  * blows the spread up to days and the interval with it (a clear fail had become inconclusive).
  */
-export function quantileInterval(sample: TimeOrderedSample, q: number, capMs = Number.POSITIVE_INFINITY): QuantileInterval | undefined {
+export function quantileInterval(
+  sample: TimeOrderedSample,
+  q: number,
+  capMs = Number.POSITIVE_INFINITY,
+): QuantileInterval | undefined {
   const n = sample.all.count;
   if (n === 0) return undefined;
   const estimateMs = sample.all.rankMs(nearestRank(q, n));

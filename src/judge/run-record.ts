@@ -10,7 +10,6 @@ import type { PayloadRecord } from '../texts/index.js';
 
 export const RUN_RECORD_SCHEMA_VERSION = 1;
 
-
 /** What ended the firing before the plan did: a stop signal (exit 130), a failure (exit 4), or nothing known (a partial run). */
 export interface StopReason {
   readonly by: 'signal' | 'failure' | 'threshold' | 'unknown';
@@ -124,5 +123,13 @@ export interface MergedShard {
 
 /** The recorded part of a guard decision (anything of GuardRecord's shape, the guard's decision among them). */
 export function guardRecord(d: GuardRecord): GuardRecord {
-  return { allowed: d.allowed, real: d.real, startAt: d.startAt, plannedEndAt: d.plannedEndAt, traffic: d.traffic, limits: d.limits, checks: d.checks };
+  return {
+    allowed: d.allowed,
+    real: d.real,
+    startAt: d.startAt,
+    plannedEndAt: d.plannedEndAt,
+    traffic: d.traffic,
+    limits: d.limits,
+    checks: d.checks,
+  };
 }

@@ -15,9 +15,10 @@ export function* summaryJson(summary: Summary): Generator<string> {
   if (at < 0) throw new Error('unreachable: a summary has a timeline');
   yield `${text.slice(0, at)}\n  "timeline": [\n`;
   for (let i = 0; i < summary.timeline.length; i += ROWS_PER_PIECE) {
-    const rows = summary.timeline.slice(i, i + ROWS_PER_PIECE).map((row, j) => `    ${JSON.stringify(row)}${i + j < summary.timeline.length - 1 ? ',' : ''}\n`);
+    const rows = summary.timeline
+      .slice(i, i + ROWS_PER_PIECE)
+      .map((row, j) => `    ${JSON.stringify(row)}${i + j < summary.timeline.length - 1 ? ',' : ''}\n`);
     yield rows.join('');
   }
   yield `  ],\n${text.slice(at + '\n  "timeline": [],\n'.length)}\n`;
 }
-

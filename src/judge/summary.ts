@@ -4,15 +4,22 @@
  * base64) so runs and shards can be merged and re-reported. It is a pure function of the plan, the
  * run record and the events (through the Recorder): `loadproof report` rebuilds it from a run folder.
  */
-import { TimeScale, isUnanswered } from '../core/index.js';
+import { isUnanswered, TimeScale } from '../core/index.js';
 import type { Plan } from '../plan/index.js';
-import { ERROR_OUTCOMES, type HistogramSummary, MsHistogram, type Recorder, type Slice, inFlightByWindow } from '../recorder/index.js';
+import {
+  ERROR_OUTCOMES,
+  type HistogramSummary,
+  inFlightByWindow,
+  MsHistogram,
+  type Recorder,
+  type Slice,
+} from '../recorder/index.js';
 import { LIMIT_429_CODES } from '../spec/index.js';
+import { type DocumentSink, documentSliceSummary, documentTimeline } from './documents.js';
 import type { EnvelopeJudgement } from './envelope.js';
-import type { Verdict } from './verdict.js';
 import { GENERATOR_BUDGET } from './generator-budget.js';
 import type { RunEnd, RunRecord } from './run-record.js';
-import { type DocumentSink, documentSliceSummary, documentTimeline } from './documents.js';
+import type { Verdict } from './verdict.js';
 
 export const SUMMARY_SCHEMA_VERSION = 4;
 
@@ -22,18 +29,29 @@ type Stats = { readonly [K in keyof HistogramSummary]: K extends 'count' ? numbe
 
 const stats = (h: { summary(): HistogramSummary }): Stats => {
   const s = h.summary();
-  const clean = (v: number): Stat => (!Number.isFinite(v) ? null : isUnanswered(v) ? 'unanswered' : Math.round(v * 1000) / 1000);
+  const clean = (v: number): Stat =>
+    !Number.isFinite(v) ? null : isUnanswered(v) ? 'unanswered' : Math.round(v * 1000) / 1000;
   // A mean over unanswered requests has no meaning.
-  return { count: s.count, p50: clean(s.p50), p90: clean(s.p90), p95: clean(s.p95), p99: clean(s.p99), max: clean(s.max), mean: isUnanswered(s.max) ? null : clean(s.mean) };
+  return {
+    count: s.count,
+    p50: clean(s.p50),
+    p90: clean(s.p90),
+    p95: clean(s.p95),
+    p99: clean(s.p99),
+    max: clean(s.max),
+    mean: isUnanswered(s.max) ? null : clean(s.mean),
+  };
 };
 
 const shown = <T extends number | null>(v: T): T | 'unanswered' => (v !== null && isUnanswered(v) ? 'unanswered' : v);
 
 /** The offered rate times the share of the plan sent (rpm, 2 decimals): the offered rate when every planned request went out. */
-const achievedRpm = (offeredRpm: number, sent: number, planned: number): number => (planned === 0 ? 0 : Math.round(((offeredRpm * sent) / planned) * 100) / 100);
+const achievedRpm = (offeredRpm: number, sent: number, planned: number): number =>
+  planned === 0 ? 0 : Math.round(((offeredRpm * sent) / planned) * 100) / 100;
 
 /** Sent ÷ planned (4 decimals); null when nothing was planned. */
-const sentOfPlanned = (sent: number, planned: number): number | null => (planned === 0 ? null : Math.round((sent / planned) * 10_000) / 10_000);
+const sentOfPlanned = (sent: number, planned: number): number | null =>
+  planned === 0 ? null : Math.round((sent / planned) * 10_000) / 10_000;
 
 function sliceFields(slice: Slice) {
   return {
@@ -122,8 +140,16 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     deid: meta.documents === undefined ? null : deidSummary(plan, meta.documents),
     generator: generatorSummary(recorder, scale, meta.end),
     histograms: {
-      overall: { latency: recorder.overall.latency.encode(), service: recorder.overall.service.encode(), sendLag: recorder.overall.sendLag.encode() },
-      phases: recorder.phases.map((s) => ({ latency: s.latency.encode(), service: s.service.encode(), sendLag: s.sendLag.encode() })),
+      overall: {
+        latency: recorder.overall.latency.encode(),
+        service: recorder.overall.service.encode(),
+        sendLag: recorder.overall.sendLag.encode(),
+      },
+      phases: recorder.phases.map((s) => ({
+        latency: s.latency.encode(),
+        service: s.service.encode(),
+        sendLag: s.sendLag.encode(),
+      })),
     },
   };
 }
@@ -134,7 +160,11 @@ function verdictSummary(verdict: Verdict) {
     status: verdict.status,
     reasons: verdict.reasons,
     notes: verdict.notes,
-    checks: verdict.checks.map((c) => ({ ...c, observed: shown(c.observed), interval: c.interval === null ? null : c.interval.map(shown) })),
+    checks: verdict.checks.map((c) => ({
+      ...c,
+      observed: shown(c.observed),
+      interval: c.interval === null ? null : c.interval.map(shown),
+    })),
   };
 }
 
@@ -157,7 +187,11 @@ function phaseSummaries(plan: Plan, recorder: Recorder, verdict: Verdict, envelo
   return plan.phases.map((p, i) => {
     const slice = recorder.phases[i]!;
     const checks = verdict.checks.filter((c) => c.phase === p.name);
-    const status = checks.some((c) => c.status === 'fail') ? 'fail' : checks.some((c) => c.status === 'inconclusive') ? 'inconclusive' : 'pass';
+    const status = checks.some((c) => c.status === 'fail')
+      ? 'fail'
+      : checks.some((c) => c.status === 'inconclusive')
+        ? 'inconclusive'
+        : 'pass';
     return {
       name: p.name,
       startS: p.startMs / 1000,
@@ -174,7 +208,10 @@ function phaseSummaries(plan: Plan, recorder: Recorder, verdict: Verdict, envelo
       steadyLatencyMs: stats(recorder.steady[i]!.latencyExcl429),
       envelope: envelope.phases[i]!,
       // The phase's one target, or null when it has none or (a ramp across bands) several: see bands.
-      target: p.bands.length === 1 && p.bands[0]!.band !== undefined ? { band: p.bands[0]!.band.band, p95Ms: p.bands[0]!.band.p95TargetMs } : null,
+      target:
+        p.bands.length === 1 && p.bands[0]!.band !== undefined
+          ? { band: p.bands[0]!.band.band, p95Ms: p.bands[0]!.band.p95TargetMs }
+          : null,
       bands: p.bands.map((b, j) => ({
         band: b.band?.band ?? null,
         p95Ms: b.band?.p95TargetMs ?? null,
@@ -209,7 +246,8 @@ function overallSummary(plan: Plan, recorder: Recorder, verdict: Verdict) {
 /** Planned arrivals per timeline window, by intended time. */
 function plannedByWindow(plan: Plan, windowMs: number): number[] {
   const planned: number[] = [];
-  for (const p of plan.phases) for (const t of p.arrivalsMs) planned[Math.floor(t / windowMs)] = (planned[Math.floor(t / windowMs)] ?? 0) + 1;
+  for (const p of plan.phases)
+    for (const t of p.arrivalsMs) planned[Math.floor(t / windowMs)] = (planned[Math.floor(t / windowMs)] ?? 0) + 1;
   return planned;
 }
 
@@ -217,7 +255,11 @@ function plannedByWindow(plan: Plan, windowMs: number): number[] {
 function answers429ByWindow(recorder: Recorder, rows: number) {
   const answers429 = Array.from({ length: rows }, () => ({ rateLimit: 0, inFlight: 0, other: 0 }));
   const refused = recorder.attempts.refusedAttempts();
-  const kindOf = refused.codes.map((c) => (c === LIMIT_429_CODES.rateLimit ? 'rateLimit' : c === LIMIT_429_CODES.inFlight ? 'inFlight' : 'other') as 'rateLimit' | 'inFlight' | 'other');
+  const kindOf = refused.codes.map(
+    (c) =>
+      (c === LIMIT_429_CODES.rateLimit ? 'rateLimit' : c === LIMIT_429_CODES.inFlight ? 'inFlight' : 'other') as
+        'rateLimit' | 'inFlight' | 'other',
+  );
   refused.sentAtMs.forEach((t, j) => {
     const code = refused.code[j]!;
     answers429[Math.min(rows - 1, Math.floor(t / recorder.windowMs))]![code === 0 ? 'other' : kindOf[code - 1]!]++;
@@ -249,7 +291,10 @@ function timelineRows(plan: Plan, recorder: Recorder) {
       http504: w?.outcomes.http_504 ?? 0,
       errors: w === undefined ? 0 : ERROR_OUTCOMES.reduce((sum, c) => sum + w.outcomes[c], 0) + w.outcomes.http_other,
       dropped: w?.dropped ?? 0,
-      latencyMs: w === undefined ? { p50: null, p95: null, p99: null } : ((s) => ({ p50: s.p50, p95: s.p95, p99: s.p99 }))(stats(w.latency)),
+      latencyMs:
+        w === undefined
+          ? { p50: null, p95: null, p99: null }
+          : ((s) => ({ p50: s.p50, p95: s.p95, p99: s.p99 }))(stats(w.latency)),
       sendLagMs: lag === undefined ? { p50: null, p99: null, max: null } : { p50: lag.p50, p99: lag.p99, max: lag.max },
       inFlight: { max: inFlight.max[i]!, mean: Math.round(inFlight.mean[i]! * 1000) / 1000 },
       answers429: answers429[i]!,
@@ -262,7 +307,10 @@ function generatorSummary(recorder: Recorder, scale: TimeScale, end: RunEnd) {
   const lag = recorder.overall.sendLag.summary();
   return {
     sendLagMs: { p99: Number.isFinite(lag.p99) ? lag.p99 : null, max: Number.isFinite(lag.max) ? lag.max : null },
-    sendLagWallMs: { p99: Number.isFinite(lag.p99) ? scale.toWallMs(lag.p99) : null, max: Number.isFinite(lag.max) ? scale.toWallMs(lag.max) : null },
+    sendLagWallMs: {
+      p99: Number.isFinite(lag.p99) ? scale.toWallMs(lag.p99) : null,
+      max: Number.isFinite(lag.max) ? scale.toWallMs(lag.max) : null,
+    },
     eventLoopDelayP99Ms: end.eventLoopDelayP99Ms,
     eventLoopDelayMaxMs: end.eventLoopDelayMaxMs,
     budget: GENERATOR_BUDGET,
@@ -275,7 +323,12 @@ function deidSummary(plan: Plan, documents: DocumentSink) {
     mode: 'deid' as const,
     style: plan.scenario.deid.style,
     concurrency: plan.scenario.deid.concurrency,
-    phases: plan.phases.map((p, i) => ({ name: p.name, planned: p.documents?.count ?? 0, documentRpm: p.documents === undefined ? null : (p.documents.fromRpm + p.documents.toRpm) / 2, ...documentSliceSummary(documents.phases[i]!, documents.steady[i]!) })),
+    phases: plan.phases.map((p, i) => ({
+      name: p.name,
+      planned: p.documents?.count ?? 0,
+      documentRpm: p.documents === undefined ? null : (p.documents.fromRpm + p.documents.toRpm) / 2,
+      ...documentSliceSummary(documents.phases[i]!, documents.steady[i]!),
+    })),
     overall: { planned: plan.documents?.count ?? 0, ...documentSliceSummary(documents.overall) },
     // Per window of the run's timeline, by the documents' intended times.
     timeline: documentTimeline(documents),

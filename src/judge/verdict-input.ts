@@ -2,8 +2,8 @@
 import type { Slice } from '../recorder/index.js';
 import type { Threshold } from '../scenario/index.js';
 import type { LatencyBand } from '../spec/index.js';
-import type { TimeOrderedSample } from './quantile-interval.js';
 import type { EnvelopePhase } from './envelope.js';
+import type { TimeOrderedSample } from './quantile-interval.js';
 
 /** The steady requests of a phase that fall in one load band, by the rate at their intended time. */
 export interface BandInput {
@@ -28,7 +28,11 @@ export interface PhaseInput {
    * hold in flight at its peak rate (Little's law: peak rate × target). Below that, drops at the cap can be
    * the client's doing, not the service's.
    */
-  readonly inFlight?: { readonly maxInFlight: number; readonly neededAtTarget: number; /** The phase's latency target (model ms), for the generator's budget. */ readonly targetMs?: number };
+  readonly inFlight?: {
+    readonly maxInFlight: number;
+    readonly neededAtTarget: number;
+    /** The phase's latency target (model ms), for the generator's budget. */ readonly targetMs?: number;
+  };
   /** Requests of the phase after its warm-up. */
   readonly steady: Slice;
   /** Every request of the phase. */
@@ -47,7 +51,13 @@ export interface StageInput {
   /** Latency of its items other than 429s (an obfuscation call; a document end to end), in time blocks. */
   readonly latency: TimeOrderedSample;
   /** Its items (calls; documents that were sent), and how many were 429, 504, 5xx, or failed. */
-  readonly counts: { readonly total: number; readonly http_429: number; readonly http_504: number; readonly http_5xx: number; readonly errors: number };
+  readonly counts: {
+    readonly total: number;
+    readonly http_429: number;
+    readonly http_504: number;
+    readonly http_5xx: number;
+    readonly errors: number;
+  };
 }
 
 /** How late the whole generator was, in model ms (wall ms × k); send lag is judged per phase, from its slice. */

@@ -1,19 +1,26 @@
 import { describe, expect, it } from 'vitest';
+
 import { createRng, nextNormal } from '../core/rng.js';
 import { Slice } from '../recorder/index.js';
 import { parseThreshold, type Threshold } from '../scenario/index.js';
 import { LATENCY_BANDS, type LatencyBand } from '../spec/index.js';
 import type { EnvelopePhase } from './envelope.js';
+import { quantileRankBounds } from './quantile-interval.js';
 import { evaluateVerdict } from './verdict.js';
 import type { GeneratorHealth, PhaseInput } from './verdict-input.js';
-import { quantileRankBounds } from './quantile-interval.js';
 
 /** A slice of n ok responses whose latencies are spread evenly over [fromMs, toMs]. */
 function sliceOf(n: number, fromMs: number, toMs: number, extra: (s: Slice) => void = () => {}): Slice {
   const slice = new Slice();
   for (let i = 0; i < n; i++) {
     const latency = fromMs + ((toMs - fromMs) * i) / Math.max(1, n - 1);
-    slice.add({ phase: 0, intendedAtMs: 0, outcome: 'ok', firedAtMs: 0, result: { status: 200, attempts: 1, lastSentAtMs: 0, endAtMs: latency, retryAfterS: [] } });
+    slice.add({
+      phase: 0,
+      intendedAtMs: 0,
+      outcome: 'ok',
+      firedAtMs: 0,
+      result: { status: 200, attempts: 1, lastSentAtMs: 0, endAtMs: latency, retryAfterS: [] },
+    });
   }
   extra(slice);
   return slice;
@@ -26,7 +33,13 @@ function lateSlice(n: number, fromMs: number, toMs: number, lagMs: number): Slic
   const slice = new Slice();
   for (let i = 0; i < n; i++) {
     const service = fromMs + ((toMs - fromMs) * i) / Math.max(1, n - 1);
-    slice.add({ phase: 0, intendedAtMs: 0, outcome: 'ok', firedAtMs: lagMs, result: { status: 200, attempts: 1, lastSentAtMs: lagMs, endAtMs: lagMs + service, retryAfterS: [] } });
+    slice.add({
+      phase: 0,
+      intendedAtMs: 0,
+      outcome: 'ok',
+      firedAtMs: lagMs,
+      result: { status: 200, attempts: 1, lastSentAtMs: lagMs, endAtMs: lagMs + service, retryAfterS: [] },
+    });
   }
   return slice;
 }
@@ -35,11 +48,25 @@ const GOOD_GENERATOR: GeneratorHealth = {};
 const NO_429: EnvelopePhase = { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2.7 };
 
 /** A constant-rate phase: one load band (sustained unless `band` says otherwise) judging the whole slice. */
-function phase(slice: Slice, { band = SUSTAINED, ...overrides }: Partial<PhaseInput> & { band?: LatencyBand | null } = {}): PhaseInput {
-  return { name: 'steady', bands: [{ band: band ?? undefined, fromRpm: 100, toRpm: 100, steadyPlanned: 1000, steady: slice }], planned: 1000, steady: slice, all: slice, envelope: NO_429, thresholds: [], errorCheck: null, ...overrides };
+function phase(
+  slice: Slice,
+  { band = SUSTAINED, ...overrides }: Partial<PhaseInput> & { band?: LatencyBand | null } = {},
+): PhaseInput {
+  return {
+    name: 'steady',
+    bands: [{ band: band ?? undefined, fromRpm: 100, toRpm: 100, steadyPlanned: 1000, steady: slice }],
+    planned: 1000,
+    steady: slice,
+    all: slice,
+    envelope: NO_429,
+    thresholds: [],
+    errorCheck: null,
+    ...overrides,
+  };
 }
 
-const verdictOf = (phases: PhaseInput[], generator = GOOD_GENERATOR) => evaluateVerdict({ phases, documentedTargets: true, generator });
+const verdictOf = (phases: PhaseInput[], generator = GOOD_GENERATOR) =>
+  evaluateVerdict({ phases, documentedTargets: true, generator });
 const checkOf = (phases: PhaseInput[], id: string) => verdictOf(phases).checks.find((c) => c.id === id)!;
 
 describe('evaluateVerdict: the documented p95 target', () => {
@@ -55,7 +82,9 @@ describe('evaluateVerdict: the documented p95 target', () => {
   it('fails when the whole interval is over, and names the phase in the reasons', () => {
     const v = verdictOf([phase(sliceOf(1000, 1000, 4000))]); // p95 ≈ 3850 ms
     expect(v.status).toBe('fail');
-    expect(v.reasons[0]).toMatch(/^phase steady: p\(95\) < 2\.50s .*: p\(95\) 3\.8\ds, 95 % interval .*: not < 2\.50s$/);
+    expect(v.reasons[0]).toMatch(
+      /^phase steady: p\(95\) < 2\.50s .*: p\(95\) 3\.8\ds, 95 % interval .*: not < 2\.50s$/,
+    );
   });
 
   it('is inconclusive when the interval straddles the target', () => {
@@ -69,20 +98,35 @@ describe('evaluateVerdict: the documented p95 target', () => {
     expect(checkOf([phase(sliceOf(50, 10, 20))], 'latency_p95_target')).toMatchObject({
       status: 'inconclusive',
       interval: [expect.any(Number), null],
-      reason: expect.stringMatching(/^p\(95\) \d+ms, 97\.5 % lower bound \d+ms, no upper bound: 50 responses are too few to bound p\(95\) from above \(at least 72 needed\)$/),
+      reason: expect.stringMatching(
+        /^p\(95\) \d+ms, 97\.5 % lower bound \d+ms, no upper bound: 50 responses are too few to bound p\(95\) from above \(at least 72 needed\)$/,
+      ),
     });
-    expect(checkOf([phase(new Slice())], 'latency_p95_target')).toMatchObject({ status: 'inconclusive', observed: null, reason: 'no response was measured' });
+    expect(checkOf([phase(new Slice())], 'latency_p95_target')).toMatchObject({
+      status: 'inconclusive',
+      observed: null,
+      reason: 'no response was measured',
+    });
   });
 
   it('has no documented check above 300 rpm (no band), or when documented targets are off', () => {
-    expect(verdictOf([phase(sliceOf(100, 1, 2), { band: null })]).checks.map((c) => c.id)).not.toContain('latency_p95_target');
-    expect(evaluateVerdict({ phases: [phase(sliceOf(100, 1, 2))], documentedTargets: false, generator: GOOD_GENERATOR }).checks.map((c) => c.id)).not.toContain('latency_p95_target');
+    expect(verdictOf([phase(sliceOf(100, 1, 2), { band: null })]).checks.map((c) => c.id)).not.toContain(
+      'latency_p95_target',
+    );
+    expect(
+      evaluateVerdict({
+        phases: [phase(sliceOf(100, 1, 2))],
+        documentedTargets: false,
+        generator: GOOD_GENERATOR,
+      }).checks.map((c) => c.id),
+    ).not.toContain('latency_p95_target');
   });
 });
 
 describe('evaluateVerdict: one-sided decisions', () => {
   const threshold = (t: string): Threshold => parseThreshold(t) as Threshold;
-  const thresholdCheck = (slice: Slice, t: string) => verdictOf([phase(slice, { thresholds: [threshold(t)], band: null })]).checks.find((c) => c.id === 'threshold')!;
+  const thresholdCheck = (slice: Slice, t: string) =>
+    verdictOf([phase(slice, { thresholds: [threshold(t)], band: null })]).checks.find((c) => c.id === 'threshold')!;
 
   it('fails p(99) < 1s on 300 responses from the lower bound alone, although an upper bound needs 368', () => {
     const c = thresholdCheck(sliceOf(300, 1000, 2580), 'p(99) < 1s'); // p50 1.79 s
@@ -101,7 +145,9 @@ describe('evaluateVerdict: one-sided decisions', () => {
   it('is inconclusive when only the missing side could decide, and says how many responses that side needs', () => {
     const below = thresholdCheck(sliceOf(300, 100, 500), 'p(99) < 1s'); // cannot fail (lower bound under 1 s), cannot pass without an upper bound
     expect(below.status).toBe('inconclusive');
-    expect(below.reason).toMatch(/no upper bound: 300 responses are too few to bound p\(99\) from above \(at least 368 needed\)$/);
+    expect(below.reason).toMatch(
+      /no upper bound: 300 responses are too few to bound p\(99\) from above \(at least 368 needed\)$/,
+    );
     const above = thresholdCheck(sliceOf(300, 100, 500), 'p(99) > 1s'); // cannot pass (lower bound under 1 s); a fail needs an upper bound
     expect(above.status).toBe('inconclusive');
     expect(above.reason).toContain('(at least 368 needed)');
@@ -120,7 +166,13 @@ function timedSlice(latencies: readonly number[], spacingMs = 600): Slice {
   const slice = new Slice({ fromMs: 0, toMs: latencies.length * spacingMs });
   latencies.forEach((ms, i) => {
     const at = i * spacingMs;
-    slice.add({ phase: 0, intendedAtMs: at, outcome: 'ok', firedAtMs: at, result: { status: 200, attempts: 1, lastSentAtMs: at, endAtMs: at + ms, retryAfterS: [] } });
+    slice.add({
+      phase: 0,
+      intendedAtMs: at,
+      outcome: 'ok',
+      firedAtMs: at,
+      result: { status: 200, attempts: 1, lastSentAtMs: at, endAtMs: at + ms, retryAfterS: [] },
+    });
   });
   return slice;
 }
@@ -140,7 +192,10 @@ function queueLatencies(n: number, seed: number): number[] {
   return out;
 }
 
-const covers = (interval: readonly (number | null)[] | null, truth: number): boolean => interval !== null && (interval[0] === null || interval[0]! <= truth) && (interval[1] === null || truth <= interval[1]!);
+const covers = (interval: readonly (number | null)[] | null, truth: number): boolean =>
+  interval !== null &&
+  (interval[0] === null || interval[0]! <= truth) &&
+  (interval[1] === null || truth <= interval[1]!);
 const median = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const nearestRank = (sorted: readonly number[], q: number): number => sorted[Math.ceil(q * sorted.length) - 1]!;
 
@@ -151,7 +206,10 @@ describe('evaluateVerdict: the interval on correlated and on independent latenci
   it('keeps 95 % coverage of p95 when latencies are correlated (a queue), where order statistics alone cover about 80 %', () => {
     const n = 900;
     const runs = Array.from({ length: 200 }, (_, seed) => queueLatencies(n, seed + 1));
-    const truth = nearestRank(runs.flat().sort((a, b) => a - b), 0.95);
+    const truth = nearestRank(
+      runs.flat().sort((a, b) => a - b),
+      0.95,
+    );
     const ranks = quantileRankBounds(n, 0.95);
     let covered = 0;
     let coveredByOrderStatistics = 0;
@@ -189,22 +247,44 @@ describe('evaluateVerdict: the interval on correlated and on independent latenci
 
 describe('evaluateVerdict: 429s, thresholds and the generator', () => {
   it('fails a phase with 429s the documented limits clearly allow, and passes one whose 429s are at the edge', () => {
-    const c = checkOf([phase(sliceOf(100, 1, 2), { envelope: { ...NO_429, http429: 5, findings: 3, edge: 1, maxTokensAt429: 42.5 } })], 'http_429_in_envelope');
+    const c = checkOf(
+      [phase(sliceOf(100, 1, 2), { envelope: { ...NO_429, http429: 5, findings: 3, edge: 1, maxTokensAt429: 42.5 } })],
+      'http_429_in_envelope',
+    );
     expect(c).toMatchObject({ status: 'fail', observed: 3 });
     expect(c.reason).toBe(
       '3 429s on requests the documented limits clearly allow (the bucket, replayed over the requests the service admitted, held up to 42.5 tokens where 1 + a margin of 2.7 was enough): a finding against the service; 1 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)',
     );
-    const edge = checkOf([phase(sliceOf(100, 1, 2), { envelope: { ...NO_429, http429: 2, edge: 2, maxTokensAt429: 1.2 } })], 'http_429_in_envelope');
+    const edge = checkOf(
+      [phase(sliceOf(100, 1, 2), { envelope: { ...NO_429, http429: 2, edge: 2, maxTokensAt429: 1.2 } })],
+      'http_429_in_envelope',
+    );
     expect(edge).toMatchObject({ status: 'pass', observed: 0 });
-    expect(edge.reason).toBe('2 429s, none on a request the documented limits clearly allow; 2 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)');
+    expect(edge.reason).toBe(
+      '2 429s, none on a request the documented limits clearly allow; 2 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)',
+    );
   });
 
   it('checks threshold expressions on the steady state', () => {
     const withErrors = sliceOf(198, 100, 200, (s) => {
-      s.add({ phase: 0, intendedAtMs: 0, outcome: 'timeout', firedAtMs: 0, result: { attempts: 1, lastSentAtMs: 0, endAtMs: 16_000, retryAfterS: [] } });
-      s.add({ phase: 0, intendedAtMs: 0, outcome: 'http_504', firedAtMs: 0, result: { status: 504, attempts: 1, lastSentAtMs: 0, endAtMs: 15_000, retryAfterS: [] } });
+      s.add({
+        phase: 0,
+        intendedAtMs: 0,
+        outcome: 'timeout',
+        firedAtMs: 0,
+        result: { attempts: 1, lastSentAtMs: 0, endAtMs: 16_000, retryAfterS: [] },
+      });
+      s.add({
+        phase: 0,
+        intendedAtMs: 0,
+        outcome: 'http_504',
+        firedAtMs: 0,
+        result: { status: 504, attempts: 1, lastSentAtMs: 0, endAtMs: 15_000, retryAfterS: [] },
+      });
     });
-    const thresholds = ['rate(errors) < 2%', 'count(504) == 0', 'p(50) < 1s', 'rate(5xx) <= 0.5%'].map((t) => parseThreshold(t) as Threshold);
+    const thresholds = ['rate(errors) < 2%', 'count(504) == 0', 'p(50) < 1s', 'rate(5xx) <= 0.5%'].map(
+      (t) => parseThreshold(t) as Threshold,
+    );
     const checks = verdictOf([phase(withErrors, { thresholds })]).checks.filter((c) => c.id === 'threshold');
     expect(checks.map((c) => [c.what, c.status, c.reason])).toEqual([
       ['rate(errors) < 2%', 'pass', '2 of 200 (1.00 %)'],
@@ -217,7 +297,11 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
   it('keeps a pass of an upper bound when the generator was late (lateness only adds to latency), and says it was late', () => {
     const v = verdictOf([phase(lateSlice(1000, 500, 1500, 400))], { eventLoopDelayP99Ms: 900 });
     expect(v.status).toBe('pass');
-    expect(v.notes).toEqual([expect.stringMatching(/^phase steady: the generator was late \(send lag p99 400ms and event-loop delay p99 900ms over/)]);
+    expect(v.notes).toEqual([
+      expect.stringMatching(
+        /^phase steady: the generator was late \(send lag p99 400ms and event-loop delay p99 900ms over/,
+      ),
+    ]);
     expect(verdictOf([phase(sliceOf(1000, 500, 1500))]).notes).toEqual([]);
   });
 
@@ -225,27 +309,42 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
     expect(verdictOf([phase(lateSlice(1000, 1000, 4000, 25))]).status).toBe('fail');
   });
 
-  it('keeps a fail that the generator\'s worst lateness cannot explain', () => {
+  it("keeps a fail that the generator's worst lateness cannot explain", () => {
     // p95 about 5.7 s against 2.5 s; the generator was 143 ms late at worst, and the loop 100 ms.
-    const v = verdictOf([phase(lateSlice(1000, 3000, 6000, 143))], { eventLoopDelayP99Ms: 109, eventLoopDelayMaxMs: 100 });
+    const v = verdictOf([phase(lateSlice(1000, 3000, 6000, 143))], {
+      eventLoopDelayP99Ms: 109,
+      eventLoopDelayMaxMs: 100,
+    });
     expect(v.status).toBe('fail');
-    expect(v.reasons[0]).toContain('but not enough to cause it: with its worst lateness (243ms) taken off, the interval is');
+    expect(v.reasons[0]).toContain(
+      'but not enough to cause it: with its worst lateness (243ms) taken off, the interval is',
+    );
   });
 
   it('keeps a fail from a late generator when service time alone fails too', () => {
     // Sent 50 ms late, one of them 3 s late: taking the worst lateness off everything proves nothing, service time does.
     const slice = lateSlice(999, 1000, 4000, 50);
-    slice.add({ phase: 0, intendedAtMs: 0, outcome: 'ok', firedAtMs: 3000, result: { status: 200, attempts: 1, lastSentAtMs: 3000, endAtMs: 4000, retryAfterS: [] } });
+    slice.add({
+      phase: 0,
+      intendedAtMs: 0,
+      outcome: 'ok',
+      firedAtMs: 3000,
+      result: { status: 200, attempts: 1, lastSentAtMs: 3000, endAtMs: 4000, retryAfterS: [] },
+    });
     const v = verdictOf([phase(slice)]);
     expect(v.status).toBe('fail');
-    expect(v.reasons[0]).toContain("the generator was late (send lag p99 50ms over the generator's budget of 25ms, 1 % of the target, model time), but service time alone gives the same");
+    expect(v.reasons[0]).toContain(
+      "the generator was late (send lag p99 50ms over the generator's budget of 25ms, 1 % of the target, model time), but service time alone gives the same",
+    );
   });
 
   it('turns a fail into inconclusive when the generator was late and service time alone does not fail', () => {
     // Each answer took 500–2000 ms after its actual send, but the send was 1.5 s late.
     const v = verdictOf([phase(lateSlice(1000, 500, 2000, 1500))]);
     expect(v.status).toBe('inconclusive');
-    expect(v.reasons[0]).toMatch(/not < 2\.50s, but the generator was late \(send lag p99 1\.50s over the generator's budget of 25ms, 1 % of the target, model time\) and on service time alone p\(95\) 1\.9\ds, .*: < 2\.50s: the result may be the generator's, not the service's$/);
+    expect(v.reasons[0]).toMatch(
+      /not < 2\.50s, but the generator was late \(send lag p99 1\.50s over the generator's budget of 25ms, 1 % of the target, model time\) and on service time alone p\(95\) 1\.9\ds, .*: < 2\.50s: the result may be the generator's, not the service's$/,
+    );
   });
 
   it('at time scale k counts the lateness as latency does, once: 80 ms of model time late (4 ms of wall at k = 20) is within a 25 ms budget', () => {
@@ -262,11 +361,27 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
     const late = new Slice();
     for (let i = 0; i < 1000; i++) {
       const service = 2400 + (80 * i) / 999;
-      late.add({ phase: 0, intendedAtMs: 0, outcome: 'ok', firedAtMs: 1500, result: { status: 200, attempts: 1, lastSentAtMs: 1500, endAtMs: 1500 + service, retryAfterS: [], latencyMs: service + 75, serviceMs: service } });
+      late.add({
+        phase: 0,
+        intendedAtMs: 0,
+        outcome: 'ok',
+        firedAtMs: 1500,
+        result: {
+          status: 200,
+          attempts: 1,
+          lastSentAtMs: 1500,
+          endAtMs: 1500 + service,
+          retryAfterS: [],
+          latencyMs: service + 75,
+          serviceMs: service,
+        },
+      });
     }
     const stalled = verdictOf([phase(late)], { latenessInLatency: 1 / 20 });
     expect(stalled.status).toBe('inconclusive');
-    expect(stalled.reasons[0]).toContain('the generator was late (send lag p99 75ms (as latency counts it: once, not k times) over');
+    expect(stalled.reasons[0]).toContain(
+      'the generator was late (send lag p99 75ms (as latency counts it: once, not k times) over',
+    );
   });
 
   it('judges each phase by its own send lag: a stall in one phase does not hide behind the rest of the run', () => {
@@ -292,7 +407,9 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
     const check = verdictOf([phase(late, { thresholds, band: null })]).checks.find((c) => c.id === 'threshold')!;
     expect(check.status).toBe('inconclusive');
     expect(check.reason).toContain('the generator was late');
-    const onTime = verdictOf([phase(lateSlice(1000, 1100, 1500, 0), { thresholds, band: null })]).checks.find((c) => c.id === 'threshold')!;
+    const onTime = verdictOf([phase(lateSlice(1000, 1100, 1500, 0), { thresholds, band: null })]).checks.find(
+      (c) => c.id === 'threshold',
+    )!;
     expect(onTime.status).toBe('pass');
   });
 });

@@ -24,13 +24,13 @@
  */
 import { formatMs } from '../core/index.js';
 import { type Check, type CheckStatus, rpm } from './check.js';
-import type { GeneratorHealth, PhaseInput, VerdictInput } from './verdict-input.js';
+import { clientCapped, failsOnDropsAlone, generatorCapped, restsOnUnanswered } from './dropped-requests.js';
 import { describeEnvelopePhase } from './envelope.js';
 import { generatorOverBudget } from './generator-budget.js';
+import { measuredChecks } from './measured-check.js';
 import { percentileCheck } from './percentile-check.js';
 import { thresholdCheck } from './threshold-check.js';
-import { clientCapped, failsOnDropsAlone, generatorCapped, restsOnUnanswered } from './dropped-requests.js';
-import { measuredChecks } from './measured-check.js';
+import type { GeneratorHealth, PhaseInput, VerdictInput } from './verdict-input.js';
 
 export interface Verdict {
   readonly status: CheckStatus;
@@ -62,7 +62,12 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
     phase: phase.name,
     what: 'no 429 inside the documented rate-limit envelope',
     // A shard's 429s are the merge's to judge: it says so rather than pass them.
-    status: phase.envelope.shared === true && phase.envelope.http429 > 0 ? 'inconclusive' : phase.envelope.findings === 0 ? 'pass' : 'fail',
+    status:
+      phase.envelope.shared === true && phase.envelope.http429 > 0
+        ? 'inconclusive'
+        : phase.envelope.findings === 0
+          ? 'pass'
+          : 'fail',
     observed: phase.envelope.findings,
     interval: null,
     reason: describeEnvelopePhase(phase.envelope),
@@ -80,19 +85,30 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
       checks.push(check);
       continue;
     }
-    const onDrops = t.kind === 'percentile' ? (t.op === '<' || t.op === '<=') && restsOnUnanswered(check, phase.steady, t.valueMs, t.percentile) : failsOnDropsAlone(phase, t);
+    const onDrops =
+      t.kind === 'percentile'
+        ? (t.op === '<' || t.op === '<=') && restsOnUnanswered(check, phase.steady, t.valueMs, t.percentile)
+        : failsOnDropsAlone(phase, t);
     checks.push(generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator));
   }
   return checks;
 }
 
 export function evaluateVerdict(input: VerdictInput): Verdict {
-  const checks = [...input.phases.flatMap((p) => phaseChecks(p, input.documentedTargets, input.generator)), ...measuredChecks(input.phases)];
+  const checks = [
+    ...input.phases.flatMap((p) => phaseChecks(p, input.documentedTargets, input.generator)),
+    ...measuredChecks(input.phases),
+  ];
   const failed = checks.filter((c) => c.status === 'fail');
   const inconclusive = checks.filter((c) => c.status === 'inconclusive');
   const status: CheckStatus = failed.length > 0 ? 'fail' : inconclusive.length > 0 ? 'inconclusive' : 'pass';
   const deciding = status === 'fail' ? failed : status === 'inconclusive' ? inconclusive : [];
-  return { status, checks, reasons: deciding.map((c) => `${c.phase === null ? 'run' : `phase ${c.phase}`}: ${c.what}: ${c.reason}`), notes: lateNotes(input) };
+  return {
+    status,
+    checks,
+    reasons: deciding.map((c) => `${c.phase === null ? 'run' : `phase ${c.phase}`}: ${c.what}: ${c.reason}`),
+    notes: lateNotes(input),
+  };
 }
 
 /** One note per phase whose generator broke the budget of its tightest latency target, even where no result changed. */
@@ -100,14 +116,18 @@ function lateNotes(input: VerdictInput): string[] {
   const notes: string[] = [];
   for (const phase of input.phases) {
     const targets = [
-      ...(input.documentedTargets ? phase.bands.flatMap((b) => (b.band === undefined ? [] : [b.band.p95TargetMs])) : []),
+      ...(input.documentedTargets
+        ? phase.bands.flatMap((b) => (b.band === undefined ? [] : [b.band.p95TargetMs]))
+        : []),
       ...phase.thresholds.flatMap((t) => (t.kind === 'percentile' && t.stage === undefined ? [t.valueMs] : [])),
     ];
     if (targets.length === 0) continue;
     const lag = phase.steady.sendLag.count === 0 ? 0 : phase.steady.sendLag.percentileMs(99);
     const late = generatorOverBudget(lag, input.generator, Math.min(...targets));
     if (late !== undefined) {
-      notes.push(`phase ${phase.name}: the generator was late (${late.text}): lateness only inflates latency, so results it could have caused were checked again on service time or made inconclusive`);
+      notes.push(
+        `phase ${phase.name}: the generator was late (${late.text}): lateness only inflates latency, so results it could have caused were checked again on service time or made inconclusive`,
+      );
     }
   }
   return notes;

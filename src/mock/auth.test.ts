@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ManualClock } from '../core/clock.js';
 import { TokenStore } from './auth.js';
 

@@ -4,6 +4,7 @@
  * MOCK_TOKEN_PREFIX, so a leak scanner (and loadproof's own leak test) can find one anywhere.
  */
 import { randomBytes } from 'node:crypto';
+
 import type { Clock } from '../core/index.js';
 
 export const MOCK_TOKEN_PREFIX = 'lpmock_at_';

@@ -59,7 +59,13 @@ export class BodyBudget {
   }
 
   snapshot(): BufferedSnapshot {
-    return { bytes: this.bytes, requests: this.requests, peakBytes: this.peakBytes, budgetBytes: this.budgetBytes, refused: this.refused };
+    return {
+      bytes: this.bytes,
+      requests: this.requests,
+      peakBytes: this.peakBytes,
+      budgetBytes: this.budgetBytes,
+      refused: this.refused,
+    };
   }
 }
 

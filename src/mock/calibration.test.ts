@@ -4,6 +4,7 @@
  * `tight` gives 429s at the documented rates; `stall` holds responses exactly as documented.
  */
 import { describe, expect, it } from 'vitest';
+
 import { latencyBandFor } from '../spec/index.js';
 import { PROFILES } from './profiles.js';
 import { latenciesOf, quantile, simulateIdentification, simulateSchedule } from './simulate.js';
@@ -27,7 +28,9 @@ describe('profile calibration (virtual clock)', () => {
   });
 
   it('nominal latency grows with load (batch occupancy)', () => {
-    const p95 = ENVELOPE.map(({ rpm, durationMs }) => quantile(latenciesOf(simulateIdentification(PROFILES.nominal, rpm, durationMs)), 0.95));
+    const p95 = ENVELOPE.map(({ rpm, durationMs }) =>
+      quantile(latenciesOf(simulateIdentification(PROFILES.nominal, rpm, durationMs)), 0.95),
+    );
     expect(p95[0]!).toBeLessThan(p95[1]!);
     expect(p95[1]!).toBeLessThan(p95[2]!);
   });

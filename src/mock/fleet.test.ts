@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+
 import { ManualClock } from '../core/clock.js';
+import { createRng } from '../core/rng.js';
 import { Fleet, type FleetConfig } from './fleet.js';
 import { serviceTimeModel } from './latency-model.js';
-import { createRng } from '../core/rng.js';
 
 const autoscaled: FleetConfig = {
   minReplicas: 1,
@@ -102,7 +103,10 @@ describe('Fleet', () => {
   });
 
   it('makes service time grow with input tokens, output tokens and batch occupancy', () => {
-    const model = serviceTimeModel({ overheadMs: 50, prefillMsPerToken: 0.5, decodeMsPerToken: 4, batchSlowdown: 0.1, jitterSigma: 0 }, createRng(1));
+    const model = serviceTimeModel(
+      { overheadMs: 50, prefillMsPerToken: 0.5, decodeMsPerToken: 4, batchSlowdown: 0.1, jitterSigma: 0 },
+      createRng(1),
+    );
     const base = model({ inputTokens: 100, outputTokens: 100 }, 1);
     expect(base).toBe(50 + 50 + 400);
     expect(model({ inputTokens: 200, outputTokens: 100 }, 1)).toBeGreaterThan(base);

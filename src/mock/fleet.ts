@@ -82,7 +82,8 @@ export class Fleet {
     private readonly serviceTime: ServiceTimeFn,
     private readonly clock: Clock,
   ) {
-    for (let i = 0; i < config.minReplicas; i++) this.replicas.push({ id: this.nextReplicaId++, state: 'ready', active: 0 });
+    for (let i = 0; i < config.minReplicas; i++)
+      this.replicas.push({ id: this.nextReplicaId++, state: 'ready', active: 0 });
   }
 
   /** Queues work, arrived at `nowMs` (model ms; now by default); `onDone` is called when its service completes. */
@@ -163,7 +164,12 @@ export class Fleet {
   private leastBusyReadyReplica(): Replica | undefined {
     let best: Replica | undefined;
     for (const r of this.replicas) {
-      if (r.state === 'ready' && r.active < this.config.slotsPerReplica && (best === undefined || r.active < best.active)) best = r;
+      if (
+        r.state === 'ready' &&
+        r.active < this.config.slotsPerReplica &&
+        (best === undefined || r.active < best.active)
+      )
+        best = r;
     }
     return best;
   }
@@ -218,7 +224,8 @@ export class Fleet {
     const nowMs = this.clock.nowMs();
     this.accrue(nowMs);
     const s = this.snapshot();
-    const utilisation = this.slotAreaMs === 0 ? (s.busySlots + s.waiting > 0 ? 1 : 0) : this.loadAreaMs / this.slotAreaMs;
+    const utilisation =
+      this.slotAreaMs === 0 ? (s.busySlots + s.waiting > 0 ? 1 : 0) : this.loadAreaMs / this.slotAreaMs;
     this.loadAreaMs = 0;
     this.slotAreaMs = 0;
     this.highSinceMs = utilisation > autoscale.scaleUpUtilisation ? (this.highSinceMs ?? nowMs) : undefined;
@@ -248,7 +255,8 @@ export class Fleet {
   private drainReplica(): void {
     // Drain the least busy ready replica: it takes no new work and leaves when empty.
     let victim: Replica | undefined;
-    for (const r of this.replicas) if (r.state === 'ready' && (victim === undefined || r.active < victim.active)) victim = r;
+    for (const r of this.replicas)
+      if (r.state === 'ready' && (victim === undefined || r.active < victim.active)) victim = r;
     if (victim === undefined) return;
     this.accrue(this.clock.nowMs());
     victim.state = 'draining';

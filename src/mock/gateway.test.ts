@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { ManualClock } from '../core/clock.js';
 import { Fleet } from './fleet.js';
 import { Gateway, type GatewayLimits, type GatewayOutcome, releaseTimeMs } from './gateway.js';
@@ -7,7 +8,11 @@ import { Gateway, type GatewayLimits, type GatewayOutcome, releaseTimeMs } from 
 function setup(limits: Partial<GatewayLimits>, serviceMs: number, slots = 1000) {
   const clock = new ManualClock();
   const fleet = new Fleet({ minReplicas: 1, maxReplicas: 1, slotsPerReplica: slots }, () => serviceMs, clock);
-  const gateway = new Gateway({ rate: null, maxInFlight: 128, queueLimit: 4, timeoutMs: 15_000, ...limits }, fleet, clock);
+  const gateway = new Gateway(
+    { rate: null, maxInFlight: 128, queueLimit: 4, timeoutMs: 15_000, ...limits },
+    fleet,
+    clock,
+  );
   const outcomes: GatewayOutcome[] = [];
   const submit = (n: number): void => {
     for (let i = 0; i < n; i++) gateway.submit('c', { inputTokens: 1, outputTokens: 1 }, (o) => outcomes.push(o));
@@ -59,7 +64,11 @@ describe('Gateway', () => {
   it('answers 429 when the client bucket is empty, and does not spend quota on concurrency 429s', () => {
     const clock = new ManualClock();
     const fleet = new Fleet({ minReplicas: 1, maxReplicas: 1, slotsPerReplica: 10 }, () => 60_000, clock);
-    const gateway = new Gateway({ rate: { sustainedRpm: 6, burstRpm: 6, burstMinutes: 1 }, maxInFlight: 1, queueLimit: 0, timeoutMs: 15_000 }, fleet, clock);
+    const gateway = new Gateway(
+      { rate: { sustainedRpm: 6, burstRpm: 6, burstMinutes: 1 }, maxInFlight: 1, queueLimit: 0, timeoutMs: 15_000 },
+      fleet,
+      clock,
+    );
     const outcomes: GatewayOutcome[] = [];
     const send = (): void => gateway.submit('c', { inputTokens: 1, outputTokens: 1 }, (o) => outcomes.push(o));
     send(); // takes the only token
@@ -83,7 +92,7 @@ describe('Gateway', () => {
 });
 
 describe('Gateway arrivals at a given time (a time-scaled mock running behind the real clock)', () => {
-  it('takes a request at its arrival time, in its place among the model\'s events, not when it was handed over', () => {
+  it("takes a request at its arrival time, in its place among the model's events, not when it was handed over", () => {
     const { clock, gateway, outcomes } = setup({ maxInFlight: 1 }, 500);
     const tagged: string[] = [];
     const submitAt = (tag: string, atMs: number): void =>
@@ -146,7 +155,11 @@ describe('Gateway timeouts', () => {
   it('times out each request at its own deadline, in arrival order, whatever finished before it', () => {
     const clock = new ManualClock();
     // The service time is the request's input tokens (model ms).
-    const fleet = new Fleet({ minReplicas: 1, maxReplicas: 1, slotsPerReplica: 100 }, (work) => work.inputTokens, clock);
+    const fleet = new Fleet(
+      { minReplicas: 1, maxReplicas: 1, slotsPerReplica: 100 },
+      (work) => work.inputTokens,
+      clock,
+    );
     const gateway = new Gateway({ rate: null, maxInFlight: 100, queueLimit: 0, timeoutMs: 15_000 }, fleet, clock);
     const outcomes: Array<[number, GatewayOutcome]> = [];
     const send = (atMs: number, serviceMs: number): void => {
@@ -179,7 +192,11 @@ describe('Gateway timeouts', () => {
     const held = new ManualClock();
     const fleet = new Fleet({ minReplicas: 1, maxReplicas: 1, slotsPerReplica: 10 }, () => 1000, held);
     // Ready at 1 s inside a window that ends at 15 s: released exactly at the timeout.
-    const gateway = new Gateway({ rate: null, maxInFlight: 10, queueLimit: 0, timeoutMs: 15_000 }, fleet, held, { periodMs: 100_000, durationMs: 15_000, offsetMs: 0 });
+    const gateway = new Gateway({ rate: null, maxInFlight: 10, queueLimit: 0, timeoutMs: 15_000 }, fleet, held, {
+      periodMs: 100_000,
+      durationMs: 15_000,
+      offsetMs: 0,
+    });
     const got: GatewayOutcome[] = [];
     gateway.submit('c', { inputTokens: 1, outputTokens: 1 }, (o) => got.push(o));
     held.advanceTo(20_000);

@@ -14,11 +14,11 @@
 import type { CancelTimer, Clock } from '../core/index.js';
 import type { Fleet, FleetTicket } from './fleet.js';
 import type { Work } from './latency-model.js';
-import { type RateLimit, TokenBucket, retryAfterSeconds } from './limiter.js';
-import { type StallWindows, releaseTimeMs } from './stall-windows.js';
+import { type RateLimit, retryAfterSeconds, TokenBucket } from './limiter.js';
+import { releaseTimeMs, type StallWindows } from './stall-windows.js';
 
 // The stall windows' truths stay importable from here: the coordinated-omission test and bench read them from gateway.js.
-export { type StallWindows, releaseTimeMs, stallTruthMs } from './stall-windows.js';
+export { releaseTimeMs, stallTruthMs, type StallWindows } from './stall-windows.js';
 
 export interface GatewayLimits {
   /** The per-client token bucket; null disables rate limiting. */
@@ -37,7 +37,14 @@ export interface GatewayLimits {
  * end, the timeout), not from when a timer really fired: the mock's Server-Timing `svc`.
  */
 export type GatewayOutcome =
-  | { readonly kind: 'ok'; readonly queuedMs: number; readonly serviceMs: number; readonly heldMs: number; readonly totalMs: number; readonly modelMs: number }
+  | {
+      readonly kind: 'ok';
+      readonly queuedMs: number;
+      readonly serviceMs: number;
+      readonly heldMs: number;
+      readonly totalMs: number;
+      readonly modelMs: number;
+    }
   | { readonly kind: 'rate_limited'; readonly retryAfterS: number }
   | { readonly kind: 'concurrency_limited'; readonly retryAfterS: number }
   | { readonly kind: 'timeout'; readonly totalMs: number; readonly modelMs: number };
@@ -258,7 +265,11 @@ export class Gateway {
     if (job.state === 'processing' && job.ticket !== undefined) this.fleet.withdraw(job.ticket);
     job.cancelHold?.();
     this.timedOut++;
-    this.finish(job, { kind: 'timeout', totalMs: this.clock.nowMs() - job.arrivedAtMs, modelMs: this.limits.timeoutMs });
+    this.finish(job, {
+      kind: 'timeout',
+      totalMs: this.clock.nowMs() - job.arrivedAtMs,
+      modelMs: this.limits.timeoutMs,
+    });
   }
 
   private finish(job: Job, outcome: GatewayOutcome): void {

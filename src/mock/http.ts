@@ -1,5 +1,6 @@
 /** Small HTTP helpers of the mock: read a bounded body, parse JSON, answer in JSON. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import type { BodyLease } from './body-budget.js';
 
 export type BodyRead =
@@ -37,7 +38,9 @@ export function readBody(req: IncomingMessage, maxBytes: number, lease: BodyLeas
     };
     req.on('data', onData);
     // One chunk (the usual small body) is decoded as it is: Buffer.concat would copy it first.
-    req.on('end', () => settle({ ok: true, body: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8') }));
+    req.on('end', () =>
+      settle({ ok: true, body: (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8') }),
+    );
     req.on('aborted', () => settle({ ok: false, reason: 'aborted' }));
     req.on('error', () => settle({ ok: false, reason: 'aborted' }));
   });
@@ -50,7 +53,8 @@ export function isJsonContentType(req: IncomingMessage): boolean {
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 }
 
-export type JsonParse = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+export type JsonParse =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
 export function parseJson(body: string): JsonParse {
   try {
@@ -62,12 +66,22 @@ export function parseJson(body: string): JsonParse {
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendJsonText(res, status, JSON.stringify(body), headers);
 }
 
 /** Answers a body already serialised as JSON (which may be cut short: a `malformed` fault), with its length. */
-export function sendJsonText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  text: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   // All headers in one object to writeHead: node:http's fast path (no per-header setHeader).
   res.writeHead(status, { 'content-type': JSON_CONTENT_TYPE, 'content-length': Buffer.byteLength(text), ...headers });

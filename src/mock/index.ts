@@ -5,12 +5,12 @@
  */
 import type { MockServer, MockServerOptions } from './server.js';
 
+export { MOCK_TOKEN_PREFIX } from './auth.js';
 export { MOCK_DEFAULTS } from './defaults.js';
 export { LOG_PATH, STATS_PATH } from './paths.js';
-export { MOCK_TOKEN_PREFIX } from './auth.js';
-export { PROFILES, type MockProfile, type FaultRates } from './profiles.js';
-export { startMockThread, type MockThread, type MockThreadOptions } from './thread.js';
+export { type FaultRates, type MockProfile, PROFILES } from './profiles.js';
 export type { LimitOverrides, MockServer, MockServerOptions, MockStats } from './server.js';
+export { type MockThread, type MockThreadOptions, startMockThread } from './thread.js';
 
 /** Starts the mock in this thread, on a loopback port (ephemeral by default). */
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {

@@ -5,7 +5,7 @@
  * Prefill grows with the input, decode with the output (capped at 300 tokens by the detector),
  * and each decode step slows as more sequences share the replica's batch (continuous batching).
  */
-import { type Rng, nextLogNormalFactor } from '../core/index.js';
+import { nextLogNormalFactor, type Rng } from '../core/index.js';
 
 export interface LatencyModel {
   /** Fixed cost per request: gateway, tokenisation, response (ms). */

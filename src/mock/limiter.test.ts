@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+
 import { IDENTIFICATION_LIMITS } from '../spec/index.js';
-import { TokenBucket, bucketCapacity, retryAfterSeconds } from './limiter.js';
+import { bucketCapacity, retryAfterSeconds, TokenBucket } from './limiter.js';
 
 const SPEC = {
   sustainedRpm: IDENTIFICATION_LIMITS.sustainedRpm,

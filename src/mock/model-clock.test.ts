@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+
 import { monotonicMs } from '../core/clock.js';
 import { ModelClock } from './model-clock.js';
 
@@ -85,7 +86,7 @@ describe('ModelClock', () => {
     expect(arrival.entryMs).toBeLessThan(300);
   });
 
-  it('takes a request later than the lag when it comes, as one that says nothing: no entry (its delay is in the client\'s own measurement)', async () => {
+  it("takes a request later than the lag when it comes, as one that says nothing: no entry (its delay is in the client's own measurement)", async () => {
     const clock = await runningClock(100, 1); // 1 wall ms behind: 100 model ms
     const before = clock.nowMs();
     const arrival = clock.arrival(monotonicMs() - 50); // 50 wall ms ago (after the clock's start): 5,000 model ms, past the lag

@@ -19,7 +19,7 @@
  * (src/mock/routes/context.ts). The price: every answer leaves `lagMs()` of model time after its time,
  * which the mock says in Server-Timing (`lag`) so that the client counts it out.
  */
-import { type CancelTimer, type Clock, ManualClock, ScaledClock, TimeScale, monotonicMs } from '../core/index.js';
+import { type CancelTimer, type Clock, ManualClock, monotonicMs, ScaledClock, TimeScale } from '../core/index.js';
 
 /** How far (wall ms) a time-scaled mock runs its model behind the real clock: more than a usual send lag plus loopback. */
 export const MODEL_LAG_WALL_MS = 20;
@@ -69,7 +69,12 @@ export class ModelClock implements Clock {
    *   from its real arrival: no entry, no lag; the client's own measurement holds its delay, once.
    * A due time in the future (another clock) enters now.
    */
-  arrival(dueMonotonicMs: number): { readonly dueAtMs: number; readonly atMs: number; readonly entryMs: number; readonly late: boolean } {
+  arrival(dueMonotonicMs: number): {
+    readonly dueAtMs: number;
+    readonly atMs: number;
+    readonly entryMs: number;
+    readonly late: boolean;
+  } {
     const realMs = this.real.nowMs();
     const delayWallMs = Math.min(Math.max(0, monotonicMs() - dueMonotonicMs), this.scale.toWallMs(realMs));
     const dueAtMs = realMs - this.scale.toModelMs(delayWallMs);

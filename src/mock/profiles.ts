@@ -6,8 +6,8 @@
 import { IDENTIFICATION_LIMITS, type ProfileName } from '../spec/index.js';
 import type { FleetConfig } from './fleet.js';
 import type { GatewayLimits } from './gateway.js';
-import type { StallWindows } from './stall-windows.js';
 import type { LatencyModel } from './latency-model.js';
+import type { StallWindows } from './stall-windows.js';
 
 export interface EndpointProfile {
   readonly limits: GatewayLimits;
@@ -27,7 +27,6 @@ export interface FaultRates {
   readonly slowRate: number;
   readonly slowExtraMs: number;
 }
-
 
 export interface MockProfile {
   readonly name: ProfileName;
@@ -79,7 +78,12 @@ const NOMINAL_GPU_LATENCY: LatencyModel = {
  * ours): 1,000 rpm sustained, 2,000 rpm for 5 minutes, 512 in flight, a 256-deep queue.
  */
 const OBFUSCATION: EndpointProfile = {
-  limits: { rate: { sustainedRpm: 1000, burstRpm: 2000, burstMinutes: 5 }, maxInFlight: 512, queueLimit: 256, timeoutMs: 15_000 },
+  limits: {
+    rate: { sustainedRpm: 1000, burstRpm: 2000, burstMinutes: 5 },
+    maxInFlight: 512,
+    queueLimit: 256,
+    timeoutMs: 15_000,
+  },
   fleet: { minReplicas: 1, maxReplicas: 1, slotsPerReplica: 64 },
   latency: { overheadMs: 8, prefillMsPerToken: 0.02, decodeMsPerToken: 0, batchSlowdown: 0, jitterSigma: 0.2 },
 };
@@ -117,10 +121,16 @@ export const PROFILES: Readonly<Record<ProfileName, MockProfile>> = {
   tight: {
     ...nominal,
     name: 'tight',
-    description: 'Lower limits (30 rpm sustained, 60 rpm for 2 minutes, 16 in flight, queue of 8): 429s at the documented rates.',
+    description:
+      'Lower limits (30 rpm sustained, 60 rpm for 2 minutes, 16 in flight, queue of 8): 429s at the documented rates.',
     identification: {
       ...nominal.identification,
-      limits: { rate: { sustainedRpm: 30, burstRpm: 60, burstMinutes: 2 }, maxInFlight: 16, queueLimit: 8, timeoutMs: 15_000 },
+      limits: {
+        rate: { sustainedRpm: 30, burstRpm: 60, burstMinutes: 2 },
+        maxInFlight: 16,
+        queueLimit: 8,
+        timeoutMs: 15_000,
+      },
     },
   },
   flaky: {
@@ -132,7 +142,8 @@ export const PROFILES: Readonly<Record<ProfileName, MockProfile>> = {
   stall: {
     ...nominal,
     name: 'stall',
-    description: 'Fast (20 ms) responses, except that none leaves during 8–10 s of every 10 s (model time from server start).',
+    description:
+      'Fast (20 ms) responses, except that none leaves during 8–10 s of every 10 s (model time from server start).',
     identification: {
       limits: SPEC_IDENTIFICATION_LIMITS,
       fleet: { minReplicas: 4, maxReplicas: 4, slotsPerReplica: 32 },
@@ -148,4 +159,3 @@ export const PROFILES: Readonly<Record<ProfileName, MockProfile>> = {
     obfuscation: UNLIMITED_ENDPOINT,
   },
 };
-

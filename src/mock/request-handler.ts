@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
+
 import { describeValue, monotonicMs } from '../core/index.js';
 import { DUE_HEADER } from '../spec/index.js';
 import { sendError } from './http.js';
@@ -19,12 +20,21 @@ const CONNECT_ALLOW = 'GET, HEAD, POST';
 const MAX_DUE_AGE_WALL_MS = 60_000;
 
 /** The server's request listener; `modelClock` when the model runs on the real clock (not a test's ManualClock). */
-export function createRequestHandler(ctx: MockContext, modelClock: ModelClock | undefined): (req: IncomingMessage, res: MockResponse) => void {
+export function createRequestHandler(
+  ctx: MockContext,
+  modelClock: ModelClock | undefined,
+): (req: IncomingMessage, res: MockResponse) => void {
   const onResponseClose = responseCloser(ctx);
   return (req, res) => handleRequest(ctx, modelClock, onResponseClose, req, res);
 }
 
-function handleRequest(ctx: MockContext, modelClock: ModelClock | undefined, onResponseClose: (this: MockResponse) => void, req: IncomingMessage, res: MockResponse): void {
+function handleRequest(
+  ctx: MockContext,
+  modelClock: ModelClock | undefined,
+  onResponseClose: (this: MockResponse) => void,
+  req: IncomingMessage,
+  res: MockResponse,
+): void {
   const path = pathOf(req.url ?? '/');
   const route = findRoute(path);
   const allowed = route !== undefined && allowsMethod(route, req.method);
@@ -42,7 +52,9 @@ function handleRequest(ctx: MockContext, modelClock: ModelClock | undefined, onR
   if (route === undefined) {
     sendError(res, 404, 'not_found', `no endpoint at ${path}`);
   } else if (!allowed) {
-    sendError(res, 405, 'method_not_allowed', `${path} takes ${allowedMethods(route)}, got ${String(req.method)}`, { allow: allowedMethods(route) });
+    sendError(res, 405, 'method_not_allowed', `${path} takes ${allowedMethods(route)}, got ${String(req.method)}`, {
+      allow: allowedMethods(route),
+    });
   } else {
     // Not an async wrapper: most handlers answer synchronously or return their one promise.
     try {
@@ -92,8 +104,15 @@ function failed(res: MockResponse, error: unknown): void {
 // Only a client on this machine shares its monotonic clock; a due time over a minute old is not one of its own.
 function arrive(ctx: MockContext, modelClock: ModelClock | undefined, req: IncomingMessage, res: MockResponse): void {
   const due = req.headers[DUE_HEADER];
-  const dueMs = modelClock === undefined || ctx.modelLagMs === 0 || typeof due !== 'string' || !isLoopbackPeer(req.socket.remoteAddress) ? Number.NaN : Number(due);
-  const arrival = Number.isFinite(dueMs) && monotonicMs() - dueMs < MAX_DUE_AGE_WALL_MS ? modelClock!.arrival(dueMs) : undefined;
+  const dueMs =
+    modelClock === undefined ||
+    ctx.modelLagMs === 0 ||
+    typeof due !== 'string' ||
+    !isLoopbackPeer(req.socket.remoteAddress)
+      ? Number.NaN
+      : Number(due);
+  const arrival =
+    Number.isFinite(dueMs) && monotonicMs() - dueMs < MAX_DUE_AGE_WALL_MS ? modelClock!.arrival(dueMs) : undefined;
   if (arrival === undefined || arrival.late) {
     res.arrivedAtMs = ctx.clock.nowMs();
     res.dueAtMs = res.arrivedAtMs;

@@ -4,6 +4,7 @@
  * service, and the counts by status. Over real HTTP on loopback.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { API_PATHS } from '../spec/index.js';
 import { type MockServer, startMockServer } from './server.js';
 
@@ -16,7 +17,12 @@ async function token(s: MockServer): Promise<string> {
   const res = await fetch(s.url + API_PATHS.token, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_id: s.clientId, client_secret: s.clientSecret, audience: s.audience, grant_type: 'client_credentials' }),
+    body: JSON.stringify({
+      client_id: s.clientId,
+      client_secret: s.clientSecret,
+      audience: s.audience,
+      grant_type: 'client_credentials',
+    }),
   });
   return ((await res.json()) as { access_token: string }).access_token;
 }
@@ -28,7 +34,11 @@ describe('MockResponse bookkeeping', () => {
     servers.push(s);
     const auth = `Bearer ${await token(s)}`;
     const identify = (headers: Record<string, string>) =>
-      fetch(s.url + API_PATHS.identification, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ text: 'Seen by Dr. Okafor.' }) });
+      fetch(s.url + API_PATHS.identification, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ text: 'Seen by Dr. Okafor.' }),
+      });
 
     const ok = await identify({ authorization: auth, 'x-loadproof-seq': '1', 'x-loadproof-attempt': '1' });
     expect(ok.status).toBe(200);
@@ -43,14 +53,30 @@ describe('MockResponse bookkeeping', () => {
     expect(unauthorised.headers.get('server-timing')).toBe('svc;dur=0.000');
     await unauthorised.text();
 
-    const log = (await (await fetch(`${s.url}/__mock/log`)).json()) as { entries: Array<Record<string, unknown>>; droppedOldest: number };
+    const log = (await (await fetch(`${s.url}/__mock/log`)).json()) as {
+      entries: Array<Record<string, unknown>>;
+      droppedOldest: number;
+    };
     expect(log.droppedOldest).toBe(0);
-    expect(log.entries.map(({ endpoint, status, retryAfterS, seq, attempt }) => ({ endpoint, status, retryAfterS, seq, attempt }))).toEqual([
+    expect(
+      log.entries.map(({ endpoint, status, retryAfterS, seq, attempt }) => ({
+        endpoint,
+        status,
+        retryAfterS,
+        seq,
+        attempt,
+      })),
+    ).toEqual([
       { endpoint: 'identification', status: 200, retryAfterS: null, seq: 1, attempt: 1 },
       { endpoint: 'identification', status: 429, retryAfterS: retryAfter, seq: 2, attempt: null },
       { endpoint: 'identification', status: 401, retryAfterS: null, seq: null, attempt: null },
     ]);
     for (const e of log.entries) expect(e.answeredAtMs as number).toBeGreaterThanOrEqual(e.arrivedAtMs as number);
-    expect(s.stats().requests.identification).toEqual({ received: 3, byStatus: { '200': 1, '401': 1, '429': 1 }, resets: 0, clientGone: 0 });
+    expect(s.stats().requests.identification).toEqual({
+      received: 3,
+      byStatus: { '200': 1, '401': 1, '429': 1 },
+      resets: 0,
+      clientGone: 0,
+    });
   });
 });

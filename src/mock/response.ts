@@ -6,6 +6,7 @@
  * listener: the mock's hot path is this bookkeeping as much as the model.
  */
 import { type OutgoingHttpHeader, type OutgoingHttpHeaders, ServerResponse } from 'node:http';
+
 import type { Clock } from '../core/index.js';
 import { formatModelTime } from '../spec/index.js';
 import type { BodyLease } from './body-budget.js';
@@ -45,7 +46,11 @@ export class MockResponse extends ServerResponse {
    * pipeline's answer that has none, and Connection: close when the body is left unread. The mock
    * passes its headers as an object (kept as is: node:http's fast path); an array is passed on untouched.
    */
-  override writeHead(statusCode: number, a?: string | OutgoingHttpHeaders | OutgoingHttpHeader[], b?: OutgoingHttpHeaders | OutgoingHttpHeader[]): this {
+  override writeHead(
+    statusCode: number,
+    a?: string | OutgoingHttpHeaders | OutgoingHttpHeader[],
+    b?: OutgoingHttpHeaders | OutgoingHttpHeader[],
+  ): this {
     this.answeredAtMs ??= this.clock?.nowMs();
     const given = typeof a === 'string' ? b : a;
     const headers = given === undefined || Array.isArray(given) ? undefined : given;
@@ -53,7 +58,8 @@ export class MockResponse extends ServerResponse {
       if (headers !== undefined) headers[name] = value;
       else this.setHeader(name, value);
     };
-    if (this.pipeline && headers?.['server-timing'] === undefined && !this.hasHeader('server-timing')) set('server-timing', NO_MODEL_TIME);
+    if (this.pipeline && headers?.['server-timing'] === undefined && !this.hasHeader('server-timing'))
+      set('server-timing', NO_MODEL_TIME);
     if (mustCloseForUnreadBody(this, this.maxBodyBytes)) set('connection', 'close');
     const retryAfter = Number(headers?.['retry-after'] ?? this.getHeader('retry-after'));
     this.retryAfterS = Number.isInteger(retryAfter) ? retryAfter : null;

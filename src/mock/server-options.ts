@@ -76,9 +76,13 @@ export function resolveConfig(options: MockServerOptions): MockConfig {
   for (const [name, value] of Object.entries({ maxConnections, bodyBudgetBytes, headersTimeoutMs, requestTimeoutMs })) {
     if (!Number.isInteger(value) || value <= 0) throw new UsageError(`${name}: expected an integer > 0, got ${value}`);
   }
-  if (headersTimeoutMs > requestTimeoutMs) throw new UsageError(`headersTimeoutMs: expected ≤ requestTimeoutMs (${requestTimeoutMs}), got ${headersTimeoutMs}`);
+  if (headersTimeoutMs > requestTimeoutMs)
+    throw new UsageError(
+      `headersTimeoutMs: expected ≤ requestTimeoutMs (${requestTimeoutMs}), got ${headersTimeoutMs}`,
+    );
   const port = options.port ?? MOCK_DEFAULTS.port;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`port: expected an integer from 0 to 65535, got ${port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError(`port: expected an integer from 0 to 65535, got ${port}`);
   return {
     profile,
     timeScale,
@@ -104,12 +108,21 @@ function positive(name: string, value: number | undefined, allowZero = false): v
 
 /** The profile's identification endpoint with the overrides applied. */
 function applyLimitOverrides(endpoint: EndpointProfile, o: LimitOverrides = {}): EndpointProfile {
-  for (const [name, value] of Object.entries(o)) positive(`limits.${name}`, value as number | undefined, name === 'queueLimit');
+  for (const [name, value] of Object.entries(o))
+    positive(`limits.${name}`, value as number | undefined, name === 'queueLimit');
   const base = endpoint.limits;
-  const baseRate = base.rate ?? { sustainedRpm: IDENTIFICATION_LIMITS.sustainedRpm, burstRpm: IDENTIFICATION_LIMITS.burstRpm, burstMinutes: IDENTIFICATION_LIMITS.burstMaxMinutes };
+  const baseRate = base.rate ?? {
+    sustainedRpm: IDENTIFICATION_LIMITS.sustainedRpm,
+    burstRpm: IDENTIFICATION_LIMITS.burstRpm,
+    burstMinutes: IDENTIFICATION_LIMITS.burstMaxMinutes,
+  };
   const rateTouched = o.sustainedRpm !== undefined || o.burstRpm !== undefined || o.burstMinutes !== undefined;
   const rate = rateTouched
-    ? { sustainedRpm: o.sustainedRpm ?? baseRate.sustainedRpm, burstRpm: o.burstRpm ?? baseRate.burstRpm, burstMinutes: o.burstMinutes ?? baseRate.burstMinutes }
+    ? {
+        sustainedRpm: o.sustainedRpm ?? baseRate.sustainedRpm,
+        burstRpm: o.burstRpm ?? baseRate.burstRpm,
+        burstMinutes: o.burstMinutes ?? baseRate.burstMinutes,
+      }
     : base.rate;
   if (rate !== null && rate.burstRpm < rate.sustainedRpm) {
     throw new UsageError(`limits.burstRpm: expected ≥ sustainedRpm (${rate.sustainedRpm}), got ${rate.burstRpm}`);
@@ -129,10 +142,12 @@ function resolveProfile(options: MockServerOptions): MockProfile {
   const name = options.profile ?? MOCK_DEFAULTS.profile;
   // Object.hasOwn: a name is user text and must never find Object.prototype's members.
   const profile = Object.hasOwn(PROFILES, name) ? PROFILES[name] : undefined;
-  if (profile === undefined) throw new UsageError(`profile: expected one of ${Object.keys(PROFILES).join(', ')}, got "${String(name)}"`);
+  if (profile === undefined)
+    throw new UsageError(`profile: expected one of ${Object.keys(PROFILES).join(', ')}, got "${String(name)}"`);
   for (const [key, value] of Object.entries(options.faults ?? {})) {
     positive(`faults.${key}`, value, true);
-    if (key.endsWith('Rate') && value > 1) throw new UsageError(`faults.${key}: expected a probability from 0 to 1, got ${value}`);
+    if (key.endsWith('Rate') && value > 1)
+      throw new UsageError(`faults.${key}: expected a probability from 0 to 1, got ${value}`);
   }
   return {
     ...profile,

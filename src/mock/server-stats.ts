@@ -89,7 +89,12 @@ export function readStats(s: StatsSources): MockStats {
   };
 }
 
-function endpointStats(e: MockEndpoint, limits: GatewayLimits, counters: MockCounters, name: StatEndpoint): EndpointStats {
+function endpointStats(
+  e: MockEndpoint,
+  limits: GatewayLimits,
+  counters: MockCounters,
+  name: StatEndpoint,
+): EndpointStats {
   return {
     gateway: e.gateway.snapshot(),
     fleet: e.fleet.snapshot(),

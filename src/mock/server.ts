@@ -4,9 +4,10 @@
  * Its steps: the options checked (server-options.ts), the model's clock, the two modelled endpoints,
  * what the routes share (MockContext), the HTTP server and its connection policy, listening.
  */
-import { IncomingMessage, type Server, createServer } from 'node:http';
+import { createServer, IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { type Clock, UsageError, createRng } from '../core/index.js';
+
+import { type Clock, createRng, UsageError } from '../core/index.js';
 import { IDENTIFICATION_LIMITS, type ProfileName } from '../spec/index.js';
 import { TokenStore } from './auth.js';
 import { BodyBudget } from './body-budget.js';
@@ -23,9 +24,9 @@ import { type MockConfig, type MockServerOptions, resolveConfig } from './server
 import { type MockEndpoint, type MockStats, readStats } from './server-stats.js';
 import { MockCounters, RequestLog } from './stats.js';
 
+export { MOCK_DEFAULTS } from './defaults.js';
 export type { LimitOverrides, MockServerOptions } from './server-options.js';
 export type { ConnectionStats, EndpointStats, MockStats } from './server-stats.js';
-export { MOCK_DEFAULTS } from './defaults.js';
 export { LOG_PATH, STATS_PATH };
 
 export interface MockServer {
@@ -44,26 +45,70 @@ type MockHttpServer = Server<typeof IncomingMessage, typeof MockResponse>;
 export async function startMockServer(options: MockServerOptions = {}): Promise<MockServer> {
   const config = resolveConfig(options);
   // Time-scaled, the model runs behind the real clock, so a request is admitted at its due time (ModelClock).
-  const modelClock = options.clock === undefined ? new ModelClock(config.timeScale.k, config.timeScale.isReal ? 0 : (options.modelLagWallMs ?? MODEL_LAG_WALL_MS)) : undefined;
+  const modelClock =
+    options.clock === undefined
+      ? new ModelClock(config.timeScale.k, config.timeScale.isReal ? 0 : (options.modelLagWallMs ?? MODEL_LAG_WALL_MS))
+      : undefined;
   const clock = options.clock ?? modelClock!;
   const identification = createEndpoint(config, config.profile.identification, 0, clock, modelClock);
   const obfuscation = createEndpoint(config, config.profile.obfuscation, 1, clock, modelClock);
   let url = '';
-  const ctx = createContext(config, clock, modelClock, { identification, obfuscation }, () => options.audience ?? url, () => stats());
+  const ctx = createContext(
+    config,
+    clock,
+    modelClock,
+    { identification, obfuscation },
+    () => options.audience ?? url,
+    () => stats(),
+  );
   const connections = { open: 0, accepted: 0, refused: 0, max: config.maxConnections };
   const startedAt = new Date().toISOString();
   const stats = (): MockStats =>
-    readStats({ profile: config.profile, timeScale: config.timeScale.k, seed: config.seed, startedAt, clock, counters: ctx.counters, identification, obfuscation, connections, bodyBudget: ctx.bodyBudget, tokens: ctx.tokens });
+    readStats({
+      profile: config.profile,
+      timeScale: config.timeScale.k,
+      seed: config.seed,
+      startedAt,
+      clock,
+      counters: ctx.counters,
+      identification,
+      obfuscation,
+      connections,
+      bodyBudget: ctx.bodyBudget,
+      tokens: ctx.tokens,
+    });
   const server = createHttpServer(config, ctx, modelClock, connections);
   url = await listen(server, config);
   const close = closer(server, [identification, obfuscation]);
-  return { url, audience: options.audience ?? url, clientId: config.clientId, clientSecret: config.clientSecret, profile: config.profile.name, timeScale: config.timeScale.k, stats, close };
+  return {
+    url,
+    audience: options.audience ?? url,
+    clientId: config.clientId,
+    clientSecret: config.clientSecret,
+    profile: config.profile.name,
+    timeScale: config.timeScale.k,
+    stats,
+    close,
+  };
 }
 
 /** A modelled endpoint: its replicas (their latency drawn from the seed plus `seedOffset`) behind its gateway. */
-function createEndpoint(config: MockConfig, endpoint: EndpointProfile, seedOffset: number, clock: Clock, modelClock: ModelClock | undefined): MockEndpoint {
-  const fleet = new Fleet(endpoint.fleet, serviceTimeModel(endpoint.latency, createRng(config.seed + seedOffset)), clock);
-  return { fleet, gateway: new Gateway(endpoint.limits, fleet, clock, config.profile.stall, () => modelClock?.runDue()) };
+function createEndpoint(
+  config: MockConfig,
+  endpoint: EndpointProfile,
+  seedOffset: number,
+  clock: Clock,
+  modelClock: ModelClock | undefined,
+): MockEndpoint {
+  const fleet = new Fleet(
+    endpoint.fleet,
+    serviceTimeModel(endpoint.latency, createRng(config.seed + seedOffset)),
+    clock,
+  );
+  return {
+    fleet,
+    gateway: new Gateway(endpoint.limits, fleet, clock, config.profile.stall, () => modelClock?.runDue()),
+  };
 }
 
 /** What every route shares. */
@@ -127,7 +172,12 @@ async function listen(server: MockHttpServer, config: MockConfig): Promise<strin
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       const where = `${config.host}:${config.port}`;
-      reject(new UsageError(`cannot listen on ${where}: ${error.code ?? error.message}`, error.code === 'EADDRINUSE' ? 'choose another --port, or 0 for a free one' : undefined));
+      reject(
+        new UsageError(
+          `cannot listen on ${where}: ${error.code ?? error.message}`,
+          error.code === 'EADDRINUSE' ? 'choose another --port, or 0 for a free one' : undefined,
+        ),
+      );
     });
     server.listen(config.port, config.host, () => resolve());
   });

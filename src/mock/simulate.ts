@@ -3,9 +3,9 @@
  * generated clinical notes, and returns every outcome: the calibration of the profiles (the test
  * and `npm run calibrate`) without a socket and without sleeping.
  */
-import { ManualClock, createRng } from '../core/index.js';
+import { createRng, ManualClock } from '../core/index.js';
+import { estimateModelTokens, IDENTIFICATION_LIMITS } from '../spec/index.js';
 import { generateNote } from '../texts/index.js';
-import { IDENTIFICATION_LIMITS, estimateModelTokens } from '../spec/index.js';
 import { Fleet } from './fleet.js';
 import { Gateway, type GatewayOutcome } from './gateway.js';
 import { serviceTimeModel } from './latency-model.js';
@@ -42,7 +42,12 @@ export interface RateSegment {
   readonly toRpm: number;
 }
 
-export function simulateIdentification(profile: MockProfile, rpm: number, durationMs: number, seed = 1): SimulationResult {
+export function simulateIdentification(
+  profile: MockProfile,
+  rpm: number,
+  durationMs: number,
+  seed = 1,
+): SimulationResult {
   return simulateSchedule(profile, [{ durationMs, fromRpm: rpm, toRpm: rpm }], seed);
 }
 
@@ -75,7 +80,8 @@ export function simulateSchedule(profile: MockProfile, segments: readonly RateSe
   const sample = (): void => {
     const { ready, warming, scaleUps, scaleDowns } = fleet.snapshot();
     const last = samples.at(-1);
-    if (last === undefined || last.ready !== ready || last.warming !== warming) samples.push({ atMs: clock.nowMs(), ready, warming, scaleUps, scaleDowns });
+    if (last === undefined || last.ready !== ready || last.warming !== warming)
+      samples.push({ atMs: clock.nowMs(), ready, warming, scaleUps, scaleDowns });
   };
   const durationMs = segments.reduce((sum, s) => sum + s.durationMs, 0);
   for (const atMs of arrivalsOf(segments)) {

@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
+
 import { type LoggedRequest, RequestLog } from './stats.js';
 
-const entry = (seq: number): LoggedRequest => ({ endpoint: 'identification', arrivedAtMs: seq, answeredAtMs: seq, status: 200, retryAfterS: null, seq, attempt: 1 });
+const entry = (seq: number): LoggedRequest => ({
+  endpoint: 'identification',
+  arrivedAtMs: seq,
+  answeredAtMs: seq,
+  status: 200,
+  retryAfterS: null,
+  seq,
+  attempt: 1,
+});
 
 describe('RequestLog', () => {
   it('keeps everything, oldest first, until it is full', () => {
@@ -18,8 +27,24 @@ describe('RequestLog', () => {
 
   it('gives back each field as it was logged: nulls, fractions, obfuscation, a large seq', () => {
     const log = new RequestLog(2);
-    const odd: LoggedRequest = { endpoint: 'obfuscation', arrivedAtMs: 1.25, answeredAtMs: 1e9 + 0.5, status: null, retryAfterS: null, seq: 2 ** 53 - 1, attempt: null };
-    const limited: LoggedRequest = { endpoint: 'identification', arrivedAtMs: 0, answeredAtMs: 0, status: 429, retryAfterS: 7, seq: null, attempt: 3 };
+    const odd: LoggedRequest = {
+      endpoint: 'obfuscation',
+      arrivedAtMs: 1.25,
+      answeredAtMs: 1e9 + 0.5,
+      status: null,
+      retryAfterS: null,
+      seq: 2 ** 53 - 1,
+      attempt: null,
+    };
+    const limited: LoggedRequest = {
+      endpoint: 'identification',
+      arrivedAtMs: 0,
+      answeredAtMs: 0,
+      status: 429,
+      retryAfterS: 7,
+      seq: null,
+      attempt: 3,
+    };
     log.add(odd);
     log.add(limited);
     expect(log.snapshot()).toEqual({ entries: [odd, limited], droppedOldest: 0 });

@@ -31,7 +31,13 @@ export class MockCounters {
 
   constructor() {
     const empty = (): EndpointCounts => ({ received: 0, byStatus: {}, resets: 0, clientGone: 0 });
-    this.endpoints = { token: empty(), session: empty(), identification: empty(), obfuscation: empty(), other: empty() };
+    this.endpoints = {
+      token: empty(),
+      session: empty(),
+      identification: empty(),
+      obfuscation: empty(),
+      other: empty(),
+    };
   }
 
   received(endpoint: StatEndpoint): void {

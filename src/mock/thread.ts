@@ -5,13 +5,22 @@
  * `close()` closes the server, then the thread ends: nothing of it keeps the process alive.
  */
 import { Worker } from 'node:worker_threads';
+
 import { RunFailure, UsageError } from '../core/index.js';
 import type { ProfileName } from '../spec/index.js';
 import type { MockServer, MockServerOptions } from './server.js';
 
 /** Messages from the worker. */
 export type FromWorker =
-  | { readonly kind: 'listening'; readonly url: string; readonly audience: string; readonly clientId: string; readonly clientSecret: string; readonly profile: ProfileName; readonly timeScale: number }
+  | {
+      readonly kind: 'listening';
+      readonly url: string;
+      readonly audience: string;
+      readonly clientId: string;
+      readonly clientSecret: string;
+      readonly profile: ProfileName;
+      readonly timeScale: number;
+    }
   | { readonly kind: 'failed'; readonly usage: boolean; readonly message: string; readonly hint?: string }
   | { readonly kind: 'closed' };
 
@@ -33,7 +42,8 @@ export function startMockThread(options: MockThreadOptions = {}): Promise<MockTh
   // Compiled next to this file (dist/mock/worker.js).
   const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: options });
   return new Promise<MockThread>((resolve, reject) => {
-    const onExit = (code: number): void => reject(new RunFailure('RUN_FAILED', `the embedded mock's thread ended before it listened (exit code ${code})`));
+    const onExit = (code: number): void =>
+      reject(new RunFailure('RUN_FAILED', `the embedded mock's thread ended before it listened (exit code ${code})`));
     worker.once('error', reject);
     worker.once('exit', onExit);
     worker.once('message', (message: FromWorker) => {
@@ -41,7 +51,11 @@ export function startMockThread(options: MockThreadOptions = {}): Promise<MockTh
       worker.off('error', reject);
       if (message.kind === 'failed') {
         void worker.terminate();
-        reject(message.usage ? new UsageError(message.message, message.hint) : new RunFailure('RUN_FAILED', `the embedded mock failed to start: ${message.message}`));
+        reject(
+          message.usage
+            ? new UsageError(message.message, message.hint)
+            : new RunFailure('RUN_FAILED', `the embedded mock failed to start: ${message.message}`),
+        );
         return;
       }
       if (message.kind !== 'listening') return;

@@ -4,6 +4,7 @@
  * load generator's work never delays the mock's timers, nor the mock's the generator's sends.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+
 import { type MockServer, type MockServerOptions, startMockServer } from './server.js';
 import type { FromWorker, ToWorker } from './thread.js';
 
@@ -18,7 +19,12 @@ try {
   post({ kind: 'listening', url, audience, clientId, clientSecret, profile, timeScale });
 } catch (error) {
   const e = error as { code?: unknown; message?: string; hint?: string };
-  post({ kind: 'failed', usage: e.code === 'USAGE', message: e.message ?? String(error), ...(e.hint === undefined ? {} : { hint: e.hint }) });
+  post({
+    kind: 'failed',
+    usage: e.code === 'USAGE',
+    message: e.message ?? String(error),
+    ...(e.hint === undefined ? {} : { hint: e.hint }),
+  });
 }
 port.on('message', (message: ToWorker) => {
   if (message.kind !== 'close') return;

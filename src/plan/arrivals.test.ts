@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
+
 import { createRng } from '../core/rng.js';
-import { type ArrivalProcess, type RateShape, expectedArrivals, phaseArrivals as enterPhase, planArrivals, timeOfArrival } from './arrivals.js';
+import {
+  type ArrivalProcess,
+  expectedArrivals,
+  phaseArrivals as enterPhase,
+  planArrivals,
+  type RateShape,
+  timeOfArrival,
+} from './arrivals.js';
 
 /** The arrivals of a plan of one phase (at most maxArrivals). */
-const phaseArrivals = (shape: RateShape, process: ArrivalProcess, rng: ReturnType<typeof createRng>, maxArrivals?: number): Float64Array => planArrivals([shape], process, rng, maxArrivals)[0]!;
+const phaseArrivals = (
+  shape: RateShape,
+  process: ArrivalProcess,
+  rng: ReturnType<typeof createRng>,
+  maxArrivals?: number,
+): Float64Array => planArrivals([shape], process, rng, maxArrivals)[0]!;
 
 const MINUTE = 60_000;
 
@@ -87,8 +100,12 @@ describe('planArrivals, bounded', () => {
   });
 
   it('stops constant arrivals at maxArrivals too, counted across phases', () => {
-    expect(phaseArrivals({ durationMs: MINUTE, fromRpm: 600, toRpm: 600 }, 'constant', createRng(1), 250).length).toBe(250);
+    expect(phaseArrivals({ durationMs: MINUTE, fromRpm: 600, toRpm: 600 }, 'constant', createRng(1), 250).length).toBe(
+      250,
+    );
     const shape = { durationMs: MINUTE, fromRpm: 600, toRpm: 600 };
-    expect(planArrivals([shape, shape, shape], 'constant', createRng(1), 1000).map((a) => a.length)).toEqual([600, 400, 0]);
+    expect(planArrivals([shape, shape, shape], 'constant', createRng(1), 1000).map((a) => a.length)).toEqual([
+      600, 400, 0,
+    ]);
   });
 });

@@ -9,7 +9,7 @@
  * to phase. So a phase fires an arrival at its start only when one is due there: 200 phases of
  * 100 ms at 1 rpm plan the one request that 20 s at 1 rpm plan, not 200.
  */
-import { type Rng, nextExponential } from '../core/index.js';
+import { nextExponential, type Rng } from '../core/index.js';
 
 export type ArrivalProcess = 'constant' | 'poisson';
 
@@ -53,7 +53,13 @@ export interface PhaseArrivals {
  * (firstDue for the first phase, the previous phase's dueIn after that); at most `maxArrivals` of
  * them, so that no draw of a Poisson process can make the loop outgrow the plan's bound.
  */
-export function phaseArrivals(shape: RateShape, process: ArrivalProcess, rng: Rng, dueIn: number, maxArrivals = Number.POSITIVE_INFINITY): PhaseArrivals {
+export function phaseArrivals(
+  shape: RateShape,
+  process: ArrivalProcess,
+  rng: Rng,
+  dueIn: number,
+  maxArrivals = Number.POSITIVE_INFINITY,
+): PhaseArrivals {
   const out: number[] = [];
   const expected = expectedArrivals(shape, shape.durationMs);
   // Compare in count space, not time: Λ(D) may be a whole number (100 → 300 rpm over 2 min is
@@ -70,7 +76,12 @@ export function phaseArrivals(shape: RateShape, process: ArrivalProcess, rng: Rn
 }
 
 /** Arrival offsets of each phase (ms from its start), for phases laid end to end; at most `maxArrivals` in all. */
-export function planArrivals(shapes: readonly RateShape[], process: ArrivalProcess, rng: Rng, maxArrivals = Number.POSITIVE_INFINITY): Float64Array[] {
+export function planArrivals(
+  shapes: readonly RateShape[],
+  process: ArrivalProcess,
+  rng: Rng,
+  maxArrivals = Number.POSITIVE_INFINITY,
+): Float64Array[] {
   let dueIn = firstDue(process, rng);
   let left = maxArrivals;
   return shapes.map((shape) => {

@@ -56,7 +56,15 @@ export function bandSlices(phase: RampShape & { readonly warmupMs: number }, arr
   const edges = [phase.startMs, ...cuts, endMs];
   const slices = edges.slice(0, -1).map((startMs, i) => {
     const sliceEnd = edges[i + 1]!;
-    return { band: bandAt(phase, (startMs + sliceEnd) / 2), fromRpm: rateAt(phase, startMs), toRpm: rateAt(phase, sliceEnd), startMs, endMs: sliceEnd, arrivals: 0, steadyArrivals: 0 };
+    return {
+      band: bandAt(phase, (startMs + sliceEnd) / 2),
+      fromRpm: rateAt(phase, startMs),
+      toRpm: rateAt(phase, sliceEnd),
+      startMs,
+      endMs: sliceEnd,
+      arrivals: 0,
+      steadyArrivals: 0,
+    };
   });
   for (const t of arrivalsMs) {
     const slice = slices[sliceIndexAt(slices, t)]!;
@@ -72,9 +80,13 @@ export function bandSlices(phase: RampShape & { readonly warmupMs: number }, arr
  * the lower band ("up to 100", "100 to 200"): on a rising ramp that is the stretch the edge ends, on a
  * falling one the stretch it starts. The last stretch keeps the phase's end.
  */
-export function sliceIndexAt(slices: readonly Pick<BandSlice, 'startMs' | 'endMs' | 'fromRpm' | 'toRpm'>[], tMs: number): number {
+export function sliceIndexAt(
+  slices: readonly Pick<BandSlice, 'startMs' | 'endMs' | 'fromRpm' | 'toRpm'>[],
+  tMs: number,
+): number {
   let i = 0;
-  while (i < slices.length - 1 && (tMs > slices[i]!.endMs || (tMs === slices[i]!.endMs && !endsInclusive(slices[i]!)))) i++;
+  while (i < slices.length - 1 && (tMs > slices[i]!.endMs || (tMs === slices[i]!.endMs && !endsInclusive(slices[i]!))))
+    i++;
   return i;
 }
 

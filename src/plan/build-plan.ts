@@ -2,8 +2,8 @@
  * Scenario → Plan: every phase laid end to end on the model timeline, with its arrival offsets,
  * offered rate and the spec's load band and p95 target. Nothing here runs or sends anything.
  */
-import { ScenarioError, createRng } from '../core/index.js';
-import { SCENARIO_BOUNDS, type Scenario } from '../scenario/index.js';
+import { createRng, ScenarioError } from '../core/index.js';
+import { type Scenario, SCENARIO_BOUNDS } from '../scenario/index.js';
 import { planArrivals } from './arrivals.js';
 import { type BandSlice, bandSlices } from './bands.js';
 
@@ -60,7 +60,8 @@ export interface PlanOptions {
 export function buildPlan(scenario: Scenario, options: PlanOptions = {}): Plan {
   const plan = buildRequestPlan(scenario, options);
   if (scenario.mode !== 'deid') return plan;
-  if (options.piecesOfNextDocument === undefined) throw new Error('a deid plan needs the pieces of its documents (planScenario)');
+  if (options.piecesOfNextDocument === undefined)
+    throw new Error('a deid plan needs the pieces of its documents (planScenario)');
   return expandDocuments(plan, options.piecesOfNextDocument);
 }
 
@@ -90,16 +91,26 @@ function expandDocuments(plan: Plan, piecesOfNext: () => number): Plan {
       toRpm,
       offeredRpm: (fromRpm + toRpm) / 2,
       peakRpm: Math.max(fromRpm, toRpm),
-      bands: bandSlices({ startMs: p.startMs, durationMs: p.durationMs, fromRpm, toRpm, warmupMs: p.warmupMs }, arrivalsMs),
+      bands: bandSlices(
+        { startMs: p.startMs, durationMs: p.durationMs, fromRpm, toRpm, warmupMs: p.warmupMs },
+        arrivalsMs,
+      ),
       arrivalsMs,
       documents: { count, fromRpm: p.fromRpm, toRpm: p.toRpm },
     };
   });
   firstSeq.push(seq);
   if (seq > SCENARIO_BOUNDS.plannedRequests) {
-    throw new ScenarioError(plan.scenario.name, [`phases: ${firstSeq.length - 1} documents make ${seq} identification requests; expected at most ${SCENARIO_BOUNDS.plannedRequests} in a plan (fewer documents, or a larger payload.split.maxTokens)`]);
+    throw new ScenarioError(plan.scenario.name, [
+      `phases: ${firstSeq.length - 1} documents make ${seq} identification requests; expected at most ${SCENARIO_BOUNDS.plannedRequests} in a plan (fewer documents, or a larger payload.split.maxTokens)`,
+    ]);
   }
-  return { ...plan, phases, arrivals: seq, documents: { count: firstSeq.length - 1, firstSeq: Uint32Array.from(firstSeq) } };
+  return {
+    ...plan,
+    phases,
+    arrivals: seq,
+    documents: { count: firstSeq.length - 1, firstSeq: Uint32Array.from(firstSeq) },
+  };
 }
 
 /** The document request `seq` belongs to (deid plans). */
@@ -118,7 +129,12 @@ function buildRequestPlan(scenario: Scenario, options: PlanOptions): Plan {
   // One arrival process for the whole plan, its generator seeded by the scenario, so arrivals are
   // repeatable and a phase boundary does not restart the process.
   // The scenario's bound holds for the expected counts; the cap holds it for Poisson draws too.
-  const offsets = planArrivals(scenario.phases, scenario.arrivals.process, createRng(scenario.arrivals.seed), SCENARIO_BOUNDS.plannedRequests);
+  const offsets = planArrivals(
+    scenario.phases,
+    scenario.arrivals.process,
+    createRng(scenario.arrivals.seed),
+    SCENARIO_BOUNDS.plannedRequests,
+  );
   let startMs = 0;
   const phases = scenario.phases.map((phase, index): PlannedPhase => {
     const arrivalsMs = offsets[index]!.map((t) => t + startMs);
@@ -132,7 +148,10 @@ function buildRequestPlan(scenario: Scenario, options: PlanOptions): Plan {
       toRpm: phase.toRpm,
       offeredRpm,
       peakRpm: Math.max(phase.fromRpm, phase.toRpm),
-      bands: bandSlices({ startMs, durationMs: phase.durationMs, fromRpm: phase.fromRpm, toRpm: phase.toRpm, warmupMs: phase.warmupMs }, arrivalsMs),
+      bands: bandSlices(
+        { startMs, durationMs: phase.durationMs, fromRpm: phase.fromRpm, toRpm: phase.toRpm, warmupMs: phase.warmupMs },
+        arrivalsMs,
+      ),
       warmupMs: phase.warmupMs,
       arrivalsMs,
     };

@@ -21,6 +21,9 @@ export function emptyPlanProblem(plan: Plan): string | undefined {
     return `phase "${escapeInvisible(p.name)}" (${formatDuration(p.durationMs)} at ${rate}${poisson})`;
   });
   const more = plan.phases.length > NAMED_AT_MOST ? ` and ${plan.phases.length - NAMED_AT_MOST} more` : '';
-  const why = poisson === '' ? 'rate × duration is under one request' : 'rate × duration is under one request, or the seed drew none';
+  const why =
+    poisson === ''
+      ? 'rate × duration is under one request'
+      : 'rate × duration is under one request, or the seed drew none';
   return `phases: the plan holds no request, so a run of it would measure nothing: ${named.join(', ')}${more} planned none (${why}); expected at least one request: check the rates (a misplaced decimal point?), lengthen a phase${poisson === '' ? '' : ', or choose another seed'}`;
 }

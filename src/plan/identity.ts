@@ -5,11 +5,26 @@
  * scenario copy is the one that ran (another loadproof version could plan the same file otherwise).
  */
 import { createHash } from 'node:crypto';
+
 import type { Plan } from './build-plan.js';
 
 export function planIdentity(plan: Plan): string {
   const hash = createHash('sha256');
-  hash.update(JSON.stringify({ timeScale: plan.timeScale, phases: plan.phases.map((p) => [p.name, p.startMs, p.durationMs, p.fromRpm, p.toRpm, p.warmupMs, p.arrivalsMs.length]) }));
-  for (const p of plan.phases) hash.update(new Uint8Array(p.arrivalsMs.buffer, p.arrivalsMs.byteOffset, p.arrivalsMs.byteLength));
+  hash.update(
+    JSON.stringify({
+      timeScale: plan.timeScale,
+      phases: plan.phases.map((p) => [
+        p.name,
+        p.startMs,
+        p.durationMs,
+        p.fromRpm,
+        p.toRpm,
+        p.warmupMs,
+        p.arrivalsMs.length,
+      ]),
+    }),
+  );
+  for (const p of plan.phases)
+    hash.update(new Uint8Array(p.arrivalsMs.buffer, p.arrivalsMs.byteOffset, p.arrivalsMs.byteLength));
   return `sha256:${hash.digest('hex')}`;
 }

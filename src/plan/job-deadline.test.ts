@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { JOB_DEADLINE_MARGIN_S, jobDeadlineS } from './job-deadline.js';
+
 import type { Plan } from './build-plan.js';
+import { JOB_DEADLINE_MARGIN_S, jobDeadlineS } from './job-deadline.js';
 
 const planOf = (durationMs: number, on429: Plan['scenario']['on429'], timeoutMs = 15_000, timeScale = 1): Plan =>
   ({ durationMs, timeScale, scenario: { on429, timeoutMs } }) as unknown as Plan;
@@ -20,6 +21,8 @@ describe('jobDeadlineS', () => {
   });
 
   it('a time-scaled plan runs k times fast', () => {
-    expect(jobDeadlineS(planOf(7 * 86_400_000, RECORD, 15_000, 20), 0)).toBe(Math.ceil(((7 * 86_400 + 15) / 20 + JOB_DEADLINE_MARGIN_S) / 60) * 60);
+    expect(jobDeadlineS(planOf(7 * 86_400_000, RECORD, 15_000, 20), 0)).toBe(
+      Math.ceil(((7 * 86_400 + 15) / 20 + JOB_DEADLINE_MARGIN_S) / 60) * 60,
+    );
   });
 });

@@ -17,6 +17,7 @@ export function jobDeadlineS(plan: Plan, leadMs: number): number {
   const scale = TimeScale.of(plan.timeScale);
   const attempts = s.on429.policy === 'retry' ? s.on429.maxAttempts : 1;
   const lastRequestMs = attempts * s.timeoutMs + (attempts - 1) * s.on429.maxDelayMs;
-  const totalS = Math.max(0, leadMs) / 1000 + scale.toWallMs(plan.durationMs + lastRequestMs) / 1000 + JOB_DEADLINE_MARGIN_S;
+  const totalS =
+    Math.max(0, leadMs) / 1000 + scale.toWallMs(plan.durationMs + lastRequestMs) / 1000 + JOB_DEADLINE_MARGIN_S;
   return Math.ceil(totalS / 60) * 60;
 }

@@ -18,7 +18,10 @@ export function parseShard(text: string): Shard {
   const index = Number(parts?.[1]);
   const count = Number(parts?.[2]);
   if (parts === null || !(count >= 1 && count <= MAX_SHARDS && index < count)) {
-    throw new UsageError(`--shard: expected i/n with 0 ≤ i < n ≤ ${MAX_SHARDS} (i is 0-based, as JOB_COMPLETION_INDEX), got "${text}"`, 'nothing was sent');
+    throw new UsageError(
+      `--shard: expected i/n with 0 ≤ i < n ≤ ${MAX_SHARDS} (i is 0-based, as JOB_COMPLETION_INDEX), got "${text}"`,
+      'nothing was sent',
+    );
   }
   return { index, count };
 }
@@ -26,7 +29,14 @@ export function parseShard(text: string): Shard {
 /** Whether `shard` (read from a file) is one a run writes: 0 ≤ index < count ≤ MAX_SHARDS, integers. */
 export function isShard(shard: unknown): shard is Shard {
   const { index, count } = (shard ?? {}) as { index?: unknown; count?: unknown };
-  return Number.isInteger(count) && Number.isInteger(index) && (count as number) >= 1 && (count as number) <= MAX_SHARDS && (index as number) >= 0 && (index as number) < (count as number);
+  return (
+    Number.isInteger(count) &&
+    Number.isInteger(index) &&
+    (count as number) >= 1 &&
+    (count as number) <= MAX_SHARDS &&
+    (index as number) >= 0 &&
+    (index as number) < (count as number)
+  );
 }
 
 /** The seq, in the whole plan, of a shard's `local`-th arrival. */
@@ -50,9 +60,16 @@ export function shardPlan(plan: Plan, shard: Shard): Plan {
   if (plan.shard !== undefined) throw new Error('a shard of a shard');
   // Each shard holds at least one request in flight: more shards than maxInFlight would hold more than it.
   if (shard.count > plan.scenario.maxInFlight) {
-    throw new UsageError(`--shard ${shard.index}/${shard.count}: ${shard.count} shards would hold at least ${shard.count} requests in flight, more than the scenario's maxInFlight of ${plan.scenario.maxInFlight}`, 'use at most maxInFlight shards; nothing was sent');
+    throw new UsageError(
+      `--shard ${shard.index}/${shard.count}: ${shard.count} shards would hold at least ${shard.count} requests in flight, more than the scenario's maxInFlight of ${plan.scenario.maxInFlight}`,
+      'use at most maxInFlight shards; nothing was sent',
+    );
   }
-  if (plan.documents !== undefined) throw new UsageError('--shard: a mode deid scenario cannot be sharded yet (a document\'s pieces must stay on one shard)', 'run it unsharded; nothing was sent');
+  if (plan.documents !== undefined)
+    throw new UsageError(
+      "--shard: a mode deid scenario cannot be sharded yet (a document's pieces must stay on one shard)",
+      'run it unsharded; nothing was sent',
+    );
   let seq = 0;
   const phases = plan.phases.map((p): PlannedPhase => {
     const mine: number[] = [];
@@ -60,7 +77,13 @@ export function shardPlan(plan: Plan, shard: Shard): Plan {
     const arrivalsMs = Float64Array.from(mine);
     // The bands follow the phase's rates (fromRpm, toRpm), as in the whole plan; their planned counts and
     // the offered rate are the shard's share.
-    return { ...p, arrivalsMs, offeredRpm: p.offeredRpm / shard.count, peakRpm: p.peakRpm / shard.count, bands: bandSlices(p, arrivalsMs) };
+    return {
+      ...p,
+      arrivalsMs,
+      offeredRpm: p.offeredRpm / shard.count,
+      peakRpm: p.peakRpm / shard.count,
+      bands: bandSlices(p, arrivalsMs),
+    };
   });
   return { ...plan, phases, arrivals: phases.reduce((sum, p) => sum + p.arrivalsMs.length, 0), shard };
 }

@@ -6,6 +6,7 @@
  * the middle of the cut answer: it finishes the chunk it holds with no-op handlers.
  */
 import type { AutocannonClient } from 'autocannon';
+
 import { MAX_ANSWER_BYTES } from '../client/index.js';
 
 /** Watches one autocannon client; `onCut` is called for each answer cut (before its connection is made again). */
@@ -28,7 +29,8 @@ export function capAnswers(client: AutocannonClient, onCut: () => void): void {
     bodyBytes = 0;
     // A flat list: name, value, name, value…
     for (let i = 0; i + 1 < info.headers.length; i += 2) {
-      if (info.headers[i]!.toLowerCase() === 'content-length' && Number(info.headers[i + 1]) > MAX_ANSWER_BYTES) return cut();
+      if (info.headers[i]!.toLowerCase() === 'content-length' && Number(info.headers[i + 1]) > MAX_ANSWER_BYTES)
+        return cut();
     }
   });
   client.on('body', (piece) => {

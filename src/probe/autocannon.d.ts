@@ -19,13 +19,22 @@ declare module 'autocannon' {
     /** Milliseconds between samples; the stop flag is looked at on each. */
     sampleInt?: number;
     setupClient?: (client: AutocannonClient) => void;
-    requests?: { onResponse?: (status: number, body: string, context: unknown, headers: Record<string, string | string[]>) => void }[];
+    requests?: {
+      onResponse?: (status: number, body: string, context: unknown, headers: Record<string, string | string[]>) => void;
+    }[];
   }
 
   /** http-parser-js's parser, as autocannon's client holds it: handlers by number. */
   interface ResponseParser {
     [handler: number]: (...args: never[]) => unknown;
-    readonly constructor: { new (type: number): ResponseParser; readonly RESPONSE: number; readonly kOnHeaders: number; readonly kOnHeadersComplete: number; readonly kOnBody: number; readonly kOnMessageComplete: number };
+    readonly constructor: {
+      new (type: number): ResponseParser;
+      readonly RESPONSE: number;
+      readonly kOnHeaders: number;
+      readonly kOnHeadersComplete: number;
+      readonly kOnBody: number;
+      readonly kOnMessageComplete: number;
+    };
   }
 
   /** One connection's client (src/probe/answer-cap.ts uses its parser and _resetConnection, autocannon 8's own). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { BUCKET_CAVEAT, type ProbeReport, effectiveCapRpm, lastCleanStep, probeFindings } from './probe-report.js';
+
 import type { ProbeStep } from './probe.js';
+import { BUCKET_CAVEAT, effectiveCapRpm, lastCleanStep, probeFindings, type ProbeReport } from './probe-report.js';
 
 const step = (connections: number, over: Partial<ProbeStep> = {}): ProbeStep => ({
   connections,
@@ -21,7 +22,12 @@ const step = (connections: number, over: Partial<ProbeStep> = {}): ProbeStep => 
   cut: 0,
   ...over,
 });
-const report = (steps: ProbeStep[], endedBy: ProbeReport['result']['endedBy'], maxRpm = 6000, timeScale = 1): ProbeReport => ({
+const report = (
+  steps: ProbeStep[],
+  endedBy: ProbeReport['result']['endedBy'],
+  maxRpm = 6000,
+  timeScale = 1,
+): ProbeReport => ({
   scenario: 's',
   endpoint: 'obfuscation',
   url: '/x',
@@ -54,12 +60,20 @@ describe('probe findings', () => {
   });
 
   it('keeps the steps measured when a later token call fails', () => {
-    const r = { ...report([step(1), step(2)], 'errors'), result: { steps: [step(1), step(2)], endedBy: 'token failed' as const, failure: 'token: refused (401)' } };
-    expect(probeFindings(r)).toEqual(['stopped after the step at 2 connections: the token call before the next step failed (token: refused (401))', 'last step without a 429 or an error: 2 connections, 200 rpm of 2xx']);
+    const r = {
+      ...report([step(1), step(2)], 'errors'),
+      result: { steps: [step(1), step(2)], endedBy: 'token failed' as const, failure: 'token: refused (401)' },
+    };
+    expect(probeFindings(r)).toEqual([
+      'stopped after the step at 2 connections: the token call before the next step failed (token: refused (401))',
+      'last step without a 429 or an error: 2 connections, 200 rpm of 2xx',
+    ]);
   });
 
   it('tells a cap that held the last step back from a service that did not refuse', () => {
-    expect(probeFindings(report([step(1), step(2)], 'last step', 6000))).toEqual(['no step got a 429 or an error, up to 2 connections (200 rpm of 2xx at the last)']);
+    expect(probeFindings(report([step(1), step(2)], 'last step', 6000))).toEqual([
+      'no step got a 429 or an error, up to 2 connections (200 rpm of 2xx at the last)',
+    ]);
     expect(probeFindings(report([step(1), step(2)], 'last step', 200))).toEqual([
       'no step got a 429 or an error, up to 2 connections (200 rpm of 2xx at the last)',
       'the last step answered at the cap of 180 rpm: the cap, not the service, held it back; raise --max-rpm to look higher',

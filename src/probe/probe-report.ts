@@ -35,7 +35,9 @@ export function effectiveCapRpm(report: Pick<ProbeReport, 'maxRpm' | 'timeScale'
 export function lastCleanStep(result: ProbeResult): ProbeStep | undefined {
   // An interrupted step ran only part of its length: it says nothing of a limit.
   const whole = result.endedBy === 'interrupted' ? result.steps.slice(0, -1) : result.steps;
-  return [...whole].reverse().find((s) => s.http429 === 0 && s.errors + s.timeouts + s.otherStatus + s.malformed + s.tooLarge === 0);
+  return [...whole]
+    .reverse()
+    .find((s) => s.http429 === 0 && s.errors + s.timeouts + s.otherStatus + s.malformed + s.tooLarge === 0);
 }
 
 /** How the probe ended, and what to read from it, in lines. */
@@ -46,27 +48,57 @@ export function probeFindings(report: ProbeReport): string[] {
   const at = `at ${plural(last.connections, 'connection')}`;
   const sentInAll = result.steps.reduce((n, s) => n + s.sent, 0);
   const clean = lastCleanStep(result);
-  const cleanLine = clean === undefined ? 'no step ran without a 429 or an error' : `last step without a 429 or an error: ${plural(clean.connections, 'connection')}, ${clean.okRpm} rpm of 2xx`;
+  const cleanLine =
+    clean === undefined
+      ? 'no step ran without a 429 or an error'
+      : `last step without a 429 or an error: ${plural(clean.connections, 'connection')}, ${clean.okRpm} rpm of 2xx`;
   const cut = result.steps.reduce((n, s) => n + s.cut, 0);
-  const cutLine = cut === 0 ? [] : [`${plural(cut, 'request')} still unanswered when their step ended (cut): the percentiles leave them out, so the slowest answers may be missing`];
+  const cutLine =
+    cut === 0
+      ? []
+      : [
+          `${plural(cut, 'request')} still unanswered when their step ended (cut): the percentiles leave them out, so the slowest answers may be missing`,
+        ];
   switch (result.endedBy) {
     case 'first 429s':
-      return [`stopped at the first step with 429s, ${at}: ${last.http429} of ${last.answered} answers, after ${sentInAll} requests in all`, cleanLine, BUCKET_CAVEAT, ...cutLine];
+      return [
+        `stopped at the first step with 429s, ${at}: ${last.http429} of ${last.answered} answers, after ${sentInAll} requests in all`,
+        cleanLine,
+        BUCKET_CAVEAT,
+        ...cutLine,
+      ];
     case 'errors':
       return [
         `stopped at the first step with errors, ${at}: ${last.otherStatus} answers other than 2xx and 429, ${last.malformed} malformed 2xx bodies, ${last.tooLarge > 0 ? `${last.tooLarge} answers over the ${MAX_ANSWER_BYTES}-byte cap (too_large, not read on), ` : ''}${last.errors} requests without an answer (connection errors, connections closed under them), ${last.timeouts} timeouts`,
-        ...(last.status['401'] === undefined ? [] : [`${last.status['401']} answers were 401: a token is fetched before each step, so a step longer than the token's lifetime meets its expiry`]),
+        ...(last.status['401'] === undefined
+          ? []
+          : [
+              `${last.status['401']} answers were 401: a token is fetched before each step, so a step longer than the token's lifetime meets its expiry`,
+            ]),
         cleanLine,
         ...cutLine,
       ];
     case 'interrupted':
       return [`interrupted ${at}`, cleanLine, ...cutLine];
     case 'token failed':
-      return [`stopped after the step ${at}: the token call before the next step failed (${result.failure ?? 'no reason given'})`, cleanLine, ...cutLine];
+      return [
+        `stopped after the step ${at}: the token call before the next step failed (${result.failure ?? 'no reason given'})`,
+        cleanLine,
+        ...cutLine,
+      ];
     case 'last step': {
       const cap = effectiveCapRpm(report);
-      const held = last.answeredRpm >= 0.95 * cap ? [`the last step answered at the cap of ${Math.round(cap)} rpm: the cap, not the service, held it back; raise --max-rpm to look higher`] : [];
-      return [`no step got a 429 or an error, up to ${plural(last.connections, 'connection')} (${last.okRpm} rpm of 2xx at the last)`, ...held, ...cutLine];
+      const held =
+        last.answeredRpm >= 0.95 * cap
+          ? [
+              `the last step answered at the cap of ${Math.round(cap)} rpm: the cap, not the service, held it back; raise --max-rpm to look higher`,
+            ]
+          : [];
+      return [
+        `no step got a 429 or an error, up to ${plural(last.connections, 'connection')} (${last.okRpm} rpm of 2xx at the last)`,
+        ...held,
+        ...cutLine,
+      ];
     }
   }
 }
@@ -89,7 +121,21 @@ function rows(report: ProbeReport): string[][] {
   ]);
 }
 
-const HEAD = ['connections', 'sent', 'answered rpm', '2xx rpm', 'p50', 'p95', 'p99', '429', 'other', 'malformed', 'errors', 'timeouts', 'cut'];
+const HEAD = [
+  'connections',
+  'sent',
+  'answered rpm',
+  '2xx rpm',
+  'p50',
+  'p95',
+  'p99',
+  '429',
+  'other',
+  'malformed',
+  'errors',
+  'timeouts',
+  'cut',
+];
 
 function intro(report: ProbeReport): string[] {
   const k = report.timeScale;
@@ -102,7 +148,9 @@ function intro(report: ProbeReport): string[] {
 export function formatProbe(report: ProbeReport): string {
   const table = [HEAD, ...rows(report)];
   const widths = HEAD.map((_, i) => Math.max(...table.map((r) => r[i]!.length)));
-  const lines = table.map((r) => `  ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`);
+  const lines = table.map(
+    (r) => `  ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ')}`,
+  );
   return [...intro(report), '', ...lines, '', ...probeFindings(report), '', CLOSED_LOOP_CAVEAT, ''].join('\n');
 }
 

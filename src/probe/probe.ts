@@ -12,7 +12,8 @@
  * the mock's Server-Timing model time, and the wall-clock overheads counted once.
  */
 import autocannon, { type Options as AutocannonOptions } from 'autocannon';
-import { type SendPermit, TimeScale, checkPermitted } from '../core/index.js';
+
+import { checkPermitted, type SendPermit, TimeScale } from '../core/index.js';
 import { type ProbeStep, StepTally } from './step-tally.js';
 import type { ProbeSteps } from './steps.js';
 
@@ -78,7 +79,8 @@ export async function runProbe(options: ProbeOptions): Promise<ProbeResult> {
     options.onStep?.(step);
     if (aborted()) return { steps, endedBy: 'interrupted' };
     if (step.http429 > 0) return { steps, endedBy: 'first 429s' };
-    if (step.errors + step.timeouts + step.otherStatus + step.malformed + step.tooLarge > 0) return { steps, endedBy: 'errors' };
+    if (step.errors + step.timeouts + step.otherStatus + step.malformed + step.tooLarge > 0)
+      return { steps, endedBy: 'errors' };
     if (step.cut > 0 && connections !== options.steps.connections.at(-1)) {
       const wallMs = TimeScale.of(options.timeScale).toWallMs(options.timeoutMs);
       options.onPause?.(wallMs);
@@ -101,12 +103,20 @@ function runStep(options: ProbeOptions, connections: number, token: string): Pro
       resolve(tally.step(connections, result));
     });
     options.signal?.addEventListener('abort', stop, { once: true });
-    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, wallMs: number) => tally.countAnswer(statusCode, wallMs));
+    instance.on('response', (_client: unknown, statusCode: number, _bytes: number, wallMs: number) =>
+      tally.countAnswer(statusCode, wallMs),
+    );
   });
 }
 
 /** autocannon's settings for one step: bounded in requests and in time, each answer read by `tally`. */
-function stepSettings(options: ProbeOptions, scale: TimeScale, connections: number, token: string, tally: StepTally): AutocannonOptions {
+function stepSettings(
+  options: ProbeOptions,
+  scale: TimeScale,
+  connections: number,
+  token: string,
+  tally: StepTally,
+): AutocannonOptions {
   const perSecond = requestsPerWallSecond(options.steps.maxRpm, scale.k);
   const wallS = scale.toWallMs(options.steps.stepMs) / 1000;
   return {
@@ -125,7 +135,12 @@ function stepSettings(options: ProbeOptions, scale: TimeScale, connections: numb
     setupClient: (client) => tally.watch(client),
     // autocannon takes whole seconds from 1; an answer later than the model deadline is counted as a timeout (StepTally).
     timeout: Math.max(1, Math.ceil(scale.toWallMs(options.timeoutMs) / 1000)),
-    requests: [{ onResponse: (status: number, body: string, _context: unknown, headers: Record<string, string | string[]>) => tally.readAnswer(status, body, headers) }],
+    requests: [
+      {
+        onResponse: (status: number, body: string, _context: unknown, headers: Record<string, string | string[]>) =>
+          tally.readAnswer(status, body, headers),
+      },
+    ],
   };
 }
 

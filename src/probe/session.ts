@@ -5,16 +5,17 @@
  * a folder of its own beside the runs: probe.json and probe.md.
  */
 import { join } from 'node:path';
-import { RunFailure, TimeScale, createRng, writeAtomically } from '../core/index.js';
-import { generateDocument, generateNote } from '../texts/index.js';
-import { HEADER_SAFE, ApiCallError, fetchToken, ChainError } from '../client/index.js';
+
+import { ApiCallError, ChainError, fetchToken, HEADER_SAFE } from '../client/index.js';
+import { createRng, RunFailure, TimeScale, writeAtomically } from '../core/index.js';
 import { authorize, describeDecision } from '../guard/index.js';
-import { type ProfileName, API_PATHS } from '../spec/index.js';
 import { buildPlan } from '../plan/index.js';
-import { resolveCallTarget, targetScenario } from '../target/index.js';
 import { makeRunFolder, removeRunFolder } from '../run-folder/index.js';
-import { type ProbeReport, probeMarkdown } from './probe-report.js';
+import { API_PATHS, type ProfileName } from '../spec/index.js';
+import { resolveCallTarget, targetScenario } from '../target/index.js';
+import { generateDocument, generateNote } from '../texts/index.js';
 import { type ProbeStep, runProbe } from './probe.js';
+import { probeMarkdown, type ProbeReport } from './probe-report.js';
 import { parseProbeSteps, probeScenario } from './steps.js';
 
 export type ProbeEndpoint = 'identification' | 'obfuscation';
@@ -49,7 +50,11 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
   const scenario = await targetScenario(o.scenarioFile);
   const steps = parseProbeSteps(o.connections, o.step, o.maxRpm, scenario.maxInFlight, o.timeScale);
   // The guard's phases: each step at its cap, for as long as it may take with its pause after it.
-  const { decision: guard, permit } = authorize(buildPlan(probeScenario(scenario, steps), { timeScale: o.timeScale }), { startAtMs: Date.now(), loopbackAsReal: o.loopbackAsReal, endpoint: o.endpoint });
+  const { decision: guard, permit } = authorize(buildPlan(probeScenario(scenario, steps), { timeScale: o.timeScale }), {
+    startAtMs: Date.now(),
+    loopbackAsReal: o.loopbackAsReal,
+    endpoint: o.endpoint,
+  });
   if (guard.real) for (const line of describeDecision(guard)) o.log(line);
   const target = await resolveCallTarget(scenario, permit, o);
   o.addSecret(target.clientSecret);
@@ -61,27 +66,47 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
     const token = async (): Promise<string> => {
       let value: string;
       try {
-        value = await fetchToken({ target, timeoutMs: TimeScale.of(o.timeScale).toWallMs(scenario.timeoutMs), onToken: o.addSecret });
+        value = await fetchToken({
+          target,
+          timeoutMs: TimeScale.of(o.timeScale).toWallMs(scenario.timeoutMs),
+          onToken: o.addSecret,
+        });
       } catch (error) {
-        if (error instanceof ApiCallError) throw new RunFailure(error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED', `${error.message}; the probe stopped there`);
-        if (error instanceof ChainError) throw new RunFailure('AUTH_FAILED', `${error.message}; the probe stopped there`);
+        if (error instanceof ApiCallError)
+          throw new RunFailure(
+            error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED',
+            `${error.message}; the probe stopped there`,
+          );
+        if (error instanceof ChainError)
+          throw new RunFailure('AUTH_FAILED', `${error.message}; the probe stopped there`);
         throw error;
       }
       // autocannon writes headers as given: a token with a CR or LF would smuggle requests the guard never judged.
-      if (!HEADER_SAFE.test(value)) throw new RunFailure('AUTH_FAILED', 'token: the access_token holds characters a header cannot carry (only visible ASCII); the probe stopped there');
+      if (!HEADER_SAFE.test(value))
+        throw new RunFailure(
+          'AUTH_FAILED',
+          'token: the access_token holds characters a header cannot carry (only visible ASCII); the probe stopped there',
+        );
       return value;
     };
     const url = target.baseUrl.replace(/\/+$/, '') + API_PATHS[o.endpoint];
     const result = await runProbe({
       permit,
-      request: { url, headers: { 'content-type': 'application/json', accept: 'application/json' }, body: probeBody(o.endpoint, scenario.arrivals.seed) },
+      request: {
+        url,
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: probeBody(o.endpoint, scenario.arrivals.seed),
+      },
       steps,
       token,
       timeScale: o.timeScale,
       timeoutMs: scenario.timeoutMs,
       signal: o.signal,
       ...(o.onStep === undefined ? {} : { onStep: o.onStep }),
-      onPause: (wallMs) => o.log(`loadproof: probe: waiting ${(wallMs / 1000).toFixed(1)} s (the client deadline) for the requests cut at the step's end to leave the service`),
+      onPause: (wallMs) =>
+        o.log(
+          `loadproof: probe: waiting ${(wallMs / 1000).toFixed(1)} s (the client deadline) for the requests cut at the step's end to leave the service`,
+        ),
     }).catch(async (error: unknown) => {
       // Before its first step (a token call that failed): nothing was measured, and no folder is left.
       await removeRunFolder(dir);
@@ -91,15 +116,25 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
       scenario: scenario.name,
       endpoint: o.endpoint,
       url: API_PATHS[o.endpoint],
-      target: target.kind === 'real' ? target.environment : `${target.embedded === undefined ? 'a mock' : 'the embedded mock'}${target.profile === null ? '' : `, profile ${target.profile}`}`,
+      target:
+        target.kind === 'real'
+          ? target.environment
+          : `${target.embedded === undefined ? 'a mock' : 'the embedded mock'}${target.profile === null ? '' : `, profile ${target.profile}`}`,
       timeScale: o.timeScale,
       stepMs: steps.stepMs,
       maxRpm: steps.maxRpm,
       startedAt: startedAt.toISOString(),
       result,
     };
-    const written = [await writeAtomically(join(dir, 'probe.json'), `${JSON.stringify(report, null, 2)}\n`), await writeAtomically(join(dir, 'probe.md'), probeMarkdown(report))];
-    return { report, dir, unwritten: written.flatMap((f) => (f.error === null ? [] : [{ file: f.file, error: f.error }])) };
+    const written = [
+      await writeAtomically(join(dir, 'probe.json'), `${JSON.stringify(report, null, 2)}\n`),
+      await writeAtomically(join(dir, 'probe.md'), probeMarkdown(report)),
+    ];
+    return {
+      report,
+      dir,
+      unwritten: written.flatMap((f) => (f.error === null ? [] : [{ file: f.file, error: f.error }])),
+    };
   } finally {
     await target.embedded?.close();
   }

@@ -4,6 +4,7 @@
  * answers past the client deadline, malformed and too-large answers, and requests cut at the step's end.
  */
 import type { AutocannonClient, Result } from 'autocannon';
+
 import { parseJsonObject } from '../client/index.js';
 import type { TimeScale } from '../core/index.js';
 import { accountLatency } from '../judge/index.js';
@@ -93,7 +94,9 @@ export class StepTally {
     // A 2xx must carry a JSON object, as a run checks it: anything else is not an answer the client can use.
     this.answerMalformed = status >= 200 && status < 300 && parseJsonObject(body) === undefined;
     // autocannon keeps the names as the server wrote them.
-    const header = !this.scale.isReal ? Object.entries(headers).find(([name]) => name.toLowerCase() === 'server-timing')?.[1] : undefined;
+    const header = !this.scale.isReal
+      ? Object.entries(headers).find(([name]) => name.toLowerCase() === 'server-timing')?.[1]
+      : undefined;
     const serviceMs = parseModelTime(header);
     this.serverTiming = serviceMs === undefined ? undefined : { serviceMs, lagMs: parseModelLag(header) ?? 0 };
   }
@@ -109,7 +112,18 @@ export class StepTally {
       return;
     }
     const scale = this.scale;
-    const modelMs = timing === undefined ? scale.toModelMs(wallMs) : accountLatency({ intendedAtMs: 0, lastSentAtMs: 0, endAtMs: scale.toModelMs(wallMs), tries: [{ sentAtMs: 0, endAtMs: scale.toModelMs(wallMs), ...timing }] }, scale.k).latencyMs;
+    const modelMs =
+      timing === undefined
+        ? scale.toModelMs(wallMs)
+        : accountLatency(
+            {
+              intendedAtMs: 0,
+              lastSentAtMs: 0,
+              endAtMs: scale.toModelMs(wallMs),
+              tries: [{ sentAtMs: 0, endAtMs: scale.toModelMs(wallMs), ...timing }],
+            },
+            scale.k,
+          ).latencyMs;
     // Past the client deadline in model time: what a client holding to it would have counted as a timeout.
     if (modelMs > this.timeoutMs) {
       this.late++;
@@ -140,7 +154,15 @@ export class StepTally {
       answeredRpm: perMinute(answered),
       ok,
       okRpm: perMinute(ok),
-      latencyMs: latency.count === 0 ? null : { p50: latency.percentileMs(50), p95: latency.percentileMs(95), p99: latency.percentileMs(99), max: latency.percentileMs(100) },
+      latencyMs:
+        latency.count === 0
+          ? null
+          : {
+              p50: latency.percentileMs(50),
+              p95: latency.percentileMs(95),
+              p99: latency.percentileMs(99),
+              max: latency.percentileMs(100),
+            },
       status,
       http429,
       otherStatus: answered - ok - http429,

@@ -72,8 +72,11 @@ export class AttemptLog {
   add(event: RecordableEvent): void {
     const r = event.result;
     if (event.firedAtMs === undefined || r === undefined) return;
-    if (!(event.phase >= 0 && event.phase <= 0xffff)) throw new RangeError(`phase index ${event.phase}: expected 0 to 65535`);
-    const tries: readonly RecordedTry[] = r.tries ?? [{ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, ...(r.status === undefined ? {} : { status: r.status }) }];
+    if (!(event.phase >= 0 && event.phase <= 0xffff))
+      throw new RangeError(`phase index ${event.phase}: expected 0 to 65535`);
+    const tries: readonly RecordedTry[] = r.tries ?? [
+      { sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, ...(r.status === undefined ? {} : { status: r.status }) },
+    ];
     for (const t of tries) {
       if (t.status === 429) {
         this.refusedSent.push(t.sentAtMs);
@@ -107,7 +110,8 @@ export class AttemptLog {
     const sent = this.admittedSent.copy();
     const end = this.admittedEnd.copy();
     const unanswered = this.admittedUnanswered.copy();
-    for (let i = 0; i < end.length; i++) if (unanswered[i] === 1) end[i] = Math.max(end[i]!, sent[i]! + unansweredWithinMs);
+    for (let i = 0; i < end.length; i++)
+      if (unanswered[i] === 1) end[i] = Math.max(end[i]!, sent[i]! + unansweredWithinMs);
     return { sentAtMs: sent.sort(), endAtMs: end.sort() };
   }
 
@@ -127,7 +131,13 @@ export class AttemptLog {
 
   /** The 429s, in the order recorded (copies). */
   refusedAttempts(): RefusedAttempts {
-    return { sentAtMs: this.refusedSent.copy(), endAtMs: this.refusedEnd.copy(), phase: this.refusedPhase.copy(), code: this.refusedCode.copy(), codes: [...this.codes] };
+    return {
+      sentAtMs: this.refusedSent.copy(),
+      endAtMs: this.refusedEnd.copy(),
+      phase: this.refusedPhase.copy(),
+      code: this.refusedCode.copy(),
+      codes: [...this.codes],
+    };
   }
 
   /** 0 for no code, else 1 + the code's index (a new code is added; past 65,534 of them they count as none). */

@@ -1,7 +1,19 @@
 /** What the recorder counts: the outcome classes of a planned request, and what it reads of an event. */
 
 /** Outcomes of requests that were sent (the client's Outcome). */
-export const SENT_OUTCOMES = ['ok', 'http_429', 'http_504', 'http_other', 'timeout', 'reset', 'refused', 'malformed', 'too_large', 'error', 'abandoned'] as const;
+export const SENT_OUTCOMES = [
+  'ok',
+  'http_429',
+  'http_504',
+  'http_other',
+  'timeout',
+  'reset',
+  'refused',
+  'malformed',
+  'too_large',
+  'error',
+  'abandoned',
+] as const;
 /**
  * The outcome classes counted: those of requests sent, plus `dropped` (the engine found maxInFlight
  * requests outstanding) and `unsent` (never put on the wire: the run stopped first). Per slice,
@@ -11,13 +23,26 @@ export const COUNTED_OUTCOMES = [...SENT_OUTCOMES, 'dropped', 'unsent'] as const
 export type CountedOutcome = (typeof COUNTED_OUTCOMES)[number];
 
 /** Outcomes without a usable HTTP answer (transport errors, a body not JSON, a body over the cap): the "errors" breakdown of reports. */
-export const ERROR_OUTCOMES = ['timeout', 'reset', 'refused', 'malformed', 'too_large', 'error', 'abandoned'] as const satisfies readonly CountedOutcome[];
+export const ERROR_OUTCOMES = [
+  'timeout',
+  'reset',
+  'refused',
+  'malformed',
+  'too_large',
+  'error',
+  'abandoned',
+] as const satisfies readonly CountedOutcome[];
 
 /**
  * Planned requests that failed, as k6's http_req_failed: every outcome but a 2xx, a 429 (judged by
  * its own check) and unsent (the run stopped first). What rate(errors) and the error check count.
  */
-export const FAILED_OUTCOMES = ['http_504', 'http_other', ...ERROR_OUTCOMES, 'dropped'] as const satisfies readonly CountedOutcome[];
+export const FAILED_OUTCOMES = [
+  'http_504',
+  'http_other',
+  ...ERROR_OUTCOMES,
+  'dropped',
+] as const satisfies readonly CountedOutcome[];
 
 /** One attempt of a request (model ms): its send, its end, its status, and what the accounting of latency and the envelope read. */
 export interface RecordedTry {

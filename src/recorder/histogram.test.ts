@@ -1,10 +1,17 @@
 import * as hdr from 'hdr-histogram-js';
 import { describe, expect, it } from 'vitest';
+
 import { createRng } from '../core/rng.js';
 import { MsHistogram } from './histogram.js';
 
 /** HDR's own bucketing (same settings as MsHistogram): the top of the bucket that holds `us`, in ms. */
-const reference = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false }) as hdr.JsHistogram;
+const reference = hdr.build({
+  lowestDiscernibleValue: 1,
+  highestTrackableValue: 2,
+  numberOfSignificantValueDigits: 3,
+  autoResize: true,
+  useWebAssembly: false,
+}) as hdr.JsHistogram;
 const atHdrPrecision = (us: number): number => reference.highestEquivalentValue(us) / 1000;
 
 /** n distinct values (integer µs, 1 ms to 20 s), recorded in a shuffled order; returns them sorted. */
@@ -57,7 +64,14 @@ describe('MsHistogram', () => {
   it('finds the value at every rank exactly: the r-th smallest, for every n up to 400 and 30 n up to 20,000', () => {
     // 100·r/n in floating point put 8,997 (n, r) pairs up to n = 20,000 one rank high (n = 193, 379, 386, 387, 999, 1453, … 19,999).
     const rng = createRng(11);
-    const ns = [...Array.from({ length: 400 }, (_, i) => i + 1), 999, 1453, 19_999, 20_000, ...Array.from({ length: 26 }, () => 401 + Math.floor(rng.next() * 19_600))];
+    const ns = [
+      ...Array.from({ length: 400 }, (_, i) => i + 1),
+      999,
+      1453,
+      19_999,
+      20_000,
+      ...Array.from({ length: 26 }, () => 401 + Math.floor(rng.next() * 19_600)),
+    ];
     for (const n of ns) {
       const { h, sorted } = distinctSample(n, n);
       const wrong: string[] = [];
@@ -73,13 +87,20 @@ describe('MsHistogram', () => {
     const rng = createRng(5);
     for (const n of [1, 11, 183, 1000, 5003]) {
       const h = MsHistogram.create();
-      const own = hdr.build({ lowestDiscernibleValue: 1, highestTrackableValue: 2, numberOfSignificantValueDigits: 3, autoResize: true, useWebAssembly: false });
+      const own = hdr.build({
+        lowestDiscernibleValue: 1,
+        highestTrackableValue: 2,
+        numberOfSignificantValueDigits: 3,
+        autoResize: true,
+        useWebAssembly: false,
+      });
       for (let i = 0; i < n; i++) {
         const ms = Math.exp(rng.next() * 10);
         h.recordMs(ms);
         own.recordValue(Math.max(0, Math.round(ms * 1000)));
       }
-      for (const p of [1, 50, 90, 95, 99, 99.9, 100]) expect(h.percentileMs(p), `n ${n}, p ${p}`).toBe(own.getValueAtPercentile(p) / 1000);
+      for (const p of [1, 50, 90, 95, 99, 99.9, 100])
+        expect(h.percentileMs(p), `n ${n}, p ${p}`).toBe(own.getValueAtPercentile(p) / 1000);
       expect(h.summary().mean).toBeCloseTo(own.mean / 1000, 9);
     }
   });

@@ -5,12 +5,14 @@
  * A rank is found on the integer cumulative counts of the recorded buckets, never through a
  * percentage in floating point (100·r/n landed one rank high for thousands of (n, r) pairs).
  */
+import 'hdr-histogram-js/dist/JsHistogram.encoding.js';
+
 import { inflateSync } from 'node:zlib';
+
 // The pure-JS parts only, not the package's index: that loads its WebAssembly build too (with pako and a
 // 40 KB base64 module), about 4 MiB of a run's memory for nothing. The encoding module adds
 // JsHistogram.decode and encodeIntoCompressedBase64 (deflate through node:zlib).
 import { JsHistogram } from 'hdr-histogram-js/dist/JsHistogram.js';
-import 'hdr-histogram-js/dist/JsHistogram.encoding.js';
 import { constructorFromBucketSize } from 'hdr-histogram-js/dist/JsHistogramFactory.js';
 
 export interface HistogramSummary {
@@ -46,9 +48,11 @@ function decodeCompressed(encoded: string): JsHistogram {
   const text = encoded.trim();
   if (text.length % 4 !== 0) throw new Error('Invalid string. Length must be a multiple of 4');
   const data = Buffer.from(text, 'base64');
-  if (data.length < 8 || (data.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE_BASE) throw new Error('Encoding not supported, only V2 is supported');
-    const length = data.readInt32BE(4);
-  if (length <= 0 || 8 + length > data.length) throw new Error(`compressed length ${length}, but ${data.length - 8} bytes follow`);
+  if (data.length < 8 || (data.readInt32BE(0) & ~0xf0) !== V2_COMPRESSED_COOKIE_BASE)
+    throw new Error('Encoding not supported, only V2 is supported');
+  const length = data.readInt32BE(4);
+  if (length <= 0 || 8 + length > data.length)
+    throw new Error(`compressed length ${length}, but ${data.length - 8} bytes follow`);
   // Bounded: a histogram read back from a file is never inflated past what loadproof's own could be.
   return JsHistogram.decode(inflateSync(data.subarray(8, 8 + length), { maxOutputLength: 16 * 1024 * 1024 }), 32, 0);
 }
@@ -120,7 +124,8 @@ export class MsHistogram {
   /** The value at 1-based rank r of the sorted sample (HDR precision: the top of its bucket), in ms; NaN when empty. */
   rankMs(rank: number): number {
     if (this.count === 0) return Number.NaN;
-    if (!Number.isInteger(rank) || rank < 1 || rank > this.count) throw new RangeError(`rank ${rank} outside 1–${this.count}`);
+    if (!Number.isInteger(rank) || rank < 1 || rank > this.count)
+      throw new RangeError(`rank ${rank} outside 1–${this.count}`);
     const { topsUs, cumulative } = this.recordedBuckets();
     return topsUs[bucketOfRank(cumulative, rank)]! / 1000;
   }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { createRng } from '../core/rng.js';
 import { inFlightByWindow } from './in-flight.js';
 
@@ -21,7 +22,12 @@ function brute(attempts: [number, number][], windowMs: number, windows: number):
 describe('requests in flight per window', () => {
   it('counts the most at any moment and the time-weighted mean, carrying attempts across windows', () => {
     // [0, 15) spans windows 0 and 1; [2, 4) and [3, 5) overlap it: 3 at once in window 0; [25, 40) alone, in windows 2 and 3.
-    const attempts: [number, number][] = [[0, 15], [2, 4], [3, 5], [25, 40]];
+    const attempts: [number, number][] = [
+      [0, 15],
+      [2, 4],
+      [3, 5],
+      [25, 40],
+    ];
     const r = inFlightByWindow(sorted(attempts.map((a) => a[0])), sorted(attempts.map((a) => a[1])), 10, 4);
     expect([...r.max]).toEqual([3, 1, 1, 1]);
     expect([...r.mean]).toEqual([(10 + 2 + 2) / 10, 5 / 10, 5 / 10, 10 / 10]);

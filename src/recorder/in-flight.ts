@@ -17,7 +17,12 @@ export interface InFlightWindows {
  * attempts' send and end times, each sorted ascending on its own (every end ≥ its send). An attempt
  * that ends at t is no longer in flight at t: ends at an instant count before sends at it.
  */
-export function inFlightByWindow(sentAtMs: Float64Array, endAtMs: Float64Array, windowMs: number, windows: number): InFlightWindows {
+export function inFlightByWindow(
+  sentAtMs: Float64Array,
+  endAtMs: Float64Array,
+  windowMs: number,
+  windows: number,
+): InFlightWindows {
   if (sentAtMs.length !== endAtMs.length) throw new RangeError(`${sentAtMs.length} sends but ${endAtMs.length} ends`);
   const max = new Uint32Array(windows);
   const area = new Float64Array(windows);

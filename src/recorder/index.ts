@@ -1,6 +1,14 @@
-export { MsHistogram, SparseMsHistogram, type HistogramSummary } from './histogram.js';
-export { COUNTED_OUTCOMES, ERROR_OUTCOMES, FAILED_OUTCOMES, SENT_OUTCOMES, type CountedOutcome, type RecordableEvent, type RecordedTry } from './event.js';
-export { Recorder, Slice, TIME_BLOCKS, type PhaseLayout, type SliceSpan } from './recorder.js';
-export { Timeline, type TimelineWindow } from './timeline.js';
-export { type InFlightWindows, inFlightByWindow } from './in-flight.js';
 export { type AdmittedTimes, AttemptLog, type RefusedAttempts } from './attempts.js';
+export {
+  COUNTED_OUTCOMES,
+  type CountedOutcome,
+  ERROR_OUTCOMES,
+  FAILED_OUTCOMES,
+  type RecordableEvent,
+  type RecordedTry,
+  SENT_OUTCOMES,
+} from './event.js';
+export { type HistogramSummary, MsHistogram, SparseMsHistogram } from './histogram.js';
+export { inFlightByWindow, type InFlightWindows } from './in-flight.js';
+export { type PhaseLayout, Recorder, Slice, type SliceSpan, TIME_BLOCKS } from './recorder.js';
+export { Timeline, type TimelineWindow } from './timeline.js';

@@ -1,21 +1,30 @@
 import { describe, expect, it } from 'vitest';
+
 import { createRng } from '../core/rng.js';
 import type { RecordableEvent } from './event.js';
-import { Recorder, Slice, TIME_BLOCKS, type PhaseLayout } from './recorder.js';
+import { type PhaseLayout, Recorder, Slice, TIME_BLOCKS } from './recorder.js';
 
 /** One band per phase, over its steady span. */
-const layoutOf = (spans: { fromMs: number; toMs: number }[]): PhaseLayout[] => spans.map((span) => ({ steady: span, bands: [{ ...span, endInclusive: false }] }));
+const layoutOf = (spans: { fromMs: number; toMs: number }[]): PhaseLayout[] =>
+  spans.map((span) => ({ steady: span, bands: [{ ...span, endInclusive: false }] }));
 
 const ok = (phase: number, intendedAtMs: number, latencyMs: number, lagMs = 0): RecordableEvent => ({
   phase,
   intendedAtMs,
   outcome: 'ok',
   firedAtMs: intendedAtMs + lagMs,
-  result: { status: 200, attempts: 1, lastSentAtMs: intendedAtMs + lagMs, endAtMs: intendedAtMs + latencyMs, retryAfterS: [] },
+  result: {
+    status: 200,
+    attempts: 1,
+    lastSentAtMs: intendedAtMs + lagMs,
+    endAtMs: intendedAtMs + latencyMs,
+    retryAfterS: [],
+  },
 });
 
 /** Within HDR's 3 significant digits. */
-const near = (actual: number, expected: number): void => expect(Math.abs(actual - expected) / expected).toBeLessThan(0.001);
+const near = (actual: number, expected: number): void =>
+  expect(Math.abs(actual - expected) / expected).toBeLessThan(0.001);
 
 describe('Recorder', () => {
   it('measures latency from the intended send time and service time from the actual send', () => {
@@ -28,11 +37,29 @@ describe('Recorder', () => {
   });
 
   it('counts every outcome so that sent + dropped is everything fired, per phase, window and overall', () => {
-    const r = new Recorder(layoutOf([{ fromMs: 0, toMs: 10_000 }, { fromMs: 10_000, toMs: 20_000 }]), 10_000);
+    const r = new Recorder(
+      layoutOf([
+        { fromMs: 0, toMs: 10_000 },
+        { fromMs: 10_000, toMs: 20_000 },
+      ]),
+      10_000,
+    );
     r.record(ok(0, 0, 100));
     r.record({ phase: 0, intendedAtMs: 500, outcome: 'dropped' });
-    r.record({ phase: 1, intendedAtMs: 12_000, outcome: 'http_429', firedAtMs: 12_000, result: { status: 429, attempts: 1, lastSentAtMs: 12_000, endAtMs: 12_010, retryAfterS: [7] } });
-    r.record({ phase: 1, intendedAtMs: 13_000, outcome: 'reset', firedAtMs: 13_000, result: { attempts: 1, lastSentAtMs: 13_000, endAtMs: 13_050, retryAfterS: [] } });
+    r.record({
+      phase: 1,
+      intendedAtMs: 12_000,
+      outcome: 'http_429',
+      firedAtMs: 12_000,
+      result: { status: 429, attempts: 1, lastSentAtMs: 12_000, endAtMs: 12_010, retryAfterS: [7] },
+    });
+    r.record({
+      phase: 1,
+      intendedAtMs: 13_000,
+      outcome: 'reset',
+      firedAtMs: 13_000,
+      result: { attempts: 1, lastSentAtMs: 13_000, endAtMs: 13_050, retryAfterS: [] },
+    });
     expect(r.overall.sent).toBe(3);
     expect(r.overall.dropped).toBe(1);
     expect(r.phases.map((p) => [p.sent, p.dropped])).toEqual([
@@ -50,7 +77,13 @@ describe('Recorder', () => {
     const r = new Recorder(layoutOf([{ fromMs: 5000, toMs: 60_000 }]), 10_000);
     r.record(ok(0, 1000, 100));
     r.record(ok(0, 6000, 100));
-    const four29 = { phase: 0, intendedAtMs: 7000, outcome: 'http_429' as const, firedAtMs: 7000, result: { status: 429, attempts: 1, lastSentAtMs: 7000, endAtMs: 7001, retryAfterS: [1] } };
+    const four29 = {
+      phase: 0,
+      intendedAtMs: 7000,
+      outcome: 'http_429' as const,
+      firedAtMs: 7000,
+      result: { status: 429, attempts: 1, lastSentAtMs: 7000, endAtMs: 7001, retryAfterS: [1] },
+    };
     r.record(four29);
     r.record({ ...four29, intendedAtMs: 8000 });
     expect(r.phases[0]!.sent).toBe(4);
@@ -67,7 +100,13 @@ describe('Recorder', () => {
     r.record(ok(0, 6999, 300));
     r.record(ok(0, 7000, 400));
     r.record(ok(0, 11_999, 500));
-    r.record({ phase: 0, intendedAtMs: 9000, outcome: 'http_429', firedAtMs: 9000, result: { status: 429, attempts: 1, lastSentAtMs: 9000, endAtMs: 9001, retryAfterS: [1] } });
+    r.record({
+      phase: 0,
+      intendedAtMs: 9000,
+      outcome: 'http_429',
+      firedAtMs: 9000,
+      result: { status: 429, attempts: 1, lastSentAtMs: 9000, endAtMs: 9001, retryAfterS: [1] },
+    });
     r.record({ phase: 0, intendedAtMs: 10_000, outcome: 'dropped' });
     const steady = r.steady[0]!;
     expect(steady.span).toEqual({ fromMs: 6000, toMs: 12_000 });
@@ -82,7 +121,7 @@ describe('Recorder', () => {
     expect(r.overall.latencyExcl429Blocks).toEqual([]);
   });
 
-  it('takes a slice\'s span as given (a band of a ramp is a span of its own) and refuses an empty or reversed one', () => {
+  it("takes a slice's span as given (a band of a ramp is a span of its own) and refuses an empty or reversed one", () => {
     const slice = new Slice({ fromMs: 60_000, toMs: 66_000 });
     for (const at of [59_000, 60_000, 62_500, 66_000, 70_000]) slice.add(ok(0, at, 100)); // outside the span: the nearest block
     expect(slice.latencyExcl429Blocks.map((b) => b.count)).toEqual([2, 0, 1, 0, 0, 2]);
@@ -118,8 +157,20 @@ describe('Slice.latencyExcl429', () => {
 describe('a request whose retries all ended in 429 (review)', () => {
   it('counts in the judged latency at its end-to-end time; a 429 at the first attempt does not', () => {
     const slice = new Slice();
-    slice.add({ phase: 0, intendedAtMs: 0, outcome: 'http_429', firedAtMs: 0, result: { status: 429, attempts: 1, lastSentAtMs: 0, endAtMs: 5, retryAfterS: [1] } });
-    slice.add({ phase: 0, intendedAtMs: 0, outcome: 'http_429', firedAtMs: 0, result: { status: 429, attempts: 4, lastSentAtMs: 20_000, endAtMs: 20_005, retryAfterS: [5, 5, 5, 5] } });
+    slice.add({
+      phase: 0,
+      intendedAtMs: 0,
+      outcome: 'http_429',
+      firedAtMs: 0,
+      result: { status: 429, attempts: 1, lastSentAtMs: 0, endAtMs: 5, retryAfterS: [1] },
+    });
+    slice.add({
+      phase: 0,
+      intendedAtMs: 0,
+      outcome: 'http_429',
+      firedAtMs: 0,
+      result: { status: 429, attempts: 4, lastSentAtMs: 20_000, endAtMs: 20_005, retryAfterS: [5, 5, 5, 5] },
+    });
     expect(slice.latencyExcl429.count).toBe(1);
     expect(Math.abs(slice.latencyExcl429.rankMs(1) - 20_005)).toBeLessThan(20_005 * 0.001); // HDR: 3 significant digits
   });
@@ -135,9 +186,36 @@ describe('the timeline windows (memory: only what the summary reads)', () => {
       const u = rng();
       if (u < 0.05) return { phase: 0, intendedAtMs: at, outcome: 'dropped' };
       if (u < 0.08) return { phase: 0, intendedAtMs: at, outcome: 'unsent' };
-      if (u < 0.1) return { phase: 0, intendedAtMs: at, outcome: 'abandoned', firedAtMs: at + 2, result: { attempts: 1, lastSentAtMs: at + 2, endAtMs: at + 9000, retryAfterS: [] } };
-      if (u < 0.2) return { phase: 0, intendedAtMs: at, outcome: 'http_429', firedAtMs: at + rng() * 3, result: { status: 429, attempts: 1 + (i % 3), lastSentAtMs: at + 5, endAtMs: at + 10 + rng() * 50, retryAfterS: [1.5] } };
-      if (u < 0.25) return { phase: 0, intendedAtMs: at, outcome: 'timeout', firedAtMs: at, result: { attempts: 1, lastSentAtMs: at, endAtMs: at + 30_000, retryAfterS: [] } };
+      if (u < 0.1)
+        return {
+          phase: 0,
+          intendedAtMs: at,
+          outcome: 'abandoned',
+          firedAtMs: at + 2,
+          result: { attempts: 1, lastSentAtMs: at + 2, endAtMs: at + 9000, retryAfterS: [] },
+        };
+      if (u < 0.2)
+        return {
+          phase: 0,
+          intendedAtMs: at,
+          outcome: 'http_429',
+          firedAtMs: at + rng() * 3,
+          result: {
+            status: 429,
+            attempts: 1 + (i % 3),
+            lastSentAtMs: at + 5,
+            endAtMs: at + 10 + rng() * 50,
+            retryAfterS: [1.5],
+          },
+        };
+      if (u < 0.25)
+        return {
+          phase: 0,
+          intendedAtMs: at,
+          outcome: 'timeout',
+          firedAtMs: at,
+          result: { attempts: 1, lastSentAtMs: at, endAtMs: at + 30_000, retryAfterS: [] },
+        };
       return ok(0, at, 50 + rng() ** 3 * 4000, -1 + rng() * 20);
     });
   };
@@ -159,7 +237,7 @@ describe('the timeline windows (memory: only what the summary reads)', () => {
     });
   });
 
-  it('keep one entry per latency bucket that holds a value, not HDR\'s array of every bucket up to the largest', () => {
+  it("keep one entry per latency bucket that holds a value, not HDR's array of every bucket up to the largest", () => {
     const r = new Recorder(layoutOf([{ fromMs: 0, toMs: 10_000 }]), 10_000);
     // 3,000 answers at three latencies (one of 20 s, which makes an HDR counts array of ~15,000 buckets).
     for (let i = 0; i < 3000; i++) r.record(ok(0, i, [100, 900, 20_000][i % 3]!));

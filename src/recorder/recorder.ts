@@ -9,7 +9,13 @@
  */
 import { UNANSWERED_MS } from '../core/index.js';
 import { AttemptLog } from './attempts.js';
-import { COUNTED_OUTCOMES, type CountedOutcome, FAILED_OUTCOMES, type RecordableEvent, SENT_OUTCOMES } from './event.js';
+import {
+  COUNTED_OUTCOMES,
+  type CountedOutcome,
+  FAILED_OUTCOMES,
+  type RecordableEvent,
+  SENT_OUTCOMES,
+} from './event.js';
 import { MsHistogram } from './histogram.js';
 import { Timeline } from './timeline.js';
 
@@ -45,7 +51,10 @@ export class Slice {
   readonly sendLag = MsHistogram.create();
   /** Retry-After values received, recorded as ms (seconds × 1000). */
   readonly retryAfter = MsHistogram.create();
-  readonly outcomes: Record<CountedOutcome, number> = Object.fromEntries(COUNTED_OUTCOMES.map((o) => [o, 0])) as Record<CountedOutcome, number>;
+  readonly outcomes: Record<CountedOutcome, number> = Object.fromEntries(COUNTED_OUTCOMES.map((o) => [o, 0])) as Record<
+    CountedOutcome,
+    number
+  >;
   readonly status: Record<string, number> = {};
   attempts = 0;
   /** Requests dropped or left unanswered, in latencyExcl429 and serviceExcl429 at UNANSWERED_MS. */
@@ -57,7 +66,10 @@ export class Slice {
 
   /** `span`: the model time this slice covers, for a slice the verdict judges; windows and totals need none. */
   constructor(readonly span?: SliceSpan) {
-    if (span !== undefined && !(Number.isFinite(span.fromMs) && Number.isFinite(span.toMs) && span.toMs > span.fromMs)) {
+    if (
+      span !== undefined &&
+      !(Number.isFinite(span.fromMs) && Number.isFinite(span.toMs) && span.toMs > span.fromMs)
+    ) {
       throw new RangeError(`a slice's span must be finite and not empty, got ${span.fromMs}–${span.toMs} ms`);
     }
     const blocks = span === undefined ? 0 : TIME_BLOCKS;
@@ -99,7 +111,10 @@ export class Slice {
     if (this.span === undefined) return;
     const { fromMs, toMs } = this.span;
     // By intended time; one outside the span (it should not happen) counts in the nearest block.
-    const block = Math.min(TIME_BLOCKS - 1, Math.max(0, Math.floor(((intendedAtMs - fromMs) / (toMs - fromMs)) * TIME_BLOCKS)));
+    const block = Math.min(
+      TIME_BLOCKS - 1,
+      Math.max(0, Math.floor(((intendedAtMs - fromMs) / (toMs - fromMs)) * TIME_BLOCKS)),
+    );
     this.latencyExcl429Blocks[block]!.recordMs(latencyMs);
     this.serviceExcl429Blocks[block]!.recordMs(serviceMs);
   }
@@ -154,13 +169,16 @@ export class Recorder {
     this.timeline = new Timeline(windowMs);
     this.phases = layout.map(() => new Slice());
     this.steady = layout.map((p) => new Slice(p.steady));
-    this.steadyBands = layout.map((p) => p.bands.map((span) => new Slice(span.toMs > span.fromMs ? { fromMs: span.fromMs, toMs: span.toMs } : undefined)));
+    this.steadyBands = layout.map((p) =>
+      p.bands.map((span) => new Slice(span.toMs > span.fromMs ? { fromMs: span.fromMs, toMs: span.toMs } : undefined)),
+    );
   }
 
   /** Records one event. */
   record(event: RecordableEvent): void {
     const phase = this.phases[event.phase];
-    if (phase === undefined) throw new RangeError(`event for phase ${event.phase}, but the plan has ${this.phases.length}`);
+    if (phase === undefined)
+      throw new RangeError(`event for phase ${event.phase}, but the plan has ${this.phases.length}`);
     phase.add(event);
     const layout = this.layout[event.phase]!;
     if (event.intendedAtMs >= layout.steady.fromMs) {
@@ -168,7 +186,12 @@ export class Recorder {
       const bands = layout.bands;
       let band = 0;
       // The same rule as the plan's sliceIndexAt: an arrival on an edge goes to the lower band.
-      while (band < bands.length - 1 && (event.intendedAtMs > bands[band]!.toMs || (event.intendedAtMs === bands[band]!.toMs && !bands[band]!.endInclusive))) band++;
+      while (
+        band < bands.length - 1 &&
+        (event.intendedAtMs > bands[band]!.toMs ||
+          (event.intendedAtMs === bands[band]!.toMs && !bands[band]!.endInclusive))
+      )
+        band++;
       this.steadyBands[event.phase]![band]?.add(event);
     }
     this.attempts.add(event);

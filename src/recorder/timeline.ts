@@ -54,8 +54,12 @@ export class Timeline {
 
   /** Window i (0 ≤ i < length). */
   window(i: number): TimelineWindow {
-    if (!(Number.isInteger(i) && i >= 0 && i < this.length)) throw new RangeError(`window ${i} outside 0–${this.length - 1}`);
-    const outcomes = Object.fromEntries(COUNTED_OUTCOMES.map((o, j) => [o, this.counts[i * OUTCOMES + j]!])) as Record<CountedOutcome, number>;
+    if (!(Number.isInteger(i) && i >= 0 && i < this.length))
+      throw new RangeError(`window ${i} outside 0–${this.length - 1}`);
+    const outcomes = Object.fromEntries(COUNTED_OUTCOMES.map((o, j) => [o, this.counts[i * OUTCOMES + j]!])) as Record<
+      CountedOutcome,
+      number
+    >;
     return {
       outcomes,
       sent: SENT_OUTCOMES.reduce((sum, o) => sum + outcomes[o], 0),

@@ -1,5 +1,11 @@
 /** The comparison with a baseline run (`run --baseline`). */
-import { type BaselineComparison, comparisonFindings, comparisonRows, comparisonRule, comparisonVerdict } from '../judge/index.js';
+import {
+  type BaselineComparison,
+  comparisonFindings,
+  comparisonRows,
+  comparisonRule,
+  comparisonVerdict,
+} from '../judge/index.js';
 import type { ReportContent } from './content-types.js';
 
 export function baselineSection(c: BaselineComparison): NonNullable<ReportContent['baseline']> {
@@ -10,6 +16,10 @@ export function baselineSection(c: BaselineComparison): NonNullable<ReportConten
     table: { head: head!, rows, numeric: [] },
     rule: comparisonRule(c),
     outcome: comparisonVerdict(c),
-    lines: [...regressions.map((r) => `Regression: ${r}`), ...improvements.map((r) => `Better: ${r}`), ...c.notes.map((n) => `Note: ${n}`)],
+    lines: [
+      ...regressions.map((r) => `Regression: ${r}`),
+      ...improvements.map((r) => `Better: ${r}`),
+      ...c.notes.map((n) => `Note: ${n}`),
+    ],
   };
 }

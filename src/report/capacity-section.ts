@@ -21,7 +21,23 @@ export function capacitySections(input: ReportInput): Pick<ReportContent, 'capac
   ]);
   const facts = capacityFacts(capacity);
   return {
-    capacity: { table: { head: ['Step', 'Offered rpm', 'p50', 'p95 (95 % interval)', 'Target p95', 'p95 verdict', '429 answers', 'Ended with 429'], rows, numeric: [1, 2, 3, 6, 7] }, lines: facts },
+    capacity: {
+      table: {
+        head: [
+          'Step',
+          'Offered rpm',
+          'p50',
+          'p95 (95 % interval)',
+          'Target p95',
+          'p95 verdict',
+          '429 answers',
+          'Ended with 429',
+        ],
+        rows,
+        numeric: [1, 2, 3, 6, 7],
+      },
+      lines: facts,
+    },
     brief: brief(input, facts),
   };
 }
@@ -37,7 +53,9 @@ function capacityFacts(c: Capacity): string[] {
   );
   if (c.firstNotHeld !== null) {
     const s = c.firstNotHeld;
-    lines.push(`${s.label}, at ${s.fromRpm === s.toRpm ? s.toRpm : `${s.fromRpm}–${s.toRpm}`} requests a minute: p95 ${p95Text(s.p95Ms, s.interval)} against ${ms(s.targetMs)}, ${s.status === 'fail' ? 'over the target' : 'too close to tell'}.`);
+    lines.push(
+      `${s.label}, at ${s.fromRpm === s.toRpm ? s.toRpm : `${s.fromRpm}–${s.toRpm}`} requests a minute: p95 ${p95Text(s.p95Ms, s.interval)} against ${ms(s.targetMs)}, ${s.status === 'fail' ? 'over the target' : 'too close to tell'}.`,
+    );
   }
   lines.push(
     c.onset429 === null
@@ -47,9 +65,16 @@ function capacityFacts(c: Capacity): string[] {
   const refused = c.steps.filter((s) => (s.ended429 ?? 0) > 0);
   if (refused.length > 0) {
     const shares = refused.map((s) => s.ended429!);
-    lines.push(`At ${refused.length === 1 ? 'that step' : `the ${refused.length} steps from ${refused[0]!.label} on`}, ${(Math.min(...shares) * 100).toFixed(1)}–${(Math.max(...shares) * 100).toFixed(1)} % of the requests sent ended with a 429.`);
+    lines.push(
+      `At ${refused.length === 1 ? 'that step' : `the ${refused.length} steps from ${refused[0]!.label} on`}, ${(Math.min(...shares) * 100).toFixed(1)}–${(Math.max(...shares) * 100).toFixed(1)} % of the requests sent ended with a 429.`,
+    );
   }
-  if (c.onset429 !== null) lines.push(c.findings === 0 ? 'None of the 429s came on a request the documented limits clearly allow.' : `${c.findings} 429s came on requests the documented limits clearly allow: a finding against the service.`);
+  if (c.onset429 !== null)
+    lines.push(
+      c.findings === 0
+        ? 'None of the 429s came on a request the documented limits clearly allow.'
+        : `${c.findings} 429s came on requests the documented limits clearly allow: a finding against the service.`,
+    );
   return lines;
 }
 
@@ -57,9 +82,16 @@ function capacityFacts(c: Capacity): string[] {
 function brief({ summary, run }: ReportInput, facts: readonly string[]): string[] {
   const rates = summary.phases.flatMap((p) => [p.fromRpm, p.toRpm]);
   const limits = summary.guard.limits;
-  const model = summary.timeScale === 1 ? '' : ` (run ${summary.timeScale}× faster against the mock; rates and times in model time)`;
+  const model =
+    summary.timeScale === 1
+      ? ''
+      : ` (run ${summary.timeScale}× faster against the mock; rates and times in model time)`;
   return [
-    ...(summary.target.kind === 'real' ? [] : [`This run was against ${targetText(summary)}, not the service: the brief below shows its form, and is no evidence about the service.`]),
+    ...(summary.target.kind === 'real'
+      ? []
+      : [
+          `This run was against ${targetText(summary)}, not the service: the brief below shows its form, and is no evidence about the service.`,
+        ]),
     `Load tested: the scenario \`${summary.scenario}\` (${summary.description}), ${summary.counts.planned} requests offered at ${Math.min(...rates)} to ${Math.max(...rates)} requests a minute in steps${model}, from ${utc(summary.startedAt)}, against ${targetText(summary)}. The documented limits: ${limits.sustainedRpm} requests a minute sustained, ${limits.burstRpm} for ${limits.burstMinutes} minutes, brief spikes to ${limits.spikeRpm}.`,
     `What the service did: ${facts.join(' ')}`,
     `The run: scenario ${run.scenarioSha256}, plan ${summary.planIdentity}, loadproof ${summary.loadproofVersion}, verdict ${summary.verdict.status.toUpperCase()}. Its folder's manifest.json holds the SHA-256 of every file; the manifest's own SHA-256 was printed when the run ended (the \`evidence:\` line), and \`loadproof verify <folder>\` checks the folder against it.`,

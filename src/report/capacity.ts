@@ -37,7 +37,12 @@ export interface Capacity {
   /** The first step, by rate, whose p95 check failed or could not tell. */
   readonly firstNotHeld: CapacityStep | null;
   /** The first 429 answer's window: its start (model s), phase, offered rate and kinds. */
-  readonly onset429: { readonly startS: number; readonly phase: string | null; readonly offeredRpm: number; readonly kinds: Counts429 } | null;
+  readonly onset429: {
+    readonly startS: number;
+    readonly phase: string | null;
+    readonly offeredRpm: number;
+    readonly kinds: Counts429;
+  } | null;
   readonly findings: number;
 }
 
@@ -49,7 +54,14 @@ export const total429 = (c: Counts429): number => c.rateLimit + c.inFlight + c.o
  */
 export function stepsUp(summary: Summary): boolean {
   const rates = summary.phases.map((p) => p.toRpm);
-  return rates.length >= 3 && rates.every((r, i) => i === 0 || r >= summary.phases[i - 1]!.toRpm && summary.phases[i]!.fromRpm >= summary.phases[i - 1]!.fromRpm) && new Set(rates).size >= 3;
+  return (
+    rates.length >= 3 &&
+    rates.every(
+      (r, i) =>
+        i === 0 || (r >= summary.phases[i - 1]!.toRpm && summary.phases[i]!.fromRpm >= summary.phases[i - 1]!.fromRpm),
+    ) &&
+    new Set(rates).size >= 3
+  );
 }
 
 /** The 429 answers of the given timeline windows, by kind. */
@@ -64,7 +76,8 @@ export function sum429(windows: readonly Window[]): Counts429 {
 }
 
 /** The 429 answers of the windows that start from `fromS` to before `toS` (model s). */
-const answersIn = (summary: Summary, fromS: number, toS: number): Counts429 => sum429(summary.timeline.filter((w) => w.startS >= fromS && w.startS < toS));
+const answersIn = (summary: Summary, fromS: number, toS: number): Counts429 =>
+  sum429(summary.timeline.filter((w) => w.startS >= fromS && w.startS < toS));
 
 /** The capacity a stepping run shows, or undefined when the scenario does not step the rate up. */
 export function capacityOf(summary: Summary): Capacity | undefined {
@@ -72,7 +85,9 @@ export function capacityOf(summary: Summary): Capacity | undefined {
   const shown = (v: number | null | 'unanswered'): number | null => (typeof v === 'number' ? v : null);
   const steps: CapacityStep[] = summary.phases.flatMap((p) =>
     p.bands.map((b) => {
-      const check = summary.verdict.checks.find((c) => c.id === 'latency_p95_target' && c.phase === p.name && c.band === b.band);
+      const check = summary.verdict.checks.find(
+        (c) => c.id === 'latency_p95_target' && c.phase === p.name && c.band === b.band,
+      );
       const sliced = p.bands.length > 1;
       return {
         label: sliced ? `${p.name} (${b.fromRpm}→${b.toRpm} rpm)` : p.name,
@@ -81,7 +96,10 @@ export function capacityOf(summary: Summary): Capacity | undefined {
         toRpm: b.toRpm,
         p50Ms: shown(b.steadyLatencyMs.p50),
         p95Ms: shown(b.steadyLatencyMs.p95),
-        interval: check?.interval === undefined || check.interval === null ? null : [shown(check.interval[0] as number | null), shown(check.interval[1] as number | null)],
+        interval:
+          check?.interval === undefined || check.interval === null
+            ? null
+            : [shown(check.interval[0] as number | null), shown(check.interval[1] as number | null)],
         targetMs: b.p95Ms,
         status: check === undefined ? null : check.status,
         answers429: answersIn(summary, sliced ? b.startS : p.startS, sliced ? b.endS : p.startS + p.durationS),
@@ -93,12 +111,23 @@ export function capacityOf(summary: Summary): Capacity | undefined {
   const held = steps.filter((s) => s.status === 'pass');
   const byRate = [...steps].sort((a, b) => a.toRpm - b.toRpm);
   const onset = summary.timeline.find((w) => total429(w.answers429) > 0);
-  const onsetPhase = onset === undefined ? undefined : summary.phases.find((p) => onset.startS >= p.startS && onset.startS < p.startS + p.durationS);
+  const onsetPhase =
+    onset === undefined
+      ? undefined
+      : summary.phases.find((p) => onset.startS >= p.startS && onset.startS < p.startS + p.durationS);
   return {
     steps,
     heldUpToRpm: held.length === 0 ? null : Math.max(...held.map((s) => s.toRpm)),
     firstNotHeld: byRate.find((s) => s.status === 'fail' || s.status === 'inconclusive') ?? null,
-    onset429: onset === undefined ? null : { startS: onset.startS, phase: onsetPhase?.name ?? null, offeredRpm: onset.offeredRpm, kinds: onset.answers429 },
+    onset429:
+      onset === undefined
+        ? null
+        : {
+            startS: onset.startS,
+            phase: onsetPhase?.name ?? null,
+            offeredRpm: onset.offeredRpm,
+            kinds: onset.answers429,
+          },
     findings: summary.phases.reduce((sum, p) => sum + p.envelope.findings, 0),
   };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { Summary } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { MAX_GROUPS, runCharts } from './charts.js';
@@ -8,7 +9,15 @@ function summary(windows: number): Summary {
   const h = MsHistogram.create();
   for (let i = 1; i <= 100; i++) h.recordMs(i * 10);
   return {
-    phases: [{ name: 'soak', startS: 0, durationS: windows * 10, warmupS: 0, bands: [{ p95Ms: 2500, startS: 0, endS: windows * 10 }] }],
+    phases: [
+      {
+        name: 'soak',
+        startS: 0,
+        durationS: windows * 10,
+        warmupS: 0,
+        bands: [{ p95Ms: 2500, startS: 0, endS: windows * 10 }],
+      },
+    ],
     histograms: { overall: { latency: h.encode() }, phases: [{ latency: h.encode() }] },
     timeline: Array.from({ length: windows }, (_, i) => ({
       startS: i * 10,
@@ -24,7 +33,8 @@ function summary(windows: number): Summary {
 }
 
 const dataset = (s: Summary, chart: string, label: string): { x: number; y: number | null }[] =>
-  ((runCharts(s).find((c) => c.name === chart)!.config as any).data.datasets as any[]).find((d) => d.label === label).data;
+  ((runCharts(s).find((c) => c.name === chart)!.config as any).data.datasets as any[]).find((d) => d.label === label)
+    .data;
 
 describe('the charts', () => {
   it('keep every window of a short run as a point at its middle', () => {
@@ -43,6 +53,8 @@ describe('the charts', () => {
     const refusals = dataset(s, 'rate-and-refusals', '429: rate limit');
     expect(refusals.length).toBeLessThanOrEqual(MAX_GROUPS);
     expect(refusals.reduce((sum, p) => sum + p.y!, 0)).toBe(8640);
-    expect((runCharts(s).find((c) => c.name === 'rate-and-refusals')!.config as any).options.plugins.title.text).toContain('per 180 s');
+    expect(
+      (runCharts(s).find((c) => c.name === 'rate-and-refusals')!.config as any).options.plugins.title.text,
+    ).toContain('per 180 s');
   });
 });

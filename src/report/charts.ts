@@ -19,13 +19,34 @@ export interface ChartSpec {
   readonly config: Record<string, unknown>;
 }
 
-const COLOURS = { p50: '#1f77b4', p95: '#d62728', p99: '#9467bd', target: '#2ca02c', offered: '#7f7f7f', sent: '#1f77b4', rate429: '#ff7f0e', flight429: '#e377c2', other429: '#bcbd22', http504: '#8c564b', max: '#d62728', mean: '#1f77b4' };
+const COLOURS = {
+  p50: '#1f77b4',
+  p95: '#d62728',
+  p99: '#9467bd',
+  target: '#2ca02c',
+  offered: '#7f7f7f',
+  sent: '#1f77b4',
+  rate429: '#ff7f0e',
+  flight429: '#e377c2',
+  other429: '#bcbd22',
+  http504: '#8c564b',
+  max: '#d62728',
+  mean: '#1f77b4',
+};
 
 type Point = { x: number; y: number | null };
 
-const axis = (text: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({ title: { display: true, text }, ...extra });
+const axis = (text: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+  title: { display: true, text },
+  ...extra,
+});
 const timeAxis = axis('time since the run start (s, model time)', { type: 'linear', min: 0 });
-const line = (label: string, data: Point[], colour: string, extra: Record<string, unknown> = {}): Record<string, unknown> => ({
+const line = (
+  label: string,
+  data: Point[],
+  colour: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> => ({
   type: 'line',
   label,
   data,
@@ -38,7 +59,13 @@ const line = (label: string, data: Point[], colour: string, extra: Record<string
 });
 const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
-function chart(name: string, title: string, datasets: Record<string, unknown>[], scales: Record<string, unknown>, extra: Record<string, unknown> = {}): ChartSpec {
+function chart(
+  name: string,
+  title: string,
+  datasets: Record<string, unknown>[],
+  scales: Record<string, unknown>,
+  extra: Record<string, unknown> = {},
+): ChartSpec {
   return {
     name,
     title,
@@ -63,7 +90,8 @@ function chart(name: string, title: string, datasets: Record<string, unknown>[],
  */
 export const MAX_GROUPS = 500;
 const windowsPerGroup = (summary: Summary): number => Math.max(1, Math.ceil(summary.timeline.length / MAX_GROUPS));
-const windowSOf = (summary: Summary): number => (summary.timeline.length > 1 ? summary.timeline[1]!.startS - summary.timeline[0]!.startS : 10);
+const windowSOf = (summary: Summary): number =>
+  summary.timeline.length > 1 ? summary.timeline[1]!.startS - summary.timeline[0]!.startS : 10;
 
 /**
  * A line's points at each window's middle; past MAX_GROUPS windows, the lowest and the highest of each
@@ -94,7 +122,10 @@ function perGroup(summary: Summary, value: (w: Summary['timeline'][number]) => n
   const points: Point[] = [];
   for (let i = 0; i < summary.timeline.length; i += group) {
     const slice = summary.timeline.slice(i, i + group);
-    points.push({ x: slice[0]!.startS + (slice.length * windowSOf(summary)) / 2, y: slice.reduce((sum, w) => sum + value(w), 0) });
+    points.push({
+      x: slice[0]!.startS + (slice.length * windowSOf(summary)) / 2,
+      y: slice.reduce((sum, w) => sum + value(w), 0),
+    });
   }
   return points;
 }
@@ -115,9 +146,21 @@ function latencyOverTime(summary: Summary): ChartSpec {
     'latency-over-time',
     'Latency per window (intended send → answer)',
     [
-      line('p50', perWindow(summary, (w) => numberOrNull(w.latencyMs.p50)), COLOURS.p50),
-      line('p95', perWindow(summary, (w) => numberOrNull(w.latencyMs.p95)), COLOURS.p95),
-      line('p99', perWindow(summary, (w) => numberOrNull(w.latencyMs.p99)), COLOURS.p99),
+      line(
+        'p50',
+        perWindow(summary, (w) => numberOrNull(w.latencyMs.p50)),
+        COLOURS.p50,
+      ),
+      line(
+        'p95',
+        perWindow(summary, (w) => numberOrNull(w.latencyMs.p95)),
+        COLOURS.p95,
+      ),
+      line(
+        'p99',
+        perWindow(summary, (w) => numberOrNull(w.latencyMs.p99)),
+        COLOURS.p99,
+      ),
       line("p95 target (the spec's band, steady state)", target, COLOURS.target, { borderDash: [8, 4] }),
     ],
     { x: timeAxis, y: axis('latency (ms)', { min: 0 }) },
@@ -127,7 +170,11 @@ function latencyOverTime(summary: Summary): ChartSpec {
 /** Offered and sent rate, with 429s by kind and 504s per window stacked beneath. */
 function rateAndRefusals(summary: Summary): ChartSpec {
   const barS = windowSOf(summary) * windowsPerGroup(summary);
-  const bar = (label: string, value: (w: Summary['timeline'][number]) => number, colour: string): Record<string, unknown> => ({
+  const bar = (
+    label: string,
+    value: (w: Summary['timeline'][number]) => number,
+    colour: string,
+  ): Record<string, unknown> => ({
     type: 'bar',
     label,
     data: perGroup(summary, value),
@@ -141,8 +188,18 @@ function rateAndRefusals(summary: Summary): ChartSpec {
     'rate-and-refusals',
     `Offered and sent rate; 429 and 504 answers per ${barS} s`,
     [
-      line('offered (requests/min)', perWindow(summary, (w) => w.offeredRpm), COLOURS.offered, { borderDash: [6, 3], yAxisID: 'rate' }),
-      line('sent (requests/min)', perWindow(summary, (w) => w.sentRpm), COLOURS.sent, { yAxisID: 'rate' }),
+      line(
+        'offered (requests/min)',
+        perWindow(summary, (w) => w.offeredRpm),
+        COLOURS.offered,
+        { borderDash: [6, 3], yAxisID: 'rate' },
+      ),
+      line(
+        'sent (requests/min)',
+        perWindow(summary, (w) => w.sentRpm),
+        COLOURS.sent,
+        { yAxisID: 'rate' },
+      ),
       bar('429: rate limit', (w) => w.answers429.rateLimit, COLOURS.rate429),
       bar('429: in flight', (w) => w.answers429.inFlight, COLOURS.flight429),
       bar('429: other', (w) => w.answers429.other, COLOURS.other429),
@@ -151,30 +208,71 @@ function rateAndRefusals(summary: Summary): ChartSpec {
     // Two panels on one x axis: the rates above, the refusals beneath (chart.js stacks the y scales, the first from the bottom).
     {
       x: { ...timeAxis, stacked: true },
-      answers: axis('answers (count)', { position: 'left', min: 0, stacked: true, stack: 'panels', stackWeight: 1, offset: true, ticks: { precision: 0 } }),
+      answers: axis('answers (count)', {
+        position: 'left',
+        min: 0,
+        stacked: true,
+        stack: 'panels',
+        stackWeight: 1,
+        offset: true,
+        ticks: { precision: 0 },
+      }),
       rate: axis('rate (requests/min)', { position: 'left', min: 0, stack: 'panels', stackWeight: 2, offset: true }),
     },
   );
 }
 
 /** Percentiles plotted as HdrHistogram's plotter does: x = 1 / (1 − p) on a log scale, so the tail gets room. */
-const PERCENTILES = [0, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 92.5, 95, 96, 97, 97.5, 98, 98.5, 99, 99.25, 99.5, 99.75, 99.9, 99.95, 99.99, 100];
+const PERCENTILES = [
+  0, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 92.5, 95, 96, 97, 97.5, 98, 98.5, 99, 99.25, 99.5, 99.75, 99.9, 99.95,
+  99.99, 100,
+];
 
 function latencyDistribution(summary: Summary): ChartSpec {
   const curve = (encoded: string): Point[] => {
     const h = MsHistogram.decode(encoded);
     if (h.count === 0) return [];
     // The last point sits one step past 99.99 % (the maximum has no finite 1 / (1 − p)).
-    return PERCENTILES.map((p) => ({ x: p === 100 ? 100_000 : 1 / (1 - p / 100), y: p === 0 ? h.rankMs(1) : h.percentileMs(p) }));
+    return PERCENTILES.map((p) => ({
+      x: p === 100 ? 100_000 : 1 / (1 - p / 100),
+      y: p === 0 ? h.rankMs(1) : h.percentileMs(p),
+    }));
   };
-  const palette = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+  const palette = [
+    '#1f77b4',
+    '#ff7f0e',
+    '#2ca02c',
+    '#d62728',
+    '#9467bd',
+    '#8c564b',
+    '#e377c2',
+    '#7f7f7f',
+    '#bcbd22',
+    '#17becf',
+  ];
   const datasets = [
     line('all requests', curve(summary.histograms.overall.latency), '#000000', { borderWidth: 3 }),
-    ...summary.phases.slice(0, palette.length).map((p, i) => line(`phase ${p.name}`, curve(summary.histograms.phases[i]!.latency), palette[i]!, { borderWidth: 1.5 })),
+    ...summary.phases
+      .slice(0, palette.length)
+      .map((p, i) =>
+        line(`phase ${p.name}`, curve(summary.histograms.phases[i]!.latency), palette[i]!, { borderWidth: 1.5 }),
+      ),
   ];
-  const tickLabels: Record<string, string> = { 1: '0 %', 10: '90 %', 100: '99 %', 1000: '99.9 %', 10000: '99.99 %', 100000: 'max' };
+  const tickLabels: Record<string, string> = {
+    1: '0 %',
+    10: '90 %',
+    100: '99 %',
+    1000: '99.9 %',
+    10000: '99.99 %',
+    100000: 'max',
+  };
   return chart('latency-distribution', 'Latency by percentile (every answer, intended send → answer)', datasets, {
-    x: axis('percentile (log scale of 1 / (1 − p))', { type: 'logarithmic', min: 1, max: 100_000, ticks: { callbackLabels: tickLabels } }),
+    x: axis('percentile (log scale of 1 / (1 − p))', {
+      type: 'logarithmic',
+      min: 1,
+      max: 100_000,
+      ticks: { callbackLabels: tickLabels },
+    }),
     y: axis('latency (ms)', { min: 0 }),
   });
 }
@@ -183,7 +281,19 @@ function inFlightOverTime(summary: Summary): ChartSpec {
   return chart(
     'in-flight',
     'Requests in flight (sent, not yet answered or given up)',
-    [line('most at once in the window', perWindow(summary, (w) => w.inFlight.max), COLOURS.max, { stepped: 'middle' }), line('mean over the window', perWindow(summary, (w) => w.inFlight.mean), COLOURS.mean)],
+    [
+      line(
+        'most at once in the window',
+        perWindow(summary, (w) => w.inFlight.max),
+        COLOURS.max,
+        { stepped: 'middle' },
+      ),
+      line(
+        'mean over the window',
+        perWindow(summary, (w) => w.inFlight.mean),
+        COLOURS.mean,
+      ),
+    ],
     { x: timeAxis, y: axis('requests in flight (count)', { min: 0, ticks: { precision: 0 } }) },
   );
 }
@@ -191,11 +301,24 @@ function inFlightOverTime(summary: Summary): ChartSpec {
 function sendLagOverTime(summary: Summary): ChartSpec {
   return chart(
     'send-lag',
-    "Send lag: how late the generator put each request on the wire (model ms)",
+    'Send lag: how late the generator put each request on the wire (model ms)',
     [
-      line('p50', perWindow(summary, (w) => numberOrNull(w.sendLagMs.p50)), COLOURS.p50),
-      line('p99', perWindow(summary, (w) => numberOrNull(w.sendLagMs.p99)), COLOURS.p99),
-      line('max', perWindow(summary, (w) => numberOrNull(w.sendLagMs.max)), COLOURS.max, { borderDash: [4, 3] }),
+      line(
+        'p50',
+        perWindow(summary, (w) => numberOrNull(w.sendLagMs.p50)),
+        COLOURS.p50,
+      ),
+      line(
+        'p99',
+        perWindow(summary, (w) => numberOrNull(w.sendLagMs.p99)),
+        COLOURS.p99,
+      ),
+      line(
+        'max',
+        perWindow(summary, (w) => numberOrNull(w.sendLagMs.max)),
+        COLOURS.max,
+        { borderDash: [4, 3] },
+      ),
     ],
     { x: timeAxis, y: axis('send lag (ms, model time)', { min: 0 }) },
   );
@@ -203,16 +326,42 @@ function sendLagOverTime(summary: Summary): ChartSpec {
 
 /** A stepping run's latency against the offered rate: each step's p50 and p95 with its 95 % interval, and its target. */
 function latencyVsRate(capacity: Capacity): ChartSpec {
-  const at = (f: (s: Capacity['steps'][number]) => number | null | undefined): Point[] => capacity.steps.map((s) => ({ x: (s.fromRpm + s.toRpm) / 2, y: f(s) ?? null }));
+  const at = (f: (s: Capacity['steps'][number]) => number | null | undefined): Point[] =>
+    capacity.steps.map((s) => ({ x: (s.fromRpm + s.toRpm) / 2, y: f(s) ?? null }));
   return chart(
     'latency-vs-rate',
     'Latency against the offered rate (each step, steady state)',
     [
-      line('p50', at((s) => s.p50Ms), COLOURS.p50, { pointRadius: 3 }),
-      line('p95', at((s) => s.p95Ms), COLOURS.p95, { pointRadius: 4 }),
-      line('p95, 95 % interval: upper end', at((s) => s.interval?.[1]), COLOURS.p95, { borderDash: [3, 3], borderWidth: 1 }),
-      line('p95, 95 % interval: lower end', at((s) => s.interval?.[0]), COLOURS.p95, { borderDash: [3, 3], borderWidth: 1 }),
-      line("p95 target (the spec's band)", at((s) => s.targetMs), COLOURS.target, { borderDash: [8, 4], stepped: 'middle' }),
+      line(
+        'p50',
+        at((s) => s.p50Ms),
+        COLOURS.p50,
+        { pointRadius: 3 },
+      ),
+      line(
+        'p95',
+        at((s) => s.p95Ms),
+        COLOURS.p95,
+        { pointRadius: 4 },
+      ),
+      line(
+        'p95, 95 % interval: upper end',
+        at((s) => s.interval?.[1]),
+        COLOURS.p95,
+        { borderDash: [3, 3], borderWidth: 1 },
+      ),
+      line(
+        'p95, 95 % interval: lower end',
+        at((s) => s.interval?.[0]),
+        COLOURS.p95,
+        { borderDash: [3, 3], borderWidth: 1 },
+      ),
+      line(
+        "p95 target (the spec's band)",
+        at((s) => s.targetMs),
+        COLOURS.target,
+        { borderDash: [8, 4], stepped: 'middle' },
+      ),
     ],
     { x: axis('offered rate (requests/min)', { type: 'linear' }), y: axis('latency (ms)', { min: 0 }) },
   );

@@ -1,5 +1,5 @@
 /** What a report takes (the run folder's summary, run record and scenario) and what it says, for report.md and report.html to render. */
-import type { RunRecord, Summary, BaselineComparison } from '../judge/index.js';
+import type { BaselineComparison, RunRecord, Summary } from '../judge/index.js';
 import type { Scenario } from '../scenario/index.js';
 import type { ChartSpec } from './charts.js';
 
@@ -34,7 +34,13 @@ export interface ReportContent {
   readonly evidence: readonly string[];
   readonly guard: ReportTable;
   /** Against the baseline (`run --baseline`): what it was, the table, the rule, the outcome, the findings and notes. */
-  readonly baseline?: { readonly intro: string; readonly table: ReportTable; readonly rule: string; readonly outcome: string; readonly lines: readonly string[] };
+  readonly baseline?: {
+    readonly intro: string;
+    readonly table: ReportTable;
+    readonly rule: string;
+    readonly outcome: string;
+    readonly lines: readonly string[];
+  };
   readonly charts: readonly ChartSpec[];
   /** Whether charts/*.png were drawn (not with --no-charts): report.md shows them or says how to draw them. */
   readonly pngCharts: boolean;

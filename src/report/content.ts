@@ -6,14 +6,14 @@
  * A pure function of summary.json, run.json and the scenario copy, so `loadproof report` rebuilds it
  * from the run folder. It states only what the run measured.
  */
-import type { ReportContent, ReportInput } from './content-types.js';
-import { runCharts } from './charts.js';
-import { phaseRows } from './phase-table.js';
-import { evidence } from './evidence-section.js';
-import { identity } from './identity-section.js';
 import { baselineSection } from './baseline-section.js';
 import { capacitySections } from './capacity-section.js';
+import { runCharts } from './charts.js';
+import type { ReportContent, ReportInput } from './content-types.js';
 import { deidSection } from './deid-section.js';
+import { evidence } from './evidence-section.js';
+import { identity } from './identity-section.js';
+import { phaseRows } from './phase-table.js';
 
 export function reportContent(input: ReportInput): ReportContent {
   const { summary } = input;
@@ -23,13 +23,31 @@ export function reportContent(input: ReportInput): ReportContent {
     phasesNote:
       "Rates in requests a minute. Latency from the intended send time to the answer, answers other than 429, steady state (after each phase's warm-up); p95 with its 95 % interval (one side only when too few requests bound the other).",
     phases: {
-      head: ['Phase', 'Offered', 'Achieved', 'Requests', '2xx', '429', '504', 'Errors', 'p50', 'p95 (95 % interval)', 'p99', 'Target p95', 'Verdict'],
+      head: [
+        'Phase',
+        'Offered',
+        'Achieved',
+        'Requests',
+        '2xx',
+        '429',
+        '504',
+        'Errors',
+        'p50',
+        'p95 (95 % interval)',
+        'p99',
+        'Target p95',
+        'Verdict',
+      ],
       rows: phaseRows(summary),
       numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
     },
     reasons: summary.verdict.reasons,
     evidence: evidence(summary, summary.target.kind === 'real'),
-    guard: { head: ['Rule', 'Status', 'What it found'], rows: summary.guard.checks.map((c) => [c.rule, c.status, c.message]), numeric: [] },
+    guard: {
+      head: ['Rule', 'Status', 'What it found'],
+      rows: summary.guard.checks.map((c) => [c.rule, c.status, c.message]),
+      numeric: [],
+    },
     ...(input.comparison === undefined ? {} : { baseline: baselineSection(input.comparison) }),
     ...capacitySections(input),
     ...(summary.deid === null ? {} : { deid: deidSection(summary.deid) }),

@@ -10,11 +10,11 @@ type Check = Summary['verdict']['checks'][number];
 type Window = Summary['timeline'][number];
 
 /** The phase a time (model s from the start) falls in. */
-const phaseAt = (summary: Summary, startS: number): Phase | undefined => summary.phases.find((p) => startS >= p.startS && startS < p.startS + p.durationS);
+const phaseAt = (summary: Summary, startS: number): Phase | undefined =>
+  summary.phases.find((p) => startS >= p.startS && startS < p.startS + p.durationS);
 
 /** The first timeline window in which a 429 answer came (any attempt, a retried one included), or undefined. */
 const first429 = (summary: Summary): Window | undefined => summary.timeline.find((w) => total429(w.answers429) > 0);
-
 
 /**
  * Facts only, each from the summary, in short paragraphs: what was sent and where, the documented limits
@@ -26,7 +26,10 @@ export function evidence(summary: Summary, real: boolean): string[] {
   const scope = [
     `The run planned ${plural(summary.counts.planned, 'request')} over ${formatDuration(summary.modelDurationS * 1000)}${model}, offered at up to ${peakOfferedRpm(summary)} requests a minute (first attempts; retries come on top), and sent ${o.sent}${o.sentOfPlanned === null ? '' : ` (${(o.sentOfPlanned * 100).toFixed(1)} % of the plan)`}.`,
   ];
-  if (!real) scope.push(`Its target was ${targetText(summary)}, not the service: it shows how the scenario and loadproof behave, and says nothing of the service itself.`);
+  if (!real)
+    scope.push(
+      `Its target was ${targetText(summary)}, not the service: it shows how the scenario and loadproof behave, and says nothing of the service itself.`,
+    );
 
   const limits = summary.guard.limits;
   const refusals = [
@@ -37,16 +40,20 @@ export function evidence(summary: Summary, real: boolean): string[] {
   else {
     const phase = phaseAt(summary, w.startS);
     const all429 = sum429(summary.timeline);
-    const windowMs = summary.timeline.length > 1 ? (summary.timeline[1]!.startS - summary.timeline[0]!.startS) * 1000 : 10_000;
-    const envelope = summary.phases.reduce((acc, p) => ({ findings: acc.findings + p.envelope.findings, edge: acc.edge + p.envelope.edge }), { findings: 0, edge: 0 });
+    const windowMs =
+      summary.timeline.length > 1 ? (summary.timeline[1]!.startS - summary.timeline[0]!.startS) * 1000 : 10_000;
+    const envelope = summary.phases.reduce(
+      (acc, p) => ({ findings: acc.findings + p.envelope.findings, edge: acc.edge + p.envelope.edge }),
+      { findings: 0, edge: 0 },
+    );
     refusals.push(
       `The first 429 came ${formatDuration(w.startS * 1000)} into the run${phase === undefined ? '' : ` (phase ${phase.name})`}, when the offered rate was ${w.offeredRpm} requests a minute: ${kindsOf429(w.answers429)} in that ${formatDuration(windowMs)} window.`,
       `In all ${plural(total429(all429), 'answer')} ${total429(all429) === 1 ? 'was' : 'were'} 429 (${kindsOf429(all429)}); ${plural(o.outcomes.http_429, 'request')} ended with one (not retried, or out of attempts).`,
       summary.phases.some((p) => p.envelope.shared === true)
-        ? 'In a shard they are not judged: the service\'s bucket was shared with the other shards\' requests, which this shard did not see; `loadproof merge` judges every 429 against it.'
+        ? "In a shard they are not judged: the service's bucket was shared with the other shards' requests, which this shard did not see; `loadproof merge` judges every 429 against it."
         : envelope.findings === 0
-        ? `None came on a request the documented limits clearly allow${envelope.edge > 0 ? ` (${envelope.edge} came within the margin of the limit, where neither side can be blamed)` : ''}.`
-        : `${envelope.findings} came on requests the documented limits clearly allow: a finding against the service.`,
+          ? `None came on a request the documented limits clearly allow${envelope.edge > 0 ? ` (${envelope.edge} came within the margin of the limit, where neither side can be blamed)` : ''}.`
+          : `${envelope.findings} came on requests the documented limits clearly allow: a finding against the service.`,
     );
   }
 
@@ -55,7 +62,10 @@ export function evidence(summary: Summary, real: boolean): string[] {
   const failed = p95.filter((c) => c.status === 'fail');
   const unsure = p95.filter((c) => c.status === 'inconclusive');
   const where = (c: Check): string => `${c.phase}${c.band === undefined ? '' : ` (${c.band} band)`}`;
-  if (p95.length > 0 && failed.length === 0 && unsure.length === 0) latency.push('Every p95 was under its documented target: for each, the upper end of its 95 % interval is under the target.');
+  if (p95.length > 0 && failed.length === 0 && unsure.length === 0)
+    latency.push(
+      'Every p95 was under its documented target: for each, the upper end of its 95 % interval is under the target.',
+    );
   for (const c of failed) latency.push(`${where(c)}: ${c.reason}: over the documented target.`);
   for (const c of unsure) latency.push(`${where(c)}: ${c.reason}: not enough to say.`);
   const failures = errorsOf(o);
@@ -66,15 +76,21 @@ export function evidence(summary: Summary, real: boolean): string[] {
   );
   // Named apart: an answer too large to read says something is wrong with the service (or what answers for it), not with the network.
   const tooLarge = o.errors.too_large ?? 0;
-  if (tooLarge > 0) latency.push(`${plural(tooLarge, 'answer')} larger than loadproof reads (too_large: over the answer-size cap, not read on, the connection closed) counted among them.`);
+  if (tooLarge > 0)
+    latency.push(
+      `${plural(tooLarge, 'answer')} larger than loadproof reads (too_large: over the answer-size cap, not read on, the connection closed) counted among them.`,
+    );
 
   const generator: string[] = [];
   const lag = summary.generator.sendLagWallMs;
-  if (lag.p99 !== null) generator.push(`The generator sent on schedule within ${lag.p99.toFixed(1)} ms (p99 of its send lag, wall time). Latency runs from the intended send time, so its lag is counted, never hidden.`);
+  if (lag.p99 !== null)
+    generator.push(
+      `The generator sent on schedule within ${lag.p99.toFixed(1)} ms (p99 of its send lag, wall time). Latency runs from the intended send time, so its lag is counted, never hidden.`,
+    );
   generator.push(...summary.verdict.notes);
   return [scope, refusals, latency, generator].filter((p) => p.length > 0).map((p) => p.join(' '));
 }
 
 /** The highest rate the plan offered (first attempts), requests a minute: a ramp's top included. */
-const peakOfferedRpm = (summary: Summary): number => Math.max(0, ...summary.phases.map((p) => Math.max(p.fromRpm, p.toRpm)));
-
+const peakOfferedRpm = (summary: Summary): number =>
+  Math.max(0, ...summary.phases.map((p) => Math.max(p.fromRpm, p.toRpm)));

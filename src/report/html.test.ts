@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import type { ReportContent } from './content-types.js';
 import { htmlText, reportHtml, scriptText } from './html.js';
 
@@ -10,7 +11,13 @@ const content = (over: Partial<ReportContent> = {}): ReportContent => ({
   reasons: ['p(95) 3.00s > 2.50s'],
   evidence: ['First `paragraph`.', 'Second <b>not bold</b>.'],
   guard: { head: ['Rule', 'Status', 'What it found'], rows: [['target', 'ok', 'loopback']], numeric: [] },
-  charts: [{ name: 'c1', title: 'One </script><script>alert(1)</script>', config: { type: 'line', data: { datasets: [{ label: '</script>', data: [] }] }, options: {} } }],
+  charts: [
+    {
+      name: 'c1',
+      title: 'One </script><script>alert(1)</script>',
+      config: { type: 'line', data: { datasets: [{ label: '</script>', data: [] }] }, options: {} },
+    },
+  ],
   pngCharts: true,
   files: 'see `manifest.json`',
   ...over,
@@ -39,8 +46,13 @@ describe('report.html', () => {
     expect(html.includes('aria-label="One &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt;"')).toBe(true);
     expect(html.includes('Second &lt;b&gt;not bold&lt;/b&gt;.'), 'Second &lt;b&gt;not bold&lt;/b&gt;.').toBe(true);
     expect(html.includes('<td class="num">1.00s</td>'), '<td class="num">1.00s</td>').toBe(true);
-    expect(html.includes('<canvas id="chart-c1" width="1000" height="460"'), '<canvas id="chart-c1" width="1000" height="460"').toBe(true);
-    expect(html.includes('<span class="verdict-fail">FAIL</span>'), '<span class="verdict-fail">FAIL</span>').toBe(true);
+    expect(
+      html.includes('<canvas id="chart-c1" width="1000" height="460"'),
+      '<canvas id="chart-c1" width="1000" height="460"',
+    ).toBe(true);
+    expect(html.includes('<span class="verdict-fail">FAIL</span>'), '<span class="verdict-fail">FAIL</span>').toBe(
+      true,
+    );
     // chart.js itself is in the page.
     expect(/Chart\.js v4/.test(html)).toBe(true);
   });

@@ -7,11 +7,19 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { ReportContent, ReportTable } from './content-types.js';
+
 import { CHART_HEIGHT, CHART_WIDTH } from './charts.js';
+import type { ReportContent, ReportTable } from './content-types.js';
 
 // What a browser would act on or XML forbids: control characters (tab and line breaks aside) and the bidirectional overrides.
-const escapeHtml = (text: string): string => text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (text: string): string =>
+  text
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 
 /** Text as HTML: the five special characters escaped, then `code` spans (the content's only markup). */
 export function htmlText(text: string): string {
@@ -20,21 +28,33 @@ export function htmlText(text: string): string {
 
 /** Text inside a <script> element: no `</script`, `<!--` or U+2028/2029 can end or break it. */
 export function scriptText(text: string): string {
-  return text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return text
+    .replace(/<\/(script)/gi, '<\\/$1')
+    .replace(/<!--/g, '<\\!--')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** JSON inside a <script type="application/json">: `<` as \u003c, so no tag can start in it. */
-const scriptJson = (value: unknown): string => JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+const scriptJson = (value: unknown): string =>
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 let chartJs: string | undefined;
 /** chart.js's browser build, from the installed package. */
 function chartJsSource(): string {
-  chartJs ??= readFileSync(join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'), 'utf8');
+  chartJs ??= readFileSync(
+    join(dirname(createRequire(import.meta.url).resolve('chart.js')), 'chart.umd.min.js'),
+    'utf8',
+  );
   return chartJs;
 }
 
 function table(t: ReportTable, className: string): string {
-  const cells = (row: readonly string[], tag: 'th' | 'td'): string => row.map((c, i) => `<${tag}${t.numeric.includes(i) ? ' class="num"' : ''}>${htmlText(c)}</${tag}>`).join('');
+  const cells = (row: readonly string[], tag: 'th' | 'td'): string =>
+    row.map((c, i) => `<${tag}${t.numeric.includes(i) ? ' class="num"' : ''}>${htmlText(c)}</${tag}>`).join('');
   const head = t.head.every((h) => h === '') ? '' : `<thead><tr>${cells(t.head, 'th')}</tr></thead>`;
   return `<table class="${className}">${head}<tbody>${t.rows.map((r) => `<tr>${cells(r, 'td')}</tr>`).join('')}</tbody></table>`;
 }
@@ -96,11 +116,26 @@ export function reportHtml(c: ReportContent): string {
     '<h2>Results by phase</h2>',
     `<p>${htmlText(c.phasesNote)}</p>`,
     table(c.phases, 'phases'),
-    ...(c.reasons.length > 0 ? ['<p><strong>Why:</strong></p>', `<ul>${c.reasons.map((r) => `<li>${htmlText(r)}</li>`).join('')}</ul>`] : []),
+    ...(c.reasons.length > 0
+      ? ['<p><strong>Why:</strong></p>', `<ul>${c.reasons.map((r) => `<li>${htmlText(r)}</li>`).join('')}</ul>`]
+      : []),
     '<h2>Evidence</h2>',
     ...c.evidence.map((p) => `<p>${htmlText(p)}</p>`),
-    ...(c.deid === undefined ? [] : ['<h2>De-identification chain</h2>', `<p>${htmlText(c.deid.intro)}</p>`, table(c.deid.table, 'deid'), `<ul>${c.deid.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`]),
-    ...(c.capacity === undefined ? [] : ['<h2>Capacity</h2>', table(c.capacity.table, 'capacity'), `<ul>${c.capacity.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`]),
+    ...(c.deid === undefined
+      ? []
+      : [
+          '<h2>De-identification chain</h2>',
+          `<p>${htmlText(c.deid.intro)}</p>`,
+          table(c.deid.table, 'deid'),
+          `<ul>${c.deid.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`,
+        ]),
+    ...(c.capacity === undefined
+      ? []
+      : [
+          '<h2>Capacity</h2>',
+          table(c.capacity.table, 'capacity'),
+          `<ul>${c.capacity.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`,
+        ]),
     ...(c.baseline === undefined
       ? []
       : [
@@ -109,16 +144,26 @@ export function reportHtml(c: ReportContent): string {
           table(c.baseline.table, 'baseline'),
           `<p>${htmlText(c.baseline.rule)}</p>`,
           `<p><strong>${htmlText(c.baseline.outcome)}.</strong></p>`,
-          ...(c.baseline.lines.length > 0 ? [`<ul>${c.baseline.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`] : []),
+          ...(c.baseline.lines.length > 0
+            ? [`<ul>${c.baseline.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`]
+            : []),
         ]),
     '<h2>Safety checks before the run</h2>',
     table(c.guard, 'guard'),
     '<h2>Charts</h2>',
     '<p>Hover a chart for its values; click a legend entry to hide or show its series.</p>',
-    ...c.charts.map((chart) => `<figure><canvas id="chart-${htmlText(chart.name)}" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" role="img" aria-label="${htmlText(chart.title)}"></canvas></figure>`),
+    ...c.charts.map(
+      (chart) =>
+        `<figure><canvas id="chart-${htmlText(chart.name)}" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" role="img" aria-label="${htmlText(chart.title)}"></canvas></figure>`,
+    ),
     '<h2>Files</h2>',
     `<p>${htmlText(c.files)}</p>`,
-    ...(c.brief === undefined ? [] : ['<h2>Limit-increase brief</h2>', `<blockquote>${c.brief.map((p) => `<p>${htmlText(p)}</p>`).join('')}</blockquote>`]),
+    ...(c.brief === undefined
+      ? []
+      : [
+          '<h2>Limit-increase brief</h2>',
+          `<blockquote>${c.brief.map((p) => `<p>${htmlText(p)}</p>`).join('')}</blockquote>`,
+        ]),
     `<script type="application/json" id="loadproof-charts">${scriptJson(charts)}</script>`,
     `<script>${scriptText(chartJsSource())}</script>`,
     `<script>${PAGE_SCRIPT}</script>`,

@@ -1,6 +1,6 @@
 /** The identity table: what was run, where, when, by which version, with which texts. */
-import { formatDuration } from '../scenario/index.js';
 import type { Summary } from '../judge/index.js';
+import { formatDuration } from '../scenario/index.js';
 import type { ReportInput } from './content-types.js';
 import { plural, utc } from './figure-text.js';
 import { targetText } from './target-text.js';
@@ -10,23 +10,70 @@ export function identity({ summary, run, scenario }: ReportInput): string[][] {
   const wall = (Date.parse(summary.endedAt ?? summary.reportedAt) - Date.parse(summary.startedAt)) / 1000;
   const host = run.host;
   const rows: string[][] = [
-    ['Verdict', `${summary.verdict.status.toUpperCase()} (exit ${summary.exitCode})${summary.partial ? ' — partial: the run did not end normally' : ''}`],
-    ...(!summary.shard ? [] : [['Shard', `${summary.shard.index} of ${summary.shard.count}: the arrivals whose seq ≡ ${summary.shard.index} (mod ${summary.shard.count}). Its counts, rates and verdict are of its share only, and its 429s are not judged (the service's bucket was shared); the test's verdict is \`loadproof merge\`'s, over every shard`]]),
-    ...(!summary.mergedFrom ? [] : [['Merged from', `${summary.mergedFrom.length} shards (${summary.mergedFrom.map((m) => m.index).join(', ')}), judged again over all their events${!summary.startAt ? '' : `, from the common start ${utc(summary.startAt)}`}`]]),
+    [
+      'Verdict',
+      `${summary.verdict.status.toUpperCase()} (exit ${summary.exitCode})${summary.partial ? ' — partial: the run did not end normally' : ''}`,
+    ],
+    ...(!summary.shard
+      ? []
+      : [
+          [
+            'Shard',
+            `${summary.shard.index} of ${summary.shard.count}: the arrivals whose seq ≡ ${summary.shard.index} (mod ${summary.shard.count}). Its counts, rates and verdict are of its share only, and its 429s are not judged (the service's bucket was shared); the test's verdict is \`loadproof merge\`'s, over every shard`,
+          ],
+        ]),
+    ...(!summary.mergedFrom
+      ? []
+      : [
+          [
+            'Merged from',
+            `${summary.mergedFrom.length} shards (${summary.mergedFrom.map((m) => m.index).join(', ')}), judged again over all their events${!summary.startAt ? '' : `, from the common start ${utc(summary.startAt)}`}`,
+          ],
+        ]),
     ['Environment', targetText(summary)],
     ['Scenario', `${summary.scenario} — ${summary.description}`],
     ['Scenario file', `${run.scenarioFile} (copy of ${run.scenarioSource}), ${run.scenarioSha256}`],
     ['Plan', `${summary.counts.planned} requests, ${summary.planIdentity}`],
     ['Texts sent', payloadText(summary.payload)],
-    ...(!summary.startAt ? [] : [['Start', `--start-at ${utc(summary.startAt)}${summary.startLateMs == null ? '' : summary.startLateMs === 0 ? ', on time' : `, ${summary.startLateMs} ms late (in the send lag)`}`]]),
-    ['Run window', `${utc(summary.startedAt)} – ${summary.endedAt === null ? 'not ended' : utc(summary.endedAt)} (${formatDuration(wall * 1000)} of wall time)`],
-    ['Time scale', summary.timeScale === 1 ? '1 (real time)' : `${summary.timeScale} (against the mock: every time here is model time)`],
+    ...(!summary.startAt
+      ? []
+      : [
+          [
+            'Start',
+            `--start-at ${utc(summary.startAt)}${summary.startLateMs == null ? '' : summary.startLateMs === 0 ? ', on time' : `, ${summary.startLateMs} ms late (in the send lag)`}`,
+          ],
+        ]),
+    [
+      'Run window',
+      `${utc(summary.startedAt)} – ${summary.endedAt === null ? 'not ended' : utc(summary.endedAt)} (${formatDuration(wall * 1000)} of wall time)`,
+    ],
+    [
+      'Time scale',
+      summary.timeScale === 1
+        ? '1 (real time)'
+        : `${summary.timeScale} (against the mock: every time here is model time)`,
+    ],
     ['loadproof', `${summary.loadproofVersion} (judged by ${summary.judgedBy})`],
   ];
-  if (host !== undefined) rows.push(['Host', `Node ${host.node}, ${host.os}, ${host.cpu}${host.gitCommit === null ? '' : `, git commit ${host.gitCommit}`}`], ['Command', host.commandLine.join(' ')]);
+  if (host !== undefined)
+    rows.push(
+      [
+        'Host',
+        `Node ${host.node}, ${host.os}, ${host.cpu}${host.gitCommit === null ? '' : `, git commit ${host.gitCommit}`}`,
+      ],
+      ['Command', host.commandLine.join(' ')],
+    );
   rows.push(
-    ['Advance notice', notice === undefined ? 'none given' : `announced ${notice.announcedOn}, reference ${notice.reference}${notice.window === undefined ? '' : `, window ${notice.window.start} – ${notice.window.end}`}`],
-    ['Coordination', scenario.coordination === undefined ? 'none given' : `reference ${scenario.coordination.reference}`],
+    [
+      'Advance notice',
+      notice === undefined
+        ? 'none given'
+        : `announced ${notice.announcedOn}, reference ${notice.reference}${notice.window === undefined ? '' : `, window ${notice.window.start} – ${notice.window.end}`}`,
+    ],
+    [
+      'Coordination',
+      scenario.coordination === undefined ? 'none given' : `reference ${scenario.coordination.reference}`,
+    ],
   );
   return rows;
 }
@@ -44,6 +91,9 @@ function payloadText(p: Summary['payload']): string {
     p.characters === null || p.estimatedTokens === null
       ? 'none sent'
       : `${p.characters.min}–${p.characters.max} characters (mean ${Math.round(p.characters.mean)}), ${p.estimatedTokens.min}–${p.estimatedTokens.max} estimated tokens`;
-  const split = p.splitDocuments > 0 ? `; ${plural(p.splitDocuments, 'document')} over ${p.split.maxTokens} tokens less ${Math.round(p.split.margin * 100)} % split into pieces` : '';
+  const split =
+    p.splitDocuments > 0
+      ? `; ${plural(p.splitDocuments, 'document')} over ${p.split.maxTokens} tokens less ${Math.round(p.split.margin * 100)} % split into pieces`
+      : '';
   return `${plural(p.texts, 'text')}: ${sizes}; from ${from}${split}`;
 }

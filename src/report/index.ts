@@ -5,11 +5,15 @@
 import type { FileResult } from '../core/index.js';
 import type { ReportInput } from './content-types.js';
 
+export type { ReportInput } from './content-types.js';
 export { junitXml, xmlText } from './junit.js';
 export { targetText } from './target-text.js';
-export type { ReportInput } from './content-types.js';
 
 /** Writes every report of a judged run into `dir` (write-reports.ts); each failure is returned, never thrown. */
-export async function writeReports(dir: string, input: ReportInput, redact: (text: string) => string): Promise<FileResult[]> {
+export async function writeReports(
+  dir: string,
+  input: ReportInput,
+  redact: (text: string) => string,
+): Promise<FileResult[]> {
   return (await import('./write-reports.js')).writeReports(dir, input, redact);
 }

@@ -1,5 +1,6 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
+
 import type { Summary } from '../judge/index.js';
 import { junitXml, xmlText } from './junit.js';
 
@@ -14,7 +15,11 @@ const check = (phase: string | null, id: string, status: 'pass' | 'fail' | 'inco
 });
 
 /** A judged run's summary, as far as junit.xml reads it. */
-const summary = (checks: ReturnType<typeof check>[], notes: string[] = [], more: Record<string, unknown> = {}): Summary =>
+const summary = (
+  checks: ReturnType<typeof check>[],
+  notes: string[] = [],
+  more: Record<string, unknown> = {},
+): Summary =>
   ({
     scenario: 'ci-regression',
     environment: 'mock',
@@ -36,7 +41,13 @@ const summary = (checks: ReturnType<typeof check>[], notes: string[] = [], more:
     ...more,
   }) as unknown as Summary;
 
-const parse = (xml: string): any => new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', htmlEntities: true, isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name) }).parse(xml);
+const parse = (xml: string): any =>
+  new XMLParser({
+    ignoreAttributes: false,
+    attributeNamePrefix: '',
+    htmlEntities: true,
+    isArray: (name) => ['testsuite', 'testcase', 'property'].includes(name),
+  }).parse(xml);
 
 describe('junit.xml', () => {
   const checks = [
@@ -57,14 +68,23 @@ describe('junit.xml', () => {
       ['ci-regression (whole run)', '1', '0', '0'],
     ]);
     const [steady, burst] = root.testsuite;
-    expect(steady.testcase[1].failure).toMatchObject({ message: 'p(50) < 100ms: 1,234 ms & over "it"', type: 'threshold' });
+    expect(steady.testcase[1].failure).toMatchObject({
+      message: 'p(50) < 100ms: 1,234 ms & over "it"',
+      type: 'threshold',
+    });
     expect(steady.testcase[0].failure).toBeUndefined();
     expect(steady.testcase[0].name).toBe('latency_p95_target: latency_p95_target <of> steady');
     expect(steady.testcase[0].classname).toBe('loadproof.ci-regression.steady');
     expect(steady.testcase[0]['system-out']).toContain('95 % interval [1100, unanswered]');
     expect(burst.testcase[0].skipped.message).toBe('inconclusive: too few samples: needs 59');
     const props = Object.fromEntries(steady.properties.property.map((p: any) => [p.name, p.value]));
-    expect(props).toMatchObject({ scenario: 'ci-regression', verdict: 'fail', planIdentity: 'sha256:abc', note: 'the generator was late in burst', partial: 'false' });
+    expect(props).toMatchObject({
+      scenario: 'ci-regression',
+      verdict: 'fail',
+      planIdentity: 'sha256:abc',
+      note: 'the generator was late in burst',
+      partial: 'false',
+    });
   });
 
   it('is well-formed whatever the texts hold: markup, quotes, control characters, lone surrogates', () => {
@@ -84,12 +104,27 @@ describe('junit.xml', () => {
 
   it('shows a run that failed or was interrupted as a test case in error, even when every check passed', () => {
     const passing = [check('steady', 'latency_p95_target', 'pass', 'ok')];
-    const failed = parse(junitXml(summary(passing, [], { exitCode: 4, partial: true, files: [{ file: 'events.ndjson', error: 'ENOSPC' }] }))).testsuites;
+    const failed = parse(
+      junitXml(
+        summary(passing, [], { exitCode: 4, partial: true, files: [{ file: 'events.ndjson', error: 'ENOSPC' }] }),
+      ),
+    ).testsuites;
     expect(failed).toMatchObject({ tests: '2', errors: '1', failures: '0' });
     const whole = failed.testsuite.at(-1);
     expect(whole.name).toBe('ci-regression (whole run)');
-    expect(whole.testcase[0].error).toMatchObject({ type: 'run_failed', message: 'the run did not record its end: judged from the events it wrote (partial); events.ndjson not written whole (ENOSPC)' });
-    const stopped = parse(junitXml(summary(passing, [], { exitCode: 130, stopped: { by: 'signal', code: 'INTERRUPTED', message: 'stopped by a signal' } }))).testsuites;
+    expect(whole.testcase[0].error).toMatchObject({
+      type: 'run_failed',
+      message:
+        'the run did not record its end: judged from the events it wrote (partial); events.ndjson not written whole (ENOSPC)',
+    });
+    const stopped = parse(
+      junitXml(
+        summary(passing, [], {
+          exitCode: 130,
+          stopped: { by: 'signal', code: 'INTERRUPTED', message: 'stopped by a signal' },
+        }),
+      ),
+    ).testsuites;
     expect(stopped.testsuite.at(-1).testcase[0].error.message).toBe('stopped: INTERRUPTED: stopped by a signal');
     expect(parse(junitXml(summary(passing))).testsuites.errors).toBe('0');
   });

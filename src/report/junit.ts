@@ -26,14 +26,19 @@ export function xmlText(text: string): string {
 const attrs = (values: Record<string, string | number>): string =>
   Object.entries(values)
     // Line breaks as references: a parser turns literal ones in an attribute into spaces.
-    .map(([name, value]) => ` ${name}="${xmlText(String(value)).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;')}"`)
+    .map(
+      ([name, value]) =>
+        ` ${name}="${xmlText(String(value)).replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;')}"`,
+    )
     .join('');
 
 /** What a check measured, in words: its value and, for a percentile, its 95 % interval (a comparison's figures are in its reason). */
 function measured(check: SummaryCheck): string {
   if (check.id === 'baseline') return '';
-  const value = (v: number | null | 'unanswered' | undefined): string => (v === null || v === undefined ? 'no data' : typeof v === 'string' ? v : String(v));
-  const interval = check.interval === null ? '' : `; 95 % interval [${value(check.interval[0])}, ${value(check.interval[1])}]`;
+  const value = (v: number | null | 'unanswered' | undefined): string =>
+    v === null || v === undefined ? 'no data' : typeof v === 'string' ? v : String(v);
+  const interval =
+    check.interval === null ? '' : `; 95 % interval [${value(check.interval[0])}, ${value(check.interval[1])}]`;
   return `observed ${value(check.observed)}${interval}`;
 }
 
@@ -42,7 +47,8 @@ function testCase(check: SummaryCheck, classname: string): string {
   const figures = measured(check);
   const detail = xmlText(figures === '' ? check.reason : `${check.reason} (${figures})`);
   if (check.status === 'pass') return `${head}>\n      <system-out>${detail}</system-out>\n    </testcase>`;
-  if (check.status === 'fail') return `${head}>\n      <failure${attrs({ message: check.reason, type: check.id })}>${detail}</failure>\n    </testcase>`;
+  if (check.status === 'fail')
+    return `${head}>\n      <failure${attrs({ message: check.reason, type: check.id })}>${detail}</failure>\n    </testcase>`;
   return `${head}>\n      <skipped${attrs({ message: `inconclusive: ${check.reason}` })}/>\n      <system-out>${detail}</system-out>\n    </testcase>`;
 }
 
@@ -53,10 +59,14 @@ function testCase(check: SummaryCheck, classname: string): string {
  */
 function runFailure(summary: Summary): string | null {
   if (summary.exitCode !== 4 && summary.exitCode !== 130) return null;
-  const unwritten = summary.files.filter((f) => f.error !== null).map((f) => `${f.file} not written whole (${f.error})`);
+  const unwritten = summary.files
+    .filter((f) => f.error !== null)
+    .map((f) => `${f.file} not written whole (${f.error})`);
   const reasons = [
     ...(summary.partial ? ['the run did not record its end: judged from the events it wrote (partial)'] : []),
-    ...(summary.stopped !== null && summary.stopped.by !== 'unknown' ? [`stopped: ${summary.stopped.code}: ${summary.stopped.message}`] : []),
+    ...(summary.stopped !== null && summary.stopped.by !== 'unknown'
+      ? [`stopped: ${summary.stopped.code}: ${summary.stopped.message}`]
+      : []),
     ...unwritten,
   ];
   return reasons.length > 0 ? reasons.join('; ') : `the run failed (exit ${summary.exitCode})`;
@@ -81,20 +91,51 @@ function properties(summary: Summary): string[] {
     ['startedAt', summary.startedAt],
     ['endedAt', summary.endedAt ?? ''],
     ['partial', String(summary.partial)],
-    ...(!summary.shard ? [] : [['shard', `${summary.shard.index}/${summary.shard.count}: its share only; the test's verdict is loadproof merge's`] as [string, string]]),
+    ...(!summary.shard
+      ? []
+      : [
+          [
+            'shard',
+            `${summary.shard.index}/${summary.shard.count}: its share only; the test's verdict is loadproof merge's`,
+          ] as [string, string],
+        ]),
     ...(!summary.mergedFrom ? [] : [['mergedFrom', `${summary.mergedFrom.length} shards`] as [string, string]]),
     ...summary.verdict.notes.map((note): [string, string] => ['note', note]),
   ];
-  return ['    <properties>', ...values.map(([name, value]) => `      <property${attrs({ name, value })}/>`), '    </properties>'];
+  return [
+    '    <properties>',
+    ...values.map(([name, value]) => `      <property${attrs({ name, value })}/>`),
+    '    </properties>',
+  ];
 }
 
 function testSuite(suite: Suite, summary: Summary, failure: string | null): string {
   const count = (status: string): number => suite.checks.filter((c) => c.status === status).length;
   const errors = failure === null ? 0 : 1;
-  const head = attrs({ name: suite.name, tests: suite.checks.length + errors, failures: count('fail'), errors, skipped: count('inconclusive'), time: suite.timeS, timestamp: summary.startedAt });
+  const head = attrs({
+    name: suite.name,
+    tests: suite.checks.length + errors,
+    failures: count('fail'),
+    errors,
+    skipped: count('inconclusive'),
+    time: suite.timeS,
+    timestamp: summary.startedAt,
+  });
   const errorCase =
-    failure === null ? [] : [`    <testcase${attrs({ name: 'run: completed and recorded whole', classname: suite.classname, time: 0 })}>`, `      <error${attrs({ message: failure, type: 'run_failed' })}/>`, '    </testcase>'];
-  return [`  <testsuite${head}>`, ...properties(summary), ...errorCase, ...suite.checks.map((c) => testCase(c, suite.classname)), '  </testsuite>'].join('\n');
+    failure === null
+      ? []
+      : [
+          `    <testcase${attrs({ name: 'run: completed and recorded whole', classname: suite.classname, time: 0 })}>`,
+          `      <error${attrs({ message: failure, type: 'run_failed' })}/>`,
+          '    </testcase>',
+        ];
+  return [
+    `  <testsuite${head}>`,
+    ...properties(summary),
+    ...errorCase,
+    ...suite.checks.map((c) => testCase(c, suite.classname)),
+    '  </testsuite>',
+  ].join('\n');
 }
 
 /** A run's comparison with its baseline as checks: one per phase compared, failed by a clear regression. */
@@ -119,11 +160,27 @@ export function junitXml(summary: Summary, comparison?: BaselineComparison): str
   const checks = [...summary.verdict.checks, ...compared];
   const classPrefix = `loadproof.${summary.scenario}`;
   const own = summary.verdict.checks;
-  const suites: Suite[] = summary.phases.map((p) => ({ name: `${summary.scenario} / ${p.name}`, classname: `${classPrefix}.${p.name}`, timeS: p.durationS, checks: own.filter((c) => c.phase === p.name) }));
-  if (compared.length > 0) suites.push({ name: `${summary.scenario} / against the baseline`, classname: `${classPrefix}.baseline`, timeS: 0, checks: compared });
+  const suites: Suite[] = summary.phases.map((p) => ({
+    name: `${summary.scenario} / ${p.name}`,
+    classname: `${classPrefix}.${p.name}`,
+    timeS: p.durationS,
+    checks: own.filter((c) => c.phase === p.name),
+  }));
+  if (compared.length > 0)
+    suites.push({
+      name: `${summary.scenario} / against the baseline`,
+      classname: `${classPrefix}.baseline`,
+      timeS: 0,
+      checks: compared,
+    });
   const runChecks = own.filter((c) => c.phase === null || !summary.phases.some((p) => p.name === c.phase));
   const failure = runFailure(summary);
-  const wholeRun = { name: `${summary.scenario} (whole run)`, classname: classPrefix, timeS: summary.modelDurationS, checks: runChecks };
+  const wholeRun = {
+    name: `${summary.scenario} (whole run)`,
+    classname: classPrefix,
+    timeS: summary.modelDurationS,
+    checks: runChecks,
+  };
   const head = attrs({
     // A shard's suite says it is one: CI reading it alone must not take its checks for the test's.
     name: `loadproof: ${summary.scenario}${!summary.shard ? '' : ` (shard ${summary.shard.index}/${summary.shard.count})`}`,
@@ -139,11 +196,7 @@ export function junitXml(summary: Summary, comparison?: BaselineComparison): str
     // The whole run's suite holds its checks, and the run's own failure when it failed.
     ...(runChecks.length > 0 || failure !== null ? [testSuite(wholeRun, summary, failure)] : []),
   ];
-  return [
-    '<?xml version="1.0" encoding="UTF-8"?>',
-    `<testsuites${head}>`,
-    ...suiteTexts,
-    '</testsuites>',
-    '',
-  ].join('\n');
+  return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${head}>`, ...suiteTexts, '</testsuites>', ''].join(
+    '\n',
+  );
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+
 import { mdText } from './markdown.js';
 
 describe('report.md text', () => {
-  it('shows a scenario\'s text as written: no HTML tag, link, image or emphasis can start in it', () => {
+  it("shows a scenario's text as written: no HTML tag, link, image or emphasis can start in it", () => {
     expect(mdText('retry <script>alert(1)</script> done')).toBe('retry \\<script>alert(1)\\</script> done');
     expect(mdText('[link](http://x) ![img](y) *em*')).toBe('\\[link\\](http://x) !\\[img\\](y) \\*em\\*');
     expect(mdText('a\\b')).toBe('a\\\\b');

@@ -6,7 +6,9 @@ import type { ReportContent, ReportTable } from './content-types.js';
  * ones) become spaces; other control characters and the bidirectional overrides are dropped.
  */
 export function oneLine(text: string): string {
-  return text.replace(/\r\n|[\r\n\u0085\u2028\u2029]/g, ' ').replace(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '');
+  return text
+    .replace(/\r\n|[\r\n\u0085\u2028\u2029]/g, ' ')
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '');
 }
 
 /**
@@ -16,14 +18,25 @@ export function oneLine(text: string): string {
 export function mdText(text: string): string {
   return oneLine(text)
     .split(/(`[^`]*`)/)
-    .map((part, i) => (i % 2 === 1 ? part : part.replace(/\\/g, '\\\\').replace(/<(?=[A-Za-z/!?])/g, '\\<').replace(/([[\]*])/g, '\\$1')))
+    .map((part, i) =>
+      i % 2 === 1
+        ? part
+        : part
+            .replace(/\\/g, '\\\\')
+            .replace(/<(?=[A-Za-z/!?])/g, '\\<')
+            .replace(/([[\]*])/g, '\\$1'),
+    )
     .join('');
 }
 
 /** Text safe in a Markdown table cell: no line break, no unescaped pipe. */
 const cell = (text: string): string => mdText(text).replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 const row = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
-const table = (t: ReportTable): string[] => [row(t.head), `|${t.head.map((_, i) => (t.numeric.includes(i) ? ' ---: ' : ' --- ')).join('|')}|`, ...t.rows.map(row)];
+const table = (t: ReportTable): string[] => [
+  row(t.head),
+  `|${t.head.map((_, i) => (t.numeric.includes(i) ? ' ---: ' : ' --- ')).join('|')}|`,
+  ...t.rows.map(row),
+];
 
 export function reportMarkdown(c: ReportContent): string {
   return [
@@ -41,11 +54,37 @@ export function reportMarkdown(c: ReportContent): string {
     '## Evidence',
     '',
     ...c.evidence.flatMap((paragraph) => [mdText(paragraph), '']),
-    ...(c.deid === undefined ? [] : ['## De-identification chain', '', mdText(c.deid.intro), '', ...table(c.deid.table), '', ...c.deid.lines.map((l) => `- ${mdText(l)}`), '']),
-    ...(c.capacity === undefined ? [] : ['## Capacity', '', ...table(c.capacity.table), '', ...c.capacity.lines.map((l) => `- ${mdText(l)}`), '']),
+    ...(c.deid === undefined
+      ? []
+      : [
+          '## De-identification chain',
+          '',
+          mdText(c.deid.intro),
+          '',
+          ...table(c.deid.table),
+          '',
+          ...c.deid.lines.map((l) => `- ${mdText(l)}`),
+          '',
+        ]),
+    ...(c.capacity === undefined
+      ? []
+      : ['## Capacity', '', ...table(c.capacity.table), '', ...c.capacity.lines.map((l) => `- ${mdText(l)}`), '']),
     ...(c.baseline === undefined
       ? []
-      : ['## Against the baseline', '', mdText(c.baseline.intro), '', ...table(c.baseline.table), '', mdText(c.baseline.rule), '', `**${mdText(c.baseline.outcome)}.**`, '', ...c.baseline.lines.map((l) => `- ${mdText(l)}`), ...(c.baseline.lines.length > 0 ? [''] : [])]),
+      : [
+          '## Against the baseline',
+          '',
+          mdText(c.baseline.intro),
+          '',
+          ...table(c.baseline.table),
+          '',
+          mdText(c.baseline.rule),
+          '',
+          `**${mdText(c.baseline.outcome)}.**`,
+          '',
+          ...c.baseline.lines.map((l) => `- ${mdText(l)}`),
+          ...(c.baseline.lines.length > 0 ? [''] : []),
+        ]),
     '## Safety checks before the run',
     '',
     ...table(c.guard),
@@ -54,11 +93,16 @@ export function reportMarkdown(c: ReportContent): string {
     '',
     ...(c.pngCharts
       ? c.charts.flatMap((chart) => [`![${mdText(chart.title)}](charts/${chart.name}.png)`, ''])
-      : ['Not drawn as PNG files for this run (`--no-charts`). report.html draws them from its own data, and `loadproof report <this folder>` draws them into charts/.', '']),
+      : [
+          'Not drawn as PNG files for this run (`--no-charts`). report.html draws them from its own data, and `loadproof report <this folder>` draws them into charts/.',
+          '',
+        ]),
     '## Files',
     '',
     mdText(c.files),
     '',
-    ...(c.brief === undefined ? [] : ['## Limit-increase brief', '', ...c.brief.flatMap((p) => [`> ${mdText(p)}`, '>']).slice(0, -1), '']),
+    ...(c.brief === undefined
+      ? []
+      : ['## Limit-increase brief', '', ...c.brief.flatMap((p) => [`> ${mdText(p)}`, '>']).slice(0, -1), '']),
   ].join('\n');
 }

@@ -4,6 +4,7 @@
  * when a report is written: a run does not pay for chart.js before its first request.
  */
 import { ChartJSNodeCanvas } from 'chartjs-node-canvas';
+
 import { CHART_HEIGHT, CHART_WIDTH, type ChartSpec } from './charts.js';
 
 let renderer: ChartJSNodeCanvas | undefined;
@@ -13,7 +14,9 @@ let renderer: ChartJSNodeCanvas | undefined;
  * callback that labels those values only.
  */
 export function drawable(config: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(config) as { options?: { scales?: Record<string, { ticks?: Record<string, unknown> }> } };
+  const copy = structuredClone(config) as {
+    options?: { scales?: Record<string, { ticks?: Record<string, unknown> }> };
+  };
   for (const scale of Object.values(copy.options?.scales ?? {})) {
     const labels = scale.ticks?.callbackLabels as Record<string, string> | undefined;
     if (labels === undefined) continue;

@@ -6,18 +6,23 @@
  * every other file, summary.json included.
  */
 import { lstat, mkdir, readdir, rmdir } from 'node:fs/promises';
-import { removeRegular, type FileResult, writeAtomically } from '../core/index.js';
 import { join } from 'node:path';
-import type { ReportContent, ReportInput } from './content-types.js';
-import { reportContent } from './content.js';
-import { reportHtml } from './html.js';
-import { reportMarkdown } from './markdown.js';
+
+import { type FileResult, removeRegular, writeAtomically } from '../core/index.js';
 import { runCharts } from './charts.js';
+import { reportContent } from './content.js';
+import type { ReportContent, ReportInput } from './content-types.js';
+import { reportHtml } from './html.js';
 import { junitXml } from './junit.js';
+import { reportMarkdown } from './markdown.js';
 import { renderPng } from './png.js';
 
 /** Writes every report of a judged run into `dir`; `redact` masks secrets in what is written. */
-export async function writeReports(dir: string, input: ReportInput, redact: (text: string) => string): Promise<FileResult[]> {
+export async function writeReports(
+  dir: string,
+  input: ReportInput,
+  redact: (text: string) => string,
+): Promise<FileResult[]> {
   const summary = input.summary;
   const written: FileResult[] = [];
   const build = async (file: string, text: () => string): Promise<void> => {
@@ -51,7 +56,8 @@ export async function writeReports(dir: string, input: ReportInput, redact: (tex
     // Only regular files of a real charts/ folder: a link is never followed (a folder holding one is refused before this).
     if ((await lstat(join(dir, 'charts')).catch(() => undefined))?.isDirectory() === true) {
       const left = await readdir(join(dir, 'charts'), { withFileTypes: true }).catch(() => []);
-      for (const entry of left.filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.png'))) await removeRegular(join(dir, 'charts', entry.name)).catch(() => {});
+      for (const entry of left.filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.png')))
+        await removeRegular(join(dir, 'charts', entry.name)).catch(() => {});
       // Only when empty: nothing else in it is ours to remove.
       await rmdir(join(dir, 'charts')).catch(() => {});
     }
@@ -74,4 +80,3 @@ export async function writeReports(dir: string, input: ReportInput, redact: (tex
   }
   return written;
 }
-

@@ -1,7 +1,7 @@
 /** Two run folders compared: each judged again offline (src/run-folder/read.ts), in memory, nothing written. */
 import { UsageError } from '../core/index.js';
+import { type ComparedRun, type CompareOptions, compareRuns, type Comparison } from '../judge/index.js';
 import { readJudgedFolder } from './read.js';
-import { type ComparedRun, type Comparison, type CompareOptions, compareRuns } from '../judge/index.js';
 
 /** A run folder judged again, as compareRuns takes it. */
 export async function comparedRun(dir: string, now: Date = new Date()): Promise<ComparedRun> {
@@ -9,7 +9,11 @@ export async function comparedRun(dir: string, now: Date = new Date()): Promise<
   return { summary: folder.judge(now).summary, steady: folder.sink.recorder.steady };
 }
 
-export async function compareFolders(baselineDir: string, runDir: string, options: CompareOptions): Promise<Comparison> {
+export async function compareFolders(
+  baselineDir: string,
+  runDir: string,
+  options: CompareOptions,
+): Promise<Comparison> {
   const [baseline, run] = await Promise.all([comparedRun(baselineDir), comparedRun(runDir)]);
   const comparison = compareRuns(baseline, run, options);
   if (comparison.phases.length === 0) {
@@ -30,8 +34,11 @@ export function parseTolerance(text: string): number {
   const percent = trimmed.endsWith('%');
   const value = percent ? Number(trimmed.slice(0, -1)) / 100 : Number(trimmed);
   if (trimmed === '' || trimmed === '%' || !Number.isFinite(value) || value < 0 || value > (percent ? 10 : 1)) {
-    const hint = !percent && Number.isFinite(value) && value > 1 && value <= 1000 ? ` (for ${value} %, write ${value}%)` : '';
-    throw new UsageError(`--tolerance: expected a percentage like 10% (0 to 1000 %) or a fraction like 0.1 (0 to 1), got ${JSON.stringify(text)}${hint}`);
+    const hint =
+      !percent && Number.isFinite(value) && value > 1 && value <= 1000 ? ` (for ${value} %, write ${value}%)` : '';
+    throw new UsageError(
+      `--tolerance: expected a percentage like 10% (0 to 1000 %) or a fraction like 0.1 (0 to 1), got ${JSON.stringify(text)}${hint}`,
+    );
   }
   return value;
 }

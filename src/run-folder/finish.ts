@@ -6,12 +6,27 @@
  * same for the run as it ends (src/run) as for `report` and `merge` judging a folder again.
  */
 import { join, relative } from 'node:path';
-import { Interrupted, readRegular, type FileResult, writeAtomically, EXIT } from '../core/index.js';
-import { type BaselineComparison, COMPARISON_FILE, exitWithComparison, parseComparison, type Judgement, type RunRecord, summaryJson } from '../judge/index.js';
-import type { Scenario } from '../scenario/index.js';
-import { readJudgedFolder } from './read.js';
-import { ManifestUnreadable, type ManifestWrite, type PreviousManifest, verifyFolder, writeManifest } from './manifest.js';
+
+import { EXIT, type FileResult, Interrupted, readRegular, writeAtomically } from '../core/index.js';
+import {
+  type BaselineComparison,
+  COMPARISON_FILE,
+  exitWithComparison,
+  type Judgement,
+  parseComparison,
+  type RunRecord,
+  summaryJson,
+} from '../judge/index.js';
 import { writeReports } from '../report/index.js';
+import type { Scenario } from '../scenario/index.js';
+import {
+  ManifestUnreadable,
+  type ManifestWrite,
+  type PreviousManifest,
+  verifyFolder,
+  writeManifest,
+} from './manifest.js';
+import { readJudgedFolder } from './read.js';
 
 export interface FolderJudgement extends Judgement {
   readonly summaryPath: string;
@@ -48,20 +63,49 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
   // Before anything is rewritten: whether the folder was still what its manifest listed. A new manifest
   // would vouch for edited files; it records this instead, and the reader is told.
   const previous = options.firstManifest === true ? null : await previousManifest(dir, !folder.partial);
-  const allNotes = previous === null || previous.intact ? [...folder.notes] : [...folder.notes, `the folder did not match its manifest.json before this report (${describeChanges(previous)}): the new manifest.json records that`];
+  const allNotes =
+    previous === null || previous.intact
+      ? [...folder.notes]
+      : [
+          ...folder.notes,
+          `the folder did not match its manifest.json before this report (${describeChanges(previous)}): the new manifest.json records that`,
+        ];
   // A run made with --baseline keeps its comparison: the reports carry it again, and so does the exit.
   const comparison = await readComparison(dir, allNotes);
   // The run says it was compared: without its comparison the folder's evidence is not whole (exit 4), however the run went.
   const comparisonLost = run.baseline !== undefined && comparison === undefined;
-  if (comparisonLost) allNotes.push(`run.json says this run was compared with --baseline ${run.baseline}, but its ${COMPARISON_FILE} is gone or unusable: the exit is 4, since the run's own exit depended on it`);
+  if (comparisonLost)
+    allNotes.push(
+      `run.json says this run was compared with --baseline ${run.baseline}, but its ${COMPARISON_FILE} is gone or unusable: the exit is 4, since the run's own exit depended on it`,
+    );
   const judgement = judge([]);
   const summaryPath = join(dir, 'summary.json');
   await options.beforeWriting?.();
   // The last moment a signal leaves the folder as it was; from here on it is written whole.
-  if (options.signal?.aborted === true) throw new Interrupted(`stopped by a signal before ${dir} was written: nothing in it was changed`);
+  if (options.signal?.aborted === true)
+    throw new Interrupted(`stopped by a signal before ${dir} was written: nothing in it was changed`);
   // The folder's files were masked when the run wrote them: nothing secret is known here to mask.
-  const finished = await finishRun(dir, { judgement, judge, run: { ...run, end }, scenario, comparison, pngCharts: options.pngCharts !== false, redact: (text) => text, previous, again: true, evidenceLost: comparisonLost });
-  return { ...finished.judgement, exitCode: finished.exitCode, summaryPath, written: { ...finished.summary, file: summaryPath }, notes: allNotes, reports: [...finished.reports, finished.manifest], manifestSha256: finished.manifest.sha256 };
+  const finished = await finishRun(dir, {
+    judgement,
+    judge,
+    run: { ...run, end },
+    scenario,
+    comparison,
+    pngCharts: options.pngCharts !== false,
+    redact: (text) => text,
+    previous,
+    again: true,
+    evidenceLost: comparisonLost,
+  });
+  return {
+    ...finished.judgement,
+    exitCode: finished.exitCode,
+    summaryPath,
+    written: { ...finished.summary, file: summaryPath },
+    notes: allNotes,
+    reports: [...finished.reports, finished.manifest],
+    manifestSha256: finished.manifest.sha256,
+  };
 }
 
 /** What a judged run's folder is finished with: by the run as it ends, and by `report` and `merge` judging a folder again. */
@@ -111,13 +155,28 @@ export interface FinishedRun {
 export async function finishRun(dir: string, input: FinishInput): Promise<FinishedRun> {
   let judgement = input.judgement;
   const inFolder = (f: FileResult): FileResult => ({ ...f, file: relative(dir, f.file) });
-  const reports = await writeReports(dir, { summary: judgement.summary, run: input.run, scenario: input.scenario, ...(input.comparison === undefined ? {} : { comparison: input.comparison }), pngCharts: input.pngCharts }, input.redact).catch(
-    (error: unknown) => [{ file: join(dir, 'junit.xml'), error: `the reports could not be built: ${(error as Error).message}` }],
-  );
-  const reportFailures = reports.map(inFolder).concat(input.failedBefore ?? []).filter((f) => f.error !== null);
+  const reports = await writeReports(
+    dir,
+    {
+      summary: judgement.summary,
+      run: input.run,
+      scenario: input.scenario,
+      ...(input.comparison === undefined ? {} : { comparison: input.comparison }),
+      pngCharts: input.pngCharts,
+    },
+    input.redact,
+  ).catch((error: unknown) => [
+    { file: join(dir, 'junit.xml'), error: `the reports could not be built: ${(error as Error).message}` },
+  ]);
+  const reportFailures = reports
+    .map(inFolder)
+    .concat(input.failedBefore ?? [])
+    .filter((f) => f.error !== null);
   if (reportFailures.length > 0) judgement = input.judge(reportFailures);
   // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy; a reader never finds half of one.
-  const summary = inFolder(await writeAtomically(join(dir, 'summary.json'), redactEach(summaryJson(judgement.summary), input.redact)));
+  const summary = inFolder(
+    await writeAtomically(join(dir, 'summary.json'), redactEach(summaryJson(judgement.summary), input.redact)),
+  );
   if (summary.error !== null) judgement = input.judge([...reportFailures, summary]);
   await input.beforeManifest?.();
   // Not over a folder whose summary.json is not the judgement: the manifest would vouch for a mismatched pair
@@ -125,9 +184,16 @@ export async function finishRun(dir: string, input: FinishInput): Promise<Finish
   const manifest: ManifestWrite =
     summary.error === null
       ? await writeManifest(dir, input.run, judgement.summary, input.scenario, input.redact, input.previous)
-      : { file: join(dir, 'manifest.json'), error: `${input.again ? 'not rewritten' : 'not written'}, since summary.json could not be`, sha256: null };
+      : {
+          file: join(dir, 'manifest.json'),
+          error: `${input.again ? 'not rewritten' : 'not written'}, since summary.json could not be`,
+          sha256: null,
+        };
   // A manifest that cannot be written fails the run (exit 4), although summary.json, written before it, cannot say so.
-  const exitCode = (manifest.error !== null || input.evidenceLost === true) && judgement.exitCode !== EXIT.runFailed ? EXIT.runFailed : exitWithComparison(judgement.exitCode, input.comparison);
+  const exitCode =
+    (manifest.error !== null || input.evidenceLost === true) && judgement.exitCode !== EXIT.runFailed
+      ? EXIT.runFailed
+      : exitWithComparison(judgement.exitCode, input.comparison);
   return { judgement, exitCode, reports, reportFailures, summary, manifest };
 }
 
@@ -137,7 +203,8 @@ async function readComparison(dir: string, notes: string[]): Promise<BaselineCom
   try {
     text = await readRegular(join(dir, COMPARISON_FILE));
   } catch (error) {
-    if (!/ENOENT/.test((error as Error).message)) notes.push(`${COMPARISON_FILE} cannot be read (${(error as Error).message}): the reports leave the baseline out`);
+    if (!/ENOENT/.test((error as Error).message))
+      notes.push(`${COMPARISON_FILE} cannot be read (${(error as Error).message}): the reports leave the baseline out`);
     return undefined;
   }
   const comparison = parseComparison(text);
@@ -156,11 +223,25 @@ async function readComparison(dir: string, notes: string[]): Promise<BaselineCom
 async function previousManifest(dir: string, finished: boolean): Promise<PreviousManifest | null> {
   try {
     const v = await verifyFolder(dir);
-    return { sha256: v.manifestSha256, intact: v.intact, ...(v.history === null ? {} : { history: v.history }), changed: v.changed, missing: v.missing, unlisted: v.unlisted };
+    return {
+      sha256: v.manifestSha256,
+      intact: v.intact,
+      ...(v.history === null ? {} : { history: v.history }),
+      changed: v.changed,
+      missing: v.missing,
+      unlisted: v.unlisted,
+    };
   } catch (error) {
     if (!(error instanceof ManifestUnreadable)) throw error;
     if (error.message === 'missing' && !finished) return null;
-    return { sha256: error.sha256, intact: false, history: `the finished run's manifest.json was ${error.message === 'missing' ? 'missing' : `not a manifest (${error.message})`} when loadproof report wrote this one`, changed: [], missing: [], unlisted: [] };
+    return {
+      sha256: error.sha256,
+      intact: false,
+      history: `the finished run's manifest.json was ${error.message === 'missing' ? 'missing' : `not a manifest (${error.message})`} when loadproof report wrote this one`,
+      changed: [],
+      missing: [],
+      unlisted: [],
+    };
   }
 }
 
@@ -169,5 +250,10 @@ function* redactEach(pieces: Iterable<string>, redact: (text: string) => string)
 }
 
 const describeChanges = (p: PreviousManifest): string =>
-  p.history !== undefined && p.changed.length + p.missing.length + p.unlisted.length === 0 ? p.history : [...p.changed.map((f) => `changed: ${f}`), ...p.missing.map((f) => `missing: ${f}`), ...p.unlisted.map((f) => `not in it: ${f}`)].join(', ');
-
+  p.history !== undefined && p.changed.length + p.missing.length + p.unlisted.length === 0
+    ? p.history
+    : [
+        ...p.changed.map((f) => `changed: ${f}`),
+        ...p.missing.map((f) => `missing: ${f}`),
+        ...p.unlisted.map((f) => `not in it: ${f}`),
+      ].join(', ');

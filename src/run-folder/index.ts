@@ -1,6 +1,28 @@
-export { type MergeOptions, mergeAndJudge } from './merge.js';
-export { compareFolders, comparedRun, parseTolerance } from './compare-folders.js';
-export { EventLog, claimRunFolder, dropClaim, makeRunFolder, pointLatestAt, releaseRunFolder, removeRunFolder } from './write.js';
+export { comparedRun, compareFolders, parseTolerance } from './compare-folders.js';
+export { type FinishedRun, type FinishInput, finishRun, type FolderJudgement, judgeFolder } from './finish.js';
+export {
+  buildManifest,
+  describeVerification,
+  type Manifest,
+  MANIFEST_FILE,
+  manifestText,
+  ManifestUnreadable,
+  type ManifestWrite,
+  type PreviousManifest,
+  scenarioSeeds,
+  sha256Text,
+  type Verification,
+  verifyFolder,
+  writeManifest,
+} from './manifest.js';
+export { mergeAndJudge, type MergeOptions } from './merge.js';
 export { type JudgedFolder, readJudgedFolder, readRunRecord } from './read.js';
-export { type FinishInput, type FinishedRun, type FolderJudgement, finishRun, judgeFolder } from './finish.js';
-export { MANIFEST_FILE, type Manifest, ManifestUnreadable, type PreviousManifest, type Verification, type ManifestWrite, buildManifest, describeVerification, scenarioSeeds, writeManifest, manifestText, sha256Text, verifyFolder } from './manifest.js';
+export {
+  claimRunFolder,
+  dropClaim,
+  EventLog,
+  makeRunFolder,
+  pointLatestAt,
+  releaseRunFolder,
+  removeRunFolder,
+} from './write.js';

@@ -3,8 +3,10 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { ManifestUnreadable, describeVerification, folderFiles, hashFile, verifyFolder } from './manifest.js';
+
+import { describeVerification, folderFiles, hashFile, ManifestUnreadable, verifyFolder } from './manifest.js';
 
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'loadproof-manifest-'));
@@ -33,7 +35,12 @@ describe('the manifest of a run folder', () => {
 
   it('hashes bytes, not text', async () => {
     const dir = folder();
-    expect(await hashFile(join(dir, 'charts', 'latency.png'))).toEqual({ bytes: 6, sha256: createHash('sha256').update(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255])).digest('hex') });
+    expect(await hashFile(join(dir, 'charts', 'latency.png'))).toEqual({
+      bytes: 6,
+      sha256: createHash('sha256')
+        .update(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 255]))
+        .digest('hex'),
+    });
   });
 
   it('verifies: intact, then each kind of change named', async () => {
@@ -42,7 +49,13 @@ describe('the manifest of a run folder', () => {
     expect(await verifyFolder(dir)).toMatchObject({ intact: true, matched: 3, changed: [], missing: [], unlisted: [] });
     writeFileSync(join(dir, 'charts', 'latency.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 254]));
     writeFileSync(join(dir, 'extra.txt'), 'x');
-    expect(await verifyFolder(dir)).toMatchObject({ intact: false, matched: 2, changed: ['charts/latency.png'], missing: [], unlisted: ['extra.txt'] });
+    expect(await verifyFolder(dir)).toMatchObject({
+      intact: false,
+      matched: 2,
+      changed: ['charts/latency.png'],
+      missing: [],
+      unlisted: ['extra.txt'],
+    });
   });
 
   // A listed file grown to any size (sparse: no disk) is never hashed whole.
@@ -51,30 +64,77 @@ describe('the manifest of a run folder', () => {
     await manifestOf(dir, ['charts/latency.png', 'events.ndjson', 'summary.json']);
     truncateSync(join(dir, 'events.ndjson'), 200 * 1024 ** 3);
     const v = await verifyFolder(dir);
-    expect(v).toMatchObject({ intact: false, matched: 2, changed: ['events.ndjson'], resized: [{ file: 'events.ndjson', bytes: 200 * 1024 ** 3, listed: 10 }] });
-    expect(describeVerification(dir, v)).toContain(`changed: events.ndjson (${200 * 1024 ** 3} bytes, the manifest lists 10: not hashed)`);
+    expect(v).toMatchObject({
+      intact: false,
+      matched: 2,
+      changed: ['events.ndjson'],
+      resized: [{ file: 'events.ndjson', bytes: 200 * 1024 ** 3, listed: 10 }],
+    });
+    expect(describeVerification(dir, v)).toContain(
+      `changed: events.ndjson (${200 * 1024 ** 3} bytes, the manifest lists 10: not hashed)`,
+    );
   });
 
   it('never reads outside the folder, whatever the manifest names', async () => {
     const dir = folder();
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ schemaVersion: 1, files: [{ file: '../../../etc/passwd', bytes: 1, sha256: '0'.repeat(64) }] }));
-    expect(await verifyFolder(dir)).toMatchObject({ intact: false, missing: ['../../../etc/passwd'], unlisted: ['charts/latency.png', 'events.ndjson', 'summary.json'] });
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({ schemaVersion: 1, files: [{ file: '../../../etc/passwd', bytes: 1, sha256: '0'.repeat(64) }] }),
+    );
+    expect(await verifyFolder(dir)).toMatchObject({
+      intact: false,
+      missing: ['../../../etc/passwd'],
+      unlisted: ['charts/latency.png', 'events.ndjson', 'summary.json'],
+    });
   });
 
   // A folder received from someone else may hold links out of it.
   it.each([
-    { what: 'charts/ linked to another folder', make: (dir: string) => (rmSync(join(dir, 'charts'), { recursive: true }), symlinkSync(mkdtempSync(join(tmpdir(), 'loadproof-elsewhere-')), join(dir, 'charts'))), path: 'charts' },
-    { what: 'a chart linked out', make: (dir: string) => symlinkSync('/etc/hostname', join(dir, 'charts', 'x.png')), path: 'charts/x.png' },
-    { what: 'events.ndjson linked out', make: (dir: string) => (rmSync(join(dir, 'events.ndjson')), symlinkSync('/dev/zero', join(dir, 'events.ndjson'))), path: 'events.ndjson' },
-    { what: 'manifest.json linked out', make: (dir: string) => (rmSync(join(dir, 'manifest.json')), symlinkSync('/etc/hostname', join(dir, 'manifest.json'))), path: 'manifest.json' },
-    { what: 'a dangling link', make: (dir: string) => symlinkSync('/nowhere', join(dir, 'report.md')), path: 'report.md' },
-    { what: 'a FIFO', make: (dir: string) => execFileSync('mkfifo', [join(dir, 'summary.json.fifo')]), path: 'summary.json.fifo' },
+    {
+      what: 'charts/ linked to another folder',
+      make: (dir: string) => (
+        rmSync(join(dir, 'charts'), { recursive: true }),
+        symlinkSync(mkdtempSync(join(tmpdir(), 'loadproof-elsewhere-')), join(dir, 'charts'))
+      ),
+      path: 'charts',
+    },
+    {
+      what: 'a chart linked out',
+      make: (dir: string) => symlinkSync('/etc/hostname', join(dir, 'charts', 'x.png')),
+      path: 'charts/x.png',
+    },
+    {
+      what: 'events.ndjson linked out',
+      make: (dir: string) => (rmSync(join(dir, 'events.ndjson')), symlinkSync('/dev/zero', join(dir, 'events.ndjson'))),
+      path: 'events.ndjson',
+    },
+    {
+      what: 'manifest.json linked out',
+      make: (dir: string) => (
+        rmSync(join(dir, 'manifest.json')),
+        symlinkSync('/etc/hostname', join(dir, 'manifest.json'))
+      ),
+      path: 'manifest.json',
+    },
+    {
+      what: 'a dangling link',
+      make: (dir: string) => symlinkSync('/nowhere', join(dir, 'report.md')),
+      path: 'report.md',
+    },
+    {
+      what: 'a FIFO',
+      make: (dir: string) => execFileSync('mkfifo', [join(dir, 'summary.json.fifo')]),
+      path: 'summary.json.fifo',
+    },
   ])('refuses a folder holding $what (exit 2, naming the path), hashing nothing through it', async ({ make, path }) => {
     const dir = folder();
     make(dir);
     // One after the other: a rejection made before it is awaited would be reported as unhandled.
     for (const attempt of [() => folderFiles(dir), () => verifyFolder(dir)]) {
-      const error = await attempt().then(() => undefined, (e: unknown) => e as { exitCode?: number; message: string });
+      const error = await attempt().then(
+        () => undefined,
+        (e: unknown) => e as { exitCode?: number; message: string },
+      );
       expect(error?.exitCode).toBe(2);
       expect(error?.message).toContain(join(dir, path));
     }
@@ -96,13 +156,26 @@ describe('the manifest of a run folder', () => {
     const dir = folder();
     await manifestOf(dir, ['charts/latency.png', 'events.ndjson', 'summary.json']);
     const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
-    manifest.previous = { sha256: 'a'.repeat(64), intact: false, changed: ['events.ndjson'], missing: [], unlisted: [] };
+    manifest.previous = {
+      sha256: 'a'.repeat(64),
+      intact: false,
+      changed: ['events.ndjson'],
+      missing: [],
+      unlisted: [],
+    };
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
     const v = await verifyFolder(dir);
     expect(v).toMatchObject({ intact: false, matched: 3, changed: [], missing: [], unlisted: [] });
     expect(v.history).toContain('changed: events.ndjson');
     // Carried forward as it was: a later report does not launder it.
-    manifest.previous = { sha256: 'b'.repeat(64), intact: false, history: 'first seen changed', changed: [], missing: [], unlisted: [] };
+    manifest.previous = {
+      sha256: 'b'.repeat(64),
+      intact: false,
+      history: 'first seen changed',
+      changed: [],
+      missing: [],
+      unlisted: [],
+    };
     writeFileSync(join(dir, 'manifest.json'), JSON.stringify(manifest));
     expect((await verifyFolder(dir)).history).toBe('first seen changed');
   });

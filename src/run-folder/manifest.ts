@@ -7,8 +7,19 @@
 import { createHash } from 'node:crypto';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+
 import * as z from 'zod';
-import { UsageError, MAX_JSON_BYTES, RUN_SUBFOLDERS, checkRunFolder, openRegular, readRegular, type FileResult, writeAtomically } from '../core/index.js';
+
+import {
+  checkRunFolder,
+  type FileResult,
+  MAX_JSON_BYTES,
+  openRegular,
+  readRegular,
+  RUN_SUBFOLDERS,
+  UsageError,
+  writeAtomically,
+} from '../core/index.js';
 import type { HostRecord, RunRecord, Summary } from '../judge/index.js';
 import type { Scenario } from '../scenario/index.js';
 
@@ -27,7 +38,13 @@ export interface Manifest {
   /** The loadproof that ran the load, and the one that judged it and wrote this manifest. */
   readonly loadproofVersion: string;
   readonly judgedBy: string;
-  readonly scenario: { readonly name: string; readonly file: string; readonly source: string; readonly sha256: string; readonly seeds: Record<string, number> };
+  readonly scenario: {
+    readonly name: string;
+    readonly file: string;
+    readonly source: string;
+    readonly sha256: string;
+    readonly seeds: Record<string, number>;
+  };
   readonly planIdentity: string;
   readonly environment: string;
   readonly target: RunRecord['target'];
@@ -98,14 +115,26 @@ export async function hashFile(path: string): Promise<{ readonly bytes: number; 
 export const sha256Text = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The manifest of a run folder, as it is now. */
-export async function buildManifest(dir: string, run: RunRecord, summary: Summary, seeds: Record<string, number>, previous: PreviousManifest | null = null): Promise<Manifest> {
+export async function buildManifest(
+  dir: string,
+  run: RunRecord,
+  summary: Summary,
+  seeds: Record<string, number>,
+  previous: PreviousManifest | null = null,
+): Promise<Manifest> {
   const files: ManifestEntry[] = [];
   for (const file of await folderFiles(dir)) files.push({ file, ...(await hashFile(join(dir, file))) });
   return {
     schemaVersion: MANIFEST_SCHEMA_VERSION,
     loadproofVersion: run.loadproofVersion,
     judgedBy: summary.judgedBy,
-    scenario: { name: summary.scenario, file: run.scenarioFile, source: run.scenarioSource, sha256: run.scenarioSha256, seeds },
+    scenario: {
+      name: summary.scenario,
+      file: run.scenarioFile,
+      source: run.scenarioSource,
+      sha256: run.scenarioSha256,
+      seeds,
+    },
     planIdentity: run.planIdentity,
     environment: run.environment,
     target: run.target,
@@ -151,16 +180,16 @@ export function describeVerification(dir: string, v: Verification): string {
           `  history: ${v.history}`,
         ]
       : [
-        `verify: ${dir}: NOT INTACT: the folder is not what manifest.json lists`,
-        ...v.changed.map((f) => {
-          const r = v.resized.find((x) => x.file === f);
-          return `  changed: ${f}${r === undefined ? '' : ` (${r.bytes} bytes, the manifest lists ${r.listed}: not hashed)`}`;
-        }),
-        ...v.missing.map((f) => `  missing: ${f}`),
-        ...v.unlisted.map((f) => `  not in the manifest: ${f}`),
-        `  ${v.matched} files match`,
-        ...(v.history === null ? [] : [`  history: ${v.history}`]),
-      ];
+          `verify: ${dir}: NOT INTACT: the folder is not what manifest.json lists`,
+          ...v.changed.map((f) => {
+            const r = v.resized.find((x) => x.file === f);
+            return `  changed: ${f}${r === undefined ? '' : ` (${r.bytes} bytes, the manifest lists ${r.listed}: not hashed)`}`;
+          }),
+          ...v.missing.map((f) => `  missing: ${f}`),
+          ...v.unlisted.map((f) => `  not in the manifest: ${f}`),
+          `  ${v.matched} files match`,
+          ...(v.history === null ? [] : [`  history: ${v.history}`]),
+        ];
   return `${[...lines, `manifest.json sha256:${v.manifestSha256} (compare it with the one the run printed or the ticket quotes)`].join('\n')}\n`;
 }
 
@@ -181,14 +210,25 @@ const manifestSchema = z.looseObject({
     .object({
       sha256: z.string().max(200).nullable(),
       intact: z.boolean(),
-      history: z.string().max(64 * 1024).optional(),
+      history: z
+        .string()
+        .max(64 * 1024)
+        .optional(),
       changed: z.array(z.string().max(4096)),
       missing: z.array(z.string().max(4096)),
       unlisted: z.array(z.string().max(4096)),
     })
     .nullable()
     .optional(),
-  files: z.array(z.object({ file: z.string().max(4096), bytes: z.number().int().min(0), sha256: z.string().regex(/^[0-9a-f]{64}$/) })).max(1_000_000),
+  files: z
+    .array(
+      z.object({
+        file: z.string().max(4096),
+        bytes: z.number().int().min(0),
+        sha256: z.string().regex(/^[0-9a-f]{64}$/),
+      }),
+    )
+    .max(1_000_000),
 });
 
 /** Reads and checks a folder's manifest.json; throws ManifestUnreadable saying why not (with its hash when it could be read). */
@@ -197,7 +237,9 @@ async function readManifest(dir: string): Promise<{ readonly text: string; reado
   const text = await readRegular(path, MAX_JSON_BYTES).catch((error: unknown) => {
     // A link, a FIFO or a device in its place is refused like any in the folder (exit 2); a missing or unreadable one is said so.
     if (error instanceof UsageError && !/cannot read it \(/.test(error.message)) throw error;
-    throw new ManifestUnreadable(/ENOENT/.test((error as Error).message) ? 'missing' : `cannot be read (${(error as Error).message})`);
+    throw new ManifestUnreadable(
+      /ENOENT/.test((error as Error).message) ? 'missing' : `cannot be read (${(error as Error).message})`,
+    );
   });
   let value: unknown;
   try {
@@ -206,13 +248,24 @@ async function readManifest(dir: string): Promise<{ readonly text: string; reado
     throw new ManifestUnreadable(`not JSON (${(error as Error).message})`, sha256Text(text));
   }
   const shape = value as Partial<Manifest> | null;
-  if (shape === null || typeof shape !== 'object' || shape.schemaVersion !== MANIFEST_SCHEMA_VERSION || !Array.isArray(shape.files)) {
-    throw new ManifestUnreadable(`schemaVersion ${JSON.stringify(shape?.schemaVersion)} with ${Array.isArray(shape?.files) ? 'a' : 'no'} file list, expected schemaVersion ${MANIFEST_SCHEMA_VERSION} and files[]`, sha256Text(text));
+  if (
+    shape === null ||
+    typeof shape !== 'object' ||
+    shape.schemaVersion !== MANIFEST_SCHEMA_VERSION ||
+    !Array.isArray(shape.files)
+  ) {
+    throw new ManifestUnreadable(
+      `schemaVersion ${JSON.stringify(shape?.schemaVersion)} with ${Array.isArray(shape?.files) ? 'a' : 'no'} file list, expected schemaVersion ${MANIFEST_SCHEMA_VERSION} and files[]`,
+      sha256Text(text),
+    );
   }
   const parsed = manifestSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ManifestUnreadable(`${issue.path.length === 0 ? '(top)' : issue.path.join('.')}: ${issue.message} (expected schemaVersion ${MANIFEST_SCHEMA_VERSION} and files[] of {file, bytes, sha256})`, sha256Text(text));
+    throw new ManifestUnreadable(
+      `${issue.path.length === 0 ? '(top)' : issue.path.join('.')}: ${issue.message} (expected schemaVersion ${MANIFEST_SCHEMA_VERSION} and files[] of {file, bytes, sha256})`,
+      sha256Text(text),
+    );
   }
   return { text, manifest: value as Manifest };
 }
@@ -222,7 +275,11 @@ function historyOf(manifest: Manifest): string | null {
   const p = manifest.previous;
   if (p === null || p === undefined || p.intact) return null;
   if (p.history !== undefined) return p.history;
-  const what = [...p.changed.map((f) => `changed: ${f}`), ...p.missing.map((f) => `missing: ${f}`), ...p.unlisted.map((f) => `not in it: ${f}`)].join(', ');
+  const what = [
+    ...p.changed.map((f) => `changed: ${f}`),
+    ...p.missing.map((f) => `missing: ${f}`),
+    ...p.unlisted.map((f) => `not in it: ${f}`),
+  ].join(', ');
   return `loadproof report found the folder did not match its manifest.json${p.sha256 === null ? '' : ` sha256:${p.sha256}`} (${what || 'no detail'}) and wrote this one over it`;
 }
 
@@ -246,7 +303,10 @@ export async function verifyFolder(dir: string): Promise<Verification> {
     }
     present.delete(entry.file);
     // Another size is another file: said so without reading it (a file grown to any size costs no time).
-    const bytes = await lstat(join(dir, entry.file)).then((s) => s.size, () => undefined);
+    const bytes = await lstat(join(dir, entry.file)).then(
+      (s) => s.size,
+      () => undefined,
+    );
     if (bytes !== undefined && bytes !== entry.bytes) {
       changed.push(entry.file);
       resized.push({ file: entry.file, bytes, listed: entry.bytes });
@@ -258,11 +318,23 @@ export async function verifyFolder(dir: string): Promise<Verification> {
   }
   const unlisted = [...present];
   const history = historyOf(manifest);
-  return { manifestSha256: sha256Text(text), intact: changed.length === 0 && missing.length === 0 && unlisted.length === 0 && history === null, changed, resized, missing, unlisted, matched, history };
+  return {
+    manifestSha256: sha256Text(text),
+    intact: changed.length === 0 && missing.length === 0 && unlisted.length === 0 && history === null,
+    changed,
+    resized,
+    missing,
+    unlisted,
+    matched,
+    history,
+  };
 }
 
 /** The seeds that make a scenario's plan and payloads repeatable. */
-export const scenarioSeeds = (scenario: Scenario): Record<string, number> => ({ arrivals: scenario.arrivals.seed, payload: scenario.payload.seed });
+export const scenarioSeeds = (scenario: Scenario): Record<string, number> => ({
+  arrivals: scenario.arrivals.seed,
+  payload: scenario.payload.seed,
+});
 
 export interface ManifestWrite extends FileResult {
   /** SHA-256 of manifest.json as written (hex); null when it could not be written. */
@@ -270,7 +342,14 @@ export interface ManifestWrite extends FileResult {
 }
 
 /** Writes manifest.json, last: a SHA-256 of every other file of the folder. */
-export async function writeManifest(dir: string, run: RunRecord, summary: Summary, scenario: Scenario, redact: (text: string) => string, previous: PreviousManifest | null = null): Promise<ManifestWrite> {
+export async function writeManifest(
+  dir: string,
+  run: RunRecord,
+  summary: Summary,
+  scenario: Scenario,
+  redact: (text: string) => string,
+  previous: PreviousManifest | null = null,
+): Promise<ManifestWrite> {
   try {
     const text = redact(manifestText(await buildManifest(dir, run, summary, scenarioSeeds(scenario), previous)));
     const written = await writeAtomically(join(dir, MANIFEST_FILE), text);

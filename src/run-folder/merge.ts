@@ -12,14 +12,24 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, realpath, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { Interrupted, UsageError, openRegular, publishFolder, readRegular, releaseFolder, writeAtomically, writeWhole } from '../core/index.js';
+
+import {
+  Interrupted,
+  openRegular,
+  publishFolder,
+  readRegular,
+  releaseFolder,
+  UsageError,
+  writeAtomically,
+  writeWhole,
+} from '../core/index.js';
 import type { MergedShard, RunEnd, RunRecord } from '../judge/index.js';
-import { readRunRecord } from './read.js';
+import { isShard, MAX_SHARDS } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
-import { MAX_SHARDS, isShard } from '../plan/index.js';
+import { parseScenario, SCENARIO_BOUNDS } from '../scenario/index.js';
 import { type FolderJudgement, judgeFolder } from './finish.js';
 import { ManifestUnreadable, verifyFolder } from './manifest.js';
-import { SCENARIO_BOUNDS, parseScenario } from '../scenario/index.js';
+import { readRunRecord } from './read.js';
 import { claimRunFolder, dropClaim, makeRunFolder } from './write.js';
 
 export interface MergeOptions {
@@ -37,7 +47,10 @@ export interface MergeOptions {
 
 interface ShardFolder {
   readonly dir: string;
-  readonly run: RunRecord & { readonly shard: { readonly index: number; readonly count: number }; readonly end: RunEnd };
+  readonly run: RunRecord & {
+    readonly shard: { readonly index: number; readonly count: number };
+    readonly end: RunEnd;
+  };
 }
 
 /**
@@ -45,7 +58,10 @@ interface ShardFolder {
  * folder and renamed into place at the end: a refusal, a failure or a stop signal before that leaves no
  * merged folder at all (and a --run-dir as empty as it was); after it, the folder is complete.
  */
-export async function mergeAndJudge(options: MergeOptions, judge: { readonly now: () => Date; readonly pngCharts: boolean }): Promise<FolderJudgement> {
+export async function mergeAndJudge(
+  options: MergeOptions,
+  judge: { readonly now: () => Date; readonly pngCharts: boolean },
+): Promise<FolderJudgement> {
   const shards = await readShards(options);
   const first = shards[0]!;
   const scenarioPath = join(first.dir, first.run.scenarioFile);
@@ -54,29 +70,47 @@ export async function mergeAndJudge(options: MergeOptions, judge: { readonly now
   const startedAt = first.run.startAt ?? shards.map((s) => s.run.startedAt).sort()[0]!;
   const name = parseScenario(scenarioText, scenarioPath).name;
   // The name is taken first (an empty folder), so that two merges never build the same one.
-  const claimed = options.runDir === undefined ? { dir: await makeRunFolder(options.outDir, `${name}-merged`, new Date(startedAt)), made: true, token: null } : await claimRunFolder(options.runDir, '--run-dir', 'merge');
+  const claimed =
+    options.runDir === undefined
+      ? { dir: await makeRunFolder(options.outDir, `${name}-merged`, new Date(startedAt)), made: true, token: null }
+      : await claimRunFolder(options.runDir, '--run-dir', 'merge');
   const final = claimed.dir;
   const building = join(dirname(await realpath(final)), `.${basename(final)}.merging-${process.pid}`);
   let committed = false;
   const stopped = (): void => {
-    if (options.signal?.aborted === true) throw new Interrupted(`stopped by a signal before the merged folder was whole: ${final} was not left behind`);
+    if (options.signal?.aborted === true)
+      throw new Interrupted(`stopped by a signal before the merged folder was whole: ${final} was not left behind`);
   };
   try {
     await mkdir(building);
     await writeMerged(building, shards, scenarioText, startedAt, options.signal);
     stopped();
-    const judged = await judgeFolder(building, { ...judge, firstManifest: true, ...(options.signal === undefined ? {} : { signal: options.signal }) });
+    const judged = await judgeFolder(building, {
+      ...judge,
+      firstManifest: true,
+      ...(options.signal === undefined ? {} : { signal: options.signal }),
+    });
     await options.beforeCommit?.();
     stopped();
     // One rename: the merged folder appears whole, in place of the empty one claimed (its claim marker gone first: a rename needs it empty).
     await dropClaim(claimed);
     await publishFolder(building, await realpath(final)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOTEMPTY' || error.code === 'EEXIST') throw new UsageError(`--run-dir ${final}: claimed by another command while the merge was built (it holds files now)`, 'nothing of it was touched and the merge was not left behind: merge again into a new folder');
+      if (error.code === 'ENOTEMPTY' || error.code === 'EEXIST')
+        throw new UsageError(
+          `--run-dir ${final}: claimed by another command while the merge was built (it holds files now)`,
+          'nothing of it was touched and the merge was not left behind: merge again into a new folder',
+        );
       throw error;
     });
     committed = true;
-    const moved = (file: string): string => (file.startsWith(building) ? join(final, file.slice(building.length)) : file);
-    return { ...judged, summaryPath: moved(judged.summaryPath), written: { ...judged.written, file: moved(judged.written.file) }, reports: judged.reports.map((f) => ({ ...f, file: moved(f.file) })) };
+    const moved = (file: string): string =>
+      file.startsWith(building) ? join(final, file.slice(building.length)) : file;
+    return {
+      ...judged,
+      summaryPath: moved(judged.summaryPath),
+      written: { ...judged.written, file: moved(judged.written.file) },
+      reports: judged.reports.map((f) => ({ ...f, file: moved(f.file) })),
+    };
   } catch (error) {
     // The judge's refusals name the files it read: the folder they are in is the merged one.
     if (error instanceof Error) error.message = error.message.replaceAll(building, final);
@@ -92,7 +126,9 @@ export async function mergeAndJudge(options: MergeOptions, judge: { readonly now
 
 /** Every shard's run.json, checked to be every shard of one plan, finished whole and as its run left it. */
 async function readShards(options: MergeOptions): Promise<ShardFolder[]> {
-  const shards = checkShards(await Promise.all(options.dirs.map(async (dir) => ({ dir, run: await readRunRecord(dir) }))));
+  const shards = checkShards(
+    await Promise.all(options.dirs.map(async (dir) => ({ dir, run: await readRunRecord(dir) }))),
+  );
   // Each shard as its run left it: a folder changed since (its manifest, or its manifest's history, says so) would have the merge vouch for edits.
   for (const s of shards) manifests.set(s, await intactManifest(s));
   return shards;
@@ -102,19 +138,31 @@ async function readShards(options: MergeOptions): Promise<ShardFolder[]> {
 const manifests = new WeakMap<ShardFolder, string>();
 
 /** Writes the merged folder's scenario copy, events and run.json into `dir` (a folder made for them). */
-async function writeMerged(dir: string, shards: readonly ShardFolder[], scenarioText: string, startedAt: string, signal: AbortSignal | undefined): Promise<void> {
+async function writeMerged(
+  dir: string,
+  shards: readonly ShardFolder[],
+  scenarioText: string,
+  startedAt: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const first = shards[0]!;
   const failures = [await writeWhole(join(dir, first.run.scenarioFile), scenarioText)];
   const events = createWriteStream(join(dir, 'events.ndjson'), { flags: 'wx' });
   for (const shard of shards) {
     // Only a regular file, never through a link; its lines are checked by the judge, bounded by the plan.
     const { handle } = await openRegular(join(shard.dir, 'events.ndjson'), Number.MAX_SAFE_INTEGER);
-    await pipeline(handle.createReadStream(), events, { end: false, ...(signal === undefined ? {} : { signal }) }).catch((error: unknown) => {
-      if ((error as Error).name === 'AbortError') throw new Interrupted('stopped by a signal before the merged folder was whole: it was not left behind');
+    await pipeline(handle.createReadStream(), events, {
+      end: false,
+      ...(signal === undefined ? {} : { signal }),
+    }).catch((error: unknown) => {
+      if ((error as Error).name === 'AbortError')
+        throw new Interrupted('stopped by a signal before the merged folder was whole: it was not left behind');
       throw error;
     });
   }
-  await new Promise<void>((resolve, reject) => events.end((error?: Error | null) => (error ? reject(error) : resolve())));
+  await new Promise<void>((resolve, reject) =>
+    events.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
   const mergedFrom: MergedShard[] = shards.map((s) => ({
     index: s.run.shard.index,
     dir: s.dir,
@@ -128,28 +176,50 @@ async function writeMerged(dir: string, shards: readonly ShardFolder[], scenario
   const run: RunRecord = { ...common, startedAt, mergedFrom, end: mergedEnd(shards, first.run.scenarioFile) };
   failures.push(await writeAtomically(join(dir, 'run.json'), `${JSON.stringify(run, null, 2)}\n`));
   const failed = failures.find((f) => f.error !== null);
-  if (failed !== undefined) throw new UsageError(`${failed.file}: cannot be written (${failed.error})`, 'the shards are untouched; choose another --out');
+  if (failed !== undefined)
+    throw new UsageError(
+      `${failed.file}: cannot be written (${failed.error})`,
+      'the shards are untouched; choose another --out',
+    );
 }
 
 /** The shards, sorted by index, once they are shown to be every shard of one plan, each finished whole. */
 function checkShards(folders: readonly { dir: string; run: RunRecord }[]): ShardFolder[] {
-  if (folders.length === 0) throw new UsageError('merge: no run folder given', 'give the folder of every shard of the run');
+  if (folders.length === 0)
+    throw new UsageError('merge: no run folder given', 'give the folder of every shard of the run');
   const notShard = folders.find((f) => f.run.shard === undefined);
-  if (notShard !== undefined) throw new UsageError(`${notShard.dir}: not a shard (its run.json has no shard: it ran without --shard)`, 'merge joins the folders of run --shard i/n; nothing was written');
+  if (notShard !== undefined)
+    throw new UsageError(
+      `${notShard.dir}: not a shard (its run.json has no shard: it ran without --shard)`,
+      'merge joins the folders of run --shard i/n; nothing was written',
+    );
   const badShard = folders.find((f) => !isShard(f.run.shard));
-  if (badShard !== undefined) throw new UsageError(`${join(badShard.dir, 'run.json')}: shard ${JSON.stringify(badShard.run.shard)}, expected {"index": i, "count": n} with 0 ≤ i < n ≤ ${MAX_SHARDS}`, 'nothing was written');
+  if (badShard !== undefined)
+    throw new UsageError(
+      `${join(badShard.dir, 'run.json')}: shard ${JSON.stringify(badShard.run.shard)}, expected {"index": i, "count": n} with 0 ≤ i < n ≤ ${MAX_SHARDS}`,
+      'nothing was written',
+    );
   const shards = folders as unknown as ShardFolder[];
   const first = shards[0]!;
   for (const s of shards) {
     if (s.run.planIdentity !== first.run.planIdentity) {
-      throw new UsageError(`shards of different plans: ${first.dir} ran ${first.run.planIdentity} and ${s.dir} ran ${s.run.planIdentity}`, 'merge the shards of one run of one scenario (same file, same --time-scale); nothing was written');
+      throw new UsageError(
+        `shards of different plans: ${first.dir} ran ${first.run.planIdentity} and ${s.dir} ran ${s.run.planIdentity}`,
+        'merge the shards of one run of one scenario (same file, same --time-scale); nothing was written',
+      );
     }
     if (s.run.scenarioSha256 !== first.run.scenarioSha256) {
-      throw new UsageError(`shards of different scenario copies: ${first.dir} (${first.run.scenarioSha256}) and ${s.dir} (${s.run.scenarioSha256}): their thresholds or limits may differ`, 'nothing was written');
+      throw new UsageError(
+        `shards of different scenario copies: ${first.dir} (${first.run.scenarioSha256}) and ${s.dir} (${s.run.scenarioSha256}): their thresholds or limits may differ`,
+        'nothing was written',
+      );
     }
     // One time base: events are in model ms from each shard's own t = 0, which only --start-at makes common.
     if (s.run.startAt === undefined) {
-      throw new UsageError(`${s.dir}: shard ${s.run.shard.index}/${s.run.shard.count} ran without --start-at: its events are timed from its own start, which no other shard shares`, 'run every shard with the same --start-at; nothing was written');
+      throw new UsageError(
+        `${s.dir}: shard ${s.run.shard.index}/${s.run.shard.count} ran without --start-at: its events are timed from its own start, which no other shard shares`,
+        'run every shard with the same --start-at; nothing was written',
+      );
     }
     if (s.run.startAt !== first.run.startAt) {
       throw new UsageError(
@@ -165,24 +235,47 @@ function checkShards(folders: readonly { dir: string; run: RunRecord }[]): Shard
       );
     }
     if (s.run.shard.count !== first.run.shard.count) {
-      throw new UsageError(`shards of different splits: ${first.dir} is shard ${first.run.shard.index}/${first.run.shard.count} and ${s.dir} is shard ${s.run.shard.index}/${s.run.shard.count}`, 'nothing was written');
+      throw new UsageError(
+        `shards of different splits: ${first.dir} is shard ${first.run.shard.index}/${first.run.shard.count} and ${s.dir} is shard ${s.run.shard.index}/${s.run.shard.count}`,
+        'nothing was written',
+      );
     }
   }
   const byIndex = new Map<number, ShardFolder>();
   for (const s of shards) {
     const other = byIndex.get(s.run.shard.index);
-    if (other !== undefined) throw new UsageError(`shard ${s.run.shard.index}/${s.run.shard.count} given twice: ${other.dir} and ${s.dir}`, 'give each shard once; nothing was written');
+    if (other !== undefined)
+      throw new UsageError(
+        `shard ${s.run.shard.index}/${s.run.shard.count} given twice: ${other.dir} and ${s.dir}`,
+        'give each shard once; nothing was written',
+      );
     byIndex.set(s.run.shard.index, s);
   }
   const count = first.run.shard.count;
   const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !byIndex.has(i));
   if (missing.length > 0) {
-    throw new UsageError(`${missing.length} of ${count} shards missing: ${missing.slice(0, 10).map((i) => `${i}/${count}`).join(', ')}${missing.length > 10 ? ', …' : ''} (given: ${[...byIndex.keys()].sort((a, b) => a - b).join(', ')})`, 'a merge judges the whole plan: give every shard; nothing was written');
+    throw new UsageError(
+      `${missing.length} of ${count} shards missing: ${missing
+        .slice(0, 10)
+        .map((i) => `${i}/${count}`)
+        .join(
+          ', ',
+        )}${missing.length > 10 ? ', …' : ''} (given: ${[...byIndex.keys()].sort((a, b) => a - b).join(', ')})`,
+      'a merge judges the whole plan: give every shard; nothing was written',
+    );
   }
   for (const s of shards) {
-    if (s.run.end === null || s.run.end === undefined) throw new UsageError(`${s.dir}: shard ${s.run.shard.index}/${count} did not finish (its run.json has no end)`, 'a merge needs every shard whole; `loadproof report` judges that shard alone; nothing was written');
+    if (s.run.end === null || s.run.end === undefined)
+      throw new UsageError(
+        `${s.dir}: shard ${s.run.shard.index}/${count} did not finish (its run.json has no end)`,
+        'a merge needs every shard whole; `loadproof report` judges that shard alone; nothing was written',
+      );
     const lost = s.run.end.files.find((f) => f.file === 'events.ndjson' && f.error !== null);
-    if (lost !== undefined) throw new UsageError(`${s.dir}: shard ${s.run.shard.index}/${count}'s events.ndjson was not written whole (${lost.error})`, 'its own summary.json stands; the whole plan cannot be judged again; nothing was written');
+    if (lost !== undefined)
+      throw new UsageError(
+        `${s.dir}: shard ${s.run.shard.index}/${count}'s events.ndjson was not written whole (${lost.error})`,
+        'its own summary.json stands; the whole plan cannot be judged again; nothing was written',
+      );
   }
   return [...byIndex.values()].sort((a, b) => a.run.shard.index - b.run.shard.index);
 }
@@ -191,11 +284,15 @@ function checkShards(folders: readonly { dir: string; run: RunRecord }[]): Shard
 function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd {
   const ends = shards.map((s) => s.run.end);
   const sum = (f: (e: RunEnd) => number): number => ends.reduce((n, e) => n + f(e), 0);
-  const worst = (f: (e: RunEnd) => number | null): number | null => (ends.some((e) => f(e) === null) ? null : Math.max(...ends.map((e) => f(e)!)));
+  const worst = (f: (e: RunEnd) => number | null): number | null =>
+    ends.some((e) => f(e) === null) ? null : Math.max(...ends.map((e) => f(e)!));
   const tokenLatency = MsHistogram.create();
   for (const e of ends) tokenLatency.add(MsHistogram.decode(e.tokenLatency));
   return {
-    endedAt: ends.map((e) => e.endedAt).sort().at(-1)!,
+    endedAt: ends
+      .map((e) => e.endedAt)
+      .sort()
+      .at(-1)!,
     engine: {
       fired: sum((e) => e.engine.fired),
       dropped: sum((e) => e.engine.dropped),
@@ -210,7 +307,9 @@ function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd
     stop: mergedStop(shards),
     tokenCalls: ends.some((e) => e.tokenCalls === null) ? null : sum((e) => e.tokenCalls!),
     // The latest shard's lateness: the merged schedule's first arrivals were that late on some shard.
-    ...(ends.some((e) => e.startLateMs !== undefined) ? { startLateMs: Math.max(...ends.map((e) => e.startLateMs ?? 0)) } : {}),
+    ...(ends.some((e) => e.startLateMs !== undefined)
+      ? { startLateMs: Math.max(...ends.map((e) => e.startLateMs ?? 0)) }
+      : {}),
     tokenLatency: tokenLatency.encode(),
     // Percentiles of different processes do not add: the worst shard's stands for the merge (an upper bound).
     eventLoopDelayP99Ms: worst((e) => e.eventLoopDelayP99Ms),
@@ -228,21 +327,41 @@ async function intactManifest(shard: ShardFolder): Promise<string> {
   try {
     verification = await verifyFolder(shard.dir);
   } catch (error) {
-    if (error instanceof ManifestUnreadable) throw new UsageError(`${shard.dir}: shard ${shard.run.shard.index}/${shard.run.shard.count} has no manifest that can be read (${error.message})`, 'a merge vouches only for shards their run left whole; nothing was written');
+    if (error instanceof ManifestUnreadable)
+      throw new UsageError(
+        `${shard.dir}: shard ${shard.run.shard.index}/${shard.run.shard.count} has no manifest that can be read (${error.message})`,
+        'a merge vouches only for shards their run left whole; nothing was written',
+      );
     throw error;
   }
   if (!verification.intact) {
-    throw new UsageError(`${shard.dir}: shard ${shard.run.shard.index}/${shard.run.shard.count} is not as its run left it (${[...verification.changed.map((f) => `changed: ${f}`), ...verification.missing.map((f) => `missing: ${f}`), ...verification.unlisted.map((f) => `not in the manifest: ${f}`)].join(', ')})`, 'loadproof verify shows what changed; a merge vouches only for shards their run left whole; nothing was written');
+    throw new UsageError(
+      `${shard.dir}: shard ${shard.run.shard.index}/${shard.run.shard.count} is not as its run left it (${[...verification.changed.map((f) => `changed: ${f}`), ...verification.missing.map((f) => `missing: ${f}`), ...verification.unlisted.map((f) => `not in the manifest: ${f}`)].join(', ')})`,
+      'loadproof verify shows what changed; a merge vouches only for shards their run left whole; nothing was written',
+    );
   }
   return verification.manifestSha256;
 }
 
 function mergedStop(shards: readonly ShardFolder[]): RunEnd['stop'] {
-  const worst = shards.filter((s) => s.run.end.stop !== null).sort((a, b) => STOP_RANK[a.run.end.stop!.by] - STOP_RANK[b.run.end.stop!.by])[0];
+  const worst = shards
+    .filter((s) => s.run.end.stop !== null)
+    .sort((a, b) => STOP_RANK[a.run.end.stop!.by] - STOP_RANK[b.run.end.stop!.by])[0];
   if (worst === undefined) return null;
   const stop = worst.run.end.stop!;
   const which = `shard ${worst.run.shard.index}/${worst.run.shard.count}`;
-  return stop.by === 'signal' ? { by: 'failure', code: 'SHARD_STOPPED', message: `${which} was stopped by a signal (${stop.message}): the merged run is partial` } : { ...stop, message: `${which}: ${stop.message}` };
+  return stop.by === 'signal'
+    ? {
+        by: 'failure',
+        code: 'SHARD_STOPPED',
+        message: `${which} was stopped by a signal (${stop.message}): the merged run is partial`,
+      }
+    : { ...stop, message: `${which}: ${stop.message}` };
 }
 
-const STOP_RANK: Record<NonNullable<RunEnd['stop']>['by'], number> = { failure: 0, signal: 1, threshold: 2, unknown: 3 };
+const STOP_RANK: Record<NonNullable<RunEnd['stop']>['by'], number> = {
+  failure: 0,
+  signal: 1,
+  threshold: 2,
+  unknown: 3,
+};

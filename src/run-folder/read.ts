@@ -8,10 +8,31 @@
 import { createHash } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Interrupted, RunFailure, TimeScale, UsageError, checkRunFolder, readLines, readRegular, LOADPROOF_VERSION } from '../core/index.js';
-import { MAX_SHARDS, type Plan, type Shard, buildPlan, isShard, planIdentity, shardPlan } from '../plan/index.js';
-import { SCENARIO_BOUNDS, type Scenario, parseScenario } from '../scenario/index.js';
-import { type DocumentSink, parseDocumentLine, parseEventLine, EventSink, type Judgement, judgeRun, partialEnd, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord } from '../judge/index.js';
+
+import {
+  checkRunFolder,
+  Interrupted,
+  LOADPROOF_VERSION,
+  readLines,
+  readRegular,
+  RunFailure,
+  TimeScale,
+  UsageError,
+} from '../core/index.js';
+import {
+  type DocumentSink,
+  EventSink,
+  type Judgement,
+  judgeRun,
+  parseDocumentLine,
+  parseEventLine,
+  partialEnd,
+  RUN_RECORD_SCHEMA_VERSION,
+  type RunEnd,
+  type RunRecord,
+} from '../judge/index.js';
+import { buildPlan, isShard, MAX_SHARDS, type Plan, planIdentity, type Shard, shardPlan } from '../plan/index.js';
+import { parseScenario, type Scenario, SCENARIO_BOUNDS } from '../scenario/index.js';
 import { checkRunRecord } from './run-record-schema.js';
 
 /**
@@ -46,7 +67,10 @@ export async function readRunRecord(dir: string): Promise<RunRecord> {
   const text = await readRegular(path).catch((error: unknown) => {
     const cannot = /: cannot read it \((.*)\)$/.exec((error as Error).message);
     if (cannot === null) throw error;
-    throw new UsageError(`${dir}: not a run folder (cannot read run.json: ${cannot[1]})`, 'give the folder a run wrote (reports/<time>-<scenario>)');
+    throw new UsageError(
+      `${dir}: not a run folder (cannot read run.json: ${cannot[1]})`,
+      'give the folder a run wrote (reports/<time>-<scenario>)',
+    );
   });
   let value: unknown;
   try {
@@ -54,20 +78,36 @@ export async function readRunRecord(dir: string): Promise<RunRecord> {
   } catch {
     throw new UsageError(`${path}: not JSON`, 'run.json is written by loadproof run; it cannot be judged without it');
   }
-  if (typeof value !== 'object' || value === null || (value as { schemaVersion?: unknown }).schemaVersion !== RUN_RECORD_SCHEMA_VERSION) {
-    throw new UsageError(`${path}: schemaVersion ${JSON.stringify((value as { schemaVersion?: unknown } | null)?.schemaVersion)}, expected ${RUN_RECORD_SCHEMA_VERSION}`, 'it was written by another version of loadproof');
+  if (
+    typeof value !== 'object' ||
+    value === null ||
+    (value as { schemaVersion?: unknown }).schemaVersion !== RUN_RECORD_SCHEMA_VERSION
+  ) {
+    throw new UsageError(
+      `${path}: schemaVersion ${JSON.stringify((value as { schemaVersion?: unknown } | null)?.schemaVersion)}, expected ${RUN_RECORD_SCHEMA_VERSION}`,
+      'it was written by another version of loadproof',
+    );
   }
   const scenarioFile = (value as { scenarioFile?: unknown }).scenarioFile;
-  if (typeof scenarioFile !== 'string' || !SCENARIO_COPIES.includes(scenarioFile)) throw new UsageError(`${path}: scenarioFile ${JSON.stringify(scenarioFile)}, expected one of ${SCENARIO_COPIES.join(', ')}`);
+  if (typeof scenarioFile !== 'string' || !SCENARIO_COPIES.includes(scenarioFile))
+    throw new UsageError(
+      `${path}: scenarioFile ${JSON.stringify(scenarioFile)}, expected one of ${SCENARIO_COPIES.join(', ')}`,
+    );
   return checkRunRecord(value, path);
 }
 
 /** The bounds of an ndjson file of `lines` lines at most (and a cut last line). */
-const ndjsonBounds = (lines: number): { maxLineBytes: number; maxBytes: number } => ({ maxLineBytes: MAX_EVENT_LINE_BYTES, maxBytes: (lines + 1) * (MAX_EVENT_LINE_BYTES + 1) });
+const ndjsonBounds = (lines: number): { maxLineBytes: number; maxBytes: number } => ({
+  maxLineBytes: MAX_EVENT_LINE_BYTES,
+  maxBytes: (lines + 1) * (MAX_EVENT_LINE_BYTES + 1),
+});
 
 /** run.json's shard, checked: a hand-edited one must not make the judge read past its plan. */
 function checkedShard(shard: unknown, dir: string): Shard {
-  if (!isShard(shard)) throw new UsageError(`${join(dir, 'run.json')}: shard ${JSON.stringify(shard)}, expected {"index": i, "count": n} with 0 ≤ i < n ≤ ${MAX_SHARDS}`);
+  if (!isShard(shard))
+    throw new UsageError(
+      `${join(dir, 'run.json')}: shard ${JSON.stringify(shard)}, expected {"index": i, "count": n} with 0 ≤ i < n ≤ ${MAX_SHARDS}`,
+    );
   return shard;
 }
 
@@ -75,13 +115,20 @@ function checkedShard(shard: unknown, dir: string): Shard {
  * Streams events.ndjson into the sink, in memory bounded by its longest line and time bounded by the plan
  * (a line more than the plan has is refused); a cut last line of a partial run is left out (and returned as a note).
  */
-async function readEvents(path: string, sink: EventSink, partial: boolean, signal: AbortSignal | undefined): Promise<string[]> {
+async function readEvents(
+  path: string,
+  sink: EventSink,
+  partial: boolean,
+  signal: AbortSignal | undefined,
+): Promise<string[]> {
   const seen = new Uint8Array(sink.plannedRequests);
   let bad: { number: number; why: string } | undefined;
   for await (const { line, number } of readLines(path, ndjsonBounds(sink.plannedRequests))) {
     // A stop signal is taken while a long run's events are read, not only once they all are.
-    if (number % 4096 === 0 && signal?.aborted === true) throw new Interrupted(`stopped by a signal while ${path} was read: nothing was written`);
-    if (bad !== undefined) throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the events file was changed after the run');
+    if (number % 4096 === 0 && signal?.aborted === true)
+      throw new Interrupted(`stopped by a signal while ${path} was read: nothing was written`);
+    if (bad !== undefined)
+      throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the events file was changed after the run');
     if (line === '') continue;
     try {
       const record = parseEventLine(line);
@@ -95,7 +142,8 @@ async function readEvents(path: string, sink: EventSink, partial: boolean, signa
     }
   }
   if (bad === undefined) return [];
-  if (!partial) throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the events file was changed after the run');
+  if (!partial)
+    throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the events file was changed after the run');
   return [`events.ndjson line ${bad.number} was cut mid-write when the run ended (${bad.why}); it is left out`];
 }
 
@@ -104,23 +152,37 @@ async function readEvents(path: string, sink: EventSink, partial: boolean, signa
  * planned document once, and every one of them in a finished run; a line cut mid-write is left out of a
  * partial run (it must be the last, an empty line at most after it), and refuses a finished one.
  */
-async function readDocuments(path: string, documents: DocumentSink, planned: number, partial: boolean): Promise<string[]> {
+async function readDocuments(
+  path: string,
+  documents: DocumentSink,
+  planned: number,
+  partial: boolean,
+): Promise<string[]> {
   const seen = new Uint8Array(planned);
   let count = 0;
   let bad: { number: number; why: string } | undefined;
   let afterBad = 0;
   for await (const { line, number } of readLines(path, ndjsonBounds(planned))) {
-    if (number > 2 * planned + 2) throw new UsageError(`${path}: more lines than the ${planned} planned documents`, 'the documents file was changed after the run; nothing was written');
+    if (number > 2 * planned + 2)
+      throw new UsageError(
+        `${path}: more lines than the ${planned} planned documents`,
+        'the documents file was changed after the run; nothing was written',
+      );
     if (bad !== undefined) {
       // Only a last line may be cut (an empty one after it at most): anything more, and it was not a cut.
-      if (line !== '' || ++afterBad > 1) throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the documents file was changed after the run');
+      if (line !== '' || ++afterBad > 1)
+        throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the documents file was changed after the run');
       continue;
     }
     if (line === '') continue;
     try {
       const record = parseDocumentLine(line);
       if (record.doc >= planned) throw new Error(`doc ${record.doc} is beyond the plan's ${planned} documents`);
-      if (seen[record.doc] === 1) throw new UsageError(`${path} line ${number}: doc ${record.doc} appears twice`, 'the documents file was changed after the run');
+      if (seen[record.doc] === 1)
+        throw new UsageError(
+          `${path} line ${number}: doc ${record.doc} appears twice`,
+          'the documents file was changed after the run',
+        );
       seen[record.doc] = 1;
       count++;
       documents.add(record);
@@ -131,16 +193,25 @@ async function readDocuments(path: string, documents: DocumentSink, planned: num
   }
   const notes: string[] = [];
   if (bad !== undefined) {
-    if (!partial) throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the documents file was changed after the run');
+    if (!partial)
+      throw new UsageError(`${path} line ${bad.number}: ${bad.why}`, 'the documents file was changed after the run');
     notes.push(`documents.ndjson line ${bad.number} was cut mid-write when the run ended; it is left out`);
   }
-  if (!partial && count !== planned) throw new UsageError(`${path}: ${count} lines for the ${planned} planned documents of a finished run`, 'the documents file was changed after the run; nothing was written');
+  if (!partial && count !== planned)
+    throw new UsageError(
+      `${path}: ${count} lines for the ${planned} planned documents of a finished run`,
+      'the documents file was changed after the run; nothing was written',
+    );
   return notes;
 }
 
 /** The pieces of each document as run.json recorded them, one at a time in order. */
 function recordedPieces(run: RunRecord, dir: string): () => number {
-  if (run.documentPieces === undefined) throw new UsageError(`${dir}/run.json: a deid run without documentPieces`, 'the run folder is incomplete; nothing was written');
+  if (run.documentPieces === undefined)
+    throw new UsageError(
+      `${dir}/run.json: a deid run without documentPieces`,
+      'the run folder is incomplete; nothing was written',
+    );
   // Checked by run-record-schema.ts; copied, since a Buffer's offset in its pool need not be a multiple of 4.
   const pieces = new Uint32Array(new Uint8Array(Buffer.from(run.documentPieces, 'base64')).buffer);
   let next = 0;
@@ -154,10 +225,16 @@ export async function readJudgedFolder(dir: string, signal?: AbortSignal): Promi
   const scenarioText = await readRegular(scenarioPath, SCENARIO_BOUNDS.fileBytes);
   // Its thresholds, limits and error check judge the run as much as its phases plan it.
   if (`sha256:${createHash('sha256').update(scenarioText).digest('hex')}` !== run.scenarioSha256) {
-    throw new UsageError(`${scenarioPath}: changed since the run (run.json has ${run.scenarioSha256})`, 'judging a run again needs the scenario it ran with; nothing was written');
+    throw new UsageError(
+      `${scenarioPath}: changed since the run (run.json has ${run.scenarioSha256})`,
+      'judging a run again needs the scenario it ran with; nothing was written',
+    );
   }
   const scenario = parseScenario(scenarioText, scenarioPath);
-  const whole = buildPlan(scenario, { timeScale: TimeScale.of(run.timeScale, 'run.json timeScale').k, ...(scenario.mode === 'deid' ? { piecesOfNextDocument: recordedPieces(run, dir) } : {}) });
+  const whole = buildPlan(scenario, {
+    timeScale: TimeScale.of(run.timeScale, 'run.json timeScale').k,
+    ...(scenario.mode === 'deid' ? { piecesOfNextDocument: recordedPieces(run, dir) } : {}),
+  });
   const identity = planIdentity(whole);
   if (identity !== run.planIdentity) {
     throw new UsageError(
@@ -172,19 +249,30 @@ export async function readJudgedFolder(dir: string, signal?: AbortSignal): Promi
   // judgement of part of its events must not replace it.
   const lost = run.end?.files.find((f) => f.file === 'events.ndjson' && f.error !== null);
   if (lost !== undefined) {
-    throw new RunFailure('RUN_FAILED', `${eventsPath} was not written whole during the run (${lost.error}): the run cannot be judged again from it`, 'its own summary.json, judged from memory when it ran, stands; nothing was written');
+    throw new RunFailure(
+      'RUN_FAILED',
+      `${eventsPath} was not written whole during the run (${lost.error}): the run cannot be judged again from it`,
+      'its own summary.json, judged from memory when it ran, stands; nothing was written',
+    );
   }
   const sink = new EventSink(plan);
   const partial = run.end === null;
   const notes = await readEvents(eventsPath, sink, partial, signal);
   const lines = sink.recorder.overall.sent + sink.recorder.overall.dropped + sink.recorder.overall.unsent;
   if (!partial && lines !== plan.arrivals) {
-    throw new UsageError(`${eventsPath}: ${lines} lines for the ${plan.arrivals} planned requests of a finished run`, 'the events file was changed after the run; nothing was written');
+    throw new UsageError(
+      `${eventsPath}: ${lines} lines for the ${plan.arrivals} planned requests of a finished run`,
+      'the events file was changed after the run; nothing was written',
+    );
   }
   if (sink.documents !== undefined) {
     const lostDocuments = run.end?.files.find((f) => f.file === 'documents.ndjson' && f.error !== null);
     if (lostDocuments !== undefined) {
-      throw new RunFailure('RUN_FAILED', `${join(dir, 'documents.ndjson')} was not written whole during the run (${lostDocuments.error}): the run cannot be judged again from it`, 'its own summary.json, judged from memory when it ran, stands; nothing was written');
+      throw new RunFailure(
+        'RUN_FAILED',
+        `${join(dir, 'documents.ndjson')} was not written whole during the run (${lostDocuments.error}): the run cannot be judged again from it`,
+        'its own summary.json, judged from memory when it ran, stands; nothing was written',
+      );
     }
     notes.push(...(await readDocuments(join(dir, 'documents.ndjson'), sink.documents, plan.documents!.count, partial)));
   }
@@ -197,6 +285,14 @@ export async function readJudgedFolder(dir: string, signal?: AbortSignal): Promi
     plan,
     sink,
     notes,
-    judge: (reportedAt, moreFiles = []) => judgeRun(plan, sink, { run, end, partial, moreFiles, reportedAt: reportedAt.toISOString(), judgedBy: LOADPROOF_VERSION }),
+    judge: (reportedAt, moreFiles = []) =>
+      judgeRun(plan, sink, {
+        run,
+        end,
+        partial,
+        moreFiles,
+        reportedAt: reportedAt.toISOString(),
+        judgedBy: LOADPROOF_VERSION,
+      }),
   };
 }

@@ -1,5 +1,6 @@
 /** run.json's encoded fields are decoded when it is checked: a bad one is refused naming the field, never a TypeError later. */
 import { describe, expect, it } from 'vitest';
+
 import { MsHistogram } from '../recorder/histogram.js';
 import { checkRunRecord } from './run-record-schema.js';
 
@@ -15,7 +16,15 @@ const record = (change: (r: any) => void): unknown => {
     environment: 'mock',
     target: { baseUrl: 'http://127.0.0.1:1', kind: 'embedded-mock', profile: null },
     startedAt: '2026-11-27T00:00:00.000Z',
-    guard: { allowed: true, real: false, startAt: 'x', plannedEndAt: 'x', traffic: {}, limits: { sustainedRpm: 1, burstRpm: 1, burstMinutes: 1, spikeRpm: 1, maxInFlight: 1, reference: null }, checks: [] },
+    guard: {
+      allowed: true,
+      real: false,
+      startAt: 'x',
+      plannedEndAt: 'x',
+      traffic: {},
+      limits: { sustainedRpm: 1, burstRpm: 1, burstMinutes: 1, spikeRpm: 1, maxInFlight: 1, reference: null },
+      checks: [],
+    },
     documentPieces: Buffer.from(new Uint32Array([1, 2, 3]).buffer).toString('base64'),
     end: {
       endedAt: 'x',
@@ -34,13 +43,27 @@ const record = (change: (r: any) => void): unknown => {
 
 describe('run.json: encoded fields', () => {
   it('takes them as loadproof writes them', () => {
-    expect(() => checkRunRecord(record(() => {}), 'run.json')).not.toThrow();
+    expect(() =>
+      checkRunRecord(
+        record(() => {}),
+        'run.json',
+      ),
+    ).not.toThrow();
   });
 
-  it.each(['garbage!!', 'AAAA', '', 'HISTggg=', Buffer.from([0x1c, 0x84, 0x93, 0x14, 0x7f, 0xff, 0xff, 0xff, 1, 2]).toString('base64')])('end.tokenLatency %j: exit 2 naming the file and field', (value) => {
+  it.each([
+    'garbage!!',
+    'AAAA',
+    '',
+    'HISTggg=',
+    Buffer.from([0x1c, 0x84, 0x93, 0x14, 0x7f, 0xff, 0xff, 0xff, 1, 2]).toString('base64'),
+  ])('end.tokenLatency %j: exit 2 naming the file and field', (value) => {
     const error = (() => {
       try {
-        checkRunRecord(record((r) => (r.end.tokenLatency = value)), 'dir/run.json');
+        checkRunRecord(
+          record((r) => (r.end.tokenLatency = value)),
+          'dir/run.json',
+        );
       } catch (e) {
         return e as { exitCode?: number; message: string };
       }
@@ -50,7 +73,15 @@ describe('run.json: encoded fields', () => {
     expect(error?.message).toContain('dir/run.json: end.tokenLatency: ');
   });
 
-  it.each(['garbage!!', 'AAA', 'AAAAAA==', '', 'AAAAAA'])('documentPieces %j: exit 2 naming the file and field', (value) => {
-    expect(() => checkRunRecord(record((r) => (r.documentPieces = value)), 'dir/run.json')).toThrow(/dir\/run\.json: documentPieces: /);
-  });
+  it.each(['garbage!!', 'AAA', 'AAAAAA==', '', 'AAAAAA'])(
+    'documentPieces %j: exit 2 naming the file and field',
+    (value) => {
+      expect(() =>
+        checkRunRecord(
+          record((r) => (r.documentPieces = value)),
+          'dir/run.json',
+        ),
+      ).toThrow(/dir\/run\.json: documentPieces: /);
+    },
+  );
 });

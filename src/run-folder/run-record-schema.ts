@@ -4,9 +4,10 @@
  * judge only carries to the reports (the guard's traffic, the payload record) are checked as objects.
  */
 import * as z from 'zod';
+
 import { UsageError } from '../core/index.js';
-import { MsHistogram } from '../recorder/index.js';
 import type { RunRecord } from '../judge/index.js';
+import { MsHistogram } from '../recorder/index.js';
 
 const count = z.number().int().min(0);
 const ms = z.number().min(0).refine(Number.isFinite, 'expected a finite number');
@@ -21,18 +22,42 @@ const histogram = z
   .max(1024 * 1024)
   .superRefine((value, ctx) => {
     const why = !BASE64.test(value) || value === '' ? 'not base64' : MsHistogram.whyNotDecodable(value);
-    if (why !== null) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? '…' : ''}: ${why}, expected an HDR histogram (V2, compressed, base64) as loadproof writes it` });
+    if (why !== null)
+      ctx.addIssue({
+        code: 'custom',
+        message: `${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? '…' : ''}: ${why}, expected an HDR histogram (V2, compressed, base64) as loadproof writes it`,
+      });
   });
 
 /** mode deid: each document's pieces, base64 of 32-bit counts (run/plan-scenario.ts), each at least 1. */
 const documentPieces = z.string().superRefine((value, ctx) => {
   const bytes = BASE64.test(value) ? Buffer.from(value, 'base64') : undefined;
-  const counts = bytes === undefined || bytes.length === 0 || bytes.length % 4 !== 0 ? undefined : new Uint32Array(new Uint8Array(bytes).buffer);
-  const why = bytes === undefined ? 'not base64' : counts === undefined ? `${bytes.length} bytes, not a whole number of 32-bit counts` : counts.includes(0) ? 'a document of 0 pieces' : null;
-  if (why !== null) ctx.addIssue({ code: 'custom', message: `${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? '…' : ''}: ${why}, expected each document's piece count (base64 of 32-bit counts, each ≥ 1) as loadproof writes it` });
+  const counts =
+    bytes === undefined || bytes.length === 0 || bytes.length % 4 !== 0
+      ? undefined
+      : new Uint32Array(new Uint8Array(bytes).buffer);
+  const why =
+    bytes === undefined
+      ? 'not base64'
+      : counts === undefined
+        ? `${bytes.length} bytes, not a whole number of 32-bit counts`
+        : counts.includes(0)
+          ? 'a document of 0 pieces'
+          : null;
+  if (why !== null)
+    ctx.addIssue({
+      code: 'custom',
+      message: `${JSON.stringify(value.slice(0, 40))}${value.length > 40 ? '…' : ''}: ${why}, expected each document's piece count (base64 of 32-bit counts, each ≥ 1) as loadproof writes it`,
+    });
 });
 
-const host = z.object({ node: text, os: text, cpu: text, commandLine: z.array(text).max(10_000), gitCommit: text.nullable() });
+const host = z.object({
+  node: text,
+  os: text,
+  cpu: text,
+  commandLine: z.array(text).max(10_000),
+  gitCommit: text.nullable(),
+});
 
 const guard = z.looseObject({
   allowed: z.boolean(),
@@ -40,13 +65,27 @@ const guard = z.looseObject({
   startAt: text,
   plannedEndAt: text,
   traffic: z.looseObject({}),
-  limits: z.looseObject({ sustainedRpm: z.number(), burstRpm: z.number(), burstMinutes: z.number(), spikeRpm: z.number(), maxInFlight: z.number(), reference: text.nullable() }),
+  limits: z.looseObject({
+    sustainedRpm: z.number(),
+    burstRpm: z.number(),
+    burstMinutes: z.number(),
+    spikeRpm: z.number(),
+    maxInFlight: z.number(),
+    reference: text.nullable(),
+  }),
   checks: z.array(z.looseObject({ rule: text, status: text, message: text })).max(1000),
 });
 
 const end = z.object({
   endedAt: text,
-  engine: z.object({ fired: count, dropped: count, unsent: count, abandoned: count, interrupted: z.boolean(), elapsedMs: ms }),
+  engine: z.object({
+    fired: count,
+    dropped: count,
+    unsent: count,
+    abandoned: count,
+    interrupted: z.boolean(),
+    elapsedMs: ms,
+  }),
   stop: z.object({ by: z.enum(['signal', 'failure', 'threshold', 'unknown']), code: text, message: text }).nullable(),
   tokenCalls: count.nullable(),
   tokenLatency: histogram,
@@ -66,7 +105,11 @@ const runRecord = z.object({
   planIdentity: text,
   timeScale: z.number().min(1).max(1000),
   environment: text,
-  target: z.object({ baseUrl: text, kind: z.enum(['embedded-mock', 'loadproof-mock', 'loopback-stub', 'real']), profile: text.nullable() }),
+  target: z.object({
+    baseUrl: text,
+    kind: z.enum(['embedded-mock', 'loadproof-mock', 'loopback-stub', 'real']),
+    profile: text.nullable(),
+  }),
   startedAt: text,
   guard,
   host: host.optional(),
@@ -74,7 +117,17 @@ const runRecord = z.object({
   shard: z.object({ index: count, count: count }).optional(),
   startAt: text.optional(),
   mergedFrom: z
-    .array(z.object({ index: count, dir: text, startedAt: text, endedAt: text.nullable(), startLateMs: ms.optional(), manifestSha256: text.optional(), host: host.optional() }))
+    .array(
+      z.object({
+        index: count,
+        dir: text,
+        startedAt: text,
+        endedAt: text.nullable(),
+        startLateMs: ms.optional(),
+        manifestSha256: text.optional(),
+        host: host.optional(),
+      }),
+    )
     .max(10_000)
     .optional(),
   baseline: text.optional(),
@@ -90,6 +143,10 @@ export function firstIssue(error: z.ZodError): string {
 /** run.json's value checked; `path` names the file in the error. */
 export function checkRunRecord(value: unknown, path: string): RunRecord {
   const parsed = runRecord.safeParse(value);
-  if (!parsed.success) throw new UsageError(`${path}: ${firstIssue(parsed.error)}`, 'run.json is written by loadproof run; this one was changed after the run; nothing was written');
+  if (!parsed.success)
+    throw new UsageError(
+      `${path}: ${firstIssue(parsed.error)}`,
+      'run.json is written by loadproof run; this one was changed after the run; nothing was written',
+    );
   return value as RunRecord;
 }

@@ -1,9 +1,29 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync, WriteStream } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  symlinkSync,
+  writeFileSync,
+  WriteStream,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it, vi } from 'vitest';
-import { EVENT_FLUSH_MS, EventLog, claimRunFolder, dropClaim, makeRunFolder, releaseRunFolder, useRunFolder } from './write.js';
+
 import { writeAtomically, writeWhole } from '../core/index.js';
+import {
+  claimRunFolder,
+  dropClaim,
+  EVENT_FLUSH_MS,
+  EventLog,
+  makeRunFolder,
+  releaseRunFolder,
+  useRunFolder,
+} from './write.js';
 
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'loadproof-output-'));
 const AT = new Date('2026-11-23T10:00:00.123Z');
@@ -13,20 +33,26 @@ describe('makeRunFolder', () => {
     const out = fresh();
     const dirs = await Promise.all(Array.from({ length: 12 }, () => makeRunFolder(out, 'burst', AT)));
     expect(new Set(dirs).size).toBe(12);
-    expect(readdirSync(out).sort()).toEqual(['20261123T100000Z-burst', ...Array.from({ length: 11 }, (_, i) => `20261123T100000Z-burst-${i + 2}`)].sort());
+    expect(readdirSync(out).sort()).toEqual(
+      ['20261123T100000Z-burst', ...Array.from({ length: 11 }, (_, i) => `20261123T100000Z-burst-${i + 2}`)].sort(),
+    );
   });
 
   it('makes missing parents, and says why a location cannot be used', async () => {
     const out = fresh();
     expect(await makeRunFolder(join(out, 'a', 'b'), 'x', AT)).toBe(join(out, 'a', 'b', '20261123T100000Z-x'));
     writeFileSync(join(out, 'file'), '');
-    await expect(makeRunFolder(join(out, 'file'), 'x', AT)).rejects.toThrow('cannot make the folder (ENOTDIR: a file is in the way (not a folder))');
-    await expect(makeRunFolder(join(out, 'file', 'below'), 'x', AT)).rejects.toThrow(/cannot make the folder \(ENOTDIR/);
+    await expect(makeRunFolder(join(out, 'file'), 'x', AT)).rejects.toThrow(
+      'cannot make the folder (ENOTDIR: a file is in the way (not a folder))',
+    );
+    await expect(makeRunFolder(join(out, 'file', 'below'), 'x', AT)).rejects.toThrow(
+      /cannot make the folder \(ENOTDIR/,
+    );
   });
 });
 
 describe('useRunFolder', () => {
-  it('takes a new or empty folder, and refuses one holding anything: a run, finished or not, or any file of the user\'s', async () => {
+  it("takes a new or empty folder, and refuses one holding anything: a run, finished or not, or any file of the user's", async () => {
     const dir = join(fresh(), 'run');
     expect(await useRunFolder(dir)).toBe(dir);
     expect(await useRunFolder(dir)).toBe(dir);
@@ -59,16 +85,23 @@ describe('useRunFolder', () => {
   });
 
   // The claim itself is exclusive, and a release removes only what its command made.
-  it('lets one of two commands claim a folder; the other is refused at once, and releasing leaves the winner\'s files', async () => {
+  it("lets one of two commands claim a folder; the other is refused at once, and releasing leaves the winner's files", async () => {
     for (const made of [false, true]) {
       const dir = join(fresh(), 'run');
       if (!made) mkdirSync(dir);
       const claims = await Promise.allSettled([claimRunFolder(dir), claimRunFolder(dir)]);
       expect(claims.map((c) => c.status).sort()).toEqual(['fulfilled', 'rejected']);
-      const refused = (claims.find((c) => c.status === 'rejected') as PromiseRejectedResult).reason as { exitCode: number; message: string };
+      const refused = (claims.find((c) => c.status === 'rejected') as PromiseRejectedResult).reason as {
+        exitCode: number;
+        message: string;
+      };
       expect(refused.exitCode).toBe(2);
       expect(refused.message).toContain(`--run-dir ${dir}: in use by another command`);
-      const winner = (claims.find((c) => c.status === 'fulfilled') as PromiseFulfilledResult<Awaited<ReturnType<typeof claimRunFolder>>>).value;
+      const winner = (
+        claims.find((c) => c.status === 'fulfilled') as PromiseFulfilledResult<
+          Awaited<ReturnType<typeof claimRunFolder>>
+        >
+      ).value;
       writeFileSync(join(dir, 'events.ndjson'), 'live');
       // A third, once the winner has written: refused, and the winner's file stays.
       await expect(claimRunFolder(dir)).rejects.toThrow('in use by another command');
@@ -91,7 +124,10 @@ describe('useRunFolder', () => {
 
   it('lets only one of two runs that share a folder write its events', async () => {
     const dir = await useRunFolder(join(fresh(), 'run'));
-    const opened = await Promise.allSettled([EventLog.open(join(dir, 'events.ndjson')), EventLog.open(join(dir, 'events.ndjson'))]);
+    const opened = await Promise.allSettled([
+      EventLog.open(join(dir, 'events.ndjson')),
+      EventLog.open(join(dir, 'events.ndjson')),
+    ]);
     expect(opened.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
     const refused = opened.find((o) => o.status === 'rejected') as PromiseRejectedResult;
     expect(String(refused.reason)).toContain('another run is writing it');
@@ -154,11 +190,16 @@ describe('EventLog and writeWhole', () => {
     await expect(EventLog.open(join(dir, 'full.ndjson'))).rejects.toThrow('already exists');
     const full = await EventLog.open(join(dir, 'full-2.ndjson'));
     // The full disk, from the stream itself.
-    (full as unknown as { stream: WriteStream }).stream.destroy(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+    (full as unknown as { stream: WriteStream }).stream.destroy(
+      Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }),
+    );
     full.write('{"seq":1}\n');
     const result = await full.close();
     expect(result.error).toMatch(/^ENOSPC: no space left on the device/);
-    expect(await writeWhole(join(dir, 'full.ndjson'), '{}')).toEqual({ file: join(dir, 'full.ndjson'), error: 'EEXIST: a file is in the way (not a folder)' });
+    expect(await writeWhole(join(dir, 'full.ndjson'), '{}')).toEqual({
+      file: join(dir, 'full.ndjson'),
+      error: 'EEXIST: a file is in the way (not a folder)',
+    });
     expect(readlinkSync(join(dir, 'full.ndjson'))).toBe('/dev/full');
   });
 
@@ -168,7 +209,10 @@ describe('EventLog and writeWhole', () => {
     writeFileSync(target, 'theirs');
     symlinkSync(target, join(dir, 'summary.json'));
     symlinkSync(target, join(dir, 'summary.json.partial'));
-    expect(await writeAtomically(join(dir, 'summary.json'), 'ours')).toEqual({ file: join(dir, 'summary.json'), error: null });
+    expect(await writeAtomically(join(dir, 'summary.json'), 'ours')).toEqual({
+      file: join(dir, 'summary.json'),
+      error: null,
+    });
     expect(readFileSync(target, 'utf8')).toBe('theirs');
     expect(readFileSync(join(dir, 'summary.json'), 'utf8')).toBe('ours');
   });

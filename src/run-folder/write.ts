@@ -8,10 +8,24 @@
 import { constants, createWriteStream, open as fsOpen, type WriteStream } from 'node:fs';
 import { lstat, mkdir, rename, rm, stat, symlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { UsageError, redactWritten, type FolderClaim, claimEmptyFolder, dropClaim as dropFolderClaim, releaseFolder, whyNot, type FileResult } from '../core/index.js';
+
+import {
+  claimEmptyFolder,
+  dropClaim as dropFolderClaim,
+  type FileResult,
+  type FolderClaim,
+  redactWritten,
+  releaseFolder,
+  UsageError,
+  whyNot,
+} from '../core/index.js';
 
 /** 20261121T040612Z */
-const stamp = (d: Date): string => d.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+const stamp = (d: Date): string =>
+  d
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
 
 /** How a folder could not be used, in words. */
 
@@ -41,7 +55,10 @@ export async function makeRunFolder(outDir: string, name: string, startedAt: Dat
   try {
     await makeFolders(outDir);
   } catch (error) {
-    throw new UsageError(`--out ${outDir}: cannot make the folder (${whyNot(error)})`, 'nothing was sent; choose another --out');
+    throw new UsageError(
+      `--out ${outDir}: cannot make the folder (${whyNot(error)})`,
+      'nothing was sent; choose another --out',
+    );
   }
   const base = join(outDir, `${stamp(startedAt)}-${name}`);
   for (let n = 1; n <= 1000; n++) {
@@ -51,7 +68,11 @@ export async function makeRunFolder(outDir: string, name: string, startedAt: Dat
       await mkdir(dir);
       return dir;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new UsageError(`--out ${outDir}: cannot make the run folder ${dir} (${whyNot(error)})`, 'nothing was sent');
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new UsageError(
+          `--out ${outDir}: cannot make the run folder ${dir} (${whyNot(error)})`,
+          'nothing was sent',
+        );
     }
   }
   throw new UsageError(`--out ${outDir}: 1,000 runs of ${name} already started in this second`, 'nothing was sent');
@@ -84,7 +105,11 @@ export async function pointLatestAt(outDir: string, runDir: string): Promise<str
  * or an empty one, so no measurement and no file of the user's is ever overwritten. `made`: whether it
  * was made here (see {@link releaseRunFolder}).
  */
-export async function claimRunFolder(dir: string, flag = '--run-dir', command = 'run'): Promise<{ readonly dir: string } & FolderClaim> {
+export async function claimRunFolder(
+  dir: string,
+  flag = '--run-dir',
+  command = 'run',
+): Promise<{ readonly dir: string } & FolderClaim> {
   try {
     await makeFolders(dirname(resolve(dir)));
     return { dir, ...(await claimEmptyFolder(dir, flag, command)) };
@@ -107,7 +132,10 @@ export async function dropClaim(claimed: { readonly dir: string } & FolderClaim)
 }
 
 /** Undoes {@link claimRunFolder} when nothing was measured: the entries made (`created`), the claim, the folder if made here. */
-export async function releaseRunFolder(claimed: { readonly dir: string } & FolderClaim, created: readonly string[]): Promise<void> {
+export async function releaseRunFolder(
+  claimed: { readonly dir: string } & FolderClaim,
+  created: readonly string[],
+): Promise<void> {
   await releaseFolder(claimed.dir, claimed, created);
 }
 
@@ -115,7 +143,6 @@ export async function releaseRunFolder(claimed: { readonly dir: string } & Folde
 export async function removeRunFolder(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true }).catch(() => {});
 }
-
 
 /**
  * events.ndjson, appended as requests complete. A write error (a full disk) does not stop the run:
@@ -157,10 +184,22 @@ export class EventLog {
   static async open(path: string, now: () => number = () => performance.now()): Promise<EventLog> {
     let fd: number;
     try {
-      fd = await new Promise<number>((resolve, reject) => fsOpen(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o644, (error, opened) => (error ? reject(error) : resolve(opened))));
+      fd = await new Promise<number>((resolve, reject) =>
+        fsOpen(
+          path,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+          0o644,
+          (error, opened) => (error ? reject(error) : resolve(opened)),
+        ),
+      );
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      throw new UsageError(code === 'EEXIST' ? `${path} already exists: another run is writing it` : `cannot write ${path} (${whyNot(error)})`, 'nothing was sent');
+      throw new UsageError(
+        code === 'EEXIST'
+          ? `${path} already exists: another run is writing it`
+          : `cannot write ${path} (${whyNot(error)})`,
+        'nothing was sent',
+      );
     }
     const stream = createWriteStream(path, { fd });
     return new EventLog(path, stream, now);
@@ -200,9 +239,10 @@ export class EventLog {
         this.stream.end();
       }
     });
-    const error = this.failure === undefined ? null : `${this.failure}${this.lost > 0 ? `; at least ${this.lost} later lines not written` : ''}`;
+    const error =
+      this.failure === undefined
+        ? null
+        : `${this.failure}${this.lost > 0 ? `; at least ${this.lost} later lines not written` : ''}`;
     return { file: this.path, error };
   }
 }
-
-

@@ -45,7 +45,10 @@ export class AbortWatch {
           t.kind === 'percentile'
             ? steadyPlanned - Math.ceil((t.percentile / 100) * steadyPlanned) + 1
             : t.kind === 'rate'
-              ? Math.max(1, Math.ceil(t.fraction * steadyPlanned) + (Number.isInteger(t.fraction * steadyPlanned) ? orEqual : 0))
+              ? Math.max(
+                  1,
+                  Math.ceil(t.fraction * steadyPlanned) + (Number.isInteger(t.fraction * steadyPlanned) ? orEqual : 0),
+                )
               : t.count + orEqual;
         this.watched.push({ phase: i, threshold: t, failsAt, count: 0, failed: false });
       }
@@ -97,4 +100,5 @@ function counts(t: Threshold, r: EventRecord): boolean {
   }
 }
 
-const describe = (t: Threshold): string => (t.kind === 'percentile' ? `answers at or over ${t.valueMs} ms` : t.kind === 'rate' ? `${t.of}` : `${t.of}`);
+const describe = (t: Threshold): string =>
+  t.kind === 'percentile' ? `answers at or over ${t.valueMs} ms` : t.kind === 'rate' ? `${t.of}` : `${t.of}`;

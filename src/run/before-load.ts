@@ -2,8 +2,8 @@
  * Before a run's t = 0: the wait for a --start-at far ahead, the warm-up (connections opened, the
  * per-request code run over and over), the announcement of the load, and whether it is ready in time.
  */
-import { RunFailure, collectGarbageNow, type TimeScale } from '../core/index.js';
-import { type Plan, arrivalsBefore, maxInFlightOf } from '../plan/index.js';
+import { collectGarbageNow, RunFailure, type TimeScale } from '../core/index.js';
+import { arrivalsBefore, maxInFlightOf, type Plan } from '../plan/index.js';
 import type { Clients, Measuring } from './measuring.js';
 import { lateLimitWallMs } from './start-at.js';
 import { warmUp } from './warm-up.js';
@@ -17,7 +17,9 @@ const MAX_WARM_CONNECTIONS = 64;
 /** --start-at far ahead: wait until shortly before it, so that the token and the warmed connections are fresh at t = 0. */
 export async function waitForStartAt({ options, log, stopping }: Measuring): Promise<void> {
   if (options.startAtMs !== undefined && options.startAtMs - Date.now() > START_AT_WARM_LEAD_MS) {
-    log(`loadproof: --start-at: waiting until ${new Date(options.startAtMs - START_AT_WARM_LEAD_MS).toISOString()} to warm up (the schedule starts at ${new Date(options.startAtMs).toISOString()})`);
+    log(
+      `loadproof: --start-at: waiting until ${new Date(options.startAtMs - START_AT_WARM_LEAD_MS).toISOString()} to warm up (the schedule starts at ${new Date(options.startAtMs).toISOString()})`,
+    );
     await sleepUntil(options.startAtMs - START_AT_WARM_LEAD_MS, stopping.stop.signal);
   }
 }
@@ -34,9 +36,16 @@ export async function warmUpAndAnnounce(m: Measuring, { pool, tokens }: Clients)
   await warmUp(plan, scale, options.secrets, m.target.permit);
   // The warm-up's garbage collected before t = 0, so that it does not set the heap's limits for the run (src/core/full-collection.ts).
   collectGarbageNow();
-  log(`loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`);
-  const share = plan.shard === undefined ? '' : ` (shard ${plan.shard.index}/${plan.shard.count}: every ${plan.shard.count === 1 ? '' : `${ordinal(plan.shard.count)} `}arrival of the plan, from seq ${plan.shard.index})`;
-  log(`loadproof: ${scenario.name}: ${plan.arrivals} requests${share} over ${plan.durationMs / 1000} s of model time (${(scale.toWallMs(plan.durationMs) / 1000).toFixed(1)} s of wall time) against ${m.target.baseUrl}`);
+  log(
+    `loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`,
+  );
+  const share =
+    plan.shard === undefined
+      ? ''
+      : ` (shard ${plan.shard.index}/${plan.shard.count}: every ${plan.shard.count === 1 ? '' : `${ordinal(plan.shard.count)} `}arrival of the plan, from seq ${plan.shard.index})`;
+  log(
+    `loadproof: ${scenario.name}: ${plan.arrivals} requests${share} over ${plan.durationMs / 1000} s of model time (${(scale.toWallMs(plan.durationMs) / 1000).toFixed(1)} s of wall time) against ${m.target.baseUrl}`,
+  );
   return options.startAtMs === undefined ? undefined : checkReadyInTime(m, options.startAtMs);
 }
 
@@ -45,10 +54,23 @@ function checkReadyInTime({ log, stopping, scale }: Measuring, startAtMs: number
   const aheadMs = startAtMs - Date.now();
   const lateLimitMs = lateLimitWallMs(scale);
   if (-aheadMs > lateLimitMs) {
-    log(`loadproof: RUN_FAILED: --start-at: ready ${(-aheadMs).toFixed(0)} ms after it, more than ${lateLimitMs} ms (1 s of model time): no request is sent`);
-    stopping.with({ kind: 'failure', error: new RunFailure('RUN_FAILED', `--start-at ${new Date(startAtMs).toISOString()}: ready ${(-aheadMs).toFixed(0)} ms late, after the token call and warm-up (at most ${lateLimitMs} ms, 1 s of model time): every request is unsent`, 'give every shard a start further ahead') });
+    log(
+      `loadproof: RUN_FAILED: --start-at: ready ${(-aheadMs).toFixed(0)} ms after it, more than ${lateLimitMs} ms (1 s of model time): no request is sent`,
+    );
+    stopping.with({
+      kind: 'failure',
+      error: new RunFailure(
+        'RUN_FAILED',
+        `--start-at ${new Date(startAtMs).toISOString()}: ready ${(-aheadMs).toFixed(0)} ms late, after the token call and warm-up (at most ${lateLimitMs} ms, 1 s of model time): every request is unsent`,
+        'give every shard a start further ahead',
+      ),
+    });
   } else {
-    log(aheadMs >= 0 ? `loadproof: --start-at: the schedule starts at ${new Date(startAtMs).toISOString()}, in ${(aheadMs / 1000).toFixed(1)} s` : `loadproof: --start-at: started ${(-aheadMs).toFixed(0)} ms late; the lateness is in every arrival's send lag until it is caught up`);
+    log(
+      aheadMs >= 0
+        ? `loadproof: --start-at: the schedule starts at ${new Date(startAtMs).toISOString()}, in ${(aheadMs / 1000).toFixed(1)} s`
+        : `loadproof: --start-at: started ${(-aheadMs).toFixed(0)} ms late; the lateness is in every arrival's send lag until it is caught up`,
+    );
   }
   return Math.max(0, -aheadMs);
 }
@@ -75,4 +97,5 @@ function sleepUntil(atMs: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-const ordinal = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th'}`;
+const ordinal = (n: number): string =>
+  `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th')}`;

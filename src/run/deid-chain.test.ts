@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { TimeScale } from '../core/index.js';
 import { identificationStageMs } from './deid-chain.js';
 
@@ -14,7 +15,13 @@ describe('identificationStageMs', () => {
     for (let i = 0; i < 3; i++) {
       const end = ready + hopMs + 1000 + holdMs;
       // latencyMs as the client accounts it: the service's 1,000 ms, the hop ÷ k, the hold taken off.
-      pieces.push({ seq: 10 + i, intendedAtMs: 0, ...(i === 0 ? {} : { readyAtMs: ready }), endAtMs: end, latencyMs: 1000 + hopMs / k });
+      pieces.push({
+        seq: 10 + i,
+        intendedAtMs: 0,
+        ...(i === 0 ? {} : { readyAtMs: ready }),
+        endAtMs: end,
+        latencyMs: 1000 + hopMs / k,
+      });
       ready = end + hopMs;
     }
     return pieces;

@@ -16,8 +16,8 @@ import type { Clock, SecretMask, TimeScale } from '../core/index.js';
 import { mergeEntities } from '../deid/index.js';
 import { type RequestEvent, shift } from '../engine/index.js';
 import { type DocumentRecord, type DocumentSink, formatDocumentLine, toEventRecord } from '../judge/index.js';
+import { documentOfSeq, type Plan } from '../plan/index.js';
 import type { SentDocument, TextSource } from '../texts/index.js';
-import { type Plan, documentOfSeq } from '../plan/index.js';
 
 export interface DeidChainOptions {
   readonly plan: Plan;
@@ -92,7 +92,9 @@ export class DeidChain {
    * to go when an earlier piece's answer comes: its latency runs from then (RequestResult.readyAtMs),
    * and a time-scaled mock is told it is due at that answer's model time (less the mock's hold).
    */
-  identify(send: (text: string, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined>): (text: string, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined> {
+  identify(
+    send: (text: string, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined>,
+  ): (text: string, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined> {
     return async (text, seq, dueAtMs) => {
       const doc = this.documentOf(documentOfSeq(this.documents, seq));
       if (doc.running < this.options.concurrency) {
@@ -140,13 +142,24 @@ export class DeidChain {
     let doc = this.open.get(d);
     if (doc === undefined) {
       const n = this.documents.firstSeq[d + 1]! - this.documents.firstSeq[d]!;
-      doc = { events: new Array(n).fill(undefined), received: 0, running: 0, waiting: [], releasedBy: new Map(), dropped: false };
+      doc = {
+        events: new Array(n).fill(undefined),
+        received: 0,
+        running: 0,
+        waiting: [],
+        releasedBy: new Map(),
+        dropped: false,
+      };
       this.open.set(d, doc);
     }
     return doc;
   }
 
-  private async finish(d: number, events: readonly RequestEvent[], releasedBy: ReadonlyMap<number, number>): Promise<void> {
+  private async finish(
+    d: number,
+    events: readonly RequestEvent[],
+    releasedBy: ReadonlyMap<number, number>,
+  ): Promise<void> {
     const o = this.options;
     const k = o.scale.k;
     const phase = o.plan.phases[events[0]!.phase]!;
@@ -166,7 +179,15 @@ export class DeidChain {
     const identified = records.every((r) => r.outcome === 'ok') && problem === undefined;
     const identificationMs = identified ? identificationStageMs(records, releasedBy, o.scale) : null;
     const entities = identified
-      ? mergeEntities(events.flatMap((e, i) => (e.result?.entities ?? []).map((x) => ({ ...x, start: x.start + document!.pieces[i]!.offset, end: x.end + document!.pieces[i]!.offset }))))
+      ? mergeEntities(
+          events.flatMap((e, i) =>
+            (e.result?.entities ?? []).map((x) => ({
+              ...x,
+              start: x.start + document!.pieces[i]!.offset,
+              end: x.end + document!.pieces[i]!.offset,
+            })),
+          ),
+        )
       : [];
     const base = {
       doc: d,
@@ -175,7 +196,11 @@ export class DeidChain {
       firstSeq: this.documents.firstSeq[d]!,
       pieces: events.length,
       characters: document?.text.length ?? 0,
-      identification: { outcomes, latencyMs: identificationMs, truncated: events.filter((e) => e.result?.truncated === true).length },
+      identification: {
+        outcomes,
+        latencyMs: identificationMs,
+        truncated: events.filter((e) => e.result?.truncated === true).length,
+      },
       entities: entities.length,
       problem: records.every((r) => r.outcome === 'ok') ? (problem ?? null) : null,
     };
@@ -183,7 +208,14 @@ export class DeidChain {
     if (!identified) {
       const unsent = events.some((e) => e.outcome === 'unsent');
       const outcome = unsent ? 'unsent' : dropped ? 'dropped' : 'failed';
-      record = { ...base, obfuscation: null, endAtMs: null, latencyMs: null, outcome, failedStage: outcome === 'failed' ? 'identification' : null };
+      record = {
+        ...base,
+        obfuscation: null,
+        endAtMs: null,
+        latencyMs: null,
+        outcome,
+        failedStage: outcome === 'failed' ? 'identification' : null,
+      };
     } else {
       const readyAtMs = o.clock.nowMs() - this.startMs;
       const body = JSON.stringify({ text: document!.text, entities, style: o.style });
@@ -193,13 +225,34 @@ export class DeidChain {
       if (result === undefined) {
         record = { ...base, obfuscation: null, endAtMs: null, latencyMs: null, outcome: 'unsent', failedStage: null };
       } else {
-        const r = toEventRecord(phase.name, { seq: base.firstSeq, intendedAtMs: readyAtMs, outcome: result.outcome, firedAtMs: result.sentAtMs - this.startMs, result: shift(result, this.startMs) }, k);
+        const r = toEventRecord(
+          phase.name,
+          {
+            seq: base.firstSeq,
+            intendedAtMs: readyAtMs,
+            outcome: result.outcome,
+            firedAtMs: result.sentAtMs - this.startMs,
+            result: shift(result, this.startMs),
+          },
+          k,
+        );
         const ok = r.outcome === 'ok';
         record = {
           ...base,
-          obfuscation: { readyAtMs: r.intendedAtMs, sentAtMs: r.firedAtMs, endAtMs: r.endAtMs, latencyMs: r.latencyMs, outcome: r.outcome, status: r.status, tries: r.tries },
+          obfuscation: {
+            readyAtMs: r.intendedAtMs,
+            sentAtMs: r.firedAtMs,
+            endAtMs: r.endAtMs,
+            latencyMs: r.latencyMs,
+            outcome: r.outcome,
+            status: r.status,
+            tries: r.tries,
+          },
           endAtMs: r.endAtMs,
-          latencyMs: ok && identificationMs !== null && r.latencyMs !== null ? Math.round((identificationMs + accountedGap(readyAtMs, records, o.scale) + r.latencyMs) * 1000) / 1000 : null,
+          latencyMs:
+            ok && identificationMs !== null && r.latencyMs !== null
+              ? Math.round((identificationMs + accountedGap(readyAtMs, records, o.scale) + r.latencyMs) * 1000) / 1000
+              : null,
           outcome: ok ? 'ok' : 'failed',
           failedStage: ok ? null : 'obfuscation',
         };
@@ -218,7 +271,13 @@ export class DeidChain {
  * k times along the chain.
  */
 export function identificationStageMs(
-  pieces: readonly { readonly seq: number; readonly intendedAtMs: number; readonly readyAtMs?: number; readonly endAtMs: number | null; readonly latencyMs: number | null }[],
+  pieces: readonly {
+    readonly seq: number;
+    readonly intendedAtMs: number;
+    readonly readyAtMs?: number;
+    readonly endAtMs: number | null;
+    readonly latencyMs: number | null;
+  }[],
   releasedBy: ReadonlyMap<number, number>,
   scale: TimeScale,
 ): number {
@@ -230,7 +289,10 @@ export function identificationStageMs(
     const p = bySeq.get(seq)!;
     const by = releasedBy.get(seq);
     const releaser = by === undefined ? undefined : bySeq.get(by);
-    const ready = releaser === undefined ? p.intendedAtMs - pieces[0]!.intendedAtMs : doneAt(releaser.seq) + scale.toWallMs(Math.max(0, (p.readyAtMs ?? p.intendedAtMs) - (releaser.endAtMs ?? 0)));
+    const ready =
+      releaser === undefined
+        ? p.intendedAtMs - pieces[0]!.intendedAtMs
+        : doneAt(releaser.seq) + scale.toWallMs(Math.max(0, (p.readyAtMs ?? p.intendedAtMs) - (releaser.endAtMs ?? 0)));
     const at = ready + (p.latencyMs ?? 0);
     done.set(seq, at);
     return at;
@@ -243,16 +305,19 @@ function entityProblem(events: readonly RequestEvent[], document: SentDocument):
   for (const [i, e] of events.entries()) {
     const length = document.pieces[i]!.text.length;
     for (const x of e.result?.entities ?? []) {
-      if (!(x.start >= 0 && x.start < x.end && x.end <= length)) return `piece ${i + 1}: an entity at [${x.start}, ${x.end}) outside its ${length} characters`;
+      if (!(x.start >= 0 && x.start < x.end && x.end <= length))
+        return `piece ${i + 1}: an entity at [${x.start}, ${x.end}) outside its ${length} characters`;
     }
   }
   return undefined;
 }
 
 /** The wall time between the last piece's answer and the obfuscation's readiness, counted once at k > 1 (it is our own). */
-function accountedGap(readyAtMs: number, records: readonly { readonly endAtMs: number | null }[], scale: TimeScale): number {
+function accountedGap(
+  readyAtMs: number,
+  records: readonly { readonly endAtMs: number | null }[],
+  scale: TimeScale,
+): number {
   const lastEnd = Math.max(...records.map((r) => r.endAtMs ?? 0));
   return scale.toWallMs(Math.max(0, readyAtMs - lastEnd));
 }
-
-

@@ -1,7 +1,9 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { gitCommitOf, hostRecord } from './host.js';
 
 const A = 'a'.repeat(40);
@@ -26,12 +28,24 @@ describe('the git commit of the working directory (manifest.json), read from .gi
   });
 
   it('finds a ref only in packed-refs, and a detached HEAD', () => {
-    expect(gitCommitOf(workTree({ HEAD: 'ref: refs/heads/main\n', 'packed-refs': `# pack-refs with: peeled\n${B} refs/heads/other\n${A} refs/heads/main\n` }).root)).toBe(A);
+    expect(
+      gitCommitOf(
+        workTree({
+          HEAD: 'ref: refs/heads/main\n',
+          'packed-refs': `# pack-refs with: peeled\n${B} refs/heads/other\n${A} refs/heads/main\n`,
+        }).root,
+      ),
+    ).toBe(A);
     expect(gitCommitOf(workTree({ HEAD: `${B}\n` }).root)).toBe(B);
   });
 
   it('follows a worktree: .git is a file naming the git folder, whose refs are in its common folder', () => {
-    const main = workTree({ HEAD: 'ref: refs/heads/main\n', 'refs/heads/feature': `${B}\n`, 'worktrees/wt/HEAD': 'ref: refs/heads/feature\n', 'worktrees/wt/commondir': '../..\n' });
+    const main = workTree({
+      HEAD: 'ref: refs/heads/main\n',
+      'refs/heads/feature': `${B}\n`,
+      'worktrees/wt/HEAD': 'ref: refs/heads/feature\n',
+      'worktrees/wt/commondir': '../..\n',
+    });
     const wt = mkdtempSync(join(tmpdir(), 'loadproof-wt-'));
     writeFileSync(join(wt, '.git'), `gitdir: ${join(main.root, '.git', 'worktrees', 'wt')}\n`);
     expect(gitCommitOf(wt)).toBe(B);
@@ -41,7 +55,9 @@ describe('the git commit of the working directory (manifest.json), read from .gi
     expect(gitCommitOf(mkdtempSync(join(tmpdir(), 'loadproof-nogit-')))).toBeNull();
     expect(gitCommitOf(workTree({ HEAD: 'ref: refs/heads/gone\n' }).root)).toBeNull();
     expect(gitCommitOf(workTree({ HEAD: 'garbage\n' }).root)).toBeNull();
-    expect(gitCommitOf(workTree({ HEAD: 'ref: refs/heads/main\n', 'refs/heads/main': 'not a commit\n' }).root)).toBeNull();
+    expect(
+      gitCommitOf(workTree({ HEAD: 'ref: refs/heads/main\n', 'refs/heads/main': 'not a commit\n' }).root),
+    ).toBeNull();
   });
 
   it('goes into the host record with the command line, Node, OS and CPU', () => {

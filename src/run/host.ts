@@ -5,6 +5,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { arch, cpus, release, type } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+
 import type { HostRecord } from '../judge/index.js';
 
 /**
@@ -37,7 +38,9 @@ function commitOfGitDir(gitDir: string): string | null {
     const ref = /^ref: (refs\/[^\s]+)$/.exec(head)?.[1];
     if (ref === undefined) return null;
     // Refs live in the common folder of a worktree.
-    const common = existsSync(join(gitDir, 'commondir')) ? resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim()) : gitDir;
+    const common = existsSync(join(gitDir, 'commondir'))
+      ? resolve(gitDir, readFileSync(join(gitDir, 'commondir'), 'utf8').trim())
+      : gitDir;
     for (const folder of [gitDir, common]) {
       const loose = join(folder, ref);
       if (existsSync(loose)) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DENSE_INTERVAL_MS, SPARSE_INTERVAL_MS, loopMonitorIntervalMs } from './loop-monitor.js';
+
+import { DENSE_INTERVAL_MS, loopMonitorIntervalMs, SPARSE_INTERVAL_MS } from './loop-monitor.js';
 
 describe('loopMonitorIntervalMs', () => {
   it('samples finely when arrivals keep the loop awake, coarsely between sparse ones', () => {

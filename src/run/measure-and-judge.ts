@@ -12,26 +12,64 @@
  */
 import { createHash } from 'node:crypto';
 import { extname, join } from 'node:path';
-import { UsageError, collectGarbageNow, LOADPROOF_VERSION, type FileResult, type SecretMask, writeAtomically, writeWhole } from '../core/index.js';
-import { createTextSource } from '../texts/index.js';
-import { EventSink, type Judgement, RUN_RECORD_SCHEMA_VERSION, type RunEnd, type RunRecord, guardRecord, judgeRun, type BaselineComparison, COMPARISON_FILE, compareRuns } from '../judge/index.js';
-import { RunMetrics } from './metrics/run-metrics.js';
-import { exposureWarning } from './metrics/listen.js';
-import { startMetricsServer } from './metrics/server.js';
-import { EventLog, claimRunFolder, dropClaim, finishRun, makeRunFolder, pointLatestAt, releaseRunFolder } from '../run-folder/index.js';
+
+import {
+  collectGarbageNow,
+  type FileResult,
+  LOADPROOF_VERSION,
+  type SecretMask,
+  UsageError,
+  writeAtomically,
+  writeWhole,
+} from '../core/index.js';
+import {
+  type BaselineComparison,
+  compareRuns,
+  COMPARISON_FILE,
+  EventSink,
+  guardRecord,
+  type Judgement,
+  judgeRun,
+  RUN_RECORD_SCHEMA_VERSION,
+  type RunEnd,
+  type RunRecord,
+} from '../judge/index.js';
+import {
+  claimRunFolder,
+  dropClaim,
+  EventLog,
+  finishRun,
+  makeRunFolder,
+  pointLatestAt,
+  releaseRunFolder,
+} from '../run-folder/index.js';
 import { type ResolvedTarget, resolveTarget } from '../target/index.js';
-import type { PreparedRun, RunOptions, RunOutcome } from './run-options.js';
+import { createTextSource } from '../texts/index.js';
+import { measure, type Measurement } from './measure.js';
+import { exposureWarning } from './metrics/listen.js';
+import { RunMetrics } from './metrics/run-metrics.js';
+import { startMetricsServer } from './metrics/server.js';
 import { encodeDocumentPieces } from './plan-scenario.js';
-import { type Measurement, measure } from './measure.js';
+import type { PreparedRun, RunOptions, RunOutcome } from './run-options.js';
 
 const sha256 = (text: string): string => `sha256:${createHash('sha256').update(text).digest('hex')}`;
 
 /** Steps 2 to 4, for a run that step 1 ({@link prepare}, in prepare.ts) let through. */
 export async function measureAndJudge(options: RunOptions, prepared: PreparedRun): Promise<RunOutcome> {
   const { scenario, plan } = prepared;
-  const metrics = options.metrics === undefined ? undefined : new RunMetrics(plan, { scenario: scenario.name, environment: scenario.target.environment, timeScale: options.timeScale });
+  const metrics =
+    options.metrics === undefined
+      ? undefined
+      : new RunMetrics(plan, {
+          scenario: scenario.name,
+          environment: scenario.target.environment,
+          timeScale: options.timeScale,
+        });
   // Listening before anything is made or sent: a port in use is bad input (exit 2), with nothing to clean up.
-  const server = metrics === undefined ? undefined : await startMetricsServer(options.metrics!.host, options.metrics!.port, () => metrics.families());
+  const server =
+    metrics === undefined
+      ? undefined
+      : await startMetricsServer(options.metrics!.host, options.metrics!.port, () => metrics.families());
   if (server !== undefined) {
     options.log(`loadproof: metrics: ${server.url} (OpenMetrics or Prometheus text, while the run lasts)`);
     const warning = exposureWarning(server.exposure, server.url);
@@ -53,7 +91,11 @@ interface OpenedRun {
   readonly target: ResolvedTarget;
 }
 
-async function measureAndReport(options: RunOptions, prepared: PreparedRun, metrics: RunMetrics | undefined): Promise<RunOutcome> {
+async function measureAndReport(
+  options: RunOptions,
+  prepared: PreparedRun,
+  metrics: RunMetrics | undefined,
+): Promise<RunOutcome> {
   checkBaselineShares(options, prepared);
   const startedAt = new Date();
   const opened = await openRun(options, prepared, startedAt);
@@ -78,9 +120,16 @@ function checkBaselineShares(options: RunOptions, { scenario, plan }: PreparedRu
 }
 
 /** Step 2: the folder and the target, before anything is sent; on a failure, nothing this run made is left. */
-async function openRun(options: RunOptions, { scenario, plan, permit }: PreparedRun, startedAt: Date): Promise<OpenedRun> {
+async function openRun(
+  options: RunOptions,
+  { scenario, plan, permit }: PreparedRun,
+  startedAt: Date,
+): Promise<OpenedRun> {
   // --run-dir is claimed exclusively: a second command claiming it is refused at once (exit 2), before anything is sent.
-  const claimed = options.runDir === undefined ? { dir: await makeRunFolder(options.outDir, scenario.name, startedAt), made: true, token: null } : await claimRunFolder(options.runDir);
+  const claimed =
+    options.runDir === undefined
+      ? { dir: await makeRunFolder(options.outDir, scenario.name, startedAt), made: true, token: null }
+      : await claimRunFolder(options.runDir);
   const reportDir = claimed.dir;
   const created: string[] = [];
   const opened: EventLog[] = [];
@@ -94,7 +143,12 @@ async function openRun(options: RunOptions, { scenario, plan, permit }: Prepared
       created.push('documents.ndjson');
       opened.push(documentsLog);
     }
-    const target = await resolveTarget(scenario, permit, { timeScale: plan.timeScale, mockProfile: options.mockProfile, env: options.env, credentialsFile: options.credentialsFile });
+    const target = await resolveTarget(scenario, permit, {
+      timeScale: plan.timeScale,
+      mockProfile: options.mockProfile,
+      env: options.env,
+      credentialsFile: options.credentialsFile,
+    });
     return { claimed, reportDir, events, documentsLog, target };
   } catch (error) {
     // Nothing was sent and nothing measured: leave no folder behind (a --run-dir the user made is left empty), and only what this run made goes.
@@ -119,7 +173,9 @@ function folderWrites(reportDir: string, secrets: SecretMask): FolderWrites {
     for (const piece of pieces) yield secrets.redact(piece);
   }
   const writeJsonAtomically = async (file: string, text: string | Iterable<string>): Promise<FileResult> =>
-    relative(await writeAtomically(join(reportDir, file), typeof text === 'string' ? secrets.redact(text) : redactEach(text)));
+    relative(
+      await writeAtomically(join(reportDir, file), typeof text === 'string' ? secrets.redact(text) : redactEach(text)),
+    );
   return {
     relative,
     writeText: async (file, text) => relative(await writeWhole(join(reportDir, file), secrets.redact(text))),
@@ -129,7 +185,13 @@ function folderWrites(reportDir: string, secrets: SecretMask): FolderWrites {
 }
 
 /** Steps 3 and 4: the scenario's copy and run.json first, then the load, then run.json's end, the judgement and the reports. */
-async function recordAndJudge(options: RunOptions, prepared: PreparedRun, opened: OpenedRun, startedAt: Date, metrics: RunMetrics | undefined): Promise<RunOutcome> {
+async function recordAndJudge(
+  options: RunOptions,
+  prepared: PreparedRun,
+  opened: OpenedRun,
+  startedAt: Date,
+  metrics: RunMetrics | undefined,
+): Promise<RunOutcome> {
   const { scenario, scenarioText, plan, userTexts } = prepared;
   const { target, events, documentsLog, reportDir } = opened;
   options.secrets.add(target.clientSecret);
@@ -141,8 +203,22 @@ async function recordAndJudge(options: RunOptions, prepared: PreparedRun, opened
   // Written before the load, so a run that never records its end can still be judged (partial).
   const runStartWritten = await writes.writeRunJson(run);
   const sink = new EventSink(plan);
-  const measured = await measure({ plan, target, events, sink, texts: createTextSource(scenario.payload, userTexts, scenario.mode), documentsLog, metrics }, options);
-  const logsClosed = [writes.relative(await events.close()), ...(documentsLog === undefined ? [] : [writes.relative(await documentsLog.close())])];
+  const measured = await measure(
+    {
+      plan,
+      target,
+      events,
+      sink,
+      texts: createTextSource(scenario.payload, userTexts, scenario.mode),
+      documentsLog,
+      metrics,
+    },
+    options,
+  );
+  const logsClosed = [
+    writes.relative(await events.close()),
+    ...(documentsLog === undefined ? [] : [writes.relative(await documentsLog.close())]),
+  ];
   const end: RunEnd = { ...measured.end, endedAt: new Date().toISOString(), files: [scenarioWritten, ...logsClosed] };
   const runEndWritten = await writes.writeRunJson({ ...run, end });
   const runFile = [runStartWritten, runEndWritten].find((f) => f.error !== null);
@@ -150,7 +226,13 @@ async function recordAndJudge(options: RunOptions, prepared: PreparedRun, opened
 }
 
 /** run.json as written before the load: the plan's identity, the version, the target and the guard's decision; no end yet. */
-function runRecordAtStart(options: RunOptions, { scenarioText, plan, planIdentity, guard }: PreparedRun, target: ResolvedTarget, scenarioFile: string, startedAt: Date): RunRecord {
+function runRecordAtStart(
+  options: RunOptions,
+  { scenarioText, plan, planIdentity, guard }: PreparedRun,
+  target: ResolvedTarget,
+  scenarioFile: string,
+  startedAt: Date,
+): RunRecord {
   return {
     schemaVersion: RUN_RECORD_SCHEMA_VERSION,
     loadproofVersion: LOADPROOF_VERSION,
@@ -182,9 +264,22 @@ interface Measured {
 }
 
 /** Step 4: the judgement, the comparison with --baseline, then the folder finished as `report` finishes it. */
-async function judgeAndFinish(options: RunOptions, { plan }: PreparedRun, { claimed, reportDir }: OpenedRun, writes: FolderWrites, { run, end, sink, runFile, measured }: Measured): Promise<RunOutcome> {
+async function judgeAndFinish(
+  options: RunOptions,
+  { plan }: PreparedRun,
+  { claimed, reportDir }: OpenedRun,
+  writes: FolderWrites,
+  { run, end, sink, runFile, measured }: Measured,
+): Promise<RunOutcome> {
   const judged = (moreFiles: readonly FileResult[]): Judgement =>
-    judgeRun(plan, sink, { run, end, partial: false, moreFiles: runFile === undefined ? moreFiles : [runFile, ...moreFiles], reportedAt: new Date().toISOString(), judgedBy: LOADPROOF_VERSION });
+    judgeRun(plan, sink, {
+      run,
+      end,
+      partial: false,
+      moreFiles: runFile === undefined ? moreFiles : [runFile, ...moreFiles],
+      reportedAt: new Date().toISOString(),
+      judgedBy: LOADPROOF_VERSION,
+    });
   // The load is over: its garbage goes before the judgement and the reports (charts above all) allocate, so
   // that they reuse its space instead of growing the heap past it (a 24-hour soak's peak RSS; src/core/full-collection.ts).
   collectGarbageNow();
@@ -192,8 +287,20 @@ async function judgeAndFinish(options: RunOptions, { plan }: PreparedRun, { clai
   // Against --baseline: kept in the folder (comparison.json), so that `loadproof report` puts it in the reports again.
   const baseline = options.baseline;
   const comparison: BaselineComparison | undefined =
-    baseline === undefined ? undefined : { baselineDir: baseline.dir, ...compareRuns(baseline.run, { summary: judgement.summary, steady: sink.recorder.steady }, { tolerance: baseline.tolerance }) };
-  const comparisonWritten = comparison === undefined ? [] : [await writes.writeJsonAtomically(COMPARISON_FILE, `${JSON.stringify(comparison, null, 2)}\n`)];
+    baseline === undefined
+      ? undefined
+      : {
+          baselineDir: baseline.dir,
+          ...compareRuns(
+            baseline.run,
+            { summary: judgement.summary, steady: sink.recorder.steady },
+            { tolerance: baseline.tolerance },
+          ),
+        };
+  const comparisonWritten =
+    comparison === undefined
+      ? []
+      : [await writes.writeJsonAtomically(COMPARISON_FILE, `${JSON.stringify(comparison, null, 2)}\n`)];
   const finished = await finishRun(reportDir, {
     judgement,
     judge: judged,
@@ -209,7 +316,13 @@ async function judgeAndFinish(options: RunOptions, { plan }: PreparedRun, { clai
     beforeManifest: () => dropClaim(claimed),
   });
   const { summary: summaryWritten, manifest } = finished;
-  const writeFailures = [...end.files, runFile, ...finished.reportFailures, summaryWritten, ...(summaryWritten.error === null ? [writes.relative(manifest)] : [])]
+  const writeFailures = [
+    ...end.files,
+    runFile,
+    ...finished.reportFailures,
+    summaryWritten,
+    ...(summaryWritten.error === null ? [writes.relative(manifest)] : []),
+  ]
     .filter((f): f is FileResult => f !== undefined && f.error !== null)
     .map((f) => ({ ...f, file: join(reportDir, f.file) }));
   // Once the folder is whole: `<out>/latest` never points at a run still being written.
@@ -218,5 +331,14 @@ async function judgeAndFinish(options: RunOptions, { plan }: PreparedRun, { clai
     if (notPointed !== null) options.log(`loadproof: warning: ${notPointed}`);
   }
   const summaryPath = summaryWritten.error === null ? join(reportDir, 'summary.json') : null;
-  return { exitCode: finished.exitCode, reportDir, summary: finished.judgement.summary, manifestSha256: manifest.sha256, failure: measured.failure, writeFailures, summaryPath, comparison };
+  return {
+    exitCode: finished.exitCode,
+    reportDir,
+    summary: finished.judgement.summary,
+    manifestSha256: manifest.sha256,
+    failure: measured.failure,
+    writeFailures,
+    summaryPath,
+    comparison,
+  };
 }

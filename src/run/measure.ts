@@ -4,18 +4,27 @@
  * signal, or a token failure mid-run, ends the firing: requests in flight get the drain, those still
  * unanswered are cancelled, and every planned request still gets its line.
  */
-import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
+import { type IntervalHistogram, monitorEventLoopDelay } from 'node:perf_hooks';
+
 import { attemptWallDeadlineMs, createApiCall, createIdentify, type TokenProvider } from '../client/index.js';
-import { Interrupted, RunFailure, ThresholdAbort, createRng, capYoungGeneration } from '../core/index.js';
-import { runPlan, type EngineResult } from '../engine/index.js';
+import { capYoungGeneration, createRng, Interrupted, RunFailure, ThresholdAbort } from '../core/index.js';
+import { type EngineResult, runPlan } from '../engine/index.js';
 import { API_PATHS } from '../spec/index.js';
-import { loopMonitorIntervalMs } from './loop-monitor.js';
-import { RequestEvents } from './request-events.js';
-import { DeidChain } from './deid-chain.js';
-import type { TargetWatch } from './target-watch.js';
-import type { RunOptions } from './run-options.js';
-import { type Clients, type MeasureInput, type Measurement, type Measuring, type Stop, measuring, openClients } from './measuring.js';
 import { waitForStartAt, warmUpAndAnnounce } from './before-load.js';
+import { DeidChain } from './deid-chain.js';
+import { loopMonitorIntervalMs } from './loop-monitor.js';
+import {
+  type Clients,
+  type MeasureInput,
+  type Measurement,
+  type Measuring,
+  measuring,
+  openClients,
+  type Stop,
+} from './measuring.js';
+import { RequestEvents } from './request-events.js';
+import type { RunOptions } from './run-options.js';
+import type { TargetWatch } from './target-watch.js';
 
 export type { MeasureInput, Measurement } from './measuring.js';
 
@@ -34,7 +43,12 @@ export async function measure(input: MeasureInput, options: RunOptions): Promise
     await takeToken(m, clients.tokens);
     // Time-scaled runs are against a mock, whose Server-Timing says each answer's model time in its service.
     const readServerTiming = m.scale.k > 1 && m.target.kind !== 'real';
-    const identify = createIdentify({ ...callOptions(m, clients, readServerTiming), pool: clients.pool, rng: createRng(m.plan.scenario.arrivals.seed + 7), keepEntities: m.plan.documents !== undefined });
+    const identify = createIdentify({
+      ...callOptions(m, clients, readServerTiming),
+      pool: clients.pool,
+      rng: createRng(m.plan.scenario.arrivals.seed + 7),
+      keepEntities: m.plan.documents !== undefined,
+    });
     const chain = deidChain(m, clients, readServerTiming);
     const startLateMs = m.stopping.reason === undefined ? await warmUpAndAnnounce(m, clients) : undefined;
     const requestEvents = recordingEvents(m, clients.watch);
@@ -71,7 +85,17 @@ async function takeToken({ stopping }: Measuring, tokens: TokenProvider): Promis
 /** What the identification and the obfuscation calls share. */
 function callOptions(m: Measuring, clients: Clients, readServerTiming: boolean) {
   const scenario = m.plan.scenario;
-  return { baseUrl: m.target.baseUrl, tokens: clients.tokens, clock: m.clock, timeScale: m.scale.k, timeoutMs: scenario.timeoutMs, readServerTiming, on429: { ...scenario.on429 }, stop: m.stopping.stop.signal, cancel: m.stopping.cancel.signal };
+  return {
+    baseUrl: m.target.baseUrl,
+    tokens: clients.tokens,
+    clock: m.clock,
+    timeScale: m.scale.k,
+    timeoutMs: scenario.timeoutMs,
+    readServerTiming,
+    on429: { ...scenario.on429 },
+    stop: m.stopping.stop.signal,
+    cancel: m.stopping.cancel.signal,
+  };
 }
 
 /** mode deid: each document's identification, then its obfuscation call, on the obfuscation pool. */
@@ -82,7 +106,14 @@ function deidChain(m: Measuring, clients: Clients, readServerTiming: boolean): D
   return new DeidChain({
     plan: m.plan,
     texts: m.texts,
-    obfuscate: createApiCall({ ...callOptions(m, clients, readServerTiming), pool: clients.obfuscationPool, rng: createRng(scenario.arrivals.seed + 11) }, API_PATHS.obfuscation),
+    obfuscate: createApiCall(
+      {
+        ...callOptions(m, clients, readServerTiming),
+        pool: clients.obfuscationPool,
+        rng: createRng(scenario.arrivals.seed + 11),
+      },
+      API_PATHS.obfuscation,
+    ),
     style: scenario.deid.style,
     concurrency: scenario.deid.concurrency,
     clock: m.clock,
@@ -104,8 +135,13 @@ function recordingEvents(m: Measuring, watch: TargetWatch): RequestEvents {
     write: (line) => m.events.write(line),
     onTargetGone: (why) => {
       if (stopping.reason !== undefined) return;
-      log(`loadproof: TARGET_UNREACHABLE: stopping the run: no new requests; waiting for the answers in flight, then writing the report`);
-      stopping.with({ kind: 'failure', error: new RunFailure('TARGET_UNREACHABLE', why, 'everything measured until then is in the report') });
+      log(
+        `loadproof: TARGET_UNREACHABLE: stopping the run: no new requests; waiting for the answers in flight, then writing the report`,
+      );
+      stopping.with({
+        kind: 'failure',
+        error: new RunFailure('TARGET_UNREACHABLE', why, 'everything measured until then is in the report'),
+      });
     },
     verboseLog: options.verbose ? log : undefined,
     onRecord: (record) => {
@@ -113,18 +149,30 @@ function recordingEvents(m: Measuring, watch: TargetWatch): RequestEvents {
       m.metrics?.record(record);
       const failed = abortWatch.active && stopping.reason === undefined ? abortWatch.record(record) : undefined;
       if (failed === undefined) return;
-      log(`loadproof: THRESHOLD_ABORT: ${failed}; stopping the run: no new requests; waiting for the answers in flight, then writing the report`);
+      log(
+        `loadproof: THRESHOLD_ABORT: ${failed}; stopping the run: no new requests; waiting for the answers in flight, then writing the report`,
+      );
       stopping.with({ kind: 'threshold', error: new ThresholdAbort(failed) });
     },
   });
 }
 
 /** The load: the engine fires the plan from t = 0, each event to the recording and to the deid chain. */
-async function fire(m: Measuring, clients: Clients, calls: { readonly identify: ReturnType<typeof createIdentify>; readonly chain: DeidChain | undefined; readonly requestEvents: RequestEvents; readonly readServerTiming: boolean }): Promise<EngineResult> {
+async function fire(
+  m: Measuring,
+  clients: Clients,
+  calls: {
+    readonly identify: ReturnType<typeof createIdentify>;
+    readonly chain: DeidChain | undefined;
+    readonly requestEvents: RequestEvents;
+    readonly readServerTiming: boolean;
+  },
+): Promise<EngineResult> {
   const { plan, options, clock, scale, stopping } = m;
   const { chain, identify, requestEvents } = calls;
   // --start-at: t = 0 at that instant on the run's clock (ahead: the engine sleeps until it; late: its arrivals are overdue).
-  const scheduleStartMs = options.startAtMs === undefined ? clock.nowMs() : clock.nowMs() + scale.toModelMs(options.startAtMs - Date.now());
+  const scheduleStartMs =
+    options.startAtMs === undefined ? clock.nowMs() : clock.nowMs() + scale.toModelMs(options.startAtMs - Date.now());
   m.progress.start(scheduleStartMs);
   return runPlan({
     plan,
@@ -151,7 +199,14 @@ async function fire(m: Measuring, clients: Clients, calls: { readonly identify: 
 }
 
 /** The run's end as run.json records it, and the failure that ended it, if one did. */
-function measurementOf(m: Measuring, clients: Clients, engine: EngineResult, loop: IntervalHistogram, loopIntervalMs: number, startLateMs: number | undefined): Measurement {
+function measurementOf(
+  m: Measuring,
+  clients: Clients,
+  engine: EngineResult,
+  loop: IntervalHistogram,
+  loopIntervalMs: number,
+  startLateMs: number | undefined,
+): Measurement {
   // The monitor samples the gap between timer wake-ups, which includes its own resolution: subtract it.
   const delayMs = (ns: number): number | null => (loop.count > 0 ? Math.max(0, ns / 1e6 - loopIntervalMs) : null);
   // A signal or failure after the last answer stopped nothing: the measurement is whole.
@@ -161,13 +216,19 @@ function measurementOf(m: Measuring, clients: Clients, engine: EngineResult, loo
     ? m.stopping.reason
     : goneAtEnd === undefined
       ? undefined
-      : { kind: 'failure', error: new RunFailure('TARGET_UNREACHABLE', goneAtEnd, 'everything measured until then is in the report') };
+      : {
+          kind: 'failure',
+          error: new RunFailure('TARGET_UNREACHABLE', goneAtEnd, 'everything measured until then is in the report'),
+        };
   if (goneAtEnd !== undefined) m.log(`loadproof: TARGET_UNREACHABLE: ${goneAtEnd}`);
   const { fired, dropped, unsent, abandoned, interrupted, elapsedMs } = engine;
   return {
     end: {
       engine: { fired, dropped, unsent, abandoned, interrupted, elapsedMs },
-      stop: stoppedBy === undefined ? null : { by: stoppedBy.kind, code: stoppedBy.error.code, message: stoppedBy.error.message },
+      stop:
+        stoppedBy === undefined
+          ? null
+          : { by: stoppedBy.kind, code: stoppedBy.error.code, message: stoppedBy.error.message },
       tokenCalls: clients.tokens.fetchCount,
       ...(startLateMs === undefined ? {} : { startLateMs: Math.round(startLateMs) }),
       tokenLatency: clients.tokenLatency.encode(),

@@ -2,23 +2,33 @@
  * What every step of a run's measurement shares (measure.ts, before-load.ts): its input, its clock and
  * progress, how it is stopped, and its clients (the connection pools and the token).
  */
-import { TokenProvider, ConnectionPool, MAX_OBFUSCATION_ANSWER_BYTES } from '../client/index.js';
-import { ScaledClock, type Interrupted, type RunFailure, type ThresholdAbort, formatMs, type TimeScale } from '../core/index.js';
-import type { TextSource } from '../texts/index.js';
+import { ConnectionPool, MAX_OBFUSCATION_ANSWER_BYTES, TokenProvider } from '../client/index.js';
+import {
+  formatMs,
+  type Interrupted,
+  type RunFailure,
+  ScaledClock,
+  type ThresholdAbort,
+  type TimeScale,
+} from '../core/index.js';
 import type { EventSink, RunEnd } from '../judge/index.js';
-import { type Plan, maxInFlightOf } from '../plan/index.js';
-import type { RunMetrics } from './metrics/run-metrics.js';
+import { maxInFlightOf, type Plan } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
-import { API_PATHS } from '../spec/index.js';
 import type { EventLog } from '../run-folder/index.js';
-import { Progress } from './progress.js';
-import { AbortWatch } from './abort-watch.js';
+import { API_PATHS } from '../spec/index.js';
 import type { ResolvedTarget } from '../target/index.js';
-import { TargetWatch } from './target-watch.js';
+import type { TextSource } from '../texts/index.js';
+import { AbortWatch } from './abort-watch.js';
+import type { RunMetrics } from './metrics/run-metrics.js';
+import { Progress } from './progress.js';
 import type { RunOptions } from './run-options.js';
+import { TargetWatch } from './target-watch.js';
 
 /** Why the firing ended before the plan did: a stop signal, or a failure that makes the run fail. */
-export type Stop = { readonly kind: 'signal'; readonly error: Interrupted } | { readonly kind: 'failure'; readonly error: RunFailure } | { readonly kind: 'threshold'; readonly error: ThresholdAbort };
+export type Stop =
+  | { readonly kind: 'signal'; readonly error: Interrupted }
+  | { readonly kind: 'failure'; readonly error: RunFailure }
+  | { readonly kind: 'threshold'; readonly error: ThresholdAbort };
 
 export interface Measurement {
   /** The run's end as recorded in run.json, but for the time and the files (added by the caller). */
@@ -76,12 +86,27 @@ export function measuring(input: MeasureInput, options: RunOptions): Measuring {
   const scale = options.timeScale;
   // keepAlive: the engine's sleeps until the next arrival hold the process open.
   const clock = new ScaledClock(scale.k, { keepAlive: true });
-  const progress = new Progress(input.plan, clock, options.progress ?? 'off', options.progressWrite ?? (() => {}), options.progressColumns);
+  const progress = new Progress(
+    input.plan,
+    clock,
+    options.progress ?? 'off',
+    options.progressWrite ?? (() => {}),
+    options.progressColumns,
+  );
   const log = (line: string): void => {
     progress.clear();
     options.log(line);
   };
-  return { ...input, options, scale, clock, progress, abortWatch: new AbortWatch(input.plan), stopping: new Stopping(), log };
+  return {
+    ...input,
+    options,
+    scale,
+    clock,
+    progress,
+    abortWatch: new AbortWatch(input.plan),
+    stopping: new Stopping(),
+    log,
+  };
 }
 
 /**
@@ -94,7 +119,10 @@ export function openClients(m: Measuring): Clients {
   const maxInFlight = maxInFlightOf(plan);
   const pool = ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight);
   // mode deid: obfuscation calls on connections of their own (the endpoint has its own, higher limits).
-  const obfuscationPool = plan.documents === undefined ? undefined : ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, undefined, MAX_OBFUSCATION_ANSWER_BYTES);
+  const obfuscationPool =
+    plan.documents === undefined
+      ? undefined
+      : ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, undefined, MAX_OBFUSCATION_ANSWER_BYTES);
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
   const watch = new TargetWatch(m.scale);
@@ -110,11 +138,16 @@ export function openClients(m: Measuring): Clients {
     signal: m.stopping.stop.signal,
     onFetch: (ms, status) => {
       tokenLatency.recordMs(ms);
-      if (options.verbose) log(`token: POST ${target.baseUrl.replace(/\/+$/, '')}${API_PATHS.token} → ${status} in ${formatMs(ms)} (credentials from ${target.credentialSource}; token not shown)`);
+      if (options.verbose)
+        log(
+          `token: POST ${target.baseUrl.replace(/\/+$/, '')}${API_PATHS.token} → ${status} in ${formatMs(ms)} (credentials from ${target.credentialSource}; token not shown)`,
+        );
     },
     onToken: (token) => options.secrets.addToken(token),
     onFatal: (failure) => {
-      log(`loadproof: ${failure.code}: stopping the run (no access token can be had): no new requests; waiting for the answers in flight, then writing the report`);
+      log(
+        `loadproof: ${failure.code}: stopping the run (no access token can be had): no new requests; waiting for the answers in flight, then writing the report`,
+      );
       m.stopping.with({ kind: 'failure', error: failure });
     },
     onWarning: (message) => log(`loadproof: warning: ${message}`),

@@ -5,9 +5,9 @@
  * (run.json `documentPieces`), so that a folder can be planned again without the texts.
  */
 import { ScenarioError } from '../core/index.js';
-import { type Plan, buildPlan, emptyPlanProblem } from '../plan/index.js';
-import { type UserTexts, piecesPerDocument, readUserTexts } from '../texts/index.js';
+import { buildPlan, emptyPlanProblem, type Plan } from '../plan/index.js';
 import type { Scenario } from '../scenario/index.js';
+import { piecesPerDocument, readUserTexts, type UserTexts } from '../texts/index.js';
 
 export interface PlannedScenario {
   readonly plan: Plan;
@@ -16,10 +16,13 @@ export interface PlannedScenario {
 }
 
 export function planScenario(scenario: Scenario, scenarioFile: string, timeScale: number): PlannedScenario {
-  const userTexts = scenario.payload.source === 'generated' ? undefined : readUserTexts(scenario.payload.source, scenarioFile);
+  const userTexts =
+    scenario.payload.source === 'generated' ? undefined : readUserTexts(scenario.payload.source, scenarioFile);
   const plan = buildPlan(scenario, {
     timeScale,
-    ...(scenario.mode === 'deid' ? { piecesOfNextDocument: piecesPerDocument(scenario.payload, userTexts, 'deid') } : {}),
+    ...(scenario.mode === 'deid'
+      ? { piecesOfNextDocument: piecesPerDocument(scenario.payload, userTexts, 'deid') }
+      : {}),
   });
   // A plan of nothing would be judged on nothing: refused here, before any command sends or drafts from it.
   const empty = emptyPlanProblem(plan);

@@ -4,13 +4,13 @@
  * embedded mock, the recorder) loaded, so that a scenario refused here costs the CLI a fraction of
  * its start-up (loading those modules is most of a refused run's CPU).
  */
-import { checkStartAt } from './start-at.js';
 import { authorize, describeDecision } from '../guard/index.js';
 import { planIdentity, shardPlan } from '../plan/index.js';
 import { parseScenario, readScenarioText } from '../scenario/index.js';
 import { MAX_OBFUSCATION_CHARS } from '../spec/index.js';
 import { planScenario } from './plan-scenario.js';
 import type { PreparedRun, RunOptions, RunOutcome } from './run-options.js';
+import { checkStartAt } from './start-at.js';
 
 /** One run, end to end: prepare here, then measure and judge (measure-and-judge.ts). */
 export async function executeRun(options: RunOptions): Promise<RunOutcome> {
@@ -32,15 +32,25 @@ export async function prepare(options: RunOptions): Promise<PreparedRun> {
   const { decision: guard, permit } = authorize(whole, { startAtMs, loopbackAsReal: options.loopbackAsReal });
   const plan = options.shard === undefined ? whole : shardPlan(whole, options.shard);
   if (guard.real) for (const line of describeDecision(guard)) options.log(line);
-  const tooLong = scenario.mode === 'deid' ? (userTexts?.documents.filter((d) => d.text.length > MAX_OBFUSCATION_CHARS) ?? []) : [];
+  const tooLong =
+    scenario.mode === 'deid' ? (userTexts?.documents.filter((d) => d.text.length > MAX_OBFUSCATION_CHARS) ?? []) : [];
   if (tooLong.length > 0) {
-    options.log(`loadproof: payload: warning: ${tooLong.length} document${tooLong.length === 1 ? ' is' : 's are'} over ${MAX_OBFUSCATION_CHARS} characters, more than loadproof's mock obfuscates in one call (they will fail at obfuscation against it): ${tooLong.slice(0, 5).map((d) => d.name).join(', ')}${tooLong.length > 5 ? ', …' : ''}`);
+    options.log(
+      `loadproof: payload: warning: ${tooLong.length} document${tooLong.length === 1 ? ' is' : 's are'} over ${MAX_OBFUSCATION_CHARS} characters, more than loadproof's mock obfuscates in one call (they will fail at obfuscation against it): ${tooLong
+        .slice(0, 5)
+        .map((d) => d.name)
+        .join(', ')}${tooLong.length > 5 ? ', …' : ''}`,
+    );
   }
   if (userTexts !== undefined && userTexts.notUtf8.length > 0) {
-    options.log(`loadproof: payload: warning: ${userTexts.notUtf8.length} text${userTexts.notUtf8.length === 1 ? ' is' : 's are'} not valid UTF-8 and ${userTexts.notUtf8.length === 1 ? 'is' : 'are'} sent with U+FFFD for the bad bytes: ${userTexts.notUtf8.slice(0, 5).join(', ')}${userTexts.notUtf8.length > 5 ? ', …' : ''}`);
+    options.log(
+      `loadproof: payload: warning: ${userTexts.notUtf8.length} text${userTexts.notUtf8.length === 1 ? ' is' : 's are'} not valid UTF-8 and ${userTexts.notUtf8.length === 1 ? 'is' : 'are'} sent with U+FFFD for the bad bytes: ${userTexts.notUtf8.slice(0, 5).join(', ')}${userTexts.notUtf8.length > 5 ? ', …' : ''}`,
+    );
   }
   if (userTexts !== undefined && userTexts.empty.length > 0) {
-    options.log(`loadproof: payload: ${userTexts.empty.length} empty text${userTexts.empty.length === 1 ? '' : 's'} not sent: ${userTexts.empty.slice(0, 5).join(', ')}${userTexts.empty.length > 5 ? ', …' : ''}`);
+    options.log(
+      `loadproof: payload: ${userTexts.empty.length} empty text${userTexts.empty.length === 1 ? '' : 's'} not sent: ${userTexts.empty.slice(0, 5).join(', ')}${userTexts.empty.length > 5 ? ', …' : ''}`,
+    );
   }
   return { scenario, scenarioText, plan, planIdentity: planIdentity(whole), guard, permit, userTexts };
 }

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { ManualClock } from '../core/clock.js';
 import type { EventRecord } from '../judge/index.js';
 import { buildPlan } from '../plan/index.js';
@@ -6,12 +7,28 @@ import { parseScenario } from '../scenario/index.js';
 import { Progress } from './progress.js';
 
 const plan = buildPlan(
-  parseScenario('name: p\ndescription: progress\nphases:\n  - { name: steady, duration: 1m, rpm: 60 }\n  - { name: ramp, duration: 1m, fromRpm: 60, toRpm: 120 }\n', 'p.yaml'),
+  parseScenario(
+    'name: p\ndescription: progress\nphases:\n  - { name: steady, duration: 1m, rpm: 60 }\n  - { name: ramp, duration: 1m, fromRpm: 60, toRpm: 120 }\n',
+    'p.yaml',
+  ),
   { timeScale: 1 },
 );
 
 const record = (outcome: EventRecord['outcome'], latencyMs: number | null = 100): EventRecord =>
-  ({ seq: 0, phase: 'steady', intendedAtMs: 0, firedAtMs: 0, lastSentAtMs: 0, endAtMs: latencyMs, latencyMs, outcome, status: null, attempts: 1, retryAfterS: [], tries: [] }) as EventRecord;
+  ({
+    seq: 0,
+    phase: 'steady',
+    intendedAtMs: 0,
+    firedAtMs: 0,
+    lastSentAtMs: 0,
+    endAtMs: latencyMs,
+    latencyMs,
+    outcome,
+    status: null,
+    attempts: 1,
+    retryAfterS: [],
+    tries: [],
+  }) as EventRecord;
 
 afterEach(() => {
   vi.useRealTimers();
@@ -29,10 +46,14 @@ describe('live progress', () => {
     progress.record(record('dropped', null));
     clock.advanceTo(5000 + 30_000);
     // 30 s in: 31 arrivals due at 60 rpm (t = 0 … 30 s), 22 with a known fate (the drop included). p95 of 19 answers (HDR's 3 digits).
-    expect(progress.line(clock.nowMs())).toBe('loadproof: 30s of 2m · steady at 60 rpm · answered 42 rpm, p95 15.01s (since last line) · awaiting 9 · 2xx 18 429 1 504 1 errors 1');
+    expect(progress.line(clock.nowMs())).toBe(
+      'loadproof: 30s of 2m · steady at 60 rpm · answered 42 rpm, p95 15.01s (since last line) · awaiting 9 · 2xx 18 429 1 504 1 errors 1',
+    );
     clock.advanceTo(5000 + 90_000);
     // Halfway up the ramp: 60 + 38 due (30 s of 60→90 rpm), 22 known; nothing answered since the last line.
-    expect(progress.line(clock.nowMs())).toBe('loadproof: 1m30s of 2m · ramp at 90 rpm · answered 0 rpm, p95 — (since last line) · awaiting 76 · 2xx 18 429 1 504 1 errors 1');
+    expect(progress.line(clock.nowMs())).toBe(
+      'loadproof: 1m30s of 2m · ramp at 90 rpm · answered 0 rpm, p95 — (since last line) · awaiting 76 · 2xx 18 429 1 504 1 errors 1',
+    );
   });
 
   it('on a terminal rewrites one line every second and erases it when the load ends or a line is logged', () => {
@@ -59,10 +80,19 @@ describe('live progress', () => {
 
   it('on a narrow terminal cuts the line to fit (a wrapped line could not be rewritten), and shows low rates to a decimal', () => {
     vi.useFakeTimers();
-    const slow = buildPlan(parseScenario('name: s\ndescription: slow\nphases:\n  - { name: sparse, duration: 10m, rpm: 0.5 }\n', 's.yaml'), { timeScale: 1 });
+    const slow = buildPlan(
+      parseScenario('name: s\ndescription: slow\nphases:\n  - { name: sparse, duration: 10m, rpm: 0.5 }\n', 's.yaml'),
+      { timeScale: 1 },
+    );
     const clock = new ManualClock(0);
     const written: string[] = [];
-    const progress = new Progress(slow, clock, 'tty', (t) => written.push(t), () => 40);
+    const progress = new Progress(
+      slow,
+      clock,
+      'tty',
+      (t) => written.push(t),
+      () => 40,
+    );
     progress.start();
     clock.advanceTo(1000);
     vi.advanceTimersByTime(1000);

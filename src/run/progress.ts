@@ -6,7 +6,7 @@
  */
 import { type Clock, formatMs } from '../core/index.js';
 import type { EventRecord } from '../judge/index.js';
-import { type Plan, arrivalsDueBy } from '../plan/index.js';
+import { arrivalsDueBy, type Plan } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { formatDuration } from '../scenario/index.js';
 

@@ -1,5 +1,5 @@
 /** What a run is given (its options, from the CLI), what the guard let through (prepared), and what it ends with. */
-import type { LoadproofError, SecretMask, SendPermit, FileResult, TimeScale } from '../core/index.js';
+import type { FileResult, LoadproofError, SecretMask, SendPermit, TimeScale } from '../core/index.js';
 import type { GuardDecision } from '../guard/index.js';
 import type { BaselineComparison, ComparedRun, HostRecord, Summary } from '../judge/index.js';
 import type { Plan, Shard } from '../plan/index.js';
@@ -81,4 +81,3 @@ export interface PreparedRun {
   /** The user's texts, when `payload.source` names them: read and checked before anything is sent. */
   readonly userTexts: UserTexts | undefined;
 }
-

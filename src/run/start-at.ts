@@ -16,10 +16,16 @@ const START_AT_AHEAD_MS = 24 * 3_600_000;
 export function checkStartAt(startAtMs: number | undefined, nowMs: number, scale: TimeScale = TimeScale.REAL): number {
   if (startAtMs === undefined) return nowMs;
   if (startAtMs < nowMs - lateLimitWallMs(scale)) {
-    throw new UsageError(`--start-at ${new Date(startAtMs).toISOString()}: ${((nowMs - startAtMs) / 1000).toFixed(1)} s in the past`, `a start more than 1 s of model time late (${lateLimitWallMs(scale)} ms of wall time at time scale ${scale.k}) would send the overdue arrivals in one burst; give every shard a new --start-at; nothing was sent`);
+    throw new UsageError(
+      `--start-at ${new Date(startAtMs).toISOString()}: ${((nowMs - startAtMs) / 1000).toFixed(1)} s in the past`,
+      `a start more than 1 s of model time late (${lateLimitWallMs(scale)} ms of wall time at time scale ${scale.k}) would send the overdue arrivals in one burst; give every shard a new --start-at; nothing was sent`,
+    );
   }
   if (startAtMs > nowMs + START_AT_AHEAD_MS) {
-    throw new UsageError(`--start-at ${new Date(startAtMs).toISOString()}: more than 24 hours ahead`, 'start the run closer to its time; nothing was sent');
+    throw new UsageError(
+      `--start-at ${new Date(startAtMs).toISOString()}: more than 24 hours ahead`,
+      'start the run closer to its time; nothing was sent',
+    );
   }
   return startAtMs;
 }

@@ -1,15 +1,36 @@
 import { describe, expect, it } from 'vitest';
+
 import { TimeScale } from '../core/index.js';
 import type { EventRecord } from '../judge/index.js';
 import { TargetWatch } from './target-watch.js';
 
 const failed = (sentAtMs: number, outcome: EventRecord['outcome'] = 'refused', tookMs = 1): EventRecord => ({
-  seq: 0, phase: 'p', intendedAtMs: sentAtMs, firedAtMs: sentAtMs, lastSentAtMs: sentAtMs, endAtMs: sentAtMs + tookMs, latencyMs: tookMs, outcome, status: null, attempts: 1, retryAfterS: [], tries: [],
+  seq: 0,
+  phase: 'p',
+  intendedAtMs: sentAtMs,
+  firedAtMs: sentAtMs,
+  lastSentAtMs: sentAtMs,
+  endAtMs: sentAtMs + tookMs,
+  latencyMs: tookMs,
+  outcome,
+  status: null,
+  attempts: 1,
+  retryAfterS: [],
+  tries: [],
 });
-const answered = (sentAtMs: number, status = 200): EventRecord => ({ ...failed(sentAtMs, status === 200 ? 'ok' : 'http_other', 100), status });
+const answered = (sentAtMs: number, status = 200): EventRecord => ({
+  ...failed(sentAtMs, status === 200 ? 'ok' : 'http_other', 100),
+  status,
+});
 
 /** Feeds a request every `everyMs` from `fromMs`; returns when (model ms) the watch gave up, if it did. */
-function feed(watch: TargetWatch, make: (atMs: number) => EventRecord, fromMs: number, toMs: number, everyMs: number): number | undefined {
+function feed(
+  watch: TargetWatch,
+  make: (atMs: number) => EventRecord,
+  fromMs: number,
+  toMs: number,
+  everyMs: number,
+): number | undefined {
   for (let t = fromMs; t < toMs; t += everyMs) if (watch.observe(make(t)) !== undefined) return t;
   return undefined;
 }
@@ -38,8 +59,11 @@ describe('TargetWatch', () => {
   it('names what the requests met', () => {
     const watch = new TargetWatch();
     let why: string | undefined;
-    for (let t = 0; t <= 60_000 && why === undefined; t += 6_000) why = watch.observe(failed(t, t % 12_000 === 0 ? 'reset' : 'timeout'));
-    expect(why).toMatch(/^the target stopped answering: no HTTP answer for 60\.00s of model time, and the 11 requests that ended since got none \(6 reset, 5 timeout\)/);
+    for (let t = 0; t <= 60_000 && why === undefined; t += 6_000)
+      why = watch.observe(failed(t, t % 12_000 === 0 ? 'reset' : 'timeout'));
+    expect(why).toMatch(
+      /^the target stopped answering: no HTTP answer for 60\.00s of model time, and the 11 requests that ended since got none \(6 reset, 5 timeout\)/,
+    );
   });
 
   it('needs 10 requests in a row, however long the silence', () => {
@@ -75,7 +99,9 @@ describe('TargetWatch at the end of a run', () => {
     const watch = new TargetWatch();
     feed(watch, (t) => answered(t), 0, 80_000, 500);
     expect(feed(watch, (t) => failed(t), 80_000, 120_000, 500)).toBeUndefined();
-    expect(watch.atEnd()).toBe('the target stopped answering: the last 80 requests of the run got no HTTP answer (80 refused), and none answered after them');
+    expect(watch.atEnd()).toBe(
+      'the target stopped answering: the last 80 requests of the run got no HTTP answer (80 refused), and none answered after them',
+    );
   });
 
   it('does not for a few failures at the end, or failures followed by an answer', () => {

@@ -1,21 +1,41 @@
 /** The end-of-run table on the terminal, like k6's summary: one row per phase, then the verdict. */
 import { basename, join } from 'node:path';
+
 import { formatMs, formatTable } from '../core/index.js';
-import type { RunOutcome } from './run-options.js';
 import type { Summary } from '../judge/index.js';
 import { targetText } from '../report/index.js';
+import type { RunOutcome } from './run-options.js';
 
 const sec = (ms: number | null | 'unanswered'): string => (ms === null ? '—' : ms === 'unanswered' ? ms : formatMs(ms));
-
 
 /**
  * `exitCode`: the process's, when a file written after summary.json (the manifest) failed and made it 4.
  * `summaryPath`: null when summary.json could not be written: then no path is printed, only that it is missing.
  */
-export function formatSummary(summary: Summary, summaryPath: string | null, exitCode: number = summary.exitCode): string {
+export function formatSummary(
+  summary: Summary,
+  summaryPath: string | null,
+  exitCode: number = summary.exitCode,
+): string {
   const errors = (e: Record<string, number>): number => Object.values(e).reduce((a, b) => a + b, 0);
   const rows = [
-    ['phase', 'offered', 'achieved', 'sent', 'dropped', 'unsent', '2xx', '429', '504', 'errors', 'p50', 'p95', 'p99', 'target p95', 'verdict'],
+    [
+      'phase',
+      'offered',
+      'achieved',
+      'sent',
+      'dropped',
+      'unsent',
+      '2xx',
+      '429',
+      '504',
+      'errors',
+      'p50',
+      'p95',
+      'p99',
+      'target p95',
+      'verdict',
+    ],
     ...summary.phases.flatMap((p) => [
       [
         p.name,
@@ -36,14 +56,51 @@ export function formatSummary(summary: Summary, summaryPath: string | null, exit
       ],
       // A ramp across load bands is judged per band, by the rate at each arrival: a row per band.
       ...(p.bands.length > 1
-        ? p.bands.map((b) => [`  ${b.fromRpm}→${b.toRpm} rpm`, '', '', '', '', '', '', '', '', '', sec(b.steadyLatencyMs.p50), sec(b.steadyLatencyMs.p95), sec(b.steadyLatencyMs.p99), b.p95Ms === null ? '(none)' : `< ${sec(b.p95Ms)}`, ''])
+        ? p.bands.map((b) => [
+            `  ${b.fromRpm}→${b.toRpm} rpm`,
+            '',
+            '',
+            '',
+            '',
+            '',
+            '',
+            '',
+            '',
+            '',
+            sec(b.steadyLatencyMs.p50),
+            sec(b.steadyLatencyMs.p95),
+            sec(b.steadyLatencyMs.p99),
+            b.p95Ms === null ? '(none)' : `< ${sec(b.p95Ms)}`,
+            '',
+          ])
         : []),
     ]),
   ];
   const o = summary.overall;
-  rows.push(['overall', '', '', `${o.sent}`, `${o.dropped}`, `${o.unsent}`, `${o.outcomes.ok}`, `${o.outcomes.http_429}`, `${o.outcomes.http_504}`, `${errors(o.errors) + o.outcomes.http_other}`, sec(o.latencyMs.p50), sec(o.latencyMs.p95), sec(o.latencyMs.p99), '', '']);
+  rows.push([
+    'overall',
+    '',
+    '',
+    `${o.sent}`,
+    `${o.dropped}`,
+    `${o.unsent}`,
+    `${o.outcomes.ok}`,
+    `${o.outcomes.http_429}`,
+    `${o.outcomes.http_504}`,
+    `${errors(o.errors) + o.outcomes.http_other}`,
+    sec(o.latencyMs.p50),
+    sec(o.latencyMs.p95),
+    sec(o.latencyMs.p99),
+    '',
+    '',
+  ]);
   const lag = summary.generator.sendLagWallMs;
-  const ending = summary.stopped === null ? '' : summary.stopped.by === 'signal' ? ' — INTERRUPTED' : ` — STOPPED (${summary.stopped.code})`;
+  const ending =
+    summary.stopped === null
+      ? ''
+      : summary.stopped.by === 'signal'
+        ? ' — INTERRUPTED'
+        : ` — STOPPED (${summary.stopped.code})`;
   const head = `${summary.scenario}: ${targetText(summary)}, time scale ${summary.timeScale}, ${sec(summary.modelDurationS * 1000)} of model time${ending}`;
   return [
     '',
@@ -54,13 +111,27 @@ export function formatSummary(summary: Summary, summaryPath: string | null, exit
     '',
     ...deidLines(summary),
     `generator: send lag p99 ${lag.p99 === null ? '—' : `${lag.p99.toFixed(2)} ms`}, max ${lag.max === null ? '—' : `${lag.max.toFixed(1)} ms`} (wall); token calls ${summary.token.calls ?? 'unknown'}`,
-    ...(summary.counts.unrecorded > 0 ? [`${summary.counts.unrecorded} of ${summary.counts.planned} planned requests have no line in events.ndjson: the run ended without recording them`] : []),
-    ...(!summary.shard ? [] : [`shard ${summary.shard.index}/${summary.shard.count}: its rates and verdict are of this shard's share only (latency against the whole plan's bands; its 429s counted, not judged); the test's verdict is loadproof merge's, over every shard`]),
-    ...(!summary.mergedFrom ? [] : [`merged from ${summary.mergedFrom.length} shard${summary.mergedFrom.length === 1 ? '' : 's'}: judged again over all their events`]),
+    ...(summary.counts.unrecorded > 0
+      ? [
+          `${summary.counts.unrecorded} of ${summary.counts.planned} planned requests have no line in events.ndjson: the run ended without recording them`,
+        ]
+      : []),
+    ...(!summary.shard
+      ? []
+      : [
+          `shard ${summary.shard.index}/${summary.shard.count}: its rates and verdict are of this shard's share only (latency against the whole plan's bands; its 429s counted, not judged); the test's verdict is loadproof merge's, over every shard`,
+        ]),
+    ...(!summary.mergedFrom
+      ? []
+      : [
+          `merged from ${summary.mergedFrom.length} shard${summary.mergedFrom.length === 1 ? '' : 's'}: judged again over all their events`,
+        ]),
     `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${exitCode}`,
     ...summary.verdict.reasons.map((r) => `  - ${r}`),
     ...summary.verdict.notes.map((n) => `  note: ${n}`),
-    summaryPath === null ? 'summary: NOT WRITTEN (summary.json could not be written: see below); the table above is the judgement' : `summary: ${summaryPath}`,
+    summaryPath === null
+      ? 'summary: NOT WRITTEN (summary.json could not be written: see below); the table above is the judgement'
+      : `summary: ${summaryPath}`,
     '',
   ].join('\n');
 }
@@ -86,18 +157,44 @@ function deidLines(summary: Summary): string[] {
     `${x.truncated}`,
   ];
   const rows = [
-    ['phase', 'docs/min', 'documents', 'ok', 'failed id/obf', 'dropped', 'unsent', 'e2e p50', 'e2e p95', 'e2e p99', 'obfuscations', 'obf p95', 'obf 429', 'cut at cap'],
+    [
+      'phase',
+      'docs/min',
+      'documents',
+      'ok',
+      'failed id/obf',
+      'dropped',
+      'unsent',
+      'e2e p50',
+      'e2e p95',
+      'e2e p99',
+      'obfuscations',
+      'obf p95',
+      'obf 429',
+      'cut at cap',
+    ],
     ...d.phases.map((p) => row(p.name, p.documentRpm === null ? '' : `${p.documentRpm}`, p)),
     row('overall', '', d.overall),
   ];
-  const lines = ['de-identification chain: each document split, every piece identified, then obfuscated; end to end (e2e) from its intended time, model time', '', ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`), ''];
-  if (d.overall.truncated > 0) lines.push(`${d.overall.truncated} document(s) had a piece whose entities were cut at the output cap: PHI may remain in them (a larger payload.split.margin sends smaller pieces)`, '');
+  const lines = [
+    'de-identification chain: each document split, every piece identified, then obfuscated; end to end (e2e) from its intended time, model time',
+    '',
+    ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
+    '',
+  ];
+  if (d.overall.truncated > 0)
+    lines.push(
+      `${d.overall.truncated} document(s) had a piece whose entities were cut at the output cap: PHI may remain in them (a larger payload.split.margin sends smaller pieces)`,
+      '',
+    );
   return lines;
 }
 
 /** The line that names a run folder's evidence: its manifest's SHA-256, what a ticket quotes, and how to check it. */
 export function formatManifestLine(reportDir: string, manifestSha256: string | null): string {
-  return manifestSha256 === null ? '' : `evidence: ${join(reportDir, 'manifest.json')} sha256:${manifestSha256} (check: loadproof verify ${reportDir})\n`;
+  return manifestSha256 === null
+    ? ''
+    : `evidence: ${join(reportDir, 'manifest.json')} sha256:${manifestSha256} (check: loadproof verify ${reportDir})\n`;
 }
 
 /** Lines for stderr about what made the run fail apart from its verdict: a stop with a failure, a file not written. */
@@ -107,10 +204,14 @@ export function describeEnding(outcome: RunOutcome): string[] {
     lines.push(`loadproof: ${outcome.failure.code}: ${outcome.failure.message}`);
     const sent = outcome.summary.counts.sent;
     const eventsLost = outcome.writeFailures.some((f) => basename(f.file) === 'events.ndjson');
-    lines.push(`  ${sent === 0 ? 'nothing was sent' : `${sent} requests were sent before the run stopped`}; every planned request is accounted for in ${eventsLost ? 'the table above (events.ndjson was not written whole)' : outcome.reportDir}`);
+    lines.push(
+      `  ${sent === 0 ? 'nothing was sent' : `${sent} requests were sent before the run stopped`}; every planned request is accounted for in ${eventsLost ? 'the table above (events.ndjson was not written whole)' : outcome.reportDir}`,
+    );
   }
   for (const f of outcome.writeFailures) {
-    lines.push(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error}); everything else measured is in the table above${outcome.summaryPath === null ? '' : ' and in summary.json'}`);
+    lines.push(
+      `loadproof: RUN_FAILED: could not write ${f.file} (${f.error}); everything else measured is in the table above${outcome.summaryPath === null ? '' : ' and in summary.json'}`,
+    );
   }
   return lines;
 }

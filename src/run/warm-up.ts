@@ -8,14 +8,15 @@
  *     answers with the canned answer: the pool, the sockets' write and read paths, the parser on real reads.
  * Nothing here is measured or written; the run's own texts are unchanged (a throwaway generator).
  */
-import { type SendPermit, type SecretMask, type TimeScale, createRng } from '../core/index.js';
+import { type AddressInfo, createServer, type Server } from 'node:net';
+
+import { classifyStatus, ConnectionPool, parseJsonObject, ResponseParser, textBody } from '../client/index.js';
+import { createRng, type SecretMask, type SendPermit, type TimeScale } from '../core/index.js';
 import { ownLoopbackPermit } from '../guard/index.js';
-import { type AddressInfo, type Server, createServer } from 'node:net';
-import { classifyStatus, ConnectionPool, ResponseParser, parseJsonObject, textBody } from '../client/index.js';
-import { generateNote } from '../texts/index.js';
 import { EventSink } from '../judge/index.js';
-import { type Plan, arrivalsBefore, seqInWholePlan } from '../plan/index.js';
+import { arrivalsBefore, type Plan, seqInWholePlan } from '../plan/index.js';
 import { parseModelTime } from '../spec/index.js';
+import { generateNote } from '../texts/index.js';
 import { RequestEvents } from './request-events.js';
 import { TargetWatch } from './target-watch.js';
 
@@ -31,11 +32,18 @@ const STUB_CONCURRENCY = 4;
 /** The most wall time the stub part may take (ms): a warm-up never holds a run back for long. */
 const STUB_BUDGET_MS = 2000;
 
-const ANSWER = JSON.stringify({ entities: [{ type: 'NAME', text: 'John Smith', start: 8, end: 18, score: 0.93 }], truncated: false, usage: { input_tokens: 174, output_tokens: 149 } });
+const ANSWER = JSON.stringify({
+  entities: [{ type: 'NAME', text: 'John Smith', start: 8, end: 18, score: 0.93 }],
+  truncated: false,
+  usage: { input_tokens: 174, output_tokens: 149 },
+});
 const RESPONSE = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\nserver-timing: svc;dur=1.5\r\nconnection: keep-alive\r\ncontent-length: ${ANSWER.length}\r\n\r\n${ANSWER}`;
 
 export async function warmUp(plan: Plan, scale: TimeScale, secrets: SecretMask, permit: SendPermit): Promise<void> {
-  const rounds = Math.min(MAX_ROUNDS, Math.max(MIN_ROUNDS, 2 * arrivalsBefore(plan, scale.toModelMs(2000), MAX_ROUNDS)));
+  const rounds = Math.min(
+    MAX_ROUNDS,
+    Math.max(MIN_ROUNDS, 2 * arrivalsBefore(plan, scale.toModelMs(2000), MAX_ROUNDS)),
+  );
   warmPureCode(plan, scale, secrets, rounds);
   await warmClient(plan, rounds, permit);
 }
@@ -46,16 +54,40 @@ function warmPureCode(plan: Plan, scale: TimeScale, secrets: SecretMask, rounds:
   const parser = new ResponseParser();
   const response = Buffer.from(RESPONSE);
   // The run's own handling of each fate, into a throwaway Recorder; the lines go nowhere.
-  const events = new RequestEvents({ plan, sink: new EventSink(plan), watch: new TargetWatch(scale), secrets, write: () => {}, onTargetGone: () => {} });
+  const events = new RequestEvents({
+    plan,
+    sink: new EventSink(plan),
+    watch: new TargetWatch(scale),
+    secrets,
+    write: () => {},
+    onTargetGone: () => {},
+  });
   for (let i = 0; i < rounds; i++) {
     textBody(generateNote(rng, { minChars: scenario.payload.minChars, maxChars: scenario.payload.maxChars }));
     const r = parser.push(response);
     if (r === undefined || parseJsonObject(r.body.toString('utf8')) === undefined) continue;
     const serviceMs = parseModelTime(r.headers['server-timing']) ?? 0;
     const tries = [{ sentAtMs: i, endAtMs: i + 1, status: r.status, serviceMs }];
-    const result = { outcome: classifyStatus(r.status), status: r.status, attempts: 1, sentAtMs: i, lastSentAtMs: i, endAtMs: i + 1, retryAfterS: [], tries };
+    const result = {
+      outcome: classifyStatus(r.status),
+      status: r.status,
+      attempts: 1,
+      sentAtMs: i,
+      lastSentAtMs: i,
+      endAtMs: i + 1,
+      retryAfterS: [],
+      tries,
+    };
     // A plan without arrivals has no position 0 to record.
-    if (plan.arrivals > 0) events.handle({ seq: seqInWholePlan(plan, 0), phase: 0, intendedAtMs: i, outcome: result.outcome, firedAtMs: i, result });
+    if (plan.arrivals > 0)
+      events.handle({
+        seq: seqInWholePlan(plan, 0),
+        phase: 0,
+        intendedAtMs: i,
+        outcome: result.outcome,
+        firedAtMs: i,
+        result,
+      });
   }
 }
 
@@ -76,12 +108,19 @@ async function warmClient(plan: Plan, rounds: number, permit: SendPermit): Promi
   let sent = 0;
   const one = (): Promise<void> =>
     new Promise((resolve) => {
-      const body = JSON.stringify({ text: generateNote(rng, { minChars: plan.scenario.payload.minChars, maxChars: plan.scenario.payload.maxChars }) });
-      const bytes = `POST /warm HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\nx-loadproof-seq: ${sent}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
-      pool.request(bytes, STUB_BUDGET_MS, () => {}, (_error, response) => {
-        if (response !== undefined) parseJsonObject(response.body.toString('utf8'));
-        resolve();
+      const body = JSON.stringify({
+        text: generateNote(rng, { minChars: plan.scenario.payload.minChars, maxChars: plan.scenario.payload.maxChars }),
       });
+      const bytes = `POST /warm HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\nx-loadproof-seq: ${sent}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      pool.request(
+        bytes,
+        STUB_BUDGET_MS,
+        () => {},
+        (_error, response) => {
+          if (response !== undefined) parseJsonObject(response.body.toString('utf8'));
+          resolve();
+        },
+      );
     });
   const chain = async (): Promise<void> => {
     while (sent < rounds && performance.now() < until) {

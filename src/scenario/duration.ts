@@ -6,7 +6,8 @@ const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h))+$/;
 const PART = /(\d+(?:\.\d+)?)(ms|s|m|h)/g;
 
 /** The grammar, for messages. */
-export const DURATION_FORM = 'decimal amounts, each unit (h, m, s, ms) at most once and largest first, a point only in the last';
+export const DURATION_FORM =
+  'decimal amounts, each unit (h, m, s, ms) at most once and largest first, a point only in the last';
 
 /**
  * Milliseconds of a duration string, or undefined when it is not one; Infinity when its digits overflow (callers

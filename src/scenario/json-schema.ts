@@ -1,13 +1,19 @@
 /** The scenario file's JSON Schema, generated from the zod schema (input side: defaults optional). */
 import * as z from 'zod';
+
 import { ScenarioSchema } from './scenario-schema.js';
 import { ByPhaseSchema } from './threshold-schema.js';
 
 /** What a file holds where the loader makes a Map: a mapping of phase names to threshold lists. */
-const BY_PHASE = { type: 'object', propertyNames: { type: 'string' }, additionalProperties: { type: 'array', items: { type: 'string' } } };
+const BY_PHASE = {
+  type: 'object',
+  propertyNames: { type: 'string' },
+  additionalProperties: { type: 'array', items: { type: 'string' } },
+};
 
 /** A default as a file would write it: Maps as mappings. */
-const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (_, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v)));
+const asJson = (value: unknown): unknown =>
+  JSON.parse(JSON.stringify(value, (_, v: unknown) => (v instanceof Map ? Object.fromEntries(v) : v)));
 
 export function scenarioJsonSchema(): Record<string, unknown> {
   return {

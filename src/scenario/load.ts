@@ -3,12 +3,13 @@
  * report every problem (field path, value, what was expected), then resolve durations to ms.
  */
 import type * as z from 'zod';
-import { ScenarioError, describeValue } from '../core/index.js';
+
+import { describeValue, ScenarioError } from '../core/index.js';
 import { toDotPath } from './dot-path.js';
 import { parseDurationMs } from './duration.js';
 import { parseScenarioText, readScenarioText } from './parse-text.js';
 import { type ScenarioInput, ScenarioSchema } from './scenario-schema.js';
-import { type Threshold, parseErrorCheck, parseThreshold } from './threshold.js';
+import { parseErrorCheck, parseThreshold, type Threshold } from './threshold.js';
 
 /** One phase, resolved: a constant phase has fromRpm = toRpm. */
 export interface Phase {
@@ -31,7 +32,12 @@ export interface Scenario {
   /** identification: one request per arrival; deid: one document per arrival, through the chain. */
   readonly mode: ScenarioInput['mode'];
   readonly deid: ScenarioInput['deid'];
-  readonly on429: { readonly policy: 'record' | 'retry'; readonly maxAttempts: number; readonly baseDelayMs: number; readonly maxDelayMs: number };
+  readonly on429: {
+    readonly policy: 'record' | 'retry';
+    readonly maxAttempts: number;
+    readonly baseDelayMs: number;
+    readonly maxDelayMs: number;
+  };
   readonly timeoutMs: number;
   readonly maxInFlight: number;
   readonly windowMs: number;
@@ -60,7 +66,9 @@ function extractSecretKeys(value: unknown, path: PropertyKey[] = []): string[] {
   for (const key of Object.keys(value)) {
     const child = (value as Record<string, unknown>)[key];
     if (!Array.isArray(value) && SECRET_KEY.test(key) && !ALLOWED_KEYS.has(key)) {
-      found.push(`${toDotPath([...path, key])}: a secret does not belong in a scenario file (its value is not shown); name the environment variables that hold the credentials in target.credentials, or pass --credentials <file>`);
+      found.push(
+        `${toDotPath([...path, key])}: a secret does not belong in a scenario file (its value is not shown); name the environment variables that hold the credentials in target.credentials, or pass --credentials <file>`,
+      );
       delete (value as Record<string, unknown>)[key];
     } else {
       found.push(...extractSecretKeys(child, [...path, Array.isArray(value) ? Number(key) : key]));
@@ -75,7 +83,11 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   for (const key of path) {
     if (value instanceof Map) value = value.get(key);
     // Own properties only: a user's key such as "constructor" must not reach Object.prototype.
-    else value = typeof value === 'object' && value !== null && Object.hasOwn(value, key) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+    else
+      value =
+        typeof value === 'object' && value !== null && Object.hasOwn(value, key)
+          ? (value as Record<PropertyKey, unknown>)[key]
+          : undefined;
   }
   return value;
 }
@@ -91,23 +103,40 @@ const VALUE_NOT_SHOWN = 'value not shown';
 function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
   const credentials = issue.path[0] === 'target' && issue.path[1] === 'credentials';
   if (issue.code === 'unrecognized_keys') {
-    if (credentials) return issue.keys.map(() => `${toDotPath(issue.path)}: unknown field (its name is not shown; expected clientIdEnv, clientSecretEnv)`);
-    return issue.keys.map((key) => `${toDotPath([...issue.path, key])}: unknown field (check its spelling against loadproof schema)`);
+    if (credentials)
+      return issue.keys.map(
+        () => `${toDotPath(issue.path)}: unknown field (its name is not shown; expected clientIdEnv, clientSecretEnv)`,
+      );
+    return issue.keys.map(
+      (key) => `${toDotPath([...issue.path, key])}: unknown field (check its spelling against loadproof schema)`,
+    );
   }
-  if (credentials && issue.path.length === 2) return [`${toDotPath(issue.path)}: expected a mapping of fields (clientIdEnv, clientSecretEnv); ${VALUE_NOT_SHOWN}`];
-  if (credentials) return [`${toDotPath(issue.path)}: not a variable name (expected letters, digits and _, not starting with a digit; ${VALUE_NOT_SHOWN})`];
+  if (credentials && issue.path.length === 2)
+    return [
+      `${toDotPath(issue.path)}: expected a mapping of fields (clientIdEnv, clientSecretEnv); ${VALUE_NOT_SHOWN}`,
+    ];
+  if (credentials)
+    return [
+      `${toDotPath(issue.path)}: not a variable name (expected letters, digits and _, not starting with a digit; ${VALUE_NOT_SHOWN})`,
+    ];
   const value = valueAt(raw, issue.path);
   if (issue.code === 'invalid_value' && issue.message.startsWith('Invalid option')) {
     // zod's default wording quotes each option; ours lists them.
-    return [`${toDotPath(issue.path)}: expected one of ${issue.values.map(String).join(', ')}, got ${describeValue(value)}`];
+    return [
+      `${toDotPath(issue.path)}: expected one of ${issue.values.map(String).join(', ')}, got ${describeValue(value)}`,
+    ];
   }
   if (issue.code === 'invalid_type' && issue.message.startsWith('Invalid input')) {
     // zod's default wording; ours says the same in plain words.
     const expected = `expected ${issue.expected === 'object' ? 'a mapping of fields' : issue.expected === 'array' ? 'a list' : `a ${issue.expected}`}`;
-    return [`${toDotPath(issue.path)}: ${value === undefined ? `missing; ${expected}` : `${expected}, got ${describeValue(value)}`}`];
+    return [
+      `${toDotPath(issue.path)}: ${value === undefined ? `missing; ${expected}` : `${expected}, got ${describeValue(value)}`}`,
+    ];
   }
   const got =
-    issue.message.includes(', got ') || issue.message.includes(VALUE_NOT_SHOWN) || (typeof value === 'object' && value !== null)
+    issue.message.includes(', got ') ||
+    issue.message.includes(VALUE_NOT_SHOWN) ||
+    (typeof value === 'object' && value !== null)
       ? ''
       : value === undefined
         ? ', got nothing'
@@ -117,8 +146,14 @@ function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
 
 function resolve(input: ScenarioInput): Scenario {
   const ms = (text: string): number => parseDurationMs(text)!;
-  const thresholds = (list: readonly (string | { readonly threshold: string; readonly abortOnFail: boolean })[]): Threshold[] =>
-    list.map((item) => (typeof item === 'string' ? (parseThreshold(item) as Threshold) : { ...(parseThreshold(item.threshold) as Threshold), abortOnFail: item.abortOnFail }));
+  const thresholds = (
+    list: readonly (string | { readonly threshold: string; readonly abortOnFail: boolean })[],
+  ): Threshold[] =>
+    list.map((item) =>
+      typeof item === 'string'
+        ? (parseThreshold(item) as Threshold)
+        : { ...(parseThreshold(item.threshold) as Threshold), abortOnFail: item.abortOnFail },
+    );
   const scenario: Scenario = {
     name: input.name,
     description: input.description,
@@ -134,7 +169,12 @@ function resolve(input: ScenarioInput): Scenario {
     payload: input.payload,
     mode: input.mode,
     deid: input.deid,
-    on429: { policy: input.on429.policy, maxAttempts: input.on429.maxAttempts, baseDelayMs: ms(input.on429.baseDelay), maxDelayMs: ms(input.on429.maxDelay) },
+    on429: {
+      policy: input.on429.policy,
+      maxAttempts: input.on429.maxAttempts,
+      baseDelayMs: ms(input.on429.baseDelay),
+      maxDelayMs: ms(input.on429.maxDelay),
+    },
     timeoutMs: ms(input.timeout),
     maxInFlight: input.maxInFlight,
     windowMs: ms(input.window),
@@ -164,7 +204,10 @@ export function parseScenario(text: string, file: string): Scenario {
   const raw = parseScenarioText(text, file);
   const secretProblems = extractSecretKeys(raw);
   const parsed = ScenarioSchema.safeParse(raw);
-  const problems = [...secretProblems, ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => formatIssue(issue, raw)))];
+  const problems = [
+    ...secretProblems,
+    ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => formatIssue(issue, raw))),
+  ];
   if (problems.length > 0 || !parsed.success) throw new ScenarioError(file, problems);
   return resolve(parsed.data);
 }

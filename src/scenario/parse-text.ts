@@ -5,8 +5,10 @@
  */
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';
+
 import { type Document, isMap, isScalar, isSeq, parseDocument } from 'yaml';
-import { ScenarioError, firstInvalidUtf8 } from '../core/index.js';
+
+import { firstInvalidUtf8, ScenarioError } from '../core/index.js';
 import { SCENARIO_BOUNDS as B } from './bounds.js';
 import { toDotPath } from './dot-path.js';
 import { jsonErrorOffset, lineAndColumn } from './json-position.js';
@@ -18,7 +20,9 @@ const EMPTY = '(file): empty; expected a scenario (name, description, phases)';
 /** The file's text, refused when its size (or, for a device that reports none, what it yields) is over the bound. */
 export async function readScenarioText(file: string): Promise<string> {
   const cannotRead = (error: unknown): ScenarioError =>
-    new ScenarioError(file, [`(file): cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).name})`]);
+    new ScenarioError(file, [
+      `(file): cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).name})`,
+    ]);
   const handle = await open(file, 'r').catch((error: unknown) => {
     throw cannotRead(error);
   });
@@ -66,13 +70,24 @@ function position(bytes: Uint8Array, offset: number): string {
  */
 function notUtf8(bytes: Uint8Array): string | null {
   const bom = (...b: number[]): boolean => b.every((x, i) => bytes[i] === x);
-  const utf16or32 = bom(0xff, 0xfe, 0, 0) ? 'UTF-32LE' : bom(0, 0, 0xfe, 0xff) ? 'UTF-32BE' : bom(0xff, 0xfe) ? 'UTF-16LE' : bom(0xfe, 0xff) ? 'UTF-16BE' : undefined;
-  if (utf16or32 !== undefined) return `(file): ${utf16or32} text (its byte-order mark at byte offset 0), not UTF-8; ${SAVE_AS_UTF8}`;
+  const utf16or32 = bom(0xff, 0xfe, 0, 0)
+    ? 'UTF-32LE'
+    : bom(0, 0, 0xfe, 0xff)
+      ? 'UTF-32BE'
+      : bom(0xff, 0xfe)
+        ? 'UTF-16LE'
+        : bom(0xfe, 0xff)
+          ? 'UTF-16BE'
+          : undefined;
+  if (utf16or32 !== undefined)
+    return `(file): ${utf16or32} text (its byte-order mark at byte offset 0), not UTF-8; ${SAVE_AS_UTF8}`;
   const invalid = firstInvalidUtf8(bytes);
   // NUL is UTF-8, but no text file holds it: UTF-16 without a byte-order mark looks like this. The first problem is said.
   const nul = bytes.indexOf(0);
-  if (nul >= 0 && (invalid < 0 || nul < invalid)) return `(file): a NUL byte at ${position(bytes, nul)}: not text (UTF-16 without a byte-order mark?); ${SAVE_AS_UTF8}`;
-  if (invalid >= 0) return `(file): not UTF-8: the byte at ${position(bytes, invalid)} is not valid UTF-8; ${SAVE_AS_UTF8}`;
+  if (nul >= 0 && (invalid < 0 || nul < invalid))
+    return `(file): a NUL byte at ${position(bytes, nul)}: not text (UTF-16 without a byte-order mark?); ${SAVE_AS_UTF8}`;
+  if (invalid >= 0)
+    return `(file): not UTF-8: the byte at ${position(bytes, invalid)} is not valid UTF-8; ${SAVE_AS_UTF8}`;
   return null;
 }
 
@@ -86,7 +101,9 @@ export function parseScenarioText(text: string, file: string): unknown {
   if (raw === null || raw === undefined) throw new ScenarioError(file, [EMPTY]);
   const deep = tooDeep(raw, 0);
   if (deep !== undefined) {
-    throw new ScenarioError(file, [`(file): expected at most ${B.nestingLevels} levels of nesting (lists and mappings inside one another), got more${deep === '' ? '' : ` under ${deep}`}`]);
+    throw new ScenarioError(file, [
+      `(file): expected at most ${B.nestingLevels} levels of nesting (lists and mappings inside one another), got more${deep === '' ? '' : ` under ${deep}`}`,
+    ]);
   }
   const numbers = numbersNotDecimal(parseDocument(body, { uniqueKeys: false }));
   if (numbers.length > 0) throw new ScenarioError(file, numbers);
@@ -101,7 +118,9 @@ function parseJson(text: string, file: string): unknown {
     const offset = jsonErrorOffset(text);
     if (offset < 0) throw new ScenarioError(file, ['(file): not valid JSON']);
     const { line, column } = lineAndColumn(text, offset);
-    throw new ScenarioError(file, [`(file): not valid JSON at line ${line}, column ${column}${offset >= text.length ? ' (end of file)' : ''}`]);
+    throw new ScenarioError(file, [
+      `(file): not valid JSON at line ${line}, column ${column}${offset >= text.length ? ' (end of file)' : ''}`,
+    ]);
   }
 }
 
@@ -127,9 +146,12 @@ function parseYaml(text: string, file: string): unknown {
   } catch (error) {
     const message = error instanceof Error ? error.message : '';
     if (message.startsWith('Excessive alias count')) {
-      throw new ScenarioError(file, [`(file): expected YAML aliases to expand to at most ${B.yamlAliasNodes} nodes (a guard against "billion laughs" files), got more`]);
+      throw new ScenarioError(file, [
+        `(file): expected YAML aliases to expand to at most ${B.yamlAliasNodes} nodes (a guard against "billion laughs" files), got more`,
+      ]);
     }
-    if (message.startsWith('Unresolved alias')) throw new ScenarioError(file, ['(file): not valid YAML: an alias (*name) refers to no anchor (&name) before it']);
+    if (message.startsWith('Unresolved alias'))
+      throw new ScenarioError(file, ['(file): not valid YAML: an alias (*name) refers to no anchor (&name) before it']);
     throw new ScenarioError(file, ['(file): not valid YAML (the parser gave up)']);
   }
 }
@@ -146,11 +168,16 @@ function numbersNotDecimal(doc: Document): string[] {
   const found: string[] = [];
   const walk = (node: unknown, path: (string | number)[], depth: number): void => {
     if (found.length >= 20 || depth > B.nestingLevels + 1) return;
-    if (isMap(node)) for (const pair of node.items) walk(pair.value, [...path, String(isScalar(pair.key) ? pair.key.value : pair.key)], depth + 1);
+    if (isMap(node))
+      for (const pair of node.items)
+        walk(pair.value, [...path, String(isScalar(pair.key) ? pair.key.value : pair.key)], depth + 1);
     else if (isSeq(node)) node.items.forEach((item, i) => walk(item, [...path, i], depth + 1));
     else if (isScalar(node) && typeof node.value === 'number') {
       const text = node.source ?? String(node.value);
-      if (!DECIMAL.test(text) && !NOT_FINITE.test(text)) found.push(`${path.length === 0 ? '(top level)' : toDotPath(path)}: expected a decimal number, ${DECIMAL_FORM}, got ${text}`);
+      if (!DECIMAL.test(text) && !NOT_FINITE.test(text))
+        found.push(
+          `${path.length === 0 ? '(top level)' : toDotPath(path)}: expected a decimal number, ${DECIMAL_FORM}, got ${text}`,
+        );
     }
   };
   walk(doc.contents, [], 0);

@@ -1,5 +1,6 @@
 /** Thresholds as a scenario writes them: an expression, or k6's object form; and the per-phase mapping of them. */
 import * as z from 'zod';
+
 import { abortOnFailProblem, parseThreshold } from './threshold.js';
 
 const thresholdExpression = z.string().superRefine((text, ctx) => {
@@ -13,7 +14,10 @@ export const thresholdItem = z.union([
   z
     .strictObject({
       threshold: thresholdExpression,
-      abortOnFail: z.boolean().default(false).describe('Stop sending once this check has failed beyond doubt (k6 style); an upper bound (< or <=) only'),
+      abortOnFail: z
+        .boolean()
+        .default(false)
+        .describe('Stop sending once this check has failed beyond doubt (k6 style); an upper bound (< or <=) only'),
     })
     .superRefine((item, ctx) => {
       const parsed = parseThreshold(item.threshold);
@@ -24,7 +28,8 @@ export const thresholdItem = z.union([
     }),
 ]);
 
-const isMapping = (value: unknown): value is object => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isMapping = (value: unknown): value is object =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Thresholds keyed by phase name: the user's keys become a Map as they are parsed, so a phase named

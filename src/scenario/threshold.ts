@@ -24,9 +24,27 @@ export const THRESHOLD_STAGES = ['identification', 'obfuscation', 'document'] as
 export type ThresholdStage = (typeof THRESHOLD_STAGES)[number];
 
 export type Threshold = (
-  | { readonly kind: 'percentile'; readonly source: string; readonly percentile: number; readonly op: ThresholdOperator; readonly valueMs: number }
-  | { readonly kind: 'rate'; readonly source: string; readonly of: Countable; readonly op: ThresholdOperator; readonly fraction: number }
-  | { readonly kind: 'count'; readonly source: string; readonly of: Countable; readonly op: ThresholdOperator; readonly count: number }
+  | {
+      readonly kind: 'percentile';
+      readonly source: string;
+      readonly percentile: number;
+      readonly op: ThresholdOperator;
+      readonly valueMs: number;
+    }
+  | {
+      readonly kind: 'rate';
+      readonly source: string;
+      readonly of: Countable;
+      readonly op: ThresholdOperator;
+      readonly fraction: number;
+    }
+  | {
+      readonly kind: 'count';
+      readonly source: string;
+      readonly of: Countable;
+      readonly op: ThresholdOperator;
+      readonly count: number;
+    }
 ) & {
   /** k6's abortOnFail: stop sending once the check has failed beyond doubt mid-run (an upper bound: `<` or `<=`). */
   readonly abortOnFail?: boolean;
@@ -36,11 +54,15 @@ export type Threshold = (
 
 /** Why a threshold cannot carry abortOnFail, or undefined when it can: only an upper bound can fail beyond doubt before the end. */
 export function abortOnFailProblem(t: Threshold): string | undefined {
-  if (t.stage !== undefined) return `abortOnFail: it watches identification requests as they end, not the ${t.stage} stage, got "${t.source}"`;
-  return t.op === '<' || t.op === '<=' ? undefined : `abortOnFail: only an upper bound (< or <=) can fail beyond doubt before the run ends, got "${t.source}"`;
+  if (t.stage !== undefined)
+    return `abortOnFail: it watches identification requests as they end, not the ${t.stage} stage, got "${t.source}"`;
+  return t.op === '<' || t.op === '<='
+    ? undefined
+    : `abortOnFail: only an upper bound (< or <=) can fail beyond doubt before the run ends, got "${t.source}"`;
 }
 
-const EXPRESSION = /^\s*(?:(identification|obfuscation|document)\.)?(p|rate|count)\(\s*([^)]*?)\s*\)\s*(<=|>=|==|<|>)\s*(\S+)\s*$/;
+const EXPRESSION =
+  /^\s*(?:(identification|obfuscation|document)\.)?(p|rate|count)\(\s*([^)]*?)\s*\)\s*(<=|>=|==|<|>)\s*(\S+)\s*$/;
 
 /** The longest latency a percentile threshold may name (24 h): an unanswered request counts as far worse. */
 const MAX_PERCENTILE_TARGET_MS = 24 * 3_600_000;
@@ -69,26 +91,44 @@ export const THRESHOLD_SYNTAX =
 export function parseThreshold(source: string): Threshold | { readonly problem: string } {
   const match = EXPRESSION.exec(source);
   if (match === null) return { problem: `expected ${THRESHOLD_SYNTAX}` };
-  const [, stageName, fn, arg, op, value] = match as unknown as [string, ThresholdStage | undefined, 'p' | 'rate' | 'count', string, ThresholdOperator, string];
+  const [, stageName, fn, arg, op, value] = match as unknown as [
+    string,
+    ThresholdStage | undefined,
+    'p' | 'rate' | 'count',
+    string,
+    ThresholdOperator,
+    string,
+  ];
   const stage = stageName === 'obfuscation' || stageName === 'document' ? { stage: stageName } : {};
-  if (stageName === 'document' && fn !== 'p' && arg !== 'errors') return { problem: `document.${fn}(…) counts errors (documents that did not go through the whole chain), got "${arg}"` };
+  if (stageName === 'document' && fn !== 'p' && arg !== 'errors')
+    return {
+      problem: `document.${fn}(…) counts errors (documents that did not go through the whole chain), got "${arg}"`,
+    };
   if (fn === 'p') {
     const percentile = parseDecimal(arg);
-    if (percentile === undefined || !(percentile > 0 && percentile < 100)) return { problem: `p(…) takes a percentile between 0 and 100 (exclusive), ${DECIMAL_FORM}, got "${arg}"` };
+    if (percentile === undefined || !(percentile > 0 && percentile < 100))
+      return { problem: `p(…) takes a percentile between 0 and 100 (exclusive), ${DECIMAL_FORM}, got "${arg}"` };
     const valueMs = parseDurationMs(value);
-    if (valueMs === undefined || !Number.isFinite(valueMs)) return { problem: `p(…) compares with a finite duration like 2500ms or 4s (${DURATION_FORM}), got "${value}"` };
-    if (valueMs > MAX_PERCENTILE_TARGET_MS) return { problem: `p(…) compares with a duration of at most 24h, got "${value}"` };
+    if (valueMs === undefined || !Number.isFinite(valueMs))
+      return { problem: `p(…) compares with a finite duration like 2500ms or 4s (${DURATION_FORM}), got "${value}"` };
+    if (valueMs > MAX_PERCENTILE_TARGET_MS)
+      return { problem: `p(…) compares with a duration of at most 24h, got "${value}"` };
     return { kind: 'percentile', source, percentile, op, valueMs, ...stage };
   }
-  if (!(COUNTABLE as readonly string[]).includes(arg)) return { problem: `${fn}(…) counts one of ${COUNTABLE.join(', ')}, got "${arg}"` };
+  if (!(COUNTABLE as readonly string[]).includes(arg))
+    return { problem: `${fn}(…) counts one of ${COUNTABLE.join(', ')}, got "${arg}"` };
   const of = arg as Countable;
   if (fn === 'rate') {
     const amount = parseDecimal(value.endsWith('%') ? value.slice(0, -1) : value);
     const fraction = amount === undefined ? undefined : value.endsWith('%') ? amount / 100 : amount;
-    if (fraction === undefined || !(fraction >= 0 && fraction <= 1)) return { problem: `rate(…) compares with a percentage like 1% or a fraction from 0 to 1, ${DECIMAL_FORM}, got "${value}"` };
+    if (fraction === undefined || !(fraction >= 0 && fraction <= 1))
+      return {
+        problem: `rate(…) compares with a percentage like 1% or a fraction from 0 to 1, ${DECIMAL_FORM}, got "${value}"`,
+      };
     return { kind: 'rate', source, of, op, fraction, ...stage };
   }
   const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
-  if (!Number.isSafeInteger(count)) return { problem: `count(…) compares with a whole number ≥ 0 in decimal digits, got "${value}"` };
+  if (!Number.isSafeInteger(count))
+    return { problem: `count(…) compares with a whole number ≥ 0 in decimal digits, got "${value}"` };
   return { kind: 'count', source, of, op, count, ...stage };
 }

@@ -1,5 +1,26 @@
-export { MAX_OBFUSCATION_CHARS, ERROR_CODE_PATTERN, IDENTIFICATION_LIMITS, LATENCY_BANDS, LIMIT_429_CODES, SPEC_WORDING, TRAFFIC_RULES, ENVELOPE_MARGIN, bucketCapacityTokens, envelopeMarginTokens, latencyBandFor, type EnvelopeLimits, type LatencyBand } from './limits.js';
-export { API_PATHS, GRANT_TYPE, type ApiEndpoint } from './paths.js';
-export { TOKENS_PER_CHARACTER, estimateModelTokens, maxCharactersFor } from './tokens.js';
-export { DUE_HEADER, MODEL_LAG_METRIC, MODEL_TIME_METRIC, formatModelTime, parseModelLag, parseModelTime } from './server-timing.js';
-export { PROFILE_NAMES, type ProfileName, isProfileName } from './profiles.js';
+export {
+  bucketCapacityTokens,
+  ENVELOPE_MARGIN,
+  type EnvelopeLimits,
+  envelopeMarginTokens,
+  ERROR_CODE_PATTERN,
+  IDENTIFICATION_LIMITS,
+  LATENCY_BANDS,
+  type LatencyBand,
+  latencyBandFor,
+  LIMIT_429_CODES,
+  MAX_OBFUSCATION_CHARS,
+  SPEC_WORDING,
+  TRAFFIC_RULES,
+} from './limits.js';
+export { API_PATHS, type ApiEndpoint, GRANT_TYPE } from './paths.js';
+export { isProfileName, PROFILE_NAMES, type ProfileName } from './profiles.js';
+export {
+  DUE_HEADER,
+  formatModelTime,
+  MODEL_LAG_METRIC,
+  MODEL_TIME_METRIC,
+  parseModelLag,
+  parseModelTime,
+} from './server-timing.js';
+export { estimateModelTokens, maxCharactersFor, TOKENS_PER_CHARACTER } from './tokens.js';

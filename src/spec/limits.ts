@@ -67,7 +67,12 @@ export interface LatencyBand {
 }
 
 export const LATENCY_BANDS: readonly LatencyBand[] = [
-  { band: 'sustained', upToRpm: 100, p95TargetMs: 2500, specWording: 'Up to 100 requests per minute: under 2.5 seconds' },
+  {
+    band: 'sustained',
+    upToRpm: 100,
+    p95TargetMs: 2500,
+    specWording: 'Up to 100 requests per minute: under 2.5 seconds',
+  },
   { band: 'burst', upToRpm: 200, p95TargetMs: 4000, specWording: '100 to 200 requests per minute: under 4 seconds' },
   {
     band: 'spike',
@@ -93,7 +98,8 @@ export const TRAFFIC_RULES = {
 
 /** The spec's own words for each rule the guard enforces ("Limits"), quoted in its messages and in docs/guard.md. */
 export const SPEC_WORDING = {
-  notice: 'A high-traffic load test against the sandbox environment is announced to support at least two weeks in advance.',
+  notice:
+    'A high-traffic load test against the sandbox environment is announced to support at least two weeks in advance.',
   coordination: 'Traffic above 200 requests per minute for more than 5 minutes is coordinated with support in advance.',
   maximums: 'Treat limits as maximums.',
   raised: 'They are per customer, tuned per customer, and can be raised on request to support.',
@@ -110,7 +116,6 @@ export const LIMIT_429_CODES = { rateLimit: 'rate_limited', inFlight: 'too_many_
 
 /** What an error code in a 429's body may look like to be recorded: a short token, so that it needs no escaping. */
 export const ERROR_CODE_PATTERN = /^[A-Za-z0-9_.:-]{1,64}$/;
-
 
 /** Longest text the mock's obfuscation takes (characters): rules on CPU, not the model's limit. */
 export const MAX_OBFUSCATION_CHARS = 100_000;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { formatModelTime, parseModelLag, parseModelTime } from './server-timing.js';
 
 describe('Server-Timing svc', () => {

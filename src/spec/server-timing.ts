@@ -46,7 +46,12 @@ function parseTimingMetric(header: string | readonly string[] | undefined, metri
       for (const param of params) {
         const eq = param.indexOf('=');
         if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'dur') continue;
-        const ms = Number(param.slice(eq + 1).trim().replace(/^"(.*)"$/, '$1'));
+        const ms = Number(
+          param
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, '$1'),
+        );
         return Number.isFinite(ms) && ms >= 0 ? ms : undefined;
       }
       return undefined;

@@ -7,11 +7,11 @@
  * here too (exit 3) before any call, not even the token's, so the calls are covered by what it allowed.
  * A handful of requests, stated before they are sent; no text or token is ever printed.
  */
+import { apiCall, ApiCallError, type ApiSession, ChainError, HEADER_SAFE, tokenRequestBody } from '../client/index.js';
 import { EXIT, type SecretMask } from '../core/index.js';
-import { HEADER_SAFE, ApiCallError, type ApiSession, apiCall, ChainError, tokenRequestBody } from '../client/index.js';
 import type { GuardDecision } from '../guard/index.js';
-import type { ResolvedTarget } from './resolve.js';
 import type { ApiEndpoint } from '../spec/index.js';
+import type { ResolvedTarget } from './resolve.js';
 
 /** The calls, in order, as they are announced. */
 export const CHECK_CALLS: readonly ApiEndpoint[] = ['token', 'session', 'identification', 'obfuscation'];
@@ -62,7 +62,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
   }
   const { guard } = options;
   const { steps, unreachable } = checker;
-  const exitCode = unreachable || accessToken === undefined ? EXIT.runFailed : steps.some((s) => !s.ok) ? EXIT.slaNotMet : EXIT.pass;
+  const exitCode =
+    unreachable || accessToken === undefined ? EXIT.runFailed : steps.some((s) => !s.ok) ? EXIT.slaNotMet : EXIT.pass;
   const failure = unreachable ? 'TARGET_UNREACHABLE' : accessToken === undefined ? 'AUTH_FAILED' : undefined;
   return { steps, guard, exitCode, ...(failure === undefined ? {} : { failure }) };
 }
@@ -77,7 +78,13 @@ class Checker {
 
   constructor(options: CheckOptions) {
     const { secrets } = options;
-    this.session = { target: options.target, timeoutMs: options.timeoutMs, onCall: (c: { status: number | null; latencyMs: number }) => (this.last = { status: c.status, latencyMs: c.latencyMs }), onToken: (t: string) => secrets.add(t) };
+    this.session = {
+      target: options.target,
+      timeoutMs: options.timeoutMs,
+      onCall: (c: { status: number | null; latencyMs: number }) =>
+        (this.last = { status: c.status, latencyMs: c.latencyMs }),
+      onToken: (t: string) => secrets.add(t),
+    };
   }
 
   /** Sends one call and judges its answer; a call that fails is a step that is not ok. */
@@ -121,7 +128,9 @@ async function checkToken(checker: Checker, options: CheckOptions): Promise<stri
     (body) => judgeToken(body, secrets),
   );
   // A token a header cannot carry is not used: the calls after it would only fail to leave.
-  return typeof token?.access_token === 'string' && HEADER_SAFE.test(token.access_token) ? token.access_token : undefined;
+  return typeof token?.access_token === 'string' && HEADER_SAFE.test(token.access_token)
+    ? token.access_token
+    : undefined;
 }
 
 /** The token answer: an access_token string a header can carry (added to the secrets), and what else it says. */
@@ -148,16 +157,28 @@ async function checkCalls(checker: Checker, accessToken: string, text: string): 
     async () => bodyOf((await apiCall(session, 'session', { method: 'GET', headers: bearer })).text),
     (body) => {
       const id = body?.session_id;
-      return [typeof id !== 'string' ? '✖ no session_id string in the answer' : UUID.test(id) ? `session_id ${id}: UUID-shaped` : `✖ session_id ${JSON.stringify(id.slice(0, 64))} is not UUID-shaped`];
+      return [
+        typeof id !== 'string'
+          ? '✖ no session_id string in the answer'
+          : UUID.test(id)
+            ? `session_id ${id}: UUID-shaped`
+            : `✖ session_id ${JSON.stringify(id.slice(0, 64))} is not UUID-shaped`,
+      ];
     },
   );
   const json = { ...bearer, 'content-type': 'application/json' };
   const identified = await checker.step(
     'identification',
-    async () => bodyOf((await apiCall(session, 'identification', { method: 'POST', headers: json, body: JSON.stringify({ text }) })).text),
+    async () =>
+      bodyOf(
+        (await apiCall(session, 'identification', { method: 'POST', headers: json, body: JSON.stringify({ text }) }))
+          .text,
+      ),
     (body) => judgeEntities(body, text),
   );
-  const entities = Array.isArray(identified?.entities) ? (identified.entities as { type: string; start: number; end: number }[]) : undefined;
+  const entities = Array.isArray(identified?.entities)
+    ? (identified.entities as { type: string; start: number; end: number }[])
+    : undefined;
   if (entities === undefined) {
     checker.skipped('obfuscation', 'identification gave no entities to obfuscate');
     return;
@@ -166,26 +187,40 @@ async function checkCalls(checker: Checker, accessToken: string, text: string): 
     'obfuscation',
     async () =>
       bodyOf(
-        (await apiCall(session, 'obfuscation', { method: 'POST', headers: json, body: JSON.stringify({ text, entities: entities.map(({ type, start, end }) => ({ type, start, end })) }) })).text,
+        (
+          await apiCall(session, 'obfuscation', {
+            method: 'POST',
+            headers: json,
+            body: JSON.stringify({ text, entities: entities.map(({ type, start, end }) => ({ type, start, end })) }),
+          })
+        ).text,
       ),
     (body) => judgeObfuscation(body, text, entities),
   );
 }
 
 /** Obfuscation's answer: a text in which none of the entities' texts remains. */
-function judgeObfuscation(body: Record<string, unknown> | undefined, text: string, entities: readonly { type: string; start: number; end: number }[]): string[] {
+function judgeObfuscation(
+  body: Record<string, unknown> | undefined,
+  text: string,
+  entities: readonly { type: string; start: number; end: number }[],
+): string[] {
   if (typeof body?.text !== 'string') return ['✖ no text string in the answer'];
   const left = entities.filter((e) => (body.text as string).includes(text.slice(e.start, e.end)));
   return [
     `an obfuscated text of ${body.text.length} characters`,
-    left.length === 0 ? `none of the ${entities.length} entities' texts remains in it` : `✖ ${left.length} of the ${entities.length} entities' texts remain in it (${left.map((e) => e.type).join(', ')})`,
+    left.length === 0
+      ? `none of the ${entities.length} entities' texts remains in it`
+      : `✖ ${left.length} of the ${entities.length} entities' texts remain in it (${left.map((e) => e.type).join(', ')})`,
   ];
 }
 
 function bodyOf(text: string): Record<string, unknown> | undefined {
   try {
     const value = JSON.parse(text) as unknown;
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -199,17 +234,22 @@ function judgeEntities(body: Record<string, unknown> | undefined, text: string):
   const types = new Map<string, number>();
   body.entities.forEach((e: unknown, i: number) => {
     const { type, start, end, text: said } = (e ?? {}) as Record<string, unknown>;
-    if (typeof type !== 'string' || !Number.isInteger(start) || !Number.isInteger(end)) return bad.push(`entities[${i}] lacks a string type or integer start/end`);
+    if (typeof type !== 'string' || !Number.isInteger(start) || !Number.isInteger(end))
+      return bad.push(`entities[${i}] lacks a string type or integer start/end`);
     const [s, t] = [start as number, end as number];
-    if (!(s >= 0 && s < t && t <= text.length)) return bad.push(`entities[${i}] is at [${s}, ${t}), outside a text of ${text.length} characters`);
-    if (said !== undefined && said !== text.slice(s, t)) return bad.push(`entities[${i}]'s text is not the text at its offsets`);
+    if (!(s >= 0 && s < t && t <= text.length))
+      return bad.push(`entities[${i}] is at [${s}, ${t}), outside a text of ${text.length} characters`);
+    if (said !== undefined && said !== text.slice(s, t))
+      return bad.push(`entities[${i}]'s text is not the text at its offsets`);
     types.set(type, (types.get(type) ?? 0) + 1);
     return undefined;
   });
   const kinds = [...types].map(([t, n]) => `${t} ${n}`).join(', ');
   return [
     `${body.entities.length} entities${kinds === '' ? '' : ` (${kinds})`} in a text of ${text.length} characters`,
-    bad.length === 0 ? "every entity's offsets fall inside the text and match its text" : `✖ ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more` : ''}`,
+    bad.length === 0
+      ? "every entity's offsets fall inside the text and match its text"
+      : `✖ ${bad.slice(0, 3).join('; ')}${bad.length > 3 ? `; and ${bad.length - 3} more` : ''}`,
     ...(typeof body.truncated === 'boolean' ? [`truncated at the output cap: ${body.truncated ? 'yes' : 'no'}`] : []),
   ];
 }

@@ -1,7 +1,9 @@
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { readCredentials } from './credentials.js';
 
 const VARS = { idVar: 'LP_ID', secretVar: 'LP_SECRET' };
@@ -15,8 +17,15 @@ function fileWith(content: string, mode = 0o600): string {
 
 describe('readCredentials', () => {
   it('reads both variables the scenario names', async () => {
-    const read = await readCredentials({ file: undefined, env: { LP_ID: 'client-1', LP_SECRET: 'secret-value-1' }, ...VARS });
-    expect(read).toEqual({ credentials: { clientId: 'client-1', clientSecret: 'secret-value-1', source: '$LP_ID / $LP_SECRET' }, warnings: [] });
+    const read = await readCredentials({
+      file: undefined,
+      env: { LP_ID: 'client-1', LP_SECRET: 'secret-value-1' },
+      ...VARS,
+    });
+    expect(read).toEqual({
+      credentials: { clientId: 'client-1', clientSecret: 'secret-value-1', source: '$LP_ID / $LP_SECRET' },
+      warnings: [],
+    });
   });
 
   it('reads only variables the environment holds, not members every object inherits (clientIdEnv: constructor)', async () => {
@@ -30,15 +39,23 @@ describe('readCredentials', () => {
 
   it('refuses one variable without the other, naming both and not the value', async () => {
     const read = readCredentials({ file: undefined, env: { LP_SECRET: 'secret-value-2' }, ...VARS });
-    await expect(read).rejects.toThrow('$LP_SECRET is set but $LP_ID is not: both are needed (names from target.credentials)');
+    await expect(read).rejects.toThrow(
+      '$LP_SECRET is set but $LP_ID is not: both are needed (names from target.credentials)',
+    );
     await expect(read).rejects.not.toThrow('secret-value-2');
   });
 
   it('prefers the file, in camelCase or snake_case, over the variables', async () => {
     const env = { LP_ID: 'from-env', LP_SECRET: 'from-env-secret' };
-    for (const content of ['{"clientId":"c","clientSecret":"file-secret"}', '{"client_id":"c","client_secret":"file-secret"}']) {
+    for (const content of [
+      '{"clientId":"c","clientSecret":"file-secret"}',
+      '{"client_id":"c","client_secret":"file-secret"}',
+    ]) {
       const file = fileWith(content);
-      expect(await readCredentials({ file, env, ...VARS })).toEqual({ credentials: { clientId: 'c', clientSecret: 'file-secret', source: `--credentials ${file}` }, warnings: [] });
+      expect(await readCredentials({ file, env, ...VARS })).toEqual({
+        credentials: { clientId: 'c', clientSecret: 'file-secret', source: `--credentials ${file}` },
+        warnings: [],
+      });
     }
   });
 
@@ -54,6 +71,8 @@ describe('readCredentials', () => {
   });
 
   it('names a missing file without guessing at its content', async () => {
-    await expect(readCredentials({ file: '/nonexistent/creds.json', env: {}, ...VARS })).rejects.toThrow('--credentials /nonexistent/creds.json: cannot read it (ENOENT)');
+    await expect(readCredentials({ file: '/nonexistent/creds.json', env: {}, ...VARS })).rejects.toThrow(
+      '--credentials /nonexistent/creds.json: cannot read it (ENOENT)',
+    );
   });
 });

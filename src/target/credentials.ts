@@ -4,6 +4,7 @@
  * here quotes a value read from the file or the environment: only names, paths and modes.
  */
 import { readFile, stat } from 'node:fs/promises';
+
 import { UsageError } from '../core/index.js';
 
 export interface Credentials {
@@ -34,18 +35,26 @@ const FILE_FORM = 'a JSON object {"clientId": "…", "clientSecret": "…"}';
 export async function readCredentials(options: CredentialOptions): Promise<CredentialsRead> {
   if (options.file !== undefined) return readFromFile(options.file);
   // The names come from the scenario: read only what the environment holds, never an inherited member.
-  const variable = (name: string): string | undefined => (Object.hasOwn(options.env, name) ? options.env[name] : undefined);
+  const variable = (name: string): string | undefined =>
+    Object.hasOwn(options.env, name) ? options.env[name] : undefined;
   const id = nonEmpty(variable(options.idVar));
   const secret = nonEmpty(variable(options.secretVar));
   if (id === undefined && secret === undefined) return { credentials: undefined, warnings: [] };
   if (id === undefined || secret === undefined) {
     const [set, unset] = id === undefined ? [options.secretVar, options.idVar] : [options.idVar, options.secretVar];
-    throw new UsageError(`$${set} is set but $${unset} is not: both are needed (names from target.credentials)`, `set $${unset}, or pass --credentials <file>`);
+    throw new UsageError(
+      `$${set} is set but $${unset} is not: both are needed (names from target.credentials)`,
+      `set $${unset}, or pass --credentials <file>`,
+    );
   }
-  return { credentials: { clientId: id, clientSecret: secret, source: `$${options.idVar} / $${options.secretVar}` }, warnings: [] };
+  return {
+    credentials: { clientId: id, clientSecret: secret, source: `$${options.idVar} / $${options.secretVar}` },
+    warnings: [],
+  };
 }
 
-const nonEmpty = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value);
+const nonEmpty = (value: string | undefined): string | undefined =>
+  value === undefined || value === '' ? undefined : value;
 
 async function readFromFile(file: string): Promise<CredentialsRead> {
   let text: string;
@@ -54,7 +63,10 @@ async function readFromFile(file: string): Promise<CredentialsRead> {
     mode = (await stat(file)).mode;
     text = await readFile(file, 'utf8');
   } catch (error) {
-    throw new UsageError(`--credentials ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`, `expected ${FILE_FORM}`);
+    throw new UsageError(
+      `--credentials ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+      `expected ${FILE_FORM}`,
+    );
   }
   let parsed: unknown;
   try {
@@ -63,19 +75,29 @@ async function readFromFile(file: string): Promise<CredentialsRead> {
     // The parser's message quotes the text, which may be the secret: say only that it is not JSON.
     throw new UsageError(`--credentials ${file}: not valid JSON (its content is not shown)`, `expected ${FILE_FORM}`);
   }
-  const record = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const record =
+    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   const field = (camel: string, snake: string): string => {
     const value = record[camel] ?? record[snake];
     if (typeof value !== 'string' || value === '') {
-      throw new UsageError(`--credentials ${file}: ${camel}: expected a non-empty string, got ${value === undefined ? 'nothing' : `a ${Array.isArray(value) ? 'list' : typeof value} (not shown)`}`, `expected ${FILE_FORM}`);
+      throw new UsageError(
+        `--credentials ${file}: ${camel}: expected a non-empty string, got ${value === undefined ? 'nothing' : `a ${Array.isArray(value) ? 'list' : typeof value} (not shown)`}`,
+        `expected ${FILE_FORM}`,
+      );
     }
     return value;
   };
-  const credentials = { clientId: field('clientId', 'client_id'), clientSecret: field('clientSecret', 'client_secret'), source: `--credentials ${file}` };
+  const credentials = {
+    clientId: field('clientId', 'client_id'),
+    clientSecret: field('clientSecret', 'client_secret'),
+    source: `--credentials ${file}`,
+  };
   // Group or others may read it: the secret is as safe as the least careful account on the machine.
   const warnings =
     process.platform !== 'win32' && (mode & 0o044) !== 0
-      ? [`--credentials ${file} is readable by ${(mode & 0o004) !== 0 ? 'others' : 'its group'} (mode ${(mode & 0o777).toString(8).padStart(3, '0')}); chmod 600 ${file}`]
+      ? [
+          `--credentials ${file} is readable by ${(mode & 0o004) !== 0 ? 'others' : 'its group'} (mode ${(mode & 0o777).toString(8).padStart(3, '0')}); chmod 600 ${file}`,
+        ]
       : [];
   return { credentials, warnings };
 }

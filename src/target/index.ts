@@ -1,5 +1,5 @@
-export { readCredentials, type CredentialOptions, type Credentials, type CredentialsRead } from './credentials.js';
 export { resolveCallTarget, targetScenario } from './call-target.js';
-export { announceCheck, formatCheck } from './check-table.js';
 export { runCheck } from './check.js';
+export { announceCheck, formatCheck } from './check-table.js';
+export { type CredentialOptions, type Credentials, type CredentialsRead, readCredentials } from './credentials.js';
 export { type ResolvedTarget, resolveTarget } from './resolve.js';

@@ -7,13 +7,13 @@
  * variables the scenario names; a mock falls back to its default ones, a real environment has none
  * to fall back to.
  */
-import { parseJsonObject, TOO_LARGE_CODE, smallRequest } from '../client/index.js';
-import { RunFailure, UsageError, type SendPermit } from '../core/index.js';
-import { readCredentials } from './credentials.js';
+import { parseJsonObject, smallRequest, TOO_LARGE_CODE } from '../client/index.js';
+import { RunFailure, type SendPermit, UsageError } from '../core/index.js';
+import { MOCK_DEFAULTS, type MockThread, STATS_PATH } from '../mock/index.js';
 import { effectiveLimits } from '../plan/index.js';
-import { MOCK_DEFAULTS, STATS_PATH, type MockThread } from '../mock/index.js';
-import type { ProfileName } from '../spec/index.js';
 import type { Scenario, TargetKind } from '../scenario/index.js';
+import type { ProfileName } from '../spec/index.js';
+import { readCredentials } from './credentials.js';
 
 export interface ResolvedTarget {
   /** The guard's permit: a target is resolved (mock started, credentials read, its stats asked) only once the guard allowed the traffic. */
@@ -43,7 +43,11 @@ export interface TargetOptions {
   readonly credentialsFile: string | undefined;
 }
 
-export async function resolveTarget(scenario: Scenario, permit: SendPermit, options: TargetOptions): Promise<ResolvedTarget> {
+export async function resolveTarget(
+  scenario: Scenario,
+  permit: SendPermit,
+  options: TargetOptions,
+): Promise<ResolvedTarget> {
   const t = scenario.target;
   const { clientIdEnv: idVar, clientSecretEnv: secretVar } = t.credentials;
   const read = await readCredentials({ file: options.credentialsFile, env: options.env, idVar, secretVar });
@@ -54,10 +58,23 @@ export async function resolveTarget(scenario: Scenario, permit: SendPermit, opti
   }
   if (t.environment !== 'mock') {
     if (credentials === undefined) {
-      throw new UsageError(`no credentials for the ${t.environment} target: set $${idVar} and $${secretVar} (names from target.credentials), or pass --credentials <file>`, 'nothing was sent');
+      throw new UsageError(
+        `no credentials for the ${t.environment} target: set $${idVar} and $${secretVar} (names from target.credentials), or pass --credentials <file>`,
+        'nothing was sent',
+      );
     }
     const baseUrl = t.baseUrl!;
-    return { permit, environment: t.environment, kind: 'real', baseUrl, audience: t.audience ?? baseAudience(baseUrl), ...fromCredentials(credentials), profile: null, embedded: undefined, warnings };
+    return {
+      permit,
+      environment: t.environment,
+      kind: 'real',
+      baseUrl,
+      audience: t.audience ?? baseAudience(baseUrl),
+      ...fromCredentials(credentials),
+      profile: null,
+      embedded: undefined,
+      warnings,
+    };
   }
   if (t.baseUrl === undefined) {
     // The embedded mock accepts the credentials given, so they travel the same path as against a real service.
@@ -70,9 +87,16 @@ export async function resolveTarget(scenario: Scenario, permit: SendPermit, opti
     const limits =
       raised === undefined
         ? undefined
-        : { sustainedRpm: raised.sustainedRpm, burstRpm: Math.max(raised.burstRpm, raised.sustainedRpm), burstMinutes: raised.burstMinutes, maxInFlight: raised.maxInFlight };
+        : {
+            sustainedRpm: raised.sustainedRpm,
+            burstRpm: Math.max(raised.burstRpm, raised.sustainedRpm),
+            burstMinutes: raised.burstMinutes,
+            maxInFlight: raised.maxInFlight,
+          };
     if (limits !== undefined && options.mockProfile !== undefined) {
-      warnings.push(`--mock-profile ${options.mockProfile}: its identification limits are replaced by the scenario's raised ones (${limits.sustainedRpm} rpm sustained, ${limits.burstRpm} for ${limits.burstMinutes} min, ${limits.maxInFlight} in flight)`);
+      warnings.push(
+        `--mock-profile ${options.mockProfile}: its identification limits are replaced by the scenario's raised ones (${limits.sustainedRpm} rpm sustained, ${limits.burstRpm} for ${limits.burstMinutes} min, ${limits.maxInFlight} in flight)`,
+      );
     }
     const mock = await startMockThread({
       profile: options.mockProfile ?? t.profile ?? MOCK_DEFAULTS.profile,
@@ -82,7 +106,17 @@ export async function resolveTarget(scenario: Scenario, permit: SendPermit, opti
       ...(credentials === undefined ? {} : { clientId: credentials.clientId, clientSecret: credentials.clientSecret }),
     });
     const own = { clientId: mock.clientId, clientSecret: mock.clientSecret, credentialSource: 'the embedded mock' };
-    return { permit, environment: 'mock', kind: 'embedded-mock', baseUrl: mock.url, audience: mock.audience, ...(credentials === undefined ? own : fromCredentials(credentials)), profile: mock.profile, embedded: mock, warnings };
+    return {
+      permit,
+      environment: 'mock',
+      kind: 'embedded-mock',
+      baseUrl: mock.url,
+      audience: mock.audience,
+      ...(credentials === undefined ? own : fromCredentials(credentials)),
+      profile: mock.profile,
+      embedded: mock,
+      warnings,
+    };
   }
   const info = await mockInfo(permit, t.baseUrl);
   if (info === undefined) {
@@ -94,9 +128,16 @@ export async function resolveTarget(scenario: Scenario, permit: SendPermit, opti
       );
     }
   } else if (info.timeScale !== options.timeScale) {
-    throw new UsageError(`--time-scale ${options.timeScale} does not match the mock at ${t.baseUrl}, which runs at time scale ${info.timeScale}`, `start the mock with --time-scale ${options.timeScale}, or run with --time-scale ${info.timeScale}`);
+    throw new UsageError(
+      `--time-scale ${options.timeScale} does not match the mock at ${t.baseUrl}, which runs at time scale ${info.timeScale}`,
+      `start the mock with --time-scale ${options.timeScale}, or run with --time-scale ${info.timeScale}`,
+    );
   }
-  const defaults = { clientId: MOCK_DEFAULTS.clientId, clientSecret: MOCK_DEFAULTS.clientSecret, credentialSource: "the mock's default credentials" };
+  const defaults = {
+    clientId: MOCK_DEFAULTS.clientId,
+    clientSecret: MOCK_DEFAULTS.clientSecret,
+    credentialSource: "the mock's default credentials",
+  };
   return {
     permit,
     environment: 'mock',
@@ -110,13 +151,20 @@ export async function resolveTarget(scenario: Scenario, permit: SendPermit, opti
   };
 }
 
-const fromCredentials = (c: { clientId: string; clientSecret: string; source: string }) => ({ clientId: c.clientId, clientSecret: c.clientSecret, credentialSource: c.source });
+const fromCredentials = (c: { clientId: string; clientSecret: string; source: string }) => ({
+  clientId: c.clientId,
+  clientSecret: c.clientSecret,
+  credentialSource: c.source,
+});
 
 /**
  * What loadproof's mock at `baseUrl` says of itself (its stats), or undefined when the server there
  * answers but is not loadproof's mock. Unreachable: exit 4.
  */
-async function mockInfo(permit: SendPermit, baseUrl: string): Promise<{ timeScale: number; profile: string | null } | undefined> {
+async function mockInfo(
+  permit: SendPermit,
+  baseUrl: string,
+): Promise<{ timeScale: number; profile: string | null } | undefined> {
   const url = baseUrl.replace(/\/+$/, '') + STATS_PATH;
   let status: number;
   let body: unknown;
@@ -128,10 +176,21 @@ async function mockInfo(permit: SendPermit, baseUrl: string): Promise<{ timeScal
     const code = (error as { code?: string }).code ?? (error as Error).name;
     // It answered, with more than any stats of loadproof's mock: another server (a large 404 page, say).
     if (code === TOO_LARGE_CODE) return undefined;
-    throw new RunFailure('TARGET_UNREACHABLE', `cannot reach the mock at ${baseUrl} (${code})`, 'is the server running there?');
+    throw new RunFailure(
+      'TARGET_UNREACHABLE',
+      `cannot reach the mock at ${baseUrl} (${code})`,
+      'is the server running there?',
+    );
   }
   const stats = body as { timeScale?: unknown; profile?: unknown } | undefined;
-  if (status !== 200 || typeof stats !== 'object' || stats === null || typeof stats.timeScale !== 'number' || !(stats.timeScale > 0)) return undefined;
+  if (
+    status !== 200 ||
+    typeof stats !== 'object' ||
+    stats === null ||
+    typeof stats.timeScale !== 'number' ||
+    !(stats.timeScale > 0)
+  )
+    return undefined;
   return { timeScale: stats.timeScale, profile: typeof stats.profile === 'string' ? stats.profile : null };
 }
 

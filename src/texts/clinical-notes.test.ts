@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+
 import { createRng } from '../core/rng.js';
 import { findEntities } from '../mock/phi/detect.js';
-import { IDENTIFICATION_LIMITS, estimateModelTokens } from '../spec/index.js';
+import { estimateModelTokens, IDENTIFICATION_LIMITS } from '../spec/index.js';
 import { generateNote } from './clinical-notes.js';
 
 describe('generateNote', () => {

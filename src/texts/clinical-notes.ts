@@ -3,9 +3,9 @@
  * dates, phone numbers, record numbers, e-mail, addresses, identifiers), generated from a seed.
  * Lengths are drawn between `minChars` and `maxChars`, and never exceed the spec's token limit.
  */
-import { type Rng, nextInt, pick } from '../core/index.js';
-import { CITIES, FIRST_NAMES, LAST_NAMES, MONTHS, STREET_NAMES, STREET_SUFFIXES } from './lexicon.js';
+import { nextInt, pick, type Rng } from '../core/index.js';
 import { IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
+import { CITIES, FIRST_NAMES, LAST_NAMES, MONTHS, STREET_NAMES, STREET_SUFFIXES } from './lexicon.js';
 
 export interface NoteOptions {
   /** Shortest note, in characters. */
@@ -25,21 +25,35 @@ export type SentenceMaker = (rng: Rng, phi: PhiSink) => string;
 
 const ignore: PhiSink = (_type, value) => value;
 
-export const person = (rng: Rng, phi: PhiSink): string => phi('NAME', `${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`);
+export const person = (rng: Rng, phi: PhiSink): string =>
+  phi('NAME', `${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`);
 const pad = (n: number): string => String(n).padStart(2, '0');
-export const usDate = (rng: Rng, phi: PhiSink): string => phi('DATE', `${pad(nextInt(rng, 1, 12))}/${pad(nextInt(rng, 1, 28))}/${nextInt(rng, 1940, 2026)}`);
-export const longDate = (rng: Rng, phi: PhiSink): string => phi('DATE', `${pick(rng, MONTHS)} ${nextInt(rng, 1, 28)}, ${nextInt(rng, 2019, 2026)}`);
-export const isoDate = (rng: Rng, phi: PhiSink): string => phi('DATE', `${nextInt(rng, 2019, 2026)}-${pad(nextInt(rng, 1, 12))}-${pad(nextInt(rng, 1, 28))}`);
-export const phone = (rng: Rng, phi: PhiSink): string => phi('PHONE', `(${nextInt(rng, 201, 989)}) ${nextInt(rng, 200, 999)}-${String(nextInt(rng, 0, 9999)).padStart(4, '0')}`);
+export const usDate = (rng: Rng, phi: PhiSink): string =>
+  phi('DATE', `${pad(nextInt(rng, 1, 12))}/${pad(nextInt(rng, 1, 28))}/${nextInt(rng, 1940, 2026)}`);
+export const longDate = (rng: Rng, phi: PhiSink): string =>
+  phi('DATE', `${pick(rng, MONTHS)} ${nextInt(rng, 1, 28)}, ${nextInt(rng, 2019, 2026)}`);
+export const isoDate = (rng: Rng, phi: PhiSink): string =>
+  phi('DATE', `${nextInt(rng, 2019, 2026)}-${pad(nextInt(rng, 1, 12))}-${pad(nextInt(rng, 1, 28))}`);
+export const phone = (rng: Rng, phi: PhiSink): string =>
+  phi(
+    'PHONE',
+    `(${nextInt(rng, 201, 989)}) ${nextInt(rng, 200, 999)}-${String(nextInt(rng, 0, 9999)).padStart(4, '0')}`,
+  );
 /** A record number: the mock finds it after its label (MRN, medical record number). */
 export const mrn = (rng: Rng, phi: PhiSink): string => phi('MRN', String(nextInt(rng, 10_000_000, 99_999_999)));
-export const email = (rng: Rng, phi: PhiSink): string => phi('EMAIL', `${pick(rng, FIRST_NAMES).toLowerCase()}.${pick(rng, LAST_NAMES).toLowerCase()}@example.org`);
+export const email = (rng: Rng, phi: PhiSink): string =>
+  phi('EMAIL', `${pick(rng, FIRST_NAMES).toLowerCase()}.${pick(rng, LAST_NAMES).toLowerCase()}@example.org`);
 export const address = (rng: Rng, phi: PhiSink): string => {
   const [city, state] = pick(rng, CITIES);
-  return phi('ADDRESS', `${nextInt(rng, 10, 9999)} ${pick(rng, STREET_NAMES)} ${pick(rng, STREET_SUFFIXES)}, ${city}, ${state} ${nextInt(rng, 10_000, 99_999)}`);
+  return phi(
+    'ADDRESS',
+    `${nextInt(rng, 10, 9999)} ${pick(rng, STREET_NAMES)} ${pick(rng, STREET_SUFFIXES)}, ${city}, ${state} ${nextInt(rng, 10_000, 99_999)}`,
+  );
 };
-export const ssn = (rng: Rng, phi: PhiSink): string => phi('ID', `${nextInt(rng, 100, 899)}-${pad(nextInt(rng, 10, 99))}-${String(nextInt(rng, 1000, 9999))}`);
-export const memberId = (rng: Rng, phi: PhiSink): string => phi('ID', `${pick(rng, ['HMO', 'PPO', 'MCD'])}${nextInt(rng, 100_000_000, 999_999_999)}`);
+export const ssn = (rng: Rng, phi: PhiSink): string =>
+  phi('ID', `${nextInt(rng, 100, 899)}-${pad(nextInt(rng, 10, 99))}-${String(nextInt(rng, 1000, 9999))}`);
+export const memberId = (rng: Rng, phi: PhiSink): string =>
+  phi('ID', `${pick(rng, ['HMO', 'PPO', 'MCD'])}${nextInt(rng, 100_000_000, 999_999_999)}`);
 
 /** Sentences that open a note: identify the patient. */
 export const OPENERS: readonly SentenceMaker[] = [
@@ -50,23 +64,34 @@ export const OPENERS: readonly SentenceMaker[] = [
 
 /** Sentences in the body: clinical content, some with more PHI. */
 export const BODY: readonly SentenceMaker[] = [
-  (r) => `Chief complaint: ${pick(r, ['chest pain', 'shortness of breath', 'persistent cough', 'lower back pain', 'fatigue', 'dizziness'])} for ${nextInt(r, 2, 14)} days.`,
-  (r) => `Vitals: BP ${nextInt(r, 105, 165)}/${nextInt(r, 60, 98)}, HR ${nextInt(r, 55, 110)}, temp ${(36 + r.next() * 2).toFixed(1)} C, SpO2 ${nextInt(r, 91, 100)}%.`,
-  (r) => `Current medications include ${pick(r, ['metformin 500 mg twice daily', 'lisinopril 10 mg daily', 'atorvastatin 40 mg nightly', 'albuterol as needed', 'levothyroxine 75 mcg daily'])}.`,
-  (r, p) => `Patient lives at ${address(r, p)} with ${pick(r, ['her spouse', 'his daughter', 'a roommate', 'family'])}.`,
+  (r) =>
+    `Chief complaint: ${pick(r, ['chest pain', 'shortness of breath', 'persistent cough', 'lower back pain', 'fatigue', 'dizziness'])} for ${nextInt(r, 2, 14)} days.`,
+  (r) =>
+    `Vitals: BP ${nextInt(r, 105, 165)}/${nextInt(r, 60, 98)}, HR ${nextInt(r, 55, 110)}, temp ${(36 + r.next() * 2).toFixed(1)} C, SpO2 ${nextInt(r, 91, 100)}%.`,
+  (r) =>
+    `Current medications include ${pick(r, ['metformin 500 mg twice daily', 'lisinopril 10 mg daily', 'atorvastatin 40 mg nightly', 'albuterol as needed', 'levothyroxine 75 mcg daily'])}.`,
+  (r, p) =>
+    `Patient lives at ${address(r, p)} with ${pick(r, ['her spouse', 'his daughter', 'a roommate', 'family'])}.`,
   (r, p) => `Contact phone ${phone(r, p)}; alternate contact ${person(r, p)} at ${phone(r, p)}.`,
   (r, p) => `Patient prefers e-mail follow-up at ${email(r, p)}.`,
   (r, p) => `Insurance member ID ${memberId(r, p)}; SSN on file ${ssn(r, p)}.`,
   (r, p) => `Referred by Dr. ${pick(r, LAST_NAMES)} on ${usDate(r, p)} for further evaluation.`,
-  (r, p) => `Labs drawn ${longDate(r, p)} showed ${pick(r, ['mild anemia', 'elevated A1c of 7.9%', 'normal renal function', 'LDL of 162 mg/dL', 'a TSH within range'])}.`,
-  (r) => `Assessment: ${pick(r, ['stable chronic disease', 'likely viral illness', 'musculoskeletal strain', 'poorly controlled hypertension', 'community-acquired pneumonia'])}.`,
+  (r, p) =>
+    `Labs drawn ${longDate(r, p)} showed ${pick(r, ['mild anemia', 'elevated A1c of 7.9%', 'normal renal function', 'LDL of 162 mg/dL', 'a TSH within range'])}.`,
+  (r) =>
+    `Assessment: ${pick(r, ['stable chronic disease', 'likely viral illness', 'musculoskeletal strain', 'poorly controlled hypertension', 'community-acquired pneumonia'])}.`,
   (r, p) => `Plan discussed with ${person(r, p)}, who agrees to return on ${isoDate(r, p)}.`,
-  (r) => `Allergies: ${pick(r, ['no known drug allergies', 'penicillin (rash)', 'sulfa drugs', 'latex', 'shellfish'])}.`,
-  (r) => `Social history: ${pick(r, ['never smoker', 'former smoker, quit ten years ago', 'drinks alcohol socially', 'works night shifts', 'exercises three times a week'])}.`,
-  (r) => `Review of systems otherwise negative for ${pick(r, ['fever and chills', 'weight loss', 'chest pain', 'headache', 'abdominal pain'])}.`,
+  (r) =>
+    `Allergies: ${pick(r, ['no known drug allergies', 'penicillin (rash)', 'sulfa drugs', 'latex', 'shellfish'])}.`,
+  (r) =>
+    `Social history: ${pick(r, ['never smoker', 'former smoker, quit ten years ago', 'drinks alcohol socially', 'works night shifts', 'exercises three times a week'])}.`,
+  (r) =>
+    `Review of systems otherwise negative for ${pick(r, ['fever and chills', 'weight loss', 'chest pain', 'headache', 'abdominal pain'])}.`,
   (r) => `Follow-up in ${nextInt(r, 2, 12)} weeks, sooner if symptoms worsen.`,
-  (r) => `Family history significant for ${pick(r, ['type 2 diabetes', 'coronary artery disease', 'breast cancer', 'hypertension', 'no relevant conditions'])}.`,
-  (r) => `Exam notable for ${pick(r, ['clear lungs bilaterally', 'mild pedal edema', 'tenderness over the lumbar spine', 'a regular rate and rhythm', 'no focal deficits'])}.`,
+  (r) =>
+    `Family history significant for ${pick(r, ['type 2 diabetes', 'coronary artery disease', 'breast cancer', 'hypertension', 'no relevant conditions'])}.`,
+  (r) =>
+    `Exam notable for ${pick(r, ['clear lungs bilaterally', 'mild pedal edema', 'tenderness over the lumbar spine', 'a regular rate and rhythm', 'no focal deficits'])}.`,
 ];
 
 /** Generates one note whose length lies in [minChars, maxChars] (best effort at the low end). */

@@ -5,10 +5,21 @@
  * fake PHI put in is listed with the document, so a test can check that none of it survives
  * obfuscation. Generated from a seed; no real patient data anywhere.
  */
-import { type Rng, nextInt, pick } from '../core/index.js';
-import { LAST_NAMES } from './lexicon.js';
+import { nextInt, pick, type Rng } from '../core/index.js';
 import { IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
-import { BODY, type InjectedPhiType, OPENERS, type PhiSink, type SentenceMaker, isoDate, longDate, person, phone, usDate } from './clinical-notes.js';
+import {
+  BODY,
+  type InjectedPhiType,
+  isoDate,
+  longDate,
+  OPENERS,
+  person,
+  type PhiSink,
+  phone,
+  type SentenceMaker,
+  usDate,
+} from './clinical-notes.js';
+import { LAST_NAMES } from './lexicon.js';
 
 export const DOCUMENT_KINDS = ['progress', 'discharge', 'referral'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
@@ -22,7 +33,9 @@ const LIMIT_CHARS = maxCharactersFor(IDENTIFICATION_LIMITS.maxTextTokens);
  * Characters of each length class, for pieces of at most `limitChars` (by default the spec's limit,
  * 853 characters): `nearLimit` is the last 80 under it, `long` documents are over it and must be split.
  */
-export function lengthClassChars(limitChars: number = LIMIT_CHARS): Readonly<Record<LengthClass, readonly [number, number]>> {
+export function lengthClassChars(
+  limitChars: number = LIMIT_CHARS,
+): Readonly<Record<LengthClass, readonly [number, number]>> {
   return {
     short: [80, Math.min(400, limitChars)],
     typical: [Math.min(400, limitChars), Math.max(Math.min(400, limitChars), Math.min(700, limitChars - 80))],
@@ -77,7 +90,8 @@ const SECTIONS: Readonly<Record<DocumentKind, readonly string[]>> = {
 const OPENING: Readonly<Record<DocumentKind, SentenceMaker>> = {
   progress: (r, p) => pick(r, OPENERS)(r, p),
   discharge: (r, p) => `${person(r, p)} was admitted on ${usDate(r, p)} and discharged on ${longDate(r, p)}.`,
-  referral: (r, p) => `Dear ${p('NAME', `Dr. ${pick(r, LAST_NAMES)}`)}, I am referring ${person(r, p)}, born ${usDate(r, p)}, for your opinion.`,
+  referral: (r, p) =>
+    `Dear ${p('NAME', `Dr. ${pick(r, LAST_NAMES)}`)}, I am referring ${person(r, p)}, born ${usDate(r, p)}, for your opinion.`,
 };
 
 /** The closing line of each kind. */
@@ -101,10 +115,15 @@ export function pickWeighted<K extends string>(rng: Rng, weights: Weights<K>): K
 }
 
 /** One document of a kind and length class drawn from `mix`, the classes sized for pieces of `limitChars` (lengthClassChars). */
-export function generateDocument(rng: Rng, mix: DocumentMix = DEFAULT_DOCUMENT_MIX, limitChars: number = LIMIT_CHARS): SyntheticDocument {
+export function generateDocument(
+  rng: Rng,
+  mix: DocumentMix = DEFAULT_DOCUMENT_MIX,
+  limitChars: number = LIMIT_CHARS,
+): SyntheticDocument {
   const kind = pickWeighted(rng, mix.kinds);
   const lengthClass = pickWeighted(rng, mix.lengths);
-  const [minChars, maxChars] = limitChars === LIMIT_CHARS ? LENGTH_CLASS_CHARS[lengthClass] : lengthClassChars(limitChars)[lengthClass];
+  const [minChars, maxChars] =
+    limitChars === LIMIT_CHARS ? LENGTH_CLASS_CHARS[lengthClass] : lengthClassChars(limitChars)[lengthClass];
   const target = nextInt(rng, minChars, maxChars);
   const phi: InjectedPhi[] = [];
   const sink: PhiSink = (type, value) => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+
 import { createRng, nextInt, pick } from '../core/rng.js';
 import { FIRST_NAMES, LAST_NAMES } from './lexicon.js';
-import { SEAM_REACH, cutIsInsideSentence, seamPieces } from './seams.js';
+import { cutIsInsideSentence, SEAM_REACH, seamPieces } from './seams.js';
 import { DEFAULT_SPLIT_LIMITS, maxPieceLength, splitDocument } from './split.js';
 
 /** Every span of at most `width` characters is whole in a piece or a seam. */
@@ -13,7 +14,8 @@ function uncovered(text: string, width: number): string[] {
     if (!cutIsInsideSentence(text, cut)) continue;
     for (let from = cut - width + 1; from < cut; from++) {
       const span = [Math.max(0, from), Math.min(text.length, from + width)] as const;
-      if (!all.some((p) => p.offset <= span[0] && span[1] <= p.offset + p.text.length)) missed.push(JSON.stringify(text.slice(...span)));
+      if (!all.some((p) => p.offset <= span[0] && span[1] <= p.offset + p.text.length))
+        missed.push(JSON.stringify(text.slice(...span)));
     }
   }
   return missed;
@@ -30,7 +32,9 @@ describe('seamPieces', () => {
   it('covers CJK and emoji runs without spaces, and never parts a surrogate pair', () => {
     const rng = createRng(9);
     for (let i = 0; i < 50; i++) {
-      const text = Array.from({ length: nextInt(rng, 100, 600) }, () => pick(rng, ['患者', '👍🏽', 'é', '山田太郎', ' ', '。'])).join('');
+      const text = Array.from({ length: nextInt(rng, 100, 600) }, () =>
+        pick(rng, ['患者', '👍🏽', 'é', '山田太郎', ' ', '。']),
+      ).join('');
       const pieces = splitDocument(text);
       for (const seam of seamPieces(text, pieces, maxPieceLength(DEFAULT_SPLIT_LIMITS))) {
         expect(text.slice(seam.offset, seam.offset + seam.text.length)).toBe(seam.text);

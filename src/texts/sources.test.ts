@@ -2,15 +2,23 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { ScenarioError } from '../core/errors.js';
 import { createRng } from '../core/rng.js';
-import { generateNote } from './index.js';
 import { estimateModelTokens } from '../spec/index.js';
+import { generateNote } from './index.js';
 import { createTextSource, type PayloadSettings } from './sources.js';
 import { readUserTexts } from './user-texts.js';
 
-const DEFAULTS: PayloadSettings = { source: 'generated', minChars: 400, maxChars: 850, split: { maxTokens: 1024, margin: 0.1 }, seed: 1 };
+const DEFAULTS: PayloadSettings = {
+  source: 'generated',
+  minChars: 400,
+  maxChars: 850,
+  split: { maxTokens: 1024, margin: 0.1 },
+  seed: 1,
+};
 
 /** A scenario file in a fresh folder, beside `files` (name → content). */
 function workspace(files: Record<string, string>): string {
@@ -38,7 +46,14 @@ describe('createTextSource', () => {
     const rng = createRng(1);
     for (let i = 0; i < 50; i++) expect(source.next()).toBe(generateNote(rng, { minChars: 400, maxChars: 850 }));
     const record = source.record();
-    expect(record).toMatchObject({ source: 'generated', path: null, texts: 50, documents: 50, splitDocuments: 0, empty: [] });
+    expect(record).toMatchObject({
+      source: 'generated',
+      path: null,
+      texts: 50,
+      documents: 50,
+      splitDocuments: 0,
+      empty: [],
+    });
     expect(record.characters!.min).toBeGreaterThanOrEqual(400);
     expect(record.characters!.max).toBeLessThanOrEqual(850);
   });
@@ -65,7 +80,12 @@ describe('createTextSource', () => {
 
   it("draws the user's texts, splits the long ones, and records sizes, not texts", () => {
     const long = 'A sentence about the patient named Mary Smith. '.repeat(60);
-    const file = workspace({ 'texts/a.txt': 'Seen on 01/02/2024 by Dr. Jones.', 'texts/b.txt': long, 'texts/empty.txt': '  \n', 'texts/skip.md': 'not a .txt' });
+    const file = workspace({
+      'texts/a.txt': 'Seen on 01/02/2024 by Dr. Jones.',
+      'texts/b.txt': long,
+      'texts/empty.txt': '  \n',
+      'texts/skip.md': 'not a .txt',
+    });
     const user = readUserTexts('texts', file);
     expect(user.documents.map((d) => d.name)).toEqual(['a.txt', 'b.txt']);
     expect(user.empty).toEqual(['empty.txt']);
@@ -82,11 +102,20 @@ describe('createTextSource', () => {
 
 describe('readUserTexts', () => {
   it('refuses what is not a regular file instead of reading it (a folder named .txt, a pipe, a device), and drops a byte-order mark', () => {
-    const file = workspace({ 'bom.ndjson': '\uFEFF{"text":"with a BOM"}\r\n', 'folder/a.txt': 'fine', 'odd/dir.txt/x': 'inside' });
+    const file = workspace({
+      'bom.ndjson': '\uFEFF{"text":"with a BOM"}\r\n',
+      'folder/a.txt': 'fine',
+      'odd/dir.txt/x': 'inside',
+    });
     expect(readUserTexts('bom.ndjson', file).documents).toEqual([{ name: 'bom.ndjson line 1', text: 'with a BOM' }]);
     writeFileSync(join(file, '..', 'folder', 'latin1.txt'), Buffer.from('caf\xe9 au lait', 'latin1'));
-    expect(readUserTexts('folder', file)).toMatchObject({ notUtf8: ['latin1.txt'], documents: [{ name: 'a.txt' }, { name: 'latin1.txt' }] });
-    expect(problemsOf(() => readUserTexts('odd', file))[0]).toBe('payload.source: dir.txt is not a regular file (a folder, a device or a pipe); expected a text file');
+    expect(readUserTexts('folder', file)).toMatchObject({
+      notUtf8: ['latin1.txt'],
+      documents: [{ name: 'a.txt' }, { name: 'latin1.txt' }],
+    });
+    expect(problemsOf(() => readUserTexts('odd', file))[0]).toBe(
+      'payload.source: dir.txt is not a regular file (a folder, a device or a pipe); expected a text file',
+    );
     symlinkSync('/dev/zero', join(file, '..', 'zero.ndjson'));
     expect(problemsOf(() => readUserTexts('zero.ndjson', file))[0]).toContain('zero.ndjson is not a regular file');
     execFileSync('mkfifo', [join(file, '..', 'pipe.ndjson')]);
@@ -104,14 +133,20 @@ describe('readUserTexts', () => {
   });
 
   it('names the field, the file, the line and what was expected — never the text', () => {
-    const file = workspace({ 'bad.ndjson': '{"text":"fine"}\nnot json\n{"text":5}\n["a"]\n{"body":"Mary Smith"}\n', 'empty/none.txt': '', 'other.csv': 'a,b' });
+    const file = workspace({
+      'bad.ndjson': '{"text":"fine"}\nnot json\n{"text":5}\n["a"]\n{"body":"Mary Smith"}\n',
+      'empty/none.txt': '',
+      'other.csv': 'a,b',
+    });
     expect(problemsOf(() => readUserTexts('bad.ndjson', file))).toEqual([
       'payload.source: bad.ndjson line 2: expected a JSON object with a string "text", got text that is not JSON',
       'payload.source: bad.ndjson line 3: expected a JSON object with a string "text", got an object whose "text" is a number',
       'payload.source: bad.ndjson line 4: expected a JSON object with a string "text", got an array',
       'payload.source: bad.ndjson line 5: expected a JSON object with a string "text", got an object without "text"',
     ]);
-    expect(problemsOf(() => readUserTexts('missing', file))[0]).toMatch(/^payload\.source: "missing" \(.*\) does not exist; expected "generated", a folder of \.txt files or an \.ndjson file$/);
+    expect(problemsOf(() => readUserTexts('missing', file))[0]).toMatch(
+      /^payload\.source: "missing" \(.*\) does not exist; expected "generated", a folder of \.txt files or an \.ndjson file$/,
+    );
     expect(problemsOf(() => readUserTexts('empty', file))[0]).toMatch(/every text in .* is empty \(1\)/);
     expect(problemsOf(() => readUserTexts('other.csv', file))[0]).toMatch(/does not end in \.ndjson or \.jsonl/);
   });

@@ -7,11 +7,18 @@
  * counts, characters and estimated tokens, never the texts.
  */
 import { createRng, pick } from '../core/index.js';
-import { type DocumentMix, DEFAULT_DOCUMENT_MIX, type DocumentKind, type LengthClass, type Weights, generateDocument } from './documents.js';
-import { generateNote } from './clinical-notes.js';
-import { type Piece, type SplitLimits, maxPieceLength, splitDocument } from './split.js';
-import { seamPieces } from './seams.js';
 import { estimateModelTokens } from '../spec/index.js';
+import { generateNote } from './clinical-notes.js';
+import {
+  DEFAULT_DOCUMENT_MIX,
+  type DocumentKind,
+  type DocumentMix,
+  generateDocument,
+  type LengthClass,
+  type Weights,
+} from './documents.js';
+import { seamPieces } from './seams.js';
+import { maxPieceLength, type Piece, splitDocument, type SplitLimits } from './split.js';
 import type { UserTexts } from './user-texts.js';
 
 /** The scenario's `payload`, as validated. */
@@ -76,7 +83,11 @@ export interface TextSource {
 /** What a scenario's texts are: `mode` deid sends documents (generated ones of every class by default). */
 export type PayloadMode = 'identification' | 'deid';
 
-export function createTextSource(settings: PayloadSettings, user?: UserTexts, mode: PayloadMode = 'identification'): TextSource {
+export function createTextSource(
+  settings: PayloadSettings,
+  user?: UserTexts,
+  mode: PayloadMode = 'identification',
+): TextSource {
   const draw = documentDrawer(settings, user, mode);
   const queue: string[] = [];
   const kept = new Map<number, SentDocument>();
@@ -114,7 +125,12 @@ export function createTextSource(settings: PayloadSettings, user?: UserTexts, mo
       if (!kept.delete(index) && index >= documents) forgotten.add(index);
     },
     record: () => ({
-      source: user !== undefined ? 'files' : settings.lengths !== undefined || settings.kinds !== undefined || mode === 'deid' ? 'documents' : 'generated',
+      source:
+        user !== undefined
+          ? 'files'
+          : settings.lengths !== undefined || settings.kinds !== undefined || mode === 'deid'
+            ? 'documents'
+            : 'generated',
       path: user?.path ?? null,
       texts: chars.count(),
       characters: chars.stats(),
@@ -131,7 +147,11 @@ export function createTextSource(settings: PayloadSettings, user?: UserTexts, mo
  * How many requests each document of a plan is sent in, document by document in order (the same
  * seeded draws as the run makes): what a deid plan is laid out and judged by before anything is sent.
  */
-export function piecesPerDocument(settings: PayloadSettings, user: UserTexts | undefined, mode: PayloadMode): () => number {
+export function piecesPerDocument(
+  settings: PayloadSettings,
+  user: UserTexts | undefined,
+  mode: PayloadMode,
+): () => number {
   const draw = documentDrawer(settings, user, mode);
   return () => draw().pieces.length;
 }
@@ -148,8 +168,12 @@ function documentDrawer(settings: PayloadSettings, user: UserTexts | undefined, 
     };
   }
   const limitChars = maxPieceLength(settings.split);
-  const mix: DocumentMix = { kinds: settings.kinds ?? DEFAULT_DOCUMENT_MIX.kinds, lengths: settings.lengths ?? (mode === 'deid' ? DEFAULT_DOCUMENT_MIX.lengths : { typical: 1 }) };
-  const next = user !== undefined ? () => pick(rng, user.documents).text : () => generateDocument(rng, mix, limitChars).text;
+  const mix: DocumentMix = {
+    kinds: settings.kinds ?? DEFAULT_DOCUMENT_MIX.kinds,
+    lengths: settings.lengths ?? (mode === 'deid' ? DEFAULT_DOCUMENT_MIX.lengths : { typical: 1 }),
+  };
+  const next =
+    user !== undefined ? () => pick(rng, user.documents).text : () => generateDocument(rng, mix, limitChars).text;
   return () => {
     const text = next();
     // Pieces of only spaces hold nothing to find: not sent. A document of nothing else is sent whole. In mode

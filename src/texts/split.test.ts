@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { type Rng, createRng, nextInt, pick } from '../core/rng.js';
+
+import { createRng, nextInt, pick, type Rng } from '../core/rng.js';
 import { estimateModelTokens } from '../spec/index.js';
-import { DEFAULT_SPLIT_LIMITS, type Piece, type SplitLimits, pieceTokenBudget, splitDocument } from './split.js';
+import { DEFAULT_SPLIT_LIMITS, type Piece, pieceTokenBudget, splitDocument, type SplitLimits } from './split.js';
 
 const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const isSpace = (c: string | undefined): boolean => c !== undefined && /\s/.test(c);
@@ -38,21 +39,27 @@ function problems(text: string, pieces: readonly Piece[], limits: SplitLimits): 
   for (const [i, p] of pieces.entries()) {
     if (p.text.length === 0) found.push(`piece ${i} is empty`);
     if (p.offset !== at) found.push(`piece ${i}: offset ${p.offset}, expected ${at}`);
-    if (text.slice(p.offset, p.offset + p.text.length) !== p.text) found.push(`piece ${i}: its text is not the document's at its offset`);
-    if (estimateModelTokens(p.text) > budget) found.push(`piece ${i}: ${estimateModelTokens(p.text)} tokens, over ${budget}`);
+    if (text.slice(p.offset, p.offset + p.text.length) !== p.text)
+      found.push(`piece ${i}: its text is not the document's at its offset`);
+    if (estimateModelTokens(p.text) > budget)
+      found.push(`piece ${i}: ${estimateModelTokens(p.text)} tokens, over ${budget}`);
     at += p.text.length;
   }
   // Every cut: never inside a surrogate pair; inside a word or a grapheme cluster only when it alone is over the limit.
   const maxChars = Math.floor(budget / 1.2);
   for (const p of pieces.slice(1)) {
     const cut = p.offset;
-    if (isHigh(text.charCodeAt(cut - 1)) && isLow(text.charCodeAt(cut))) found.push(`cut at ${cut} parts a surrogate pair`);
+    if (isHigh(text.charCodeAt(cut - 1)) && isLow(text.charCodeAt(cut)))
+      found.push(`cut at ${cut} parts a surrogate pair`);
     if (!isSpace(text[cut - 1]) && !isSpace(text[cut])) {
       let start = cut;
       let end = cut;
       while (start > 0 && !isSpace(text[start - 1])) start--;
       while (end < text.length && !isSpace(text[end])) end++;
-      if (end - start <= maxChars) found.push(`cut at ${cut} is inside the word ${JSON.stringify(text.slice(start, end).slice(0, 40))} (${end - start} characters), which fits`);
+      if (end - start <= maxChars)
+        found.push(
+          `cut at ${cut} is inside the word ${JSON.stringify(text.slice(start, end).slice(0, 40))} (${end - start} characters), which fits`,
+        );
       const cluster = clusterAround(text, cut, maxChars);
       if (cluster > 0 && cluster <= maxChars) found.push(`cut at ${cut} is inside a grapheme cluster that fits`);
     }
@@ -63,7 +70,19 @@ function problems(text: string, pieces: readonly Piece[], limits: SplitLimits): 
 /** Random documents with every kind of text a user may send: prose, accents, combining marks, emoji, CJK, odd spaces, very long tokens. */
 function randomDocument(rng: Rng): string {
   const words: (() => string)[] = [
-    () => pick(rng, ['Patient', 'seen', 'on', 'with', 'Dr. Smith', 'Mr. Jones', 'BP', '120/80', 'e.g. rest', 'MRN: 12345678']),
+    () =>
+      pick(rng, [
+        'Patient',
+        'seen',
+        'on',
+        'with',
+        'Dr. Smith',
+        'Mr. Jones',
+        'BP',
+        '120/80',
+        'e.g. rest',
+        'MRN: 12345678',
+      ]),
     () => 'ab'.repeat(nextInt(rng, 1, 6)),
     () => 'e\u0301'.repeat(nextInt(rng, 1, 5)), // combining acute accents
     () => '👍🏽'.repeat(nextInt(rng, 1, 4)), // surrogate pairs with a skin-tone modifier
@@ -73,7 +92,20 @@ function randomDocument(rng: Rng): string {
     () => 'a\u0301\u0302\u0303'.repeat(nextInt(rng, 1, 3)),
     () => `${pick(rng, ['End', 'Stop', 'Done'])}${pick(rng, ['.', '!', '?', '."', '.)'])}`,
   ];
-  const spaces = [' ', ' ', ' ', '  ', '\t', '\n', '\n\n', '\r\n', '\r\n\r\n', '\u00a0', '\u3000', ' '.repeat(nextInt(rng, 1, 1200))];
+  const spaces = [
+    ' ',
+    ' ',
+    ' ',
+    '  ',
+    '\t',
+    '\n',
+    '\n\n',
+    '\r\n',
+    '\r\n\r\n',
+    '\u00a0',
+    '\u3000',
+    ' '.repeat(nextInt(rng, 1, 1200)),
+  ];
   const n = nextInt(rng, 0, 200);
   let text = rng.next() < 0.1 ? pick(rng, spaces) : '';
   for (let i = 0; i < n; i++) text += pick(rng, words)() + (rng.next() < 0.97 ? pick(rng, spaces) : '');
@@ -82,7 +114,9 @@ function randomDocument(rng: Rng): string {
 
 describe('splitDocument', () => {
   it('keeps a text under the limit whole, and gives an empty text no pieces', () => {
-    expect(splitDocument('Patient John Smith, seen today.')).toEqual([{ text: 'Patient John Smith, seen today.', offset: 0 }]);
+    expect(splitDocument('Patient John Smith, seen today.')).toEqual([
+      { text: 'Patient John Smith, seen today.', offset: 0 },
+    ]);
     expect(splitDocument('')).toEqual([]);
   });
 
@@ -92,7 +126,10 @@ describe('splitDocument', () => {
     const pieces = splitDocument(text);
     expect(problems(text, pieces, DEFAULT_SPLIT_LIMITS)).toEqual([]);
     // 4 paragraphs of 326 characters, 2 to a piece of at most 767.
-    expect(pieces.map((p) => p.text.trimEnd())).toEqual([`${paragraph(1)}\n\n${paragraph(2)}`, `${paragraph(3)}\n\n${paragraph(4)}`]);
+    expect(pieces.map((p) => p.text.trimEnd())).toEqual([
+      `${paragraph(1)}\n\n${paragraph(2)}`,
+      `${paragraph(3)}\n\n${paragraph(4)}`,
+    ]);
   });
 
   it('cuts a paragraph over the limit between sentences, and never parts a title from its name', () => {
@@ -128,7 +165,8 @@ describe('splitDocument', () => {
     const rng = createRng(20261126);
     for (let i = 0; i < 300; i++) {
       const text = randomDocument(rng);
-      const limits = rng.next() < 0.5 ? DEFAULT_SPLIT_LIMITS : { maxTokens: nextInt(rng, 8, 2048), margin: rng.next() * 0.5 };
+      const limits =
+        rng.next() < 0.5 ? DEFAULT_SPLIT_LIMITS : { maxTokens: nextInt(rng, 8, 2048), margin: rng.next() * 0.5 };
       const broken = problems(text, splitDocument(text, limits), limits);
       expect(broken, `document ${i} (${text.length} characters), limits ${JSON.stringify(limits)}`).toEqual([]);
     }
@@ -144,6 +182,7 @@ describe('splitDocument', () => {
       '👍'.repeat(2_000),
       `${'word '.repeat(300)}${'y'.repeat(800)}`, // a word of 800 that fits only alone
     ];
-    for (const text of cases) expect(problems(text, splitDocument(text), DEFAULT_SPLIT_LIMITS), text.slice(0, 20)).toEqual([]);
+    for (const text of cases)
+      expect(problems(text, splitDocument(text), DEFAULT_SPLIT_LIMITS), text.slice(0, 20)).toEqual([]);
   });
 });

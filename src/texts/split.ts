@@ -44,7 +44,8 @@ export function splitDocument(text: string, limits: SplitLimits = DEFAULT_SPLIT_
     throw new RangeError(`split limits: expected maxTokens > 0 and 0 ≤ margin < 1, got ${JSON.stringify(limits)}`);
   }
   const maxLength = maxPieceLength(limits);
-  if (maxLength < 2) throw new RangeError(`split limits: a budget of ${pieceTokenBudget(limits)} tokens holds no character pair`);
+  if (maxLength < 2)
+    throw new RangeError(`split limits: a budget of ${pieceTokenBudget(limits)} tokens holds no character pair`);
   const pieces: Piece[] = [];
   splitSpan(text, 0, text.length, 0, maxLength, pieces);
   return pieces;
@@ -58,7 +59,8 @@ const LEVELS: readonly ((text: string, from: number, to: number) => number[])[] 
   (t, f, e) => endsAfter(t, f, e, /\n[ \t]*\n\s*/g), // paragraphs: a blank line
   (t, f, e) => endsAfter(t, f, e, /\n\s*/g), // lines
   // Sentences, not after a title or a common abbreviation: a cut after "Dr. " would part a name from its title.
-  (t, f, e) => endsAfter(t, f, e, /(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|e\.g|i\.e|approx))[.!?]+["')\]]*\s+|[。！？]+\s*/g),
+  (t, f, e) =>
+    endsAfter(t, f, e, /(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|e\.g|i\.e|approx))[.!?]+["')\]]*\s+|[。！？]+\s*/g),
   (t, f, e) => endsAfter(t, f, e, /\S+|\s+/g), // words, and the spaces between them as units of their own
   graphemeEnds,
   codePointEnds,
@@ -108,8 +110,8 @@ function endsAfter(text: string, from: number, to: number, separator: RegExp): n
  */
 function graphemeEnds(text: string, from: number, to: number): number[] {
   const ends: number[] = [];
-  for (let i = from; i < to; ) {
-    i += (text.codePointAt(i)! > 0xffff && i + 1 < to ? 2 : 1);
+  for (let i = from; i < to;) {
+    i += text.codePointAt(i)! > 0xffff && i + 1 < to ? 2 : 1;
     if (i === to || !joinsPrevious(text, i)) ends.push(i);
   }
   return ends;
@@ -128,8 +130,8 @@ function joinsPrevious(text: string, i: number): boolean {
 /** Ends of the code points of text[from, to): the last resort, for a single cluster over the limit. */
 function codePointEnds(text: string, from: number, to: number): number[] {
   const ends: number[] = [];
-  for (let i = from; i < to; ) {
-    i += (text.codePointAt(i)! > 0xffff && i + 1 < to ? 2 : 1);
+  for (let i = from; i < to;) {
+    i += text.codePointAt(i)! > 0xffff && i + 1 < to ? 2 : 1;
     ends.push(i);
   }
   return ends;

@@ -2,7 +2,9 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { ScenarioError } from '../core/errors.js';
 import { readUserTexts } from './user-texts.js';
 
@@ -32,24 +34,60 @@ const problems = (source: string, scenario: string): readonly string[] => {
 
 describe('payload.source: links in the folder', () => {
   it.each([
-    ['a link to a file outside the folder', (w: ReturnType<typeof workspace>) => symlinkSync(w.outside, join(w.notes, 'b.txt')), 'is a symbolic link out of the source folder'],
-    ['a relative link out of the folder', (w: ReturnType<typeof workspace>) => symlinkSync('../secret/outside.txt', join(w.notes, 'b.txt')), 'is a symbolic link out of the source folder'],
-    ['a link to /etc/hostname', (w: ReturnType<typeof workspace>) => symlinkSync('/etc/hostname', join(w.notes, 'b.txt')), 'is a symbolic link out of the source folder'],
-    ['a link inside that leads to a link out', (w: ReturnType<typeof workspace>) => {
-      symlinkSync(w.outside, join(w.notes, 'hop'));
-      symlinkSync('hop', join(w.notes, 'b.txt'));
-    }, 'is a symbolic link out of the source folder'],
-    ['a link into a linked folder outside', (w: ReturnType<typeof workspace>) => {
-      symlinkSync(join(w.dir, 'secret'), join(w.notes, 'sub'));
-      symlinkSync('sub/outside.txt', join(w.notes, 'b.txt'));
-    }, 'is a symbolic link out of the source folder'],
-    ['a link to the folder itself', (w: ReturnType<typeof workspace>) => symlinkSync('.', join(w.notes, 'b.txt')), 'is a symbolic link out of the source folder'],
-    ['a link to a folder inside', (w: ReturnType<typeof workspace>) => {
-      mkdirSync(join(w.notes, 'inner'));
-      symlinkSync('inner', join(w.notes, 'b.txt'));
-    }, 'which is not a regular file'],
-    ['a link to /dev/zero', (w: ReturnType<typeof workspace>) => symlinkSync('/dev/zero', join(w.notes, 'b.txt')), 'is a symbolic link out of the source folder'],
-    ['a dangling link', (w: ReturnType<typeof workspace>) => symlinkSync('gone.txt', join(w.notes, 'b.txt')), 'is a symbolic link to nothing'],
+    [
+      'a link to a file outside the folder',
+      (w: ReturnType<typeof workspace>) => symlinkSync(w.outside, join(w.notes, 'b.txt')),
+      'is a symbolic link out of the source folder',
+    ],
+    [
+      'a relative link out of the folder',
+      (w: ReturnType<typeof workspace>) => symlinkSync('../secret/outside.txt', join(w.notes, 'b.txt')),
+      'is a symbolic link out of the source folder',
+    ],
+    [
+      'a link to /etc/hostname',
+      (w: ReturnType<typeof workspace>) => symlinkSync('/etc/hostname', join(w.notes, 'b.txt')),
+      'is a symbolic link out of the source folder',
+    ],
+    [
+      'a link inside that leads to a link out',
+      (w: ReturnType<typeof workspace>) => {
+        symlinkSync(w.outside, join(w.notes, 'hop'));
+        symlinkSync('hop', join(w.notes, 'b.txt'));
+      },
+      'is a symbolic link out of the source folder',
+    ],
+    [
+      'a link into a linked folder outside',
+      (w: ReturnType<typeof workspace>) => {
+        symlinkSync(join(w.dir, 'secret'), join(w.notes, 'sub'));
+        symlinkSync('sub/outside.txt', join(w.notes, 'b.txt'));
+      },
+      'is a symbolic link out of the source folder',
+    ],
+    [
+      'a link to the folder itself',
+      (w: ReturnType<typeof workspace>) => symlinkSync('.', join(w.notes, 'b.txt')),
+      'is a symbolic link out of the source folder',
+    ],
+    [
+      'a link to a folder inside',
+      (w: ReturnType<typeof workspace>) => {
+        mkdirSync(join(w.notes, 'inner'));
+        symlinkSync('inner', join(w.notes, 'b.txt'));
+      },
+      'which is not a regular file',
+    ],
+    [
+      'a link to /dev/zero',
+      (w: ReturnType<typeof workspace>) => symlinkSync('/dev/zero', join(w.notes, 'b.txt')),
+      'is a symbolic link out of the source folder',
+    ],
+    [
+      'a dangling link',
+      (w: ReturnType<typeof workspace>) => symlinkSync('gone.txt', join(w.notes, 'b.txt')),
+      'is a symbolic link to nothing',
+    ],
   ])('refuses %s, naming the path', (_what, make, mention) => {
     const w = workspace();
     make(w);

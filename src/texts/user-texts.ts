@@ -3,8 +3,20 @@
  * in name order) or an NDJSON file whose lines are objects with a string `text`. Read once, before
  * anything is sent; every problem is named with its file (and line), and empty texts are listed, not sent.
  */
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, readSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  realpathSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
+
 import { ScenarioError } from '../core/index.js';
 
 export interface UserDocument {
@@ -39,7 +51,9 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
     isFolder = statSync(path).isDirectory();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    return refuse(`${JSON.stringify(source)} (${path}) ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; expected "generated", a folder of .txt files or an .ndjson file`);
+    return refuse(
+      `${JSON.stringify(source)} (${path}) ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; expected "generated", a folder of .txt files or an .ndjson file`,
+    );
   }
   const documents: UserDocument[] = [];
   const empty: string[] = [];
@@ -62,7 +76,8 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
       return refuse(`${path} cannot be listed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
     const files = names.filter((f) => f.endsWith('.txt')).sort();
-    if (files.length > USER_TEXT_BOUNDS.files) refuse(`${path} holds ${files.length} .txt files; expected at most ${USER_TEXT_BOUNDS.files}`);
+    if (files.length > USER_TEXT_BOUNDS.files)
+      refuse(`${path} holds ${files.length} .txt files; expected at most ${USER_TEXT_BOUNDS.files}`);
     // The folder as the user named it may itself be a link; what is in it stays in it.
     const root = realpathSync(path);
     let bytes = 0;
@@ -72,7 +87,10 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
       // Not following a link from here on: the checked file is the one read.
       const text = readText(inside.path, file, false);
       bytes += Buffer.byteLength(text);
-      if (bytes > USER_TEXT_BOUNDS.bytes) refuse(`the .txt files in ${path} pass ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`);
+      if (bytes > USER_TEXT_BOUNDS.bytes)
+        refuse(
+          `the .txt files in ${path} pass ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`,
+        );
       add(file, text);
     }
     if (files.length === 0) refuse(`${path} holds no .txt file; expected a folder of .txt files (one document each)`);
@@ -96,11 +114,20 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
       }
       add(name, text);
     });
-    if (problems.length > 0) throw new ScenarioError(scenarioFile, problems.slice(0, 20).concat(problems.length > 20 ? [`${FIELD}: and ${problems.length - 20} more lines like these`] : []));
+    if (problems.length > 0)
+      throw new ScenarioError(
+        scenarioFile,
+        problems
+          .slice(0, 20)
+          .concat(problems.length > 20 ? [`${FIELD}: and ${problems.length - 20} more lines like these`] : []),
+      );
   } else {
-    refuse(`${JSON.stringify(source)} is a file that does not end in .ndjson or .jsonl; expected "generated", a folder of .txt files or an .ndjson file`);
+    refuse(
+      `${JSON.stringify(source)} is a file that does not end in .ndjson or .jsonl; expected "generated", a folder of .txt files or an .ndjson file`,
+    );
   }
-  if (documents.length === 0) refuse(`every text in ${path} is empty (${empty.length}); expected at least one with text in it`);
+  if (documents.length === 0)
+    refuse(`every text in ${path} is empty (${empty.length}); expected at least one with text in it`);
   return { path, documents, empty, notUtf8 };
 }
 
@@ -109,22 +136,36 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
  * itself, or, for a symbolic link, its target when that is a regular file inside the folder. A link out of
  * the folder (however many links it goes through), to a folder or a device, or to nothing, is refused.
  */
-function fileInside(root: string, shown: string, name: string): { readonly path: string } | { readonly problem: string } {
+function fileInside(
+  root: string,
+  shown: string,
+  name: string,
+): { readonly path: string } | { readonly problem: string } {
   const full = join(root, name);
   const expected = 'a link in the source folder may point only at a regular file inside it';
   try {
     if (!lstatSync(full).isSymbolicLink()) return { path: full };
   } catch (error) {
-    return { problem: `${join(shown, name)} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})` };
+    return {
+      problem: `${join(shown, name)} cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    };
   }
   let target: string;
   try {
     target = realpathSync(full);
   } catch (error) {
-    return { problem: `${join(shown, name)} is a symbolic link to nothing (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ${expected}` };
+    return {
+      problem: `${join(shown, name)} is a symbolic link to nothing (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}); ${expected}`,
+    };
   }
-  if (!target.startsWith(root + sep)) return { problem: `${join(shown, name)} is a symbolic link out of the source folder ${shown} (to ${target}): not followed; ${expected}` };
-  if (!lstatSync(target).isFile()) return { problem: `${join(shown, name)} is a symbolic link to ${target}, which is not a regular file; ${expected}` };
+  if (!target.startsWith(root + sep))
+    return {
+      problem: `${join(shown, name)} is a symbolic link out of the source folder ${shown} (to ${target}): not followed; ${expected}`,
+    };
+  if (!lstatSync(target).isFile())
+    return {
+      problem: `${join(shown, name)} is a symbolic link to ${target}, which is not a regular file; ${expected}`,
+    };
   return { path: target };
 }
 
@@ -141,8 +182,16 @@ interface ReadOptions {
   readonly maxBytes?: number;
 }
 export function readRegularText(full: string, name: string, options?: { readonly followLinks?: boolean }): RegularText;
-export function readRegularText(full: string, name: string, options: ReadOptions & { readonly maxBytes: number }): RegularText | { readonly tooLarge: number };
-export function readRegularText(full: string, name: string, options: ReadOptions = {}): RegularText | { readonly tooLarge: number } {
+export function readRegularText(
+  full: string,
+  name: string,
+  options: ReadOptions & { readonly maxBytes: number },
+): RegularText | { readonly tooLarge: number };
+export function readRegularText(
+  full: string,
+  name: string,
+  options: ReadOptions = {},
+): RegularText | { readonly tooLarge: number } {
   const followLinks = options.followLinks ?? true;
   let fd: number;
   try {
@@ -150,8 +199,11 @@ export function readRegularText(full: string, name: string, options: ReadOptions
     fd = openSync(full, constants.O_RDONLY | constants.O_NONBLOCK | (followLinks ? 0 : constants.O_NOFOLLOW));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ELOOP' && !followLinks) return { problem: `${name} became a symbolic link while it was read; not followed` };
-    return { problem: `${name} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (error as Error).message})`}` };
+    if (code === 'ELOOP' && !followLinks)
+      return { problem: `${name} became a symbolic link while it was read; not followed` };
+    return {
+      problem: `${name} ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code ?? (error as Error).message})`}`,
+    };
   }
   try {
     return readOpened(fd, name, options.maxBytes);
@@ -160,11 +212,19 @@ export function readRegularText(full: string, name: string, options: ReadOptions
   }
 }
 
-function readOpened(fd: number, name: string, maxBytes: number | undefined): RegularText | { readonly tooLarge: number } {
+function readOpened(
+  fd: number,
+  name: string,
+  maxBytes: number | undefined,
+): RegularText | { readonly tooLarge: number } {
   const stat = fstatSync(fd);
-  if (!stat.isFile()) return { problem: `${name} is not a regular file (a folder, a device or a pipe); expected a text file` };
+  if (!stat.isFile())
+    return { problem: `${name} is not a regular file (a folder, a device or a pipe); expected a text file` };
   if (maxBytes !== undefined && stat.size > maxBytes) return { tooLarge: Number(stat.size) };
-  if (stat.size > USER_TEXT_BOUNDS.bytes) return { problem: `${name} is over ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large` };
+  if (stat.size > USER_TEXT_BOUNDS.bytes)
+    return {
+      problem: `${name} is over ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`,
+    };
   try {
     const bytes = maxBytes === undefined ? readFileSync(fd) : readAtMost(fd, maxBytes + 1);
     if (maxBytes !== undefined && bytes.length > maxBytes) return { tooLarge: bytes.length };
@@ -190,5 +250,7 @@ function describeShape(value: unknown): string {
   if (Array.isArray(value)) return 'an array';
   if (typeof value !== 'object') return `a ${typeof value}`;
   const text = (value as { text?: unknown }).text;
-  return text === undefined ? 'an object without "text"' : `an object whose "text" is ${text === null ? 'null' : `a ${typeof text}`}`;
+  return text === undefined
+    ? 'an object without "text"'
+    : `an object whose "text" is ${text === null ? 'null' : `a ${typeof text}`}`;
 }

@@ -8,8 +8,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 // What the callbacks of page.evaluate() see: the page's globals (the project is typed for Node, not the DOM).
@@ -18,8 +20,13 @@ declare const window: any;
 
 const CHROMIUM = process.env.LOADPROOF_CHROMIUM ?? '/usr/bin/chromium';
 const present = existsSync(CHROMIUM);
-if (!present) console.warn(`report.html browser test SKIPPED: no Chromium at ${CHROMIUM} (install Debian's chromium, as .ci/run does, or set LOADPROOF_CHROMIUM)`);
-const title = present ? 'report.html in headless Chromium' : `report.html in headless Chromium — SKIPPED: no Chromium at ${CHROMIUM}`;
+if (!present)
+  console.warn(
+    `report.html browser test SKIPPED: no Chromium at ${CHROMIUM} (install Debian's chromium, as .ci/run does, or set LOADPROOF_CHROMIUM)`,
+  );
+const title = present
+  ? 'report.html in headless Chromium'
+  : `report.html in headless Chromium — SKIPPED: no Chromium at ${CHROMIUM}`;
 
 /** The cells of a Markdown table's body rows, after its line starting with `| <first> |`. */
 function markdownRows(md: string, head: string): string[][] {
@@ -27,7 +34,11 @@ function markdownRows(md: string, head: string): string[][] {
   const start = lines.findIndex((l) => l.startsWith(`| ${head} |`));
   const rows: string[][] = [];
   for (let i = start + 2; i < lines.length && lines[i]!.startsWith('|'); i++) {
-    rows.push(lines[i]!.slice(2, -2).split(/ (?<!\\)\| /).map((c) => c.replace(/\\(.)/g, '$1')));
+    rows.push(
+      lines[i]!.slice(2, -2)
+        .split(/ (?<!\\)\| /)
+        .map((c) => c.replace(/\\(.)/g, '$1')),
+    );
   }
   return rows;
 }
@@ -38,13 +49,23 @@ describe.skipIf(!present)(title, () => {
 
   beforeAll(async () => {
     // A ramp (band rows) against the tight mock (429s), at k = 60: about 2 s of wall time.
-    const ws = scenarioWorkspace('name: html\ndescription: a report to open in a browser\nphases:\n  - { name: ramp, duration: 1m, fromRpm: 60, toRpm: 240 }\n  - { name: over, duration: 1m, rpm: 120 }\n');
+    const ws = scenarioWorkspace(
+      'name: html\ndescription: a report to open in a browser\nphases:\n  - { name: ramp, duration: 1m, fromRpm: 60, toRpm: 240 }\n  - { name: over, duration: 1m, rpm: 120 }\n',
+    );
     const run = await runMain(['run', ws.file, '--time-scale', '60', '--mock-profile', 'tight', '--out', ws.out]);
     expect([0, 1, 5], run.stderr).toContain(run.code);
     dir = join(ws.out, runFolders(ws.out)[0]!);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
     });
   }, 60_000);
   afterAll(async () => {
@@ -72,7 +93,13 @@ describe.skipIf(!present)(title, () => {
     );
     expect(errors).toEqual([]);
     expect(requests).toEqual([url]);
-    expect(drawn.map((d) => d.id).sort()).toEqual(['chart-in-flight', 'chart-latency-distribution', 'chart-latency-over-time', 'chart-rate-and-refusals', 'chart-send-lag']);
+    expect(drawn.map((d) => d.id).sort()).toEqual([
+      'chart-in-flight',
+      'chart-latency-distribution',
+      'chart-latency-over-time',
+      'chart-rate-and-refusals',
+      'chart-send-lag',
+    ]);
     for (const d of drawn) expect(d.painted, d.id).toBeGreaterThan(5000);
     await page.close();
   });
@@ -90,14 +117,27 @@ describe.skipIf(!present)(title, () => {
       const point = chart.getDatasetMeta(0).data[Math.floor(chart.getDatasetMeta(0).data.length / 2)];
       const legend = chart.legend.legendHitBoxes[0];
       const scale = c.getBoundingClientRect().width / chart.width;
-      return { point: { x: point.x * scale, y: point.y * scale }, legend: { x: (legend.left + legend.width / 2) * scale, y: (legend.top + legend.height / 2) * scale } };
+      return {
+        point: { x: point.x * scale, y: point.y * scale },
+        legend: { x: (legend.left + legend.width / 2) * scale, y: (legend.top + legend.height / 2) * scale },
+      };
     });
     // chart.js handles pointer events on the next animation frame: wait for the effect, not a fixed time.
     await page.mouse.move(box.x + 5, box.y + 5);
     await page.mouse.move(box.x + at.point.x, box.y + at.point.y, { steps: 3 });
-    await page.waitForFunction(() => window.Chart.getChart(document.getElementById('chart-rate-and-refusals')).tooltip.getActiveElements().length > 0, undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () =>
+        window.Chart.getChart(document.getElementById('chart-rate-and-refusals')).tooltip.getActiveElements().length >
+        0,
+      undefined,
+      { timeout: 10_000 },
+    );
     await page.mouse.click(box.x + at.legend.x, box.y + at.legend.y);
-    await page.waitForFunction(() => !window.Chart.getChart(document.getElementById('chart-rate-and-refusals')).isDatasetVisible(0), undefined, { timeout: 10_000 });
+    await page.waitForFunction(
+      () => !window.Chart.getChart(document.getElementById('chart-rate-and-refusals')).isDatasetVisible(0),
+      undefined,
+      { timeout: 10_000 },
+    );
     await page.close();
   });
 
@@ -105,7 +145,11 @@ describe.skipIf(!present)(title, () => {
     const page = await browser.newPage();
     await page.goto(pathToFileURL(join(dir, 'report.html')).href);
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
-    const htmlRows = await page.evaluate(() => [...document.querySelectorAll('table.phases tbody tr')].map((tr: any) => [...tr.querySelectorAll('td')].map((td: any) => String(td.textContent ?? ''))));
+    const htmlRows = await page.evaluate(() =>
+      [...document.querySelectorAll('table.phases tbody tr')].map((tr: any) =>
+        [...tr.querySelectorAll('td')].map((td: any) => String(td.textContent ?? '')),
+      ),
+    );
     expect(htmlRows).toEqual(markdownRows(md, 'Phase'));
     expect(htmlRows.some((r) => r[0]!.startsWith('↳ '))).toBe(true); // the ramp's band slices
     const text: string = await page.evaluate(() => document.body.innerText);

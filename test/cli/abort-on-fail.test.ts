@@ -6,7 +6,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 describe('abortOnFail', () => {
@@ -16,7 +18,9 @@ describe('abortOnFail', () => {
     );
     const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', '20', '--out', ws.out]);
     expect(run.code, run.stderr).toBe(1);
-    expect(run.stderr).toMatch(/loadproof: THRESHOLD_ABORT: steady: p\(95\) < 500ms has failed beyond doubt \(51 answers at or over 500 ms, as many as its phase's planned requests allow\): abortOnFail; stopping the run/);
+    expect(run.stderr).toMatch(
+      /loadproof: THRESHOLD_ABORT: steady: p\(95\) < 500ms has failed beyond doubt \(51 answers at or over 500 ms, as many as its phase's planned requests allow\): abortOnFail; stopping the run/,
+    );
     expect(run.stdout).toContain('— STOPPED (THRESHOLD_ABORT)');
     const folder = join(ws.out, runFolders(ws.out)[0]!);
     const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'));

@@ -7,13 +7,15 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { MAX_ANSWER_BYTES } from '../../src/client/http1/index.js';
 import { MAX_DEID_DOCUMENT_CHARS } from '../../src/deid/deid-once.js';
-import { type Stub, startStub } from '../helpers/stub.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 import { scenarioAt } from '../helpers/reconcile.js';
+import { startStub, type Stub } from '../helpers/stub.js';
 
 let stub: Stub | undefined;
 let server: MockServer | undefined;
@@ -26,7 +28,8 @@ afterEach(async () => {
 
 /** `chars` characters of CJK text (3 UTF-8 bytes each) with a name and a date now and then. */
 function cjkDocument(chars: number): string {
-  const line = '患者は昨日から発熱と咳があり、本日外来を受診した。既往歴に特記事項なし。Patient John Smith seen on 03/14/2024.\n';
+  const line =
+    '患者は昨日から発熱と咳があり、本日外来を受診した。既往歴に特記事項なし。Patient John Smith seen on 03/14/2024.\n';
   return line.repeat(Math.ceil(chars / line.length)).slice(0, chars);
 }
 
@@ -34,21 +37,28 @@ describe('the largest obfuscation answer is read, through the real mock over loo
   it.each([
     ['a 96,000-character CJK document', cjkDocument(96_000)],
     // The worst JSON expansion: control characters are 6 bytes each as \u escapes, over the whole bound.
-    ['the largest document, of characters JSON escapes to 6 bytes', ('\u0001\u001f' + cjkDocument(98)).repeat(MAX_DEID_DOCUMENT_CHARS / 100)],
-  ])('%s: exit 0, the whole obfuscated text', async (_name, text) => {
-    expect(text.length).toBeLessThanOrEqual(MAX_DEID_DOCUMENT_CHARS);
-    const { dir } = scenarioWorkspace('unused: true\n');
-    const file = join(dir, 'doc.txt');
-    writeFileSync(file, text);
-    // k = 5: a call's wall deadline is 3.2 s, room for a busy machine (see deid.test.ts).
-    const { code, stdout, stderr } = await runMain(['deid', file, '--time-scale', '5', '--json', '--style', 'mask']);
-    expect(code, stderr.slice(0, 2000)).toBe(0);
-    expect(stderr).not.toContain('TOO_LARGE');
-    const out = JSON.parse(stdout) as { text: string };
-    // Masks keep the length: every character came back.
-    expect(out.text.length).toBe(text.length);
-    expect(out.text).not.toContain('John Smith');
-  }, 120_000);
+    [
+      'the largest document, of characters JSON escapes to 6 bytes',
+      ('\u0001\u001f' + cjkDocument(98)).repeat(MAX_DEID_DOCUMENT_CHARS / 100),
+    ],
+  ])(
+    '%s: exit 0, the whole obfuscated text',
+    async (_name, text) => {
+      expect(text.length).toBeLessThanOrEqual(MAX_DEID_DOCUMENT_CHARS);
+      const { dir } = scenarioWorkspace('unused: true\n');
+      const file = join(dir, 'doc.txt');
+      writeFileSync(file, text);
+      // k = 5: a call's wall deadline is 3.2 s, room for a busy machine (see deid.test.ts).
+      const { code, stdout, stderr } = await runMain(['deid', file, '--time-scale', '5', '--json', '--style', 'mask']);
+      expect(code, stderr.slice(0, 2000)).toBe(0);
+      expect(stderr).not.toContain('TOO_LARGE');
+      const out = JSON.parse(stdout) as { text: string };
+      // Masks keep the length: every character came back.
+      expect(out.text.length).toBe(text.length);
+      expect(out.text).not.toContain('John Smith');
+    },
+    120_000,
+  );
 });
 
 describe('a deid-mode run: a large document is obfuscated, not counted as an error', () => {
@@ -60,7 +70,16 @@ describe('a deid-mode run: a large document is obfuscated, not counted as an err
     );
     mkdirSync(join(ws.dir, 'notes'));
     writeFileSync(join(ws.dir, 'notes', 'big.txt'), cjkDocument(96_000));
-    const { stderr } = await runMain(['run', '--no-charts', '--quiet', ws.file, '--time-scale', String(K), '--out', ws.out]);
+    const { stderr } = await runMain([
+      'run',
+      '--no-charts',
+      '--quiet',
+      ws.file,
+      '--time-scale',
+      String(K),
+      '--out',
+      ws.out,
+    ]);
     const folder = join(ws.out, runFolders(ws.out)[0]!);
     const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'));
     expect(summary.deid.overall.failed, stderr).toEqual({ identification: 0, obfuscation: 0 });
@@ -72,7 +91,9 @@ describe('a deid-mode run: a large document is obfuscated, not counted as an err
 
 describe('an answer over the cap is named as such, never "no answer"', () => {
   it('deid: a token answer over MAX_ANSWER_BYTES is "an answer larger than N bytes", exit 4', async () => {
-    stub = await startStub({ token: () => ({ status: 200, body: { access_token: 'lpmock_at_x', padding: 'x'.repeat(MAX_ANSWER_BYTES) } }) });
+    stub = await startStub({
+      token: () => ({ status: 200, body: { access_token: 'lpmock_at_x', padding: 'x'.repeat(MAX_ANSWER_BYTES) } }),
+    });
     const { dir } = scenarioWorkspace('unused: true\n');
     const file = join(dir, 'scenario.yaml');
     writeFileSync(file, scenarioAt(stub.url, '  - { name: ten, duration: 10s, rpm: 60 }\n'));

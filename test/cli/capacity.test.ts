@@ -5,7 +5,9 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 describe('capacity and the limit-increase brief', () => {
@@ -19,10 +21,16 @@ describe('capacity and the limit-increase brief', () => {
     const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'));
     const md = readFileSync(join(folder, 'report.md'), 'utf8');
     const capacity = md.slice(md.indexOf('## Capacity'), md.indexOf('## Safety'));
-    for (const p of summary.phases) expect(capacity).toMatch(new RegExp(`^\\| ${p.name} \\| ${p.offeredRpm} \\| `, 'm'));
-    const held = summary.verdict.checks.filter((c: any) => c.id === 'latency_p95_target' && c.status === 'pass').map((c: any) => summary.phases.find((p: any) => p.name === c.phase).offeredRpm);
-    if (held.length > 0) expect(capacity).toContain(`its 95 % interval under it too: ${Math.max(...held)} requests a minute`);
-    const onset = summary.timeline.find((w: any) => w.answers429.rateLimit + w.answers429.inFlight + w.answers429.other > 0);
+    for (const p of summary.phases)
+      expect(capacity).toMatch(new RegExp(`^\\| ${p.name} \\| ${p.offeredRpm} \\| `, 'm'));
+    const held = summary.verdict.checks
+      .filter((c: any) => c.id === 'latency_p95_target' && c.status === 'pass')
+      .map((c: any) => summary.phases.find((p: any) => p.name === c.phase).offeredRpm);
+    if (held.length > 0)
+      expect(capacity).toContain(`its 95 % interval under it too: ${Math.max(...held)} requests a minute`);
+    const onset = summary.timeline.find(
+      (w: any) => w.answers429.rateLimit + w.answers429.inFlight + w.answers429.other > 0,
+    );
     expect(onset).toBeDefined();
     expect(capacity).toContain(`at an offered rate of ${onset.offeredRpm} requests a minute`);
     expect(existsSync(join(folder, 'charts', 'latency-vs-rate.png'))).toBe(true);
@@ -36,7 +44,9 @@ describe('capacity and the limit-increase brief', () => {
   });
 
   it('a run that does not step the rate up has neither', async () => {
-    const ws = scenarioWorkspace('name: flat\ndescription: one rate\nphases:\n  - { name: a, duration: 30s, rpm: 60 }\n  - { name: b, duration: 30s, rpm: 120 }\n');
+    const ws = scenarioWorkspace(
+      'name: flat\ndescription: one rate\nphases:\n  - { name: a, duration: 30s, rpm: 60 }\n  - { name: b, duration: 30s, rpm: 120 }\n',
+    );
     await runMain(['run', ws.file, '--time-scale', '60', '--out', ws.out]);
     const folder = join(ws.out, runFolders(ws.out)[0]!);
     const md = readFileSync(join(folder, 'report.md'), 'utf8');

@@ -7,10 +7,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { COMMANDS } from '../../src/cli/main.js';
-import { type Stub, startStub } from '../helpers/stub.js';
 import { runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { startStub, type Stub } from '../helpers/stub.js';
 
 let stub: Stub | undefined;
 afterEach(async () => {
@@ -31,7 +33,18 @@ type Invocation = (w: { file: string; dir: string; doc: string }) => string[];
 const SENDING: Record<string, Invocation> = {
   run: ({ file, dir }) => ['run', file, '--out', join(dir, 'reports'), '--no-charts', '--quiet'],
   check: ({ file }) => ['check', file],
-  probe: ({ file, dir }) => ['probe', file, '--out', join(dir, 'reports'), '--connections', '1', '--step', '2s', '--max-rpm', '60'],
+  probe: ({ file, dir }) => [
+    'probe',
+    file,
+    '--out',
+    join(dir, 'reports'),
+    '--connections',
+    '1',
+    '--step',
+    '2s',
+    '--max-rpm',
+    '60',
+  ],
   deid: ({ file, doc }) => ['deid', doc, '--scenario', file],
 };
 /**
@@ -52,12 +65,25 @@ const OFFLINE: Record<string, Invocation> = {
   mock: () => ['mock', '--port', '0'],
 };
 /** What each offline command's exit must be, on that input: it did its work (or refused it as named). */
-const OFFLINE_EXIT: Record<string, readonly number[]> = { plan: [3], notice: [0, 3], report: [0, 5], verify: [0], compare: [0], merge: [2], schema: [0], mock: [0] };
+const OFFLINE_EXIT: Record<string, readonly number[]> = {
+  plan: [3],
+  notice: [0, 3],
+  report: [0, 5],
+  verify: [0],
+  compare: [0],
+  merge: [2],
+  schema: [0],
+  mock: [0],
+};
 
 /** main() in-process, with a signal that arrives at once (so that `mock` stops after it listened). */
 async function runWithSignal(args: string[]): Promise<{ code: number; stderr: string }> {
-  const { main } = (await import(new URL('../../dist/cli/main.js', import.meta.url).href)) as typeof import('../../src/cli/main.js');
-  const { SecretMask } = (await import(new URL('../../dist/core/redact.js', import.meta.url).href)) as typeof import('../../src/core/redact.js');
+  const { main } = (await import(
+    new URL('../../dist/cli/main.js', import.meta.url).href
+  )) as typeof import('../../src/cli/main.js');
+  const { SecretMask } = (await import(
+    new URL('../../dist/core/redact.js', import.meta.url).href
+  )) as typeof import('../../src/core/redact.js');
   let stderr = '';
   let signalled = false;
   const code = await main(args, {
@@ -81,24 +107,36 @@ describe('every command of the CLI is classified: sending ones are guarded, the 
   it('classifies each command of the CLI, and has an invocation for it', () => {
     for (const c of COMMANDS) {
       const table = c.sends ? SENDING : OFFLINE;
-      expect(Object.keys(table), `${c.name} (${c.sends ? 'sends' : 'offline'}): add it to the table of this test`).toContain(c.name);
+      expect(
+        Object.keys(table),
+        `${c.name} (${c.sends ? 'sends' : 'offline'}): add it to the table of this test`,
+      ).toContain(c.name);
     }
-    expect(COMMANDS.filter((c) => c.sends).map((c) => c.name).sort()).toEqual(Object.keys(SENDING).sort());
+    expect(
+      COMMANDS.filter((c) => c.sends)
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(Object.keys(SENDING).sort());
   });
 
   // The target rule (a real environment is not on loopback), for sandbox without notice and production alike.
   describe.each(['sandbox', 'production'])('a %s scenario at a loopback URL', (environment) => {
-    it.each(COMMANDS.filter((c) => c.sends).map((c) => c.name))('%s: exit 3, zero requests (not even a token call)', async (name) => {
-      stub = await startStub();
-      const w = scenarioWorkspace(scenarioAt(stub.url, environment));
-      const doc = join(w.dir, 'note.txt');
-      writeFileSync(doc, 'Patient John Smith, MRN 12345678, seen on 2026-01-02.\n'.repeat(800));
-      const { code, stderr } = await runMain(SENDING[name]!({ ...w, doc }), CREDENTIALS);
-      expect(code, stderr).toBe(3);
-      expect(stderr).toContain('GUARD_REFUSED');
-      expect(stderr).toMatch(/target: target\.baseUrl http:\/\/127\.0\.0\.1:\d+ is loopback, but target\.environment is/);
-      expect(sent(stub)).toBe(0);
-    });
+    it.each(COMMANDS.filter((c) => c.sends).map((c) => c.name))(
+      '%s: exit 3, zero requests (not even a token call)',
+      async (name) => {
+        stub = await startStub();
+        const w = scenarioWorkspace(scenarioAt(stub.url, environment));
+        const doc = join(w.dir, 'note.txt');
+        writeFileSync(doc, 'Patient John Smith, MRN 12345678, seen on 2026-01-02.\n'.repeat(800));
+        const { code, stderr } = await runMain(SENDING[name]!({ ...w, doc }), CREDENTIALS);
+        expect(code, stderr).toBe(3);
+        expect(stderr).toContain('GUARD_REFUSED');
+        expect(stderr).toMatch(
+          /target: target\.baseUrl http:\/\/127\.0\.0\.1:\d+ is loopback, but target\.environment is/,
+        );
+        expect(sent(stub)).toBe(0);
+      },
+    );
   });
 
   it.each(['0/2', '1/3'])('run --shard %s: the whole plan is judged, exit 3, zero requests', async (shard) => {
@@ -115,8 +153,14 @@ describe('every command of the CLI is classified: sending ones are guarded, the 
     const w = scenarioWorkspace(scenarioAt(stub.url, 'sandbox'));
     // A finished run folder whose target is the stub (a loopback mock-environment run: 4 requests).
     const mockRun = join(w.dir, 'mock-run.yaml');
-    writeFileSync(mockRun, `name: guarded\ndescription: a finished run\ntarget: { environment: mock, baseUrl: "${stub.url}" }\nphases: [{ name: one, duration: 2s, rpm: 120 }]\n`);
-    const made = await runMain(['run', mockRun, '--run-dir', join(w.dir, 'run'), '--no-charts', '--quiet'], CREDENTIALS);
+    writeFileSync(
+      mockRun,
+      `name: guarded\ndescription: a finished run\ntarget: { environment: mock, baseUrl: "${stub.url}" }\nphases: [{ name: one, duration: 2s, rpm: 120 }]\n`,
+    );
+    const made = await runMain(
+      ['run', mockRun, '--run-dir', join(w.dir, 'run'), '--no-charts', '--quiet'],
+      CREDENTIALS,
+    );
     expect([0, 5], made.stderr).toContain(made.code);
     const before = sent(stub);
     expect(before).toBeGreaterThan(0);
@@ -134,7 +178,11 @@ describe('loadproof deid is judged on the traffic it sends', () => {
   it('refuses a sandbox scenario without a notice (exit 3, nothing sent)', async () => {
     stub = await startStub();
     const { file } = scenarioWorkspace(scenarioAt(stub.url, 'sandbox'));
-    const { code, stderr } = await runMain(['deid', '-', '--scenario', file, ...real], CREDENTIALS, 'Patient John Smith.');
+    const { code, stderr } = await runMain(
+      ['deid', '-', '--scenario', file, ...real],
+      CREDENTIALS,
+      'Patient John Smith.',
+    );
     expect(code).toBe(3);
     expect(stderr).toMatch(/✖ notice: a sandbox run needs an advance notice/);
     expect(sent(stub)).toBe(0);
@@ -150,7 +198,11 @@ describe('loadproof deid is judged on the traffic it sends', () => {
     expect(refused.stderr).toMatch(/✖ envelope: the plan is outside the documented envelope .*it peaks at \d+ rpm/);
     expect(sent(stub)).toBe(0);
     // A short document is inside it: sent (the stub has no obfuscation endpoint: exit 4 after identification).
-    const short = await runMain(['deid', '-', '--scenario', file, ...real], CREDENTIALS, 'Patient John Smith, MRN 12345678.');
+    const short = await runMain(
+      ['deid', '-', '--scenario', file, ...real],
+      CREDENTIALS,
+      'Patient John Smith, MRN 12345678.',
+    );
     expect(short.stderr).toContain('Guard: ALLOWED');
     expect(stub.counts.token).toBe(1);
     expect(stub.counts.identification).toBe(1);
@@ -161,7 +213,11 @@ describe('loadproof deid is judged on the traffic it sends', () => {
     stub = await startStub({ identify: () => ({ status: 200, body: { entities: [], truncated: true } }) });
     const { file } = scenarioWorkspace(scenarioAt(stub.url, 'production'));
     const text = 'The patient was seen today and is doing well, with no complaint at all. '.repeat(40);
-    const { stderr } = await runMain(['deid', '-', '--scenario', file, '--json', '--concurrency', '8', ...real], CREDENTIALS, text);
+    const { stderr } = await runMain(
+      ['deid', '-', '--scenario', file, '--json', '--concurrency', '8', ...real],
+      CREDENTIALS,
+      text,
+    );
     const { documentPieces, identifyBudget } = await import('../../src/deid/index.js');
     const pieces = documentPieces(text, { maxTokens: 1024, margin: 0.1 }).pieces.length;
     expect(pieces, stderr).toBeGreaterThan(1);

@@ -4,13 +4,16 @@
  * regression (exit 1) whose p95 interval lies above the baseline's. Bad input is exit 2 and names
  * what was wrong. Each folder is judged again offline; nothing is written to them.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { beforeAll, describe, expect, it } from 'vitest';
+
 import { runCli, runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
-const SCENARIO = 'name: compared\ndescription: a run to compare\nphases:\n  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n  - { name: busy, duration: 40s, rpm: 200 }\n';
+const SCENARIO =
+  'name: compared\ndescription: a run to compare\nphases:\n  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n  - { name: busy, duration: 40s, rpm: 200 }\n';
 // k = 20: at k = 60 a stall of a busy machine (two CPU hogs and other work on 2 cores) of a third of a second is
 // 20 s of model time, and a nominal run came out with unanswered requests: a "regression" against its twin.
 const K = '20';
@@ -23,18 +26,30 @@ const K = '20';
  */
 async function runAgainst(profile: string): Promise<string> {
   const ws = scenarioWorkspace(SCENARIO);
-  const run = await runCli(['run', '--no-charts', ws.file, '--time-scale', K, '--mock-profile', profile, '--out', ws.out]);
+  const run = await runCli([
+    'run',
+    '--no-charts',
+    ws.file,
+    '--time-scale',
+    K,
+    '--mock-profile',
+    profile,
+    '--out',
+    ws.out,
+  ]);
   expect([0, 1, 5], run.stderr).toContain(run.code);
   return join(ws.out, runFolders(ws.out)[0]!);
 }
-
 
 /** A copy of a run folder whose event loop was 100 s late (p99 and max, wall ms): its verdict notes every phase late. */
 function madeLate(folder: string): string {
   const late = join(mkdtempSync(join(tmpdir(), 'loadproof-late-')), 'run');
   cpSync(folder, late, { recursive: true });
   const run = JSON.parse(readFileSync(join(late, 'run.json'), 'utf8'));
-  writeFileSync(join(late, 'run.json'), JSON.stringify({ ...run, end: { ...run.end, eventLoopDelayP99Ms: 100_000, eventLoopDelayMaxMs: 100_000 } }));
+  writeFileSync(
+    join(late, 'run.json'),
+    JSON.stringify({ ...run, end: { ...run.end, eventLoopDelayP99Ms: 100_000, eventLoopDelayMaxMs: 100_000 } }),
+  );
   return late;
 }
 
@@ -43,7 +58,11 @@ let nominalB: string;
 let degraded: string;
 
 beforeAll(async () => {
-  [nominalA, nominalB, degraded] = await Promise.all([runAgainst('nominal'), runAgainst('nominal'), runAgainst('degraded')]);
+  [nominalA, nominalB, degraded] = await Promise.all([
+    runAgainst('nominal'),
+    runAgainst('nominal'),
+    runAgainst('degraded'),
+  ]);
 }, 90_000);
 
 describe('loadproof compare', () => {
@@ -67,19 +86,25 @@ describe('loadproof compare', () => {
     const { code, stdout } = await runMain(['compare', nominalA, late]);
     expect(code, stdout).toBe(0);
     expect(stdout).not.toMatch(/regression: \w+: p95/);
-    expect(stdout).toMatch(/busy: the generator of the run was late \(its verdict says so\): a change of its p95 \(regression\) is no clear change: with its worst lateness \(\S+\) taken off the run's interval/);
+    expect(stdout).toMatch(
+      /busy: the generator of the run was late \(its verdict says so\): a change of its p95 \(regression\) is no clear change: with its worst lateness \(\S+\) taken off the run's interval/,
+    );
     // The same lateness in the baseline only makes the baseline look worse: the regression stands (exit 1).
     const lateBaseline = await runMain(['compare', madeLate(nominalA), degraded]);
     expect(lateBaseline.code, lateBaseline.stdout).toBe(1);
-    expect(lateBaseline.stdout).toMatch(/regression: busy: p95 .* the new interval lies above the baseline's by more than 10 %/);
+    expect(lateBaseline.stdout).toMatch(
+      /regression: busy: p95 .* the new interval lies above the baseline's by more than 10 %/,
+    );
   });
 
-  it('the same scenario against the degraded mock: a regression, exit 1, its p95 interval above the baseline\'s', async () => {
+  it("the same scenario against the degraded mock: a regression, exit 1, its p95 interval above the baseline's", async () => {
     // The degraded p95 is far above the nominal one, more than any lateness of a busy machine: taking the degraded run's
     // worst lateness off (when its verdict notes it late) leaves the regression, and a late baseline cannot undo it.
     const { code, stdout } = await runMain(['compare', nominalA, degraded]);
     expect(code, stdout).toBe(1);
-    expect(stdout).toMatch(/regression: busy: p95 \S+ \(interval \S+–\S+\) against \S+ \(\S+–\S+\): the new interval lies above the baseline's by more than 10 %/);
+    expect(stdout).toMatch(
+      /regression: busy: p95 \S+ \(interval \S+–\S+\) against \S+ \(\S+–\S+\): the new interval lies above the baseline's by more than 10 %/,
+    );
     expect(stdout).toMatch(/result: REGRESSION: \d+ clear changes? for the worse — exit 1/);
     // The other way round the degraded run is the baseline: the nominal one is better, not a regression.
     const reverse = await runMain(['compare', degraded, nominalA]);
@@ -91,17 +116,39 @@ describe('loadproof compare', () => {
     const json = await runMain(['compare', nominalA, degraded, '--json']);
     expect(json.code).toBe(1);
     const comparison = JSON.parse(json.stdout);
-    expect(comparison).toMatchObject({ tolerance: 0.1, alpha: 0.01, regression: true, onlyInBaseline: [], onlyInRun: [] });
+    expect(comparison).toMatchObject({
+      tolerance: 0.1,
+      alpha: 0.01,
+      regression: true,
+      onlyInBaseline: [],
+      onlyInRun: [],
+    });
     const busy = comparison.phases.find((p: any) => p.phase === 'busy');
     expect(busy.run.p95Interval[0]).toBeGreaterThan(busy.baseline.p95Interval[1] * 1.1);
     // A tolerance far above the change: no clear regression of p95 any more.
-    const lenient = JSON.parse((await runMain(['compare', nominalA, degraded, '--json', '--tolerance', '1000%'])).stdout);
-    expect(lenient.phases.flatMap((p: any) => p.findings).filter((f: any) => f.figure === 'p95' && f.kind === 'regression')).toEqual([]);
+    const lenient = JSON.parse(
+      (await runMain(['compare', nominalA, degraded, '--json', '--tolerance', '1000%'])).stdout,
+    );
+    expect(
+      lenient.phases.flatMap((p: any) => p.findings).filter((f: any) => f.figure === 'p95' && f.kind === 'regression'),
+    ).toEqual([]);
   });
 
   it('run --baseline: the comparison in the terminal, comparison.json, report.md, report.html and junit.xml; exit 1; report rebuilds it', async () => {
     const ws = scenarioWorkspace(SCENARIO);
-    const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', K, '--mock-profile', 'degraded', '--baseline', nominalA, '--out', ws.out]);
+    const run = await runMain([
+      'run',
+      '--no-charts',
+      ws.file,
+      '--time-scale',
+      K,
+      '--mock-profile',
+      'degraded',
+      '--baseline',
+      nominalA,
+      '--out',
+      ws.out,
+    ]);
     // A regression far larger than any lateness of a busy machine: found whether or not either run was late.
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain(`against the baseline ${nominalA} (compared, `);
@@ -115,7 +162,9 @@ describe('loadproof compare', () => {
     expect(readFileSync(join(folder, 'report.html'), 'utf8')).toContain('<h2>Against the baseline</h2>');
     const junit = readFileSync(join(folder, 'junit.xml'), 'utf8');
     expect(junit).toContain('name="compared / against the baseline"');
-    expect(junit).toMatch(/<testcase name="baseline: busy: no clear regression against the baseline [^"]*" classname="loadproof\.compared\.baseline" time="0">\s*<failure message="p95 /);
+    expect(junit).toMatch(
+      /<testcase name="baseline: busy: no clear regression against the baseline [^"]*" classname="loadproof\.compared\.baseline" time="0">\s*<failure message="p95 /,
+    );
     expect(junit).not.toContain('observed no data');
     // Rebuilt from the folder alone, comparison included, with the same exit.
     const again = await runMain(['report', folder, '--no-charts']);
@@ -126,20 +175,46 @@ describe('loadproof compare', () => {
     rmSync(join(folder, 'comparison.json'));
     const lost = await runMain(['report', folder]);
     expect(lost.code).toBe(4);
-    expect(lost.stderr).toContain(`run.json says this run was compared with --baseline ${nominalA}, but its comparison.json is gone or unusable`);
+    expect(lost.stderr).toContain(
+      `run.json says this run was compared with --baseline ${nominalA}, but its comparison.json is gone or unusable`,
+    );
   });
 
   it('run --baseline with a baseline that shares no phase with the scenario: exit 2 before anything is sent', async () => {
-    const ws = scenarioWorkspace('name: other\ndescription: other phases\nphases:\n  - { name: elsewhere, duration: 30s, rpm: 60 }\n');
-    const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', K, '--baseline', nominalA, '--out', ws.out]);
+    const ws = scenarioWorkspace(
+      'name: other\ndescription: other phases\nphases:\n  - { name: elsewhere, duration: 30s, rpm: 60 }\n',
+    );
+    const run = await runMain([
+      'run',
+      '--no-charts',
+      ws.file,
+      '--time-scale',
+      K,
+      '--baseline',
+      nominalA,
+      '--out',
+      ws.out,
+    ]);
     expect(run.code).toBe(2);
-    expect(run.stderr).toContain(`--baseline ${nominalA}: none of its phases (steady, busy) is a phase of other (elsewhere)`);
+    expect(run.stderr).toContain(
+      `--baseline ${nominalA}: none of its phases (steady, busy) is a phase of other (elsewhere)`,
+    );
     expect(existsSync(ws.out) ? runFolders(ws.out) : []).toEqual([]);
   });
 
   it('run --baseline with a folder that is not a run: exit 2 before anything is sent', async () => {
     const ws = scenarioWorkspace(SCENARIO);
-    const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', K, '--baseline', join(ws.dir, 'nowhere'), '--out', ws.out]);
+    const run = await runMain([
+      'run',
+      '--no-charts',
+      ws.file,
+      '--time-scale',
+      K,
+      '--baseline',
+      join(ws.dir, 'nowhere'),
+      '--out',
+      ws.out,
+    ]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('not a run folder');
     expect(existsSync(ws.out) ? runFolders(ws.out) : []).toEqual([]); // no run folder: nothing was sent
@@ -151,7 +226,9 @@ describe('loadproof compare', () => {
     expect(missing.stderr).toContain('not a run folder');
     const tolerance = await runMain(['compare', nominalA, nominalB, '--tolerance', 'ten']);
     expect(tolerance.code).toBe(2);
-    expect(tolerance.stderr).toContain('--tolerance: expected a percentage like 10% (0 to 1000 %) or a fraction like 0.1 (0 to 1), got "ten"');
+    expect(tolerance.stderr).toContain(
+      '--tolerance: expected a percentage like 10% (0 to 1000 %) or a fraction like 0.1 (0 to 1), got "ten"',
+    );
     // A bare 10 is not read as 1,000 %.
     const bare = await runMain(['compare', nominalA, nominalB, '--tolerance', '10']);
     expect(bare.code).toBe(2);

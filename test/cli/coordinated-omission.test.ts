@@ -7,14 +7,16 @@
  * latencies are computed from the mock's log in the same way, so the comparison does not depend on
  * how fast this machine is.
  */
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
+
+import { stallTruthMs } from '../../src/mock/gateway.js';
 import { type MockServer, PROFILES, startMockServer } from '../../src/mock/index.js';
 import { quantile } from '../../src/mock/simulate.js';
-import { stallTruthMs } from '../../src/mock/gateway.js';
 import { API_PATHS } from '../../src/spec/index.js';
 import { runCli } from '../helpers/cli.js';
 
@@ -36,17 +38,33 @@ describe('coordinated omission (stall profile)', () => {
     const s = (server = await startMockServer({ profile: 'stall', timeScale: K }));
     const dir = mkdtempSync(join(tmpdir(), 'loadproof-co-'));
     const file = join(dir, 'stall.yaml');
-    writeFileSync(file, `name: stall\ndescription: stalls\ntarget: { environment: mock, baseUrl: "${s.url}" }\nphases:\n  - { name: steady, duration: 2m, rpm: 100 }\ntimeout: 1m\nthresholds: { documentedTargets: false }\n`);
+    writeFileSync(
+      file,
+      `name: stall\ndescription: stalls\ntarget: { environment: mock, baseUrl: "${s.url}" }\nphases:\n  - { name: steady, duration: 2m, rpm: 100 }\ntimeout: 1m\nthresholds: { documentedTargets: false }\n`,
+    );
     // A timeout of 1 minute (3 s of wall time at k = 20): the stalls hold answers 2 s, and with the default 16 s
     // (800 ms of wall time) this mock, on this test's starved thread beside two CPU hogs, timed out 3 of 200.
-    const { code, stderr } = await runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', join(dir, 'out')]);
+    const { code, stderr } = await runCli([
+      'run',
+      '--no-charts',
+      file,
+      '--time-scale',
+      String(K),
+      '--out',
+      join(dir, 'out'),
+    ]);
     expect(code, stderr).toBe(0);
     const runDir = join(dir, 'out', readdirSync(join(dir, 'out'))[0]!);
-    const events = readFileSync(join(runDir, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { seq: number; latencyMs: number; intendedAtMs: number; lastSentAtMs: number });
+    const events = readFileSync(join(runDir, 'events.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { seq: number; latencyMs: number; intendedAtMs: number; lastSentAtMs: number });
 
     // The truth: each request's arrival on the mock's clock, its 20 ms of service, then the stall hold.
     const stall = PROFILES.stall.stall;
-    const log = (await (await request(`${s.url}/__mock/log`)).body.json()) as { entries: { seq: number; arrivedAtMs: number }[] };
+    const log = (await (await request(`${s.url}/__mock/log`)).body.json()) as {
+      entries: { seq: number; arrivedAtMs: number }[];
+    };
     const arrival = new Map(log.entries.map((e) => [e.seq, e.arrivedAtMs]));
     const truth = events.map((e) => stallTruthMs(arrival.get(e.seq)!, 20, stall));
     const measured = events.map((e) => e.latencyMs);
@@ -61,7 +79,9 @@ describe('coordinated omission (stall profile)', () => {
       expect(quantile(measured, q)).toBeGreaterThanOrEqual(quantile(truth, q) - (5 * K + 30));
       // Loopback transit and the event loop cost a few wall ms each way on a busy machine, × K in model
       // time: a loose bound here (how close it comes is measured by the benchmarks, not asserted).
-      expect(Math.abs(quantile(withoutOwnDelay, q) - quantile(truth, q))).toBeLessThan(5 * K + 30 + 0.2 * quantile(truth, q));
+      expect(Math.abs(quantile(withoutOwnDelay, q) - quantile(truth, q))).toBeLessThan(
+        5 * K + 30 + 0.2 * quantile(truth, q),
+      );
     }
     expect(quantile(truth, 0.95)).toBeGreaterThan(1000); // the stalls matter at p95
     const stalledShare = (xs: number[]) => xs.filter((x) => x > 500).length / xs.length;
@@ -77,7 +97,12 @@ describe('coordinated omission (stall profile)', () => {
       await request(closedMock.url + API_PATHS.token, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ client_id: closedMock.clientId, client_secret: closedMock.clientSecret, audience: closedMock.audience, grant_type: 'client_credentials' }),
+        body: JSON.stringify({
+          client_id: closedMock.clientId,
+          client_secret: closedMock.clientSecret,
+          audience: closedMock.audience,
+          grant_type: 'client_credentials',
+        }),
       })
     ).body.json()) as { access_token: string };
     // The closed loop's requests carry seq numbers from CLOSED_SEQ on, so the mock's log can tell
@@ -92,15 +117,23 @@ describe('coordinated omission (stall profile)', () => {
     while ((performance.now() < until || sent < 200) && performance.now() < hardStop && sent < 5000) {
       const res = await request(closedMock.url + API_PATHS.identification, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token.access_token}`, 'x-loadproof-seq': String(CLOSED_SEQ + sent) },
+        headers: {
+          'content-type': 'application/json',
+          authorization: `Bearer ${token.access_token}`,
+          'x-loadproof-seq': String(CLOSED_SEQ + sent),
+        },
         body: JSON.stringify({ text: 'Seen John Smith on 01/02/2026.' }),
       });
       await res.body.dump();
       sent++;
     }
-    const closedLog = (await (await request(`${closedMock.url}/__mock/log`)).body.json()) as { entries: { seq: number; arrivedAtMs: number; status: number }[] };
+    const closedLog = (await (await request(`${closedMock.url}/__mock/log`)).body.json()) as {
+      entries: { seq: number; arrivedAtMs: number; status: number }[];
+    };
     // A closed loop this fast also meets the rate limiter: its 429s are answered at once, never held.
-    const closed = closedLog.entries.filter((e) => e.seq >= CLOSED_SEQ).map((e) => (e.status === 429 ? 0 : stallTruthMs(e.arrivedAtMs, 20, stall)));
+    const closed = closedLog.entries
+      .filter((e) => e.seq >= CLOSED_SEQ)
+      .map((e) => (e.status === 429 ? 0 : stallTruthMs(e.arrivedAtMs, 20, stall)));
     expect(closed).toHaveLength(sent);
     expect(sent).toBeGreaterThanOrEqual(200);
     // One request at a time: at most one waits through each stall the loop spanned, so the stalls

@@ -6,7 +6,9 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { MAX_DEID_DOCUMENT_BYTES, MAX_DEID_DOCUMENT_CHARS } from '../../src/deid/deid-once.js';
 import { BIN, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
@@ -19,7 +21,9 @@ function deidFrom(path: string): Promise<{ code: number | null; signal: string |
   child.stderr!.setEncoding('utf8').on('data', (t: string) => (stderr += t));
   child.stdout!.resume();
   const limit = setTimeout(() => child.kill('SIGKILL'), 15_000);
-  return new Promise((resolve) => child.on('close', (code, signal) => (clearTimeout(limit), resolve({ code, signal, stderr }))));
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => (clearTimeout(limit), resolve({ code, signal, stderr }))),
+  );
 }
 
 describe('loadproof deid: the document is bounded, from a file or standard input', () => {
@@ -27,7 +31,9 @@ describe('loadproof deid: the document is bounded, from a file or standard input
     const { code, signal, stderr } = await deidFrom('/dev/zero');
     expect(signal).toBeNull();
     expect(code).toBe(2);
-    expect(stderr).toContain(`standard input: more than ${MAX_DEID_DOCUMENT_BYTES} bytes (reading stopped there); loadproof deid takes a document of at most ${MAX_DEID_DOCUMENT_CHARS} characters`);
+    expect(stderr).toContain(
+      `standard input: more than ${MAX_DEID_DOCUMENT_BYTES} bytes (reading stopped there); loadproof deid takes a document of at most ${MAX_DEID_DOCUMENT_CHARS} characters`,
+    );
     expect(stderr).toContain('nothing was sent');
   });
 
@@ -41,7 +47,9 @@ describe('loadproof deid: the document is bounded, from a file or standard input
     writeFileSync(file, over);
     const read = await runMain(['deid', file]);
     expect(read.code).toBe(2);
-    expect(read.stderr).toContain(`${file}: ${MAX_DEID_DOCUMENT_BYTES + 1} bytes; loadproof deid takes a document of at most ${MAX_DEID_DOCUMENT_CHARS} characters`);
+    expect(read.stderr).toContain(
+      `${file}: ${MAX_DEID_DOCUMENT_BYTES + 1} bytes; loadproof deid takes a document of at most ${MAX_DEID_DOCUMENT_CHARS} characters`,
+    );
     // Within the bytes but over the characters (one byte each): refused by characters.
     const chars = await runMain(['deid', '-'], {}, 'a'.repeat(MAX_DEID_DOCUMENT_CHARS + 1));
     expect(chars.code).toBe(2);

@@ -7,7 +7,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { dataText } from '../../src/cli/io.js';
 import { SecretMask } from '../../src/core/redact.js';
 import { runCli, scenarioWorkspace } from '../helpers/cli.js';

@@ -6,13 +6,26 @@
  * 2 without a manifest. `loadproof report` writes both again, junit.xml byte for byte the same.
  */
 import { createHash } from 'node:crypto';
-import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { runCli, runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
+import { runCli, runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 const K = 20;
 const CHARTS = ['in-flight', 'latency-distribution', 'latency-over-time', 'rate-and-refusals', 'send-lag'];
@@ -48,14 +61,20 @@ describe('a run folder as evidence', () => {
     const xml = readFileSync(join(dir, 'junit.xml'), 'utf8');
     expect(XMLValidator.validate(xml)).toBe(true);
     const summary = readJson(join(dir, 'summary.json'));
-    const root = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '', isArray: (name) => ['testsuite', 'testcase'].includes(name) }).parse(xml).testsuites;
+    const root = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '',
+      isArray: (name) => ['testsuite', 'testcase'].includes(name),
+    }).parse(xml).testsuites;
     const cases = root.testsuite.flatMap((s: any) => s.testcase ?? []);
     expect(cases).toHaveLength(summary.verdict.checks.length);
     expect(Number(root.tests)).toBe(summary.verdict.checks.length);
     expect(Number(root.failures)).toBe(summary.verdict.checks.filter((c: any) => c.status === 'fail').length);
     expect(Number(root.skipped)).toBe(summary.verdict.checks.filter((c: any) => c.status === 'inconclusive').length);
     expect(root.testsuite.map((s: any) => s.name).slice(0, 2)).toEqual(['evidence / steady', 'evidence / burst']);
-    const threshold = cases.find((c: any) => c.name.startsWith('threshold') && c.classname === 'loadproof.evidence.steady');
+    const threshold = cases.find(
+      (c: any) => c.name.startsWith('threshold') && c.classname === 'loadproof.evidence.steady',
+    );
     expect(threshold.failure ?? threshold.skipped).toBeDefined();
   });
 
@@ -67,23 +86,60 @@ describe('a run folder as evidence', () => {
       schemaVersion: 1,
       loadproofVersion: summary.loadproofVersion,
       planIdentity: summary.planIdentity,
-      scenario: { name: 'evidence', file: 'scenario.yaml', sha256: run.scenarioSha256, seeds: { arrivals: 7, payload: 1 } },
+      scenario: {
+        name: 'evidence',
+        file: 'scenario.yaml',
+        sha256: run.scenarioSha256,
+        seeds: { arrivals: 7, payload: 1 },
+      },
       timeScale: K,
       startedAt: summary.startedAt,
       endedAt: summary.endedAt,
       partial: false,
       verdict: summary.verdict.status,
-      host: { node: process.version, commandLine: ['loadproof', 'run', expect.stringMatching(/scenario\.yaml$/), '--time-scale', String(K), '--out', expect.any(String)] },
+      host: {
+        node: process.version,
+        commandLine: [
+          'loadproof',
+          'run',
+          expect.stringMatching(/scenario\.yaml$/),
+          '--time-scale',
+          String(K),
+          '--out',
+          expect.any(String),
+        ],
+      },
     });
-    const files = [...readdirSync(dir).filter((f) => f !== 'manifest.json' && f !== 'charts'), ...readdirSync(join(dir, 'charts')).map((f) => `charts/${f}`)].sort();
+    const files = [
+      ...readdirSync(dir).filter((f) => f !== 'manifest.json' && f !== 'charts'),
+      ...readdirSync(join(dir, 'charts')).map((f) => `charts/${f}`),
+    ].sort();
     expect(manifest.files.map((f: any) => f.file)).toEqual(files);
-    expect(files).toEqual([...CHARTS.map((c) => `charts/${c}.png`), 'events.ndjson', 'junit.xml', 'report.html', 'report.md', 'run.json', 'scenario.yaml', 'summary.json'].sort());
-    for (const entry of manifest.files) expect(entry).toEqual({ file: entry.file, bytes: readFileSync(join(dir, entry.file)).length, sha256: sha256(join(dir, entry.file)) });
+    expect(files).toEqual(
+      [
+        ...CHARTS.map((c) => `charts/${c}.png`),
+        'events.ndjson',
+        'junit.xml',
+        'report.html',
+        'report.md',
+        'run.json',
+        'scenario.yaml',
+        'summary.json',
+      ].sort(),
+    );
+    for (const entry of manifest.files)
+      expect(entry).toEqual({
+        file: entry.file,
+        bytes: readFileSync(join(dir, entry.file)).length,
+        sha256: sha256(join(dir, entry.file)),
+      });
     // The hash a ticket quotes is the one printed.
-    expect(runOutput.stdout).toContain(`evidence: ${join(dir, 'manifest.json')} sha256:${sha256(join(dir, 'manifest.json'))}`);
+    expect(runOutput.stdout).toContain(
+      `evidence: ${join(dir, 'manifest.json')} sha256:${sha256(join(dir, 'manifest.json'))}`,
+    );
   });
 
-  it('holds report.md: the run\'s identity, a row per phase and band slice with its p95 interval and verdict, the evidence, the charts', () => {
+  it("holds report.md: the run's identity, a row per phase and band slice with its p95 interval and verdict, the evidence, the charts", () => {
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     const summary = readJson(join(dir, 'summary.json'));
     const run = readJson(join(dir, 'run.json'));
@@ -97,7 +153,9 @@ describe('a run folder as evidence', () => {
     for (const phase of summary.phases) {
       const line = md.split('\n').find((l) => l.startsWith(`| ${phase.name} |`));
       expect(line, phase.name).toBeDefined();
-      expect(line).toContain(`| ${phase.offeredRpm} | ${phase.achievedRpm.toFixed(1)} | ${phase.sent} | ${phase.outcomes.ok} | ${phase.outcomes.http_429} | ${phase.outcomes.http_504} |`);
+      expect(line).toContain(
+        `| ${phase.offeredRpm} | ${phase.achievedRpm.toFixed(1)} | ${phase.sent} | ${phase.outcomes.ok} | ${phase.outcomes.http_429} | ${phase.outcomes.http_504} |`,
+      );
       expect(line!.endsWith(`| ${phase.verdict.toUpperCase()} |`)).toBe(true);
     }
     // The ramp is judged by band slice: a row for each, with the interval its check judged.
@@ -105,7 +163,9 @@ describe('a run folder as evidence', () => {
     expect(ramp.bands.length).toBeGreaterThan(1);
     for (const band of ramp.bands) {
       const check = summary.verdict.checks.find((c: any) => c.phase === 'ramp' && c.band === band.band);
-      const line = md.split('\n').find((l) => l.startsWith(`| ↳ ${band.fromRpm}→${band.toRpm} rpm (${band.band} band) |`));
+      const line = md
+        .split('\n')
+        .find((l) => l.startsWith(`| ↳ ${band.fromRpm}→${band.toRpm} rpm (${band.band} band) |`));
       expect(line, band.band).toBeDefined();
       const [low, high] = check.interval;
       const interval = high === null ? `≥ ${fmt(low)}` : `${fmt(low)}–${fmt(high)}`;
@@ -171,9 +231,17 @@ describe('a run folder as evidence', () => {
     expect(readFileSync(join(copy, 'junit.xml'), 'utf8')).toBe(junit);
     expect(readFileSync(join(copy, 'report.md'), 'utf8')).toBe(md);
     expect(statSync(join(copy, 'report.md')).ino).not.toBe(mdInode); // written again (atomically: a new file), not left alone
-    expect(again.stdout).toContain(`evidence: ${join(copy, 'manifest.json')} sha256:${sha256(join(copy, 'manifest.json'))}`);
+    expect(again.stdout).toContain(
+      `evidence: ${join(copy, 'manifest.json')} sha256:${sha256(join(copy, 'manifest.json'))}`,
+    );
     expect((await runMain(['verify', copy])).code).toBe(0);
-    expect(readJson(join(copy, 'manifest.json')).previous).toEqual({ sha256: sha256(join(dir, 'manifest.json')), intact: true, changed: [], missing: [], unlisted: [] });
+    expect(readJson(join(copy, 'manifest.json')).previous).toEqual({
+      sha256: sha256(join(dir, 'manifest.json')),
+      intact: true,
+      changed: [],
+      missing: [],
+      unlisted: [],
+    });
   });
 
   it('report over a folder that no longer matches its manifest says so, and the new manifest records it', async () => {
@@ -182,31 +250,68 @@ describe('a run folder as evidence', () => {
     appendFileSync(join(copy, 'notes.txt'), 'added after the run\n');
     const again = await runMain(['report', copy]);
     expect(again.code).toBe(runOutput.code);
-    expect(again.stderr).toContain('note: the folder did not match its manifest.json before this report (not in it: notes.txt): the new manifest.json records that');
-    expect(readJson(join(copy, 'manifest.json')).previous).toEqual({ sha256: before, intact: false, changed: [], missing: [], unlisted: ['notes.txt'] });
+    expect(again.stderr).toContain(
+      'note: the folder did not match its manifest.json before this report (not in it: notes.txt): the new manifest.json records that',
+    );
+    expect(readJson(join(copy, 'manifest.json')).previous).toEqual({
+      sha256: before,
+      intact: false,
+      changed: [],
+      missing: [],
+      unlisted: ['notes.txt'],
+    });
   });
 
   it('sorts 429 answers in the timeline by the limit their bodies name: the in-flight limit of a mock that takes 2 at a time', async () => {
     const tiny = await startMockServer({ timeScale: K, limits: { maxInFlight: 2, queueLimit: 0 } });
     try {
-      const { file, out } = scenarioWorkspace(`name: in-flight\ndescription: more in flight than the mock takes\ntarget: { environment: mock, baseUrl: "${tiny.url}" }\non429: { policy: retry, maxAttempts: 2, baseDelay: 1s }\nthresholds: { documentedTargets: false }\nphases:\n  - { name: steady, duration: 60s, rpm: 100 }\n`);
+      const { file, out } = scenarioWorkspace(
+        `name: in-flight\ndescription: more in flight than the mock takes\ntarget: { environment: mock, baseUrl: "${tiny.url}" }\non429: { policy: retry, maxAttempts: 2, baseDelay: 1s }\nthresholds: { documentedTargets: false }\nphases:\n  - { name: steady, duration: 60s, rpm: 100 }\n`,
+      );
       await runMain(['run', file, '--time-scale', String(K), '--out', out]);
       const folder = join(out, runFolders(out)[0]!);
       const summary = readJson(join(folder, 'summary.json'));
-      const byKind = summary.timeline.reduce((sum: any, w: any) => ({ rateLimit: sum.rateLimit + w.answers429.rateLimit, inFlight: sum.inFlight + w.answers429.inFlight, other: sum.other + w.answers429.other }), { rateLimit: 0, inFlight: 0, other: 0 });
+      const byKind = summary.timeline.reduce(
+        (sum: any, w: any) => ({
+          rateLimit: sum.rateLimit + w.answers429.rateLimit,
+          inFlight: sum.inFlight + w.answers429.inFlight,
+          other: sum.other + w.answers429.other,
+        }),
+        { rateLimit: 0, inFlight: 0, other: 0 },
+      );
       const stats = tiny.stats() as any;
       // Every 429 the mock sent for concurrency is counted as such, and nothing else is.
       expect(byKind.inFlight).toBeGreaterThan(0);
-      expect(byKind).toEqual({ rateLimit: stats.identification.gateway.rateLimited, inFlight: stats.identification.gateway.concurrencyLimited, other: 0 });
-      const lines = readFileSync(join(folder, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+      expect(byKind).toEqual({
+        rateLimit: stats.identification.gateway.rateLimited,
+        inFlight: stats.identification.gateway.concurrencyLimited,
+        other: 0,
+      });
+      const lines = readFileSync(join(folder, 'events.ndjson'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       // report.md says when the first 429 answer came (a retried one included), at what offered rate, of which kind, and how many in all.
-      const first = summary.timeline.find((w: any) => w.answers429.rateLimit + w.answers429.inFlight + w.answers429.other > 0);
+      const first = summary.timeline.find(
+        (w: any) => w.answers429.rateLimit + w.answers429.inFlight + w.answers429.other > 0,
+      );
       const md = readFileSync(join(folder, 'report.md'), 'utf8');
-      expect(md).toMatch(new RegExp(`The first 429 came [^.]* into the run \\(phase steady\\), when the offered rate was ${first.offeredRpm} requests a minute: ${first.answers429.inFlight} for requests in flight in that 10s window\\.`));
+      expect(md).toMatch(
+        new RegExp(
+          `The first 429 came [^.]* into the run \\(phase steady\\), when the offered rate was ${first.offeredRpm} requests a minute: ${first.answers429.inFlight} for requests in flight in that 10s window\\.`,
+        ),
+      );
       const answers = byKind.rateLimit + byKind.inFlight + byKind.other;
-      expect(md).toContain(`In all ${answers} answers were 429 (${byKind.inFlight} for requests in flight); ${summary.overall.outcomes.http_429} request`);
+      expect(md).toContain(
+        `In all ${answers} answers were 429 (${byKind.inFlight} for requests in flight); ${summary.overall.outcomes.http_429} request`,
+      );
       expect(summary.overall.outcomes.http_429).toBeLessThan(answers); // some were retried: the report counts their 429s all the same
-      expect(lines.flatMap((e) => e.tries).filter((t) => t.status === 429).every((t) => t.errorCode === 'too_many_in_flight' || t.errorCode === 'rate_limited')).toBe(true);
+      expect(
+        lines
+          .flatMap((e) => e.tries)
+          .filter((t) => t.status === 429)
+          .every((t) => t.errorCode === 'too_many_in_flight' || t.errorCode === 'rate_limited'),
+      ).toBe(true);
     } finally {
       await tiny.close();
     }
@@ -225,13 +330,20 @@ describe('a run folder as evidence', () => {
       const pixels = context.getImageData(0, 0, image.width, image.height).data;
       let coloured = 0;
       // Pixels of a series' colour, not the white ground or the grey of axes and grid.
-      for (let i = 0; i < pixels.length; i += 4) if (Math.max(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!) - Math.min(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!) > 60) coloured++;
+      for (let i = 0; i < pixels.length; i += 4)
+        if (
+          Math.max(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!) - Math.min(pixels[i]!, pixels[i + 1]!, pixels[i + 2]!) >
+          60
+        )
+          coloured++;
       expect(coloured, `${name}.png has coloured series`).toBeGreaterThan(500);
     }
   });
 
   it('points <out>/latest at the newest run folder, and leaves a `latest` that is not its link alone', async () => {
-    const { file, out } = scenarioWorkspace(`name: latest\ndescription: two runs one after the other\ntarget: { environment: mock, baseUrl: "${server.url}" }\nthresholds: { documentedTargets: false }\nphases:\n  - { name: steady, duration: 10s, rpm: 60 }\n`);
+    const { file, out } = scenarioWorkspace(
+      `name: latest\ndescription: two runs one after the other\ntarget: { environment: mock, baseUrl: "${server.url}" }\nthresholds: { documentedTargets: false }\nphases:\n  - { name: steady, duration: 10s, rpm: 60 }\n`,
+    );
     expect((await runMain(['run', file, '--time-scale', String(K), '--out', out])).code).toBe(0);
     expect(readlinkSync(join(out, 'latest'))).toBe(runFolders(out)[0]);
     expect((await runMain(['run', file, '--time-scale', String(K), '--out', out])).code).toBe(0);
@@ -245,14 +357,28 @@ describe('a run folder as evidence', () => {
     mkdirSync(join(other, 'latest'), { recursive: true });
     const run = await runMain(['run', file, '--time-scale', String(K), '--out', other]);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain(`loadproof: warning: ${join(other, 'latest')} exists and is not a link; left as it is`);
+    expect(run.stderr).toContain(
+      `loadproof: warning: ${join(other, 'latest')} exists and is not a link; left as it is`,
+    );
     expect(readdirSync(join(other, 'latest'))).toEqual([]);
   });
 
   it('--json prints summary.json itself on stdout; --inconclusive maps an inconclusive verdict for CI, run and report alike', async () => {
     // Ten requests: too few for a p95 interval, so the documented target's check is inconclusive.
-    const { file, out } = scenarioWorkspace(`name: few\ndescription: too few requests to judge\ntarget: { environment: mock, baseUrl: "${server.url}" }\nphases:\n  - { name: steady, duration: 10s, rpm: 60 }\n`);
-    const run = await runMain(['run', file, '--time-scale', String(K), '--out', out, '--json', '--inconclusive', 'fail']);
+    const { file, out } = scenarioWorkspace(
+      `name: few\ndescription: too few requests to judge\ntarget: { environment: mock, baseUrl: "${server.url}" }\nphases:\n  - { name: steady, duration: 10s, rpm: 60 }\n`,
+    );
+    const run = await runMain([
+      'run',
+      file,
+      '--time-scale',
+      String(K),
+      '--out',
+      out,
+      '--json',
+      '--inconclusive',
+      'fail',
+    ]);
     const folder = join(out, runFolders(out)[0]!);
     expect(run.stdout).toBe(readFileSync(join(folder, 'summary.json'), 'utf8'));
     const summary = JSON.parse(run.stdout);
@@ -269,4 +395,3 @@ describe('a run folder as evidence', () => {
     expect(refused.stderr).toMatch(/inconclusive.*maybe/s);
   });
 });
-

@@ -10,8 +10,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { runCli, runMain, scenarioWorkspace, runFolders } from '../helpers/cli.js';
+
+import { runCli, runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
 import { serversFor } from '../helpers/servers.js';
 
@@ -26,20 +28,33 @@ async function onlyRun(out: string): Promise<{ summary: any; events: any[] }> {
   expect(more).toEqual([]);
   const dir = join(out, folder!);
   await expectSameWhenJudgedAgain(dir);
-  const events = readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const events = readFileSync(join(dir, 'events.ndjson'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   return { summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')), events };
 }
 
-const errorCheckOf = (summary: any, phase: string): any => summary.verdict.checks.find((c: any) => c.id === 'error_rate' && c.phase === phase);
+const errorCheckOf = (summary: any, phase: string): any =>
+  summary.verdict.checks.find((c: any) => c.id === 'error_rate' && c.phase === phase);
 
 describe('failing traffic fails the verdict', () => {
   it('every request answered 500: exit 1, the error check names them', async () => {
     const s = await mock({ profile: 'zero', faults: { http500Rate: 1 } });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n'));
-    const { code, stdout } = await runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out], {}, 60_000);
+    const { code, stdout } = await runCli(
+      ['run', '--no-charts', file, '--time-scale', String(K), '--out', out],
+      {},
+      60_000,
+    );
     expect(code).toBe(1);
     const { summary } = await onlyRun(out);
-    expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'fail', what: 'errors: rate < 1%', observed: 1, reason: '200 of 200 (100.00 %)' });
+    expect(errorCheckOf(summary, 'steady')).toMatchObject({
+      status: 'fail',
+      what: 'errors: rate < 1%',
+      observed: 1,
+      reason: '200 of 200 (100.00 %)',
+    });
     expect(stdout).toContain('phase steady: errors: rate < 1%: 200 of 200 (100.00 %)');
   });
 
@@ -56,7 +71,9 @@ describe('failing traffic fails the verdict', () => {
   it('requests dropped at maxInFlight by a service too slow for its target count as failed: exit 1, the reason names them', async () => {
     // Half the answers take 30 s: far more in flight than the 16 a service meeting 4 s at 200 rpm would hold (13.3).
     const s = await mock({ profile: 'zero', faults: { slowRate: 0.5, slowExtraMs: 30_000 } });
-    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 16\ntimeout: 1m\n'));
+    const { file, out } = scenarioWorkspace(
+      scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 16\ntimeout: 1m\n'),
+    );
     const { code } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     const { summary } = await onlyRun(out);
     const p = summary.phases[0];
@@ -64,33 +81,53 @@ describe('failing traffic fails the verdict', () => {
     // The answers of 30 s fail p95 on their own: a fail (exit 1) however late the generator was, since taking its worst
     // lateness off leaves them far over 4 s, and drops never excuse a latency fail the answers make (review).
     expect(code).toBe(1);
-    expect(summary.verdict.checks.find((c: any) => c.id === 'latency_p95_target' && c.phase === 'steady')).toMatchObject({ status: 'fail' });
+    expect(
+      summary.verdict.checks.find((c: any) => c.id === 'latency_p95_target' && c.phase === 'steady'),
+    ).toMatchObject({ status: 'fail' });
     // The error check is a fail too, unless the generator stood still long enough to fill the 16 slots by itself
     // (4.8 s of model time at 200 rpm: 240 ms of wall time at k = 20, which a busy machine can do); then its reason says so.
     const error = errorCheckOf(summary, 'steady');
-    if (error.status !== 'fail') expect(error).toMatchObject({ status: 'inconclusive', reason: expect.stringMatching(/while the generator was late \(its worst stall, .* enough to fill the 16 slots by itself\)/) });
-    expect(errorCheckOf(summary, 'steady').reason).toMatch(new RegExp(`^${p.dropped + p.outcomes.timeout + p.outcomes.abandoned} of ${p.sent + p.dropped} `));
+    if (error.status !== 'fail')
+      expect(error).toMatchObject({
+        status: 'inconclusive',
+        reason: expect.stringMatching(
+          /while the generator was late \(its worst stall, .* enough to fill the 16 slots by itself\)/,
+        ),
+      });
+    expect(errorCheckOf(summary, 'steady').reason).toMatch(
+      new RegExp(`^${p.dropped + p.outcomes.timeout + p.outcomes.abandoned} of ${p.sent + p.dropped} `),
+    );
   });
 
   it('drops at a client maxInFlight too small for the rate make the verdict inconclusive, naming the cap, not a fail of the service (review)', async () => {
     // maxInFlight 3 at 200 rpm: a service meeting 4 s could hold 13 in flight, so it would be dropped at too.
     const s = await mock({ profile: 'nominal' });
-    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 3\n'));
+    const { file, out } = scenarioWorkspace(
+      scenarioAt(s.url, '  - { name: steady, duration: 1m, rpm: 200 }\n', 'maxInFlight: 3\n'),
+    );
     const { code, stdout } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     expect(code).toBe(5);
     const { summary } = await onlyRun(out);
     expect(summary.counts.dropped).toBeGreaterThan(0);
     expect(summary.verdict.checks.filter((c: any) => c.status === 'fail')).toEqual([]);
     expect(errorCheckOf(summary, 'steady')).toMatchObject({ status: 'inconclusive' });
-    expect(stdout).toContain("dropped at the client's maxInFlight (3), below what a service meeting its target would hold in flight at this rate (peak rate × target ≈ 14)");
+    expect(stdout).toContain(
+      "dropped at the client's maxInFlight (3), below what a service meeting its target would hold in flight at this rate (peak rate × target ≈ 14)",
+    );
   });
 
   it('takes the error check from the scenario, k6 style, or none', async () => {
     // 30 s at 200 rpm: 100 requests, a tenth answered 500 (seeded), so "count == 0" fails and "rate < 50%" passes.
     const s = await mock({ profile: 'zero', faults: { http500Rate: 0.1 } });
     const phases = '  - { name: steady, duration: 30s, rpm: 200 }\n';
-    for (const [errors, exit] of [['rate < 50%', 0], ['count == 0', 1], ['none', 0]] as const) {
-      const { file, out } = scenarioWorkspace(scenarioAt(s.url, phases, `thresholds: { documentedTargets: false, errors: "${errors}" }\n`));
+    for (const [errors, exit] of [
+      ['rate < 50%', 0],
+      ['count == 0', 1],
+      ['none', 0],
+    ] as const) {
+      const { file, out } = scenarioWorkspace(
+        scenarioAt(s.url, phases, `thresholds: { documentedTargets: false, errors: "${errors}" }\n`),
+      );
       const { code } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
       expect(code, errors).toBe(exit);
       const check = errorCheckOf((await onlyRun(out)).summary, 'steady');
@@ -100,10 +137,18 @@ describe('failing traffic fails the verdict', () => {
   });
 
   it('refuses an error check it cannot read, with exit 2 and the field named', async () => {
-    const { file, out } = scenarioWorkspace(scenarioAt('http://127.0.0.1:9', '  - { name: steady, duration: 1m, rpm: 200 }\n', 'thresholds: { errors: "p(95) < 1s" }\n'));
+    const { file, out } = scenarioWorkspace(
+      scenarioAt(
+        'http://127.0.0.1:9',
+        '  - { name: steady, duration: 1m, rpm: 200 }\n',
+        'thresholds: { errors: "p(95) < 1s" }\n',
+      ),
+    );
     const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out]);
     expect(code).toBe(2);
-    expect(stderr).toContain('thresholds.errors: expected "rate <op> <n% or 0–1>", "count <op> <integer>", or "none", got "p(95) < 1s"');
+    expect(stderr).toContain(
+      'thresholds.errors: expected "rate <op> <n% or 0–1>", "count <op> <integer>", or "none", got "p(95) < 1s"',
+    );
   });
 });
 
@@ -124,9 +169,15 @@ describe('a target that stops answering ends the run with exit 4, everything mea
     await s.close();
     const { code, stderr } = await run;
     expect(code).toBe(4);
-    expect(stderr).toMatch(/TARGET_UNREACHABLE: the target stopped answering: the last \d+ requests of the run got no HTTP answer/);
+    expect(stderr).toMatch(
+      /TARGET_UNREACHABLE: the target stopped answering: the last \d+ requests of the run got no HTTP answer/,
+    );
     const { summary, events } = await onlyRun(out);
-    expect(summary).toMatchObject({ interrupted: false, stopped: { by: 'failure', code: 'TARGET_UNREACHABLE' }, exitCode: 4 });
+    expect(summary).toMatchObject({
+      interrupted: false,
+      stopped: { by: 'failure', code: 'TARGET_UNREACHABLE' },
+      exitCode: 4,
+    });
     expect(events).toHaveLength(240);
   });
 

@@ -10,11 +10,13 @@
  */
 import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { runCli, runMain, scenarioWorkspace, startCli, runFolders } from '../helpers/cli.js';
+
+import { runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 import { expectReconciled, onlyRun, readRun, scenarioAt, until } from '../helpers/reconcile.js';
-import { tokenAnswer } from '../helpers/stub.js';
 import { serversFor } from '../helpers/servers.js';
+import { tokenAnswer } from '../helpers/stub.js';
 
 const K = 20;
 const { mock, stub } = serversFor(K);
@@ -29,19 +31,26 @@ describe('tokens mid-run: bounded, and fatal when refused (exit 4, everything me
     expect(s.counts.token).toBe(2);
     expect(s.counts.identification).toBeLessThanOrEqual(3);
     const r = await onlyRun(out);
-    expect(r.summary).toMatchObject({ stopped: { by: 'failure', code: 'AUTH_FAILED' }, exitCode: 4, counts: { planned: 100 } });
+    expect(r.summary).toMatchObject({
+      stopped: { by: 'failure', code: 'AUTH_FAILED' },
+      exitCode: 4,
+      counts: { planned: 100 },
+    });
     expectReconciled(r, s.counts.identification);
   });
 
   it('credentials revoked mid-run: one refused renewal ends the run', async () => {
     const s = await stub({
       token: (n) => (n === 1 ? tokenAnswer(n) : { status: 401, body: { error: 'invalid_client' } }),
-      identify: (n) => (n <= 10 ? { status: 200, body: { entities: [] } } : { status: 401, body: { error: 'invalid_token' } }),
+      identify: (n) =>
+        n <= 10 ? { status: 200, body: { entities: [] } } : { status: 401, body: { error: 'invalid_token' } },
     });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 10s, rpm: 300 }\n'));
     const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out]);
     expect(code).toBe(4);
-    expect(stderr).toContain('AUTH_FAILED: cannot renew the access token mid-run: cannot authenticate: the client_id or client_secret is wrong (401 Unauthorized)');
+    expect(stderr).toContain(
+      'AUTH_FAILED: cannot renew the access token mid-run: cannot authenticate: the client_id or client_secret is wrong (401 Unauthorized)',
+    );
     expect(s.counts.token).toBe(2);
     const r = await onlyRun(out);
     expect(r.summary.counts.sent).toBeGreaterThanOrEqual(11);
@@ -94,7 +103,10 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
   it('puts two runs of one scenario started together in two folders', async () => {
     const s = await mock({ profile: 'zero' });
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
-    const [a, b] = await Promise.all([runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]), runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out])]);
+    const [a, b] = await Promise.all([
+      runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]),
+      runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]),
+    ]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const folders = runFolders(out);
     expect(folders).toHaveLength(2);
@@ -103,12 +115,28 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
   });
 
   it.each([
-    { what: 'a file', out: (dir: string) => join(dir, 'scenario.yaml'), mention: 'cannot make the folder (ENOTDIR: a file is in the way (not a folder))' },
-    { what: 'a folder under /proc', out: () => '/proc/loadproof-x', mention: '--out /proc/loadproof-x: cannot make the folder' },
+    {
+      what: 'a file',
+      out: (dir: string) => join(dir, 'scenario.yaml'),
+      mention: 'cannot make the folder (ENOTDIR: a file is in the way (not a folder))',
+    },
+    {
+      what: 'a folder under /proc',
+      out: () => '/proc/loadproof-x',
+      mention: '--out /proc/loadproof-x: cannot make the folder',
+    },
   ])('refuses --out at $what with exit 2, before the token call', async ({ out: outOf, mention }) => {
     const s = await mock();
     const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
-    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', outOf(dir)]);
+    const { code, stderr } = await runMain([
+      'run',
+      '--no-charts',
+      file,
+      '--time-scale',
+      String(K),
+      '--out',
+      outOf(dir),
+    ]);
     expect(code).toBe(2);
     expect(stderr).toContain(mention);
     expect(stderr).not.toContain('internal error');
@@ -119,17 +147,28 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
   // to /dev/full. A --run-dir must now be new or empty (a run never writes among files it did not make), so such a link is refused before anything is
   // sent; the full disk itself is covered where it happens: EventLog (src/run-folder/write.test.ts) and report's summary.json
   // (test/cli/report.test.ts).
-  it.each(['events.ndjson', 'summary.json.partial'])('refuses a --run-dir holding %s linked to /dev/full, before the token call', async (name) => {
-    const s = await mock({ profile: 'zero' });
-    const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
-    const runDir = join(dir, 'run');
-    mkdirSync(runDir);
-    symlinkSync('/dev/full', join(runDir, name));
-    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--run-dir', runDir]);
-    expect(code).toBe(2);
-    expect(stderr).toContain(`--run-dir ${runDir}: the folder is not empty (it holds ${name})`);
-    expect(s.stats().requests.token.received).toBe(0);
-  });
+  it.each(['events.ndjson', 'summary.json.partial'])(
+    'refuses a --run-dir holding %s linked to /dev/full, before the token call',
+    async (name) => {
+      const s = await mock({ profile: 'zero' });
+      const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
+      const runDir = join(dir, 'run');
+      mkdirSync(runDir);
+      symlinkSync('/dev/full', join(runDir, name));
+      const { code, stderr } = await runMain([
+        'run',
+        '--no-charts',
+        file,
+        '--time-scale',
+        String(K),
+        '--run-dir',
+        runDir,
+      ]);
+      expect(code).toBe(2);
+      expect(stderr).toContain(`--run-dir ${runDir}: the folder is not empty (it holds ${name})`);
+      expect(s.stats().requests.token.received).toBe(0);
+    },
+  );
 
   it('refuses a --run-dir that already holds a finished run', async () => {
     const s = await mock();
@@ -170,7 +209,9 @@ describe('a loopback server that is not loadproof’s mock', () => {
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 3s, rpm: 300 }\n'));
     const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', '20', '--out', out]);
     expect(code).toBe(2);
-    expect(stderr).toContain("is not loadproof's mock (it has no /__mock/stats saying its time scale), so it runs in real time and can only be tested at time scale 1");
+    expect(stderr).toContain(
+      "is not loadproof's mock (it has no /__mock/stats saying its time scale), so it runs in real time and can only be tested at time scale 1",
+    );
     expect(s.counts.token + s.counts.identification).toBe(0);
     expect(existsSync(out) ? runFolders(out) : []).toEqual([]);
   });

@@ -8,12 +8,24 @@
  * One finished run and one set of shards are made once, against one mock, and copied for each case.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type MockServer, startMockServer } from '../../src/mock/index.js';
+
 import { CLAIM_MARKER } from '../../src/core/claim-folder.js';
+import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { claimRunFolder, releaseRunFolder } from '../../src/run-folder/write.js';
 import { type CliProcess, runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 
@@ -24,7 +36,8 @@ let RUN: string;
 /** The two shards of one plan, finished (never changed either). */
 let SHARDS: string[];
 
-const scenarioAt = (url: string, name: string): string => `name: ${name}\ndescription: evidence\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n  - { name: steady, duration: 10s, rpm: 120 }\n`;
+const scenarioAt = (url: string, name: string): string =>
+  `name: ${name}\ndescription: evidence\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n  - { name: steady, duration: 10s, rpm: 120 }\n`;
 const fresh = (): string => mkdtempSync(join(tmpdir(), 'loadproof-folder-'));
 const copy = (dir: string): string => {
   const to = join(fresh(), 'run');
@@ -46,7 +59,9 @@ const holdReached = (cli: CliProcess, text: string): Promise<string> =>
       seen += chunk;
       if (seen.includes(text)) resolve(seen);
     });
-    cli.child.on('exit', (code, signal) => reject(new Error(`exited (${code ?? signal}) before "${text}" on stderr: ${seen}`)));
+    cli.child.on('exit', (code, signal) =>
+      reject(new Error(`exited (${code ?? signal}) before "${text}" on stderr: ${seen}`)),
+    );
   });
 const readJson = (path: string): any => JSON.parse(readFileSync(path, 'utf8'));
 const sent = (): number => server.stats().requests.token.received + server.stats().requests.identification.received;
@@ -59,7 +74,26 @@ beforeAll(async () => {
   RUN = join(out, runFolders(out)[0]!);
   const shards = scenarioWorkspace(scenarioAt(server.url, 'sharded'));
   const startAt = new Date(Date.now() + 6000).toISOString();
-  const codes = await Promise.all([0, 1].map(async (i) => (await runMain(['run', '--no-charts', shards.file, '--shard', `${i}/2`, '--start-at', startAt, '--time-scale', String(K), '--out', shards.out])).code));
+  const codes = await Promise.all(
+    [0, 1].map(
+      async (i) =>
+        (
+          await runMain([
+            'run',
+            '--no-charts',
+            shards.file,
+            '--shard',
+            `${i}/2`,
+            '--start-at',
+            startAt,
+            '--time-scale',
+            String(K),
+            '--out',
+            shards.out,
+          ])
+        ).code,
+    ),
+  );
   // 4 when a busy machine made a shard late for its start (its requests unsent): finished shards all the same, which is what these cases need.
   for (const code of codes) expect([0, 4]).toContain(code);
   SHARDS = runFolders(shards.out)
@@ -79,7 +113,10 @@ describe('a link in a run folder is never followed out of it', () => {
     rmSync(join(dir, 'charts'), { recursive: true });
     symlinkSync(elsewhere, join(dir, 'charts'));
     const before = snapshot(dir);
-    for (const args of [['report', '--no-charts', dir], ['report', dir]]) {
+    for (const args of [
+      ['report', '--no-charts', dir],
+      ['report', dir],
+    ]) {
       const { code, stderr } = await runMain(args);
       expect(code, stderr).toBe(2);
       expect(stderr).toContain(`${join(dir, 'charts')}: a symbolic link`);
@@ -89,7 +126,17 @@ describe('a link in a run folder is never followed out of it', () => {
     }
   });
 
-  it.each(['events.ndjson', 'summary.json', 'run.json', 'manifest.json', 'scenario.yaml', 'report.md', 'report.html', 'junit.xml', 'charts/send-lag.png'])(
+  it.each([
+    'events.ndjson',
+    'summary.json',
+    'run.json',
+    'manifest.json',
+    'scenario.yaml',
+    'report.md',
+    'report.html',
+    'junit.xml',
+    'charts/send-lag.png',
+  ])(
     '%s linked to a copy of itself outside the folder: report, verify, compare and merge refuse it (exit 2, naming it)',
     async (file) => {
       const dir = copy(RUN);
@@ -99,7 +146,11 @@ describe('a link in a run folder is never followed out of it', () => {
       cpSync(path, outside);
       rmSync(path);
       symlinkSync(outside, path);
-      for (const args of [['report', dir], ['verify', dir], ['compare', RUN, dir]]) {
+      for (const args of [
+        ['report', dir],
+        ['verify', dir],
+        ['compare', RUN, dir],
+      ]) {
         const { code, stderr } = await runMain(args);
         expect(code, `${args[0]}: ${stderr}`).toBe(2);
         expect(stderr).toContain(path);
@@ -125,24 +176,30 @@ describe('a link in a run folder is never followed out of it', () => {
 });
 
 describe('--run-dir writes only into a folder made for it or empty', () => {
-  it.each(['scenario.yaml', 'report.md', 'report.html', 'junit.xml', 'run.json', 'manifest.json', 'notes.txt', 'charts/mine.png'])(
-    'run --run-dir into a folder holding %s: exit 2 before any traffic, the folder untouched',
-    async (file) => {
-      const dir = fresh();
-      mkdirSync(join(dir, 'charts'));
-      writeFileSync(join(dir, file), 'mine');
-      const before = snapshot(dir);
-      const { file: scenario } = scenarioWorkspace(scenarioAt(server.url, 'into'));
-      const sentBefore = sent();
-      for (const charts of [[], ['--no-charts']]) {
-        const { code, stderr } = await runMain(['run', scenario, ...charts, '--time-scale', String(K), '--run-dir', dir]);
-        expect(code, stderr).toBe(2);
-        expect(stderr).toContain(`--run-dir ${dir}: the folder is not empty`);
-      }
-      expect(sent()).toBe(sentBefore);
-      expect(snapshot(dir)).toEqual(before);
-    },
-  );
+  it.each([
+    'scenario.yaml',
+    'report.md',
+    'report.html',
+    'junit.xml',
+    'run.json',
+    'manifest.json',
+    'notes.txt',
+    'charts/mine.png',
+  ])('run --run-dir into a folder holding %s: exit 2 before any traffic, the folder untouched', async (file) => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'charts'));
+    writeFileSync(join(dir, file), 'mine');
+    const before = snapshot(dir);
+    const { file: scenario } = scenarioWorkspace(scenarioAt(server.url, 'into'));
+    const sentBefore = sent();
+    for (const charts of [[], ['--no-charts']]) {
+      const { code, stderr } = await runMain(['run', scenario, ...charts, '--time-scale', String(K), '--run-dir', dir]);
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(`--run-dir ${dir}: the folder is not empty`);
+    }
+    expect(sent()).toBe(sentBefore);
+    expect(snapshot(dir)).toEqual(before);
+  });
 
   it('run --run-dir into an empty folder the user made: the run goes there', async () => {
     const dir = fresh();
@@ -154,7 +211,8 @@ describe('--run-dir writes only into a folder made for it or empty', () => {
 
   it('merge --run-dir into a folder holding files of the user: exit 2, the folder and the shards untouched', async () => {
     const dir = fresh();
-    for (const file of ['scenario.yaml', 'scenario.json', 'run.json', 'report.md']) writeFileSync(join(dir, file), 'mine');
+    for (const file of ['scenario.yaml', 'scenario.json', 'run.json', 'report.md'])
+      writeFileSync(join(dir, file), 'mine');
     const before = snapshot(dir);
     const shards = SHARDS.map(snapshot);
     const { code, stderr } = await runMain(['merge', ...SHARDS, '--no-charts', '--run-dir', dir]);
@@ -224,7 +282,9 @@ describe('a --run-dir claimed by another command', () => {
     expect([0, 1, 4, 5], merge.stderr).toContain(merge.code);
     for (const dir of [ran, merged]) {
       expect(readdirSync(dir)).not.toContain(CLAIM_MARKER);
-      expect(readJson(join(dir, 'manifest.json')).files.map((f: { file: string }) => f.file)).not.toContain(CLAIM_MARKER);
+      expect(readJson(join(dir, 'manifest.json')).files.map((f: { file: string }) => f.file)).not.toContain(
+        CLAIM_MARKER,
+      );
       expect((await runMain(['verify', dir])).code).toBe(0);
     }
   });
@@ -252,10 +312,16 @@ describe('a shard whose history says it changed after its run is refused', () =>
 
   it.each([
     { what: 'its manifest deleted', change: (dir: string) => rmSync(join(dir, 'manifest.json')) },
-    { what: 'its manifest replaced by garbage', change: (dir: string) => writeFileSync(join(dir, 'manifest.json'), '{"schemaVersion":1,"files":[null]}') },
+    {
+      what: 'its manifest replaced by garbage',
+      change: (dir: string) => writeFileSync(join(dir, 'manifest.json'), '{"schemaVersion":1,"files":[null]}'),
+    },
   ])('events edited, $what, then `report`: merge refuses it', async ({ change }) => {
     const shard = copy(SHARDS[1]!);
-    writeFileSync(join(shard, 'events.ndjson'), readFileSync(join(shard, 'events.ndjson'), 'utf8').replace(/"latencyMs":[0-9.]+/, '"latencyMs":9000'));
+    writeFileSync(
+      join(shard, 'events.ndjson'),
+      readFileSync(join(shard, 'events.ndjson'), 'utf8').replace(/"latencyMs":[0-9.]+/, '"latencyMs":9000'),
+    );
     change(shard);
     const reported = await runMain(['report', '--no-charts', shard]);
     expect(reported.stderr).not.toContain('internal error');
@@ -291,14 +357,29 @@ describe('hostile files inside a folder', () => {
   });
 
   it.each([
-    { what: 'one line past the line bound (no newline)', text: () => 'x'.repeat(64 * 1024 + 1), message: 'events.ndjson line 1: longer than 65536 bytes' },
-    { what: 'a good line, then one past the bound', text: (lines: string[]) => `${lines[0]}\n${'{'.repeat(64 * 1024 + 1)}\n`, message: 'events.ndjson line 2: longer than 65536 bytes' },
-    { what: 'more bytes than the plan can have', text: (lines: string[]) => '\n'.repeat((lines.length + 1) * (64 * 1024 + 1) + 1), message: 'expected at most' },
+    {
+      what: 'one line past the line bound (no newline)',
+      text: () => 'x'.repeat(64 * 1024 + 1),
+      message: 'events.ndjson line 1: longer than 65536 bytes',
+    },
+    {
+      what: 'a good line, then one past the bound',
+      text: (lines: string[]) => `${lines[0]}\n${'{'.repeat(64 * 1024 + 1)}\n`,
+      message: 'events.ndjson line 2: longer than 65536 bytes',
+    },
+    {
+      what: 'more bytes than the plan can have',
+      text: (lines: string[]) => '\n'.repeat((lines.length + 1) * (64 * 1024 + 1) + 1),
+      message: 'expected at most',
+    },
   ])('events.ndjson with $what: exit 2 naming the file and line, no stack', async ({ text, message }) => {
     const dir = copy(RUN);
     const lines = readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean);
     writeFileSync(join(dir, 'events.ndjson'), text(lines));
-    for (const args of [['report', dir], ['compare', RUN, dir]]) {
+    for (const args of [
+      ['report', dir],
+      ['compare', RUN, dir],
+    ]) {
       const { code, stderr } = await runMain(args);
       expect(code, stderr).toBe(2);
       expect(stderr).toContain(message);
@@ -307,9 +388,21 @@ describe('hostile files inside a folder', () => {
   });
 
   it.each([
-    { what: 'a negative latency', edit: (e: any) => (e.latencyMs = -5), message: 'latencyMs: -5, expected a number ≥ 0' },
-    { what: 'an end before its request was due', edit: (e: any) => (e.endAtMs = e.intendedAtMs - 1), message: 'endAtMs:' },
-    { what: 'a try that ends before it is sent', edit: (e: any) => (e.tries[0].endAtMs = e.tries[0].sentAtMs - 1), message: 'tries:' },
+    {
+      what: 'a negative latency',
+      edit: (e: any) => (e.latencyMs = -5),
+      message: 'latencyMs: -5, expected a number ≥ 0',
+    },
+    {
+      what: 'an end before its request was due',
+      edit: (e: any) => (e.endAtMs = e.intendedAtMs - 1),
+      message: 'endAtMs:',
+    },
+    {
+      what: 'a try that ends before it is sent',
+      edit: (e: any) => (e.tries[0].endAtMs = e.tries[0].sentAtMs - 1),
+      message: 'tries:',
+    },
   ])('an event with $what: exit 2 naming the line', async ({ edit, message }) => {
     const dir = copy(RUN);
     const lines = readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean);
@@ -334,28 +427,37 @@ describe('hostile files inside a folder', () => {
     { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = 'garbage!!') },
     { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = 'AAAA') },
     { field: 'end.tokenLatency', edit: (r: any) => (r.end.tokenLatency = '') },
-  ])('run.json with a bad $field: report, compare and merge refuse it naming the field (exit 2), no TypeError', async ({ field, edit }) => {
-    const dir = copy(RUN);
-    const run = readJson(join(dir, 'run.json'));
-    edit(run);
-    writeFileSync(join(dir, 'run.json'), JSON.stringify(run));
-    for (const args of [['report', dir], ['compare', RUN, dir]]) {
-      const { code, stderr } = await runMain(args);
-      expect(code, stderr).toBe(2);
-      expect(stderr).toContain(`${join(dir, 'run.json')}: ${field}`);
-    }
-    const shard = copy(SHARDS[1]!);
-    const shardRun = readJson(join(shard, 'run.json'));
-    edit(shardRun);
-    writeFileSync(join(shard, 'run.json'), JSON.stringify(shardRun));
-    const merged = await runMain(['merge', SHARDS[0]!, shard, '--out', fresh()]);
-    expect(merged.code, merged.stderr).toBe(2);
-    expect(merged.stderr).toContain(field);
-  });
+  ])(
+    'run.json with a bad $field: report, compare and merge refuse it naming the field (exit 2), no TypeError',
+    async ({ field, edit }) => {
+      const dir = copy(RUN);
+      const run = readJson(join(dir, 'run.json'));
+      edit(run);
+      writeFileSync(join(dir, 'run.json'), JSON.stringify(run));
+      for (const args of [
+        ['report', dir],
+        ['compare', RUN, dir],
+      ]) {
+        const { code, stderr } = await runMain(args);
+        expect(code, stderr).toBe(2);
+        expect(stderr).toContain(`${join(dir, 'run.json')}: ${field}`);
+      }
+      const shard = copy(SHARDS[1]!);
+      const shardRun = readJson(join(shard, 'run.json'));
+      edit(shardRun);
+      writeFileSync(join(shard, 'run.json'), JSON.stringify(shardRun));
+      const merged = await runMain(['merge', SHARDS[0]!, shard, '--out', fresh()]);
+      expect(merged.code, merged.stderr).toBe(2);
+      expect(merged.stderr).toContain(field);
+    },
+  );
 
   it('manifest.json whose files[] holds null: verify says it is not a manifest (exit 2), report judges the folder and records it', async () => {
     const dir = copy(RUN);
-    writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ ...readJson(join(dir, 'manifest.json')), files: [null] }));
+    writeFileSync(
+      join(dir, 'manifest.json'),
+      JSON.stringify({ ...readJson(join(dir, 'manifest.json')), files: [null] }),
+    );
     const verified = await runMain(['verify', dir]);
     expect(verified.code, verified.stderr).toBe(2);
     expect(verified.stderr).toContain('files.0');
@@ -366,25 +468,32 @@ describe('hostile files inside a folder', () => {
 });
 
 describe('a signal during merge or report leaves a complete folder or none', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s during merge, before the merged folder is whole: exit 130 and no merged folder', async (signal) => {
-    const out = fresh();
-    const cli = startCli(['merge', ...SHARDS, '--no-charts', '--out', out], { LOADPROOF_TEST_HOLD: 'merge:before-commit' });
-    let stderr = '';
-    cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
-    // Waited for on the line itself (bounded by the child's own limit), and asserted: a signal sent before the
-    // handlers are installed would end the child with no exit code at all.
-    expect(await holdReached(cli, 'test hold: merge:before-commit')).toContain('test hold: merge:before-commit');
-    // Whole by now, but not yet in place.
-    expect(readdirSync(out).filter((f) => !f.startsWith('.'))).toEqual([expect.stringMatching(/sharded-merged$/)]);
-    cli.child.kill(signal);
-    const { code } = await cli.exited;
-    expect(code, stderr).toBe(130);
-    expect(readdirSync(out)).toEqual([]);
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s during merge, before the merged folder is whole: exit 130 and no merged folder',
+    async (signal) => {
+      const out = fresh();
+      const cli = startCli(['merge', ...SHARDS, '--no-charts', '--out', out], {
+        LOADPROOF_TEST_HOLD: 'merge:before-commit',
+      });
+      let stderr = '';
+      cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
+      // Waited for on the line itself (bounded by the child's own limit), and asserted: a signal sent before the
+      // handlers are installed would end the child with no exit code at all.
+      expect(await holdReached(cli, 'test hold: merge:before-commit')).toContain('test hold: merge:before-commit');
+      // Whole by now, but not yet in place.
+      expect(readdirSync(out).filter((f) => !f.startsWith('.'))).toEqual([expect.stringMatching(/sharded-merged$/)]);
+      cli.child.kill(signal);
+      const { code } = await cli.exited;
+      expect(code, stderr).toBe(130);
+      expect(readdirSync(out)).toEqual([]);
+    },
+  );
 
   it('SIGTERM during merge --run-dir into an empty folder: exit 130, and the folder as empty as it was', async () => {
     const dir = fresh();
-    const cli = startCli(['merge', ...SHARDS, '--no-charts', '--run-dir', dir], { LOADPROOF_TEST_HOLD: 'merge:before-commit' });
+    const cli = startCli(['merge', ...SHARDS, '--no-charts', '--run-dir', dir], {
+      LOADPROOF_TEST_HOLD: 'merge:before-commit',
+    });
     let stderr = '';
     cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
     // Waited for on the line itself (bounded by the child's own limit), and asserted: a signal sent before the
@@ -396,18 +505,21 @@ describe('a signal during merge or report leaves a complete folder or none', () 
     expect(readdirSync(join(dir, '..')).filter((f) => f.startsWith(`.${basename(dir)}.merging-`))).toEqual([]);
   });
 
-  it.each(['SIGTERM', 'SIGINT'] as const)('%s during report, before it writes: exit 130 and the folder byte for byte as it was', async (signal) => {
-    const dir = copy(RUN);
-    const before = snapshot(dir);
-    const cli = startCli(['report', dir], { LOADPROOF_TEST_HOLD: 'report:before-writing' });
-    let stderr = '';
-    cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
-    // Waited for on the line itself (bounded by the child's own limit), and asserted: a signal sent before the
-    // handlers are installed would end the child with no exit code at all.
-    expect(await holdReached(cli, 'test hold: report:before-writing')).toContain('test hold: report:before-writing');
-    cli.child.kill(signal);
-    expect((await cli.exited).code, stderr).toBe(130);
-    expect(snapshot(dir)).toEqual(before);
-    expect((await runMain(['verify', dir])).code).toBe(0);
-  });
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    '%s during report, before it writes: exit 130 and the folder byte for byte as it was',
+    async (signal) => {
+      const dir = copy(RUN);
+      const before = snapshot(dir);
+      const cli = startCli(['report', dir], { LOADPROOF_TEST_HOLD: 'report:before-writing' });
+      let stderr = '';
+      cli.child.stderr.on('data', (chunk: string) => (stderr += chunk));
+      // Waited for on the line itself (bounded by the child's own limit), and asserted: a signal sent before the
+      // handlers are installed would end the child with no exit code at all.
+      expect(await holdReached(cli, 'test hold: report:before-writing')).toContain('test hold: report:before-writing');
+      cli.child.kill(signal);
+      expect((await cli.exited).code, stderr).toBe(130);
+      expect(snapshot(dir)).toEqual(before);
+      expect((await runMain(['verify', dir])).code).toBe(0);
+    },
+  );
 });

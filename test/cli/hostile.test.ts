@@ -12,11 +12,13 @@
  * SPAWNED are also run as real child processes, so the end-to-end exit code, the real stderr and the
  * absence of a stack are checked on a process too; both must give the same outcome.
  */
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { runCli, runMain } from '../helpers/cli.js';
 
@@ -45,9 +47,15 @@ const EXPECT: Readonly<Record<string, readonly string[]>> = {
   'json-syntax-truncated.json': ['(file): not valid JSON at line 1, column', '(end of file)'],
   'json-top-level-list.json': ['(top level): expected a mapping of fields, got [{"name":"h"}]'],
   'json-proto-byphase.json': ['thresholds.byPhase.__proto__: no phase is named "__proto__"'],
-  'json-huge-number.json': ['phases[0].rpm: expected a decimal number, digits with at most one decimal point (no hex, octal, exponent, + sign or bare point), got 1e400'],
-  'json-secret-env-name.json': ['target.credentials.clientSecretEnv: not a variable name (expected letters, digits and _, not starting with a digit; value not shown)'],
-  'json-deep-nesting.json': ['(file): expected at most 64 levels of nesting (lists and mappings inside one another), got more under description2'],
+  'json-huge-number.json': [
+    'phases[0].rpm: expected a decimal number, digits with at most one decimal point (no hex, octal, exponent, + sign or bare point), got 1e400',
+  ],
+  'json-secret-env-name.json': [
+    'target.credentials.clientSecretEnv: not a variable name (expected letters, digits and _, not starting with a digit; value not shown)',
+  ],
+  'json-deep-nesting.json': [
+    '(file): expected at most 64 levels of nesting (lists and mappings inside one another), got more under description2',
+  ],
 };
 
 interface Outcome {
@@ -73,7 +81,8 @@ function commentExpectations(text: string): string[] {
   return out;
 }
 
-const totalRequests = (server: MockServer): number => Object.values(server.stats().requests).reduce((sum, e) => sum + e.received, 0);
+const totalRequests = (server: MockServer): number =>
+  Object.values(server.stats().requests).reduce((sum, e) => sum + e.received, 0);
 
 let server: MockServer;
 let work: string;
@@ -98,17 +107,36 @@ beforeAll(async () => {
   const huge = join(work, 'huge.yaml');
   const head = `name: huge\ndescription: d\ntarget: { environment: mock, baseUrl: "${server.url}" }\nphases: [{ name: a, duration: 1s, rpm: 60 }]\n`;
   writeFileSync(huge, `${head}# ${'x'.repeat(1024 * 1024 + 1 - head.length - 3)}\n`);
-  fileCases.push({ name: 'huge.yaml (generated, 1 MiB + 1 byte)', args: ['run', huge, '--out', out], expect: ['(file): expected at most 1 MiB (1048576 bytes), got 1048577 bytes'] });
+  fileCases.push({
+    name: 'huge.yaml (generated, 1 MiB + 1 byte)',
+    args: ['run', huge, '--out', out],
+    expect: ['(file): expected at most 1 MiB (1048576 bytes), got 1048577 bytes'],
+  });
 
   // A valid scenario, so that only the flag is wrong.
   const valid = join(work, 'valid.yaml');
-  writeFileSync(valid, `name: valid\ndescription: d\ntarget: { environment: mock, baseUrl: "${server.url}" }\nphases: [{ name: a, duration: 2s, rpm: 60 }]\nthresholds: { documentedTargets: false }\n`);
+  writeFileSync(
+    valid,
+    `name: valid\ndescription: d\ntarget: { environment: mock, baseUrl: "${server.url}" }\nphases: [{ name: a, duration: 2s, rpm: 60 }]\nthresholds: { documentedTargets: false }\n`,
+  );
   for (const { command, k } of TIME_SCALES) {
     const args = command === 'run' ? ['run', valid, '--out', out] : command === 'plan' ? ['plan', valid] : ['mock'];
-    flagCases.push({ name: `${command} --time-scale ${k}`, args: [...args, '--time-scale', k], expect: [`--time-scale: expected a number from 1 to 1000, got ${k}`] });
+    flagCases.push({
+      name: `${command} --time-scale ${k}`,
+      args: [...args, '--time-scale', k],
+      expect: [`--time-scale: expected a number from 1 to 1000, got ${k}`],
+    });
   }
-  flagCases.push({ name: 'plan --at …+24:00', args: ['plan', valid, '--at', '2026-12-01T09:00:00+24:00'], expect: ['--at: expected a zone offset from -23:59 to +23:59, got "2026-12-01T09:00:00+24:00"'] });
-  flagCases.push({ name: 'plan --at 0000-01-01', args: ['plan', valid, '--at', '0000-01-01'], expect: ['--at: expected a year from 1970 to 9999, got "0000-01-01"'] });
+  flagCases.push({
+    name: 'plan --at …+24:00',
+    args: ['plan', valid, '--at', '2026-12-01T09:00:00+24:00'],
+    expect: ['--at: expected a zone offset from -23:59 to +23:59, got "2026-12-01T09:00:00+24:00"'],
+  });
+  flagCases.push({
+    name: 'plan --at 0000-01-01',
+    args: ['plan', valid, '--at', '0000-01-01'],
+    expect: ['--at: expected a year from 1970 to 9999, got "0000-01-01"'],
+  });
 
   const all = [...fileCases, ...flagCases];
   for (const c of all) outcomes.set(c.name, await runMain(c.args));
@@ -140,28 +168,36 @@ describe('hostile scenario files', () => {
     for (const name of Object.keys(EXPECT)) expect(readdirSync(FIXTURES)).toContain(name);
   });
 
-  it.each(readdirSync(FIXTURES).sort().concat('huge.yaml (generated, 1 MiB + 1 byte)'))('refuses %s: exit 2, the field and the bound named, no stack, no secret', (name) => {
-    expectRefused(fileCases.find((c) => c.name === name)!);
-  });
-});
-
-describe('hostile flags', () => {
-  it.each(TIME_SCALES.map(({ command, k }) => `${command} --time-scale ${k}`).concat('plan --at …+24:00', 'plan --at 0000-01-01'))(
-    'refuses %s: exit 2, the flag and the bound named, no stack',
+  it.each(readdirSync(FIXTURES).sort().concat('huge.yaml (generated, 1 MiB + 1 byte)'))(
+    'refuses %s: exit 2, the field and the bound named, no stack, no secret',
     (name) => {
-      expectRefused(flagCases.find((c) => c.name === name)!);
+      expectRefused(fileCases.find((c) => c.name === name)!);
     },
   );
 });
 
-describe('as a real process', () => {
-  it.each(SPAWNED)('refuses %s in a child process as in-process: exit 2, the same stderr, nothing on stdout', (name) => {
-    const c = [...fileCases, ...flagCases].find((x) => x.name === name)!;
-    const child = spawned.get(name)!;
-    expectRefused(c, child);
-    expect(child.stdout).toBe('');
-    expect(child.stderr).toBe(outcomes.get(name)!.stderr);
+describe('hostile flags', () => {
+  it.each(
+    TIME_SCALES.map(({ command, k }) => `${command} --time-scale ${k}`).concat(
+      'plan --at …+24:00',
+      'plan --at 0000-01-01',
+    ),
+  )('refuses %s: exit 2, the flag and the bound named, no stack', (name) => {
+    expectRefused(flagCases.find((c) => c.name === name)!);
   });
+});
+
+describe('as a real process', () => {
+  it.each(SPAWNED)(
+    'refuses %s in a child process as in-process: exit 2, the same stderr, nothing on stdout',
+    (name) => {
+      const c = [...fileCases, ...flagCases].find((x) => x.name === name)!;
+      const child = spawned.get(name)!;
+      expectRefused(c, child);
+      expect(child.stdout).toBe('');
+      expect(child.stderr).toBe(outcomes.get(name)!.stderr);
+    },
+  );
 });
 
 describe('nothing was sent', () => {

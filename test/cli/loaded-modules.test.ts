@@ -9,7 +9,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
+
 import { runCli, scenarioWorkspace } from '../helpers/cli.js';
 import { serversFor } from '../helpers/servers.js';
 
@@ -21,12 +23,21 @@ function moduleTrace(dir: string): { env: Record<string, string>; loaded: () => 
   const hooks = join(dir, 'hooks.mjs');
   const preload = join(dir, 'preload.mjs');
   writeFileSync(list, '');
-  writeFileSync(hooks, `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const r = await next(specifier, context);\n  appendFileSync(${JSON.stringify(list)}, r.url + '\\n');\n  return r;\n}\n`);
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';\nexport async function resolve(specifier, context, next) {\n  const r = await next(specifier, context);\n  appendFileSync(${JSON.stringify(list)}, r.url + '\\n');\n  return r;\n}\n`,
+  );
   writeFileSync(
     preload,
     `import { register, createRequire } from 'node:module';\nimport { appendFileSync } from 'node:fs';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\nconst require = createRequire(import.meta.url);\nprocess.on('exit', () => appendFileSync(${JSON.stringify(list)}, Object.keys(require.cache).map((f) => 'file://' + f + '\\n').join('')));\n`,
   );
-  return { env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` }, loaded: () => readFileSync(list, 'utf8').split('\n').filter((l) => l !== '') };
+  return {
+    env: { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` },
+    loaded: () =>
+      readFileSync(list, 'utf8')
+        .split('\n')
+        .filter((l) => l !== ''),
+  };
 }
 
 describe('what a run loads', () => {
@@ -45,7 +56,9 @@ describe('what a run loads', () => {
     expect(loaded.some((u) => u.includes('/node_modules/hdr-histogram-js/'))).toBe(true);
     expect(loaded.filter((u) => u.includes('/node_modules/undici/'))).toEqual([]);
     expect(loaded.filter((u) => /\/dist\/mock\/(server|gateway|fleet|routes\/)/.test(u))).toEqual([]);
-    expect(loaded.filter((u) => /\/node_modules\/(hdr-histogram-js\/dist\/wasm\/|@assemblyscript\/)/.test(u))).toEqual([]);
+    expect(loaded.filter((u) => /\/node_modules\/(hdr-histogram-js\/dist\/wasm\/|@assemblyscript\/)/.test(u))).toEqual(
+      [],
+    );
     expect(m.stats().requests.identification.received).toBe(10);
   });
 });

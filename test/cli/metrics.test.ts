@@ -6,8 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import parse from 'parse-prometheus-text-format';
 import { describe, expect, it } from 'vitest';
+
 import { runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 
 const scrape = async (url: string, accept?: string): Promise<{ type: string | null; text: string }> => {
@@ -23,8 +25,14 @@ const total = (f: ReturnType<typeof family>): number => f.metrics.reduce((n, m) 
 
 describe('run --metrics-port', () => {
   it('serves the run as it goes, in the Prometheus text format and OpenMetrics, and agrees with summary.json', async () => {
-    const { file, out } = scenarioWorkspace('name: watched\ndescription: scraped\ntarget: { environment: mock, profile: zero }\nphases:\n  - { name: steady, duration: 1m, rpm: 120 }\n');
-    const cli = startCli(['run', '--no-charts', file, '--time-scale', '20', '--metrics-port', '0', '--out', out], {}, 60_000);
+    const { file, out } = scenarioWorkspace(
+      'name: watched\ndescription: scraped\ntarget: { environment: mock, profile: zero }\nphases:\n  - { name: steady, duration: 1m, rpm: 120 }\n',
+    );
+    const cli = startCli(
+      ['run', '--no-charts', file, '--time-scale', '20', '--metrics-port', '0', '--out', out],
+      {},
+      60_000,
+    );
     let stderr = '';
     const url = await new Promise<string>((resolve, reject) => {
       cli.child.stderr.on('data', (chunk: string) => {
@@ -54,7 +62,12 @@ describe('run --metrics-port', () => {
     for (const parsed of scrapes) {
       expect(family(parsed, 'loadproof_requests_total').type).toBe('COUNTER');
       expect(family(parsed, 'loadproof_requests_in_flight').type).toBe('GAUGE');
-      expect(family(parsed, 'loadproof_run_info').metrics[0]!.labels).toEqual({ scenario: 'watched', environment: 'mock', time_scale: '20', shard: '' });
+      expect(family(parsed, 'loadproof_run_info').metrics[0]!.labels).toEqual({
+        scenario: 'watched',
+        environment: 'mock',
+        time_scale: '20',
+        shard: '',
+      });
       // Offered: the plan's 120 rpm; due ≥ known fates, the rest in flight.
       expect(Number(family(parsed, 'loadproof_offered_requests_per_minute').metrics[0]!.value)).toBe(120);
       const due = Number(family(parsed, 'loadproof_arrivals_due_total').metrics[0]!.value);
@@ -65,11 +78,15 @@ describe('run --metrics-port', () => {
       expect(latency.type).toBe('HISTOGRAM');
       const h = latency.metrics[0]!;
       // In bound order (an object's integer-like keys come first whatever their place), counts only go up.
-      const buckets = Object.entries(h.buckets!).sort(([a], [b]) => (a === '+Inf' ? Infinity : Number(a)) - (b === '+Inf' ? Infinity : Number(b))).map(([, v]) => Number(v));
+      const buckets = Object.entries(h.buckets!)
+        .sort(([a], [b]) => (a === '+Inf' ? Infinity : Number(a)) - (b === '+Inf' ? Infinity : Number(b)))
+        .map(([, v]) => Number(v));
       expect(buckets.length).toBe(17);
       expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
       expect(Number(h.buckets!['+Inf'])).toBe(Number(h.count));
-      expect(Number(h.count)).toBe(Number(family(parsed, 'loadproof_responses_total').metrics.find((m) => m.labels!.status === '200')!.value));
+      expect(Number(h.count)).toBe(
+        Number(family(parsed, 'loadproof_responses_total').metrics.find((m) => m.labels!.status === '200')!.value),
+      );
       expect(family(parsed, 'loadproof_send_lag_seconds').type).toBe('HISTOGRAM');
     }
     // Counters only go up between scrapes.
@@ -88,7 +105,11 @@ describe('run --metrics-port', () => {
     const [folder] = runFolders(out);
     const summary = JSON.parse(readFileSync(join(out, folder!, 'summary.json'), 'utf8'));
     expect(counts.at(-1)!).toBeLessThanOrEqual(summary.counts.planned);
-    expect(Number(family(scrapes.at(-1)!, 'loadproof_responses_total').metrics.find((m) => m.labels!.status === '200')!.value)).toBeLessThanOrEqual(summary.overall.outcomes.ok);
+    expect(
+      Number(
+        family(scrapes.at(-1)!, 'loadproof_responses_total').metrics.find((m) => m.labels!.status === '200')!.value,
+      ),
+    ).toBeLessThanOrEqual(summary.overall.outcomes.ok);
     // Gone with the run: nothing keeps listening.
     await expect(fetch(url)).rejects.toThrow();
   });
@@ -99,7 +120,9 @@ describe('run --metrics-port', () => {
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const port = (taken.address() as { port: number }).port;
     try {
-      const { file, out } = scenarioWorkspace('name: w\ndescription: d\ntarget: { environment: mock }\nphases:\n  - { name: a, duration: 10s, rpm: 60 }\n');
+      const { file, out } = scenarioWorkspace(
+        'name: w\ndescription: d\ntarget: { environment: mock }\nphases:\n  - { name: a, duration: 10s, rpm: 60 }\n',
+      );
       const { code, stderr } = await runMain(['run', file, '--out', out, '--metrics-port', String(port)]);
       expect(code).toBe(2);
       expect(stderr).toContain(`--metrics-port ${port}: cannot listen on 127.0.0.1 (EADDRINUSE)`);
@@ -113,7 +136,9 @@ describe('run --metrics-port', () => {
     ['a port out of range', ['--metrics-port', '70000'], '--metrics-port: expected a port from 0 to 65535, got 70000'],
     ['a port without its value', ['--metrics-port'], 'Not enough arguments following: metrics-port'],
   ])('refuses %s with exit 2 and sends nothing', async (_what, args, message) => {
-    const { file, out } = scenarioWorkspace('name: w\ndescription: d\ntarget: { environment: mock }\nphases:\n  - { name: a, duration: 10s, rpm: 60 }\n');
+    const { file, out } = scenarioWorkspace(
+      'name: w\ndescription: d\ntarget: { environment: mock }\nphases:\n  - { name: a, duration: 10s, rpm: 60 }\n',
+    );
     const { code, stderr } = await runMain(['run', file, '--out', out, ...args]);
     expect(code).toBe(2);
     expect(stderr).toContain(message);

@@ -1,13 +1,26 @@
 /** `loadproof mock` as a child process: the JSON line, real calls, clean shutdown, bad input. */
 import { createServer } from 'node:net';
+
 import { describe, expect, it } from 'vitest';
+
 import { API_PATHS } from '../../src/spec/index.js';
 import { runCli, runMain, startCli } from '../helpers/cli.js';
 import { bearer, call, postJson } from '../helpers/http.js';
 
 describe('loadproof mock', () => {
   it('prints one JSON line once listening, serves the API, and closes cleanly on SIGTERM', async () => {
-    const cli = startCli(['mock', '--port', '0', '--json', '--profile', 'tight', '--time-scale', '10', '--client-secret', 'cli-test-secret']);
+    const cli = startCli([
+      'mock',
+      '--port',
+      '0',
+      '--json',
+      '--profile',
+      'tight',
+      '--time-scale',
+      '10',
+      '--client-secret',
+      'cli-test-secret',
+    ]);
     const info = JSON.parse(await cli.firstLine);
     expect(info).toEqual({
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
@@ -17,13 +30,26 @@ describe('loadproof mock', () => {
       profile: 'tight',
       timeScale: 10,
     });
-    const token = await postJson(info.url + API_PATHS.token, { client_id: info.clientId, client_secret: info.clientSecret, audience: info.audience, grant_type: 'client_credentials' });
+    const token = await postJson(info.url + API_PATHS.token, {
+      client_id: info.clientId,
+      client_secret: info.clientSecret,
+      audience: info.audience,
+      grant_type: 'client_credentials',
+    });
     expect(token.status).toBe(200);
-    const found = await postJson(info.url + API_PATHS.identification, { text: 'Seen Mary Lee on 01/02/2026.' }, bearer(token.json.access_token));
+    const found = await postJson(
+      info.url + API_PATHS.identification,
+      { text: 'Seen Mary Lee on 01/02/2026.' },
+      bearer(token.json.access_token),
+    );
     expect(found.status).toBe(200);
     expect(found.json.entities).toHaveLength(2);
     const stats = await call(`${info.url}/__mock/stats`);
-    expect(stats.json).toMatchObject({ profile: 'tight', timeScale: 10, identification: { limits: { maxInFlight: 16 } } });
+    expect(stats.json).toMatchObject({
+      profile: 'tight',
+      timeScale: 10,
+      identification: { limits: { maxInFlight: 16 } },
+    });
     cli.child.kill('SIGTERM');
     const { code, stdout, stderr } = await cli.exited;
     expect(code).toBe(0);

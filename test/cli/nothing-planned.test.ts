@@ -6,10 +6,12 @@
  */
 import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
-import { runMain, runFolders, scenarioWorkspace, startCli } from '../helpers/cli.js';
+
+import { runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 import { serversFor } from '../helpers/servers.js';
 
 const { stub } = serversFor(1);
@@ -18,9 +20,20 @@ const scenarioAt = (url: string, phases: string, extra = ''): string =>
   `name: nothing\ndescription: a plan of nothing\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n${phases}${extra}`;
 
 const EMPTY_PLANS: Record<string, { phases: string; extra?: string; named: string[] }> = {
-  'a mistyped rate (rpm: 0.0000000001)': { phases: '  - { name: steady, duration: 30s, rpm: 0.0000000001 }\n', named: ['phase "steady" (30s at 0.0000000001 rpm)'] },
-  'a ramp of mistyped rates over two phases': { phases: '  - { name: up, duration: 1m, fromRpm: 0.0000000001, toRpm: 0.0000000002 }\n  - { name: hold, duration: 1m, rpm: 0.0000000001 }\n', named: ['phase "up" (1m at 0.0000000001 to 0.0000000002 rpm)', 'phase "hold" (1m at 0.0000000001 rpm)'] },
-  '1 rpm Poisson over 30 s that draws none (seed 2)': { phases: '  - { name: steady, duration: 30s, rpm: 1 }\n', extra: 'arrivals: { process: poisson, seed: 2 }\n', named: ['phase "steady" (30s at 1 rpm, Poisson arrivals of seed 2)'] },
+  'a mistyped rate (rpm: 0.0000000001)': {
+    phases: '  - { name: steady, duration: 30s, rpm: 0.0000000001 }\n',
+    named: ['phase "steady" (30s at 0.0000000001 rpm)'],
+  },
+  'a ramp of mistyped rates over two phases': {
+    phases:
+      '  - { name: up, duration: 1m, fromRpm: 0.0000000001, toRpm: 0.0000000002 }\n  - { name: hold, duration: 1m, rpm: 0.0000000001 }\n',
+    named: ['phase "up" (1m at 0.0000000001 to 0.0000000002 rpm)', 'phase "hold" (1m at 0.0000000001 rpm)'],
+  },
+  '1 rpm Poisson over 30 s that draws none (seed 2)': {
+    phases: '  - { name: steady, duration: 30s, rpm: 1 }\n',
+    extra: 'arrivals: { process: poisson, seed: 2 }\n',
+    named: ['phase "steady" (30s at 1 rpm, Poisson arrivals of seed 2)'],
+  },
 };
 
 describe('a plan with no request is refused', () => {
@@ -28,7 +41,10 @@ describe('a plan with no request is refused', () => {
     it(`${what}: plan and run exit 2, naming the phases, nothing sent`, async () => {
       const s = await stub();
       const { file, out } = scenarioWorkspace(scenarioAt(s.url, phases, extra));
-      for (const command of [['plan', file], ['run', '--no-charts', file, '--out', out]]) {
+      for (const command of [
+        ['plan', file],
+        ['run', '--no-charts', file, '--out', out],
+      ]) {
         const { code, stdout, stderr } = await runMain(command);
         expect(code, stdout + stderr).toBe(2);
         expect(stderr).toContain('phases: the plan holds no request');
@@ -53,7 +69,9 @@ describe('a run that measured nothing is never a pass', () => {
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary.counts).toMatchObject({ planned: 10, sent: 0, unsent: 10 });
     expect(summary.verdict.status).toBe('inconclusive');
-    expect(summary.verdict.reasons).toContain('phase steady: an answer measured: none of its 10 planned requests was answered (0 sent, 0 dropped, 10 unsent)');
+    expect(summary.verdict.reasons).toContain(
+      'phase steady: an answer measured: none of its 10 planned requests was answered (0 sent, 0 dropped, 10 unsent)',
+    );
     const again = await runMain(['report', dir, '--no-charts']);
     expect(again.stdout).not.toContain('PASS');
     expect(JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')).verdict.status).toBe('inconclusive');
@@ -66,7 +84,9 @@ describe('a run that measured nothing is never a pass', () => {
     const { code, stdout } = await runMain(['report', dir, '--no-charts']);
     expect(code).toBe(5);
     expect(stdout).not.toContain('PASS');
-    expect(stdout).toContain('phase steady: something measured: the plan held no request (it planned none): nothing was measured, so nothing can pass');
+    expect(stdout).toContain(
+      'phase steady: something measured: the plan held no request (it planned none): nothing was measured, so nothing can pass',
+    );
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary.verdict.status).toBe('inconclusive');
     expect(summary.phases[0].verdict).toBe('inconclusive');

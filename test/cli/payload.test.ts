@@ -5,7 +5,9 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
@@ -36,12 +38,20 @@ describe('run with payload', () => {
     expect(summary.counts.sent).toBe(30);
     expect(summary.overall.outcomes.ok + summary.overall.outcomes.http_429).toBe(30);
     expect(server.stats().requests.identification.received).toBe(30);
-    expect(summary.payload).toMatchObject({ source: 'files', texts: 30, empty: ['c.txt'], split: { maxTokens: 1024, margin: 0.1 } });
+    expect(summary.payload).toMatchObject({
+      source: 'files',
+      texts: 30,
+      empty: ['c.txt'],
+      split: { maxTokens: 1024, margin: 0.1 },
+    });
     expect(summary.payload.splitDocuments).toBeGreaterThan(0);
     expect(summary.payload.estimatedTokens.max).toBeLessThanOrEqual(921);
     const report = readFileSync(join(folder, 'report.md'), 'utf8');
-    expect(report).toMatch(/\| Texts sent \| 30 texts: \d+–\d+ characters \(mean \d+\), \d+–\d+ estimated tokens; from the user's texts in .*notes \(\d+ documents drawn; 1 empty, not sent\); \d+ documents? over 1024 tokens less 10 % split into pieces \|/);
-    for (const f of ['summary.json', 'report.md', 'run.json', 'events.ndjson']) expect(readFileSync(join(folder, f), 'utf8')).not.toContain('Mary Smith');
+    expect(report).toMatch(
+      /\| Texts sent \| 30 texts: \d+–\d+ characters \(mean \d+\), \d+–\d+ estimated tokens; from the user's texts in .*notes \(\d+ documents drawn; 1 empty, not sent\); \d+ documents? over 1024 tokens less 10 % split into pieces \|/,
+    );
+    for (const f of ['summary.json', 'report.md', 'run.json', 'events.ndjson'])
+      expect(readFileSync(join(folder, f), 'utf8')).not.toContain('Mary Smith');
   });
 
   it('refuses a bad source before anything is sent, naming the field, the line and what was expected', async () => {
@@ -50,13 +60,17 @@ describe('run with payload', () => {
     writeFileSync(join(dir, 'texts.ndjson'), '{"text":"ok"}\n{"text":null}\n');
     const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     expect(code).toBe(2);
-    expect(stderr).toContain('payload.source: texts.ndjson line 2: expected a JSON object with a string "text", got an object whose "text" is null');
+    expect(stderr).toContain(
+      'payload.source: texts.ndjson line 2: expected a JSON object with a string "text", got an object whose "text" is null',
+    );
     expect(existsSync(out)).toBe(false);
     expect(server.stats().requests.identification.received + server.stats().requests.token.received).toBe(0);
   });
 
   it('refuses length classes for texts it does not generate', async () => {
-    const { file, out } = scenarioWorkspace(scenario('http://127.0.0.1:9', '  source: notes\n  lengths: { long: 1 }\n'));
+    const { file, out } = scenarioWorkspace(
+      scenario('http://127.0.0.1:9', '  source: notes\n  lengths: { long: 1 }\n'),
+    );
     const { code, stderr } = await runMain(['run', '--no-charts', file, '--out', out]);
     expect(code).toBe(2);
     expect(stderr).toContain('payload.lengths: expected lengths and kinds only with source "generated"');

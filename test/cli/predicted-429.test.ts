@@ -5,7 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
+
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 // Limits as support might have set them (30 rpm sustained, 60 for 2 minutes: a bucket of 61), the scenario's own.
@@ -17,8 +19,12 @@ describe('the predicted 429 onset', () => {
     const ws = scenarioWorkspace(SCENARIO);
     const plan = await runMain(['plan', ws.file]);
     expect(plan.code).toBe(0);
-    expect(plan.stdout).toContain('Predicted 429s, from the limits raised by support (TIGHT-MOCK): a bucket of 61 tokens refilled at 30 rpm');
-    expect(plan.stdout).toMatch(/step-30 +none expected\n +step-45 +none expected\n +step-60 +none expected\n +step-75 +\d+ of 75 refused, the first at 3m\d/);
+    expect(plan.stdout).toContain(
+      'Predicted 429s, from the limits raised by support (TIGHT-MOCK): a bucket of 61 tokens refilled at 30 rpm',
+    );
+    expect(plan.stdout).toMatch(
+      /step-30 +none expected\n +step-45 +none expected\n +step-60 +none expected\n +step-75 +\d+ of 75 refused, the first at 3m\d/,
+    );
     expect(plan.stdout).toContain('→ the plan probes the limit: the first 429 is expected in step-75');
     const json = JSON.parse((await runMain(['plan', ws.file, '--json'])).stdout);
     const predicted = json.predicted429s.findIndex((p: { firstAtMs: number | null }) => p.firstAtMs !== null);
@@ -33,9 +39,23 @@ describe('the predicted 429 onset', () => {
   });
 
   it('a scenario that raises the sustained rate alone runs against the embedded mock (its burst at least the sustained rate)', async () => {
-    const ws = scenarioWorkspace('name: raised\ndescription: d\nphases: [{ name: a, duration: 30s, rpm: 300 }]\nlimits: { sustainedRpm: 400, reference: SUP-1 }\n');
-    const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', '120', '--mock-profile', 'tight', '--out', ws.out]);
-    expect(run.stderr).toContain("--mock-profile tight: its identification limits are replaced by the scenario's raised ones (400 rpm sustained, 400 for 5 min, 128 in flight)");
+    const ws = scenarioWorkspace(
+      'name: raised\ndescription: d\nphases: [{ name: a, duration: 30s, rpm: 300 }]\nlimits: { sustainedRpm: 400, reference: SUP-1 }\n',
+    );
+    const run = await runMain([
+      'run',
+      '--no-charts',
+      ws.file,
+      '--time-scale',
+      '120',
+      '--mock-profile',
+      'tight',
+      '--out',
+      ws.out,
+    ]);
+    expect(run.stderr).toContain(
+      "--mock-profile tight: its identification limits are replaced by the scenario's raised ones (400 rpm sustained, 400 for 5 min, 128 in flight)",
+    );
     // It runs (it used to exit 2: the mock refused a burst below the sustained rate). With burst = sustained the
     // bucket holds one token, so bunched arrivals may meet 429s: the verdict is whatever it is, not bad input.
     expect(run.code).not.toBe(2);

@@ -4,11 +4,13 @@
  * (`--time-scale 20 --time-scale 1` planned at 21). Every numeric option of every command is
  * enumerated from the CLI's own command table, so a new one is covered without a new test.
  */
-import yargs from 'yargs';
-import { describe, expect, it } from 'vitest';
-import { COMMANDS, cliParser } from '../../src/cli/main.js';
-import { runMain } from '../helpers/cli.js';
 import { fileURLToPath } from 'node:url';
+
+import { describe, expect, it } from 'vitest';
+import yargs from 'yargs';
+
+import { cliParser, COMMANDS } from '../../src/cli/main.js';
+import { runMain } from '../helpers/cli.js';
 
 const SUSTAINED = fileURLToPath(new URL('../../scenarios/sustained.yaml', import.meta.url));
 
@@ -33,7 +35,15 @@ async function parsed(usage: string, flags: string[]): Promise<Record<string, un
 describe('a repeated numeric flag takes its last value', () => {
   it('finds the numeric options of the commands', () => {
     const names = numericOptions.map((o) => `${o.command} --${o.option}`);
-    expect(names).toEqual(expect.arrayContaining(['run --time-scale', 'probe --max-rpm', 'deid --concurrency', 'mock --port', 'run --metrics-port']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'run --time-scale',
+        'probe --max-rpm',
+        'deid --concurrency',
+        'mock --port',
+        'run --metrics-port',
+      ]),
+    );
   });
 
   it.each(numericOptions)('$command --$option', async ({ usage, option }) => {
@@ -59,7 +69,10 @@ describe('a repeated numeric flag takes its last value', () => {
   });
 
   it('plans at the last --time-scale, end to end', async () => {
-    for (const flags of [['--time-scale', '20', '--time-scale', '1'], ['--time-scale', '3', '--time-scale', '1']]) {
+    for (const flags of [
+      ['--time-scale', '20', '--time-scale', '1'],
+      ['--time-scale', '3', '--time-scale', '1'],
+    ]) {
       const { code, stdout } = await runMain(['plan', SUSTAINED, ...flags]);
       expect(code).toBe(0);
       expect(stdout).toContain('Duration: 10m of model time\n');

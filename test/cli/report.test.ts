@@ -7,12 +7,23 @@
  * Runs a signal must end are child processes; the rest go through the built CLI's main()
  * in-process (runMain), and the first `report` runs as a child process too.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
-import { runCli, runMain, scenarioWorkspace, startCli, runFolders } from '../helpers/cli.js';
+import { runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 
 const K = 20;
 let server: MockServer | undefined;
@@ -37,7 +48,8 @@ const onlyFolder = (out: string): string => {
 
 const readJson = (path: string): any => JSON.parse(readFileSync(path, 'utf8'));
 const withoutReportedAt = ({ reportedAt: _, ...rest }: Record<string, unknown>): Record<string, unknown> => rest;
-const eventLines = (dir: string): string[] => readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean);
+const eventLines = (dir: string): string[] =>
+  readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean);
 
 async function until(condition: () => boolean, what: string, limitMs = 10_000): Promise<void> {
   const end = Date.now() + limitMs;
@@ -52,14 +64,28 @@ describe('loadproof report', () => {
     const s = await mock();
     // A failing threshold, so the verdict judged again is not a trivial pass.
     const { file, out } = scenarioWorkspace(
-      scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 100, warmup: 5s }\n  - { name: burst, duration: 30s, rpm: 200 }\n', 'thresholds:\n  all: ["p(50) < 100ms"]\n'),
+      scenarioAt(
+        s.url,
+        '  - { name: steady, duration: 30s, rpm: 100, warmup: 5s }\n  - { name: burst, duration: 30s, rpm: 200 }\n',
+        'thresholds:\n  all: ["p(50) < 100ms"]\n',
+      ),
     );
     const run = await runMain(['run', file, '--time-scale', String(K), '--out', out]);
     // A FAIL; or, when a busy machine made the generator late beyond its budget, inconclusive: either
     // way not a trivial pass, and what is judged again must come out the same.
     expect([1, 5]).toContain(run.code);
     const dir = onlyFolder(out);
-    expect(readdirSync(dir).sort()).toEqual(['charts', 'events.ndjson', 'junit.xml', 'manifest.json', 'report.html', 'report.md', 'run.json', 'scenario.yaml', 'summary.json']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'charts',
+      'events.ndjson',
+      'junit.xml',
+      'manifest.json',
+      'report.html',
+      'report.md',
+      'run.json',
+      'scenario.yaml',
+      'summary.json',
+    ]);
     expect(readFileSync(join(dir, 'scenario.yaml'), 'utf8')).toBe(readFileSync(file, 'utf8'));
     const first = readJson(join(dir, 'summary.json'));
     await server!.close();
@@ -71,13 +97,16 @@ describe('loadproof report', () => {
     const second = readJson(join(dir, 'summary.json'));
     expect(second.reportedAt).not.toBe(first.reportedAt);
     expect(withoutReportedAt(second)).toEqual(withoutReportedAt(first));
-    expect(first).toMatchObject({ partial: false, loadproofVersion: readJson('package.json').version, counts: { planned: 150, unrecorded: 0 } });
+    expect(first).toMatchObject({
+      partial: false,
+      loadproofVersion: readJson('package.json').version,
+      counts: { planned: 150, unrecorded: 0 },
+    });
     expect(first.planIdentity).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(first.judgedBy).toBe(first.loadproofVersion);
     expect(readJson(join(dir, 'run.json')).scenarioSha256).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
-
 
   it('--no-charts: the run draws no PNG and report.md says how to get them; report draws them later, and report --no-charts removes them', async () => {
     const s = await mock({ profile: 'zero' });
@@ -88,15 +117,27 @@ describe('loadproof report', () => {
     const pngs = (): string[] => (existsSync(join(dir, 'charts')) ? readdirSync(join(dir, 'charts')).sort() : []);
     const intact = async (): Promise<void> => expect((await runMain(['verify', dir])).code).toBe(0);
     expect(existsSync(join(dir, 'charts'))).toBe(false);
-    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('Not drawn as PNG files for this run (`--no-charts`)');
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(
+      'Not drawn as PNG files for this run (`--no-charts`)',
+    );
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).not.toContain('](charts/');
     // report.html draws its own charts from the data it carries, --no-charts or not.
     expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('id="chart-latency-over-time"');
     await intact();
 
     expect((await runMain(['report', dir])).code).toBe(run.code);
-    expect(pngs()).toEqual(['in-flight.png', 'latency-distribution.png', 'latency-over-time.png', 'rate-and-refusals.png', 'send-lag.png']);
-    expect(readFileSync(join(dir, 'charts', 'send-lag.png')).subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(pngs()).toEqual([
+      'in-flight.png',
+      'latency-distribution.png',
+      'latency-over-time.png',
+      'rate-and-refusals.png',
+      'send-lag.png',
+    ]);
+    expect(
+      readFileSync(join(dir, 'charts', 'send-lag.png'))
+        .subarray(1, 4)
+        .toString('latin1'),
+    ).toBe('PNG');
     expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain('](charts/send-lag.png)');
     await intact();
 
@@ -113,7 +154,14 @@ describe('loadproof report', () => {
     const s = await mock();
     const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: long, duration: 10m, rpm: 100 }\n'));
     const cli = startCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
-    await until(() => existsSync(out) && runFolders(out).length === 1 && existsSync(join(out, runFolders(out)[0]!, 'events.ndjson')) && eventLines(join(out, runFolders(out)[0]!)).length >= 20, '20 event lines');
+    await until(
+      () =>
+        existsSync(out) &&
+        runFolders(out).length === 1 &&
+        existsSync(join(out, runFolders(out)[0]!, 'events.ndjson')) &&
+        eventLines(join(out, runFolders(out)[0]!)).length >= 20,
+      '20 event lines',
+    );
     cli.child.kill('SIGKILL');
     await cli.exited;
     const dir = onlyFolder(out);
@@ -125,7 +173,12 @@ describe('loadproof report', () => {
     expect(stdout).toContain('STOPPED (PARTIAL)');
     const summary = readJson(join(dir, 'summary.json'));
     const lines = eventLines(dir).length;
-    expect(summary).toMatchObject({ partial: true, exitCode: 4, interrupted: true, stopped: { by: 'unknown', code: 'PARTIAL' } });
+    expect(summary).toMatchObject({
+      partial: true,
+      exitCode: 4,
+      interrupted: true,
+      stopped: { by: 'unknown', code: 'PARTIAL' },
+    });
     expect(summary.counts.planned).toBe(1000);
     expect(summary.counts.sent + summary.counts.dropped + summary.counts.unsent).toBe(lines);
     expect(summary.counts.unrecorded).toBe(1000 - lines);
@@ -134,7 +187,13 @@ describe('loadproof report', () => {
   it('gives a run stopped by a second Ctrl-C during the drain a partial summary', async () => {
     // Every answer is held 60 s (model), so the first Ctrl-C leaves a long drain for the second to cut.
     const s = await mock({ profile: 'zero', faults: { slowRate: 1, slowExtraMs: 60_000 } });
-    const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: short, duration: 1m, rpm: 60 }\n', 'timeout: 2m\nthresholds: { documentedTargets: false }\n'));
+    const { file, out } = scenarioWorkspace(
+      scenarioAt(
+        s.url,
+        '  - { name: short, duration: 1m, rpm: 60 }\n',
+        'timeout: 2m\nthresholds: { documentedTargets: false }\n',
+      ),
+    );
     const cli = startCli(['run', file, '--time-scale', String(K), '--out', out], {}, 60_000);
     await until(() => s.stats().requests.identification.received >= 3, '3 requests');
     let stderr = '';
@@ -159,7 +218,13 @@ describe('loadproof report', () => {
     const makeRun = async (): Promise<string> => {
       const s = await startMockServer({ timeScale: K });
       try {
-        const { file, out } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 60 }\n', 'thresholds: { documentedTargets: false }\n'));
+        const { file, out } = scenarioWorkspace(
+          scenarioAt(
+            s.url,
+            '  - { name: steady, duration: 30s, rpm: 60 }\n',
+            'thresholds: { documentedTargets: false }\n',
+          ),
+        );
         expect((await runMain(['run', file, '--time-scale', String(K), '--out', out])).code).toBe(0);
         return onlyFolder(out);
       } finally {
@@ -219,7 +284,11 @@ describe('loadproof report', () => {
       const lines = eventLines(dir);
       writeFileSync(join(dir, 'events.ndjson'), `${lines.slice(0, 10).join('\n')}\n${lines[10]!.slice(0, 20)}`);
       const run = readJson(join(dir, 'run.json'));
-      run.end.files = run.end.files.map((f: any) => (f.file === 'events.ndjson' ? { ...f, error: 'ENOSPC: no space left on the device; at least 20 later lines not written' } : f));
+      run.end.files = run.end.files.map((f: any) =>
+        f.file === 'events.ndjson'
+          ? { ...f, error: 'ENOSPC: no space left on the device; at least 20 later lines not written' }
+          : f,
+      );
       writeFileSync(join(dir, 'run.json'), JSON.stringify(run));
       const before = readFileSync(join(dir, 'summary.json'), 'utf8');
       const { code, stderr } = await runMain(['report', dir]);
@@ -241,7 +310,10 @@ describe('loadproof report', () => {
 
     it('a scenario copy changed since the run', async () => {
       const dir = await finishedRun();
-      writeFileSync(join(dir, 'scenario.yaml'), readFileSync(join(dir, 'scenario.yaml'), 'utf8').replace('rpm: 60', 'rpm: 61'));
+      writeFileSync(
+        join(dir, 'scenario.yaml'),
+        readFileSync(join(dir, 'scenario.yaml'), 'utf8').replace('rpm: 60', 'rpm: 61'),
+      );
       const { code, stderr } = await runMain(['report', dir]);
       expect(code).toBe(2);
       expect(stderr).toContain('changed since the run (run.json has sha256:');

@@ -6,9 +6,11 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
-import { runCli, runMain, scenarioWorkspace, startCli, runFolders } from '../helpers/cli.js';
+import { runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
 import { expectSameWhenJudgedAgain } from '../helpers/rejudge.js';
 
 const K = 20;
@@ -20,14 +22,22 @@ afterEach(async () => {
 
 const workspace = scenarioWorkspace;
 
-const scenarioFor = (baseUrl: string, phases = '  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n', extra = ''): string =>
+const scenarioFor = (
+  baseUrl: string,
+  phases = '  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n',
+  extra = '',
+): string =>
   `name: cli-run\ndescription: a short run for the tests\ntarget:\n  environment: mock\n  baseUrl: ${baseUrl}\nphases:\n${phases}${extra}`;
 
 async function readReport(out: string): Promise<{ summary: any; events: any[] }> {
   const [folder] = runFolders(out);
   const dir = join(out, folder!);
   await expectSameWhenJudgedAgain(dir);
-  const events = readFileSync(join(dir, 'events.ndjson'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+  const events = readFileSync(join(dir, 'events.ndjson'), 'utf8')
+    .trim()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
   return { summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')), events };
 }
 
@@ -49,12 +59,33 @@ describe('loadproof run', () => {
       expect(code).toBe(0);
       expect(stdout).toContain('verdict: PASS — exit 0');
     }
-    expect(summary).toMatchObject({ schemaVersion: 4, scenario: 'cli-run', environment: 'mock', timeScale: K, interrupted: false });
+    expect(summary).toMatchObject({
+      schemaVersion: 4,
+      scenario: 'cli-run',
+      environment: 'mock',
+      timeScale: K,
+      interrupted: false,
+    });
     expect(summary.overall).toMatchObject({ name: 'overall', offeredRpm: 100, planned: 100, sent: 100, target: null });
-    expect(summary.phases[0]).toMatchObject({ name: 'steady', offeredRpm: 100, durationS: 60, planned: 100, target: { band: 'sustained', p95Ms: 2500 } });
-    for (const key of ['latencyMs', 'serviceMs', 'sendLagMs']) expect(Object.keys(summary.phases[0][key]).sort()).toEqual(['count', 'max', 'mean', 'p50', 'p90', 'p95', 'p99']);
+    expect(summary.phases[0]).toMatchObject({
+      name: 'steady',
+      offeredRpm: 100,
+      durationS: 60,
+      planned: 100,
+      target: { band: 'sustained', p95Ms: 2500 },
+    });
+    for (const key of ['latencyMs', 'serviceMs', 'sendLagMs'])
+      expect(Object.keys(summary.phases[0][key]).sort()).toEqual(['count', 'max', 'mean', 'p50', 'p90', 'p95', 'p99']);
     expect(summary.timeline.length).toBeGreaterThanOrEqual(6);
-    expect(summary.counts).toEqual({ planned: 100, fired: 100, sent: 100, dropped: 0, unsent: 0, abandoned: 0, unrecorded: 0 });
+    expect(summary.counts).toEqual({
+      planned: 100,
+      fired: 100,
+      sent: 100,
+      dropped: 0,
+      unsent: 0,
+      abandoned: 0,
+      unrecorded: 0,
+    });
     expect(events).toHaveLength(100);
     const seen = s.stats().requests.identification;
     expect(seen.received).toBe(summary.counts.sent);
@@ -88,28 +119,109 @@ describe('loadproof run', () => {
     // A fail stands only where the generator's worst lateness (× k in model time) cannot have caused
     // it: k = 10 and the embedded mock (its own thread) keep a busy machine's stalls under the margin
     // (p95's interval 4.3–7.9 s against 2.5 s; a stall of 180 ms of wall time is 1.8 s of model time).
-    const { file, out } = workspace('name: cli-run\ndescription: a degraded service\nphases:\n  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n');
-    const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', '10', '--mock-profile', 'degraded', '--out', out]);
+    const { file, out } = workspace(
+      'name: cli-run\ndescription: a degraded service\nphases:\n  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n',
+    );
+    const { code, stdout, stderr } = await runMain([
+      'run',
+      '--no-charts',
+      file,
+      '--time-scale',
+      '10',
+      '--mock-profile',
+      'degraded',
+      '--out',
+      out,
+    ]);
     expect(code, stdout + stderr).toBe(1);
-    expect(stdout).toMatch(/verdict: FAIL — exit 1\n {2}- phase steady: p\(95\) < 2\.50s \(spec, sustained band, steady state\): p\(95\) [\d.]+s/);
+    expect(stdout).toMatch(
+      /verdict: FAIL — exit 1\n {2}- phase steady: p\(95\) < 2\.50s \(spec, sustained band, steady state\): p\(95\) [\d.]+s/,
+    );
     expect((await readReport(out)).summary.phases[0].verdict).toBe('fail');
   });
 
   it.each([
-    { name: 'a negative rate', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: -5 }\n'), args: [] as string[], code: 2, mention: 'phases[0].rpm: expected rpm > 0 (requests per minute), got -5' },
-    { name: 'a zero rate', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: 0 }\n'), args: [], code: 2, mention: 'phases[0].rpm: expected rpm > 0 (requests per minute), got 0' },
-    { name: 'an unknown field', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: 5, rps: 1 }\n'), args: [], code: 2, mention: 'phases[0].rps: unknown field' },
-    { name: 'a wrong type', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: "fast" }\n'), args: [], code: 2, mention: 'phases[0].rpm: expected rpm as a number of requests per minute, got "fast"' },
-    { name: 'a missing duration', scenario: (url: string) => scenarioFor(url, '  - { name: steady, rpm: 5 }\n'), args: [], code: 2, mention: 'phases[0].duration: expected a duration as a string like "90s", "5m" or "1m30s", got nothing' },
-    { name: 'a malformed duration', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 10 minutes, rpm: 5 }\n'), args: [], code: 2, mention: 'got "10 minutes"' },
-    { name: 'a ramp without an end', scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, fromRpm: 5 }\n'), args: [], code: 2, mention: 'phases[0].toRpm: a ramp needs toRpm' },
-    { name: 'a secret inside the file', scenario: (url: string) => scenarioFor(url, undefined, 'client_secret: s3cr3t-in-the-file\n'), args: [], code: 2, mention: 'client_secret: a secret does not belong in a scenario file' },
-    { name: 'a time-scale mismatch', scenario: (url: string) => scenarioFor(url), args: ['--time-scale', '30'], code: 2, mention: 'does not match the mock' },
-    { name: 'a real environment', scenario: (url: string) => scenarioFor(url).replace('environment: mock', 'environment: sandbox'), args: [], code: 3, mention: 'GUARD_REFUSED' },
+    {
+      name: 'a negative rate',
+      scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: -5 }\n'),
+      args: [] as string[],
+      code: 2,
+      mention: 'phases[0].rpm: expected rpm > 0 (requests per minute), got -5',
+    },
+    {
+      name: 'a zero rate',
+      scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: 0 }\n'),
+      args: [],
+      code: 2,
+      mention: 'phases[0].rpm: expected rpm > 0 (requests per minute), got 0',
+    },
+    {
+      name: 'an unknown field',
+      scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: 5, rps: 1 }\n'),
+      args: [],
+      code: 2,
+      mention: 'phases[0].rps: unknown field',
+    },
+    {
+      name: 'a wrong type',
+      scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, rpm: "fast" }\n'),
+      args: [],
+      code: 2,
+      mention: 'phases[0].rpm: expected rpm as a number of requests per minute, got "fast"',
+    },
+    {
+      name: 'a missing duration',
+      scenario: (url: string) => scenarioFor(url, '  - { name: steady, rpm: 5 }\n'),
+      args: [],
+      code: 2,
+      mention: 'phases[0].duration: expected a duration as a string like "90s", "5m" or "1m30s", got nothing',
+    },
+    {
+      name: 'a malformed duration',
+      scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 10 minutes, rpm: 5 }\n'),
+      args: [],
+      code: 2,
+      mention: 'got "10 minutes"',
+    },
+    {
+      name: 'a ramp without an end',
+      scenario: (url: string) => scenarioFor(url, '  - { name: steady, duration: 1m, fromRpm: 5 }\n'),
+      args: [],
+      code: 2,
+      mention: 'phases[0].toRpm: a ramp needs toRpm',
+    },
+    {
+      name: 'a secret inside the file',
+      scenario: (url: string) => scenarioFor(url, undefined, 'client_secret: s3cr3t-in-the-file\n'),
+      args: [],
+      code: 2,
+      mention: 'client_secret: a secret does not belong in a scenario file',
+    },
+    {
+      name: 'a time-scale mismatch',
+      scenario: (url: string) => scenarioFor(url),
+      args: ['--time-scale', '30'],
+      code: 2,
+      mention: 'does not match the mock',
+    },
+    {
+      name: 'a real environment',
+      scenario: (url: string) => scenarioFor(url).replace('environment: mock', 'environment: sandbox'),
+      args: [],
+      code: 3,
+      mention: 'GUARD_REFUSED',
+    },
   ])('refuses $name with exit $code and sends nothing', async ({ scenario, args, code, mention }) => {
     const s = await mock();
     const { file, out } = workspace(scenario(s.url));
-    const result = await runMain(['run', '--no-charts', file, '--out', out, ...(args.length > 0 ? args : ['--time-scale', String(K)])]);
+    const result = await runMain([
+      'run',
+      '--no-charts',
+      file,
+      '--out',
+      out,
+      ...(args.length > 0 ? args : ['--time-scale', String(K)]),
+    ]);
     expect(result.code).toBe(code);
     expect(result.stderr).toContain(mention);
     expect(result.stdout + result.stderr).not.toContain('s3cr3t-in-the-file');
@@ -120,9 +232,14 @@ describe('loadproof run', () => {
   it('exits 4 when the token call fails, explains the status in words, and sends no load', async () => {
     const s = await mock();
     const { file, out } = workspace(scenarioFor(s.url));
-    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out], { LOADPROOF_CLIENT_ID: s.clientId, LOADPROOF_CLIENT_SECRET: 'wrong-secret-value-123' });
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out], {
+      LOADPROOF_CLIENT_ID: s.clientId,
+      LOADPROOF_CLIENT_SECRET: 'wrong-secret-value-123',
+    });
     expect(code).toBe(4);
-    expect(stderr).toContain('AUTH_FAILED: cannot authenticate: the client_id or client_secret is wrong (401 Unauthorized); they came from $LOADPROOF_CLIENT_ID / $LOADPROOF_CLIENT_SECRET');
+    expect(stderr).toContain(
+      'AUTH_FAILED: cannot authenticate: the client_id or client_secret is wrong (401 Unauthorized); they came from $LOADPROOF_CLIENT_ID / $LOADPROOF_CLIENT_SECRET',
+    );
     expect(stderr).not.toContain('wrong-secret-value-123');
     expect(s.stats().requests.token.received).toBe(1);
     expect(s.stats().requests.identification.received).toBe(0);
@@ -133,7 +250,8 @@ describe('loadproof run', () => {
     const { file, out } = workspace(scenarioFor(s.url, '  - { name: long, duration: 10m, rpm: 100 }\n'));
     const cli = startCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     // Wait until the load has started (the mock has answered something), then interrupt.
-    for (let i = 0; i < 200 && s.stats().requests.identification.received < 20; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && s.stats().requests.identification.received < 20; i++)
+      await new Promise((r) => setTimeout(r, 25));
     cli.child.kill('SIGINT');
     const { code, stdout, stderr } = await cli.exited;
     expect(code).toBe(130);
@@ -157,11 +275,24 @@ describe('loadproof run with on429: retry', () => {
     // Retry-After of a few seconds; retried, it must not come back sooner (server clock, model time).
     const s = await mock({ limits: { sustainedRpm: 30, burstRpm: 30 } });
     const { file, out } = workspace(
-      scenarioFor(s.url, '  - { name: steady, duration: 1m, rpm: 60 }\n', 'on429: { policy: retry, maxAttempts: 3, baseDelay: 1s, maxDelay: 10s }\n'),
+      scenarioFor(
+        s.url,
+        '  - { name: steady, duration: 1m, rpm: 60 }\n',
+        'on429: { policy: retry, maxAttempts: 3, baseDelay: 1s, maxDelay: 10s }\n',
+      ),
     );
     const { code } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     expect([0, 1, 5]).toContain(code); // the verdict is not the point here; the waits are
-    const log = (await (await fetch(`${s.url}/__mock/log`)).json()) as { entries: { seq: number; attempt: number; arrivedAtMs: number; answeredAtMs: number; status: number; retryAfterS: number | null }[] };
+    const log = (await (await fetch(`${s.url}/__mock/log`)).json()) as {
+      entries: {
+        seq: number;
+        attempt: number;
+        arrivedAtMs: number;
+        answeredAtMs: number;
+        status: number;
+        retryAfterS: number | null;
+      }[];
+    };
     const bySeq = new Map<number, typeof log.entries>();
     for (const e of log.entries) bySeq.set(e.seq, [...(bySeq.get(e.seq) ?? []), e]);
     let retries = 0;
@@ -173,7 +304,9 @@ describe('loadproof run with on429: retry', () => {
         expect(previous.status).toBe(429);
         expect(previous.retryAfterS).not.toBeNull();
         // The retry arrived no sooner than Retry-After after the 429 was answered (1 ms of wall slack = K ms of model time).
-        expect(attempts[i]!.arrivedAtMs - previous.answeredAtMs).toBeGreaterThanOrEqual(previous.retryAfterS! * 1000 - K);
+        expect(attempts[i]!.arrivedAtMs - previous.answeredAtMs).toBeGreaterThanOrEqual(
+          previous.retryAfterS! * 1000 - K,
+        );
         excessMs.push(attempts[i]!.arrivedAtMs - previous.answeredAtMs - previous.retryAfterS! * 1000);
         retries++;
       }
@@ -190,5 +323,4 @@ describe('loadproof run with on429: retry', () => {
   });
   // How much the jitter spreads the retries of a burst refused together (fewer 429s per request than
   // waiting exactly Retry-After) depends on how late this machine is: it is `npm run bench:retry-herd`.
-
 });

@@ -1,7 +1,9 @@
 /** `loadproof schema` as a child process. */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
+
 import { runCli } from '../helpers/cli.js';
 
 describe('loadproof schema', () => {
@@ -9,6 +11,8 @@ describe('loadproof schema', () => {
     const { code, stdout, stderr } = await runCli(['schema']);
     expect(code).toBe(0);
     expect(stderr).toBe('');
-    expect(stdout).toBe(readFileSync(fileURLToPath(new URL('../../scenarios/scenario.schema.json', import.meta.url)), 'utf8'));
+    expect(stdout).toBe(
+      readFileSync(fileURLToPath(new URL('../../scenarios/scenario.schema.json', import.meta.url)), 'utf8'),
+    );
   });
 });

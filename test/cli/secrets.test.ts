@@ -16,9 +16,11 @@
  * report, compare and merge.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { MOCK_TOKEN_PREFIX, type MockServer, startMockServer } from '../../src/mock/index.js';
 import { API_PATHS } from '../../src/spec/index.js';
 import { runCli, runFolders, runMain, scenarioWorkspace, startCli } from '../helpers/cli.js';
@@ -62,11 +64,13 @@ function workspace(scenario: string, credentials: unknown = { clientId: CLIENT_I
   return { dir, file, out, creds };
 }
 
-const embedded = (phases: string): string => `name: leak\ndescription: a run with a distinctive secret\nphases:\n${phases}`;
+const embedded = (phases: string): string =>
+  `name: leak\ndescription: a run with a distinctive secret\nphases:\n${phases}`;
 const atMock = (url: string, environment: 'mock' | 'sandbox', extra = ''): string =>
   `name: leak\ndescription: a run with a distinctive secret\ntarget:\n  environment: ${environment}\n  baseUrl: ${url}\nphases:\n  - { name: short, duration: 3s, rpm: 60 }\n${extra}`;
 /** The echo server as the target (a user's own stub: time scale 1): 10 identification requests in 2 s. */
-const atEcho = (url: string, extra = ''): string => atMock(url, 'mock', extra).replace('duration: 3s, rpm: 60', 'duration: 2s, rpm: 300');
+const atEcho = (url: string, extra = ''): string =>
+  atMock(url, 'mock', extra).replace('duration: 3s, rpm: 60', 'duration: 2s, rpm: 300');
 /** The secrets in the environment of commands that read none: a leak would be theirs alone. */
 const SECRET_ENV = { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET };
 const STEADY = '  - { name: steady, duration: 2m, rpm: 100, warmup: 10s }\n';
@@ -90,11 +94,21 @@ function writtenFiles(dir: string): string[] {
 /** The base64 characters that depend on `text` alone, at each of the 3 alignments it can have inside a longer encoding. */
 function base64Cores(text: string): string[] {
   const bytes = Buffer.from(text, 'utf8');
-  return [0, 1, 2].map((offset) => Buffer.concat([Buffer.alloc(offset), bytes]).toString('base64').slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6)));
+  return [0, 1, 2].map((offset) =>
+    Buffer.concat([Buffer.alloc(offset), bytes])
+      .toString('base64')
+      .slice(Math.ceil((8 * offset) / 6), Math.floor((8 * (offset + bytes.length)) / 6)),
+  );
 }
 
 const jsonOnce = (text: string): string => JSON.stringify(text).slice(1, -1);
-const html = (text: string): string => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const html = (text: string): string =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 
 /** The forms a value is searched in: raw, JSON once and twice, URL- and form-encoded, HTML-escaped, base64 (alone and as Basic id:value). */
 function formsOf(value: string): string[] {
@@ -129,7 +143,10 @@ function expectNoLeak(printed: string, dirs: string | readonly string[], tokens:
   const needles = [
     ...secrets.flatMap((secret) => {
       const word = secret.split(' ')[0]!;
-      return [...formsOf(secret), word, ...base64Cores(word)].map((form) => ({ form, what: `a client secret as ${JSON.stringify(form)}` }));
+      return [...formsOf(secret), word, ...base64Cores(word)].map((form) => ({
+        form,
+        what: `a client secret as ${JSON.stringify(form)}`,
+      }));
     }),
     ...tokens.flatMap((token) => formsOf(token).map((form) => ({ form, what: `an access token as ${form}` }))),
     ...[MOCK_TOKEN_PREFIX, ECHO_TOKEN_PREFIX].map((form) => ({ form, what: `an access token (${form}…)` })),
@@ -147,7 +164,12 @@ let echoed: { dir: string; out: string; tokens: string[]; code: number } | undef
 describe('the client secret and access tokens never leak', () => {
   it('the mock tokens this test looks for do carry the prefix (so the search is not vacuous)', async () => {
     const s = (server = await startMockServer({ clientId: CLIENT_ID, clientSecret: SECRET }));
-    const reply = await postJson(s.url + API_PATHS.token, { client_id: CLIENT_ID, client_secret: SECRET, audience: s.audience, grant_type: 'client_credentials' });
+    const reply = await postJson(s.url + API_PATHS.token, {
+      client_id: CLIENT_ID,
+      client_secret: SECRET,
+      audience: s.audience,
+      grant_type: 'client_credentials',
+    });
     expect(reply.json.access_token.startsWith(MOCK_TOKEN_PREFIX)).toBe(true);
   });
 
@@ -157,7 +179,17 @@ describe('the client secret and access tokens never leak', () => {
     // second failed this run's error check (exit 1). A busy machine can still make the generator late
     // beyond its budget: then the honest verdict is inconclusive (exit 5, said in the output), which
     // ends the run the same way for the secret.
-    const { code, stdout, stderr } = await runCli(['run', w.file, '--time-scale', '20', '--out', w.out, '--credentials', w.creds, '--verbose']);
+    const { code, stdout, stderr } = await runCli([
+      'run',
+      w.file,
+      '--time-scale',
+      '20',
+      '--out',
+      w.out,
+      '--credentials',
+      w.creds,
+      '--verbose',
+    ]);
     if (code === 5) expect(stdout + stderr).toContain('the generator was late');
     else expect(code).toBe(0);
     // The secret was used (the embedded mock only accepts it) and verbose logging ran.
@@ -172,7 +204,20 @@ describe('the client secret and access tokens never leak', () => {
     const w = workspace(embedded('  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n'));
     // k = 10: a fail stands only where the generator's worst lateness (× k in model time) cannot have
     // caused it, and on a busy machine 20 or 60 × its stalls can (the verdict is then inconclusive, exit 5).
-    const { code, stdout, stderr } = await runMain(['run', '--no-charts', w.file, '--time-scale', '10', '--out', w.out, '--credentials', w.creds, '--verbose', '--mock-profile', 'degraded']);
+    const { code, stdout, stderr } = await runMain([
+      'run',
+      '--no-charts',
+      w.file,
+      '--time-scale',
+      '10',
+      '--out',
+      w.out,
+      '--credentials',
+      w.creds,
+      '--verbose',
+      '--mock-profile',
+      'degraded',
+    ]);
     expect(code).toBe(1);
     expect(stderr).toContain('request: {"seq":');
     expectNoLeak(stdout + stderr, w.out);
@@ -181,14 +226,28 @@ describe('the client secret and access tokens never leak', () => {
   it('refused run (sandbox without a notice), secret in the environment', async () => {
     const s = (server = await startMockServer({ timeScale: 1, clientId: CLIENT_ID, clientSecret: SECRET }));
     const w = workspace(atMock(s.url, 'sandbox'));
-    const { code, stdout, stderr } = await runCli(['run', '--no-charts', w.file, '--out', w.out, '--verbose', '--allow-loopback-as-real'], { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET });
+    const { code, stdout, stderr } = await runCli(
+      ['run', '--no-charts', w.file, '--out', w.out, '--verbose', '--allow-loopback-as-real'],
+      { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET },
+    );
     expect(code).toBe(3);
     expectNoLeak(stdout + stderr, w.out);
   });
 
   it('interrupted run (SIGINT during the load)', async () => {
     const w = workspace(embedded('  - { name: long, duration: 10m, rpm: 100 }\n'));
-    const cli = startCli(['run', '--no-charts', w.file, '--time-scale', String(K), '--out', w.out, '--credentials', w.creds, '--verbose']);
+    const cli = startCli([
+      'run',
+      '--no-charts',
+      w.file,
+      '--time-scale',
+      String(K),
+      '--out',
+      w.out,
+      '--credentials',
+      w.creds,
+      '--verbose',
+    ]);
     let seen = '';
     await new Promise<void>((resolve) => {
       cli.child.stderr.on('data', (chunk: string) => {
@@ -217,23 +276,45 @@ describe('the client secret and access tokens never leak', () => {
 
   // The issue's case: the AUTH message quotes the server; run.json, summary.json and junit.xml escape it again.
   it.each([
-    { name: 'every special character (its echo is not plain RFC 6749 text: withheld)', secret: SECRET, says: '(its description is not shown' },
-    { name: 'RFC 6749 text (quoted, masked in every form)', secret: PLAIN_SECRET, says: 'client_secret=[redacted] as [redacted] Basic ' },
+    {
+      name: 'every special character (its echo is not plain RFC 6749 text: withheld)',
+      secret: SECRET,
+      says: '(its description is not shown',
+    },
+    {
+      name: 'RFC 6749 text (quoted, masked in every form)',
+      secret: PLAIN_SECRET,
+      says: 'client_secret=[redacted] as [redacted] Basic ',
+    },
   ])('token failure with a secret of $name: every file of the run and every line printed', async ({ secret, says }) => {
     const e = (echo = await startEchoServer({ secret, refuseAll: true }));
     const w = workspace(atEcho(e.url), { clientId: CLIENT_ID, clientSecret: secret });
-    const { code, stdout, stderr } = await runMain(['run', w.file, '--out', w.out, '--credentials', w.creds, '--verbose'], {});
+    const { code, stdout, stderr } = await runMain(
+      ['run', w.file, '--out', w.out, '--credentials', w.creds, '--verbose'],
+      {},
+    );
     expect(code).toBe(4);
     expectNoLeak(stdout + stderr, w.out);
     expect(stderr).toContain(says);
     const [folder] = runFolders(w.out);
-    for (const file of ['run.json', 'summary.json', 'junit.xml']) expect(readFileSync(join(w.out, folder!, file), 'utf8')).toContain('cannot authenticate');
+    for (const file of ['run.json', 'summary.json', 'junit.xml'])
+      expect(readFileSync(join(w.out, folder!, file), 'utf8')).toContain('cannot authenticate');
   });
 
   it('a real-environment run (sandbox, announced, loopback as real)', async () => {
     const s = (server = await startMockServer({ timeScale: 1, clientId: CLIENT_ID, clientSecret: SECRET }));
     const w = workspace(atMock(s.url, 'sandbox', `notice: { announcedOn: '${DAYS_20_AGO}', reference: CASE-1 }\n`));
-    const { code, stdout, stderr } = await runMain(['run', '--no-charts', w.file, '--out', w.out, '--credentials', w.creds, '--verbose', '--allow-loopback-as-real']);
+    const { code, stdout, stderr } = await runMain([
+      'run',
+      '--no-charts',
+      w.file,
+      '--out',
+      w.out,
+      '--credentials',
+      w.creds,
+      '--verbose',
+      '--allow-loopback-as-real',
+    ]);
     expect(code).toBe(5);
     expect(s.stats().requests.identification.received).toBe(3);
     expectNoLeak(stdout + stderr, w.out);
@@ -242,11 +323,29 @@ describe('the client secret and access tokens never leak', () => {
 
   it.each([
     { name: 'not JSON', content: `clientSecret=${SECRET}`, says: 'not valid JSON (its content is not shown)' },
-    { name: 'a secret of the wrong type', content: JSON.stringify({ clientId: CLIENT_ID, clientSecret: [SECRET] }), says: 'clientSecret: expected a non-empty string, got a list (not shown)' },
-    { name: 'no clientSecret', content: JSON.stringify({ clientId: CLIENT_ID, secret: SECRET }), says: 'clientSecret: expected a non-empty string, got nothing' },
+    {
+      name: 'a secret of the wrong type',
+      content: JSON.stringify({ clientId: CLIENT_ID, clientSecret: [SECRET] }),
+      says: 'clientSecret: expected a non-empty string, got a list (not shown)',
+    },
+    {
+      name: 'no clientSecret',
+      content: JSON.stringify({ clientId: CLIENT_ID, secret: SECRET }),
+      says: 'clientSecret: expected a non-empty string, got nothing',
+    },
   ])('a bad credentials file ($name): exit 2, its content not shown', async ({ content, says }) => {
     const w = workspace(embedded(STEADY), content);
-    const { code, stdout, stderr } = await runMain(['run', '--no-charts', w.file, '--time-scale', String(K), '--out', w.out, '--credentials', w.creds]);
+    const { code, stdout, stderr } = await runMain([
+      'run',
+      '--no-charts',
+      w.file,
+      '--time-scale',
+      String(K),
+      '--out',
+      w.out,
+      '--credentials',
+      w.creds,
+    ]);
     expect(code).toBe(2);
     expect(stderr).toContain(says);
     expectNoLeak(stdout + stderr, w.out);
@@ -256,18 +355,33 @@ describe('the client secret and access tokens never leak', () => {
     const w = workspace(embedded('  - { name: one, duration: 1m, rpm: 6 }\n'));
     chmodSync(w.creds, 0o644);
     expect(statSync(w.creds).mode & 0o777).toBe(0o644);
-    const { code, stdout, stderr } = await runMain(['run', '--no-charts', w.file, '--time-scale', String(K), '--out', w.out, '--credentials', w.creds]);
+    const { code, stdout, stderr } = await runMain([
+      'run',
+      '--no-charts',
+      w.file,
+      '--time-scale',
+      String(K),
+      '--out',
+      w.out,
+      '--credentials',
+      w.creds,
+    ]);
     // 6 requests cannot decide a p95 (exit 5); a request the machine's stall timed out fails the error
     // check (exit 1). Either way the run ran to its end: the warning and the leak search are the point.
     expect([1, 5]).toContain(code);
-    expect(stderr).toContain(`loadproof: warning: --credentials ${w.creds} is readable by others (mode 644); chmod 600 ${w.creds}`);
+    expect(stderr).toContain(
+      `loadproof: warning: --credentials ${w.creds} is readable by others (mode 644); chmod 600 ${w.creds}`,
+    );
     expectNoLeak(stdout + stderr, w.out);
   });
 
   it('a run against an API that echoes the Authorization header (in 2xx answers, error bodies, a 429 code, plain text)', async () => {
     const e = (echo = await startEchoServer({ secret: SECRET }));
     const w = workspace(atEcho(e.url));
-    const { code, stdout, stderr } = await runMain(['run', w.file, '--out', w.out, '--credentials', w.creds, '--verbose'], {});
+    const { code, stdout, stderr } = await runMain(
+      ['run', w.file, '--out', w.out, '--credentials', w.creds, '--verbose'],
+      {},
+    );
     // Errors on 3 requests in 4: the SLA is not met (inconclusive if a busy machine made the generator late).
     expect([1, 5], stderr).toContain(code);
     expect(e.counts.identification).toBe(10);
@@ -286,7 +400,10 @@ describe('the client secret and access tokens never leak', () => {
     const w = workspace(
       `name: leak\ndescription: deid through an echoing API\ntarget: { environment: mock, baseUrl: "${e.url}" }\nmode: deid\ndeid: { concurrency: 2, style: tag }\npayload: { lengths: { short: 1 }, seed: 3 }\nphases:\n  - { name: docs, duration: 2s, rpm: 120 }\n`,
     );
-    const { code, stdout, stderr } = await runMain(['run', w.file, '--out', w.out, '--credentials', w.creds, '--verbose'], {});
+    const { code, stdout, stderr } = await runMain(
+      ['run', w.file, '--out', w.out, '--credentials', w.creds, '--verbose'],
+      {},
+    );
     expect(code, stderr).not.toBe(2);
     const dir = join(w.out, runFolders(w.out)[0]!);
     expect(readdirSync(dir)).toContain('documents.ndjson');
@@ -311,18 +428,59 @@ describe('the client secret and access tokens never leak', () => {
     const w = workspace(atEcho(e.url));
     // Time for both to fetch a token and warm up on a busy machine.
     const startAt = new Date(Date.now() + 4000).toISOString();
-    const shards = await Promise.all([0, 1].map((i) => runMain(['run', '--no-charts', w.file, '--shard', `${i}/2`, '--start-at', startAt, '--out', w.out, '--credentials', w.creds], {})));
+    const shards = await Promise.all(
+      [0, 1].map((i) =>
+        runMain(
+          [
+            'run',
+            '--no-charts',
+            w.file,
+            '--shard',
+            `${i}/2`,
+            '--start-at',
+            startAt,
+            '--out',
+            w.out,
+            '--credentials',
+            w.creds,
+          ],
+          {},
+        ),
+      ),
+    );
     const folders = runFolders(w.out).map((f) => join(w.out, f));
     expect(folders).toHaveLength(2);
     const merged = await runMain(['merge', '--no-charts', ...folders, '--out', join(w.dir, 'merged')], SECRET_ENV);
     expect(merged.stdout, merged.stderr).toContain('merged from 2 shards');
-    expectNoLeak([...shards, merged].map((r) => r.stdout + r.stderr).join(''), [w.out, join(w.dir, 'merged')], e.issued);
+    expectNoLeak(
+      [...shards, merged].map((r) => r.stdout + r.stderr).join(''),
+      [w.out, join(w.dir, 'merged')],
+      e.issued,
+    );
   });
 
   it('probe, check and deid against the echoing API', async () => {
     const e = (echo = await startEchoServer({ secret: SECRET }));
     const w = workspace(atEcho(e.url));
-    const probe = await runMain(['probe', w.file, '--endpoint', 'identification', '--connections', '1,2', '--step', '1s', '--max-rpm', '120', '--out', w.out, '--credentials', w.creds], {});
+    const probe = await runMain(
+      [
+        'probe',
+        w.file,
+        '--endpoint',
+        'identification',
+        '--connections',
+        '1,2',
+        '--step',
+        '1s',
+        '--max-rpm',
+        '120',
+        '--out',
+        w.out,
+        '--credentials',
+        w.creds,
+      ],
+      {},
+    );
     expect(runFolders(w.out)).toHaveLength(1);
     const check = await runMain(['check', w.file, '--credentials', w.creds], {});
     const checkJson = await runMain(['check', w.file, '--credentials', w.creds, '--json'], {});
@@ -338,11 +496,16 @@ describe('the client secret and access tokens never leak', () => {
     for (const r of [probe, check, checkJson, deid, deidPlain]) expect(r.code, r.stderr).not.toBe(2);
     // The echo reached what deid prints (the obfuscated text), masked: the scan below is not vacuous.
     expect(deidPlain.stdout, deidPlain.stderr).toContain('(Bearer [redacted])');
-    expectNoLeak([probe, check, checkJson, deid, deidPlain].map((r) => r.stdout + r.stderr).join(''), w.out, [...e.issued, ...d.issued]);
+    expectNoLeak([probe, check, checkJson, deid, deidPlain].map((r) => r.stdout + r.stderr).join(''), w.out, [
+      ...e.issued,
+      ...d.issued,
+    ]);
   });
 
   it('plan, notice and schema, with the secret in the environment', async () => {
-    const w = workspace(atMock('http://127.0.0.1:9', 'sandbox', `notice: { announcedOn: '${DAYS_20_AGO}', reference: CASE-1 }\n`));
+    const w = workspace(
+      atMock('http://127.0.0.1:9', 'sandbox', `notice: { announcedOn: '${DAYS_20_AGO}', reference: CASE-1 }\n`),
+    );
     const results = [
       await runMain(['plan', w.file, '--allow-loopback-as-real'], SECRET_ENV),
       await runMain(['notice', w.file, '--at', new Date(Date.now() + 20 * 86_400_000).toISOString()], SECRET_ENV),

@@ -10,13 +10,16 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { MOCK_DEFAULTS } from '../../src/mock/defaults.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { runCli, runMain } from '../helpers/cli.js';
 
 /** ESC colours, OSC 52 (clipboard), CSI 2J + cursor home, C1 CSI and NEL, bidi override/isolate/mark, BS, DEL, a lone CR, U+2028, an astral format character. */
-const HOSTILE = 'X\x1b[31mRED\x1b[0m \x1b]52;c;aGk=\x07 \x1b[2J\x1b[H \u009b1m \u0085 \u202eRTL\u202c \u2066x\u2069 \u200f \r\x08\x7f \u2028 \u{E0001}Z';
+const HOSTILE =
+  'X\x1b[31mRED\x1b[0m \x1b]52;c;aGk=\x07 \x1b[2J\x1b[H \u009b1m \u0085 \u202eRTL\u202c \u2066x\u2069 \u200f \r\x08\x7f \u2028 \u{E0001}Z';
 const SHOWN = '\\u001b[31mRED';
 const DAYS = (n: number): string => new Date(Date.now() + n * 86_400_000).toISOString().slice(0, 10);
 const CREDS = { LOADPROOF_CLIENT_ID: MOCK_DEFAULTS.clientId, LOADPROOF_CLIENT_SECRET: MOCK_DEFAULTS.clientSecret };
@@ -28,14 +31,21 @@ afterEach(async () => {
 });
 
 /** A scenario (JSON, so every character can be written) whose every free-text field is hostile. */
-function scenarioFile(target: { environment: string; baseUrl?: string }, announcedDaysAgo: number, name = 'scenario.json', phases: unknown[] = [{ name: 'p', duration: '1m', rpm: 60 }]): { file: string; out: string } {
+function scenarioFile(
+  target: { environment: string; baseUrl?: string },
+  announcedDaysAgo: number,
+  name = 'scenario.json',
+  phases: unknown[] = [{ name: 'p', duration: '1m', rpm: 60 }],
+): { file: string; out: string } {
   const dir = mkdtempSync(join(tmpdir(), 'loadproof-escapes-'));
   const scenario = {
     $schema: `schema ${HOSTILE}`,
     name: 'escapes',
     description: `d ${HOSTILE}`,
     target,
-    ...(target.environment === 'mock' ? {} : { notice: { announcedOn: DAYS(-announcedDaysAgo), reference: `N-${HOSTILE}` } }),
+    ...(target.environment === 'mock'
+      ? {}
+      : { notice: { announcedOn: DAYS(-announcedDaysAgo), reference: `N-${HOSTILE}` } }),
     coordination: { reference: `C-${HOSTILE}` },
     limits: { sustainedRpm: 120, reference: `L-${HOSTILE}` },
     phases,
@@ -63,7 +73,12 @@ describe('no raw terminal control in any line printed', () => {
   });
 
   it('notice: the draft for support (above 200 rpm for more than 5 minutes: it quotes the coordination reference)', async () => {
-    const { file } = scenarioFile({ environment: 'sandbox', baseUrl: 'https://sandbox.example.invalid' }, 20, 'scenario.json', [{ name: 'p', duration: '6m', rpm: 250 }]);
+    const { file } = scenarioFile(
+      { environment: 'sandbox', baseUrl: 'https://sandbox.example.invalid' },
+      20,
+      'scenario.json',
+      [{ name: 'p', duration: '6m', rpm: 250 }],
+    );
     const { code, stdout, stderr } = await runMain(['notice', file, '--at', `${DAYS(20)}T09:00:00Z`]);
     expect(code, stderr).toBe(0);
     expect(stdout).toContain(`C-X${SHOWN}`);
@@ -72,7 +87,10 @@ describe('no raw terminal control in any line printed', () => {
 
   it('run refused by the guard (a notice too recent): its guard lines, in a real process', async () => {
     const { file, out } = scenarioFile({ environment: 'sandbox', baseUrl: 'http://127.0.0.1:9' }, 2);
-    const { code, stdout, stderr } = await runCli(['run', '--no-charts', file, '--out', out, '--allow-loopback-as-real'], CREDS);
+    const { code, stdout, stderr } = await runCli(
+      ['run', '--no-charts', file, '--out', out, '--allow-loopback-as-real'],
+      CREDS,
+    );
     expect(code).toBe(3);
     expect(stdout + stderr).toContain(`N-X${SHOWN}`);
     expectNoRawControls(stdout + stderr);
@@ -82,8 +100,14 @@ describe('no raw terminal control in any line printed', () => {
     const s = (server = await startMockServer({ timeScale: 1 }));
     const { file, out } = scenarioFile({ environment: 'sandbox', baseUrl: s.url }, 20);
     // 3 requests: a short run at k = 1.
-    writeFileSync(file, JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), phases: [{ name: 'p', duration: '3s', rpm: 60 }] }));
-    const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--out', out, '--allow-loopback-as-real', '--verbose'], CREDS);
+    writeFileSync(
+      file,
+      JSON.stringify({ ...JSON.parse(readFileSync(file, 'utf8')), phases: [{ name: 'p', duration: '3s', rpm: 60 }] }),
+    );
+    const { code, stdout, stderr } = await runMain(
+      ['run', '--no-charts', file, '--out', out, '--allow-loopback-as-real', '--verbose'],
+      CREDS,
+    );
     expect([0, 5], stderr).toContain(code);
     expect(stdout + stderr).toContain(`N-X${SHOWN}`);
     expectNoRawControls(stdout + stderr);
@@ -110,7 +134,10 @@ describe('no raw terminal control in any line printed', () => {
 
   it('a scenario file whose name holds the controls: the error that names it (exit 2)', async () => {
     const { file } = scenarioFile({ environment: 'mock' }, 0, `bad${HOSTILE.replace(/[/\0]/g, '')}.json`);
-    writeFileSync(file, '{"name": "escapes", "description": "d", "phases": [{"name": "p", "duration": "1m", "rpm": -1}]}');
+    writeFileSync(
+      file,
+      '{"name": "escapes", "description": "d", "phases": [{"name": "p", "duration": "1m", "rpm": -1}]}',
+    );
     const { code, stdout, stderr } = await runMain(['plan', file]);
     expect(code).toBe(2);
     expect(stderr).toContain(SHOWN);

@@ -7,10 +7,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Stub, startStub, tokenAnswer } from '../helpers/stub.js';
+
 import { runMain } from '../helpers/cli.js';
 import { scenarioAt } from '../helpers/reconcile.js';
+import { startStub, type Stub, tokenAnswer } from '../helpers/stub.js';
 
 let stub: Stub | undefined;
 afterEach(async () => {
@@ -47,7 +49,18 @@ describe('a 200 token answer without a usable access_token: AUTH_FAILED, exit 4,
   it.each(BODIES)('probe (%s)', async (_name, body) => {
     stub = await startStub({ token: () => ({ status: 200, body }) });
     const { dir, file } = await scenario(stub.url);
-    const { code, stderr } = await runMain(['probe', file, '--out', join(dir, 'reports'), '--connections', '1', '--step', '2s', '--max-rpm', '60']);
+    const { code, stderr } = await runMain([
+      'probe',
+      file,
+      '--out',
+      join(dir, 'reports'),
+      '--connections',
+      '1',
+      '--step',
+      '2s',
+      '--max-rpm',
+      '60',
+    ]);
     expect(code, stderr).toBe(4);
     expect(stderr).toContain('AUTH_FAILED');
     expect(stderr).not.toContain('TARGET_UNREACHABLE');
@@ -79,7 +92,8 @@ describe('a 200 token answer without a usable access_token: AUTH_FAILED, exit 4,
   it.each(BODIES)('run, a renewal mid-run (after a 401) answering %s', async (_name, body) => {
     stub = await startStub({
       token: (n) => (n === 1 ? tokenAnswer(1) : { status: 200, body }),
-      identify: (n) => (n === 1 ? { status: 401, body: { error: 'invalid_token' } } : { status: 200, body: { entities: [] } }),
+      identify: (n) =>
+        n === 1 ? { status: 401, body: { error: 'invalid_token' } } : { status: 200, body: { entities: [] } },
     });
     const { dir, file } = await scenario(stub.url);
     const { code, stderr } = await runMain(['run', file, '--out', join(dir, 'reports'), '--no-charts', '--quiet']);

@@ -6,8 +6,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { describe, expect, it } from 'vitest';
-import { runCli, scenarioWorkspace, runFolders } from '../helpers/cli.js';
+
+import { runCli, runFolders, scenarioWorkspace } from '../helpers/cli.js';
 import { serversFor } from '../helpers/servers.js';
 
 const { stub } = serversFor(1);
@@ -24,7 +26,9 @@ describe('warm start', () => {
     expect(s.counts.connectionsAtFirstIdentification).toBeGreaterThanOrEqual(1 + 4);
     expect(s.counts.token).toBe(1);
     expect(s.counts.other).toBe(1); // GET /__mock/stats: is this loadproof's mock? (environment: mock only)
-    expect(stderr).toMatch(/warm-up: 1 token call and 4 connections opened before the first arrival \(no other request; not load, not judged\)/);
+    expect(stderr).toMatch(
+      /warm-up: 1 token call and 4 connections opened before the first arrival \(no other request; not load, not judged\)/,
+    );
     // The warm-up is not load: the server saw exactly the planned requests.
     const summary = JSON.parse(readFileSync(join(out, runFolders(out)[0]!, 'summary.json'), 'utf8'));
     expect(s.counts.identification).toBe(summary.counts.planned);

@@ -4,11 +4,13 @@
  * and checked for what makes the sharded run right: the shard count equal to the Job's completions, the
  * index from JOB_COMPLETION_INDEX, one start time, credentials from a Secret, results on a shared volume.
  */
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+
 import { Job } from 'kubernetes-models/batch/v1';
 import { PersistentVolumeClaim } from 'kubernetes-models/v1';
-import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
+import { parse, parseAllDocuments } from 'yaml';
+
 import { runMain, scenarioWorkspace } from '../helpers/cli.js';
 import { podOf, restrictedViolations } from '../helpers/pod-security.js';
 
@@ -16,7 +18,12 @@ import { podOf, restrictedViolations } from '../helpers/pod-security.js';
 const MADE_WITH = { START_AT: '2026-12-01T09:00:00Z', RUN_ID: '20261201-085700', JOB_DEADLINE_S: '615000' };
 /** A manifest as kubectl receives it: its ${VAR}s substituted, as envsubst does; $(VAR)s are Kubernetes' own. */
 const manifest = (name: string): any =>
-  parse(readFileSync(new URL(`../../deploy/kubernetes/${name}`, import.meta.url), 'utf8').replace(/\$\{(START_AT|RUN_ID|JOB_DEADLINE_S)\}/g, (_, v: keyof typeof MADE_WITH) => MADE_WITH[v]));
+  parse(
+    readFileSync(new URL(`../../deploy/kubernetes/${name}`, import.meta.url), 'utf8').replace(
+      /\$\{(START_AT|RUN_ID|JOB_DEADLINE_S)\}/g,
+      (_, v: keyof typeof MADE_WITH) => MADE_WITH[v],
+    ),
+  );
 const validJob = (doc: unknown): void => new Job(doc as ConstructorParameters<typeof Job>[0]).validate();
 
 describe('deploy/kubernetes', () => {
@@ -29,7 +36,15 @@ describe('deploy/kubernetes', () => {
     expect(() => new PersistentVolumeClaim(manifest('results-pvc.yaml')).validate()).not.toThrow();
     // The validation is real: a Job with a wrong type or an unknown restart policy does not pass.
     expect(() => validJob({ ...shards, spec: { ...shards.spec, completions: '4' } })).toThrow(/completions/);
-    expect(() => validJob({ ...shards, spec: { ...shards.spec, template: { ...shards.spec.template, spec: { ...shards.spec.template.spec, containers: 'loadproof' } } } })).toThrow(/containers/);
+    expect(() =>
+      validJob({
+        ...shards,
+        spec: {
+          ...shards.spec,
+          template: { ...shards.spec.template, spec: { ...shards.spec.template.spec, containers: 'loadproof' } },
+        },
+      }),
+    ).toThrow(/containers/);
   });
 
   it('runs shard $(JOB_COMPLETION_INDEX) of as many shards as the Job has completions, all at once, never twice', () => {
@@ -54,10 +69,16 @@ describe('deploy/kubernetes', () => {
     const container = shards.spec.template.spec.containers[0];
     const args: string[] = container.args;
     expect(args[args.indexOf('--start-at') + 1]).toBe('$(START_AT)');
-    expect(container.env.find((e: any) => e.name === 'START_AT')).toEqual({ name: 'START_AT', value: MADE_WITH.START_AT });
+    expect(container.env.find((e: any) => e.name === 'START_AT')).toEqual({
+      name: 'START_AT',
+      value: MADE_WITH.START_AT,
+    });
     // Every ${VAR} of the files is one the guide's envsubst sets: none is left for kubectl to see.
     for (const name of ['shards-job.yaml', 'merge-job.yaml']) {
-      const text = readFileSync(new URL(`../../deploy/kubernetes/${name}`, import.meta.url), 'utf8').replace(/^#.*$/gm, '');
+      const text = readFileSync(new URL(`../../deploy/kubernetes/${name}`, import.meta.url), 'utf8').replace(
+        /^#.*$/gm,
+        '',
+      );
       expect([...text.matchAll(/\$\{(\w+)\}/g)].map((m) => m[1]).filter((v) => !(v! in MADE_WITH))).toEqual([]);
     }
   });
@@ -86,16 +107,24 @@ describe('deploy/kubernetes', () => {
     const args: string[] = shards.spec.template.spec.containers[0].args;
     // Each run in a folder of its own on the volume, so that a second run never meets the first's folders.
     expect(args[args.indexOf('--run-dir') + 1]).toBe('/results/$(RUN_ID)/shard-$(JOB_COMPLETION_INDEX)');
-    expect(merge.spec.template.spec.containers[0].args.join(' ')).toBe(`loadproof merge /results/${MADE_WITH.RUN_ID}/shard-* --run-dir /results/${MADE_WITH.RUN_ID}/merged`);
+    expect(merge.spec.template.spec.containers[0].args.join(' ')).toBe(
+      `loadproof merge /results/${MADE_WITH.RUN_ID}/shard-* --run-dir /results/${MADE_WITH.RUN_ID}/merged`,
+    );
     // The image's user (node, 1000) can write to the volume.
-    for (const job of [shards, merge]) expect(job.spec.template.spec.securityContext).toMatchObject({ runAsUser: 1000, fsGroup: 1000 });
+    for (const job of [shards, merge])
+      expect(job.spec.template.spec.securityContext).toMatchObject({ runAsUser: 1000, fsGroup: 1000 });
   });
 
   describe('the restricted Pod Security Standard', () => {
     const DIR = new URL('../../deploy/kubernetes/', import.meta.url);
     const files = readdirSync(DIR).filter((f) => /\.ya?ml$/.test(f));
     const docs = files.flatMap((f) =>
-      parseAllDocuments(readFileSync(new URL(f, DIR), 'utf8').replace(/\$\{(\w+)\}/g, (_, v: string) => (MADE_WITH as Record<string, string>)[v] ?? '0')).map((d) => ({ file: f, doc: d.toJS() })),
+      parseAllDocuments(
+        readFileSync(new URL(f, DIR), 'utf8').replace(
+          /\$\{(\w+)\}/g,
+          (_, v: string) => (MADE_WITH as Record<string, string>)[v] ?? '0',
+        ),
+      ).map((d) => ({ file: f, doc: d.toJS() })),
     );
     const pods = docs.map(({ file, doc }) => ({ file, pod: podOf(doc) })).filter((x) => x.pod !== undefined);
 
@@ -110,20 +139,62 @@ describe('deploy/kubernetes', () => {
     it('the check is real: each field the profile constrains, broken at the pod or in any container, is named', () => {
       const shardsPod = podOf(shards)!;
       const c0 = shardsPod.spec.containers[0];
-      const withContainer = (sc: object, extra: object = {}) => ({ ...shardsPod.spec, containers: [{ ...c0, ...extra, securityContext: { ...c0.securityContext, ...sc } }] });
-      const init = (sc: object | undefined) => ({ ...shardsPod.spec, initContainers: [{ name: 'init', image: 'busybox', ...(sc === undefined ? {} : { securityContext: sc }) }] });
+      const withContainer = (sc: object, extra: object = {}) => ({
+        ...shardsPod.spec,
+        containers: [{ ...c0, ...extra, securityContext: { ...c0.securityContext, ...sc } }],
+      });
+      const init = (sc: object | undefined) => ({
+        ...shardsPod.spec,
+        initContainers: [{ name: 'init', image: 'busybox', ...(sc === undefined ? {} : { securityContext: sc }) }],
+      });
       const cases: [object, RegExp, object?][] = [
         [{ ...shardsPod.spec, hostNetwork: true }, /spec\.hostNetwork/],
         [{ ...shardsPod.spec, hostPID: true }, /spec\.hostPID/],
         [{ ...shardsPod.spec, hostIPC: true }, /spec\.hostIPC/],
-        [{ ...shardsPod.spec, volumes: [...shardsPod.spec.volumes, { name: 'host', hostPath: { path: '/' } }] }, /hostPath/],
-        [{ ...shardsPod.spec, volumes: [...shardsPod.spec.volumes, { name: 'nfs', nfs: { server: 'x', path: '/' } }] }, /nfs/],
-        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, runAsNonRoot: false } }, /runAsNonRoot/],
-        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, runAsUser: 0 } }, /spec\.securityContext\.runAsUser/],
-        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, seccompProfile: { type: 'Unconfined' } } }, /seccompProfile/],
-        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, sysctls: [{ name: 'kernel.msgmax', value: '1' }] } }, /sysctls/],
-        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, seLinuxOptions: { type: 'spc_t' } } }, /seLinuxOptions\.type/],
-        [{ ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, windowsOptions: { hostProcess: true } } }, /hostProcess/],
+        [
+          { ...shardsPod.spec, volumes: [...shardsPod.spec.volumes, { name: 'host', hostPath: { path: '/' } }] },
+          /hostPath/,
+        ],
+        [
+          { ...shardsPod.spec, volumes: [...shardsPod.spec.volumes, { name: 'nfs', nfs: { server: 'x', path: '/' } }] },
+          /nfs/,
+        ],
+        [
+          { ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, runAsNonRoot: false } },
+          /runAsNonRoot/,
+        ],
+        [
+          { ...shardsPod.spec, securityContext: { ...shardsPod.spec.securityContext, runAsUser: 0 } },
+          /spec\.securityContext\.runAsUser/,
+        ],
+        [
+          {
+            ...shardsPod.spec,
+            securityContext: { ...shardsPod.spec.securityContext, seccompProfile: { type: 'Unconfined' } },
+          },
+          /seccompProfile/,
+        ],
+        [
+          {
+            ...shardsPod.spec,
+            securityContext: { ...shardsPod.spec.securityContext, sysctls: [{ name: 'kernel.msgmax', value: '1' }] },
+          },
+          /sysctls/,
+        ],
+        [
+          {
+            ...shardsPod.spec,
+            securityContext: { ...shardsPod.spec.securityContext, seLinuxOptions: { type: 'spc_t' } },
+          },
+          /seLinuxOptions\.type/,
+        ],
+        [
+          {
+            ...shardsPod.spec,
+            securityContext: { ...shardsPod.spec.securityContext, windowsOptions: { hostProcess: true } },
+          },
+          /hostProcess/,
+        ],
         [withContainer({ privileged: true }), /privileged/],
         [withContainer({ allowPrivilegeEscalation: true }), /allowPrivilegeEscalation/],
         [withContainer({ capabilities: { drop: ['NET_RAW'] } }), /capabilities\.drop/],
@@ -136,10 +207,18 @@ describe('deploy/kubernetes', () => {
         [withContainer({ seLinuxOptions: { user: 'root' } }), /seLinuxOptions\.user/],
         [withContainer({}, { ports: [{ containerPort: 80, hostPort: 80 }] }), /hostPort/],
         [init(undefined), /initContainers\[init\]\.securityContext\.allowPrivilegeEscalation/],
-        [{ ...shardsPod.spec, ephemeralContainers: [{ name: 'debug', image: 'busybox' }] }, /ephemeralContainers\[debug\]/],
-        [shardsPod.spec, /apparmor/, { annotations: { 'container.apparmor.security.beta.kubernetes.io/loadproof': 'unconfined' } }],
+        [
+          { ...shardsPod.spec, ephemeralContainers: [{ name: 'debug', image: 'busybox' }] },
+          /ephemeralContainers\[debug\]/,
+        ],
+        [
+          shardsPod.spec,
+          /apparmor/,
+          { annotations: { 'container.apparmor.security.beta.kubernetes.io/loadproof': 'unconfined' } },
+        ],
       ];
-      for (const [spec, named, metadata] of cases) expect(restrictedViolations(metadata ?? shardsPod.metadata, spec).join('\n')).toMatch(named);
+      for (const [spec, named, metadata] of cases)
+        expect(restrictedViolations(metadata ?? shardsPod.metadata, spec).join('\n')).toMatch(named);
     });
   });
 
@@ -149,14 +228,22 @@ describe('deploy/kubernetes', () => {
     });
 
     it('loadproof plan --job-deadline prints it: the time to --at, the planned duration, the drain and a margin; a 7-day plan gets more than 7 days', async () => {
-      const week = scenarioWorkspace('name: week\ndescription: a week at 10 rpm\ntarget: { environment: mock, baseUrl: "http://127.0.0.1:9" }\nphases:\n  - { name: steady, duration: 168h, rpm: 10 }\ntimeout: 30s\nwindow: 5m\n');
+      const week = scenarioWorkspace(
+        'name: week\ndescription: a week at 10 rpm\ntarget: { environment: mock, baseUrl: "http://127.0.0.1:9" }\nphases:\n  - { name: steady, duration: 168h, rpm: 10 }\ntimeout: 30s\nwindow: 5m\n',
+      );
       const now = await runMain(['plan', week.file, '--job-deadline']);
       expect(now.code, now.stderr).toBe(0);
       const s = Number(now.stdout.trim());
       expect(now.stdout).toMatch(/^\d+\n$/);
       // 7 days, plus the drain (the 30 s timeout) and the margin (15 min), rounded up to the minute.
       expect(s).toBe(168 * 3600 + 30 + 900 + 30);
-      const later = await runMain(['plan', week.file, '--job-deadline', '--at', new Date(Date.now() + 3 * 3600_000).toISOString()]);
+      const later = await runMain([
+        'plan',
+        week.file,
+        '--job-deadline',
+        '--at',
+        new Date(Date.now() + 3 * 3600_000).toISOString(),
+      ]);
       expect(Number(later.stdout.trim()) - s).toBeGreaterThanOrEqual(3 * 3600 - 60);
       expect(Number(later.stdout.trim()) - s).toBeLessThanOrEqual(3 * 3600 + 60);
     });

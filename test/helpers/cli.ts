@@ -23,7 +23,11 @@ export interface CliProcess {
  */
 export const CHILD_LIMIT_MS = 60_000;
 
-export function startCli(args: readonly string[], env: Record<string, string> = {}, limitMs = CHILD_LIMIT_MS): CliProcess {
+export function startCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  limitMs = CHILD_LIMIT_MS,
+): CliProcess {
   if (!existsSync(BUILT)) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
   let stdout = '';
@@ -50,7 +54,11 @@ export function startCli(args: readonly string[], env: Record<string, string> = 
 }
 
 /** Runs the CLI to completion. */
-export function runCli(args: readonly string[], env: Record<string, string> = {}, limitMs?: number): CliProcess['exited'] {
+export function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  limitMs?: number,
+): CliProcess['exited'] {
   return startCli(args, env, limitMs).exited;
 }
 
@@ -72,11 +80,19 @@ const BUILT_MAIN = new URL('../../dist/cli/main.js', import.meta.url).href;
  * the mock in a worker thread from dist/mock/worker.js. What only a process shows (signals, the
  * separation of the real stdout and stderr, a crash outside main) stays with {@link runCli}.
  */
-export async function runMain(args: readonly string[], env: Record<string, string> = {}, stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runMain(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  stdin = '',
+): Promise<{ code: number; stdout: string; stderr: string }> {
   if (!existsSync(BUILT)) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
   const { main } = (await import(BUILT_MAIN)) as typeof import('../../src/cli/main.js');
-  const { SecretMask } = (await import(new URL('../../dist/core/redact.js', import.meta.url).href)) as typeof import('../../src/core/redact.js');
-  const { dataText, printable } = (await import(new URL('../../dist/cli/io.js', import.meta.url).href)) as typeof import('../../src/cli/io.js');
+  const { SecretMask } = (await import(
+    new URL('../../dist/core/redact.js', import.meta.url).href
+  )) as typeof import('../../src/core/redact.js');
+  const { dataText, printable } = (await import(
+    new URL('../../dist/cli/io.js', import.meta.url).href
+  )) as typeof import('../../src/cli/io.js');
   const secrets = new SecretMask();
   let stdout = '';
   let stderr = '';
@@ -104,4 +120,3 @@ export function runFolders(out: string): string[] {
     .filter((f) => f !== 'latest')
     .sort();
 }
-

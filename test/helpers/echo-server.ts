@@ -5,8 +5,9 @@
  * in its 2xx answers. For the leak scan (test/cli/secrets.test.ts). Nothing listens beyond 127.0.0.1.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { API_PATHS } from '../../src/spec/index.js';
 
 /** Every access token the echo server issues starts with this (base64url after it: it matches an error-code token). */
@@ -26,7 +27,11 @@ export interface EchoServer {
  * every token call gets that 401, whatever the secret; `answerAll`: identification always answers 200
  * (for a de-identification to reach its obfuscation, whose text then carries the header).
  */
-export async function startEchoServer(options: { readonly secret: string; readonly refuseAll?: boolean; readonly answerAll?: boolean }): Promise<EchoServer> {
+export async function startEchoServer(options: {
+  readonly secret: string;
+  readonly refuseAll?: boolean;
+  readonly answerAll?: boolean;
+}): Promise<EchoServer> {
   const counts = { token: 0, api: 0, identification: 0 };
   const issued: string[] = [];
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void => {

@@ -1,5 +1,6 @@
 /** Test helpers: talk to a mock server over real HTTP (undici), on loopback only. */
 import { request } from 'undici';
+
 import type { MockServer } from '../../src/mock/index.js';
 import { API_PATHS } from '../../src/spec/index.js';
 
@@ -19,19 +20,39 @@ function parse(text: string): unknown {
   }
 }
 
-export async function call(url: string, init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
-  if (!/^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)[:/]/.test(url)) throw new Error(`tests only talk to loopback, not ${url}`);
-  const res = await request(url, { method: init.method ?? 'GET', headers: init.headers ?? {}, body: init.body ?? null, headersTimeout: 10_000, bodyTimeout: 10_000 });
+export async function call(
+  url: string,
+  init: { method?: 'GET' | 'POST'; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
+  if (!/^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)[:/]/.test(url))
+    throw new Error(`tests only talk to loopback, not ${url}`);
+  const res = await request(url, {
+    method: init.method ?? 'GET',
+    headers: init.headers ?? {},
+    body: init.body ?? null,
+    headersTimeout: 10_000,
+    bodyTimeout: 10_000,
+  });
   const text = await res.body.text();
   return { status: res.statusCode, headers: res.headers, text, json: parse(text) };
 }
 
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Reply> {
-  return call(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return call(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 export function tokenRequest(server: MockServer, overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return { client_id: server.clientId, client_secret: server.clientSecret, audience: server.audience, grant_type: 'client_credentials', ...overrides };
+  return {
+    client_id: server.clientId,
+    client_secret: server.clientSecret,
+    audience: server.audience,
+    grant_type: 'client_credentials',
+    ...overrides,
+  };
 }
 
 export async function getToken(server: MockServer): Promise<string> {

@@ -7,6 +7,9 @@ import { authorize } from '../../src/guard/index.js';
 import { buildPlan } from '../../src/plan/index.js';
 import { parseScenario } from '../../src/scenario/index.js';
 
-const scenario = parseScenario('name: client-test\ndescription: a client test on loopback\ntarget: { environment: mock }\nphases: [{ name: one, duration: 1s, rpm: 60 }]\n', '(test)');
+const scenario = parseScenario(
+  'name: client-test\ndescription: a client test on loopback\ntarget: { environment: mock }\nphases: [{ name: one, duration: 1s, rpm: 60 }]\n',
+  '(test)',
+);
 
 export const LOOPBACK_PERMIT = authorize(buildPlan(scenario, { timeScale: 1 }), { startAtMs: Date.now() }).permit;

@@ -5,9 +5,11 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { expect } from 'vitest';
-import { expectSameWhenJudgedAgain } from './rejudge.js';
+
 import { runFolders } from './cli.js';
+import { expectSameWhenJudgedAgain } from './rejudge.js';
 
 export const scenarioAt = (url: string, phases: string, extra = ''): string =>
   `name: faults\ndescription: a run that meets a fault\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n${phases}thresholds: { documentedTargets: false }\n${extra}`;
@@ -22,7 +24,10 @@ export async function readRun(dir: string): Promise<Report> {
   // Every run these tests make is also judged again from its folder, and must come out the same.
   if (existsSync(join(dir, 'run.json'))) await expectSameWhenJudgedAgain(dir);
   const events = existsSync(join(dir, 'events.ndjson'))
-    ? readFileSync(join(dir, 'events.ndjson'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l))
+    ? readFileSync(join(dir, 'events.ndjson'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
     : [];
   return { dir, summary: JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8')), events };
 }

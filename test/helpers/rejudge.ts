@@ -5,7 +5,9 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+
 import { expect } from 'vitest';
+
 import { judgeFolder } from '../../src/run-folder/index.js';
 
 const withoutReportedAt = (summary: Record<string, unknown>): Record<string, unknown> => {
@@ -18,6 +20,8 @@ export async function expectSameWhenJudgedAgain(dir: string): Promise<void> {
   // No PNG charts: drawing them costs ~0.3 s of CPU and is not what is compared (test/cli/report.test.ts draws them).
   const again = await judgeFolder(dir, { now: () => new Date(0), pngCharts: false });
   expect(again.notes).toEqual([]);
-  expect(withoutReportedAt(JSON.parse(JSON.stringify(again.summary)) as Record<string, unknown>)).toEqual(withoutReportedAt(written));
+  expect(withoutReportedAt(JSON.parse(JSON.stringify(again.summary)) as Record<string, unknown>)).toEqual(
+    withoutReportedAt(written),
+  );
   expect(again.exitCode).toBe(written.exitCode);
 }

@@ -3,11 +3,16 @@
  * after each test, so no test leaves one listening.
  */
 import type { Worker } from 'node:worker_threads';
-import { afterEach } from 'vitest';
-import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
-import { type Stub, type StubBehaviour, startStub } from './stub.js';
 
-export function serversFor(timeScale: number): { mock(options?: MockServerOptions): Promise<MockServer>; stub(behaviour?: StubBehaviour): Promise<Stub> } {
+import { afterEach } from 'vitest';
+
+import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
+import { startStub, type Stub, type StubBehaviour } from './stub.js';
+
+export function serversFor(timeScale: number): {
+  mock(options?: MockServerOptions): Promise<MockServer>;
+  stub(behaviour?: StubBehaviour): Promise<Stub>;
+} {
   const open: { close(): Promise<void> }[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((s) => s.close()));

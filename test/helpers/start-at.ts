@@ -12,7 +12,8 @@
 export const LATE_START = Symbol('late start');
 
 const PAST = /--start-at \S+: \d+(\.\d+)? s in the past/;
-const NOT_READY = /--start-at: ready \d+ ms after it, more than \d+(\.\d+)? ms \(1 s of model time\): no request is sent/;
+const NOT_READY =
+  /--start-at: ready \d+ ms after it, more than \d+(\.\d+)? ms \(1 s of model time\): no request is sent/;
 
 /** A shard's exit that is the tool's refusal of a start this machine could not make in time. */
 export function refusedAsLate(code: number | null, stderr: string): boolean {
@@ -24,14 +25,21 @@ export function refusedAsLate(code: number | null, stderr: string): boolean {
  * twice the lead, at most `attempts` times in all (then it fails, saying so). Each attempt starts its
  * own servers and folders: a shard that was on time has already sent its share.
  */
-export async function withCommonStart<T>(firstLeadMs: number, attempt: (startAtMs: number) => Promise<T | typeof LATE_START>, attempts = 3): Promise<T> {
+export async function withCommonStart<T>(
+  firstLeadMs: number,
+  attempt: (startAtMs: number) => Promise<T | typeof LATE_START>,
+  attempts = 3,
+): Promise<T> {
   let leadMs = firstLeadMs;
   for (let i = 1; i <= attempts; i++, leadMs *= 2) {
     const result = await attempt(Date.now() + leadMs);
     if (result !== LATE_START) return result;
   }
-  throw new Error(`a shard refused its --start-at as too late ${attempts} times, the last ${leadMs / 2} ms ahead: this machine is too busy to start a process in that time`);
+  throw new Error(
+    `a shard refused its --start-at as too late ${attempts} times, the last ${leadMs / 2} ms ahead: this machine is too busy to start a process in that time`,
+  );
 }
 
 /** The wall time `withCommonStart` may take at most, for a test's timeout: every lead, plus `perAttemptMs` each. */
-export const commonStartBudgetMs = (firstLeadMs: number, perAttemptMs: number, attempts = 3): number => firstLeadMs * (2 ** attempts - 1) + perAttemptMs * attempts;
+export const commonStartBudgetMs = (firstLeadMs: number, perAttemptMs: number, attempts = 3): number =>
+  firstLeadMs * (2 ** attempts - 1) + perAttemptMs * attempts;

@@ -4,8 +4,9 @@
  * It has no /__mock/stats, so loadproof treats it as a user's own stub: a mock at time scale 1.
  * Every request is counted; nothing listens beyond 127.0.0.1.
  */
-import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { API_PATHS } from '../../src/spec/index.js';
 
 /** An answer: a status and a JSON body, after an optional delay (wall ms); 'hang' never answers. */
@@ -20,15 +21,30 @@ export interface StubBehaviour {
 
 export interface Stub {
   readonly url: string;
-  readonly counts: { token: number; identification: number; other: number; connections: number; connectionsAtFirstIdentification: number | null };
+  readonly counts: {
+    token: number;
+    identification: number;
+    other: number;
+    connections: number;
+    connectionsAtFirstIdentification: number | null;
+  };
   close(): Promise<void>;
 }
 
 /** A token answer: `lpmock_at_` so the leak tests would find it; `expires_in` in seconds. */
-export const tokenAnswer = (n: number, expiresInS = 3600): StubAnswer => ({ status: 200, body: { access_token: `lpmock_at_stub_${n}_${'x'.repeat(24)}`, token_type: 'Bearer', expires_in: expiresInS } });
+export const tokenAnswer = (n: number, expiresInS = 3600): StubAnswer => ({
+  status: 200,
+  body: { access_token: `lpmock_at_stub_${n}_${'x'.repeat(24)}`, token_type: 'Bearer', expires_in: expiresInS },
+});
 
 export async function startStub(behaviour: StubBehaviour = {}): Promise<Stub> {
-  const counts = { token: 0, identification: 0, other: 0, connections: 0, connectionsAtFirstIdentification: null as number | null };
+  const counts = {
+    token: 0,
+    identification: 0,
+    other: 0,
+    connections: 0,
+    connectionsAtFirstIdentification: null as number | null,
+  };
   const held = new Set<ServerResponse>();
   const answer = (res: ServerResponse, a: StubAnswer): void => {
     if (a === 'hang') {
@@ -53,7 +69,8 @@ export async function startStub(behaviour: StubBehaviour = {}): Promise<Stub> {
       } else if (path === API_PATHS.identification && req.method === 'POST') {
         counts.identification++;
         // After this poll's other events: a connection accepted in the same turn as this request was there before it.
-        if (counts.identification === 1) setImmediate(() => (counts.connectionsAtFirstIdentification = counts.connections));
+        if (counts.identification === 1)
+          setImmediate(() => (counts.connectionsAtFirstIdentification = counts.connections));
         const token = (req.headers.authorization ?? '').replace(/^Bearer\s+/i, '');
         answer(res, behaviour.identify?.(counts.identification, token) ?? { status: 200, body: { entities: [] } });
       } else {

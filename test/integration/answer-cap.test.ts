@@ -5,17 +5,20 @@
  * over the cap with its Content-Length, a Content-Length announcing far more than it sends, chunked without
  * a length (many small chunks, or one chunk whose size line announces 4 GiB), and a body read until the close.
  */
-import { type Server, type Socket, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer, type Server, type Socket } from 'node:net';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { LOOPBACK_PERMIT } from '../helpers/permit.js';
+
 import { createIdentify } from '../../src/client/api.js';
 import { ConnectionPool, MAX_ANSWER_BYTES } from '../../src/client/http1/index.js';
 import { smallRequest } from '../../src/client/small-request.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
+import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 
-type Framing = 'at-cap' | 'length' | 'announced' | 'chunked' | 'huge-chunk' | 'until-close' | 'interim-flood' | 'long-chunk-line';
+type Framing =
+  'at-cap' | 'length' | 'announced' | 'chunked' | 'huge-chunk' | 'until-close' | 'interim-flood' | 'long-chunk-line';
 
 const OK = '{"entities":[]}';
 
@@ -46,7 +49,8 @@ function writeAnswer(socket: Socket, framing: Framing): void {
     case 'chunked': {
       head('transfer-encoding: chunked\r\n');
       const piece = 'x'.repeat(4096);
-      for (let sent = 0; sent <= over; sent += piece.length) socket.write(`${piece.length.toString(16)}\r\n${piece}\r\n`);
+      for (let sent = 0; sent <= over; sent += piece.length)
+        socket.write(`${piece.length.toString(16)}\r\n${piece}\r\n`);
       socket.write('0\r\n\r\n');
       return;
     }
@@ -102,7 +106,10 @@ async function startRawStub(framing: Framing): Promise<RawStub> {
         buffered = buffered.slice(end + 4 + length);
         counts.requests++;
         if (counts.requests === 1) writeAnswer(socket, framing);
-        else socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${OK.length}\r\n\r\n${OK}`);
+        else
+          socket.write(
+            `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${OK.length}\r\n\r\n${OK}`,
+          );
       }
     });
   });
@@ -182,14 +189,22 @@ describe('smallRequest (the token endpoint, deid, check, the mock stats) holds t
   for (const framing of ['length', 'announced', 'chunked', 'huge-chunk', 'until-close'] as const) {
     it(`${framing}: fails with LOADPROOF_ANSWER_TOO_LARGE and closes the connection`, async () => {
       stub = await startRawStub(framing);
-      const call = smallRequest(LOOPBACK_PERMIT, stub.url + '/x', { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
+      const call = smallRequest(LOOPBACK_PERMIT, stub.url + '/x', {
+        method: 'POST',
+        body: '{}',
+        signal: AbortSignal.timeout(30_000),
+      });
       await expect(call).rejects.toMatchObject({ code: 'LOADPROOF_ANSWER_TOO_LARGE' });
     });
   }
 
   it('an answer of exactly the cap is read whole', async () => {
     stub = await startRawStub('at-cap');
-    const res = await smallRequest(LOOPBACK_PERMIT, stub.url + '/x', { method: 'POST', body: '{}', signal: AbortSignal.timeout(30_000) });
+    const res = await smallRequest(LOOPBACK_PERMIT, stub.url + '/x', {
+      method: 'POST',
+      body: '{}',
+      signal: AbortSignal.timeout(30_000),
+    });
     expect(res.text.length).toBe(MAX_ANSWER_BYTES);
   });
 });

@@ -8,10 +8,12 @@
  * server (in a worker thread) has accepted the connection and the deadline is long past.
  */
 import { Worker } from 'node:worker_threads';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ConnectionPool } from '../../src/client/http1/index.js';
-import { stopServerThread } from '../helpers/servers.js';
 import { LOOPBACK_PERMIT } from '../helpers/permit.js';
+import { stopServerThread } from '../helpers/servers.js';
 
 // state[0]: 1 = connection accepted; state[1]: request bytes the server read; state[2]: 1 = its connection closed.
 const SERVER = `
@@ -50,7 +52,13 @@ describe('ConnectionPool: a request expired while waiting for a connection', () 
     const outcome = await new Promise<string>((resolve) => {
       setImmediate(() => {
         const startedAt = performance.now();
-        p.request(bytes, 50, () => (sent = true), (error, response) => resolve(response !== undefined ? `answered ${response.status}` : String((error as { code?: string }).code)));
+        p.request(
+          bytes,
+          50,
+          () => (sent = true),
+          (error, response) =>
+            resolve(response !== undefined ? `answered ${response.status}` : String((error as { code?: string }).code)),
+        );
         // After net's own nextTick (which issues the connect): the stall.
         process.nextTick(() => {
           const limit = performance.now() + 10_000;

@@ -1,12 +1,14 @@
 /** The HTTP/1.1 connection pool against real servers on loopback: connections opened ahead of the load, reuse, deadlines, cancel. */
 import { readFileSync } from 'node:fs';
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
-import { type AddressInfo, type Server as NetServer, createServer as createNetServer } from 'node:net';
+import { type AddressInfo, createServer as createNetServer, type Server as NetServer } from 'node:net';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ConnectionPool, type Http1Response } from '../../src/client/http1/index.js';
-import { type Stub, startStub } from '../helpers/stub.js';
 import { LOOPBACK_PERMIT } from '../helpers/permit.js';
+import { startStub, type Stub } from '../helpers/stub.js';
 
 let stub: Stub | undefined;
 let pool: ConnectionPool | undefined;
@@ -24,11 +26,19 @@ afterEach(async () => {
   }
 });
 
-const POST = (host: string, body = '{}'): string => `POST /entityextraction/pipelines/vendor-phi-identification HTTP/1.1\r\nhost: ${host}\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+const POST = (host: string, body = '{}'): string =>
+  `POST /entityextraction/pipelines/vendor-phi-identification HTTP/1.1\r\nhost: ${host}\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
 
 /** One request through the pool: its response, or the code of the error that ended it. */
 function send(p: ConnectionPool, bytes: string, timeoutMs = 5000): Promise<Http1Response | string> {
-  return new Promise((resolve) => p.request(bytes, timeoutMs, () => {}, (error, response) => resolve(response ?? String((error as { code?: string }).code))));
+  return new Promise((resolve) =>
+    p.request(
+      bytes,
+      timeoutMs,
+      () => {},
+      (error, response) => resolve(response ?? String((error as { code?: string }).code)),
+    ),
+  );
 }
 
 async function listen(server: Server): Promise<string> {
@@ -64,7 +74,12 @@ describe('ConnectionPool', () => {
     rawServers.push(raw);
     await new Promise<void>((resolve) => raw.listen(0, '127.0.0.1', resolve));
     const port = (raw.address() as AddressInfo).port;
-    pool = new ConnectionPool({ permit: LOOPBACK_PERMIT, origin: { protocol: 'http:', hostname: '127.0.0.1', port }, maxConnections: 4, idleLifetimeMs: 100 });
+    pool = new ConnectionPool({
+      permit: LOOPBACK_PERMIT,
+      origin: { protocol: 'http:', hostname: '127.0.0.1', port },
+      maxConnections: 4,
+      idleLifetimeMs: 100,
+    });
     const host = `127.0.0.1:${port}`;
     expect(await send(pool, POST(host))).toMatchObject({ status: 200 });
     expect(await send(pool, POST(host))).toMatchObject({ status: 200 });
@@ -114,7 +129,14 @@ describe('ConnectionPool', () => {
     const host = new URL(stub.url).host;
     const sentOrder: number[] = [];
     const one = (i: number): Promise<string> =>
-      new Promise((resolve) => pool!.request(POST(host), 5000, () => sentOrder.push(i), (_e, r) => resolve(r!.body.toString())));
+      new Promise((resolve) =>
+        pool!.request(
+          POST(host),
+          5000,
+          () => sentOrder.push(i),
+          (_e, r) => resolve(r!.body.toString()),
+        ),
+      );
     expect(await Promise.all([one(1), one(2)])).toEqual(['{"n":1}', '{"n":2}']);
     expect(sentOrder).toEqual([1, 2]);
     expect(stub.counts.connections).toBe(1);
@@ -146,7 +168,9 @@ describe('ConnectionPool over TLS', () => {
 
   async function tlsServer(): Promise<{ port: number; servernames: (string | false | null)[] }> {
     const servernames: (string | false | null)[] = [];
-    const server = createHttpsServer({ cert, key }, (req, res) => req.resume().on('end', () => res.end('{"tls":true}')));
+    const server = createHttpsServer({ cert, key }, (req, res) =>
+      req.resume().on('end', () => res.end('{"tls":true}')),
+    );
     server.on('secureConnection', (socket) => servernames.push(socket.servername));
     servers.push(server as unknown as Server);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -1,5 +1,6 @@
 /** One planned request through the client against the real mock: each outcome, retries, 401 renewal. */
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { type ApiClientSettings, createIdentify } from '../../src/client/api.js';
 import { ConnectionPool } from '../../src/client/http1/index.js';
 import { TokenProvider } from '../../src/client/token.js';
@@ -30,7 +31,8 @@ async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings>
   server = await startMockServer({ profile: 'zero', ...mock });
   pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, server.url, 16);
   const clock = new ScaledClock(timeScale);
-  const tokens = new TokenProvider({ permit: LOOPBACK_PERMIT,
+  const tokens = new TokenProvider({
+    permit: LOOPBACK_PERMIT,
     baseUrl: server.url,
     audience: server.audience,
     clientId: server.clientId,
@@ -56,8 +58,16 @@ async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings>
 describe('createIdentify', () => {
   // A token a header cannot carry, at the client's depth: a request that cannot leave is unsent, not an attempt with outcome error.
   it('counts nothing as sent when the token cannot go in a header: unsent, and the server sees nothing', async () => {
-    const unsafe = { current: () => 'lpmock_at_x\r\nx-injected: 1', get: async () => 'lpmock_at_x\r\nx-injected: 1', accepted: () => {}, rejected: () => {} };
-    const { s, identify } = await setup({}, { tokens: unsafe, on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 } });
+    const unsafe = {
+      current: () => 'lpmock_at_x\r\nx-injected: 1',
+      get: async () => 'lpmock_at_x\r\nx-injected: 1',
+      accepted: () => {},
+      rejected: () => {},
+    };
+    const { s, identify } = await setup(
+      {},
+      { tokens: unsafe, on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 30_000 } },
+    );
     expect(await identify(NOTE, 1)).toBeUndefined();
     expect(s.stats().requests.identification.received).toBe(0);
   });
@@ -84,7 +94,10 @@ describe('createIdentify', () => {
     // test): an hour of model time (3.6 s of wall time) here.
     const { identify, s } = await setup(
       { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
-      { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS },
+      {
+        on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 },
+        timeoutMs: GENEROUS_TIMEOUT_MS,
+      },
     );
     await identify(NOTE, 4);
     const r = (await identify(NOTE, 5))!;
@@ -96,7 +109,10 @@ describe('createIdentify', () => {
   it('records every attempt: its send and answer times and status, as the server saw them', async () => {
     const { identify, s } = await setup(
       { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
-      { on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS },
+      {
+        on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 },
+        timeoutMs: GENEROUS_TIMEOUT_MS,
+      },
     );
     const first = (await identify(NOTE, 21))!;
     expect(first.tries).toEqual([{ sentAtMs: first.lastSentAtMs, endAtMs: first.endAtMs, status: 200 }]);
@@ -111,14 +127,16 @@ describe('createIdentify', () => {
     expect(served).toEqual({ sentAtMs: r.lastSentAtMs, endAtMs: r.endAtMs, status: 200, waitMs: expect.any(Number) });
     expect(served.waitMs).toBeGreaterThanOrEqual(r.retryAfterS[0]! * 1000);
     expect(served.waitMs).toBeLessThanOrEqual(served.sentAtMs - refused.endAtMs);
-    const log = (await (await fetch(`${s.url}/__mock/log`)).json()) as { entries: { seq: number; attempt: number; status: number }[] };
+    const log = (await (await fetch(`${s.url}/__mock/log`)).json()) as {
+      entries: { seq: number; attempt: number; status: number }[];
+    };
     expect(log.entries.filter((e) => e.seq === 22).map((e) => [e.attempt, e.status])).toEqual([
       [1, 429],
       [2, 200],
     ]);
   });
 
-  it('reads each answer\'s model time in the service (Server-Timing svc) when told to, and only then', async () => {
+  it("reads each answer's model time in the service (Server-Timing svc) when told to, and only then", async () => {
     const read = await setup({ profile: 'stall', timeScale: 20 }, { readServerTiming: true });
     const r = (await read.identify(NOTE, 1))!;
     expect(r.status).toBe(200);
@@ -136,7 +154,10 @@ describe('createIdentify', () => {
     // retry together, but only one token came back, so one of them ends on its second 429.
     const { identify, s } = await setup(
       { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
-      { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS },
+      {
+        on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 },
+        timeoutMs: GENEROUS_TIMEOUT_MS,
+      },
     );
     const results = await Promise.all([identify(NOTE, 6), identify(NOTE, 7), identify(NOTE, 8)]);
     const summary = results.map((r) => `${r!.outcome}/${r!.attempts}`).sort();
@@ -144,7 +165,7 @@ describe('createIdentify', () => {
     expect(s.stats().requests.identification.byStatus).toEqual({ '200': 2, '429': 3 });
   });
 
-  it('lets many requests wait to retry at once without a listener warning on the run\'s stop signal', async () => {
+  it("lets many requests wait to retry at once without a listener warning on the run's stop signal", async () => {
     // 12 requests at 1 rpm: 11 get a 429 and wait (model time) to retry, each listening to the stop signal.
     const warnings: string[] = [];
     const onWarning = (w: Error): void => void warnings.push(w.name);
@@ -153,7 +174,11 @@ describe('createIdentify', () => {
       const stop = new AbortController();
       const { identify } = await setup(
         { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
-        { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 }, timeoutMs: GENEROUS_TIMEOUT_MS, stop: stop.signal },
+        {
+          on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 },
+          timeoutMs: GENEROUS_TIMEOUT_MS,
+          stop: stop.signal,
+        },
       );
       const results = await Promise.all(Array.from({ length: 12 }, (_, i) => identify(NOTE, 20 + i)));
       expect(results.every((r) => r !== undefined)).toBe(true);
@@ -185,7 +210,10 @@ describe('createIdentify', () => {
     // The mock's clock is moved by hand past the token's lifetime; the client's clock is not, so the
     // client still holds the token it believes fresh, and learns from the 401.
     const mockClock = new ManualClock();
-    const { identify, tokens, s } = await setup({ clock: mockClock, tokenTtlS: 60 }, { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 30_000 } });
+    const { identify, tokens, s } = await setup(
+      { clock: mockClock, tokenTtlS: 60 },
+      { on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 30_000 } },
+    );
     await tokens.get();
     mockClock.advanceTo(61_000);
     const r = await identify(NOTE, 11);
@@ -223,7 +251,10 @@ describe('createIdentify', () => {
 
   it('cancels an attempt waiting for its answer when the drain ends (abandoned)', async () => {
     const cancel = new AbortController();
-    const { identify } = await setup({ profile: 'nominal', faults: { slowRate: 1, slowExtraMs: 60_000 } }, { cancel: cancel.signal });
+    const { identify } = await setup(
+      { profile: 'nominal', faults: { slowRate: 1, slowExtraMs: 60_000 } },
+      { cancel: cancel.signal },
+    );
     const pending = identify(NOTE, 17);
     setTimeout(() => cancel.abort(), 50);
     expect(await pending).toMatchObject({ outcome: 'abandoned', attempts: 1 });

@@ -3,12 +3,14 @@
  * past an endpoint's cap, more connections than the cap, slow senders. Assertions are on the mock's
  * own accounting (`/__mock/stats`: `buffered`, `connections`), never on RSS or on how fast it answers.
  */
-import { type Socket, connect } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { connect, type Socket } from 'node:net';
+
 import { Pool } from 'undici';
-import { type MockServer, type MockServerOptions, STATS_PATH, startMockServer } from '../../src/mock/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+import { type MockServer, type MockServerOptions, startMockServer, STATS_PATH } from '../../src/mock/index.js';
 import { API_PATHS } from '../../src/spec/index.js';
-import { call, getToken, postJson, bearer } from '../helpers/http.js';
+import { bearer, call, getToken, postJson } from '../helpers/http.js';
 
 /** Sockets of the test, destroyed after each one whatever happened. */
 const sockets: Socket[] = [];
@@ -18,7 +20,8 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-const start = async (options: MockServerOptions = {}): Promise<MockServer> => (server = await startMockServer({ profile: 'zero', ...options }));
+const start = async (options: MockServerOptions = {}): Promise<MockServer> =>
+  (server = await startMockServer({ profile: 'zero', ...options }));
 
 /** A raw connection: what it received so far and whether the server closed it. */
 interface RawConnection {
@@ -75,7 +78,9 @@ describe('unfinished and oversized bodies', () => {
     const plain = { 'content-type': 'text/plain' };
     const peakBefore = s.stats().buffered.peakBytes; // the token call's own small body
     const token = await openAll(100, s, () => unfinishedPost(API_PATHS.token, plain, 'client_id=x&'));
-    const ident = await openAll(100, s, () => unfinishedPost(API_PATHS.identification, { ...plain, ...auth }, 'Patient John Smith'));
+    const ident = await openAll(100, s, () =>
+      unfinishedPost(API_PATHS.identification, { ...plain, ...auth }, 'Patient John Smith'),
+    );
     await waitFor(() => expect([...token, ...ident].filter((c) => !c.closed())).toHaveLength(0));
     expect(token.map(statusOf)).toEqual(Array(100).fill(415));
     expect(bodyOf(token[0]!)).toMatchObject({ error: 'invalid_request' });
@@ -88,11 +93,19 @@ describe('unfinished and oversized bodies', () => {
   it('answers 413 payload_too_large as soon as a body passes its endpoint cap, without waiting for the rest, and closes', async () => {
     const s = await start();
     const auth = bearer(await getToken(s));
-    const token = await openAll(100, s, () => unfinishedPost(API_PATHS.token, JSON_TYPE, tokenPrefix(s) + 'x'.repeat(17 * 1024)));
-    const ident = await openAll(100, s, () => unfinishedPost(API_PATHS.identification, { ...JSON_TYPE, ...auth }, '{"text":"' + 'x'.repeat(65 * 1024)));
+    const token = await openAll(100, s, () =>
+      unfinishedPost(API_PATHS.token, JSON_TYPE, tokenPrefix(s) + 'x'.repeat(17 * 1024)),
+    );
+    const ident = await openAll(100, s, () =>
+      unfinishedPost(API_PATHS.identification, { ...JSON_TYPE, ...auth }, '{"text":"' + 'x'.repeat(65 * 1024)),
+    );
     await waitFor(() => expect([...token, ...ident].filter((c) => !c.closed())).toHaveLength(0));
     expect([...token, ...ident].map(statusOf)).toEqual(Array(200).fill(413));
-    expect(bodyOf(token[0]!)).toEqual({ error: 'payload_too_large', error_description: expect.stringContaining('16384 bytes'), max_bytes: 16_384 });
+    expect(bodyOf(token[0]!)).toEqual({
+      error: 'payload_too_large',
+      error_description: expect.stringContaining('16384 bytes'),
+      max_bytes: 16_384,
+    });
     expect(bodyOf(ident[0]!)).toMatchObject({ error: 'payload_too_large', max_bytes: 65_536 });
     await waitFor(() => expect(s.stats().buffered).toMatchObject({ bytes: 0, requests: 0 }));
     // Never more than one cap's worth per request was held.
@@ -105,7 +118,9 @@ describe('unfinished and oversized bodies', () => {
     const auth = bearer(await getToken(s));
     const chunk = 'x'.repeat(4096);
     const token = await openAll(100, s, () => unfinishedPost(API_PATHS.token, JSON_TYPE, tokenPrefix(s) + chunk));
-    const ident = await openAll(100, s, () => unfinishedPost(API_PATHS.identification, { ...JSON_TYPE, ...auth }, '{"text":"' + chunk));
+    const ident = await openAll(100, s, () =>
+      unfinishedPost(API_PATHS.identification, { ...JSON_TYPE, ...auth }, '{"text":"' + chunk),
+    );
     const all = [...token, ...ident];
     // Every request is either holding its bytes or was refused (800 KiB offered for a 256 KiB budget).
     await waitFor(() => {
@@ -136,7 +151,10 @@ describe('unfinished and oversized bodies', () => {
     const s = await start({ headersTimeoutMs: 300, requestTimeoutMs: 600 });
     const auth = bearer(await getToken(s));
     const loris = await openRaw(s, `GET ${STATS_PATH} HTTP/1.1\r\nhost: 127.0.0.1\r\nx-slow: 1\r\n`);
-    const body = await openRaw(s, unfinishedPost(API_PATHS.identification, { ...JSON_TYPE, ...auth }, '{"text":"Patient'));
+    const body = await openRaw(
+      s,
+      unfinishedPost(API_PATHS.identification, { ...JSON_TYPE, ...auth }, '{"text":"Patient'),
+    );
     await waitFor(() => expect(s.stats().buffered.requests).toBe(1));
     // Nothing more is sent; the server, not the test, ends both.
     await waitFor(() => expect([loris.closed(), body.closed()]).toEqual([true, true]));
@@ -163,7 +181,8 @@ describe('connections', () => {
   it('has a default cap above the in-flight gates and their queues of both pipelines', async () => {
     const s = await start({ profile: 'nominal' });
     const stats = (await call(s.url + STATS_PATH)).json;
-    const held = (e: { limits: { maxInFlight: number; queueLimit: number } }): number => e.limits.maxInFlight + e.limits.queueLimit;
+    const held = (e: { limits: { maxInFlight: number; queueLimit: number } }): number =>
+      e.limits.maxInFlight + e.limits.queueLimit;
     expect(stats.connections.max).toBe(1024);
     expect(stats.connections.max).toBeGreaterThanOrEqual(held(stats.identification) + held(stats.obfuscation));
     expect(stats.buffered).toEqual({ bytes: 0, requests: 0, peakBytes: 0, budgetBytes: 32 * 1024 * 1024, refused: 0 });
@@ -174,7 +193,12 @@ describe('connections', () => {
     const pool = new Pool(s.url, { connections: 1, pipelining: 1 });
     try {
       const post = async (path: string, body: unknown, headers: Record<string, string> = {}): Promise<number> => {
-        const res = await pool.request({ path, method: 'POST', headers: { ...JSON_TYPE, ...headers }, body: JSON.stringify(body) });
+        const res = await pool.request({
+          path,
+          method: 'POST',
+          headers: { ...JSON_TYPE, ...headers },
+          body: JSON.stringify(body),
+        });
         await res.body.text();
         return res.statusCode;
       };
@@ -182,12 +206,18 @@ describe('connections', () => {
         path: API_PATHS.token,
         method: 'POST',
         headers: JSON_TYPE,
-        body: JSON.stringify({ client_id: s.clientId, client_secret: s.clientSecret, audience: s.audience, grant_type: 'client_credentials' }),
+        body: JSON.stringify({
+          client_id: s.clientId,
+          client_secret: s.clientSecret,
+          audience: s.audience,
+          grant_type: 'client_credentials',
+        }),
       });
       const auth = bearer(((await token.body.json()) as { access_token: string }).access_token);
       // A 401 answered before the (small, declared) body is read keeps the connection.
       expect(await post(API_PATHS.identification, { text: 'Seen Mary Lee.' })).toBe(401);
-      for (let i = 0; i < 5; i++) expect(await post(API_PATHS.identification, { text: 'Seen Mary Lee.' }, auth)).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect(await post(API_PATHS.identification, { text: 'Seen Mary Lee.' }, auth)).toBe(200);
       expect(s.stats().connections.accepted).toBe(1);
     } finally {
       await pool.close();

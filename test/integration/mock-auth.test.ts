@@ -1,5 +1,6 @@
 /** The token endpoint and bearer checks of the mock, over real HTTP on an ephemeral port. */
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { ManualClock } from '../../src/core/clock.js';
 import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
 import { API_PATHS } from '../../src/spec/index.js';
@@ -10,14 +11,19 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-const start = async (options: MockServerOptions = {}): Promise<MockServer> => (server = await startMockServer({ profile: 'zero', ...options }));
+const start = async (options: MockServerOptions = {}): Promise<MockServer> =>
+  (server = await startMockServer({ profile: 'zero', ...options }));
 
 describe('POST /oauth/token', () => {
   it('issues a bearer token with its lifetime, not to be cached', async () => {
     const s = await start({ tokenTtlS: 900 });
     const reply = await postJson(s.url + API_PATHS.token, tokenRequest(s));
     expect(reply.status).toBe(200);
-    expect(reply.json).toEqual({ access_token: expect.stringMatching(/^lpmock_at_[\w-]{40,}$/), token_type: 'Bearer', expires_in: 900 });
+    expect(reply.json).toEqual({
+      access_token: expect.stringMatching(/^lpmock_at_[\w-]{40,}$/),
+      token_type: 'Bearer',
+      expires_in: 900,
+    });
     expect(reply.headers['cache-control']).toBe('no-store');
   });
 
@@ -41,7 +47,10 @@ describe('POST /oauth/token', () => {
     expect(audience).not.toBe(s.url);
     const reply = await postJson(s.url + API_PATHS.token, tokenRequest(s, { audience }));
     expect(reply.status).toBe(403);
-    expect(reply.json).toEqual({ error: 'access_denied', error_description: expect.stringContaining(`expected the base URL "${s.url}"`) });
+    expect(reply.json).toEqual({
+      error: 'access_denied',
+      error_description: expect.stringContaining(`expected the base URL "${s.url}"`),
+    });
   });
 
   it('accepts the base URL exactly as it is', async () => {
@@ -50,7 +59,11 @@ describe('POST /oauth/token', () => {
   });
 
   it.each([
-    { name: 'a form-encoded body', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=client_credentials' },
+    {
+      name: 'a form-encoded body',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    },
     { name: 'no content type', headers: {}, body: '{}' },
     { name: 'invalid JSON', headers: { 'content-type': 'application/json' }, body: '{"client_id": ' },
   ])('answers 415 for $name', async ({ headers, body }) => {
@@ -65,7 +78,12 @@ describe('POST /oauth/token', () => {
     { name: 'a missing grant_type', omit: 'grant_type', error: 'invalid_request', mention: 'grant_type' },
     { name: 'a missing client_id', omit: 'client_id', error: 'invalid_request', mention: 'client_id' },
     { name: 'a missing client_secret', omit: 'client_secret', error: 'invalid_request', mention: 'client_secret' },
-    { name: 'a wrong grant type', set: { grant_type: 'password' }, error: 'unsupported_grant_type', mention: 'password' },
+    {
+      name: 'a wrong grant type',
+      set: { grant_type: 'password' },
+      error: 'unsupported_grant_type',
+      mention: 'password',
+    },
   ])('answers 400 $error for $name', async ({ body, omit, set, error, mention }) => {
     const s = await start();
     const request: Record<string, unknown> = tokenRequest(s, set);
@@ -100,7 +118,11 @@ describe('POST /oauth/token', () => {
 describe('bearer tokens on the other endpoints', () => {
   it.each([
     { name: 'no Authorization header', headers: {} as Record<string, string>, mention: 'no bearer token' },
-    { name: 'a token this server did not issue', headers: bearer('forged'), mention: 'not one this server holds: never issued, or forgotten' },
+    {
+      name: 'a token this server did not issue',
+      headers: bearer('forged'),
+      mention: 'not one this server holds: never issued, or forgotten',
+    },
     { name: 'a non-bearer scheme', headers: { authorization: 'Basic abc' }, mention: 'no bearer token' },
   ])('answers 401 with a WWW-Authenticate challenge for $name', async ({ headers, mention }) => {
     const s = await start();

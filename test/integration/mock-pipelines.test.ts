@@ -1,8 +1,9 @@
 /** Identification and obfuscation over real HTTP: payloads, errors, limits, faults and stats. */
-import { afterEach, describe, expect, it, vi } from 'vitest';
 import { request } from 'undici';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { ManualClock } from '../../src/core/clock.js';
-import { type MockServer, type MockServerOptions, STATS_PATH, startMockServer } from '../../src/mock/index.js';
+import { type MockServer, type MockServerOptions, startMockServer, STATS_PATH } from '../../src/mock/index.js';
 import { API_PATHS } from '../../src/spec/index.js';
 import { bearer, call, getToken, postJson } from '../helpers/http.js';
 
@@ -28,8 +29,14 @@ describe('POST identification', () => {
     expect(reply.json.truncated).toBe(false);
     expect(reply.json.entities.map((e: { type: string }) => e.type)).toEqual(['NAME', 'MRN', 'DATE', 'PHONE']);
     for (const e of reply.json.entities) expect(NOTE.slice(e.start, e.end)).toBe(e.text);
-    expect(reply.json.usage).toEqual({ input_tokens: Math.ceil(NOTE.length * 1.2), output_tokens: expect.any(Number), output_token_cap: 300 });
-    expect(reply.headers['server-timing']).toMatch(/^svc;dur=[\d.]+, queue;dur=[\d.]+, service;dur=[\d.]+, hold;dur=[\d.]+$/);
+    expect(reply.json.usage).toEqual({
+      input_tokens: Math.ceil(NOTE.length * 1.2),
+      output_tokens: expect.any(Number),
+      output_token_cap: 300,
+    });
+    expect(reply.headers['server-timing']).toMatch(
+      /^svc;dur=[\d.]+, queue;dur=[\d.]+, service;dur=[\d.]+, hold;dur=[\d.]+$/,
+    );
   });
 
   it('caps the output at 300 tokens and says so', async () => {
@@ -43,11 +50,29 @@ describe('POST identification', () => {
   });
 
   it.each([
-    { name: 'a missing text', body: { note: 'x' }, status: 400, error: 'invalid_request', mention: 'text: expected a non-empty string, got nothing' },
-    { name: 'a text that is not a string', body: { text: 42 }, status: 400, error: 'invalid_request', mention: 'got 42' },
+    {
+      name: 'a missing text',
+      body: { note: 'x' },
+      status: 400,
+      error: 'invalid_request',
+      mention: 'text: expected a non-empty string, got nothing',
+    },
+    {
+      name: 'a text that is not a string',
+      body: { text: 42 },
+      status: 400,
+      error: 'invalid_request',
+      mention: 'got 42',
+    },
     { name: 'an empty text', body: { text: '' }, status: 400, error: 'invalid_request', mention: 'got ""' },
     { name: 'invalid JSON', body: '{"text": "abc', status: 400, error: 'invalid_json', mention: 'not valid JSON' },
-    { name: 'a text over 1,024 model tokens', body: { text: 'a'.repeat(854) }, status: 413, error: 'text_too_long', mention: 'about 1025 model tokens (854 characters × 1.2), over the limit of 1024' },
+    {
+      name: 'a text over 1,024 model tokens',
+      body: { text: 'a'.repeat(854) },
+      status: 413,
+      error: 'text_too_long',
+      mention: 'about 1025 model tokens (854 characters × 1.2), over the limit of 1024',
+    },
   ])('answers $status for $name', async ({ body, status, error, mention }) => {
     const { s, auth } = await start();
     const reply = await postJson(s.url + API_PATHS.identification, body, auth);
@@ -62,7 +87,11 @@ describe('POST identification', () => {
 
   it('answers 415 for a body not sent as JSON', async () => {
     const { s, auth } = await start();
-    const reply = await call(s.url + API_PATHS.identification, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: NOTE });
+    const reply = await call(s.url + API_PATHS.identification, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      body: NOTE,
+    });
     expect(reply.status).toBe(415);
   });
 
@@ -84,11 +113,17 @@ describe('POST identification', () => {
 
   it('queues beyond max in flight, serves the queued request when the slot frees, and answers 429 when the queue is full', async () => {
     const clock = new ManualClock();
-    const { s, auth } = await start({ profile: 'nominal', clock, limits: { maxInFlight: 1, queueLimit: 1, timeoutS: 15 } });
+    const { s, auth } = await start({
+      profile: 'nominal',
+      clock,
+      limits: { maxInFlight: 1, queueLimit: 1, timeoutS: 15 },
+    });
     const url = s.url + API_PATHS.identification;
     const first = postJson(url, { text: NOTE }, auth);
     const second = postJson(url, { text: NOTE }, auth);
-    await vi.waitFor(() => expect(s.stats().identification.gateway).toMatchObject({ inFlight: 1, queued: 1 }), { timeout: 5000 });
+    await vi.waitFor(() => expect(s.stats().identification.gateway).toMatchObject({ inFlight: 1, queued: 1 }), {
+      timeout: 5000,
+    });
     const third = await postJson(url, { text: NOTE }, auth);
     expect(third.status).toBe(429);
     expect(third.json.error).toBe('too_many_in_flight');
@@ -97,7 +132,8 @@ describe('POST identification', () => {
     clock.advanceTo(10_000);
     const [a, b] = await Promise.all([first, second]);
     expect([a.status, b.status]).toEqual([200, 200]);
-    const queuedMs = (reply: typeof a): number => Number(/queue;dur=([\d.]+)/.exec(String(reply.headers['server-timing']))![1]);
+    const queuedMs = (reply: typeof a): number =>
+      Number(/queue;dur=([\d.]+)/.exec(String(reply.headers['server-timing']))![1]);
     expect(queuedMs(a)).toBe(0);
     expect(queuedMs(b)).toBeGreaterThan(100); // it waited for the first to finish
     expect(s.stats().requests.identification.byStatus).toEqual({ '200': 2, '429': 1 });
@@ -112,7 +148,10 @@ describe('POST identification', () => {
     clock.advanceTo(500);
     const reply = await pending;
     expect(reply.status).toBe(504);
-    expect(reply.json).toEqual({ error: 'gateway_timeout', error_description: 'the request reached the service timeout of 0.5 s' });
+    expect(reply.json).toEqual({
+      error: 'gateway_timeout',
+      error_description: 'the request reached the service timeout of 0.5 s',
+    });
   });
 });
 
@@ -129,21 +168,35 @@ describe('POST obfuscation', () => {
 
   it('answers 400 listing every problem', async () => {
     const { s, auth } = await start();
-    const reply = await postJson(s.url + API_PATHS.obfuscation, { text: 'abc', entities: [{ type: 'NAME', start: 2, end: 9 }], style: 'x' }, auth);
+    const reply = await postJson(
+      s.url + API_PATHS.obfuscation,
+      { text: 'abc', entities: [{ type: 'NAME', start: 2, end: 9 }], style: 'x' },
+      auth,
+    );
     expect(reply.status).toBe(400);
-    expect(reply.json.problems).toEqual(['style: expected one of tag, mask, got "x"', 'entities[0].end: expected an integer in (start, text length], got 9']);
+    expect(reply.json.problems).toEqual([
+      'style: expected one of tag, mask, got "x"',
+      'entities[0].end: expected an integer in (start, text length], got 9',
+    ]);
   });
 
   it('answers 413 over 100,000 characters', async () => {
     const { s, auth } = await start();
     const reply = await postJson(s.url + API_PATHS.obfuscation, { text: 'a'.repeat(100_001), entities: [] }, auth);
     expect(reply.status).toBe(413);
-    expect(reply.json).toMatchObject({ error: 'text_too_long', error_description: 'text: 100001 characters, over the limit of 100000' });
+    expect(reply.json).toMatchObject({
+      error: 'text_too_long',
+      error_description: 'text: 100001 characters, over the limit of 100000',
+    });
   });
 
   it('answers 413 payload_too_large for a body over its 1.5 MiB cap', async () => {
     const { s, auth } = await start();
-    const reply = await postJson(s.url + API_PATHS.obfuscation, { text: 'a'.repeat(1.5 * 1024 * 1024), entities: [] }, auth);
+    const reply = await postJson(
+      s.url + API_PATHS.obfuscation,
+      { text: 'a'.repeat(1.5 * 1024 * 1024), entities: [] },
+      auth,
+    );
     expect(reply.status).toBe(413);
     expect(reply.json).toMatchObject({ error: 'payload_too_large', max_bytes: 1.5 * 1024 * 1024 });
   });
@@ -170,7 +223,11 @@ describe('faults (flaky)', () => {
   it('resets the connection without a response, and counts the reset', async () => {
     const { s, auth } = await start({ faults: { resetRate: 1 } });
     await expect(
-      request(s.url + API_PATHS.identification, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ text: NOTE }) }),
+      request(s.url + API_PATHS.identification, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: NOTE }),
+      }),
     ).rejects.toThrow(/other side closed|socket|ECONNRESET/i);
     await vi.waitFor(() => expect(s.stats().requests.identification.resets).toBe(1), { timeout: 5000 });
     expect(s.stats().faults.reset).toBe(1);

@@ -6,11 +6,19 @@
  */
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { request } from 'undici';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { ManualClock } from '../../src/core/clock.js';
 import { UsageError } from '../../src/core/errors.js';
-import { LOG_PATH, type MockServer, type MockServerOptions, STATS_PATH, startMockServer } from '../../src/mock/index.js';
+import {
+  LOG_PATH,
+  type MockServer,
+  type MockServerOptions,
+  startMockServer,
+  STATS_PATH,
+} from '../../src/mock/index.js';
 import type { ProfileName } from '../../src/spec/index.js';
 import { API_PATHS } from '../../src/spec/index.js';
 import { bearer, call, getToken, postJson, tokenRequest } from '../helpers/http.js';
@@ -20,7 +28,8 @@ afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-const start = async (options: MockServerOptions = {}): Promise<MockServer> => (server = await startMockServer({ profile: 'zero', ...options }));
+const start = async (options: MockServerOptions = {}): Promise<MockServer> =>
+  (server = await startMockServer({ profile: 'zero', ...options }));
 
 // The mock's guide (it was the README's mock sections), whose promises these tests check.
 const README = readFileSync(new URL('../../docs/guides/mock.md', import.meta.url), 'utf8');
@@ -44,10 +53,14 @@ function rawExchange(s: MockServer, bytes: string | Buffer): Promise<string> {
   });
 }
 const statusLine = (answer: string): string => answer.slice(0, answer.indexOf('\r\n'));
-const headerOf = (answer: string, name: string): string | undefined => new RegExp(`\r\n${name}: ([^\r]*)\r\n`, 'i').exec(answer)?.[1];
+const headerOf = (answer: string, name: string): string | undefined =>
+  new RegExp(`\r\n${name}: ([^\r]*)\r\n`, 'i').exec(answer)?.[1];
 const bodyOf = (answer: string): unknown => JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4));
 
-async function head(url: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+async function head(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   const res = await request(url, { method: 'HEAD', headers, headersTimeout: 10_000, bodyTimeout: 10_000 });
   return { status: res.statusCode, headers: res.headers, body: await res.body.text() };
 }
@@ -56,7 +69,11 @@ describe('routing (README: Errors, 404 / 405 with Allow)', () => {
   it('answers HEAD on every GET route with the GET headers and no body', async () => {
     const s = await start();
     const auth = bearer(await getToken(s));
-    for (const [path, headers] of [[STATS_PATH, {}], [LOG_PATH, {}], [API_PATHS.session, auth]] as const) {
+    for (const [path, headers] of [
+      [STATS_PATH, {}],
+      [LOG_PATH, {}],
+      [API_PATHS.session, auth],
+    ] as const) {
       const reply = await head(s.url + path, headers);
       expect({ path, status: reply.status, body: reply.body }).toEqual({ path, status: 200, body: '' });
       expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -64,7 +81,7 @@ describe('routing (README: Errors, 404 / 405 with Allow)', () => {
     }
   });
 
-  it('answers 405 with Allow for a wrong method on every route, the mock\'s own included', async () => {
+  it("answers 405 with Allow for a wrong method on every route, the mock's own included", async () => {
     const s = await start();
     const cases = [
       { method: 'POST', path: STATS_PATH, allow: 'GET, HEAD' },
@@ -77,13 +94,27 @@ describe('routing (README: Errors, 404 / 405 with Allow)', () => {
     for (const { method, path, allow } of cases) {
       const res = await request(s.url + path, { method, headersTimeout: 10_000 });
       const text = await res.body.text();
-      expect({ method, path, status: res.statusCode, allow: res.headers.allow }).toEqual({ method, path, status: 405, allow });
-      if (method !== 'HEAD') expect(JSON.parse(text)).toEqual({ error: 'method_not_allowed', error_description: expect.stringContaining(allow) });
+      expect({ method, path, status: res.statusCode, allow: res.headers.allow }).toEqual({
+        method,
+        path,
+        status: 405,
+        allow,
+      });
+      if (method !== 'HEAD')
+        expect(JSON.parse(text)).toEqual({
+          error: 'method_not_allowed',
+          error_description: expect.stringContaining(allow),
+        });
     }
     // The README's stats: 404s and 405s are counted under "other", not under the endpoint.
     const { requests } = s.stats();
     expect(requests.other).toMatchObject({ received: 6, byStatus: { '405': 6 } });
-    expect([requests.token.received, requests.session.received, requests.identification.received, requests.obfuscation.received]).toEqual([0, 0, 0, 0]);
+    expect([
+      requests.token.received,
+      requests.session.received,
+      requests.identification.received,
+      requests.obfuscation.received,
+    ]).toEqual([0, 0, 0, 0]);
   });
 
   it('answers CONNECT with 405 and Allow instead of closing silently, counts it, and stays up', async () => {
@@ -91,43 +122,91 @@ describe('routing (README: Errors, 404 / 405 with Allow)', () => {
     const answer = await rawExchange(s, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nhost: 127.0.0.1:443\r\n\r\n');
     expect(statusLine(answer)).toBe('HTTP/1.1 405 Method Not Allowed');
     expect(headerOf(answer, 'allow')).toBe('GET, HEAD, POST');
-    expect(bodyOf(answer)).toEqual({ error: 'method_not_allowed', error_description: expect.stringContaining('CONNECT') });
+    expect(bodyOf(answer)).toEqual({
+      error: 'method_not_allowed',
+      error_description: expect.stringContaining('CONNECT'),
+    });
     expect(s.stats().requests.other).toMatchObject({ received: 1, byStatus: { '405': 1 } });
     expect((await call(s.url + STATS_PATH)).status).toBe(200);
   });
 
-  it.each(['/__proto__', '/constructor', '/toString', '/hasOwnProperty', '/nope'])('answers 404 not_found at %s', async (path) => {
-    const s = await start();
-    const reply = await call(s.url + path);
-    expect(reply.status).toBe(404);
-    expect(reply.json).toEqual({ error: 'not_found', error_description: `no endpoint at ${path}` });
-  });
+  it.each(['/__proto__', '/constructor', '/toString', '/hasOwnProperty', '/nope'])(
+    'answers 404 not_found at %s',
+    async (path) => {
+      const s = await start();
+      const reply = await call(s.url + path);
+      expect(reply.status).toBe(404);
+      expect(reply.json).toEqual({ error: 'not_found', error_description: `no endpoint at ${path}` });
+    },
+  );
 
-  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])('refuses a profile named %s like any unknown one', async (name) => {
-    await expect(startMockServer({ profile: name as ProfileName })).rejects.toThrow(UsageError);
-    await expect(startMockServer({ profile: name as ProfileName })).rejects.toThrow(/^profile: expected one of nominal, degraded, tight, flaky, stall, zero, got/);
-  });
+  it.each(['constructor', 'toString', '__proto__', 'hasOwnProperty'])(
+    'refuses a profile named %s like any unknown one',
+    async (name) => {
+      await expect(startMockServer({ profile: name as ProfileName })).rejects.toThrow(UsageError);
+      await expect(startMockServer({ profile: name as ProfileName })).rejects.toThrow(
+        /^profile: expected one of nominal, degraded, tight, flaky, stall, zero, got/,
+      );
+    },
+  );
 });
 
 describe('token endpoint (README: "checks in this order: 415, 413, 415, 400, 401, 403")', () => {
   it('answers 415 before reading the body: a 1.2 MB form body gets 415, not 413', async () => {
     const s = await start();
     const body = 'client_id=x&pad=' + 'x'.repeat(1_200_000);
-    const answer = await rawExchange(s, `POST ${API_PATHS.token} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n\r\n${body}`);
+    const answer = await rawExchange(
+      s,
+      `POST ${API_PATHS.token} HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/x-www-form-urlencoded\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+    );
     expect(statusLine(answer)).toBe('HTTP/1.1 415 Unsupported Media Type');
     expect(bodyOf(answer)).toMatchObject({ error: 'invalid_request' });
   });
 
   it.each([
-    { name: 'not sent as JSON, over the cap, bad credentials', type: 'text/plain', body: 'x'.repeat(20_000), status: 415, error: 'invalid_request' },
-    { name: 'over the 16 KiB cap, not valid JSON', type: 'application/json', body: '{' + 'x'.repeat(16_384), status: 413, error: 'payload_too_large' },
-    { name: 'not valid JSON, bad credentials', type: 'application/json', body: '{"client_id": ', status: 415, error: 'invalid_request' },
+    {
+      name: 'not sent as JSON, over the cap, bad credentials',
+      type: 'text/plain',
+      body: 'x'.repeat(20_000),
+      status: 415,
+      error: 'invalid_request',
+    },
+    {
+      name: 'over the 16 KiB cap, not valid JSON',
+      type: 'application/json',
+      body: '{' + 'x'.repeat(16_384),
+      status: 413,
+      error: 'payload_too_large',
+    },
+    {
+      name: 'not valid JSON, bad credentials',
+      type: 'application/json',
+      body: '{"client_id": ',
+      status: 415,
+      error: 'invalid_request',
+    },
     { name: 'not an object', type: 'application/json', body: '[1]', status: 400, error: 'invalid_request' },
-    { name: 'a wrong secret and a wrong audience', type: 'application/json', fields: { client_secret: 'wrong', audience: 'http://elsewhere' }, status: 401, error: 'invalid_client' },
-    { name: 'a wrong audience', type: 'application/json', fields: { audience: 'http://elsewhere' }, status: 403, error: 'access_denied' },
+    {
+      name: 'a wrong secret and a wrong audience',
+      type: 'application/json',
+      fields: { client_secret: 'wrong', audience: 'http://elsewhere' },
+      status: 401,
+      error: 'invalid_client',
+    },
+    {
+      name: 'a wrong audience',
+      type: 'application/json',
+      fields: { audience: 'http://elsewhere' },
+      status: 403,
+      error: 'access_denied',
+    },
   ])('answers $status $error for a body $name', async ({ type, body, fields, status, error }) => {
     const s = await start();
-    const reply = await call(s.url + API_PATHS.token, { method: 'POST', headers: { 'content-type': type }, body: body ?? JSON.stringify(tokenRequest(s, fields)) });
+    const reply = await call(s.url + API_PATHS.token, {
+      method: 'POST',
+      headers: { 'content-type': type },
+      body: body ?? JSON.stringify(tokenRequest(s, fields)),
+    });
     expect(reply.status).toBe(status);
     expect(reply.json).toEqual(expect.objectContaining({ error, error_description: expect.any(String) }));
   });
@@ -136,7 +215,11 @@ describe('token endpoint (README: "checks in this order: 415, 413, 415, 400, 401
     const s = await start();
     const reply = await postJson(s.url + API_PATHS.token, tokenRequest(s, { pad: 'x'.repeat(16_384) }));
     expect(reply.status).toBe(413);
-    expect(reply.json).toEqual({ error: 'payload_too_large', error_description: "the request body is over this endpoint's limit of 16384 bytes", max_bytes: 16_384 });
+    expect(reply.json).toEqual({
+      error: 'payload_too_large',
+      error_description: "the request body is over this endpoint's limit of 16384 bytes",
+      max_bytes: 16_384,
+    });
   });
 
   it('is not rate-limited (nor is the session endpoint)', async () => {
@@ -150,14 +233,22 @@ describe('token endpoint (README: "checks in this order: 415, 413, 415, 400, 401
 describe('pipelines (README: "authentication, then the body, then the limits")', () => {
   it('checks authentication before the content type', async () => {
     const s = await start();
-    const reply = await call(s.url + API_PATHS.identification, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: NOTE });
+    const reply = await call(s.url + API_PATHS.identification, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: NOTE,
+    });
     expect(reply.status).toBe(401);
   });
 
   it('checks the content type before the size: a 70 KiB text/plain body gets 415', async () => {
     const s = await start();
     const auth = bearer(await getToken(s));
-    const reply = await call(s.url + API_PATHS.identification, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'x'.repeat(70 * 1024) });
+    const reply = await call(s.url + API_PATHS.identification, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      body: 'x'.repeat(70 * 1024),
+    });
     expect(reply.status).toBe(415);
     expect(reply.json.error).toBe('unsupported_media_type');
   });
@@ -190,7 +281,11 @@ describe('pipelines (README: "authentication, then the body, then the limits")',
 
   it('answers 413 text_too_long with the estimate and the limit in the body', async () => {
     const s = await start();
-    const reply = await postJson(s.url + API_PATHS.identification, { text: 'a'.repeat(900) }, bearer(await getToken(s)));
+    const reply = await postJson(
+      s.url + API_PATHS.identification,
+      { text: 'a'.repeat(900) },
+      bearer(await getToken(s)),
+    );
     expect(reply.status).toBe(413);
     expect(reply.json).toMatchObject({ error: 'text_too_long', estimated_tokens: 1080, max_tokens: 1024 });
   });
@@ -213,18 +308,36 @@ describe('obfuscation (README: Endpoints and payloads)', () => {
   const surrogateText = 'Seen 😀 John Smith.'; // the emoji is two UTF-16 units, at 5 and 6
 
   it.each([
-    { name: 'a start inside a surrogate pair', entity: { type: 'NAME', start: 6, end: 18 }, problem: 'entities[0].start: offset 6 splits a surrogate pair (one character outside the BMP, such as an emoji); expected an offset on a character boundary' },
-    { name: 'an end inside a surrogate pair', entity: { type: 'NAME', start: 0, end: 6 }, problem: 'entities[0].end: offset 6 splits a surrogate pair (one character outside the BMP, such as an emoji); expected an offset on a character boundary' },
+    {
+      name: 'a start inside a surrogate pair',
+      entity: { type: 'NAME', start: 6, end: 18 },
+      problem:
+        'entities[0].start: offset 6 splits a surrogate pair (one character outside the BMP, such as an emoji); expected an offset on a character boundary',
+    },
+    {
+      name: 'an end inside a surrogate pair',
+      entity: { type: 'NAME', start: 0, end: 6 },
+      problem:
+        'entities[0].end: offset 6 splits a surrogate pair (one character outside the BMP, such as an emoji); expected an offset on a character boundary',
+    },
   ])('answers 400 for $name, naming the entity and the offset', async ({ entity, problem }) => {
     const s = await start();
-    const reply = await postJson(s.url + API_PATHS.obfuscation, { text: surrogateText, entities: [entity] }, bearer(await getToken(s)));
+    const reply = await postJson(
+      s.url + API_PATHS.obfuscation,
+      { text: surrogateText, entities: [entity] },
+      bearer(await getToken(s)),
+    );
     expect(reply.status).toBe(400);
     expect(reply.json).toMatchObject({ error: 'invalid_request', problems: [problem] });
   });
 
   it('accepts spans around a surrogate pair, and masks with one * per UTF-16 unit', async () => {
     const s = await start();
-    const reply = await postJson(s.url + API_PATHS.obfuscation, { text: surrogateText, entities: [{ type: 'X', start: 5, end: 7 }], style: 'mask' }, bearer(await getToken(s)));
+    const reply = await postJson(
+      s.url + API_PATHS.obfuscation,
+      { text: surrogateText, entities: [{ type: 'X', start: 5, end: 7 }], style: 'mask' },
+      bearer(await getToken(s)),
+    );
     expect(reply.status).toBe(200);
     expect(reply.json.text).toBe('Seen ** John Smith.');
   });
@@ -241,7 +354,12 @@ describe('obfuscation (README: Endpoints and payloads)', () => {
 
   it('has the documented limits: 1,000 rpm, 2,000 rpm for 5 minutes, 512 in flight, a queue of 256, 15 s', async () => {
     const s = await start({ profile: 'nominal' });
-    expect(s.stats().obfuscation.limits).toEqual({ rate: { sustainedRpm: 1000, burstRpm: 2000, burstMinutes: 5 }, maxInFlight: 512, queueLimit: 256, timeoutMs: 15_000 });
+    expect(s.stats().obfuscation.limits).toEqual({
+      rate: { sustainedRpm: 1000, burstRpm: 2000, burstMinutes: 5 },
+      maxInFlight: 512,
+      queueLimit: 256,
+      timeoutMs: 15_000,
+    });
   });
 });
 
@@ -249,10 +367,20 @@ describe('the walkthrough (README: Walkthrough with curl)', () => {
   it('gives the answers the walkthrough prints for identification and obfuscation', async () => {
     const s = await start();
     const auth = bearer(await getToken(s));
-    const found = await postJson(s.url + API_PATHS.identification, { text: 'Patient John Smith (MRN 12345678), DOB 04/12/1961; phone (555) 123-4567.' }, auth);
+    const found = await postJson(
+      s.url + API_PATHS.identification,
+      { text: 'Patient John Smith (MRN 12345678), DOB 04/12/1961; phone (555) 123-4567.' },
+      auth,
+    );
     expect(found.json.entities[0]).toEqual({ type: 'NAME', text: 'John Smith', start: 8, end: 18, score: 0.931 });
-    expect(found.json).toMatchObject({ truncated: false, usage: { input_tokens: 87, output_tokens: 75, output_token_cap: 300 } });
-    const entities = [{ type: 'NAME', start: 5, end: 15 }, { type: 'DATE', start: 19, end: 29 }];
+    expect(found.json).toMatchObject({
+      truncated: false,
+      usage: { input_tokens: 87, output_tokens: 75, output_token_cap: 300 },
+    });
+    const entities = [
+      { type: 'NAME', start: 5, end: 15 },
+      { type: 'DATE', start: 19, end: 29 },
+    ];
     const hidden = await postJson(s.url + API_PATHS.obfuscation, { text: NOTE, entities }, auth);
     expect(hidden.json).toMatchObject({ text: 'Seen [NAME] on [DATE].', style: 'tag' });
   });
@@ -265,7 +393,8 @@ function readmeStatsExample(): Record<string, unknown> {
   return JSON.parse(json) as Record<string, unknown>;
 }
 const keysOf = (value: unknown): string[] => Object.keys(value as object).sort();
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The key paths of `value` wherever the README's example spells its keys out (an example object
@@ -279,7 +408,7 @@ function keyPaths(value: unknown, example: unknown, at = ''): string[] {
 }
 
 describe('stats and log (README: Stats, Endpoints)', () => {
-  it('has the fields of the README\'s stats example, no more and no fewer', async () => {
+  it("has the fields of the README's stats example, no more and no fewer", async () => {
     const s = await start({ profile: 'nominal' });
     const stats = (await call(s.url + STATS_PATH)).json as Record<string, unknown>;
     expect(keyPaths(stats, readmeStatsExample())).toEqual(keyPaths(readmeStatsExample(), readmeStatsExample()));
@@ -287,9 +416,16 @@ describe('stats and log (README: Stats, Endpoints)', () => {
 
   it('logs pipeline requests with the fields the README lists', async () => {
     const s = await start();
-    await postJson(s.url + API_PATHS.identification, { text: NOTE }, { ...bearer(await getToken(s)), 'x-loadproof-seq': '7', 'x-loadproof-attempt': '1' });
+    await postJson(
+      s.url + API_PATHS.identification,
+      { text: NOTE },
+      { ...bearer(await getToken(s)), 'x-loadproof-seq': '7', 'x-loadproof-attempt': '1' },
+    );
     const log = (await call(s.url + LOG_PATH)).json;
-    const listed = /`\{entries: \[\{([^}]*)\}\], droppedOldest\}`/.exec(README)![1]!.split(',').map((k) => k.trim());
+    const listed = /`\{entries: \[\{([^}]*)\}\], droppedOldest\}`/
+      .exec(README)![1]!
+      .split(',')
+      .map((k) => k.trim());
     expect(keysOf(log)).toEqual(['droppedOldest', 'entries']);
     expect(keysOf(log.entries[0])).toEqual([...listed].sort());
     expect(log.entries[0]).toMatchObject({ endpoint: 'identification', status: 200, seq: 7, attempt: 1 });

@@ -6,11 +6,12 @@
  * The figures are model ms, so they do not depend on the time scale.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
+
 import { ManualClock } from '../../src/core/clock.js';
-import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
 import { monotonicMs } from '../../src/core/clock.js';
+import { type MockServer, type MockServerOptions, startMockServer } from '../../src/mock/index.js';
 import { API_PATHS, DUE_HEADER, parseModelLag } from '../../src/spec/index.js';
-import { type Reply, bearer, getToken, postJson } from '../helpers/http.js';
+import { bearer, getToken, postJson, type Reply } from '../helpers/http.js';
 
 const servers: MockServer[] = [];
 afterEach(async () => {
@@ -41,7 +42,9 @@ describe('Server-Timing svc;dur on every pipeline answer', () => {
       for (let i = 0; i < 3; i++) {
         const reply = await postJson(s.url + API_PATHS.identification, { text: NOTE }, auth);
         expect(reply.status).toBe(200);
-        const parts = Object.fromEntries([...String(reply.headers['server-timing']).matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
+        const parts = Object.fromEntries(
+          [...String(reply.headers['server-timing']).matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]),
+        );
         expect(svcMs(reply)).toBeCloseTo(parts.queue! + parts.service! + parts.hold!, 0);
         out.push(svcMs(reply));
       }
@@ -57,12 +60,19 @@ describe('Server-Timing svc;dur on every pipeline answer', () => {
     // The model 200 wall ms behind (10,000 model ms): however busy the machine, the request reaches the mock within it.
     const { s, auth } = await start({ profile: 'nominal', timeScale: 50, seed: 7, modelLagWallMs: 200 });
     const plain = await postJson(s.url + API_PATHS.identification, { text: NOTE }, auth);
-    const parts = (reply: Reply): Record<string, number> => Object.fromEntries([...String(reply.headers['server-timing']).matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]));
+    const parts = (reply: Reply): Record<string, number> =>
+      Object.fromEntries(
+        [...String(reply.headers['server-timing']).matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]),
+      );
     // Not told: it enters when it comes, svc is the model's time from admission, as at k = 1, and its answer is not held.
     expect(svcMs(plain)).toBeCloseTo(parts(plain).queue! + parts(plain).service! + parts(plain).hold!, 0);
     expect(parseModelLag(plain.headers['server-timing'])).toBeUndefined();
     // Told it was due 4 wall ms ago: admitted at its due time, svc = those 4 ms and the way to the mock, once (not 200 = 4 × 50), + the model's time.
-    const told = await postJson(s.url + API_PATHS.identification, { text: NOTE }, { ...auth, [DUE_HEADER]: (monotonicMs() - 4).toFixed(3) });
+    const told = await postJson(
+      s.url + API_PATHS.identification,
+      { text: NOTE },
+      { ...auth, [DUE_HEADER]: (monotonicMs() - 4).toFixed(3) },
+    );
     expect(told.status).toBe(200);
     const entryMs = svcMs(told) - (parts(told).queue! + parts(told).service! + parts(told).hold!);
     expect(entryMs).toBeGreaterThanOrEqual(4 - 0.1);
@@ -71,11 +81,19 @@ describe('Server-Timing svc;dur on every pipeline answer', () => {
     expect(parseModelLag(told.headers['server-timing'])).toBe(10_000);
     // Later than the model's lag: it enters when it comes, as if it said nothing (its delay is in the client's own measurement).
     const behind = await start({ profile: 'nominal', timeScale: 50, seed: 7, modelLagWallMs: 1 });
-    const late = await postJson(behind.s.url + API_PATHS.identification, { text: NOTE }, { ...behind.auth, [DUE_HEADER]: (monotonicMs() - 50).toFixed(3) });
+    const late = await postJson(
+      behind.s.url + API_PATHS.identification,
+      { text: NOTE },
+      { ...behind.auth, [DUE_HEADER]: (monotonicMs() - 50).toFixed(3) },
+    );
     expect(parseModelLag(late.headers['server-timing'])).toBeUndefined();
     expect(svcMs(late)).toBeCloseTo(parts(late).queue! + parts(late).service! + parts(late).hold!, 0);
     // A due time too old to be this machine's client's (over a minute): taken as not said.
-    const stale = await postJson(s.url + API_PATHS.identification, { text: NOTE }, { ...auth, [DUE_HEADER]: (monotonicMs() - 120_000).toFixed(3) });
+    const stale = await postJson(
+      s.url + API_PATHS.identification,
+      { text: NOTE },
+      { ...auth, [DUE_HEADER]: (monotonicMs() - 120_000).toFixed(3) },
+    );
     expect(parseModelLag(stale.headers['server-timing'])).toBeUndefined();
     expect(svcMs(stale)).toBeCloseTo(parts(stale).queue! + parts(stale).service! + parts(stale).hold!, 0);
   });
@@ -107,7 +125,12 @@ describe('Server-Timing svc;dur on every pipeline answer', () => {
 
     const tight = await start({ profile: 'zero', limits: { sustainedRpm: 1, burstRpm: 1, burstMinutes: 1 } });
     const replies: Reply[] = [];
-    for (let i = 0; i < 3; i++) replies.push(await postJson(tight.s.url + API_PATHS.identification, { text: 'x' }, tight.auth).catch(() => ({ status: 0 }) as Reply));
+    for (let i = 0; i < 3; i++)
+      replies.push(
+        await postJson(tight.s.url + API_PATHS.identification, { text: 'x' }, tight.auth).catch(
+          () => ({ status: 0 }) as Reply,
+        ),
+      );
     const limited = replies.find((r) => r.status === 429);
     expect(limited?.json.error).toBe('rate_limited');
     expect(svcMs(limited!)).toBe(0);
@@ -125,7 +148,9 @@ describe('Server-Timing svc;dur on every pipeline answer', () => {
   });
 
   it('500, malformed and slow faults: the service time, plus the slow extra', async () => {
-    const timing = async (faults: NonNullable<MockServerOptions['faults']>): Promise<{ reply: Reply; serviceMs: number }> => {
+    const timing = async (
+      faults: NonNullable<MockServerOptions['faults']>,
+    ): Promise<{ reply: Reply; serviceMs: number }> => {
       const clock = new ManualClock();
       const { s, auth } = await start({ profile: 'stall', clock, faults });
       const pending = postJson(s.url + API_PATHS.identification, { text: NOTE }, auth);
@@ -160,7 +185,11 @@ describe('Server-Timing svc;dur on every pipeline answer', () => {
 
   it('obfuscation answers carry it too', async () => {
     const { s, auth } = await start({ profile: 'nominal', timeScale: 10 });
-    const reply = await postJson(s.url + API_PATHS.obfuscation, { text: NOTE, entities: [{ type: 'NAME', start: 8, end: 18 }] }, auth);
+    const reply = await postJson(
+      s.url + API_PATHS.obfuscation,
+      { text: NOTE, entities: [{ type: 'NAME', start: 8, end: 18 }] },
+      auth,
+    );
     expect(reply.status).toBe(200);
     expect(svcMs(reply)).toBeGreaterThan(0);
   });

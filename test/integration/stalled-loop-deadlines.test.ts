@@ -9,13 +9,15 @@
  * the wall deadline has passed: the order of events is forced, not timed.
  */
 import { Worker } from 'node:worker_threads';
+
 import { afterEach, describe, expect, it } from 'vitest';
-import { type IdentifyFn, type TokenSource, createIdentify } from '../../src/client/api.js';
+
+import { createIdentify, type IdentifyFn, type TokenSource } from '../../src/client/api.js';
 import { ConnectionPool } from '../../src/client/http1/index.js';
 import { ScaledClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
-import { stopServerThread } from '../helpers/servers.js';
 import { LOOPBACK_PERMIT } from '../helpers/permit.js';
+import { stopServerThread } from '../helpers/servers.js';
 
 // Flags shared with the server thread: 1 = request read, 2 = answer written; STEP: the main thread is blocking.
 const READ = 1;
@@ -38,7 +40,12 @@ server.listen(0, '127.0.0.1', () => parentPort.postMessage(server.address().port
 parentPort.on('message', () => server.close(() => process.exit(0)));
 `;
 
-const tokens: TokenSource = { current: () => 'test-token', get: async () => 'test-token', accepted: () => {}, rejected: () => {} };
+const tokens: TokenSource = {
+  current: () => 'test-token',
+  get: async () => 'test-token',
+  accepted: () => {},
+  rejected: () => {},
+};
 let worker: Worker | undefined;
 let pool: ConnectionPool | undefined;
 afterEach(async () => {
@@ -74,7 +81,17 @@ async function sendThroughStall(identify: IdentifyFn, state: Int32Array, stallMs
 
 function client(url: string, k: number, timeoutMs: number): IdentifyFn {
   pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, url, 2);
-  return createIdentify({ baseUrl: url, pool, tokens, clock: new ScaledClock(k), timeScale: k, timeoutMs, readServerTiming: k > 1, on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 }, rng: createRng(1) });
+  return createIdentify({
+    baseUrl: url,
+    pool,
+    tokens,
+    clock: new ScaledClock(k),
+    timeScale: k,
+    timeoutMs,
+    readServerTiming: k > 1,
+    on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 },
+    rng: createRng(1),
+  });
 }
 
 describe('a stalled event loop does not turn an answer into a timeout', () => {

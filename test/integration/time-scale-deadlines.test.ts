@@ -4,6 +4,7 @@
  * derives from k goes through the real client against the real mock here, for k = 1 … 20.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { createIdentify } from '../../src/client/api.js';
 import { ConnectionPool } from '../../src/client/http1/index.js';
 import { TokenProvider } from '../../src/client/token.js';
@@ -27,8 +28,26 @@ describe('deadlines at every time scale', () => {
     for (let k = 1; k <= 20; k++) {
       const clock = new ScaledClock(k);
       // As the run does (src/run/measuring.ts): the token call's wall deadline is max(1 s, timeout ÷ k).
-      const tokens = new TokenProvider({ permit: LOOPBACK_PERMIT, baseUrl: server.url, audience: server.audience, clientId: server.clientId, clientSecret: server.clientSecret, credentialSource: 'test', clock, timeoutMs: Math.max(1000, 16_000 / k) });
-      const identify = createIdentify({ baseUrl: server.url, pool, tokens, clock, timeScale: k, timeoutMs: 16_000, on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 }, rng: createRng(k) });
+      const tokens = new TokenProvider({
+        permit: LOOPBACK_PERMIT,
+        baseUrl: server.url,
+        audience: server.audience,
+        clientId: server.clientId,
+        clientSecret: server.clientSecret,
+        credentialSource: 'test',
+        clock,
+        timeoutMs: Math.max(1000, 16_000 / k),
+      });
+      const identify = createIdentify({
+        baseUrl: server.url,
+        pool,
+        tokens,
+        clock,
+        timeScale: k,
+        timeoutMs: 16_000,
+        on429: { policy: 'record', maxAttempts: 1, baseDelayMs: 1000, maxDelayMs: 1000 },
+        rng: createRng(k),
+      });
       const r = await identify('Patient John Smith, DOB 04/12/1961.', k);
       outcomes.push(`${k}:${r?.outcome}`);
       tokens.close();

@@ -1,6 +1,8 @@
 /** The client's token provider against the real mock: caching, renewal, 401 retry, and failures in words. */
 import { type AddressInfo, createServer } from 'node:net';
+
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { TokenProvider, type TokenSettings } from '../../src/client/token.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { LoadproofError } from '../../src/core/errors.js';
@@ -17,7 +19,8 @@ async function setup(overrides: Partial<TokenSettings> = {}, tokenTtlS = 3600) {
   server = await startMockServer({ profile: 'zero', tokenTtlS, clientSecret: 'a-distinctive-secret-42' });
   const clock = new ManualClock();
   const fetches: (number | 'failed')[] = [];
-  const provider = new TokenProvider({ permit: LOOPBACK_PERMIT,
+  const provider = new TokenProvider({
+    permit: LOOPBACK_PERMIT,
     baseUrl: server.url,
     audience: server.audience,
     clientId: server.clientId,
@@ -32,7 +35,10 @@ async function setup(overrides: Partial<TokenSettings> = {}, tokenTtlS = 3600) {
 }
 
 async function failureOf(promise: Promise<unknown>): Promise<LoadproofError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (!(error instanceof LoadproofError)) throw new Error(`expected a LoadproofError, got ${String(error)}`);
   return error;
 }
@@ -154,7 +160,9 @@ describe('TokenProvider', () => {
     }
     // 100 s of model time, one renewal at most every 27 s: the first call and 3 renewals.
     expect(provider.fetchCount).toBe(4);
-    expect(warnings).toEqual([expect.stringContaining('the token endpoint says tokens last 0.001 s; loadproof renews at most once per 27 s')]);
+    expect(warnings).toEqual([
+      expect.stringContaining('the token endpoint says tokens last 0.001 s; loadproof renews at most once per 27 s'),
+    ]);
   });
 
   it('ends the run when the token endpoint refuses the credentials mid-run (401 on a renewal)', async () => {
@@ -168,7 +176,11 @@ describe('TokenProvider', () => {
     clock.advanceTo(100_001);
     const error = await failureOf(provider.get());
     expect(error.code).toBe('AUTH_FAILED');
-    expect(fatal).toEqual([expect.stringMatching(/^cannot renew the access token mid-run: cannot authenticate: the client_id or client_secret is wrong \(401 Unauthorized\).* The run was stopped\.$/)]);
+    expect(fatal).toEqual([
+      expect.stringMatching(
+        /^cannot renew the access token mid-run: cannot authenticate: the client_id or client_secret is wrong \(401 Unauthorized\).* The run was stopped\.$/,
+      ),
+    ]);
     expect(provider.fetchCount).toBe(2);
   });
 
@@ -207,7 +219,11 @@ describe('TokenProvider', () => {
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     const stop = new AbortController();
     try {
-      const { provider } = await setup({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`, timeoutMs: 60_000, signal: stop.signal });
+      const { provider } = await setup({
+        baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+        timeoutMs: 60_000,
+        signal: stop.signal,
+      });
       const pending = failureOf(provider.get());
       setTimeout(() => stop.abort(), 50);
       expect((await pending).code).toBe('INTERRUPTED');
@@ -221,7 +237,9 @@ describe('TokenProvider', () => {
     const error = await failureOf(provider.get());
     expect(error.code).toBe('AUTH_FAILED');
     expect(error.exitCode).toBe(4);
-    expect(error.message).toContain('the client_id or client_secret is wrong (401 Unauthorized); they came from $LOADPROOF_CLIENT_ID / $LOADPROOF_CLIENT_SECRET');
+    expect(error.message).toContain(
+      'the client_id or client_secret is wrong (401 Unauthorized); they came from $LOADPROOF_CLIENT_ID / $LOADPROOF_CLIENT_SECRET',
+    );
     expect(error.message).not.toContain('wrong-but-distinctive-secret');
     expect(error.message).not.toContain('a-distinctive-secret-42');
   });
@@ -229,7 +247,9 @@ describe('TokenProvider', () => {
   it('explains a 403 as the audience', async () => {
     const { provider } = await setup({ audience: 'https://elsewhere.example' });
     const error = await failureOf(provider.get());
-    expect(error.message).toContain('the audience "https://elsewhere.example" is missing or not this service\'s (403 Forbidden)');
+    expect(error.message).toContain(
+      'the audience "https://elsewhere.example" is missing or not this service\'s (403 Forbidden)',
+    );
   });
 
   it('says the target is unreachable when nothing listens', async () => {
@@ -237,6 +257,8 @@ describe('TokenProvider', () => {
     await s.close();
     const error = await failureOf(provider.get());
     expect(error.code).toBe('TARGET_UNREACHABLE');
-    expect(error.message).toMatch(/cannot get a token from http:\/\/127\.0\.0\.1:\d+\/oauth\/token: refused \(ECONNREFUSED\)/);
+    expect(error.message).toMatch(
+      /cannot get a token from http:\/\/127\.0\.0\.1:\d+\/oauth\/token: refused \(ECONNREFUSED\)/,
+    );
   });
 });

@@ -1,21 +1,37 @@
 /** `loadproof check <scenario>`: the preflight before booking a load test. Wires modules; no logic here. */
 import type { Argv } from 'yargs';
+
 import { TimeScale } from '../../core/index.js';
-import { PROFILE_NAMES } from '../../spec/index.js';
-import { createTextSource } from '../../texts/index.js';
-import { planScenario } from '../../run/index.js';
-import { runCheck, announceCheck, formatCheck, resolveCallTarget, targetScenario } from '../../target/index.js';
 import { authorize } from '../../guard/index.js';
+import { planScenario } from '../../run/index.js';
+import { PROFILE_NAMES } from '../../spec/index.js';
+import { announceCheck, formatCheck, resolveCallTarget, runCheck, targetScenario } from '../../target/index.js';
+import { createTextSource } from '../../texts/index.js';
 import type { Io } from '../io.js';
 
 export function checkOptions<T>(y: Argv<T>) {
   return y
-    .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON): its target, credentials, first text and plan' })
-    .option('time-scale', { type: 'number', default: 1, describe: 'Embedded mock only: k times fast (the guard judges the load test at this scale)' })
+    .positional('scenario', {
+      type: 'string',
+      demandOption: true,
+      describe: 'Scenario file (YAML or JSON): its target, credentials, first text and plan',
+    })
+    .option('time-scale', {
+      type: 'number',
+      default: 1,
+      describe: 'Embedded mock only: k times fast (the guard judges the load test at this scale)',
+    })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: override the scenario's profile" })
-    .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables' })
+    .option('credentials', {
+      type: 'string',
+      describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables',
+    })
     .option('json', { type: 'boolean', default: false, describe: 'Print the steps and the guard decision as JSON' })
-    .option('allow-loopback-as-real', { type: 'boolean', default: false, describe: "[loadproof's own tests only] judge a real environment at a loopback URL as real" });
+    .option('allow-loopback-as-real', {
+      type: 'boolean',
+      default: false,
+      describe: "[loadproof's own tests only] judge a real environment at a loopback URL as real",
+    });
 }
 
 type CheckArgs = Awaited<ReturnType<typeof checkOptions>['argv']>;
@@ -25,13 +41,30 @@ export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> 
   const scenario = await targetScenario(args.scenario);
   const { plan, userTexts } = planScenario(scenario, args.scenario, scale.k);
   // The guard first, on the load test these calls prepare (more than the calls themselves): refused, nothing is sent (exit 3).
-  const { decision: guard, permit } = authorize(plan, { startAtMs: Date.now(), loopbackAsReal: args['allow-loopback-as-real'] });
-  const target = await resolveCallTarget(scenario, permit, { timeScale: scale.k, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
+  const { decision: guard, permit } = authorize(plan, {
+    startAtMs: Date.now(),
+    loopbackAsReal: args['allow-loopback-as-real'],
+  });
+  const target = await resolveCallTarget(scenario, permit, {
+    timeScale: scale.k,
+    mockProfile: args['mock-profile'],
+    env: io.env,
+    credentialsFile: args.credentials,
+  });
   try {
     const text = createTextSource(scenario.payload, userTexts, scenario.mode).next();
     io.stderr(`${announceCheck(target, scale.k)}\n`);
-    const outcome = await runCheck({ guard, target, text, secrets: io.secrets, timeoutMs: scale.toWallMs(scenario.timeoutMs) });
-    if (args.json) io.stdout(`${JSON.stringify({ target: { kind: target.kind, environment: target.environment, baseUrl: target.baseUrl }, ...outcome }, null, 2)}\n`);
+    const outcome = await runCheck({
+      guard,
+      target,
+      text,
+      secrets: io.secrets,
+      timeoutMs: scale.toWallMs(scenario.timeoutMs),
+    });
+    if (args.json)
+      io.stdout(
+        `${JSON.stringify({ target: { kind: target.kind, environment: target.environment, baseUrl: target.baseUrl }, ...outcome }, null, 2)}\n`,
+      );
     else io.stdout(`${formatCheck(outcome).join('\n')}\n`);
     return outcome.exitCode;
   } finally {

@@ -1,37 +1,87 @@
 /** `loadproof deid <file|->`: one document through the de-identification chain. Wires modules; no logic here. */
 import type { Argv } from 'yargs';
-import { UsageError, EXIT, TimeScale } from '../../core/index.js';
-import { DEFAULT_SPLIT_LIMITS, MIN_PIECE_CHARS_FOR_SEAMS, maxPieceLength } from '../../texts/index.js';
-import { IDENTIFICATION_LIMITS, PROFILE_NAMES } from '../../spec/index.js';
-import { DEFAULT_CHAIN_OPTIONS, deidSummaryLine, replacementTable, MAX_DEID_DOCUMENT_BYTES, authorizeDeid, checkDocumentSize, deidOnce, readDocumentFile } from '../../deid/index.js';
+
+import { EXIT, TimeScale, UsageError } from '../../core/index.js';
+import {
+  authorizeDeid,
+  checkDocumentSize,
+  DEFAULT_CHAIN_OPTIONS,
+  deidOnce,
+  deidSummaryLine,
+  MAX_DEID_DOCUMENT_BYTES,
+  readDocumentFile,
+  replacementTable,
+} from '../../deid/index.js';
 import { describeDecision } from '../../guard/index.js';
+import { IDENTIFICATION_LIMITS, PROFILE_NAMES } from '../../spec/index.js';
 import { resolveCallTarget, targetScenario } from '../../target/index.js';
+import { DEFAULT_SPLIT_LIMITS, maxPieceLength, MIN_PIECE_CHARS_FOR_SEAMS } from '../../texts/index.js';
 import type { Io } from '../io.js';
 
 export function deidOptions<T>(y: Argv<T>) {
   return y
-    .positional('file', { type: 'string', demandOption: true, describe: 'The document (a text file), or - for standard input' })
-    .option('scenario', { type: 'string', describe: "Send to this scenario's target, with its credentials (default: the embedded mock)" })
+    .positional('file', {
+      type: 'string',
+      demandOption: true,
+      describe: 'The document (a text file), or - for standard input',
+    })
+    .option('scenario', {
+      type: 'string',
+      describe: "Send to this scenario's target, with its credentials (default: the embedded mock)",
+    })
     .option('time-scale', { type: 'number', default: 1, describe: 'Embedded mock only: k times fast' })
-    .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: its profile" })
-    .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables' })
-    .option('style', { choices: ['tag', 'mask'] as const, default: 'tag' as const, describe: 'Obfuscation: [TYPE] tags, or masks of the same length' })
-    .option('concurrency', { type: 'number', default: DEFAULT_CHAIN_OPTIONS.concurrency, describe: 'Pieces identified at once (1: in order)' })
-    .option('max-tokens', { type: 'number', default: DEFAULT_SPLIT_LIMITS.maxTokens, describe: 'Split documents into pieces of at most this many estimated tokens…' })
+    .option('mock-profile', { choices: PROFILE_NAMES, describe: 'Embedded mock: its profile' })
+    .option('credentials', {
+      type: 'string',
+      describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables',
+    })
+    .option('style', {
+      choices: ['tag', 'mask'] as const,
+      default: 'tag' as const,
+      describe: 'Obfuscation: [TYPE] tags, or masks of the same length',
+    })
+    .option('concurrency', {
+      type: 'number',
+      default: DEFAULT_CHAIN_OPTIONS.concurrency,
+      describe: 'Pieces identified at once (1: in order)',
+    })
+    .option('max-tokens', {
+      type: 'number',
+      default: DEFAULT_SPLIT_LIMITS.maxTokens,
+      describe: 'Split documents into pieces of at most this many estimated tokens…',
+    })
     .option('margin', { type: 'number', default: DEFAULT_SPLIT_LIMITS.margin, describe: '…less this share (0 to 0.9)' })
-    .option('show-values', { type: 'boolean', default: false, describe: 'Show the original text of each replaced entity (it is PHI: off by default)' })
-    .option('json', { type: 'boolean', default: false, describe: 'Print {text, pieces, entities, calls} as JSON on stdout' })
-    .option('allow-loopback-as-real', { type: 'boolean', default: false, describe: "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real" });
+    .option('show-values', {
+      type: 'boolean',
+      default: false,
+      describe: 'Show the original text of each replaced entity (it is PHI: off by default)',
+    })
+    .option('json', {
+      type: 'boolean',
+      default: false,
+      describe: 'Print {text, pieces, entities, calls} as JSON on stdout',
+    })
+    .option('allow-loopback-as-real', {
+      type: 'boolean',
+      default: false,
+      describe: "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real",
+    });
 }
 
 type DeidArgs = Awaited<ReturnType<typeof deidOptions>['argv']>;
 
 export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
   const timeScale = TimeScale.of(args['time-scale']).k;
-  if (!(Number.isInteger(args.concurrency) && args.concurrency >= 1 && args.concurrency <= 64)) throw new UsageError(`--concurrency: expected an integer from 1 to 64, got ${args.concurrency}`);
-  if (!(Number.isInteger(args['max-tokens']) && args['max-tokens'] >= 16)) throw new UsageError(`--max-tokens: expected an integer of at least 16, got ${args['max-tokens']}`);
-  if (!(args.margin >= 0 && args.margin <= 0.9)) throw new UsageError(`--margin: expected a fraction from 0 to 0.9, got ${args.margin}`);
-  if (args['max-tokens'] > IDENTIFICATION_LIMITS.maxTextTokens) throw new UsageError(`--max-tokens: expected at most the spec's ${IDENTIFICATION_LIMITS.maxTextTokens}, got ${args['max-tokens']}`);
+  if (!(Number.isInteger(args.concurrency) && args.concurrency >= 1 && args.concurrency <= 64))
+    throw new UsageError(`--concurrency: expected an integer from 1 to 64, got ${args.concurrency}`);
+  if (!(Number.isInteger(args['max-tokens']) && args['max-tokens'] >= 16))
+    throw new UsageError(`--max-tokens: expected an integer of at least 16, got ${args['max-tokens']}`);
+  if (!(args.margin >= 0 && args.margin <= 0.9))
+    throw new UsageError(`--margin: expected a fraction from 0 to 0.9, got ${args.margin}`);
+  if (args['max-tokens'] > IDENTIFICATION_LIMITS.maxTextTokens)
+    throw new UsageError(
+      `--max-tokens: expected at most the spec's ${IDENTIFICATION_LIMITS.maxTextTokens}, got ${args['max-tokens']}`,
+    );
   const pieceChars = maxPieceLength({ maxTokens: args['max-tokens'], margin: args.margin });
   if (pieceChars < MIN_PIECE_CHARS_FOR_SEAMS) {
     throw new UsageError(
@@ -44,11 +94,26 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
   const scenario = await targetScenario(args.scenario);
   const split = { maxTokens: args['max-tokens'], margin: args.margin };
   // The guard first, on what this document will send: refused, nothing is sent (exit 3).
-  const { decision, permit, maxIdentifyRequests } = authorizeDeid({ text, scenario, split, concurrency: args.concurrency, timeScale, startAtMs: Date.now(), loopbackAsReal: args['allow-loopback-as-real'] });
+  const { decision, permit, maxIdentifyRequests } = authorizeDeid({
+    text,
+    scenario,
+    split,
+    concurrency: args.concurrency,
+    timeScale,
+    startAtMs: Date.now(),
+    loopbackAsReal: args['allow-loopback-as-real'],
+  });
   if (decision.real) for (const line of describeDecision(decision)) io.stderr(`${line}\n`);
-  const target = await resolveCallTarget(scenario, permit, { timeScale, mockProfile: args['mock-profile'], env: io.env, credentialsFile: args.credentials });
+  const target = await resolveCallTarget(scenario, permit, {
+    timeScale,
+    mockProfile: args['mock-profile'],
+    env: io.env,
+    credentialsFile: args.credentials,
+  });
   try {
-    io.stderr(`deid: sending one document (${text.length} characters) to ${target.kind === 'real' ? `${target.environment} ` : ''}${target.baseUrl}\n`);
+    io.stderr(
+      `deid: sending one document (${text.length} characters) to ${target.kind === 'real' ? `${target.environment} ` : ''}${target.baseUrl}\n`,
+    );
     const { result, calls } = await deidOnce({
       text,
       target,
@@ -61,12 +126,19 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
       secrets: io.secrets,
     });
     if (args.json) {
-      const entities = result.entities.map((e) => ({ ...e, ...(args['show-values'] ? { value: text.slice(e.start, e.end) } : {}) }));
-      io.stdoutData(`${JSON.stringify({ text: result.text, pieces: result.pieces.map((p) => ({ offset: p.offset, length: p.text.length })), entities, identifyRequests: result.identifyRequests, truncatedPieces: result.truncatedPieces, remaining: result.remaining, calls }, null, 2)}\n`);
+      const entities = result.entities.map((e) => ({
+        ...e,
+        ...(args['show-values'] ? { value: text.slice(e.start, e.end) } : {}),
+      }));
+      io.stdoutData(
+        `${JSON.stringify({ text: result.text, pieces: result.pieces.map((p) => ({ offset: p.offset, length: p.text.length })), entities, identifyRequests: result.identifyRequests, truncatedPieces: result.truncatedPieces, remaining: result.remaining, calls }, null, 2)}\n`,
+      );
     } else {
       // The document is data: exact into a pipe or file (the Io escapes it only on a terminal).
       io.stdoutData(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
-      io.stderr(`${deidSummaryLine(result, calls, text)}\n${replacementTable(result, text, args['show-values']).join('\n')}\n`);
+      io.stderr(
+        `${deidSummaryLine(result, calls, text)}\n${replacementTable(result, text, args['show-values']).join('\n')}\n`,
+      );
     }
     return result.truncatedPieces > 0 || result.remaining > 0 ? EXIT.slaNotMet : EXIT.pass;
   } finally {
@@ -77,12 +149,17 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
 async function readDocument(file: string, io: Io): Promise<string> {
   let text: string;
   // Standard input is read up to the same bound as a file, and no further.
-  if (file === '-') text = checkDocumentSize(await io.readStdin(MAX_DEID_DOCUMENT_BYTES), 'standard input').replace(/^\uFEFF/, '');
+  if (file === '-')
+    text = checkDocumentSize(await io.readStdin(MAX_DEID_DOCUMENT_BYTES), 'standard input').replace(/^\uFEFF/, '');
   else {
     const read = readDocumentFile(file);
     if (read.notUtf8) io.stderr(`deid: warning: ${file} is not valid UTF-8; its bad bytes are sent as U+FFFD\n`);
     text = checkDocumentSize(read.text, file);
   }
-  if (text.trim() === '') throw new UsageError(`${file === '-' ? 'standard input' : file}: the document is empty; expected text to de-identify`, 'nothing was sent');
+  if (text.trim() === '')
+    throw new UsageError(
+      `${file === '-' ? 'standard input' : file}: the document is empty; expected text to de-identify`,
+      'nothing was sent',
+    );
   return text;
 }

@@ -1,25 +1,57 @@
 /** `loadproof mock`: start the mock server until SIGINT/SIGTERM. */
 import type { Argv } from 'yargs';
-import { EXIT, checkListenHost, exposureOf, TimeScale, capYoungGeneration } from '../../core/index.js';
+
+import { capYoungGeneration, checkListenHost, EXIT, exposureOf, TimeScale } from '../../core/index.js';
 import { MOCK_DEFAULTS } from '../../mock/index.js';
 import { PROFILE_NAMES, type ProfileName } from '../../spec/index.js';
 import type { Io } from '../io.js';
 
 export function mockOptions<T>(y: Argv<T>) {
   return y
-    .option('host', { type: 'string', requiresArg: true, default: MOCK_DEFAULTS.host, describe: 'Interface to bind (loopback by default; another is said on stderr; an empty or ambiguous host is refused)' })
+    .option('host', {
+      type: 'string',
+      requiresArg: true,
+      default: MOCK_DEFAULTS.host,
+      describe:
+        'Interface to bind (loopback by default; another is said on stderr; an empty or ambiguous host is refused)',
+    })
     .option('port', { type: 'number', default: MOCK_DEFAULTS.port, describe: 'Port; 0 picks a free one' })
-    .option('profile', { choices: PROFILE_NAMES, default: MOCK_DEFAULTS.profile as ProfileName, describe: 'Behaviour profile' })
-    .option('time-scale', { type: 'number', default: MOCK_DEFAULTS.timeScale, describe: 'k, from 1 to 1000: the mock runs k times fast (rates × k, times ÷ k)' })
+    .option('profile', {
+      choices: PROFILE_NAMES,
+      default: MOCK_DEFAULTS.profile as ProfileName,
+      describe: 'Behaviour profile',
+    })
+    .option('time-scale', {
+      type: 'number',
+      default: MOCK_DEFAULTS.timeScale,
+      describe: 'k, from 1 to 1000: the mock runs k times fast (rates × k, times ÷ k)',
+    })
     .option('seed', { type: 'number', default: MOCK_DEFAULTS.seed, describe: 'Seed of the latency model and faults' })
-    .option('client-id', { type: 'string', default: MOCK_DEFAULTS.clientId, describe: 'The client_id the token endpoint accepts' })
-    .option('client-secret', { type: 'string', describe: `The client_secret it accepts (default "${MOCK_DEFAULTS.clientSecret}")` })
-    .option('token-ttl', { type: 'number', default: MOCK_DEFAULTS.tokenTtlS, describe: 'Access-token lifetime, model seconds' })
+    .option('client-id', {
+      type: 'string',
+      default: MOCK_DEFAULTS.clientId,
+      describe: 'The client_id the token endpoint accepts',
+    })
+    .option('client-secret', {
+      type: 'string',
+      describe: `The client_secret it accepts (default "${MOCK_DEFAULTS.clientSecret}")`,
+    })
+    .option('token-ttl', {
+      type: 'number',
+      default: MOCK_DEFAULTS.tokenTtlS,
+      describe: 'Access-token lifetime, model seconds',
+    })
     .option('sustained-rpm', { type: 'number', describe: 'Identification: rate-limit refill (requests/min)' })
-    .option('burst-rpm', { type: 'number', describe: 'Identification: rate allowed for --burst-minutes from a full bucket' })
+    .option('burst-rpm', {
+      type: 'number',
+      describe: 'Identification: rate allowed for --burst-minutes from a full bucket',
+    })
     .option('burst-minutes', { type: 'number', describe: 'Identification: how long --burst-rpm may run' })
     .option('max-in-flight', { type: 'number', describe: 'Identification: requests processed at once' })
-    .option('queue-limit', { type: 'number', describe: 'Identification: requests waiting beyond --max-in-flight before 429' })
+    .option('queue-limit', {
+      type: 'number',
+      describe: 'Identification: requests waiting beyond --max-in-flight before 429',
+    })
     .option('timeout-s', { type: 'number', describe: 'Identification: time in the server before 504 (model s)' })
     .option('fault-reset', { type: 'number', describe: 'Probability of a connection reset per pipeline request' })
     .option('fault-500', { type: 'number', describe: 'Probability of a 500' })
@@ -33,13 +65,17 @@ type MockArgs = Awaited<ReturnType<typeof mockOptions>['argv']>;
 
 /** Drops keys whose value is undefined (exactOptionalPropertyTypes). */
 function defined<T extends Record<string, unknown>>(record: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
-  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
+  };
 }
 
 export async function runMock(args: MockArgs, io: Io): Promise<number> {
   // A long-lived mock serves run after run: its RSS must not step up at the second (src/core/young-generation.ts).
   capYoungGeneration();
-  const server = await (await import('../../mock/index.js')).startMockServer({
+  const server = await (
+    await import('../../mock/index.js')
+  ).startMockServer({
     host: checkListenHost('--host', args.host),
     port: args.port,
     profile: args.profile,
@@ -68,7 +104,9 @@ export async function runMock(args: MockArgs, io: Io): Promise<number> {
   const signalled = io.waitForSignal();
   // Whatever --host said, the address bound decides: the mock's credentials are documented defaults.
   if (exposureOf(new URL(server.url).hostname) !== 'loopback') {
-    io.stderr(`loadproof: WARNING: --host: the mock listens on ${server.url}, ${exposureOf(new URL(server.url).hostname) === 'every-interface' ? 'on EVERY network interface of this host' : 'on a network interface (not loopback)'}: anyone who can reach it can take a token with its credentials and send it traffic\n`);
+    io.stderr(
+      `loadproof: WARNING: --host: the mock listens on ${server.url}, ${exposureOf(new URL(server.url).hostname) === 'every-interface' ? 'on EVERY network interface of this host' : 'on a network interface (not loopback)'}: anyone who can reach it can take a token with its credentials and send it traffic\n`,
+    );
   }
   const info = {
     url: server.url,
@@ -82,7 +120,8 @@ export async function runMock(args: MockArgs, io: Io): Promise<number> {
     io.stdout(`${JSON.stringify(info)}\n`);
   } else {
     // The mock's own credential is printed only when it is the documented default.
-    const secret = args['client-secret'] === undefined ? `"${server.clientSecret}" (default)` : '(as given by --client-secret)';
+    const secret =
+      args['client-secret'] === undefined ? `"${server.clientSecret}" (default)` : '(as given by --client-secret)';
     io.stdout(
       [
         `loadproof mock listening on ${server.url}`,

@@ -1,24 +1,66 @@
 /** `loadproof probe [scenario]`: a closed-loop saturation probe. Wires the probe module to the process; no logic here. */
 import type { Argv } from 'yargs';
+
 import { EXIT, TimeScale } from '../../core/index.js';
-import { PROFILE_NAMES } from '../../spec/index.js';
 // Only the defaults at start-up: the probe (autocannon and what it loads) is loaded when a probe runs.
 import { DEFAULT_CONNECTIONS, DEFAULT_STEP } from '../../probe/index.js';
+import { PROFILE_NAMES } from '../../spec/index.js';
 import type { Io } from '../io.js';
 
 export function probeOptions<T>(y: Argv<T>) {
   return y
-    .positional('scenario', { type: 'string', describe: "Probe this scenario's target, with its credentials, notice and maxInFlight (default: the embedded mock)" })
-    .option('endpoint', { choices: ['obfuscation', 'identification'] as const, default: 'obfuscation' as const, describe: 'The endpoint to probe' })
-    .option('connections', { type: 'string', requiresArg: true, default: DEFAULT_CONNECTIONS, describe: 'Connections of each step, going up (at most the scenario\'s maxInFlight)' })
-    .option('step', { type: 'string', requiresArg: true, default: DEFAULT_STEP, describe: 'How long each step lasts (model time)' })
-    .option('max-rpm', { type: 'number', requiresArg: true, default: 6000, describe: 'The rate no step goes above (requests/min): what the guard judges, held for every step' })
-    .option('time-scale', { type: 'number', requiresArg: true, default: 1, describe: 'Embedded mock only: k times fast' })
+    .positional('scenario', {
+      type: 'string',
+      describe:
+        "Probe this scenario's target, with its credentials, notice and maxInFlight (default: the embedded mock)",
+    })
+    .option('endpoint', {
+      choices: ['obfuscation', 'identification'] as const,
+      default: 'obfuscation' as const,
+      describe: 'The endpoint to probe',
+    })
+    .option('connections', {
+      type: 'string',
+      requiresArg: true,
+      default: DEFAULT_CONNECTIONS,
+      describe: "Connections of each step, going up (at most the scenario's maxInFlight)",
+    })
+    .option('step', {
+      type: 'string',
+      requiresArg: true,
+      default: DEFAULT_STEP,
+      describe: 'How long each step lasts (model time)',
+    })
+    .option('max-rpm', {
+      type: 'number',
+      requiresArg: true,
+      default: 6000,
+      describe: 'The rate no step goes above (requests/min): what the guard judges, held for every step',
+    })
+    .option('time-scale', {
+      type: 'number',
+      requiresArg: true,
+      default: 1,
+      describe: 'Embedded mock only: k times fast',
+    })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: 'Embedded mock: its profile' })
-    .option('credentials', { type: 'string', requiresArg: true, describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables' })
-    .option('out', { type: 'string', requiresArg: true, default: 'reports', describe: 'Folder in which a folder is made for the probe\'s probe.json and probe.md' })
+    .option('credentials', {
+      type: 'string',
+      requiresArg: true,
+      describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables',
+    })
+    .option('out', {
+      type: 'string',
+      requiresArg: true,
+      default: 'reports',
+      describe: "Folder in which a folder is made for the probe's probe.json and probe.md",
+    })
     .option('json', { type: 'boolean', default: false, describe: 'Print probe.json on stdout instead of the table' })
-    .option('allow-loopback-as-real', { type: 'boolean', default: false, describe: "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real" });
+    .option('allow-loopback-as-real', {
+      type: 'boolean',
+      default: false,
+      describe: "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real",
+    });
 }
 
 type ProbeArgs = Awaited<ReturnType<typeof probeOptions>['argv']>;
@@ -46,7 +88,10 @@ export async function runProbeCommand(args: ProbeArgs, io: Io): Promise<number> 
     addSecret: (secret) => io.secrets.add(secret),
     signal: controller.signal,
     log: (line) => io.stderr(`${line}\n`),
-    onStep: (s) => io.stderr(`loadproof: probe: ${s.connections} connection${s.connections === 1 ? '' : 's'}: ${s.sent} sent, ${s.answered} answered, ${s.http429} 429s\n`),
+    onStep: (s) =>
+      io.stderr(
+        `loadproof: probe: ${s.connections} connection${s.connections === 1 ? '' : 's'}: ${s.sent} sent, ${s.answered} answered, ${s.http429} 429s\n`,
+      ),
   });
   io.stdout(args.json ? `${JSON.stringify(report, null, 2)}\n` : formatProbe(report));
   io.stderr(`probe: ${dir}/probe.json\n`);

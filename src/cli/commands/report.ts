@@ -1,12 +1,19 @@
 /** `loadproof report <run-dir>`: judge a finished run again, offline. Wires the report module to the process; no logic here. */
 import { dirname } from 'node:path';
+
 import type { Argv } from 'yargs';
+
 import { EXIT, exitUnder } from '../../core/index.js';
 import type { Io } from '../io.js';
 import { holdForTests, judgementOptions, printJudgement, stopOnSignal } from './judgement-output.js';
 
 export function reportOptions<T>(y: Argv<T>) {
-  return judgementOptions(y).positional('run-dir', { type: 'string', demandOption: true, describe: 'A run folder (reports/<time>-<scenario>): judged again from its scenario copy, run.json and events.ndjson' });
+  return judgementOptions(y).positional('run-dir', {
+    type: 'string',
+    demandOption: true,
+    describe:
+      'A run folder (reports/<time>-<scenario>): judged again from its scenario copy, run.json and events.ndjson',
+  });
 }
 
 type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
@@ -14,13 +21,32 @@ type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
 export async function runReport(args: ReportArgs, io: Io): Promise<number> {
   // Loaded here, not at start-up: every other command would pay for the judge's modules.
   const { judgeFolder } = await import('../../run-folder/index.js');
-  const signal = stopOnSignal(io, 'the folder is left as it was, or, once its files are being written, finished whole first');
+  const signal = stopOnSignal(
+    io,
+    'the folder is left as it was, or, once its files are being written, finished whole first',
+  );
   const beforeWriting = holdForTests(io, 'report:before-writing', signal);
-  const judged = await judgeFolder(args['run-dir'], { now: () => new Date(), pngCharts: args.charts, signal, ...(beforeWriting === undefined ? {} : { beforeWriting }) });
+  const judged = await judgeFolder(args['run-dir'], {
+    now: () => new Date(),
+    pngCharts: args.charts,
+    signal,
+    ...(beforeWriting === undefined ? {} : { beforeWriting }),
+  });
   for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
   const exitCode = exitUnder(args.inconclusive, judged.exitCode);
-  printJudgement(io, args.json, judged.summary, dirname(judged.summaryPath), judged.written.error === null ? judged.summaryPath : null, judged.manifestSha256, exitCode);
-  if (judged.written.error !== null) io.stderr(`loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`);
+  printJudgement(
+    io,
+    args.json,
+    judged.summary,
+    dirname(judged.summaryPath),
+    judged.written.error === null ? judged.summaryPath : null,
+    judged.manifestSha256,
+    exitCode,
+  );
+  if (judged.written.error !== null)
+    io.stderr(
+      `loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`,
+    );
   const unwritten = judged.reports.filter((f) => f.error !== null);
   for (const f of unwritten) io.stderr(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error})\n`);
   // A signal taken while the files were written: the folder is whole, and the exit says it was stopped.

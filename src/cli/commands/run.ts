@@ -1,6 +1,7 @@
 /** `loadproof run <scenario>`: the main job. Wires the run module to the process; no logic here. */
 import type { Argv } from 'yargs';
-import { EXIT, exitUnder, UsageError, TimeScale } from '../../core/index.js';
+
+import { EXIT, exitUnder, TimeScale, UsageError } from '../../core/index.js';
 import { parseStartAt } from '../../guard/index.js';
 import { parseShard } from '../../plan/index.js';
 import { checkMetricsHost, describeEnding, executeRun, hostRecord } from '../../run/index.js';
@@ -11,23 +12,76 @@ import { judgementOptions, printJudgement } from './judgement-output.js';
 export function runOptions<T>(y: Argv<T>) {
   return judgementOptions(y)
     .positional('scenario', { type: 'string', demandOption: true, describe: 'Scenario file (YAML or JSON)' })
-    .option('time-scale', { type: 'number', default: 1, describe: 'k, from 1 to 1000: against the mock, run k times fast (rates × k, durations ÷ k); times are reported in model time' })
+    .option('time-scale', {
+      type: 'number',
+      default: 1,
+      describe:
+        'k, from 1 to 1000: against the mock, run k times fast (rates × k, durations ÷ k); times are reported in model time',
+    })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: override the scenario's profile" })
-    .option('out', { type: 'string', default: 'reports', describe: 'Folder in which a new folder is made for this run' })
-    .option('run-dir', { type: 'string', describe: 'The exact folder for this run\'s files (made if missing; refused if it holds a finished run), instead of a new one under --out' })
-    .option('credentials', { type: 'string', describe: 'JSON file {"clientId", "clientSecret"} (instead of the environment variables in target.credentials); keep it chmod 600' })
-    .option('verbose', { type: 'boolean', default: false, describe: 'Log each token call and each request to stderr (never a header, token or body)' })
-    .option('quiet', { type: 'boolean', default: false, describe: 'No live progress on stderr (by default: one updating line on a terminal, a line every 10 s elsewhere)' })
-    .option('baseline', { type: 'string', describe: 'A run folder to compare this run with (as loadproof compare does): in the reports, and exit 1 on a clear regression' })
-    .option('tolerance', { type: 'string', describe: "With --baseline: how far above the baseline's p95 interval this run's must lie to be a regression (default 10%)" })
-    .option('shard', { type: 'string', describe: 'i/n: send only shard i of n of the plan (0-based, as JOB_COMPLETION_INDEX): the arrivals whose seq ≡ i (mod n); the guard judges the whole plan; loadproof merge joins the shards' })
-    .option('start-at', { type: 'string', describe: "An ISO time with a zone: the schedule's t = 0 (every shard given the same starts together); at most 1 s late, 24 h ahead" })
-    .option('metrics-port', { type: 'number', requiresArg: true, describe: 'Serve live metrics (GET /metrics, OpenMetrics or Prometheus text) on this port while the run lasts; 0 picks a free one' })
-    .option('metrics-host', { type: 'string', requiresArg: true, default: '127.0.0.1', describe: 'The address --metrics-port listens on: 127.0.0.1 by default (this host only); 0.0.0.0 or :: for a scraper in a cluster (said on stderr: /metrics has no authentication); an empty or ambiguous host is refused' })
+    .option('out', {
+      type: 'string',
+      default: 'reports',
+      describe: 'Folder in which a new folder is made for this run',
+    })
+    .option('run-dir', {
+      type: 'string',
+      describe:
+        "The exact folder for this run's files (made if missing; refused if it holds a finished run), instead of a new one under --out",
+    })
+    .option('credentials', {
+      type: 'string',
+      describe:
+        'JSON file {"clientId", "clientSecret"} (instead of the environment variables in target.credentials); keep it chmod 600',
+    })
+    .option('verbose', {
+      type: 'boolean',
+      default: false,
+      describe: 'Log each token call and each request to stderr (never a header, token or body)',
+    })
+    .option('quiet', {
+      type: 'boolean',
+      default: false,
+      describe: 'No live progress on stderr (by default: one updating line on a terminal, a line every 10 s elsewhere)',
+    })
+    .option('baseline', {
+      type: 'string',
+      describe:
+        'A run folder to compare this run with (as loadproof compare does): in the reports, and exit 1 on a clear regression',
+    })
+    .option('tolerance', {
+      type: 'string',
+      describe:
+        "With --baseline: how far above the baseline's p95 interval this run's must lie to be a regression (default 10%)",
+    })
+    .option('shard', {
+      type: 'string',
+      describe:
+        'i/n: send only shard i of n of the plan (0-based, as JOB_COMPLETION_INDEX): the arrivals whose seq ≡ i (mod n); the guard judges the whole plan; loadproof merge joins the shards',
+    })
+    .option('start-at', {
+      type: 'string',
+      describe:
+        "An ISO time with a zone: the schedule's t = 0 (every shard given the same starts together); at most 1 s late, 24 h ahead",
+    })
+    .option('metrics-port', {
+      type: 'number',
+      requiresArg: true,
+      describe:
+        'Serve live metrics (GET /metrics, OpenMetrics or Prometheus text) on this port while the run lasts; 0 picks a free one',
+    })
+    .option('metrics-host', {
+      type: 'string',
+      requiresArg: true,
+      default: '127.0.0.1',
+      describe:
+        'The address --metrics-port listens on: 127.0.0.1 by default (this host only); 0.0.0.0 or :: for a scraper in a cluster (said on stderr: /metrics has no authentication); an empty or ambiguous host is refused',
+    })
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
-      describe: "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real instead of refusing it",
+      describe:
+        "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real instead of refusing it",
     });
 }
 
@@ -42,15 +96,22 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   const startAt = args['start-at'] === undefined ? undefined : parseStartAt(args['start-at'], '--start-at');
   if (startAt !== undefined && 'problem' in startAt) throw new UsageError(startAt.problem, 'nothing was sent');
   const metricsPort = args['metrics-port'];
-  if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort <= 65_535)) throw new UsageError(`--metrics-port: expected a port from 0 to 65535, got ${metricsPort}`, 'nothing was sent');
+  if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort <= 65_535))
+    throw new UsageError(`--metrics-port: expected a port from 0 to 65535, got ${metricsPort}`, 'nothing was sent');
   const metricsHost = checkMetricsHost(args['metrics-host']);
   // The baseline is judged before anything is sent: a bad one is bad input (exit 2), with no traffic.
-  if (args.tolerance !== undefined && args.baseline === undefined) throw new UsageError('--tolerance: it applies only with --baseline <dir>', 'add --baseline, or drop --tolerance; nothing was sent');
+  if (args.tolerance !== undefined && args.baseline === undefined)
+    throw new UsageError(
+      '--tolerance: it applies only with --baseline <dir>',
+      'add --baseline, or drop --tolerance; nothing was sent',
+    );
   const baseline = args.baseline === undefined ? undefined : await loadBaseline(args.baseline, args.tolerance ?? '10%');
   const controller = new AbortController();
   void io.waitForSignal().then((signal) => {
     // On a terminal the progress line is erased first, so the message starts on a clean line.
-    io.stderr(`${io.stderrIsTTY ? '\r\x1b[2K' : ''}loadproof: ${signal}: no new requests; waiting for the answers in flight, then writing the partial report (Ctrl-C again to quit at once)\n`);
+    io.stderr(
+      `${io.stderrIsTTY ? '\r\x1b[2K' : ''}loadproof: ${signal}: no new requests; waiting for the answers in flight, then writing the partial report (Ctrl-C again to quit at once)\n`,
+    );
     controller.abort();
   });
   const outcome = await executeRun({
@@ -77,8 +138,19 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     log: (line) => io.stderr(`${line}\n`),
   });
   // A shard's verdict is of its share only: the test's is the merge's. Its exit says whether it ran (0), not what it found.
-  const exitCode = shard !== undefined && SHARD_VERDICT_EXITS.has(outcome.exitCode) ? EXIT.pass : exitUnder(args.inconclusive, outcome.exitCode);
-  printJudgement(io, args.json, outcome.summary, outcome.reportDir, outcome.summaryPath, outcome.manifestSha256, exitCode);
+  const exitCode =
+    shard !== undefined && SHARD_VERDICT_EXITS.has(outcome.exitCode)
+      ? EXIT.pass
+      : exitUnder(args.inconclusive, outcome.exitCode);
+  printJudgement(
+    io,
+    args.json,
+    outcome.summary,
+    outcome.reportDir,
+    outcome.summaryPath,
+    outcome.manifestSha256,
+    exitCode,
+  );
   if (outcome.comparison !== undefined) {
     const { formatComparison } = await import('../../judge/index.js');
     const text = formatComparison(outcome.comparison, outcome.comparison.baselineDir, outcome.reportDir, exitCode);

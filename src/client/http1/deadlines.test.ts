@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+
 import { Deadlines, type Expiring } from './deadlines.js';
 
 const deadlines = new Deadlines();

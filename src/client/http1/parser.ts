@@ -6,7 +6,14 @@
  * What is not HTTP/1.x, or a head larger than the limit, is an {@link HttpParseError}, never a hang.
  */
 
-import { AnswerTooLargeError, DEFAULT_MAX_HEAD_BYTES, type Http1Response, HttpParseError, MAX_ANSWER_BYTES, PrematureCloseError } from './response.js';
+import {
+  AnswerTooLargeError,
+  DEFAULT_MAX_HEAD_BYTES,
+  type Http1Response,
+  HttpParseError,
+  MAX_ANSWER_BYTES,
+  PrematureCloseError,
+} from './response.js';
 
 /** The longest chunk-size or trailer line accepted, bytes. */
 const MAX_LINE_BYTES = 8 * 1024;
@@ -103,11 +110,19 @@ export class ResponseParser {
     const buf = this.head === undefined ? chunk.subarray(at) : Buffer.concat([this.head, chunk.subarray(at)]);
     const end = buf.indexOf(CRLFCRLF, Math.max(0, before - 3));
     if (end < 0) {
-      if (buf.length > this.maxHeadBytes) throw new HttpParseError('HPE_HEADER_OVERFLOW', `the response's status line and headers exceed ${this.maxHeadBytes} bytes`);
+      if (buf.length > this.maxHeadBytes)
+        throw new HttpParseError(
+          'HPE_HEADER_OVERFLOW',
+          `the response's status line and headers exceed ${this.maxHeadBytes} bytes`,
+        );
       this.head = Buffer.from(buf); // a copy: the socket's chunk is not ours to keep
       return chunk.length;
     }
-    if (end > this.maxHeadBytes) throw new HttpParseError('HPE_HEADER_OVERFLOW', `the response's status line and headers exceed ${this.maxHeadBytes} bytes`);
+    if (end > this.maxHeadBytes)
+      throw new HttpParseError(
+        'HPE_HEADER_OVERFLOW',
+        `the response's status line and headers exceed ${this.maxHeadBytes} bytes`,
+      );
     this.head = undefined;
     this.readHead(buf.toString('latin1', 0, end));
     return at + end + 4 - before;
@@ -131,7 +146,8 @@ export class ResponseParser {
     // Trailer lines are not kept, but a stream of them is a body without end.
     if (this.state === State.Trailers) this.grow(piece.length);
     this.line += piece;
-    if (this.line.length > MAX_LINE_BYTES) throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk-size or trailer line is too long');
+    if (this.line.length > MAX_LINE_BYTES)
+      throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk-size or trailer line is too long');
     if (nl < 0) return next;
     const line = this.line.endsWith('\r\n') ? this.line.slice(0, -2) : this.line.slice(0, -1);
     this.line = '';
@@ -208,10 +224,11 @@ export class ResponseParser {
     // No prototype: a header named `constructor` or `__proto__` is a header, not a member of Object.prototype.
     const headers: Record<string, string> = Object.create(null) as Record<string, string>;
     // The head ends before its blank line, so every line after the status line is a header line.
-    for (let at = statusEnd + 2; statusEnd < text.length && at <= text.length; ) {
+    for (let at = statusEnd + 2; statusEnd < text.length && at <= text.length;) {
       const end = lineEnd(text, at);
       const colon = text.indexOf(':', at);
-      if (colon <= at || colon >= end) throw new HttpParseError('HPE_INVALID_HEADER', 'a response header line has no name');
+      if (colon <= at || colon >= end)
+        throw new HttpParseError('HPE_INVALID_HEADER', 'a response header line has no name');
       const name = text.slice(at, colon).toLowerCase();
       let from = colon + 1;
       let to = end;
@@ -243,7 +260,8 @@ export class ResponseParser {
       // One value, as nearly every answer has; repeated equal values (a list) are one too.
       const values = DIGITS.test(length) ? [length] : [...new Set(length.split(',').map((v) => v.trim()))];
       const only = values.length === 1 ? values[0]! : '';
-      if (!DIGITS.test(only)) throw new HttpParseError('HPE_INVALID_CONTENT_LENGTH', 'the response has an invalid Content-Length');
+      if (!DIGITS.test(only))
+        throw new HttpParseError('HPE_INVALID_CONTENT_LENGTH', 'the response has an invalid Content-Length');
       this.remaining = Number(only);
       // Announced past the cap: refused at once, nothing of it read or waited for.
       if (this.remaining > this.maxBodyBytes) throw new AnswerTooLargeError(this.maxBodyBytes);
@@ -257,7 +275,13 @@ export class ResponseParser {
   private finish(close: boolean): Http1Response {
     const parts = this.parts;
     const body = parts.length === 1 ? parts[0]! : Buffer.concat(parts);
-    const response: { status: number; headers: Record<string, string>; body: Buffer; close: boolean; keepAliveMs?: number } = { status: this.status, headers: this.headers, body, close: this.close || close };
+    const response: {
+      status: number;
+      headers: Record<string, string>;
+      body: Buffer;
+      close: boolean;
+      keepAliveMs?: number;
+    } = { status: this.status, headers: this.headers, body, close: this.close || close };
     if (this.keepAliveMs !== undefined) response.keepAliveMs = this.keepAliveMs;
     this.state = State.Head;
     this.status = 0;

@@ -6,7 +6,7 @@
  * before the load ({@link ConnectionPool.open}) so the first requests do not pay for handshakes.
  * HTTP/1.1 only: no HTTP/2, no proxy, no pipelining.
  */
-import { type SendPermit, checkPermitted } from '../../core/index.js';
+import { checkPermitted, type SendPermit } from '../../core/index.js';
 import { Connection, type Exchange, type Origin } from './connection.js';
 import { Deadlines, type Expiring } from './deadlines.js';
 import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './response.js';
@@ -119,17 +119,31 @@ export class ConnectionPool {
 
   constructor(private readonly options: PoolOptions) {
     const { protocol, hostname, port } = options.origin;
-    checkPermitted(options.permit, `${protocol}//${hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname}:${port}/`);
+    checkPermitted(
+      options.permit,
+      `${protocol}//${hostname.includes(':') && !hostname.startsWith('[') ? `[${hostname}]` : hostname}:${port}/`,
+    );
     this.maxHeadBytes = options.maxHeadBytes ?? DEFAULT_MAX_HEAD_BYTES;
     this.idleLifetimeMs = options.idleLifetimeMs ?? DEFAULT_IDLE_LIFETIME_MS;
   }
 
   /** A pool for the origin of `baseUrl` (http: or https:). */
-  static forUrl(permit: SendPermit, baseUrl: string, maxConnections: number, tls?: Origin['tls'], maxAnswerBytes?: number): ConnectionPool {
+  static forUrl(
+    permit: SendPermit,
+    baseUrl: string,
+    maxConnections: number,
+    tls?: Origin['tls'],
+    maxAnswerBytes?: number,
+  ): ConnectionPool {
     const url = new URL(baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
     const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
-    return new ConnectionPool({ permit, origin: { protocol: url.protocol, hostname: url.hostname, port, ...(tls === undefined ? {} : { tls }) }, maxConnections, ...(maxAnswerBytes === undefined ? {} : { maxAnswerBytes }) });
+    return new ConnectionPool({
+      permit,
+      origin: { protocol: url.protocol, hostname: url.hostname, port, ...(tls === undefined ? {} : { tls }) },
+      maxConnections,
+      ...(maxAnswerBytes === undefined ? {} : { maxAnswerBytes }),
+    });
   }
 
   /**
@@ -137,7 +151,12 @@ export class ConnectionPool {
    * a DeadlineError after `timeoutMs` of wall time, a CancelledError, a parse error, or the socket's error.
    * `onSent` is called when the bytes are handed to the socket (never, if they never are).
    */
-  request(bytes: string, timeoutMs: number, onSent: () => void, callback: (error: Error | undefined, response: Http1Response | undefined) => void): void {
+  request(
+    bytes: string,
+    timeoutMs: number,
+    onSent: () => void,
+    callback: (error: Error | undefined, response: Http1Response | undefined) => void,
+  ): void {
     const pending = new Pending(bytes, performance.now() + timeoutMs, onSent, callback, this);
     if (this.closed) return pending.done(new CancelledError(), undefined);
     this.deadlines.add(pending);
@@ -216,14 +235,27 @@ export class ConnectionPool {
 
   /** Opens a connection when more requests wait than connections are being made, if there is room. */
   private connectForWaiting(): void {
-    if (this.closed || this.connecting >= ConnectionPool.MAX_CONNECTING || this.waiting.length - this.waitingHead <= this.connecting || this.all.size >= this.options.maxConnections) return;
+    if (
+      this.closed ||
+      this.connecting >= ConnectionPool.MAX_CONNECTING ||
+      this.waiting.length - this.waitingHead <= this.connecting ||
+      this.all.size >= this.options.maxConnections
+    )
+      return;
     this.connect();
   }
 
   private connect(): Connection {
     this.opened++;
     this.connecting++;
-    const connection = new Connection(this.options.origin, this.maxHeadBytes, this.options.maxAnswerBytes ?? MAX_ANSWER_BYTES, this.onReady, this.onFree, this.onGone);
+    const connection = new Connection(
+      this.options.origin,
+      this.maxHeadBytes,
+      this.options.maxAnswerBytes ?? MAX_ANSWER_BYTES,
+      this.onReady,
+      this.onFree,
+      this.onGone,
+    );
     this.all.add(connection);
     return connection;
   }

@@ -15,7 +15,12 @@ export interface Http1Response {
 /** A response that is not well-formed HTTP/1.x, or too large. `code` names what (as llhttp's HPE_* codes do). */
 export class HttpParseError extends Error {
   constructor(
-    readonly code: 'HPE_HEADER_OVERFLOW' | 'HPE_INVALID_STATUS' | 'HPE_INVALID_HEADER' | 'HPE_INVALID_CONTENT_LENGTH' | 'HPE_INVALID_CHUNK_SIZE',
+    readonly code:
+      | 'HPE_HEADER_OVERFLOW'
+      | 'HPE_INVALID_STATUS'
+      | 'HPE_INVALID_HEADER'
+      | 'HPE_INVALID_CONTENT_LENGTH'
+      | 'HPE_INVALID_CHUNK_SIZE',
     message: string,
   ) {
     super(message);

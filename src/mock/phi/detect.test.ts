@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { OUTPUT_ENVELOPE_TOKENS, detectPhi, entityOutputTokens, findEntities } from './detect.js';
+
 import { createRng } from '../../core/rng.js';
 import { generateNote } from '../../texts/index.js';
+import { detectPhi, entityOutputTokens, findEntities, OUTPUT_ENVELOPE_TOKENS } from './detect.js';
 
 const NOTE =
   'Patient John Smith (MRN 12345678), DOB 04/12/1961, seen March 3, 2026 and 2026-04-01. ' +
@@ -41,7 +42,10 @@ describe('findEntities', () => {
       let text = '';
       for (let n = Math.floor(rng.next() * 40); n > 0; n--) text += alphabet[Math.floor(rng.next() * alphabet.length)];
       const expected = [...text.matchAll(email)].map((m) => [m.index, m[0]]);
-      expect(findEntities(text).map((e) => [e.start, e.text]), JSON.stringify(text)).toEqual(expected);
+      expect(
+        findEntities(text).map((e) => [e.start, e.text]),
+        JSON.stringify(text),
+      ).toEqual(expected);
     }
     expect(findEntities('a@b.c x@y d.e@f-g.hi@j.k').map((e) => e.text)).toEqual(['a@b.c', 'd.e@f-g.hi']);
   });
@@ -67,11 +71,19 @@ describe('detectPhi', () => {
   });
 });
 
-describe('the hot path\'s rules find what the plain rules found', () => {
+describe("the hot path's rules find what the plain rules found", () => {
   // The MRN rule was a lookbehind and the e-mail rule scanned every text: both were rewritten for speed.
-  const lookbehindMrn = (text: string): [number, number][] => [...text.matchAll(/(?<=\b(?:MRN|medical record number)[:#]?\s*)\d{6,10}\b/gi)].map((m) => [m.index, m.index + m[0].length]);
-  const emails = (text: string): [number, number][] => [...text.matchAll(/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g)].map((m) => [m.index, m.index + m[0].length]);
-  const found = (text: string, type: string): [number, number][] => findEntities(text).filter((e) => e.type === type).map((e) => [e.start, e.end]);
+  const lookbehindMrn = (text: string): [number, number][] =>
+    [...text.matchAll(/(?<=\b(?:MRN|medical record number)[:#]?\s*)\d{6,10}\b/gi)].map((m) => [
+      m.index,
+      m.index + m[0].length,
+    ]);
+  const emails = (text: string): [number, number][] =>
+    [...text.matchAll(/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g)].map((m) => [m.index, m.index + m[0].length]);
+  const found = (text: string, type: string): [number, number][] =>
+    findEntities(text)
+      .filter((e) => e.type === type)
+      .map((e) => [e.start, e.end]);
 
   it('over 2,000 generated notes and hand-made edge cases', () => {
     const rng = createRng(7);
@@ -81,7 +93,9 @@ describe('the hot path\'s rules find what the plain rules found', () => {
       'reach me at a.b+c@x-y.example.org or @ alone, MRN:9876543@host.org',
     ];
     for (const text of texts) {
-      expect(found(text, 'MRN')).toEqual(lookbehindMrn(text).filter(([s]) => !emails(text).some(([es, ee]) => es <= s && s < ee)));
+      expect(found(text, 'MRN')).toEqual(
+        lookbehindMrn(text).filter(([s]) => !emails(text).some(([es, ee]) => es <= s && s < ee)),
+      );
       expect(found(text, 'EMAIL')).toEqual(emails(text));
     }
   });

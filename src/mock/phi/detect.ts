@@ -4,8 +4,8 @@
  * lexicon. Output is capped the way the service caps its model output (300 tokens): entities
  * beyond the cap are dropped and the result says it was truncated.
  */
-import { FIRST_NAMES, LAST_NAMES, MONTHS } from '../../texts/index.js';
 import { estimateModelTokens } from '../../spec/index.js';
+import { FIRST_NAMES, LAST_NAMES, MONTHS } from '../../texts/index.js';
 
 export const PHI_TYPES = ['NAME', 'DATE', 'PHONE', 'MRN', 'EMAIL', 'ADDRESS', 'ID'] as const;
 export type PhiType = (typeof PHI_TYPES)[number];
@@ -54,7 +54,13 @@ const alternatives = (words: readonly string[]): string => words.join('|');
 /** Whether a UTF-16 code is one of an e-mail's local part, [\w.+-]. */
 function isLocalPartCode(code: number): boolean {
   return (
-    (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || code === 95 || code === 46 || code === 43 || code === 45
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 48 && code <= 57) ||
+    code === 95 ||
+    code === 46 ||
+    code === 43 ||
+    code === 45
   );
 }
 
@@ -73,7 +79,13 @@ function nextEmailStart(input: string, from: number): number {
 }
 
 const RULES: readonly Rule[] = [
-  { type: 'EMAIL', baseScore: 0.97, mustContain: '@', nextStart: nextEmailStart, pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g },
+  {
+    type: 'EMAIL',
+    baseScore: 0.97,
+    mustContain: '@',
+    nextStart: nextEmailStart,
+    pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g,
+  },
   { type: 'ID', baseScore: 0.94, pattern: /\b\d{3}-\d{2}-\d{4}\b|\b[A-Z]{3}\d{9}\b/g },
   { type: 'PHONE', baseScore: 0.95, pattern: /\(\d{3}\) ?\d{3}-\d{4}\b|\b\d{3}[-.]\d{3}[-.]\d{4}\b/g },
   {

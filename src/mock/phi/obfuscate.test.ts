@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { obfuscate, parseObfuscationRequest } from './obfuscate.js';
 
 describe('obfuscate', () => {
@@ -29,7 +30,13 @@ describe('obfuscate', () => {
     const result = parseObfuscationRequest({
       text: 'short',
       style: 'blur',
-      entities: [{ type: 'NAME', start: 0, end: 9 }, { type: '', start: -1, end: 2 }, 'x', { type: 'A', start: 0, end: 2 }, { type: 'B', start: 1, end: 3 }],
+      entities: [
+        { type: 'NAME', start: 0, end: 9 },
+        { type: '', start: -1, end: 2 },
+        'x',
+        { type: 'A', start: 0, end: 2 },
+        { type: 'B', start: 1, end: 3 },
+      ],
     });
     expect(result).toEqual({
       problems: [
@@ -47,7 +54,9 @@ describe('obfuscate', () => {
     const many = (n: number) => Array.from({ length: n }, (_, i) => ({ type: 'X', start: i, end: i + 1 }));
     const text = 'a'.repeat(10_001);
     expect('problems' in parseObfuscationRequest({ text, entities: many(10_000) })).toBe(false);
-    expect(parseObfuscationRequest({ text, entities: many(10_001) })).toEqual({ problems: ['entities: expected at most 10000 entities, got 10001'] });
+    expect(parseObfuscationRequest({ text, entities: many(10_001) })).toEqual({
+      problems: ['entities: expected at most 10000 entities, got 10001'],
+    });
   });
 });
 
@@ -55,9 +64,13 @@ describe('spans and surrogate pairs', () => {
   it('refuses a span that splits a character outside the BMP, naming the entity and the offset, even with no text', () => {
     const text = 'a😀b'; // the emoji is UTF-16 units 1 and 2
     expect(parseObfuscationRequest({ text, entities: [{ type: 'X', start: 2, end: 4 }] })).toEqual({
-      problems: ['entities[0].start: offset 2 splits a surrogate pair (one character outside the BMP, such as an emoji); expected an offset on a character boundary'],
+      problems: [
+        'entities[0].start: offset 2 splits a surrogate pair (one character outside the BMP, such as an emoji); expected an offset on a character boundary',
+      ],
     });
     expect('problems' in parseObfuscationRequest({ text, entities: [{ type: 'X', start: 1, end: 3 }] })).toBe(false);
-    expect(parseObfuscationRequest({ text: null, entities: [{ type: 'X', start: 1, end: 2 }] })).toEqual({ problems: ['text: expected a string, got null'] });
+    expect(parseObfuscationRequest({ text: null, entities: [{ type: 'X', start: 1, end: 2 }] })).toEqual({
+      problems: ['text: expected a string, got null'],
+    });
   });
 });

@@ -76,23 +76,31 @@ export function parseObfuscationRequest(body: unknown): ObfuscationRequest | { p
       return;
     }
     const { type, start, end } = raw as Record<string, unknown>;
-    if (typeof type !== 'string' || type.length === 0) problems.push(`${at}.type: expected a non-empty string, got ${describe(type)}`);
+    if (typeof type !== 'string' || type.length === 0)
+      problems.push(`${at}.type: expected a non-empty string, got ${describe(type)}`);
     if (!Number.isInteger(start) || (start as number) < 0 || (start as number) >= length) {
       problems.push(`${at}.start: expected an integer in [0, text length), got ${describe(start)}`);
     } else if (!Number.isInteger(end) || (end as number) <= (start as number) || (end as number) > length) {
       problems.push(`${at}.end: expected an integer in (start, text length], got ${describe(end)}`);
     } else {
-      const split = [['start', start as number] as const, ['end', end as number] as const].filter(([, offset]) => typeof text === 'string' && splitsSurrogatePair(text, offset));
+      const split = [['start', start as number] as const, ['end', end as number] as const].filter(
+        ([, offset]) => typeof text === 'string' && splitsSurrogatePair(text, offset),
+      );
       for (const [name, offset] of split) {
-        problems.push(`${at}.${name}: offset ${offset} splits a surrogate pair (one character outside the BMP, such as an emoji); expected an offset on a character boundary`);
+        problems.push(
+          `${at}.${name}: offset ${offset} splits a surrogate pair (one character outside the BMP, such as an emoji); expected an offset on a character boundary`,
+        );
       }
-      if (split.length === 0 && typeof type === 'string') spans.push({ type, start: start as number, end: end as number });
+      if (split.length === 0 && typeof type === 'string')
+        spans.push({ type, start: start as number, end: end as number });
     }
   });
   spans.sort((a, b) => a.start - b.start);
   for (let i = 1; i < spans.length; i++) {
     if (spans[i]!.start < spans[i - 1]!.end) {
-      problems.push(`entities: spans overlap at offsets ${spans[i - 1]!.start}–${spans[i - 1]!.end} and ${spans[i]!.start}–${spans[i]!.end}`);
+      problems.push(
+        `entities: spans overlap at offsets ${spans[i - 1]!.start}–${spans[i - 1]!.end} and ${spans[i]!.start}–${spans[i]!.end}`,
+      );
     }
   }
   if (problems.length > 0) return { problems };

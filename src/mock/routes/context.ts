@@ -1,15 +1,16 @@
 /** What every route handler of the mock needs, and the steps they share. */
-import { describeValue, type Clock, type Rng } from '../../core/index.js';
 import type { IncomingMessage } from 'node:http';
+
+import { type Clock, describeValue, type Rng } from '../../core/index.js';
+import { formatModelTime as modelTiming, LIMIT_429_CODES } from '../../spec/index.js';
 import type { TokenStore } from '../auth.js';
 import type { BodyBudget } from '../body-budget.js';
-import { type Fault, drawFault } from '../faults.js';
+import { drawFault, type Fault } from '../faults.js';
 import type { Gateway, GatewayOutcome } from '../gateway.js';
 import { isJsonContentType, parseJson, readBody, sendError, sendJsonText } from '../http.js';
-import type { MockResponse } from '../response.js';
 import type { FaultRates } from '../profiles.js';
+import type { MockResponse } from '../response.js';
 import type { MockCounters, RequestLog } from '../stats.js';
-import { LIMIT_429_CODES, formatModelTime as modelTiming } from '../../spec/index.js';
 
 export interface MockContext {
   readonly clock: Clock;
@@ -44,11 +45,14 @@ export function authorize(req: IncomingMessage, res: MockResponse, ctx: MockCont
   if (check.ok) return check.clientId;
   const description = {
     missing: 'no bearer token: send Authorization: Bearer <access_token> from POST /oauth/token',
-    unknown: 'the access token is not one this server holds: never issued, or forgotten (a lifetime after it expired, or evicted as the oldest of 10000)',
+    unknown:
+      'the access token is not one this server holds: never issued, or forgotten (a lifetime after it expired, or evicted as the oldest of 10000)',
     expired: 'the access token expired; request a new one from POST /oauth/token',
   }[check.reason];
   const challenge =
-    check.reason === 'missing' ? 'Bearer realm="loadproof-mock"' : `Bearer realm="loadproof-mock", error="invalid_token", error_description="${description}"`;
+    check.reason === 'missing'
+      ? 'Bearer realm="loadproof-mock"'
+      : `Bearer realm="loadproof-mock", error="invalid_token", error_description="${description}"`;
   sendError(res, 401, 'invalid_token', description, { 'www-authenticate': challenge });
   return undefined;
 }
@@ -58,24 +62,53 @@ export function authorize(req: IncomingMessage, res: MockResponse, ctx: MockCont
  * 503 (budget spent) itself, closing the connection, and returns undefined then. The bytes stay
  * leased until the response closes.
  */
-export async function readCappedBody(req: IncomingMessage, res: MockResponse, ctx: MockContext, maxBytes: number): Promise<string | undefined> {
+export async function readCappedBody(
+  req: IncomingMessage,
+  res: MockResponse,
+  ctx: MockContext,
+  maxBytes: number,
+): Promise<string | undefined> {
   const lease = ctx.bodyBudget.lease();
   // Given back by the server when the response closes, whichever way it closes.
   res.lease = lease;
   const read = await readBody(req, maxBytes, lease);
   if (read.ok) return read.body;
   if (read.reason === 'too_large') {
-    sendError(res, 413, 'payload_too_large', `the request body is over this endpoint's limit of ${maxBytes} bytes`, { connection: 'close' }, { max_bytes: maxBytes });
+    sendError(
+      res,
+      413,
+      'payload_too_large',
+      `the request body is over this endpoint's limit of ${maxBytes} bytes`,
+      { connection: 'close' },
+      { max_bytes: maxBytes },
+    );
   } else if (read.reason === 'over_budget') {
-    sendError(res, 503, 'server_busy', 'the mock holds too many request bodies at once; retry after 1 s', { connection: 'close', 'retry-after': '1' }, { retry_after: 1 });
+    sendError(
+      res,
+      503,
+      'server_busy',
+      'the mock holds too many request bodies at once; retry after 1 s',
+      { connection: 'close', 'retry-after': '1' },
+      { retry_after: 1 },
+    );
   }
   return undefined;
 }
 
 /** Checks the content type (415) before reading anything, then reads a JSON body (413/503, 400 unparsable). */
-export async function readJsonBody(req: IncomingMessage, res: MockResponse, ctx: MockContext, maxBytes: number): Promise<{ value: unknown } | undefined> {
+export async function readJsonBody(
+  req: IncomingMessage,
+  res: MockResponse,
+  ctx: MockContext,
+  maxBytes: number,
+): Promise<{ value: unknown } | undefined> {
   if (!isJsonContentType(req)) {
-    sendError(res, 415, 'unsupported_media_type', `send the body as JSON with Content-Type: application/json (got ${describeValue(req.headers['content-type'])})`);
+    sendError(
+      res,
+      415,
+      'unsupported_media_type',
+      `send the body as JSON with Content-Type: application/json (got ${describeValue(req.headers['content-type'])})`,
+    );
     return undefined;
   }
   const body = await readCappedBody(req, res, ctx, maxBytes);
@@ -110,13 +143,36 @@ export function answerOutcome(
   let extraMs = 0;
   switch (outcome.kind) {
     case 'rate_limited':
-      answer = () => sendError(res, 429, LIMIT_429_CODES.rateLimit, `rate limit exceeded; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': timing(0) }, { retry_after: outcome.retryAfterS });
+      answer = () =>
+        sendError(
+          res,
+          429,
+          LIMIT_429_CODES.rateLimit,
+          `rate limit exceeded; retry after ${outcome.retryAfterS} s`,
+          { 'retry-after': String(outcome.retryAfterS), 'server-timing': timing(0) },
+          { retry_after: outcome.retryAfterS },
+        );
       break;
     case 'concurrency_limited':
-      answer = () => sendError(res, 429, LIMIT_429_CODES.inFlight, `too many requests in flight and the queue is full; retry after ${outcome.retryAfterS} s`, { 'retry-after': String(outcome.retryAfterS), 'server-timing': timing(0) }, { retry_after: outcome.retryAfterS });
+      answer = () =>
+        sendError(
+          res,
+          429,
+          LIMIT_429_CODES.inFlight,
+          `too many requests in flight and the queue is full; retry after ${outcome.retryAfterS} s`,
+          { 'retry-after': String(outcome.retryAfterS), 'server-timing': timing(0) },
+          { retry_after: outcome.retryAfterS },
+        );
       break;
     case 'timeout':
-      answer = () => sendError(res, 504, 'gateway_timeout', `the request reached the service timeout of ${Number((outcome.modelMs / 1000).toPrecision(3))} s`, { 'server-timing': timing(outcome.modelMs) });
+      answer = () =>
+        sendError(
+          res,
+          504,
+          'gateway_timeout',
+          `the request reached the service timeout of ${Number((outcome.modelMs / 1000).toPrecision(3))} s`,
+          { 'server-timing': timing(outcome.modelMs) },
+        );
       break;
     case 'ok': {
       // Drawn now, in the model's order, not when the answer leaves.
@@ -125,7 +181,9 @@ export function answerOutcome(
         ctx.counters.faults.slow++;
         extraMs = ctx.faults.slowExtraMs;
       }
-      const headers = { 'server-timing': `${timing(outcome.modelMs + extraMs)}, queue;dur=${outcome.queuedMs.toFixed(1)}, service;dur=${outcome.serviceMs.toFixed(1)}, hold;dur=${outcome.heldMs.toFixed(1)}` };
+      const headers = {
+        'server-timing': `${timing(outcome.modelMs + extraMs)}, queue;dur=${outcome.queuedMs.toFixed(1)}, service;dur=${outcome.serviceMs.toFixed(1)}, hold;dur=${outcome.heldMs.toFixed(1)}`,
+      };
       answer = () => answerWithFault(res, ctx, resultJson, fault, headers);
       break;
     }
@@ -139,7 +197,13 @@ export function answerOutcome(
   else answer();
 }
 
-function answerWithFault(res: MockResponse, ctx: MockContext, resultJson: () => string, fault: Fault, headers: Record<string, string>): void {
+function answerWithFault(
+  res: MockResponse,
+  ctx: MockContext,
+  resultJson: () => string,
+  fault: Fault,
+  headers: Record<string, string>,
+): void {
   switch (fault) {
     case 'none':
     case 'slow': // late by now: answerOutcome held it

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+
 import { createRng } from '../../core/rng.js';
 import { generateNote } from '../../texts/index.js';
 import { detectPhi } from '../phi/detect.js';

@@ -8,7 +8,7 @@ import { describeValue } from '../../core/index.js';
 import { estimateModelTokens } from '../../spec/index.js';
 import { sendError } from '../http.js';
 import { type Detection, detectPhi } from '../phi/detect.js';
-import { type RouteHandler, answerOutcome, authorize, readJsonBody } from './context.js';
+import { answerOutcome, authorize, readJsonBody, type RouteHandler } from './context.js';
 
 /**
  * Largest identification body (bytes). The text is at most 853 characters (1,024 model tokens);
@@ -39,8 +39,10 @@ export const handleIdentification: RouteHandler = async (req, res, ctx) => {
     return;
   }
   const detection = detectPhi(text, ctx.outputTokenCap);
-  ctx.identification.submit(clientId, { inputTokens, outputTokens: detection.outputTokens }, (outcome) =>
-    answerOutcome(res, outcome, ctx, () => identificationJson(detection, inputTokens, ctx.outputTokenCap)),
+  ctx.identification.submit(
+    clientId,
+    { inputTokens, outputTokens: detection.outputTokens },
+    (outcome) => answerOutcome(res, outcome, ctx, () => identificationJson(detection, inputTokens, ctx.outputTokenCap)),
     res.arrivedAtMs,
   );
 };

@@ -6,7 +6,7 @@
 import { estimateModelTokens, MAX_OBFUSCATION_CHARS } from '../../spec/index.js';
 import { sendError } from '../http.js';
 import { obfuscate, parseObfuscationRequest } from '../phi/obfuscate.js';
-import { type RouteHandler, answerOutcome, authorize, readJsonBody } from './context.js';
+import { answerOutcome, authorize, readJsonBody, type RouteHandler } from './context.js';
 
 export { MAX_OBFUSCATION_CHARS };
 
@@ -28,11 +28,18 @@ export const handleObfuscation: RouteHandler = async (req, res, ctx) => {
     return;
   }
   if (request.text.length > MAX_OBFUSCATION_CHARS) {
-    sendError(res, 413, 'text_too_long', `text: ${request.text.length} characters, over the limit of ${MAX_OBFUSCATION_CHARS}`);
+    sendError(
+      res,
+      413,
+      'text_too_long',
+      `text: ${request.text.length} characters, over the limit of ${MAX_OBFUSCATION_CHARS}`,
+    );
     return;
   }
-  ctx.obfuscation.submit(clientId, { inputTokens: estimateModelTokens(request.text), outputTokens: 0 }, (outcome) =>
-    answerOutcome(res, outcome, ctx, () => JSON.stringify(obfuscate(request))),
+  ctx.obfuscation.submit(
+    clientId,
+    { inputTokens: estimateModelTokens(request.text), outputTokens: 0 },
+    (outcome) => answerOutcome(res, outcome, ctx, () => JSON.stringify(obfuscate(request))),
     res.arrivedAtMs,
   );
 };

@@ -1,7 +1,8 @@
 /** GET /precision/normalize/session: 200 with a new UUID (spec "Create session"). */
 import { randomUUID } from 'node:crypto';
+
 import { sendJson } from '../http.js';
-import { type RouteHandler, authorize } from './context.js';
+import { authorize, type RouteHandler } from './context.js';
 
 export const handleSession: RouteHandler = (req, res, ctx) => {
   if (authorize(req, res, ctx) === undefined) return;

@@ -6,11 +6,11 @@ import { API_PATHS } from '../../spec/index.js';
 import { LOG_PATH, STATS_PATH } from '../paths.js';
 import type { StatEndpoint } from '../stats.js';
 import type { RouteHandler } from './context.js';
-import { IDENTIFICATION_MAX_BODY_BYTES, handleIdentification } from './identification.js';
+import { handleIdentification, IDENTIFICATION_MAX_BODY_BYTES } from './identification.js';
 import { handleLog, handleStats } from './internal.js';
-import { OBFUSCATION_MAX_BODY_BYTES, handleObfuscation } from './obfuscation.js';
+import { handleObfuscation, OBFUSCATION_MAX_BODY_BYTES } from './obfuscation.js';
 import { handleSession } from './session.js';
-import { TOKEN_MAX_BODY_BYTES, handleToken } from './token.js';
+import { handleToken, TOKEN_MAX_BODY_BYTES } from './token.js';
 
 export { LOG_PATH, STATS_PATH };
 
@@ -27,8 +27,19 @@ export interface Route {
 const ROUTES: ReadonlyMap<string, Route> = new Map<string, Route>([
   [API_PATHS.token, { method: 'POST', endpoint: 'token', maxBodyBytes: TOKEN_MAX_BODY_BYTES, handler: handleToken }],
   [API_PATHS.session, { method: 'GET', endpoint: 'session', maxBodyBytes: 0, handler: handleSession }],
-  [API_PATHS.identification, { method: 'POST', endpoint: 'identification', maxBodyBytes: IDENTIFICATION_MAX_BODY_BYTES, handler: handleIdentification }],
-  [API_PATHS.obfuscation, { method: 'POST', endpoint: 'obfuscation', maxBodyBytes: OBFUSCATION_MAX_BODY_BYTES, handler: handleObfuscation }],
+  [
+    API_PATHS.identification,
+    {
+      method: 'POST',
+      endpoint: 'identification',
+      maxBodyBytes: IDENTIFICATION_MAX_BODY_BYTES,
+      handler: handleIdentification,
+    },
+  ],
+  [
+    API_PATHS.obfuscation,
+    { method: 'POST', endpoint: 'obfuscation', maxBodyBytes: OBFUSCATION_MAX_BODY_BYTES, handler: handleObfuscation },
+  ],
   [STATS_PATH, { method: 'GET', endpoint: null, maxBodyBytes: 0, handler: handleStats }],
   [LOG_PATH, { method: 'GET', endpoint: null, maxBodyBytes: 0, handler: handleLog }],
 ]);

@@ -4,11 +4,12 @@
  * not valid JSON → 400 invalid_request (not an object, a field missing or not a
  * string) → 400 unsupported_grant_type → 401 invalid_client → 403 audience missing or wrong.
  */
-import { describeValue } from '../../core/index.js';
 import { timingSafeEqual } from 'node:crypto';
+
+import { describeValue } from '../../core/index.js';
 import { GRANT_TYPE } from '../../spec/index.js';
 import { isJsonContentType, parseJson, sendError, sendJson } from '../http.js';
-import { type RouteHandler, readCappedBody } from './context.js';
+import { readCappedBody, type RouteHandler } from './context.js';
 
 const sameSecret = (a: string, b: string): boolean => {
   const x = Buffer.from(a);
@@ -41,12 +42,22 @@ export const handleToken: RouteHandler = async (req, res, ctx) => {
   const fields = body as Record<string, unknown>;
   for (const name of ['grant_type', 'client_id', 'client_secret'] as const) {
     if (typeof fields[name] !== 'string') {
-      sendError(res, 400, 'invalid_request', `${name}: expected a string, got ${name === 'client_secret' && fields[name] !== undefined ? 'a non-string value' : describeValue(fields[name])}`);
+      sendError(
+        res,
+        400,
+        'invalid_request',
+        `${name}: expected a string, got ${name === 'client_secret' && fields[name] !== undefined ? 'a non-string value' : describeValue(fields[name])}`,
+      );
       return;
     }
   }
   if (fields.grant_type !== GRANT_TYPE) {
-    sendError(res, 400, 'unsupported_grant_type', `grant_type: expected "${GRANT_TYPE}", got ${describeValue(fields.grant_type)}`);
+    sendError(
+      res,
+      400,
+      'unsupported_grant_type',
+      `grant_type: expected "${GRANT_TYPE}", got ${describeValue(fields.grant_type)}`,
+    );
     return;
   }
   const clientId = fields.client_id as string;
@@ -58,10 +69,18 @@ export const handleToken: RouteHandler = async (req, res, ctx) => {
   // Exactly the base URL (spec: the audience is `{base_url}`), as the real service compares it: no trailing
   // slash, no other case, no other spelling of the host or port.
   if (typeof fields.audience !== 'string' || fields.audience !== ctx.audience()) {
-    const got = fields.audience === undefined ? 'audience is missing' : `audience ${describeValue(fields.audience)} is not this service`;
+    const got =
+      fields.audience === undefined
+        ? 'audience is missing'
+        : `audience ${describeValue(fields.audience)} is not this service`;
     sendError(res, 403, 'access_denied', `${got}; expected the base URL "${ctx.audience()}"`);
     return;
   }
   const issued = ctx.tokens.issue(clientId);
-  sendJson(res, 200, { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresInS }, { 'cache-control': 'no-store', pragma: 'no-cache' });
+  sendJson(
+    res,
+    200,
+    { access_token: issued.accessToken, token_type: 'Bearer', expires_in: issued.expiresInS },
+    { 'cache-control': 'no-store', pragma: 'no-cache' },
+  );
 };

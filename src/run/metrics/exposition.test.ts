@@ -1,9 +1,21 @@
 import { describe, expect, it } from 'vitest';
+
 import { exposition, negotiate } from './exposition.js';
 
 const families = [
-  { name: 'x_requests', type: 'counter' as const, help: 'Requests "done".\nTwo lines', samples: [{ labels: { phase: 'a"b\\c\nd' }, value: 3 }] },
-  { name: 'x_latency_seconds', type: 'histogram' as const, unit: 'seconds', help: 'Latency.', samples: [{ labels: {}, bounds: [0.5, 1], cumulative: [1, 2], count: 3, sum: 2.5 }] },
+  {
+    name: 'x_requests',
+    type: 'counter' as const,
+    help: 'Requests "done".\nTwo lines',
+    samples: [{ labels: { phase: 'a"b\\c\nd' }, value: 3 }],
+  },
+  {
+    name: 'x_latency_seconds',
+    type: 'histogram' as const,
+    unit: 'seconds',
+    help: 'Latency.',
+    samples: [{ labels: {}, bounds: [0.5, 1], cumulative: [1, 2], count: 3, sum: 2.5 }],
+  },
 ];
 
 describe('exposition', () => {

@@ -51,16 +51,32 @@ export function exposition(families: readonly Family[], format: ExpositionFormat
     // Prometheus 0.0.4 names a counter's family by its sample name; OpenMetrics without `_total`.
     const typeName = format === 'prometheus' && f.type === 'counter' ? `${f.name}_total` : f.name;
     // OpenMetrics escapes a double quote in HELP as in label values; the Prometheus text format does not.
-    lines.push(`# HELP ${typeName} ${format === 'openmetrics' ? escapeLabel(f.help) : escapeHelp(f.help)}`, `# TYPE ${typeName} ${f.type}`);
+    lines.push(
+      `# HELP ${typeName} ${format === 'openmetrics' ? escapeLabel(f.help) : escapeHelp(f.help)}`,
+      `# TYPE ${typeName} ${f.type}`,
+    );
     if (format === 'openmetrics' && f.unit !== undefined) lines.push(`# UNIT ${f.name} ${f.unit}`);
     if (f.type === 'histogram') {
       for (const h of f.samples as readonly HistogramSample[]) {
         // OpenMetrics writes a bound as a float ("1.0"), as Prometheus' own clients do, so that a series keeps one name in both formats' scrapes.
-        h.bounds.forEach((bound, i) => lines.push(sample(`${f.name}_bucket`, { ...h.labels, le: format === 'openmetrics' && Number.isInteger(bound) ? `${bound}.0` : number(bound) }, h.cumulative[i]!)));
-        lines.push(sample(`${f.name}_bucket`, { ...h.labels, le: '+Inf' }, h.count), sample(`${f.name}_sum`, h.labels, h.sum), sample(`${f.name}_count`, h.labels, h.count));
+        h.bounds.forEach((bound, i) =>
+          lines.push(
+            sample(
+              `${f.name}_bucket`,
+              { ...h.labels, le: format === 'openmetrics' && Number.isInteger(bound) ? `${bound}.0` : number(bound) },
+              h.cumulative[i]!,
+            ),
+          ),
+        );
+        lines.push(
+          sample(`${f.name}_bucket`, { ...h.labels, le: '+Inf' }, h.count),
+          sample(`${f.name}_sum`, h.labels, h.sum),
+          sample(`${f.name}_count`, h.labels, h.count),
+        );
       }
     } else {
-      for (const s of f.samples as readonly Sample[]) lines.push(sample(f.type === 'counter' ? `${f.name}_total` : f.name, s.labels, s.value));
+      for (const s of f.samples as readonly Sample[])
+        lines.push(sample(f.type === 'counter' ? `${f.name}_total` : f.name, s.labels, s.value));
     }
   }
   if (format === 'openmetrics') lines.push('# EOF');

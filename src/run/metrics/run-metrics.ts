@@ -6,7 +6,7 @@
  */
 import type { TimeScale } from '../../core/index.js';
 import type { EventRecord } from '../../judge/index.js';
-import { type Plan, arrivalsDueBy, rateAt } from '../../plan/index.js';
+import { arrivalsDueBy, type Plan, rateAt } from '../../plan/index.js';
 import type { Family, HistogramSample, Labels, Sample } from './exposition.js';
 
 /** Latency buckets (model seconds): around the spec's p95 targets (2.5, 4, 5 s) and its 15 s timeout. */
@@ -29,7 +29,13 @@ class Histogram {
   }
   sample(labels: Labels): HistogramSample {
     let running = 0;
-    return { labels, bounds: this.bounds, cumulative: this.counts.map((c) => (running += c)), count: this.count, sum: this.sum };
+    return {
+      labels,
+      bounds: this.bounds,
+      cumulative: this.counts.map((c) => (running += c)),
+      count: this.count,
+      sum: this.sum,
+    };
   }
 }
 
@@ -73,7 +79,8 @@ export class RunMetrics {
     const second = Math.floor(r.firedAtMs / 1000);
     this.sendsBySecond.set(second, (this.sendsBySecond.get(second) ?? 0) + 1);
     // Bounded whether or not anyone scrapes: seconds more than a minute before this one go.
-    if (this.sendsBySecond.size > 120) for (const s of this.sendsBySecond.keys()) if (s < second - 60) this.sendsBySecond.delete(s);
+    if (this.sendsBySecond.size > 120)
+      for (const s of this.sendsBySecond.keys()) if (s < second - 60) this.sendsBySecond.delete(s);
     this.sendLag.observe(this.info.timeScale.toWallMs(Math.max(0, r.firedAtMs - r.intendedAtMs)) / 1000);
     // As the verdict reads latency: answers other than 429.
     if (r.outcome !== 'http_429' && r.latencyMs !== null) this.latency.observe(r.latencyMs / 1000);
@@ -82,7 +89,10 @@ export class RunMetrics {
   families(): Family[] {
     const elapsedMs = this.startMs === undefined ? 0 : Math.max(0, this.nowMs() - this.startMs);
     const due = this.startMs === undefined ? 0 : arrivalsDueBy(this.plan, elapsedMs);
-    const phase = this.startMs === undefined ? undefined : (this.plan.phases.find((p) => elapsedMs < p.startMs + p.durationMs) ?? undefined);
+    const phase =
+      this.startMs === undefined
+        ? undefined
+        : (this.plan.phases.find((p) => elapsedMs < p.startMs + p.durationMs) ?? undefined);
     const minuteAgo = Math.floor((elapsedMs - 60_000) / 1000);
     let lastMinute = 0;
     for (const [second, n] of this.sendsBySecond) {
@@ -92,25 +102,93 @@ export class RunMetrics {
     // A shard offers its share of the phase's rate.
     const share = this.plan.shard?.count ?? 1;
     const samples = (m: Map<string, number>, names: string[]): Sample[] =>
-      [...m].map(([k, value]) => ({ labels: Object.fromEntries((JSON.parse(k) as string[]).map((v, i) => [names[i]!, v])), value }));
+      [...m].map(([k, value]) => ({
+        labels: Object.fromEntries((JSON.parse(k) as string[]).map((v, i) => [names[i]!, v])),
+        value,
+      }));
     return [
       {
         name: 'loadproof_run_info',
         type: 'gauge',
         help: 'The run: its scenario, environment, time scale and shard (1).',
-        samples: [{ labels: { scenario: this.info.scenario, environment: this.info.environment, time_scale: String(this.info.timeScale.k), shard: this.plan.shard === undefined ? '' : `${this.plan.shard.index}/${this.plan.shard.count}` }, value: 1 }],
+        samples: [
+          {
+            labels: {
+              scenario: this.info.scenario,
+              environment: this.info.environment,
+              time_scale: String(this.info.timeScale.k),
+              shard: this.plan.shard === undefined ? '' : `${this.plan.shard.index}/${this.plan.shard.count}`,
+            },
+            value: 1,
+          },
+        ],
       },
-      { name: 'loadproof_model_time_seconds', type: 'gauge', unit: 'seconds', help: 'Model time since the schedule started.', samples: [{ labels: {}, value: elapsedMs / 1000 }] },
-      { name: 'loadproof_arrivals_due', type: 'counter', help: 'Arrivals the plan had due by now: what was offered.', samples: [{ labels: {}, value: due }] },
-      { name: 'loadproof_requests', type: 'counter', help: 'Requests whose fate is known, by phase and outcome (ok, http_429, http_504, http_5xx, timeout, dropped, unsent, …).', samples: samples(this.outcomes, ['phase', 'outcome']) },
-      { name: 'loadproof_responses', type: 'counter', help: 'Final answers, by phase and HTTP status.', samples: samples(this.statuses, ['phase', 'status']) },
-      { name: 'loadproof_requests_sent', type: 'counter', help: 'Requests sent, by phase, counted once their fate is known.', samples: samples(this.sent, ['phase']) },
-      { name: 'loadproof_requests_in_flight', type: 'gauge', help: 'Arrivals due whose fate is not known yet: sent and awaiting an answer, or late to be sent.', samples: [{ labels: {}, value: Math.max(0, due - this.resolved) }] },
-      { name: 'loadproof_offered_requests_per_minute', type: 'gauge', help: 'The rate the plan offers now (model time).', samples: [{ labels: { phase: phase?.name ?? '' }, value: phase === undefined ? 0 : rateAt(phase, elapsedMs) / share }] },
-      { name: 'loadproof_achieved_requests_per_minute', type: 'gauge', help: 'Requests sent in the last model minute, counted once their fate is known (so it trails by the latency).', samples: [{ labels: {}, value: elapsedMs <= 0 ? 0 : (lastMinute * 60_000) / Math.min(60_000, elapsedMs) }] },
-      { name: 'loadproof_send_lag_seconds', type: 'histogram', unit: 'seconds', help: 'How late each request was sent after its intended time (wall seconds): the generator\'s own lateness.', samples: [this.sendLag.sample({})] },
+      {
+        name: 'loadproof_model_time_seconds',
+        type: 'gauge',
+        unit: 'seconds',
+        help: 'Model time since the schedule started.',
+        samples: [{ labels: {}, value: elapsedMs / 1000 }],
+      },
+      {
+        name: 'loadproof_arrivals_due',
+        type: 'counter',
+        help: 'Arrivals the plan had due by now: what was offered.',
+        samples: [{ labels: {}, value: due }],
+      },
+      {
+        name: 'loadproof_requests',
+        type: 'counter',
+        help: 'Requests whose fate is known, by phase and outcome (ok, http_429, http_504, http_5xx, timeout, dropped, unsent, …).',
+        samples: samples(this.outcomes, ['phase', 'outcome']),
+      },
+      {
+        name: 'loadproof_responses',
+        type: 'counter',
+        help: 'Final answers, by phase and HTTP status.',
+        samples: samples(this.statuses, ['phase', 'status']),
+      },
+      {
+        name: 'loadproof_requests_sent',
+        type: 'counter',
+        help: 'Requests sent, by phase, counted once their fate is known.',
+        samples: samples(this.sent, ['phase']),
+      },
+      {
+        name: 'loadproof_requests_in_flight',
+        type: 'gauge',
+        help: 'Arrivals due whose fate is not known yet: sent and awaiting an answer, or late to be sent.',
+        samples: [{ labels: {}, value: Math.max(0, due - this.resolved) }],
+      },
+      {
+        name: 'loadproof_offered_requests_per_minute',
+        type: 'gauge',
+        help: 'The rate the plan offers now (model time).',
+        samples: [
+          { labels: { phase: phase?.name ?? '' }, value: phase === undefined ? 0 : rateAt(phase, elapsedMs) / share },
+        ],
+      },
+      {
+        name: 'loadproof_achieved_requests_per_minute',
+        type: 'gauge',
+        help: 'Requests sent in the last model minute, counted once their fate is known (so it trails by the latency).',
+        samples: [{ labels: {}, value: elapsedMs <= 0 ? 0 : (lastMinute * 60_000) / Math.min(60_000, elapsedMs) }],
+      },
+      {
+        name: 'loadproof_send_lag_seconds',
+        type: 'histogram',
+        unit: 'seconds',
+        help: "How late each request was sent after its intended time (wall seconds): the generator's own lateness.",
+        samples: [this.sendLag.sample({})],
+      },
       // One histogram for the run, not one per phase: histogram_quantile over a recent range reads the phase running now.
-      { name: 'loadproof_request_latency_seconds', type: 'histogram', unit: 'seconds', help: 'Latency from the intended send time, answers other than 429 (model seconds).', samples: [this.latency.sample({})] },
+      {
+        name: 'loadproof_request_latency_seconds',
+        type: 'histogram',
+        unit: 'seconds',
+        help: 'Latency from the intended send time, answers other than 429 (model seconds).',
+        samples: [this.latency.sample({})],
+      },
     ];
   }
 }

@@ -3,10 +3,11 @@
  * host only when asked, for a scraper in a cluster), answered in the format the scraper asks for.
  * A port that cannot be listened on is a usage error before anything is sent.
  */
-import { type Server, createServer } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+
 import { UsageError } from '../../core/index.js';
-import { CONTENT_TYPES, type Family, exposition, negotiate } from './exposition.js';
+import { CONTENT_TYPES, exposition, type Family, negotiate } from './exposition.js';
 import { type Exposure, exposureOf } from './listen.js';
 
 export interface MetricsServer {
@@ -16,7 +17,11 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function startMetricsServer(host: string, port: number, families: () => readonly Family[]): Promise<MetricsServer> {
+export async function startMetricsServer(
+  host: string,
+  port: number,
+  families: () => readonly Family[],
+): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found: GET /metrics\n');
@@ -29,7 +34,14 @@ export async function startMetricsServer(host: string, port: number, families: (
   // A scraper's idle keep-alive connection must not hold the run's process open at its end.
   server.keepAliveTimeout = 1000;
   await new Promise<void>((resolve, reject) => {
-    server.once('error', (error: NodeJS.ErrnoException) => reject(new UsageError(`--metrics-port ${port}: cannot listen on ${host} (${error.code ?? error.message})`, 'choose another port, or 0 for a free one; nothing was sent')));
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        new UsageError(
+          `--metrics-port ${port}: cannot listen on ${host} (${error.code ?? error.message})`,
+          'choose another port, or 0 for a free one; nothing was sent',
+        ),
+      ),
+    );
     server.listen(port, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
