@@ -41,7 +41,6 @@ const TASKSET = '/usr/bin/taskset';
 const PINNED = existsSync(TASKSET);
 const LAG_BUDGET_MS = 5;
 const SENT_SHARE = 0.995;
-const CLK_TCK = 100; // Linux USER_HZ: /proc/<pid>/stat counts CPU in 1/100 s.
 // A note of the size loadproof sends by default, for autocannon's body.
 const NOTE =
   'Patient John Smith, DOB 04/12/1961, seen at Mercy General on 03/02/2024 for follow-up of hypertension. '.repeat(6);

@@ -9,7 +9,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
-import autocannon from 'autocannon';
 import { request } from 'undici';
 
 import { createRng } from '../dist/core/rng.js';

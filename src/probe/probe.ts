@@ -95,6 +95,8 @@ function runStep(options: ProbeOptions, connections: number, token: string): Pro
   const scale = TimeScale.of(options.timeScale);
   const tally = new StepTally(scale, options.timeoutMs);
   return new Promise((resolve, reject) => {
+    // Declared before it is made: `stop` may be handed to the signal before autocannon returns the instance.
+    // eslint-disable-next-line prefer-const
     let instance: ReturnType<typeof autocannon> | undefined;
     const stop = (): void => instance?.stop();
     instance = autocannon(stepSettings(options, scale, connections, token, tally), (error, result) => {
