@@ -9,7 +9,7 @@
  */
 import { setMaxListeners } from 'node:events';
 
-import { type Clock, TimeScale } from '../core/index.js';
+import { TimeScale } from '../core/index.js';
 import { API_PATHS } from '../spec/index.js';
 import type { ApiClientSettings } from './api-settings.js';
 import { type Attempt, type AttemptFn, createAttempt } from './attempt.js';
@@ -17,6 +17,7 @@ import type { Outcome } from './classify.js';
 import { textBody } from './json.js';
 import type { AnswerEntity, ApiCallFn, AttemptTiming, IdentifyFn, RequestResult } from './request-result.js';
 import { nextRetry } from './retry.js';
+import { sleepUntilOrStop } from './sleep.js';
 
 export type { ApiClientSettings, TokenSource } from './api-settings.js';
 export type { AnswerEntity, ApiCallFn, AttemptTiming, IdentifyFn, RequestResult } from './request-result.js';
@@ -166,18 +167,4 @@ function recordAttempt(gathered: Gathered, result: Attempt, handedAtMs: number, 
   if (result.entities !== undefined) final.entities = result.entities;
   if (result.truncated === true) final.truncated = true;
   return final;
-}
-
-/** Resolves once `clock` reaches `atMs`, or at once when `stop` aborts. */
-function sleepUntilOrStop(clock: Clock, atMs: number, stop: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      cancel();
-      stop?.removeEventListener('abort', done);
-      resolve();
-    };
-    const cancel = clock.setTimer(atMs, done);
-    if (stop?.aborted === true) done();
-    else stop?.addEventListener('abort', done, { once: true });
-  });
 }

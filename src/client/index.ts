@@ -24,5 +24,6 @@ export { ResponseParser } from './http1/parser.js';
 export { ConnectionPool } from './http1/pool.js';
 export { MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
 export { parseJsonObject, textBody } from './json.js';
+export { sleepUntilOrStop } from './sleep.js';
 export { smallRequest } from './small-request.js';
 export { HEADER_SAFE, type TokenClient, TokenProvider, tokenRequestBody } from './token.js';

@@ -10,7 +10,7 @@
  * or not: after a stop the arrivals never fired are `unsent`, the requests in flight get `drainMs`
  * to answer, and those still unanswered then are cancelled (`abandoned`).
  */
-import type { IdentifyFn, Outcome, RequestResult } from '../client/index.js';
+import { type IdentifyFn, type Outcome, type RequestResult, sleepUntilOrStop } from '../client/index.js';
 import type { Clock } from '../core/index.js';
 import { type Plan, seqInWholePlan } from '../plan/index.js';
 
@@ -250,7 +250,7 @@ async function awaitAnswers(
     interrupted = signal.aborted && inFlight.size > 0;
   }
   if (interrupted && inFlight.size > 0) {
-    await sleepOrAbort(clock, clock.nowMs() + options.drainMs, settledSignal(inFlight));
+    await sleepUntilOrStop(clock, clock.nowMs() + options.drainMs, settledSignal(inFlight));
     if (inFlight.size > 0) options.cancelInFlight();
   }
   await Promise.all(inFlight);
@@ -286,18 +286,4 @@ export function shift(result: RequestResult, startMs: number): RequestResult {
     endAtMs: result.endAtMs - startMs,
     tries: result.tries.map((t) => ({ ...t, sentAtMs: t.sentAtMs - startMs, endAtMs: t.endAtMs - startMs })),
   };
-}
-
-/** Resolves once `clock` reaches `atMs`, or when `signal` aborts; either way its timer is gone. */
-function sleepOrAbort(clock: Clock, atMs: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const cancel = clock.setTimer(atMs, done);
-    function done(): void {
-      cancel();
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    if (signal.aborted) done();
-    else signal.addEventListener('abort', done, { once: true });
-  });
 }
