@@ -12,7 +12,7 @@ import type { Http1Response } from './http1/response.js';
 import { parseJsonObject } from './json.js';
 import type { AnswerEntity } from './request-result.js';
 import { parseRetryAfterS } from './retry.js';
-import { HEADER_SAFE } from './token.js';
+import { HEADER_SAFE } from './token-request.js';
 
 /** What one attempt gave. */
 export interface Attempt {

@@ -17,7 +17,7 @@ import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/respo
 import { parseJsonObject } from './json.js';
 import { parseRetryAfterS } from './retry.js';
 import { smallRequest, type SmallResponse } from './small-request.js';
-import { HEADER_SAFE, tokenRequestBody } from './token.js';
+import { HEADER_SAFE, tokenRequestBody } from './token-request.js';
 
 export interface ApiTarget {
   /** The guard's permit to send to baseUrl. */

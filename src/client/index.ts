@@ -26,4 +26,5 @@ export { MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response
 export { parseJsonObject, textBody } from './json.js';
 export { sleepUntilOrStop } from './sleep.js';
 export { smallRequest } from './small-request.js';
-export { HEADER_SAFE, type TokenClient, TokenProvider, tokenRequestBody } from './token.js';
+export { TokenProvider } from './token.js';
+export { HEADER_SAFE, type TokenClient, tokenRequestBody } from './token-request.js';

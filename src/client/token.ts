@@ -14,56 +14,15 @@
  *    in a row fail with no usable token left.
  * Lifetimes are model time (the clock given is the run's model clock). No secret is ever quoted.
  */
-import { type Clock, Interrupted, RunFailure, type SendPermit } from '../core/index.js';
-import { API_PATHS, GRANT_TYPE } from '../spec/index.js';
+import { Interrupted, RunFailure } from '../core/index.js';
+import { API_PATHS } from '../spec/index.js';
 import { parseJsonObject } from './json.js';
 import { smallRequest } from './small-request.js';
 import { answerFailure, noAnswerFailure, TokenCallFailed } from './token-failures.js';
+import { HEADER_SAFE, tokenRequestBody } from './token-request.js';
+import type { TokenSettings } from './token-settings.js';
 
-export interface TokenSettings {
-  /** The guard's permit to send to baseUrl. */
-  readonly permit: SendPermit;
-  readonly baseUrl: string;
-  readonly audience: string;
-  readonly clientId: string;
-  readonly clientSecret: string;
-  /** Where the credentials came from, for messages (e.g. "$LOADPROOF_CLIENT_ID / $LOADPROOF_CLIENT_SECRET"). */
-  readonly credentialSource: string;
-  /** The run's model clock. */
-  readonly clock: Clock;
-  /** Wall-clock deadline of one token call (ms). */
-  readonly timeoutMs: number;
-  /** The run's stop signal: it aborts a token call in progress and every wait for a token (Interrupted). */
-  readonly signal?: AbortSignal;
-  /** Called after every fetch with its duration on the model clock, for the report (not part of the load). */
-  readonly onFetch?: (latencyMs: number, status: number | 'failed') => void;
-  /** Called with each new access token before it is used, so it can be masked in every output. */
-  readonly onToken?: (token: string) => void;
-  /** Called once, mid-run, when no token can be had any more: the run must end (exit 4). */
-  readonly onFatal?: (failure: RunFailure) => void;
-  /** Called with things the user should know (a lifetime below the floor). */
-  readonly onWarning?: (message: string) => void;
-}
-
-/** Who asks for a token: the client credentials and the audience the token is for. */
-export interface TokenClient {
-  readonly clientId: string;
-  readonly clientSecret: string;
-  readonly audience: string;
-}
-
-/** The client-credentials token request's body, as the spec says (JSON, in this key order): the one builder of it. */
-export function tokenRequestBody(client: TokenClient): string {
-  return JSON.stringify({
-    client_id: client.clientId,
-    client_secret: client.clientSecret,
-    audience: client.audience,
-    grant_type: GRANT_TYPE,
-  });
-}
-
-/** A token we can put in a header as is: visible ASCII (RFC 6750's b64token is a subset). */
-export const HEADER_SAFE = /^[\x21-\x7e]+$/;
+export type { TokenSettings } from './token-settings.js';
 
 /** Renew when this fraction of the (trusted) lifetime has passed. */
 const RENEW_AT = 0.9;

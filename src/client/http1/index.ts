@@ -1,6 +1,7 @@
 export type { Origin } from './connection.js';
 export { ResponseParser } from './parser.js';
-export { CancelledError, ConnectionPool, DeadlineError, type PoolOptions } from './pool.js';
+export { ConnectionPool, type PoolOptions } from './pool.js';
+export { CancelledError, DeadlineError } from './request-errors.js';
 export {
   AnswerTooLargeError,
   DEFAULT_MAX_HEAD_BYTES,

@@ -9,6 +9,7 @@
 import { checkPermitted, type SendPermit } from '../../core/index.js';
 import { Connection, type Exchange, type Origin } from './connection.js';
 import { Deadlines, type Expiring } from './deadlines.js';
+import { CancelledError, DeadlineError } from './request-errors.js';
 import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './response.js';
 
 export interface PoolOptions {
@@ -30,24 +31,6 @@ export interface PoolOptions {
  * and a request sent on it would be charged to the service as a reset or a timeout.
  */
 const DEFAULT_IDLE_LIFETIME_MS = 4000;
-
-/** Our own deadline passed before the answer was whole. */
-export class DeadlineError extends Error {
-  readonly code = 'LOADPROOF_DEADLINE';
-  constructor() {
-    super('no complete answer before the deadline');
-    this.name = 'DeadlineError';
-  }
-}
-
-/** The request was cancelled (the run's drain ended) before its answer was whole. */
-export class CancelledError extends Error {
-  readonly code = 'LOADPROOF_CANCELLED';
-  constructor() {
-    super('cancelled before the answer was complete');
-    this.name = 'CancelledError';
-  }
-}
 
 /**
  * A request in the pool: an exchange with a deadline, and the connection it is on, once it has one.
