@@ -89,11 +89,12 @@ describe('createIdentify', () => {
   });
 
   it('retries a 429 no sooner than Retry-After (model time), and succeeds', async () => {
-    // 1 rpm: the retry must wait about 60 model seconds; at k = 1000 that is about 60 ms of wall time. The mock's
-    // own 15 s timeout would be 15 ms of wall time, which a busy machine misses (a 504 instead of the answers under
-    // test): an hour of model time (3.6 s of wall time) here.
+    // 1 rpm: the retry must wait about 60 model seconds. At k = 20 that is 3 s of wall time, far more than a busy
+    // machine's scheduling jitter: at k = 1000 (60 ms of wall time) a request sent late on a loaded machine found
+    // the bucket refilled and never met the 429 under test. The mock's own 15 s timeout is raised to an hour of
+    // model time so that no answer under test becomes a 504.
     const { identify, s } = await setup(
-      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
+      { timeScale: 20, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
       {
         on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 },
         timeoutMs: GENEROUS_TIMEOUT_MS,
@@ -107,8 +108,9 @@ describe('createIdentify', () => {
   });
 
   it('records every attempt: its send and answer times and status, as the server saw them', async () => {
+    // k = 20, as above: the second request must meet the empty bucket (a 429), whatever the machine's load.
     const { identify, s } = await setup(
-      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
+      { timeScale: 20, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
       {
         on429: { policy: 'retry', maxAttempts: 3, baseDelayMs: 1000, maxDelayMs: 90_000 },
         timeoutMs: GENEROUS_TIMEOUT_MS,
@@ -151,9 +153,10 @@ describe('createIdentify', () => {
 
   it('gives up after maxAttempts, ending with the last 429', async () => {
     // 1 rpm and three requests at once: one is served; the other two wait a minute (model time) and
-    // retry together, but only one token came back, so one of them ends on its second 429.
+    // retry together, but only one token came back, so one of them ends on its second 429. At k = 20 the minute is
+    // 3 s of wall time: the two retries leave within far less of each other, however busy the machine.
     const { identify, s } = await setup(
-      { timeScale: 1000, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
+      { timeScale: 20, limits: { sustainedRpm: 1, burstRpm: 1, timeoutS: 3600 } },
       {
         on429: { policy: 'retry', maxAttempts: 2, baseDelayMs: 1000, maxDelayMs: 90_000 },
         timeoutMs: GENEROUS_TIMEOUT_MS,
