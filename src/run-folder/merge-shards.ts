@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { UsageError } from '../core/index.js';
 import type { RunEnd, RunRecord } from '../judge/index.js';
 import { isShard, MAX_SHARDS } from '../plan/index.js';
-import { ManifestUnreadable, verifyFolder } from './manifest.js';
+import { ManifestUnreadable, verifyFolder } from './manifest-verify.js';
 
 /** A shard's run folder, once checked: its run.json names its shard and has its end. */
 export interface ShardFolder {
