@@ -12,7 +12,7 @@ import { authorize, describeDecision } from '../guard/index.js';
 import { buildPlan } from '../plan/index.js';
 import { makeRunFolder, removeRunFolder } from '../run-folder/index.js';
 import { API_PATHS, type ProfileName } from '../spec/index.js';
-import { resolveCallTarget, targetScenario } from '../target/index.js';
+import { resolveCallTarget, type ResolvedTarget, targetScenario } from '../target/index.js';
 import { generateDocument, generateNote } from '../texts/index.js';
 import { type ProbeStep, runProbe } from './probe.js';
 import { probeMarkdown, type ProbeReport } from './probe-report.js';
@@ -63,32 +63,8 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
     // Made before any load, so that a folder that cannot be made costs no traffic.
     const startedAt = new Date();
     const dir = await makeRunFolder(o.outDir, `probe-${scenario.name}`, startedAt);
-    const token = async (): Promise<string> => {
-      let value: string;
-      try {
-        value = await fetchToken({
-          target,
-          timeoutMs: TimeScale.of(o.timeScale).toWallMs(scenario.timeoutMs),
-          onToken: o.addSecret,
-        });
-      } catch (error) {
-        if (error instanceof ApiCallError)
-          throw new RunFailure(
-            error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED',
-            `${error.message}; the probe stopped there`,
-          );
-        if (error instanceof ChainError)
-          throw new RunFailure('AUTH_FAILED', `${error.message}; the probe stopped there`);
-        throw error;
-      }
-      // autocannon writes headers as given: a token with a CR or LF would smuggle requests the guard never judged.
-      if (!HEADER_SAFE.test(value))
-        throw new RunFailure(
-          'AUTH_FAILED',
-          'token: the access_token holds characters a header cannot carry (only visible ASCII); the probe stopped there',
-        );
-      return value;
-    };
+    const token = (): Promise<string> =>
+      probeToken(target, TimeScale.of(o.timeScale).toWallMs(scenario.timeoutMs), o.addSecret);
     const url = target.baseUrl.replace(/\/+$/, '') + API_PATHS[o.endpoint];
     const result = await runProbe({
       permit,
@@ -116,28 +92,60 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
       scenario: scenario.name,
       endpoint: o.endpoint,
       url: API_PATHS[o.endpoint],
-      target:
-        target.kind === 'real'
-          ? target.environment
-          : `${target.embedded === undefined ? 'a mock' : 'the embedded mock'}${target.profile === null ? '' : `, profile ${target.profile}`}`,
+      target: targetLabel(target),
       timeScale: o.timeScale,
       stepMs: steps.stepMs,
       maxRpm: steps.maxRpm,
       startedAt: startedAt.toISOString(),
       result,
     };
-    const written = [
-      await writeAtomically(join(dir, 'probe.json'), `${JSON.stringify(report, null, 2)}\n`),
-      await writeAtomically(join(dir, 'probe.md'), probeMarkdown(report)),
-    ];
-    return {
-      report,
-      dir,
-      unwritten: written.flatMap((f) => (f.error === null ? [] : [{ file: f.file, error: f.error }])),
-    };
+    return { report, dir, unwritten: await writeProbeReport(dir, report) };
   } finally {
     await target.embedded?.close();
   }
+}
+
+/** A token for the probe's requests; a failure to get one, or one no header can carry, stops the probe. */
+async function probeToken(
+  target: ResolvedTarget,
+  timeoutMs: number,
+  addSecret: (secret: string) => void,
+): Promise<string> {
+  let value: string;
+  try {
+    value = await fetchToken({ target, timeoutMs, onToken: addSecret });
+  } catch (error) {
+    if (error instanceof ApiCallError)
+      throw new RunFailure(
+        error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED',
+        `${error.message}; the probe stopped there`,
+      );
+    if (error instanceof ChainError) throw new RunFailure('AUTH_FAILED', `${error.message}; the probe stopped there`);
+    throw error;
+  }
+  // autocannon writes headers as given: a token with a CR or LF would smuggle requests the guard never judged.
+  if (!HEADER_SAFE.test(value))
+    throw new RunFailure(
+      'AUTH_FAILED',
+      'token: the access_token holds characters a header cannot carry (only visible ASCII); the probe stopped there',
+    );
+  return value;
+}
+
+/** What the probe ran against, as its report names it. */
+function targetLabel(target: ResolvedTarget): string {
+  return target.kind === 'real'
+    ? target.environment
+    : `${target.embedded === undefined ? 'a mock' : 'the embedded mock'}${target.profile === null ? '' : `, profile ${target.profile}`}`;
+}
+
+/** Writes probe.json and probe.md into `dir`; the files that could not be written, with why. */
+async function writeProbeReport(dir: string, report: ProbeReport): Promise<ProbeSession['unwritten']> {
+  const written = [
+    await writeAtomically(join(dir, 'probe.json'), `${JSON.stringify(report, null, 2)}\n`),
+    await writeAtomically(join(dir, 'probe.md'), probeMarkdown(report)),
+  ];
+  return written.flatMap((f) => (f.error === null ? [] : [{ file: f.file, error: f.error }]));
 }
 
 /**

@@ -19,13 +19,8 @@ import {
 } from '../judge/index.js';
 import { writeReports } from '../report/index.js';
 import type { Scenario } from '../scenario/index.js';
-import {
-  ManifestUnreadable,
-  type ManifestWrite,
-  type PreviousManifest,
-  verifyFolder,
-  writeManifest,
-} from './manifest.js';
+import { type ManifestWrite, type PreviousManifest, writeManifest } from './manifest.js';
+import { ManifestUnreadable, verifyFolder } from './manifest-verify.js';
 import { readJudgedFolder } from './read.js';
 
 export interface FolderJudgement extends Judgement {

@@ -2,19 +2,16 @@ export { comparedRun, compareFolders, parseTolerance } from './compare-folders.j
 export { type FinishedRun, type FinishInput, finishRun, type FolderJudgement, judgeFolder } from './finish.js';
 export {
   buildManifest,
-  describeVerification,
   type Manifest,
   MANIFEST_FILE,
   manifestText,
-  ManifestUnreadable,
   type ManifestWrite,
   type PreviousManifest,
   scenarioSeeds,
   sha256Text,
-  type Verification,
-  verifyFolder,
   writeManifest,
 } from './manifest.js';
+export { describeVerification, ManifestUnreadable, type Verification, verifyFolder } from './manifest-verify.js';
 export { mergeAndJudge, type MergeOptions } from './merge.js';
 export { type JudgedFolder, readJudgedFolder, readRunRecord } from './read.js';
 export {

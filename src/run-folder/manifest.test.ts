@@ -6,7 +6,8 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
-import { describeVerification, folderFiles, hashFile, ManifestUnreadable, verifyFolder } from './manifest.js';
+import { folderFiles, hashFile } from './manifest.js';
+import { describeVerification, ManifestUnreadable, verifyFolder } from './manifest-verify.js';
 
 function folder(): string {
   const dir = mkdtempSync(join(tmpdir(), 'loadproof-manifest-'));

@@ -13,7 +13,7 @@ import { MOCK_DEFAULTS, type MockThread, STATS_PATH } from '../mock/index.js';
 import { effectiveLimits } from '../plan/index.js';
 import type { Scenario, TargetKind } from '../scenario/index.js';
 import type { ProfileName } from '../spec/index.js';
-import { readCredentials } from './credentials.js';
+import { type Credentials, readCredentials } from './credentials.js';
 
 export interface ResolvedTarget {
   /** The guard's permit: a target is resolved (mock started, credentials read, its stats asked) only once the guard allowed the traffic. */
@@ -43,6 +43,7 @@ export interface TargetOptions {
   readonly credentialsFile: string | undefined;
 }
 
+/** The target of a run: a real service, the embedded mock (started here), or a mock at a loopback baseUrl. */
 export async function resolveTarget(
   scenario: Scenario,
   permit: SendPermit,
@@ -76,61 +77,91 @@ export async function resolveTarget(
       warnings,
     };
   }
-  if (t.baseUrl === undefined) {
-    // The embedded mock accepts the credentials given, so they travel the same path as against a real service.
-    // It runs in its own thread: sharing the generator's event loop would delay both.
-    // Loaded here: a run against any other target needs none of the mock's code.
-    const { startMockThread } = await import('../mock/index.js');
-    // Limits support raised for this customer (the scenario's `limits`, the documented ones filling what it leaves
-    // out, as the guard reads them) are the embedded mock's too: a rehearsal meets them. They replace a profile's.
-    const raised = scenario.limits === undefined ? undefined : effectiveLimits(scenario);
-    const limits =
-      raised === undefined
-        ? undefined
-        : {
-            sustainedRpm: raised.sustainedRpm,
-            burstRpm: Math.max(raised.burstRpm, raised.sustainedRpm),
-            burstMinutes: raised.burstMinutes,
-            maxInFlight: raised.maxInFlight,
-          };
-    if (limits !== undefined && options.mockProfile !== undefined) {
-      warnings.push(
-        `--mock-profile ${options.mockProfile}: its identification limits are replaced by the scenario's raised ones (${limits.sustainedRpm} rpm sustained, ${limits.burstRpm} for ${limits.burstMinutes} min, ${limits.maxInFlight} in flight)`,
-      );
-    }
-    const mock = await startMockThread({
-      profile: options.mockProfile ?? t.profile ?? MOCK_DEFAULTS.profile,
-      timeScale: options.timeScale,
-      port: 0,
-      ...(limits === undefined ? {} : { limits }),
-      ...(credentials === undefined ? {} : { clientId: credentials.clientId, clientSecret: credentials.clientSecret }),
-    });
-    const own = { clientId: mock.clientId, clientSecret: mock.clientSecret, credentialSource: 'the embedded mock' };
-    return {
-      permit,
-      environment: 'mock',
-      kind: 'embedded-mock',
-      baseUrl: mock.url,
-      audience: mock.audience,
-      ...(credentials === undefined ? own : fromCredentials(credentials)),
-      profile: mock.profile,
-      embedded: mock,
-      warnings,
-    };
+  if (t.baseUrl === undefined) return embeddedMockTarget(scenario, permit, options, credentials, warnings);
+  return loopbackMockTarget(t.baseUrl, t.audience, permit, options.timeScale, credentials, warnings);
+}
+
+/**
+ * The embedded mock, started for the run: it accepts the credentials given, so they travel the same path as
+ * against a real service. It runs in its own thread: sharing the generator's event loop would delay both.
+ */
+async function embeddedMockTarget(
+  scenario: Scenario,
+  permit: SendPermit,
+  options: TargetOptions,
+  credentials: Credentials | undefined,
+  warnings: string[],
+): Promise<ResolvedTarget> {
+  // Loaded here: a run against any other target needs none of the mock's code.
+  const { startMockThread } = await import('../mock/index.js');
+  const limits = raisedMockLimits(scenario);
+  if (limits !== undefined && options.mockProfile !== undefined) {
+    warnings.push(
+      `--mock-profile ${options.mockProfile}: its identification limits are replaced by the scenario's raised ones (${limits.sustainedRpm} rpm sustained, ${limits.burstRpm} for ${limits.burstMinutes} min, ${limits.maxInFlight} in flight)`,
+    );
   }
-  const info = await mockInfo(permit, t.baseUrl);
+  const mock = await startMockThread({
+    profile: options.mockProfile ?? scenario.target.profile ?? MOCK_DEFAULTS.profile,
+    timeScale: options.timeScale,
+    port: 0,
+    ...(limits === undefined ? {} : { limits }),
+    ...(credentials === undefined ? {} : { clientId: credentials.clientId, clientSecret: credentials.clientSecret }),
+  });
+  const own = { clientId: mock.clientId, clientSecret: mock.clientSecret, credentialSource: 'the embedded mock' };
+  return {
+    permit,
+    environment: 'mock',
+    kind: 'embedded-mock',
+    baseUrl: mock.url,
+    audience: mock.audience,
+    ...(credentials === undefined ? own : fromCredentials(credentials)),
+    profile: mock.profile,
+    embedded: mock,
+    warnings,
+  };
+}
+
+/**
+ * Limits support raised for this customer (the scenario's `limits`, the documented ones filling what it leaves
+ * out, as the guard reads them) are the embedded mock's too: a rehearsal meets them. They replace a profile's.
+ */
+function raisedMockLimits(scenario: Scenario) {
+  const raised = scenario.limits === undefined ? undefined : effectiveLimits(scenario);
+  return raised === undefined
+    ? undefined
+    : {
+        sustainedRpm: raised.sustainedRpm,
+        burstRpm: Math.max(raised.burstRpm, raised.sustainedRpm),
+        burstMinutes: raised.burstMinutes,
+        maxInFlight: raised.maxInFlight,
+      };
+}
+
+/**
+ * A mock at a loopback baseUrl: loadproof's own (its stats say its time scale, which must be the run's) or
+ * any other server, a user's stub of the API, which runs in real time.
+ */
+async function loopbackMockTarget(
+  baseUrl: string,
+  audience: string | undefined,
+  permit: SendPermit,
+  timeScale: number,
+  credentials: Credentials | undefined,
+  warnings: string[],
+): Promise<ResolvedTarget> {
+  const info = await mockInfo(permit, baseUrl);
   if (info === undefined) {
     // Not loadproof's mock: nothing can tell it a time scale, so it runs in real time.
-    if (options.timeScale !== 1) {
+    if (timeScale !== 1) {
       throw new UsageError(
-        `--time-scale ${options.timeScale}: the server at ${t.baseUrl} is not loadproof's mock (it has no ${STATS_PATH} saying its time scale), so it runs in real time and can only be tested at time scale 1`,
+        `--time-scale ${timeScale}: the server at ${baseUrl} is not loadproof's mock (it has no ${STATS_PATH} saying its time scale), so it runs in real time and can only be tested at time scale 1`,
         'drop --time-scale, or run loadproof mock there',
       );
     }
-  } else if (info.timeScale !== options.timeScale) {
+  } else if (info.timeScale !== timeScale) {
     throw new UsageError(
-      `--time-scale ${options.timeScale} does not match the mock at ${t.baseUrl}, which runs at time scale ${info.timeScale}`,
-      `start the mock with --time-scale ${options.timeScale}, or run with --time-scale ${info.timeScale}`,
+      `--time-scale ${timeScale} does not match the mock at ${baseUrl}, which runs at time scale ${info.timeScale}`,
+      `start the mock with --time-scale ${timeScale}, or run with --time-scale ${info.timeScale}`,
     );
   }
   const defaults = {
@@ -142,8 +173,8 @@ export async function resolveTarget(
     permit,
     environment: 'mock',
     kind: info === undefined ? 'loopback-stub' : 'loadproof-mock',
-    baseUrl: t.baseUrl,
-    audience: t.audience ?? baseAudience(t.baseUrl),
+    baseUrl,
+    audience: audience ?? baseAudience(baseUrl),
     ...(credentials === undefined ? defaults : fromCredentials(credentials)),
     profile: info?.profile ?? null,
     embedded: undefined,

@@ -43,9 +43,8 @@ const FIELD = 'payload.source';
 /** Reads `source`, relative to the scenario file's folder; throws a ScenarioError naming the field on any problem. */
 export function readUserTexts(source: string, scenarioFile: string): UserTexts {
   const path = resolve(dirname(scenarioFile), source);
-  const refuse = (problem: string): never => {
-    throw new ScenarioError(scenarioFile, [`${FIELD}: ${problem}`]);
-  };
+  const reading = startReading(scenarioFile);
+  const { refuse, documents, empty, notUtf8 } = reading;
   let isFolder: boolean;
   try {
     isFolder = statSync(path).isDirectory();
@@ -55,9 +54,39 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
       `${JSON.stringify(source)} (${path}) ${code === 'ENOENT' ? 'does not exist' : `cannot be read (${code})`}; expected "generated", a folder of .txt files or an .ndjson file`,
     );
   }
+  if (isFolder) readTextFolder(path, reading);
+  else if (/\.(nd)?jsonl?$/i.test(path)) readNdjsonTexts(path, scenarioFile, reading);
+  else {
+    refuse(
+      `${JSON.stringify(source)} is a file that does not end in .ndjson or .jsonl; expected "generated", a folder of .txt files or an .ndjson file`,
+    );
+  }
+  if (documents.length === 0)
+    refuse(`every text in ${path} is empty (${empty.length}); expected at least one with text in it`);
+  return { path, documents, empty, notUtf8 };
+}
+
+/** The texts read so far, and the steps every source shares: refusing, adding a text, reading a file. */
+interface Reading {
+  readonly documents: UserDocument[];
+  readonly empty: string[];
+  readonly notUtf8: string[];
+  /** Throws a ScenarioError naming the field. */
+  readonly refuse: (problem: string) => never;
+  /** Keeps a text, or lists it as empty (not sent). */
+  readonly add: (name: string, text: string) => void;
+  /** A regular file's text, its name listed when it is not valid UTF-8; refused when it cannot be read. */
+  readonly readText: (full: string, name: string, followLinks?: boolean) => string;
+}
+
+/** An empty reading, whose refusals name `scenarioFile`. */
+function startReading(scenarioFile: string): Reading {
   const documents: UserDocument[] = [];
   const empty: string[] = [];
   const notUtf8: string[] = [];
+  const refuse = (problem: string): never => {
+    throw new ScenarioError(scenarioFile, [`${FIELD}: ${problem}`]);
+  };
   const add = (name: string, text: string): void => {
     if (text.trim() === '') empty.push(name);
     else documents.push({ name, text });
@@ -68,67 +97,66 @@ export function readUserTexts(source: string, scenarioFile: string): UserTexts {
     if (read.notUtf8) notUtf8.push(name);
     return read.text;
   };
-  if (isFolder) {
-    let names: string[];
-    try {
-      names = readdirSync(path);
-    } catch (error) {
-      return refuse(`${path} cannot be listed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-    }
-    const files = names.filter((f) => f.endsWith('.txt')).sort();
-    if (files.length > USER_TEXT_BOUNDS.files)
-      refuse(`${path} holds ${files.length} .txt files; expected at most ${USER_TEXT_BOUNDS.files}`);
-    // The folder as the user named it may itself be a link; what is in it stays in it.
-    const root = realpathSync(path);
-    let bytes = 0;
-    for (const file of files) {
-      const inside = fileInside(root, path, file);
-      if ('problem' in inside) return refuse(inside.problem);
-      // Not following a link from here on: the checked file is the one read.
-      const text = readText(inside.path, file, false);
-      bytes += Buffer.byteLength(text);
-      if (bytes > USER_TEXT_BOUNDS.bytes)
-        refuse(
-          `the .txt files in ${path} pass ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`,
-        );
-      add(file, text);
-    }
-    if (files.length === 0) refuse(`${path} holds no .txt file; expected a folder of .txt files (one document each)`);
-  } else if (/\.(nd)?jsonl?$/i.test(path)) {
-    const lines = readText(path, basename(path)).split('\n');
-    const problems: string[] = [];
-    lines.forEach((line, i) => {
-      if (line.trim() === '') return;
-      const name = `${basename(path)} line ${i + 1}`;
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        problems.push(`${FIELD}: ${name}: expected a JSON object with a string "text", got text that is not JSON`);
-        return;
-      }
-      const text = (value as { text?: unknown } | null)?.text;
-      if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof text !== 'string') {
-        problems.push(`${FIELD}: ${name}: expected a JSON object with a string "text", got ${describeShape(value)}`);
-        return;
-      }
-      add(name, text);
-    });
-    if (problems.length > 0)
-      throw new ScenarioError(
-        scenarioFile,
-        problems
-          .slice(0, 20)
-          .concat(problems.length > 20 ? [`${FIELD}: and ${problems.length - 20} more lines like these`] : []),
-      );
-  } else {
-    refuse(
-      `${JSON.stringify(source)} is a file that does not end in .ndjson or .jsonl; expected "generated", a folder of .txt files or an .ndjson file`,
-    );
+  return { documents, empty, notUtf8, refuse, add, readText };
+}
+
+/** A folder of .txt files: one document each, in name order, bounded in count and bytes. */
+function readTextFolder(path: string, { refuse, add, readText }: Reading): void {
+  let names: string[];
+  try {
+    names = readdirSync(path);
+  } catch (error) {
+    return refuse(`${path} cannot be listed (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
-  if (documents.length === 0)
-    refuse(`every text in ${path} is empty (${empty.length}); expected at least one with text in it`);
-  return { path, documents, empty, notUtf8 };
+  const files = names.filter((f) => f.endsWith('.txt')).sort();
+  if (files.length > USER_TEXT_BOUNDS.files)
+    refuse(`${path} holds ${files.length} .txt files; expected at most ${USER_TEXT_BOUNDS.files}`);
+  // The folder as the user named it may itself be a link; what is in it stays in it.
+  const root = realpathSync(path);
+  let bytes = 0;
+  for (const file of files) {
+    const inside = fileInside(root, path, file);
+    if ('problem' in inside) return refuse(inside.problem);
+    // Not following a link from here on: the checked file is the one read.
+    const text = readText(inside.path, file, false);
+    bytes += Buffer.byteLength(text);
+    if (bytes > USER_TEXT_BOUNDS.bytes)
+      refuse(
+        `the .txt files in ${path} pass ${USER_TEXT_BOUNDS.bytes / 1024 / 1024} MiB; expected a sample at most that large`,
+      );
+    add(file, text);
+  }
+  if (files.length === 0) refuse(`${path} holds no .txt file; expected a folder of .txt files (one document each)`);
+}
+
+/** An NDJSON file: one document a line, each an object with a string `text`; every bad line is named (the first 20). */
+function readNdjsonTexts(path: string, scenarioFile: string, { add, readText }: Reading): void {
+  const lines = readText(path, basename(path)).split('\n');
+  const problems: string[] = [];
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    const name = `${basename(path)} line ${i + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      problems.push(`${FIELD}: ${name}: expected a JSON object with a string "text", got text that is not JSON`);
+      return;
+    }
+    const text = (value as { text?: unknown } | null)?.text;
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || typeof text !== 'string') {
+      problems.push(`${FIELD}: ${name}: expected a JSON object with a string "text", got ${describeShape(value)}`);
+      return;
+    }
+    add(name, text);
+  });
+  if (problems.length > 0)
+    throw new ScenarioError(
+      scenarioFile,
+      problems
+        .slice(0, 20)
+        .concat(problems.length > 20 ? [`${FIELD}: and ${problems.length - 20} more lines like these`] : []),
+    );
 }
 
 /**
