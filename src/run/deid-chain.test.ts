@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { TimeScale } from '../core/index.js';
-import { identificationStageMs } from './deid-chain.js';
+import { identificationStageMs } from './document-record.js';
 
 /**
  * Three pieces in order (concurrency 1), each 1,000 model ms in the service. At k = 60 a mock holds each

@@ -13,11 +13,23 @@
  */
 import type { ApiCallFn, RequestResult } from '../client/index.js';
 import type { Clock, SecretMask, TimeScale } from '../core/index.js';
-import { mergeEntities } from '../deid/index.js';
 import { type RequestEvent, shift } from '../engine/index.js';
-import { type DocumentRecord, type DocumentSink, formatDocumentLine, toEventRecord } from '../judge/index.js';
+import {
+  type DocumentRecord,
+  type DocumentSink,
+  type EventRecord,
+  formatDocumentLine,
+  toEventRecord,
+} from '../judge/index.js';
 import { documentOfSeq, type Plan } from '../plan/index.js';
-import type { SentDocument, TextSource } from '../texts/index.js';
+import type { TextSource } from '../texts/index.js';
+import {
+  type DocumentBase,
+  type Identified,
+  identifiedPieces,
+  notIdentifiedRecord,
+  obfuscatedRecord,
+} from './document-record.js';
 
 export interface DeidChainOptions {
   readonly plan: Plan;
@@ -155,169 +167,62 @@ export class DeidChain {
     return doc;
   }
 
+  /** Every piece has its fate: the document's line, after its obfuscation call when every piece was identified. */
   private async finish(
     d: number,
     events: readonly RequestEvent[],
     releasedBy: ReadonlyMap<number, number>,
   ): Promise<void> {
     const o = this.options;
-    const k = o.scale.k;
     const phase = o.plan.phases[events[0]!.phase]!;
-    const intendedAtMs = events[0]!.intendedAtMs;
     const document = o.texts.document(d);
     o.texts.release(d);
-    const outcomes: Record<string, number> = {};
-    for (const e of events) outcomes[e.outcome] = (outcomes[e.outcome] ?? 0) + 1;
-    const records = events.map((e) => toEventRecord(phase.name, e, k));
-    // What could not go through the chain: a piece dropped at maxInFlight (ours), one without a 2xx (the service's),
-    // entities outside their piece (an answer the chain cannot use), or texts that are not the plan's (a bug).
-    const dropped = events.some((e) => e.outcome === 'dropped');
-    const problem =
-      document === undefined || document.pieces.length !== events.length
-        ? `the document's pieces (${document?.pieces.length ?? 'none kept'}) are not its ${events.length} planned requests`
-        : entityProblem(events, document);
-    const identified = records.every((r) => r.outcome === 'ok') && problem === undefined;
-    const identificationMs = identified ? identificationStageMs(records, releasedBy, o.scale) : null;
-    const entities = identified
-      ? mergeEntities(
-          events.flatMap((e, i) =>
-            (e.result?.entities ?? []).map((x) => ({
-              ...x,
-              start: x.start + document!.pieces[i]!.offset,
-              end: x.end + document!.pieces[i]!.offset,
-            })),
-          ),
-        )
-      : [];
-    const base = {
-      doc: d,
+    const records = events.map((e) => toEventRecord(phase.name, e, o.scale.k));
+    const firstSeq = this.documents.firstSeq[d]!;
+    const pieces = identifiedPieces({
+      d,
       phase: phase.name,
-      intendedAtMs,
-      firstSeq: this.documents.firstSeq[d]!,
-      pieces: events.length,
-      characters: document?.text.length ?? 0,
-      identification: {
-        outcomes,
-        latencyMs: identificationMs,
-        truncated: events.filter((e) => e.result?.truncated === true).length,
-      },
-      entities: entities.length,
-      problem: records.every((r) => r.outcome === 'ok') ? (problem ?? null) : null,
-    };
-    let record: DocumentRecord;
-    if (!identified) {
-      const unsent = events.some((e) => e.outcome === 'unsent');
-      const outcome = unsent ? 'unsent' : dropped ? 'dropped' : 'failed';
-      record = {
-        ...base,
-        obfuscation: null,
-        endAtMs: null,
-        latencyMs: null,
-        outcome,
-        failedStage: outcome === 'failed' ? 'identification' : null,
-      };
-    } else {
-      const readyAtMs = o.clock.nowMs() - this.startMs;
-      const body = JSON.stringify({ text: document!.text, entities, style: o.style });
-      // Due at the last answer's model time: a time-scaled mock held it for its lag, which a real service does not.
-      const heldMs = Math.max(0, ...records.map((r) => r.tries.at(-1)?.lagMs ?? 0));
-      const result = await o.obfuscate(body, Buffer.byteLength(body), base.firstSeq, this.startMs + readyAtMs - heldMs);
-      if (result === undefined) {
-        record = { ...base, obfuscation: null, endAtMs: null, latencyMs: null, outcome: 'unsent', failedStage: null };
-      } else {
-        const r = toEventRecord(
-          phase.name,
-          {
-            seq: base.firstSeq,
-            intendedAtMs: readyAtMs,
-            outcome: result.outcome,
-            firedAtMs: result.sentAtMs - this.startMs,
-            result: shift(result, this.startMs),
-          },
-          k,
-        );
-        const ok = r.outcome === 'ok';
-        record = {
-          ...base,
-          obfuscation: {
-            readyAtMs: r.intendedAtMs,
-            sentAtMs: r.firedAtMs,
-            endAtMs: r.endAtMs,
-            latencyMs: r.latencyMs,
-            outcome: r.outcome,
-            status: r.status,
-            tries: r.tries,
-          },
-          endAtMs: r.endAtMs,
-          latencyMs:
-            ok && identificationMs !== null && r.latencyMs !== null
-              ? Math.round((identificationMs + accountedGap(readyAtMs, records, o.scale) + r.latencyMs) * 1000) / 1000
-              : null,
-          outcome: ok ? 'ok' : 'failed',
-          failedStage: ok ? null : 'obfuscation',
-        };
-      }
-    }
+      firstSeq,
+      events,
+      records,
+      document,
+      releasedBy,
+      scale: o.scale,
+    });
+    const record =
+      pieces.identified === undefined
+        ? notIdentifiedRecord(pieces.base, events)
+        : await this.obfuscate(pieces.base, phase.name, records, pieces.identified);
     o.sink.add(record);
     o.write(o.secrets.redact(formatDocumentLine(record)));
   }
-}
 
-/**
- * The identification stage of a document in model ms from its intended time: each piece is done at its
- * ready time plus its latency (accounted, overheads once); a piece that waited was ready when the piece
- * that freed its slot was done, plus our own gap between that answer and its send ÷ k. At k = 1 this is
- * the last answer's raw time; at k > 1 a mock's hold and the loopback overheads of each hop do not add up
- * k times along the chain.
- */
-export function identificationStageMs(
-  pieces: readonly {
-    readonly seq: number;
-    readonly intendedAtMs: number;
-    readonly readyAtMs?: number;
-    readonly endAtMs: number | null;
-    readonly latencyMs: number | null;
-  }[],
-  releasedBy: ReadonlyMap<number, number>,
-  scale: TimeScale,
-): number {
-  const bySeq = new Map(pieces.map((p) => [p.seq, p]));
-  const done = new Map<number, number>();
-  const doneAt = (seq: number): number => {
-    const known = done.get(seq);
-    if (known !== undefined) return known;
-    const p = bySeq.get(seq)!;
-    const by = releasedBy.get(seq);
-    const releaser = by === undefined ? undefined : bySeq.get(by);
-    const ready =
-      releaser === undefined
-        ? p.intendedAtMs - pieces[0]!.intendedAtMs
-        : doneAt(releaser.seq) + scale.toWallMs(Math.max(0, (p.readyAtMs ?? p.intendedAtMs) - (releaser.endAtMs ?? 0)));
-    const at = ready + (p.latencyMs ?? 0);
-    done.set(seq, at);
-    return at;
-  };
-  return Math.round(Math.max(...pieces.map((p) => doneAt(p.seq))) * 1000) / 1000;
-}
-
-/** Why a document's entities cannot be merged (one outside the piece it was found in), or undefined. */
-function entityProblem(events: readonly RequestEvent[], document: SentDocument): string | undefined {
-  for (const [i, e] of events.entries()) {
-    const length = document.pieces[i]!.text.length;
-    for (const x of e.result?.entities ?? []) {
-      if (!(x.start >= 0 && x.start < x.end && x.end <= length))
-        return `piece ${i + 1}: an entity at [${x.start}, ${x.end}) outside its ${length} characters`;
-    }
+  /** The obfuscation call of a document whose pieces were all identified, and the document's line from its answer. */
+  private async obfuscate(
+    base: DocumentBase,
+    phaseName: string,
+    records: readonly EventRecord[],
+    identified: Identified,
+  ): Promise<DocumentRecord> {
+    const o = this.options;
+    const readyAtMs = o.clock.nowMs() - this.startMs;
+    const body = JSON.stringify({ text: identified.text, entities: identified.entities, style: o.style });
+    // Due at the last answer's model time: a time-scaled mock held it for its lag, which a real service does not.
+    const heldMs = Math.max(0, ...records.map((r) => r.tries.at(-1)?.lagMs ?? 0));
+    const result = await o.obfuscate(body, Buffer.byteLength(body), base.firstSeq, this.startMs + readyAtMs - heldMs);
+    if (result === undefined)
+      return { ...base, obfuscation: null, endAtMs: null, latencyMs: null, outcome: 'unsent', failedStage: null };
+    const r = toEventRecord(
+      phaseName,
+      {
+        seq: base.firstSeq,
+        intendedAtMs: readyAtMs,
+        outcome: result.outcome,
+        firedAtMs: result.sentAtMs - this.startMs,
+        result: shift(result, this.startMs),
+      },
+      o.scale.k,
+    );
+    return obfuscatedRecord(base, r, readyAtMs, records, identified.latencyMs, o.scale);
   }
-  return undefined;
-}
-
-/** The wall time between the last piece's answer and the obfuscation's readiness, counted once at k > 1 (it is our own). */
-function accountedGap(
-  readyAtMs: number,
-  records: readonly { readonly endAtMs: number | null }[],
-  scale: TimeScale,
-): number {
-  const lastEnd = Math.max(...records.map((r) => r.endAtMs ?? 0));
-  return scale.toWallMs(Math.max(0, readyAtMs - lastEnd));
 }

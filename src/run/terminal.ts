@@ -8,6 +8,8 @@ import type { RunOutcome } from './run-options.js';
 
 const sec = (ms: number | null | 'unanswered'): string => (ms === null ? '—' : ms === 'unanswered' ? ms : formatMs(ms));
 
+const errorCount = (e: Record<string, number>): number => Object.values(e).reduce((a, b) => a + b, 0);
+
 /**
  * `exitCode`: the process's, when a file written after summary.json (the manifest) failed and made it 4.
  * `summaryPath`: null when summary.json could not be written: then no path is printed, only that it is missing.
@@ -17,67 +19,82 @@ export function formatSummary(
   summaryPath: string | null,
   exitCode: number = summary.exitCode,
 ): string {
-  const errors = (e: Record<string, number>): number => Object.values(e).reduce((a, b) => a + b, 0);
-  const rows = [
-    [
-      'phase',
-      'offered',
-      'achieved',
-      'sent',
-      'dropped',
-      'unsent',
-      '2xx',
-      '429',
-      '504',
-      'errors',
-      'p50',
-      'p95',
-      'p99',
-      'target p95',
-      'verdict',
-    ],
-    ...summary.phases.flatMap((p) => [
-      [
-        p.name,
-        `${Math.round(p.offeredRpm * 10) / 10}`,
-        `${p.achievedRpm.toFixed(1)}`,
-        `${p.sent}`,
-        `${p.dropped}`,
-        `${p.unsent}`,
-        `${p.outcomes.ok}`,
-        `${p.outcomes.http_429}`,
-        `${p.outcomes.http_504}`,
-        `${errors(p.errors) + p.outcomes.http_other}`,
-        sec(p.steadyLatencyMs.p50),
-        sec(p.steadyLatencyMs.p95),
-        sec(p.steadyLatencyMs.p99),
-        p.target === null ? (p.bands.length > 1 ? '(by band)' : '(none)') : `< ${sec(p.target.p95Ms)}`,
-        p.verdict,
-      ],
-      // A ramp across load bands is judged per band, by the rate at each arrival: a row per band.
-      ...(p.bands.length > 1
-        ? p.bands.map((b) => [
-            `  ${b.fromRpm}→${b.toRpm} rpm`,
-            '',
-            '',
-            '',
-            '',
-            '',
-            '',
-            '',
-            '',
-            '',
-            sec(b.steadyLatencyMs.p50),
-            sec(b.steadyLatencyMs.p95),
-            sec(b.steadyLatencyMs.p99),
-            b.p95Ms === null ? '(none)' : `< ${sec(b.p95Ms)}`,
-            '',
-          ])
-        : []),
-    ]),
+  const rows = [PHASE_HEADER, ...summary.phases.flatMap(phaseRows), overallRow(summary)];
+  return [
+    '',
+    headLine(summary),
+    'rates in requests/min; latency from the intended send time, answers other than 429, steady state (after warm-up), model time',
+    '',
+    ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
+    '',
+    ...deidLines(summary),
+    ...runNotes(summary),
+    ...verdictLines(summary, summaryPath, exitCode),
+    '',
+  ].join('\n');
+}
+
+const PHASE_HEADER = [
+  'phase',
+  'offered',
+  'achieved',
+  'sent',
+  'dropped',
+  'unsent',
+  '2xx',
+  '429',
+  '504',
+  'errors',
+  'p50',
+  'p95',
+  'p99',
+  'target p95',
+  'verdict',
+];
+
+/** A phase's row, then, for a ramp across load bands (judged per band, by the rate at each arrival), a row per band. */
+function phaseRows(p: Summary['phases'][number]): string[][] {
+  const row = [
+    p.name,
+    `${Math.round(p.offeredRpm * 10) / 10}`,
+    `${p.achievedRpm.toFixed(1)}`,
+    `${p.sent}`,
+    `${p.dropped}`,
+    `${p.unsent}`,
+    `${p.outcomes.ok}`,
+    `${p.outcomes.http_429}`,
+    `${p.outcomes.http_504}`,
+    `${errorCount(p.errors) + p.outcomes.http_other}`,
+    sec(p.steadyLatencyMs.p50),
+    sec(p.steadyLatencyMs.p95),
+    sec(p.steadyLatencyMs.p99),
+    p.target === null ? (p.bands.length > 1 ? '(by band)' : '(none)') : `< ${sec(p.target.p95Ms)}`,
+    p.verdict,
   ];
+  if (p.bands.length <= 1) return [row];
+  const bandRows = p.bands.map((b) => [
+    `  ${b.fromRpm}→${b.toRpm} rpm`,
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    '',
+    sec(b.steadyLatencyMs.p50),
+    sec(b.steadyLatencyMs.p95),
+    sec(b.steadyLatencyMs.p99),
+    b.p95Ms === null ? '(none)' : `< ${sec(b.p95Ms)}`,
+    '',
+  ]);
+  return [row, ...bandRows];
+}
+
+function overallRow(summary: Summary): string[] {
   const o = summary.overall;
-  rows.push([
+  return [
     'overall',
     '',
     '',
@@ -87,53 +104,55 @@ export function formatSummary(
     `${o.outcomes.ok}`,
     `${o.outcomes.http_429}`,
     `${o.outcomes.http_504}`,
-    `${errors(o.errors) + o.outcomes.http_other}`,
+    `${errorCount(o.errors) + o.outcomes.http_other}`,
     sec(o.latencyMs.p50),
     sec(o.latencyMs.p95),
     sec(o.latencyMs.p99),
     '',
     '',
-  ]);
-  const lag = summary.generator.sendLagWallMs;
+  ];
+}
+
+function headLine(summary: Summary): string {
   const ending =
     summary.stopped === null
       ? ''
       : summary.stopped.by === 'signal'
         ? ' — INTERRUPTED'
         : ` — STOPPED (${summary.stopped.code})`;
-  const head = `${summary.scenario}: ${targetText(summary)}, time scale ${summary.timeScale}, ${sec(summary.modelDurationS * 1000)} of model time${ending}`;
-  return [
-    '',
-    head,
-    'rates in requests/min; latency from the intended send time, answers other than 429, steady state (after warm-up), model time',
-    '',
-    ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
-    '',
-    ...deidLines(summary),
+  return `${summary.scenario}: ${targetText(summary)}, time scale ${summary.timeScale}, ${sec(summary.modelDurationS * 1000)} of model time${ending}`;
+}
+
+/** The generator's lag, then what to know before reading the verdict: unrecorded requests, a shard, a merge. */
+function runNotes(summary: Summary): string[] {
+  const lag = summary.generator.sendLagWallMs;
+  const lines = [
     `generator: send lag p99 ${lag.p99 === null ? '—' : `${lag.p99.toFixed(2)} ms`}, max ${lag.max === null ? '—' : `${lag.max.toFixed(1)} ms`} (wall); token calls ${summary.token.calls ?? 'unknown'}`,
-    ...(summary.counts.unrecorded > 0
-      ? [
-          `${summary.counts.unrecorded} of ${summary.counts.planned} planned requests have no line in events.ndjson: the run ended without recording them`,
-        ]
-      : []),
-    ...(!summary.shard
-      ? []
-      : [
-          `shard ${summary.shard.index}/${summary.shard.count}: its rates and verdict are of this shard's share only (latency against the whole plan's bands; its 429s counted, not judged); the test's verdict is loadproof merge's, over every shard`,
-        ]),
-    ...(!summary.mergedFrom
-      ? []
-      : [
-          `merged from ${summary.mergedFrom.length} shard${summary.mergedFrom.length === 1 ? '' : 's'}: judged again over all their events`,
-        ]),
+  ];
+  if (summary.counts.unrecorded > 0)
+    lines.push(
+      `${summary.counts.unrecorded} of ${summary.counts.planned} planned requests have no line in events.ndjson: the run ended without recording them`,
+    );
+  if (summary.shard)
+    lines.push(
+      `shard ${summary.shard.index}/${summary.shard.count}: its rates and verdict are of this shard's share only (latency against the whole plan's bands; its 429s counted, not judged); the test's verdict is loadproof merge's, over every shard`,
+    );
+  if (summary.mergedFrom)
+    lines.push(
+      `merged from ${summary.mergedFrom.length} shard${summary.mergedFrom.length === 1 ? '' : 's'}: judged again over all their events`,
+    );
+  return lines;
+}
+
+function verdictLines(summary: Summary, summaryPath: string | null, exitCode: number): string[] {
+  return [
     `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${exitCode}`,
     ...summary.verdict.reasons.map((r) => `  - ${r}`),
     ...summary.verdict.notes.map((n) => `  note: ${n}`),
     summaryPath === null
       ? 'summary: NOT WRITTEN (summary.json could not be written: see below); the table above is the judgement'
       : `summary: ${summaryPath}`,
-    '',
-  ].join('\n');
+  ];
 }
 
 /** mode deid: the documents through the chain, per phase (identification's figures are the table above). */

@@ -87,6 +87,18 @@ export class RunMetrics {
   }
 
   families(): Family[] {
+    const now = this.snapshot();
+    return [
+      this.infoFamily(),
+      ...progressFamilies(now),
+      ...this.countFamilies(now.due),
+      ...this.rateFamilies(now),
+      ...this.histogramFamilies(),
+    ];
+  }
+
+  /** Where the schedule is now; drops the sends more than a minute old on the way. */
+  private snapshot(): Snapshot {
     const elapsedMs = this.startMs === undefined ? 0 : Math.max(0, this.nowMs() - this.startMs);
     const due = this.startMs === undefined ? 0 : arrivalsDueBy(this.plan, elapsedMs);
     const phase =
@@ -99,60 +111,47 @@ export class RunMetrics {
       if (second <= minuteAgo) this.sendsBySecond.delete(second);
       else lastMinute += n;
     }
-    // A shard offers its share of the phase's rate.
-    const share = this.plan.shard?.count ?? 1;
-    const samples = (m: Map<string, number>, names: string[]): Sample[] =>
-      [...m].map(([k, value]) => ({
-        labels: Object.fromEntries((JSON.parse(k) as string[]).map((v, i) => [names[i]!, v])),
-        value,
-      }));
-    return [
-      {
-        name: 'loadproof_run_info',
-        type: 'gauge',
-        help: 'The run: its scenario, environment, time scale and shard (1).',
-        samples: [
-          {
-            labels: {
-              scenario: this.info.scenario,
-              environment: this.info.environment,
-              time_scale: String(this.info.timeScale.k),
-              shard: this.plan.shard === undefined ? '' : `${this.plan.shard.index}/${this.plan.shard.count}`,
-            },
-            value: 1,
+    return { elapsedMs, due, phase, lastMinute };
+  }
+
+  private infoFamily(): Family {
+    return {
+      name: 'loadproof_run_info',
+      type: 'gauge',
+      help: 'The run: its scenario, environment, time scale and shard (1).',
+      samples: [
+        {
+          labels: {
+            scenario: this.info.scenario,
+            environment: this.info.environment,
+            time_scale: String(this.info.timeScale.k),
+            shard: this.plan.shard === undefined ? '' : `${this.plan.shard.index}/${this.plan.shard.count}`,
           },
-        ],
-      },
-      {
-        name: 'loadproof_model_time_seconds',
-        type: 'gauge',
-        unit: 'seconds',
-        help: 'Model time since the schedule started.',
-        samples: [{ labels: {}, value: elapsedMs / 1000 }],
-      },
-      {
-        name: 'loadproof_arrivals_due',
-        type: 'counter',
-        help: 'Arrivals the plan had due by now: what was offered.',
-        samples: [{ labels: {}, value: due }],
-      },
+          value: 1,
+        },
+      ],
+    };
+  }
+
+  private countFamilies(due: number): Family[] {
+    return [
       {
         name: 'loadproof_requests',
         type: 'counter',
         help: 'Requests whose fate is known, by phase and outcome (ok, http_429, http_504, http_5xx, timeout, dropped, unsent, …).',
-        samples: samples(this.outcomes, ['phase', 'outcome']),
+        samples: labelledSamples(this.outcomes, ['phase', 'outcome']),
       },
       {
         name: 'loadproof_responses',
         type: 'counter',
         help: 'Final answers, by phase and HTTP status.',
-        samples: samples(this.statuses, ['phase', 'status']),
+        samples: labelledSamples(this.statuses, ['phase', 'status']),
       },
       {
         name: 'loadproof_requests_sent',
         type: 'counter',
         help: 'Requests sent, by phase, counted once their fate is known.',
-        samples: samples(this.sent, ['phase']),
+        samples: labelledSamples(this.sent, ['phase']),
       },
       {
         name: 'loadproof_requests_in_flight',
@@ -160,6 +159,13 @@ export class RunMetrics {
         help: 'Arrivals due whose fate is not known yet: sent and awaiting an answer, or late to be sent.',
         samples: [{ labels: {}, value: Math.max(0, due - this.resolved) }],
       },
+    ];
+  }
+
+  private rateFamilies({ elapsedMs, phase, lastMinute }: Snapshot): Family[] {
+    // A shard offers its share of the phase's rate.
+    const share = this.plan.shard?.count ?? 1;
+    return [
       {
         name: 'loadproof_offered_requests_per_minute',
         type: 'gauge',
@@ -174,6 +180,11 @@ export class RunMetrics {
         help: 'Requests sent in the last model minute, counted once their fate is known (so it trails by the latency).',
         samples: [{ labels: {}, value: elapsedMs <= 0 ? 0 : (lastMinute * 60_000) / Math.min(60_000, elapsedMs) }],
       },
+    ];
+  }
+
+  private histogramFamilies(): Family[] {
+    return [
       {
         name: 'loadproof_send_lag_seconds',
         type: 'histogram',
@@ -191,6 +202,41 @@ export class RunMetrics {
       },
     ];
   }
+}
+
+interface Snapshot {
+  /** Model time since the schedule started. */
+  readonly elapsedMs: number;
+  readonly due: number;
+  readonly phase: Plan['phases'][number] | undefined;
+  /** Requests sent in the last model minute. */
+  readonly lastMinute: number;
+}
+
+function progressFamilies({ elapsedMs, due }: Snapshot): Family[] {
+  return [
+    {
+      name: 'loadproof_model_time_seconds',
+      type: 'gauge',
+      unit: 'seconds',
+      help: 'Model time since the schedule started.',
+      samples: [{ labels: {}, value: elapsedMs / 1000 }],
+    },
+    {
+      name: 'loadproof_arrivals_due',
+      type: 'counter',
+      help: 'Arrivals the plan had due by now: what was offered.',
+      samples: [{ labels: {}, value: due }],
+    },
+  ];
+}
+
+/** One sample per label set, its labels read back from the map's key. */
+function labelledSamples(m: Map<string, number>, names: string[]): Sample[] {
+  return [...m].map(([k, value]) => ({
+    labels: Object.fromEntries((JSON.parse(k) as string[]).map((v, i) => [names[i]!, v])),
+    value,
+  }));
 }
 
 /** A map key for a label set. */
