@@ -9,7 +9,8 @@ import { UsageError } from '../core/index.js';
 import type { Plan } from '../plan/index.js';
 import { NoticeSchema } from '../scenario/index.js';
 import { TRAFFIC_RULES } from '../spec/index.js';
-import { evaluateGuard, type GuardDecision } from './evaluate.js';
+import type { GuardDecision } from './decision.js';
+import { evaluateGuard } from './evaluate.js';
 import { earliestStartMs, formatInstant } from './notice.js';
 import { formatSpanMs, plannedPeakRpm } from './traffic.js';
 

@@ -1,6 +1,6 @@
 /** The guard's decision as text, for `loadproof plan` and the run's log: one line per rule. */
 import { TRAFFIC_RULES } from '../spec/index.js';
-import type { GuardCheck, GuardDecision } from './evaluate.js';
+import type { GuardCheck, GuardDecision } from './decision.js';
 import { formatSpanMs } from './traffic.js';
 
 const MARK: Record<GuardCheck['status'], string> = { ok: '✔', refused: '✖', 'not-applicable': '–' };

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import { buildPlan, type Plan, type PlannedPhase } from '../plan/index.js';
 import { parseScenario } from '../scenario/index.js';
-import { evaluateGuard, type GuardDecision } from './evaluate.js';
+import type { GuardDecision } from './decision.js';
+import { evaluateGuard } from './evaluate.js';
 
 type Phase = { name: string; duration: string; rpm?: number; fromRpm?: number; toRpm?: number };
 

@@ -4,7 +4,8 @@
  */
 import { GuardRefusal, issueSendPermit, type SendPermit } from '../core/index.js';
 import type { Plan } from '../plan/index.js';
-import { evaluateGuard, type GuardContext, type GuardDecision } from './evaluate.js';
+import type { GuardContext, GuardDecision } from './decision.js';
+import { evaluateGuard } from './evaluate.js';
 import { isLoopbackUrl } from './loopback.js';
 
 export interface Authorized {

@@ -1,6 +1,6 @@
 /** A comparison as text: the terminal's table and findings, and the section report.md and report.html carry. */
 import { formatMs, formatTable } from '../core/index.js';
-import type { Comparison, RateFigure, SideFigures } from './compare.js';
+import type { Comparison, RateFigure, SideFigures } from './comparison.js';
 
 const ms = (v: number | null): string => (v === null ? '—' : formatMs(v));
 const change = (base: number | null, run: number | null): string =>

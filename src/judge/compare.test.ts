@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 
 import { Slice } from '../recorder/index.js';
-import { type ComparedRun, compareRuns } from './compare.js';
+import { compareRuns } from './compare.js';
+import type { ComparedRun } from './comparison.js';
 import type { Summary } from './index.js';
 
 /** 1,000 answers over 5 min of steady state, each `latencyMs` plus up to 99 ms. */

@@ -1,18 +1,6 @@
 export { accountLatency } from './accounting.js';
 export type { Check, CheckStatus } from './check.js';
-export {
-  type BaselineComparison,
-  type ComparedRun,
-  type CompareOptions,
-  compareRuns,
-  type Comparison,
-  COMPARISON_FILE,
-  DEFAULT_ALPHA,
-  exitWithComparison,
-  type Finding,
-  parseComparison,
-  type PhaseComparison,
-} from './compare.js';
+export { compareRuns } from './compare.js';
 export {
   comparisonFindings,
   comparisonRows,
@@ -20,6 +8,18 @@ export {
   comparisonVerdict,
   formatComparison,
 } from './compare-table.js';
+export {
+  type BaselineComparison,
+  type ComparedRun,
+  type CompareOptions,
+  type Comparison,
+  COMPARISON_FILE,
+  DEFAULT_ALPHA,
+  exitWithComparison,
+  type Finding,
+  parseComparison,
+  type PhaseComparison,
+} from './comparison.js';
 export {
   type ChainStage,
   type DocumentOutcome,

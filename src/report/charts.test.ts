@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 
 import type { Summary } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
-import { MAX_GROUPS, runCharts } from './charts.js';
+import { MAX_GROUPS } from './chart-points.js';
+import { runCharts } from './charts.js';
 
 /** A summary as far as the charts read it: `windows` rows of 10 s, one p95 spike, one 429 per window. */
 function summary(windows: number): Summary {

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
-import { CHART_HEIGHT, CHART_WIDTH } from './charts.js';
+import { CHART_HEIGHT, CHART_WIDTH } from './chart-config.js';
 import type { ReportContent, ReportTable } from './content-types.js';
 
 // What a browser would act on or XML forbids: control characters (tab and line breaks aside) and the bidirectional overrides.

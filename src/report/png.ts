@@ -5,7 +5,7 @@
  */
 import { ChartJSNodeCanvas } from 'chartjs-node-canvas';
 
-import { CHART_HEIGHT, CHART_WIDTH, type ChartSpec } from './charts.js';
+import { CHART_HEIGHT, CHART_WIDTH, type ChartSpec } from './chart-config.js';
 
 let renderer: ChartJSNodeCanvas | undefined;
 
