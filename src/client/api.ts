@@ -20,7 +20,7 @@ import { nextRetry } from './retry.js';
 import { sleepUntilOrStop } from './sleep.js';
 
 export type { ApiClientSettings, TokenSource } from './api-settings.js';
-export type { AnswerEntity, ApiCallFn, AttemptTiming, IdentifyFn, RequestResult } from './request-result.js';
+export type { ApiCallFn, IdentifyFn, RequestResult } from './request-result.js';
 
 export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const call = createApiCall(settings, API_PATHS.identification);

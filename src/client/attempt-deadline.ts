@@ -15,7 +15,7 @@ export function attemptWallDeadlineMs(timeoutMs: number, timeScale: number, judg
 }
 
 /** Wall time granted beyond timeout ÷ k for overheads at k > 1 (ms): longer stalls show as the generator's lag. */
-export const OVERHEAD_ALLOWANCE_WALL_MS = 1000;
+const OVERHEAD_ALLOWANCE_WALL_MS = 1000;
 
 /** An attempt's model time: its service time (Server-Timing) plus the rest of its raw time counted once; without svc, the raw time. */
 export function attemptModelMs(rawMs: number, serviceMs: number | undefined, scale: TimeScale): number {

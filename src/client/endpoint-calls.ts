@@ -153,17 +153,6 @@ export async function fetchToken(session: ApiSession): Promise<string> {
   return token;
 }
 
-/** A Normalize session id (GET, bearer). */
-export async function createSession(session: ApiSession, token: string): Promise<string> {
-  const res = await call(session, 'session', {
-    method: 'GET',
-    headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-  });
-  const id = jsonObject('session', res, '{"session_id": …}').session_id;
-  if (typeof id !== 'string') throw new ChainError('session: the answer has no session_id string');
-  return id;
-}
-
 /** The chain's calls over HTTP with `token`; `style` is the obfuscation's (tag or mask). */
 export function httpChainCalls(session: ApiSession, token: string, style: 'tag' | 'mask'): ChainCalls {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' };

@@ -1,21 +1,12 @@
 export { type ApiCallFn, createApiCall, createIdentify, type IdentifyFn, type RequestResult } from './api.js';
 export { attemptWallDeadlineMs } from './attempt-deadline.js';
-export {
-  type ChainCalls,
-  ChainError,
-  type FoundEntity,
-  type IdentifyAnswer,
-  type ObfuscateAnswer,
-  type Replacement,
-} from './chain-answers.js';
+export { type ChainCalls, ChainError, type FoundEntity, type Replacement } from './chain-answers.js';
 export { classifyStatus, type Outcome, TOO_LARGE_CODE } from './classify.js';
 export {
   call as apiCall,
   ApiCallError,
   type ApiSession,
-  type ApiTarget,
   type CallRecord,
-  createSession,
   fetchToken,
   httpChainCalls,
 } from './endpoint-calls.js';
@@ -27,4 +18,4 @@ export { parseJsonObject, textBody } from './json.js';
 export { sleepUntilOrStop } from './sleep.js';
 export { smallRequest } from './small-request.js';
 export { TokenProvider } from './token.js';
-export { HEADER_SAFE, type TokenClient, tokenRequestBody } from './token-request.js';
+export { HEADER_SAFE, tokenRequestBody } from './token-request.js';

@@ -17,7 +17,7 @@ export interface RetryPolicy {
   readonly maxDelayMs: number;
 }
 
-export type RetryDecision =
+type RetryDecision =
   | { readonly retry: true; readonly delayMs: number; readonly source: 'retry-after' | 'backoff' }
   | { readonly retry: false };
 

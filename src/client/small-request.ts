@@ -15,7 +15,7 @@ import { request as httpsRequest } from 'node:https';
 import { checkPermitted, type SendPermit } from '../core/index.js';
 import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/response.js';
 
-export interface SmallRequest {
+interface SmallRequest {
   readonly method?: 'GET' | 'POST';
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;

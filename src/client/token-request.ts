@@ -2,7 +2,7 @@
 import { GRANT_TYPE } from '../spec/index.js';
 
 /** Who asks for a token: the client credentials and the audience the token is for. */
-export interface TokenClient {
+interface TokenClient {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly audience: string;

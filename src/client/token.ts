@@ -27,16 +27,16 @@ export type { TokenSettings } from './token-settings.js';
 /** Renew when this fraction of the (trusted) lifetime has passed. */
 const RENEW_AT = 0.9;
 /** The shortest token lifetime trusted, model seconds: at most one proactive renewal per 27 s. */
-export const MIN_TRUSTED_LIFETIME_S = 30;
+const MIN_TRUSTED_LIFETIME_S = 30;
 /** When a response carries no expires_in (the spec leaves token lifetime "not shown"). */
 const DEFAULT_LIFETIME_S = 3600;
 /** Back-off between failed renewals, model ms: 1 s, 2 s, 4 s, … up to a minute. */
 const RENEW_BACKOFF_MS = { first: 1000, max: 60_000 } as const;
 /** Renewals failing in a row, with no usable token left, before the run is ended. */
-export const MAX_RENEWAL_FAILURES = 5;
+const MAX_RENEWAL_FAILURES = 5;
 /** More tokens than this rejected with 401 within REJECTION_WINDOW_MS (model time) end the run. */
-export const MAX_REJECTIONS = 3;
-export const REJECTION_WINDOW_MS = 5 * 60_000;
+const MAX_REJECTIONS = 3;
+const REJECTION_WINDOW_MS = 5 * 60_000;
 
 interface HeldToken {
   readonly value: string;

@@ -115,7 +115,7 @@ export function monotonicMs(): number {
   return s * 1000 + ns / 1e6;
 }
 
-export interface ScaledClockOptions {
+interface ScaledClockOptions {
   /**
    * Keep the process alive while a timer is pending. A load run needs it, or the process could exit
    * while the engine sleeps until its next arrival with no socket busy; the mock does not (its
@@ -128,7 +128,7 @@ export interface ScaledClockOptions {
  * The longest delay setTimeout honours (ms): Node turns a longer one into 1 ms. Longer waits are
  * made of chunks of at most this, each re-checking the time left.
  */
-export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 
 /**
  * The real clock, running `timeScale` times faster than the wall: model time = k × wall time since construction.

@@ -9,8 +9,6 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
-export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
-
 /** How CI takes an inconclusive verdict (`--inconclusive`): as a failure (1), a pass (0), or its own exit 5. */
 export const INCONCLUSIVE_POLICIES = ['exit5', 'fail', 'pass'] as const;
 export type InconclusivePolicy = (typeof INCONCLUSIVE_POLICIES)[number];

@@ -19,7 +19,7 @@ export { createRng, nextExponential, nextInt, nextLogNormalFactor, pick, type Rn
 export { checkPermitted, issueSendPermit, type SendPermit } from './send-permit.js';
 export { countAtMost, countBelow } from './sorted.js';
 export { describeValue, escapeInvisible, formatMs, formatTable } from './text.js';
-export { TIME_SCALE, TimeScale } from './time-scale.js';
+export { TimeScale } from './time-scale.js';
 export { isUnanswered, UNANSWERED_MS } from './unanswered.js';
 export { firstInvalidUtf8 } from './utf8.js';
 export { LOADPROOF_VERSION } from './version.js';
@@ -29,7 +29,6 @@ export {
   removeRegular,
   whyNot,
   writeAtomically,
-  writeFileAtomically,
   writeWhole,
 } from './write-whole-files.js';
 export { capYoungGeneration } from './young-generation.js';

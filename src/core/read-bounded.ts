@@ -110,7 +110,7 @@ export async function readRegular(path: string, maxBytes: number = MAX_JSON_BYTE
   }
 }
 
-export interface LineBounds {
+interface LineBounds {
   /** The longest line, in bytes (its newline not counted). */
   readonly maxLineBytes: number;
   /** The whole file, in bytes. */

@@ -7,7 +7,7 @@
 import { UsageError } from './errors.js';
 
 /** The range of k, inclusive. */
-export const TIME_SCALE = { min: 1, max: 1000 } as const;
+const TIME_SCALE = { min: 1, max: 1000 } as const;
 
 export class TimeScale {
   /** Real time: k = 1, as every run against a real environment is. */

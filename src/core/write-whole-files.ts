@@ -14,7 +14,7 @@ import { redactWritten } from './redact.js';
  * replaced, not followed. `text` may come in pieces, written in order, each masked (no secret, in any
  * form: src/core/redact.ts). Throws on failure.
  */
-export async function writeFileAtomically(path: string, text: string | Buffer | Iterable<string>): Promise<void> {
+async function writeFileAtomically(path: string, text: string | Buffer | Iterable<string>): Promise<void> {
   const partial = `${path}.partial`;
   // A stale one (a crash) is removed, not opened: `rm` removes a link, never what it points at.
   await rm(partial, { force: true });

@@ -14,7 +14,7 @@ export const YOUNG_GENERATION_CAP_BYTES = 16 * 2 ** 20;
 /** How often its size is read (ms): a read costs microseconds. */
 const CHECK_EVERY_MS = 500;
 
-export interface YoungGenerationProbe {
+interface YoungGenerationProbe {
   /** The young generation's size now (bytes). */
   readonly sizeBytes: () => number;
   /** Stops its growth. */

@@ -11,7 +11,7 @@
 import { type ChainCalls, ChainError, type FoundEntity, type Replacement } from '../client/index.js';
 import { maxPieceLength, type Piece, seamPieces, splitDocument, type SplitLimits } from '../texts/index.js';
 
-export interface ChainOptions {
+interface ChainOptions {
   readonly split: SplitLimits;
   /** Pieces identified at once (1: in order). */
   readonly concurrency: number;

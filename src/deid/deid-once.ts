@@ -57,7 +57,7 @@ export function checkDocumentSize(text: string | undefined, name: string): strin
   return text;
 }
 
-export interface DeidTraffic {
+interface DeidTraffic {
   readonly text: string;
   readonly scenario: Scenario;
   readonly split: SplitLimits;
@@ -69,7 +69,7 @@ export interface DeidTraffic {
   readonly loopbackAsReal: boolean;
 }
 
-export interface AuthorizedDeid {
+interface AuthorizedDeid {
   readonly decision: GuardDecision;
   readonly permit: SendPermit;
   /** The identification requests judged, which the chain may not pass (a real environment); unbounded against a mock. */
@@ -97,7 +97,7 @@ export function authorizeDeid(t: DeidTraffic): AuthorizedDeid {
  * the obfuscation call) in one minute, each retried on 429 as the one-shot's calls are (MAX_ATTEMPTS, waits of
  * up to MAX_RETRY_WAIT_S), at most `concurrency` in flight. A slower service spreads them; never more in a minute.
  */
-export function deidScenario(scenario: Scenario, calls: number, concurrency: number): Scenario {
+function deidScenario(scenario: Scenario, calls: number, concurrency: number): Scenario {
   const phases: Phase[] = [{ name: 'one document', durationMs: 60_000, fromRpm: calls, toRpm: calls, warmupMs: 0 }];
   return {
     ...scenario,
@@ -109,7 +109,7 @@ export function deidScenario(scenario: Scenario, calls: number, concurrency: num
   };
 }
 
-export interface DeidOnceOptions {
+interface DeidOnceOptions {
   readonly text: string;
   readonly target: ResolvedTarget;
   readonly split: SplitLimits;
@@ -123,7 +123,7 @@ export interface DeidOnceOptions {
   readonly secrets: SecretMask;
 }
 
-export interface DeidOnceOutcome {
+interface DeidOnceOutcome {
   readonly result: DeidResult;
   readonly calls: readonly CallRecord[];
 }
@@ -153,7 +153,7 @@ export async function deidOnce(options: DeidOnceOptions): Promise<DeidOnceOutcom
 }
 
 /** A failed call as the CLI reports it (exit 4): authentication, an unreachable target, or an answer the chain cannot use. */
-export function asRunFailure(error: unknown, target: ResolvedTarget): unknown {
+function asRunFailure(error: unknown, target: ResolvedTarget): unknown {
   if (error instanceof ApiCallError) {
     if (error.endpoint === 'token' && error.status !== null)
       return new RunFailure('AUTH_FAILED', error.message, `credentials from ${target.credentialSource}`);

@@ -1,11 +1,3 @@
-export {
-  type ChainOptions,
-  DEFAULT_CHAIN_OPTIONS,
-  deidentify,
-  type DeidResult,
-  documentPieces,
-  identifyBudget,
-  mergeEntities,
-} from './chain.js';
+export { DEFAULT_CHAIN_OPTIONS, documentPieces, identifyBudget, mergeEntities } from './chain.js';
 export { authorizeDeid, checkDocumentSize, deidOnce, MAX_DEID_DOCUMENT_BYTES, readDocumentFile } from './deid-once.js';
 export { deidSummaryLine, replacementTable } from './deid-table.js';

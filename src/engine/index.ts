@@ -1,1 +1,1 @@
-export { type EngineOptions, type EngineResult, type RequestEvent, runPlan, shift } from './run-plan.js';
+export { type EngineResult, type RequestEvent, runPlan, shift } from './run-plan.js';

@@ -38,7 +38,7 @@ export interface RequestEvent {
   readonly readyAtMs?: number;
 }
 
-export interface EngineOptions {
+interface EngineOptions {
   readonly plan: Plan;
   readonly identify: IdentifyFn;
   /** The text of arrival `seq`. */

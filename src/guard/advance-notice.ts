@@ -15,10 +15,10 @@ import { earliestStartMs, formatInstant } from './notice.js';
 import { formatSpanMs, plannedPeakRpm } from './traffic.js';
 
 /** The announced window closes this long after the planned end, rounded up to a quarter hour: room for a late start. */
-export const WINDOW_SLACK_MS = 15 * 60_000;
+const WINDOW_SLACK_MS = 15 * 60_000;
 const QUARTER_HOUR_MS = 15 * 60_000;
 
-export interface AdvanceNotice {
+interface AdvanceNotice {
   readonly scenario: string;
   readonly environment: string;
   readonly baseUrl: string | null;

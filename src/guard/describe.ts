@@ -30,7 +30,7 @@ export function describeDecision(decision: GuardDecision): string[] {
 }
 
 /** The measures the rules judge, on one line: what the planned arrivals put in any minute. */
-export function describeTraffic(decision: GuardDecision): string {
+function describeTraffic(decision: GuardDecision): string {
   const t = decision.traffic;
   const above = TRAFFIC_RULES.coordinationAboveRpm;
   const spike = decision.limits.spikeRpm;

@@ -7,7 +7,7 @@ const HOUR_MS = 3_600_000;
 const MINUTE_MS = 60_000;
 
 /** 00:00 UTC of an ISO date (YYYY-MM-DD). */
-export function utcMidnightMs(isoDate: string): number {
+function utcMidnightMs(isoDate: string): number {
   const [y, m, d] = isoDate.split('-').map(Number) as [number, number, number];
   return Date.UTC(y, m - 1, d);
 }

@@ -8,7 +8,7 @@ import type { GuardContext, GuardDecision } from './decision.js';
 import { evaluateGuard } from './evaluate.js';
 import { isLoopbackUrl } from './loopback.js';
 
-export interface Authorized {
+interface Authorized {
   readonly decision: GuardDecision;
   readonly permit: SendPermit;
 }

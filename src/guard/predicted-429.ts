@@ -10,7 +10,7 @@ import type { Plan } from '../plan/index.js';
 import { bucketCapacityTokens, type EnvelopeLimits, envelopeMarginTokens } from '../spec/index.js';
 import { formatSpanMs } from './traffic.js';
 
-export interface Predicted429 {
+interface Predicted429 {
   readonly phase: string;
   readonly planned: number;
   /** First attempts the bucket has no token for. */

@@ -8,9 +8,9 @@ const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?(Z|([+-])(\d{2}):(\d{2}))$/i;
 
 /** The years `--at` accepts. */
-export const START_AT_YEARS = { min: 1970, max: 9999 } as const;
+const START_AT_YEARS = { min: 1970, max: 9999 } as const;
 
-export type StartAt = { readonly ms: number } | { readonly problem: string };
+type StartAt = { readonly ms: number } | { readonly problem: string };
 
 /** `flag`: the option named in a problem (`--at`, or `run --start-at`). */
 export function parseStartAt(text: string, flag = '--at'): StartAt {

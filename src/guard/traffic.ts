@@ -42,7 +42,7 @@ export interface Stretch {
 }
 
 /** What the guard measures on a plan's arrivals. Request counts include the worst-case factor. */
-export interface TrafficMeasures {
+interface TrafficMeasures {
   /** How many times each arrival is counted (see worstCaseFactor). */
   readonly worstCaseFactor: number;
   /** The most requests in any 60 s window (requests per minute). */
@@ -59,7 +59,7 @@ export interface TrafficMeasures {
  * How many times each arrival may be sent: with `on429: retry`, maxAttempts (the client counts the
  * resend after a token renewal as one of those attempts); with `record`, once (no retry, no resend).
  */
-export function worstCaseFactor(plan: Plan): number {
+function worstCaseFactor(plan: Plan): number {
   const on429 = plan.scenario.on429;
   return on429.policy === 'retry' ? on429.maxAttempts : 1;
 }

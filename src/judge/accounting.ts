@@ -27,7 +27,7 @@ export interface AccountingInput {
 }
 
 /** Latency (intended send → end) and service time (last send → end) in model ms, overheads counted once. */
-export interface AccountedLatency {
+interface AccountedLatency {
   readonly latencyMs: number;
   readonly serviceMs: number;
 }

@@ -52,7 +52,7 @@ export interface DocumentRecord {
 }
 
 /** A span of model time, split in TIME_BLOCKS for the percentile intervals (as the Recorder's slices). */
-export interface DocumentSpan {
+interface DocumentSpan {
   readonly fromMs: number;
   readonly toMs: number;
 }
@@ -118,7 +118,7 @@ export class DocumentSlice {
 }
 
 /** The documents intended in one window of the timeline. */
-export class DocumentWindow {
+class DocumentWindow {
   readonly latency = MsHistogram.create();
   documents = 0;
   ok = 0;

@@ -43,16 +43,15 @@ import { countAtMost, countBelow } from '../core/index.js';
 import type { AdmittedTimes, RefusedAttempts } from '../recorder/index.js';
 import {
   bucketCapacityTokens,
-  ENVELOPE_MARGIN,
   type EnvelopeLimits,
   envelopeMarginTokens,
   IDENTIFICATION_LIMITS,
 } from '../spec/index.js';
 
-export { bucketCapacityTokens, ENVELOPE_MARGIN, envelopeMarginTokens };
+export { bucketCapacityTokens, envelopeMarginTokens };
 
 /** What the judge reads of the recorded attempts (the Recorder's AttemptLog). */
-export interface EnvelopeAttempts {
+interface EnvelopeAttempts {
   /** The attempts not refused with a 429: send times and the latest each may have arrived, each sorted ascending (model ms); see AttemptLog. */
   admittedTimes(unansweredWithinMs: number): AdmittedTimes;
   /** The 429s: when each was sent and answered (model ms), and its request's phase index. */

@@ -43,7 +43,7 @@ export interface TryRecord extends RecordedTry {
 }
 
 /** What a request's fate is made of: the Recorder's event with its position in the plan (the engine's RequestEvent has it). */
-export type EventSource = Omit<RecordableEvent, 'phase'> & { readonly seq: number };
+type EventSource = Omit<RecordableEvent, 'phase'> & { readonly seq: number };
 
 const micro = (ms: number): number => Math.round(ms * 1000) / 1000;
 const microOrNull = (ms: number | undefined): number | null => (ms === undefined ? null : micro(ms));

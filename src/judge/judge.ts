@@ -131,7 +131,7 @@ export interface Judgement {
   readonly summary: Summary;
 }
 
-export interface JudgeInput {
+interface JudgeInput {
   readonly run: RunRecord;
   readonly end: RunEnd;
   readonly partial: boolean;

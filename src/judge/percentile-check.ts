@@ -11,7 +11,7 @@ import { generatorOverBudget, worstLatenessMs } from './generator-budget.js';
 import { minimumSamples, quantileInterval, type TimeOrderedSample } from './quantile-interval.js';
 import type { GeneratorHealth } from './verdict-input.js';
 
-export type PercentileResult = Pick<Check, 'status' | 'observed' | 'interval' | 'reason'>;
+type PercentileResult = Pick<Check, 'status' | 'observed' | 'interval' | 'reason'>;
 type Inequality = Exclude<Threshold['op'], '=='>;
 
 /**

@@ -24,13 +24,13 @@
 import type { MsHistogram } from '../recorder/index.js';
 
 /** 1-based ranks of each side of the order-statistics interval; undefined when too few samples for that side. */
-export interface RankBounds {
+interface RankBounds {
   readonly lowerRank: number | undefined;
   readonly upperRank: number | undefined;
 }
 
 /** The tail left out on each side: 2.5 %, so each bound holds at 97.5 % and both at 95 %. */
-export const ONE_SIDED_TAIL = 0.025;
+const ONE_SIDED_TAIL = 0.025;
 
 /** log of the Binomial(n, q) probability mass at k. */
 function logPmf(n: number, q: number, k: number, logFactorials: Float64Array): number {
@@ -93,7 +93,7 @@ export interface TimeOrderedSample {
 }
 
 /** A quantile's estimate and bounds, in ms; a side is null when the sample is too small for it. */
-export interface QuantileInterval {
+interface QuantileInterval {
   readonly count: number;
   /** The sample quantile (nearest rank). */
   readonly estimateMs: number;

@@ -3,8 +3,8 @@ import { isUnanswered } from '../core/index.js';
 import type { HistogramSummary } from '../recorder/index.js';
 
 /** A statistic in ms: null without data, "unanswered" where it falls on a request dropped or left unanswered. */
-export type Stat = number | null | 'unanswered';
-export type Stats = { readonly [K in keyof HistogramSummary]: K extends 'count' ? number : Stat };
+type Stat = number | null | 'unanswered';
+type Stats = { readonly [K in keyof HistogramSummary]: K extends 'count' ? number : Stat };
 
 export const stats = (h: { summary(): HistogramSummary }): Stats => {
   const s = h.summary();

@@ -15,7 +15,7 @@ import { stats } from './summary-stats.js';
 import { timelineRows } from './summary-timeline.js';
 import type { Verdict } from './verdict.js';
 
-export const SUMMARY_SCHEMA_VERSION = 4;
+const SUMMARY_SCHEMA_VERSION = 4;
 
 const shown = <T extends number | null>(v: T): T | 'unanswered' => (v !== null && isUnanswered(v) ? 'unanswered' : v);
 
@@ -46,7 +46,7 @@ function sliceFields(slice: Slice) {
   };
 }
 
-export interface SummaryMeta {
+interface SummaryMeta {
   readonly run: RunRecord;
   /** mode deid: the documents through the chain. */
   readonly documents?: DocumentSink | undefined;

@@ -9,20 +9,20 @@ import type { Clock } from '../core/index.js';
 
 export const MOCK_TOKEN_PREFIX = 'lpmock_at_';
 
-export interface IssuedToken {
+interface IssuedToken {
   readonly accessToken: string;
   /** Lifetime in model seconds. */
   readonly expiresInS: number;
 }
 
-export type TokenCheck =
+type TokenCheck =
   | { readonly ok: true; readonly clientId: string }
   | { readonly ok: false; readonly reason: 'missing' | 'unknown' | 'expired' };
 
 /** Most tokens the store holds by default; issuing one more evicts the oldest. */
-export const MAX_HELD_TOKENS = 10_000;
+const MAX_HELD_TOKENS = 10_000;
 
-export interface TokenStoreOptions {
+interface TokenStoreOptions {
   /** Most tokens held at once (live, or expired less than one lifetime ago). */
   readonly maxHeld?: number;
 }

@@ -18,7 +18,7 @@ import { type RateLimit, retryAfterSeconds, TokenBucket } from './limiter.js';
 import { releaseTimeMs, type StallWindows } from './stall-windows.js';
 
 // The stall windows' truths stay importable from here: the coordinated-omission test and bench read them from gateway.js.
-export { releaseTimeMs, stallTruthMs, type StallWindows } from './stall-windows.js';
+export { releaseTimeMs, stallTruthMs } from './stall-windows.js';
 
 export interface GatewayLimits {
   /** The per-client token bucket; null disables rate limiting. */

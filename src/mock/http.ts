@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 
 import type { BodyLease } from './body-budget.js';
 
-export type BodyRead =
+type BodyRead =
   | { readonly ok: true; readonly body: string }
   | { readonly ok: false; readonly reason: 'too_large' | 'over_budget' | 'aborted' };
 
@@ -53,8 +53,7 @@ export function isJsonContentType(req: IncomingMessage): boolean {
   return type === 'application/json' || /^application\/[\w.+-]+\+json$/.test(type);
 }
 
-export type JsonParse =
-  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
+type JsonParse = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly message: string };
 
 export function parseJson(body: string): JsonParse {
   try {

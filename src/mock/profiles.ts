@@ -37,7 +37,7 @@ export interface MockProfile {
   readonly faults: FaultRates;
 }
 
-export const NO_FAULTS: FaultRates = { resetRate: 0, http500Rate: 0, malformedRate: 0, slowRate: 0, slowExtraMs: 0 };
+const NO_FAULTS: FaultRates = { resetRate: 0, http500Rate: 0, malformedRate: 0, slowRate: 0, slowExtraMs: 0 };
 
 /** The spec's limits for identification; the queue beyond 128 holds 64 before 429s. */
 const SPEC_IDENTIFICATION_LIMITS: GatewayLimits = {

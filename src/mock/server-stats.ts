@@ -54,7 +54,7 @@ export interface MockEndpoint {
 }
 
 /** What the stats are read from. */
-export interface StatsSources {
+interface StatsSources {
   readonly profile: MockProfile;
   readonly timeScale: number;
   readonly seed: number;

@@ -19,16 +19,12 @@ import type { EndpointProfile } from './profiles.js';
 import { createRequestHandler, refuseConnect } from './request-handler.js';
 import { MockResponse } from './response.js';
 import type { MockContext } from './routes/context.js';
-import { LOG_PATH, STATS_PATH } from './routes/table.js';
 import { type MockConfig, type MockServerOptions, resolveConfig } from './server-options.js';
 import { type MockEndpoint, type MockStats, readStats } from './server-stats.js';
 import { MockCounters, RequestLog } from './stats.js';
 
-export { MOCK_DEFAULTS } from './defaults.js';
 export type { LimitOverrides, MockServerOptions } from './server-options.js';
-export type { ConnectionStats, EndpointStats, MockStats } from './server-stats.js';
-export { LOG_PATH, STATS_PATH };
-
+export type { MockStats } from './server-stats.js';
 export interface MockServer {
   readonly url: string;
   readonly audience: string;

@@ -12,14 +12,14 @@ import { serviceTimeModel } from './latency-model.js';
 import { detectPhi } from './phi/detect.js';
 import type { MockProfile } from './profiles.js';
 
-export interface SimulatedOutcome {
+interface SimulatedOutcome {
   /** Arrival time on the model clock (ms). */
   readonly atMs: number;
   readonly outcome: GatewayOutcome;
 }
 
 /** The fleet's size at one instant of the simulation (model ms). */
-export interface FleetSample {
+interface FleetSample {
   readonly atMs: number;
   readonly ready: number;
   readonly warming: number;
@@ -27,7 +27,7 @@ export interface FleetSample {
   readonly scaleDowns: number;
 }
 
-export interface SimulationResult {
+interface SimulationResult {
   readonly outcomes: readonly SimulatedOutcome[];
   /** Replicas ready at the end. */
   readonly readyReplicas: number;
@@ -36,7 +36,7 @@ export interface SimulationResult {
 }
 
 /** A stretch of constant or linearly ramping rate, as a scenario's phase (rpm). */
-export interface RateSegment {
+interface RateSegment {
   readonly durationMs: number;
   readonly fromRpm: number;
   readonly toRpm: number;

@@ -36,12 +36,12 @@ export function timeOfArrival(shape: RateShape, count: number): number {
 }
 
 /** How the process enters its first phase: the expected count until its first arrival (0 for constant: one at the start). */
-export function firstDue(process: ArrivalProcess, rng: Rng): number {
+function firstDue(process: ArrivalProcess, rng: Rng): number {
   return process === 'constant' ? 0 : nextExponential(rng, 1);
 }
 
 /** One phase of the process: its arrival offsets, and where the process stands when the phase ends. */
-export interface PhaseArrivals {
+interface PhaseArrivals {
   /** Arrival offsets (ms from the phase start), ascending. */
   readonly offsetsMs: Float64Array;
   /** The expected count still to go, at the phase end, until the next arrival is due (≥ 0). */

@@ -23,7 +23,7 @@ export interface BandSlice {
   readonly steadyArrivals: number;
 }
 
-export interface RampShape {
+interface RampShape {
   readonly startMs: number;
   readonly durationMs: number;
   readonly fromRpm: number;

@@ -51,7 +51,7 @@ export interface Plan {
   readonly shard?: Shard;
 }
 
-export interface PlanOptions {
+interface PlanOptions {
   readonly timeScale?: number;
   /** mode deid: how many requests the next document is sent in, called once per document in arrival order. */
   readonly piecesOfNextDocument?: () => number;

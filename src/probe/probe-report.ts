@@ -16,7 +16,7 @@ export interface ProbeReport {
 }
 
 /** Why a closed loop's latency is not a user's, in the words every report of the probe carries. */
-export const CLOSED_LOOP_CAVEAT =
+const CLOSED_LOOP_CAVEAT =
   "Closed-loop latency is not the latency a user experiences. Each connection waits for its answer before it sends again, so when the service slows down the probe sends less, and the slow moments are under-sampled (coordinated omission): the percentiles here look better than a user at a fixed arrival rate would see. Use them to compare steps, not as an SLA. For SLA evidence run the open-model scenario `scenarios/capacity-step.yaml` (`loadproof run`): it keeps arrivals on their schedule, measures latency from each request's intended send time, and judges every step against the spec's targets.";
 
 /** Why the step of the first 429 is not a rate limit by itself. */

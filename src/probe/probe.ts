@@ -17,7 +17,7 @@ import { checkPermitted, type SendPermit, TimeScale } from '../core/index.js';
 import { type ProbeStep, StepTally } from './step-tally.js';
 import type { ProbeSteps } from './steps.js';
 
-export interface ProbeRequest {
+interface ProbeRequest {
   /** The endpoint's full URL. */
   readonly url: string;
   /** Headers other than the token's. */
@@ -36,7 +36,7 @@ export interface ProbeResult {
   readonly failure?: string;
 }
 
-export interface ProbeOptions {
+interface ProbeOptions {
   /** The guard's permit: autocannon is started only toward what it covers. */
   readonly permit: SendPermit;
   readonly request: ProbeRequest;

@@ -18,8 +18,8 @@ export interface ProbeSteps {
 export const DEFAULT_CONNECTIONS = '1,2,4,8,16,32,64';
 export const DEFAULT_STEP = '30s';
 /** A probe longer than this is a soak, not a probe (and a probe loop is bounded in time). */
-export const MAX_PROBE_STEPS = 32;
-export const STEP_BOUNDS_MS = { min: 1_000, max: 30 * 60_000 } as const;
+const MAX_PROBE_STEPS = 32;
+const STEP_BOUNDS_MS = { min: 1_000, max: 30 * 60_000 } as const;
 
 /** `--connections 1,2,4`, `--step 30s` and `--max-rpm N`, checked against the scenario's maxInFlight. */
 export function parseProbeSteps(

@@ -5,7 +5,7 @@
  * and end times: O(n log n), typed arrays.
  */
 
-export interface InFlightWindows {
+interface InFlightWindows {
   /** Per window, the most attempts in flight at any moment of it (including those carried in from before). */
   readonly max: Uint32Array;
   /** Per window, the mean in flight over its time (∫ in flight dt ÷ window length). */

@@ -6,9 +6,7 @@ export {
   FAILED_OUTCOMES,
   type RecordableEvent,
   type RecordedTry,
-  SENT_OUTCOMES,
 } from './event.js';
-export { type HistogramSummary, MsHistogram, SparseMsHistogram } from './histogram.js';
-export { inFlightByWindow, type InFlightWindows } from './in-flight.js';
-export { type PhaseLayout, Recorder, Slice, type SliceSpan, TIME_BLOCKS } from './recorder.js';
-export { Timeline, type TimelineWindow } from './timeline.js';
+export { type HistogramSummary, MsHistogram } from './histogram.js';
+export { inFlightByWindow } from './in-flight.js';
+export { Recorder, Slice, TIME_BLOCKS } from './recorder.js';

@@ -9,7 +9,7 @@ import { COUNTED_OUTCOMES, type CountedOutcome, type RecordableEvent, SENT_OUTCO
 import { recordSparse, type SparseBuckets, SparseMsHistogram } from './histogram.js';
 
 /** One window, as read (made on each call: the timeline keeps columns, not windows). */
-export interface TimelineWindow {
+interface TimelineWindow {
   readonly outcomes: Record<CountedOutcome, number>;
   /** Requests put on the wire (at least one attempt). */
   readonly sent: number;

@@ -52,7 +52,7 @@ export const total429 = (c: Counts429): number => c.rateLimit + c.inFlight + c.o
  * Whether the scenario steps the rate up, as a capacity search does: at least three phases whose rates
  * never go down, with at least three different rates.
  */
-export function stepsUp(summary: Summary): boolean {
+function stepsUp(summary: Summary): boolean {
   const rates = summary.phases.map((p) => p.toRpm);
   return (
     rates.length >= 3 &&

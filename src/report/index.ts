@@ -5,8 +5,6 @@
 import type { FileResult } from '../core/index.js';
 import type { ReportInput } from './content-types.js';
 
-export type { ReportInput } from './content-types.js';
-export { junitXml, xmlText } from './junit.js';
 export { targetText } from './target-text.js';
 
 /** Writes every report of a judged run into `dir` (write-reports.ts); each failure is returned, never thrown. */

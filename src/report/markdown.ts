@@ -5,7 +5,7 @@ import type { ReportContent, ReportTable } from './content-types.js';
  * Text on one line, with nothing a terminal or a renderer acts on: line breaks (CR, LF, and the Unicode
  * ones) become spaces; other control characters and the bidirectional overrides are dropped.
  */
-export function oneLine(text: string): string {
+function oneLine(text: string): string {
   return text
     .replace(/\r\n|[\r\n\u0085\u2028\u2029]/g, ' ')
     .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '');

@@ -13,7 +13,7 @@ let renderer: ChartJSNodeCanvas | undefined;
  * A configuration made drawable: `ticks.callbackLabels` (JSON can hold no function) becomes a tick
  * callback that labels those values only.
  */
-export function drawable(config: Record<string, unknown>): Record<string, unknown> {
+function drawable(config: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(config) as {
     options?: { scales?: Record<string, { ticks?: Record<string, unknown> }> };
   };

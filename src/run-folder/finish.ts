@@ -35,7 +35,7 @@ export interface FolderJudgement extends Judgement {
   readonly manifestSha256: string | null;
 }
 
-export interface JudgeFolderOptions {
+interface JudgeFolderOptions {
   readonly now: () => Date;
   /** False (--no-charts): no PNG chart is drawn, and any drawn before is removed. */
   readonly pngCharts?: boolean;
@@ -104,7 +104,7 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
 }
 
 /** What a judged run's folder is finished with: by the run as it ends, and by `report` and `merge` judging a folder again. */
-export interface FinishInput {
+interface FinishInput {
   /** The judgement of the run, with no file failed yet. */
   readonly judgement: Judgement;
   /** The judgement again, given the files that could not be written (relative to the folder), which summary.json names. */
@@ -128,7 +128,7 @@ export interface FinishInput {
   readonly evidenceLost?: boolean;
 }
 
-export interface FinishedRun {
+interface FinishedRun {
   /** The judgement, naming every file that could not be written. */
   readonly judgement: Judgement;
   /** The judgement's exit, or 4 when the manifest could not be written or the evidence is not whole; a comparison's regression is 1. */

@@ -1,19 +1,7 @@
 export { comparedRun, compareFolders, parseTolerance } from './compare-folders.js';
-export { type FinishedRun, type FinishInput, finishRun, type FolderJudgement, judgeFolder } from './finish.js';
-export {
-  buildManifest,
-  type Manifest,
-  MANIFEST_FILE,
-  manifestText,
-  type ManifestWrite,
-  type PreviousManifest,
-  scenarioSeeds,
-  sha256Text,
-  writeManifest,
-} from './manifest.js';
-export { describeVerification, ManifestUnreadable, type Verification, verifyFolder } from './manifest-verify.js';
-export { mergeAndJudge, type MergeOptions } from './merge.js';
-export { type JudgedFolder, readJudgedFolder, readRunRecord } from './read.js';
+export { finishRun, judgeFolder } from './finish.js';
+export { describeVerification, ManifestUnreadable, verifyFolder } from './manifest-verify.js';
+export { mergeAndJudge } from './merge.js';
 export {
   claimRunFolder,
   dropClaim,

@@ -18,7 +18,7 @@ import {
   sha256Text,
 } from './manifest.js';
 
-export interface Verification {
+interface Verification {
   /** SHA-256 of manifest.json as it is on disk. */
   readonly manifestSha256: string;
   readonly intact: boolean;

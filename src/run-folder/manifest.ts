@@ -65,8 +65,6 @@ export interface PreviousManifest {
   readonly unlisted: readonly string[];
 }
 
-export { RUN_SUBFOLDERS };
-
 /**
  * The files of a run folder and its RUN_SUBFOLDERS, but the manifest and half-written files: sorted relative
  * paths with '/'. Only regular files: a folder holding anything else (a link) is refused (src/core/read-bounded.ts).
@@ -104,7 +102,7 @@ export async function hashFile(path: string): Promise<{ readonly bytes: number; 
 export const sha256Text = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /** The manifest of a run folder, as it is now. */
-export async function buildManifest(
+async function buildManifest(
   dir: string,
   run: RunRecord,
   summary: Summary,
@@ -138,10 +136,10 @@ export async function buildManifest(
   };
 }
 
-export const manifestText = (manifest: Manifest): string => `${JSON.stringify(manifest, null, 2)}\n`;
+const manifestText = (manifest: Manifest): string => `${JSON.stringify(manifest, null, 2)}\n`;
 
 /** The seeds that make a scenario's plan and payloads repeatable. */
-export const scenarioSeeds = (scenario: Scenario): Record<string, number> => ({
+const scenarioSeeds = (scenario: Scenario): Record<string, number> => ({
   arrivals: scenario.arrivals.seed,
   payload: scenario.payload.seed,
 });

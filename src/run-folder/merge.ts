@@ -31,7 +31,7 @@ import { checkShards, intactManifest, type ShardFolder } from './merge-shards.js
 import { readRunRecord } from './read.js';
 import { claimRunFolder, dropClaim, makeRunFolder } from './write.js';
 
-export interface MergeOptions {
+interface MergeOptions {
   /** The shards' run folders, in any order. */
   readonly dirs: readonly string[];
   /** Where the merged folder is made (a new `<time>-<scenario>-merged` folder), unless `runDir` names it. */

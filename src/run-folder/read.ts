@@ -39,9 +39,9 @@ import { checkRunRecord } from './run-record-schema.js';
  * The longest line of events.ndjson or documents.ndjson read back (bytes): a line of loadproof's is under
  * 2 KiB (10 attempts at most); a longer one was not written by a run, and memory stays bounded by it.
  */
-export const MAX_EVENT_LINE_BYTES = 64 * 1024;
+const MAX_EVENT_LINE_BYTES = 64 * 1024;
 
-export interface JudgedFolder {
+interface JudgedFolder {
   readonly run: RunRecord;
   /** run.json's end, or, for a partial run, one made from what its events say. */
   readonly end: RunEnd;

@@ -135,7 +135,7 @@ const runRecord = z.object({
 });
 
 /** Where and what, for the first problem zod found: "end.engine: expected object, received null". */
-export function firstIssue(error: z.ZodError): string {
+function firstIssue(error: z.ZodError): string {
   const issue = error.issues[0]!;
   return `${issue.path.length === 0 ? '(top)' : issue.path.join('.')}: ${issue.message}`;
 }

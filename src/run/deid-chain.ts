@@ -31,7 +31,7 @@ import {
   obfuscatedRecord,
 } from './document-record.js';
 
-export interface DeidChainOptions {
+interface DeidChainOptions {
   readonly plan: Plan;
   readonly texts: TextSource;
   /** The obfuscation endpoint's client (createApiCall). */

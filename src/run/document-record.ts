@@ -21,7 +21,7 @@ export interface Identified {
   readonly latencyMs: number;
 }
 
-export interface DocumentPieces {
+interface DocumentPieces {
   readonly d: number;
   readonly phase: string;
   readonly firstSeq: number;

@@ -1,6 +1,5 @@
-export { gitCommitOf, hostRecord } from './host.js';
+export { hostRecord } from './host.js';
 export { checkMetricsHost } from './metrics/listen.js';
 export { planScenario } from './plan-scenario.js';
 export { executeRun } from './prepare.js';
-export type { RunOptions, RunOutcome } from './run-options.js';
 export { describeEnding, formatManifestLine, formatSummary } from './terminal.js';

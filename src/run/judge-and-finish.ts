@@ -22,7 +22,7 @@ import type { OpenedRun } from './open-run.js';
 import type { PreparedRun, RunOptions, RunOutcome } from './run-options.js';
 
 /** What the load left to judge: run.json's record and end, the events, and run.json's failed write if it had one. */
-export interface Measured {
+interface Measured {
   readonly run: RunRecord;
   readonly end: RunEnd;
   readonly sink: EventSink;

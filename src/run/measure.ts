@@ -26,7 +26,7 @@ import { RequestEvents } from './request-events.js';
 import type { RunOptions } from './run-options.js';
 import type { TargetWatch } from './target-watch.js';
 
-export type { MeasureInput, Measurement } from './measuring.js';
+export type { Measurement } from './measuring.js';
 
 /** Step 3: the token, then the load. Never throws for a request that failed: its fate is its event. */
 export async function measure(input: MeasureInput, options: RunOptions): Promise<Measurement> {

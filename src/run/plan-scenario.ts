@@ -9,7 +9,7 @@ import { buildPlan, emptyPlanProblem, type Plan } from '../plan/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { piecesPerDocument, readUserTexts, type UserTexts } from '../texts/index.js';
 
-export interface PlannedScenario {
+interface PlannedScenario {
   readonly plan: Plan;
   /** The user's texts, when `payload.source` names them. */
   readonly userTexts: UserTexts | undefined;

@@ -20,7 +20,7 @@ export async function executeRun(options: RunOptions): Promise<RunOutcome> {
 }
 
 /** Step 1: scenario, plan and guard — all before anything is opened or sent. */
-export async function prepare(options: RunOptions): Promise<PreparedRun> {
+async function prepare(options: RunOptions): Promise<PreparedRun> {
   const scale = options.timeScale;
   const scenarioText = await readScenarioText(options.scenarioFile);
   const scenario = parseScenario(scenarioText, options.scenarioFile);

@@ -13,7 +13,7 @@ import { formatDuration } from '../scenario/index.js';
 export type ProgressMode = 'tty' | 'lines' | 'off';
 
 /** Wall ms between lines: a terminal's line is rewritten every second; a log gets one line every 10 s. */
-export const PROGRESS_EVERY_WALL_MS: Record<Exclude<ProgressMode, 'off'>, number> = { tty: 1000, lines: 10_000 };
+const PROGRESS_EVERY_WALL_MS: Record<Exclude<ProgressMode, 'off'>, number> = { tty: 1000, lines: 10_000 };
 
 const ERASE_LINE = '\r\x1b[2K';
 

@@ -10,7 +10,7 @@ import { type EventRecord, type EventSink, formatEventLine, toEventRecord } from
 import type { Plan } from '../plan/index.js';
 import type { TargetWatch } from './target-watch.js';
 
-export interface RequestEventsOptions {
+interface RequestEventsOptions {
   readonly plan: Plan;
   readonly sink: EventSink;
   readonly watch: TargetWatch;

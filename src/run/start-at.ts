@@ -5,7 +5,7 @@ import { TimeScale, UsageError } from '../core/index.js';
  * How late a start may be and still run, in model ms: its lateness is send lag; later, the first arrivals
  * would go out in one burst. At time scale k that is 1 s ÷ k of wall time: the burst is what k scales.
  */
-export const START_AT_LATE_MS = 1000;
+const START_AT_LATE_MS = 1000;
 
 /** START_AT_LATE_MS in wall ms at time scale `scale`. */
 export const lateLimitWallMs = (scale: TimeScale): number => scale.toWallMs(START_AT_LATE_MS);

@@ -15,7 +15,7 @@ import type { EventRecord } from '../judge/index.js';
  * silenceMs: model ms; minWallSilenceMs: wall ms the silence must also last, so that at time scale k (a model
  * minute is 60 ÷ k wall seconds: one at k = 60) a stall of a busy machine is not taken for a dead target.
  */
-export const TARGET_GONE = { silenceMs: 60_000, minWallSilenceMs: 5_000, failuresInRow: 10 } as const;
+const TARGET_GONE = { silenceMs: 60_000, minWallSilenceMs: 5_000, failuresInRow: 10 } as const;
 
 const NO_ANSWER: ReadonlySet<string> = new Set(['timeout', 'reset', 'refused', 'error']);
 

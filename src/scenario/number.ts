@@ -9,7 +9,7 @@
 export const DECIMAL = /^-?\d+(?:\.\d+)?$/;
 
 /** A non-negative decimal: what thresholds and durations take. */
-export const UNSIGNED_DECIMAL = /^\d+(?:\.\d+)?$/;
+const UNSIGNED_DECIMAL = /^\d+(?:\.\d+)?$/;
 
 export const DECIMAL_FORM = 'digits with at most one decimal point (no hex, octal, exponent, + sign or bare point)';
 

@@ -7,11 +7,9 @@ import { duration, PHASE_RANGE, rpm } from './schema-fields.js';
 
 export const PhaseSchema = z
   .strictObject({
-    name: z
-      .string()
-      .regex(/^[A-Za-z0-9][\w.-]{0,39}$/, {
-        error: 'expected a phase name of letters, digits, ".", "_" or "-" (at most 40)',
-      }),
+    name: z.string().regex(/^[A-Za-z0-9][\w.-]{0,39}$/, {
+      error: 'expected a phase name of letters, digits, ".", "_" or "-" (at most 40)',
+    }),
     duration: duration('a duration', B.phaseMs, PHASE_RANGE),
     rpm: rpm('rpm').optional().describe('Constant rate: requests per minute'),
     fromRpm: rpm('fromRpm').optional().describe('Ramp: rate at the start of the phase'),

@@ -53,11 +53,9 @@ export const NoticeSchema = z.strictObject({
 export const ScenarioSchema = z
   .strictObject({
     $schema: z.string().optional().describe('Path to scenario.schema.json, for editors'),
-    name: z
-      .string()
-      .regex(/^[A-Za-z0-9][\w.-]{0,63}$/, {
-        error: 'expected a name of letters, digits, ".", "_" or "-" (at most 64); it names the report folder',
-      }),
+    name: z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, {
+      error: 'expected a name of letters, digits, ".", "_" or "-" (at most 64); it names the report folder',
+    }),
     description: z.string().min(1, { error: 'expected a sentence saying what the scenario checks' }),
     target: z
       .strictObject({

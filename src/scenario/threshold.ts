@@ -7,8 +7,7 @@
 import { DURATION_FORM, parseDurationMs } from './duration.js';
 import { DECIMAL_FORM, parseDecimal } from './number.js';
 
-export const THRESHOLD_OPERATORS = ['<', '<=', '==', '>=', '>'] as const;
-export type ThresholdOperator = (typeof THRESHOLD_OPERATORS)[number];
+export type ThresholdOperator = '<' | '<=' | '==' | '>=' | '>';
 
 /**
  * What `rate()` and `count()` can count: a status, a class of outcome. `errors` is every planned
@@ -20,8 +19,7 @@ export const COUNTABLE = ['429', '504', '5xx', 'errors', 'dropped'] as const;
 export type Countable = (typeof COUNTABLE)[number];
 
 /** The stage of the deid chain a threshold is on; identification (the requests of events.ndjson) when absent. */
-export const THRESHOLD_STAGES = ['identification', 'obfuscation', 'document'] as const;
-export type ThresholdStage = (typeof THRESHOLD_STAGES)[number];
+type ThresholdStage = 'identification' | 'obfuscation' | 'document';
 
 export type Threshold = (
   | {

@@ -1,6 +1,5 @@
 export {
   bucketCapacityTokens,
-  ENVELOPE_MARGIN,
   type EnvelopeLimits,
   envelopeMarginTokens,
   ERROR_CODE_PATTERN,
@@ -14,13 +13,6 @@ export {
   TRAFFIC_RULES,
 } from './limits.js';
 export { API_PATHS, type ApiEndpoint, GRANT_TYPE } from './paths.js';
-export { isProfileName, PROFILE_NAMES, type ProfileName } from './profiles.js';
-export {
-  DUE_HEADER,
-  formatModelTime,
-  MODEL_LAG_METRIC,
-  MODEL_TIME_METRIC,
-  parseModelLag,
-  parseModelTime,
-} from './server-timing.js';
-export { estimateModelTokens, maxCharactersFor, TOKENS_PER_CHARACTER } from './tokens.js';
+export { PROFILE_NAMES, type ProfileName } from './profiles.js';
+export { DUE_HEADER, formatModelTime, parseModelLag, parseModelTime } from './server-timing.js';
+export { estimateModelTokens, maxCharactersFor } from './tokens.js';

@@ -42,7 +42,7 @@ export function bucketCapacityTokens(limits: EnvelopeLimits): number {
 }
 
 /** The constant parts of the envelope's margin (src/judge/envelope.ts). */
-export const ENVELOPE_MARGIN = {
+const ENVELOPE_MARGIN = {
   /** A real bucket may refill in steps this far apart (model ms), not aligned with our clock. */
   refillStepMs: 1000,
   /** Rounding, and requests at the same instant counted on either side. */

@@ -1,7 +1,3 @@
 /** The mock's named profiles: the names scenarios and the CLI may give; the mock defines what each does. */
 export const PROFILE_NAMES = ['nominal', 'degraded', 'tight', 'flaky', 'stall', 'zero'] as const;
 export type ProfileName = (typeof PROFILE_NAMES)[number];
-
-export function isProfileName(name: string): name is ProfileName {
-  return (PROFILE_NAMES as readonly string[]).includes(name);
-}

@@ -5,14 +5,14 @@
  */
 
 /** The Server-Timing metric carrying a request's time in the modelled service (model ms). */
-export const MODEL_TIME_METRIC = 'svc';
+const MODEL_TIME_METRIC = 'svc';
 
 /**
  * The Server-Timing metric saying how long (model ms) a time-scaled mock held the answer after its
  * model time, because it runs its model that far behind the real clock (src/mock/model-clock.ts):
  * not time in the service, and not an overhead a real deployment pays.
  */
-export const MODEL_LAG_METRIC = 'lag';
+const MODEL_LAG_METRIC = 'lag';
 
 /**
  * The request header in which a client tells a time-scaled mock when a request was due: wall ms on

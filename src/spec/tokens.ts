@@ -4,7 +4,7 @@
  * puts the 1,024-token limit at 853 characters, the middle of the spec's range. The mock enforces
  * the limit with this estimate and the payload generator stays under it with the same estimate.
  */
-export const TOKENS_PER_CHARACTER = 1.2;
+const TOKENS_PER_CHARACTER = 1.2;
 
 export function estimateModelTokens(text: string): number {
   return Math.ceil(text.length * TOKENS_PER_CHARACTER);

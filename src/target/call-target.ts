@@ -12,7 +12,7 @@ import { type ResolvedTarget, resolveTarget } from './resolve.js';
 const EMBEDDED_MOCK_SCENARIO =
   'name: one-shot\ndescription: a few calls to the embedded mock\ntarget: { environment: mock }\nphases: [{ name: one, duration: 1s, rpm: 60 }]\n';
 
-export interface CallTargetOptions {
+interface CallTargetOptions {
   /** A scenario file whose target to use; the embedded mock when absent. */
   readonly scenarioFile: string | undefined;
   readonly timeScale: number;

@@ -37,7 +37,7 @@ export interface CheckOutcome {
   readonly failure?: 'TARGET_UNREACHABLE' | 'AUTH_FAILED';
 }
 
-export interface CheckOptions {
+interface CheckOptions {
   /** The guard's decision on the load test, which allowed it (its permit is the target's): asked before any call. */
   readonly guard: GuardDecision;
   readonly target: ResolvedTarget;

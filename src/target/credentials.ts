@@ -14,7 +14,7 @@ export interface Credentials {
   readonly source: string;
 }
 
-export interface CredentialOptions {
+interface CredentialOptions {
   /** --credentials: a JSON file { "clientId": …, "clientSecret": … }. */
   readonly file: string | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
@@ -23,7 +23,7 @@ export interface CredentialOptions {
   readonly secretVar: string;
 }
 
-export interface CredentialsRead {
+interface CredentialsRead {
   /** undefined when neither the file nor the variables give any. */
   readonly credentials: Credentials | undefined;
   /** Things the user should fix, printed as warnings (e.g. a file others can read). */

@@ -1,5 +1,4 @@
 export { resolveCallTarget, targetScenario } from './call-target.js';
 export { runCheck } from './check.js';
 export { announceCheck, formatCheck } from './check-table.js';
-export { type CredentialOptions, type Credentials, type CredentialsRead, readCredentials } from './credentials.js';
 export { type ResolvedTarget, resolveTarget } from './resolve.js';

@@ -34,7 +34,7 @@ export interface ResolvedTarget {
   readonly warnings: readonly string[];
 }
 
-export interface TargetOptions {
+interface TargetOptions {
   readonly timeScale: number;
   /** --mock-profile: overrides the scenario's profile for an embedded mock. */
   readonly mockProfile: ProfileName | undefined;

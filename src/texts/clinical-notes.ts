@@ -7,14 +7,14 @@ import { nextInt, pick, type Rng } from '../core/index.js';
 import { IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
 import { CITIES, FIRST_NAMES, LAST_NAMES, MONTHS, STREET_NAMES, STREET_SUFFIXES } from './lexicon.js';
 
-export interface NoteOptions {
+interface NoteOptions {
   /** Shortest note, in characters. */
   readonly minChars: number;
   /** Longest note, in characters; capped at the spec's 1,024-token limit (853 characters). */
   readonly maxChars: number;
 }
 
-export const DEFAULT_NOTE_OPTIONS: NoteOptions = { minChars: 400, maxChars: 850 };
+const DEFAULT_NOTE_OPTIONS: NoteOptions = { minChars: 400, maxChars: 850 };
 
 /** Records a piece of injected PHI (its kind, as the mock names it, and its text) and gives the text back. */
 export type PhiSink = (type: InjectedPhiType, value: string) => string;
@@ -40,19 +40,19 @@ export const phone = (rng: Rng, phi: PhiSink): string =>
     `(${nextInt(rng, 201, 989)}) ${nextInt(rng, 200, 999)}-${String(nextInt(rng, 0, 9999)).padStart(4, '0')}`,
   );
 /** A record number: the mock finds it after its label (MRN, medical record number). */
-export const mrn = (rng: Rng, phi: PhiSink): string => phi('MRN', String(nextInt(rng, 10_000_000, 99_999_999)));
-export const email = (rng: Rng, phi: PhiSink): string =>
+const mrn = (rng: Rng, phi: PhiSink): string => phi('MRN', String(nextInt(rng, 10_000_000, 99_999_999)));
+const email = (rng: Rng, phi: PhiSink): string =>
   phi('EMAIL', `${pick(rng, FIRST_NAMES).toLowerCase()}.${pick(rng, LAST_NAMES).toLowerCase()}@example.org`);
-export const address = (rng: Rng, phi: PhiSink): string => {
+const address = (rng: Rng, phi: PhiSink): string => {
   const [city, state] = pick(rng, CITIES);
   return phi(
     'ADDRESS',
     `${nextInt(rng, 10, 9999)} ${pick(rng, STREET_NAMES)} ${pick(rng, STREET_SUFFIXES)}, ${city}, ${state} ${nextInt(rng, 10_000, 99_999)}`,
   );
 };
-export const ssn = (rng: Rng, phi: PhiSink): string =>
+const ssn = (rng: Rng, phi: PhiSink): string =>
   phi('ID', `${nextInt(rng, 100, 899)}-${pad(nextInt(rng, 10, 99))}-${String(nextInt(rng, 1000, 9999))}`);
-export const memberId = (rng: Rng, phi: PhiSink): string =>
+const memberId = (rng: Rng, phi: PhiSink): string =>
   phi('ID', `${pick(rng, ['HMO', 'PPO', 'MCD'])}${nextInt(rng, 100_000_000, 999_999_999)}`);
 
 /** Sentences that open a note: identify the patient. */

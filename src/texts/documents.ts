@@ -33,9 +33,7 @@ const LIMIT_CHARS = maxCharactersFor(IDENTIFICATION_LIMITS.maxTextTokens);
  * Characters of each length class, for pieces of at most `limitChars` (by default the spec's limit,
  * 853 characters): `nearLimit` is the last 80 under it, `long` documents are over it and must be split.
  */
-export function lengthClassChars(
-  limitChars: number = LIMIT_CHARS,
-): Readonly<Record<LengthClass, readonly [number, number]>> {
+function lengthClassChars(limitChars: number = LIMIT_CHARS): Readonly<Record<LengthClass, readonly [number, number]>> {
   return {
     short: [80, Math.min(400, limitChars)],
     typical: [Math.min(400, limitChars), Math.max(Math.min(400, limitChars), Math.min(700, limitChars - 80))],
@@ -47,12 +45,12 @@ export function lengthClassChars(
 /** The classes at the spec's limit. */
 export const LENGTH_CLASS_CHARS = lengthClassChars();
 
-export interface InjectedPhi {
+interface InjectedPhi {
   readonly type: InjectedPhiType;
   readonly value: string;
 }
 
-export interface SyntheticDocument {
+interface SyntheticDocument {
   readonly kind: DocumentKind;
   readonly lengthClass: LengthClass;
   readonly text: string;

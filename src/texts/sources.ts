@@ -81,7 +81,7 @@ export interface TextSource {
 }
 
 /** What a scenario's texts are: `mode` deid sends documents (generated ones of every class by default). */
-export type PayloadMode = 'identification' | 'deid';
+type PayloadMode = 'identification' | 'deid';
 
 export function createTextSource(
   settings: PayloadSettings,

@@ -36,7 +36,7 @@ export interface UserTexts {
 }
 
 /** Bounds on what is read into memory: a payload is a sample of texts, not a data set. */
-export const USER_TEXT_BOUNDS = { files: 100_000, bytes: 256 * 1024 * 1024 } as const;
+const USER_TEXT_BOUNDS = { files: 100_000, bytes: 256 * 1024 * 1024 } as const;
 
 const FIELD = 'payload.source';
 

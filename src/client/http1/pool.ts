@@ -12,7 +12,7 @@ import { Deadlines, type Expiring } from './deadlines.js';
 import { CancelledError, DeadlineError } from './request-errors.js';
 import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './response.js';
 
-export interface PoolOptions {
+interface PoolOptions {
   /** The guard's permit: a pool connects only where the guard allowed traffic to go. */
   readonly permit: SendPermit;
   readonly origin: Origin;

@@ -7,8 +7,7 @@
 import { estimateModelTokens } from '../../spec/index.js';
 import { FIRST_NAMES, LAST_NAMES, MONTHS } from '../../texts/index.js';
 
-export const PHI_TYPES = ['NAME', 'DATE', 'PHONE', 'MRN', 'EMAIL', 'ADDRESS', 'ID'] as const;
-export type PhiType = (typeof PHI_TYPES)[number];
+type PhiType = 'NAME' | 'DATE' | 'PHONE' | 'MRN' | 'EMAIL' | 'ADDRESS' | 'ID';
 
 /** One PHI entity found in a text: the `text` is `input.slice(start, end)`. */
 export interface PhiEntity {
@@ -32,7 +31,7 @@ export interface Detection {
 
 /** Tokens of the response around the entities, and of each entity record besides its text. */
 export const OUTPUT_ENVELOPE_TOKENS = 8;
-export const OUTPUT_TOKENS_PER_ENTITY = 4;
+const OUTPUT_TOKENS_PER_ENTITY = 4;
 
 interface Rule {
   readonly type: PhiType;

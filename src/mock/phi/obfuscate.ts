@@ -4,16 +4,16 @@
  * every problem is reported with its path, the value and what was expected.
  */
 
-export type ObfuscationStyle = 'tag' | 'mask';
-export const OBFUSCATION_STYLES: readonly ObfuscationStyle[] = ['tag', 'mask'];
+type ObfuscationStyle = 'tag' | 'mask';
+const OBFUSCATION_STYLES: readonly ObfuscationStyle[] = ['tag', 'mask'];
 
-export interface EntitySpan {
+interface EntitySpan {
   readonly type: string;
   readonly start: number;
   readonly end: number;
 }
 
-export interface Replacement {
+interface Replacement {
   readonly type: string;
   /** Span in the input text. */
   readonly start: number;
@@ -24,20 +24,20 @@ export interface Replacement {
   readonly replacement: string;
 }
 
-export interface ObfuscationResult {
+interface ObfuscationResult {
   readonly text: string;
   readonly style: ObfuscationStyle;
   readonly replacements: readonly Replacement[];
 }
 
-export interface ObfuscationRequest {
+interface ObfuscationRequest {
   readonly text: string;
   readonly entities: readonly EntitySpan[];
   readonly style: ObfuscationStyle;
 }
 
 /** Most entity spans in one obfuscation request (it bounds the request body, see the route). */
-export const MAX_OBFUSCATION_ENTITIES = 10_000;
+const MAX_OBFUSCATION_ENTITIES = 10_000;
 
 const describe = (value: unknown): string => (value === undefined ? 'nothing' : JSON.stringify(value));
 

@@ -8,8 +8,6 @@ import { sendError } from '../http.js';
 import { obfuscate, parseObfuscationRequest } from '../phi/obfuscate.js';
 import { answerOutcome, authorize, readJsonBody, type RouteHandler } from './context.js';
 
-export { MAX_OBFUSCATION_CHARS };
-
 /**
  * Largest obfuscation body (bytes), sized from its limits: the text (≤ 100,000 UTF-16 units, at
  * most 3 bytes each in UTF-8) twice over, since an identification response's entities carry their

@@ -14,7 +14,7 @@ import { handleToken, TOKEN_MAX_BODY_BYTES } from './token.js';
 
 export { LOG_PATH, STATS_PATH };
 
-export interface Route {
+interface Route {
   readonly method: 'GET' | 'POST';
   /** Where its requests are counted in the stats; null for the mock's own routes (not counted). */
   readonly endpoint: StatEndpoint | null;

@@ -6,7 +6,7 @@
  */
 
 export type MetricType = 'counter' | 'gauge' | 'histogram';
-export type ExpositionFormat = 'openmetrics' | 'prometheus';
+type ExpositionFormat = 'openmetrics' | 'prometheus';
 
 export const CONTENT_TYPES: Record<ExpositionFormat, string> = {
   openmetrics: 'application/openmetrics-text; version=1.0.0; charset=utf-8',

@@ -10,9 +10,9 @@ import { arrivalsDueBy, type Plan, rateAt } from '../../plan/index.js';
 import type { Family, HistogramSample, Labels, Sample } from './exposition.js';
 
 /** Latency buckets (model seconds): around the spec's p95 targets (2.5, 4, 5 s) and its 15 s timeout. */
-export const LATENCY_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10, 15, 20, 30];
+const LATENCY_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10, 15, 20, 30];
 /** Send-lag buckets (wall seconds): the generator's own lateness, 5 ms being the budget the benches hold it to. */
-export const SEND_LAG_BUCKETS_S = [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+const SEND_LAG_BUCKETS_S = [0.001, 0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
 
 class Histogram {
   private readonly counts: number[];
@@ -39,7 +39,7 @@ class Histogram {
   }
 }
 
-export interface RunMetricsInfo {
+interface RunMetricsInfo {
   readonly scenario: string;
   readonly environment: string;
   readonly timeScale: TimeScale;

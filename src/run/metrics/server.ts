@@ -10,7 +10,7 @@ import { UsageError } from '../../core/index.js';
 import { CONTENT_TYPES, exposition, type Family, negotiate } from './exposition.js';
 import { type Exposure, exposureOf } from './listen.js';
 
-export interface MetricsServer {
+interface MetricsServer {
   readonly url: string;
   /** Who can reach it, from the address actually bound (not from how the host was spelled). */
   readonly exposure: Exposure;
