@@ -1,6 +1,6 @@
 export { SCENARIO_BOUNDS } from './bounds.js';
 export { formatDuration, parseDurationMs } from './duration.js';
-export { scenarioJsonSchemaText } from './json-schema.js';
+export { scenarioJsonSchema, scenarioJsonSchemaText } from './json-schema.js';
 export { loadScenario, parseScenario, type Phase, type Scenario } from './load.js';
 export { formatDecimal } from './number.js';
 export { readScenarioText } from './parse-text.js';
