@@ -9,11 +9,11 @@
  */
 import { setMaxListeners } from 'node:events';
 
+import type { Outcome } from '../core/index.js';
 import { TimeScale } from '../core/index.js';
 import { API_PATHS } from '../spec/index.js';
 import type { ApiClientSettings } from './api-settings.js';
 import { type Attempt, type AttemptFn, createAttempt } from './attempt.js';
-import type { Outcome } from './classify.js';
 import { textBody } from './json.js';
 import type { AnswerEntity, ApiCallFn, AttemptTiming, IdentifyFn, RequestResult } from './request-result.js';
 import { nextRetry } from './retry.js';

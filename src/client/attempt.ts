@@ -3,11 +3,12 @@
  * wall deadline, and its answer read into an Attempt — Server-Timing, the timeout judged on model time at
  * k > 1, the status's outcome, a 2xx body checked as JSON (and its entities kept), a 429's Retry-After and code.
  */
+import type { Outcome } from '../core/index.js';
 import { MIN_SECRET_LENGTH, monotonicMs, type TimeScale } from '../core/index.js';
 import { DUE_HEADER, ERROR_CODE_PATTERN, parseModelLag, parseModelTime } from '../spec/index.js';
 import type { ApiClientSettings } from './api-settings.js';
 import { attemptModelMs, attemptWallDeadlineMs } from './attempt-deadline.js';
-import { classifyError, classifyStatus, type Outcome } from './classify.js';
+import { classifyError, classifyStatus } from './classify.js';
 import type { Http1Response } from './http1/response.js';
 import { parseJsonObject } from './json.js';
 import type { AnswerEntity } from './request-result.js';

@@ -9,20 +9,7 @@
  * unanswered when the run's drain ended, so the run cancelled it.
  */
 
-export const OUTCOMES = [
-  'ok',
-  'http_429',
-  'http_504',
-  'http_other',
-  'timeout',
-  'reset',
-  'refused',
-  'malformed',
-  'too_large',
-  'error',
-  'abandoned',
-] as const;
-export type Outcome = (typeof OUTCOMES)[number];
+import type { Outcome } from '../core/index.js';
 
 /** The outcome of a response with this status whose body was read (and, for 2xx, parsed) as expected. */
 export function classifyStatus(status: number): Outcome {

@@ -1,7 +1,7 @@
 export { type ApiCallFn, createApiCall, createIdentify, type IdentifyFn, type RequestResult } from './api.js';
 export { attemptWallDeadlineMs } from './attempt-deadline.js';
 export { type ChainCalls, ChainError, type FoundEntity, type Replacement } from './chain-answers.js';
-export { classifyStatus, type Outcome, TOO_LARGE_CODE } from './classify.js';
+export { classifyStatus, TOO_LARGE_CODE } from './classify.js';
 export {
   call as apiCall,
   ApiCallError,

@@ -1,5 +1,5 @@
 /** What a planned request's client gives back: the result of its attempts, and the shapes of the client functions. */
-import type { Outcome } from './classify.js';
+import type { Outcome } from '../core/index.js';
 
 /** What happened to one planned request. Times are on the model clock (ms). */
 export interface RequestResult {

@@ -15,6 +15,7 @@ export { checkListenHost, type Exposure, exposureOf } from './listen-host.js';
 export { deferMemoryReducer } from './memory-reducer.js';
 export { checkRunFolder, MAX_JSON_BYTES, openRegular, readLines, readRegular, RUN_SUBFOLDERS } from './read-bounded.js';
 export { MIN_SECRET_LENGTH, redact, redactWritten, SecretMask } from './redact.js';
+export { COUNTED_OUTCOMES, type CountedOutcome, type Outcome, SENT_OUTCOMES } from './request-fate.js';
 export { createRng, nextExponential, nextInt, nextLogNormalFactor, pick, type Rng } from './rng.js';
 export { checkPermitted, issueSendPermit, type SendPermit } from './send-permit.js';
 export { countAtMost, countBelow } from './sorted.js';

@@ -10,8 +10,8 @@
  * or not: after a stop the arrivals never fired are `unsent`, the requests in flight get `drainMs`
  * to answer, and those still unanswered then are cancelled (`abandoned`).
  */
-import { type IdentifyFn, type Outcome, type RequestResult, sleepUntilOrStop } from '../client/index.js';
-import type { Clock } from '../core/index.js';
+import { type IdentifyFn, type RequestResult, sleepUntilOrStop } from '../client/index.js';
+import type { Clock, CountedOutcome } from '../core/index.js';
 import { type Plan, seqInWholePlan } from '../plan/index.js';
 
 /** One planned arrival's fate. Times are model ms from the run start. */
@@ -22,7 +22,7 @@ export interface RequestEvent {
   readonly phase: number;
   readonly intendedAtMs: number;
   /** `dropped`: maxInFlight requests were outstanding; `unsent`: the run stopped before it was sent. */
-  readonly outcome: Outcome | 'dropped' | 'unsent';
+  readonly outcome: CountedOutcome;
   /**
    * When its first attempt was sent (the client's `sentAtMs`: headers written to the socket), or, when
    * no attempt was sent (unsent after the hand-off), when the engine handed it to the client; absent

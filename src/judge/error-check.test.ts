@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { type CountedOutcome, Slice } from '../recorder/index.js';
+import type { CountedOutcome } from '../core/index.js';
+import { Slice } from '../recorder/index.js';
 import { parseErrorCheck, type Threshold } from '../scenario/index.js';
 import { evaluateVerdict } from './verdict.js';
 

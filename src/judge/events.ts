@@ -5,7 +5,8 @@
  * event into its Recorder from the very record it writes, so the live verdict and a re-judged one
  * see the same numbers.
  */
-import { COUNTED_OUTCOMES, type CountedOutcome, type RecordableEvent, type RecordedTry } from '../recorder/index.js';
+import { COUNTED_OUTCOMES, type CountedOutcome } from '../core/index.js';
+import type { RecordableEvent, RecordedTry } from '../recorder/index.js';
 import { ERROR_CODE_PATTERN } from '../spec/index.js';
 import { accountLatency } from './accounting.js';
 

@@ -1,26 +1,7 @@
 /** What the recorder counts: the outcome classes of a planned request, and what it reads of an event. */
 
-/** Outcomes of requests that were sent (the client's Outcome). */
-export const SENT_OUTCOMES = [
-  'ok',
-  'http_429',
-  'http_504',
-  'http_other',
-  'timeout',
-  'reset',
-  'refused',
-  'malformed',
-  'too_large',
-  'error',
-  'abandoned',
-] as const;
-/**
- * The outcome classes counted: those of requests sent, plus `dropped` (the engine found maxInFlight
- * requests outstanding) and `unsent` (never put on the wire: the run stopped first). Per slice,
- * planned = sent + dropped + unsent.
- */
-export const COUNTED_OUTCOMES = [...SENT_OUTCOMES, 'dropped', 'unsent'] as const;
-export type CountedOutcome = (typeof COUNTED_OUTCOMES)[number];
+// A request's fate is one vocabulary, src/core/request-fate.ts; the recorder counts it.
+import type { CountedOutcome } from '../core/index.js';
 
 /** Outcomes without a usable HTTP answer (transport errors, a body not JSON, a body over the cap): the "errors" breakdown of reports. */
 export const ERROR_OUTCOMES = [

@@ -1,12 +1,5 @@
 export { type AdmittedTimes, AttemptLog, type RefusedAttempts } from './attempts.js';
-export {
-  COUNTED_OUTCOMES,
-  type CountedOutcome,
-  ERROR_OUTCOMES,
-  FAILED_OUTCOMES,
-  type RecordableEvent,
-  type RecordedTry,
-} from './event.js';
+export { ERROR_OUTCOMES, FAILED_OUTCOMES, type RecordableEvent, type RecordedTry } from './event.js';
 export { type HistogramSummary, MsHistogram } from './histogram.js';
 export { inFlightByWindow } from './in-flight.js';
 export { Recorder, Slice, TIME_BLOCKS } from './recorder.js';

@@ -8,14 +8,9 @@
  * latencies are correlated in time and the confidence interval needs to see how (judge/quantile-interval.ts).
  */
 import { UNANSWERED_MS } from '../core/index.js';
+import { COUNTED_OUTCOMES, type CountedOutcome, SENT_OUTCOMES } from '../core/index.js';
 import { AttemptLog } from './attempts.js';
-import {
-  COUNTED_OUTCOMES,
-  type CountedOutcome,
-  FAILED_OUTCOMES,
-  type RecordableEvent,
-  SENT_OUTCOMES,
-} from './event.js';
+import { FAILED_OUTCOMES, type RecordableEvent } from './event.js';
 import { MsHistogram } from './histogram.js';
 import { Timeline } from './timeline.js';
 

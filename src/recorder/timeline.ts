@@ -5,7 +5,8 @@
  * histograms) they held about 640 B apiece and made the soak's peak RSS grow with its length.
  * Here a window costs 48 B of counts plus two small arrays of the latency buckets it holds.
  */
-import { COUNTED_OUTCOMES, type CountedOutcome, type RecordableEvent, SENT_OUTCOMES } from './event.js';
+import { COUNTED_OUTCOMES, type CountedOutcome, SENT_OUTCOMES } from '../core/index.js';
+import type { RecordableEvent } from './event.js';
 import { recordSparse, type SparseBuckets, SparseMsHistogram } from './histogram.js';
 
 /** One window, as read (made on each call: the timeline keeps columns, not windows). */
