@@ -10,9 +10,10 @@
 // MEASURE s), so process start-up and report writing are not counted for either tool.
 // The server is warmed first by BENCH_SERVER_WARM_S (3) s of autocannon's closed loop, not measured; the search judges
 // each rate on BENCH_SEARCH_REPS (3) runs of BENCH_SEARCH_S (5) s, within the budget when most of them are.
-// Knobs: BENCH_REPS (3), BENCH_WARM_S (2), BENCH_MEASURE_S (16), BENCH_SEARCH_S (5), BENCH_SEARCH_STEPS (8), BENCH_SPARSE_S (8),
-// LOADPROOF_BIN (another build's bin/loadproof.js, to compare before/after), BENCH_ONLY (a comma list of fixed, search,
-// sparse: run only those parts), BENCH_RATES (the fixed rates, default 1000,3000). BENCH_JSON: see the bench convention.
+// Knobs: BENCH_REPS (3), BENCH_WARM_S (2), BENCH_MEASURE_S (16), BENCH_SEARCH_S (5), BENCH_SEARCH_STEPS (8),
+// BENCH_SPARSE_S (8), LOADPROOF_BIN (another build's bin/loadproof.js, to compare before/after), BENCH_ONLY (a comma
+// list of fixed, search, sparse: run only those parts), BENCH_RATES (the fixed rates, default 1000,3000). BENCH_JSON:
+// see the bench convention.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -88,7 +89,10 @@ function peakRssMiB(pid) {
   }
 }
 
-/** CPU and peak RSS of `child` over [start + WARM_S, start + WARM_S + MEASURE_S], `start` resolving when its load begins. */
+/**
+ * CPU and peak RSS of `child` over [start + WARM_S, start + WARM_S + MEASURE_S], `start` resolving when its load
+ * begins.
+ */
 async function sampleWindow(child, started, measureS = MEASURE_S) {
   await started;
   await sleep(WARM_S * 1000);
@@ -116,7 +120,9 @@ async function sampleWindow(child, started, measureS = MEASURE_S) {
       };
 }
 
-/** Times the main thread has gone to sleep and been woken so far (voluntary context switches), or null once it is gone. */
+/**
+ * Times the main thread has gone to sleep and been woken so far (voluntary context switches), or null once it is gone.
+ */
 function mainThreadWakes(pid) {
   try {
     return Number(/voluntary_ctxt_switches:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]);
@@ -154,7 +160,10 @@ function jsonResult(child, window) {
   });
 }
 
-/** The baseline server's count of requests served since its last mark, and their arrivals per slot (bench/baseline-server.js). */
+/**
+ * The baseline server's count of requests served since its last mark, and their arrivals per slot
+ * (bench/baseline-server.js).
+ */
 async function serverMark() {
   try {
     return await (await fetch(`${url}/__bench/mark`)).json();
@@ -284,7 +293,8 @@ const withinBudget = (r) => {
     s.counts.sent >= SENT_SHARE * s.counts.planned
   );
 };
-// Divided by the requests the server answered in the window, not by the planned rate: a tool that falls behind does not look cheaper.
+// Divided by the requests the server answered in the window, not by the planned rate: a tool that falls behind does not
+// look cheaper.
 const perRequestUs = (w) => (w === null || !w.served ? null : (w.cpuS / w.served) * 1e6);
 
 const rows = [];

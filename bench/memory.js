@@ -8,9 +8,10 @@
 //   4. the RSS and heap of one long-running `loadproof mock` after each of BENCH_MOCK_RUNS (default 5)
 //      runs of autocannon against it (BENCH_MOCK_RUN_S each, default 4), after one warm-up run (V8 grows
 //      its heap to the load during the first): last against first.
-// BENCH_MEMORY_PARTS (default fixed,soak,mock) picks the parts. Every run targets a separate `loadproof mock --profile zero` process on loopback. The measured process
-// and its load are pinned to separate cores (taskset) when taskset exists. RSS is sampled from
-// /proc/<pid>/status every 20 ms. Medians of BENCH_REPS (default 3) repetitions for 1 and 2.
+// BENCH_MEMORY_PARTS (default fixed,soak,mock) picks the parts. Every run targets a separate `loadproof mock --profile
+// zero` process on loopback. The measured process and its load are pinned to separate cores (taskset) when taskset
+// exists. RSS is sampled from /proc/<pid>/status every 20 ms. Medians of BENCH_REPS (default 3) repetitions for 1 and
+// 2.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

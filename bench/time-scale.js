@@ -142,7 +142,8 @@ if (DOCUMENTED) {
       const p95 = median(docsScaled.map((d) => steady(d.summaries[i], p).p95));
       const refVerdicts = docs1[i].map((r) => r.summary.phases[p].verdict);
       const verdicts = docsScaled.map((d) => d.summaries[i].phases[p].verdict);
-      // The same verdict as every k = 1 run gave; when those disagree among themselves, the row cannot judge the time scale.
+      // The same verdict as every k = 1 run gave; when those disagree among themselves, the row cannot judge the time
+      // scale.
       const refsAgree = refVerdicts.every((r) => r === refVerdicts[0]);
       const same = verdicts.every((v) => v === refVerdicts[0]);
       rows.push({

@@ -1,6 +1,6 @@
-// npm run calibrate — the calibration table of the mock's profiles (docs/guides/mock.md, "Profiles and their calibration"), from the
-// latency model on a virtual clock: constant arrivals of generated notes at each documented rate,
-// inside the envelope (100 rpm for 10 min, 200 rpm for 5 min, 300 rpm for 2 min). No sockets.
+// npm run calibrate — the calibration table of the mock's profiles (docs/guides/mock.md, "Profiles and their
+// calibration"), from the latency model on a virtual clock: constant arrivals of generated notes at each documented
+// rate, inside the envelope (100 rpm for 10 min, 200 rpm for 5 min, 300 rpm for 2 min). No sockets.
 import { PROFILES } from '../dist/mock/index.js';
 import { latenciesOf, quantile, simulateIdentification } from '../dist/mock/simulate.js';
 import { latencyBandFor } from '../dist/spec/index.js';

@@ -2,8 +2,9 @@
 // cluster: one `loadproof mock` on 127.0.0.1 (the service they share), n processes each with JOB_COMPLETION_INDEX
 // in its environment running `loadproof run <scenario> --shard $(JOB_COMPLETION_INDEX)/n --start-at <one time>`,
 // then `loadproof merge` over their folders, which prints the whole plan's verdict and exits with it.
-// Usage: npm run shards -- [scenario (default scenarios/ci-regression.yaml)] [--shards n (3)] [--time-scale k (20)] [--out dir (reports/shards/<UTC time>)]
-// The scenario's target is replaced by the local mock (a copy is written beside the shards): nothing leaves loopback.
+// Usage: npm run shards -- [scenario (default scenarios/ci-regression.yaml)] [--shards n (3)] [--time-scale k (20)]
+// [--out dir (reports/shards/<UTC time>)] The scenario's target is replaced by the local mock (a copy is written beside
+// the shards): nothing leaves loopback.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -60,7 +61,8 @@ try {
   delete scenario.target.profile;
   const copy = join(out, 'scenario-local.yaml');
   writeFileSync(copy, stringify(scenario));
-  // Time for n processes to start and warm up: a shard not ready by its start (1 s of model time after it) sends nothing.
+  // Time for n processes to start and warm up: a shard not ready by its start (1 s of model time after it) sends
+  // nothing.
   const startAt = new Date(Date.now() + 5000 + 1000 * shards).toISOString();
   console.log(`shards: ${shards} shards of ${scenarioFile} against ${url} at time scale ${k}, starting at ${startAt}`);
   const codes = await Promise.all(

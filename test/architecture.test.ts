@@ -91,7 +91,9 @@ export function violations(files: readonly string[], allowed: Record<string, rea
   });
 }
 
-/** The cycles among files, type-only imports included (Tarjan's strongly connected components of more than one file). */
+/**
+ * The cycles among files, type-only imports included (Tarjan's strongly connected components of more than one file).
+ */
 export function cycles(files: readonly string[]): string[][] {
   const edges = new Map(files.map((f) => [f, importsOf(f).filter((t) => t !== f)]));
   const index = new Map<string, number>();

@@ -1,9 +1,9 @@
 /**
- * One writer of files: every text loadproof writes goes through src/core/write-whole-files.ts (whole files: a temporary file made exclusively, never through a link,
- * renamed into place), or src/run-folder/write.ts (the run's streamed events and its folder), and both mask the
- * secrets of every command in progress (src/core/redact.ts `redactWritten`), so a new output file cannot
- * bypass the mask or a link. This test reads the sources: no other module may import a file-writing
- * function of node:fs, open a file for writing, or import node:fs whole.
+ * One writer of files: every text loadproof writes goes through src/core/write-whole-files.ts (whole files: a temporary
+ * file made exclusively, never through a link, renamed into place), or src/run-folder/write.ts (the run's streamed
+ * events and its folder), and both mask the secrets of every command in progress (src/core/redact.ts `redactWritten`),
+ * so a new output file cannot bypass the mask or a link. This test reads the sources: no other module may import a
+ * file-writing function of node:fs, open a file for writing, or import node:fs whole.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

@@ -17,7 +17,10 @@ export const median = (xs) => {
 
 export const tempDir = (name) => mkdtempSync(join(tmpdir(), `loadproof-bench-${name}-`));
 
-/** Spawns `node args…` (pinned to `cpu` when taskset exists), bounded by `limitMs`; resolves {code, stdout, stderr, wallMs}. */
+/**
+ * Spawns `node args…` (pinned to `cpu` when taskset exists), bounded by `limitMs`; resolves {code, stdout, stderr,
+ * wallMs}.
+ */
 export function runNode(args, { cpu, limitMs = 30 * 60_000 } = {}) {
   const started = performance.now();
   const [cmd, argv] =

@@ -2,7 +2,10 @@ import { SecretMask } from '../core/index.js';
 
 /** The CLI's window on the process, injected so commands are testable without a real process. */
 export interface Io {
-  /** Both print through `printable`: a secret registered in `secrets` never reaches the terminal, nor does a raw control character. */
+  /**
+   * Both print through `printable`: a secret registered in `secrets` never reaches the terminal, nor does a raw control
+   * character.
+   */
   readonly stdout: (text: string) => void;
   readonly stderr: (text: string) => void;
   /**
@@ -21,7 +24,10 @@ export interface Io {
   readonly stderrIsTTY: boolean;
   /** The terminal's width in columns, when stderr is one (it may change while the run goes). */
   readonly stderrColumns: () => number | undefined;
-  /** Standard input, read to its end as UTF-8 (`loadproof deid -`); undefined when it holds more than `maxBytes` (reading stops there). */
+  /**
+   * Standard input, read to its end as UTF-8 (`loadproof deid -`); undefined when it holds more than `maxBytes`
+   * (reading stops there).
+   */
   readonly readStdin: (maxBytes: number) => Promise<string | undefined>;
   /** Resolves with the first SIGINT or SIGTERM. */
   readonly waitForSignal: () => Promise<'SIGINT' | 'SIGTERM'>;
@@ -29,7 +35,10 @@ export interface Io {
 
 /** The one terminal control loadproof writes itself: the live progress line's erase (return, CSI 2K). */
 const ERASE_LINE = '\r\x1b[2K';
-/** Characters that act on a terminal or reorder what it shows: controls (C0, DEL, C1), bidi and other format characters, line separators. */
+/**
+ * Characters that act on a terminal or reorder what it shows: controls (C0, DEL, C1), bidi and other format characters,
+ * line separators.
+ */
 const INVISIBLE = /\r\n|[\t\n]|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu;
 const u = (unit: number): string => `\\u${unit.toString(16).padStart(4, '0')}`;
 

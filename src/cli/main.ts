@@ -128,7 +128,8 @@ export const COMMANDS: readonly CommandEntry[] = [
 function lastNumberWins(y: Argv): Argv {
   // getOptions() is yargs' own (untyped in @types/yargs): the options declared so far, by type.
   const numbers = (y as unknown as { getOptions(): { number?: string[] } }).getOptions().number ?? [];
-  // And a numeric flag needs its value: given bare, yargs counted it as 1 and added that too (`--time-scale 2 --time-scale` gave 3).
+  // And a numeric flag needs its value: given bare, yargs counted it as 1 and added that too (`--time-scale 2
+  // --time-scale` gave 3).
   for (const key of numbers) y.string(key).requiresArg(key).coerce(key, toNumber);
   return y;
 }

@@ -18,7 +18,9 @@ export interface ApiClientSettings {
   readonly timeScale: number;
   /** Client deadline per attempt, model ms. */
   readonly timeoutMs: number;
-  /** Read each answer's time in the mock's modelled service (Server-Timing svc): time-scaled runs against a mock only. */
+  /**
+   * Read each answer's time in the mock's modelled service (Server-Timing svc): time-scaled runs against a mock only.
+   */
   readonly readServerTiming?: boolean;
   readonly on429: { readonly policy: 'record' | 'retry' } & RetryPolicy;
   /** Jitter of the back-off. */
@@ -27,6 +29,8 @@ export interface ApiClientSettings {
   readonly stop?: AbortSignal;
   /** Aborted when the run's drain ends: attempts still waiting for an answer are cancelled (`abandoned`). */
   readonly cancel?: AbortSignal;
-  /** Keep the entities of a 2xx answer (`entities: [{type, start, end}]`) in the result: the deid chain obfuscates them. */
+  /**
+   * Keep the entities of a 2xx answer (`entities: [{type, start, end}]`) in the result: the deid chain obfuscates them.
+   */
   readonly keepEntities?: boolean;
 }

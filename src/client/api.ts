@@ -1,8 +1,8 @@
 /**
  * One planned request to PHI Identification, from its first send to its final answer: our own
- * deadline per attempt (wall time = model timeout ÷ k; see attemptWallDeadlineMs), the body always read to the end and a 2xx
- * body checked as JSON (src/client/attempt.ts), and the retry policy. Attempts are bounded: with `on429: record` there is
- * one; with `retry`, at most maxAttempts, whatever caused them — a 429 (after Retry-After or
+ * deadline per attempt (wall time = model timeout ÷ k; see attemptWallDeadlineMs), the body always read to the end and
+ * a 2xx body checked as JSON (src/client/attempt.ts), and the retry policy. Attempts are bounded: with `on429: record`
+ * there is one; with `retry`, at most maxAttempts, whatever caused them — a 429 (after Retry-After or
  * back-off, on the model clock) or a 401 (after the token is renewed). The guard counts exactly
  * that worst case. Never rejects: a failure is the Outcome; a request the run stopped before its
  * first attempt resolves to undefined (unsent).
@@ -103,7 +103,8 @@ async function sendWithRetries(
     const decision = nextRetry(settings.on429, gathered.attempts, result.retryAfterS, settings.rng);
     if (!decision.retry) return last;
     gathered.waitMs = decision.delayMs;
-    // From when the answer was meant to come: a time-scaled mock holds it for its lag (Server-Timing), which a real service does not.
+    // From when the answer was meant to come: a time-scaled mock holds it for its lag (Server-Timing), which a real
+    // service does not.
     dueAtMs = clock.nowMs() - (result.lagMs ?? 0) + decision.delayMs;
     await sleepUntilOrStop(clock, dueAtMs, settings.stop);
   }

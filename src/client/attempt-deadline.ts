@@ -1,4 +1,7 @@
-/** An attempt's deadline: how long it waits for its answer (wall time), and its model time when judged on the mock's Server-Timing. */
+/**
+ * An attempt's deadline: how long it waits for its answer (wall time), and its model time when judged on the mock's
+ * Server-Timing.
+ */
 import { TimeScale } from '../core/index.js';
 
 /**
@@ -17,7 +20,10 @@ export function attemptWallDeadlineMs(timeoutMs: number, timeScale: number, judg
 /** Wall time granted beyond timeout ÷ k for overheads at k > 1 (ms): longer stalls show as the generator's lag. */
 const OVERHEAD_ALLOWANCE_WALL_MS = 1000;
 
-/** An attempt's model time: its service time (Server-Timing) plus the rest of its raw time counted once; without svc, the raw time. */
+/**
+ * An attempt's model time: its service time (Server-Timing) plus the rest of its raw time counted once; without svc,
+ * the raw time.
+ */
 export function attemptModelMs(rawMs: number, serviceMs: number | undefined, scale: TimeScale): number {
   return serviceMs === undefined ? rawMs : serviceMs + scale.toWallMs(rawMs - serviceMs);
 }

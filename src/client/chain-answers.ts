@@ -1,4 +1,7 @@
-/** What identification and obfuscation answer, as the de-identification chain (src/deid) takes it, and the calls it makes. */
+/**
+ * What identification and obfuscation answer, as the de-identification chain (src/deid) takes it, and the calls it
+ * makes.
+ */
 /** One entity as identification reports it, in the text it was given. */
 export interface FoundEntity {
   readonly type: string;

@@ -1,7 +1,7 @@
 /**
  * Every request sent ends in exactly one Outcome, so counts add up:
- *   sent = ok + http_429 + http_504 + http_other + timeout + reset + refused + malformed + too_large + error + abandoned
- * HTTP statuses come first; transport failures are classified by Node's error codes (undici's too, for
+ *   sent = ok + http_429 + http_504 + http_other + timeout + reset + refused + malformed + too_large + error +
+ * abandoned HTTP statuses come first; transport failures are classified by Node's error codes (undici's too, for
  * callers that use it); a timeout is our own deadline (src/client/http1: one timer
  * for all attempts), never a library's coarse timers; a response that is not HTTP/1.x (HPE_* codes)
  * is an `error`, and a close before the answer is whole a `reset`. `too_large`: an answer whose body passed

@@ -128,7 +128,8 @@ export async function fetchToken(session: ApiSession): Promise<string> {
   });
   const parsed = parseJsonObject(res.text);
   const token = parsed?.access_token;
-  // An answer without a usable token is an authentication failure (a token ApiCallError with its status), as in run, probe and check.
+  // An answer without a usable token is an authentication failure (a token ApiCallError with its status), as in run,
+  // probe and check.
   if (typeof token !== 'string' || token === '') {
     const what =
       parsed === undefined

@@ -8,7 +8,9 @@ export interface RequestResult {
   readonly status?: number;
   /** Requests sent for this arrival (retries and the 401 renewal included). */
   readonly attempts: number;
-  /** When the first attempt's headers were written to the socket (when it was handed to the client, if they never were). */
+  /**
+   * When the first attempt's headers were written to the socket (when it was handed to the client, if they never were).
+   */
   readonly sentAtMs: number;
   /** When the final attempt's headers were written to the socket, as sentAtMs (service time runs from here). */
   readonly lastSentAtMs: number;
@@ -43,7 +45,10 @@ export interface AttemptTiming {
   readonly status?: number;
   /** Its time in the mock's modelled service (Server-Timing svc, model ms), when read and given. */
   readonly serviceMs?: number;
-  /** How long a time-scaled mock held the answer after its model time (Server-Timing lag, model ms): not service, not overhead. */
+  /**
+   * How long a time-scaled mock held the answer after its model time (Server-Timing lag, model ms): not service, not
+   * overhead.
+   */
   readonly lagMs?: number;
   /** The wait the client chose before sending it (model ms): a retry's Retry-After or back-off. */
   readonly waitMs?: number;
@@ -57,7 +62,10 @@ export interface AttemptTiming {
  */
 export type IdentifyFn = (text: string, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined>;
 
-/** Sends a JSON body (`bytes` long) as planned request `seq`, with the same attempts, deadlines and retries as identification. */
+/**
+ * Sends a JSON body (`bytes` long) as planned request `seq`, with the same attempts, deadlines and retries as
+ * identification.
+ */
 export type ApiCallFn = (
   body: string,
   bytes: number,

@@ -4,10 +4,11 @@
  * its WebAssembly HTTP parser cost a run about 20 MiB before its first request, for a
  * handful of calls. Each call has a connection of its own, closed after the answer: the calls are rare, and a
  * kept-alive connection that the server closed while it sat idle (a Node server does after 5 s) would fail
- * the next one, a token renewal an hour later. Failures are node's errors (`code`: ECONNREFUSED, ECONNRESET, …); an abort by
+ * the next one, a token renewal an hour later. Failures are node's errors (`code`: ECONNREFUSED, ECONNRESET, …); an
+ * abort by
  * `signal` rejects with an AbortError whose `cause` is the signal's reason. An answer whose body is over
- * `maxBytes` (default MAX_ANSWER_BYTES; announced or read) is not read on: the call fails with AnswerTooLargeError and its
- * connection is closed.
+ * `maxBytes` (default MAX_ANSWER_BYTES; announced or read) is not read on: the call fails with AnswerTooLargeError and
+ * its connection is closed.
  */
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';

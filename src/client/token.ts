@@ -140,7 +140,9 @@ export class TokenProvider {
     this.retryAtMs = Number.NEGATIVE_INFINITY;
   }
 
-  /** The service answered a request sent with `token` with a 2xx (a 429 or 5xx may come before any check of the token). */
+  /**
+   * The service answered a request sent with `token` with a 2xx (a 429 or 5xx may come before any check of the token).
+   */
   accepted(token: string): void {
     if (this.held?.value === token) this.held.accepted = true;
   }

@@ -87,7 +87,8 @@ export async function claimEmptyFolder(dir: string, flag: string, command = 'run
     if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw await inUse(flag, dir);
     throw error;
   }
-  // Looked at again, ours now: a command that claimed it before our first look may have filled it and dropped its claim since.
+  // Looked at again, ours now: a command that claimed it before our first look may have filled it and dropped its claim
+  // since.
   const others = (await readdir(dir)).filter((name) => name !== CLAIM_MARKER);
   if (others.length > 0) {
     await rm(marker, { force: true });

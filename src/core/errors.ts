@@ -59,7 +59,9 @@ export class ScenarioError extends LoadproofError {
   }
 }
 
-/** A threshold marked abortOnFail failed beyond doubt mid-run: the run stopped sending, and its verdict fails (exit 1). */
+/**
+ * A threshold marked abortOnFail failed beyond doubt mid-run: the run stopped sending, and its verdict fails (exit 1).
+ */
 export class ThresholdAbort extends LoadproofError {
   constructor(message: string) {
     super('THRESHOLD_ABORT', EXIT.slaNotMet, message);

@@ -13,7 +13,9 @@ export const EXIT = {
 export const INCONCLUSIVE_POLICIES = ['exit5', 'fail', 'pass'] as const;
 export type InconclusivePolicy = (typeof INCONCLUSIVE_POLICIES)[number];
 
-/** The process exit for a run's exit code under `policy`: only 5 (inconclusive) is mapped; 4, 130 and the rest stand. */
+/**
+ * The process exit for a run's exit code under `policy`: only 5 (inconclusive) is mapped; 4, 130 and the rest stand.
+ */
 export function exitUnder(policy: InconclusivePolicy, exitCode: number): number {
   if (exitCode !== EXIT.inconclusive) return exitCode;
   return policy === 'fail' ? EXIT.slaNotMet : policy === 'pass' ? EXIT.pass : EXIT.inconclusive;

@@ -12,7 +12,9 @@ import { UsageError } from './errors.js';
 /** Who can reach a server, from the address its socket is bound to. */
 export type Exposure = 'loopback' | 'every-interface' | 'network';
 
-/** A DNS name: labels of letters, digits and hyphens; the last one starts with a letter (so never a number in disguise). */
+/**
+ * A DNS name: labels of letters, digits and hyphens; the last one starts with a letter (so never a number in disguise).
+ */
 const DNS_NAME = /^(?=.{1,253}\.?$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?\.?$/i;
 
 const EXPECTED = 'expected an IPv4 address like 127.0.0.1 or 0.0.0.0, an IPv6 address like ::1 or [::], or a host name';
@@ -28,7 +30,10 @@ export function checkListenHost(flag: string, text: string): string {
   );
 }
 
-/** Whether a bound address (as server.address() gives it, or a URL's host in brackets) is loopback, every interface (0.0.0.0, ::), or another interface. */
+/**
+ * Whether a bound address (as server.address() gives it, or a URL's host in brackets) is loopback, every interface
+ * (0.0.0.0, ::), or another interface.
+ */
 export function exposureOf(boundAddress: string): Exposure {
   const bare = boundAddress.replace(/^\[(.*)\]$/, '$1').toLowerCase();
   const v4 = bare.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '');

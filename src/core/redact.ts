@@ -59,7 +59,8 @@ const ENTITY_SETS: readonly Record<string, string>[] = [
   { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#x27;' },
 ];
 function markupForms(s: string): string[] {
-  // As report.html keeps it (controls and bidi removed) and as junit.xml does (XML 1.0's forbidden characters as U+FFFD).
+  // As report.html keeps it (controls and bidi removed) and as junit.xml does (XML 1.0's forbidden characters as
+  // U+FFFD).
   const variants = [
     s,
     s.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, ''),

@@ -1,7 +1,8 @@
 /**
  * A planned request's fate, in one vocabulary from the client that meets it to the judge that counts it:
  * every request sent ends in exactly one outcome, so counts add up:
- *   sent = ok + http_429 + http_504 + http_other + timeout + reset + refused + malformed + too_large + error + abandoned
+ *   sent = ok + http_429 + http_504 + http_other + timeout + reset + refused + malformed + too_large + error +
+ * abandoned
  *   planned = sent + dropped (the engine found maxInFlight requests outstanding) + unsent (never on the wire).
  * What each outcome means is said where it is decided (src/client/classify.ts, src/engine/run-plan.ts).
  */

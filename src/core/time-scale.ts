@@ -15,7 +15,9 @@ export class TimeScale {
 
   private constructor(readonly k: number) {}
 
-  /** k when it is a finite number in {@link TIME_SCALE}; otherwise a UsageError naming `field`, the range and the value. */
+  /**
+   * k when it is a finite number in {@link TIME_SCALE}; otherwise a UsageError naming `field`, the range and the value.
+   */
   static of(k: number, field = '--time-scale'): TimeScale {
     if (!(k >= TIME_SCALE.min && k <= TIME_SCALE.max)) {
       throw new UsageError(`${field}: expected a number from ${TIME_SCALE.min} to ${TIME_SCALE.max}, got ${String(k)}`);

@@ -51,7 +51,10 @@ export interface DeidResult {
   readonly remaining: number;
 }
 
-/** The pieces a document is first sent as: its split, then the seams around its cuts inside a sentence (what straddles a cut is whole in one of them). */
+/**
+ * The pieces a document is first sent as: its split, then the seams around its cuts inside a sentence (what straddles a
+ * cut is whole in one of them).
+ */
 export function documentPieces(
   text: string,
   split: SplitLimits,
@@ -133,7 +136,10 @@ function halfOf(limits: SplitLimits, depth: number): SplitLimits {
   return { maxTokens: Math.max(16, Math.floor(limits.maxTokens / 2 ** depth)), margin: limits.margin };
 }
 
-/** In document order; entities that overlap become one span covering both (the earlier's type), so no part of either is left in clear. */
+/**
+ * In document order; entities that overlap become one span covering both (the earlier's type), so no part of either is
+ * left in clear.
+ */
 export function mergeEntities(entities: readonly FoundEntity[]): FoundEntity[] {
   const sorted = [...entities].sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: FoundEntity[] = [];

@@ -50,7 +50,10 @@ export function readDocumentFile(file: string): { readonly text: string; readonl
   return read;
 }
 
-/** Refuses standard input that passed the byte bound (its reader stopped there) or any document over the character bound. */
+/**
+ * Refuses standard input that passed the byte bound (its reader stopped there) or any document over the character
+ * bound.
+ */
 export function checkDocumentSize(text: string | undefined, name: string): string {
   if (text === undefined) throw tooLarge(name, `more than ${MAX_DEID_DOCUMENT_BYTES} bytes (reading stopped there)`);
   if (text.length > MAX_DEID_DOCUMENT_CHARS) throw tooLarge(name, `the document has ${text.length} characters`);
@@ -72,7 +75,9 @@ interface DeidTraffic {
 interface AuthorizedDeid {
   readonly decision: GuardDecision;
   readonly permit: SendPermit;
-  /** The identification requests judged, which the chain may not pass (a real environment); unbounded against a mock. */
+  /**
+   * The identification requests judged, which the chain may not pass (a real environment); unbounded against a mock.
+   */
   readonly maxIdentifyRequests: number;
 }
 
@@ -152,7 +157,10 @@ export async function deidOnce(options: DeidOnceOptions): Promise<DeidOnceOutcom
   }
 }
 
-/** A failed call as the CLI reports it (exit 4): authentication, an unreachable target, or an answer the chain cannot use. */
+/**
+ * A failed call as the CLI reports it (exit 4): authentication, an unreachable target, or an answer the chain cannot
+ * use.
+ */
 function asRunFailure(error: unknown, target: ResolvedTarget): unknown {
   if (error instanceof ApiCallError) {
     if (error.endpoint === 'token' && error.status !== null)

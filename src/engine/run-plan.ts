@@ -54,7 +54,10 @@ interface EngineOptions {
   readonly cancelInFlight: () => void;
   /** Called once per arrival, as soon as its fate is known. */
   readonly onEvent: (event: RequestEvent) => void;
-  /** The run's start on the clock (event times are from it): now by default; ahead, the engine waits for it; past, its first arrivals are overdue. */
+  /**
+   * The run's start on the clock (event times are from it): now by default; ahead, the engine waits for it; past, its
+   * first arrivals are overdue.
+   */
   readonly startMs?: number;
   /** Called once, before the first arrival, with the run's start on the clock (event times are from it). */
   readonly onStart?: (startMs: number) => void;
@@ -142,7 +145,8 @@ class Firing {
         this.emit(
           result === undefined
             ? { seq: mySeq, phase, intendedAtMs, outcome: 'unsent', firedAtMs: handedAtMs }
-            : // Fired when its first attempt was actually sent (headers on the socket): the wait for a token or a connection is send lag, not service time.
+            : // Fired when its first attempt was actually sent (headers on the socket): the wait for a token or a
+              // connection is send lag, not service time.
               withReady(
                 {
                   seq: mySeq,

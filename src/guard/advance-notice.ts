@@ -73,7 +73,8 @@ export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string):
       'choose an earlier start (--at); nothing was sent',
     );
   }
-  // The guard again, as it will judge the run once the notice (and, where the rule applies, support's coordination reference) is in the scenario.
+  // The guard again, as it will judge the run once the notice (and, where the rule applies, support's coordination
+  // reference) is in the scenario.
   const withNotice: Plan = {
     ...plan,
     scenario: {

@@ -20,13 +20,18 @@ export interface GuardDecision {
   readonly plannedEndAt: string;
   /** The planned arrivals in sliding 60 s windows, each counted worstCaseFactor times (see traffic.ts). */
   readonly traffic: {
-    /** Each arrival counted this many times: on429 retry's maxAttempts (retries and the resend after a token renewal), else 1. */
+    /**
+     * Each arrival counted this many times: on429 retry's maxAttempts (retries and the resend after a token renewal),
+     * else 1.
+     */
     readonly worstCaseFactor: number;
     /** The most requests in any 60 s window (requests per minute). */
     readonly peakRpm: number;
     /** Where the first window holding peakRpm requests starts (model ms from the run start); null without arrivals. */
     readonly peakMinuteStartMs: number | null;
-    /** The longest stretch whose trailing minute holds more than 200 requests (dips under a minute bridged), or null. */
+    /**
+     * The longest stretch whose trailing minute holds more than 200 requests (dips under a minute bridged), or null.
+     */
     readonly longestAboveCoordinationRpm: StretchSummary | null;
     /** The longest stretch at the spike rate: first to last request in windows holding ≥ spikeRpm requests, or null. */
     readonly longestAtSpikeRpm: StretchSummary | null;

@@ -130,8 +130,9 @@ describe('guard: the announced window', () => {
   });
 });
 
-// Phases' declared rates can hide what is sent (many short phases, a ramp): the guard judges the planned arrivals themselves, counted in sliding 60 s
-// windows (each arrival as many times as it may be sent), not the rates the phases declare.
+// Phases' declared rates can hide what is sent (many short phases, a ramp): the guard judges the planned arrivals
+// themselves, counted in sliding 60 s windows (each arrival as many times as it may be sent), not the rates the phases
+// declare.
 
 const MINUTE = 60_000;
 const repeat = <T>(n: number, make: (i: number) => T[]): T[] => Array.from({ length: n }, (_, i) => make(i)).flat();
@@ -225,7 +226,8 @@ function oracle(
   }
   // Peak: the fullest window; one starting at an arrival holds at least as much as any other.
   const peakRpm = Math.max(0, ...us.map((t) => held(t, t + L)));
-  // Above: between two consecutive edges (arrival times and arrival times + 60 s) the window [t − 60 s, t) holds a constant count.
+  // Above: between two consecutive edges (arrival times and arrival times + 60 s) the window [t − 60 s, t) holds a
+  // constant count.
   const edges = [...new Set(us.flatMap((t) => [t, t + L]))].sort((x, y) => x - y);
   const aboveRuns: [number, number][] = [];
   for (let k = 0; k + 1 < edges.length; k++)
@@ -447,7 +449,8 @@ describe('guard: more than 5 minutes above 200 rpm needs coordination (windows [
       status: 'refused',
       says: 'for 5m23.76s from 48s to 6m11.76s (phase p)',
     },
-    // Continuous rates cross 200 exactly 30 s into the spike and 30 s after it: exactly 5 minutes; the discrete counts make it 4m59.6s, never more.
+    // Continuous rates cross 200 exactly 30 s into the spike and 30 s after it: exactly 5 minutes; the discrete counts
+    // make it 4m59.6s, never more.
     {
       name: 'the documented spike, 5m at 300 between 100 rpm phases',
       phases: DOCUMENTED_SPIKE,
@@ -546,7 +549,8 @@ describe('guard: more than 5 minutes above 200 rpm needs coordination (windows [
   it('counts the worst case of the retry budget, the resend after a token renewal included', () => {
     const on429 = { policy: 'retry', maxAttempts: 2 };
     const d = evaluateGuard(planOf({ phases: [flat('6m', 120)], on429 }), { startAtMs: AT });
-    // 120 first attempts in a minute, plus the retries of every arrival in the 106 s before it (16 s timeout + 30 s maxDelay).
+    // 120 first attempts in a minute, plus the retries of every arrival in the 106 s before it (16 s timeout + 30 s
+    // maxDelay).
     expect(d.traffic).toMatchObject({ worstCaseFactor: 2, peakRpm: 332 });
     expect(reasonOf(d, 'coordination')).toContain(
       '(worst case: on429 retry with maxAttempts 2: each arrival counts once per attempt, and its retries — after a 429, or the resend after a token renewal — may land up to 46s after it, (maxAttempts − 1) × (timeout + maxDelay), so every minute they could reach counts them)',
@@ -598,7 +602,8 @@ describe('guard: the documented envelope (300 rpm, 5 minutes at 300, 128 in flig
       status: 'ok',
       says: 'at most 5m0.8s at 300 rpm',
     },
-    // The first 100 rpm request, 200 ms after the last 300 rpm one, completes a minute of 300: 1,501 requests, exactly 5 minutes.
+    // The first 100 rpm request, 200 ms after the last 300 rpm one, completes a minute of 300: 1,501 requests, exactly
+    // 5 minutes.
     {
       name: 'the documented spike between 100 rpm phases',
       extra: { phases: DOCUMENTED_SPIKE },
@@ -611,7 +616,8 @@ describe('guard: the documented envelope (300 rpm, 5 minutes at 300, 128 in flig
       status: 'refused',
       says: 'it stays at 300 rpm for 59m',
     },
-    // Each 200 rpm neighbour's nearest request completes a minute of 300: 5m0.6s, within the measure's resolution (whole seconds).
+    // Each 200 rpm neighbour's nearest request completes a minute of 300: 5m0.6s, within the measure's resolution
+    // (whole seconds).
     {
       name: 'exactly 5 minutes at 300 between 200 rpm phases',
       extra: { phases: [flat('2m', 200, 'burst'), flat('5m', 300, 'spike'), flat('2m', 200, 'after')], coordination },
@@ -717,7 +723,8 @@ describe('guard: targets and time scale', () => {
       target: { environment: 'production', baseUrl: 'http://127.0.0.1:9000' },
       allowed: false,
     },
-    // Loopback in disguise (an address that reaches this machine under another spelling): the same test for mock and real targets.
+    // Loopback in disguise (an address that reaches this machine under another spelling): the same test for mock and
+    // real targets.
     {
       name: 'sandbox at [::ffff:127.0.0.1]',
       target: { environment: 'sandbox', baseUrl: 'http://[::ffff:127.0.0.1]:9000' },

@@ -1,6 +1,7 @@
 /**
- * Loopback in disguise: a real environment must never be this machine under another spelling. Every spelling of this host that the WHATWG URL parser
- * accepts is loopback, for mock and real targets alike; look-alikes on other hosts are not.
+ * Loopback in disguise: a real environment must never be this machine under another spelling. Every spelling of this
+ * host that the WHATWG URL parser accepts is loopback, for mock and real targets alike; look-alikes on other hosts are
+ * not.
  */
 import { describe, expect, it } from 'vitest';
 

@@ -36,7 +36,8 @@ describe('predict429s', () => {
     );
     const [fill, rest, more] = predict429s(plan, DOCUMENTED_LIMITS);
     expect([fill!.refused, rest!.refused]).toEqual([0, 0]);
-    // 501 − 400 + 400 (4 min net) … : after fill 101 tokens, rest refills 50 (151), more drains 100 a minute net: empty at about 1.5 min in.
+    // 501 − 400 + 400 (4 min net) … : after fill 101 tokens, rest refills 50 (151), more drains 100 a minute net: empty
+    // at about 1.5 min in.
     expect((more!.firstAtMs! - plan.phases[2]!.startMs) / 60_000).toBeCloseTo(1.51, 1);
     const raised = predict429s(plan, { sustainedRpm: 200, burstRpm: 300, burstMinutes: 5 });
     expect(raised.every((p) => p.refused === 0)).toBe(true);

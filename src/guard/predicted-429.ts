@@ -15,7 +15,10 @@ interface Predicted429 {
   readonly planned: number;
   /** First attempts the bucket has no token for. */
   readonly refused: number;
-  /** First attempts it admits with less than 1 + the envelope's margin tokens: a 429 there would be at the edge, never a finding. */
+  /**
+   * First attempts it admits with less than 1 + the envelope's margin tokens: a 429 there would be at the edge, never a
+   * finding.
+   */
   readonly edge: number;
   /** When the first is expected (model ms from the run start), or null when none is. */
   readonly firstAtMs: number | null;

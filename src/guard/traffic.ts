@@ -210,7 +210,10 @@ function sweepWithRetries(
   }
 }
 
-/** The plan's traffic, as the guard judges it: above `aboveRpm` for at most `aboveLimitMs`, at `atRpm` for at most `atLimitMs`. */
+/**
+ * The plan's traffic, as the guard judges it: above `aboveRpm` for at most `aboveLimitMs`, at `atRpm` for at most
+ * `atLimitMs`.
+ */
 export function measureTraffic(
   plan: Plan,
   rates: {

@@ -57,7 +57,8 @@ const cases: { name: string; k: number; input: AccountingInput; latencyMs: numbe
     serviceMs: 15_000,
   },
   {
-    // First try reset after 300 (no header: kept whole), a wait of 200, then 400 in service: 900 kept, 40 of overhead → 2.
+    // First try reset after 300 (no header: kept whole), a wait of 200, then 400 in service: 900 kept, 40 of overhead →
+    // 2.
     name: 'k = 20, a try without the header, then one with it',
     k: 20,
     input: {

@@ -35,7 +35,10 @@ const END = {
   files: [],
 };
 
-/** Judges a 3-minute Poisson phase at 150 rpm of which the first `sentShare` of the planned requests were sent (the rest dropped). */
+/**
+ * Judges a 3-minute Poisson phase at 150 rpm of which the first `sentShare` of the planned requests were sent (the rest
+ * dropped).
+ */
 function judgePoisson(sentShare: number) {
   const plan = buildPlan(
     parseScenario(

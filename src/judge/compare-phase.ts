@@ -1,4 +1,7 @@
-/** One phase of a run against its baseline: each side's figures, the p95's clear change, and what the reader should know of it. */
+/**
+ * One phase of a run against its baseline: each side's figures, the p95's clear change, and what the reader should know
+ * of it.
+ */
 import { TimeScale } from '../core/index.js';
 import type { Slice } from '../recorder/index.js';
 import type { ComparedRun, Finding, SideFigures } from './comparison.js';
@@ -33,7 +36,9 @@ const ms = (v: number | null): string =>
   v === null ? '—' : v >= 1000 ? `${(v / 1000).toFixed(2)}s` : `${Math.round(v)}ms`;
 const intervalText = (i: SideFigures['p95Interval']): string => (i === null ? 'no data' : `${ms(i[0])}–${ms(i[1])}`);
 
-/** Each side's generator lateness to take off its own p95 interval (model ms as its latency counts it; 0 when on time). */
+/**
+ * Each side's generator lateness to take off its own p95 interval (model ms as its latency counts it; 0 when on time).
+ */
 interface Lateness {
   readonly base: number;
   readonly run: number;

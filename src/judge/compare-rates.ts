@@ -1,4 +1,7 @@
-/** The rates of a comparison (429s, 504s, other failures): Fisher's exact test per phase, Holm's correction over them all. */
+/**
+ * The rates of a comparison (429s, 504s, other failures): Fisher's exact test per phase, Holm's correction over them
+ * all.
+ */
 import type { ComparedPhase } from './compare-phase.js';
 import type { Figure, Finding, RateFigure, SideFigures } from './comparison.js';
 import { fisherGreater } from './fisher.js';
@@ -56,7 +59,10 @@ function holm(tests: readonly RateTest[], alpha: number): RateTest[] {
   return rejected;
 }
 
-/** Adds each phase's clear rate changes to its findings. The rates of every phase are one family: Holm's correction keeps the chance of any false alarm under alpha. */
+/**
+ * Adds each phase's clear rate changes to its findings. The rates of every phase are one family: Holm's correction
+ * keeps the chance of any false alarm under alpha.
+ */
 export function addRateFindings(compared: readonly ComparedPhase[], alpha: number): void {
   const tests = compared.flatMap((c, i) => rateTests(i, c.base, c.run));
   const family = tests.length / 2;

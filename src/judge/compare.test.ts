@@ -26,7 +26,10 @@ function steadyAt(latencyMs: number): Slice {
   return slice;
 }
 
-/** A run of one phase `busy` whose answers took about `latencyMs`; `lateMs`: its event loop's delay (p99 and max, wall ms at k = 1), noted late by its verdict. */
+/**
+ * A run of one phase `busy` whose answers took about `latencyMs`; `lateMs`: its event loop's delay (p99 and max, wall
+ * ms at k = 1), noted late by its verdict.
+ */
 function runAt(latencyMs: number, lateMs = 0): ComparedRun {
   const steady = steadyAt(latencyMs);
   const h = steady.latencyExcl429;

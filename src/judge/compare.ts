@@ -34,7 +34,10 @@ const identity = (s: Summary) => ({
   timeScale: s.timeScale,
 });
 
-/** What the reader should know of the two runs as wholes: unmatched phases, a partial or stopped side, different profiles, plans, time scales or environments. */
+/**
+ * What the reader should know of the two runs as wholes: unmatched phases, a partial or stopped side, different
+ * profiles, plans, time scales or environments.
+ */
 function runNotes(
   baseline: Summary,
   run: Summary,

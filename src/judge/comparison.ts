@@ -1,4 +1,7 @@
-/** A comparison as data: its shape (run against baseline, phase by phase), the file a run folder keeps it in, and the exit it gives. */
+/**
+ * A comparison as data: its shape (run against baseline, phase by phase), the file a run folder keeps it in, and the
+ * exit it gives.
+ */
 import type { Slice } from '../recorder/index.js';
 import type { Summary } from './summary.js';
 
@@ -30,7 +33,10 @@ export interface SideFigures {
   readonly p99Ms: number | null;
   /** The p95's 95 % interval; a side is null when too few requests bound it. */
   readonly p95Interval: readonly [number | null, number | null] | null;
-  /** Over the requests sent; `errors`: every other failure (timeouts, resets, refused connections, malformed answers, other statuses). */
+  /**
+   * Over the requests sent; `errors`: every other failure (timeouts, resets, refused connections, malformed answers,
+   * other statuses).
+   */
   readonly rates: { readonly http429: RateFigure; readonly http504: RateFigure; readonly errors: RateFigure };
 }
 

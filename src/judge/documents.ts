@@ -9,7 +9,10 @@ import { isUnanswered, UNANSWERED_MS } from '../core/index.js';
 import { MsHistogram, TIME_BLOCKS } from '../recorder/index.js';
 import type { TryRecord } from './events.js';
 
-/** ok: through the whole chain; failed: at a stage (failedStage); dropped: a piece dropped by the client at maxInFlight; unsent: cut short, the run stopped before all its pieces (or its obfuscation) were sent. */
+/**
+ * ok: through the whole chain; failed: at a stage (failedStage); dropped: a piece dropped by the client at maxInFlight;
+ * unsent: cut short, the run stopped before all its pieces (or its obfuscation) were sent.
+ */
 export type DocumentOutcome = 'ok' | 'failed' | 'dropped' | 'unsent';
 export type ChainStage = 'identification' | 'obfuscation';
 
@@ -44,7 +47,10 @@ export interface DocumentRecord {
     readonly tries: readonly TryRecord[];
   } | null;
   readonly endAtMs: number | null;
-  /** End to end (model ms): identification of every piece, then obfuscation; null unless it ended ok (a failed or dropped one counts as unanswered in the percentiles). */
+  /**
+   * End to end (model ms): identification of every piece, then obfuscation; null unless it ended ok (a failed or
+   * dropped one counts as unanswered in the percentiles).
+   */
   readonly latencyMs: number | null;
   readonly outcome: DocumentOutcome;
   /** The stage that failed it: a piece not identified, or the obfuscation call. */
@@ -98,7 +104,8 @@ export class DocumentSlice {
     else this.failedIdentification++;
     if (r.identification.truncated > 0) this.truncated++;
     const blocks = this.latencyBlocks.length > 0;
-    // A document that did not go through counts as unanswered, as a request without an answer does: its percentiles never leave it out.
+    // A document that did not go through counts as unanswered, as a request without an answer does: its percentiles
+    // never leave it out.
     const latencyMs = r.latencyMs ?? (r.outcome === 'failed' || r.outcome === 'dropped' ? UNANSWERED_MS : null);
     if (latencyMs !== null) {
       this.latency.recordMs(latencyMs);
@@ -173,7 +180,10 @@ export function formatDocumentLine(r: DocumentRecord): string {
   return `${JSON.stringify(r)}\n`;
 }
 
-/** A line of documents.ndjson back, checked for every field the judge reads; throws naming what is wrong (the caller adds file and line). */
+/**
+ * A line of documents.ndjson back, checked for every field the judge reads; throws naming what is wrong (the caller
+ * adds file and line).
+ */
 export function parseDocumentLine(line: string): DocumentRecord {
   let value: DocumentRecord;
   try {
@@ -236,7 +246,10 @@ export function documentTimeline(sink: DocumentSink) {
   }));
 }
 
-/** A phase as summary.json shows it: counts of all its documents, latencies of its steady state (after the warm-up), as the identification table. */
+/**
+ * A phase as summary.json shows it: counts of all its documents, latencies of its steady state (after the warm-up), as
+ * the identification table.
+ */
 export function documentSliceSummary(all: DocumentSlice, steady: DocumentSlice = all) {
   return {
     documents: all.documents,

@@ -25,7 +25,10 @@ const scenarioText = (name: string): string =>
 const planOf = (text: string, arrivals = ''): Plan => buildPlan(parseScenario(`${text}\n${arrivals}`, 'test.yaml'));
 const poisson = (seed: number): string => `arrivals: { process: poisson, seed: ${seed} }\n`;
 
-/** The service's limiter, written apart from the judge: refills `stepMs` at a time (0: continuously), steps at `offsetMs` + k·stepMs. */
+/**
+ * The service's limiter, written apart from the judge: refills `stepMs` at a time (0: continuously), steps at
+ * `offsetMs` + k·stepMs.
+ */
 class SteppedBucket {
   private tokens: number;
   private step = Number.NaN;
@@ -62,7 +65,9 @@ class SteppedBucket {
 }
 
 interface Timing {
-  /** Event-loop stalls: how many per minute of plan, and the longest (model ms). Arrivals due in one fire at its end. */
+  /**
+   * Event-loop stalls: how many per minute of plan, and the longest (model ms). Arrivals due in one fire at its end.
+   */
   readonly stallsPerMinute: number;
   readonly stallMaxMs: number;
   /** One-way transit (model ms): each way takes between half of it and all of it. */
@@ -222,7 +227,10 @@ function judge(sim: Simulation, limits: EnvelopeLimits = DOCUMENTED) {
 const total = (j: ReturnType<typeof envelopeFindings>, key: 'http429' | 'findings' | 'edge'): number =>
   j.phases.reduce((sum, p) => sum + p[key], 0);
 
-/** Timing as a busy 2-core machine gives it at k = 20: stalls up to 2 s of model time (100 ms of wall time), 20–60 ms of transit. */
+/**
+ * Timing as a busy 2-core machine gives it at k = 20: stalls up to 2 s of model time (100 ms of wall time), 20–60 ms of
+ * transit.
+ */
 function randomTiming(rng: Rng): Timing {
   return {
     stallsPerMinute: pick(rng, [0, 0.5, 2, 10]),
@@ -448,7 +456,8 @@ describe('envelopeFindings: the rule, by hand', () => {
   });
 
   it('takes the least the bucket held between the 429 send and its answer, admissions inside the window counted', () => {
-    // The bucket is full (5) at 10 s; five admitted at 10.001–10.005 s may have emptied it before the 429's answer at 10.1 s.
+    // The bucket is full (5) at 10 s; five admitted at 10.001–10.005 s may have emptied it before the 429's answer at
+    // 10.1 s.
     const log = logOf([
       [0, 1, 200],
       [10_000, 10_100, 429],

@@ -52,7 +52,10 @@ export { bucketCapacityTokens, envelopeMarginTokens };
 
 /** What the judge reads of the recorded attempts (the Recorder's AttemptLog). */
 interface EnvelopeAttempts {
-  /** The attempts not refused with a 429: send times and the latest each may have arrived, each sorted ascending (model ms); see AttemptLog. */
+  /**
+   * The attempts not refused with a 429: send times and the latest each may have arrived, each sorted ascending (model
+   * ms); see AttemptLog.
+   */
   admittedTimes(unansweredWithinMs: number): AdmittedTimes;
   /** The 429s: when each was sent and answered (model ms), and its request's phase index. */
   refusedAttempts(): RefusedAttempts;
@@ -66,11 +69,17 @@ export interface EnvelopePhase {
   readonly findings: number;
   /** 429s inside the envelope by less than the margin: reported, never a finding. */
   readonly edge: number;
-  /** The most tokens the replayed bucket surely held when a 429 came (each 429's least over its window); null without 429s. */
+  /**
+   * The most tokens the replayed bucket surely held when a 429 came (each 429's least over its window); null without
+   * 429s.
+   */
   readonly maxTokensAt429: number | null;
   /** The run's margin (tokens), repeated here so each phase's check can say it. */
   readonly marginTokens: number;
-  /** A shard's: the service's bucket was shared with the other shards, so its 429s are not judged here (the merge judges them). */
+  /**
+   * A shard's: the service's bucket was shared with the other shards, so its 429s are not judged here (the merge judges
+   * them).
+   */
   readonly shared?: boolean;
 }
 
@@ -92,7 +101,8 @@ export function envelopeFindings(
   limits: EnvelopeLimits,
 ): EnvelopeJudgement {
   const marginTokens = envelopeMarginTokens(limits);
-  // An attempt without an answer may have reached the service after the client gave up: until the service's own timeout.
+  // An attempt without an answer may have reached the service after the client gave up: until the service's own
+  // timeout.
   const least = new LeastBucket(
     attempts.admittedTimes(IDENTIFICATION_LIMITS.timeoutS * 1000),
     bucketCapacityTokens(limits),

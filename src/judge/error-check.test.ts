@@ -209,7 +209,10 @@ describe('requests that got no answer are judged as worse than any target', () =
 });
 
 describe('a spell of unanswered requests in one time block (review)', () => {
-  /** 200 rpm for 5 min after a 30 s warm-up: every answer took `latencyMs`, and `drops` arrivals just after the warm-up were dropped. */
+  /**
+   * 200 rpm for 5 min after a 30 s warm-up: every answer took `latencyMs`, and `drops` arrivals just after the warm-up
+   * were dropped.
+   */
   function phaseWith(latencyMs: number, drops: number): Slice {
     const slice = new Slice({ fromMs: 30_000, toMs: 300_000 });
     for (let i = 0; i < 900; i++) {
@@ -268,7 +271,10 @@ describe('a spell of unanswered requests in one time block (review)', () => {
 describe('drops while the generator was late (its stall, not the service, may have filled the slots)', () => {
   // 200 rpm, 4 s target, maxInFlight 128: a service meeting its target holds about 13 in flight, far under the cap.
   const inFlight = { maxInFlight: 128, neededAtTarget: 13.3, targetMs: 4000 };
-  /** 1,000 arrivals, `drops` of them dropped at the cap (spread over the phase), the rest answered in 1 s, each sent `lagMs` late. */
+  /**
+   * 1,000 arrivals, `drops` of them dropped at the cap (spread over the phase), the rest answered in 1 s, each sent
+   * `lagMs` late.
+   */
   function withDrops(drops: number, lagMs: number): Slice {
     const slice = new Slice({ fromMs: 0, toMs: 300_000 });
     for (let i = 0; i < 1000; i++) {
@@ -313,7 +319,8 @@ describe('drops while the generator was late (its stall, not the service, may ha
     }).checks.filter((c) => c.id === 'error_rate' || c.id === 'latency_p95_target');
 
   it('a fail resting on drops made while the event loop stood still (0.8 s of wall time at k = 60) is inconclusive, naming the lateness, not a fail of the service', () => {
-    // As a busy machine left it: event-loop delay p99 514 ms and max 805 ms of wall time, at k = 60 (model ms = wall × 60).
+    // As a busy machine left it: event-loop delay p99 514 ms and max 805 ms of wall time, at k = 60 (model ms = wall ×
+    // 60).
     const stalled = checks(withDrops(379, 0), {
       eventLoopDelayP99Ms: 514 * 60,
       eventLoopDelayMaxMs: 805 * 60,

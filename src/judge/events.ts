@@ -17,7 +17,10 @@ export interface EventRecord {
   /** The phase's name. */
   readonly phase: string;
   readonly intendedAtMs: number;
-  /** When its first attempt was sent (headers written), or handed to the client if none was; null when dropped or never fired. */
+  /**
+   * When its first attempt was sent (headers written), or handed to the client if none was; null when dropped or never
+   * fired.
+   */
   readonly firedAtMs: number | null;
   /** The last attempt's send; null when no attempt was sent. */
   readonly lastSentAtMs: number | null;
@@ -32,9 +35,15 @@ export interface EventRecord {
   readonly status: number | null;
   readonly attempts: number;
   readonly retryAfterS: readonly number[];
-  /** Each attempt: its send, its end and its status (null without an answer); what the rate-limit envelope's judge replays. */
+  /**
+   * Each attempt: its send, its end and its status (null without an answer); what the rate-limit envelope's judge
+   * replays.
+   */
   readonly tries: readonly TryRecord[];
-  /** Mode deid: a piece held back until its document's earlier pieces answered, and when it was free to go (latency and send lag run from it); absent otherwise. */
+  /**
+   * Mode deid: a piece held back until its document's earlier pieces answered, and when it was free to go (latency and
+   * send lag run from it); absent otherwise.
+   */
   readonly readyAtMs?: number;
 }
 
@@ -43,7 +52,10 @@ export interface TryRecord extends RecordedTry {
   readonly status: number | null;
 }
 
-/** What a request's fate is made of: the Recorder's event with its position in the plan (the engine's RequestEvent has it). */
+/**
+ * What a request's fate is made of: the Recorder's event with its position in the plan (the engine's RequestEvent has
+ * it).
+ */
 type EventSource = Omit<RecordableEvent, 'phase'> & { readonly seq: number };
 
 const micro = (ms: number): number => Math.round(ms * 1000) / 1000;
@@ -56,7 +68,8 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
   const readyAtMs = e.readyAtMs === undefined ? undefined : micro(e.readyAtMs);
   const endAtMs = microOrNull(r?.endAtMs);
   const lastSentAtMs = microOrNull(r?.lastSentAtMs);
-  // Built field by field, not with spreads of optional parts: this runs once per request, where every copy a spread makes counts.
+  // Built field by field, not with spreads of optional parts: this runs once per request, where every copy a spread
+  // makes counts.
   const tries: TryRecord[] = [];
   for (const t of r?.tries ?? []) {
     const tr: {

@@ -16,7 +16,9 @@ interface GeneratorLateness {
   readonly eventLoopBlocked: boolean;
 }
 
-/** How late the generator was for `targetMs` (its phase's send lag, the run's event loop), or undefined within budget. */
+/**
+ * How late the generator was for `targetMs` (its phase's send lag, the run's event loop), or undefined within budget.
+ */
 export function generatorOverBudget(
   sendLagP99Ms: number,
   g: GeneratorHealth,

@@ -79,7 +79,10 @@ export class EventSink {
   }
 }
 
-/** The loosest latency target a phase is held to: its bands' documented ones, its percentile thresholds, else the client timeout. */
+/**
+ * The loosest latency target a phase is held to: its bands' documented ones, its percentile thresholds, else the client
+ * timeout.
+ */
 function latencyTargetMs(plan: Plan, phase: number): number {
   const p = plan.phases[phase]!;
   const s = plan.scenario;

@@ -43,8 +43,8 @@ export function judgePercentile(
 ): PercentileResult {
   const q = percentile / 100;
   // Sectioning on latencies capped above the target: the same decision against it (see quantileInterval), without the
-  // stand-in value of unanswered requests. Capped at the slowest answer, or twice the target if that is higher, a sample
-  // with no unanswered request is not capped at all.
+  // stand-in value of unanswered requests. Capped at the slowest answer, or twice the target if that is higher, a
+  // sample with no unanswered request is not capped at all.
   const capMs = op === '==' ? Number.POSITIVE_INFINITY : Math.max(2 * targetMs, slowestAnsweredMs(sample.all));
   const found = quantileInterval(sample, q, capMs);
   if (found === undefined)
@@ -109,7 +109,10 @@ export function slowestAnsweredMs(h: MsHistogram): number {
   return answered === 0 ? 0 : h.rankMs(answered);
 }
 
-/** The result a late generator could have caused for `op`: a fail of an upper bound, a pass of a lower one, either for ==. */
+/**
+ * The result a late generator could have caused for `op`: a fail of an upper bound, a pass of a lower one, either for
+ * ==.
+ */
 function suspect(status: CheckStatus, op: Threshold['op']): boolean {
   if (status === 'inconclusive') return false;
   if (op === '==') return true;

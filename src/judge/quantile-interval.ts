@@ -65,7 +65,9 @@ export function minimumSamples(q: number, side: 'lower' | 'upper', tail = ONE_SI
   return n;
 }
 
-/** The nearest rank of the q-quantile of n values: ⌈q·n⌉, at least 1 (q·n within 1e-9 of a whole number counts as it). */
+/**
+ * The nearest rank of the q-quantile of n values: ⌈q·n⌉, at least 1 (q·n within 1e-9 of a whole number counts as it).
+ */
 export function nearestRank(q: number, n: number): number {
   const x = q * n;
   const whole = Math.round(x);
@@ -105,7 +107,9 @@ interface QuantileInterval {
   readonly blocksUsed: number;
 }
 
-/** Half-width of the sectioning interval (ms) around `estimateMs`, or undefined with fewer than 2 blocks holding data. */
+/**
+ * Half-width of the sectioning interval (ms) around `estimateMs`, or undefined with fewer than 2 blocks holding data.
+ */
 function sectioningHalfWidth(
   blocks: readonly MsHistogram[],
   q: number,

@@ -10,7 +10,10 @@ import type { PayloadRecord } from '../texts/index.js';
 
 export const RUN_RECORD_SCHEMA_VERSION = 1;
 
-/** What ended the firing before the plan did: a stop signal (exit 130), a failure (exit 4), or nothing known (a partial run). */
+/**
+ * What ended the firing before the plan did: a stop signal (exit 130), a failure (exit 4), or nothing known (a partial
+ * run).
+ */
 export interface StopReason {
   readonly by: 'signal' | 'failure' | 'threshold' | 'unknown';
   /** The error code, e.g. INTERRUPTED, AUTH_FAILED, TARGET_UNREACHABLE, THRESHOLD_ABORT, PARTIAL. */
@@ -94,7 +97,10 @@ export interface RunRecord {
   readonly guard: GuardRecord;
   /** Absent in runs written before it was recorded. */
   readonly host?: HostRecord;
-  /** mode deid: the pieces each document was sent in (base64 of 32-bit counts, in document order): the plan is rebuilt from them. */
+  /**
+   * mode deid: the pieces each document was sent in (base64 of 32-bit counts, in document order): the plan is rebuilt
+   * from them.
+   */
   readonly documentPieces?: string;
   /** `--shard i/n`: this run sent shard i of n of the plan (planIdentity is the whole plan's); absent otherwise. */
   readonly shard?: { readonly index: number; readonly count: number };

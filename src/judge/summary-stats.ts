@@ -1,4 +1,7 @@
-/** A histogram's statistics as summary.json shows them: in ms, 3 decimals, null without data, "unanswered" where they fall on a request dropped or left unanswered. */
+/**
+ * A histogram's statistics as summary.json shows them: in ms, 3 decimals, null without data, "unanswered" where they
+ * fall on a request dropped or left unanswered.
+ */
 import { isUnanswered } from '../core/index.js';
 import type { HistogramSummary } from '../recorder/index.js';
 

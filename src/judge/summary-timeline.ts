@@ -12,7 +12,10 @@ function plannedByWindow(plan: Plan, windowMs: number): number[] {
   return planned;
 }
 
-/** 429 answers per window by when they were sent, by the limit that refused them, as their bodies named it (the spec's two causes); `other` when a body named neither. */
+/**
+ * 429 answers per window by when they were sent, by the limit that refused them, as their bodies named it (the spec's
+ * two causes); `other` when a body named neither.
+ */
 function answers429ByWindow(recorder: Recorder, rows: number) {
   const answers429 = Array.from({ length: rows }, () => ({ rateLimit: 0, inFlight: 0, other: 0 }));
   const refused = recorder.attempts.refusedAttempts();

@@ -1,7 +1,7 @@
 /**
  * summary.json: everything a run measured and decided, in model time, schema-versioned. Every
- * field is documented in docs/guides/evidence-for-support.md ("Reports"). Histograms are included encoded (HDR, compressed
- * base64) so runs and shards can be merged and re-reported. It is a pure function of the plan, the
+ * field is documented in docs/guides/evidence-for-support.md ("Reports"). Histograms are included encoded (HDR,
+ * compressed base64) so runs and shards can be merged and re-reported. It is a pure function of the plan, the
  * run record and the events (through the Recorder): `loadproof report` rebuilds it from a run folder.
  */
 import { isUnanswered, TimeScale } from '../core/index.js';
@@ -19,7 +19,10 @@ const SUMMARY_SCHEMA_VERSION = 4;
 
 const shown = <T extends number | null>(v: T): T | 'unanswered' => (v !== null && isUnanswered(v) ? 'unanswered' : v);
 
-/** The offered rate times the share of the plan sent (rpm, 2 decimals): the offered rate when every planned request went out. */
+/**
+ * The offered rate times the share of the plan sent (rpm, 2 decimals): the offered rate when every planned request went
+ * out.
+ */
 const achievedRpm = (offeredRpm: number, sent: number, planned: number): number =>
   planned === 0 ? 0 : Math.round(((offeredRpm * sent) / planned) * 100) / 100;
 
@@ -80,12 +83,18 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     environment: meta.run.environment,
     target: { ...meta.run.target, embeddedMock: meta.run.target.kind === 'embedded-mock' },
     timeScale: scale.k,
-    /** `--shard i/n`: this run sent shard i of n of the plan, and its verdict is of that share only (the test's is `loadproof merge`'s); null otherwise. */
+    /**
+     * `--shard i/n`: this run sent shard i of n of the plan, and its verdict is of that share only (the test's is
+     * `loadproof merge`'s); null otherwise.
+     */
     shard: meta.run.shard ?? null,
     /** `loadproof merge`: the shards this folder was merged from; null otherwise. */
     mergedFrom: meta.run.mergedFrom ?? null,
     startAt: meta.run.startAt ?? null,
-    /** `--start-at`: how late the schedule started after it (wall ms; for a merge, the latest shard's); null without one. */
+    /**
+     * `--start-at`: how late the schedule started after it (wall ms; for a merge, the latest shard's); null without
+     * one.
+     */
     startLateMs: meta.end.startLateMs ?? null,
     startedAt: meta.run.startedAt,
     endedAt: meta.end.endedAt,
@@ -128,7 +137,10 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
   };
 }
 
-/** The verdict as summary.json shows it: a percentile that falls on an unanswered request reads "unanswered", not its stand-in value. */
+/**
+ * The verdict as summary.json shows it: a percentile that falls on an unanswered request reads "unanswered", not its
+ * stand-in value.
+ */
 function verdictSummary(verdict: Verdict) {
   return {
     status: verdict.status,
@@ -174,7 +186,8 @@ function phaseSummaries(plan: Plan, recorder: Recorder, verdict: Verdict, envelo
       fromRpm: p.fromRpm,
       toRpm: p.toRpm,
       offeredRpm: p.offeredRpm,
-      // Against the plan, not the phase length: a Poisson phase that planned 423 of a nominal 450 and sent them all achieved its rate.
+      // Against the plan, not the phase length: a Poisson phase that planned 423 of a nominal 450 and sent them all
+      // achieved its rate.
       achievedRpm: achievedRpm(p.offeredRpm, slice.sent, p.arrivalsMs.length),
       sentOfPlanned: sentOfPlanned(slice.sent, p.arrivalsMs.length),
       planned: p.arrivalsMs.length,
@@ -217,7 +230,10 @@ function overallSummary(plan: Plan, recorder: Recorder, verdict: Verdict) {
   };
 }
 
-/** How late the generator was: its send lag in model and wall time, its event loop's delay, and the budget judged against. */
+/**
+ * How late the generator was: its send lag in model and wall time, its event loop's delay, and the budget judged
+ * against.
+ */
 function generatorSummary(recorder: Recorder, scale: TimeScale, end: RunEnd) {
   const lag = recorder.overall.sendLag.summary();
   return {

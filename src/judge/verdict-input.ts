@@ -12,7 +12,9 @@ export interface BandInput {
   /** Offered rate at the band's start and end in the phase (rpm). */
   readonly fromRpm: number;
   readonly toRpm: number;
-  /** Requests the plan put in the band after the warm-up: a band that planned none (inside the warm-up) is not judged. */
+  /**
+   * Requests the plan put in the band after the warm-up: a band that planned none (inside the warm-up) is not judged.
+   */
   readonly steadyPlanned: number;
   readonly steady: Slice;
 }

@@ -177,7 +177,10 @@ function timedSlice(latencies: readonly number[], spacingMs = 600): Slice {
   return slice;
 }
 
-/** n latencies (ms) of a FIFO queue (Lindley's recursion): one arrival per 600 ms, log-normal service at 60 % load, after 200 to settle. */
+/**
+ * n latencies (ms) of a FIFO queue (Lindley's recursion): one arrival per 600 ms, log-normal service at 60 % load,
+ * after 200 to settle.
+ */
 function queueLatencies(n: number, seed: number): number[] {
   const rng = createRng(seed);
   const meanMs = 0.6 * 600;
@@ -322,7 +325,8 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
   });
 
   it('keeps a fail from a late generator when service time alone fails too', () => {
-    // Sent 50 ms late, one of them 3 s late: taking the worst lateness off everything proves nothing, service time does.
+    // Sent 50 ms late, one of them 3 s late: taking the worst lateness off everything proves nothing, service time
+    // does.
     const slice = lateSlice(999, 1000, 4000, 50);
     slice.add({
       phase: 0,

@@ -80,7 +80,8 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
   }
   for (const t of phase.thresholds) {
     const check = thresholdCheck(phase, t, generator);
-    // A stage's check is about obfuscation calls or documents: the client's cap on identification requests is not its business.
+    // A stage's check is about obfuscation calls or documents: the client's cap on identification requests is not its
+    // business.
     if (t.stage !== undefined) {
       checks.push(check);
       continue;

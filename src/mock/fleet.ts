@@ -89,7 +89,8 @@ export class Fleet {
   /** Queues work, arrived at `nowMs` (model ms; now by default); `onDone` is called when its service completes. */
   submit(work: Work, onDone: (ticket: FleetTicket) => void, nowMs = this.clock.nowMs()): FleetTicket {
     // The autoscaler samples every evaluateEveryMs from the first request, not from the server's start: its
-    // grid then sits where the load starts whatever the time scale (the start-up before it is k times longer in model time at k).
+    // grid then sits where the load starts whatever the time scale (the start-up before it is k times longer in model
+    // time at k).
     if (!this.evaluating && this.config.autoscale !== undefined) {
       this.evaluating = true;
       this.accruedToMs = nowMs;
@@ -219,7 +220,10 @@ export class Fleet {
     this.accruedToMs = atMs;
   }
 
-  /** One autoscaler step: sustained high utilisation (averaged since the last step) adds a replica, sustained low drains one. */
+  /**
+   * One autoscaler step: sustained high utilisation (averaged since the last step) adds a replica, sustained low drains
+   * one.
+   */
   private evaluate(autoscale: AutoscaleConfig): void {
     const nowMs = this.clock.nowMs();
     this.accrue(nowMs);

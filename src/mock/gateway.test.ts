@@ -122,7 +122,10 @@ describe('Gateway arrivals at a given time (a time-scaled mock running behind th
 });
 
 describe('Gateway timeouts', () => {
-  /** A ManualClock that tells how many timers it holds: set and not yet due, cancelled or not (a cancelled one is held, with what its callback holds, until its time). */
+  /**
+   * A ManualClock that tells how many timers it holds: set and not yet due, cancelled or not (a cancelled one is held,
+   * with what its callback holds, until its time).
+   */
   function countingClock() {
     const clock = new ManualClock();
     const dueTimes: number[] = [];
@@ -148,7 +151,8 @@ describe('Gateway timeouts', () => {
     }
     expect(outcomes).toHaveLength(1000);
     expect(outcomes.every((o) => o.kind === 'ok')).toBe(true);
-    // Each timer held keeps its request's callback (and so its response) alive until its time: 15 s of requests at full rate.
+    // Each timer held keeps its request's callback (and so its response) alive until its time: 15 s of requests at full
+    // rate.
     expect(counting.held()).toBeLessThanOrEqual(1);
   });
 

@@ -17,7 +17,8 @@ import type { Work } from './latency-model.js';
 import { type RateLimit, retryAfterSeconds, TokenBucket } from './limiter.js';
 import { releaseTimeMs, type StallWindows } from './stall-windows.js';
 
-// The stall windows' truths stay importable from here: the coordinated-omission test and bench read them from gateway.js.
+// The stall windows' truths stay importable from here: the coordinated-omission test and bench read them from
+// gateway.js.
 export { releaseTimeMs, stallTruthMs } from './stall-windows.js';
 
 export interface GatewayLimits {
@@ -236,7 +237,8 @@ export class Gateway {
     const nowMs = this.clock.nowMs();
     // A service that ends at the deadline is too late (the deadline timer may fire after this one at the same time).
     if (nowMs >= this.deadlineOf(job)) return this.timeOut(job);
-    // From the intended end of service, not from when its timer fired: a late timer must not move the answer into a stall.
+    // From the intended end of service, not from when its timer fired: a late timer must not move the answer into a
+    // stall.
     const readyMs = ticket.doneAtMs ?? nowMs;
     const releaseMs = releaseTimeMs(readyMs, this.stall);
     const serviceMs = readyMs - (ticket.startedAtMs ?? nowMs);

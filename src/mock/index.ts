@@ -1,7 +1,8 @@
 /**
  * The mock's entry: light on purpose. A run against a server of its own loads this (defaults, paths, the thread
  * that hosts an embedded mock) but never the mock's server code, which loads on the first startMockServer.
- * The latency simulation (simulate.ts) and the stall windows' truths (stall-windows.ts) are for calibration, benches and tests.
+ * The latency simulation (simulate.ts) and the stall windows' truths (stall-windows.ts) are for calibration, benches
+ * and tests.
  */
 import type { MockServer, MockServerOptions } from './server.js';
 

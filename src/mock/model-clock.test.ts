@@ -89,7 +89,8 @@ describe('ModelClock', () => {
   it("takes a request later than the lag when it comes, as one that says nothing: no entry (its delay is in the client's own measurement)", async () => {
     const clock = await runningClock(100, 1); // 1 wall ms behind: 100 model ms
     const before = clock.nowMs();
-    const arrival = clock.arrival(monotonicMs() - 50); // 50 wall ms ago (after the clock's start): 5,000 model ms, past the lag
+    // 50 wall ms ago (after the clock's start): 5,000 model ms, past the lag.
+    const arrival = clock.arrival(monotonicMs() - 50);
     const after = clock.nowMs();
     expect(arrival.late).toBe(true);
     expect(arrival.atMs).toBe(arrival.dueAtMs);

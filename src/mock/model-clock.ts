@@ -21,7 +21,9 @@
  */
 import { type CancelTimer, type Clock, ManualClock, monotonicMs, ScaledClock, TimeScale } from '../core/index.js';
 
-/** How far (wall ms) a time-scaled mock runs its model behind the real clock: more than a usual send lag plus loopback. */
+/**
+ * How far (wall ms) a time-scaled mock runs its model behind the real clock: more than a usual send lag plus loopback.
+ */
 export const MODEL_LAG_WALL_MS = 20;
 
 export class ModelClock implements Clock {
@@ -48,7 +50,9 @@ export class ModelClock implements Clock {
     this.lagModelMs = this.scale.toModelMs(lagWallMs);
   }
 
-  /** Model time: inside a timer, the time it was due; outside, how far the model has run (the real time less the lag). */
+  /**
+   * Model time: inside a timer, the time it was due; outside, how far the model has run (the real time less the lag).
+   */
   nowMs(): number {
     return this.running ? this.pending.nowMs() : this.frontierMs();
   }

@@ -16,7 +16,10 @@ import { allowedMethods, allowsMethod, findRoute } from './routes/table.js';
 /** The methods the mock takes on some route, for a CONNECT's Allow. */
 const CONNECT_ALLOW = 'GET, HEAD, POST';
 
-/** Wall ms after which a due time is not taken: not a delay of this machine's client (another host's clock, a stale header). */
+/**
+ * Wall ms after which a due time is not taken: not a delay of this machine's client (another host's clock, a stale
+ * header).
+ */
 const MAX_DUE_AGE_WALL_MS = 60_000;
 
 /** The server's request listener; `modelClock` when the model runs on the real clock (not a test's ManualClock). */
@@ -100,7 +103,10 @@ function failed(res: MockResponse, error: unknown): void {
   process.emitWarning(`loadproof mock: handler failed: ${error instanceof Error ? error.message : String(error)}`);
 }
 
-/** When a request enters the model: at its due time when the client says it (DUE_HEADER) and the model runs behind, else now. */
+/**
+ * When a request enters the model: at its due time when the client says it (DUE_HEADER) and the model runs behind, else
+ * now.
+ */
 // Only a client on this machine shares its monotonic clock; a due time over a minute old is not one of its own.
 function arrive(ctx: MockContext, modelClock: ModelClock | undefined, req: IncomingMessage, res: MockResponse): void {
   const due = req.headers[DUE_HEADER];

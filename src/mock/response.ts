@@ -24,13 +24,19 @@ export class MockResponse extends ServerResponse {
   pipeline = false;
   /** The most body bytes the route reads: an answer with more unread must close the connection. */
   maxBodyBytes = 0;
-  /** When the request entered the model (model ms): when its headers arrived, or its due time plus the delay (ModelClock.arrival). */
+  /**
+   * When the request entered the model (model ms): when its headers arrived, or its due time plus the delay
+   * (ModelClock.arrival).
+   */
   arrivedAtMs = 0;
   /** When the client said it was due, in model ms (DUE_HEADER); `arrivedAtMs` when it did not say. */
   dueAtMs = 0;
   /** Its entry delay as it counts in its latency (model ms, ModelClock.arrival); 0 without DUE_HEADER. */
   entryMs = 0;
-  /** How long after its model time its answer leaves (model ms, Server-Timing `lag`): the model's lag when it entered at its due time, else 0. */
+  /**
+   * How long after its model time its answer leaves (model ms, Server-Timing `lag`): the model's lag when it entered at
+   * its due time, else 0.
+   */
   lagMs = 0;
   /** When the answer was written (model ms), not when 'close' fires later: the time a client can act on it. */
   answeredAtMs: number | undefined;

@@ -28,7 +28,10 @@ export type FromWorker =
 export type ToWorker = { readonly kind: 'close' };
 
 /** A mock server running in a worker thread. */
-/** The same as a {@link MockServer} but for its stats, which are read over HTTP (`/__mock/stats`); `close()` also ends the thread. */
+/**
+ * The same as a {@link MockServer} but for its stats, which are read over HTTP (`/__mock/stats`); `close()` also ends
+ * the thread.
+ */
 export type MockThread = Omit<MockServer, 'stats'>;
 
 /** How long a closing worker may take before it is terminated (wall ms). */

@@ -35,7 +35,10 @@ export function timeOfArrival(shape: RateShape, count: number): number {
   return (2 * count) / (b + Math.sqrt(discriminant));
 }
 
-/** How the process enters its first phase: the expected count until its first arrival (0 for constant: one at the start). */
+/**
+ * How the process enters its first phase: the expected count until its first arrival (0 for constant: one at the
+ * start).
+ */
 function firstDue(process: ArrivalProcess, rng: Rng): number {
   return process === 'constant' ? 0 : nextExponential(rng, 1);
 }

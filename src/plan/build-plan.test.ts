@@ -36,7 +36,8 @@ describe('buildPlan', () => {
     ).toEqual([
       ['warmup', 0, 200, 100, [['sustained', 2500, 200]]],
       ['burst', 120_000, 1000, 200, [['burst', 4000, 1000]]],
-      // 200→400 rpm: the first half of the minute at ≤ 300 rpm (spike, 5 s; the arrival at 300 rpm too), the second above (no target).
+      // 200→400 rpm: the first half of the minute at ≤ 300 rpm (spike, 5 s; the arrival at 300 rpm too), the second
+      // above (no target).
       [
         'spike',
         420_000,

@@ -24,16 +24,25 @@ export interface PlannedPhase {
    */
   readonly bands: readonly BandSlice[];
   readonly warmupMs: number;
-  /** Arrival offsets from the run start (model ms), ascending: one per request (in deid mode, a document's pieces share its time). */
+  /**
+   * Arrival offsets from the run start (model ms), ascending: one per request (in deid mode, a document's pieces share
+   * its time).
+   */
   readonly arrivalsMs: Float64Array;
-  /** mode deid: the documents that arrive in the phase, and their rate (documents per minute; fromRpm and toRpm are then requests). */
+  /**
+   * mode deid: the documents that arrive in the phase, and their rate (documents per minute; fromRpm and toRpm are then
+   * requests).
+   */
   readonly documents?: { readonly count: number; readonly fromRpm: number; readonly toRpm: number };
 }
 
 /** mode deid: which requests belong to which document. */
 export interface PlannedDocuments {
   readonly count: number;
-  /** The first request (seq) of each document, and the plan's request count at the end: document d is seqs [firstSeq[d], firstSeq[d + 1]). */
+  /**
+   * The first request (seq) of each document, and the plan's request count at the end: document d is seqs [firstSeq[d],
+   * firstSeq[d + 1]).
+   */
   readonly firstSeq: Uint32Array;
 }
 
@@ -47,7 +56,9 @@ export interface Plan {
   readonly timeScale: number;
   /** mode deid: the documents, each sent as its pieces' requests. */
   readonly documents?: PlannedDocuments;
-  /** `run --shard i/n`: this plan holds only the arrivals whose seq ≡ i (mod n) of the whole plan (src/plan/shard.ts). */
+  /**
+   * `run --shard i/n`: this plan holds only the arrivals whose seq ≡ i (mod n) of the whole plan (src/plan/shard.ts).
+   */
   readonly shard?: Shard;
 }
 

@@ -1,7 +1,8 @@
 /**
  * A plan that holds no request cannot be judged: a run of it would measure nothing. A mistyped rate
- * (`rpm: 0.0000000001`; exponents such as 1e-300 are refused by the scenario's number grammar first) or a Poisson draw of none over a short phase gives one; it is refused before anything
- * is sent (exit 2), naming each phase that planned none (here: every one).
+ * (`rpm: 0.0000000001`; exponents such as 1e-300 are refused by the scenario's number grammar first) or a Poisson draw
+ * of none over a short phase gives one; it is refused before anything is sent (exit 2), naming each phase that planned
+ * none (here: every one).
  */
 import { escapeInvisible } from '../core/index.js';
 import { formatDecimal, formatDuration } from '../scenario/index.js';

@@ -88,7 +88,10 @@ export function shardPlan(plan: Plan, shard: Shard): Plan {
   return { ...plan, phases, arrivals: phases.reduce((sum, p) => sum + p.arrivalsMs.length, 0), shard };
 }
 
-/** The requests a plan may hold in flight: the scenario's maxInFlight, or a shard's share of it (at least 1), so that the shards together hold no more. */
+/**
+ * The requests a plan may hold in flight: the scenario's maxInFlight, or a shard's share of it (at least 1), so that
+ * the shards together hold no more.
+ */
 export function maxInFlightOf(plan: Plan): number {
   const most = plan.scenario.maxInFlight;
   return plan.shard === undefined ? most : Math.max(1, Math.floor(most / plan.shard.count));

@@ -1,4 +1,7 @@
-/** The probe's report: a table per step, how it ended, the last step without 429s or errors, and what its numbers are not. */
+/**
+ * The probe's report: a table per step, how it ended, the last step without 429s or errors, and what its numbers are
+ * not.
+ */
 import { MAX_ANSWER_BYTES } from '../client/index.js';
 import { TimeScale } from '../core/index.js';
 import { type ProbeResult, type ProbeStep, requestsPerWallSecond } from './probe.js';

@@ -135,7 +135,8 @@ function stepSettings(
     // How often autocannon looks at its stop flag: the step ends within 100 ms of its length.
     sampleInt: 100,
     setupClient: (client) => tally.watch(client),
-    // autocannon takes whole seconds from 1; an answer later than the model deadline is counted as a timeout (StepTally).
+    // autocannon takes whole seconds from 1; an answer later than the model deadline is counted as a timeout
+    // (StepTally).
     timeout: Math.max(1, Math.ceil(scale.toWallMs(options.timeoutMs) / 1000)),
     requests: [
       {

@@ -41,7 +41,9 @@ export interface ProbeStep {
   readonly tooLarge: number;
   /** Requests not answered within the client deadline (model time). */
   readonly timeouts: number;
-  /** Requests still unanswered when the step ended: their latency is unknown, so the percentiles leave the slowest out. */
+  /**
+   * Requests still unanswered when the step ended: their latency is unknown, so the percentiles leave the slowest out.
+   */
   readonly cut: number;
 }
 
@@ -54,7 +56,9 @@ export class StepTally {
   private tooLarge = 0;
   /** Counted here: autocannon's own `requests.sent` starts each paced connection at its rate. */
   private sent = 0;
-  /** Requests whose connection was closed or reset under them: autocannon reconnects and sends the next without a word. */
+  /**
+   * Requests whose connection was closed or reset under them: autocannon reconnects and sends the next without a word.
+   */
   private vanished = 0;
   /** Each connection's request awaiting its answer (one at a time): those still waiting when the step ends are cut. */
   private readonly pending: (() => number)[] = [];

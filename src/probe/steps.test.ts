@@ -41,7 +41,8 @@ describe('probe steps', () => {
       's.yaml',
     );
     const probe = probeScenario(scenario, { connections: [1, 8], stepMs: 20_000, maxRpm: 900 });
-    // 900 rpm and a sixtieth (autocannon's whole seconds), for the step, its stop (1 s, with the token call) and its pause (the default 16 s timeout).
+    // 900 rpm and a sixtieth (autocannon's whole seconds), for the step, its stop (1 s, with the token call) and its
+    // pause (the default 16 s timeout).
     expect(probe.phases).toEqual([
       { name: '1 connection', durationMs: 37_000, fromRpm: 915, toRpm: 915, warmupMs: 0 },
       { name: '8 connections', durationMs: 37_000, fromRpm: 915, toRpm: 915, warmupMs: 0 },

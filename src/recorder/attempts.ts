@@ -44,7 +44,10 @@ export interface RefusedAttempts {
   readonly codes: readonly string[];
 }
 
-/** When the attempts a server admitted were sent, and the latest each may have reached it: two sorted lists, not pairs (the judge needs only counts). */
+/**
+ * When the attempts a server admitted were sent, and the latest each may have reached it: two sorted lists, not pairs
+ * (the judge needs only counts).
+ */
 export interface AdmittedTimes {
   readonly sentAtMs: Float64Array;
   readonly endAtMs: Float64Array;

@@ -3,7 +3,10 @@
 // A request's fate is one vocabulary, src/core/request-fate.ts; the recorder counts it.
 import type { CountedOutcome } from '../core/index.js';
 
-/** Outcomes without a usable HTTP answer (transport errors, a body not JSON, a body over the cap): the "errors" breakdown of reports. */
+/**
+ * Outcomes without a usable HTTP answer (transport errors, a body not JSON, a body over the cap): the "errors"
+ * breakdown of reports.
+ */
 export const ERROR_OUTCOMES = [
   'timeout',
   'reset',
@@ -25,7 +28,10 @@ export const FAILED_OUTCOMES = [
   'dropped',
 ] as const satisfies readonly CountedOutcome[];
 
-/** One attempt of a request (model ms): its send, its end, its status, and what the accounting of latency and the envelope read. */
+/**
+ * One attempt of a request (model ms): its send, its end, its status, and what the accounting of latency and the
+ * envelope read.
+ */
 export interface RecordedTry {
   readonly sentAtMs: number;
   readonly endAtMs: number;
@@ -33,9 +39,15 @@ export interface RecordedTry {
   readonly status?: number | null;
   /** Its time in the mock's modelled service (Server-Timing svc, model ms); only at time scale k > 1. */
   readonly serviceMs?: number;
-  /** How long a time-scaled mock held the answer after its model time (Server-Timing lag, model ms); counted out of the latency. */
+  /**
+   * How long a time-scaled mock held the answer after its model time (Server-Timing lag, model ms); counted out of the
+   * latency.
+   */
   readonly lagMs?: number;
-  /** The wait the client chose before sending it (a retry's back-off or Retry-After, model ms); only on a retry that waited. */
+  /**
+   * The wait the client chose before sending it (a retry's back-off or Retry-After, model ms); only on a retry that
+   * waited.
+   */
   readonly waitMs?: number;
   /** A 429's error code from its body (spec LIMIT_429_CODES: which limit refused it), when it named one. */
   readonly errorCode?: string;
@@ -45,7 +57,10 @@ export interface RecordedTry {
 export interface RecordableEvent {
   readonly phase: number;
   readonly intendedAtMs: number;
-  /** A deid piece held back by its document: when it was free to go; its latency and send lag run from here, not intendedAtMs. */
+  /**
+   * A deid piece held back by its document: when it was free to go; its latency and send lag run from here, not
+   * intendedAtMs.
+   */
   readonly readyAtMs?: number;
   readonly outcome: CountedOutcome;
   readonly firedAtMs?: number;
@@ -55,9 +70,14 @@ export interface RecordableEvent {
     readonly lastSentAtMs: number;
     readonly endAtMs: number;
     readonly retryAfterS: readonly number[];
-    /** Each attempt's send and answer times (model ms) and status (none: absent or null); absent in events written before they were recorded. */
+    /**
+     * Each attempt's send and answer times (model ms) and status (none: absent or null); absent in events written
+     * before they were recorded.
+     */
     readonly tries?: readonly RecordedTry[];
-    /** Latency as judged (model ms), when it is not endAtMs − intendedAtMs (time scale k > 1: overheads counted once). */
+    /**
+     * Latency as judged (model ms), when it is not endAtMs − intendedAtMs (time scale k > 1: overheads counted once).
+     */
     readonly latencyMs?: number;
     /** Service time as judged (model ms), when it is not endAtMs − lastSentAtMs. */
     readonly serviceMs?: number;

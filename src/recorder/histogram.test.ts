@@ -62,7 +62,8 @@ describe('MsHistogram', () => {
   });
 
   it('finds the value at every rank exactly: the r-th smallest, for every n up to 400 and 30 n up to 20,000', () => {
-    // 100·r/n in floating point put 8,997 (n, r) pairs up to n = 20,000 one rank high (n = 193, 379, 386, 387, 999, 1453, … 19,999).
+    // 100·r/n in floating point put 8,997 (n, r) pairs up to n = 20,000 one rank high (n = 193, 379, 386, 387, 999,
+    // 1453, … 19,999).
     const rng = createRng(11);
     const ns = [
       ...Array.from({ length: 400 }, (_, i) => i + 1),

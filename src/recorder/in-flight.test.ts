@@ -21,7 +21,8 @@ function brute(attempts: [number, number][], windowMs: number, windows: number):
 
 describe('requests in flight per window', () => {
   it('counts the most at any moment and the time-weighted mean, carrying attempts across windows', () => {
-    // [0, 15) spans windows 0 and 1; [2, 4) and [3, 5) overlap it: 3 at once in window 0; [25, 40) alone, in windows 2 and 3.
+    // [0, 15) spans windows 0 and 1; [2, 4) and [3, 5) overlap it: 3 at once in window 0; [25, 40) alone, in windows 2
+    // and 3.
     const attempts: [number, number][] = [
       [0, 15],
       [2, 4],

@@ -123,7 +123,8 @@ describe('Recorder', () => {
 
   it("takes a slice's span as given (a band of a ramp is a span of its own) and refuses an empty or reversed one", () => {
     const slice = new Slice({ fromMs: 60_000, toMs: 66_000 });
-    for (const at of [59_000, 60_000, 62_500, 66_000, 70_000]) slice.add(ok(0, at, 100)); // outside the span: the nearest block
+    // Outside the span: the nearest block.
+    for (const at of [59_000, 60_000, 62_500, 66_000, 70_000]) slice.add(ok(0, at, 100));
     expect(slice.latencyExcl429Blocks.map((b) => b.count)).toEqual([2, 0, 1, 0, 0, 2]);
     expect(() => new Slice({ fromMs: 5, toMs: 5 })).toThrow(RangeError);
     expect(() => new Slice({ fromMs: 0, toMs: Number.NaN })).toThrow(RangeError);

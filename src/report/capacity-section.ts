@@ -1,4 +1,6 @@
-/** A run that steps the rate up: each step against its target, what it shows of capacity, and the limit-increase brief. */
+/**
+ * A run that steps the rate up: each step against its target, what it shows of capacity, and the limit-increase brief.
+ */
 import { formatDuration } from '../scenario/index.js';
 import { type Capacity, capacityOf, total429 } from './capacity.js';
 import type { ReportContent, ReportInput } from './content-types.js';
@@ -78,7 +80,10 @@ function capacityFacts(c: Capacity): string[] {
   return lines;
 }
 
-/** The limit-increase brief: the load tested, what the service did at and above the limit, the run's identity. Nothing it did not show. */
+/**
+ * The limit-increase brief: the load tested, what the service did at and above the limit, the run's identity. Nothing
+ * it did not show.
+ */
 function brief({ summary, run }: ReportInput, facts: readonly string[]): string[] {
   const rates = summary.phases.flatMap((p) => [p.fromRpm, p.toRpm]);
   const limits = summary.guard.limits;

@@ -84,7 +84,8 @@ function rateAndRefusals(summary: Summary): ChartSpec {
       bar('429: other', (w) => w.answers429.other, COLOURS.other429),
       bar('504', (w) => w.http504, COLOURS.http504),
     ],
-    // Two panels on one x axis: the rates above, the refusals beneath (chart.js stacks the y scales, the first from the bottom).
+    // Two panels on one x axis: the rates above, the refusals beneath (chart.js stacks the y scales, the first from the
+    // bottom).
     {
       x: { ...timeAxis, stacked: true },
       answers: axis('answers (count)', {
@@ -203,7 +204,9 @@ function sendLagOverTime(summary: Summary): ChartSpec {
   );
 }
 
-/** A stepping run's latency against the offered rate: each step's p50 and p95 with its 95 % interval, and its target. */
+/**
+ * A stepping run's latency against the offered rate: each step's p50 and p95 with its 95 % interval, and its target.
+ */
 function latencyVsRate(capacity: Capacity): ChartSpec {
   const at = (f: (s: Capacity['steps'][number]) => number | null | undefined): Point[] =>
     capacity.steps.map((s) => ({ x: (s.fromRpm + s.toRpm) / 2, y: f(s) ?? null }));
@@ -246,7 +249,10 @@ function latencyVsRate(capacity: Capacity): ChartSpec {
   );
 }
 
-/** Every chart of a run, in the order the reports show them; a run that steps the rate up gets its latency against the rate. */
+/**
+ * Every chart of a run, in the order the reports show them; a run that steps the rate up gets its latency against the
+ * rate.
+ */
 export function runCharts(summary: Summary): ChartSpec[] {
   const capacity = capacityOf(summary);
   return [

@@ -1,4 +1,7 @@
-/** What a report takes (the run folder's summary, run record and scenario) and what it says, for report.md and report.html to render. */
+/**
+ * What a report takes (the run folder's summary, run record and scenario) and what it says, for report.md and
+ * report.html to render.
+ */
 import type { BaselineComparison, RunRecord, Summary } from '../judge/index.js';
 import type { Scenario } from '../scenario/index.js';
 import type { ChartSpec } from './chart-config.js';

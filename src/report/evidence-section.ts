@@ -1,4 +1,7 @@
-/** The evidence: what was sent, the 429s against the documented limits, latency against the targets, the generator's lag. */
+/**
+ * The evidence: what was sent, the 429s against the documented limits, latency against the targets, the generator's
+ * lag.
+ */
 import type { Summary } from '../judge/index.js';
 import { formatDuration } from '../scenario/index.js';
 import { sum429, total429 } from './capacity.js';
@@ -74,7 +77,8 @@ export function evidence(summary: Summary, real: boolean): string[] {
       ? 'No request timed out at the gateway (504) or failed otherwise.'
       : `${plural(o.outcomes.http_504, 'request')} timed out at the gateway (504); ${failures} failed otherwise (client timeouts, resets, other statuses).`,
   );
-  // Named apart: an answer too large to read says something is wrong with the service (or what answers for it), not with the network.
+  // Named apart: an answer too large to read says something is wrong with the service (or what answers for it), not
+  // with the network.
   const tooLarge = o.errors.too_large ?? 0;
   if (tooLarge > 0)
     latency.push(

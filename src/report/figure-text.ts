@@ -1,4 +1,7 @@
-/** How the report writes a figure: a time in ms, a UTC time, a count with its noun, a p95 with its interval, the kinds of 429. */
+/**
+ * How the report writes a figure: a time in ms, a UTC time, a count with its noun, a p95 with its interval, the kinds
+ * of 429.
+ */
 import { formatMs } from '../core/index.js';
 import type { Counts429 } from './capacity.js';
 

@@ -11,7 +11,8 @@ import { dirname, join } from 'node:path';
 import { CHART_HEIGHT, CHART_WIDTH } from './chart-config.js';
 import type { ReportContent, ReportTable } from './content-types.js';
 
-// What a browser would act on or XML forbids: control characters (tab and line breaks aside) and the bidirectional overrides.
+// What a browser would act on or XML forbids: control characters (tab and line breaks aside) and the bidirectional
+// overrides.
 const escapeHtml = (text: string): string =>
   text
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '')

@@ -32,7 +32,10 @@ const attrs = (values: Record<string, string | number>): string =>
     )
     .join('');
 
-/** What a check measured, in words: its value and, for a percentile, its 95 % interval (a comparison's figures are in its reason). */
+/**
+ * What a check measured, in words: its value and, for a percentile, its 95 % interval (a comparison's figures are in
+ * its reason).
+ */
 function measured(check: SummaryCheck): string {
   if (check.id === 'baseline') return '';
   const value = (v: number | null | 'unanswered' | undefined): string =>

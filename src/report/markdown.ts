@@ -12,7 +12,8 @@ function oneLine(text: string): string {
 }
 
 /**
- * Text from the run (a scenario's name and description, messages) as Markdown shows it and no more: on one line; outside
+ * Text from the run (a scenario's name and description, messages) as Markdown shows it and no more: on one line;
+ * outside
  * `code` spans, what could start an HTML tag, a link or an image, or emphasis is escaped.
  */
 export function mdText(text: string): string {

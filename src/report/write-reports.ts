@@ -53,7 +53,8 @@ export async function writeReports(
   if (input.pngCharts === false) {
     // Judged again with --no-charts: every PNG in charts/ is removed (ours, or any left there), so that the
     // folder, and the manifest that vouches for it, never holds a chart this judgement did not draw.
-    // Only regular files of a real charts/ folder: a link is never followed (a folder holding one is refused before this).
+    // Only regular files of a real charts/ folder: a link is never followed (a folder holding one is refused before
+    // this).
     if ((await lstat(join(dir, 'charts')).catch(() => undefined))?.isDirectory() === true) {
       const left = await readdir(join(dir, 'charts'), { withFileTypes: true }).catch(() => []);
       for (const entry of left.filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.png')))

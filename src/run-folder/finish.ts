@@ -67,7 +67,8 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
         ];
   // A run made with --baseline keeps its comparison: the reports carry it again, and so does the exit.
   const comparison = await readComparison(dir, allNotes);
-  // The run says it was compared: without its comparison the folder's evidence is not whole (exit 4), however the run went.
+  // The run says it was compared: without its comparison the folder's evidence is not whole (exit 4), however the run
+  // went.
   const comparisonLost = run.baseline !== undefined && comparison === undefined;
   if (comparisonLost)
     allNotes.push(
@@ -103,11 +104,16 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
   };
 }
 
-/** What a judged run's folder is finished with: by the run as it ends, and by `report` and `merge` judging a folder again. */
+/**
+ * What a judged run's folder is finished with: by the run as it ends, and by `report` and `merge` judging a folder
+ * again.
+ */
 interface FinishInput {
   /** The judgement of the run, with no file failed yet. */
   readonly judgement: Judgement;
-  /** The judgement again, given the files that could not be written (relative to the folder), which summary.json names. */
+  /**
+   * The judgement again, given the files that could not be written (relative to the folder), which summary.json names.
+   */
   readonly judge: (moreFiles: readonly FileResult[]) => Judgement;
   /** run.json's record, with its end. */
   readonly run: RunRecord;
@@ -116,13 +122,19 @@ interface FinishInput {
   readonly pngCharts: boolean;
   /** Masks the secrets in what is written. */
   readonly redact: (text: string) => string;
-  /** Writes that failed before the reports (comparison.json), relative to the folder: summary.json names them after the reports'. */
+  /**
+   * Writes that failed before the reports (comparison.json), relative to the folder: summary.json names them after the
+   * reports'.
+   */
   readonly failedBefore?: readonly FileResult[];
   /** The folder's manifest before this one, when the folder is judged again. */
   readonly previous: PreviousManifest | null;
   /** The folder is judged again (report, merge): its summary.json and manifest are rewritten, not written. */
   readonly again: boolean;
-  /** Awaited after summary.json, before the manifest (the run drops its claim there: the manifest lists the folder's files). */
+  /**
+   * Awaited after summary.json, before the manifest (the run drops its claim there: the manifest lists the folder's
+   * files).
+   */
   readonly beforeManifest?: () => Promise<void>;
   /** The folder's evidence is not whole, whatever is written (a comparison lost): the exit is 4. */
   readonly evidenceLost?: boolean;
@@ -131,7 +143,10 @@ interface FinishInput {
 interface FinishedRun {
   /** The judgement, naming every file that could not be written. */
   readonly judgement: Judgement;
-  /** The judgement's exit, or 4 when the manifest could not be written or the evidence is not whole; a comparison's regression is 1. */
+  /**
+   * The judgement's exit, or 4 when the manifest could not be written or the evidence is not whole; a comparison's
+   * regression is 1.
+   */
   readonly exitCode: number;
   /** The reports' writes (junit.xml, …), each with its error if it could not be written. */
   readonly reports: readonly FileResult[];
@@ -145,7 +160,8 @@ interface FinishedRun {
 
 /**
  * Finishes a judged run's folder, in this order: the reports, then summary.json (which names any report that
- * could not be written), then the manifest, last since it hashes every file above. Each failure is returned, never thrown.
+ * could not be written), then the manifest, last since it hashes every file above. Each failure is returned, never
+ * thrown.
  */
 export async function finishRun(dir: string, input: FinishInput): Promise<FinishedRun> {
   let judgement = input.judgement;
@@ -168,7 +184,8 @@ export async function finishRun(dir: string, input: FinishInput): Promise<Finish
     .concat(input.failedBefore ?? [])
     .filter((f) => f.error !== null);
   if (reportFailures.length > 0) judgement = input.judge(reportFailures);
-  // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy; a reader never finds half of one.
+  // Atomically: judging a folder again replaces its summary.json, which a failed write must not destroy; a reader never
+  // finds half of one.
   const summary = inFolder(
     await writeAtomically(join(dir, 'summary.json'), redactEach(summaryJson(judgement.summary), input.redact)),
   );

@@ -98,11 +98,15 @@ const manifestSchema = z.looseObject({
     .max(1_000_000),
 });
 
-/** Reads and checks a folder's manifest.json; throws ManifestUnreadable saying why not (with its hash when it could be read). */
+/**
+ * Reads and checks a folder's manifest.json; throws ManifestUnreadable saying why not (with its hash when it could be
+ * read).
+ */
 async function readManifest(dir: string): Promise<{ readonly text: string; readonly manifest: Manifest }> {
   const path = join(dir, MANIFEST_FILE);
   const text = await readRegular(path, MAX_JSON_BYTES).catch((error: unknown) => {
-    // A link, a FIFO or a device in its place is refused like any in the folder (exit 2); a missing or unreadable one is said so.
+    // A link, a FIFO or a device in its place is refused like any in the folder (exit 2); a missing or unreadable one
+    // is said so.
     if (error instanceof UsageError && !/cannot read it \(/.test(error.message)) throw error;
     throw new ManifestUnreadable(
       /ENOENT/.test((error as Error).message) ? 'missing' : `cannot be read (${(error as Error).message})`,

@@ -42,9 +42,15 @@ export interface Manifest {
   readonly endedAt: string | null;
   readonly partial: boolean;
   readonly verdict: string;
-  /** Node, OS, CPU, the command line (secrets masked) and the git commit of the directory it ran in; null for a run that did not record them. */
+  /**
+   * Node, OS, CPU, the command line (secrets masked) and the git commit of the directory it ran in; null for a run that
+   * did not record them.
+   */
   readonly host: HostRecord | null;
-  /** The manifest this one replaced (`loadproof report`), and whether the folder still matched it then; null for a run's first. */
+  /**
+   * The manifest this one replaced (`loadproof report`), and whether the folder still matched it then; null for a run's
+   * first.
+   */
   readonly previous: PreviousManifest | null;
   readonly files: readonly ManifestEntry[];
 }

@@ -38,7 +38,10 @@ interface MergeOptions {
   readonly outDir: string;
   /** The exact folder for the merged run: made, or taken if empty (anything in it is refused). */
   readonly runDir?: string;
-  /** A stop signal (SIGINT/SIGTERM): until the merged folder takes its name, it stops the merge and leaves no folder (exit 130). */
+  /**
+   * A stop signal (SIGINT/SIGTERM): until the merged folder takes its name, it stops the merge and leaves no folder
+   * (exit 130).
+   */
   readonly signal?: AbortSignal;
   /** Awaited when the merged folder is whole, just before it takes its name (a seam for the signal tests). */
   readonly beforeCommit?: () => Promise<void>;
@@ -83,7 +86,8 @@ export async function mergeAndJudge(
     });
     await options.beforeCommit?.();
     stopped();
-    // One rename: the merged folder appears whole, in place of the empty one claimed (its claim marker gone first: a rename needs it empty).
+    // One rename: the merged folder appears whole, in place of the empty one claimed (its claim marker gone first: a
+    // rename needs it empty).
     await dropClaim(claimed);
     await publishFolder(building, await realpath(final)).catch((error: NodeJS.ErrnoException) => {
       if (error.code === 'ENOTEMPTY' || error.code === 'EEXIST')
@@ -108,7 +112,8 @@ export async function mergeAndJudge(
     throw error;
   } finally {
     if (!committed) {
-      // Only what this merge made: the folder built aside (its own name), and the claimed one if it made it and it is still empty.
+      // Only what this merge made: the folder built aside (its own name), and the claimed one if it made it and it is
+      // still empty.
       await rm(building, { recursive: true, force: true }).catch(() => {});
       await releaseFolder(final, claimed, []);
     }
@@ -120,7 +125,8 @@ async function readShards(options: MergeOptions): Promise<ShardFolder[]> {
   const shards = checkShards(
     await Promise.all(options.dirs.map(async (dir) => ({ dir, run: await readRunRecord(dir) }))),
   );
-  // Each shard as its run left it: a folder changed since (its manifest, or its manifest's history, says so) would have the merge vouch for edits.
+  // Each shard as its run left it: a folder changed since (its manifest, or its manifest's history, says so) would have
+  // the merge vouch for edits.
   for (const s of shards) manifests.set(s, await intactManifest(s));
   return shards;
 }
@@ -174,7 +180,9 @@ async function writeMerged(
     );
 }
 
-/** The shards' ends as one: counts added, token latency histograms merged, the worst event-loop delay, the first stop. */
+/**
+ * The shards' ends as one: counts added, token latency histograms merged, the worst event-loop delay, the first stop.
+ */
 function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd {
   const ends = shards.map((s) => s.run.end);
   const sum = (f: (e: RunEnd) => number): number => ends.reduce((n, e) => n + f(e), 0);

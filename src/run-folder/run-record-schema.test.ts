@@ -1,4 +1,7 @@
-/** run.json's encoded fields are decoded when it is checked: a bad one is refused naming the field, never a TypeError later. */
+/**
+ * run.json's encoded fields are decoded when it is checked: a bad one is refused naming the field, never a TypeError
+ * later.
+ */
 import { describe, expect, it } from 'vitest';
 
 import { MsHistogram } from '../recorder/histogram.js';

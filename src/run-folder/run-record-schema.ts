@@ -16,7 +16,9 @@ const text = z.string().max(64 * 1024);
 /** Standard base64, padded, as Buffer#toString('base64') writes it (Buffer.from skips any other character silently). */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** An HDR histogram as loadproof encodes it (V2, compressed, base64): decoded here, so the judge never meets a bad one. */
+/**
+ * An HDR histogram as loadproof encodes it (V2, compressed, base64): decoded here, so the judge never meets a bad one.
+ */
 const histogram = z
   .string()
   .max(1024 * 1024)

@@ -119,19 +119,27 @@ export async function claimRunFolder(
   }
 }
 
-/** {@link claimRunFolder}, for a caller that leaves the folder in place whatever happens (its claim dropped at once). */
+/**
+ * {@link claimRunFolder}, for a caller that leaves the folder in place whatever happens (its claim dropped at once).
+ */
 export async function useRunFolder(dir: string): Promise<string> {
   const claimed = await claimRunFolder(dir);
   await dropClaim(claimed);
   return claimed.dir;
 }
 
-/** Drops a run folder's claim: once its command has written into it (a folder with files is refused anyway), before its manifest. */
+/**
+ * Drops a run folder's claim: once its command has written into it (a folder with files is refused anyway), before its
+ * manifest.
+ */
 export async function dropClaim(claimed: { readonly dir: string } & FolderClaim): Promise<void> {
   await dropFolderClaim(claimed.dir, claimed);
 }
 
-/** Undoes {@link claimRunFolder} when nothing was measured: the entries made (`created`), the claim, the folder if made here. */
+/**
+ * Undoes {@link claimRunFolder} when nothing was measured: the entries made (`created`), the claim, the folder if made
+ * here.
+ */
 export async function releaseRunFolder(
   claimed: { readonly dir: string } & FolderClaim,
   created: readonly string[],

@@ -11,10 +11,15 @@ import { warmUp } from './warm-up.js';
 /** How long before --start-at a waiting run takes its token and warms up (wall ms). */
 const START_AT_WARM_LEAD_MS = 5000;
 
-/** The most connections opened ahead of the load: enough for the first second at loopback latencies, few for a real service. */
+/**
+ * The most connections opened ahead of the load: enough for the first second at loopback latencies, few for a real
+ * service.
+ */
 const MAX_WARM_CONNECTIONS = 64;
 
-/** --start-at far ahead: wait until shortly before it, so that the token and the warmed connections are fresh at t = 0. */
+/**
+ * --start-at far ahead: wait until shortly before it, so that the token and the warmed connections are fresh at t = 0.
+ */
 export async function waitForStartAt({ options, log, stopping }: Measuring): Promise<void> {
   if (options.startAtMs !== undefined && options.startAtMs - Date.now() > START_AT_WARM_LEAD_MS) {
     log(
@@ -34,7 +39,8 @@ export async function warmUpAndAnnounce(m: Measuring, { pool, tokens }: Clients)
   const scenario = plan.scenario;
   const opened = await pool.open(warmConnectionCount(plan, scale), Math.max(1000, scale.toWallMs(scenario.timeoutMs)));
   await warmUp(plan, scale, options.secrets, m.target.permit);
-  // The warm-up's garbage collected before t = 0, so that it does not set the heap's limits for the run (src/core/full-collection.ts).
+  // The warm-up's garbage collected before t = 0, so that it does not set the heap's limits for the run
+  // (src/core/full-collection.ts).
   collectGarbageNow();
   log(
     `loadproof: warm-up: ${tokens.fetchCount} token call${tokens.fetchCount === 1 ? '' : 's'} and ${opened} connection${opened === 1 ? '' : 's'} opened before the first arrival (no other request; not load, not judged)`,
@@ -49,7 +55,10 @@ export async function warmUpAndAnnounce(m: Measuring, { pool, tokens }: Clients)
   return options.startAtMs === undefined ? undefined : checkReadyInTime(m, options.startAtMs);
 }
 
-/** Ready after --start-at by more than 1 s of model time, the overdue arrivals would leave in one burst: nothing of the load is sent. */
+/**
+ * Ready after --start-at by more than 1 s of model time, the overdue arrivals would leave in one burst: nothing of the
+ * load is sent.
+ */
 function checkReadyInTime({ log, stopping, scale }: Measuring, startAtMs: number): number {
   const aheadMs = startAtMs - Date.now();
   const lateLimitMs = lateLimitWallMs(scale);

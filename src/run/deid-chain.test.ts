@@ -39,7 +39,8 @@ describe('identificationStageMs', () => {
   it('counts neither the mock hold nor our own hops k times at k = 60', () => {
     const atK = identificationStageMs(chain(60, 1200, 60), releasedBy, TimeScale.of(60));
     const atOne = identificationStageMs(chain(1, 0, 1), releasedBy, TimeScale.REAL);
-    // Raw, the last answer comes at 3 × (60 + 1,000 + 1,200) + 2 × 60 = 6,900 ms; as judged, within a hop of k = 1's 3,005.
+    // Raw, the last answer comes at 3 × (60 + 1,000 + 1,200) + 2 × 60 = 6,900 ms; as judged, within a hop of k = 1's
+    // 3,005.
     expect(chain(60, 1200, 60)[2]!.endAtMs).toBe(6900);
     expect(Math.abs(atK - atOne)).toBeLessThan(10);
   });

@@ -84,7 +84,9 @@ export class DeidChain {
     this.startMs = startMs;
   }
 
-  /** Pieces handed over by the engine and held here, not yet sent: not in flight at the service (EngineOptions.queued). */
+  /**
+   * Pieces handed over by the engine and held here, not yet sent: not in flight at the service (EngineOptions.queued).
+   */
   get queued(): number {
     return this.waitingNow;
   }

@@ -180,7 +180,9 @@ function entityProblem(events: readonly RequestEvent[], document: SentDocument):
   return undefined;
 }
 
-/** The wall time between the last piece's answer and the obfuscation's readiness, counted once at k > 1 (it is our own). */
+/**
+ * The wall time between the last piece's answer and the obfuscation's readiness, counted once at k > 1 (it is our own).
+ */
 function accountedGap(
   readyAtMs: number,
   records: readonly { readonly endAtMs: number | null }[],

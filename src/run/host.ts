@@ -1,6 +1,7 @@
 /**
- * What machine and command made a run, for its manifest, so that a result can be traced to what produced it: the Node and OS versions, the CPU,
- * the command line and the git commit of the directory it ran in. Read once, when the run starts.
+ * What machine and command made a run, for its manifest, so that a result can be traced to what produced it: the Node
+ * and OS versions, the CPU, the command line and the git commit of the directory it ran in. Read once, when the run
+ * starts.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { arch, cpus, release, type } from 'node:os';

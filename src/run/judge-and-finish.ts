@@ -48,7 +48,8 @@ export async function judgeAndFinish(
       judgedBy: LOADPROOF_VERSION,
     });
   // The load is over: its garbage goes before the judgement and the reports (charts above all) allocate, so
-  // that they reuse its space instead of growing the heap past it (a 24-hour soak's peak RSS; src/core/full-collection.ts).
+  // that they reuse its space instead of growing the heap past it (a 24-hour soak's peak RSS;
+  // src/core/full-collection.ts).
   collectGarbageNow();
   const judgement = judged([]);
   // Against --baseline: kept in the folder (comparison.json), so that `loadproof report` puts it in the reports again.
@@ -79,7 +80,8 @@ export async function judgeAndFinish(
     failedBefore: comparisonWritten,
     previous: null,
     again: false,
-    // The claim goes before the manifest, which lists the folder's files: a folder with files in it is refused by any claim anyway.
+    // The claim goes before the manifest, which lists the folder's files: a folder with files in it is refused by any
+    // claim anyway.
     beforeManifest: () => dropClaim(claimed),
   });
   const { summary: summaryWritten, manifest } = finished;

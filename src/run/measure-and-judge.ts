@@ -74,7 +74,10 @@ async function measureAndReport(
   }
 }
 
-/** Steps 3 and 4: the scenario's copy and run.json first, then the load, then run.json's end, the judgement and the reports. */
+/**
+ * Steps 3 and 4: the scenario's copy and run.json first, then the load, then run.json's end, the judgement and the
+ * reports.
+ */
 async function recordAndJudge(
   options: RunOptions,
   prepared: PreparedRun,
@@ -115,7 +118,10 @@ async function recordAndJudge(
   return judgeAndFinish(options, prepared, opened, writes, { run, end, sink, runFile, measured });
 }
 
-/** run.json as written before the load: the plan's identity, the version, the target and the guard's decision; no end yet. */
+/**
+ * run.json as written before the load: the plan's identity, the version, the target and the guard's decision; no end
+ * yet.
+ */
 function runRecordAtStart(
   options: RunOptions,
   { scenarioText, plan, planIdentity, guard }: PreparedRun,

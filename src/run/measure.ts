@@ -52,7 +52,8 @@ export async function measure(input: MeasureInput, options: RunOptions): Promise
     const chain = deidChain(m, clients, readServerTiming);
     const startLateMs = m.stopping.reason === undefined ? await warmUpAndAnnounce(m, clients) : undefined;
     const requestEvents = recordingEvents(m, clients.watch);
-    // From t = 0, V8's young generation stops growing at its first step: a long run's RSS does not step up late (src/core/young-generation.ts).
+    // From t = 0, V8's young generation stops growing at its first step: a long run's RSS does not step up late
+    // (src/core/young-generation.ts).
     stopCapCheck = capYoungGeneration();
     loop.enable();
     const engine = await fire(m, clients, { identify, chain, requestEvents, readServerTiming });
@@ -65,7 +66,8 @@ export async function measure(input: MeasureInput, options: RunOptions): Promise
     m.progress.stop();
     stopCapCheck();
     loop.disable();
-    // Nothing of this run may keep the process alive: a renewal still in flight is abandoned (and its connections closed).
+    // Nothing of this run may keep the process alive: a renewal still in flight is abandoned (and its connections
+    // closed).
     clients.tokens.close();
     clients.pool.close();
     clients.obfuscationPool?.close();
@@ -170,7 +172,8 @@ async function fire(
 ): Promise<EngineResult> {
   const { plan, options, clock, scale, stopping } = m;
   const { chain, identify, requestEvents } = calls;
-  // --start-at: t = 0 at that instant on the run's clock (ahead: the engine sleeps until it; late: its arrivals are overdue).
+  // --start-at: t = 0 at that instant on the run's clock (ahead: the engine sleeps until it; late: its arrivals are
+  // overdue).
   const scheduleStartMs =
     options.startAtMs === undefined ? clock.nowMs() : clock.nowMs() + scale.toModelMs(options.startAtMs - Date.now());
   m.progress.start(scheduleStartMs);

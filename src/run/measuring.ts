@@ -48,7 +48,9 @@ export interface MeasureInput {
   readonly metrics: RunMetrics | undefined;
 }
 
-/** `stop` ends the firing (a signal, or a fatal token failure); `cancel` ends the drain. The first reason given is kept. */
+/**
+ * `stop` ends the firing (a signal, or a fatal token failure); `cancel` ends the drain. The first reason given is kept.
+ */
 export class Stopping {
   readonly stop = new AbortController();
   readonly cancel = new AbortController();

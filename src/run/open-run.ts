@@ -32,7 +32,8 @@ export async function openRun(
   { scenario, plan, permit }: PreparedRun,
   startedAt: Date,
 ): Promise<OpenedRun> {
-  // --run-dir is claimed exclusively: a second command claiming it is refused at once (exit 2), before anything is sent.
+  // --run-dir is claimed exclusively: a second command claiming it is refused at once (exit 2), before anything is
+  // sent.
   const claimed =
     options.runDir === undefined
       ? { dir: await makeRunFolder(options.outDir, scenario.name, startedAt), made: true, token: null }
@@ -58,7 +59,8 @@ export async function openRun(
     });
     return { claimed, reportDir, events, documentsLog, target };
   } catch (error) {
-    // Nothing was sent and nothing measured: leave no folder behind (a --run-dir the user made is left empty), and only what this run made goes.
+    // Nothing was sent and nothing measured: leave no folder behind (a --run-dir the user made is left empty), and only
+    // what this run made goes.
     for (const log of opened) await log.close().catch(() => {});
     await releaseRunFolder(claimed, created);
     throw error;

@@ -30,7 +30,9 @@ export function planScenario(scenario: Scenario, scenarioFile: string, timeScale
   return { plan, userTexts };
 }
 
-/** The pieces of each document of a deid plan, as run.json keeps them (base64 of 32-bit counts); undefined otherwise. */
+/**
+ * The pieces of each document of a deid plan, as run.json keeps them (base64 of 32-bit counts); undefined otherwise.
+ */
 export function encodeDocumentPieces(plan: Plan): string | undefined {
   const d = plan.documents;
   if (d === undefined) return undefined;

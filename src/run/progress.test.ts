@@ -45,7 +45,8 @@ describe('live progress', () => {
     progress.record(record('timeout', null));
     progress.record(record('dropped', null));
     clock.advanceTo(5000 + 30_000);
-    // 30 s in: 31 arrivals due at 60 rpm (t = 0 … 30 s), 22 with a known fate (the drop included). p95 of 19 answers (HDR's 3 digits).
+    // 30 s in: 31 arrivals due at 60 rpm (t = 0 … 30 s), 22 with a known fate (the drop included). p95 of 19 answers
+    // (HDR's 3 digits).
     expect(progress.line(clock.nowMs())).toBe(
       'loadproof: 30s of 2m · steady at 60 rpm · answered 42 rpm, p95 15.01s (since last line) · awaiting 9 · 2xx 18 429 1 504 1 errors 1',
     );

@@ -32,7 +32,10 @@ export interface RunOptions {
   readonly host: HostRecord;
   /** False with --no-charts: the PNG charts are not drawn (`loadproof report` draws them later). */
   readonly pngCharts?: boolean;
-  /** --baseline: the run folder to compare this run with, judged already (a bad one was refused before anything was sent). */
+  /**
+   * --baseline: the run folder to compare this run with, judged already (a bad one was refused before anything was
+   * sent).
+   */
   readonly baseline?: { readonly dir: string; readonly run: ComparedRun; readonly tolerance: number };
   /** `--shard i/n`: send only this shard of the plan (src/plan/shard.ts). */
   readonly shard?: Shard;
@@ -42,7 +45,10 @@ export interface RunOptions {
   readonly metrics?: { readonly host: string; readonly port: number };
   /** Progress lines (stderr). */
   readonly log: (line: string) => void;
-  /** Live progress on stderr while the load runs: an updating line on a terminal, a line every 10 s elsewhere, or none (`--quiet`). */
+  /**
+   * Live progress on stderr while the load runs: an updating line on a terminal, a line every 10 s elsewhere, or none
+   * (`--quiet`).
+   */
   readonly progress?: ProgressMode;
   /** Where the live progress goes (stderr). */
   readonly progressWrite?: (text: string) => void;

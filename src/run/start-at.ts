@@ -12,7 +12,9 @@ export const lateLimitWallMs = (scale: TimeScale): number => scale.toWallMs(STAR
 /** How far ahead a start may be: a process waiting longer than this is more likely forgotten than planned. */
 const START_AT_AHEAD_MS = 24 * 3_600_000;
 
-/** `--start-at` (epoch ms) checked against now: not past by more than START_AT_LATE_MS, not beyond START_AT_AHEAD_MS. */
+/**
+ * `--start-at` (epoch ms) checked against now: not past by more than START_AT_LATE_MS, not beyond START_AT_AHEAD_MS.
+ */
 export function checkStartAt(startAtMs: number | undefined, nowMs: number, scale: TimeScale = TimeScale.REAL): number {
   if (startAtMs === undefined) return nowMs;
   if (startAtMs < nowMs - lateLimitWallMs(scale)) {

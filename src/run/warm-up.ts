@@ -3,7 +3,8 @@
  * run many times, on background threads; code first met during the load makes the first second lag
  * (and spends CPU there). So, before t = 0 and without sending anything to the target:
  *  1. the per-request code that needs no socket runs over and over: the payload, the response parser on
- *     a canned answer, the JSON check, and the run's own handling of each fate (RequestEvents: record, Recorder, watch, line, mask), into a throwaway Recorder;
+ *     a canned answer, the JSON check, and the run's own handling of each fate (RequestEvents: record, Recorder, watch,
+ * line, mask), into a throwaway Recorder;
  *  2. our HTTP/1.1 client sends requests to a stub of our own on 127.0.0.1 inside this process, which
  *     answers with the canned answer: the pool, the sockets' write and read paths, the parser on real reads.
  * Nothing here is measured or written; the run's own texts are unchanged (a throwaway generator).
@@ -91,12 +92,15 @@ function warmPureCode(plan: Plan, scale: TimeScale, secrets: SecretMask, rounds:
   }
 }
 
-/** Sends `rounds` requests through a pool of our client to an in-process stub on 127.0.0.1; bounded by STUB_BUDGET_MS. */
+/**
+ * Sends `rounds` requests through a pool of our client to an in-process stub on 127.0.0.1; bounded by STUB_BUDGET_MS.
+ */
 async function warmClient(plan: Plan, rounds: number, permit: SendPermit): Promise<void> {
   const server: Server = createServer((socket) => {
     socket.setNoDelay(true);
     socket.on('error', () => {});
-    // Each request arrives in one read here (one write, small, on loopback): one answer per read is enough for a warm-up.
+    // Each request arrives in one read here (one write, small, on loopback): one answer per read is enough for a
+    // warm-up.
     socket.on('data', () => socket.write(RESPONSE));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -8,7 +8,10 @@ const WHITESPACE = new Set([' ', '\t', '\n', '\r']);
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const ESCAPE = /\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})/y;
 
-/** Offset of the first character of `text` that cannot continue JSON; `text.length` when it ends too soon, -1 when it is JSON. */
+/**
+ * Offset of the first character of `text` that cannot continue JSON; `text.length` when it ends too soon, -1 when it is
+ * JSON.
+ */
 export function jsonErrorOffset(text: string): number {
   let i = 0;
   const stack: ('{' | '[')[] = [];

@@ -82,7 +82,8 @@ function notUtf8(bytes: Uint8Array): string | null {
   if (utf16or32 !== undefined)
     return `(file): ${utf16or32} text (its byte-order mark at byte offset 0), not UTF-8; ${SAVE_AS_UTF8}`;
   const invalid = firstInvalidUtf8(bytes);
-  // NUL is UTF-8, but no text file holds it: UTF-16 without a byte-order mark looks like this. The first problem is said.
+  // NUL is UTF-8, but no text file holds it: UTF-16 without a byte-order mark looks like this. The first problem is
+  // said.
   const nul = bytes.indexOf(0);
   if (nul >= 0 && (invalid < 0 || nul < invalid))
     return `(file): a NUL byte at ${position(bytes, nul)}: not text (UTF-16 without a byte-order mark?); ${SAVE_AS_UTF8}`;

@@ -48,7 +48,9 @@ export const rpm = (what: string) =>
     })
     .positive({ error: `expected ${what} > 0 (requests per minute)` });
 
-/** An integer in [min, max], with one message for every way to miss it (wrong type, fraction, infinite, out of range). */
+/**
+ * An integer in [min, max], with one message for every way to miss it (wrong type, fraction, infinite, out of range).
+ */
 export const intRange = (min: number, max: number, note = '') => {
   const error = `expected an integer from ${min} to ${max}${note}`;
   return z.int({ error }).min(min, { error }).max(max, { error });

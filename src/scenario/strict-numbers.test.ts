@@ -1,4 +1,7 @@
-/** One grammar for numbers and durations in a scenario, so a value means one thing wherever it is written: decimal only, each unit once. */
+/**
+ * One grammar for numbers and durations in a scenario, so a value means one thing wherever it is written: decimal only,
+ * each unit once.
+ */
 import { describe, expect, it } from 'vitest';
 
 import { parseDurationMs } from './duration.js';

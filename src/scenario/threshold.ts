@@ -50,7 +50,10 @@ export type Threshold = (
   readonly stage?: 'obfuscation' | 'document';
 };
 
-/** Why a threshold cannot carry abortOnFail, or undefined when it can: only an upper bound can fail beyond doubt before the end. */
+/**
+ * Why a threshold cannot carry abortOnFail, or undefined when it can: only an upper bound can fail beyond doubt before
+ * the end.
+ */
 export function abortOnFailProblem(t: Threshold): string | undefined {
   if (t.stage !== undefined)
     return `abortOnFail: it watches identification requests as they end, not the ${t.stage} stage, got "${t.source}"`;

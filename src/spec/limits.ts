@@ -89,7 +89,9 @@ export function latencyBandFor(offeredRpm: number): LatencyBand | undefined {
 
 /** "Other rules" of the spec, as numbers for the guard. */
 export const TRAFFIC_RULES = {
-  /** "A high-traffic load test against the sandbox environment is announced to support at least two weeks in advance." */
+  /**
+   * "A high-traffic load test against the sandbox environment is announced to support at least two weeks in advance."
+   */
   sandboxNoticeDays: 14,
   /** "Traffic above 200 requests per minute for more than 5 minutes is coordinated with support in advance." */
   coordinationAboveRpm: 200,

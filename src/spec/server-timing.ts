@@ -20,7 +20,10 @@ const MODEL_LAG_METRIC = 'lag';
  */
 export const DUE_HEADER = 'x-loadproof-due';
 
-/** The header value saying a request spent `modelMs` (model ms) in the modelled service, and its answer was held `lagMs`. */
+/**
+ * The header value saying a request spent `modelMs` (model ms) in the modelled service, and its answer was held
+ * `lagMs`.
+ */
 export const formatModelTime = (modelMs: number, lagMs = 0): string =>
   `${MODEL_TIME_METRIC};dur=${Math.max(0, modelMs).toFixed(3)}${lagMs > 0 ? `, ${MODEL_LAG_METRIC};dur=${lagMs.toFixed(3)}` : ''}`;
 

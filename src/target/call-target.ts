@@ -28,7 +28,10 @@ export async function targetScenario(scenarioFile: string | undefined): Promise<
     : await loadScenario(scenarioFile);
 }
 
-/** Resolves `scenario`'s target (starting the embedded mock when it is one): only with the guard's permit for what will be sent. */
+/**
+ * Resolves `scenario`'s target (starting the embedded mock when it is one): only with the guard's permit for what will
+ * be sent.
+ */
 export async function resolveCallTarget(
   scenario: Scenario,
   permit: SendPermit,

@@ -1,4 +1,6 @@
-/** How a preflight is shown: the calls announced before they are sent, then one line per call and the guard's decision. */
+/**
+ * How a preflight is shown: the calls announced before they are sent, then one line per call and the guard's decision.
+ */
 import { formatTable } from '../core/index.js';
 import { describeDecision } from '../guard/index.js';
 import { CHECK_CALLS, type CheckOutcome } from './check.js';

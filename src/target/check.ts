@@ -31,9 +31,15 @@ export interface CheckStep {
 export interface CheckOutcome {
   readonly steps: readonly CheckStep[];
   readonly guard: GuardDecision;
-  /** 0: every answer as the spec says (the guard allowed the load test before any call); 1: an answer that is not; 4: no answer, or no token. */
+  /**
+   * 0: every answer as the spec says (the guard allowed the load test before any call); 1: an answer that is not; 4: no
+   * answer, or no token.
+   */
   readonly exitCode: number;
-  /** Why it is 4: no answer (TARGET_UNREACHABLE), or an answer without a usable token (AUTH_FAILED), as run, probe and deid say. */
+  /**
+   * Why it is 4: no answer (TARGET_UNREACHABLE), or an answer without a usable token (AUTH_FAILED), as run, probe and
+   * deid say.
+   */
   readonly failure?: 'TARGET_UNREACHABLE' | 'AUTH_FAILED';
 }
 

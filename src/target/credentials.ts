@@ -10,7 +10,10 @@ import { UsageError } from '../core/index.js';
 export interface Credentials {
   readonly clientId: string;
   readonly clientSecret: string;
-  /** Where they came from, for messages: "$LOADPROOF_CLIENT_ID / $LOADPROOF_CLIENT_SECRET" or "--credentials creds.json". */
+  /**
+   * Where they came from, for messages: "$LOADPROOF_CLIENT_ID / $LOADPROOF_CLIENT_SECRET" or "--credentials
+   * creds.json".
+   */
   readonly source: string;
 }
 

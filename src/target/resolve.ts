@@ -16,7 +16,10 @@ import type { ProfileName } from '../spec/index.js';
 import { type Credentials, readCredentials } from './credentials.js';
 
 export interface ResolvedTarget {
-  /** The guard's permit: a target is resolved (mock started, credentials read, its stats asked) only once the guard allowed the traffic. */
+  /**
+   * The guard's permit: a target is resolved (mock started, credentials read, its stats asked) only once the guard
+   * allowed the traffic.
+   */
   readonly permit: SendPermit;
   readonly environment: Scenario['target']['environment'];
   readonly kind: TargetKind;

@@ -112,7 +112,10 @@ export function pickWeighted<K extends string>(rng: Rng, weights: Weights<K>): K
   return entries[entries.length - 1]![0];
 }
 
-/** One document of a kind and length class drawn from `mix`, the classes sized for pieces of `limitChars` (lengthClassChars). */
+/**
+ * One document of a kind and length class drawn from `mix`, the classes sized for pieces of `limitChars`
+ * (lengthClassChars).
+ */
 export function generateDocument(
   rng: Rng,
   mix: DocumentMix = DEFAULT_DOCUMENT_MIX,

@@ -7,7 +7,10 @@
  */
 import type { Piece } from './split.js';
 
-/** How far a seam reaches each side of its cut (characters): as long as the longest entity expected (an address with a ZIP+4 is about 90). */
+/**
+ * How far a seam reaches each side of its cut (characters): as long as the longest entity expected (an address with a
+ * ZIP+4 is about 90).
+ */
 export const SEAM_REACH = 128;
 
 /** The smallest pieces (characters) that leave room for whole seams: the chain refuses smaller ones. */

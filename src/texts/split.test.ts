@@ -67,7 +67,10 @@ function problems(text: string, pieces: readonly Piece[], limits: SplitLimits): 
   return found;
 }
 
-/** Random documents with every kind of text a user may send: prose, accents, combining marks, emoji, CJK, odd spaces, very long tokens. */
+/**
+ * Random documents with every kind of text a user may send: prose, accents, combining marks, emoji, CJK, odd spaces,
+ * very long tokens.
+ */
 function randomDocument(rng: Rng): string {
   const words: (() => string)[] = [
     () =>

@@ -5,7 +5,8 @@
  * piece map back to document positions. A piece is cut at the coarsest boundary that makes it fit:
  * between paragraphs, then lines, then sentences, then words; a word is cut only when it alone is over
  * the limit, and then between grapheme clusters (never inside a surrogate pair or before a combining
- * mark), or, for a single cluster over the limit, between code points (never inside a surrogate pair). No piece is empty.
+ * mark), or, for a single cluster over the limit, between code points (never inside a surrogate pair). No piece is
+ * empty.
  */
 import { estimateModelTokens } from '../spec/index.js';
 

@@ -1,4 +1,7 @@
-/** payload.source as a folder: links are never followed out of it (a scenario must not read files beyond the folder it names), on real files. */
+/**
+ * payload.source as a folder: links are never followed out of it (a scenario must not read files beyond the folder it
+ * names), on real files.
+ */
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -110,7 +110,8 @@ describe.skipIf(!present)(title, () => {
     const canvas = page.locator('#chart-rate-and-refusals');
     await canvas.scrollIntoViewIfNeeded();
     const box = (await canvas.boundingBox())!;
-    // Where, on the page, is a point of the first series and the first legend entry (chart.js's own coordinates, scaled to the CSS box).
+    // Where, on the page, is a point of the first series and the first legend entry (chart.js's own coordinates, scaled
+    // to the CSS box).
     const at = await page.evaluate(() => {
       const c = document.getElementById('chart-rate-and-refusals');
       const chart = window.Chart.getChart(c);

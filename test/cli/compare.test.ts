@@ -41,7 +41,9 @@ async function runAgainst(profile: string): Promise<string> {
   return join(ws.out, runFolders(ws.out)[0]!);
 }
 
-/** A copy of a run folder whose event loop was 100 s late (p99 and max, wall ms): its verdict notes every phase late. */
+/**
+ * A copy of a run folder whose event loop was 100 s late (p99 and max, wall ms): its verdict notes every phase late.
+ */
 function madeLate(folder: string): string {
   const late = join(mkdtempSync(join(tmpdir(), 'loadproof-late-')), 'run');
   cpSync(folder, late, { recursive: true });
@@ -98,8 +100,9 @@ describe('loadproof compare', () => {
   });
 
   it("the same scenario against the degraded mock: a regression, exit 1, its p95 interval above the baseline's", async () => {
-    // The degraded p95 is far above the nominal one, more than any lateness of a busy machine: taking the degraded run's
-    // worst lateness off (when its verdict notes it late) leaves the regression, and a late baseline cannot undo it.
+    // The degraded p95 is far above the nominal one, more than any lateness of a busy machine: taking the degraded
+    // run's worst lateness off (when its verdict notes it late) leaves the regression, and a late baseline cannot undo
+    // it.
     const { code, stdout } = await runMain(['compare', nominalA, degraded]);
     expect(code, stdout).toBe(1);
     expect(stdout).toMatch(
@@ -171,7 +174,8 @@ describe('loadproof compare', () => {
     expect(again.code).toBe(1);
     expect(readFileSync(join(folder, 'report.md'), 'utf8')).toBe(md);
     expect((await runMain(['verify', folder])).code).toBe(0);
-    // run.json says it was compared: without comparison.json its evidence is not whole, whatever the run's own verdict (exit 4, said).
+    // run.json says it was compared: without comparison.json its evidence is not whole, whatever the run's own verdict
+    // (exit 4, said).
     rmSync(join(folder, 'comparison.json'));
     const lost = await runMain(['report', folder]);
     expect(lost.code).toBe(4);

@@ -137,7 +137,8 @@ describe('run, mode deid', () => {
     const twice = await runMain(['report', folder]);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('line 2: doc 0 appears twice');
-    // Streamed, never gathered whole first (a huge file must not be held in memory): the first bad line ends the read, whatever follows it.
+    // Streamed, never gathered whole first (a huge file must not be held in memory): the first bad line ends the read,
+    // whatever follows it.
     writeFileSync(path, `${[lines[0], lines[0], 'x'.repeat(64 * 1024 + 1), ...lines.slice(1)].join('\n')}\n`);
     const streamed = await runMain(['report', folder]);
     expect(streamed.code).toBe(2);

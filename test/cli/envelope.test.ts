@@ -27,8 +27,8 @@ describe('loadproof run: 429s judged against the envelope', () => {
     'burst.yaml at k = 20 against the nominal mock: no envelope finding (it spends the allowance exactly)',
     { timeout: 180_000 },
     async () => {
-      // k = 20 (33 s of schedule; 77 s in all beside two CPU hogs and other work, hence the timeout; `npm run soak:envelope`
-      // runs k = 20 ten times per shipped scenario). At k = 60, beside
+      // k = 20 (33 s of schedule; 77 s in all beside two CPU hogs and other work, hence the timeout; `npm run
+      // soak:envelope` runs k = 20 ten times per shipped scenario). At k = 60, beside
       // two CPU hogs and other work on 2 cores, the generator's event loop stood still for 0.8 s: 48 s of model time in
       // which no answer was read, the 128 requests in flight filled up and 379 of the burst's 1,000 were dropped, a
       // failed error check and an unanswered p95 against a correct mock. At k = 20 the same stall is 16 s of model

@@ -291,7 +291,8 @@ describe('a run folder as evidence', () => {
         .trim()
         .split('\n')
         .map((l) => JSON.parse(l));
-      // report.md says when the first 429 answer came (a retried one included), at what offered rate, of which kind, and how many in all.
+      // report.md says when the first 429 answer came (a retried one included), at what offered rate, of which kind,
+      // and how many in all.
       const first = summary.timeline.find(
         (w: any) => w.answers429.rateLimit + w.answers429.inFlight + w.answers429.other > 0,
       );
@@ -305,7 +306,8 @@ describe('a run folder as evidence', () => {
       expect(md).toContain(
         `In all ${answers} answers were 429 (${byKind.inFlight} for requests in flight); ${summary.overall.outcomes.http_429} request`,
       );
-      expect(summary.overall.outcomes.http_429).toBeLessThan(answers); // some were retried: the report counts their 429s all the same
+      // Some were retried: the report counts their 429s all the same.
+      expect(summary.overall.outcomes.http_429).toBeLessThan(answers);
       expect(
         lines
           .flatMap((e) => e.tries)

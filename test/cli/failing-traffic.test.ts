@@ -85,7 +85,8 @@ describe('failing traffic fails the verdict', () => {
       summary.verdict.checks.find((c: any) => c.id === 'latency_p95_target' && c.phase === 'steady'),
     ).toMatchObject({ status: 'fail' });
     // The error check is a fail too, unless the generator stood still long enough to fill the 16 slots by itself
-    // (4.8 s of model time at 200 rpm: 240 ms of wall time at k = 20, which a busy machine can do); then its reason says so.
+    // (4.8 s of model time at 200 rpm: 240 ms of wall time at k = 20, which a busy machine can do); then its reason
+    // says so.
     const error = errorCheckOf(summary, 'steady');
     if (error.status !== 'fail')
       expect(error).toMatchObject({

@@ -144,9 +144,9 @@ describe('outputs: never shared, checked before anything is sent, and a failed w
   });
 
   // A full disk mid-run was shown here by a --run-dir whose events.ndjson or summary.json.partial the user had linked
-  // to /dev/full. A --run-dir must now be new or empty (a run never writes among files it did not make), so such a link is refused before anything is
-  // sent; the full disk itself is covered where it happens: EventLog (src/run-folder/write.test.ts) and report's summary.json
-  // (test/cli/report.test.ts).
+  // to /dev/full. A --run-dir must now be new or empty (a run never writes among files it did not make), so such a link
+  // is refused before anything is sent; the full disk itself is covered where it happens: EventLog
+  // (src/run-folder/write.test.ts) and report's summary.json (test/cli/report.test.ts).
   it.each(['events.ndjson', 'summary.json.partial'])(
     'refuses a --run-dir holding %s linked to /dev/full, before the token call',
     async (name) => {

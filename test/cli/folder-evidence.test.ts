@@ -51,7 +51,10 @@ const snapshot = (dir: string): Record<string, string> =>
       .filter((e) => e.isFile())
       .map((e) => [join(e.parentPath, e.name).slice(dir.length), readFileSync(join(e.parentPath, e.name), 'base64')]),
   );
-/** The child's stderr once it holds `text`; rejected if the child exits first (no fixed bound: the child's own limit ends it). */
+/**
+ * The child's stderr once it holds `text`; rejected if the child exits first (no fixed bound: the child's own limit
+ * ends it).
+ */
 const holdReached = (cli: CliProcess, text: string): Promise<string> =>
   new Promise((resolve, reject) => {
     let seen = '';
@@ -94,7 +97,8 @@ beforeAll(async () => {
         ).code,
     ),
   );
-  // 4 when a busy machine made a shard late for its start (its requests unsent): finished shards all the same, which is what these cases need.
+  // 4 when a busy machine made a shard late for its start (its requests unsent): finished shards all the same, which is
+  // what these cases need.
   for (const code of codes) expect([0, 4]).toContain(code);
   SHARDS = runFolders(shards.out)
     .map((f) => join(shards.out, f))

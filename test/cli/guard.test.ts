@@ -141,7 +141,8 @@ describe('loadproof plan --at', () => {
     );
   });
 
-  // The loopback test is one function for mock and real targets, so a mock and the guard never disagree on what is local.
+  // The loopback test is one function for mock and real targets, so a mock and the guard never disagree on what is
+  // local.
   it.each(['http://0.0.0.0:9', 'http://localhost.:9', 'http://a.localhost:9', 'http://[::ffff:127.0.0.1]:9'])(
     'accepts a mock at %s as loopback',
     async (url) => {

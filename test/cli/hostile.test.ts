@@ -27,7 +27,10 @@ const FIXTURES = fileURLToPath(new URL('../hostile/', import.meta.url));
 const PLACEHOLDER = '{{MOCK_URL}}';
 /** A distinctive secret planted in fixtures: it, and its first 6 characters, must never be printed. */
 const CANARY = 'kN4ryQ-7zXw-s3cr3t-Vq9';
-/** Cases also run as real child processes: a file holding a secret, a flag of run, and mock (which would listen if it accepted). */
+/**
+ * Cases also run as real child processes: a file holding a secret, a flag of run, and mock (which would listen if it
+ * accepted).
+ */
 const SPAWNED = ['json-syntax-secret.json', 'run --time-scale 0', 'mock --time-scale 1001'];
 
 /**

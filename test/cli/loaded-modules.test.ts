@@ -3,8 +3,9 @@
  * loaded: a run against a server of its own (loadproof's mock at a baseUrl) loads neither the mock's
  * server code (the embedded mock runs in its own thread, which loads it there), nor undici (its WebAssembly
  * HTTP parser alone is megabytes: the token call goes through node:http), nor hdr-histogram-js's
- * WebAssembly build (the recorder imports its pure-JS parts). Checked on the real CLI as a child process: a module-loading hook lists every file
- * it loaded (ES modules through the resolve hook, CommonJS ones through require.cache at exit).
+ * WebAssembly build (the recorder imports its pure-JS parts). Checked on the real CLI as a child process: a
+ * module-loading hook lists every file it loaded (ES modules through the resolve hook, CommonJS ones through
+ * require.cache at exit).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -122,8 +122,9 @@ describe('after a failed write, the end of a run names only files that were writ
       const s = await mock({ profile: 'zero' });
       const { dir, file } = scenarioWorkspace(scenarioAt(s.url, '  - { name: steady, duration: 30s, rpm: 120 }\n'));
       const runDir = join(dir, 'run');
-      // A --run-dir must be new or empty when the run starts (a run never writes among files it did not make): the way is blocked once the run
-      // has made its folder (its events file is opened before the first arrival), seconds before the end.
+      // A --run-dir must be new or empty when the run starts (a run never writes among files it did not make): the way
+      // is blocked once the run has made its folder (its events file is opened before the first arrival), seconds
+      // before the end.
       const running = runMain([
         'run',
         '--no-charts',

@@ -78,7 +78,8 @@ describe('a run that measured nothing is never a pass', () => {
   });
 
   it('`report` on the folder of a plan that held no request (written before such plans were refused, judged PASS then): inconclusive, exit 5, never PASS', async () => {
-    // test/fixtures/empty-plan-run: a folder loadproof 4f117ef wrote for `rpm: 0.0000000001` (run.json, scenario.yaml, an empty events.ndjson).
+    // test/fixtures/empty-plan-run: a folder loadproof 4f117ef wrote for `rpm: 0.0000000001` (run.json, scenario.yaml,
+    // an empty events.ndjson).
     const dir = join(mkdtempSync(join(tmpdir(), 'loadproof-test-')), 'run');
     cpSync(fileURLToPath(new URL('../fixtures/empty-plan-run', import.meta.url)), dir, { recursive: true });
     const { code, stdout } = await runMain(['report', dir, '--no-charts']);

@@ -51,7 +51,8 @@ describe('loadproof probe', () => {
     expect(steps.map((st) => st.connections)).toEqual([1, 2, 4, 8, 16, 32].slice(0, steps.length));
     expect(steps.slice(0, -1).every((st) => st.http429 === 0)).toBe(true);
     expect(steps.at(-1).http429).toBeGreaterThan(0);
-    // No step sends more than the guard judged: the cap (6,000 rpm, 2,000 a wall second at k = 20) over its 1 s of wall time.
+    // No step sends more than the guard judged: the cap (6,000 rpm, 2,000 a wall second at k = 20) over its 1 s of wall
+    // time.
     for (const st of steps) {
       expect(st.sent).toBeLessThanOrEqual(2000);
       expect(st.answered).toBe(Object.values(st.status as Record<string, number>).reduce((a, b) => a + b, 0));

@@ -145,7 +145,8 @@ describe('loadproof report', () => {
     writeFileSync(join(dir, 'charts', 'old-chart.png'), 'not ours');
     expect((await runMain(['report', dir, '--no-charts'])).code).toBe(run.code);
     expect(existsSync(join(dir, 'charts'))).toBe(false);
-    // The files match the new manifest, but its history says the folder was changed after its run, so it is not the evidence it claims to be.
+    // The files match the new manifest, but its history says the folder was changed after its run, so it is not the
+    // evidence it claims to be.
     const verified = await runMain(['verify', dir]);
     expect(verified.code).toBe(1);
     expect(verified.stdout).toContain('not in it: charts/old-chart.png');
@@ -279,7 +280,8 @@ describe('loadproof report', () => {
     });
 
     it('a run whose events.ndjson could not be written whole: its own summary stands (exit 4), nothing is replaced', async () => {
-      // What a full disk leaves (review): the live summary judged from memory, events cut short, the failure in run.json.
+      // What a full disk leaves (review): the live summary judged from memory, events cut short, the failure in
+      // run.json.
       const dir = await finishedRun();
       const lines = eventLines(dir);
       writeFileSync(join(dir, 'events.ndjson'), `${lines.slice(0, 10).join('\n')}\n${lines[10]!.slice(0, 20)}`);
@@ -300,7 +302,8 @@ describe('loadproof report', () => {
     it('a summary.json that cannot be rewritten (a folder in the way of its temporary file): the one there stays whole, exit 4', async () => {
       const dir = await finishedRun();
       const before = readFileSync(join(dir, 'summary.json'), 'utf8');
-      // A link there (to /dev/full) would make the folder refused as a whole (a link could send its writes out of the folder): a folder in the way fails the write alike.
+      // A link there (to /dev/full) would make the folder refused as a whole (a link could send its writes out of the
+      // folder): a folder in the way fails the write alike.
       mkdirSync(join(dir, 'summary.json.partial'));
       const { code, stderr } = await runMain(['report', dir]);
       expect(code).toBe(4);

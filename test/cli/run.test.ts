@@ -1,8 +1,9 @@
 /**
  * `loadproof run` against a real mock on an ephemeral loopback port, at time scale 20 (a model minute
  * is 3 wall seconds: at 60, a wall second is a model minute, and beside other load the machine's
- * stalls timed requests out and failed a run against the nominal mock). Counts are reconciled with the mock's own stats. A passing run, a signal and the
- * retry herd run the CLI as a child process; the rest run the built CLI's main() in-process (runMain).
+ * stalls timed requests out and failed a run against the nominal mock). Counts are reconciled with the mock's own
+ * stats. A passing run, a signal and the retry herd run the CLI as a child process; the rest run the built CLI's main()
+ * in-process (runMain).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -303,7 +304,8 @@ describe('loadproof run with on429: retry', () => {
         const previous = attempts[i - 1]!;
         expect(previous.status).toBe(429);
         expect(previous.retryAfterS).not.toBeNull();
-        // The retry arrived no sooner than Retry-After after the 429 was answered (1 ms of wall slack = K ms of model time).
+        // The retry arrived no sooner than Retry-After after the 429 was answered (1 ms of wall slack = K ms of model
+        // time).
         expect(attempts[i]!.arrivedAtMs - previous.answeredAtMs).toBeGreaterThanOrEqual(
           previous.retryAfterS! * 1000 - K,
         );

@@ -33,7 +33,9 @@ const K = 20;
 const canary = (): string => `canary${randomBytes(9).toString('hex')}`;
 /** Every JSON and URL special character, controls (C0, DEL), non-ASCII (2, 3 and 4 bytes) and a bidi override. */
 const SECRET = `${canary()} "q"\\b/s%25+p&a=e<l>'x' sp\u0001\u001f\u007fé中😀\u202e`;
-/** What RFC 6749 lets an error_description hold (no `"`, no `\`, ASCII): a server's words that loadproof quotes, masked. */
+/**
+ * What RFC 6749 lets an error_description hold (no `"`, no `\`, ASCII): a server's words that loadproof quotes, masked.
+ */
 const PLAIN_SECRET = `${canary()} /s%25+p&a=e<l>'x' sp~`;
 const CLIENT_ID = 'leak-test-client';
 const DAYS_20_AGO = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
@@ -56,7 +58,8 @@ interface Workspace {
 
 /** A scenario workspace plus a credentials file (mode 600). */
 function workspace(scenario: string, credentials: unknown = { clientId: CLIENT_ID, clientSecret: SECRET }): Workspace {
-  // The credentials file sits beside the scenario, outside `out`: the only file searched that may hold the secret is the one given.
+  // The credentials file sits beside the scenario, outside `out`: the only file searched that may hold the secret is
+  // the one given.
   const { dir, file, out } = scenarioWorkspace(scenario);
   const creds = join(dir, 'credentials.json');
   writeFileSync(creds, typeof credentials === 'string' ? credentials : JSON.stringify(credentials));
@@ -91,7 +94,9 @@ function writtenFiles(dir: string): string[] {
   return found;
 }
 
-/** The base64 characters that depend on `text` alone, at each of the 3 alignments it can have inside a longer encoding. */
+/**
+ * The base64 characters that depend on `text` alone, at each of the 3 alignments it can have inside a longer encoding.
+ */
 function base64Cores(text: string): string[] {
   const bytes = Buffer.from(text, 'utf8');
   return [0, 1, 2].map((offset) =>
@@ -110,7 +115,10 @@ const html = (text: string): string =>
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&#39;');
 
-/** The forms a value is searched in: raw, JSON once and twice, URL- and form-encoded, HTML-escaped, base64 (alone and as Basic id:value). */
+/**
+ * The forms a value is searched in: raw, JSON once and twice, URL- and form-encoded, HTML-escaped, base64 (alone and as
+ * Basic id:value).
+ */
 function formsOf(value: string): string[] {
   const url = encodeURIComponent(value);
   return [

@@ -29,7 +29,10 @@ const lines = (path: string): any[] =>
     .filter(Boolean)
     .map((l) => JSON.parse(l));
 
-/** Starts shard JOB_COMPLETION_INDEX of `count` as the Job's pod would: the index from its environment, expanded into the args. */
+/**
+ * Starts shard JOB_COMPLETION_INDEX of `count` as the Job's pod would: the index from its environment, expanded into
+ * the args.
+ */
 function startShard(index: number, count: number, args: readonly string[]) {
   const env = { JOB_COMPLETION_INDEX: String(index) };
   // Kubernetes expands $(VAR) in a container's args from its environment; so does this.
@@ -40,7 +43,8 @@ function startShard(index: number, count: number, args: readonly string[]) {
 }
 
 describe('sharded runs and loadproof merge', () => {
-  // Three node processes starting at once beside other load: a start 8 s ahead, and on the tool's refusal of it as late, 16 s, then 32 s.
+  // Three node processes starting at once beside other load: a start 8 s ahead, and on the tool's refusal of it as
+  // late, 16 s, then 32 s.
   const LEAD_MS = 8000;
   it(
     `${N} shards started together against one mock merge into the whole plan: counts equal the mock's, and the judgement equals one process's over the same events`,
@@ -110,7 +114,8 @@ describe('sharded runs and loadproof merge', () => {
       expect(seqs.size).toBe(whole);
 
       const merged = await runMain(['merge', '--no-charts', ...[...folders].reverse(), '--out', join(dir, 'merged')]);
-      // The merge judges the 429s against the whole bucket: the tight mock refuses inside the documented envelope (exit 1).
+      // The merge judges the 429s against the whole bucket: the tight mock refuses inside the documented envelope (exit
+      // 1).
       expect(merged.code, merged.stderr).toBe(1);
       expect(merged.stdout).toContain(`merged from ${N} shards`);
       const [mergedFolder] = runFolders(join(dir, 'merged'));

@@ -1,7 +1,7 @@
 /**
- * No raw terminal control reaches the terminal (a scenario file must not be able to drive the user's terminal): every text field of a scenario
- * (description, notice.reference, coordination.reference, limits.reference, $schema) and its file name
- * carry ESC colour codes, an OSC 52 clipboard write, CSI 2J (clear screen), C1 controls, bidi overrides
+ * No raw terminal control reaches the terminal (a scenario file must not be able to drive the user's terminal): every
+ * text field of a scenario (description, notice.reference, coordination.reference, limits.reference, $schema) and its
+ * file name carry ESC colour codes, an OSC 52 clipboard write, CSI 2J (clear screen), C1 controls, bidi overrides
  * and isolates, other format characters and line separators, through plan, run (allowed, refused, the
  * embedded mock), notice and check. Every line printed holds none of them raw — they are shown escaped
  * (\u001b…) — while loadproof's own newlines and tabs stay. One mechanism at the Io boundary
@@ -17,7 +17,10 @@ import { MOCK_DEFAULTS } from '../../src/mock/defaults.js';
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
 import { runCli, runMain } from '../helpers/cli.js';
 
-/** ESC colours, OSC 52 (clipboard), CSI 2J + cursor home, C1 CSI and NEL, bidi override/isolate/mark, BS, DEL, a lone CR, U+2028, an astral format character. */
+/**
+ * ESC colours, OSC 52 (clipboard), CSI 2J + cursor home, C1 CSI and NEL, bidi override/isolate/mark, BS, DEL, a lone
+ * CR, U+2028, an astral format character.
+ */
 const HOSTILE =
   'X\x1b[31mRED\x1b[0m \x1b]52;c;aGk=\x07 \x1b[2J\x1b[H \u009b1m \u0085 \u202eRTL\u202c \u2066x\u2069 \u200f \r\x08\x7f \u2028 \u{E0001}Z';
 const SHOWN = '\\u001b[31mRED';

@@ -74,7 +74,8 @@ export function restrictedViolations(metadata: Obj | undefined, spec: Obj): stri
         out.push(`spec.volumes[${volume.name}].${type}: a volume type restricted does not allow`);
   }
   if (podSc.runAsUser === 0) out.push('spec.securityContext.runAsUser: must not be 0');
-  // Explicitly false at the pod is a violation even where every container says true (as Pod Security Admission checks it).
+  // Explicitly false at the pod is a violation even where every container says true (as Pod Security Admission checks
+  // it).
   if (podSc.runAsNonRoot === false) out.push('spec.securityContext.runAsNonRoot: must not be false');
   const podSeccomp = podSc.seccompProfile?.type;
   if (podSeccomp !== undefined && !SECCOMP_ALLOWED.has(podSeccomp))

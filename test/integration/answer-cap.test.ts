@@ -1,8 +1,8 @@
 /**
- * An answer larger than MAX_ANSWER_BYTES is not read past the cap (a hostile or broken service cannot make us hold it whole): the connection is closed,
- * the request's outcome is `too_large` (never `ok`), and the next request goes on, on a new connection.
- * The server is a raw loopback stub that writes each framing a hostile or broken service could: a body just
- * over the cap with its Content-Length, a Content-Length announcing far more than it sends, chunked without
+ * An answer larger than MAX_ANSWER_BYTES is not read past the cap (a hostile or broken service cannot make us hold it
+ * whole): the connection is closed, the request's outcome is `too_large` (never `ok`), and the next request goes on, on
+ * a new connection. The server is a raw loopback stub that writes each framing a hostile or broken service could: a
+ * body just over the cap with its Content-Length, a Content-Length announcing far more than it sends, chunked without
  * a length (many small chunks, or one chunk whose size line announces 4 GiB), and a body read until the close.
  */
 import type { AddressInfo } from 'node:net';

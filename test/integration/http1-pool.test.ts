@@ -1,4 +1,7 @@
-/** The HTTP/1.1 connection pool against real servers on loopback: connections opened ahead of the load, reuse, deadlines, cancel. */
+/**
+ * The HTTP/1.1 connection pool against real servers on loopback: connections opened ahead of the load, reuse,
+ * deadlines, cancel.
+ */
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';

@@ -56,7 +56,8 @@ async function setup(mock: MockServerOptions, client: Partial<ApiClientSettings>
 }
 
 describe('createIdentify', () => {
-  // A token a header cannot carry, at the client's depth: a request that cannot leave is unsent, not an attempt with outcome error.
+  // A token a header cannot carry, at the client's depth: a request that cannot leave is unsent, not an attempt with
+  // outcome error.
   it('counts nothing as sent when the token cannot go in a header: unsent, and the server sees nothing', async () => {
     const unsafe = {
       current: () => 'lpmock_at_x\r\nx-injected: 1',

@@ -64,10 +64,12 @@ describe('Server-Timing svc;dur on every pipeline answer', () => {
       Object.fromEntries(
         [...String(reply.headers['server-timing']).matchAll(/(\w+);dur=([\d.]+)/g)].map((m) => [m[1], Number(m[2])]),
       );
-    // Not told: it enters when it comes, svc is the model's time from admission, as at k = 1, and its answer is not held.
+    // Not told: it enters when it comes, svc is the model's time from admission, as at k = 1, and its answer is not
+    // held.
     expect(svcMs(plain)).toBeCloseTo(parts(plain).queue! + parts(plain).service! + parts(plain).hold!, 0);
     expect(parseModelLag(plain.headers['server-timing'])).toBeUndefined();
-    // Told it was due 4 wall ms ago: admitted at its due time, svc = those 4 ms and the way to the mock, once (not 200 = 4 × 50), + the model's time.
+    // Told it was due 4 wall ms ago: admitted at its due time, svc = those 4 ms and the way to the mock, once (not 200
+    // = 4 × 50), + the model's time.
     const told = await postJson(
       s.url + API_PATHS.identification,
       { text: NOTE },
@@ -79,7 +81,8 @@ describe('Server-Timing svc;dur on every pipeline answer', () => {
     expect(entryMs).toBeLessThan(200);
     // Admitted at its due time, 10,000 model ms before the model's frontier: its answer leaves that lag after its time.
     expect(parseModelLag(told.headers['server-timing'])).toBe(10_000);
-    // Later than the model's lag: it enters when it comes, as if it said nothing (its delay is in the client's own measurement).
+    // Later than the model's lag: it enters when it comes, as if it said nothing (its delay is in the client's own
+    // measurement).
     const behind = await start({ profile: 'nominal', timeScale: 50, seed: 7, modelLagWallMs: 1 });
     const late = await postJson(
       behind.s.url + API_PATHS.identification,

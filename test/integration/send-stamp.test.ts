@@ -88,10 +88,11 @@ describe('send stamps', () => {
 });
 
 describe('a token unfit for a header', () => {
-  // A token a header cannot carry is refused where it enters (AUTH_FAILED), and the request that could not leave is unsent,
-  // not an attempt: counting it as sent would blame a target that received nothing.
+  // A token a header cannot carry is refused where it enters (AUTH_FAILED), and the request that could not leave is
+  // unsent, not an attempt: counting it as sent would blame a target that received nothing.
   it('is never written into a request: the token is an authentication failure, the request unsent, and nothing reaches the server', async () => {
-    // A token endpoint that answers a token with a CR LF in it: written as is, it would add a header of the server's choosing.
+    // A token endpoint that answers a token with a CR LF in it: written as is, it would add a header of the server's
+    // choosing.
     stub = await startStub({
       token: () => ({
         status: 200,

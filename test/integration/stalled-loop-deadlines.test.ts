@@ -62,7 +62,10 @@ async function stallingServer(svcMs: number): Promise<{ url: string; state: Int3
   return { url: `http://127.0.0.1:${port}`, state: new Int32Array(sab) };
 }
 
-/** Sends one request, and once the server has read it, blocks this thread until the answer is written and `stallMs` have passed. */
+/**
+ * Sends one request, and once the server has read it, blocks this thread until the answer is written and `stallMs` have
+ * passed.
+ */
 async function sendThroughStall(identify: IdentifyFn, state: Int32Array, stallMs: number) {
   const result = identify('Patient John Smith.', 0);
   const limit = performance.now() + 10_000;

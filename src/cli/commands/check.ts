@@ -40,7 +40,8 @@ export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> 
   const scale = TimeScale.of(args['time-scale']);
   const scenario = await targetScenario(args.scenario);
   const { plan, userTexts } = planScenario(scenario, args.scenario, scale.k);
-  // The guard first, on the load test these calls prepare (more than the calls themselves): refused, nothing is sent (exit 3).
+  // The guard first, on the load test these calls prepare (more than the calls themselves): refused, nothing is sent
+  // (exit 3).
   const { decision: guard, permit } = authorize(plan, {
     startAtMs: Date.now(),
     loopbackAsReal: args['allow-loopback-as-real'],

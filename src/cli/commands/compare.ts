@@ -1,4 +1,7 @@
-/** `loadproof compare <baseline-dir> <run-dir>`: a run against a baseline. Wires the compare module to the process; no logic here. */
+/**
+ * `loadproof compare <baseline-dir> <run-dir>`: a run against a baseline. Wires the compare module to the process; no
+ * logic here.
+ */
 import type { Argv } from 'yargs';
 
 import { EXIT } from '../../core/index.js';

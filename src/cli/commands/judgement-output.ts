@@ -27,7 +27,10 @@ export function judgementOptions<T>(y: Argv<T>) {
     });
 }
 
-/** The table (or summary.json itself, with --json) on stdout, and the evidence line; `summaryPath` null: summary.json was not written. */
+/**
+ * The table (or summary.json itself, with --json) on stdout, and the evidence line; `summaryPath` null: summary.json
+ * was not written.
+ */
 export function printJudgement(
   io: Io,
   json: boolean,

@@ -1,4 +1,6 @@
-/** `loadproof merge <run-dir>...`: the shards of one run put together and judged as one. Wires modules; no logic here. */
+/**
+ * `loadproof merge <run-dir>...`: the shards of one run put together and judged as one. Wires modules; no logic here.
+ */
 import { dirname } from 'node:path';
 
 import type { Argv } from 'yargs';
@@ -10,7 +12,8 @@ import { holdForTests, judgementOptions, printJudgement, stopOnSignal } from './
 export function mergeOptions<T>(y: Argv<T>) {
   return (
     judgementOptions(y)
-      // The CLI takes a flag given twice as its last value (main.ts), which would also keep only the last folder: not here.
+      // The CLI takes a flag given twice as its last value (main.ts), which would also keep only the last folder: not
+      // here.
       .parserConfiguration({ 'duplicate-arguments-array': true })
       .positional('run-dirs', {
         type: 'string',

@@ -1,4 +1,7 @@
-/** `loadproof notice <scenario> --at <start>`: drafts the advance notice for support. Sends nothing. Wires modules; no logic here. */
+/**
+ * `loadproof notice <scenario> --at <start>`: drafts the advance notice for support. Sends nothing. Wires modules; no
+ * logic here.
+ */
 import type { Argv } from 'yargs';
 
 import { EXIT, UsageError } from '../../core/index.js';

@@ -1,4 +1,7 @@
-/** `loadproof plan <scenario>`: the dry run. Loads, validates and plans the scenario, shows the guard's decision; sends nothing. */
+/**
+ * `loadproof plan <scenario>`: the dry run. Loads, validates and plans the scenario, shows the guard's decision; sends
+ * nothing.
+ */
 import type { Argv } from 'yargs';
 
 import { EXIT, TimeScale, UsageError } from '../../core/index.js';

@@ -1,4 +1,6 @@
-/** `loadproof probe [scenario]`: a closed-loop saturation probe. Wires the probe module to the process; no logic here. */
+/**
+ * `loadproof probe [scenario]`: a closed-loop saturation probe. Wires the probe module to the process; no logic here.
+ */
 import type { Argv } from 'yargs';
 
 import { EXIT, TimeScale } from '../../core/index.js';

@@ -1,4 +1,7 @@
-/** `loadproof report <run-dir>`: judge a finished run again, offline. Wires the report module to the process; no logic here. */
+/**
+ * `loadproof report <run-dir>`: judge a finished run again, offline. Wires the report module to the process; no logic
+ * here.
+ */
 import { dirname } from 'node:path';
 
 import type { Argv } from 'yargs';

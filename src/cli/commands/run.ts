@@ -137,7 +137,8 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     signal: controller.signal,
     log: (line) => io.stderr(`${line}\n`),
   });
-  // A shard's verdict is of its share only: the test's is the merge's. Its exit says whether it ran (0), not what it found.
+  // A shard's verdict is of its share only: the test's is the merge's. Its exit says whether it ran (0), not what it
+  // found.
   const exitCode =
     shard !== undefined && SHARD_VERDICT_EXITS.has(outcome.exitCode)
       ? EXIT.pass

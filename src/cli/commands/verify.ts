@@ -1,4 +1,7 @@
-/** `loadproof verify <run-dir>`: hash a run folder's files again against its manifest.json. Wires the report module to the process; no logic here. */
+/**
+ * `loadproof verify <run-dir>`: hash a run folder's files again against its manifest.json. Wires the report module to
+ * the process; no logic here.
+ */
 import { join } from 'node:path';
 
 import type { Argv } from 'yargs';

@@ -239,7 +239,8 @@ export class ResponseParser {
       headers[name] = before === undefined ? value : `${before}, ${value}`;
       at = end + 2;
     }
-    // 1xx: an interim answer; the real one follows. Their heads count against the answer's cap: a stream of them is an answer without end.
+    // 1xx: an interim answer; the real one follows. Their heads count against the answer's cap: a stream of them is an
+    // answer without end.
     if (status < 200) return this.grow(text.length + 4);
     this.status = status;
     this.headers = headers;

@@ -22,7 +22,10 @@ interface PoolOptions {
   readonly maxHeadBytes?: number;
   /** The largest answer body read, bytes (default MAX_ANSWER_BYTES; obfuscation's is larger). */
   readonly maxAnswerBytes?: number;
-  /** How long a connection may sit idle and still be used, when the server gave no Keep-Alive timeout (ms; default 4,000). */
+  /**
+   * How long a connection may sit idle and still be used, when the server gave no Keep-Alive timeout (ms; default
+   * 4,000).
+   */
   readonly idleLifetimeMs?: number;
 }
 
@@ -194,7 +197,9 @@ export class ConnectionPool {
     this.idle.length = 0;
   }
 
-  /** Ends `pending` with `error`: off its connection (which is closed: its answer may still come) or out of the queue. */
+  /**
+   * Ends `pending` with `error`: off its connection (which is closed: its answer may still come) or out of the queue.
+   */
   fail(pending: Pending, error: Error): void {
     if (pending.connection !== undefined) pending.connection.abort(error);
     else pending.done(error, undefined); // still waiting: skipped when its turn comes

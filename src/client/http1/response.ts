@@ -6,7 +6,10 @@ export interface Http1Response {
   /** Header values by lower-case name; a repeated header's values joined with ", ". */
   readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
-  /** The connection cannot carry another request: Connection: close, HTTP/1.0 without keep-alive, a body ended by the close, or stray bytes after it. */
+  /**
+   * The connection cannot carry another request: Connection: close, HTTP/1.0 without keep-alive, a body ended by the
+   * close, or stray bytes after it.
+   */
   readonly close: boolean;
   /** How long the server keeps an idle connection (Keep-Alive: timeout=N), wall ms, when it said. */
   readonly keepAliveMs?: number;

@@ -14,7 +14,10 @@ import type { MockCounters, RequestLog } from '../stats.js';
 
 export interface MockContext {
   readonly clock: Clock;
-  /** How far (model ms) the model runs behind the real clock (ModelClock.lagMs); 0 for none: a request that says when it was due is admitted then. */
+  /**
+   * How far (model ms) the model runs behind the real clock (ModelClock.lagMs); 0 for none: a request that says when it
+   * was due is admitted then.
+   */
   readonly modelLagMs: number;
   readonly tokens: TokenStore;
   readonly counters: MockCounters;

@@ -58,7 +58,8 @@ export function exposition(families: readonly Family[], format: ExpositionFormat
     if (format === 'openmetrics' && f.unit !== undefined) lines.push(`# UNIT ${f.name} ${f.unit}`);
     if (f.type === 'histogram') {
       for (const h of f.samples as readonly HistogramSample[]) {
-        // OpenMetrics writes a bound as a float ("1.0"), as Prometheus' own clients do, so that a series keeps one name in both formats' scrapes.
+        // OpenMetrics writes a bound as a float ("1.0"), as Prometheus' own clients do, so that a series keeps one name
+        // in both formats' scrapes.
         h.bounds.forEach((bound, i) =>
           lines.push(
             sample(

@@ -192,7 +192,8 @@ export class RunMetrics {
         help: "How late each request was sent after its intended time (wall seconds): the generator's own lateness.",
         samples: [this.sendLag.sample({})],
       },
-      // One histogram for the run, not one per phase: histogram_quantile over a recent range reads the phase running now.
+      // One histogram for the run, not one per phase: histogram_quantile over a recent range reads the phase running
+      // now.
       {
         name: 'loadproof_request_latency_seconds',
         type: 'histogram',
