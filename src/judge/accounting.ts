@@ -46,7 +46,7 @@ export function accountLatency(input: AccountingInput, timeScale: number): Accou
     if (t.serviceMs === undefined) measuredMs += t.endAtMs - t.sentAtMs;
     else modelMs += t.serviceMs;
   }
-  const scale = TimeScale.of(timeScale);
+  const scale = TimeScale.of(timeScale, "the run's timeScale");
   const once = (totalMs: number, keptMs: number, lagMs: number): number =>
     keptMs + scale.toWallMs(Math.max(0, totalMs - keptMs - lagMs));
   const last = input.tries[input.tries.length - 1]!;

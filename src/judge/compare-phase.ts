@@ -91,7 +91,7 @@ function generatorLate(summary: Summary, phase: string): boolean {
 function latenessOf(summary: Summary, phase: string, steady: Slice): number {
   if (!generatorLate(summary, phase)) return 0;
   const { eventLoopDelayP99Ms: p99, eventLoopDelayMaxMs: max } = summary.generator;
-  return worstLatenessMs(steady, generatorHealth(TimeScale.of(summary.timeScale), p99, max));
+  return worstLatenessMs(steady, generatorHealth(TimeScale.of(summary.timeScale, 'summary.json timeScale'), p99, max));
 }
 
 /** A phase compared: both sides' figures and the p95's findings (the rates' are added over every phase at once). */

@@ -146,7 +146,7 @@ interface JudgeInput {
 }
 
 export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgement {
-  const scale = TimeScale.of(plan.timeScale);
+  const scale = TimeScale.of(plan.timeScale, "the plan's timeScale");
   const { end } = input;
   const recorder = sink.recorder;
   // 429s against the documented (or raised) limits, replayed on what the server admitted.

@@ -72,7 +72,7 @@ interface SummaryMeta {
 export type Summary = ReturnType<typeof buildSummary>;
 
 export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, meta: SummaryMeta) {
-  const scale = TimeScale.of(plan.timeScale);
+  const scale = TimeScale.of(plan.timeScale, "the plan's timeScale");
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
     scenario: plan.scenario.name,
