@@ -1,5 +1,5 @@
 export { comparedRun, compareFolders, parseTolerance } from './compare-folders.js';
-export { finishRun, judgeFolder } from './finish.js';
+export { finishRun, type FolderJudgement, judgeFolder } from './finish.js';
 export { describeVerification, ManifestUnreadable, verifyFolder } from './manifest-verify.js';
 export { mergeAndJudge } from './merge.js';
 export {

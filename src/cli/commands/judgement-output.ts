@@ -1,9 +1,12 @@
 /** What `run` and `report` share: the --json and --inconclusive flags, and how a judgement is printed. */
+import { dirname } from 'node:path';
+
 import type { Argv } from 'yargs';
 
-import { INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../../core/index.js';
+import { exitUnder, INCONCLUSIVE_POLICIES, type InconclusivePolicy } from '../../core/index.js';
 import { type Summary, summaryJson } from '../../judge/index.js';
 import { formatManifestLine, formatSummary } from '../../run/index.js';
+import type { FolderJudgement } from '../../run-folder/index.js';
 import type { Io } from '../io.js';
 
 export function judgementOptions<T>(y: Argv<T>) {
@@ -87,4 +90,33 @@ export function holdForTests(io: Io, stage: string, signal: AbortSignal): (() =>
       if (signal.aborted) done();
       else signal.addEventListener('abort', done, { once: true });
     });
+}
+
+/**
+ * What `report` and `merge` print of a folder judged again: its notes, the table (or summary.json with --json) and
+ * the evidence line, then every file that could not be written. Returns the exit code under --inconclusive.
+ */
+export function printFolderJudgement(
+  io: Io,
+  args: { readonly json: boolean; readonly inconclusive: InconclusivePolicy },
+  judged: FolderJudgement,
+): number {
+  for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
+  const exitCode = exitUnder(args.inconclusive, judged.exitCode);
+  printJudgement(
+    io,
+    args.json,
+    judged.summary,
+    dirname(judged.summaryPath),
+    judged.written.error === null ? judged.summaryPath : null,
+    judged.manifestSha256,
+    exitCode,
+  );
+  if (judged.written.error !== null)
+    io.stderr(
+      `loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`,
+    );
+  for (const f of judged.reports.filter((r) => r.error !== null))
+    io.stderr(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error})\n`);
+  return exitCode;
 }

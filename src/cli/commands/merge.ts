@@ -1,13 +1,12 @@
 /**
  * `loadproof merge <run-dir>...`: the shards of one run put together and judged as one. Wires modules; no logic here.
  */
-import { dirname } from 'node:path';
 
 import type { Argv } from 'yargs';
 
-import { EXIT, exitUnder } from '../../core/index.js';
+import { EXIT } from '../../core/index.js';
 import type { Io } from '../io.js';
-import { holdForTests, judgementOptions, printJudgement, stopOnSignal } from './judgement-output.js';
+import { holdForTests, judgementOptions, printFolderJudgement, stopOnSignal } from './judgement-output.js';
 
 export function mergeOptions<T>(y: Argv<T>) {
   return (
@@ -49,23 +48,7 @@ export async function runMerge(args: MergeArgs, io: Io): Promise<number> {
     },
     { now: () => new Date(), pngCharts: args.charts },
   );
-  for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
-  const exitCode = exitUnder(args.inconclusive, judged.exitCode);
-  printJudgement(
-    io,
-    args.json,
-    judged.summary,
-    dirname(judged.summaryPath),
-    judged.written.error === null ? judged.summaryPath : null,
-    judged.manifestSha256,
-    exitCode,
-  );
-  if (judged.written.error !== null)
-    io.stderr(
-      `loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`,
-    );
-  for (const f of judged.reports.filter((r) => r.error !== null))
-    io.stderr(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error})\n`);
+  const exitCode = printFolderJudgement(io, args, judged);
   // A signal after the merged folder took its name: it is whole, and the exit says it was stopped.
   return signal.aborted ? EXIT.interrupted : exitCode;
 }

@@ -2,13 +2,12 @@
  * `loadproof report <run-dir>`: judge a finished run again, offline. Wires the report module to the process; no logic
  * here.
  */
-import { dirname } from 'node:path';
 
 import type { Argv } from 'yargs';
 
-import { EXIT, exitUnder } from '../../core/index.js';
+import { EXIT } from '../../core/index.js';
 import type { Io } from '../io.js';
-import { holdForTests, judgementOptions, printJudgement, stopOnSignal } from './judgement-output.js';
+import { holdForTests, judgementOptions, printFolderJudgement, stopOnSignal } from './judgement-output.js';
 
 export function reportOptions<T>(y: Argv<T>) {
   return judgementOptions(y).positional('run-dir', {
@@ -35,23 +34,7 @@ export async function runReport(args: ReportArgs, io: Io): Promise<number> {
     signal,
     ...(beforeWriting === undefined ? {} : { beforeWriting }),
   });
-  for (const note of judged.notes) io.stderr(`loadproof: note: ${note}\n`);
-  const exitCode = exitUnder(args.inconclusive, judged.exitCode);
-  printJudgement(
-    io,
-    args.json,
-    judged.summary,
-    dirname(judged.summaryPath),
-    judged.written.error === null ? judged.summaryPath : null,
-    judged.manifestSha256,
-    exitCode,
-  );
-  if (judged.written.error !== null)
-    io.stderr(
-      `loadproof: RUN_FAILED: could not write ${judged.summaryPath} (${judged.written.error}); the table above is the judgement\n`,
-    );
-  const unwritten = judged.reports.filter((f) => f.error !== null);
-  for (const f of unwritten) io.stderr(`loadproof: RUN_FAILED: could not write ${f.file} (${f.error})\n`);
+  const exitCode = printFolderJudgement(io, args, judged);
   // A signal taken while the files were written: the folder is whole, and the exit says it was stopped.
   return signal.aborted ? EXIT.interrupted : exitCode;
 }
