@@ -111,6 +111,9 @@ describe('a real environment through a loopback tunnel (target.tunnel)', () => {
       expect(md).toContain('not the service');
       expect(md).toMatch(/clearly allow.*a finding against the mock/);
       expect(md).not.toContain('against the service');
+      const junit = readFileSync(join(out, runFolders(out)[0]!, 'junit.xml'), 'utf8');
+      expect(junit).toContain('a finding against the mock');
+      expect(junit + stdout).not.toContain('against the service');
     },
   );
 });
