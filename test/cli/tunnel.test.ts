@@ -94,6 +94,10 @@ describe('a real environment through a loopback tunnel (target.tunnel)', () => {
       expect(md).toContain(`production, reached through a loopback tunnel at ${server.url}`);
       expect(md).not.toMatch(/not the service|says nothing of the service|mock/i);
       expect(server.stats().requests.identification.received).toBeGreaterThan(0);
+      // Judged again from the folder alone, the run is still the environment, reached through the tunnel.
+      const again = await runMain(['report', join(out, runFolders(out)[0]!)]);
+      expect(again.stdout + again.stderr).toContain(`production, reached through a loopback tunnel at ${server.url}`);
+      expect(reportMd(out)).toContain(`production, reached through a loopback tunnel at ${server.url}`);
     },
   );
 
