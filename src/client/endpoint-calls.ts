@@ -35,6 +35,8 @@ export interface CallRecord {
   /** Wall ms from the first send to the final answer. */
   readonly latencyMs: number;
   readonly attempts: number;
+  /** The 429 answers without a Retry-After of whole seconds, which the spec requires on every 429. */
+  readonly without429RetryAfter: number;
 }
 
 /** A call that did not answer 2xx (after 429s were waited out), or did not answer at all. */
@@ -70,8 +72,9 @@ export async function call(
   const url = session.target.baseUrl.replace(/\/+$/, '') + API_PATHS[endpoint];
   const started = performance.now();
   let attempts = 0;
+  let without429RetryAfter = 0;
   const record = (status: number | null): void =>
-    session.onCall?.({ endpoint, status, latencyMs: performance.now() - started, attempts });
+    session.onCall?.({ endpoint, status, latencyMs: performance.now() - started, attempts, without429RetryAfter });
   for (;;) {
     attempts++;
     let res: SmallResponse;
@@ -91,8 +94,10 @@ export async function call(
       const code = (error as { code?: string }).code ?? (error as Error).name;
       throw new ApiCallError(endpoint, null, `${endpoint}: no answer from ${url} (${code})`);
     }
+    const retryAfterS = res.status === 429 ? parseRetryAfterS(res.headers['retry-after']) : undefined;
+    if (res.status === 429 && retryAfterS === undefined) without429RetryAfter++;
     if (res.status === 429 && attempts < MAX_ATTEMPTS) {
-      const waitS = Math.min(MAX_RETRY_WAIT_S, parseRetryAfterS(res.headers['retry-after']) ?? 2 ** attempts);
+      const waitS = Math.min(MAX_RETRY_WAIT_S, retryAfterS ?? 2 ** attempts);
       await new Promise((resolve) => setTimeout(resolve, waitS * 1000));
       continue;
     }

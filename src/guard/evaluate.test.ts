@@ -787,6 +787,28 @@ describe('guard: targets and time scale', () => {
     expect(statusOf(d, 'notice')).toBe('refused');
   });
 
+  it('judges a declared loopback tunnel as the real environment it reaches, by every rule, in every loopback spelling', () => {
+    for (const baseUrl of [
+      'http://127.0.0.1:8443',
+      'http://localhost:8443',
+      'http://[::1]:8443',
+      'http://127.1:8443',
+    ]) {
+      const d = decide({ target: { environment: 'sandbox', baseUrl, tunnel: true }, maxInFlight: 200 }, at);
+      expect(d.real).toBe(true);
+      expect(statusOf(d, 'target')).toBe('ok');
+      expect(d.checks.find((c) => c.rule === 'target')!.message).toContain('a loopback tunnel to the real sandbox');
+      expect([statusOf(d, 'notice'), statusOf(d, 'envelope')]).toEqual(['refused', 'refused']);
+    }
+    const far = decide({ target: { ...PRODUCTION, tunnel: true } }, at);
+    expect(reasonOf(far, 'target')).toContain(
+      'target.tunnel is true, but target.baseUrl https://api.example.com is not loopback',
+    );
+    expect(reasonOf(decide({ target: { ...PRODUCTION, baseUrl: 'http://127.0.0.1:8443' } }, at), 'target')).toContain(
+      'declare target.tunnel: true',
+    );
+  });
+
   it('refuses a time scale other than 1 against a real environment, not against a mock', () => {
     expect(reasonOf(decide({ target: PRODUCTION }, at, { timeScale: 20 }), 'time-scale')).toContain(
       '--time-scale 20 against production: a real service runs in real time',

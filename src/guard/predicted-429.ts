@@ -74,10 +74,12 @@ export function describePredicted429s(
     return `  ${p.phase.padEnd(Math.max(...predictions.map((q) => q.phase.length)))}  ${when}`;
   });
   const edges = predictions.reduce((n, p) => n + p.edge, 0);
+  // A mock's 429 is no finding against the service, which a run against it says nothing of.
+  const against = plan.scenario.target.environment === 'mock' ? 'the mock' : 'the service';
   const under =
     edges === 0
-      ? '  → the plan stays under the rate limit: a rate-limit 429 would be a finding against the service (the in-flight limit depends on latency, and is not predicted)'
-      : `  → the plan stays under the rate limit, ${edges} of its requests within the envelope's margin of it: a rate-limit 429 elsewhere would be a finding against the service (the in-flight limit depends on latency, and is not predicted)`;
+      ? `  → the plan stays under the rate limit: a rate-limit 429 would be a finding against ${against} (the in-flight limit depends on latency, and is not predicted)`
+      : `  → the plan stays under the rate limit, ${edges} of its requests within the envelope's margin of it: a rate-limit 429 elsewhere would be a finding against ${against} (the in-flight limit depends on latency, and is not predicted)`;
   const summary =
     first === undefined
       ? under

@@ -1,4 +1,7 @@
-/** The checks of where a run goes and how fast its clock runs: a mock on loopback, a real service in real time. */
+/**
+ * The checks of where a run goes and how fast its clock runs: a mock on loopback, a real service in real time, reached
+ * at its own address or through a declared loopback tunnel.
+ */
 import type { Plan } from '../plan/index.js';
 import type { GuardCheck, GuardContext } from './decision.js';
 import { isLoopbackUrl } from './loopback.js';
@@ -15,13 +18,22 @@ export function targetCheck(plan: Plan, context: GuardContext): GuardCheck {
     );
   }
   const url = t.baseUrl ?? '';
-  if (!isLoopbackUrl(url)) return ok(`${t.environment} at ${url}`);
+  const loopback = isLoopbackUrl(url);
+  if (t.tunnel === true)
+    return loopback
+      ? ok(
+          `${t.environment} at ${url}, a loopback tunnel to the real ${t.environment} (target.tunnel): every rule of ${t.environment} applies`,
+        )
+      : refused(
+          `target.tunnel is true, but target.baseUrl ${url} is not loopback: a tunnel is reached at a loopback address (127.0.0.0/8, ::1, localhost); to test ${url} directly, drop target.tunnel`,
+        );
+  if (!loopback) return ok(`${t.environment} at ${url}`);
   if (context.loopbackAsReal === true)
     return ok(
       `${t.environment} at ${url}: a loopback URL judged as a real environment (--allow-loopback-as-real, a switch for loadproof's own tests)`,
     );
   return refused(
-    `target.baseUrl ${url} is loopback, but target.environment is ${t.environment}: a real environment is not on this machine; for a local mock declare target.environment: mock`,
+    `target.baseUrl ${url} is loopback, but target.environment is ${t.environment}: a real environment is not on this machine; if this address is a tunnel or port-forward to the real ${t.environment}, declare target.tunnel: true (every rule of ${t.environment} then applies); for a local mock declare target.environment: mock`,
   );
 }
 

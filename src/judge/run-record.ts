@@ -92,7 +92,13 @@ export interface RunRecord {
   readonly planIdentity: string;
   readonly timeScale: number;
   readonly environment: string;
-  readonly target: { readonly baseUrl: string; readonly kind: TargetKind; readonly profile: string | null };
+  readonly target: {
+    readonly baseUrl: string;
+    readonly kind: TargetKind;
+    readonly profile: string | null;
+    /** A real environment reached through a loopback tunnel at baseUrl (target.tunnel); absent otherwise. */
+    readonly tunnel?: boolean;
+  };
   readonly startedAt: string;
   readonly guard: GuardRecord;
   /** Absent in runs written before it was recorded. */

@@ -5,7 +5,7 @@ import { formatDuration } from '../scenario/index.js';
 import { type Capacity, capacityOf, total429 } from './capacity.js';
 import type { ReportContent, ReportInput } from './content-types.js';
 import { kindsOf429, ms, p95Text, utc } from './figure-text.js';
-import { targetText } from './target-text.js';
+import { findingTarget, targetText } from './target-text.js';
 
 export function capacitySections(input: ReportInput): Pick<ReportContent, 'capacity' | 'brief'> {
   const { summary } = input;
@@ -21,7 +21,7 @@ export function capacitySections(input: ReportInput): Pick<ReportContent, 'capac
     String(total429(s.answers429)),
     s.ended429 === null ? '—' : `${(s.ended429 * 100).toFixed(1)} %`,
   ]);
-  const facts = capacityFacts(capacity);
+  const facts = capacityFacts(capacity, findingTarget(summary));
   return {
     capacity: {
       table: {
@@ -45,7 +45,7 @@ export function capacitySections(input: ReportInput): Pick<ReportContent, 'capac
 }
 
 /** What the steps show, sentence by sentence. */
-function capacityFacts(c: Capacity): string[] {
+function capacityFacts(c: Capacity, against: string): string[] {
   const lines: string[] = [];
   const heldStep = c.steps.filter((s) => s.status === 'pass' && s.toRpm === c.heldUpToRpm).at(-1);
   lines.push(
@@ -75,7 +75,7 @@ function capacityFacts(c: Capacity): string[] {
     lines.push(
       c.findings === 0
         ? 'None of the 429s came on a request the documented limits clearly allow.'
-        : `${c.findings} 429s came on requests the documented limits clearly allow: a finding against the service.`,
+        : `${c.findings} 429s came on requests the documented limits clearly allow: a finding against ${against}.`,
     );
   return lines;
 }

@@ -14,6 +14,7 @@ import { deidSection } from './deid-section.js';
 import { evidence } from './evidence-section.js';
 import { identity } from './identity-section.js';
 import { phaseRows } from './phase-table.js';
+import { inTargetWords } from './target-text.js';
 
 export function reportContent(input: ReportInput): ReportContent {
   const { summary } = input;
@@ -41,7 +42,7 @@ export function reportContent(input: ReportInput): ReportContent {
       rows: phaseRows(summary),
       numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
     },
-    reasons: summary.verdict.reasons,
+    reasons: summary.verdict.reasons.map((r) => inTargetWords(summary, r)),
     evidence: evidence(summary, summary.target.kind === 'real'),
     guard: {
       head: ['Rule', 'Status', 'What it found'],

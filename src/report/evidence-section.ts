@@ -6,7 +6,7 @@ import type { Summary } from '../judge/index.js';
 import { formatDuration } from '../scenario/index.js';
 import { sum429, total429 } from './capacity.js';
 import { errorsOf, kindsOf429, plural } from './figure-text.js';
-import { targetText } from './target-text.js';
+import { findingTarget, inTargetWords, targetText } from './target-text.js';
 
 type Phase = Summary['phases'][number];
 type Check = Summary['verdict']['checks'][number];
@@ -56,7 +56,7 @@ export function evidence(summary: Summary, real: boolean): string[] {
         ? "In a shard they are not judged: the service's bucket was shared with the other shards' requests, which this shard did not see; `loadproof merge` judges every 429 against it."
         : envelope.findings === 0
           ? `None came on a request the documented limits clearly allow${envelope.edge > 0 ? ` (${envelope.edge} came within the margin of the limit, where neither side can be blamed)` : ''}.`
-          : `${envelope.findings} came on requests the documented limits clearly allow: a finding against the service.`,
+          : `${envelope.findings} came on requests the documented limits clearly allow: a finding against ${findingTarget(summary)}.`,
     );
   }
 
@@ -91,7 +91,7 @@ export function evidence(summary: Summary, real: boolean): string[] {
     generator.push(
       `The generator sent on schedule within ${lag.p99.toFixed(1)} ms (p99 of its send lag, wall time). Latency runs from the intended send time, so its lag is counted, never hidden.`,
     );
-  generator.push(...summary.verdict.notes);
+  generator.push(...summary.verdict.notes.map((n) => inTargetWords(summary, n)));
   return [scope, refusals, latency, generator].filter((p) => p.length > 0).map((p) => p.join(' '));
 }
 

@@ -5,7 +5,7 @@
 import type { FileResult } from '../core/index.js';
 import type { ReportInput } from './content-types.js';
 
-export { targetText } from './target-text.js';
+export { inTargetWords, targetText } from './target-text.js';
 
 /** Writes every report of a judged run into `dir` (write-reports.ts); each failure is returned, never thrown. */
 export async function writeReports(

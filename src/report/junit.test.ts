@@ -23,6 +23,7 @@ const summary = (
   ({
     scenario: 'ci-regression',
     environment: 'mock',
+    target: { kind: 'embedded-mock', baseUrl: 'http://127.0.0.1:1', profile: 'nominal', embeddedMock: true },
     planIdentity: 'sha256:abc',
     loadproofVersion: '0.1.0',
     timeScale: 20,

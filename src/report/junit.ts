@@ -6,6 +6,7 @@
  * A pure function of summary.json, so `loadproof report` rebuilds it from the run folder.
  */
 import type { BaselineComparison, Summary } from '../judge/index.js';
+import { inTargetWords } from './target-text.js';
 
 type SummaryCheck = Summary['verdict']['checks'][number];
 
@@ -103,7 +104,7 @@ function properties(summary: Summary): string[] {
           ] as [string, string],
         ]),
     ...(!summary.mergedFrom ? [] : [['mergedFrom', `${summary.mergedFrom.length} shards`] as [string, string]]),
-    ...summary.verdict.notes.map((note): [string, string] => ['note', note]),
+    ...summary.verdict.notes.map((note): [string, string] => ['note', inTargetWords(summary, note)]),
   ];
   return [
     '    <properties>',
@@ -136,7 +137,7 @@ function testSuite(suite: Suite, summary: Summary, failure: string | null): stri
     `  <testsuite${head}>`,
     ...properties(summary),
     ...errorCase,
-    ...suite.checks.map((c) => testCase(c, suite.classname)),
+    ...suite.checks.map((c) => testCase({ ...c, reason: inTargetWords(summary, c.reason) }, suite.classname)),
     '  </testsuite>',
   ].join('\n');
 }

@@ -11,10 +11,23 @@ export function targetText(summary: Summary): string {
     case 'loopback-stub':
       return `${summary.environment} ${t.baseUrl} (a loopback server that is not loadproof's mock: real time, profile unknown)`;
     case 'real':
-      return `${summary.environment} ${t.baseUrl}`;
+      return t.tunnel === true
+        ? `${summary.environment}, reached through a loopback tunnel at ${t.baseUrl}`
+        : `${summary.environment} ${t.baseUrl}`;
     default: {
       const unreachable: never = t.kind;
       throw new Error(`unknown target kind ${String(unreachable)}`);
     }
   }
 }
+
+/** Who a finding is against: the service when the run reached it (a tunnel included), else the mock it ran against. */
+export const findingTarget = (summary: Summary): string =>
+  summary.target.kind === 'real' ? 'the service' : 'the mock';
+
+/**
+ * The judge's reasons and notes, in the words of what the target was: the judge speaks of "the service", but a run
+ * against a mock says nothing of it, so what it found is against the mock, as the report's header says.
+ */
+export const inTargetWords = (summary: Summary, text: string): string =>
+  summary.target.kind === 'real' ? text : text.replaceAll('against the service', `against ${findingTarget(summary)}`);

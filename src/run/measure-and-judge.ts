@@ -138,7 +138,12 @@ function runRecordAtStart(
     planIdentity,
     timeScale: plan.timeScale,
     environment: target.environment,
-    target: { baseUrl: target.baseUrl, kind: target.kind, profile: target.profile },
+    target: {
+      baseUrl: target.baseUrl,
+      kind: target.kind,
+      profile: target.profile,
+      ...(target.tunnel ? { tunnel: true } : {}),
+    },
     startedAt: startedAt.toISOString(),
     guard: guardRecord(guard),
     host: options.host,

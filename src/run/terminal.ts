@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 
 import { formatMs, formatTable } from '../core/index.js';
 import type { Summary } from '../judge/index.js';
-import { targetText } from '../report/index.js';
+import { inTargetWords, targetText } from '../report/index.js';
 import type { RunOutcome } from './run-options.js';
 
 const sec = (ms: number | null | 'unanswered'): string => (ms === null ? '—' : ms === 'unanswered' ? ms : formatMs(ms));
@@ -147,8 +147,8 @@ function runNotes(summary: Summary): string[] {
 function verdictLines(summary: Summary, summaryPath: string | null, exitCode: number): string[] {
   return [
     `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${exitCode}`,
-    ...summary.verdict.reasons.map((r) => `  - ${r}`),
-    ...summary.verdict.notes.map((n) => `  note: ${n}`),
+    ...summary.verdict.reasons.map((r) => `  - ${inTargetWords(summary, r)}`),
+    ...summary.verdict.notes.map((n) => `  note: ${inTargetWords(summary, n)}`),
     summaryPath === null
       ? 'summary: NOT WRITTEN (summary.json could not be written: see below); the table above is the judgement'
       : `summary: ${summaryPath}`,

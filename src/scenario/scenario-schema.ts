@@ -74,6 +74,12 @@ export const ScenarioSchema = z
           .optional()
           .describe('Token audience; defaults to baseUrl'),
         profile: z.enum(PROFILE_NAMES).optional().describe('Mock profile (mock only); default nominal'),
+        tunnel: z
+          .boolean()
+          .optional()
+          .describe(
+            'true: baseUrl is a loopback tunnel (SSH, port-forward, sidecar) to the real environment named here; every rule of that environment applies',
+          ),
         credentials: z
           .strictObject({
             clientIdEnv: envName.default('LOADPROOF_CLIENT_ID'),
@@ -85,6 +91,14 @@ export const ScenarioSchema = z
       .superRefine((target, ctx) => {
         if (target.environment !== 'mock' && target.baseUrl === undefined) {
           ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: `a ${target.environment} target needs baseUrl` });
+        }
+        if (target.environment === 'mock' && target.tunnel === true) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['tunnel'],
+            message:
+              'a tunnel forwards to a real environment: declare target.environment sandbox or production with it (a mock at a loopback baseUrl needs no tunnel)',
+          });
         }
         if (target.environment !== 'mock' && target.profile !== undefined) {
           ctx.addIssue({

@@ -1,20 +1,37 @@
 /**
  * How a preflight is shown: the calls announced before they are sent, then one line per call and the guard's decision.
  */
+import { MAX_ATTEMPTS } from '../client/index.js';
 import { formatTable } from '../core/index.js';
 import { describeDecision } from '../guard/index.js';
+import { STATS_PATH } from '../mock/index.js';
 import { CHECK_CALLS, type CheckOutcome } from './check.js';
 import type { ResolvedTarget } from './resolve.js';
 
+/** What check sends, said before its calls: exactly that, a mock's stats request included. */
 export function announceCheck(target: ResolvedTarget, timeScale = 1): string {
   const where =
     target.kind === 'embedded-mock'
       ? `the embedded mock at ${target.baseUrl}`
       : target.kind === 'real'
-        ? `${target.environment} at ${target.baseUrl}`
+        ? target.tunnel
+          ? `${target.environment}, reached through a loopback tunnel at ${target.baseUrl}`
+          : `${target.environment} at ${target.baseUrl}`
         : `the mock at ${target.baseUrl}`;
-  const times = timeScale === 1 ? '' : `; times below are wall ms, the mock running ${timeScale} times fast`;
-  return `check: ${CHECK_CALLS.length} calls to ${where}, one to each endpoint: ${CHECK_CALLS.join(', ')} (nothing else is sent${times})`;
+  // resolveTarget asks a mock at a loopback URL (and only it) for its stats before any call.
+  const asked =
+    target.kind === 'loadproof-mock' || target.kind === 'loopback-stub'
+      ? [
+          `before them, one GET ${STATS_PATH} asked the server at ${target.baseUrl} whether it is loadproof's mock and at which time scale it runs`,
+        ]
+      : [];
+  const sent = [
+    ...asked,
+    `a 429 is waited out and sent again, up to ${MAX_ATTEMPTS} attempts in all`,
+    'nothing else is sent',
+    ...(timeScale === 1 ? [] : [`times below are wall ms, the mock running ${timeScale} times fast`]),
+  ];
+  return `check: ${CHECK_CALLS.length} calls to ${where}, one to each endpoint: ${CHECK_CALLS.join(', ')} (${sent.join('; ')})`;
 }
 
 export function formatCheck(outcome: CheckOutcome): string[] {

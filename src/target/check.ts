@@ -7,7 +7,15 @@
  * here too (exit 3) before any call, not even the token's, so the calls are covered by what it allowed.
  * A handful of requests, stated before they are sent; no text or token is ever printed.
  */
-import { apiCall, ApiCallError, type ApiSession, ChainError, HEADER_SAFE, tokenRequestBody } from '../client/index.js';
+import {
+  apiCall,
+  ApiCallError,
+  type ApiSession,
+  type CallRecord,
+  ChainError,
+  HEADER_SAFE,
+  tokenRequestBody,
+} from '../client/index.js';
 import { EXIT, type SecretMask } from '../core/index.js';
 import type { GuardDecision } from '../guard/index.js';
 import type { ApiEndpoint } from '../spec/index.js';
@@ -54,6 +62,11 @@ interface CheckOptions {
   readonly timeoutMs: number;
 }
 
+const NOT_SENT = { status: null as number | null, latencyMs: null as number | null, without429RetryAfter: 0 };
+
+/** A judgement as shown: a problem ("✖ …") says the answer is not as the spec says. */
+const asFinding = (f: string): string => f.replace(/^✖ /, 'NOT AS THE SPEC SAYS: ');
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
@@ -78,8 +91,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
 class Checker {
   readonly steps: CheckStep[] = [];
   unreachable = false;
-  /** The last call's status and time, as the client recorded it. */
-  private last = { status: null as number | null, latencyMs: null as number | null };
+  /** The last call's status and time, and its 429s without Retry-After, as the client recorded them. */
+  private last = NOT_SENT;
   readonly session: ApiSession;
 
   constructor(options: CheckOptions) {
@@ -87,30 +100,43 @@ class Checker {
     this.session = {
       target: options.target,
       timeoutMs: options.timeoutMs,
-      onCall: (c: { status: number | null; latencyMs: number }) =>
-        (this.last = { status: c.status, latencyMs: c.latencyMs }),
+      onCall: (c: CallRecord) =>
+        (this.last = { status: c.status, latencyMs: c.latencyMs, without429RetryAfter: c.without429RetryAfter }),
       onToken: (t: string) => secrets.add(t),
     };
   }
 
   /** Sends one call and judges its answer; a call that fails is a step that is not ok. */
   async step<T>(endpoint: ApiEndpoint, send: () => Promise<T>, judge: (value: T) => string[]): Promise<T | undefined> {
-    this.last = { status: null, latencyMs: null };
+    this.last = NOT_SENT;
     try {
       const value = await send();
-      const problems: string[] = [];
-      const findings = judge(value).map((f) => {
-        if (f.startsWith('✖ ')) problems.push(f);
-        return f.replace(/^✖ /, 'NOT AS THE SPEC SAYS: ');
-      });
-      this.steps.push({ endpoint, ...this.last, ok: problems.length === 0, findings });
-      return problems.length === 0 ? value : undefined;
+      const judged = judge(value);
+      const usable = !judged.some((f) => f.startsWith('✖ '));
+      // A missing Retry-After fails the step, but its answer is still what the calls after it need.
+      const spec = this.retryAfterProblem();
+      this.push(endpoint, usable && spec.length === 0, [...judged, ...spec].map(asFinding));
+      return usable ? value : undefined;
     } catch (error) {
       if (!(error instanceof ApiCallError || error instanceof ChainError)) throw error;
       if (error instanceof ApiCallError && error.status === null) this.unreachable = true;
-      this.steps.push({ endpoint, ...this.last, ok: false, findings: [error.message] });
+      this.push(endpoint, false, [error.message, ...this.retryAfterProblem().map(asFinding)]);
       return undefined;
     }
+  }
+
+  private push(endpoint: ApiEndpoint, ok: boolean, findings: string[]): void {
+    const { status, latencyMs } = this.last;
+    this.steps.push({ endpoint, status, latencyMs, ok, findings });
+  }
+
+  /** A 429 without Retry-After fails the spec ("A 429 response carries the Retry-After header"), though retried. */
+  private retryAfterProblem(): string[] {
+    const n = this.last.without429RetryAfter;
+    if (n === 0) return [];
+    return [
+      `✖ ${n === 1 ? '1 answer was' : `${n} answers were`} 429 without a Retry-After of whole seconds, which the spec requires on every 429 (loadproof backs off on its own and sends again, while attempts remain)`,
+    ];
   }
 
   skipped(endpoint: ApiEndpoint, why: string): void {

@@ -3,7 +3,8 @@
  * scenario without a baseUrl starts the embedded mock (on a free loopback port, at the run's time
  * scale). At a loopback baseUrl, loadproof's own mock says its time scale and profile in its stats
  * and must run at the run's time scale; any other loopback server (a user's own stub of the API)
- * is a mock at time scale 1 whose profile is unknown. Credentials come from --credentials or the
+ * is a mock at time scale 1 whose profile is unknown. A real environment (through a loopback tunnel too) is never
+ * asked for a mock's stats. Credentials come from --credentials or the
  * variables the scenario names; a mock falls back to its default ones, a real environment has none
  * to fall back to.
  */
@@ -23,6 +24,8 @@ export interface ResolvedTarget {
   readonly permit: SendPermit;
   readonly environment: Scenario['target']['environment'];
   readonly kind: TargetKind;
+  /** A real environment reached at a loopback address that forwards to it (target.tunnel). */
+  readonly tunnel: boolean;
   readonly baseUrl: string;
   readonly audience: string;
   readonly clientId: string;
@@ -72,6 +75,7 @@ export async function resolveTarget(
       permit,
       environment: t.environment,
       kind: 'real',
+      tunnel: t.tunnel === true,
       baseUrl,
       audience: t.audience ?? baseAudience(baseUrl),
       ...fromCredentials(credentials),
@@ -115,6 +119,7 @@ async function embeddedMockTarget(
     permit,
     environment: 'mock',
     kind: 'embedded-mock',
+    tunnel: false,
     baseUrl: mock.url,
     audience: mock.audience,
     ...(credentials === undefined ? own : fromCredentials(credentials)),
@@ -176,6 +181,7 @@ async function loopbackMockTarget(
     permit,
     environment: 'mock',
     kind: info === undefined ? 'loopback-stub' : 'loadproof-mock',
+    tunnel: false,
     baseUrl,
     audience: audience ?? baseAudience(baseUrl),
     ...(credentials === undefined ? defaults : fromCredentials(credentials)),

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { API_PATHS } from '../../src/spec/index.js';
 import { runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 let server: MockServer | undefined;
@@ -45,7 +46,7 @@ describe('loadproof check', () => {
     const { code, stdout, stderr } = await runMain(['check', file, '--time-scale', '5']);
     expect(code, stdout + stderr).toBe(0);
     expect(stderr).toMatch(
-      /^check: 4 calls to the embedded mock at http:\/\/127\.0\.0\.1:\d+, one to each endpoint: token, session, identification, obfuscation \(nothing else is sent; times below are wall ms, the mock running 5 times fast\)\n$/,
+      /^check: 4 calls to the embedded mock at http:\/\/127\.0\.0\.1:\d+, one to each endpoint: token, session, identification, obfuscation \(a 429 is waited out and sent again, up to 3 attempts in all; nothing else is sent; times below are wall ms, the mock running 5 times fast\)\n$/,
     );
     expect(stdout).toMatch(/✔ +token +200 +\d+ ms +access_token: a string of \d+ characters \(not shown\)/);
     expect(stdout).toMatch(/✔ +session +200 .*UUID-shaped/);
@@ -107,4 +108,77 @@ describe('loadproof check', () => {
     expect(code).toBe(4);
     expect(stderr).toContain('TARGET_UNREACHABLE');
   });
+
+  it('shows ✖ for a 429 without Retry-After (the spec requires it on every 429), still retries, and exits 1', async () => {
+    const { url, paths } = await recordingStub({ identification429: 1 });
+    const { file } = scenarioWorkspace(scenario(`{ environment: production, baseUrl: "${url}", tunnel: true }`));
+    const { code, stdout, stderr } = await runMain(['check', file], CREDS);
+    expect(code, stdout + stderr).toBe(1);
+    expect(stdout).toMatch(
+      /✖ +identification +200 .*NOT AS THE SPEC SAYS: 1 answer was 429 without a Retry-After of whole seconds, which the spec requires on every 429 \(loadproof backs off on its own and sends again, while attempts remain\)/,
+    );
+    expect(stdout).toMatch(/✔ +obfuscation +200/);
+    expect(stdout).toContain('check: an answer was not what the spec says (✖ above) — exit 1');
+    expect(paths.filter((p) => p === API_PATHS.identification)).toHaveLength(2);
+  });
+
+  it('sends nothing but the four calls to a real environment (through a tunnel): no /__mock/stats', async () => {
+    const { url, paths } = await recordingStub();
+    const { file } = scenarioWorkspace(scenario(`{ environment: production, baseUrl: "${url}", tunnel: true }`));
+    const { code, stdout, stderr } = await runMain(['check', file], CREDS);
+    expect(code, stdout + stderr).toBe(0);
+    expect(paths).toEqual(Object.values(API_PATHS));
+    expect(stderr).toBe(
+      `check: 4 calls to production, reached through a loopback tunnel at ${url}, one to each endpoint: token, session, identification, obfuscation (a 429 is waited out and sent again, up to 3 attempts in all; nothing else is sent)\n`,
+    );
+  });
+
+  it('says so when it asked a mock at a loopback URL for its stats before the calls', async () => {
+    const { url, paths } = await recordingStub();
+    const { file } = scenarioWorkspace(scenario(`{ environment: mock, baseUrl: "${url}" }`));
+    const { code, stdout, stderr } = await runMain(['check', file], CREDS);
+    expect(code, stdout + stderr).toBe(0);
+    expect(paths).toEqual(['/__mock/stats', ...Object.values(API_PATHS)]);
+    expect(stderr).toContain(
+      `(before them, one GET /__mock/stats asked the server at ${url} whether it is loadproof's mock and at which time scale it runs; a 429 is waited out and sent again, up to 3 attempts in all; nothing else is sent)`,
+    );
+  });
 });
+
+const CREDS = { LOADPROOF_CLIENT_ID: 'check-client', LOADPROOF_CLIENT_SECRET: 'check-secret-0123456789' };
+
+/**
+ * A loopback stand-in for a gateway in front of the service, recording every request's path: it answers each
+ * endpoint as the spec says, except the first `identification429` identification requests, answered 429 without a
+ * Retry-After (as nginx's limit_req does).
+ */
+async function recordingStub(options: { identification429?: number } = {}): Promise<{ url: string; paths: string[] }> {
+  const paths: string[] = [];
+  let refused = 0;
+  stub = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      const path = req.url!;
+      paths.push(path);
+      const json = (status: number, value: unknown): void => {
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      };
+      if (path === API_PATHS.token) return json(200, { access_token: 'stub-token-123', expires_in: 3600 });
+      if (path === API_PATHS.session) return json(200, { session_id: '123e4567-e89b-42d3-a456-426614174000' });
+      if (path === API_PATHS.identification) {
+        if (refused < (options.identification429 ?? 0)) {
+          refused++;
+          return json(429, { error: 'rate_limited' });
+        }
+        const text = (JSON.parse(body) as { text: string }).text;
+        return json(200, { entities: [{ type: 'NAME', start: 0, end: Math.min(4, text.length) }] });
+      }
+      if (path === API_PATHS.obfuscation) return json(200, { text: '[NAME]' });
+      return json(404, { error: 'not_found' });
+    });
+  });
+  await new Promise<void>((r) => stub!.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${(stub.address() as AddressInfo).port}`, paths };
+}

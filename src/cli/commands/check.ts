@@ -30,7 +30,8 @@ export function checkOptions<T>(y: Argv<T>) {
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
-      describe: "[loadproof's own tests only] judge a real environment at a loopback URL as real",
+      describe:
+        "[loadproof's own tests only] judge a real environment at a loopback URL as real (a tunnel to one: target.tunnel in the scenario)",
     });
 }
 
@@ -64,7 +65,7 @@ export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> 
     });
     if (args.json)
       io.stdout(
-        `${JSON.stringify({ target: { kind: target.kind, environment: target.environment, baseUrl: target.baseUrl }, ...outcome }, null, 2)}\n`,
+        `${JSON.stringify({ target: { kind: target.kind, environment: target.environment, baseUrl: target.baseUrl, tunnel: target.tunnel }, ...outcome }, null, 2)}\n`,
       );
     else io.stdout(`${formatCheck(outcome).join('\n')}\n`);
     return outcome.exitCode;

@@ -64,7 +64,8 @@ export function deidOptions<T>(y: Argv<T>) {
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
-      describe: "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real",
+      describe:
+        "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real (a tunnel to one: target.tunnel in the scenario)",
     });
 }
 

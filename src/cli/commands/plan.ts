@@ -32,7 +32,8 @@ export function planOptions<T>(y: Argv<T>) {
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
-      describe: "[loadproof's own tests only] judge a real environment at a loopback URL as real",
+      describe:
+        "[loadproof's own tests only] judge a real environment at a loopback URL as real (a tunnel to one: target.tunnel in the scenario)",
     })
     .option('json', {
       type: 'boolean',

@@ -81,7 +81,7 @@ export function runOptions<T>(y: Argv<T>) {
       type: 'boolean',
       default: false,
       describe:
-        "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real instead of refusing it",
+        "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real instead of refusing it (a tunnel to one: target.tunnel in the scenario)",
     });
 }
 
