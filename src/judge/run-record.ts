@@ -92,7 +92,13 @@ export interface RunRecord {
   readonly planIdentity: string;
   readonly timeScale: number;
   readonly environment: string;
-  readonly target: { readonly baseUrl: string; readonly kind: TargetKind; readonly profile: string | null };
+  readonly target: {
+    readonly baseUrl: string;
+    readonly kind: TargetKind;
+    readonly profile: string | null;
+    /** The proxy the run went through (host:port, never its credentials); absent when it went directly. */
+    readonly proxy?: string;
+  };
   readonly startedAt: string;
   readonly guard: GuardRecord;
   /** Absent in runs written before it was recorded. */

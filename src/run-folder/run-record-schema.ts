@@ -111,6 +111,7 @@ const runRecord = z.object({
     baseUrl: text,
     kind: z.enum(['embedded-mock', 'loadproof-mock', 'loopback-stub', 'real']),
     profile: text.nullable(),
+    proxy: text.optional(),
   }),
   startedAt: text,
   guard,

@@ -88,6 +88,7 @@ async function recordAndJudge(
   const { scenario, scenarioText, plan, userTexts } = prepared;
   const { target, events, documentsLog, reportDir } = opened;
   options.secrets.add(target.clientSecret);
+  for (const secret of target.proxy?.secrets ?? []) options.secrets.add(secret);
   for (const warning of target.warnings) options.log(`loadproof: warning: ${warning}`);
   const writes = folderWrites(reportDir, options.secrets);
   const scenarioFile = extname(options.scenarioFile).toLowerCase() === '.json' ? 'scenario.json' : 'scenario.yaml';
@@ -138,7 +139,12 @@ function runRecordAtStart(
     planIdentity,
     timeScale: plan.timeScale,
     environment: target.environment,
-    target: { baseUrl: target.baseUrl, kind: target.kind, profile: target.profile },
+    target: {
+      baseUrl: target.baseUrl,
+      kind: target.kind,
+      profile: target.profile,
+      ...(target.proxy === undefined ? {} : { proxy: target.proxy.shown }),
+    },
     startedAt: startedAt.toISOString(),
     guard: guardRecord(guard),
     host: options.host,

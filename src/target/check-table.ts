@@ -14,7 +14,8 @@ export function announceCheck(target: ResolvedTarget, timeScale = 1): string {
         ? `${target.environment} at ${target.baseUrl}`
         : `the mock at ${target.baseUrl}`;
   const times = timeScale === 1 ? '' : `; times below are wall ms, the mock running ${timeScale} times fast`;
-  return `check: ${CHECK_CALLS.length} calls to ${where}, one to each endpoint: ${CHECK_CALLS.join(', ')} (nothing else is sent${times})`;
+  const proxy = target.proxy === undefined ? '' : ` through proxy ${target.proxy.shown}`;
+  return `check: ${CHECK_CALLS.length} calls to ${where}${proxy}, one to each endpoint: ${CHECK_CALLS.join(', ')} (nothing else is sent${times})`;
 }
 
 export function formatCheck(outcome: CheckOutcome): string[] {
