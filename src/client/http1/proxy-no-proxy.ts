@@ -21,7 +21,7 @@ type NoProxyEntry =
       readonly port: number | undefined;
     };
 
-export type NoProxyList = readonly NoProxyEntry[];
+type NoProxyList = readonly NoProxyEntry[];
 
 export function parseNoProxy(value: string): NoProxyList {
   return value

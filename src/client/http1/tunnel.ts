@@ -21,7 +21,7 @@ export class ProxyTunnelError extends Error {
 }
 
 /** Where the tunnel goes: the target's host (no brackets) and port, and TLS inside it for an https target. */
-export interface TunnelTarget {
+interface TunnelTarget {
   readonly host: string;
   readonly port: number;
   /** TLS options for the target (see targetTls), or false for an http target. */
