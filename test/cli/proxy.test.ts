@@ -4,7 +4,7 @@
  * mock. The proxy's log shows the CONNECTs, the front counts its TLS connections and requests; NO_PROXY bypasses the
  * proxy; the proxy's credentials travel in the URL and appear in no output; probe refuses a proxied target.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -123,6 +123,28 @@ describe.skipIf(!HAVE_TINYPROXY)(`through a real proxy (${WHICH})`, () => {
     expect(mock.stats().requests.identification.received).toBe(20);
     expect(front.requests.filter((r) => r.startsWith('POST /entityextraction'))).toHaveLength(20);
     expect(front.tlsConnections()).toBeGreaterThan(0);
+    expect(tiny.connects()).toEqual(Array(front.tlsConnections()).fill(`localhost:${front.port}`));
+  });
+
+  it('check and deid go through the proxy too: every call on a tunnel, the proxy named', async () => {
+    const both = await target();
+    const { mock, front } = both;
+    const tiny = await proxy(front.port);
+    const { dir, file } = scenarioWorkspace(scenario(both));
+    const env = proxyEnv({ https: `http://127.0.0.1:${tiny.port}` });
+    const check = await runCli(['check', file, '--time-scale', String(K)], env);
+    expect(check.code, check.stderr).toBe(0);
+    expect(check.stderr).toContain(
+      `calls to the mock at ${front.url} through proxy 127.0.0.1:${tiny.port}, one to each`,
+    );
+    const note = join(dir, 'note.txt');
+    writeFileSync(note, 'Patient John Smith, MRN 12345678, seen on 2024-03-01.\n');
+    const deid = await runCli(['deid', note, '--scenario', file, '--time-scale', String(K)], env);
+    expect(deid.code, deid.stderr).toBe(0);
+    expect(deid.stderr).toContain(`to ${front.url} through proxy 127.0.0.1:${tiny.port}`);
+    expect(mock.stats().requests.identification.received).toBeGreaterThanOrEqual(2);
+    // Each of these calls has a connection of its own: one CONNECT each, and no connection around the proxy.
+    expect(front.requests.length).toBeGreaterThanOrEqual(8);
     expect(tiny.connects()).toEqual(Array(front.tlsConnections()).fill(`localhost:${front.port}`));
   });
 
