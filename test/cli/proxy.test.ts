@@ -228,3 +228,41 @@ describe.skipIf(!HAVE_TINYPROXY)(`through a real proxy (${WHICH})`, () => {
     expect(front.requests).toEqual([]);
   });
 });
+
+describe('proxy settings that send nothing through a proxy', () => {
+  const plain = (mock: MockServer): string =>
+    `name: direct\ndescription: a loopback mock\ntarget:\n  environment: mock\n  baseUrl: ${mock.url}\nphases:\n  - { name: steady, duration: 12s, rpm: 100 }\n`;
+
+  it('a loopback target with a proxy on another machine is reached directly, and check says so', async () => {
+    const mock = await startMockServer({ timeScale: K });
+    open.push(mock);
+    const { file } = scenarioWorkspace(plain(mock));
+    // 192.0.2.1 (TEST-NET-1) is never contacted: the target is this machine.
+    const { code, stderr } = await runMain(['check', file, '--time-scale', String(K)], {
+      ...proxyEnv({}),
+      http_proxy: `http://bob:${PASSWORD}@192.0.2.1:3128`,
+    });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain(
+      `loadproof: warning: http_proxy names the proxy 192.0.2.1:3128, but the target ${new URL(mock.url).host} is this machine: it is reached directly`,
+    );
+    expect(stderr).not.toContain(PASSWORD);
+    expect(mock.stats().requests.identification.received).toBe(1);
+  });
+
+  it('a proxy URL loadproof cannot use: exit 2 naming the variable, without its credentials, and nothing sent', async () => {
+    const mock = await startMockServer({ timeScale: K });
+    open.push(mock);
+    const { file, out } = scenarioWorkspace(plain(mock));
+    const { code, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out], {
+      ...proxyEnv({}),
+      HTTP_PROXY: `socks5://bob:${PASSWORD}@127.0.0.1:1080`,
+    });
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      'HTTP_PROXY=socks5://***@127.0.0.1:1080: a socks5 proxy; loadproof speaks to a proxy in plain HTTP (CONNECT) only; expected http://[user:password@]host[:port]',
+    );
+    expect(stderr).not.toContain(PASSWORD);
+    expect(mock.stats().requests.token.received).toBe(0);
+  });
+});
