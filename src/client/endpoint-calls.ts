@@ -13,7 +13,9 @@ import {
   type IdentifyAnswer,
   type ObfuscateAnswer,
 } from './chain-answers.js';
+import type { HttpProxy } from './http1/proxy-env.js';
 import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
+import { ProxyTunnelError } from './http1/tunnel.js';
 import { parseJsonObject } from './json.js';
 import { parseRetryAfterS } from './retry.js';
 import { smallRequest, type SmallResponse } from './small-request.js';
@@ -23,6 +25,8 @@ export interface ApiTarget {
   /** The guard's permit to send to baseUrl. */
   readonly permit: SendPermit;
   readonly baseUrl: string;
+  /** The proxy to reach baseUrl through, if any. */
+  readonly proxy?: HttpProxy | undefined;
   readonly audience: string;
   readonly clientId: string;
   readonly clientSecret: string;
@@ -85,6 +89,7 @@ export async function call(
         ...init,
         ...maxBytes,
         signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))),
+        proxy: session.target.proxy,
       });
     } catch (error) {
       record(null);
@@ -92,7 +97,8 @@ export async function call(
       if (error instanceof AnswerTooLargeError)
         throw new ApiCallError(endpoint, null, `${endpoint}: the answer from ${url} ${error.message}`);
       const code = (error as { code?: string }).code ?? (error as Error).name;
-      throw new ApiCallError(endpoint, null, `${endpoint}: no answer from ${url} (${code})`);
+      const why = error instanceof ProxyTunnelError ? error.message : `(${code})`;
+      throw new ApiCallError(endpoint, null, `${endpoint}: no answer from ${url} ${why}`);
     }
     const retryAfterS = res.status === 429 ? parseRetryAfterS(res.headers['retry-after']) : undefined;
     if (res.status === 429 && retryAfterS === undefined) without429RetryAfter++;

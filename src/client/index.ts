@@ -13,7 +13,9 @@ export {
 export { MAX_ATTEMPTS, MAX_RETRY_WAIT_S } from './endpoint-calls.js';
 export { ResponseParser } from './http1/parser.js';
 export { ConnectionPool } from './http1/pool.js';
+export { type HttpProxy, proxyFor } from './http1/proxy-env.js';
 export { MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
+export { ProxyTunnelError } from './http1/tunnel.js';
 export { parseJsonObject, textBody } from './json.js';
 export { sleepUntilOrStop } from './sleep.js';
 export { smallRequest } from './small-request.js';

@@ -8,13 +8,17 @@
  * abort by
  * `signal` rejects with an AbortError whose `cause` is the signal's reason. An answer whose body is over
  * `maxBytes` (default MAX_ANSWER_BYTES; announced or read) is not read on: the call fails with AnswerTooLargeError and
- * its connection is closed.
+ * its connection is closed. Through a proxy (`proxy`), the connection is a CONNECT tunnel (src/client/http1/tunnel.ts),
+ * TLS to the target inside it for https; a tunnel that cannot be made fails the call with a ProxyTunnelError.
  */
-import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import { type ClientRequestArgs, type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 
 import { checkPermitted, type SendPermit } from '../core/index.js';
+import type { HttpProxy } from './http1/proxy-env.js';
 import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/response.js';
+import { openTunnel, targetTls } from './http1/tunnel.js';
 
 interface SmallRequest {
   readonly method?: 'GET' | 'POST';
@@ -24,6 +28,8 @@ interface SmallRequest {
   readonly signal?: AbortSignal;
   /** The largest answer body read, bytes (default MAX_ANSWER_BYTES). */
   readonly maxBytes?: number;
+  /** The proxy to reach `url` through (the target's: ResolvedTarget.proxy), if any. */
+  readonly proxy?: HttpProxy | undefined;
 }
 
 export interface SmallResponse {
@@ -47,7 +53,10 @@ export function smallRequest(permit: SendPermit, url: string, options: SmallRequ
       {
         method: options.method ?? 'GET',
         headers,
-        agent: false,
+        // No agent: a connection of its own, closed after the answer.
+        ...(options.proxy === undefined
+          ? { agent: false }
+          : { createConnection: tunnelTo(options.proxy, url, options.signal) }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },
       (res) => {
@@ -82,4 +91,27 @@ export function smallRequest(permit: SendPermit, url: string, options: SmallRequ
     req.on('error', reject);
     req.end(options.body);
   });
+}
+
+/**
+ * node:http's createConnection for a request through `proxy`: the socket is handed over once the tunnel is made
+ * (node waits for the callback when nothing is returned). An abort ends the tunnel being made too.
+ */
+function tunnelTo(
+  proxy: HttpProxy,
+  url: string,
+  signal: AbortSignal | undefined,
+): ClientRequestArgs['createConnection'] {
+  return (_options, oncreate) => {
+    const { protocol, hostname, port } = new URL(url);
+    const host = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+    const target = {
+      host,
+      port: port !== '' ? Number(port) : protocol === 'https:' ? 443 : 80,
+      tls: protocol === 'https:' && targetTls(host),
+    };
+    const raw = openTunnel(proxy, target, (error, socket) => oncreate(error ?? null, socket!));
+    signal?.addEventListener('abort', () => raw.destroy(), { once: true });
+    return undefined as unknown as Socket;
+  };
 }

@@ -6,6 +6,7 @@
 import { redact, RunFailure } from '../core/index.js';
 import { classifyError } from './classify.js';
 import { MAX_ANSWER_BYTES } from './http1/response.js';
+import { ProxyTunnelError } from './http1/tunnel.js';
 
 /** A token call that failed; `refused`: the token endpoint refused the credentials (401/403). */
 export class TokenCallFailed extends Error {
@@ -30,6 +31,15 @@ export function noAnswerFailure(url: string, error: unknown, timedOut: boolean):
   const outcome = classifyError(error, timedOut);
   // Our timeout's abort is named as the timeout it is (node's AbortError would say ABORT_ERR).
   const code = timedOut ? 'TimeoutError' : ((error as { code?: string }).code ?? (error as Error).name);
+  if (!timedOut && error instanceof ProxyTunnelError)
+    return new TokenCallFailed(
+      new RunFailure(
+        'TARGET_UNREACHABLE',
+        `cannot get a token from ${url} ${error.message}.`,
+        "check the proxy variable named, or list the target's host in NO_PROXY to reach it directly",
+      ),
+      false,
+    );
   if (outcome === 'too_large')
     return new TokenCallFailed(
       new RunFailure(

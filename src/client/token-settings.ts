@@ -1,10 +1,13 @@
 /** What a TokenProvider is given: where to ask, with which credentials, and whom to tell what happened. */
 import type { Clock, RunFailure, SendPermit } from '../core/index.js';
+import type { HttpProxy } from './http1/proxy-env.js';
 
 export interface TokenSettings {
   /** The guard's permit to send to baseUrl. */
   readonly permit: SendPermit;
   readonly baseUrl: string;
+  /** The proxy to reach baseUrl through, if any (ResolvedTarget.proxy). */
+  readonly proxy?: HttpProxy | undefined;
   readonly audience: string;
   readonly clientId: string;
   readonly clientSecret: string;

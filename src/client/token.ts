@@ -244,6 +244,7 @@ export class TokenProvider {
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: tokenRequestBody(s),
         signal: AbortSignal.any([timeout, this.stop.signal]),
+        proxy: s.proxy,
       });
       return { status: res.status, text: res.text };
     } catch (error) {

@@ -136,6 +136,7 @@ interface DeidOnceOutcome {
 export async function deidOnce(options: DeidOnceOptions): Promise<DeidOnceOutcome> {
   const { target, secrets } = options;
   secrets.add(target.clientSecret);
+  for (const secret of target.proxy?.secrets ?? []) secrets.add(secret);
   const calls: CallRecord[] = [];
   const session = {
     target,

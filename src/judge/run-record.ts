@@ -98,6 +98,8 @@ export interface RunRecord {
     readonly profile: string | null;
     /** A real environment reached through a loopback tunnel at baseUrl (target.tunnel); absent otherwise. */
     readonly tunnel?: boolean;
+    /** The proxy the run went through (host:port, never its credentials); absent when it went directly. */
+    readonly proxy?: string;
   };
   readonly startedAt: string;
   readonly guard: GuardRecord;

@@ -7,12 +7,12 @@
 import { join } from 'node:path';
 
 import { ApiCallError, ChainError, fetchToken, HEADER_SAFE } from '../client/index.js';
-import { createRng, RunFailure, TimeScale, writeAtomically } from '../core/index.js';
+import { createRng, RunFailure, TimeScale, UsageError, writeAtomically } from '../core/index.js';
 import { authorize, describeDecision } from '../guard/index.js';
 import { buildPlan } from '../plan/index.js';
 import { makeRunFolder, removeRunFolder } from '../run-folder/index.js';
 import { API_PATHS, type ProfileName } from '../spec/index.js';
-import { resolveCallTarget, type ResolvedTarget, targetScenario } from '../target/index.js';
+import { proxyRoute, resolveCallTarget, type ResolvedTarget, targetScenario } from '../target/index.js';
 import { generateDocument, generateNote } from '../texts/index.js';
 import { type ProbeStep, runProbe } from './probe.js';
 import { probeMarkdown, type ProbeReport } from './probe-report.js';
@@ -56,6 +56,7 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
     endpoint: o.endpoint,
   });
   if (guard.real) for (const line of describeDecision(guard)) o.log(line);
+  refuseProxy(scenario.target.baseUrl, o.env);
   const target = await resolveCallTarget(scenario, permit, o);
   o.addSecret(target.clientSecret);
   try {
@@ -165,4 +166,17 @@ function probeBody(endpoint: ProbeEndpoint, seed: number): string {
   // A value put in twice is found at its first place twice: keep spans that do not overlap.
   const entities = spans.filter((s, i) => i === 0 || s.start >= spans[i - 1]!.end);
   return JSON.stringify({ text: doc.text, entities, style: 'tag' });
+}
+
+/**
+ * autocannon, the probe's client, has no proxy support: a target the environment sends through a proxy is refused
+ * (exit 2) before anything is sent, rather than probed by another path than the one its users take.
+ */
+function refuseProxy(baseUrl: string | undefined, env: Readonly<Record<string, string | undefined>>): void {
+  const proxy = baseUrl === undefined ? undefined : proxyRoute(baseUrl, env).proxy;
+  if (proxy === undefined) return;
+  throw new UsageError(
+    `probe: ${proxy.variable} sends ${baseUrl} through the proxy ${proxy.shown}, and the probe's client (autocannon) cannot go through a proxy`,
+    "list the target's host in NO_PROXY to probe it directly, or measure through the proxy with loadproof run; nothing was sent",
+  );
 }

@@ -112,6 +112,7 @@ const runRecord = z.object({
     kind: z.enum(['embedded-mock', 'loadproof-mock', 'loopback-stub', 'real']),
     profile: text.nullable(),
     tunnel: z.boolean().optional(),
+    proxy: text.optional(),
   }),
   startedAt: text,
   guard,

@@ -50,7 +50,7 @@ export async function warmUpAndAnnounce(m: Measuring, { pool, tokens }: Clients)
       ? ''
       : ` (shard ${plan.shard.index}/${plan.shard.count}: every ${plan.shard.count === 1 ? '' : `${ordinal(plan.shard.count)} `}arrival of the plan, from seq ${plan.shard.index})`;
   log(
-    `loadproof: ${scenario.name}: ${plan.arrivals} requests${share} over ${plan.durationMs / 1000} s of model time (${(scale.toWallMs(plan.durationMs) / 1000).toFixed(1)} s of wall time) against ${m.target.baseUrl}`,
+    `loadproof: ${scenario.name}: ${plan.arrivals} requests${share} over ${plan.durationMs / 1000} s of model time (${(scale.toWallMs(plan.durationMs) / 1000).toFixed(1)} s of wall time) against ${m.target.baseUrl}${throughProxy(m.target.proxy)}`,
   );
   return options.startAtMs === undefined ? undefined : checkReadyInTime(m, options.startAtMs);
 }
@@ -105,6 +105,10 @@ function sleepUntil(atMs: number, signal: AbortSignal): Promise<void> {
     else signal.addEventListener('abort', done, { once: true });
   });
 }
+
+/** The proxy every connection goes through, by host and port only (never its credentials). */
+const throughProxy = (proxy: { readonly shown: string } | undefined): string =>
+  proxy === undefined ? '' : ` through proxy ${proxy.shown}`;
 
 const ordinal = (n: number): string =>
   `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th')}`;

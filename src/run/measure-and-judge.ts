@@ -88,6 +88,7 @@ async function recordAndJudge(
   const { scenario, scenarioText, plan, userTexts } = prepared;
   const { target, events, documentsLog, reportDir } = opened;
   options.secrets.add(target.clientSecret);
+  for (const secret of target.proxy?.secrets ?? []) options.secrets.add(secret);
   for (const warning of target.warnings) options.log(`loadproof: warning: ${warning}`);
   const writes = folderWrites(reportDir, options.secrets);
   const scenarioFile = extname(options.scenarioFile).toLowerCase() === '.json' ? 'scenario.json' : 'scenario.yaml';
@@ -143,6 +144,7 @@ function runRecordAtStart(
       kind: target.kind,
       profile: target.profile,
       ...(target.tunnel ? { tunnel: true } : {}),
+      ...(target.proxy === undefined ? {} : { proxy: target.proxy.shown }),
     },
     startedAt: startedAt.toISOString(),
     guard: guardRecord(guard),

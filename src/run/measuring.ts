@@ -119,18 +119,26 @@ export function openClients(m: Measuring): Clients {
   const { plan, target, options, log } = m;
   // A shard holds its share of maxInFlight, so that n shards together hold no more than one run would.
   const maxInFlight = maxInFlightOf(plan);
-  const pool = ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight);
+  const pool = ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, undefined, undefined, target.proxy);
   // mode deid: obfuscation calls on connections of their own (the endpoint has its own, higher limits).
   const obfuscationPool =
     plan.documents === undefined
       ? undefined
-      : ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, undefined, MAX_OBFUSCATION_ANSWER_BYTES);
+      : ConnectionPool.forUrl(
+          target.permit,
+          target.baseUrl,
+          maxInFlight,
+          undefined,
+          MAX_OBFUSCATION_ANSWER_BYTES,
+          target.proxy,
+        );
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
   const watch = new TargetWatch(m.scale);
   const tokens = new TokenProvider({
     permit: target.permit,
     baseUrl: target.baseUrl,
+    proxy: target.proxy,
     audience: target.audience,
     clientId: target.clientId,
     clientSecret: target.clientSecret,

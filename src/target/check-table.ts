@@ -31,7 +31,8 @@ export function announceCheck(target: ResolvedTarget, timeScale = 1): string {
     'nothing else is sent',
     ...(timeScale === 1 ? [] : [`times below are wall ms, the mock running ${timeScale} times fast`]),
   ];
-  return `check: ${CHECK_CALLS.length} calls to ${where}, one to each endpoint: ${CHECK_CALLS.join(', ')} (${sent.join('; ')})`;
+  const proxy = target.proxy === undefined ? '' : ` through proxy ${target.proxy.shown}`;
+  return `check: ${CHECK_CALLS.length} calls to ${where}${proxy}, one to each endpoint: ${CHECK_CALLS.join(', ')} (${sent.join('; ')})`;
 }
 
 export function formatCheck(outcome: CheckOutcome): string[] {

@@ -72,6 +72,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
   const { target, secrets } = options;
   secrets.add(target.clientSecret);
+  for (const secret of target.proxy?.secrets ?? []) secrets.add(secret);
   const checker = new Checker(options);
   const accessToken = await checkToken(checker, options);
   if (accessToken === undefined) {

@@ -8,13 +8,14 @@
  * variables the scenario names; a mock falls back to its default ones, a real environment has none
  * to fall back to.
  */
-import { parseJsonObject, smallRequest, TOO_LARGE_CODE } from '../client/index.js';
+import { type HttpProxy, parseJsonObject, ProxyTunnelError, smallRequest, TOO_LARGE_CODE } from '../client/index.js';
 import { RunFailure, type SendPermit, UsageError } from '../core/index.js';
 import { MOCK_DEFAULTS, type MockThread, STATS_PATH } from '../mock/index.js';
 import { effectiveLimits } from '../plan/index.js';
 import type { Scenario, TargetKind } from '../scenario/index.js';
 import type { ProfileName } from '../spec/index.js';
 import { type Credentials, readCredentials } from './credentials.js';
+import { proxyRoute } from './proxy-route.js';
 
 export interface ResolvedTarget {
   /**
@@ -27,6 +28,8 @@ export interface ResolvedTarget {
   /** A real environment reached at a loopback address that forwards to it (target.tunnel). */
   readonly tunnel: boolean;
   readonly baseUrl: string;
+  /** The proxy every connection to baseUrl goes through (a CONNECT tunnel), or undefined: reached directly. */
+  readonly proxy: HttpProxy | undefined;
   readonly audience: string;
   readonly clientId: string;
   readonly clientSecret: string;
@@ -60,6 +63,9 @@ export async function resolveTarget(
   const read = await readCredentials({ file: options.credentialsFile, env: options.env, idVar, secretVar });
   const credentials = read.credentials;
   const warnings = [...read.warnings];
+  // The embedded mock (no baseUrl yet) runs in this process: never through a proxy.
+  const route = t.baseUrl === undefined ? { proxy: undefined, warning: undefined } : proxyRoute(t.baseUrl, options.env);
+  if (route.warning !== undefined) warnings.push(route.warning);
   if (options.mockProfile !== undefined && (t.environment !== 'mock' || t.baseUrl !== undefined)) {
     throw new UsageError('--mock-profile applies to the embedded mock only; this scenario names a target.baseUrl');
   }
@@ -77,6 +83,7 @@ export async function resolveTarget(
       kind: 'real',
       tunnel: t.tunnel === true,
       baseUrl,
+      proxy: route.proxy,
       audience: t.audience ?? baseAudience(baseUrl),
       ...fromCredentials(credentials),
       profile: null,
@@ -85,7 +92,7 @@ export async function resolveTarget(
     };
   }
   if (t.baseUrl === undefined) return embeddedMockTarget(scenario, permit, options, credentials, warnings);
-  return loopbackMockTarget(t.baseUrl, t.audience, permit, options.timeScale, credentials, warnings);
+  return loopbackMockTarget(t.baseUrl, t.audience, route.proxy, permit, options.timeScale, credentials, warnings);
 }
 
 /**
@@ -121,6 +128,7 @@ async function embeddedMockTarget(
     kind: 'embedded-mock',
     tunnel: false,
     baseUrl: mock.url,
+    proxy: undefined,
     audience: mock.audience,
     ...(credentials === undefined ? own : fromCredentials(credentials)),
     profile: mock.profile,
@@ -152,12 +160,13 @@ function raisedMockLimits(scenario: Scenario) {
 async function loopbackMockTarget(
   baseUrl: string,
   audience: string | undefined,
+  proxy: HttpProxy | undefined,
   permit: SendPermit,
   timeScale: number,
   credentials: Credentials | undefined,
   warnings: string[],
 ): Promise<ResolvedTarget> {
-  const info = await mockInfo(permit, baseUrl);
+  const info = await mockInfo(permit, baseUrl, proxy);
   if (info === undefined) {
     // Not loadproof's mock: nothing can tell it a time scale, so it runs in real time.
     if (timeScale !== 1) {
@@ -183,6 +192,7 @@ async function loopbackMockTarget(
     kind: info === undefined ? 'loopback-stub' : 'loadproof-mock',
     tunnel: false,
     baseUrl,
+    proxy,
     audience: audience ?? baseAudience(baseUrl),
     ...(credentials === undefined ? defaults : fromCredentials(credentials)),
     profile: info?.profile ?? null,
@@ -204,18 +214,21 @@ const fromCredentials = (c: { clientId: string; clientSecret: string; source: st
 async function mockInfo(
   permit: SendPermit,
   baseUrl: string,
+  proxy: HttpProxy | undefined,
 ): Promise<{ timeScale: number; profile: string | null } | undefined> {
   const url = baseUrl.replace(/\/+$/, '') + STATS_PATH;
   let status: number;
   let body: unknown;
   try {
-    const res = await smallRequest(permit, url, { signal: AbortSignal.timeout(5000) });
+    const res = await smallRequest(permit, url, { signal: AbortSignal.timeout(5000), proxy });
     status = res.status;
     body = parseJsonObject(res.text);
   } catch (error) {
     const code = (error as { code?: string }).code ?? (error as Error).name;
     // It answered, with more than any stats of loadproof's mock: another server (a large 404 page, say).
     if (code === TOO_LARGE_CODE) return undefined;
+    if (error instanceof ProxyTunnelError)
+      throw new RunFailure('TARGET_UNREACHABLE', `cannot reach the mock at ${baseUrl} ${error.message}`, PROXY_HINT);
     throw new RunFailure(
       'TARGET_UNREACHABLE',
       `cannot reach the mock at ${baseUrl} (${code})`,
@@ -233,6 +246,8 @@ async function mockInfo(
     return undefined;
   return { timeScale: stats.timeScale, profile: typeof stats.profile === 'string' ? stats.profile : null };
 }
+
+const PROXY_HINT = "check the proxy variable named, or list the target's host in NO_PROXY to reach it directly";
 
 /**
  * The audience a base URL stands for: the spec's `{base_url}`, which its paths follow with `/oauth/token`, so

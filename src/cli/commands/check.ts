@@ -55,6 +55,7 @@ export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> 
   });
   try {
     const text = createTextSource(scenario.payload, userTexts, scenario.mode).next();
+    for (const warning of target.warnings) io.stderr(`loadproof: warning: ${warning}\n`);
     io.stderr(`${announceCheck(target, scale.k)}\n`);
     const outcome = await runCheck({
       guard,

@@ -112,8 +112,9 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
     credentialsFile: args.credentials,
   });
   try {
+    for (const warning of target.warnings) io.stderr(`loadproof: warning: ${warning}\n`);
     io.stderr(
-      `deid: sending one document (${text.length} characters) to ${target.kind === 'real' ? `${target.environment} ` : ''}${target.baseUrl}\n`,
+      `deid: sending one document (${text.length} characters) to ${target.kind === 'real' ? `${target.environment} ` : ''}${target.baseUrl}${target.proxy === undefined ? '' : ` through proxy ${target.proxy.shown}`}\n`,
     );
     const { result, calls } = await deidOnce({
       text,

@@ -4,11 +4,13 @@
  * connection setup is never counted as service time. The answer is parsed as it arrives; a close
  * before it is whole is a reset, and anything unexpected ends the connection (it is never reused).
  */
-import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { connect as netConnect, type Socket } from 'node:net';
+import { connect as tlsConnect, TLSSocket } from 'node:tls';
 
 import { ResponseParser } from './parser.js';
+import type { HttpProxy } from './proxy-env.js';
 import { type Http1Response, PrematureCloseError } from './response.js';
+import { openTunnel, targetTls } from './tunnel.js';
 
 /** Where to connect. */
 export interface Origin {
@@ -17,6 +19,8 @@ export interface Origin {
   readonly port: number;
   /** Extra TLS options (tests: a CA); certificates are verified, with SNI, unless these say otherwise. */
   readonly tls?: { readonly ca?: string | Buffer };
+  /** The proxy to reach it through (a CONNECT tunnel: tunnel.ts), when the environment names one for it. */
+  readonly proxy?: HttpProxy;
 }
 
 /** One request on the wire, as the pool tracks it. */
@@ -33,7 +37,8 @@ export interface Exchange {
 const READ_BUFFER = Buffer.alloc(64 * 1024);
 
 export class Connection {
-  readonly socket: Socket;
+  /** The socket to the target; through a proxy, the one to the proxy until the tunnel is made. */
+  private socket: Socket;
   private readonly parser: ResponseParser;
   private exchange: Exchange | undefined;
   /** Connected (and, for TLS, handshaken). */
@@ -60,15 +65,14 @@ export class Connection {
   ) {
     this.parser = new ResponseParser(maxHeadBytes, maxAnswerBytes);
     const host = origin.hostname.startsWith('[') ? origin.hostname.slice(1, -1) : origin.hostname;
+    if (origin.proxy !== undefined) {
+      const tls = origin.protocol === 'https:' && targetTls(host, origin.tls);
+      this.socket = openTunnel(origin.proxy, { host, port: origin.port, tls }, this.tunnelled);
+      return;
+    }
     if (origin.protocol === 'https:') {
       // Default verification of the server's certificate; SNI unless the host is an address.
-      this.socket = tlsConnect({
-        host,
-        port: origin.port,
-        ...(isIP(host) === 0 ? { servername: host } : {}),
-        ALPNProtocols: ['http/1.1'],
-        ...origin.tls,
-      });
+      this.socket = tlsConnect({ port: origin.port, ...targetTls(host, origin.tls) });
       this.socket.once('secureConnect', this.connected);
       this.socket.on('data', this.data);
     } else {
@@ -85,10 +89,29 @@ export class Connection {
     }
     // A request is one write, and waits for nothing after it: Nagle's algorithm would only delay it.
     this.socket.setNoDelay(true);
-    this.socket.on('end', this.ended);
-    this.socket.on('error', this.failed);
-    this.socket.on('close', this.closed);
+    this.listen(this.socket);
   }
+
+  private listen(socket: Socket): void {
+    socket.on('end', this.ended);
+    socket.on('error', this.failed);
+    socket.on('close', this.closed);
+  }
+
+  /** Through a proxy: the tunnel is made (TLS yet to handshake, for https), or failed and the connection is gone. */
+  private readonly tunnelled = (error: Error | undefined, socket: Socket | undefined): void => {
+    if (socket === undefined) {
+      this.dead = true;
+      this.settleConnect(error);
+      this.onGone(this);
+      return;
+    }
+    this.socket = socket;
+    socket.on('data', this.data);
+    this.listen(socket);
+    if (socket instanceof TLSSocket) socket.once('secureConnect', this.connected);
+    else this.connected();
+  };
 
   /** Writes the exchange's request now; it must be ready, alive and free. */
   send(exchange: Exchange): void {

@@ -4,11 +4,12 @@
  * an idle connection (the most recently used: it is the least likely to have been closed by the
  * server), else opens one, up to `maxConnections`, else waits its turn. Connections can be opened
  * before the load ({@link ConnectionPool.open}) so the first requests do not pay for handshakes.
- * HTTP/1.1 only: no HTTP/2, no proxy, no pipelining.
+ * HTTP/1.1 only: no HTTP/2, no pipelining; through an HTTP proxy's CONNECT tunnel when the origin names one.
  */
 import { checkPermitted, type SendPermit } from '../../core/index.js';
 import { Connection, type Exchange, type Origin } from './connection.js';
 import { Deadlines, type Expiring } from './deadlines.js';
+import type { HttpProxy } from './proxy-env.js';
 import { CancelledError, DeadlineError } from './request-errors.js';
 import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './response.js';
 
@@ -113,20 +114,30 @@ export class ConnectionPool {
     this.idleLifetimeMs = options.idleLifetimeMs ?? DEFAULT_IDLE_LIFETIME_MS;
   }
 
-  /** A pool for the origin of `baseUrl` (http: or https:). */
+  /**
+   * A pool for the origin of `baseUrl` (http: or https:), reached through `proxy` when given: the permit is still
+   * the origin's, the proxy being a hop, not a destination.
+   */
   static forUrl(
     permit: SendPermit,
     baseUrl: string,
     maxConnections: number,
     tls?: Origin['tls'],
     maxAnswerBytes?: number,
+    proxy?: HttpProxy,
   ): ConnectionPool {
     const url = new URL(baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
     const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
     return new ConnectionPool({
       permit,
-      origin: { protocol: url.protocol, hostname: url.hostname, port, ...(tls === undefined ? {} : { tls }) },
+      origin: {
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port,
+        ...(tls === undefined ? {} : { tls }),
+        ...(proxy === undefined ? {} : { proxy }),
+      },
       maxConnections,
       ...(maxAnswerBytes === undefined ? {} : { maxAnswerBytes }),
     });
