@@ -22,18 +22,19 @@ interface PoolOptions {
   readonly maxHeadBytes?: number;
   /** The largest answer body read, bytes (default MAX_ANSWER_BYTES; obfuscation's is larger). */
   readonly maxAnswerBytes?: number;
-  /**
-   * How long a connection may sit idle and still be used, when the server gave no Keep-Alive timeout (ms; default
-   * 4,000).
-   */
+  /** How long a connection may sit idle and still be used (wall ms; default DEFAULT_IDLE_LIFETIME_MS). */
   readonly idleLifetimeMs?: number;
 }
 
 /**
- * undici's default keepAliveTimeout: a load balancer or NAT may drop an idle connection without closing it,
- * and a request sent on it would be charged to the service as a reset or a timeout.
+ * A server closes a kept-alive connection that sat idle past its own timeout, often without saying it (nginx,
+ * haproxy and gunicorn send no Keep-Alive header), and a request that crosses that close is lost to a stale
+ * connection. So a connection idle longer than this is not used: well under the shortest common defaults
+ * (gunicorn 2 s; Node's http server, Apache and uvicorn 5 s, which say it; nginx 75 s, AWS ALB 60 s). Below it,
+ * a reconnect is a handshake paid in the latency of requests more than 1.5 s apart on one connection. A
+ * server configured shorter still (nginx keepalive_timeout 1s) races it: those requests end stale_connection.
  */
-const DEFAULT_IDLE_LIFETIME_MS = 4000;
+const DEFAULT_IDLE_LIFETIME_MS = 1500;
 
 /**
  * A request in the pool: an exchange with a deadline, and the connection it is on, once it has one.
@@ -120,6 +121,7 @@ export class ConnectionPool {
     maxConnections: number,
     tls?: Origin['tls'],
     maxAnswerBytes?: number,
+    idleLifetimeMs?: number,
   ): ConnectionPool {
     const url = new URL(baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
@@ -129,25 +131,30 @@ export class ConnectionPool {
       origin: { protocol: url.protocol, hostname: url.hostname, port, ...(tls === undefined ? {} : { tls }) },
       maxConnections,
       ...(maxAnswerBytes === undefined ? {} : { maxAnswerBytes }),
+      ...(idleLifetimeMs === undefined ? {} : { idleLifetimeMs }),
     });
   }
 
   /**
    * Sends `bytes` (a whole request) and calls back with the whole response, or with why there is none:
    * a DeadlineError after `timeoutMs` of wall time, a CancelledError, a parse error, or the socket's error.
-   * `onSent` is called when the bytes are handed to the socket (never, if they never are).
+   * `onSent` is called when the bytes are handed to the socket (never, if they never are). `fresh`: not on a
+   * connection that sat idle (a request sent again after a stale one): on a new one, or one that just answered.
    */
   request(
     bytes: string,
     timeoutMs: number,
     onSent: () => void,
     callback: (error: Error | undefined, response: Http1Response | undefined) => void,
+    fresh = false,
   ): void {
     const pending = new Pending(bytes, performance.now() + timeoutMs, onSent, callback, this);
     if (this.closed) return pending.done(new CancelledError(), undefined);
     this.deadlines.add(pending);
-    const connection = this.takeIdle();
-    if (connection !== undefined) return this.sendOn(connection, pending);
+    const connection = fresh ? undefined : this.takeIdle();
+    if (connection !== undefined) return this.sendOn(connection, pending, true);
+    // No room for a new connection: the one idle longest makes room (its close opens one for the waiting).
+    if (fresh && this.all.size >= this.options.maxConnections) this.idle.shift()?.destroy();
     this.waiting.push(pending);
     this.connectForWaiting();
   }
@@ -208,17 +215,26 @@ export class ConnectionPool {
   private takeIdle(): Connection | undefined {
     const now = performance.now();
     for (let c = this.idle.pop(); c !== undefined; c = this.idle.pop()) {
-      // The server's own Keep-Alive timeout less a second, else our idle lifetime.
-      const lifetimeMs = c.keepAliveMs !== undefined ? c.keepAliveMs - 1000 : this.idleLifetimeMs;
-      if (!c.dead && now - c.freeSince < lifetimeMs) return c;
+      if (!c.dead && now - c.freeSince < this.lifetimeOf(c)) return c;
       c.destroy();
     }
     return undefined;
   }
 
-  private sendOn(connection: Connection, pending: Pending): void {
+  /**
+   * How long `c` may sit idle and still be used: our idle lifetime, and never past the server's own Keep-Alive
+   * timeout less a margin (its timer started before ours, by the time its answer took to reach us): a second, or
+   * half of a shorter timeout (timeout=1 allows 500 ms, where a whole second would leave nothing).
+   */
+  private lifetimeOf(c: Connection): number {
+    if (c.keepAliveMs === undefined) return this.idleLifetimeMs;
+    return Math.min(this.idleLifetimeMs, c.keepAliveMs - Math.min(1000, c.keepAliveMs / 2));
+  }
+
+  /** `fromIdle`: the connection sat idle in the pool (else it was just made, or just answered). */
+  private sendOn(connection: Connection, pending: Pending, fromIdle: boolean): void {
     pending.connection = connection;
-    connection.send(pending);
+    connection.send(pending, fromIdle);
   }
 
   /** Opens a connection when more requests wait than connections are being made, if there is room. */
@@ -284,7 +300,7 @@ export class ConnectionPool {
 
   private readonly onFree = (connection: Connection): void => {
     const pending = this.nextWaiting();
-    if (pending !== undefined) this.sendOn(connection, pending);
+    if (pending !== undefined) this.sendOn(connection, pending, false);
     else this.idle.push(connection);
   };
 
