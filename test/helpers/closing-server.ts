@@ -48,15 +48,15 @@ export async function startClosingServer(closeOn: (n: number) => CloseWith | und
         const how = closeOn(++n);
         if (how === 'fin') return void socket.end();
         if (how === 'rst') return void socket.resetAndDestroy();
-        const body = /^POST \/oauth\/token/.test(head)
-          ? JSON.stringify({
-              access_token: `lpmock_at_closing_${'x'.repeat(24)}`,
-              token_type: 'Bearer',
-              expires_in: 3600,
-            })
-          : '{"entities":[]}';
+        // Not loadproof's mock: no /__mock/stats (a user's own server, judged at time scale 1).
+        const token = JSON.stringify({ access_token: `lpmock_at_closing_${'x'.repeat(24)}`, expires_in: 3600 });
+        const [status, body] = head.startsWith('POST /oauth/token ')
+          ? ['200 OK', token]
+          : head.startsWith('POST /')
+            ? ['200 OK', '{"entities":[]}']
+            : ['404 Not Found', '{"error":"not_found"}'];
         socket.write(
-          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+          `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
         );
       }
     });

@@ -9,6 +9,7 @@
 import { checkPermitted, type SendPermit } from '../../core/index.js';
 import { Connection, type Exchange, type Origin } from './connection.js';
 import { Deadlines, type Expiring } from './deadlines.js';
+import { DEFAULT_IDLE_LIFETIME_MS, idleLifetimeMs } from './idle-lifetime.js';
 import { CancelledError, DeadlineError } from './request-errors.js';
 import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './response.js';
 
@@ -25,16 +26,6 @@ interface PoolOptions {
   /** How long a connection may sit idle and still be used (wall ms; default DEFAULT_IDLE_LIFETIME_MS). */
   readonly idleLifetimeMs?: number;
 }
-
-/**
- * A server closes a kept-alive connection that sat idle past its own timeout, often without saying it (nginx,
- * haproxy and gunicorn send no Keep-Alive header), and a request that crosses that close is lost to a stale
- * connection. So a connection idle longer than this is not used: well under the shortest common defaults
- * (gunicorn 2 s; Node's http server, Apache and uvicorn 5 s, which say it; nginx 75 s, AWS ALB 60 s). Below it,
- * a reconnect is a handshake paid in the latency of requests more than 1.5 s apart on one connection. A
- * server configured shorter still (nginx keepalive_timeout 1s) races it: those requests end stale_connection.
- */
-const DEFAULT_IDLE_LIFETIME_MS = 1500;
 
 /**
  * A request in the pool: an exchange with a deadline, and the connection it is on, once it has one.
@@ -215,20 +206,10 @@ export class ConnectionPool {
   private takeIdle(): Connection | undefined {
     const now = performance.now();
     for (let c = this.idle.pop(); c !== undefined; c = this.idle.pop()) {
-      if (!c.dead && now - c.freeSince < this.lifetimeOf(c)) return c;
+      if (!c.dead && now - c.freeSince < idleLifetimeMs(this.idleLifetimeMs, c.keepAliveMs)) return c;
       c.destroy();
     }
     return undefined;
-  }
-
-  /**
-   * How long `c` may sit idle and still be used: our idle lifetime, and never past the server's own Keep-Alive
-   * timeout less a margin (its timer started before ours, by the time its answer took to reach us): a second, or
-   * half of a shorter timeout (timeout=1 allows 500 ms, where a whole second would leave nothing).
-   */
-  private lifetimeOf(c: Connection): number {
-    if (c.keepAliveMs === undefined) return this.idleLifetimeMs;
-    return Math.min(this.idleLifetimeMs, c.keepAliveMs - Math.min(1000, c.keepAliveMs / 2));
   }
 
   /** `fromIdle`: the connection sat idle in the pool (else it was just made, or just answered). */
