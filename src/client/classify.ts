@@ -8,7 +8,7 @@
  * is an `error`, and a close before the answer is whole a `reset`. `too_large`: an answer whose body passed
  * MAX_ANSWER_BYTES (announced or read), not read on, its connection closed. `abandoned`: still
  * unanswered when the run's drain ended, so the run cancelled it. `stale_connection`: a reset or a close before any
- * byte of the answer on a kept-alive connection that had sat idle or carried a request (StaleConnectionError): the
+ * byte of the answer on a kept-alive connection that had sat idle (StaleConnectionError): the
  * server most likely closed it while idle, so it is the client's, not the service's error.
  */
 

@@ -95,10 +95,23 @@ describe('a connection the server reset while it sat idle', () => {
   });
 });
 
-describe('a new connection closed before its first answer', () => {
-  it('is still the service: a reset', async () => {
+describe('a connection that did not sit idle, closed before its answer', () => {
+  it('a new one: the service, a reset', async () => {
     server = await startClosingServer((n) => (n === 1 ? 'rst' : undefined));
     pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, server.url, 1);
     expect(await identifyAt(server.url, pool)('one', 1)).toMatchObject({ outcome: 'reset', attempts: 1 });
   });
+
+  it.each<CloseWith>(['fin', 'rst'])(
+    'one handed to a waiting request the moment it answered (%s): the service, a reset',
+    async (how) => {
+      server = await startClosingServer((n) => (n === 2 ? how : undefined));
+      pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, server.url, 1);
+      const identify = identifyAt(server.url, pool);
+      // One connection: the second waits for the first's answer, and is written on it at once.
+      const [first, second] = await Promise.all([identify('one', 1), identify('two', 2)]);
+      expect(first).toMatchObject({ outcome: 'ok' });
+      expect(second).toMatchObject({ outcome: 'reset', attempts: 1 });
+    },
+  );
 });

@@ -2,7 +2,7 @@
  * One keep-alive connection carrying one request at a time (no pipelining). The request's bytes are
  * written in one go, and the send is stamped right then: the write is ours, so the stamp is exact and
  * connection setup is never counted as service time. The answer is parsed as it arrives; a close
- * before it is whole is a reset (on a reused connection before any byte of it, a stale connection: see
+ * before it is whole is a reset (on a connection that sat idle, before any byte of it, a stale connection: see
  * StaleConnectionError), and anything unexpected ends the connection (it is never reused).
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
@@ -46,10 +46,8 @@ export class Connection {
   freeSince = 0;
   /** The server's Keep-Alive timeout (ms), when its last answer gave one. */
   keepAliveMs: number | undefined = undefined;
-  /** Answers read whole on it. */
-  private carried = 0;
-  /** The exchange in flight went on a connection that had carried one or sat idle: the server may have closed it. */
-  private reused = false;
+  /** The exchange in flight was sent after the connection sat idle: the server may have closed it meanwhile. */
+  private sentAfterIdle = false;
   /** A byte of the exchange's answer has come. */
   private answerStarted = false;
   /** The exchange's write failed with no byte of it accepted: it never left. */
@@ -100,10 +98,14 @@ export class Connection {
     this.socket.on('close', this.closed);
   }
 
-  /** Writes the exchange's request now; it must be ready, alive and free. `fromIdle`: it sat idle in the pool. */
+  /**
+   * Writes the exchange's request now; it must be ready, alive and free. `fromIdle`: it sat idle in the pool. One
+   * handed on the moment it was made, or the moment it answered, cannot have been closed for idleness: a close under
+   * its request is the server's doing, a reset.
+   */
   send(exchange: Exchange, fromIdle: boolean): void {
     this.exchange = exchange;
-    this.reused = fromIdle || this.carried > 0;
+    this.sentAfterIdle = fromIdle;
     this.answerStarted = false;
     this.writeRefused = false;
     let queued = -1;
@@ -168,7 +170,6 @@ export class Connection {
     }
     if (response === undefined) return;
     this.exchange = undefined;
-    this.carried++;
     if (response.close) this.destroy();
     else {
       this.freeSince = performance.now();
@@ -215,8 +216,8 @@ export class Connection {
     this.onGone(this);
   };
 
-  /** Why the exchange in flight got no answer: on a reused connection, before any byte of one, a stale connection. */
+  /** Why the exchange in flight got no answer: after the connection sat idle, before any byte of one, it was stale. */
   private cutShort(error: Error): Error {
-    return this.reused && !this.answerStarted ? new StaleConnectionError(this.writeRefused, error) : error;
+    return this.sentAfterIdle && !this.answerStarted ? new StaleConnectionError(this.writeRefused, error) : error;
   }
 }

@@ -19,10 +19,10 @@ export class CancelledError extends Error {
 }
 
 /**
- * A reused connection (it had carried a request, or sat idle in the pool) closed or reset before any byte of the
- * answer: the server most likely closed it while it sat idle, and our request crossed its close. That is the client's
- * stale connection, not the service's error. `neverSent`: the write itself failed, so no byte of the request left
- * (it may be sent again); otherwise the server may have read it, and a POST is not sent twice.
+ * A connection that sat idle in the pool (after an answer, or since it was opened) closed or reset before any
+ * byte of the answer: the server most likely closed it while it sat idle, and our request crossed its close.
+ * That is the client's stale connection, not the service's error. `neverSent`: the write itself failed, so no
+ * byte of the request left (it may be sent again); otherwise the server may have read it: a POST is not sent twice.
  */
 export class StaleConnectionError extends Error {
   readonly code = 'LOADPROOF_STALE_CONNECTION';
