@@ -95,6 +95,21 @@ describe('a connection the server reset while it sat idle', () => {
   });
 });
 
+describe('a resend beside another idle connection', () => {
+  it('goes on a new connection, not on the other idle one', async () => {
+    server = await startClosingServer(() => undefined);
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, server.url, 2);
+    expect(await pool.open(2, 10_000)).toBe(2);
+    const identify = identifyAt(server.url, pool);
+    expect(await identify('one', 1)).toMatchObject({ outcome: 'ok' });
+    // The connection just used is taken again (the most recently used); the server resets it while it is idle.
+    const used = server.seen[0]!.connection;
+    server.sockets[used - 1]!.resetAndDestroy();
+    expect(await identify('two', 2)).toMatchObject({ outcome: 'ok', attempts: 2 });
+    expect(server.seen.filter((r) => r.seq === 2)).toEqual([{ seq: 2, attempt: 2, connection: 3 }]);
+  });
+});
+
 describe('a connection that did not sit idle, closed before its answer', () => {
   it('a new one: the service, a reset', async () => {
     server = await startClosingServer((n) => (n === 1 ? 'rst' : undefined));

@@ -130,7 +130,8 @@ export class ConnectionPool {
    * Sends `bytes` (a whole request) and calls back with the whole response, or with why there is none:
    * a DeadlineError after `timeoutMs` of wall time, a CancelledError, a parse error, or the socket's error.
    * `onSent` is called when the bytes are handed to the socket (never, if they never are). `fresh`: not on a
-   * connection that sat idle (a request sent again after a stale one): on a new one, or one that just answered.
+   * connection that sat idle (a request sent again after a stale one): on a new one (the stale one's close makes
+   * room for it), or one that just answered.
    */
   request(
     bytes: string,
@@ -144,8 +145,6 @@ export class ConnectionPool {
     this.deadlines.add(pending);
     const connection = fresh ? undefined : this.takeIdle();
     if (connection !== undefined) return this.sendOn(connection, pending, true);
-    // No room for a new connection: the one idle longest makes room (its close opens one for the waiting).
-    if (fresh && this.all.size >= this.options.maxConnections) this.idle.shift()?.destroy();
     this.waiting.push(pending);
     this.connectForWaiting();
   }
