@@ -74,6 +74,8 @@ async function sendWithRetries(
   const gathered: Gathered = { attempts: 0, sentAtMs: clock.nowMs(), retryAfters: [], tries: [], waitMs: undefined };
   let last: RequestResult | undefined;
   let dueAtMs = request.firstDueAtMs ?? gathered.sentAtMs;
+  // Sent again once, on a connection that did not sit idle, when a stale connection refused the write.
+  let resent = false;
   for (;;) {
     if (stopped()) return last;
     // The token in hand when there is one (no promise per request), else wait for it.
@@ -88,6 +90,7 @@ async function sendWithRetries(
       request.seq,
       gathered.attempts + 1,
       Math.min(dueAtMs, handedAtMs),
+      resent,
     );
     // Nothing left: the request stays as it was (unsent before its first attempt).
     if (result === undefined) return last;
@@ -95,6 +98,14 @@ async function sendWithRetries(
     // A 401 says the token is no longer good; a 2xx says the service took it.
     if (result.status === 401) settings.tokens.rejected(token);
     else if (result.outcome === 'ok' || result.outcome === 'malformed') settings.tokens.accepted(token);
+    // It never left, so the service has not seen it: not one of the attempts the guard counts. Its latency still
+    // runs from the intended time, so the cost of the stale connection shows.
+    if (result.neverSent === true && !resent) {
+      resent = true;
+      maxAttempts++;
+      dueAtMs = clock.nowMs();
+      continue;
+    }
     if (gathered.attempts >= maxAttempts) return last;
     // The token expired or was revoked under us: send again once it is renewed (one of the attempts).
     dueAtMs = clock.nowMs();

@@ -27,6 +27,8 @@ export interface Attempt {
   readonly errorCode?: string;
   readonly entities?: AnswerEntity[];
   readonly truncated?: boolean;
+  /** A stale connection refused the write: no byte of the request left, so it may be sent again. */
+  readonly neverSent?: boolean;
 }
 
 /** One attempt; undefined when it cannot leave at all (a token a header cannot carry): not an attempt, nothing sent. */
@@ -37,6 +39,7 @@ export type AttemptFn = (
   seq: number,
   attemptNo: number,
   dueAtMs: number,
+  fresh?: boolean,
 ) => Promise<Attempt | undefined>;
 
 /** What every attempt of one endpoint's client shares. */
@@ -61,8 +64,11 @@ export function createAttempt(settings: ApiClientSettings, path: string, scale: 
   const headStart = `POST ${path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json\r\nauthorization: Bearer `;
   const context: AttemptContext = { settings, scale, judgedOnModelTime, keepEntities: settings.keepEntities === true };
   let safeToken: string | undefined;
-  /** `dueAtMs`: when the attempt was due (clock ms), told to a time-scaled mock (DUE_HEADER) so it is admitted then. */
-  return (body, bodyBytes, token, seq, attemptNo, dueAtMs) =>
+  /**
+   * `dueAtMs`: when the attempt was due (clock ms), told to a time-scaled mock (DUE_HEADER) so it is admitted then.
+   * `fresh`: on a connection that did not sit idle (see ConnectionPool.request).
+   */
+  return (body, bodyBytes, token, seq, attemptNo, dueAtMs, fresh = false) =>
     new Promise((resolve) => {
       if (settings.cancel?.aborted === true) return resolve({ outcome: 'abandoned' });
       // Never put a CR or LF from a server into our request; a token is checked once, not per attempt. The token
@@ -82,6 +88,7 @@ export function createAttempt(settings: ApiClientSettings, path: string, scale: 
         () => (sentAtMs = settings.clock.nowMs()),
         (error, res) =>
           resolve(res === undefined ? failedAttempt(error, sentAtMs) : answeredAttempt(context, res, sentAtMs, token)),
+        fresh,
       );
     });
 }
@@ -92,6 +99,8 @@ function failedAttempt(error: unknown, sentAtMs: number | undefined): Attempt {
   if (sentAtMs !== undefined) result.sentAtMs = sentAtMs;
   const code = (error as { code?: unknown } | undefined)?.code;
   result.outcome = code === 'LOADPROOF_CANCELLED' ? 'abandoned' : classifyError(error, code === 'LOADPROOF_DEADLINE');
+  if (result.outcome === 'stale_connection' && (error as { neverSent?: unknown }).neverSent === true)
+    result.neverSent = true;
   return result;
 }
 

@@ -12,7 +12,7 @@ export {
 } from './endpoint-calls.js';
 export { MAX_ATTEMPTS, MAX_RETRY_WAIT_S } from './endpoint-calls.js';
 export { ResponseParser } from './http1/parser.js';
-export { ConnectionPool } from './http1/pool.js';
+export { ConnectionPool, type PoolExtras } from './http1/pool.js';
 export { type HttpProxy, proxyFor } from './http1/proxy-env.js';
 export { MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
 export { ProxyTunnelError } from './http1/tunnel.js';

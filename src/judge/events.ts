@@ -28,7 +28,7 @@ export interface EventRecord {
   /**
    * The latency in model ms, as judged: endAtMs − intendedAtMs, except that at time scale k > 1 the
    * wall-clock overheads around the tries' `serviceMs` count once, not k times (src/judge/accounting.ts);
-   * null without an answer (dropped, unsent, abandoned).
+   * null without an answer (dropped, unsent, abandoned, stale_connection).
    */
   readonly latencyMs: number | null;
   readonly outcome: CountedOutcome;
@@ -96,7 +96,7 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
     endAtMs,
     // From the rounded times, so the line agrees with itself and with what is recorded.
     latencyMs:
-      endAtMs === null || lastSentAtMs === null || e.outcome === 'abandoned'
+      endAtMs === null || lastSentAtMs === null || e.outcome === 'abandoned' || e.outcome === 'stale_connection'
         ? null
         : micro(
             accountLatency({ intendedAtMs: readyAtMs ?? intendedAtMs, lastSentAtMs, endAtMs, tries }, timeScale)

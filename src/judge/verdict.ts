@@ -29,6 +29,7 @@ import { describeEnvelopePhase } from './envelope.js';
 import { generatorOverBudget } from './generator-budget.js';
 import { measuredChecks } from './measured-check.js';
 import { percentileCheck } from './percentile-check.js';
+import { staleErrorsCheck, staleLatencyCheck, staleNotes } from './stale-connections.js';
 import { thresholdCheck } from './threshold-check.js';
 import type { GeneratorHealth, PhaseInput, VerdictInput } from './verdict-input.js';
 
@@ -55,7 +56,8 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
       ...percentileCheck(b.steady, 95, '<', b.band.p95TargetMs, generator),
     };
     const onDrops = restsOnUnanswered(check, b.steady, b.band.p95TargetMs);
-    checks.push(generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator));
+    const judged = generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator);
+    checks.push(staleLatencyCheck(judged, b.steady, onDrops));
   }
   checks.push({
     id: 'http_429_in_envelope',
@@ -76,7 +78,8 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
   if (phase.errorCheck !== null && phase.planned > 0) {
     const check = thresholdCheck(phase, phase.errorCheck, generator, 'error_rate', phase.all);
     const onDrops = failsOnDropsAlone(phase, phase.errorCheck);
-    checks.push(generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator));
+    const judged = generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator);
+    checks.push(staleErrorsCheck(judged, phase.all, phase.errorCheck));
   }
   for (const t of phase.thresholds) {
     const check = thresholdCheck(phase, t, generator);
@@ -90,7 +93,12 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
       t.kind === 'percentile'
         ? (t.op === '<' || t.op === '<=') && restsOnUnanswered(check, phase.steady, t.valueMs, t.percentile)
         : failsOnDropsAlone(phase, t);
-    checks.push(generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator));
+    const judged = generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator);
+    checks.push(
+      t.kind === 'percentile'
+        ? staleLatencyCheck(judged, phase.steady, onDrops, t.percentile)
+        : staleErrorsCheck(judged, phase.steady, t),
+    );
   }
   return checks;
 }
@@ -108,7 +116,7 @@ export function evaluateVerdict(input: VerdictInput): Verdict {
     status,
     checks,
     reasons: deciding.map((c) => `${c.phase === null ? 'run' : `phase ${c.phase}`}: ${c.what}: ${c.reason}`),
-    notes: lateNotes(input),
+    notes: [...lateNotes(input), ...staleNotes(input.phases)],
   };
 }
 

@@ -52,7 +52,10 @@ export class Slice {
   >;
   readonly status: Record<string, number> = {};
   attempts = 0;
-  /** Requests dropped or left unanswered, in latencyExcl429 and serviceExcl429 at UNANSWERED_MS. */
+  /**
+   * Requests dropped, left unanswered or lost to a stale connection: in latencyExcl429 and serviceExcl429 at
+   * UNANSWERED_MS.
+   */
   unanswered = 0;
   /** `latencyExcl429` per time block of the span (none without a span). */
   readonly latencyExcl429Blocks: readonly MsHistogram[];
@@ -74,9 +77,9 @@ export class Slice {
 
   add(event: RecordableEvent): void {
     this.outcomes[event.outcome]++;
-    // A request dropped or left unanswered cost its client more than any target: it is judged so.
-    // (Unsent requests are not: the run stopped before their time.)
-    if (event.outcome === 'dropped' || event.outcome === 'abandoned') {
+    // A request dropped or left unanswered cost its client more than any target: it is judged so, and so is one lost to
+    // a stale connection (the judge says when a fail rests on those). Unsent requests are not: the run stopped first.
+    if (event.outcome === 'dropped' || event.outcome === 'abandoned' || event.outcome === 'stale_connection') {
       this.unanswered++;
       this.recordJudged(event.intendedAtMs, UNANSWERED_MS, UNANSWERED_MS);
     }
@@ -86,8 +89,8 @@ export class Slice {
     const r = event.result;
     if (r === undefined) return;
     this.attempts += r.attempts;
-    // Cancelled unanswered: there is no latency to record, only the outcome.
-    if (event.outcome === 'abandoned') return;
+    // Cancelled unanswered, or lost to a stale connection: there is no latency to record, only the outcome.
+    if (event.outcome === 'abandoned' || event.outcome === 'stale_connection') return;
     const latencyMs = r.latencyMs ?? r.endAtMs - (event.readyAtMs ?? event.intendedAtMs);
     const serviceMs = r.serviceMs ?? r.endAtMs - r.lastSentAtMs;
     this.latency.recordMs(latencyMs);

@@ -49,7 +49,7 @@ export class Timeline {
     if (event.outcome === 'dropped' || event.outcome === 'unsent' || event.firedAtMs === undefined) return;
     this.sendLag[i] = recordSparse(this.sendLag[i], event.firedAtMs - (event.readyAtMs ?? event.intendedAtMs));
     const r = event.result;
-    if (r === undefined || event.outcome === 'abandoned') return;
+    if (r === undefined || event.outcome === 'abandoned' || event.outcome === 'stale_connection') return;
     this.latency[i] = recordSparse(this.latency[i], r.endAtMs - (event.readyAtMs ?? event.intendedAtMs));
   }
 

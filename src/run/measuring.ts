@@ -2,7 +2,7 @@
  * What every step of a run's measurement shares (measure.ts, before-load.ts): its input, its clock and
  * progress, how it is stopped, and its clients (the connection pools and the token).
  */
-import { ConnectionPool, MAX_OBFUSCATION_ANSWER_BYTES, TokenProvider } from '../client/index.js';
+import { ConnectionPool, MAX_OBFUSCATION_ANSWER_BYTES, type PoolExtras, TokenProvider } from '../client/index.js';
 import {
   formatMs,
   type Interrupted,
@@ -15,6 +15,7 @@ import type { EventSink, RunEnd } from '../judge/index.js';
 import { maxInFlightOf, type Plan } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import type { EventLog } from '../run-folder/index.js';
+import { parseDurationMs } from '../scenario/index.js';
 import { API_PATHS } from '../spec/index.js';
 import type { ResolvedTarget } from '../target/index.js';
 import type { TextSource } from '../texts/index.js';
@@ -119,19 +120,21 @@ export function openClients(m: Measuring): Clients {
   const { plan, target, options, log } = m;
   // A shard holds its share of maxInFlight, so that n shards together hold no more than one run would.
   const maxInFlight = maxInFlightOf(plan);
-  const pool = ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, undefined, undefined, target.proxy);
+  const idle = plan.scenario.target.idleConnection;
+  const idleLifetimeMs = idle === undefined ? undefined : parseDurationMs(idle);
+  const shared: PoolExtras = {
+    ...(target.proxy === undefined ? {} : { proxy: target.proxy }),
+    ...(idleLifetimeMs === undefined ? {} : { idleLifetimeMs }),
+  };
+  const pool = ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, shared);
   // mode deid: obfuscation calls on connections of their own (the endpoint has its own, higher limits).
   const obfuscationPool =
     plan.documents === undefined
       ? undefined
-      : ConnectionPool.forUrl(
-          target.permit,
-          target.baseUrl,
-          maxInFlight,
-          undefined,
-          MAX_OBFUSCATION_ANSWER_BYTES,
-          target.proxy,
-        );
+      : ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, {
+          ...shared,
+          maxAnswerBytes: MAX_OBFUSCATION_ANSWER_BYTES,
+        });
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
   const watch = new TargetWatch(m.scale);

@@ -53,7 +53,8 @@ export class Progress {
     if (r.outcome === 'ok') this.counts.ok++;
     else if (r.outcome === 'http_429') this.counts.http429++;
     else if (r.outcome === 'http_504') this.counts.http504++;
-    else this.counts.failed++;
+    // A stale connection is the client's, not a failure of the service.
+    else if (r.outcome !== 'stale_connection') this.counts.failed++;
     if (r.outcome !== 'http_429' && r.latencyMs !== null) this.recent.recordMs(r.latencyMs);
   }
 

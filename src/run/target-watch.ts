@@ -2,8 +2,8 @@
  * Tells when the target has stopped answering, so a run against a dead service ends as a failure
  * (exit 4) instead of a verdict on traffic that never reached it. The target is taken as gone when,
  * for a whole minute of model time (the period of the spec's rate limits) and over at least 10
- * requests in a row, every request that ended got no HTTP answer at all: refused, reset, timed out
- * or failed in transport. Any HTTP answer (a 500 or a 429 included) shows it is there, and starts
+ * requests in a row, every request that ended got no HTTP answer at all: refused, reset (or stale connection),
+ * timed out or failed in transport. Any HTTP answer (a 500 or a 429 included) shows it is there, and starts
  * the count again. A restart of a few seconds, or a burst of resets, is recorded and judged, not
  * fatal. Times are the requests' own (model ms), so the decision does not depend on the machine; at time
  * scale k the silence must also last 5 s of wall time (TARGET_GONE.minWallSilenceMs).
@@ -17,7 +17,7 @@ import type { EventRecord } from '../judge/index.js';
  */
 const TARGET_GONE = { silenceMs: 60_000, minWallSilenceMs: 5_000, failuresInRow: 10 } as const;
 
-const NO_ANSWER: ReadonlySet<string> = new Set(['timeout', 'reset', 'refused', 'error']);
+const NO_ANSWER: ReadonlySet<string> = new Set(['timeout', 'reset', 'refused', 'error', 'stale_connection']);
 
 export class TargetWatch {
   private lastAnswerEndMs = Number.NEGATIVE_INFINITY;

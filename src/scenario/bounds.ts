@@ -17,6 +17,8 @@ export const SCENARIO_BOUNDS = {
   plannedRequests: 10_000_000,
   /** The client's deadline per request (ms): 100 ms to 10 minutes. */
   timeoutMs: { min: 100, max: 600_000 },
+  /** How long a kept-alive connection may sit idle and still be used (wall ms): up to 10 minutes. */
+  idleConnectionMs: { min: 1, max: 600_000 },
   /** Longest wait before a retry (ms): 1 hour. */
   maxDelayMs: 3_600_000,
   /** Timeline window (ms), and how many of them a plan may have. */

@@ -87,6 +87,16 @@ export const ScenarioSchema = z
           })
           .default({ clientIdEnv: 'LOADPROOF_CLIENT_ID', clientSecretEnv: 'LOADPROOF_CLIENT_SECRET' })
           .describe('Names of the environment variables holding the credentials (never the secrets)'),
+        idleConnection: duration(
+          'idleConnection',
+          B.idleConnectionMs.max,
+          `expected a duration from ${formatDuration(B.idleConnectionMs.min)} to ${formatDuration(B.idleConnectionMs.max)}`,
+          B.idleConnectionMs.min,
+        )
+          .optional()
+          .describe(
+            'Longest a kept-alive connection may sit idle and still carry a request (wall time; default 1.5s); keep it under the server’s keep-alive timeout',
+          ),
       })
       .superRefine((target, ctx) => {
         if (target.environment !== 'mock' && target.baseUrl === undefined) {

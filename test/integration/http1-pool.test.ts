@@ -188,7 +188,7 @@ describe('ConnectionPool over TLS', () => {
 
   it('with the CA trusted, sends over TLS with SNI and keeps the connection alive', async () => {
     const { port, servernames } = await tlsServer();
-    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, `https://localhost:${port}`, 1, { ca: cert });
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, `https://localhost:${port}`, 1, { tls: { ca: cert } });
     for (let i = 0; i < 2; i++) expect(await send(pool, POST(`localhost:${port}`))).toMatchObject({ status: 200 });
     expect(servernames).toEqual(['localhost']);
   });

@@ -145,14 +145,9 @@ describe('the pool through a tunnel', () => {
       });
       sockets.push(upstream);
     });
-    const pool = ConnectionPool.forUrl(
-      LOOPBACK_PERMIT,
-      `http://127.0.0.1:${targetPort}`,
-      2,
-      undefined,
-      undefined,
-      proxyAt(proxy.port),
-    );
+    const pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, `http://127.0.0.1:${targetPort}`, 2, {
+      proxy: proxyAt(proxy.port),
+    });
     try {
       expect(await pool.open(2, 10_000)).toBe(2);
       expect(proxy.heads).toHaveLength(2);

@@ -2,13 +2,15 @@
  * One keep-alive connection carrying one request at a time (no pipelining). The request's bytes are
  * written in one go, and the send is stamped right then: the write is ours, so the stamp is exact and
  * connection setup is never counted as service time. The answer is parsed as it arrives; a close
- * before it is whole is a reset, and anything unexpected ends the connection (it is never reused).
+ * before it is whole is a reset (on a connection that sat idle, before any byte of it, a stale connection: see
+ * StaleConnectionError), and anything unexpected ends the connection (it is never reused).
  */
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, TLSSocket } from 'node:tls';
 
 import { ResponseParser } from './parser.js';
 import type { HttpProxy } from './proxy-env.js';
+import { StaleConnectionError } from './request-errors.js';
 import { type Http1Response, PrematureCloseError } from './response.js';
 import { openTunnel, targetTls } from './tunnel.js';
 
@@ -49,6 +51,12 @@ export class Connection {
   freeSince = 0;
   /** The server's Keep-Alive timeout (ms), when its last answer gave one. */
   keepAliveMs: number | undefined = undefined;
+  /** The exchange in flight was sent after the connection sat idle: the server may have closed it meanwhile. */
+  private sentAfterIdle = false;
+  /** A byte of the exchange's answer has come. */
+  private answerStarted = false;
+  /** The exchange's write failed with no byte of it accepted: it never left. */
+  private writeRefused = false;
 
   /**
    * @param onReady connected: the connection may carry a request (or failed to connect: `error`).
@@ -113,10 +121,22 @@ export class Connection {
     else this.connected();
   };
 
-  /** Writes the exchange's request now; it must be ready, alive and free. */
-  send(exchange: Exchange): void {
+  /**
+   * Writes the exchange's request now; it must be ready, alive and free. `fromIdle`: it sat idle in the pool. One
+   * handed on the moment it was made, or the moment it answered, cannot have been closed for idleness: a close under
+   * its request is the server's doing, a reset.
+   */
+  send(exchange: Exchange, fromIdle: boolean): void {
     this.exchange = exchange;
-    this.socket.write(exchange.bytes);
+    this.sentAfterIdle = fromIdle;
+    this.answerStarted = false;
+    this.writeRefused = false;
+    let queued = -1;
+    this.socket.write(exchange.bytes, (error) => {
+      // Nothing was left queued after the write call, so its one system call took all or nothing: an error is nothing.
+      if (error != null && queued === 0 && this.exchange === exchange) this.writeRefused = true;
+    });
+    queued = this.socket.writableLength;
     exchange.onSent();
   }
 
@@ -163,6 +183,7 @@ export class Connection {
       this.destroy();
       return;
     }
+    this.answerStarted = true;
     let response: Http1Response | undefined;
     try {
       response = this.parser.push(chunk);
@@ -190,7 +211,7 @@ export class Connection {
       try {
         const response = this.parser.end();
         if (response !== undefined) exchange.done(undefined, response);
-        else exchange.done(new PrematureCloseError(), undefined);
+        else exchange.done(this.cutShort(new PrematureCloseError()), undefined);
       } catch (error) {
         exchange.done(error as Error, undefined);
       }
@@ -203,7 +224,7 @@ export class Connection {
     this.exchange = undefined;
     this.dead = true;
     if (!this.ready) this.settleConnect(error);
-    else exchange?.done(error, undefined);
+    else exchange?.done(this.cutShort(error), undefined);
   };
 
   private readonly closed = (): void => {
@@ -214,7 +235,12 @@ export class Connection {
       this.settleConnect(
         Object.assign(new Error('the connection closed before it was established'), { code: 'ECONNRESET' }),
       );
-    else exchange?.done(new PrematureCloseError(), undefined);
+    else exchange?.done(this.cutShort(new PrematureCloseError()), undefined);
     this.onGone(this);
   };
+
+  /** Why the exchange in flight got no answer: after the connection sat idle, before any byte of one, it was stale. */
+  private cutShort(error: Error): Error {
+    return this.sentAfterIdle && !this.answerStarted ? new StaleConnectionError(this.writeRefused, error) : error;
+  }
 }

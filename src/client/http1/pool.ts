@@ -9,9 +9,22 @@
 import { checkPermitted, type SendPermit } from '../../core/index.js';
 import { Connection, type Exchange, type Origin } from './connection.js';
 import { Deadlines, type Expiring } from './deadlines.js';
+import { DEFAULT_IDLE_LIFETIME_MS, idleLifetimeMs } from './idle-lifetime.js';
 import type { HttpProxy } from './proxy-env.js';
 import { CancelledError, DeadlineError } from './request-errors.js';
 import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './response.js';
+
+/** What a pool for a URL may be given beyond its origin and size. */
+export interface PoolExtras {
+  /** TLS settings of an https origin (a private CA, for one). */
+  readonly tls?: Origin['tls'];
+  /** The largest answer body read, bytes (default MAX_ANSWER_BYTES). */
+  readonly maxAnswerBytes?: number;
+  /** The proxy the origin is reached through, when one applies. */
+  readonly proxy?: HttpProxy;
+  /** How long a connection may sit idle and still be used (ms; see idle-lifetime.ts). */
+  readonly idleLifetimeMs?: number;
+}
 
 interface PoolOptions {
   /** The guard's permit: a pool connects only where the guard allowed traffic to go. */
@@ -23,18 +36,9 @@ interface PoolOptions {
   readonly maxHeadBytes?: number;
   /** The largest answer body read, bytes (default MAX_ANSWER_BYTES; obfuscation's is larger). */
   readonly maxAnswerBytes?: number;
-  /**
-   * How long a connection may sit idle and still be used, when the server gave no Keep-Alive timeout (ms; default
-   * 4,000).
-   */
+  /** How long a connection may sit idle and still be used (wall ms; default DEFAULT_IDLE_LIFETIME_MS). */
   readonly idleLifetimeMs?: number;
 }
-
-/**
- * undici's default keepAliveTimeout: a load balancer or NAT may drop an idle connection without closing it,
- * and a request sent on it would be charged to the service as a reset or a timeout.
- */
-const DEFAULT_IDLE_LIFETIME_MS = 4000;
 
 /**
  * A request in the pool: an exchange with a deadline, and the connection it is on, once it has one.
@@ -118,14 +122,8 @@ export class ConnectionPool {
    * A pool for the origin of `baseUrl` (http: or https:), reached through `proxy` when given: the permit is still
    * the origin's, the proxy being a hop, not a destination.
    */
-  static forUrl(
-    permit: SendPermit,
-    baseUrl: string,
-    maxConnections: number,
-    tls?: Origin['tls'],
-    maxAnswerBytes?: number,
-    proxy?: HttpProxy,
-  ): ConnectionPool {
+  static forUrl(permit: SendPermit, baseUrl: string, maxConnections: number, extras: PoolExtras = {}): ConnectionPool {
+    const { tls, maxAnswerBytes, proxy, idleLifetimeMs } = extras;
     const url = new URL(baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
     const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
@@ -140,25 +138,29 @@ export class ConnectionPool {
       },
       maxConnections,
       ...(maxAnswerBytes === undefined ? {} : { maxAnswerBytes }),
+      ...(idleLifetimeMs === undefined ? {} : { idleLifetimeMs }),
     });
   }
 
   /**
    * Sends `bytes` (a whole request) and calls back with the whole response, or with why there is none:
    * a DeadlineError after `timeoutMs` of wall time, a CancelledError, a parse error, or the socket's error.
-   * `onSent` is called when the bytes are handed to the socket (never, if they never are).
+   * `onSent` is called when the bytes are handed to the socket (never, if they never are). `fresh`: not on a
+   * connection that sat idle (a request sent again after a stale one): on a new one (the stale one's close makes
+   * room for it), or one that just answered.
    */
   request(
     bytes: string,
     timeoutMs: number,
     onSent: () => void,
     callback: (error: Error | undefined, response: Http1Response | undefined) => void,
+    fresh = false,
   ): void {
     const pending = new Pending(bytes, performance.now() + timeoutMs, onSent, callback, this);
     if (this.closed) return pending.done(new CancelledError(), undefined);
     this.deadlines.add(pending);
-    const connection = this.takeIdle();
-    if (connection !== undefined) return this.sendOn(connection, pending);
+    const connection = fresh ? undefined : this.takeIdle();
+    if (connection !== undefined) return this.sendOn(connection, pending, true);
     this.waiting.push(pending);
     this.connectForWaiting();
   }
@@ -219,17 +221,16 @@ export class ConnectionPool {
   private takeIdle(): Connection | undefined {
     const now = performance.now();
     for (let c = this.idle.pop(); c !== undefined; c = this.idle.pop()) {
-      // The server's own Keep-Alive timeout less a second, else our idle lifetime.
-      const lifetimeMs = c.keepAliveMs !== undefined ? c.keepAliveMs - 1000 : this.idleLifetimeMs;
-      if (!c.dead && now - c.freeSince < lifetimeMs) return c;
+      if (!c.dead && now - c.freeSince < idleLifetimeMs(this.idleLifetimeMs, c.keepAliveMs)) return c;
       c.destroy();
     }
     return undefined;
   }
 
-  private sendOn(connection: Connection, pending: Pending): void {
+  /** `fromIdle`: the connection sat idle in the pool (else it was just made, or just answered). */
+  private sendOn(connection: Connection, pending: Pending, fromIdle: boolean): void {
     pending.connection = connection;
-    connection.send(pending);
+    connection.send(pending, fromIdle);
   }
 
   /** Opens a connection when more requests wait than connections are being made, if there is room. */
@@ -295,7 +296,7 @@ export class ConnectionPool {
 
   private readonly onFree = (connection: Connection): void => {
     const pending = this.nextWaiting();
-    if (pending !== undefined) this.sendOn(connection, pending);
+    if (pending !== undefined) this.sendOn(connection, pending, false);
     else this.idle.push(connection);
   };
 

@@ -17,3 +17,25 @@ export class CancelledError extends Error {
     this.name = 'CancelledError';
   }
 }
+
+/**
+ * A connection that sat idle in the pool (after an answer, or since it was opened) closed or reset before any
+ * byte of the answer: the server most likely closed it while it sat idle, and our request crossed its close.
+ * That is the client's stale connection, not the service's error. `neverSent`: the write itself failed, so no
+ * byte of the request left (it may be sent again); otherwise the server may have read it: a POST is not sent twice.
+ */
+export class StaleConnectionError extends Error {
+  readonly code = 'LOADPROOF_STALE_CONNECTION';
+  constructor(
+    readonly neverSent: boolean,
+    cause: Error,
+  ) {
+    super(
+      neverSent
+        ? 'the kept-alive connection had been closed by the server: the request could not be written'
+        : 'the kept-alive connection closed before any byte of the answer: the server may have closed it while idle',
+      { cause },
+    );
+    this.name = 'StaleConnectionError';
+  }
+}

@@ -138,7 +138,7 @@ export class RunMetrics {
       {
         name: 'loadproof_requests',
         type: 'counter',
-        help: 'Requests whose fate is known, by phase and outcome (ok, http_429, http_504, http_5xx, timeout, dropped, unsent, …).',
+        help: 'Requests whose fate is known, by phase and outcome (ok, http_429, http_504, http_5xx, timeout, stale_connection, dropped, unsent, …).',
         samples: labelledSamples(this.outcomes, ['phase', 'outcome']),
       },
       {
