@@ -111,6 +111,8 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       marginTokens: meta.envelope.marginTokens,
       capacityTokens: meta.envelope.capacityTokens,
       refillRpm: meta.envelope.refillRpm,
+      // What the bucket was judged to hold at the run's first send, and why (every 429's reason says it too).
+      start: meta.envelope.start,
     },
     counts: countsSummary(plan, recorder, meta.end),
     phases: phaseSummaries(plan, recorder, verdict, meta.envelope),

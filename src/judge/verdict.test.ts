@@ -4,6 +4,7 @@ import { createRng, nextNormal } from '../core/rng.js';
 import { Slice } from '../recorder/index.js';
 import { parseThreshold, type Threshold } from '../scenario/index.js';
 import { LATENCY_BANDS, type LatencyBand } from '../spec/index.js';
+import { judgeStart } from './bucket-start.js';
 import type { EnvelopePhase } from './envelope.js';
 import { quantileRankBounds } from './quantile-interval.js';
 import { evaluateVerdict } from './verdict.js';
@@ -45,7 +46,15 @@ function lateSlice(n: number, fromMs: number, toMs: number, lagMs: number): Slic
 }
 const GOOD_GENERATOR: GeneratorHealth = {};
 
-const NO_429: EnvelopePhase = { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2.7 };
+const NO_429: EnvelopePhase = {
+  http429: 0,
+  findings: 0,
+  edge: 0,
+  ifFullAtStart: 0,
+  maxTokensAt429: null,
+  marginTokens: 2.7,
+  start: judgeStart({ known: 'nothing' }, 501, 100),
+};
 
 /** A constant-rate phase: one load band (sustained unless `band` says otherwise) judging the whole slice. */
 function phase(

@@ -133,6 +133,7 @@ const runRecord = z.object({
     .max(10_000)
     .optional(),
   baseline: text.optional(),
+  idleBeforeMs: ms.optional(),
   end: end.nullable(),
 });
 
