@@ -46,6 +46,8 @@ function sliceFields(slice: Slice) {
     serviceMs: stats(slice.service),
     sendLagMs: stats(slice.sendLag),
     retryAfterMs: stats(slice.retryAfter),
+    // 429 answers without the Retry-After the spec requires (whole seconds): the verdict's notes say it.
+    http429WithoutRetryAfter: slice.http429WithoutRetryAfter,
   };
 }
 
