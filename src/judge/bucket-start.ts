@@ -14,7 +14,7 @@ export type BucketStart =
   /** The run started its own mock, whose bucket nothing else had touched: full. */
   | { readonly known: 'own-mock' };
 
-/** What a run's record tells of the bucket at its start: its own mock's is full; else what the user declared, if any. */
+/** What a run's record tells of the bucket at its start: its own mock's is full; else what the user declared. */
 export function bucketStartOf(run: Pick<RunRecord, 'target' | 'idleBeforeMs'>): BucketStart {
   if (run.target.kind === 'embedded-mock') return { known: 'own-mock' };
   return run.idleBeforeMs === undefined ? { known: 'nothing' } : { known: 'idle', idleBeforeMs: run.idleBeforeMs };

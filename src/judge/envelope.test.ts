@@ -15,8 +15,8 @@ import { AttemptLog, type RecordableEvent } from '../recorder/index.js';
 import { parseScenario } from '../scenario/index.js';
 import type { EnvelopeLimits } from '../spec/index.js';
 import {
-  type BucketStart,
   bucketCapacityTokens,
+  type BucketStart,
   describeEnvelopePhase,
   envelopeFindings,
   envelopeMarginTokens,
@@ -377,7 +377,8 @@ describe('envelopeFindings: a correct limiter is never a finding', () => {
 
 describe('envelopeFindings: the bucket at the start is not known', () => {
   // The second run: 1 minute at 250 rpm right after a run that drained the client's bucket.
-  const AFTER_A_DRAINING_RUN = 'name: second\ndescription: right after another run\nphases:\n  - { name: again, duration: 1m, rpm: 250 }\n';
+  const AFTER_A_DRAINING_RUN =
+    'name: second\ndescription: right after another run\nphases:\n  - { name: again, duration: 1m, rpm: 250 }\n';
 
   it('a correct limiter whose bucket started empty admits at the refill rate: its 429s are no finding', () => {
     // Judged from a full bucket, the refill-rate admissions left it about 100 tokens short of its
@@ -610,8 +611,14 @@ describe('envelopeFindings: the rule, by hand', () => {
 
   it('judges from the start that is known: empty unless declared, and says which in the reason', () => {
     // Two admitted at 0 ms, answered at 10 ms; a 429 at 20 ms. From a full bucket (5) it held 3.01 tokens (the two
-    // may have come at 10 ms, on a full bucket): a finding. From an empty one it held 0.01: outside. Declared 4 s idle (4 tokens): 2.02, at the edge.
-    const log = (): AttemptLog => logOf([[0, 10, 200], [0, 10, 200], [20, 25, 429]]);
+    // may have come at 10 ms, on a full bucket): a finding. From an empty one it held 0.01: outside. Declared 4 s
+    // idle (4 tokens): 2.02, at the edge.
+    const log = (): AttemptLog =>
+      logOf([
+        [0, 10, 200],
+        [0, 10, 200],
+        [20, 25, 429],
+      ]);
     const empty = envelopeFindings(onePlan, log(), SMALL, UNKNOWN);
     expect(empty.phases[0]).toMatchObject({ http429: 1, findings: 0, edge: 0, ifFullAtStart: 1 });
     expect(empty.start).toMatchObject({ known: 'nothing', idleBeforeS: null, tokens: 0, full: false });

@@ -7,8 +7,8 @@
 import { EXIT, TimeScale } from '../core/index.js';
 import { effectiveLimits, endsInclusive, holdsSeq, maxInFlightOf, type Plan, positionOfSeq } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
-import { DocumentSink, type DocumentSlice } from './documents.js';
 import { bucketStartOf } from './bucket-start.js';
+import { DocumentSink, type DocumentSlice } from './documents.js';
 import { envelopeFindings, sharedEnvelope } from './envelope.js';
 import { type EventRecord, toRecordable } from './events.js';
 import { generatorHealth } from './generator-budget.js';

@@ -264,8 +264,9 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
       'http_429_in_envelope',
     );
     expect(c).toMatchObject({ status: 'fail', observed: 3 });
+    // Every finding says which start of the bucket it was judged from.
     expect(c.reason).toBe(
-      '3 429s on requests the documented limits clearly allow (the bucket, replayed over the requests the service admitted, held up to 42.5 tokens where 1 + a margin of 2.7 was enough): a finding against the service; 1 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)',
+      "3 429s on requests the documented limits clearly allow (the bucket, replayed over the requests the service admitted and judged from an empty bucket at the start (nothing is known of the client's traffic before the run), held up to 42.5 tokens where 1 + a margin of 2.7 was enough): a finding against the service; 1 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)",
     );
     const edge = checkOf(
       [phase(sliceOf(100, 1, 2), { envelope: { ...NO_429, http429: 2, edge: 2, maxTokensAt429: 1.2 } })],
@@ -273,7 +274,7 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
     );
     expect(edge).toMatchObject({ status: 'pass', observed: 0 });
     expect(edge.reason).toBe(
-      '2 429s, none on a request the documented limits clearly allow; 2 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)',
+      "2 429s, none on a request the documented limits clearly allow, judged from an empty bucket at the start (nothing is known of the client's traffic before the run); 2 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)",
     );
   });
 

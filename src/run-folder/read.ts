@@ -219,8 +219,14 @@ function recordedPieces(run: RunRecord, dir: string): () => number {
 }
 
 /** `signal`: a stop signal, taken while the events are read (Interrupted, exit 130). */
-export async function readJudgedFolder(dir: string, signal?: AbortSignal): Promise<JudgedFolder> {
-  const run = await readRunRecord(dir);
+export async function readJudgedFolder(
+  dir: string,
+  signal?: AbortSignal,
+  /** `report --idle-before` (model ms): replaces the idle time run.json declares, for this judgement and after. */
+  idleBeforeMs?: number,
+): Promise<JudgedFolder> {
+  const recorded = await readRunRecord(dir);
+  const run = idleBeforeMs === undefined ? recorded : { ...recorded, idleBeforeMs };
   const scenarioPath = join(dir, run.scenarioFile);
   const scenarioText = await readRegular(scenarioPath, SCENARIO_BOUNDS.fileBytes);
   // Its thresholds, limits and error check judge the run as much as its phases plan it.

@@ -22,7 +22,15 @@ describe('loadproof run: 429s without Retry-After are noted as the service missi
   it('counts them, notes them in summary.json, the terminal and report.md, and fails nothing for them', async () => {
     const server = await mock({ limits: TWO_TOKENS, omitRetryAfter: true });
     const { file, out } = scenarioWorkspace(scenarioAt(server.url, PHASE));
-    const { code, stdout, stderr } = await runMain(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
+    const { code, stdout, stderr } = await runMain([
+      'run',
+      '--no-charts',
+      file,
+      '--time-scale',
+      String(K),
+      '--out',
+      out,
+    ]);
     const { dir, summary } = await onlyRun(out);
     const answers429 = summary.phases[0].envelope.http429;
     expect(answers429).toBeGreaterThan(10);

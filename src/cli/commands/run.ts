@@ -8,7 +8,7 @@ import { checkMetricsHost, describeEnding, executeRun, hostRecord } from '../../
 import { parseDurationFlag } from '../../scenario/index.js';
 import { PROFILE_NAMES } from '../../spec/index.js';
 import type { Io } from '../io.js';
-import { judgementOptions, printJudgement } from './judgement-output.js';
+import { IDLE_BEFORE_OPTION, judgementOptions, printJudgement } from './judgement-output.js';
 
 export function runOptions<T>(y: Argv<T>) {
   return judgementOptions(y)
@@ -78,12 +78,7 @@ export function runOptions<T>(y: Argv<T>) {
       describe:
         'The address --metrics-port listens on: 127.0.0.1 by default (this host only); 0.0.0.0 or :: for a scraper in a cluster (said on stderr: /metrics has no authentication); an empty or ambiguous host is refused',
     })
-    .option('idle-before', {
-      type: 'string',
-      requiresArg: true,
-      describe:
-        'How long the client sent nothing to the service before this run (e.g. 10m; model time at --time-scale k): the rate-limit envelope then judges from the bucket that refilled meanwhile, not from an empty one. Recorded in run.json',
-    })
+    .option('idle-before', IDLE_BEFORE_OPTION)
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
@@ -106,7 +101,8 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort <= 65_535))
     throw new UsageError(`--metrics-port: expected a port from 0 to 65535, got ${metricsPort}`, 'nothing was sent');
   const metricsHost = checkMetricsHost(args['metrics-host']);
-  const idleBefore = args['idle-before'] === undefined ? undefined : parseDurationFlag('--idle-before', args['idle-before']);
+  const idleBefore =
+    args['idle-before'] === undefined ? undefined : parseDurationFlag('--idle-before', args['idle-before']);
   // The baseline is judged before anything is sent: a bad one is bad input (exit 2), with no traffic.
   if (args.tolerance !== undefined && args.baseline === undefined)
     throw new UsageError(
