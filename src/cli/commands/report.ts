@@ -6,8 +6,8 @@
 import type { Argv } from 'yargs';
 
 import { EXIT } from '../../core/index.js';
-import type { Io } from '../io.js';
 import { parseDurationFlag } from '../../scenario/index.js';
+import type { Io } from '../io.js';
 import {
   holdForTests,
   IDLE_BEFORE_OPTION,
