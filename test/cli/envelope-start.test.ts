@@ -39,7 +39,8 @@ describe('loadproof run right after another run: 429s of a bucket the first run 
     const { dir, summary } = await onlyRun(second.out);
     const envelope = summary.phases[0].envelope;
     // The bucket held what refilled between the runs (a second or two of wall time: under 100 tokens at k = 20), and
-    // refills 100 in the minute: 250 requests meet at least about 50 429s.
+    // refills 100 in the minute: 250 requests meet at least about 50 429s (over a hundred, seen: judged from a full
+    // bucket, as before, 116 of them were findings).
     expect(envelope.http429).toBeGreaterThan(10);
     expect(envelope.findings).toBe(0);
     // From a full bucket, as the judge assumed before, nearly all of them were findings against a correct limiter.
