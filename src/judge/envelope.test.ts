@@ -1,9 +1,9 @@
 /**
  * The envelope judge against simulated runs: plans (the shipped scenarios, Poisson, random phases)
  * sent with send lag and transit, through a limiter written here on its own (a token bucket that
- * refills in steps at a random alignment to our clock, full at the first request it sees). A
- * correct limiter must never give a finding; one 10 % tighter than documented must. Seeded, no
- * sleeping, no sockets.
+ * refills in steps at a random alignment to our clock, full at the first request it sees unless a
+ * case starts it emptier). A correct limiter must never give a finding, whatever it held at the start;
+ * one 10 % tighter than documented must. Seeded, no sleeping, no sockets.
  */
 import { readFileSync } from 'node:fs';
 
@@ -14,7 +14,13 @@ import { buildPlan, type Plan } from '../plan/index.js';
 import { AttemptLog, type RecordableEvent } from '../recorder/index.js';
 import { parseScenario } from '../scenario/index.js';
 import type { EnvelopeLimits } from '../spec/index.js';
-import { bucketCapacityTokens, describeEnvelopePhase, envelopeFindings, envelopeMarginTokens } from './envelope.js';
+import {
+  bucketCapacityTokens,
+  type BucketStart,
+  describeEnvelopePhase,
+  envelopeFindings,
+  envelopeMarginTokens,
+} from './envelope.js';
 
 const DOCUMENTED: EnvelopeLimits = { sustainedRpm: 100, burstRpm: 200, burstMinutes: 5 };
 const TIGHTER: EnvelopeLimits = { sustainedRpm: 90, burstRpm: 180, burstMinutes: 5 };
@@ -39,9 +45,10 @@ class SteppedBucket {
     private readonly limits: EnvelopeLimits,
     private readonly stepMs: number,
     private readonly offsetMs: number,
+    startTokens?: number,
   ) {
     this.capacity = Math.max(0, (limits.burstRpm - limits.sustainedRpm) * limits.burstMinutes) + 1;
-    this.tokens = this.capacity;
+    this.tokens = startTokens ?? this.capacity;
   }
 
   /** Takes a token at `atMs` if a whole one is there; else the ms until one will be. */
@@ -86,6 +93,8 @@ interface Simulation {
   readonly plan: Plan;
   /** The service's limiter. */
   readonly limiter: EnvelopeLimits;
+  /** Tokens in the limiter's bucket at the first request (full when absent): fewer after recent traffic. */
+  readonly startTokens?: number;
   readonly stepMs: number;
   readonly timing: Timing;
   /** Retry 429s (after Retry-After, up to 3 attempts) instead of recording them. */
@@ -123,7 +132,7 @@ function simulate(sim: Simulation): RecordableEvent[] {
   ) {
     stalls.push({ fromMs: t, toMs: t + rng.next() * timing.stallMaxMs });
   }
-  const bucket = new SteppedBucket(sim.limiter, sim.stepMs, rng.next() * 10_000);
+  const bucket = new SteppedBucket(sim.limiter, sim.stepMs, rng.next() * 10_000, sim.startTokens);
   const way = (): number => timing.transitMs * (0.5 + rng.next() * 0.5);
 
   interface Pending {
@@ -218,10 +227,15 @@ function eventOf(
   };
 }
 
-function judge(sim: Simulation, limits: EnvelopeLimits = DOCUMENTED) {
+/** Nothing known of the client's traffic before the run: the judge's default. */
+const UNKNOWN: BucketStart = { known: 'nothing' };
+/** The user declared the client idle for 10 minutes before the run: the bucket was full. */
+const IDLE_10M: BucketStart = { known: 'idle', idleBeforeMs: 600_000 };
+
+function judge(sim: Simulation, limits: EnvelopeLimits = DOCUMENTED, start: BucketStart = UNKNOWN) {
   const log = new AttemptLog();
   for (const e of simulate(sim)) log.add(e);
-  return { log, judgement: envelopeFindings(sim.plan, log, limits) };
+  return { log, judgement: envelopeFindings(sim.plan, log, limits, start) };
 }
 
 const total = (j: ReturnType<typeof envelopeFindings>, key: 'http429' | 'findings' | 'edge'): number =>
@@ -361,6 +375,32 @@ describe('envelopeFindings: a correct limiter is never a finding', () => {
   });
 });
 
+describe('envelopeFindings: the bucket at the start is not known', () => {
+  // The issue's second run: 1 minute at 250 rpm right after a run that drained the client's bucket.
+  const AFTER_A_DRAINING_RUN =
+    'name: second\ndescription: right after another run\nphases:\n  - { name: again, duration: 1m, rpm: 250 }\n';
+
+  it('a correct limiter whose bucket started empty admits at the refill rate: its 429s are no finding', () => {
+    // Judged from a full bucket, the refill-rate admissions left it about 100 tokens short of its
+    // replay: every 429 after the first seconds was a finding against a limiter set exactly as documented.
+    for (const stepMs of [0, 1000]) {
+      for (const seed of [1, 2, 3]) {
+        const { judgement } = judge({
+          plan: planOf(AFTER_A_DRAINING_RUN),
+          limiter: DOCUMENTED,
+          startTokens: 0,
+          stepMs,
+          timing: { stallsPerMinute: 2, stallMaxMs: 600, transitMs: 20, noteMs: 2.5 },
+          retry: false,
+          seed,
+        });
+        expect(total(judgement, 'http429')).toBeGreaterThan(100);
+        expect({ stepMs, seed, findings: total(judgement, 'findings') }).toEqual({ stepMs, seed, findings: 0 });
+      }
+    }
+  });
+});
+
 describe('envelopeFindings: a limiter tighter than documented is flagged', () => {
   it.each([
     { arrivals: '', label: 'constant' },
@@ -373,15 +413,24 @@ describe('envelopeFindings: a limiter tighter than documented is flagged', () =>
         // A busy machine at k = 20: stalls of up to 2 s of model time, 60 ms of transit.
         { stallsPerMinute: 10, stallMaxMs: 2000, transitMs: 60, noteMs: 20 },
       ]) {
-        const { judgement } = judge({
+        const sim: Simulation = {
           plan: planOf(scenarioText('burst'), arrivals),
           limiter: TIGHTER,
           stepMs: 1000,
           timing,
           retry: false,
           seed: 11,
-        });
+        };
+        // Judged from an empty start (nothing known): once the tighter bucket runs dry it refills at 90 rpm, and
+        // the documented one, empty at that moment, would refill at 100: the refill rate alone is the evidence.
+        const { judgement } = judge(sim);
         expect(total(judgement, 'findings')).toBeGreaterThan(50);
+        // Declared idle before the run, the full start adds what the documented bucket's extra 50 tokens allow.
+        const declared = judge(sim, DOCUMENTED, IDLE_10M).judgement;
+        expect(total(declared, 'findings')).toBeGreaterThanOrEqual(total(judgement, 'findings'));
+        expect(total(judgement, 'findings') + total(judgement, 'edge')).toBeLessThanOrEqual(
+          total(declared, 'findings') + total(declared, 'edge'),
+        );
         expect(describeEnvelopePhase(judgement.phases[1]!)).toMatch(
           /^\d+ 429s on requests the documented limits clearly allow .*: a finding against the service/,
         );
@@ -430,6 +479,8 @@ describe('envelopeFindings: the rule, by hand', () => {
   // A bucket of 5 tokens refilled at 60 rpm, one a second: (64 − 60) × 1 + 1.
   const SMALL: EnvelopeLimits = { sustainedRpm: 60, burstRpm: 64, burstMinutes: 1 };
   const onePlan = { phases: [0] };
+  /** Declared idle for a minute before the run: SMALL's bucket full at the start. */
+  const SMALL_FULL: BucketStart = { known: 'idle', idleBeforeMs: 60_000 };
 
   it('has the capacity and margin it documents', () => {
     expect(bucketCapacityTokens(DOCUMENTED)).toBe(501);
@@ -443,14 +494,14 @@ describe('envelopeFindings: the rule, by hand', () => {
     // Five admitted, sent at 0–40 ms and answered at 500 ms: at worst all five met the full bucket
     // just before 500 ms (5 → 0), which then holds 1 a second later. Margin: 1/s × 1 s + 1 = 2 tokens.
     const admitted: [number, number, number][] = [0, 10, 20, 30, 40].map((t) => [t, 500, 200]);
-    const outside = envelopeFindings(onePlan, logOf([...admitted, [500, 510, 429]]), SMALL);
+    const outside = envelopeFindings(onePlan, logOf([...admitted, [500, 510, 429]]), SMALL, UNKNOWN);
     expect(outside.phases[0]).toMatchObject({ http429: 1, findings: 0, edge: 0 });
     expect(outside.marginTokens).toBeCloseTo(2, 10);
     expect(outside.phases[0]!.maxTokensAt429).toBeCloseTo(0, 10);
-    const edge = envelopeFindings(onePlan, logOf([...admitted, [2000, 2010, 429]]), SMALL);
+    const edge = envelopeFindings(onePlan, logOf([...admitted, [2000, 2010, 429]]), SMALL, UNKNOWN);
     expect(edge.phases[0]).toMatchObject({ http429: 1, findings: 0, edge: 1 });
     expect(edge.phases[0]!.maxTokensAt429).toBeCloseTo(1.5, 10);
-    const finding = envelopeFindings(onePlan, logOf([...admitted, [4500, 4510, 429]]), SMALL);
+    const finding = envelopeFindings(onePlan, logOf([...admitted, [4500, 4510, 429]]), SMALL, UNKNOWN);
     expect(finding.phases[0]).toMatchObject({ http429: 1, findings: 1, edge: 0 });
     expect(finding.phases[0]!.maxTokensAt429).toBeCloseTo(4, 10);
   });
@@ -463,7 +514,7 @@ describe('envelopeFindings: the rule, by hand', () => {
       [10_000, 10_100, 429],
       ...[1, 2, 3, 4, 5].map((i): [number, number, number] => [10_000 + i, 12_000, 200]),
     ]);
-    const j = envelopeFindings(onePlan, log, SMALL);
+    const j = envelopeFindings(onePlan, log, SMALL, UNKNOWN);
     expect(j.phases[0]).toMatchObject({ http429: 1, findings: 0, edge: 0 });
     expect(j.phases[0]!.maxTokensAt429).toBeCloseTo(0, 9);
   });
@@ -474,10 +525,10 @@ describe('envelopeFindings: the rule, by hand', () => {
     // wasted, they leave it at 0 at 3 s and 0.1 at 3.1 s: the 429 is no finding.
     const fast: [number, number, number][] = [0, 10, 20, 30, 40].map((t) => [t, 100, 200]);
     const slow: [number, number, number][] = [0, 10, 20, 30, 40].map((t) => [t, 3000, 200]);
-    expect(envelopeFindings(onePlan, logOf([...fast, [4100, 4110, 429]]), SMALL).phases[0]).toMatchObject({
+    expect(envelopeFindings(onePlan, logOf([...fast, [4100, 4110, 429]]), SMALL, UNKNOWN).phases[0]).toMatchObject({
       findings: 1,
     });
-    const late = envelopeFindings(onePlan, logOf([...slow, [3100, 3110, 429]]), SMALL);
+    const late = envelopeFindings(onePlan, logOf([...slow, [3100, 3110, 429]]), SMALL, UNKNOWN);
     expect(late.phases[0]).toMatchObject({ findings: 0, edge: 0 });
     expect(late.phases[0]!.maxTokensAt429).toBeCloseTo(0.1, 9);
   });
@@ -509,7 +560,8 @@ describe('envelopeFindings: the rule, by hand', () => {
         tries: [{ sentAtMs: 3500, endAtMs: 3510, status: 429 }],
       },
     });
-    const j = envelopeFindings(onePlan, log, SMALL);
+    // Judged from a full bucket (declared idle): the window, not the start, is what this checks.
+    const j = envelopeFindings(onePlan, log, SMALL, SMALL_FULL);
     expect(j.phases[0]).toMatchObject({ http429: 1, findings: 0 });
     expect(j.phases[0]!.maxTokensAt429).toBeCloseTo(0, 9);
   });
@@ -548,7 +600,8 @@ describe('envelopeFindings: the rule, by hand', () => {
       },
     });
     expect([log.admittedCount, log.refusedCount]).toEqual([5, 2]);
-    const j = envelopeFindings({ phases: [0, 1] }, log, SMALL);
+    // Judged from a full bucket (declared idle): its figures are a full bucket's at 0 ms.
+    const j = envelopeFindings({ phases: [0, 1] }, log, SMALL, SMALL_FULL);
     expect(j.phases.map((p) => p.http429)).toEqual([0, 2]);
     // Four may have met the bucket at 0 ms (the timeout among them): 1 token left. At 1.5 s, at worst the
     // three answered at 900 ms arrived just before then, with the timeout: 5 + 0.6 − 4 = 1.6. Both under 1 + 2.
@@ -556,10 +609,74 @@ describe('envelopeFindings: the rule, by hand', () => {
     expect(j.phases[1]!.maxTokensAt429).toBeCloseTo(1.6, 10);
   });
 
-  it('has the least of a brute-force search over every arrival placement, for 100 random small runs', () => {
-    // least(τ) = min over s < τ of capacity + refill × (τ − s) − #(sent ≤ τ and answered > s), searched here on
-    // a quarter-ms grid against the closed form. A fast bucket (6 tokens, 0.1 token per ms) keeps the runs short.
+  it('judges from the start that is known: empty unless declared, and says which in the reason', () => {
+    // Two admitted at 0 ms, answered at 10 ms; a 429 at 20 ms. From a full bucket (5) it held 3.01 tokens (the two
+    // may have come at 10 ms, on a full bucket): a finding. From an empty one it held 0.01: outside. Declared 4 s
+    // idle (4 tokens): 2.02, at the edge.
+    const log = (): AttemptLog =>
+      logOf([
+        [0, 10, 200],
+        [0, 10, 200],
+        [20, 25, 429],
+      ]);
+    const empty = envelopeFindings(onePlan, log(), SMALL, UNKNOWN);
+    expect(empty.phases[0]).toMatchObject({ http429: 1, findings: 0, edge: 0, ifFullAtStart: 1 });
+    expect(empty.start).toMatchObject({ known: 'nothing', idleBeforeS: null, tokens: 0, full: false });
+    expect(describeEnvelopePhase(empty.phases[0]!)).toBe(
+      "1 429s, none on a request the documented limits clearly allow, judged from an empty bucket at the start (nothing is known of the client's traffic before the run); 1 more would be findings from a full bucket: if the client sent nothing for 5s before the run, declare it (--idle-before 5s)",
+    );
+    const partly = envelopeFindings(onePlan, log(), SMALL, { known: 'idle', idleBeforeMs: 4000 });
+    expect(partly.phases[0]).toMatchObject({ findings: 0, edge: 1, ifFullAtStart: 1 });
+    expect(partly.phases[0]!.maxTokensAt429).toBeCloseTo(2.02, 9);
+    expect(describeEnvelopePhase(partly.phases[0]!)).toContain(
+      'judged from 4.0 tokens at the start (declared: 4s idle before the run)',
+    );
+    const full = envelopeFindings(onePlan, log(), SMALL, SMALL_FULL);
+    expect(full.phases[0]).toMatchObject({ findings: 1, edge: 0, ifFullAtStart: 1 });
+    expect(full.phases[0]!.maxTokensAt429).toBeCloseTo(3.01, 9);
+    expect(describeEnvelopePhase(full.phases[0]!)).toBe(
+      '1 429s on requests the documented limits clearly allow (the bucket, replayed over the requests the service admitted and judged from a full bucket at the start (declared: 1m idle before the run), held up to 3.0 tokens where 1 + a margin of 2.0 was enough): a finding against the service',
+    );
+    const ownMock = envelopeFindings(onePlan, log(), SMALL, { known: 'own-mock' });
+    expect(ownMock.phases[0]).toMatchObject({ findings: 1 });
+    expect(ownMock.start.assumption).toBe('judged from a full bucket at the start (the run started its own mock)');
+  });
+
+  it("regains a full bucket from the run's own quiet spell: capacity ÷ refill without a request", () => {
+    // Two admitted at 0 ms, then nothing for 10 s (SMALL fills in 5 s), then two more and a 429 20 ms later:
+    // whatever the start, the bucket held 5 at 10 s, 3.01 at the 429: a finding from an empty start too.
+    const log = logOf([
+      [0, 10, 200],
+      [0, 10, 200],
+      [10_000, 10_010, 200],
+      [10_000, 10_010, 200],
+      [10_020, 10_025, 429],
+    ]);
+    const j = envelopeFindings(onePlan, log, SMALL, UNKNOWN);
+    expect(j.phases[0]).toMatchObject({ findings: 1, ifFullAtStart: 1 });
+    expect(j.phases[0]!.maxTokensAt429).toBeCloseTo(3.01, 9);
+    // A quiet spell too short to fill it (2 s: 2 tokens) leaves it at 0.02: outside.
+    const short = logOf([
+      [0, 10, 200],
+      [0, 10, 200],
+      [2010, 2020, 200],
+      [2010, 2020, 200],
+      [2030, 2035, 429],
+    ]);
+    expect(envelopeFindings(onePlan, short, SMALL, UNKNOWN).phases[0]).toMatchObject({ findings: 0, edge: 0 });
+  });
+
+  it('has the least of a brute-force search over every arrival placement and start anchor, for 100 random small runs', () => {
+    // least(τ) = min( min over s < τ of capacity + refill × (τ − s) − M(s, τ),
+    //                 max over a in [T0, τ] of level(a) + refill × (τ − a) − M(a, τ) ),
+    // M(s, τ) = #(sent ≤ τ and answered > s), level(T0) the start's tokens and 0 after: searched here on a
+    // quarter-ms grid against the closed form. A fast bucket (6 tokens, 0.1 token per ms) keeps the runs short.
     const FAST: EnvelopeLimits = { sustainedRpm: 6000, burstRpm: 6005, burstMinutes: 1 };
+    const starts: [BucketStart, number][] = [
+      [UNKNOWN, 0],
+      [{ known: 'idle', idleBeforeMs: 25 }, 2.5],
+      [{ known: 'idle', idleBeforeMs: 1000 }, 6],
+    ];
     const rng = createRng(9);
     for (let c = 0; c < 100; c++) {
       const attempts: [number, number, number][] = Array.from({ length: nextInt(rng, 1, 12) }, () => {
@@ -568,17 +685,24 @@ describe('envelopeFindings: the rule, by hand', () => {
       });
       const from = nextInt(rng, 0, 100);
       const to = from + nextInt(rng, 0, 20);
-      const judged = envelopeFindings(onePlan, logOf([...attempts, [from, to, 429]]), FAST).phases[0]!.maxTokensAt429!;
+      const [start, startTokens] = pick(rng, starts);
+      const log = logOf([...attempts, [from, to, 429]]);
+      const judged = envelopeFindings(onePlan, log, FAST, start).phases[0]!.maxTokensAt429!;
+      const firstSend = Math.min(from, ...attempts.map(([sent]) => sent));
+      const mayArrive = (tau: number, afterMs: number): number =>
+        attempts.filter(([sent, end]) => sent <= tau && end > afterMs).length;
       let brute = Number.POSITIVE_INFINITY;
       for (let tau = from; tau <= to; tau += 0.25) {
-        let least = 6;
-        for (let sMs = -1; sMs < tau; sMs += 0.25) {
-          const mayArrive = attempts.filter(([sent, end]) => sent <= tau && end > sMs).length;
-          least = Math.min(least, 6 + 0.1 * (tau - sMs) - mayArrive);
-        }
-        brute = Math.min(brute, least);
+        let full = 6;
+        for (let sMs = -1; sMs < tau; sMs += 0.25) full = Math.min(full, 6 + 0.1 * (tau - sMs) - mayArrive(tau, sMs));
+        // The start's tokens are before the first send: every attempt sent by τ may take one after it.
+        let anchored = startTokens + 0.1 * (tau - firstSend) - attempts.filter(([sent]) => sent <= tau).length;
+        for (let aMs = firstSend; aMs <= tau; aMs += 0.25)
+          anchored = Math.max(anchored, 0.1 * (tau - aMs) - mayArrive(tau, aMs));
+        brute = Math.min(brute, Math.min(full, anchored));
       }
-      // The grid's s stops a quarter ms short of τ and of each answer: up to 0.025 tokens of refill too many.
+      // The grid's s stops a quarter ms short of τ and of each answer: up to 0.025 tokens of refill too many. Its
+      // anchors fall on every answer (whole ms), where the maximum is: exact.
       expect(judged).toBeLessThanOrEqual(brute + 1e-9);
       expect({ c, gap: Math.round((brute - judged) * 1000) / 1000 <= 0.025 }).toEqual({ c, gap: true });
     }
@@ -604,13 +728,15 @@ describe('envelopeFindings: the rule, by hand', () => {
   });
 
   it('without a 429 reports none', () => {
-    const j = envelopeFindings(onePlan, logOf([[0, 1, 200]]), DOCUMENTED);
+    const j = envelopeFindings(onePlan, logOf([[0, 1, 200]]), DOCUMENTED, UNKNOWN);
     expect(j.phases[0]).toEqual({
       http429: 0,
       findings: 0,
       edge: 0,
+      ifFullAtStart: 0,
       maxTokensAt429: null,
       marginTokens: j.marginTokens,
+      start: j.start,
     });
     expect(describeEnvelopePhase(j.phases[0]!)).toBe('0 429s, none on a request the documented limits clearly allow');
   });

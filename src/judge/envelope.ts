@@ -1,21 +1,32 @@
 /**
  * The rate-limit envelope: which 429s are a finding against the service. A pure function of the
- * plan, the recorded attempts and the limits (the documented ones, or those support raised), so a
- * run can be judged again offline from its events.
+ * plan, the recorded attempts, the limits (the documented ones, or those support raised) and what is
+ * known of the client's bucket when the run began, so a run can be judged again offline from its events.
  *
  * The rule. Replay the documented token bucket (refill at sustainedRpm; capacity
- * (burstRpm − sustainedRpm) × burstMinutes + 1, full at the first request) over the requests the
- * server *admitted* — every attempt that did not get a 429, unanswered ones included. Each of them
- * reached the server at some moment between its send and its answer (one without an answer: up to
- * the service's 15 s timeout after its send, since the server may take it after the client gave up),
- * and we cannot tell when: the replay takes, at each instant, the least the bucket can have held
- * over every such placement. A
- * 429 is a finding only when, at every instant it could have reached the server (from its send to
+ * (burstRpm − sustainedRpm) × burstMinutes + 1) over the requests the server *admitted* — every
+ * attempt that did not get a 429, unanswered ones included. Each of them reached the server at some
+ * moment between its send and its answer (one without an answer: up to the service's 15 s timeout
+ * after its send, since the server may take it after the client gave up), and we cannot tell when:
+ * the replay takes, at each instant, the least the bucket can have held over every such placement.
+ * A 429 is a finding only when, at every instant it could have reached the server (from its send to
  * its answer), that least still held at least 1 + margin tokens:
  *
- *   least(τ) = min over s < τ of [ capacity + refill × (τ − s) − #admitted that may have arrived in (s, τ] ]
- *   (an attempt may have arrived in (s, τ] when it was sent by τ and answered after s)
+ *   least(τ) = min( min over s < τ of [ capacity + refill × (τ − s) − M(s, τ) ],
+ *                   max over a in [T0, τ] of [ level(a) + refill × (τ − a) − M(a, τ) ] )
+ *   M(s, τ) = #admitted that may have arrived in (s, τ]: sent by τ and answered after s
  *   margin (tokens) = sustained rate × 1 s + 1
+ *
+ * The first term is a bucket full at some moment; the second is a bucket that held level(a) at a moment
+ * a of the run, T0 being its first send. Nothing tells how full the bucket was at T0: a run right after
+ * another (a rerun, two scenarios back to back in CI) starts it near empty, and a limiter set exactly as
+ * documented then refuses what a full bucket would have let through. So level(T0) is 0 unless it is
+ * known: the user declared the client idle before the run (min(capacity, refill × idle)), or the run
+ * started its own mock (full). At any later moment the bucket held at least 0 tokens, so each answer
+ * e is an anchor too, with level(e) = 0: after the run's own quiet spell the bucket has refilled
+ * (capacity / refill of quiet and it is full again: the anchor then never binds), and a limiter that
+ * refills slower than documented shows once its bucket runs dry, whatever it held at the start.
+ * Every 429 says which start it was judged from, and how many more would be findings from a full one.
  *
  * A 429 inside the envelope by less than the margin is at the **edge**: counted and reported, never
  * a finding. A 429 with less than one token is outside the envelope: expected.
@@ -35,11 +46,13 @@
  *    requests in flight (rate × round trip): a few tokens at the documented rates.
  *  - A real gateway refills in steps and is not aligned with our clock: a step of up to 1 s costs
  *    at most sustained rate × 1 s tokens. The last token is for rounding and ties.
+ *  - The start level is not inferred from how much the service admitted early on: a limiter more
+ *    generous than documented (faster refill) admits that much from an empty start, and would then
+ *    be accused of the 429s a documented bucket from the inferred level would not give.
  * The margin is small next to what a broken limiter costs: one 10 % tighter than documented refuses
  * requests while the documented bucket still holds tens of tokens.
  */
 
-import { countAtMost, countBelow } from '../core/index.js';
 import type { AdmittedTimes, RefusedAttempts } from '../recorder/index.js';
 import {
   bucketCapacityTokens,
@@ -47,8 +60,11 @@ import {
   envelopeMarginTokens,
   IDENTIFICATION_LIMITS,
 } from '../spec/index.js';
+import { type BucketStart, fullStartHint, type JudgedStart, judgeStart } from './bucket-start.js';
+import { LeastBucket } from './least-bucket.js';
 
 export { bucketCapacityTokens, envelopeMarginTokens };
+export type { BucketStart, JudgedStart };
 
 /** What the judge reads of the recorded attempts (the Recorder's AttemptLog). */
 interface EnvelopeAttempts {
@@ -69,6 +85,8 @@ export interface EnvelopePhase {
   readonly findings: number;
   /** 429s inside the envelope by less than the margin: reported, never a finding. */
   readonly edge: number;
+  /** The findings there would be from a bucket full at the start (equal to findings when it was judged so). */
+  readonly ifFullAtStart: number;
   /**
    * The most tokens the replayed bucket surely held when a 429 came (each 429's least over its window); null without
    * 429s.
@@ -76,6 +94,8 @@ export interface EnvelopePhase {
   readonly maxTokensAt429: number | null;
   /** The run's margin (tokens), repeated here so each phase's check can say it. */
   readonly marginTokens: number;
+  /** What the bucket was judged to hold at the start, repeated here so each phase's check can say it. */
+  readonly start: JudgedStart;
   /**
    * A shard's: the service's bucket was shared with the other shards, so its 429s are not judged here (the merge judges
    * them).
@@ -92,6 +112,8 @@ export interface EnvelopeJudgement {
   /** The bucket replayed: its capacity (tokens) and refill (requests per minute). */
   readonly capacityTokens: number;
   readonly refillRpm: number;
+  /** What it was judged to hold at the run's first send. */
+  readonly start: JudgedStart;
 }
 
 /** Judges every 429 of a run against the envelope (see the top of this file). */
@@ -99,17 +121,27 @@ export function envelopeFindings(
   plan: { readonly phases: readonly unknown[] },
   attempts: EnvelopeAttempts,
   limits: EnvelopeLimits,
+  start: BucketStart,
 ): EnvelopeJudgement {
   const marginTokens = envelopeMarginTokens(limits);
+  const capacity = bucketCapacityTokens(limits);
+  const judgedStart = judgeStart(start, capacity, limits.sustainedRpm);
   // An attempt without an answer may have reached the service after the client gave up: until the service's own
   // timeout.
-  const least = new LeastBucket(
-    attempts.admittedTimes(IDENTIFICATION_LIMITS.timeoutS * 1000),
-    bucketCapacityTokens(limits),
-    limits.sustainedRpm / 60_000,
-  );
+  const times = attempts.admittedTimes(IDENTIFICATION_LIMITS.timeoutS * 1000);
   const refused = attempts.refusedAttempts();
-  const counts = plan.phases.map(() => ({ http429: 0, findings: 0, edge: 0, maxTokensAt429: null as number | null }));
+  let firstSendMs = times.sentAtMs[0] ?? Number.POSITIVE_INFINITY;
+  for (const t of refused.sentAtMs) firstSendMs = Math.min(firstSendMs, t);
+  const refillPerMs = limits.sustainedRpm / 60_000;
+  const least = new LeastBucket(times, capacity, refillPerMs, judgedStart.tokens, firstSendMs);
+  const fromFull = judgedStart.full ? least : new LeastBucket(times, capacity, refillPerMs, capacity, firstSendMs);
+  const counts = plan.phases.map(() => ({
+    http429: 0,
+    findings: 0,
+    edge: 0,
+    ifFullAtStart: 0,
+    maxTokensAt429: null as number | null,
+  }));
   for (let j = 0; j < refused.sentAtMs.length; j++) {
     const tokens = least.over(refused.sentAtMs[j]!, refused.endAtMs[j]!);
     const phase = counts[refused.phase[j]!];
@@ -119,95 +151,39 @@ export function envelopeFindings(
     phase.maxTokensAt429 = Math.max(phase.maxTokensAt429 ?? Number.NEGATIVE_INFINITY, tokens);
     if (tokens >= 1 + marginTokens) phase.findings++;
     else if (tokens >= 1) phase.edge++;
+    const full = fromFull === least ? tokens : fromFull.over(refused.sentAtMs[j]!, refused.endAtMs[j]!);
+    if (full >= 1 + marginTokens) phase.ifFullAtStart++;
   }
   return {
-    phases: counts.map((c) => ({ ...c, marginTokens })),
+    phases: counts.map((c) => ({ ...c, marginTokens, start: judgedStart })),
     marginTokens,
-    capacityTokens: bucketCapacityTokens(limits),
+    capacityTokens: capacity,
     refillRpm: limits.sustainedRpm,
+    start: judgedStart,
   };
 }
 
-/**
- * least(τ), the fewest tokens the bucket can have held at τ (see the top of this file), in closed form:
- *   least(τ) = min(capacity, capacity + refill·τ − A(τ) + min(P(τ), E(τ) − refill·τ))
- * with A(τ) the admitted sends at or before τ, E(τ) the answers before τ, and P(τ) the least of
- * (answers before e) − refill·e over the answers e before τ: the minimum over s is reached just
- * before an answer, or just before τ (where it is capacity − the attempts in flight). Between two
- * sends least(τ) never falls, so its least over a window is at the window's start or at a send
- * inside it: those are looked up by blocks of minima.
- */
-class LeastBucket {
-  /** P, indexed by how many answers came before: prefixLeast[k] over the first k answers. */
-  private readonly prefixLeast: Float64Array;
-  /** least() at each send (the sends being sorted), and its minimum per block of BLOCK sends. */
-  private readonly atSend: Float64Array;
-  private readonly blockLeast: Float64Array;
-  private static readonly BLOCK = 256;
-
-  constructor(
-    private readonly times: AdmittedTimes,
-    private readonly capacity: number,
-    private readonly refillPerMs: number,
-  ) {
-    const ends = times.endAtMs;
-    this.prefixLeast = new Float64Array(ends.length + 1);
-    this.prefixLeast[0] = Number.POSITIVE_INFINITY;
-    // k answers came before ends[k] (for tied answers the prefix minimum keeps the first, whose count is right).
-    for (let k = 0; k < ends.length; k++)
-      this.prefixLeast[k + 1] = Math.min(this.prefixLeast[k]!, k - refillPerMs * ends[k]!);
-    const sends = times.sentAtMs;
-    this.atSend = Float64Array.from(sends, (t) => this.at(t));
-    this.blockLeast = new Float64Array(Math.ceil(sends.length / LeastBucket.BLOCK)).fill(Number.POSITIVE_INFINITY);
-    for (let i = 0; i < sends.length; i++) {
-      const b = Math.floor(i / LeastBucket.BLOCK);
-      this.blockLeast[b] = Math.min(this.blockLeast[b]!, this.atSend[i]!);
-    }
-  }
-
-  /** least(τ). */
-  at(atMs: number): number {
-    const sent = countAtMost(this.times.sentAtMs, atMs);
-    const answered = countBelow(this.times.endAtMs, atMs);
-    const inner = Math.min(this.prefixLeast[answered]!, answered - this.refillPerMs * atMs);
-    return Math.min(this.capacity, this.capacity + this.refillPerMs * atMs - sent + inner);
-  }
-
-  /** The least of least(τ) over τ in [fromMs, toMs]. */
-  over(fromMs: number, toMs: number): number {
-    let result = this.at(fromMs);
-    const sends = this.times.sentAtMs;
-    let i = countAtMost(sends, fromMs);
-    const end = countAtMost(sends, toMs);
-    const B = LeastBucket.BLOCK;
-    while (i < end) {
-      if (i % B === 0 && i + B <= end) {
-        result = Math.min(result, this.blockLeast[i / B]!);
-        i += B;
-      } else {
-        result = Math.min(result, this.atSend[i]!);
-        i++;
-      }
-    }
-    return result;
-  }
+/** A shard's 429s, counted and left unjudged: it saw only its share of the traffic the bucket was filled by. */
+export function sharedEnvelope(judged: EnvelopeJudgement): EnvelopeJudgement {
+  return {
+    ...judged,
+    phases: judged.phases.map((p) => ({ ...p, findings: 0, edge: 0, ifFullAtStart: 0, shared: true })),
+  };
 }
 
 /** The envelope check's reason for one phase. */
-/** A shard's 429s, counted and left unjudged: it saw only its share of the traffic the bucket was filled by. */
-export function sharedEnvelope(judged: EnvelopeJudgement): EnvelopeJudgement {
-  return { ...judged, phases: judged.phases.map((p) => ({ ...p, findings: 0, edge: 0, shared: true })) };
-}
-
 export function describeEnvelopePhase(p: EnvelopePhase): string {
   if (p.shared === true)
     return `${p.http429} 429s, not judged in a shard: the service's bucket was shared with the other shards' requests, which this shard did not see (loadproof merge judges every 429 against it)`;
+  if (p.http429 === 0) return '0 429s, none on a request the documented limits clearly allow';
   const margin = p.marginTokens.toFixed(1);
   const edge =
     p.edge === 0
       ? ''
       : `; ${p.edge} at the edge (inside the envelope by less than the margin of ${margin} tokens: the timing cannot tell, so not a finding)`;
-  if (p.findings === 0) return `${p.http429} 429s, none on a request the documented limits clearly allow${edge}`;
+  const hint = fullStartHint(p.start, p.ifFullAtStart - p.findings);
+  if (p.findings === 0)
+    return `${p.http429} 429s, none on a request the documented limits clearly allow, ${p.start.assumption}${edge}${hint}`;
   const most = (p.maxTokensAt429 ?? 0).toFixed(1);
-  return `${p.findings} 429s on requests the documented limits clearly allow (the bucket, replayed over the requests the service admitted, held up to ${most} tokens where 1 + a margin of ${margin} was enough): a finding against the service${edge}`;
+  return `${p.findings} 429s on requests the documented limits clearly allow (the bucket, replayed over the requests the service admitted and ${p.start.assumption}, held up to ${most} tokens where 1 + a margin of ${margin} was enough): a finding against the service${edge}${hint}`;
 }

@@ -7,7 +7,19 @@ import { describe, expect, it } from 'vitest';
 import type { CountedOutcome } from '../core/index.js';
 import { Slice } from '../recorder/index.js';
 import { parseErrorCheck, type Threshold } from '../scenario/index.js';
+import { judgeStart } from './bucket-start.js';
+import type { EnvelopePhase } from './envelope.js';
 import { evaluateVerdict } from './verdict.js';
+
+const NO_429: EnvelopePhase = {
+  http429: 0,
+  findings: 0,
+  edge: 0,
+  ifFullAtStart: 0,
+  maxTokensAt429: null,
+  marginTokens: 2,
+  start: judgeStart({ known: 'nothing' }, 501, 100),
+};
 
 function sliceWith(outcomes: Partial<Record<CountedOutcome, number>>): Slice {
   const slice = new Slice();
@@ -56,7 +68,7 @@ const errorCheck = (slice: Slice, check: Threshold | null = DEFAULT) =>
         planned: 1000,
         steady: new Slice(),
         all: slice,
-        envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 },
+        envelope: NO_429,
         thresholds: [],
         errorCheck: check,
       },
@@ -147,7 +159,7 @@ describe('requests that got no answer are judged as worse than any target', () =
           planned: 1000,
           steady: slice,
           all: slice,
-          envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 },
+          envelope: NO_429,
           thresholds: [],
           errorCheck: null,
         },
@@ -246,7 +258,7 @@ describe('a spell of unanswered requests in one time block (review)', () => {
           planned: 900,
           steady: slice,
           all: slice,
-          envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 },
+          envelope: NO_429,
           thresholds: [],
           errorCheck: null,
         },
@@ -309,7 +321,7 @@ describe('drops while the generator was late (its stall, not the service, may ha
           inFlight,
           steady: slice,
           all: slice,
-          envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 },
+          envelope: NO_429,
           thresholds: [],
           errorCheck: DEFAULT,
         },
@@ -403,7 +415,7 @@ describe('drops while the generator was late (its stall, not the service, may ha
           inFlight: { maxInFlight: 3, neededAtTarget: 13.3, targetMs: 4000 },
           steady: slice,
           all: slice,
-          envelope: { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2 },
+          envelope: NO_429,
           thresholds: [],
           errorCheck: DEFAULT,
         },

@@ -7,6 +7,7 @@
 import { EXIT, TimeScale } from '../core/index.js';
 import { effectiveLimits, endsInclusive, holdsSeq, maxInFlightOf, type Plan, positionOfSeq } from '../plan/index.js';
 import { MsHistogram, Recorder } from '../recorder/index.js';
+import { bucketStartOf } from './bucket-start.js';
 import { DocumentSink, type DocumentSlice } from './documents.js';
 import { envelopeFindings, sharedEnvelope } from './envelope.js';
 import { type EventRecord, toRecordable } from './events.js';
@@ -152,7 +153,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
   // 429s against the documented (or raised) limits, replayed on what the server admitted.
   // A shard saw only its share of the traffic that filled the service's bucket: its 429s are counted, not
   // judged (no share of a bucket replays what the others took); the merge judges every shard's against it.
-  const judged = envelopeFindings(plan, recorder.attempts, effectiveLimits(plan.scenario));
+  const judged = envelopeFindings(plan, recorder.attempts, effectiveLimits(plan.scenario), bucketStartOf(input.run));
   const envelope = plan.shard === undefined ? judged : sharedEnvelope(judged);
   const verdict = evaluateVerdict({
     phases: plan.phases.map((p, i) => ({

@@ -8,11 +8,20 @@ import { describe, expect, it } from 'vitest';
 import { Slice } from '../recorder/index.js';
 import { parseThreshold, type Threshold } from '../scenario/index.js';
 import { LATENCY_BANDS } from '../spec/index.js';
+import { judgeStart } from './bucket-start.js';
 import type { EnvelopePhase } from './envelope.js';
 import { evaluateVerdict } from './verdict.js';
 import type { PhaseInput } from './verdict-input.js';
 
-const NO_429: EnvelopePhase = { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2.7 };
+const NO_429: EnvelopePhase = {
+  http429: 0,
+  findings: 0,
+  edge: 0,
+  ifFullAtStart: 0,
+  maxTokensAt429: null,
+  marginTokens: 2.7,
+  start: judgeStart({ known: 'nothing' }, 501, 100),
+};
 const ERRORS = parseThreshold('rate(errors) < 1%') as Threshold;
 
 function sliceOf(outcomes: { ok?: number; unsent?: number; dropped?: number; timeout?: number }): Slice {

@@ -116,6 +116,11 @@ export interface RunRecord {
   readonly startAt?: string;
   /** `loadproof merge`: the shard folders this run folder was merged from; absent otherwise. */
   readonly mergedFrom?: readonly MergedShard[];
+  /**
+   * `--idle-before`: how long the client sent nothing to the service before the run (model ms), as the user declared
+   * it: the envelope judges the bucket's start from it. Absent when not declared (then nothing is known of it).
+   */
+  readonly idleBeforeMs?: number;
   /** `--baseline`: the run folder it was compared with (its comparison is comparison.json); absent without one. */
   readonly baseline?: string;
   readonly end: RunEnd | null;

@@ -46,6 +46,8 @@ function sliceFields(slice: Slice) {
     serviceMs: stats(slice.service),
     sendLagMs: stats(slice.sendLag),
     retryAfterMs: stats(slice.retryAfter),
+    // 429 answers without the Retry-After the spec requires (whole seconds): the verdict's notes say it.
+    http429WithoutRetryAfter: slice.http429WithoutRetryAfter,
   };
 }
 
@@ -111,6 +113,8 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       marginTokens: meta.envelope.marginTokens,
       capacityTokens: meta.envelope.capacityTokens,
       refillRpm: meta.envelope.refillRpm,
+      // What the bucket was judged to hold at the run's first send, and why (every 429's reason says it too).
+      start: meta.envelope.start,
     },
     counts: countsSummary(plan, recorder, meta.end),
     phases: phaseSummaries(plan, recorder, verdict, meta.envelope),

@@ -4,6 +4,7 @@ import { createRng, nextNormal } from '../core/rng.js';
 import { Slice } from '../recorder/index.js';
 import { parseThreshold, type Threshold } from '../scenario/index.js';
 import { LATENCY_BANDS, type LatencyBand } from '../spec/index.js';
+import { judgeStart } from './bucket-start.js';
 import type { EnvelopePhase } from './envelope.js';
 import { quantileRankBounds } from './quantile-interval.js';
 import { evaluateVerdict } from './verdict.js';
@@ -45,7 +46,15 @@ function lateSlice(n: number, fromMs: number, toMs: number, lagMs: number): Slic
 }
 const GOOD_GENERATOR: GeneratorHealth = {};
 
-const NO_429: EnvelopePhase = { http429: 0, findings: 0, edge: 0, maxTokensAt429: null, marginTokens: 2.7 };
+const NO_429: EnvelopePhase = {
+  http429: 0,
+  findings: 0,
+  edge: 0,
+  ifFullAtStart: 0,
+  maxTokensAt429: null,
+  marginTokens: 2.7,
+  start: judgeStart({ known: 'nothing' }, 501, 100),
+};
 
 /** A constant-rate phase: one load band (sustained unless `band` says otherwise) judging the whole slice. */
 function phase(
@@ -255,8 +264,9 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
       'http_429_in_envelope',
     );
     expect(c).toMatchObject({ status: 'fail', observed: 3 });
+    // Every finding says which start of the bucket it was judged from.
     expect(c.reason).toBe(
-      '3 429s on requests the documented limits clearly allow (the bucket, replayed over the requests the service admitted, held up to 42.5 tokens where 1 + a margin of 2.7 was enough): a finding against the service; 1 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)',
+      "3 429s on requests the documented limits clearly allow (the bucket, replayed over the requests the service admitted and judged from an empty bucket at the start (nothing is known of the client's traffic before the run), held up to 42.5 tokens where 1 + a margin of 2.7 was enough): a finding against the service; 1 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)",
     );
     const edge = checkOf(
       [phase(sliceOf(100, 1, 2), { envelope: { ...NO_429, http429: 2, edge: 2, maxTokensAt429: 1.2 } })],
@@ -264,7 +274,7 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
     );
     expect(edge).toMatchObject({ status: 'pass', observed: 0 });
     expect(edge.reason).toBe(
-      '2 429s, none on a request the documented limits clearly allow; 2 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)',
+      "2 429s, none on a request the documented limits clearly allow, judged from an empty bucket at the start (nothing is known of the client's traffic before the run); 2 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)",
     );
   });
 

@@ -29,6 +29,7 @@ import { describeEnvelopePhase } from './envelope.js';
 import { generatorOverBudget } from './generator-budget.js';
 import { measuredChecks } from './measured-check.js';
 import { percentileCheck } from './percentile-check.js';
+import { retryAfterNotes } from './retry-after-note.js';
 import { staleErrorsCheck, staleLatencyCheck, staleNotes } from './stale-connections.js';
 import { thresholdCheck } from './threshold-check.js';
 import type { GeneratorHealth, PhaseInput, VerdictInput } from './verdict-input.js';
@@ -38,7 +39,10 @@ export interface Verdict {
   readonly checks: readonly Check[];
   /** The reasons of the checks that decided the status. */
   readonly reasons: readonly string[];
-  /** What the reader should know although it decided nothing: a generator late for a phase's targets. */
+  /**
+   * What the reader should know although it decided nothing: a generator late for a phase's targets, 429s without the
+   * Retry-After the spec requires.
+   */
   readonly notes: readonly string[];
 }
 
@@ -116,7 +120,7 @@ export function evaluateVerdict(input: VerdictInput): Verdict {
     status,
     checks,
     reasons: deciding.map((c) => `${c.phase === null ? 'run' : `phase ${c.phase}`}: ${c.what}: ${c.reason}`),
-    notes: [...lateNotes(input), ...staleNotes(input.phases)],
+    notes: [...lateNotes(input), ...staleNotes(input.phases), ...retryAfterNotes(input.phases)],
   };
 }
 

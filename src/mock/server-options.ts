@@ -46,6 +46,8 @@ export interface MockServerOptions {
   readonly headersTimeoutMs?: number;
   /** Wall-clock ms a client has to send a whole request (headers and body) before 408 and close. */
   readonly requestTimeoutMs?: number;
+  /** Answer 429s without Retry-After, as a gateway that does not meet the spec does (nginx limit_req by default). */
+  readonly omitRetryAfter?: boolean;
 }
 
 /** The options checked, with the defaults and the profile's overrides applied. */
@@ -62,6 +64,7 @@ export interface MockConfig {
   readonly bodyBudgetBytes: number;
   readonly headersTimeoutMs: number;
   readonly requestTimeoutMs: number;
+  readonly omitRetryAfter: boolean;
 }
 
 /** The options checked (a UsageError naming the first one wrong) and resolved. */
@@ -96,6 +99,7 @@ export function resolveConfig(options: MockServerOptions): MockConfig {
     bodyBudgetBytes,
     headersTimeoutMs,
     requestTimeoutMs,
+    omitRetryAfter: options.omitRetryAfter === true,
   };
 }
 

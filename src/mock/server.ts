@@ -132,6 +132,7 @@ function createContext(
     bodyBudget: new BodyBudget(config.bodyBudgetBytes),
     requestLog: new RequestLog(),
     stats,
+    omitRetryAfter: config.omitRetryAfter,
   };
 }
 

@@ -10,7 +10,7 @@
 import { UNANSWERED_MS } from '../core/index.js';
 import { COUNTED_OUTCOMES, type CountedOutcome, SENT_OUTCOMES } from '../core/index.js';
 import { AttemptLog } from './attempts.js';
-import { FAILED_OUTCOMES, type RecordableEvent } from './event.js';
+import { FAILED_OUTCOMES, type RecordableEvent, type RecordedTry } from './event.js';
 import { MsHistogram } from './histogram.js';
 import { Timeline } from './timeline.js';
 
@@ -52,6 +52,11 @@ export class Slice {
   >;
   readonly status: Record<string, number> = {};
   attempts = 0;
+  /**
+   * 429 answers (any attempt) without a Retry-After in whole seconds, which the spec requires on every 429; from events
+   * written before tries were recorded, only the final attempt's.
+   */
+  http429WithoutRetryAfter = 0;
   /**
    * Requests dropped, left unanswered or lost to a stale connection: in latencyExcl429 and serviceExcl429 at
    * UNANSWERED_MS.
@@ -100,6 +105,9 @@ export class Slice {
     if (event.outcome !== 'http_429' || r.attempts > 1) this.recordJudged(event.intendedAtMs, latencyMs, serviceMs);
     if (r.status !== undefined) this.status[r.status] = (this.status[r.status] ?? 0) + 1;
     for (const s of r.retryAfterS) this.retryAfter.recordMs(s * 1000);
+    // The client keeps a 429's Retry-After only when it had one: the 429s beyond them had none.
+    const answers429 = r.tries === undefined ? (r.status === 429 ? 1 : 0) : count429(r.tries);
+    this.http429WithoutRetryAfter += Math.max(0, answers429 - r.retryAfterS.length);
   }
 
   /** Every value the verdict judges goes through here, so that the blocks always hold what the whole does. */
@@ -134,6 +142,13 @@ export class Slice {
   get unsent(): number {
     return this.outcomes.unsent;
   }
+}
+
+/** The attempts answered 429. */
+function count429(tries: readonly RecordedTry[]): number {
+  let n = 0;
+  for (const t of tries) if (t.status === 429) n++;
+  return n;
 }
 
 /** Where a phase's judged slices lie in model time (ms from the run start). */

@@ -74,8 +74,8 @@ function capacityFacts(c: Capacity, against: string): string[] {
   if (c.onset429 !== null)
     lines.push(
       c.findings === 0
-        ? 'None of the 429s came on a request the documented limits clearly allow.'
-        : `${c.findings} 429s came on requests the documented limits clearly allow: a finding against ${against}.`,
+        ? `None of the 429s came on a request the documented limits clearly allow, ${c.startAssumption}.`
+        : `${c.findings} 429s came on requests the documented limits clearly allow, ${c.startAssumption}: a finding against ${against}.`,
     );
   return lines;
 }

@@ -44,6 +44,8 @@ export interface Capacity {
     readonly kinds: Counts429;
   } | null;
   readonly findings: number;
+  /** The bucket's start the 429s were judged from, in words. */
+  readonly startAssumption: string;
 }
 
 export const total429 = (c: Counts429): number => c.rateLimit + c.inFlight + c.other;
@@ -129,5 +131,6 @@ export function capacityOf(summary: Summary): Capacity | undefined {
             kinds: onset.answers429,
           },
     findings: summary.phases.reduce((sum, p) => sum + p.envelope.findings, 0),
+    startAssumption: summary.envelope.start.assumption,
   };
 }

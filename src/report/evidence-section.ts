@@ -45,18 +45,10 @@ export function evidence(summary: Summary, real: boolean): string[] {
     const all429 = sum429(summary.timeline);
     const windowMs =
       summary.timeline.length > 1 ? (summary.timeline[1]!.startS - summary.timeline[0]!.startS) * 1000 : 10_000;
-    const envelope = summary.phases.reduce(
-      (acc, p) => ({ findings: acc.findings + p.envelope.findings, edge: acc.edge + p.envelope.edge }),
-      { findings: 0, edge: 0 },
-    );
     refusals.push(
       `The first 429 came ${formatDuration(w.startS * 1000)} into the run${phase === undefined ? '' : ` (phase ${phase.name})`}, when the offered rate was ${w.offeredRpm} requests a minute: ${kindsOf429(w.answers429)} in that ${formatDuration(windowMs)} window.`,
       `In all ${plural(total429(all429), 'answer')} ${total429(all429) === 1 ? 'was' : 'were'} 429 (${kindsOf429(all429)}); ${plural(o.outcomes.http_429, 'request')} ended with one (not retried, or out of attempts).`,
-      summary.phases.some((p) => p.envelope.shared === true)
-        ? "In a shard they are not judged: the service's bucket was shared with the other shards' requests, which this shard did not see; `loadproof merge` judges every 429 against it."
-        : envelope.findings === 0
-          ? `None came on a request the documented limits clearly allow${envelope.edge > 0 ? ` (${envelope.edge} came within the margin of the limit, where neither side can be blamed)` : ''}.`
-          : `${envelope.findings} came on requests the documented limits clearly allow: a finding against ${findingTarget(summary)}.`,
+      ...judged429s(summary),
     );
   }
 
@@ -91,8 +83,49 @@ export function evidence(summary: Summary, real: boolean): string[] {
     generator.push(
       `The generator sent on schedule within ${lag.p99.toFixed(1)} ms (p99 of its send lag, wall time). Latency runs from the intended send time, so its lag is counted, never hidden.`,
     );
-  generator.push(...summary.verdict.notes.map((n) => inTargetWords(summary, n)));
+  // The notes on missing Retry-After are said with the 429s above.
+  generator.push(
+    ...summary.verdict.notes
+      .filter((n) => !n.includes('which the spec requires on every 429'))
+      .map((n) => inTargetWords(summary, n)),
+  );
   return [scope, refusals, latency, generator].filter((p) => p.length > 0).map((p) => p.join(' '));
+}
+
+/** The 429s against the envelope: findings, the bucket's start they were judged from, and any without Retry-After. */
+function judged429s(summary: Summary): string[] {
+  const envelope = summary.phases.reduce(
+    (acc, p) => ({
+      findings: acc.findings + p.envelope.findings,
+      edge: acc.edge + p.envelope.edge,
+      ifFull: acc.ifFull + p.envelope.ifFullAtStart,
+    }),
+    { findings: 0, edge: 0, ifFull: 0 },
+  );
+  const sentences = summary.phases.some((p) => p.envelope.shared === true)
+    ? [
+        "In a shard they are not judged: the service's bucket was shared with the other shards' requests, which this shard did not see; `loadproof merge` judges every 429 against it.",
+      ]
+    : [
+        envelope.findings === 0
+          ? `None came on a request the documented limits clearly allow${envelope.edge > 0 ? ` (${envelope.edge} came within the margin of the limit, where neither side can be blamed)` : ''}.`
+          : `${envelope.findings} came on requests the documented limits clearly allow: a finding against ${findingTarget(summary)}.`,
+        startSentence(summary.envelope.start, envelope.ifFull - envelope.findings),
+      ];
+  const missing = summary.overall.http429WithoutRetryAfter;
+  if (missing > 0)
+    sentences.push(
+      `${missing} of them came without a Retry-After in whole seconds, which the spec requires on every 429: there the service does not meet its spec.`,
+    );
+  return sentences;
+}
+
+/** What the envelope assumed of the client's bucket at the start, and what a full one would have changed. */
+function startSentence(start: Summary['envelope']['start'], more: number): string {
+  const judged = `Each was ${start.assumption}.`;
+  if (start.full || more <= 0) return judged;
+  const idle = formatDuration(start.fullAfterIdleS * 1000);
+  return `${judged} From a full bucket ${more} more would be ${more === 1 ? 'a finding' : 'findings'}: a client idle for ${idle} before the run has one, and \`--idle-before ${idle}\` declares it.`;
 }
 
 /** The highest rate the plan offered (first attempts), requests a minute: a ramp's top included. */

@@ -48,10 +48,15 @@ interface JudgeFolderOptions {
   readonly beforeWriting?: () => Promise<void>;
   /** The folder was just made (by merge): its manifest is the first, with no history before it. */
   readonly firstManifest?: boolean;
+  /**
+   * `report --idle-before` (model ms): the client's idle time before the run, declared after it; written to run.json,
+   * so that the folder judged again later gives the same verdict.
+   */
+  readonly idleBeforeMs?: number;
 }
 
 export async function judgeFolder(dir: string, options: JudgeFolderOptions): Promise<FolderJudgement> {
-  const folder = await readJudgedFolder(dir, options.signal);
+  const folder = await readJudgedFolder(dir, options.signal, options.idleBeforeMs);
   const { run, end, scenario } = folder;
   const reportedAt = options.now();
   const judge = (more: readonly FileResult[]): Judgement => folder.judge(reportedAt, more);
@@ -80,6 +85,7 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
   // The last moment a signal leaves the folder as it was; from here on it is written whole.
   if (options.signal?.aborted === true)
     throw new Interrupted(`stopped by a signal before ${dir} was written: nothing in it was changed`);
+  const declared = options.idleBeforeMs === undefined ? [] : [await declareIdle(dir, run)];
   // The folder's files were masked when the run wrote them: nothing secret is known here to mask.
   const finished = await finishRun(dir, {
     judgement,
@@ -92,6 +98,7 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
     previous,
     again: true,
     evidenceLost: comparisonLost,
+    failedBefore: declared.filter((f) => f.error !== null),
   });
   return {
     ...finished.judgement,
@@ -207,6 +214,12 @@ export async function finishRun(dir: string, input: FinishInput): Promise<Finish
       ? EXIT.runFailed
       : exitWithComparison(judgement.exitCode, input.comparison);
   return { judgement, exitCode, reports, reportFailures, summary, manifest };
+}
+
+/** run.json with the idle time declared at `report` (the manifest written after lists it). */
+async function declareIdle(dir: string, run: RunRecord): Promise<FileResult> {
+  const written = await writeAtomically(join(dir, 'run.json'), `${JSON.stringify(run, null, 2)}\n`);
+  return { ...written, file: 'run.json' };
 }
 
 /** The folder's comparison.json, when it has one that can be used; a note says why not otherwise. */

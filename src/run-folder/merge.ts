@@ -169,8 +169,17 @@ async function writeMerged(
     manifestSha256: manifests.get(s)!,
     ...(s.run.host === undefined ? {} : { host: s.run.host }),
   }));
-  const { shard: _shard, host: _host, end: _end, ...common } = first.run;
-  const run: RunRecord = { ...common, startedAt, mergedFrom, end: mergedEnd(shards, first.run.scenarioFile) };
+  const { shard: _shard, host: _host, end: _end, idleBeforeMs: _idle, ...common } = first.run;
+  // The shards shared one bucket: the idle time all of them declared, if every one did.
+  const idle = shards.map((s) => s.run.idleBeforeMs);
+  const idleBeforeMs = idle.every((ms) => ms !== undefined) ? Math.min(...idle) : undefined;
+  const run: RunRecord = {
+    ...common,
+    ...(idleBeforeMs === undefined ? {} : { idleBeforeMs }),
+    startedAt,
+    mergedFrom,
+    end: mergedEnd(shards, first.run.scenarioFile),
+  };
   failures.push(await writeAtomically(join(dir, 'run.json'), `${JSON.stringify(run, null, 2)}\n`));
   const failed = failures.find((f) => f.error !== null);
   if (failed !== undefined)

@@ -218,9 +218,14 @@ function recordedPieces(run: RunRecord, dir: string): () => number {
   return () => pieces[next++] ?? 1;
 }
 
+/** The run's record with the idle time declared at `report`, when one was. */
+const withIdleBefore = (run: RunRecord, idleBeforeMs: number | undefined): RunRecord =>
+  idleBeforeMs === undefined ? run : { ...run, idleBeforeMs };
+
 /** `signal`: a stop signal, taken while the events are read (Interrupted, exit 130). */
-export async function readJudgedFolder(dir: string, signal?: AbortSignal): Promise<JudgedFolder> {
-  const run = await readRunRecord(dir);
+export async function readJudgedFolder(dir: string, signal?: AbortSignal, idle?: number): Promise<JudgedFolder> {
+  // `report --idle-before` (model ms) replaces the idle time run.json declares.
+  const run = withIdleBefore(await readRunRecord(dir), idle);
   const scenarioPath = join(dir, run.scenarioFile);
   const scenarioText = await readRegular(scenarioPath, SCENARIO_BOUNDS.fileBytes);
   // Its thresholds, limits and error check judge the run as much as its phases plan it.

@@ -88,3 +88,21 @@ describe('run.json: encoded fields', () => {
     },
   );
 });
+
+describe('run.json: the idle time declared before the run', () => {
+  it('takes a duration in model ms, and refuses one that is not, naming the field', () => {
+    expect(() =>
+      checkRunRecord(
+        record((r) => (r.idleBeforeMs = 600_000)),
+        'run.json',
+      ),
+    ).not.toThrow();
+    for (const bad of [-1, '10m', Number.POSITIVE_INFINITY])
+      expect(() =>
+        checkRunRecord(
+          record((r) => (r.idleBeforeMs = bad)),
+          'run.json',
+        ),
+      ).toThrow(/^run\.json: idleBeforeMs: /);
+  });
+});

@@ -135,6 +135,7 @@ const runRecord = z.object({
     .max(10_000)
     .optional(),
   baseline: text.optional(),
+  idleBeforeMs: ms.optional(),
   end: end.nullable(),
 });
 

@@ -153,6 +153,7 @@ function runRecordAtStart(
     ...(options.baseline === undefined ? {} : { baseline: options.baseline.dir }),
     ...(plan.shard === undefined ? {} : { shard: plan.shard }),
     ...(options.startAtMs === undefined ? {} : { startAt: new Date(options.startAtMs).toISOString() }),
+    ...(options.idleBeforeMs === undefined ? {} : { idleBeforeMs: options.idleBeforeMs }),
     end: null,
   };
 }

@@ -41,6 +41,8 @@ export interface RunOptions {
   readonly shard?: Shard;
   /** `--start-at` (epoch ms): the schedule's t = 0, shared by every shard; lateness is send lag. */
   readonly startAtMs?: number;
+  /** `--idle-before` (model ms): the client sent nothing to the service this long before the run (in run.json). */
+  readonly idleBeforeMs?: number;
   /** `--metrics-port`: serve live metrics for a scraper while the run lasts (loopback unless `host` says otherwise). */
   readonly metrics?: { readonly host: string; readonly port: number };
   /** Progress lines (stderr). */

@@ -1,5 +1,6 @@
 export { SCENARIO_BOUNDS } from './bounds.js';
 export { formatDuration, parseDurationMs } from './duration.js';
+export { parseDurationFlag } from './duration-flag.js';
 export { scenarioJsonSchema, scenarioJsonSchemaText } from './json-schema.js';
 export { loadScenario, parseScenario, type Phase, type Scenario } from './load.js';
 export { formatDecimal } from './number.js';

@@ -26,8 +26,8 @@ function readEvents(out: string): any[] {
     .map((line) => JSON.parse(line));
 }
 
-/** The run judged again from its events.ndjson alone. */
-function judgeEvents(events: readonly any[], phaseNames: readonly string[]) {
+/** The run judged again from its events.ndjson alone, from the bucket's start that run.json declared. */
+function judgeEvents(events: readonly any[], phaseNames: readonly string[], idleBeforeMs: number) {
   const log = new AttemptLog();
   for (const e of events) {
     const event: RecordableEvent = {
@@ -53,7 +53,12 @@ function judgeEvents(events: readonly any[], phaseNames: readonly string[]) {
     };
     log.add(event);
   }
-  return envelopeFindings({ phases: phaseNames }, log, { sustainedRpm: 100, burstRpm: 200, burstMinutes: 5 });
+  return envelopeFindings(
+    { phases: phaseNames },
+    log,
+    { sustainedRpm: 100, burstRpm: 200, burstMinutes: 5 },
+    { known: 'idle', idleBeforeMs },
+  );
 }
 
 const envelopeChecks = (summary: any): any[] =>
@@ -91,6 +96,10 @@ describe('loadproof run: 429s judged against the envelope', () => {
           String(k),
           '--out',
           out,
+          // The mock process is new: its client's bucket is full, as after 10 minutes of nothing. The findings
+          // after the tighter bucket runs dry rest on that; from an unknown start the run would find fewer.
+          '--idle-before',
+          '10m',
         ]);
         if (code === 5) {
           // A busy machine: the generator's lateness is named as the reason, and nothing passed.
@@ -114,9 +123,14 @@ describe('loadproof run: 429s judged against the envelope', () => {
           if (e.attempts > 0)
             expect(e.tries.at(-1)).toMatchObject({ sentAtMs: e.lastSentAtMs, endAtMs: e.endAtMs, status: e.status });
         }
+        const runJson = JSON.parse(readFileSync(join(out, runFolders(out)[0]!, 'run.json'), 'utf8'));
+        expect(runJson.idleBeforeMs).toBe(600_000);
+        expect(summary.envelope.start).toMatchObject({ known: 'idle', idleBeforeS: 600, full: true });
+        expect(stdout).toContain('judged from a full bucket at the start (declared: 10m idle before the run)');
         const again = judgeEvents(
           events,
           summary.phases.map((p: any) => p.name),
+          runJson.idleBeforeMs,
         );
         expect(again.phases.map((p) => [p.http429, p.findings, p.edge])).toEqual(
           summary.phases.map((p: any) => [p.envelope.http429, p.envelope.findings, p.envelope.edge]),

@@ -9,6 +9,14 @@ import { formatManifestLine, formatSummary } from '../../run/index.js';
 import type { FolderJudgement } from '../../run-folder/index.js';
 import type { Io } from '../io.js';
 
+/** `run --idle-before` and `report --idle-before`: what the envelope may assume of the client's bucket at the start. */
+export const IDLE_BEFORE_OPTION = {
+  type: 'string',
+  requiresArg: true,
+  describe:
+    'How long the client sent nothing to the service before the run (e.g. 10m; model time at --time-scale k): the rate-limit envelope then judges from the bucket that refilled meanwhile, not from an empty one. Recorded in run.json',
+} as const;
+
 export function judgementOptions<T>(y: Argv<T>) {
   return y
     .option('json', {

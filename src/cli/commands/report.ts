@@ -6,21 +6,32 @@
 import type { Argv } from 'yargs';
 
 import { EXIT } from '../../core/index.js';
+import { parseDurationFlag } from '../../scenario/index.js';
 import type { Io } from '../io.js';
-import { holdForTests, judgementOptions, printFolderJudgement, stopOnSignal } from './judgement-output.js';
+import {
+  holdForTests,
+  IDLE_BEFORE_OPTION,
+  judgementOptions,
+  printFolderJudgement,
+  stopOnSignal,
+} from './judgement-output.js';
 
 export function reportOptions<T>(y: Argv<T>) {
-  return judgementOptions(y).positional('run-dir', {
-    type: 'string',
-    demandOption: true,
-    describe:
-      'A run folder (reports/<time>-<scenario>): judged again from its scenario copy, run.json and events.ndjson',
-  });
+  return judgementOptions(y)
+    .positional('run-dir', {
+      type: 'string',
+      demandOption: true,
+      describe:
+        'A run folder (reports/<time>-<scenario>): judged again from its scenario copy, run.json and events.ndjson',
+    })
+    .option('idle-before', IDLE_BEFORE_OPTION);
 }
 
 type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
 
 export async function runReport(args: ReportArgs, io: Io): Promise<number> {
+  const idleBefore =
+    args['idle-before'] === undefined ? undefined : parseDurationFlag('--idle-before', args['idle-before']);
   // Loaded here, not at start-up: every other command would pay for the judge's modules.
   const { judgeFolder } = await import('../../run-folder/index.js');
   const signal = stopOnSignal(
@@ -33,6 +44,7 @@ export async function runReport(args: ReportArgs, io: Io): Promise<number> {
     pngCharts: args.charts,
     signal,
     ...(beforeWriting === undefined ? {} : { beforeWriting }),
+    ...(idleBefore === undefined ? {} : { idleBeforeMs: idleBefore }),
   });
   const exitCode = printFolderJudgement(io, args, judged);
   // A signal taken while the files were written: the folder is whole, and the exit says it was stopped.

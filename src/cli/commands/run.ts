@@ -5,9 +5,10 @@ import { EXIT, exitUnder, TimeScale, UsageError } from '../../core/index.js';
 import { parseStartAt } from '../../guard/index.js';
 import { parseShard } from '../../plan/index.js';
 import { checkMetricsHost, describeEnding, executeRun, hostRecord } from '../../run/index.js';
+import { parseDurationFlag } from '../../scenario/index.js';
 import { PROFILE_NAMES } from '../../spec/index.js';
 import type { Io } from '../io.js';
-import { judgementOptions, printJudgement } from './judgement-output.js';
+import { IDLE_BEFORE_OPTION, judgementOptions, printJudgement } from './judgement-output.js';
 
 export function runOptions<T>(y: Argv<T>) {
   return judgementOptions(y)
@@ -77,6 +78,7 @@ export function runOptions<T>(y: Argv<T>) {
       describe:
         'The address --metrics-port listens on: 127.0.0.1 by default (this host only); 0.0.0.0 or :: for a scraper in a cluster (said on stderr: /metrics has no authentication); an empty or ambiguous host is refused',
     })
+    .option('idle-before', IDLE_BEFORE_OPTION)
     .option('allow-loopback-as-real', {
       type: 'boolean',
       default: false,
@@ -99,6 +101,8 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   if (metricsPort !== undefined && !(Number.isInteger(metricsPort) && metricsPort >= 0 && metricsPort <= 65_535))
     throw new UsageError(`--metrics-port: expected a port from 0 to 65535, got ${metricsPort}`, 'nothing was sent');
   const metricsHost = checkMetricsHost(args['metrics-host']);
+  const idleBefore =
+    args['idle-before'] === undefined ? undefined : parseDurationFlag('--idle-before', args['idle-before']);
   // The baseline is judged before anything is sent: a bad one is bad input (exit 2), with no traffic.
   if (args.tolerance !== undefined && args.baseline === undefined)
     throw new UsageError(
@@ -129,6 +133,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     pngCharts: args.charts,
     ...(shard === undefined ? {} : { shard }),
     ...(startAt === undefined ? {} : { startAtMs: startAt.ms }),
+    ...(idleBefore === undefined ? {} : { idleBeforeMs: idleBefore }),
     ...(metricsPort === undefined ? {} : { metrics: { host: metricsHost, port: metricsPort } }),
     ...(baseline === undefined ? {} : { baseline }),
     progress: args.quiet ? 'off' : io.stderrIsTTY ? 'tty' : 'lines',

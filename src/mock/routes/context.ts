@@ -38,6 +38,8 @@ export interface MockContext {
   readonly requestLog: RequestLog;
   /** The answer of GET /__mock/stats. */
   stats(): unknown;
+  /** 429s go without Retry-After (MockServerOptions.omitRetryAfter). */
+  readonly omitRetryAfter: boolean;
 }
 
 export type RouteHandler = (req: IncomingMessage, res: MockResponse, ctx: MockContext) => Promise<void> | void;
@@ -124,6 +126,12 @@ export async function readJsonBody(
   return { value: parsed.value };
 }
 
+/** A 429's headers: Retry-After unless the mock plays a gateway that leaves it out. */
+const limitedHeaders = (ctx: MockContext, retryAfterS: number, serverTiming: string): Record<string, string> =>
+  ctx.omitRetryAfter
+    ? { 'server-timing': serverTiming }
+    : { 'retry-after': String(retryAfterS), 'server-timing': serverTiming };
+
 /**
  * Answers a rate-limited endpoint's gateway outcome: 429 with Retry-After, 504, or the result
  * (with the profile's injected faults). Server-Timing carries the model times, in model ms:
@@ -152,7 +160,7 @@ export function answerOutcome(
           429,
           LIMIT_429_CODES.rateLimit,
           `rate limit exceeded; retry after ${outcome.retryAfterS} s`,
-          { 'retry-after': String(outcome.retryAfterS), 'server-timing': timing(0) },
+          limitedHeaders(ctx, outcome.retryAfterS, timing(0)),
           { retry_after: outcome.retryAfterS },
         );
       break;
@@ -163,7 +171,7 @@ export function answerOutcome(
           429,
           LIMIT_429_CODES.inFlight,
           `too many requests in flight and the queue is full; retry after ${outcome.retryAfterS} s`,
-          { 'retry-after': String(outcome.retryAfterS), 'server-timing': timing(0) },
+          limitedHeaders(ctx, outcome.retryAfterS, timing(0)),
           { retry_after: outcome.retryAfterS },
         );
       break;
