@@ -17,5 +17,7 @@ export { MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response
 export { parseJsonObject, textBody } from './json.js';
 export { sleepUntilOrStop } from './sleep.js';
 export { smallRequest } from './small-request.js';
+export { tlsFailure } from './tls-failure.js';
+export { trustOptions } from './tls-trust.js';
 export { TokenProvider } from './token.js';
 export { HEADER_SAFE, tokenRequestBody } from './token-request.js';

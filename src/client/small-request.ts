@@ -12,9 +12,12 @@
  */
 import { type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import type { TLSSocket } from 'node:tls';
 
 import { checkPermitted, type SendPermit } from '../core/index.js';
+import { watchPeerCertificate, withPeer } from './http1/peer-certificate.js';
 import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/response.js';
+import { trustOptions } from './tls-trust.js';
 
 interface SmallRequest {
   readonly method?: 'GET' | 'POST';
@@ -24,6 +27,8 @@ interface SmallRequest {
   readonly signal?: AbortSignal;
   /** The largest answer body read, bytes (default MAX_ANSWER_BYTES). */
   readonly maxBytes?: number;
+  /** CA certificates (PEM) trusted besides Node's own, for an https: url. */
+  readonly ca?: string;
 }
 
 export interface SmallResponse {
@@ -37,7 +42,8 @@ export interface SmallResponse {
 export function smallRequest(permit: SendPermit, url: string, options: SmallRequest = {}): Promise<SmallResponse> {
   checkPermitted(permit, url);
   return new Promise<SmallResponse>((resolve, reject) => {
-    const send = new URL(url).protocol === 'https:' ? httpsRequest : httpRequest;
+    const https = new URL(url).protocol === 'https:';
+    const send = https ? httpsRequest : httpRequest;
     const headers =
       options.body === undefined
         ? { ...options.headers }
@@ -48,6 +54,8 @@ export function smallRequest(permit: SendPermit, url: string, options: SmallRequ
         method: options.method ?? 'GET',
         headers,
         agent: false,
+        // HTTP/1.1 said in the handshake, so a server that speaks only HTTP/2 refuses it there, by name.
+        ...(https ? { ALPNProtocols: ['http/1.1'], ...trustOptions(options.ca) } : {}),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },
       (res) => {
@@ -79,7 +87,9 @@ export function smallRequest(permit: SendPermit, url: string, options: SmallRequ
         });
       },
     );
-    req.on('error', reject);
+    let peer: ReturnType<typeof watchPeerCertificate> = () => undefined;
+    if (https) req.on('socket', (socket) => (peer = watchPeerCertificate(socket as TLSSocket)));
+    req.on('error', (error) => reject(withPeer(error, peer())));
     req.end(options.body);
   });
 }

@@ -6,6 +6,7 @@
 import { redact, RunFailure } from '../core/index.js';
 import { classifyError } from './classify.js';
 import { MAX_ANSWER_BYTES } from './http1/response.js';
+import { tlsFailure } from './tls-failure.js';
 
 /** A token call that failed; `refused`: the token endpoint refused the credentials (401/403). */
 export class TokenCallFailed extends Error {
@@ -27,6 +28,8 @@ interface Asker {
 
 /** A token call that got no answer (`timedOut`: our own deadline ended it). */
 export function noAnswerFailure(url: string, error: unknown, timedOut: boolean): TokenCallFailed {
+  const tls = timedOut ? undefined : tlsFailure(url, error);
+  if (tls !== undefined) return new TokenCallFailed(tls, false);
   const outcome = classifyError(error, timedOut);
   // Our timeout's abort is named as the timeout it is (node's AbortError would say ABORT_ERR).
   const code = timedOut ? 'TimeoutError' : ((error as { code?: string }).code ?? (error as Error).name);

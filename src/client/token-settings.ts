@@ -5,6 +5,8 @@ export interface TokenSettings {
   /** The guard's permit to send to baseUrl. */
   readonly permit: SendPermit;
   readonly baseUrl: string;
+  /** A private CA (PEM) trusted besides Node's own (--ca, target.tls.ca). */
+  readonly ca?: string | undefined;
   readonly audience: string;
   readonly clientId: string;
   readonly clientSecret: string;

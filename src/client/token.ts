@@ -243,6 +243,7 @@ export class TokenProvider {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: tokenRequestBody(s),
+        ...(s.ca === undefined ? {} : { ca: s.ca }),
         signal: AbortSignal.any([timeout, this.stop.signal]),
       });
       return { status: res.status, text: res.text };

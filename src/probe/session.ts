@@ -30,6 +30,8 @@ export interface ProbeSessionOptions {
   readonly mockProfile: ProfileName | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly credentialsFile: string | undefined;
+  /** --ca <file>: a private CA trusted besides Node's own (overrides target.tls.ca). */
+  readonly caFile?: string | undefined;
   readonly loopbackAsReal: boolean;
   readonly outDir: string;
   /** Called with each secret (the access token) as soon as it is known, so that every output masks it. */
@@ -115,6 +117,7 @@ async function probeToken(
   try {
     value = await fetchToken({ target, timeoutMs, onToken: addSecret });
   } catch (error) {
+    if (error instanceof ApiCallError && error.failure !== undefined) throw error.failure;
     if (error instanceof ApiCallError)
       throw new RunFailure(
         error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED',

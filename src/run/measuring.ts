@@ -2,7 +2,7 @@
  * What every step of a run's measurement shares (measure.ts, before-load.ts): its input, its clock and
  * progress, how it is stopped, and its clients (the connection pools and the token).
  */
-import { ConnectionPool, MAX_OBFUSCATION_ANSWER_BYTES, TokenProvider } from '../client/index.js';
+import { ConnectionPool, MAX_OBFUSCATION_ANSWER_BYTES, TokenProvider, trustOptions } from '../client/index.js';
 import {
   formatMs,
   type Interrupted,
@@ -119,18 +119,21 @@ export function openClients(m: Measuring): Clients {
   const { plan, target, options, log } = m;
   // A shard holds its share of maxInFlight, so that n shards together hold no more than one run would.
   const maxInFlight = maxInFlightOf(plan);
-  const pool = ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight);
+  // Every connection trusts the run's private CA, if any (--ca, target.tls.ca) besides Node's own.
+  const trust = trustOptions(target.ca);
+  const pool = ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, trust);
   // mode deid: obfuscation calls on connections of their own (the endpoint has its own, higher limits).
   const obfuscationPool =
     plan.documents === undefined
       ? undefined
-      : ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, undefined, MAX_OBFUSCATION_ANSWER_BYTES);
+      : ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, trust, MAX_OBFUSCATION_ANSWER_BYTES);
   const tokenLatency = MsHistogram.create();
   // A target that stops answering ends the run as a failure, not as a verdict.
   const watch = new TargetWatch(m.scale);
   const tokens = new TokenProvider({
     permit: target.permit,
     baseUrl: target.baseUrl,
+    ca: target.ca,
     audience: target.audience,
     clientId: target.clientId,
     clientSecret: target.clientSecret,

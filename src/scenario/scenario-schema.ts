@@ -81,6 +81,17 @@ export const ScenarioSchema = z
           })
           .default({ clientIdEnv: 'LOADPROOF_CLIENT_ID', clientSecretEnv: 'LOADPROOF_CLIENT_SECRET' })
           .describe('Names of the environment variables holding the credentials (never the secrets)'),
+        tls: z
+          .strictObject({
+            ca: z
+              .string()
+              .min(1, { error: 'expected the path of a PEM file of CA certificates' })
+              .describe(
+                "A private CA's certificate(s), PEM, trusted besides Node's own CAs (--ca overrides); a path relative to the scenario file",
+              ),
+          })
+          .optional()
+          .describe('TLS trust for an https baseUrl; verification is never skipped'),
       })
       .superRefine((target, ctx) => {
         if (target.environment !== 'mock' && target.baseUrl === undefined) {

@@ -40,7 +40,7 @@ export interface CheckOutcome {
    * Why it is 4: no answer (TARGET_UNREACHABLE), or an answer without a usable token (AUTH_FAILED), as run, probe and
    * deid say.
    */
-  readonly failure?: 'TARGET_UNREACHABLE' | 'AUTH_FAILED';
+  readonly failure?: CheckFailure;
 }
 
 interface CheckOptions {
@@ -53,6 +53,9 @@ interface CheckOptions {
   /** Per call, wall ms. */
   readonly timeoutMs: number;
 }
+
+/** Why a check could not go on: no answer, the target's TLS (a certificate, HTTP/2 only), or no usable token. */
+type CheckFailure = 'TARGET_UNREACHABLE' | 'AUTH_FAILED' | 'TLS_CERTIFICATE' | 'HTTP_PROTOCOL';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -67,10 +70,11 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
     await checkCalls(checker, accessToken, options.text);
   }
   const { guard } = options;
-  const { steps, unreachable } = checker;
+  const { steps, unreachable, tls } = checker;
   const exitCode =
     unreachable || accessToken === undefined ? EXIT.runFailed : steps.some((s) => !s.ok) ? EXIT.slaNotMet : EXIT.pass;
-  const failure = unreachable ? 'TARGET_UNREACHABLE' : accessToken === undefined ? 'AUTH_FAILED' : undefined;
+  const failure: CheckFailure | undefined =
+    tls ?? (unreachable ? 'TARGET_UNREACHABLE' : accessToken === undefined ? 'AUTH_FAILED' : undefined);
   return { steps, guard, exitCode, ...(failure === undefined ? {} : { failure }) };
 }
 
@@ -78,6 +82,8 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
 class Checker {
   readonly steps: CheckStep[] = [];
   unreachable = false;
+  /** The target's TLS refused a call: which way. */
+  tls: 'TLS_CERTIFICATE' | 'HTTP_PROTOCOL' | undefined;
   /** The last call's status and time, as the client recorded it. */
   private last = { status: null as number | null, latencyMs: null as number | null };
   readonly session: ApiSession;
@@ -108,7 +114,10 @@ class Checker {
     } catch (error) {
       if (!(error instanceof ApiCallError || error instanceof ChainError)) throw error;
       if (error instanceof ApiCallError && error.status === null) this.unreachable = true;
-      this.steps.push({ endpoint, ...this.last, ok: false, findings: [error.message] });
+      const tls = error instanceof ApiCallError ? error.failure : undefined;
+      if (tls !== undefined) this.tls ??= tls.code as 'TLS_CERTIFICATE' | 'HTTP_PROTOCOL';
+      const findings = tls?.hint === undefined ? [error.message] : [error.message, tls.hint];
+      this.steps.push({ endpoint, ...this.last, ok: false, findings });
       return undefined;
     }
   }

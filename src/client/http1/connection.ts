@@ -5,9 +5,10 @@
  * before it is whole is a reset, and anything unexpected ends the connection (it is never reused).
  */
 import { connect as netConnect, isIP, type Socket } from 'node:net';
-import { connect as tlsConnect } from 'node:tls';
+import { connect as tlsConnect, type SecureContext, type TLSSocket } from 'node:tls';
 
 import { ResponseParser } from './parser.js';
+import { type PeerCertificate, watchPeerCertificate, withPeer } from './peer-certificate.js';
 import { type Http1Response, PrematureCloseError } from './response.js';
 
 /** Where to connect. */
@@ -15,8 +16,8 @@ export interface Origin {
   readonly protocol: 'http:' | 'https:';
   readonly hostname: string;
   readonly port: number;
-  /** Extra TLS options (tests: a CA); certificates are verified, with SNI, unless these say otherwise. */
-  readonly tls?: { readonly ca?: string | Buffer };
+  /** Extra TLS options (tests: a CA; a run: src/client/tls-trust.ts); certificates are verified, with SNI. */
+  readonly tls?: { readonly ca?: string | Buffer; readonly secureContext?: SecureContext };
 }
 
 /** One request on the wire, as the pool tracks it. */
@@ -62,14 +63,16 @@ export class Connection {
     const host = origin.hostname.startsWith('[') ? origin.hostname.slice(1, -1) : origin.hostname;
     if (origin.protocol === 'https:') {
       // Default verification of the server's certificate; SNI unless the host is an address.
-      this.socket = tlsConnect({
+      const tls = tlsConnect({
         host,
         port: origin.port,
         ...(isIP(host) === 0 ? { servername: host } : {}),
         ALPNProtocols: ['http/1.1'],
         ...origin.tls,
       });
-      this.socket.once('secureConnect', this.connected);
+      this.peer = watchPeerCertificate(tls);
+      this.socket = tls;
+      this.socket.once('secureConnect', this.secured);
       this.socket.on('data', this.data);
     } else {
       // Reads land in one buffer shared by every connection and go straight to the parser, without a
@@ -127,6 +130,21 @@ export class Connection {
 
   private readonly connected = (): void => this.settleConnect(undefined);
 
+  /** What a TLS server showed in its handshake, for the words of a failure. */
+  private peer: () => PeerCertificate | undefined = () => undefined;
+
+  /** Handshaken: the server agreed to HTTP/1.1, or named no protocol (HTTP/1.1 by default). */
+  private readonly secured = (): void => {
+    const agreed = (this.socket as TLSSocket).alpnProtocol;
+    if (typeof agreed === 'string' && agreed !== 'http/1.1') {
+      const error = new Error(`the server chose ALPN ${agreed.slice(0, 20)}; this client speaks HTTP/1.1 only`);
+      this.failed(Object.assign(error, { code: 'LOADPROOF_NOT_HTTP1' }));
+      this.socket.destroy();
+      return;
+    }
+    this.settleConnect(undefined);
+  };
+
   /** `n` bytes were read into READ_BUFFER; true: keep reading. */
   private read(n: number): boolean {
     this.data(READ_BUFFER.subarray(0, n));
@@ -176,6 +194,7 @@ export class Connection {
   };
 
   private readonly failed = (error: Error): void => {
+    withPeer(error, this.peer());
     const exchange = this.exchange;
     this.exchange = undefined;
     this.dead = true;
