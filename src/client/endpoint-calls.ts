@@ -15,6 +15,7 @@ import {
 } from './chain-answers.js';
 import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
 import { parseJsonObject } from './json.js';
+import { describeRedirect, isRedirect } from './redirect.js';
 import { parseRetryAfterS } from './retry.js';
 import { smallRequest, type SmallResponse } from './small-request.js';
 import { tlsFailure } from './tls-failure.js';
@@ -105,6 +106,12 @@ export async function call(
       continue;
     }
     record(res.status);
+    if (isRedirect(res.status))
+      throw new ApiCallError(
+        endpoint,
+        res.status,
+        `${endpoint}: ${url} answered ${describeRedirect(res.status, res.headers.location, url)}; not followed: loadproof sends only to target.baseUrl`,
+      );
     if (res.status < 200 || res.status > 299) {
       const code = parseJsonObject(res.text)?.error;
       throw new ApiCallError(

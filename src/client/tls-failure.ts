@@ -7,7 +7,7 @@ import { RunFailure } from '../core/index.js';
 import type { PeerCertificate, WithPeer } from './http1/peer-certificate.js';
 
 /** How to make a private CA trusted, in each of the three ways loadproof takes one. */
-export const TRUST_A_PRIVATE_CA =
+const TRUST_A_PRIVATE_CA =
   'to trust a private CA, give its certificate (PEM): --ca /path/ca.pem, target.tls.ca in the scenario, or NODE_EXTRA_CA_CERTS=/path/ca.pem; loadproof never skips verification';
 
 /** Node's verification codes for a chain that ends at a CA nobody told this client to trust. */

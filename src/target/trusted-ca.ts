@@ -14,7 +14,7 @@ const EXPECTED = 'expected a PEM file of CA certificates (-----BEGIN CERTIFICATE
 const PEM_BLOCK = /-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g;
 
 /** Where the CA's path came from, for messages: the flag or the scenario field. */
-export interface CaSource {
+interface CaSource {
   readonly path: string;
   readonly from: '--ca' | 'target.tls.ca';
 }
