@@ -8,7 +8,7 @@ import type { PeerCertificate, WithPeer } from './http1/peer-certificate.js';
 
 /** How to make a private CA trusted, in each of the three ways loadproof takes one. */
 const TRUST_A_PRIVATE_CA =
-  'to trust a private CA, give its certificate (PEM): --ca /path/ca.pem, target.tls.ca in the scenario, or NODE_EXTRA_CA_CERTS=/path/ca.pem; loadproof never skips verification';
+  'To trust a private CA, give its certificate (PEM): --ca /path/ca.pem, target.tls.ca in the scenario, or NODE_EXTRA_CA_CERTS=/path/ca.pem';
 
 /** Node's verification codes for a chain that ends at a CA nobody told this client to trust. */
 const UNTRUSTED_ISSUER = new Set([
@@ -34,14 +34,15 @@ export function tlsFailure(url: string, error: unknown): RunFailure | undefined 
   if (problem === undefined) return undefined;
   return new RunFailure(
     'TLS_CERTIFICATE',
-    `the server at ${origin} presented a TLS certificate this client does not accept: ${problem.what} (${code}); nothing was sent to it`,
-    problem.hint,
+    `the server at ${origin} presented a TLS certificate this client does not accept: ${problem.what} (${code}); nothing was sent to it. ${problem.remedy}.`,
+    'loadproof never skips certificate verification',
   );
 }
 
 interface CertificateProblem {
   readonly what: string;
-  readonly hint: string;
+  /** What to do about it, as a sentence. */
+  readonly remedy: string;
 }
 
 function certificateProblem(
@@ -52,32 +53,32 @@ function certificateProblem(
   const subject = peer?.subject === undefined ? '' : ` "${peer.subject}"`;
   if (UNTRUSTED_ISSUER.has(code)) {
     const issuer = peer?.issuer === undefined ? '' : ` ("${peer.issuer}")`;
-    return { what: `its issuer${issuer} is not a CA this client trusts`, hint: TRUST_A_PRIVATE_CA };
+    return { what: `its issuer${issuer} is not a CA this client trusts`, remedy: TRUST_A_PRIVATE_CA };
   }
   if (code === 'DEPTH_ZERO_SELF_SIGNED_CERT')
     return {
       what: `the certificate${subject} is self-signed, and not one this client trusts`,
-      hint: `${TRUST_A_PRIVATE_CA} (a self-signed certificate is trusted the same way, as its own CA)`,
+      remedy: `${TRUST_A_PRIVATE_CA} (a self-signed certificate is trusted the same way, as its own CA)`,
     };
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') {
     const covers = peer?.altNames ?? (peer?.subject === undefined ? undefined : `CN ${peer.subject}`);
     return {
       what: `it is not for ${host ?? 'the host in the URL'}${covers === undefined ? '' : `: it covers ${covers}`}`,
-      hint: 'use a host name the certificate covers in target.baseUrl, or ask for a certificate that covers this one; loadproof never skips verification',
+      remedy: 'Use a host name the certificate covers in target.baseUrl, or ask for a certificate that covers this one',
     };
   }
   if (code === 'CERT_HAS_EXPIRED')
     return {
       what: `the certificate${subject} expired${peer?.validTo === undefined ? '' : ` on ${peer.validTo}`}`,
-      hint: "the server's certificate must be renewed (or this machine's clock is wrong); loadproof never skips verification",
+      remedy: "The server's certificate must be renewed (or this machine's clock is wrong)",
     };
   if (code === 'CERT_NOT_YET_VALID')
     return {
       what: `the certificate${subject} is not valid yet${peer?.validFrom === undefined ? '' : ` (not before ${peer.validFrom})`}`,
-      hint: "check this machine's clock, or the server's certificate; loadproof never skips verification",
+      remedy: "Check this machine's clock, or the server's certificate",
     };
   if (/^(CERT_|ERR_TLS_CERT|UNABLE_TO_|INVALID_CA|PATH_LENGTH|INVALID_PURPOSE|HOSTNAME_MISMATCH)/.test(code))
-    return { what: 'it could not be verified', hint: TRUST_A_PRIVATE_CA };
+    return { what: 'it could not be verified', remedy: TRUST_A_PRIVATE_CA };
   return undefined;
 }
 

@@ -91,6 +91,28 @@ describe('a certificate the client does not accept: TLS_CERTIFICATE (exit 4), th
   });
 });
 
+describe('a real environment: the token call names the certificate problem too', () => {
+  const announced = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
+  const sandbox = (url: string): string =>
+    `name: tls\ndescription: tls\ntarget: { environment: sandbox, baseUrl: "${url}", audience: "${mock.audience}" }\nphases: [{ name: one, duration: 2s, rpm: 60 }]\nnotice: { announcedOn: '${announced}', reference: CASE-4242 }\n`;
+
+  it.each([['run'], ['check']])('%s', async (command) => {
+    front = await startTlsFront(mock.url, certs.leaf('self-signed'));
+    const { file, out } = scenarioWorkspace(sandbox(front.url));
+    const before = mock.stats().requests.token.received;
+    const args = command === 'run' ? ['run', '--no-charts', file, '--out', out] : ['check', file];
+    const { code, stdout, stderr } = await runMain([...args, '--allow-loopback-as-real'], credentials());
+    expect(code).toBe(4);
+    expect(stdout + stderr).toContain(
+      `the server at ${front.url} presented a TLS certificate this client does not accept: the certificate "localhost" is self-signed`,
+    );
+    expect(stdout + stderr).toContain('TLS_CERTIFICATE');
+    expect(stdout + stderr).toContain('To trust a private CA, give its certificate (PEM): --ca /path/ca.pem');
+    expect(stdout + stderr).not.toContain('TARGET_UNREACHABLE');
+    expect(mock.stats().requests.token.received).toBe(before);
+  });
+});
+
 describe('a private CA made trusted', () => {
   it('--ca: check passes (exit 0) where it failed without', async () => {
     front = await startTlsFront(mock.url, certs.leaf('good'));
