@@ -62,6 +62,11 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
   o.addSecret(target.clientSecret);
   try {
     for (const warning of target.warnings) o.log(`loadproof: warning: ${warning}`);
+    // autocannon connects with certificate verification off, whatever it is given: said, never silent.
+    if (target.baseUrl.startsWith('https:'))
+      o.log(
+        "loadproof: warning: the probe's token call verifies the server's certificate, but its load (autocannon) does not: run it only where nothing can stand between you and the target",
+      );
     // Made before any load, so that a folder that cannot be made costs no traffic.
     const startedAt = new Date();
     const dir = await makeRunFolder(o.outDir, `probe-${scenario.name}`, startedAt);

@@ -152,6 +152,20 @@ describe('a private CA made trusted', () => {
   });
 });
 
+describe('probe over TLS', () => {
+  it('its token call trusts --ca; it says that its load (autocannon) does not verify certificates', async () => {
+    front = await startTlsFront(mock.url, certs.leaf('good'));
+    const { file, out } = scenarioWorkspace(scenario(front.url));
+    const args = ['probe', file, '--connections', '1', '--step', '2s', '--out', out, '--ca', certs.caFile];
+    const { code, stderr } = await runMain(args, credentials());
+    expect(stderr).toContain(
+      "the probe's token call verifies the server's certificate, but its load (autocannon) does not",
+    );
+    expect(stderr).not.toMatch(/TLS_CERTIFICATE|TARGET_UNREACHABLE/);
+    expect(code, stderr).toBe(0);
+  });
+});
+
 describe('a CA file that is not one: exit 2, naming where it came from, nothing sent', () => {
   it('--ca with a file that holds no certificate', async () => {
     const { dir, file } = scenarioWorkspace(scenario('https://127.0.0.1:9'));
