@@ -140,6 +140,19 @@ describe('a private CA made trusted', () => {
     expect(code).toBe(0);
   });
 
+  it("--ca adds to NODE_EXTRA_CA_CERTS, never replaces it (nor Node's own CAs)", async () => {
+    front = await startTlsFront(mock.url, certs.leaf('good'));
+    const { file } = scenarioWorkspace(scenario(front.url));
+    // --ca names another CA (the self-signed certificate): the one that signed the server's comes from the variable.
+    const other = join(certs.dir, 'self-signed.pem');
+    const { code, stderr } = await runCli(['check', file, '--ca', other], {
+      ...credentials(),
+      NODE_EXTRA_CA_CERTS: certs.caFile,
+    });
+    expect(stderr).not.toContain('TLS_CERTIFICATE');
+    expect(code).toBe(0);
+  });
+
   it('run: the load and the token call trust --ca (every request answered)', async () => {
     front = await startTlsFront(mock.url, certs.leaf('good'));
     const { file, out } = scenarioWorkspace(
