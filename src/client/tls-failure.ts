@@ -27,8 +27,8 @@ export function tlsFailure(url: string, error: unknown): RunFailure | undefined 
   if (found.noHttp1)
     return new RunFailure(
       'HTTP_PROTOCOL',
-      `the server at ${origin} speaks only HTTP/2 (ALPN h2); loadproof's client speaks HTTP/1.1 (${code === 'LOADPROOF_NOT_HTTP1' ? 'it offered ALPN http/1.1 and the server chose another protocol' : 'it offered ALPN http/1.1 and the server refused it with the TLS alert no_application_protocol'})`,
-      'point target.baseUrl at an endpoint that also accepts HTTP/1.1 (a gateway can offer both h2 and http/1.1)',
+      `the server at ${origin} speaks only HTTP/2 (ALPN h2); loadproof's client speaks HTTP/1.1 (${code === 'LOADPROOF_NOT_HTTP1' ? 'it offered ALPN http/1.1 and the server chose another protocol' : 'it offered ALPN http/1.1 and the server refused it with the TLS alert no_application_protocol'}). Point target.baseUrl at an endpoint that also accepts HTTP/1.1 (a gateway can offer both h2 and http/1.1).`,
+      'nothing was sent to it',
     );
   const problem = certificateProblem(code, peer, host);
   if (problem === undefined) return undefined;
