@@ -33,4 +33,9 @@ export interface ApiClientSettings {
    * Keep the entities of a 2xx answer (`entities: [{type, start, end}]`) in the result: the deid chain obfuscates them.
    */
   readonly keepEntities?: boolean;
+  /**
+   * Told of each redirect answered ("307 to https://…", its Location sanitized): never followed, counted as the
+   * status it is, and said.
+   */
+  readonly onRedirect?: (what: string) => void;
 }

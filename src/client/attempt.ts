@@ -11,6 +11,7 @@ import { attemptModelMs, attemptWallDeadlineMs } from './attempt-deadline.js';
 import { classifyError, classifyStatus } from './classify.js';
 import type { Http1Response } from './http1/response.js';
 import { parseJsonObject } from './json.js';
+import { describeRedirect, isRedirect } from './redirect.js';
 import type { AnswerEntity } from './request-result.js';
 import { parseRetryAfterS } from './retry.js';
 import { HEADER_SAFE } from './token-request.js';
@@ -49,6 +50,8 @@ interface AttemptContext {
   /** At k > 1 against the mock, the timeout is judged on the attempt's model time (see attemptWallDeadlineMs). */
   readonly judgedOnModelTime: boolean;
   readonly keepEntities: boolean;
+  /** The endpoint's URL, against which a redirect's Location is read. */
+  readonly url: string;
 }
 
 /** Built field by field (no spreads of optional parts): this runs once per attempt. */
@@ -62,7 +65,13 @@ export function createAttempt(settings: ApiClientSettings, path: string, scale: 
   const host = new URL(url).host;
   // What every attempt's head starts with; the token, the correlation headers and the length follow.
   const headStart = `POST ${path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json\r\nauthorization: Bearer `;
-  const context: AttemptContext = { settings, scale, judgedOnModelTime, keepEntities: settings.keepEntities === true };
+  const context: AttemptContext = {
+    settings,
+    scale,
+    judgedOnModelTime,
+    keepEntities: settings.keepEntities === true,
+    url,
+  };
   let safeToken: string | undefined;
   /**
    * `dueAtMs`: when the attempt was due (clock ms), told to a time-scaled mock (DUE_HEADER) so it is admitted then.
@@ -132,6 +141,8 @@ function answeredAttempt(
   // A 2xx body must be a JSON object; other bodies are read (the connection is reused) but not parsed.
   if (result.outcome === 'ok') readOkBody(result, res, context.keepEntities);
   else if (res.status === 429) readRateLimited(result, res, token);
+  else if (isRedirect(res.status))
+    settings.onRedirect?.(describeRedirect(res.status, res.headers.location, context.url));
   return result;
 }
 

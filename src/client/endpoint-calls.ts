@@ -4,7 +4,7 @@
  * (endpoint, status, wall ms) for the caller to show. A 429 is waited out (Retry-After, at most
  * MAX_RETRY_WAIT_S) and sent again, up to MAX_ATTEMPTS in all; any other status is an ApiCallError.
  */
-import type { SendPermit } from '../core/index.js';
+import type { RunFailure, SendPermit } from '../core/index.js';
 import { API_PATHS, type ApiEndpoint } from '../spec/index.js';
 import {
   type ChainCalls,
@@ -17,8 +17,10 @@ import type { HttpProxy } from './http1/proxy-env.js';
 import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
 import { ProxyTunnelError } from './http1/tunnel.js';
 import { parseJsonObject } from './json.js';
+import { describeRedirect, isRedirect } from './redirect.js';
 import { parseRetryAfterS } from './retry.js';
 import { smallRequest, type SmallResponse } from './small-request.js';
+import { tlsFailure } from './tls-failure.js';
 import { HEADER_SAFE, tokenRequestBody } from './token-request.js';
 
 export interface ApiTarget {
@@ -30,6 +32,8 @@ export interface ApiTarget {
   readonly audience: string;
   readonly clientId: string;
   readonly clientSecret: string;
+  /** A private CA (PEM) trusted besides Node's own (--ca, target.tls.ca). */
+  readonly ca?: string | undefined;
 }
 
 export interface CallRecord {
@@ -49,6 +53,8 @@ export class ApiCallError extends Error {
     readonly endpoint: ApiEndpoint,
     readonly status: number | null,
     message: string,
+    /** The target's TLS refused the call (a certificate, HTTP/2 only): what to tell, with its own code. */
+    readonly failure?: RunFailure,
   ) {
     super(message);
   }
@@ -88,6 +94,7 @@ export async function call(
       res = await smallRequest(session.target.permit, url, {
         ...init,
         ...maxBytes,
+        ...(session.target.ca === undefined ? {} : { ca: session.target.ca }),
         signal: AbortSignal.timeout(Math.max(1, Math.round(session.timeoutMs))),
         proxy: session.target.proxy,
       });
@@ -96,6 +103,8 @@ export async function call(
       // The service did answer: too large to read is not "no answer".
       if (error instanceof AnswerTooLargeError)
         throw new ApiCallError(endpoint, null, `${endpoint}: the answer from ${url} ${error.message}`);
+      const tls = tlsFailure(url, error);
+      if (tls !== undefined) throw new ApiCallError(endpoint, null, `${endpoint}: ${tls.message}`, tls);
       const code = (error as { code?: string }).code ?? (error as Error).name;
       const why = error instanceof ProxyTunnelError ? error.message : `(${code})`;
       throw new ApiCallError(endpoint, null, `${endpoint}: no answer from ${url} ${why}`);
@@ -108,6 +117,12 @@ export async function call(
       continue;
     }
     record(res.status);
+    if (isRedirect(res.status))
+      throw new ApiCallError(
+        endpoint,
+        res.status,
+        `${endpoint}: ${url} answered ${describeRedirect(res.status, res.headers.location, url)}; not followed: loadproof sends only to target.baseUrl`,
+      );
     if (res.status < 200 || res.status > 299) {
       const code = parseJsonObject(res.text)?.error;
       throw new ApiCallError(

@@ -19,5 +19,7 @@ export { ProxyTunnelError } from './http1/tunnel.js';
 export { parseJsonObject, textBody } from './json.js';
 export { sleepUntilOrStop } from './sleep.js';
 export { smallRequest } from './small-request.js';
+export { tlsFailure } from './tls-failure.js';
+export { trustOptions } from './tls-trust.js';
 export { TokenProvider } from './token.js';
 export { HEADER_SAFE, tokenRequestBody } from './token-request.js';

@@ -14,11 +14,14 @@
 import { type ClientRequestArgs, type IncomingHttpHeaders, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
+import type { TLSSocket } from 'node:tls';
 
 import { checkPermitted, type SendPermit } from '../core/index.js';
+import { watchPeerCertificate, withPeer } from './http1/peer-certificate.js';
 import type { HttpProxy } from './http1/proxy-env.js';
 import { AnswerTooLargeError, MAX_ANSWER_BYTES } from './http1/response.js';
 import { openTunnel, targetTls } from './http1/tunnel.js';
+import { trustOptions } from './tls-trust.js';
 
 interface SmallRequest {
   readonly method?: 'GET' | 'POST';
@@ -30,6 +33,8 @@ interface SmallRequest {
   readonly maxBytes?: number;
   /** The proxy to reach `url` through (the target's: ResolvedTarget.proxy), if any. */
   readonly proxy?: HttpProxy | undefined;
+  /** CA certificates (PEM) trusted besides Node's own, for an https: url. */
+  readonly ca?: string;
 }
 
 export interface SmallResponse {
@@ -43,7 +48,8 @@ export interface SmallResponse {
 export function smallRequest(permit: SendPermit, url: string, options: SmallRequest = {}): Promise<SmallResponse> {
   checkPermitted(permit, url);
   return new Promise<SmallResponse>((resolve, reject) => {
-    const send = new URL(url).protocol === 'https:' ? httpsRequest : httpRequest;
+    const https = new URL(url).protocol === 'https:';
+    const send = https ? httpsRequest : httpRequest;
     const headers =
       options.body === undefined
         ? { ...options.headers }
@@ -56,7 +62,9 @@ export function smallRequest(permit: SendPermit, url: string, options: SmallRequ
         // No agent: a connection of its own, closed after the answer.
         ...(options.proxy === undefined
           ? { agent: false }
-          : { createConnection: tunnelTo(options.proxy, url, options.signal) }),
+          : { createConnection: tunnelTo(options.proxy, url, options.signal, options.ca) }),
+        // HTTP/1.1 said in the handshake, so a server that speaks only HTTP/2 refuses it there, by name.
+        ...(https ? { ALPNProtocols: ['http/1.1'], ...trustOptions(options.ca) } : {}),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       },
       (res) => {
@@ -88,7 +96,9 @@ export function smallRequest(permit: SendPermit, url: string, options: SmallRequ
         });
       },
     );
-    req.on('error', reject);
+    let peer: ReturnType<typeof watchPeerCertificate> = () => undefined;
+    if (https) req.on('socket', (socket) => (peer = watchPeerCertificate(socket as TLSSocket)));
+    req.on('error', (error) => reject(withPeer(error, peer())));
     req.end(options.body);
   });
 }
@@ -101,6 +111,7 @@ function tunnelTo(
   proxy: HttpProxy,
   url: string,
   signal: AbortSignal | undefined,
+  ca: string | undefined,
 ): ClientRequestArgs['createConnection'] {
   return (_options, oncreate) => {
     const { protocol, hostname, port } = new URL(url);
@@ -108,7 +119,7 @@ function tunnelTo(
     const target = {
       host,
       port: port !== '' ? Number(port) : protocol === 'https:' ? 443 : 80,
-      tls: protocol === 'https:' && targetTls(host),
+      tls: protocol === 'https:' && targetTls(host, trustOptions(ca)),
     };
     const raw = openTunnel(proxy, target, (error, socket) => oncreate(error ?? null, socket!));
     signal?.addEventListener('abort', () => raw.destroy(), { once: true });

@@ -7,6 +7,8 @@ import { redact, RunFailure } from '../core/index.js';
 import { classifyError } from './classify.js';
 import { MAX_ANSWER_BYTES } from './http1/response.js';
 import { ProxyTunnelError } from './http1/tunnel.js';
+import { describeRedirect, isRedirect } from './redirect.js';
+import { tlsFailure } from './tls-failure.js';
 
 /** A token call that failed; `refused`: the token endpoint refused the credentials (401/403). */
 export class TokenCallFailed extends Error {
@@ -28,6 +30,8 @@ interface Asker {
 
 /** A token call that got no answer (`timedOut`: our own deadline ended it). */
 export function noAnswerFailure(url: string, error: unknown, timedOut: boolean): TokenCallFailed {
+  const tls = timedOut ? undefined : tlsFailure(url, error);
+  if (tls !== undefined) return new TokenCallFailed(tls, false);
   const outcome = classifyError(error, timedOut);
   // Our timeout's abort is named as the timeout it is (node's AbortError would say ABORT_ERR).
   const code = timedOut ? 'TimeoutError' : ((error as { code?: string }).code ?? (error as Error).name);
@@ -59,13 +63,16 @@ export function noAnswerFailure(url: string, error: unknown, timedOut: boolean):
   );
 }
 
-/** An answer that gave no token a header can carry: `status`, its body as a JSON object (when it is one). */
-export function answerFailure(
-  url: string,
-  status: number,
-  parsed: Record<string, unknown> | undefined,
-  asker: Asker,
-): TokenCallFailed {
+/** What the token endpoint answered: its status, its body as a JSON object (when it is one), its Location header. */
+interface TokenAnswer {
+  readonly status: number;
+  readonly parsed: Record<string, unknown> | undefined;
+  readonly location?: unknown;
+}
+
+/** An answer that gave no token a header can carry. */
+export function answerFailure(url: string, answer: TokenAnswer, asker: Asker): TokenCallFailed {
+  const { status, parsed } = answer;
   const token = parsed?.access_token;
   // An authentication failure, not the target's: the token endpoint gave nothing usable, as final as a
   // refusal of the credentials. A string here is one a header cannot carry.
@@ -100,10 +107,22 @@ export function answerFailure(
       true,
     );
   }
+  if (isRedirect(status))
+    return new TokenCallFailed(
+      new RunFailure(
+        'AUTH_FAILED',
+        `cannot authenticate: the token endpoint ${url} answered ${describeRedirect(status, answer.location, url)}; not followed: a token request carries the client secret, and goes only to target.baseUrl.`,
+        'set target.baseUrl to where the service answers (without a redirect); no load was sent',
+      ),
+      false,
+    );
   const refused = status === 401 || status === 403;
+  // The token endpoint answered, and said no: the credentials or the request's configuration, never an unreachable
+  // target. Only a busy or failing one (429, 5xx) may be the service's passing trouble.
+  const busy = status === 429 || status === 408 || status >= 500;
   return new TokenCallFailed(
     new RunFailure(
-      refused ? 'AUTH_FAILED' : 'TARGET_UNREACHABLE',
+      busy ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED',
       explainStatus(status, parsed, asker),
       'no load was sent',
     ),

@@ -8,6 +8,8 @@ export interface TokenSettings {
   readonly baseUrl: string;
   /** The proxy to reach baseUrl through, if any (ResolvedTarget.proxy). */
   readonly proxy?: HttpProxy | undefined;
+  /** A private CA (PEM) trusted besides Node's own (--ca, target.tls.ca). */
+  readonly ca?: string | undefined;
   readonly audience: string;
   readonly clientId: string;
   readonly clientSecret: string;

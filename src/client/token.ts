@@ -223,7 +223,7 @@ export class TokenProvider {
     const url = s.baseUrl.replace(/\/+$/, '') + API_PATHS.token;
     const startMs = s.clock.nowMs();
     this.fetches++;
-    const { status, text } = await this.post(url, startMs);
+    const { status, text, location } = await this.post(url, startMs);
     s.onFetch?.(s.clock.nowMs() - startMs, status);
     const parsed = parseJsonObject(text);
     const token = parsed?.access_token;
@@ -231,11 +231,11 @@ export class TokenProvider {
     // into a request), so no request is handed a token it cannot be sent with (see answerFailure).
     if (status === 200 && typeof token === 'string' && HEADER_SAFE.test(token))
       return this.keep(token, parsed!.expires_in, startMs);
-    throw answerFailure(url, status, parsed, s);
+    throw answerFailure(url, { status, parsed, location }, s);
   }
 
   /** Sends the token request; a call that gets no answer is a TokenCallFailed (TARGET_UNREACHABLE). */
-  private async post(url: string, startMs: number): Promise<{ status: number; text: string }> {
+  private async post(url: string, startMs: number): Promise<{ status: number; text: string; location: unknown }> {
     const s = this.settings;
     const timeout = AbortSignal.timeout(Math.max(1, Math.round(s.timeoutMs)));
     try {
@@ -243,10 +243,11 @@ export class TokenProvider {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: tokenRequestBody(s),
+        ...(s.ca === undefined ? {} : { ca: s.ca }),
         signal: AbortSignal.any([timeout, this.stop.signal]),
         proxy: s.proxy,
       });
-      return { status: res.status, text: res.text };
+      return { status: res.status, text: res.text, location: res.headers.location };
     } catch (error) {
       s.onFetch?.(s.clock.nowMs() - startMs, 'failed');
       this.throwIfStopped();

@@ -27,7 +27,11 @@ export class UsageError extends LoadproofError {
 
 /** The run could not be carried out (target unreachable, authentication failed): exit 4. */
 export class RunFailure extends LoadproofError {
-  constructor(code: 'TARGET_UNREACHABLE' | 'AUTH_FAILED' | 'RUN_FAILED', message: string, hint?: string) {
+  constructor(
+    code: 'TARGET_UNREACHABLE' | 'AUTH_FAILED' | 'RUN_FAILED' | 'TLS_CERTIFICATE' | 'HTTP_PROTOCOL',
+    message: string,
+    hint?: string,
+  ) {
     super(code, EXIT.runFailed, message, hint);
   }
 }

@@ -164,6 +164,7 @@ export async function deidOnce(options: DeidOnceOptions): Promise<DeidOnceOutcom
  */
 function asRunFailure(error: unknown, target: ResolvedTarget): unknown {
   if (error instanceof ApiCallError) {
+    if (error.failure !== undefined) return error.failure;
     if (error.endpoint === 'token' && error.status !== null)
       return new RunFailure('AUTH_FAILED', error.message, `credentials from ${target.credentialSource}`);
     return new RunFailure(error.status === null ? 'TARGET_UNREACHABLE' : 'RUN_FAILED', error.message);

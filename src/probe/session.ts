@@ -30,6 +30,8 @@ export interface ProbeSessionOptions {
   readonly mockProfile: ProfileName | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly credentialsFile: string | undefined;
+  /** --ca <file>: a private CA trusted besides Node's own (overrides target.tls.ca). */
+  readonly caFile?: string | undefined;
   readonly loopbackAsReal: boolean;
   readonly outDir: string;
   /** Called with each secret (the access token) as soon as it is known, so that every output masks it. */
@@ -61,6 +63,11 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
   o.addSecret(target.clientSecret);
   try {
     for (const warning of target.warnings) o.log(`loadproof: warning: ${warning}`);
+    // autocannon connects with certificate verification off, whatever it is given: said, never silent.
+    if (target.baseUrl.startsWith('https:'))
+      o.log(
+        "loadproof: warning: the probe's token call verifies the server's certificate, but its load (autocannon) does not: run it only where nothing can stand between you and the target",
+      );
     // Made before any load, so that a folder that cannot be made costs no traffic.
     const startedAt = new Date();
     const dir = await makeRunFolder(o.outDir, `probe-${scenario.name}`, startedAt);
@@ -116,6 +123,7 @@ async function probeToken(
   try {
     value = await fetchToken({ target, timeoutMs, onToken: addSecret });
   } catch (error) {
+    if (error instanceof ApiCallError && error.failure !== undefined) throw error.failure;
     if (error instanceof ApiCallError)
       throw new RunFailure(
         error.status === null ? 'TARGET_UNREACHABLE' : 'AUTH_FAILED',

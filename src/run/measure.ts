@@ -97,6 +97,19 @@ function callOptions(m: Measuring, clients: Clients, readServerTiming: boolean) 
     on429: { ...scenario.on429 },
     stop: m.stopping.stop.signal,
     cancel: m.stopping.cancel.signal,
+    onRedirect: firstRedirectSaid(m),
+  };
+}
+
+/** Says the first redirect a client met (where it pointed): counted as its status, never followed. */
+function firstRedirectSaid(m: Measuring): (what: string) => void {
+  let said = false;
+  return (what) => {
+    if (said) return;
+    said = true;
+    m.log(
+      `loadproof: warning: the service answered ${what}; loadproof does not follow redirects: each is counted as its status (an error), and where it pointed is not measured`,
+    );
   };
 }
 

@@ -2,7 +2,13 @@
  * What every step of a run's measurement shares (measure.ts, before-load.ts): its input, its clock and
  * progress, how it is stopped, and its clients (the connection pools and the token).
  */
-import { ConnectionPool, MAX_OBFUSCATION_ANSWER_BYTES, type PoolExtras, TokenProvider } from '../client/index.js';
+import {
+  ConnectionPool,
+  MAX_OBFUSCATION_ANSWER_BYTES,
+  type PoolExtras,
+  TokenProvider,
+  trustOptions,
+} from '../client/index.js';
 import {
   formatMs,
   type Interrupted,
@@ -123,6 +129,8 @@ export function openClients(m: Measuring): Clients {
   const idle = plan.scenario.target.idleConnection;
   const idleLifetimeMs = idle === undefined ? undefined : parseDurationMs(idle);
   const shared: PoolExtras = {
+    // Every connection trusts the run's private CA, if any (--ca, target.tls.ca) besides Node's own.
+    ...(target.ca === undefined ? {} : { tls: trustOptions(target.ca) }),
     ...(target.proxy === undefined ? {} : { proxy: target.proxy }),
     ...(idleLifetimeMs === undefined ? {} : { idleLifetimeMs }),
   };
@@ -142,6 +150,7 @@ export function openClients(m: Measuring): Clients {
     permit: target.permit,
     baseUrl: target.baseUrl,
     proxy: target.proxy,
+    ca: target.ca,
     audience: target.audience,
     clientId: target.clientId,
     clientSecret: target.clientSecret,

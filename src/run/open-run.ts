@@ -56,6 +56,7 @@ export async function openRun(
       mockProfile: options.mockProfile,
       env: options.env,
       credentialsFile: options.credentialsFile,
+      caFile: options.caFile,
     });
     return { claimed, reportDir, events, documentsLog, target };
   } catch (error) {

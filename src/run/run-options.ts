@@ -22,6 +22,8 @@ export interface RunOptions {
   readonly signal: AbortSignal;
   /** --credentials <file>. */
   readonly credentialsFile: string | undefined;
+  /** --ca <file>: a private CA trusted besides Node's own (overrides target.tls.ca). */
+  readonly caFile?: string | undefined;
   /** Tests only (--allow-loopback-as-real): a real environment at a loopback URL is judged as real. */
   readonly loopbackAsReal: boolean;
   /** --verbose: a line per token call and per request (never a header or a body). */

@@ -2,6 +2,8 @@
  * Scenario file → Scenario: parse YAML or JSON, refuse secrets, validate with the zod schema,
  * report every problem (field path, value, what was expected), then resolve durations to ms.
  */
+import { dirname, resolve as resolvePath } from 'node:path';
+
 import type * as z from 'zod';
 
 import { describeValue, ScenarioError } from '../core/index.js';
@@ -144,7 +146,7 @@ function formatIssue(issue: z.core.$ZodIssue, raw: unknown): string[] {
   return [`${toDotPath(issue.path)}: ${issue.message}${got}`];
 }
 
-function resolve(input: ScenarioInput): Scenario {
+function resolve(input: ScenarioInput, file: string): Scenario {
   const ms = (text: string): number => parseDurationMs(text)!;
   const thresholds = (
     list: readonly (string | { readonly threshold: string; readonly abortOnFail: boolean })[],
@@ -157,7 +159,7 @@ function resolve(input: ScenarioInput): Scenario {
   const scenario: Scenario = {
     name: input.name,
     description: input.description,
-    target: input.target,
+    target: withCaPath(input.target, file),
     phases: input.phases.map((p) => ({
       name: p.name,
       durationMs: ms(p.duration),
@@ -191,6 +193,12 @@ function resolve(input: ScenarioInput): Scenario {
   return deepFreeze(scenario);
 }
 
+/** target.tls.ca is relative to the scenario file's folder, wherever loadproof runs from. */
+function withCaPath(target: ScenarioInput['target'], file: string): ScenarioInput['target'] {
+  if (target.tls === undefined) return target;
+  return { ...target, tls: { ...target.tls, ca: resolvePath(dirname(file), target.tls.ca) } };
+}
+
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     for (const child of Object.values(value)) deepFreeze(child);
@@ -209,7 +217,7 @@ export function parseScenario(text: string, file: string): Scenario {
     ...(parsed.success ? [] : parsed.error.issues.flatMap((issue) => formatIssue(issue, raw))),
   ];
   if (problems.length > 0 || !parsed.success) throw new ScenarioError(file, problems);
-  return resolve(parsed.data);
+  return resolve(parsed.data, file);
 }
 
 /** Reads (at most 1 MiB) and parses a scenario file. */

@@ -97,6 +97,17 @@ export const ScenarioSchema = z
           .describe(
             'Longest a kept-alive connection may sit idle and still carry a request (wall time; default 1.5s); keep it under the server’s keep-alive timeout',
           ),
+        tls: z
+          .strictObject({
+            ca: z
+              .string()
+              .min(1, { error: 'expected the path of a PEM file of CA certificates' })
+              .describe(
+                "A private CA's certificate(s), PEM, trusted besides Node's own CAs (--ca overrides); a path relative to the scenario file",
+              ),
+          })
+          .optional()
+          .describe('TLS trust for an https baseUrl; verification is never skipped'),
       })
       .superRefine((target, ctx) => {
         if (target.environment !== 'mock' && target.baseUrl === undefined) {

@@ -19,6 +19,8 @@ interface CallTargetOptions {
   readonly mockProfile: ProfileName | undefined;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly credentialsFile: string | undefined;
+  /** --ca <file>: a private CA trusted besides Node's own (overrides target.tls.ca). */
+  readonly caFile?: string | undefined;
 }
 
 /** The scenario whose target is called: the file's, or the embedded mock's when there is none. */
@@ -42,6 +44,7 @@ export async function resolveCallTarget(
     mockProfile: options.mockProfile,
     env: options.env,
     credentialsFile: options.credentialsFile,
+    caFile: options.caFile,
   });
   // Only a mock runs k times fast: a real service at k > 1 would only see deadlines k times shorter.
   if (target.kind === 'real' && options.timeScale !== 1) {

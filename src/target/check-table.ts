@@ -50,7 +50,11 @@ export function formatCheck(outcome: CheckOutcome): string[] {
         ? 'an answer was not what the spec says (✖ above)'
         : outcome.failure === 'AUTH_FAILED'
           ? 'the token endpoint gave no usable token (AUTH_FAILED)'
-          : 'the target could not be reached (TARGET_UNREACHABLE)';
+          : outcome.failure === 'TLS_CERTIFICATE'
+            ? "the target's TLS certificate is not one this client accepts (TLS_CERTIFICATE)"
+            : outcome.failure === 'HTTP_PROTOCOL'
+              ? 'the target speaks only HTTP/2 (HTTP_PROTOCOL)'
+              : 'the target could not be reached (TARGET_UNREACHABLE)';
   return [
     ...formatTable(rows, (col) => col === 2 || col === 3).map((r) => `  ${r}`),
     '',

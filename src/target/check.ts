@@ -48,7 +48,7 @@ export interface CheckOutcome {
    * Why it is 4: no answer (TARGET_UNREACHABLE), or an answer without a usable token (AUTH_FAILED), as run, probe and
    * deid say.
    */
-  readonly failure?: 'TARGET_UNREACHABLE' | 'AUTH_FAILED';
+  readonly failure?: CheckFailure;
 }
 
 interface CheckOptions {
@@ -66,6 +66,8 @@ const NOT_SENT = { status: null as number | null, latencyMs: null as number | nu
 
 /** A judgement as shown: a problem ("✖ …") says the answer is not as the spec says. */
 const asFinding = (f: string): string => f.replace(/^✖ /, 'NOT AS THE SPEC SAYS: ');
+/** Why a check could not go on: no answer, the target's TLS (a certificate, HTTP/2 only), or no usable token. */
+type CheckFailure = 'TARGET_UNREACHABLE' | 'AUTH_FAILED' | 'TLS_CERTIFICATE' | 'HTTP_PROTOCOL';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -81,10 +83,11 @@ export async function runCheck(options: CheckOptions): Promise<CheckOutcome> {
     await checkCalls(checker, accessToken, options.text);
   }
   const { guard } = options;
-  const { steps, unreachable } = checker;
+  const { steps, unreachable, tls } = checker;
   const exitCode =
     unreachable || accessToken === undefined ? EXIT.runFailed : steps.some((s) => !s.ok) ? EXIT.slaNotMet : EXIT.pass;
-  const failure = unreachable ? 'TARGET_UNREACHABLE' : accessToken === undefined ? 'AUTH_FAILED' : undefined;
+  const failure: CheckFailure | undefined =
+    tls ?? (unreachable ? 'TARGET_UNREACHABLE' : accessToken === undefined ? 'AUTH_FAILED' : undefined);
   return { steps, guard, exitCode, ...(failure === undefined ? {} : { failure }) };
 }
 
@@ -94,6 +97,8 @@ class Checker {
   unreachable = false;
   /** The last call's status and time, and its 429s without Retry-After, as the client recorded them. */
   private last = NOT_SENT;
+  /** The target's TLS refused a call: which way. */
+  tls: 'TLS_CERTIFICATE' | 'HTTP_PROTOCOL' | undefined;
   readonly session: ApiSession;
 
   constructor(options: CheckOptions) {
@@ -121,7 +126,10 @@ class Checker {
     } catch (error) {
       if (!(error instanceof ApiCallError || error instanceof ChainError)) throw error;
       if (error instanceof ApiCallError && error.status === null) this.unreachable = true;
-      this.push(endpoint, false, [error.message, ...this.retryAfterProblem().map(asFinding)]);
+      const tls = error instanceof ApiCallError ? error.failure : undefined;
+      if (tls !== undefined) this.tls ??= tls.code as 'TLS_CERTIFICATE' | 'HTTP_PROTOCOL';
+      const hint = tls?.hint === undefined ? [] : [tls.hint];
+      this.push(endpoint, false, [error.message, ...hint, ...this.retryAfterProblem().map(asFinding)]);
       return undefined;
     }
   }

@@ -8,7 +8,14 @@
  * variables the scenario names; a mock falls back to its default ones, a real environment has none
  * to fall back to.
  */
-import { type HttpProxy, parseJsonObject, ProxyTunnelError, smallRequest, TOO_LARGE_CODE } from '../client/index.js';
+import {
+  type HttpProxy,
+  parseJsonObject,
+  ProxyTunnelError,
+  smallRequest,
+  tlsFailure,
+  TOO_LARGE_CODE,
+} from '../client/index.js';
 import { RunFailure, type SendPermit, UsageError } from '../core/index.js';
 import { MOCK_DEFAULTS, type MockThread, STATS_PATH } from '../mock/index.js';
 import { effectiveLimits } from '../plan/index.js';
@@ -16,6 +23,7 @@ import type { Scenario, TargetKind } from '../scenario/index.js';
 import type { ProfileName } from '../spec/index.js';
 import { type Credentials, readCredentials } from './credentials.js';
 import { proxyRoute } from './proxy-route.js';
+import { readTrustedCa } from './trusted-ca.js';
 
 export interface ResolvedTarget {
   /**
@@ -41,6 +49,8 @@ export interface ResolvedTarget {
   readonly embedded: MockThread | undefined;
   /** Things to tell the user before the run (e.g. a credentials file others can read). */
   readonly warnings: readonly string[];
+  /** A private CA (PEM) every TLS connection of the run trusts besides Node's own (--ca, target.tls.ca). */
+  readonly ca: string | undefined;
 }
 
 interface TargetOptions {
@@ -50,6 +60,8 @@ interface TargetOptions {
   readonly env: Readonly<Record<string, string | undefined>>;
   /** --credentials <file>. */
   readonly credentialsFile: string | undefined;
+  /** --ca <file>: overrides the scenario's target.tls.ca. */
+  readonly caFile?: string | undefined;
 }
 
 /** The target of a run: a real service, the embedded mock (started here), or a mock at a loopback baseUrl. */
@@ -59,6 +71,10 @@ export async function resolveTarget(
   options: TargetOptions,
 ): Promise<ResolvedTarget> {
   const t = scenario.target;
+  const caPath = options.caFile ?? t.tls?.ca;
+  const ca = await readTrustedCa(
+    caPath === undefined ? undefined : { path: caPath, from: options.caFile === undefined ? 'target.tls.ca' : '--ca' },
+  );
   const { clientIdEnv: idVar, clientSecretEnv: secretVar } = t.credentials;
   const read = await readCredentials({ file: options.credentialsFile, env: options.env, idVar, secretVar });
   const credentials = read.credentials;
@@ -89,10 +105,11 @@ export async function resolveTarget(
       profile: null,
       embedded: undefined,
       warnings,
+      ca,
     };
   }
   if (t.baseUrl === undefined) return embeddedMockTarget(scenario, permit, options, credentials, warnings);
-  return loopbackMockTarget(t.baseUrl, t.audience, route.proxy, permit, options.timeScale, credentials, warnings);
+  return loopbackMockTarget(t.baseUrl, t.audience, route.proxy, permit, options.timeScale, credentials, warnings, ca);
 }
 
 /**
@@ -134,6 +151,7 @@ async function embeddedMockTarget(
     profile: mock.profile,
     embedded: mock,
     warnings,
+    ca: undefined,
   };
 }
 
@@ -165,8 +183,9 @@ async function loopbackMockTarget(
   timeScale: number,
   credentials: Credentials | undefined,
   warnings: string[],
+  ca: string | undefined,
 ): Promise<ResolvedTarget> {
-  const info = await mockInfo(permit, baseUrl, proxy);
+  const info = await mockInfo(permit, baseUrl, proxy, ca);
   if (info === undefined) {
     // Not loadproof's mock: nothing can tell it a time scale, so it runs in real time.
     if (timeScale !== 1) {
@@ -198,6 +217,7 @@ async function loopbackMockTarget(
     profile: info?.profile ?? null,
     embedded: undefined,
     warnings,
+    ca,
   };
 }
 
@@ -215,12 +235,17 @@ async function mockInfo(
   permit: SendPermit,
   baseUrl: string,
   proxy: HttpProxy | undefined,
+  ca: string | undefined,
 ): Promise<{ timeScale: number; profile: string | null } | undefined> {
   const url = baseUrl.replace(/\/+$/, '') + STATS_PATH;
   let status: number;
   let body: unknown;
   try {
-    const res = await smallRequest(permit, url, { signal: AbortSignal.timeout(5000), proxy });
+    const res = await smallRequest(permit, url, {
+      signal: AbortSignal.timeout(5000),
+      proxy,
+      ...(ca === undefined ? {} : { ca }),
+    });
     status = res.status;
     body = parseJsonObject(res.text);
   } catch (error) {
@@ -229,10 +254,14 @@ async function mockInfo(
     if (code === TOO_LARGE_CODE) return undefined;
     if (error instanceof ProxyTunnelError)
       throw new RunFailure('TARGET_UNREACHABLE', `cannot reach the mock at ${baseUrl} ${error.message}`, PROXY_HINT);
-    throw new RunFailure(
-      'TARGET_UNREACHABLE',
-      `cannot reach the mock at ${baseUrl} (${code})`,
-      'is the server running there?',
+    // A server that answered the handshake is running: its TLS is what is wrong, said as such.
+    throw (
+      tlsFailure(baseUrl, error) ??
+      new RunFailure(
+        'TARGET_UNREACHABLE',
+        `cannot reach the mock at ${baseUrl} (${code})`,
+        'is the server running there?',
+      )
     );
   }
   const stats = body as { timeScale?: unknown; profile?: unknown } | undefined;

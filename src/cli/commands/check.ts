@@ -22,6 +22,11 @@ export function checkOptions<T>(y: Argv<T>) {
       describe: 'Embedded mock only: k times fast (the guard judges the load test at this scale)',
     })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: override the scenario's profile" })
+    .option('ca', {
+      type: 'string',
+      describe:
+        "PEM file of a private CA to trust (besides Node's own and NODE_EXTRA_CA_CERTS) for an https target; overrides target.tls.ca",
+    })
     .option('credentials', {
       type: 'string',
       describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables',
@@ -52,6 +57,7 @@ export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> 
     mockProfile: args['mock-profile'],
     env: io.env,
     credentialsFile: args.credentials,
+    caFile: args.ca,
   });
   try {
     const text = createTextSource(scenario.payload, userTexts, scenario.mode).next();

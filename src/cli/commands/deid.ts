@@ -31,6 +31,11 @@ export function deidOptions<T>(y: Argv<T>) {
     })
     .option('time-scale', { type: 'number', default: 1, describe: 'Embedded mock only: k times fast' })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: 'Embedded mock: its profile' })
+    .option('ca', {
+      type: 'string',
+      describe:
+        "PEM file of a private CA to trust (besides Node's own and NODE_EXTRA_CA_CERTS) for an https target; overrides target.tls.ca",
+    })
     .option('credentials', {
       type: 'string',
       describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables',
@@ -110,6 +115,7 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
     mockProfile: args['mock-profile'],
     env: io.env,
     credentialsFile: args.credentials,
+    caFile: args.ca,
   });
   try {
     for (const warning of target.warnings) io.stderr(`loadproof: warning: ${warning}\n`);

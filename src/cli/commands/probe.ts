@@ -46,6 +46,11 @@ export function probeOptions<T>(y: Argv<T>) {
       describe: 'Embedded mock only: k times fast',
     })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: 'Embedded mock: its profile' })
+    .option('ca', {
+      type: 'string',
+      describe:
+        "PEM file of a private CA to trust (besides Node's own and NODE_EXTRA_CA_CERTS) for an https target; overrides target.tls.ca",
+    })
     .option('credentials', {
       type: 'string',
       requiresArg: true,
@@ -86,6 +91,7 @@ export async function runProbeCommand(args: ProbeArgs, io: Io): Promise<number> 
     mockProfile: args['mock-profile'],
     env: io.env,
     credentialsFile: args.credentials,
+    caFile: args.ca,
     loopbackAsReal: args['allow-loopback-as-real'],
     outDir: args.out,
     addSecret: (secret) => io.secrets.add(secret),

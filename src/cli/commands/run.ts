@@ -30,6 +30,11 @@ export function runOptions<T>(y: Argv<T>) {
       describe:
         "The exact folder for this run's files (made if missing; refused if it holds a finished run), instead of a new one under --out",
     })
+    .option('ca', {
+      type: 'string',
+      describe:
+        "PEM file of a private CA to trust (besides Node's own and NODE_EXTRA_CA_CERTS) for an https target; overrides target.tls.ca",
+    })
     .option('credentials', {
       type: 'string',
       describe:
@@ -126,6 +131,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     runDir: args['run-dir'],
     env: io.env,
     credentialsFile: args.credentials,
+    caFile: args.ca,
     loopbackAsReal: args['allow-loopback-as-real'],
     verbose: args.verbose,
     secrets: io.secrets,

@@ -6,9 +6,10 @@
  * StaleConnectionError), and anything unexpected ends the connection (it is never reused).
  */
 import { connect as netConnect, type Socket } from 'node:net';
-import { connect as tlsConnect, TLSSocket } from 'node:tls';
+import { connect as tlsConnect, type SecureContext, TLSSocket } from 'node:tls';
 
 import { ResponseParser } from './parser.js';
+import { type PeerCertificate, watchPeerCertificate, withPeer } from './peer-certificate.js';
 import type { HttpProxy } from './proxy-env.js';
 import { StaleConnectionError } from './request-errors.js';
 import { type Http1Response, PrematureCloseError } from './response.js';
@@ -19,8 +20,8 @@ export interface Origin {
   readonly protocol: 'http:' | 'https:';
   readonly hostname: string;
   readonly port: number;
-  /** Extra TLS options (tests: a CA); certificates are verified, with SNI, unless these say otherwise. */
-  readonly tls?: { readonly ca?: string | Buffer };
+  /** Extra TLS options (tests: a CA; a run: src/client/tls-trust.ts); certificates are verified, with SNI. */
+  readonly tls?: { readonly ca?: string | Buffer; readonly secureContext?: SecureContext };
   /** The proxy to reach it through (a CONNECT tunnel: tunnel.ts), when the environment names one for it. */
   readonly proxy?: HttpProxy;
 }
@@ -80,8 +81,10 @@ export class Connection {
     }
     if (origin.protocol === 'https:') {
       // Default verification of the server's certificate; SNI unless the host is an address.
-      this.socket = tlsConnect({ port: origin.port, ...targetTls(host, origin.tls) });
-      this.socket.once('secureConnect', this.connected);
+      const tls = tlsConnect({ port: origin.port, ...targetTls(host, origin.tls) });
+      this.peer = watchPeerCertificate(tls);
+      this.socket = tls;
+      this.socket.once('secureConnect', this.secured);
       this.socket.on('data', this.data);
     } else {
       // Reads land in one buffer shared by every connection and go straight to the parser, without a
@@ -117,8 +120,10 @@ export class Connection {
     this.socket = socket;
     socket.on('data', this.data);
     this.listen(socket);
-    if (socket instanceof TLSSocket) socket.once('secureConnect', this.connected);
-    else this.connected();
+    if (socket instanceof TLSSocket) {
+      this.peer = watchPeerCertificate(socket);
+      socket.once('secureConnect', this.secured);
+    } else this.connected();
   };
 
   /**
@@ -170,6 +175,21 @@ export class Connection {
 
   private readonly connected = (): void => this.settleConnect(undefined);
 
+  /** What a TLS server showed in its handshake, for the words of a failure. */
+  private peer: () => PeerCertificate | undefined = () => undefined;
+
+  /** Handshaken: the server agreed to HTTP/1.1, or named no protocol (HTTP/1.1 by default). */
+  private readonly secured = (): void => {
+    const agreed = (this.socket as TLSSocket).alpnProtocol;
+    if (typeof agreed === 'string' && agreed !== 'http/1.1') {
+      const error = new Error(`the server chose ALPN ${agreed.slice(0, 20)}; this client speaks HTTP/1.1 only`);
+      this.failed(Object.assign(error, { code: 'LOADPROOF_NOT_HTTP1' }));
+      this.socket.destroy();
+      return;
+    }
+    this.settleConnect(undefined);
+  };
+
   /** `n` bytes were read into READ_BUFFER; true: keep reading. */
   private read(n: number): boolean {
     this.data(READ_BUFFER.subarray(0, n));
@@ -220,6 +240,7 @@ export class Connection {
   };
 
   private readonly failed = (error: Error): void => {
+    withPeer(error, this.peer());
     const exchange = this.exchange;
     this.exchange = undefined;
     this.dead = true;
