@@ -114,12 +114,12 @@ export class ResponseParser {
     const buf = this.head === undefined ? chunk.subarray(at) : Buffer.concat([this.head, chunk.subarray(at)]);
     const end = buf.indexOf(CRLFCRLF, Math.max(0, before - 3));
     if (end < 0) {
-      checkPartialHead(buf);
       if (buf.length > this.maxHeadBytes)
         throw new HttpParseError(
           'HPE_HEADER_OVERFLOW',
           `the response's status line and headers exceed ${this.maxHeadBytes} bytes`,
         );
+      checkPartialHead(buf);
       this.head = Buffer.from(buf); // a copy: the socket's chunk is not ours to keep
       return chunk.length;
     }
@@ -157,9 +157,9 @@ export class ResponseParser {
     const line = this.line.endsWith('\r\n') ? this.line.slice(0, -2) : this.line.slice(0, -1);
     this.line = '';
     if (this.state === State.Trailers) {
-      if (line === '')
-        this.state = State.Head; // whole
-      else readHeaderLine(line, 0, line.length); // unread, but refused when ill-formed, as a header line is
+      // Trailers are not kept, but an ill-formed one is refused, as a header line is.
+      if (line !== '') readHeaderLine(line, 0, line.length);
+      else this.state = State.Head; // whole
       return next;
     }
     this.readChunkSize(line);
