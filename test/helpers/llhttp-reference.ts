@@ -72,7 +72,15 @@ function readOne(port: number, id: number): Promise<ReferenceReading> {
   return new Promise((resolve, reject) => {
     // A keep-alive agent of its own: llhttp's keep-alive decision shows in req.shouldKeepAlive; no socket is shared.
     const agent = new http.Agent({ keepAlive: true });
-    const req = http.request({ host: '127.0.0.1', port, path: `/${id}`, agent });
+    // Node's defaults, whatever NODE_OPTIONS says (--max-http-header-size, --insecure-http-parser): strict llhttp.
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      path: `/${id}`,
+      agent,
+      maxHeaderSize: 16 * 1024,
+      insecureHTTPParser: false,
+    });
     const body: Buffer[] = [];
     let res: http.IncomingMessage | undefined;
     let error: string | undefined;
