@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { answerBytes, fuzzAnswers, generateAnswer, MUTATIONS } from '../../../test/helpers/http1-answers.js';
+import { answerBytes, generateAnswer } from '../../../test/helpers/http1-answers.js';
+import { fuzzAnswers, MUTATIONS } from '../../../test/helpers/http1-mutations.js';
 import { differences, type Reading, readWithLlhttp, readWithOurs } from '../../../test/helpers/http1-readings.js';
 import { LlhttpReference } from '../../../test/helpers/llhttp-reference.js';
 import { createRng } from '../../core/rng.js';
@@ -30,7 +31,7 @@ interface Accepted {
   readonly example: string;
 }
 
-/** The differences kept on purpose, by the mutation that makes them (test/helpers/http1-answers.ts). */
+/** The differences kept on purpose, by the mutation that makes them (test/helpers/http1-mutations.ts). */
 const ACCEPTED: Readonly<Record<string, Accepted>> = {
   'content-length twice, equal': {
     differs: ['outcome'],
