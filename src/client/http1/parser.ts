@@ -6,6 +6,7 @@
  * What is not HTTP/1.x, or a head larger than the limit, is an {@link HttpParseError}, never a hang.
  */
 
+import { checkPartialHead, contentLength, hasOption, readHeaderLine, readStatus } from './head-syntax.js';
 import {
   AnswerTooLargeError,
   DEFAULT_MAX_HEAD_BYTES,
@@ -14,6 +15,16 @@ import {
   MAX_ANSWER_BYTES,
   PrematureCloseError,
 } from './response.js';
+
+/**
+ * A chunk-size line (RFC 9112 §7.1): the size in hex, then extensions `;name[=value]`, a value a token or a quoted
+ * string, with the whitespace (BWS) the RFC allows around ";" and "=". Nothing else: no control character, no bare CR.
+ */
+const CHUNK_SIZE_LINE = (() => {
+  const token = "[-!#$%&'*+.^_`|~0-9A-Za-z]+";
+  const quoted = '"(?:[\\t !#-\\[\\]-~\\x80-\\xff]|\\\\[\\t -~\\x80-\\xff])*"';
+  return new RegExp(`^0*([0-9a-fA-F]{1,8})(?:[ \\t]*;[ \\t]*${token}(?:[ \\t]*=[ \\t]*(?:${token}|${quoted}))?)*$`);
+})();
 
 /** The longest chunk-size or trailer line accepted, bytes. */
 const MAX_LINE_BYTES = 8 * 1024;
@@ -34,13 +45,6 @@ function lineEnd(text: string, from: number): number {
   const end = text.indexOf('\r\n', from);
   return end < 0 ? text.length : end;
 }
-
-const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-/** The characters String.prototype.trim removes that a latin1 header can hold: tab to CR, space, no-break space. */
-const isTrimmed = (c: number): boolean => (c >= 9 && c <= 13) || c === 32 || c === 160;
-
-/** A valid Content-Length value. */
-const DIGITS = /^\d{1,15}$/;
 
 export class ResponseParser {
   private state = State.Head;
@@ -115,6 +119,7 @@ export class ResponseParser {
           'HPE_HEADER_OVERFLOW',
           `the response's status line and headers exceed ${this.maxHeadBytes} bytes`,
         );
+      checkPartialHead(buf);
       this.head = Buffer.from(buf); // a copy: the socket's chunk is not ours to keep
       return chunk.length;
     }
@@ -152,7 +157,9 @@ export class ResponseParser {
     const line = this.line.endsWith('\r\n') ? this.line.slice(0, -2) : this.line.slice(0, -1);
     this.line = '';
     if (this.state === State.Trailers) {
-      if (line === '') this.state = State.Head; // whole
+      // Trailers are not kept, but an ill-formed one is refused, as a header line is.
+      if (line !== '') readHeaderLine(line, 0, line.length);
+      else this.state = State.Head; // whole
       return next;
     }
     this.readChunkSize(line);
@@ -161,9 +168,14 @@ export class ResponseParser {
 
   /** A chunk-size line: the size of the chunk that follows (0: the trailers). */
   private readChunkSize(line: string): void {
-    const size = /^[0-9a-fA-F]{1,8}(?=[\t ;]|$)/.exec(line);
-    if (size === null) throw new HttpParseError('HPE_INVALID_CHUNK_SIZE', 'a chunk size is not hexadecimal');
-    this.remaining = Number.parseInt(size[0], 16);
+    // Leading zeros are no part of the size's magnitude; an extension is checked, then ignored.
+    const size = CHUNK_SIZE_LINE.exec(line);
+    if (size === null)
+      throw new HttpParseError(
+        'HPE_INVALID_CHUNK_SIZE',
+        'a chunk-size line is not a hexadecimal size and chunk extensions (RFC 9112 §7.1)',
+      );
+    this.remaining = Number.parseInt(size[1]!, 16);
     // A chunk announced past the cap is refused before any of it is read.
     if (this.bodyBytes + this.remaining > this.maxBodyBytes) throw new AnswerTooLargeError(this.maxBodyBytes);
     this.state = this.remaining === 0 ? State.Trailers : State.ChunkData;
@@ -203,67 +215,39 @@ export class ResponseParser {
 
   private readHead(text: string): void {
     // By hand, not split and regular expressions: this runs once per answer, and a split head cost about
-    // 2 KB of garbage per request. The same rules: lines end in CRLF; the status line is
-    // "HTTP/1.0 " or "HTTP/1.1 ", three digits, then a space or its end; a header line is a name, a colon
-    // and a value, which is trimmed as String.prototype.trim does.
+    // 2 KB of garbage per request. Lines end in CRLF; the status line is "HTTP/1.0 " or "HTTP/1.1 ", three
+    // digits, then a space or its end; a header line is a token, a colon and a value (head-syntax.ts).
     const statusEnd = lineEnd(text, 0);
+    const status = readStatus(text, statusEnd);
     const minor = text.charCodeAt(7);
-    const afterStatus = text.charCodeAt(12);
-    if (
-      !text.startsWith('HTTP/1.') ||
-      (minor !== 48 && minor !== 49) ||
-      text.charCodeAt(8) !== 32 ||
-      statusEnd < 12 ||
-      !isDigit(text.charCodeAt(9)) ||
-      !isDigit(text.charCodeAt(10)) ||
-      !isDigit(text.charCodeAt(11)) ||
-      (statusEnd > 12 && afterStatus !== 32)
-    )
-      throw new HttpParseError('HPE_INVALID_STATUS', 'the response does not start with an HTTP/1.x status line');
-    const status = (text.charCodeAt(9) - 48) * 100 + (text.charCodeAt(10) - 48) * 10 + (text.charCodeAt(11) - 48);
     // No prototype: a header named `constructor` or `__proto__` is a header, not a member of Object.prototype.
     const headers: Record<string, string> = Object.create(null) as Record<string, string>;
     // The head ends before its blank line, so every line after the status line is a header line.
     for (let at = statusEnd + 2; statusEnd < text.length && at <= text.length;) {
       const end = lineEnd(text, at);
-      const colon = text.indexOf(':', at);
-      if (colon <= at || colon >= end)
-        throw new HttpParseError('HPE_INVALID_HEADER', 'a response header line has no name');
-      const name = text.slice(at, colon).toLowerCase();
-      let from = colon + 1;
-      let to = end;
-      while (from < to && isTrimmed(text.charCodeAt(from))) from++;
-      while (to > from && isTrimmed(text.charCodeAt(to - 1))) to--;
-      const value = text.slice(from, to);
-      const before = headers[name];
-      headers[name] = before === undefined ? value : `${before}, ${value}`;
+      readHeaderLine(text, at, end, headers);
       at = end + 2;
     }
+    const length = contentLength(headers);
     // 1xx: an interim answer; the real one follows. Their heads count against the answer's cap: a stream of them is an
     // answer without end.
     if (status < 200) return this.grow(text.length + 4);
     this.status = status;
     this.headers = headers;
-    const connection = headers['connection']?.toLowerCase() ?? '';
-    this.close = connection.includes('close') || (minor === 48 && !connection.includes('keep-alive'));
+    const connection = headers['connection'] ?? '';
+    this.close = hasOption(connection, 'close') || (minor === 48 && !hasOption(connection, 'keep-alive'));
     // Headers most answers lack are only searched when present (this runs once per answer).
     const keepAlive = headers['keep-alive'];
     const timeout = keepAlive === undefined ? null : /timeout=(\d+)/i.exec(keepAlive);
     this.keepAliveMs = timeout === null ? undefined : Number(timeout[1]) * 1000;
     if (status === 204 || status === 304) return; // no body: whole already
     const coding = headers['transfer-encoding'];
-    if (coding !== undefined && /(?:^|,)\s*chunked\s*$/i.test(coding)) {
+    if (coding !== undefined && /(?:^|,)[ \t]*chunked$/i.test(coding)) {
       this.state = State.ChunkSize;
       return;
     }
-    const length = headers['content-length'];
     if (length !== undefined) {
-      // One value, as nearly every answer has; repeated equal values (a list) are one too.
-      const values = DIGITS.test(length) ? [length] : [...new Set(length.split(',').map((v) => v.trim()))];
-      const only = values.length === 1 ? values[0]! : '';
-      if (!DIGITS.test(only))
-        throw new HttpParseError('HPE_INVALID_CONTENT_LENGTH', 'the response has an invalid Content-Length');
-      this.remaining = Number(only);
+      this.remaining = length;
       // Announced past the cap: refused at once, nothing of it read or waited for.
       if (this.remaining > this.maxBodyBytes) throw new AnswerTooLargeError(this.maxBodyBytes);
       if (this.remaining > 0) this.state = State.Length;
