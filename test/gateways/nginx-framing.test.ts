@@ -12,12 +12,12 @@ import { join } from 'node:path';
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { fileText, type GatewayLog, gatewayLog, parseNginxLine } from './harness/access-log.js';
+import { fileText, type GatewayLine, type GatewayLog, gatewayLog, parseNginxLine } from './harness/access-log.js';
 import { latencyTruth } from './harness/latency-truth.js';
 import { hasNginx, type Nginx, nginxTitle, startNginx } from './harness/nginx.js';
 import { makePrivateCa, type PrivateCa } from './harness/private-ca.js';
-import { identificationLines, mismatches, statusCounts } from './harness/reconcile.js';
-import { runThrough } from './harness/run.js';
+import { expectReconciled } from './harness/reconcile.js';
+import { type GatewayRun, runLogged } from './harness/run.js';
 import { startUpstream, type Upstream } from './harness/upstream.js';
 
 /** The mock's and nginx's life: a bound on a hung file, not a speed check. */
@@ -49,30 +49,17 @@ describe.skipIf(!hasNginx)(nginxTitle('nginx in front of the mock: framing, conn
   });
 
   /** A run through nginx's server `name`, and nginx's lines of it. */
-  async function through(name: (typeof SERVERS)[number], phase: string, env: Record<string, string> = {}) {
-    const scheme = name === 'TLS' ? 'https' : 'http';
-    const mark = log.mark();
-    const run = await runThrough({
-      baseUrl: `${scheme}://127.0.0.1:${nginx!.ports[name]}`,
+  function through(name: (typeof SERVERS)[number], phase: string, env: Record<string, string> = {}) {
+    return runLogged(log, `http://127.0.0.1:${nginx!.ports.PLAIN}`, {
+      baseUrl: `${name === 'TLS' ? 'https' : 'http'}://127.0.0.1:${nginx!.ports[name]}`,
       audience: upstream!.audience,
       timeScale: 1,
       phases: [phase],
       env,
     });
-    const lines = await log.linesSince(mark, `http://127.0.0.1:${nginx!.ports.PLAIN}`);
-    return { run, lines, mine: identificationLines(lines) };
   }
 
-  /** Every attempt in nginx's log and the other way round, statuses equal; and the run sent what it planned. */
-  function expectReconciled(run: Awaited<ReturnType<typeof through>>['run'], lines: any[]): void {
-    expect(run.summary.counts.sent, run.stderr).toBe(run.summary.counts.planned);
-    expect(identificationLines(lines).length).toBeGreaterThan(0);
-    expect(mismatches(run.events, lines, 'nginx')).toEqual([]);
-    const counts = statusCounts(run.events, lines);
-    expect(counts.loadproof).toEqual(counts.gateway);
-  }
-
-  function expectLatencyTruth(run: Awaited<ReturnType<typeof through>>['run'], lines: any[]): void {
+  function expectLatencyTruth(run: GatewayRun, lines: GatewayLine[]): void {
     const truth = latencyTruth(run.summary, run.events, lines);
     const { matched, shorterThanGateway, medianExcessMs, medianBoundMs, p50, p95, percentileBoundMs } = truth;
     console.info(
@@ -91,14 +78,14 @@ describe.skipIf(!hasNginx)(nginxTitle('nginx in front of the mock: framing, conn
 
   it("plain HTTP: attempts reconcile with nginx's access log, and latency agrees with $request_time", async () => {
     const { run, lines } = await through('PLAIN', LATENCY_RUN);
-    expectReconciled(run, lines);
+    expectReconciled(run, lines, 'nginx');
     expectLatencyTruth(run, lines);
   });
 
   it('chunked answers (sub_filter, gzip on): every answer chunked, attempts reconcile', async () => {
     const { run, lines, mine } = await through('CHUNKED', SHORT_RUN);
     expect(mine.map((l) => l.fields.transferEncoding)).toEqual(mine.map(() => 'chunked'));
-    expectReconciled(run, lines);
+    expectReconciled(run, lines, 'nginx');
     expect(run.summary.overall.outcomes.ok).toBe(run.summary.counts.planned);
   });
 
@@ -106,7 +93,7 @@ describe.skipIf(!hasNginx)(nginxTitle('nginx in front of the mock: framing, conn
     const { run, lines, mine } = await through('KEEPALIVE5', SHORT_RUN);
     const perConnection = mine.map((l) => Number(l.fields.connectionRequests));
     expect(Math.max(...perConnection)).toBe(5);
-    expectReconciled(run, lines);
+    expectReconciled(run, lines, 'nginx');
     expect(run.summary.overall.outcomes.ok).toBe(run.summary.counts.planned);
   });
 
@@ -114,13 +101,13 @@ describe.skipIf(!hasNginx)(nginxTitle('nginx in front of the mock: framing, conn
     const { run, lines, mine } = await through('CLOSE', SHORT_RUN);
     expect(new Set(mine.map((l) => l.fields.connection)).size).toBe(mine.length);
     expect(mine.every((l) => l.fields.connectionRequests === '1')).toBe(true);
-    expectReconciled(run, lines);
+    expectReconciled(run, lines, 'nginx');
     expect(run.summary.overall.outcomes.ok).toBe(run.summary.counts.planned);
   });
 
   it('TLS with a private CA trusted through NODE_EXTRA_CA_CERTS: attempts reconcile, latency agrees', async () => {
     const { run, lines } = await through('TLS', LATENCY_RUN, { NODE_EXTRA_CA_CERTS: ca.caFile });
-    expectReconciled(run, lines);
+    expectReconciled(run, lines, 'nginx');
     expectLatencyTruth(run, lines);
   });
 

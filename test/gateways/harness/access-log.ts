@@ -16,6 +16,8 @@ export interface GatewayLine {
   readonly path: string;
   /** The whole time of the request in the gateway (nginx $request_time, haproxy %Ta), ms. */
   readonly totalMs: number;
+  /** The client went away before its answer (nginx's 499, haproxy's termination state C…): no answer for it. */
+  readonly clientGaveUp: boolean;
   /** Every field of the line, by the name the format gives it. */
   readonly fields: Readonly<Record<string, string>>;
 }
@@ -46,7 +48,12 @@ const HAPROXY_FIELDS = [
   'termination',
 ];
 
-function parse(line: string, names: readonly string[], totalMs: (f: Record<string, string>) => number): GatewayLine {
+function parse(
+  line: string,
+  names: readonly string[],
+  totalMs: (f: Record<string, string>) => number,
+  clientGaveUp: (f: Record<string, string>) => boolean,
+): GatewayLine {
   const values = line.split('|');
   if (values.length !== names.length)
     throw new Error(`a log line of ${values.length} fields, not ${names.length}: ${line}`);
@@ -58,14 +65,26 @@ function parse(line: string, names: readonly string[], totalMs: (f: Record<strin
     status: Number(fields.status),
     path: fields.path!,
     totalMs: totalMs(fields),
+    clientGaveUp: clientGaveUp(fields),
     fields,
   };
 }
 
 export const parseNginxLine = (line: string): GatewayLine =>
-  parse(line, NGINX_FIELDS, (f) => Math.round(Number(f.requestTime) * 1000));
+  parse(
+    line,
+    NGINX_FIELDS,
+    (f) => Math.round(Number(f.requestTime) * 1000),
+    (f) => f.status === '499',
+  );
 
-export const parseHaproxyLine = (line: string): GatewayLine => parse(line, HAPROXY_FIELDS, (f) => Number(f.totalMs));
+export const parseHaproxyLine = (line: string): GatewayLine =>
+  parse(
+    line,
+    HAPROXY_FIELDS,
+    (f) => Number(f.totalMs),
+    (f) => f.termination!.startsWith('C'),
+  );
 
 /** A gateway's log as it grows: `mark()` where a run begins, `linesSince(mark)` after it. */
 export interface GatewayLog {

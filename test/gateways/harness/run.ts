@@ -3,6 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { runCli, runFolders, scenarioWorkspace } from '../../helpers/cli.js';
+import type { GatewayLog } from './access-log.js';
+import { identificationLines } from './reconcile.js';
 
 export interface GatewayRun {
   readonly code: number | null;
@@ -51,4 +53,12 @@ export async function runThrough(options: RunThrough): Promise<GatewayRun> {
     .filter(Boolean)
     .map((line) => JSON.parse(line));
   return { code, stdout, stderr, summary, events };
+}
+
+/** A run through a gateway, and the gateway's log lines of it (all, and those of identification requests). */
+export async function runLogged(log: GatewayLog, markerUrl: string, options: RunThrough) {
+  const mark = log.mark();
+  const run = await runThrough(options);
+  const lines = await log.linesSince(mark, markerUrl);
+  return { run, lines, mine: identificationLines(lines) };
 }
