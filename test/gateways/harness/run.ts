@@ -28,6 +28,8 @@ export interface RunThrough {
   readonly extra?: string;
   /** The child's environment beyond the test's (NODE_EXTRA_CA_CERTS for a private CA). */
   readonly env?: Record<string, string>;
+  /** More arguments of `loadproof run` (--start-at…). */
+  readonly args?: readonly string[];
 }
 
 export async function runThrough(options: RunThrough): Promise<GatewayRun> {
@@ -41,7 +43,16 @@ export async function runThrough(options: RunThrough): Promise<GatewayRun> {
       options.extra ?? '',
     ].join('\n'),
   );
-  const args = ['run', file, '--time-scale', String(options.timeScale), '--out', out, '--no-charts'];
+  const args = [
+    'run',
+    file,
+    '--time-scale',
+    String(options.timeScale),
+    '--out',
+    out,
+    '--no-charts',
+    ...(options.args ?? []),
+  ];
   const { code, stdout, stderr } = await runCli(args, options.env ?? {});
   const folders = existsSync(out) ? runFolders(out) : [];
   // A run refused or failed before its first arrival (exit 2, 3, 4) leaves no folder.
