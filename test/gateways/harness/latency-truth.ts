@@ -11,11 +11,13 @@
  * each percentile of loadproof's latency exceeds nginx's by no more than its largest recorded send lag and
  * event-loop delay plus a few ms (what holds for each request bounds every percentile).
  */
+import { expect } from 'vitest';
+
 import type { GatewayLine } from './access-log.js';
 import { identificationLines } from './reconcile.js';
 
 /** Transport on loopback, nginx's ms rounding and its cached clock: a few ms on a busy machine. */
-export const TOLERANCE_MS = 5;
+const TOLERANCE_MS = 5;
 
 /** One answered request, both sides, wall ms. */
 interface Pair {
@@ -27,7 +29,7 @@ interface Pair {
 }
 
 /** The requests answered on their first attempt, with the gateway's line for that attempt. */
-export function pairs(events: readonly any[], lines: readonly GatewayLine[]): Pair[] {
+function pairs(events: readonly any[], lines: readonly GatewayLine[]): Pair[] {
   const logged = new Map(identificationLines(lines).map((l) => [`${l.seq}/${l.attempt}`, l.totalMs]));
   const found: Pair[] = [];
   for (const e of events) {
@@ -46,13 +48,13 @@ export function pairs(events: readonly any[], lines: readonly GatewayLine[]): Pa
 }
 
 /** Nearest-rank percentile (q in 0–100) of `values`. */
-export function percentile(values: readonly number[], q: number): number {
+function percentile(values: readonly number[], q: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(0, Math.ceil((q / 100) * sorted.length) - 1)]!;
 }
 
 /** The figures a latency-truth test asserts on, and prints (the evidence of how close the two clocks agree). */
-export function latencyTruth(summary: any, events: readonly any[], lines: readonly GatewayLine[]) {
+function latencyTruth(summary: any, events: readonly any[], lines: readonly GatewayLine[]) {
   const matched = pairs(events, lines);
   const gateway = matched.map((p) => p.gatewayMs);
   const generator = summary.generator;
@@ -69,4 +71,28 @@ export function latencyTruth(summary: any, events: readonly any[], lines: readon
     p95: { loadproof: summary.overall.latencyMs.p95, gateway: percentile(gateway, 95) },
     percentileBoundMs: generator.sendLagWallMs.max + generator.eventLoopDelayMaxMs + TOLERANCE_MS,
   };
+}
+
+/**
+ * A run at time scale 1 through nginx: every request answered and in nginx's log, none shorter than nginx's own
+ * time for it, and loadproof's excess over nginx within the bounds above. Prints the figures.
+ */
+export function expectLatencyTruth(run: { summary: any; events: any[] }, lines: readonly GatewayLine[]): void {
+  const { matched, shorterThanGateway, medianExcessMs, medianBoundMs, p50, p95, percentileBoundMs } = latencyTruth(
+    run.summary,
+    run.events,
+    lines,
+  );
+  console.info(
+    `latency truth: ${matched.length} requests; loadproof − nginx p50 ${(p50.loadproof - p50.gateway).toFixed(1)} ms, ` +
+      `p95 ${(p95.loadproof - p95.gateway).toFixed(1)} ms (bound ${percentileBoundMs.toFixed(1)} ms); ` +
+      `median service-time excess ${medianExcessMs.toFixed(1)} ms (bound ${medianBoundMs.toFixed(1)} ms)`,
+  );
+  expect(matched.length).toBe(run.summary.counts.planned);
+  expect(shorterThanGateway).toEqual([]);
+  expect(medianExcessMs).toBeLessThanOrEqual(medianBoundMs);
+  for (const p of [p50, p95]) {
+    expect(p.loadproof).toBeGreaterThanOrEqual(p.gateway - 1);
+    expect(p.loadproof - p.gateway).toBeLessThanOrEqual(percentileBoundMs);
+  }
 }

@@ -3,8 +3,11 @@
  * signed: what a user's own CA looks like to loadproof (trusted only through NODE_EXTRA_CA_CERTS or its own --ca).
  */
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+
+export const OPENSSL = process.env.LOADPROOF_OPENSSL ?? '/usr/bin/openssl';
+export const hasOpenssl = existsSync(OPENSSL);
 
 export interface PrivateCa {
   /** The CA's certificate (PEM): what the client is told to trust. */
@@ -15,7 +18,7 @@ export interface PrivateCa {
 
 /** Makes the CA and the server's certificate in `dir` (a temporary folder without spaces in its path). */
 export function makePrivateCa(dir: string): PrivateCa {
-  const openssl = (args: string): void => void execFileSync('openssl', args.split(' '), { cwd: dir, stdio: 'pipe' });
+  const openssl = (args: string): void => void execFileSync(OPENSSL, args.split(' '), { cwd: dir, stdio: 'pipe' });
   const newKey = '-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes';
   openssl(
     `req -x509 ${newKey} -keyout ca.key -out ca.pem -days 2 -subj /CN=loadproof-gateway-tests-CA ` +
