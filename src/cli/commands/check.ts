@@ -8,6 +8,7 @@ import { PROFILE_NAMES } from '../../spec/index.js';
 import { announceCheck, formatCheck, resolveCallTarget, runCheck, targetScenario } from '../../target/index.js';
 import { createTextSource } from '../../texts/index.js';
 import type { Io } from '../io.js';
+import { CA_OPTION, CREDENTIALS_OPTION, LOOPBACK_AS_REAL_OPTION } from './target-options.js';
 
 export function checkOptions<T>(y: Argv<T>) {
   return y
@@ -22,22 +23,10 @@ export function checkOptions<T>(y: Argv<T>) {
       describe: 'Embedded mock only: k times fast (the guard judges the load test at this scale)',
     })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: override the scenario's profile" })
-    .option('ca', {
-      type: 'string',
-      describe:
-        "PEM file of a private CA to trust (besides Node's own and NODE_EXTRA_CA_CERTS) for an https target; overrides target.tls.ca",
-    })
-    .option('credentials', {
-      type: 'string',
-      describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables',
-    })
+    .option('ca', CA_OPTION)
+    .option('credentials', CREDENTIALS_OPTION)
     .option('json', { type: 'boolean', default: false, describe: 'Print the steps and the guard decision as JSON' })
-    .option('allow-loopback-as-real', {
-      type: 'boolean',
-      default: false,
-      describe:
-        "[loadproof's own tests only] judge a real environment at a loopback URL as real (a tunnel to one: target.tunnel in the scenario)",
-    });
+    .option('allow-loopback-as-real', LOOPBACK_AS_REAL_OPTION);
 }
 
 type CheckArgs = Awaited<ReturnType<typeof checkOptions>['argv']>;

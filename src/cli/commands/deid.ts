@@ -17,6 +17,7 @@ import { IDENTIFICATION_LIMITS, PROFILE_NAMES } from '../../spec/index.js';
 import { resolveCallTarget, targetScenario } from '../../target/index.js';
 import { DEFAULT_SPLIT_LIMITS, maxPieceLength, MIN_PIECE_CHARS_FOR_SEAMS } from '../../texts/index.js';
 import type { Io } from '../io.js';
+import { CA_OPTION, CREDENTIALS_OPTION, LOOPBACK_AS_REAL_OPTION } from './target-options.js';
 
 export function deidOptions<T>(y: Argv<T>) {
   return y
@@ -31,15 +32,8 @@ export function deidOptions<T>(y: Argv<T>) {
     })
     .option('time-scale', { type: 'number', default: 1, describe: 'Embedded mock only: k times fast' })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: 'Embedded mock: its profile' })
-    .option('ca', {
-      type: 'string',
-      describe:
-        "PEM file of a private CA to trust (besides Node's own and NODE_EXTRA_CA_CERTS) for an https target; overrides target.tls.ca",
-    })
-    .option('credentials', {
-      type: 'string',
-      describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables',
-    })
+    .option('ca', CA_OPTION)
+    .option('credentials', CREDENTIALS_OPTION)
     .option('style', {
       choices: ['tag', 'mask'] as const,
       default: 'tag' as const,
@@ -66,12 +60,7 @@ export function deidOptions<T>(y: Argv<T>) {
       default: false,
       describe: 'Print {text, pieces, entities, calls} as JSON on stdout',
     })
-    .option('allow-loopback-as-real', {
-      type: 'boolean',
-      default: false,
-      describe:
-        "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real (a tunnel to one: target.tunnel in the scenario)",
-    });
+    .option('allow-loopback-as-real', LOOPBACK_AS_REAL_OPTION);
 }
 
 type DeidArgs = Awaited<ReturnType<typeof deidOptions>['argv']>;

@@ -16,6 +16,7 @@ import { describePlan, effectiveLimits, jobDeadlineS, planNotes } from '../../pl
 import { planScenario } from '../../run/index.js';
 import { loadScenario } from '../../scenario/index.js';
 import type { Io } from '../io.js';
+import { LOOPBACK_AS_REAL_OPTION } from './target-options.js';
 
 export function planOptions<T>(y: Argv<T>) {
   return y
@@ -29,12 +30,7 @@ export function planOptions<T>(y: Argv<T>) {
       type: 'string',
       describe: 'Judge a run starting then (ISO date-time with a zone, or a date = 00:00 UTC); default now',
     })
-    .option('allow-loopback-as-real', {
-      type: 'boolean',
-      default: false,
-      describe:
-        "[loadproof's own tests only] judge a real environment at a loopback URL as real (a tunnel to one: target.tunnel in the scenario)",
-    })
+    .option('allow-loopback-as-real', LOOPBACK_AS_REAL_OPTION)
     .option('json', {
       type: 'boolean',
       default: false,

@@ -8,6 +8,7 @@ import { EXIT, TimeScale } from '../../core/index.js';
 import { DEFAULT_CONNECTIONS, DEFAULT_STEP } from '../../probe/index.js';
 import { PROFILE_NAMES } from '../../spec/index.js';
 import type { Io } from '../io.js';
+import { CA_OPTION, CREDENTIALS_OPTION, LOOPBACK_AS_REAL_OPTION } from './target-options.js';
 
 export function probeOptions<T>(y: Argv<T>) {
   return y
@@ -46,16 +47,8 @@ export function probeOptions<T>(y: Argv<T>) {
       describe: 'Embedded mock only: k times fast',
     })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: 'Embedded mock: its profile' })
-    .option('ca', {
-      type: 'string',
-      describe:
-        "PEM file of a private CA to trust (besides Node's own and NODE_EXTRA_CA_CERTS) for an https target; overrides target.tls.ca",
-    })
-    .option('credentials', {
-      type: 'string',
-      requiresArg: true,
-      describe: 'JSON file {"clientId", "clientSecret"}, instead of the environment variables',
-    })
+    .option('ca', CA_OPTION)
+    .option('credentials', CREDENTIALS_OPTION)
     .option('out', {
       type: 'string',
       requiresArg: true,
@@ -63,12 +56,7 @@ export function probeOptions<T>(y: Argv<T>) {
       describe: "Folder in which a folder is made for the probe's probe.json and probe.md",
     })
     .option('json', { type: 'boolean', default: false, describe: 'Print probe.json on stdout instead of the table' })
-    .option('allow-loopback-as-real', {
-      type: 'boolean',
-      default: false,
-      describe:
-        "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real (a tunnel to one: target.tunnel in the scenario)",
-    });
+    .option('allow-loopback-as-real', LOOPBACK_AS_REAL_OPTION);
 }
 
 type ProbeArgs = Awaited<ReturnType<typeof probeOptions>['argv']>;

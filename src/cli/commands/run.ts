@@ -9,6 +9,7 @@ import { parseDurationFlag } from '../../scenario/index.js';
 import { PROFILE_NAMES } from '../../spec/index.js';
 import type { Io } from '../io.js';
 import { IDLE_BEFORE_OPTION, judgementOptions, printJudgement } from './judgement-output.js';
+import { CA_OPTION, CREDENTIALS_OPTION, LOOPBACK_AS_REAL_OPTION } from './target-options.js';
 
 export function runOptions<T>(y: Argv<T>) {
   return judgementOptions(y)
@@ -30,16 +31,8 @@ export function runOptions<T>(y: Argv<T>) {
       describe:
         "The exact folder for this run's files (made if missing; refused if it holds a finished run), instead of a new one under --out",
     })
-    .option('ca', {
-      type: 'string',
-      describe:
-        "PEM file of a private CA to trust (besides Node's own and NODE_EXTRA_CA_CERTS) for an https target; overrides target.tls.ca",
-    })
-    .option('credentials', {
-      type: 'string',
-      describe:
-        'JSON file {"clientId", "clientSecret"} (instead of the environment variables in target.credentials); keep it chmod 600',
-    })
+    .option('ca', CA_OPTION)
+    .option('credentials', CREDENTIALS_OPTION)
     .option('verbose', {
       type: 'boolean',
       default: false,
@@ -84,12 +77,7 @@ export function runOptions<T>(y: Argv<T>) {
         'The address --metrics-port listens on: 127.0.0.1 by default (this host only); 0.0.0.0 or :: for a scraper in a cluster (said on stderr: /metrics has no authentication); an empty or ambiguous host is refused',
     })
     .option('idle-before', IDLE_BEFORE_OPTION)
-    .option('allow-loopback-as-real', {
-      type: 'boolean',
-      default: false,
-      describe:
-        "[loadproof's own tests only] judge a sandbox/production target at a loopback URL as real instead of refusing it (a tunnel to one: target.tunnel in the scenario)",
-    });
+    .option('allow-loopback-as-real', LOOPBACK_AS_REAL_OPTION);
 }
 
 /** The exits of a verdict (pass, fail, inconclusive), which a shard leaves to the merge. */
