@@ -2,12 +2,12 @@
  * The scenario file, as a zod schema: the single source of validation, defaults and the published
  * JSON Schema (`loadproof schema`, scenarios/scenario.schema.json). Durations stay strings here
  * (what the user wrote) and are converted to milliseconds once, by `load`. Its fields' builders are in
- * schema-fields.ts, a phase in phase-schema.ts, thresholds in threshold-schema.ts, the checks across
- * fields in scenario-checks.ts.
+ * schema-fields.ts, the target in target-schema.ts, a phase in phase-schema.ts, thresholds in
+ * threshold-schema.ts, the checks across fields in scenario-checks.ts.
  */
 import * as z from 'zod';
 
-import { IDENTIFICATION_LIMITS, PROFILE_NAMES } from '../spec/index.js';
+import { IDENTIFICATION_LIMITS } from '../spec/index.js';
 import { DOCUMENT_KINDS, LENGTH_CLASSES } from '../texts/index.js';
 import { SCENARIO_BOUNDS as B } from './bounds.js';
 import { formatDuration, parseDurationMs } from './duration.js';
@@ -15,19 +15,17 @@ import { PhaseSchema } from './phase-schema.js';
 import { checkScenario } from './scenario-checks.js';
 import {
   duration,
-  envName,
   intRange,
   isoDate,
   isoDateTime,
   limitMinutes,
   MAX_TEXT_CHARS,
-  NO_USERINFO,
   reference,
   rpm,
   seed,
   weights,
-  withoutUserinfo,
 } from './schema-fields.js';
+import { TargetSchema } from './target-schema.js';
 import { DEFAULT_ERROR_CHECK, ERROR_CHECK_SYNTAX, parseErrorCheck, THRESHOLD_SYNTAX } from './threshold.js';
 import { ByPhaseSchema, thresholdItem } from './threshold-schema.js';
 
@@ -57,88 +55,10 @@ export const ScenarioSchema = z
       error: 'expected a name of letters, digits, ".", "_" or "-" (at most 64); it names the report folder',
     }),
     description: z.string().min(1, { error: 'expected a sentence saying what the scenario checks' }),
-    target: z
-      .strictObject({
-        environment: z
-          .enum(['mock', 'sandbox', 'production'])
-          .default('mock')
-          .describe('mock = the embedded mock server (or a loopback one); sandbox and production are real'),
-        baseUrl: z
-          .url({ protocol: /^https?$/, error: 'expected an http(s) URL like https://api.example.com' })
-          .refine(withoutUserinfo, { error: NO_USERINFO })
-          .optional()
-          .describe('Absent with mock: start the embedded mock'),
-        audience: z
-          .url({ error: 'expected a URL' })
-          .refine(withoutUserinfo, { error: NO_USERINFO })
-          .optional()
-          .describe('Token audience; defaults to baseUrl'),
-        profile: z.enum(PROFILE_NAMES).optional().describe('Mock profile (mock only); default nominal'),
-        tunnel: z
-          .boolean()
-          .optional()
-          .describe(
-            'true: baseUrl is a loopback tunnel (SSH, port-forward, sidecar) to the real environment named here; every rule of that environment applies',
-          ),
-        credentials: z
-          .strictObject({
-            clientIdEnv: envName.default('LOADPROOF_CLIENT_ID'),
-            clientSecretEnv: envName.default('LOADPROOF_CLIENT_SECRET'),
-          })
-          .default({ clientIdEnv: 'LOADPROOF_CLIENT_ID', clientSecretEnv: 'LOADPROOF_CLIENT_SECRET' })
-          .describe('Names of the environment variables holding the credentials (never the secrets)'),
-        idleConnection: duration(
-          'idleConnection',
-          B.idleConnectionMs.max,
-          `expected a duration from ${formatDuration(B.idleConnectionMs.min)} to ${formatDuration(B.idleConnectionMs.max)}`,
-          B.idleConnectionMs.min,
-        )
-          .optional()
-          .describe(
-            'Longest a kept-alive connection may sit idle and still carry a request (wall time; default 1.5s); keep it under the server’s keep-alive timeout',
-          ),
-        tls: z
-          .strictObject({
-            ca: z
-              .string()
-              .min(1, { error: 'expected the path of a PEM file of CA certificates' })
-              .describe(
-                "A private CA's certificate(s), PEM, trusted besides Node's own CAs (--ca overrides); a path relative to the scenario file",
-              ),
-          })
-          .optional()
-          .describe('TLS trust for an https baseUrl; verification is never skipped'),
-      })
-      .superRefine((target, ctx) => {
-        if (target.environment !== 'mock' && target.baseUrl === undefined) {
-          ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: `a ${target.environment} target needs baseUrl` });
-        }
-        if (target.environment === 'mock' && target.tunnel === true) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['tunnel'],
-            message:
-              'a tunnel forwards to a real environment: declare target.environment sandbox or production with it (a mock at a loopback baseUrl needs no tunnel)',
-          });
-        }
-        if (target.environment !== 'mock' && target.profile !== undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['profile'],
-            message: `a mock profile only applies to environment mock, not ${target.environment}`,
-          });
-        } else if (target.baseUrl !== undefined && target.profile !== undefined) {
-          ctx.addIssue({
-            code: 'custom',
-            path: ['profile'],
-            message: `the profile applies to the embedded mock (no baseUrl); the server at baseUrl runs its own (start it with loadproof mock --profile ${target.profile})`,
-          });
-        }
-      })
-      .default({
-        environment: 'mock',
-        credentials: { clientIdEnv: 'LOADPROOF_CLIENT_ID', clientSecretEnv: 'LOADPROOF_CLIENT_SECRET' },
-      }),
+    target: TargetSchema.default({
+      environment: 'mock',
+      credentials: { clientIdEnv: 'LOADPROOF_CLIENT_ID', clientSecretEnv: 'LOADPROOF_CLIENT_SECRET' },
+    }),
     phases: z
       .array(PhaseSchema, { error: 'expected a list of phases' })
       .min(1, { error: 'expected at least one phase' })

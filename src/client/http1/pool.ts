@@ -7,9 +7,10 @@
  * HTTP/1.1 only: no HTTP/2, no pipelining; through an HTTP proxy's CONNECT tunnel when the origin names one.
  */
 import { checkPermitted, type SendPermit } from '../../core/index.js';
-import { Connection, type Exchange, type Origin } from './connection.js';
-import { Deadlines, type Expiring } from './deadlines.js';
+import { Connection, type Origin } from './connection.js';
+import { Deadlines } from './deadlines.js';
 import { DEFAULT_IDLE_LIFETIME_MS, idleLifetimeMs } from './idle-lifetime.js';
+import { Pending } from './pending.js';
 import type { HttpProxy } from './proxy-env.js';
 import { CancelledError, DeadlineError } from './request-errors.js';
 import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './response.js';
@@ -39,47 +40,6 @@ interface PoolOptions {
   /** How long a connection may sit idle and still be used (wall ms; default DEFAULT_IDLE_LIFETIME_MS). */
   readonly idleLifetimeMs?: number;
 }
-
-/**
- * A request in the pool: an exchange with a deadline, and the connection it is on, once it has one.
- * It stays in the deadline queue after it settles (until the sweep passes it), so it lets go of its
- * bytes and its callback then: a settled one costs a few words, not the request it carried.
- */
-class Pending implements Exchange, Expiring {
-  settled = false;
-  connection: Connection | undefined = undefined;
-  bytes: string;
-  onSent: () => void;
-  private callback: ((error: Error | undefined, response: Http1Response | undefined) => void) | undefined;
-  constructor(
-    bytes: string,
-    readonly deadlineAt: number,
-    onSent: () => void,
-    callback: (error: Error | undefined, response: Http1Response | undefined) => void,
-    private readonly pool: ConnectionPool,
-  ) {
-    this.bytes = bytes;
-    this.onSent = onSent;
-    this.callback = callback;
-  }
-
-  done(error: Error | undefined, response: Http1Response | undefined): void {
-    const callback = this.callback;
-    if (this.settled || callback === undefined) return;
-    this.settled = true;
-    this.connection = undefined;
-    this.callback = undefined;
-    this.bytes = '';
-    this.onSent = noop;
-    callback(error, response);
-  }
-
-  expire(): void {
-    this.pool.fail(this, new DeadlineError());
-  }
-}
-
-const noop = (): void => {};
 
 export class ConnectionPool {
   /**
