@@ -241,6 +241,7 @@ function measurementOf(
       eventLoopDelayP99Ms: delayMs(loop.percentile(99)),
       eventLoopDelayMaxMs: delayMs(loop.max),
       payload: m.texts.record(),
+      ...(m.route.firstRedirect === undefined ? {} : { firstRedirect: m.route.firstRedirect }),
     },
     failure: stoppedBy?.kind === 'failure' ? stoppedBy.error : undefined,
   };

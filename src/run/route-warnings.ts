@@ -6,12 +6,14 @@
 import { RunFailure } from '../core/index.js';
 import type { Measuring } from './measuring.js';
 
-/** Says the first redirect a client met (where it pointed): counted as its status, never followed. */
+/**
+ * Says the first redirect the run met (where it pointed), and keeps it for run.json: counted as its status, never
+ * followed.
+ */
 export function firstRedirectSaid(m: Measuring): (what: string) => void {
-  let said = false;
   return (what) => {
-    if (said) return;
-    said = true;
+    if (m.route.firstRedirect !== undefined) return;
+    m.route.firstRedirect = what;
     m.log(
       `loadproof: warning: the service answered ${what}; loadproof does not follow redirects: each is counted as its status (an error), and where it pointed is not measured`,
     );

@@ -78,7 +78,8 @@ async function proxiedRun(answer: string) {
   });
   const folder = join(out, runFolders(out)[0]!);
   const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'));
-  return { ...run, summary, proxy, served, port: new URL(mock.url).port };
+  const reportMd = readFileSync(join(folder, 'report.md'), 'utf8');
+  return { ...run, summary, reportMd, proxy, served, port: new URL(mock.url).port };
 }
 
 describe('a proxy that refuses the tunnel mid-run', () => {
@@ -105,5 +106,11 @@ describe('a proxy that refuses the tunnel mid-run', () => {
     expect(outcomes.refused).toBe(r.proxy.refused());
     expect(outcomes.refused).toBeGreaterThan(0);
     expect(outcomes.error ?? 0).toBe(0);
+    // The report's target line names the proxy, as the run's header did.
+    expect(r.reportMd).toMatch(
+      new RegExp(
+        `\\| Environment +\\| mock http://localhost:${r.port} \\(loadproof mock[^)]*\\) through proxy 127\\.0\\.0\\.1:${r.proxy.port} +\\|`,
+      ),
+    );
   });
 });
