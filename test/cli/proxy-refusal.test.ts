@@ -103,8 +103,9 @@ describe('a proxy that refuses the tunnel mid-run', () => {
       `loadproof: warning: through the proxy 127.0.0.1:${r.proxy.port} (http_proxy): it answered CONNECT localhost:${r.port} with "HTTP/1.1 502 Bad Gateway"`,
     );
     const outcomes = r.summary.phases[0].outcomes;
-    expect(outcomes.refused).toBe(r.proxy.refused());
+    // Each 502 is one request's connection (a connection made for a request that another one then took, fails none).
     expect(outcomes.refused).toBeGreaterThan(0);
+    expect(outcomes.refused).toBeLessThanOrEqual(r.proxy.refused());
     expect(outcomes.error ?? 0).toBe(0);
     // The report's target line names the proxy, as the run's header did.
     expect(r.reportMd).toMatch(
