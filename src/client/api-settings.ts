@@ -38,4 +38,10 @@ export interface ApiClientSettings {
    * status it is, and said.
    */
   readonly onRedirect?: (what: string) => void;
+  /**
+   * Told of each tunnel the proxy would not make (its words, naming the proxy). `routeFault`: the proxy itself refused
+   * it (its own status, or an answer that is not one); the request never left, so it is not an attempt. Otherwise the
+   * proxy could not reach the target (502, 503, 504), counted as the target's failure.
+   */
+  readonly onProxyFailure?: (what: string, routeFault: boolean) => void;
 }

@@ -10,6 +10,7 @@ import type { ApiClientSettings } from './api-settings.js';
 import { attemptModelMs, attemptWallDeadlineMs } from './attempt-deadline.js';
 import { classifyError, classifyStatus } from './classify.js';
 import type { Http1Response } from './http1/response.js';
+import { ProxyTunnelError } from './http1/tunnel.js';
 import { parseJsonObject } from './json.js';
 import { describeRedirect, isRedirect } from './redirect.js';
 import type { AnswerEntity } from './request-result.js';
@@ -32,7 +33,10 @@ export interface Attempt {
   readonly neverSent?: boolean;
 }
 
-/** One attempt; undefined when it cannot leave at all (a token a header cannot carry): not an attempt, nothing sent. */
+/**
+ * One attempt; undefined when it cannot leave at all (a token a header cannot carry, a tunnel the proxy refused): not
+ * an attempt, nothing sent.
+ */
 export type AttemptFn = (
   body: string,
   bodyBytes: number,
@@ -95,8 +99,15 @@ export function createAttempt(settings: ApiClientSettings, path: string, scale: 
         bytes,
         wallTimeoutMs,
         () => (sentAtMs = settings.clock.nowMs()),
-        (error, res) =>
-          resolve(res === undefined ? failedAttempt(error, sentAtMs) : answeredAttempt(context, res, sentAtMs, token)),
+        (error, res) => {
+          if (res !== undefined) return resolve(answeredAttempt(context, res, sentAtMs, token));
+          if (error instanceof ProxyTunnelError) {
+            settings.onProxyFailure?.(error.message, error.refusedByProxy);
+            // The proxy refused the tunnel itself: nothing reached the service, so it is not an attempt.
+            if (error.refusedByProxy) return resolve(undefined);
+          }
+          resolve(failedAttempt(error, sentAtMs));
+        },
         fresh,
       );
     });

@@ -13,6 +13,7 @@
  */
 
 import type { Outcome } from '../core/index.js';
+import { ProxyTunnelError } from './http1/tunnel.js';
 
 /** The outcome of a response with this status whose body was read (and, for 2xx, parsed) as expected. */
 export function classifyStatus(status: number): Outcome {
@@ -48,6 +49,8 @@ export function classifyError(error: unknown, deadlineHit: boolean): Outcome {
   const code = (error as { code?: unknown } | undefined)?.code;
   if (code === TOO_LARGE_CODE) return 'too_large';
   if (code === STALE_CONNECTION_CODE) return 'stale_connection';
+  // A proxy that could not reach the target says so in its answer to CONNECT: the target's failure, as direct.
+  if (error instanceof ProxyTunnelError && error.targetOutcome !== undefined) return error.targetOutcome;
   const seen = new Set<unknown>();
   // undici wraps the socket error in `cause`; look down the chain for a known code (ours are not wrapped).
   for (let e: unknown = error; e instanceof Error && !seen.has(e); e = e.cause) {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPlan } from '../plan/index.js';
 import { DOCUMENTED_LIMITS } from '../plan/limits.js';
 import { parseScenario } from '../scenario/index.js';
-import { predict429s } from './predicted-429.js';
+import { describePredicted429s, predict429s } from './predicted-429.js';
 
 const planOf = (phases: string) =>
   buildPlan(parseScenario(`name: p\ndescription: d\nphases:\n${phases}`, 'p.yaml'), { timeScale: 1 });
@@ -41,5 +41,14 @@ describe('predict429s', () => {
     expect((more!.firstAtMs! - plan.phases[2]!.startMs) / 60_000).toBeCloseTo(1.51, 1);
     const raised = predict429s(plan, { sustainedRpm: 200, burstRpm: 300, burstMinutes: 5 });
     expect(raised.every((p) => p.refused === 0)).toBe(true);
+  });
+
+  it('says the full bucket it assumes: the client idle for as long as an empty bucket takes to refill', () => {
+    const plan = planOf('  - { name: a, duration: 1m, rpm: 50 }\n');
+    const [head, , under] = describePredicted429s(plan, predict429s(plan, DOCUMENTED_LIMITS), DOCUMENTED_LIMITS);
+    expect(head).toBe(
+      'Predicted 429s, from the documented limits: a bucket of 501 tokens refilled at 100 rpm, assuming the client sent nothing for 5m1s before the start (a full bucket); first attempts, retries come on top:',
+    );
+    expect(under).toContain('a rate-limit 429 would be a finding against the mock from a full bucket');
   });
 });

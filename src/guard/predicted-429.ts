@@ -1,12 +1,14 @@
 /**
  * When the plan should meet its first 429, and about how many: the documented token bucket (refill at
- * sustainedRpm, capacity (burstRpm − sustainedRpm) × burstMinutes + 1, full at the start — the model
- * the envelope check judges 429s by) replayed over the planned first attempts. A refused arrival takes
- * no token. Retries come on top and are not counted; neither is the in-flight limit, which depends on
- * the service's latency. So `plan` can tell, before anything is sent, whether a scenario is meant to
- * probe the limit or to stay under it.
+ * sustainedRpm, capacity (burstRpm − sustainedRpm) × burstMinutes + 1) replayed over the planned first attempts,
+ * assuming it is full at the start: the client sent nothing for as long as the bucket takes to refill. The
+ * envelope check judges a run's 429s so only when that is known (its own mock, or --idle-before); the words say
+ * the assumption. A refused arrival takes no token. Retries come on top and are not counted; neither is the in-
+ * flight limit, which depends on the service's latency. So `plan` can tell, before anything is sent, whether a
+ * scenario is meant to probe the limit or to stay under it.
  */
 import type { Plan } from '../plan/index.js';
+import { formatDuration } from '../scenario/index.js';
 import { bucketCapacityTokens, type EnvelopeLimits, envelopeMarginTokens } from '../spec/index.js';
 import { formatSpanMs } from './traffic.js';
 
@@ -59,7 +61,10 @@ export function describePredicted429s(
     limits.reference === undefined || limits.reference === null
       ? 'the documented limits'
       : `the limits raised by support (${limits.reference})`;
-  const head = `Predicted 429s, from ${source}: a bucket of ${bucketCapacityTokens(limits)} tokens refilled at ${limits.sustainedRpm} rpm, full at the start (first attempts; retries come on top):`;
+  const capacity = bucketCapacityTokens(limits);
+  // The idle time that fills an empty bucket, rounded up to the second as the envelope's findings say it.
+  const idle = formatDuration(Math.ceil((capacity / limits.sustainedRpm) * 60) * 1000);
+  const head = `Predicted 429s, from ${source}: a bucket of ${capacity} tokens refilled at ${limits.sustainedRpm} rpm, assuming the client sent nothing for ${idle} before the start (a full bucket); first attempts, retries come on top:`;
   const first = predictions.find((p) => p.firstAtMs !== null);
   const lines = predictions.map((p, i) => {
     const start = plan.phases[i]!.startMs;
@@ -78,8 +83,8 @@ export function describePredicted429s(
   const against = plan.scenario.target.environment === 'mock' ? 'the mock' : 'the service';
   const under =
     edges === 0
-      ? `  → the plan stays under the rate limit: a rate-limit 429 would be a finding against ${against} (the in-flight limit depends on latency, and is not predicted)`
-      : `  → the plan stays under the rate limit, ${edges} of its requests within the envelope's margin of it: a rate-limit 429 elsewhere would be a finding against ${against} (the in-flight limit depends on latency, and is not predicted)`;
+      ? `  → the plan stays under the rate limit: a rate-limit 429 would be a finding against ${against} from a full bucket (the in-flight limit depends on latency, and is not predicted)`
+      : `  → the plan stays under the rate limit, ${edges} of its requests within the envelope's margin of it: a rate-limit 429 elsewhere would be a finding against ${against} from a full bucket (the in-flight limit depends on latency, and is not predicted)`;
   const summary =
     first === undefined
       ? under

@@ -62,6 +62,11 @@ export interface RunEnd {
   readonly startLateMs?: number;
   /** The texts sent, by size; absent in runs written before it was recorded, and in a partial run. */
   readonly payload?: PayloadRecord;
+  /**
+   * The first redirect the service answered, as the run said it (its status and Location, sanitized: "307 to
+   * https://…"); absent when none was met, and in runs written before it was recorded.
+   */
+  readonly firstRedirect?: string;
   /** The run folder's files written before run.json's end (relative paths) and any write error. */
   readonly files: readonly { readonly file: string; readonly error: string | null }[];
 }

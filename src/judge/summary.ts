@@ -105,6 +105,8 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     modelDurationS: meta.end.engine.elapsedMs / 1000,
     interrupted: meta.end.engine.interrupted,
     stopped: meta.end.stop,
+    // The first redirect the service answered (never followed; counted as its status), as the run said it; or null.
+    firstRedirect: meta.end.firstRedirect ?? null,
     exitCode: meta.exitCode,
     files: meta.files,
     guard: meta.run.guard,

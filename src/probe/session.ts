@@ -51,6 +51,7 @@ export interface ProbeSession {
 export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession> {
   const scenario = await targetScenario(o.scenarioFile);
   const steps = parseProbeSteps(o.connections, o.step, o.maxRpm, scenario.maxInFlight, o.timeScale);
+  refuseUnverifiedTls(scenario.target);
   // The guard's phases: each step at its cap, for as long as it may take with its pause after it.
   const { decision: guard, permit } = authorize(buildPlan(probeScenario(scenario, steps), { timeScale: o.timeScale }), {
     startAtMs: Date.now(),
@@ -63,7 +64,8 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
   o.addSecret(target.clientSecret);
   try {
     for (const warning of target.warnings) o.log(`loadproof: warning: ${warning}`);
-    // autocannon connects with certificate verification off, whatever it is given: said, never silent.
+    // autocannon connects with certificate verification off, whatever it is given: said, never silent (a real
+    // environment over https is refused before this).
     if (target.baseUrl.startsWith('https:'))
       o.log(
         "loadproof: warning: the probe's token call verifies the server's certificate, but its load (autocannon) does not: run it only where nothing can stand between you and the target",
@@ -174,6 +176,20 @@ function probeBody(endpoint: ProbeEndpoint, seed: number): string {
   // A value put in twice is found at its first place twice: keep spans that do not overlap.
   const entities = spans.filter((s, i) => i === 0 || s.start >= spans[i - 1]!.end);
   return JSON.stringify({ text: doc.text, entities, style: 'tag' });
+}
+
+/**
+ * autocannon, the probe's load client, connects with certificate verification off whatever it is given: against a
+ * real environment over https its every request would carry the access token over a connection nobody checked. Refused
+ * (exit 2, as the proxy it cannot use: the tool's own limit, not a rule of the service's) before the guard, the token
+ * call or anything else; a mock keeps the warning.
+ */
+function refuseUnverifiedTls(target: { environment: string; baseUrl?: string | undefined }): void {
+  if (target.environment === 'mock' || target.baseUrl === undefined || !target.baseUrl.startsWith('https:')) return;
+  throw new UsageError(
+    `probe: ${target.environment} at ${target.baseUrl} is https, and the probe's load client (autocannon) does not verify the server's certificate: the access token would go over a connection nobody checked`,
+    'measure capacity with loadproof run and a stepping scenario (see scenarios/capacity-step.yaml): its client verifies the certificate; nothing was sent',
+  );
 }
 
 /**

@@ -69,6 +69,10 @@ export function evidence(summary: Summary, real: boolean): string[] {
       ? 'No request timed out at the gateway (504) or failed otherwise.'
       : `${plural(o.outcomes.http_504, 'request')} timed out at the gateway (504); ${failures} failed otherwise (client timeouts, resets, other statuses).`,
   );
+  if (summary.firstRedirect !== null)
+    latency.push(
+      `The first redirect was ${summary.firstRedirect}: loadproof does not follow redirects, so each counts among these errors (other statuses), and where it pointed is not measured.`,
+    );
   // Named apart: an answer too large to read says something is wrong with the service (or what answers for it), not
   // with the network.
   const tooLarge = o.errors.too_large ?? 0;

@@ -1,7 +1,12 @@
 import type { Summary } from '../judge/index.js';
 
-/** Where the traffic went, in words. */
+/** Where the traffic went, in words, with the proxy it went through (host:port), as the run's header names it. */
 export function targetText(summary: Summary): string {
+  const proxy = summary.target.proxy;
+  return proxy === undefined ? targetOnly(summary) : `${targetOnly(summary)} through proxy ${proxy}`;
+}
+
+function targetOnly(summary: Summary): string {
   const t = summary.target;
   switch (t.kind) {
     case 'embedded-mock':

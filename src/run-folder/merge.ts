@@ -222,6 +222,10 @@ function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd
       ? { startLateMs: Math.max(...ends.map((e) => e.startLateMs ?? 0)) }
       : {}),
     tokenLatency: tokenLatency.encode(),
+    // The first shard's that met one: each says where the service pointed it.
+    ...(ends.some((e) => e.firstRedirect !== undefined)
+      ? { firstRedirect: ends.find((e) => e.firstRedirect !== undefined)!.firstRedirect! }
+      : {}),
     // Percentiles of different processes do not add: the worst shard's stands for the merge (an upper bound).
     eventLoopDelayP99Ms: worst((e) => e.eventLoopDelayP99Ms),
     eventLoopDelayMaxMs: worst((e) => e.eventLoopDelayMaxMs),

@@ -95,6 +95,7 @@ const end = z.object({
   eventLoopDelayMaxMs: ms.nullable(),
   startLateMs: ms.optional(),
   payload: z.looseObject({}).optional(),
+  firstRedirect: text.optional(),
   files: z.array(z.object({ file: text, error: text.nullable() })).max(10_000),
 });
 

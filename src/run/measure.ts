@@ -23,6 +23,7 @@ import {
   type Stop,
 } from './measuring.js';
 import { RequestEvents } from './request-events.js';
+import { firstRedirectSaid, proxyFailureHandled } from './route-warnings.js';
 import type { RunOptions } from './run-options.js';
 import type { TargetWatch } from './target-watch.js';
 
@@ -98,18 +99,7 @@ function callOptions(m: Measuring, clients: Clients, readServerTiming: boolean) 
     stop: m.stopping.stop.signal,
     cancel: m.stopping.cancel.signal,
     onRedirect: firstRedirectSaid(m),
-  };
-}
-
-/** Says the first redirect a client met (where it pointed): counted as its status, never followed. */
-function firstRedirectSaid(m: Measuring): (what: string) => void {
-  let said = false;
-  return (what) => {
-    if (said) return;
-    said = true;
-    m.log(
-      `loadproof: warning: the service answered ${what}; loadproof does not follow redirects: each is counted as its status (an error), and where it pointed is not measured`,
-    );
+    onProxyFailure: proxyFailureHandled(m),
   };
 }
 
@@ -251,6 +241,7 @@ function measurementOf(
       eventLoopDelayP99Ms: delayMs(loop.percentile(99)),
       eventLoopDelayMaxMs: delayMs(loop.max),
       payload: m.texts.record(),
+      ...(m.route.firstRedirect === undefined ? {} : { firstRedirect: m.route.firstRedirect }),
     },
     failure: stoppedBy?.kind === 'failure' ? stoppedBy.error : undefined,
   };

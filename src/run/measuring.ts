@@ -79,6 +79,8 @@ export interface Measuring extends MeasureInput {
   readonly stopping: Stopping;
   /** A line logged while the load runs first erases a terminal's progress line. */
   readonly log: (line: string) => void;
+  /** The first redirect the service answered, as said (run.json keeps it for the reports); set once. */
+  readonly route: { firstRedirect: string | undefined };
 }
 
 /** The connections and the token of a run. */
@@ -115,6 +117,7 @@ export function measuring(input: MeasureInput, options: RunOptions): Measuring {
     abortWatch: new AbortWatch(input.plan),
     stopping: new Stopping(),
     log,
+    route: { firstRedirect: undefined },
   };
 }
 

@@ -20,7 +20,7 @@ describe('the predicted 429 onset', () => {
     const plan = await runMain(['plan', ws.file]);
     expect(plan.code).toBe(0);
     expect(plan.stdout).toContain(
-      'Predicted 429s, from the limits raised by support (TIGHT-MOCK): a bucket of 61 tokens refilled at 30 rpm',
+      'Predicted 429s, from the limits raised by support (TIGHT-MOCK): a bucket of 61 tokens refilled at 30 rpm, assuming the client sent nothing for 2m2s before the start (a full bucket); first attempts, retries come on top:',
     );
     expect(plan.stdout).toMatch(
       /step-30 +none expected\n +step-45 +none expected\n +step-60 +none expected\n +step-75 +\d+ of 75 refused, the first at 3m\d/,

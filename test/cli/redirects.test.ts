@@ -3,13 +3,15 @@
  * and the run and `check` say where it pointed (its userinfo and query never shown); a token endpoint answering
  * 307 or 400 is an authentication/configuration failure (AUTH_FAILED, exit 4), not an unreachable target.
  */
+import { readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { API_PATHS } from '../../src/spec/index.js';
-import { runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 import { scenarioAt } from '../helpers/reconcile.js';
 
 /** Where the stub redirects: userinfo and a query that must never be printed. */
@@ -59,6 +61,22 @@ describe('an identification endpoint that redirects', () => {
     expect(stderr.match(/does not follow redirects/g)).toHaveLength(1);
     expect(code).toBe(1);
     noSecret(stderr);
+  });
+
+  it('report.md names the first redirect where it describes the errors, and `loadproof report` rebuilds the same words', async () => {
+    const url = await stub({ token, identify: redirect });
+    const { file, out } = scenarioWorkspace(scenarioAt(url, '  - { name: two, duration: 2s, rpm: 120 }\n'));
+    await runMain(['run', '--no-charts', file, '--out', out]);
+    const folder = join(out, runFolders(out)[0]!);
+    const said = `The first redirect was ${SHOWN}: loadproof does not follow redirects, so each counts among these errors (other statuses), and where it pointed is not measured.`;
+    const written = readFileSync(join(folder, 'report.md'), 'utf8');
+    expect(written).toContain(said);
+    noSecret(written);
+    expect(JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8')).firstRedirect).toBe(SHOWN);
+    rmSync(join(folder, 'report.md'));
+    const again = await runMain(['report', folder, '--no-charts']);
+    expect(again.code, again.stderr).toBe(1);
+    expect(readFileSync(join(folder, 'report.md'), 'utf8')).toContain(said);
   });
 
   it('check: the step names the status and the Location', async () => {

@@ -177,6 +177,30 @@ describe('probe over TLS', () => {
     expect(stderr).not.toMatch(/TLS_CERTIFICATE|TARGET_UNREACHABLE/);
     expect(code, stderr).toBe(0);
   });
+
+  it.each([
+    ['a tunnel to sandbox', 'sandbox', ', tunnel: true'],
+    ['production', 'production', ', tunnel: true'],
+  ])(
+    'refuses %s over https before anything is sent (exit 2): its load would carry the token unverified',
+    async (_name, environment, tunnel) => {
+      front = await startTlsFront(mock.url, certs.leaf('good'));
+      const { file, out } = scenarioWorkspace(
+        scenario(front.url, tunnel).replace('environment: mock', `environment: ${environment}`),
+      );
+      const before = mock.stats().requests.token.received;
+      const args = ['probe', file, '--connections', '1', '--step', '2s', '--out', out, '--ca', certs.caFile];
+      const { code, stderr } = await runMain(args, credentials());
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain(
+        `probe: ${environment} at ${front.url} is https, and the probe's load client (autocannon) does not verify the server's certificate: the access token would go over a connection nobody checked`,
+      );
+      expect(stderr).toContain('loadproof run');
+      expect(stderr).toContain('scenarios/capacity-step.yaml');
+      expect(front.connections()).toBe(0);
+      expect(mock.stats().requests.token.received).toBe(before);
+    },
+  );
 });
 
 describe('a CA file that is not one: exit 2, naming where it came from, nothing sent', () => {

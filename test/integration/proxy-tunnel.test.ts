@@ -128,6 +128,25 @@ describe('a CONNECT tunnel', () => {
     expect((refused as Error).message).toMatch(/cannot reach the proxy or lost it \(ECONNREFUSED\)/);
     expect(classifyError(refused, false)).toBe('refused');
   });
+
+  it.each([
+    ['HTTP/1.1 407 Proxy Authentication Required', true, 'error'],
+    ['HTTP/1.1 403 Forbidden', true, 'error'],
+    ['HTTP/1.1 500 Unable to connect', true, 'error'],
+    ['SSH-2.0-OpenSSH', true, 'error'],
+    ['HTTP/1.1 502 Bad Gateway', false, 'refused'],
+    ['HTTP/1.1 503 Service Unavailable', false, 'refused'],
+    ['HTTP/1.1 504 Gateway Timeout', false, 'timeout'],
+  ])(
+    'tells the proxy refusing "%s" itself (the route: %s) from a proxy that could not reach the target',
+    async (line, byProxy, outcome) => {
+      const proxy = await fakeProxy((socket) => socket.write(`${line}\r\n\r\n`));
+      const error = (await tunnel(proxy.port)) as ProxyTunnelError;
+      expect(error).toBeInstanceOf(ProxyTunnelError);
+      expect(error.refusedByProxy).toBe(byProxy);
+      expect(classifyError(error, false)).toBe(outcome);
+    },
+  );
 });
 
 describe('the pool through a tunnel', () => {

@@ -12,11 +12,33 @@ import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 
 import type { HttpProxy } from './proxy-env.js';
 
-/** A tunnel that could not be made; `cause` is the socket's error, when there was one. */
+/**
+ * A tunnel that could not be made; `cause` is the socket's error, when there was one. `answer`: what the proxy answered
+ * CONNECT, when it did: its status, or `malformed` (not HTTP/1.x, too long, bytes after it).
+ */
 export class ProxyTunnelError extends Error {
   readonly code = 'LOADPROOF_PROXY_TUNNEL';
-  constructor(proxy: HttpProxy, what: string, cause?: unknown) {
+  constructor(
+    proxy: HttpProxy,
+    what: string,
+    cause?: unknown,
+    private readonly answer?: number | 'malformed',
+  ) {
     super(`through the proxy ${proxy.shown} (${proxy.variable}): ${what}`, cause === undefined ? undefined : { cause });
+  }
+
+  /**
+   * What a direct connection would have met when the proxy says it could not reach the target (502, 503: refused;
+   * 504: timeout); undefined otherwise.
+   */
+  get targetOutcome(): 'refused' | 'timeout' | undefined {
+    if (this.answer === 504) return 'timeout';
+    return this.answer === 502 || this.answer === 503 ? 'refused' : undefined;
+  }
+
+  /** The proxy itself refused the tunnel (its own status, or an answer that is not one): the route's fault. */
+  get refusedByProxy(): boolean {
+    return this.answer !== undefined && this.targetOutcome === undefined;
   }
 }
 
@@ -63,7 +85,8 @@ export function openTunnel(
       done(error, undefined);
     } else done(undefined, target.tls === false ? raw : tlsConnect({ ...target.tls, socket: raw }));
   };
-  const fail = (what: string, cause?: unknown): void => settle(new ProxyTunnelError(proxy, what, cause));
+  const fail = (what: string, cause?: unknown, answer?: number | 'malformed'): void =>
+    settle(new ProxyTunnelError(proxy, what, cause, answer));
   const onError = (error: NodeJS.ErrnoException): void =>
     fail(`cannot reach the proxy or lost it (${error.code ?? error.name})`, error);
   const onClose = (): void => fail(`the proxy closed the connection before answering CONNECT ${authority}`);
@@ -71,15 +94,19 @@ export function openTunnel(
     head = Buffer.concat([head, chunk]);
     const end = head.indexOf('\r\n\r\n');
     if (end < 0) {
-      if (head.length > MAX_TUNNEL_HEAD_BYTES) fail(`its answer to CONNECT is over ${MAX_TUNNEL_HEAD_BYTES} bytes`);
+      if (head.length > MAX_TUNNEL_HEAD_BYTES)
+        fail(`its answer to CONNECT is over ${MAX_TUNNEL_HEAD_BYTES} bytes`, undefined, 'malformed');
       return;
     }
     const line = statusLine(head);
     const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(line)?.[1];
-    if (status === undefined) return fail(`its answer to CONNECT ${authority} is not HTTP/1.x: "${line}"`);
-    if (!status.startsWith('2')) return fail(`it answered CONNECT ${authority} with "${line}"${hint(status)}`);
+    if (status === undefined)
+      return fail(`its answer to CONNECT ${authority} is not HTTP/1.x: "${line}"`, undefined, 'malformed');
+    if (!status.startsWith('2'))
+      return fail(`it answered CONNECT ${authority} with "${line}"${hint(status)}`, undefined, Number(status));
     // The target speaks only after we do: a byte here would be the proxy's, not the target's.
-    if (head.length > end + 4) return fail(`it sent bytes after its answer to CONNECT ${authority}`);
+    if (head.length > end + 4)
+      return fail(`it sent bytes after its answer to CONNECT ${authority}`, undefined, 'malformed');
     settle(undefined);
   };
   const timer = setTimeout(() => fail(`no answer to CONNECT ${authority} within ${timeoutMs} ms`), timeoutMs);
