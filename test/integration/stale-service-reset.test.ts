@@ -53,15 +53,19 @@ function send(p: ConnectionPool, url: string): Promise<string> {
 
 describe('a reset 2 s after the server read the request, on a reused connection', () => {
   // Idle at once (under the floor), and idle past the floor (so only the late close can tell it from a stale one).
-  it.each([0, 150])("after the connection sat idle %i ms: the service's reset, not a stale connection", async (idle) => {
-    const url = await startServer(2000);
-    const pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, url, 1);
-    try {
-      expect(await send(pool, url)).toBe('status 200');
-      await sleep(idle);
-      expect(await send(pool, url)).toBe('ECONNRESET');
-    } finally {
-      pool.close();
-    }
-  }, 20_000);
+  it.each([0, 150])(
+    "after the connection sat idle %i ms: the service's reset, not a stale connection",
+    async (idle) => {
+      const url = await startServer(2000);
+      const pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, url, 1);
+      try {
+        expect(await send(pool, url)).toBe('status 200');
+        await sleep(idle);
+        expect(await send(pool, url)).toBe('ECONNRESET');
+      } finally {
+        pool.close();
+      }
+    },
+    20_000,
+  );
 });

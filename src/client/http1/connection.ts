@@ -2,8 +2,9 @@
  * One keep-alive connection carrying one request at a time (no pipelining). The request's bytes are
  * written in one go, and the send is stamped right then: the write is ours, so the stamp is exact and
  * connection setup is never counted as service time. The answer is parsed as it arrives; a close
- * before it is whole is a reset (on a connection that sat idle, before any byte of it and soon after our write, a
- * stale connection: see stale-rule.ts and StaleConnectionError), and anything unexpected ends the connection (it is never reused).
+ * before it is whole is a reset (on a connection that sat idle, before any byte of it and soon after our write,
+ * a stale connection: see stale-rule.ts and StaleConnectionError), and anything unexpected ends the connection
+ * (it is never reused).
  */
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type SecureContext, TLSSocket } from 'node:tls';

@@ -23,7 +23,7 @@ export function staleWindowMs(setupMs: number): number {
 
 /** What we know of a request cut short before any byte of its answer. */
 export interface CutShort {
-  /** How long its connection sat idle in the pool before the write (0: handed on the moment it was made or answered). */
+  /** How long its connection sat idle in the pool before the write (0: handed on as it was made or answered). */
   readonly idleMs: number;
   /** How long after the write we saw the close. */
   readonly sinceWriteMs: number;
