@@ -14,7 +14,7 @@ export const STALE_IDLE_FLOOR_MS = 100;
  * the connection's own setup time, which includes the round trips of a TLS handshake or a proxy's tunnel) because
  * a stalled event loop on our side delays when we SEE the close, not when it came.
  */
-export const STALE_WINDOW_MIN_MS = 250;
+const STALE_WINDOW_MIN_MS = 250;
 
 /** How long after our write a close can still be an idle close, on a connection that took `setupMs` to make. */
 export function staleWindowMs(setupMs: number): number {
@@ -22,7 +22,7 @@ export function staleWindowMs(setupMs: number): number {
 }
 
 /** What we know of a request cut short before any byte of its answer. */
-export interface CutShort {
+interface CutShort {
   /** How long its connection sat idle in the pool before the write (0: handed on as it was made or answered). */
   readonly idleMs: number;
   /** How long after the write we saw the close. */
