@@ -1,12 +1,13 @@
 /**
- * A whole run against a server that resets every kept-alive connection on its second request (the request read,
- * never answered), as a gateway does when our request crosses its idle close: those requests are stale connections,
- * the client's. None is charged to the service as an error, the error check does not fail on them, none is sent twice
- * (the server may have read it), and the count is shown. The real CLI in a child process; 40 arrivals.
+ * A whole run against a server that closes a kept-alive connection as a gateway's idle timeout does: a request that
+ * arrives after the connection sat idle (as the server saw it) 150 ms or more is read, never answered, and the
+ * connection reset. Arrivals 300 ms apart, so each reused connection meets that close, after it sat idle in our pool
+ * well past the 100 ms floor: a stale connection, the client's. None is charged to the service as an error, none is
+ * sent twice (the server may have read it), and the count is shown. The real CLI in a child process; 30 arrivals.
  *
- * The arrivals are 200 ms apart, so each connection's second request goes on it after it sat idle in the pool. At a
- * faster rate a stalled machine queues arrivals, and a connection that just answered is handed straight to one of
- * them: the server's close under that request is then rightly the service's reset (the pool saw no idle time).
+ * On a busy machine the client may read an answer late and hand the connection at once to a queued request: the
+ * server then saw it idle, the client did not, and the close is rightly a reset. So a reset is allowed, but only for a
+ * request the server closed; a stale one must be one the server closed too, and most closed ones must be stale.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -22,13 +23,15 @@ afterEach(async () => {
   server = undefined;
 });
 
-const N = 40;
+const N = 30;
+/** The server's idle limit (ms): longer than the client's floor, shorter than the gap between arrivals. */
+const SERVER_IDLE_LIMIT_MS = 150;
 
 describe('a run meeting stale connections', () => {
   it('counts them stale_connection, not reset: no error of the service, the verdict not a fail, the count shown', async () => {
-    server = await startClosingServer((n) => (n === 2 ? 'rst' : undefined));
+    server = await startClosingServer((_, idleMs) => (idleMs >= SERVER_IDLE_LIMIT_MS ? 'rst' : undefined));
     const { file, out } = scenarioWorkspace(
-      `name: stale\ndescription: every reused connection reset on its second request\ntarget: { environment: mock, baseUrl: "${server.url}" }\nphases:\n  - { name: steady, duration: 8s, rpm: 300 }\n`,
+      `name: stale\ndescription: every connection idle 150 ms reset on its next request\ntarget: { environment: mock, baseUrl: "${server.url}" }\nphases:\n  - { name: steady, duration: 9s, rpm: 200 }\n`,
     );
     const { code, stdout, stderr } = await runCli(['run', '--no-charts', file, '--out', out], {
       LOADPROOF_CLIENT_ID: 'c',
@@ -41,24 +44,31 @@ describe('a run meeting stale connections', () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { seq: number; outcome: string });
     expect(events).toHaveLength(N);
-    const stale = events.filter((e) => e.outcome === 'stale_connection');
-    expect(stale.length, stdout + stderr).toBeGreaterThan(0);
-    expect(events.filter((e) => e.outcome !== 'ok' && e.outcome !== 'stale_connection')).toEqual([]);
+    const stale = events.filter((e) => e.outcome === 'stale_connection').map((e) => e.seq);
+    const resets = events.filter((e) => e.outcome === 'reset').map((e) => e.seq);
+    expect(events.filter((e) => !['ok', 'stale_connection', 'reset'].includes(e.outcome))).toEqual([]);
     // Each request reached the server once: a POST that may have been read is never sent again.
     const seqs = server.seen.filter((r) => r.seq !== undefined).map((r) => r.seq);
     expect(seqs).toHaveLength(N);
     expect(new Set(seqs).size).toBe(N);
+    // The race happened, and stale_connection and reset are only ever requests the server closed, mostly stale.
+    const closed = server.closed.flatMap((c) => (c.seq === undefined ? [] : [c.seq]));
+    expect(closed.length, stdout + stderr).toBeGreaterThanOrEqual(5);
+    expect([...stale, ...resets].sort((a, b) => a - b)).toEqual(closed.sort((a, b) => a - b));
+    expect(stale.length, JSON.stringify(server.closed)).toBeGreaterThanOrEqual(closed.length / 2);
 
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
-    expect(summary.overall.outcomes).toMatchObject({ reset: 0, stale_connection: stale.length });
+    expect(summary.overall.outcomes).toMatchObject({ reset: resets.length, stale_connection: stale.length });
+    const shown = `phase steady: ${stale.length} of ${N} requests were lost to stale connections`;
+    expect(stdout).toContain(shown);
+    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(shown);
+    // A reset the machine's stall made is the service's error: the verdict is then judged on it.
+    if (resets.length > 0) return;
     expect(Object.values(summary.overall.errors as Record<string, number>).every((n) => n === 0)).toBe(true);
     const errorRate = summary.verdict.checks.find((c: { id: string }) => c.id === 'error_rate');
     expect(errorRate.status).not.toBe('fail');
     expect(errorRate.reason).toContain(`but ${stale.length} requests were lost to stale connections`);
     expect(summary.verdict.status).toBe('inconclusive');
     expect(code, stdout + stderr).toBe(5);
-    const shown = `phase steady: ${stale.length} of ${N} requests were lost to stale connections`;
-    expect(stdout).toContain(shown);
-    expect(readFileSync(join(dir, 'report.md'), 'utf8')).toContain(shown);
   });
 });

@@ -2,13 +2,18 @@
  * A kept-alive connection the server closed while it sat idle (nginx's keepalive_timeout, which sends no Keep-Alive
  * header) meets our next request: a reset or an EOF before any byte of an answer. That is the client's stale
  * connection, never the service's error; the request is sent again only where it provably never left (the write
- * itself failed). Real sockets on loopback, a raw server that closes exactly where told: no timing race.
+ * itself failed). Real sockets on loopback, a raw server that closes exactly where told: no timing race. A connection
+ * must sit idle at least the floor (STALE_IDLE_FLOOR_MS) for its close to be an idle close: the stale cases wait
+ * past it first (a delay that only makes that true; nothing asserts on elapsed time).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
+
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { createIdentify } from '../../src/client/api.js';
 import type { TokenSource } from '../../src/client/api-settings.js';
 import { ConnectionPool, type Http1Response } from '../../src/client/http1/index.js';
+import { STALE_IDLE_FLOOR_MS } from '../../src/client/http1/stale-rule.js';
 import { ManualClock } from '../../src/core/clock.js';
 import { createRng } from '../../src/core/rng.js';
 import { type CloseWith, type ClosingServer, startClosingServer } from '../helpers/closing-server.js';
@@ -44,6 +49,9 @@ function identifyAt(url: string, p: ConnectionPool): ReturnType<typeof createIde
   });
 }
 
+/** Lets the pool's idle connections sit idle past the floor. */
+const idlePastFloor = (): Promise<void> => sleep(STALE_IDLE_FLOOR_MS + 20);
+
 /** One request through the pool: its response, or the code of the error that ended it. */
 function send(p: ConnectionPool, url: string): Promise<Http1Response | string> {
   const bytes = `POST /x HTTP/1.1\r\nhost: ${new URL(url).host}\r\ncontent-length: 2\r\n\r\n{}`;
@@ -62,7 +70,15 @@ describe.each<CloseWith>(['fin', 'rst'])('a reused connection closed (%s) on its
     server = await startClosingServer((n) => (n === 2 ? how : undefined));
     pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, server.url, 1);
     expect(await send(pool, server.url)).toMatchObject({ status: 200 });
+    await idlePastFloor();
     expect(await send(pool, server.url)).toBe('LOADPROOF_STALE_CONNECTION');
+  });
+
+  it('ends it as a reset of the service when the connection sat idle less than the floor', async () => {
+    server = await startClosingServer((n) => (n === 2 ? how : undefined));
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, server.url, 1);
+    expect(await send(pool, server.url)).toMatchObject({ status: 200 });
+    expect(await send(pool, server.url)).toBe('ECONNRESET');
   });
 
   it('counts it stale_connection and does not send the POST again (it reached the server)', async () => {
@@ -70,6 +86,7 @@ describe.each<CloseWith>(['fin', 'rst'])('a reused connection closed (%s) on its
     pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, server.url, 1);
     const identify = identifyAt(server.url, pool);
     expect(await identify('one', 1)).toMatchObject({ outcome: 'ok', attempts: 1 });
+    await idlePastFloor();
     const second = await identify('two', 2);
     expect(second).toMatchObject({ outcome: 'stale_connection', attempts: 1 });
     expect(second!.tries).toHaveLength(1);

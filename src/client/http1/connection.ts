@@ -2,8 +2,9 @@
  * One keep-alive connection carrying one request at a time (no pipelining). The request's bytes are
  * written in one go, and the send is stamped right then: the write is ours, so the stamp is exact and
  * connection setup is never counted as service time. The answer is parsed as it arrives; a close
- * before it is whole is a reset (on a connection that sat idle, before any byte of it, a stale connection: see
- * StaleConnectionError), and anything unexpected ends the connection (it is never reused).
+ * before it is whole is a reset (on a connection that sat idle, before any byte of it and soon after our write,
+ * a stale connection: see stale-rule.ts and StaleConnectionError), and anything unexpected ends the connection
+ * (it is never reused).
  */
 import { connect as netConnect, type Socket } from 'node:net';
 import { connect as tlsConnect, type SecureContext, TLSSocket } from 'node:tls';
@@ -13,6 +14,7 @@ import { type PeerCertificate, watchPeerCertificate, withPeer } from './peer-cer
 import type { HttpProxy } from './proxy-env.js';
 import { StaleConnectionError } from './request-errors.js';
 import { type Http1Response, PrematureCloseError } from './response.js';
+import { couldBeIdleClose } from './stale-rule.js';
 import { openTunnel, targetTls } from './tunnel.js';
 
 /** Where to connect. */
@@ -54,6 +56,12 @@ export class Connection {
   keepAliveMs: number | undefined = undefined;
   /** The exchange in flight was sent after the connection sat idle: the server may have closed it meanwhile. */
   private sentAfterIdle = false;
+  /** How long (wall ms) it sat idle before the exchange in flight was written, and when that write was. */
+  private idleBeforeSend = 0;
+  private sentAt = 0;
+  /** When it began to be made, then how long making it took (connect, handshake, tunnel): its own round trips. */
+  private readonly startedAt = performance.now();
+  private setupMs = 0;
   /** A byte of the exchange's answer has come. */
   private answerStarted = false;
   /** The exchange's write failed with no byte of it accepted: it never left. */
@@ -134,6 +142,8 @@ export class Connection {
   send(exchange: Exchange, fromIdle: boolean): void {
     this.exchange = exchange;
     this.sentAfterIdle = fromIdle;
+    this.sentAt = performance.now();
+    this.idleBeforeSend = fromIdle ? this.sentAt - this.freeSince : 0;
     this.answerStarted = false;
     this.writeRefused = false;
     let queued = -1;
@@ -168,6 +178,7 @@ export class Connection {
     this.connectSettled = true;
     this.ready = error === undefined;
     this.freeSince = performance.now();
+    this.setupMs = this.freeSince - this.startedAt;
     this.onReady(this, error);
   }
 
@@ -260,8 +271,14 @@ export class Connection {
     this.onGone(this);
   };
 
-  /** Why the exchange in flight got no answer: after the connection sat idle, before any byte of one, it was stale. */
+  /**
+   * Why the exchange in flight got no answer. After the connection sat idle, before any byte of one: stale when the
+   * write itself was refused (the request never left), or when the close can be an idle close (stale-rule.ts);
+   * otherwise the server closed it under a request it had: the service's reset.
+   */
   private cutShort(error: Error): Error {
-    return this.sentAfterIdle && !this.answerStarted ? new StaleConnectionError(this.writeRefused, error) : error;
+    if (!this.sentAfterIdle || this.answerStarted) return error;
+    const cut = { idleMs: this.idleBeforeSend, sinceWriteMs: performance.now() - this.sentAt, setupMs: this.setupMs };
+    return this.writeRefused || couldBeIdleClose(cut) ? new StaleConnectionError(this.writeRefused, error) : error;
   }
 }
