@@ -4,7 +4,7 @@
  * server that is down: it is not "unreachable". Verification is never offered to be skipped.
  */
 import { RunFailure } from '../core/index.js';
-import type { PeerCertificate, WithPeer } from './http1/peer-certificate.js';
+import { certificateFields, type PeerCertificate, type WithPeer } from './http1/peer-certificate.js';
 
 /** How to make a private CA trusted, in each of the three ways loadproof takes one. */
 const TRUST_A_PRIVATE_CA =
@@ -103,14 +103,12 @@ function tlsError(
   return undefined;
 }
 
-/** Node's ERR_TLS_CERT_ALTNAME_INVALID carries the certificate itself. */
+/** Node's ERR_TLS_CERT_ALTNAME_INVALID carries the certificate itself: the server's words, made printable. */
 function fromNodeError(e: Error): PeerCertificate | undefined {
-  const cert = (e as { cert?: { subjectaltname?: unknown; subject?: { CN?: unknown } } }).cert;
-  if (cert === undefined) return undefined;
-  return {
-    ...(typeof cert.subjectaltname === 'string' ? { altNames: cert.subjectaltname.slice(0, 300) } : {}),
-    ...(typeof cert.subject?.CN === 'string' ? { subject: cert.subject.CN.slice(0, 100) } : {}),
-  };
+  const cert = (e as { cert?: unknown }).cert;
+  if (cert === null || typeof cert !== 'object') return undefined;
+  const fields = certificateFields(cert);
+  return Object.keys(fields).length === 0 ? undefined : fields;
 }
 
 /** The URL's scheme, host and port only: never a path, query or userinfo. */

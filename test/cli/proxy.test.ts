@@ -265,4 +265,25 @@ describe('proxy settings that send nothing through a proxy', () => {
     expect(stderr).not.toContain(PASSWORD);
     expect(mock.stats().requests.token.received).toBe(0);
   });
+
+  // A password typed without its percent-encoding: a / or # ends the URL's authority early, an @ is read as the last.
+  it.each([
+    [`http://bob:pr0xy/S3cret-Pass@127.0.0.1:3128`, 'not a URL'],
+    [`http://bob:pr0xy#S3cret-Pass@127.0.0.1:3128`, 'not a URL'],
+    [`https://bob:pr0xy@S3cret-Pass@127.0.0.1:3128`, 'a https proxy'],
+  ])('HTTPS_PROXY=%s: exit 2 (%s), the password in no output', async (value, why) => {
+    const mock = await startMockServer({ timeScale: K });
+    open.push(mock);
+    const { file } = scenarioWorkspace(plain(mock).replace(mock.url, mock.url.replace('127.0.0.1', 'localhost')));
+    const { code, stdout, stderr } = await runCli(['check', file, '--time-scale', String(K)], {
+      ...proxyEnv({}),
+      HTTPS_PROXY: value,
+      HTTP_PROXY: value,
+    });
+    expect(code, stderr).toBe(2);
+    expect(stderr).toContain(`=${value.slice(0, value.indexOf('//') + 2)}***@127.0.0.1:3128: ${why}`);
+    for (const text of [stdout, stderr])
+      for (const part of ['pr0xy', 'S3cret', 'Pass']) expect(text).not.toContain(part);
+    expect(mock.stats().requests.token.received).toBe(0);
+  });
 });

@@ -107,35 +107,58 @@ export function contentLength(headers: Record<string, string>): number | undefin
   return Number(only);
 }
 
+/** How far a head still arriving was checked: where its line still arriving starts, and how far into it. */
+export interface HeadProgress {
+  readonly line: number;
+  readonly checked: number;
+}
+
+export const HEAD_START: HeadProgress = { line: 0, checked: 0 };
+
+const CR = 13;
+const LF = 10;
+const COLON = 58;
+
 /**
  * Checks a head not yet whole as far as it goes, line by line, and the line still arriving so far: an ill-formed
  * head (a bare LF, a name that is no token, no status line) is refused at once, not waited on until the close or
- * the size limit, which a server that keeps the connection open would turn into a timeout.
+ * the size limit, which a server that keeps the connection open would turn into a timeout. It resumes where the
+ * previous call stopped (`from`), so a head that comes a byte at a time is read once, not once per byte.
  */
-export function checkPartialHead(head: Buffer): void {
-  const text = head.toString('latin1');
-  let at = 0;
-  for (let end = text.indexOf('\r\n'); end >= 0; at = end + 2, end = text.indexOf('\r\n', at)) {
-    if (at === 0) readStatus(text, end);
-    else readHeaderLine(text, at, end);
+export function checkPartialHead(head: Buffer, from: HeadProgress = HEAD_START): HeadProgress {
+  let line = from.line;
+  let checked = from.checked;
+  // The CRLF ending a line may straddle two chunks: look from the byte before what was checked.
+  for (let end = head.indexOf('\r\n', Math.max(line, checked - 1)); end >= 0; end = head.indexOf('\r\n', line)) {
+    const text = head.toString('latin1', line, end);
+    if (line === 0) readStatus(text, end);
+    else readHeaderLine(text, 0, end - line);
+    line = end + 2;
+    checked = line;
   }
-  const end = text.endsWith('\r') ? text.length - 1 : text.length; // its LF may come next
-  if (at === 0) {
-    // No CRLF yet: any LF is a bare one, and a CR before the end is too.
-    const bare = text.includes('\n') || text.lastIndexOf('\r', end - 1) >= 0;
-    if (bare || !'HTTP/1.'.startsWith(text.slice(0, Math.min(7, end))))
-      throw new HttpParseError('HPE_INVALID_STATUS', 'the response does not start with an HTTP/1.x status line');
+  const end = head[head.length - 1] === CR ? head.length - 1 : head.length; // its LF may come next
+  checkLineSoFar(head, line, Math.max(line, checked), end);
+  return { line, checked: end };
+}
+
+/** Checks head[from, end) of the line that starts at `line` and is still arriving (the status line at 0). */
+function checkLineSoFar(head: Buffer, line: number, from: number, end: number): void {
+  if (line === 0) {
+    // No CRLF yet: any LF is a bare one, and so is a CR before the end.
+    for (let i = from; i < end; i++)
+      if (head[i] === LF || head[i] === CR || (i < 7 && head[i] !== 'HTTP/1.'.charCodeAt(i)))
+        throw new HttpParseError('HPE_INVALID_STATUS', 'the response does not start with an HTTP/1.x status line');
     return;
   }
-  const colon = text.indexOf(':', at);
+  const colon = head.indexOf(COLON, line);
   const nameEnd = colon < 0 || colon > end ? end : colon;
-  for (let i = at; i < nameEnd; i++)
-    if (TCHAR[text.charCodeAt(i)] !== 1)
+  for (let i = from; i < end; i++) {
+    if (i < nameEnd && TCHAR[head[i]!] !== 1)
       throw new HttpParseError('HPE_INVALID_HEADER', 'a response header name is not a token (RFC 9110 §5.1)');
-  for (let i = nameEnd + 1; i < end; i++)
-    if (!isValueChar(text.charCodeAt(i)))
+    if (i > nameEnd && !isValueChar(head[i]!))
       throw new HttpParseError(
         'HPE_INVALID_HEADER',
         'a response header value holds a control character (or a bare CR or LF)',
       );
+  }
 }

@@ -6,7 +6,8 @@
  * What is not HTTP/1.x, or a head larger than the limit, is an {@link HttpParseError}, never a hang.
  */
 
-import { checkPartialHead, contentLength, hasOption, readHeaderLine, readStatus } from './head-syntax.js';
+import { HeadBytes } from './head-bytes.js';
+import { checkPartialHead, contentLength, hasOption, HEAD_START, readHeaderLine, readStatus } from './head-syntax.js';
 import {
   AnswerTooLargeError,
   DEFAULT_MAX_HEAD_BYTES,
@@ -48,7 +49,10 @@ function lineEnd(text: string, from: number): number {
 
 export class ResponseParser {
   private state = State.Head;
-  private head: Buffer | undefined;
+  /** The head so far, when it came in several chunks. */
+  private readonly head = new HeadBytes();
+  /** Where the head's line still arriving starts: the lines before it are checked already (checkPartialHead). */
+  private headChecked = HEAD_START;
   private status = 0;
   private headers: Record<string, string> = {};
   private close = false;
@@ -110,8 +114,9 @@ export class ResponseParser {
 
   /** The status line and headers, up to their blank line (kept across chunks until it comes). */
   private readHeadBytes(chunk: Buffer, at: number): number {
-    const before = this.head?.length ?? 0;
-    const buf = this.head === undefined ? chunk.subarray(at) : Buffer.concat([this.head, chunk.subarray(at)]);
+    const before = this.head.length;
+    // The usual head comes whole in one chunk: read it there, and keep a copy only of a head still arriving.
+    const buf = before === 0 ? chunk.subarray(at) : this.head.append(chunk.subarray(at));
     const end = buf.indexOf(CRLFCRLF, Math.max(0, before - 3));
     if (end < 0) {
       if (buf.length > this.maxHeadBytes)
@@ -119,8 +124,8 @@ export class ResponseParser {
           'HPE_HEADER_OVERFLOW',
           `the response's status line and headers exceed ${this.maxHeadBytes} bytes`,
         );
-      checkPartialHead(buf);
-      this.head = Buffer.from(buf); // a copy: the socket's chunk is not ours to keep
+      this.headChecked = checkPartialHead(buf, this.headChecked);
+      if (before === 0) this.head.append(buf);
       return chunk.length;
     }
     if (end > this.maxHeadBytes)
@@ -128,8 +133,10 @@ export class ResponseParser {
         'HPE_HEADER_OVERFLOW',
         `the response's status line and headers exceed ${this.maxHeadBytes} bytes`,
       );
-    this.head = undefined;
-    this.readHead(buf.toString('latin1', 0, end));
+    const text = buf.toString('latin1', 0, end);
+    this.head.clear();
+    this.headChecked = HEAD_START;
+    this.readHead(text);
     return at + end + 4 - before;
   }
 

@@ -29,15 +29,26 @@ export function watchPeerCertificate(socket: TLSSocket): () => PeerCertificate |
   socket.prependOnceListener('secure', () => {
     const cert = socket.getPeerCertificate();
     if (cert === null || typeof cert !== 'object' || Object.keys(cert).length === 0) return;
-    seen = {
-      ...text('subject', cert.subject?.CN),
-      ...text('issuer', cert.issuer?.CN),
-      ...text('altNames', cert.subjectaltname),
-      ...text('validFrom', cert.valid_from),
-      ...text('validTo', cert.valid_to),
-    };
+    seen = certificateFields(cert);
   });
   return () => seen;
+}
+
+/** The fields of a certificate as Node gives it (a socket's peer, or an error's `cert`), each printable and bounded. */
+export function certificateFields(cert: {
+  subject?: { CN?: unknown };
+  issuer?: { CN?: unknown };
+  subjectaltname?: unknown;
+  valid_from?: unknown;
+  valid_to?: unknown;
+}): PeerCertificate {
+  return {
+    ...text('subject', cert.subject?.CN),
+    ...text('issuer', cert.issuer?.CN),
+    ...text('altNames', cert.subjectaltname),
+    ...text('validFrom', cert.valid_from),
+    ...text('validTo', cert.valid_to),
+  };
 }
 
 /** Attaches what the server showed to `error` (a Node error of its socket), for the words of the failure. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { UsageError } from '../../core/index.js';
+import { redact } from '../../core/index.js';
 import { hideCredentials, proxyFor } from './proxy-env.js';
 
 const shownFor = (url: string, env: Record<string, string>): string | undefined => {
@@ -44,7 +45,16 @@ describe('the proxy a target is reached through', () => {
     });
     expect(proxy).toMatchObject({ shown: 'proxy.example:3128', host: 'proxy.example', port: 3128 });
     expect(proxy?.authorization).toBe(`Basic ${Buffer.from('j@doe:p:ss word').toString('base64')}`);
-    expect(proxy?.secrets).toEqual(['p:ss word', 'j@doe:p:ss word']);
+    // Decoded, as typed (percent-encoded), and the Basic header's base64: every form the mask must know.
+    expect(proxy?.secrets).toEqual(
+      expect.arrayContaining([
+        'p:ss word',
+        'p%3Ass%20word',
+        'j@doe:p:ss word',
+        'j%40doe:p%3Ass%20word',
+        Buffer.from('j@doe:p:ss word').toString('base64'),
+      ]),
+    );
     expect(JSON.stringify({ shown: proxy?.shown, variable: proxy?.variable })).not.toMatch(/doe|ss/);
   });
 
@@ -68,9 +78,27 @@ describe('the proxy a target is reached through', () => {
     expect(message).not.toContain('s3cret');
   });
 
+  it.each([
+    'http://alice:pr0xy%2fS3cret%40Pass@proxy.example:3128',
+    'http://alice:pr0xy@S3cret-Pass@proxy.example:3128',
+    'http://al%69ce:pr0xy%20S3cret+Pass@proxy.example:3128',
+  ])('the mask given the secrets of %s hides the password in every form it was given or sent in', (value) => {
+    const proxy = proxyFor('https://api.example.com', { HTTPS_PROXY: value })!;
+    const sent = proxy.authorization!.slice('Basic '.length);
+    const decoded = Buffer.from(sent, 'base64').toString('utf8');
+    const text = `typed ${value} decoded ${decoded} header Proxy-Authorization: ${proxy.authorization}`;
+    const masked = redact(text, proxy.secrets);
+    for (const part of ['S3cret', sent]) expect(masked).not.toContain(part);
+  });
+
   it('hides the user and password of a proxy URL wherever it is shown', () => {
     expect(hideCredentials('http://user:pa55word@proxy:3128')).toBe('http://***@proxy:3128');
     expect(hideCredentials('user:pa55word@proxy:3128')).toBe('***@proxy:3128');
     expect(hideCredentials('http://proxy:3128')).toBe('http://proxy:3128');
+    // A password typed without its percent-encoding: everything up to the last @ goes, the URL parsed or not.
+    expect(hideCredentials('http://user:pa/ss@proxy:3128')).toBe('http://***@proxy:3128');
+    expect(hideCredentials('http://user:p#s?s@proxy:3128')).toBe('http://***@proxy:3128');
+    expect(hideCredentials('https://user:p@ss@proxy:3128')).toBe('https://***@proxy:3128');
+    expect(hideCredentials('user:p@s/s@proxy:3128')).toBe('***@proxy:3128');
   });
 });

@@ -84,14 +84,43 @@ export function parseProxyUrl(variable: string, value: string): HttpProxy {
     return { host, port, shown, variable, authorization: undefined, secrets: [] };
   const user = decode(url.username, bad);
   const password = decode(url.password, bad);
+  const basic = Buffer.from(`${user}:${password}`, 'utf8').toString('base64');
   return {
     host,
     port,
     shown,
     variable,
-    authorization: `Basic ${Buffer.from(`${user}:${password}`, 'utf8').toString('base64')}`,
-    secrets: [password, `${user}:${password}`].filter((s) => s !== '' && s !== ':'),
+    authorization: `Basic ${basic}`,
+    secrets: credentialForms(value, url, { user, password, basic }),
   };
+}
+
+/**
+ * Every form the credentials of `value` may be printed in, for the secret mask: the password and user:password
+ * decoded, as the URL parser writes them, and as typed (percent-encoded or not), and the Basic header's base64.
+ */
+function credentialForms(
+  value: string,
+  url: URL,
+  { user, password, basic }: { user: string; password: string; basic: string },
+): string[] {
+  const typed = userInfo(value) ?? '';
+  const typedPassword = typed.includes(':') ? typed.slice(typed.indexOf(':') + 1) : '';
+  const forms = [
+    password,
+    url.password,
+    typedPassword,
+    `${user}:${password}`,
+    `${url.username}:${url.password}`,
+    typed,
+  ];
+  return [...new Set([...forms, basic])].filter((s) => s !== '' && s !== ':');
+}
+
+/** What `value` holds between its scheme (or its start) and the last `@`: its user and password, as typed. */
+function userInfo(value: string): string | undefined {
+  const match = /^(?:[a-z][a-z0-9+.-]*:\/\/)?([\s\S]*)@/i.exec(value);
+  return match?.[1];
 }
 
 function decode(text: string, bad: (why: string) => Error): string {
@@ -102,10 +131,11 @@ function decode(text: string, bad: (why: string) => Error): string {
   }
 }
 
-/** `value` with any user and password replaced by `***`: what a message may show of a proxy URL. */
+/**
+ * `value` with any user and password replaced by `***`: what a message may show of a proxy URL. Everything between
+ * the scheme (or the start) and the last `@` goes, whether or not the URL parses: a password typed without its
+ * percent-encoding may hold `/`, `#`, `?` or `@`, and hiding a path with it hides nothing the user needs.
+ */
 export function hideCredentials(value: string): string {
-  return value.replace(
-    /^([a-z][a-z0-9+.-]*:\/\/)?[^@/?#]*@/i,
-    (_, scheme: string | undefined) => `${scheme ?? ''}***@`,
-  );
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)?[\s\S]*@/i, (_, scheme: string | undefined) => `${scheme ?? ''}***@`);
 }
