@@ -63,11 +63,24 @@ export function judgeStart(start: BucketStart, capacity: number, refillRpm: numb
   };
 }
 
+/** How to declare an idle time of `idle`: on run, or after it on report (which judges the folder again). */
+const declareIdle = (idle: string): string =>
+  `--idle-before ${idle} on loadproof run, or after it: loadproof report <run-folder> --idle-before ${idle}`;
+
 /**
  * What a phase's 429s that only a full start makes findings say: how to declare the idle time, when the client had one.
  */
 export function fullStartHint(start: JudgedStart, more: number): string {
   if (start.full || more <= 0) return '';
   const idle = formatDuration(start.fullAfterIdleS * 1000);
-  return `; ${more} more would be findings from a full bucket: if the client sent nothing for ${idle} before the run, declare it (--idle-before ${idle})`;
+  return `; ${more} more would be findings from a full bucket: if the client sent nothing for ${idle} before the run, declare it (${declareIdle(idle)})`;
+}
+
+/**
+ * Why a phase with no finding is not a pass when a full start gives `ifFull` findings: nothing in the run tells a
+ * limiter tighter than documented from a bucket drained before the run.
+ */
+export function undecidedStart(start: JudgedStart, ifFull: number): string {
+  const idle = formatDuration(start.fullAfterIdleS * 1000);
+  return `but ${ifFull} would be findings from a full bucket, and nothing in the run tells how full it was (a limiter tighter than documented, or traffic just before the run): inconclusive. If the client sent nothing for ${idle} before the run, declaring it decides (${declareIdle(idle)}); otherwise run again after ${idle} without traffic`;
 }

@@ -46,15 +46,18 @@ describe('loadproof run right after another run: 429s of a bucket the first run 
     // From a full bucket, as the judge assumed before, nearly all of them were findings against a correct limiter.
     expect(envelope.ifFullAtStart).toBeGreaterThan(envelope.http429 / 2);
     expect(summary.envelope.start).toMatchObject({ known: 'nothing', idleBeforeS: null, tokens: 0, full: false });
-    expect([0, 5], stderr).toContain(code);
+    expect(code, stderr).toBe(5);
     expect(stdout).not.toContain('a finding against the service');
     const check = summary.verdict.checks.find((c: any) => c.id === 'http_429_in_envelope');
-    expect(check.status).toBe('pass');
+    // Nothing tells a drained bucket from a limiter tighter than documented: the check decides nothing, and says how
+    // the client's idle time would decide it.
+    expect(check.status).toBe('inconclusive');
+    expect(summary.verdict.status).toBe('inconclusive');
     expect(check.reason).toContain(
       "judged from an empty bucket at the start (nothing is known of the client's traffic before the run)",
     );
-    expect(check.reason).toContain('would be findings from a full bucket');
-    expect(check.reason).toContain('--idle-before 5m1s');
+    expect(check.reason).toContain(`but ${envelope.ifFullAtStart} would be findings from a full bucket`);
+    expect(check.reason).toContain('loadproof report <run-folder> --idle-before 5m1s');
 
     // Declared after the run (falsely here: the client had just sent 900 requests), the full start is the judge's:
     // the 429s a full bucket would not give are findings, the reason says why, and run.json keeps it for later.
