@@ -32,3 +32,4 @@ export {
 } from './run-record.js';
 export { type Summary } from './summary.js';
 export { summaryJson } from './summary-json.js';
+export { findingTarget, inTargetWords } from './target-words.js';
