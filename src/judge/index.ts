@@ -25,6 +25,7 @@ export { nearestRank, quantileRankBounds } from './quantile-interval.js';
 export {
   guardRecord,
   type HostRecord,
+  type IdleDeclaration,
   type MergedShard,
   RUN_RECORD_SCHEMA_VERSION,
   type RunEnd,

@@ -66,11 +66,22 @@ describe('loadproof run right after another run: 429s of a bucket the first run 
     const again = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(again.phases[0].envelope.findings).toBe(envelope.ifFullAtStart);
     expect(again.envelope.start).toMatchObject({ known: 'idle', idleBeforeS: 600, full: true });
-    expect(declared.stdout).toContain('judged from a full bucket at the start (declared: 10m idle before the run)');
-    expect(JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8')).idleBeforeMs).toBe(600_000);
+    // It rewrote the evidence: run.json records who declared it and when, and every finding says it came after the run.
+    const { idleBefore, idleBeforeMs } = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
+    expect(idleBeforeMs).toBeUndefined();
+    expect(idleBefore).toMatchObject({ ms: 600_000, declaredBy: 'report' });
+    expect(new Date(idleBefore.at).toISOString()).toBe(idleBefore.at);
+    const afterwards = `judged from a full bucket at the start (declared after the run (loadproof report, ${idleBefore.at}): 10m idle before the run)`;
+    expect(declared.stdout).toContain(afterwards);
     const later = await runMain(['report', '--no-charts', dir]);
     expect(later.code).toBe(1);
-    expect(await runMain(['verify', dir])).toMatchObject({ code: 0 });
+    expect(later.stdout).toContain(afterwards);
+    // The folder is what its manifest lists, and verify says what judges it that the run did not record.
+    const verified = await runMain(['verify', dir]);
+    expect(verified.code).toBe(0);
+    expect(verified.stdout).toContain(
+      `run.json: the client's idle time before the run (10m) was declared after it (loadproof report, ${idleBefore.at})`,
+    );
     // A duration that is not one: bad input, named.
     const bad = await runMain(['report', '--no-charts', dir, '--idle-before', 'ten minutes']);
     expect(bad.code).toBe(2);
