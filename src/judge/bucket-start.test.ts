@@ -22,6 +22,25 @@ describe('bucketStartOf', () => {
   });
 });
 
+describe('bucketStartOf: who declared the idle time', () => {
+  it('says a declaration made after the run (report) as such; one made by run, or of an older folder, as declared', () => {
+    const at = '2026-11-27T18:00:00.000Z';
+    const start = (idleBefore: { ms: number; declaredBy: 'run' | 'report'; at: string }) =>
+      judgeStart(bucketStartOf({ target: target('real'), idleBefore }), 501, 100).assumption;
+    expect(start({ ms: 600_000, declaredBy: 'report', at })).toBe(
+      `judged from a full bucket at the start (declared after the run (loadproof report, ${at}): 10m idle before the run)`,
+    );
+    expect(start({ ms: 600_000, declaredBy: 'run', at })).toBe(
+      'judged from a full bucket at the start (declared: 10m idle before the run)',
+    );
+    // A folder written before declarations were recorded: its idle time still judges it.
+    expect(bucketStartOf({ target: target('real'), idleBeforeMs: 600_000 })).toEqual({
+      known: 'idle',
+      idleBeforeMs: 600_000,
+    });
+  });
+});
+
 describe('judgeStart', () => {
   it('gives the refill of the declared idle time, up to the capacity, and the idle time that fills it', () => {
     // The documented bucket: 501 tokens at 100 rpm, full after 5.01 minutes of quiet.

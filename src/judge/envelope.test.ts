@@ -623,7 +623,7 @@ describe('envelopeFindings: the rule, by hand', () => {
     expect(empty.phases[0]).toMatchObject({ http429: 1, findings: 0, edge: 0, ifFullAtStart: 1 });
     expect(empty.start).toMatchObject({ known: 'nothing', idleBeforeS: null, tokens: 0, full: false });
     expect(describeEnvelopePhase(empty.phases[0]!)).toBe(
-      "1 429s, none on a request the documented limits clearly allow, judged from an empty bucket at the start (nothing is known of the client's traffic before the run); 1 more would be findings from a full bucket: if the client sent nothing for 5s before the run, declare it (--idle-before 5s)",
+      "1 429s, none on a request the documented limits clearly allow, judged from an empty bucket at the start (nothing is known of the client's traffic before the run); but 1 would be findings from a full bucket, and nothing in the run tells how full it was (a limiter tighter than documented, or traffic just before the run): inconclusive. If the client sent nothing for 5s before the run, declaring it decides (--idle-before 5s on loadproof run, or after it: loadproof report <run-folder> --idle-before 5s); otherwise run again after 5s without traffic",
     );
     const partly = envelopeFindings(onePlan, log(), SMALL, { known: 'idle', idleBeforeMs: 4000 });
     expect(partly.phases[0]).toMatchObject({ findings: 0, edge: 1, ifFullAtStart: 1 });

@@ -60,7 +60,8 @@ import {
   envelopeMarginTokens,
   IDENTIFICATION_LIMITS,
 } from '../spec/index.js';
-import { type BucketStart, fullStartHint, type JudgedStart, judgeStart } from './bucket-start.js';
+import { type BucketStart, fullStartHint, type JudgedStart, judgeStart, undecidedStart } from './bucket-start.js';
+import type { CheckStatus } from './check.js';
 import { LeastBucket } from './least-bucket.js';
 
 export { bucketCapacityTokens, envelopeMarginTokens };
@@ -171,6 +172,17 @@ export function sharedEnvelope(judged: EnvelopeJudgement): EnvelopeJudgement {
   };
 }
 
+/**
+ * The envelope check's status for one phase. A shard's 429s are the merge's to judge; findings fail; 429s that only
+ * the unknown start keeps from being findings (a full bucket makes them findings, the assumed one does not) decide
+ * nothing: a limiter tighter than documented and a bucket drained before the run look alike.
+ */
+export function envelopeStatus(p: EnvelopePhase): CheckStatus {
+  if (p.shared === true) return p.http429 > 0 ? 'inconclusive' : 'pass';
+  if (p.findings > 0) return 'fail';
+  return p.ifFullAtStart > p.findings ? 'inconclusive' : 'pass';
+}
+
 /** The envelope check's reason for one phase. */
 export function describeEnvelopePhase(p: EnvelopePhase): string {
   if (p.shared === true)
@@ -181,9 +193,11 @@ export function describeEnvelopePhase(p: EnvelopePhase): string {
     p.edge === 0
       ? ''
       : `; ${p.edge} at the edge (inside the envelope by less than the margin of ${margin} tokens: the timing cannot tell, so not a finding)`;
-  const hint = fullStartHint(p.start, p.ifFullAtStart - p.findings);
-  if (p.findings === 0)
-    return `${p.http429} 429s, none on a request the documented limits clearly allow, ${p.start.assumption}${edge}${hint}`;
+  if (p.findings === 0) {
+    const none = `${p.http429} 429s, none on a request the documented limits clearly allow, ${p.start.assumption}${edge}`;
+    return p.ifFullAtStart > 0 ? `${none}; ${undecidedStart(p.start, p.ifFullAtStart)}` : none;
+  }
   const most = (p.maxTokensAt429 ?? 0).toFixed(1);
+  const hint = fullStartHint(p.start, p.ifFullAtStart - p.findings);
   return `${p.findings} 429s on requests the documented limits clearly allow (the bucket, replayed over the requests the service admitted and ${p.start.assumption}, held up to ${most} tokens where 1 + a margin of ${margin} was enough): a finding against the service${edge}${hint}`;
 }

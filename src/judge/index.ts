@@ -25,6 +25,7 @@ export { nearestRank, quantileRankBounds } from './quantile-interval.js';
 export {
   guardRecord,
   type HostRecord,
+  type IdleDeclaration,
   type MergedShard,
   RUN_RECORD_SCHEMA_VERSION,
   type RunEnd,
@@ -32,3 +33,4 @@ export {
 } from './run-record.js';
 export { type Summary } from './summary.js';
 export { summaryJson } from './summary-json.js';
+export { findingTarget, inTargetWords } from './target-words.js';

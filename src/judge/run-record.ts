@@ -122,13 +122,26 @@ export interface RunRecord {
   /** `loadproof merge`: the shard folders this run folder was merged from; absent otherwise. */
   readonly mergedFrom?: readonly MergedShard[];
   /**
-   * `--idle-before`: how long the client sent nothing to the service before the run (model ms), as the user declared
-   * it: the envelope judges the bucket's start from it. Absent when not declared (then nothing is known of it).
+   * `--idle-before`: how long the client sent nothing to the service before the run, as the user declared it, and when
+   * (on run, or after it on report, which judges the folder again): the envelope judges the bucket's start from it.
+   * Absent when not declared (then nothing is known of it).
    */
+  readonly idleBefore?: IdleDeclaration;
+  /** The idle time as folders written before `idleBefore` record it (model ms): who declared it is not known. */
   readonly idleBeforeMs?: number;
   /** `--baseline`: the run folder it was compared with (its comparison is comparison.json); absent without one. */
   readonly baseline?: string;
   readonly end: RunEnd | null;
+}
+
+/** `--idle-before` as run.json records it. */
+export interface IdleDeclaration {
+  /** Model ms. */
+  readonly ms: number;
+  /** `loadproof run` as it started, or `loadproof report` after the run. */
+  readonly declaredBy: 'run' | 'report';
+  /** When it was declared (ISO). */
+  readonly at: string;
 }
 
 /** One shard of a merged run, as run.json of the merge records it. */

@@ -13,6 +13,7 @@ import { GENERATOR_BUDGET } from './generator-budget.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 import { stats } from './summary-stats.js';
 import { timelineRows } from './summary-timeline.js';
+import { inTargetWords } from './target-words.js';
 import type { Verdict } from './verdict.js';
 
 const SUMMARY_SCHEMA_VERSION = 4;
@@ -110,7 +111,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     exitCode: meta.exitCode,
     files: meta.files,
     guard: meta.run.guard,
-    verdict: verdictSummary(verdict),
+    verdict: verdictSummary(verdict, meta.run),
     envelope: {
       marginTokens: meta.envelope.marginTokens,
       capacityTokens: meta.envelope.capacityTokens,
@@ -145,15 +146,17 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
 
 /**
  * The verdict as summary.json shows it: a percentile that falls on an unanswered request reads "unanswered", not its
- * stand-in value.
+ * stand-in value; the reasons say who a finding is against (the mock, when the run met one), as the reports do.
  */
-function verdictSummary(verdict: Verdict) {
+function verdictSummary(verdict: Verdict, run: RunRecord) {
+  const words = (text: string): string => inTargetWords(run, text);
   return {
     status: verdict.status,
-    reasons: verdict.reasons,
-    notes: verdict.notes,
+    reasons: verdict.reasons.map(words),
+    notes: verdict.notes.map(words),
     checks: verdict.checks.map((c) => ({
       ...c,
+      reason: words(c.reason),
       observed: shown(c.observed),
       interval: c.interval === null ? null : c.interval.map(shown),
     })),

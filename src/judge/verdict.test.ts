@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 
 import { createRng, nextNormal } from '../core/rng.js';
-import { Slice } from '../recorder/index.js';
-import { parseThreshold, type Threshold } from '../scenario/index.js';
+import { buildPlan } from '../plan/index.js';
+import { AttemptLog, Slice } from '../recorder/index.js';
+import { parseScenario, parseThreshold, type Threshold } from '../scenario/index.js';
 import { LATENCY_BANDS, type LatencyBand } from '../spec/index.js';
 import { judgeStart } from './bucket-start.js';
-import type { EnvelopePhase } from './envelope.js';
+import { envelopeFindings, type EnvelopePhase } from './envelope.js';
 import { quantileRankBounds } from './quantile-interval.js';
 import { evaluateVerdict } from './verdict.js';
 import type { GeneratorHealth, PhaseInput } from './verdict-input.js';
@@ -276,6 +277,48 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
     expect(edge.reason).toBe(
       "2 429s, none on a request the documented limits clearly allow, judged from an empty bucket at the start (nothing is known of the client's traffic before the run); 2 at the edge (inside the envelope by less than the margin of 2.7 tokens: the timing cannot tell, so not a finding)",
     );
+  });
+
+  it('makes the envelope inconclusive when only the unknown start keeps 429s from being findings', () => {
+    // A limiter with no burst at all (capacity 1, refilled at 100 rpm), met at 200 rpm for 3 minutes: half refused.
+    // From an empty start none is a finding (the refill alone explains them), from a full one nearly all are.
+    const plan = buildPlan(
+      parseScenario('name: x\ndescription: x\nphases:\n  - { name: p, duration: 180s, rpm: 200 }\n', 'x.yaml'),
+    );
+    const log = new AttemptLog();
+    let tokens = 1;
+    let last = 0;
+    for (const t of plan.phases[0]!.arrivalsMs) {
+      tokens = Math.min(1, tokens + ((t - last) * 100) / 60_000);
+      last = t;
+      const ok = tokens >= 1;
+      if (ok) tokens -= 1;
+      const status = ok ? 200 : 429;
+      const tries = [{ sentAtMs: t, endAtMs: t + 50, status }];
+      log.add({
+        phase: 0,
+        intendedAtMs: t,
+        outcome: ok ? 'ok' : 'http_429',
+        firedAtMs: t,
+        result: { status, attempts: 1, lastSentAtMs: t, endAtMs: t + 50, retryAfterS: ok ? [] : [1], tries },
+      });
+    }
+    const documented = { sustainedRpm: 100, burstRpm: 200, burstMinutes: 5 };
+    const envelope = envelopeFindings(plan, log, documented, { known: 'nothing' }).phases[0]!;
+    expect(envelope.http429).toBeGreaterThan(200);
+    expect(envelope.findings).toBe(0);
+    expect(envelope.ifFullAtStart).toBeGreaterThan(200);
+    const c = checkOf([phase(sliceOf(100, 1, 2), { envelope })], 'http_429_in_envelope');
+    expect(c).toMatchObject({ status: 'inconclusive', observed: 0 });
+    expect(c.reason).toContain(`${envelope.ifFullAtStart} would be findings from a full bucket`);
+    expect(c.reason).toContain('--idle-before 5m1s');
+    expect(c.reason).toContain('loadproof report <run-folder> --idle-before 5m1s');
+    // Declared idle long enough: the start is known, and the same 429s are findings.
+    const full = envelopeFindings(plan, log, documented, { known: 'idle', idleBeforeMs: 600_000 }).phases[0]!;
+    expect(checkOf([phase(sliceOf(100, 1, 2), { envelope: full })], 'http_429_in_envelope').status).toBe('fail');
+    // A start that changes nothing (every 429 outside the envelope from a full bucket too) passes, unknown as it is.
+    const outside = { ...NO_429, http429: 4, ifFullAtStart: 0, maxTokensAt429: 0.2 };
+    expect(checkOf([phase(sliceOf(100, 1, 2), { envelope: outside })], 'http_429_in_envelope').status).toBe('pass');
   });
 
   it('checks threshold expressions on the steady state', () => {

@@ -25,7 +25,7 @@
 import { formatMs } from '../core/index.js';
 import { type Check, type CheckStatus, rpm } from './check.js';
 import { clientCapped, failsOnDropsAlone, generatorCapped, restsOnUnanswered } from './dropped-requests.js';
-import { describeEnvelopePhase } from './envelope.js';
+import { describeEnvelopePhase, envelopeStatus } from './envelope.js';
 import { generatorOverBudget } from './generator-budget.js';
 import { measuredChecks } from './measured-check.js';
 import { percentileCheck } from './percentile-check.js';
@@ -67,13 +67,7 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
     id: 'http_429_in_envelope',
     phase: phase.name,
     what: 'no 429 inside the documented rate-limit envelope',
-    // A shard's 429s are the merge's to judge: it says so rather than pass them.
-    status:
-      phase.envelope.shared === true && phase.envelope.http429 > 0
-        ? 'inconclusive'
-        : phase.envelope.findings === 0
-          ? 'pass'
-          : 'fail',
+    status: envelopeStatus(phase.envelope),
     observed: phase.envelope.findings,
     interval: null,
     reason: describeEnvelopePhase(phase.envelope),

@@ -129,7 +129,7 @@ function startSentence(start: Summary['envelope']['start'], more: number): strin
   const judged = `Each was ${start.assumption}.`;
   if (start.full || more <= 0) return judged;
   const idle = formatDuration(start.fullAfterIdleS * 1000);
-  return `${judged} From a full bucket ${more} more would be ${more === 1 ? 'a finding' : 'findings'}: a client idle for ${idle} before the run has one, and \`--idle-before ${idle}\` declares it.`;
+  return `${judged} From a full bucket ${more} more would be ${more === 1 ? 'a finding' : 'findings'}: a client idle for ${idle} before the run has one, and \`--idle-before ${idle}\` declares it (on \`loadproof run\`, or later on \`loadproof report <run-folder>\`, which judges the folder again).`;
 }
 
 /** The highest rate the plan offered (first attempts), requests a minute: a ramp's top included. */

@@ -26,13 +26,5 @@ function targetOnly(summary: Summary): string {
   }
 }
 
-/** Who a finding is against: the service when the run reached it (a tunnel included), else the mock it ran against. */
-export const findingTarget = (summary: Summary): string =>
-  summary.target.kind === 'real' ? 'the service' : 'the mock';
-
-/**
- * The judge's reasons and notes, in the words of what the target was: the judge speaks of "the service", but a run
- * against a mock says nothing of it, so what it found is against the mock, as the report's header says.
- */
-export const inTargetWords = (summary: Summary, text: string): string =>
-  summary.target.kind === 'real' ? text : text.replaceAll('against the service', `against ${findingTarget(summary)}`);
+// Said by the judge, so that summary.json words it as the reports do.
+export { findingTarget, inTargetWords } from '../judge/index.js';

@@ -56,9 +56,14 @@ interface JudgeFolderOptions {
 }
 
 export async function judgeFolder(dir: string, options: JudgeFolderOptions): Promise<FolderJudgement> {
-  const folder = await readJudgedFolder(dir, options.signal, options.idleBeforeMs);
-  const { run, end, scenario } = folder;
   const reportedAt = options.now();
+  const folder = await readJudgedFolder(dir, {
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.idleBeforeMs === undefined
+      ? {}
+      : { idleBefore: { ms: options.idleBeforeMs, declaredBy: 'report', at: reportedAt.toISOString() } }),
+  });
+  const { run, end, scenario } = folder;
   const judge = (more: readonly FileResult[]): Judgement => folder.judge(reportedAt, more);
   // Before anything is rewritten: whether the folder was still what its manifest listed. A new manifest
   // would vouch for edited files; it records this instead, and the reader is told.

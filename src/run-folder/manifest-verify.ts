@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 
 import { checkRunFolder, MAX_JSON_BYTES, readRegular, UsageError } from '../core/index.js';
+import { formatDuration } from '../scenario/index.js';
 import {
   folderFiles,
   hashFile,
@@ -17,6 +18,7 @@ import {
   MANIFEST_SCHEMA_VERSION,
   sha256Text,
 } from './manifest.js';
+import { readRunRecord } from './read.js';
 
 interface Verification {
   /** SHA-256 of manifest.json as it is on disk. */
@@ -34,6 +36,8 @@ interface Verification {
   readonly matched: number;
   /** Why the manifest's own history says the folder changed after its run (its `previous` was not intact), or null. */
   readonly history: string | null;
+  /** What judges the run that it did not record itself (an idle time declared after it), or null. */
+  readonly declaredAfter: string | null;
 }
 
 /** What `loadproof verify` prints. */
@@ -57,6 +61,7 @@ export function describeVerification(dir: string, v: Verification): string {
           `  ${v.matched} files match`,
           ...(v.history === null ? [] : [`  history: ${v.history}`]),
         ];
+  if (v.declaredAfter !== null) lines.push(`  ${v.declaredAfter}`);
   return `${[...lines, `manifest.json sha256:${v.manifestSha256} (compare it with the one the run printed or the ticket quotes)`].join('\n')}\n`;
 }
 
@@ -198,5 +203,17 @@ export async function verifyFolder(dir: string): Promise<Verification> {
     unlisted,
     matched,
     history,
+    declaredAfter: await declaredAfterRun(dir),
   };
+}
+
+/**
+ * `loadproof report --idle-before` rewrote run.json: the folder is intact, but its verdict rests on what the user
+ * declared after the run, which verify says (run.json's own damage is the hashes' to tell: unread here, nothing said).
+ */
+async function declaredAfterRun(dir: string): Promise<string | null> {
+  const run = await readRunRecord(dir).catch(() => undefined);
+  const idle = run?.idleBefore;
+  if (idle === undefined || idle.declaredBy !== 'report') return null;
+  return `run.json: the client's idle time before the run (${formatDuration(idle.ms)}) was declared after it (loadproof report, ${idle.at}); the envelope judged the 429s from it`;
 }

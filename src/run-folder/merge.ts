@@ -169,13 +169,10 @@ async function writeMerged(
     manifestSha256: manifests.get(s)!,
     ...(s.run.host === undefined ? {} : { host: s.run.host }),
   }));
-  const { shard: _shard, host: _host, end: _end, idleBeforeMs: _idle, ...common } = first.run;
-  // The shards shared one bucket: the idle time all of them declared, if every one did.
-  const idle = shards.map((s) => s.run.idleBeforeMs);
-  const idleBeforeMs = idle.every((ms) => ms !== undefined) ? Math.min(...idle) : undefined;
+  const { shard: _shard, host: _host, end: _end, idleBefore: _declared, idleBeforeMs: _idle, ...common } = first.run;
   const run: RunRecord = {
     ...common,
-    ...(idleBeforeMs === undefined ? {} : { idleBeforeMs }),
+    ...sharedIdle(shards.map((s) => s.run)),
     startedAt,
     mergedFrom,
     end: mergedEnd(shards, first.run.scenarioFile),
@@ -258,3 +255,19 @@ const STOP_RANK: Record<NonNullable<RunEnd['stop']>['by'], number> = {
   threshold: 2,
   unknown: 3,
 };
+
+/**
+ * The shards shared one bucket: the least idle time all of them declared, if every one did, declared after the run
+ * (at the latest such declaration) if any was; a shard written before declarations were recorded leaves who unknown.
+ */
+function sharedIdle(runs: readonly RunRecord[]): Pick<RunRecord, 'idleBefore' | 'idleBeforeMs'> {
+  const ms = runs.map((r) => r.idleBefore?.ms ?? r.idleBeforeMs);
+  if (!ms.every((m) => m !== undefined)) return {};
+  const least = Math.min(...ms);
+  const declared = runs.map((r) => r.idleBefore);
+  if (!declared.every((d) => d !== undefined)) return { idleBeforeMs: least };
+  const later = declared.filter((d) => d.declaredBy === 'report').map((d) => d.at);
+  return later.length === 0
+    ? { idleBefore: { ms: least, declaredBy: 'run', at: declared[0]!.at } }
+    : { idleBefore: { ms: least, declaredBy: 'report', at: later.sort().at(-1)! } };
+}

@@ -22,6 +22,7 @@ import {
 import {
   type DocumentSink,
   EventSink,
+  type IdleDeclaration,
   type Judgement,
   judgeRun,
   parseDocumentLine,
@@ -218,14 +219,22 @@ function recordedPieces(run: RunRecord, dir: string): () => number {
   return () => pieces[next++] ?? 1;
 }
 
-/** The run's record with the idle time declared at `report`, when one was. */
-const withIdleBefore = (run: RunRecord, idleBeforeMs: number | undefined): RunRecord =>
-  idleBeforeMs === undefined ? run : { ...run, idleBeforeMs };
+/** The run's record with the idle time declared at `report`, when one was: it replaces any declared before. */
+function withIdleBefore(run: RunRecord, idle: IdleDeclaration | undefined): RunRecord {
+  if (idle === undefined) return run;
+  const { idleBeforeMs: _older, ...rest } = run;
+  return { ...rest, idleBefore: idle };
+}
 
-/** `signal`: a stop signal, taken while the events are read (Interrupted, exit 130). */
-export async function readJudgedFolder(dir: string, signal?: AbortSignal, idle?: number): Promise<JudgedFolder> {
-  // `report --idle-before` (model ms) replaces the idle time run.json declares.
-  const run = withIdleBefore(await readRunRecord(dir), idle);
+interface ReadOptions {
+  /** A stop signal, taken while the events are read (Interrupted, exit 130). */
+  readonly signal?: AbortSignal;
+  /** `report --idle-before`: replaces the idle time run.json declares. */
+  readonly idleBefore?: IdleDeclaration;
+}
+
+export async function readJudgedFolder(dir: string, options: ReadOptions = {}): Promise<JudgedFolder> {
+  const run = withIdleBefore(await readRunRecord(dir), options.idleBefore);
   const scenarioPath = join(dir, run.scenarioFile);
   const scenarioText = await readRegular(scenarioPath, SCENARIO_BOUNDS.fileBytes);
   // Its thresholds, limits and error check judge the run as much as its phases plan it.
@@ -262,7 +271,7 @@ export async function readJudgedFolder(dir: string, signal?: AbortSignal, idle?:
   }
   const sink = new EventSink(plan);
   const partial = run.end === null;
-  const notes = await readEvents(eventsPath, sink, partial, signal);
+  const notes = await readEvents(eventsPath, sink, partial, options.signal);
   const lines = sink.recorder.overall.sent + sink.recorder.overall.dropped + sink.recorder.overall.unsent;
   if (!partial && lines !== plan.arrivals) {
     throw new UsageError(

@@ -106,3 +106,21 @@ describe('run.json: the idle time declared before the run', () => {
       ).toThrow(/^run\.json: idleBeforeMs: /);
   });
 });
+
+describe('run.json: who declared the idle time, and when', () => {
+  it('takes run or report with an instant, and refuses any other declarer, naming the field', () => {
+    for (const declaredBy of ['run', 'report'])
+      expect(
+        checkRunRecord(
+          record((r) => (r.idleBefore = { ms: 600_000, declaredBy, at: '2026-11-27T18:00:00.000Z' })),
+          'run.json',
+        ).idleBefore,
+      ).toEqual({ ms: 600_000, declaredBy, at: '2026-11-27T18:00:00.000Z' });
+    expect(() =>
+      checkRunRecord(
+        record((r) => (r.idleBefore = { ms: 600_000, declaredBy: 'someone', at: '2026-11-27T18:00:00.000Z' })),
+        'run.json',
+      ),
+    ).toThrow(/^run\.json: idleBefore\.declaredBy: /);
+  });
+});

@@ -153,7 +153,9 @@ function runRecordAtStart(
     ...(options.baseline === undefined ? {} : { baseline: options.baseline.dir }),
     ...(plan.shard === undefined ? {} : { shard: plan.shard }),
     ...(options.startAtMs === undefined ? {} : { startAt: new Date(options.startAtMs).toISOString() }),
-    ...(options.idleBeforeMs === undefined ? {} : { idleBeforeMs: options.idleBeforeMs }),
+    ...(options.idleBeforeMs === undefined
+      ? {}
+      : { idleBefore: { ms: options.idleBeforeMs, declaredBy: 'run', at: startedAt.toISOString() } }),
     end: null,
   };
 }

@@ -124,13 +124,13 @@ describe('loadproof run: 429s judged against the envelope', () => {
             expect(e.tries.at(-1)).toMatchObject({ sentAtMs: e.lastSentAtMs, endAtMs: e.endAtMs, status: e.status });
         }
         const runJson = JSON.parse(readFileSync(join(out, runFolders(out)[0]!, 'run.json'), 'utf8'));
-        expect(runJson.idleBeforeMs).toBe(600_000);
+        expect(runJson.idleBefore).toEqual({ ms: 600_000, declaredBy: 'run', at: runJson.startedAt });
         expect(summary.envelope.start).toMatchObject({ known: 'idle', idleBeforeS: 600, full: true });
         expect(stdout).toContain('judged from a full bucket at the start (declared: 10m idle before the run)');
         const again = judgeEvents(
           events,
           summary.phases.map((p: any) => p.name),
-          runJson.idleBeforeMs,
+          runJson.idleBefore.ms,
         );
         expect(again.phases.map((p) => [p.http429, p.findings, p.edge])).toEqual(
           summary.phases.map((p: any) => [p.envelope.http429, p.envelope.findings, p.envelope.edge]),

@@ -118,6 +118,13 @@ describe('a real environment through a loopback tunnel (target.tunnel)', () => {
       const junit = readFileSync(join(out, runFolders(out)[0]!, 'junit.xml'), 'utf8');
       expect(junit).toContain('a finding against the mock');
       expect(junit + stdout).not.toContain('against the service');
+      // summary.json says the same as the reports: its reasons, checks and notes.
+      const summaryText = readFileSync(join(out, runFolders(out)[0]!, 'summary.json'), 'utf8');
+      const summary = JSON.parse(summaryText);
+      const envelope = summary.verdict.checks.find((c: any) => c.id === 'http_429_in_envelope');
+      expect(envelope).toMatchObject({ status: 'fail', reason: expect.stringContaining('a finding against the mock') });
+      expect(summary.verdict.reasons.join('\n')).toContain('a finding against the mock');
+      expect(summaryText).not.toContain('against the service');
     },
   );
 });
