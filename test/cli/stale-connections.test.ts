@@ -1,13 +1,14 @@
 /**
  * A whole run against a server that closes a kept-alive connection as a gateway's idle timeout does: a request that
  * arrives after the connection sat idle (as the server saw it) 150 ms or more is read, never answered, and the
- * connection reset. Arrivals 300 ms apart, so each reused connection meets that close, after it sat idle in our pool
- * well past the 100 ms floor: a stale connection, the client's. None is charged to the service as an error, none is
- * sent twice (the server may have read it), and the count is shown. The real CLI in a child process; 30 arrivals.
+ * connection reset. Arrivals 300 ms apart, so the first reused connection meets that close, after it sat idle in our
+ * pool well past the 100 ms floor: a stale connection, the client's. The pool then keeps connections idle under half
+ * that long, so few more meet it. None is charged to the service as an error, none is sent twice (the server may
+ * have read it), and the count is shown. The real CLI in a child process; 30 arrivals.
  *
  * On a busy machine the client may read an answer late and hand the connection at once to a queued request: the
  * server then saw it idle, the client did not, and the close is rightly a reset. So a reset is allowed, but only for a
- * request the server closed; a stale one must be one the server closed too, and most closed ones must be stale.
+ * request the server closed, and a stale one must be one the server closed too.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,11 +52,13 @@ describe('a run meeting stale connections', () => {
     const seqs = server.seen.filter((r) => r.seq !== undefined).map((r) => r.seq);
     expect(seqs).toHaveLength(N);
     expect(new Set(seqs).size).toBe(N);
-    // The race happened, and stale_connection and reset are only ever requests the server closed, mostly stale.
+    // The race happened, and stale_connection and reset are only ever requests the server closed. After its first
+    // stale connection the client keeps connections idle under half that long, so the server closes few more (a
+    // reset is one the pool handed straight on, a stall having kept it from reading the answer in time).
     const closed = server.closed.flatMap((c) => (c.seq === undefined ? [] : [c.seq]));
-    expect(closed.length, stdout + stderr).toBeGreaterThanOrEqual(5);
     expect([...stale, ...resets].sort((a, b) => a - b)).toEqual(closed.sort((a, b) => a - b));
-    expect(stale.length, JSON.stringify(server.closed)).toBeGreaterThanOrEqual(closed.length / 2);
+    expect(stale.length, JSON.stringify(server.closed)).toBeGreaterThanOrEqual(1);
+    expect(closed.length - resets.length, JSON.stringify(server.closed)).toBeLessThanOrEqual(3);
 
     const summary = JSON.parse(readFileSync(join(dir, 'summary.json'), 'utf8'));
     expect(summary.overall.outcomes).toMatchObject({ reset: resets.length, stale_connection: stale.length });

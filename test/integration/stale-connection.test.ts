@@ -147,3 +147,21 @@ describe('a connection that did not sit idle, closed before its answer', () => {
     },
   );
 });
+
+describe('after a stale connection', () => {
+  it('the pool reuses no connection idle as long as that one was: the next request as far apart gets a new one', async () => {
+    // The server closes every connection's second request, as a gateway whose idle timeout the reuse crossed.
+    server = await startClosingServer((n) => (n === 2 ? 'fin' : undefined));
+    pool = ConnectionPool.forUrl(LOOPBACK_PERMIT, server.url, 1);
+    expect(await send(pool, server.url)).toMatchObject({ status: 200 });
+    const idleFrom = performance.now();
+    await idlePastFloor();
+    const idleMs = performance.now() - idleFrom; // at least the pool's idle time, however busy the machine
+    expect(await send(pool, server.url)).toBe('LOADPROOF_STALE_CONNECTION');
+    // A new connection, answered, then idle as long again: not reused (it would meet the same close), so answered.
+    expect(await send(pool, server.url)).toMatchObject({ status: 200 });
+    await sleep(idleMs);
+    expect(await send(pool, server.url)).toMatchObject({ status: 200 });
+    expect(server.seen.map((r) => r.connection)).toEqual([1, 1, 2, 3]);
+  });
+});

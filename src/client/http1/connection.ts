@@ -279,6 +279,8 @@ export class Connection {
   private cutShort(error: Error): Error {
     if (!this.sentAfterIdle || this.answerStarted) return error;
     const cut = { idleMs: this.idleBeforeSend, sinceWriteMs: performance.now() - this.sentAt, setupMs: this.setupMs };
-    return this.writeRefused || couldBeIdleClose(cut) ? new StaleConnectionError(this.writeRefused, error) : error;
+    return this.writeRefused || couldBeIdleClose(cut)
+      ? new StaleConnectionError(this.writeRefused, error, cut.idleMs)
+      : error;
   }
 }

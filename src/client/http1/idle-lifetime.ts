@@ -20,3 +20,12 @@ export function idleLifetimeMs(configuredMs: number, keepAliveMs: number | undef
   if (keepAliveMs === undefined) return configuredMs;
   return Math.min(configuredMs, keepAliveMs - Math.min(1000, keepAliveMs / 2));
 }
+
+/**
+ * The idle time a pool keeps to after a request met a connection the server closed while it sat `idleMs` idle: the
+ * server's timeout is at most about that, so half of it is surely under it. Without it, every later request as far
+ * apart would race the same close (nginx keepalive_timeout 1s and arrivals a second apart: half of them).
+ */
+export function learnedIdleLimitMs(idleMs: number): number {
+  return idleMs / 2;
+}

@@ -1,12 +1,14 @@
 /** A request waiting in, or carried by, the connection pool (pool.ts). */
 import type { Connection, Exchange } from './connection.js';
 import type { Expiring } from './deadlines.js';
-import { DeadlineError } from './request-errors.js';
+import { DeadlineError, StaleConnectionError } from './request-errors.js';
 import type { Http1Response } from './response.js';
 
 /** What ends a pending request when its deadline passes: the pool, which takes it off its connection or queue. */
 interface FailsPending {
   fail(pending: Pending, error: Error): void;
+  /** A request met a connection the server had closed while it sat idle: the pool learns the server's timeout. */
+  sawStale(error: StaleConnectionError): void;
 }
 
 /**
@@ -40,6 +42,7 @@ export class Pending implements Exchange, Expiring {
     this.callback = undefined;
     this.bytes = '';
     this.onSent = noop;
+    if (error instanceof StaleConnectionError) this.pool.sawStale(error);
     callback(error, response);
   }
 

@@ -9,10 +9,10 @@
 import { checkPermitted, type SendPermit } from '../../core/index.js';
 import { Connection, type Origin } from './connection.js';
 import { Deadlines } from './deadlines.js';
-import { DEFAULT_IDLE_LIFETIME_MS, idleLifetimeMs } from './idle-lifetime.js';
+import { DEFAULT_IDLE_LIFETIME_MS, idleLifetimeMs, learnedIdleLimitMs } from './idle-lifetime.js';
 import { Pending } from './pending.js';
 import type { HttpProxy } from './proxy-env.js';
-import { CancelledError, DeadlineError } from './request-errors.js';
+import { CancelledError, DeadlineError, type StaleConnectionError } from './request-errors.js';
 import { DEFAULT_MAX_HEAD_BYTES, type Http1Response, MAX_ANSWER_BYTES } from './response.js';
 
 /** What a pool for a URL may be given beyond its origin and size. */
@@ -62,6 +62,8 @@ export class ConnectionPool {
   private readonly warming = new Map<Connection, () => void>();
   private readonly maxHeadBytes: number;
   private readonly idleLifetimeMs: number;
+  /** The idle lifetime learned from the server's closes of idle connections (learnedIdleLimitMs). */
+  private learnedIdleMs = Infinity;
   private closed = false;
   /** Connections being made (not yet ready or failed). */
   private connecting = 0;
@@ -170,6 +172,11 @@ export class ConnectionPool {
     this.idle.length = 0;
   }
 
+  sawStale(error: StaleConnectionError): void {
+    // Whether the write was refused or crossed the close, the server closed a connection idle for about idleMs.
+    this.learnedIdleMs = Math.min(this.learnedIdleMs, learnedIdleLimitMs(error.idleMs));
+  }
+
   /**
    * Ends `pending` with `error`: off its connection (which is closed: its answer may still come) or out of the queue.
    */
@@ -181,7 +188,8 @@ export class ConnectionPool {
   private takeIdle(): Connection | undefined {
     const now = performance.now();
     for (let c = this.idle.pop(); c !== undefined; c = this.idle.pop()) {
-      if (!c.dead && now - c.freeSince < idleLifetimeMs(this.idleLifetimeMs, c.keepAliveMs)) return c;
+      const lifetimeMs = Math.min(idleLifetimeMs(this.idleLifetimeMs, c.keepAliveMs), this.learnedIdleMs);
+      if (!c.dead && now - c.freeSince < lifetimeMs) return c;
       c.destroy();
     }
     return undefined;

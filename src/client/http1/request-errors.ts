@@ -29,6 +29,8 @@ export class StaleConnectionError extends Error {
   constructor(
     readonly neverSent: boolean,
     cause: Error,
+    /** How long the connection had sat idle in the pool before the request was written on it (wall ms). */
+    readonly idleMs = 0,
   ) {
     super(
       neverSent
