@@ -131,6 +131,35 @@ describe('a proxy that dies in the middle of a run', () => {
   });
 });
 
+describe('a proxy that starts refusing tunnels (502 to CONNECT) in the middle of a run', () => {
+  it('the requests it refused are not charged to the service: not exit 1, the verdict is not FAIL', async () => {
+    const target = await mock();
+    const tunnels = { count: 0 };
+    let refusing = false;
+    const carried: Socket[] = [];
+    const passing = forward(tunnels);
+    const gateway = await proxy((client, head) => {
+      if (refusing) return void client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\n\r\n');
+      carried.push(client);
+      passing(client, head);
+    });
+    const { file, out } = scenarioWorkspace(scenario(target.url, '  - { name: p, duration: 200s, rpm: 120 }\n'));
+    const cli = startCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out], proxyEnv(gateway.url));
+    let printed = '';
+    cli.child.stderr.on('data', (chunk: string) => (printed += chunk));
+    for (let i = 0; i < 1200 && !printed.includes('requests over'); i++) await sleep(50);
+    await sleep(3000);
+    // The proxy restarts: its tunnels drop, and it answers every new CONNECT with 502.
+    refusing = true;
+    for (const s of carried) s.destroy();
+    const { code, stderr } = await cli.exited;
+    const summary = JSON.parse(readFileSync(join(out, runFolders(out)[0]!, 'summary.json'), 'utf8'));
+    expect(tunnels.count, stderr).toBeGreaterThan(0);
+    expect(code, stderr).not.toBe(1);
+    expect(summary.verdict.status, stderr).not.toBe('fail');
+  });
+});
+
 describe('a proxy that accepts the connection and never answers CONNECT', () => {
   it('check says the proxy did not answer, not that it closed the connection', async () => {
     const target = await mock();
