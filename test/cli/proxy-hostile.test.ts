@@ -132,7 +132,10 @@ describe('a proxy that dies in the middle of a run', () => {
 });
 
 describe('a proxy that starts refusing tunnels (502 to CONNECT) in the middle of a run', () => {
-  it('the requests it refused are not charged to the service: not exit 1, the verdict is not FAIL', async () => {
+  // A proxy's 502 to CONNECT says it could not reach the target: what a direct connection would have met as a refusal.
+  // So each is the target's `refused`, said once, and the run ends as a target that stopped answering would (exit 4);
+  // a FAIL here is the one a direct refusal earns, not a charge for the proxy's own fault (that is the case above).
+  it("the requests it refused count as the target's refusals, said as the proxy's words; never an `error`", async () => {
     const target = await mock();
     const tunnels = { count: 0 };
     let refusing = false;
@@ -155,8 +158,12 @@ describe('a proxy that starts refusing tunnels (502 to CONNECT) in the middle of
     const { code, stderr } = await cli.exited;
     const summary = JSON.parse(readFileSync(join(out, runFolders(out)[0]!, 'summary.json'), 'utf8'));
     expect(tunnels.count, stderr).toBeGreaterThan(0);
-    expect(code, stderr).not.toBe(1);
-    expect(summary.verdict.status, stderr).not.toBe('fail');
+    expect(code, stderr).toBe(4);
+    expect(stderr).toContain('with "HTTP/1.1 502 Bad Gateway": the proxy could not reach the target');
+    expect(stderr).toContain('TARGET_UNREACHABLE');
+    const outcomes = summary.phases[0].outcomes;
+    expect(outcomes.refused, stderr).toBeGreaterThan(0);
+    expect(outcomes.error, stderr).toBe(0);
   });
 });
 
