@@ -10,7 +10,7 @@ import type { ApiClientSettings } from './api-settings.js';
 import { attemptModelMs, attemptWallDeadlineMs } from './attempt-deadline.js';
 import { classifyError, classifyStatus } from './classify.js';
 import type { Http1Response } from './http1/response.js';
-import { ProxyTunnelError } from './http1/tunnel.js';
+import { proxyLost, ProxyTunnelError } from './http1/tunnel.js';
 import { parseJsonObject } from './json.js';
 import { describeRedirect, isRedirect } from './redirect.js';
 import type { AnswerEntity } from './request-result.js';
@@ -34,8 +34,8 @@ export interface Attempt {
 }
 
 /**
- * One attempt; undefined when it cannot leave at all (a token a header cannot carry, a tunnel the proxy refused): not
- * an attempt, nothing sent.
+ * One attempt; undefined when it cannot leave at all (a token a header cannot carry, a tunnel the proxy refused or
+ * could not make): not an attempt, nothing sent.
  */
 export type AttemptFn = (
   body: string,
@@ -102,15 +102,29 @@ export function createAttempt(settings: ApiClientSettings, path: string, scale: 
         (error, res) => {
           if (res !== undefined) return resolve(answeredAttempt(context, res, sentAtMs, token));
           if (error instanceof ProxyTunnelError) {
-            settings.onProxyFailure?.(error.message, error.refusedByProxy);
-            // The proxy refused the tunnel itself: nothing reached the service, so it is not an attempt.
-            if (error.refusedByProxy) return resolve(undefined);
+            settings.onProxyFailure?.(error.message, error.routeFault);
+            // The proxy refused the tunnel itself, or was lost: nothing reached the service, so it is not an attempt.
+            if (error.routeFault) return resolve(undefined);
           }
-          resolve(failedAttempt(error, sentAtMs));
+          void lostOnTheRoute(settings, failedAttempt(error, sentAtMs)).then(resolve);
         },
         fresh,
       );
     });
+}
+
+/**
+ * A reset through a proxy's tunnel, when the proxy is then found gone: lost by the route, not the target (the run is
+ * told, and stops). Judged as a stale connection's loss is: the service may never have seen it, so it is no error of
+ * the service, unanswered in latency, and a check it could decide is inconclusive. Any other attempt as it is.
+ */
+async function lostOnTheRoute(settings: ApiClientSettings, failed: Attempt): Promise<Attempt> {
+  const proxy = settings.pool.proxy;
+  if (proxy === undefined || failed.outcome !== 'reset') return failed;
+  const lost = await proxyLost(proxy);
+  if (lost === undefined) return failed;
+  settings.onProxyFailure?.(lost.message, true);
+  return { ...failed, outcome: 'stale_connection' };
 }
 
 /** An attempt that got no answer: cancelled at the drain's end, past its deadline, or failed. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { describeValue } from './text.js';
+import { describeValue, echoValue } from './text.js';
 
 describe('describeValue', () => {
   it.each([
@@ -28,5 +28,17 @@ describe('describeValue', () => {
 
   it('never shows the user:password part of a URL', () => {
     expect(describeValue('https://alice:hunter2-canary@api.example.com/x')).toBe('"https://…@api.example.com/x"');
+  });
+});
+
+describe('echoValue', () => {
+  it('escapes line breaks JSON-style, so a value cannot start a line of its own', () => {
+    expect(echoValue('host:1\r\nloadproof: forged')).toBe('host:1\\r\\nloadproof: forged');
+    expect(echoValue('a\u001b[2Jb\u2028c')).toBe('a\\u001b[2Jb\\u2028c');
+  });
+
+  it('cuts a long value at 200 characters with "…"', () => {
+    expect(echoValue('a'.repeat(100_000))).toBe(`${'a'.repeat(200)}…`);
+    expect(echoValue('a'.repeat(200))).toBe('a'.repeat(200));
   });
 });

@@ -48,3 +48,17 @@ export function describeValue(value: unknown): string {
   );
   return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
+
+/** The longest user value a message echoes whole; longer ones are cut, so one value cannot flood the terminal. */
+const MAX_ECHO_CHARS = 200;
+const JSON_ESCAPES: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t': '\\t' };
+
+/**
+ * A value the user gave (an environment variable, a path), as a message may echo it: line breaks and other
+ * invisible characters escaped JSON-style (\r\n, \uXXXX), so it cannot start a line of its own, and cut at
+ * MAX_ECHO_CHARS with "…".
+ */
+export function echoValue(text: string): string {
+  const cut = text.length > MAX_ECHO_CHARS ? `${text.slice(0, MAX_ECHO_CHARS)}…` : text;
+  return escapeInvisible(cut.replace(/[\n\r\t]/g, (c) => JSON_ESCAPES[c]!));
+}

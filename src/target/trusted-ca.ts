@@ -6,7 +6,7 @@
 import { X509Certificate } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 
-import { UsageError } from '../core/index.js';
+import { echoValue, UsageError } from '../core/index.js';
 
 /** A CA bundle is a few certificates; a file larger than this is not one. */
 const MAX_CA_BYTES = 1024 * 1024;
@@ -23,7 +23,10 @@ interface CaSource {
 export async function readTrustedCa(source: CaSource | undefined): Promise<string | undefined> {
   if (source === undefined) return undefined;
   const refuse = (why: string): never => {
-    throw new UsageError(`${source.from}: ${JSON.stringify(source.path)} ${why}; ${EXPECTED}`, 'nothing was sent');
+    throw new UsageError(
+      `${source.from}: ${echoValue(JSON.stringify(source.path))} ${why}; ${EXPECTED}`,
+      'nothing was sent',
+    );
   };
   const info = await stat(source.path).catch((error: NodeJS.ErrnoException) =>
     refuse(error.code === 'ENOENT' ? 'does not exist' : `cannot be read (${error.code ?? 'error'})`),

@@ -88,7 +88,7 @@ describe('a proxy that refuses the tunnel mid-run', () => {
     expect(r.code, r.stderr).toBe(4);
     expect(r.proxy.refused()).toBeGreaterThan(0);
     expect(r.stderr).toContain(
-      `TARGET_UNREACHABLE: the proxy refused a tunnel mid-run: through the proxy 127.0.0.1:${r.proxy.port} (http_proxy): it answered CONNECT localhost:${r.port} with "HTTP/1.1 407 Proxy Authentication Required"`,
+      `TARGET_UNREACHABLE: the route through the proxy failed mid-run: through the proxy 127.0.0.1:${r.proxy.port} (http_proxy): it answered CONNECT localhost:${r.port} with "HTTP/1.1 407 Proxy Authentication Required"`,
     );
     const outcomes = r.summary.phases[0].outcomes;
     expect(outcomes.error ?? 0).toBe(0);

@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { classifyError } from '../../src/client/classify.js';
 import { ConnectionPool } from '../../src/client/http1/index.js';
 import { parseProxyUrl } from '../../src/client/http1/proxy-env.js';
-import { openTunnel, ProxyTunnelError } from '../../src/client/http1/tunnel.js';
+import { openTunnel, proxyLost,ProxyTunnelError } from '../../src/client/http1/tunnel.js';
 import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 
 const servers: (Server | NetServer)[] = [];
@@ -112,12 +112,40 @@ describe('a CONNECT tunnel', () => {
 
   it('ends when the proxy says nothing within its time (injected here), or closes first', async () => {
     const silent = await fakeProxy(() => {});
-    expect(String(await tunnel(silent.port, 200))).toMatch(/no answer to CONNECT api\.example\.test:443 within 200 ms/);
+    expect(String(await tunnel(silent.port, 200))).toMatch(
+      /the proxy did not answer CONNECT api\.example\.test:443 within 0\.2 s/,
+    );
     const closing = await fakeProxy((socket) => socket.destroy());
-    expect(String(await tunnel(closing.port))).toMatch(/the proxy closed the connection before answering CONNECT/);
+    const closed = (await tunnel(closing.port)) as ProxyTunnelError;
+    expect(String(closed)).toMatch(/the proxy closed the connection before answering CONNECT/);
+    // Silent past our time, or closed, the proxy is lost: the route's fault, never the target's.
+    expect(closed.routeFault).toBe(true);
   });
 
-  it('never shows the credentials, and a proxy that refuses connections is `refused`', async () => {
+  it('a setup we end ourselves says the proxy did not answer in the time it had, not that it closed', async () => {
+    const silent = await fakeProxy(() => {});
+    const error = await new Promise<ProxyTunnelError>((resolve) => {
+      const raw = openTunnel(proxyAt(silent.port, ''), { host: 'api.example.test', port: 443, tls: false }, (e) =>
+        resolve(e as ProxyTunnelError),
+      );
+      raw.once('connect', () => raw.destroy());
+    });
+    expect(error.message).toMatch(/the proxy did not answer CONNECT api\.example\.test:443 within \d+(\.\d)? s/);
+    expect(error.message).not.toMatch(/closed/);
+  });
+
+  it('a proxy gone is found lost; one still listening is not', async () => {
+    const alive = await fakeProxy(() => {});
+    expect(await proxyLost(proxyAt(alive.port, ''))).toBeUndefined();
+    const port = alive.port;
+    servers.splice(0).forEach((s) => s.close());
+    for (const s of sockets.splice(0)) s.destroy();
+    const lost = await proxyLost(proxyAt(port, ''));
+    expect(lost?.message).toMatch(/the proxy was lost \(ECONNREFUSED\)/);
+    expect(lost?.routeFault).toBe(true);
+  });
+
+  it("never shows the credentials, and a proxy that refuses connections is the route's fault, not the target's", async () => {
     const proxy = await fakeProxy((socket) => socket.write('HTTP/1.1 403 Forbidden\r\n\r\n'));
     const error = await tunnel(proxy.port, undefined, 'bob:hunter2hunter2@');
     expect((error as Error).message).not.toMatch(/bob|hunter2/);
@@ -126,7 +154,7 @@ describe('a CONNECT tunnel', () => {
     for (const s of sockets.splice(0)) s.destroy();
     const refused = await tunnel(port);
     expect((refused as Error).message).toMatch(/cannot reach the proxy or lost it \(ECONNREFUSED\)/);
-    expect(classifyError(refused, false)).toBe('refused');
+    expect((refused as ProxyTunnelError).routeFault).toBe(true);
   });
 
   it.each([
@@ -143,7 +171,7 @@ describe('a CONNECT tunnel', () => {
       const proxy = await fakeProxy((socket) => socket.write(`${line}\r\n\r\n`));
       const error = (await tunnel(proxy.port)) as ProxyTunnelError;
       expect(error).toBeInstanceOf(ProxyTunnelError);
-      expect(error.refusedByProxy).toBe(byProxy);
+      expect(error.routeFault).toBe(byProxy);
       expect(classifyError(error, false)).toBe(outcome);
     },
   );

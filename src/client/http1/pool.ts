@@ -153,6 +153,11 @@ export class ConnectionPool {
     return this.idle.length;
   }
 
+  /** The proxy the origin is reached through, if any. */
+  get proxy(): HttpProxy | undefined {
+    return this.options.origin.proxy;
+  }
+
   /** Connections being made now. */
   get connectingNow(): number {
     return this.connecting;

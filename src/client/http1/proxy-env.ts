@@ -10,7 +10,7 @@
  * spoken to (a CONNECT tunnel, then TLS to the target inside it): an https:// or socks proxy is refused. The user
  * and password are never shown: messages name the proxy by host and port only.
  */
-import { UsageError } from '../../core/index.js';
+import { echoValue, UsageError } from '../../core/index.js';
 import { bypassesProxy, parseNoProxy } from './proxy-no-proxy.js';
 
 /** An HTTP proxy to tunnel through. */
@@ -18,7 +18,7 @@ export interface HttpProxy {
   /** Its host (an IPv6 address without brackets) and port. */
   readonly host: string;
   readonly port: number;
-  /** `host:port`: how every message names it, never with its credentials. */
+  /** `host:port`: how every message names it, never with its credentials (a long host cut). */
   readonly shown: string;
   /** The variable it came from (e.g. HTTPS_PROXY or https_proxy). */
   readonly variable: string;
@@ -58,7 +58,7 @@ export function parseProxyUrl(variable: string, value: string): HttpProxy {
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(value) ? value : `http://${value}`;
   const bad = (why: string): UsageError =>
     new UsageError(
-      `${variable}=${hideCredentials(value)}: ${why}; expected http://[user:password@]host[:port]`,
+      `${variable}=${echoValue(hideCredentials(value))}: ${why}; expected http://[user:password@]host[:port]`,
       `fix or unset ${variable}, or list the target's host in NO_PROXY; nothing was sent`,
     );
   let url: URL;
@@ -79,7 +79,7 @@ export function parseProxyUrl(variable: string, value: string): HttpProxy {
     .split(/[/?#]/)[0]!
     .replace(/^.*@/, '');
   const port = url.port !== '' ? Number(url.port) : /:\d+$/.test(authority) ? 80 : DEFAULT_PROXY_PORT;
-  const shown = `${url.hostname}:${port}`;
+  const shown = `${echoValue(url.hostname)}:${port}`;
   if (url.username === '' && url.password === '')
     return { host, port, shown, variable, authorization: undefined, secrets: [] };
   const user = decode(url.username, bad);

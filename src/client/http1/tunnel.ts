@@ -10,11 +10,13 @@
 import { connect as netConnect, isIP, type Socket } from 'node:net';
 import { connect as tlsConnect, type ConnectionOptions } from 'node:tls';
 
+import { redact } from '../../core/index.js';
 import type { HttpProxy } from './proxy-env.js';
 
 /**
  * A tunnel that could not be made; `cause` is the socket's error, when there was one. `answer`: what the proxy answered
- * CONNECT, when it did: its status, or `malformed` (not HTTP/1.x, too long, bytes after it).
+ * CONNECT, when it did: its status, or `malformed` (not HTTP/1.x, too long, bytes after it); `none` when it gave no
+ * answer (could not be reached, was lost, closed, or was silent past our time); undefined when we ended the setup.
  */
 export class ProxyTunnelError extends Error {
   readonly code = 'LOADPROOF_PROXY_TUNNEL';
@@ -22,7 +24,7 @@ export class ProxyTunnelError extends Error {
     proxy: HttpProxy,
     what: string,
     cause?: unknown,
-    private readonly answer?: number | 'malformed',
+    private readonly answer?: number | 'malformed' | 'none',
   ) {
     super(`through the proxy ${proxy.shown} (${proxy.variable}): ${what}`, cause === undefined ? undefined : { cause });
   }
@@ -36,8 +38,11 @@ export class ProxyTunnelError extends Error {
     return this.answer === 502 || this.answer === 503 ? 'refused' : undefined;
   }
 
-  /** The proxy itself refused the tunnel (its own status, or an answer that is not one): the route's fault. */
-  get refusedByProxy(): boolean {
+  /**
+   * The route failed, not the target: the proxy refused the tunnel itself (its own status, or an answer that is not
+   * one), or could not be reached, was lost or fell silent before answering. Nothing reached the service.
+   */
+  get routeFault(): boolean {
     return this.answer !== undefined && this.targetOutcome === undefined;
   }
 }
@@ -79,17 +84,22 @@ export function openTunnel(
     if (settled) return;
     settled = true;
     clearTimeout(timer);
-    raw.off('data', onData).off('error', onError).off('close', onClose).off('end', onClose);
+    raw.off('data', onData).off('error', onError).off('close', onClose).off('end', onEnd);
     if (error !== undefined) {
       raw.destroy();
       done(error, undefined);
     } else done(undefined, target.tls === false ? raw : tlsConnect({ ...target.tls, socket: raw }));
   };
-  const fail = (what: string, cause?: unknown, answer?: number | 'malformed'): void =>
+  const fail = (what: string, cause?: unknown, answer?: number | 'malformed' | 'none'): void =>
     settle(new ProxyTunnelError(proxy, what, cause, answer));
+  const startedAt = performance.now();
+  const silent = (ms: number): string => `the proxy did not answer CONNECT ${authority} within ${seconds(ms)}`;
   const onError = (error: NodeJS.ErrnoException): void =>
-    fail(`cannot reach the proxy or lost it (${error.code ?? error.name})`, error);
-  const onClose = (): void => fail(`the proxy closed the connection before answering CONNECT ${authority}`);
+    fail(`cannot reach the proxy or lost it (${error.code ?? error.name})`, error, 'none');
+  const onEnd = (): void =>
+    fail(`the proxy closed the connection before answering CONNECT ${authority}`, undefined, 'none');
+  // A close with no end or error before it is ours: the caller ended the setup (its own time ran out, or it stopped).
+  const onClose = (): void => fail(silent(performance.now() - startedAt));
   const onData = (chunk: Buffer): void => {
     head = Buffer.concat([head, chunk]);
     const end = head.indexOf('\r\n\r\n');
@@ -98,7 +108,7 @@ export function openTunnel(
         fail(`its answer to CONNECT is over ${MAX_TUNNEL_HEAD_BYTES} bytes`, undefined, 'malformed');
       return;
     }
-    const line = statusLine(head);
+    const line = statusLine(head, proxy);
     const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(line)?.[1];
     if (status === undefined)
       return fail(`its answer to CONNECT ${authority} is not HTTP/1.x: "${line}"`, undefined, 'malformed');
@@ -109,19 +119,25 @@ export function openTunnel(
       return fail(`it sent bytes after its answer to CONNECT ${authority}`, undefined, 'malformed');
     settle(undefined);
   };
-  const timer = setTimeout(() => fail(`no answer to CONNECT ${authority} within ${timeoutMs} ms`), timeoutMs);
-  raw.on('data', onData).on('error', onError).on('close', onClose).on('end', onClose);
+  const timer = setTimeout(() => fail(silent(timeoutMs), undefined, 'none'), timeoutMs);
+  raw.on('data', onData).on('error', onError).on('close', onClose).on('end', onEnd);
   const auth = proxy.authorization === undefined ? '' : `Proxy-Authorization: ${proxy.authorization}\r\n`;
   raw.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${auth}\r\n`);
   return raw;
 }
 
-/** The answer's first line, as a message may show it: printable ASCII, at most 120 characters. */
-function statusLine(head: Buffer): string {
-  const line = head.subarray(0, Math.max(0, head.indexOf('\r\n'))).toString('latin1');
+/**
+ * The answer's first line, as a message may show it: the proxy's credentials masked first (a proxy may quote what it
+ * was sent, and the message is printed before any command's mask knows them), then printable ASCII, at most 120
+ * characters.
+ */
+function statusLine(head: Buffer, proxy: HttpProxy): string {
+  const line = redact(head.subarray(0, Math.max(0, head.indexOf('\r\n'))).toString('utf8'), proxy.secrets);
   const printable = line.replace(/[^\x20-\x7e]/g, '?');
   return printable.length > 120 ? `${printable.slice(0, 120)}…` : printable;
 }
+
+const seconds = (ms: number): string => `${Number((ms / 1000).toFixed(1))} s`;
 
 function hint(status: string): string {
   if (status === '407')
@@ -129,4 +145,28 @@ function hint(status: string): string {
   if (status === '403')
     return " (the proxy does not allow this host or port: ask its administrator, or list the target's host in NO_PROXY)";
   return '';
+}
+
+/** How long the proxy may take to accept a connection when asked whether it is still there (wall ms). */
+const PROXY_ALIVE_TIMEOUT_MS = 2000;
+
+/**
+ * Whether the proxy was lost: a connection to it refused or reset now is a ProxyTunnelError naming it (the route's
+ * fault); undefined when it accepts one, or says nothing in time (not known lost). Through a tunnel a request's reset
+ * comes from the proxy's socket: it is the target's only while the proxy is still there.
+ */
+export function proxyLost(proxy: HttpProxy, timeoutMs = PROXY_ALIVE_TIMEOUT_MS): Promise<ProxyTunnelError | undefined> {
+  return new Promise((resolve) => {
+    const socket = netConnect({ host: proxy.host, port: proxy.port });
+    const end = (lost: ProxyTunnelError | undefined): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(lost);
+    };
+    const timer = setTimeout(() => end(undefined), timeoutMs);
+    socket.once('connect', () => end(undefined));
+    socket.once('error', (error: NodeJS.ErrnoException) =>
+      end(new ProxyTunnelError(proxy, `the proxy was lost (${error.code ?? error.name})`, error, 'none')),
+    );
+  });
 }
