@@ -16,7 +16,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { classifyError } from '../../src/client/classify.js';
 import { ConnectionPool } from '../../src/client/http1/index.js';
 import { parseProxyUrl } from '../../src/client/http1/proxy-env.js';
-import { openTunnel, proxyLost,ProxyTunnelError } from '../../src/client/http1/tunnel.js';
+import { openTunnel, proxyLost, ProxyTunnelError } from '../../src/client/http1/tunnel.js';
 import { LOOPBACK_PERMIT } from '../helpers/permit.js';
 
 const servers: (Server | NetServer)[] = [];
