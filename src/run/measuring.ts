@@ -121,6 +121,9 @@ export function measuring(input: MeasureInput, options: RunOptions): Measuring {
   };
 }
 
+/** The least a token call is given before it counts as unanswered (wall ms). */
+const TOKEN_TIMEOUT_FLOOR_MS = 5000;
+
 /**
  * Identification requests go through our own HTTP/1.1 client (one request per connection at a time);
  * the token endpoint, called a few times per run, through node:http (TokenProvider).
@@ -159,7 +162,9 @@ export function openClients(m: Measuring): Clients {
     clientSecret: target.clientSecret,
     credentialSource: target.credentialSource,
     clock: m.clock,
-    timeoutMs: Math.max(1000, m.scale.toWallMs(plan.scenario.timeoutMs)),
+    // At least 5 s of wall time whatever k: a token call is no request of the load and is not judged, and a busy
+    // machine (our own event loop, the embedded mock's thread starting) must not end a run for want of a second.
+    timeoutMs: Math.max(TOKEN_TIMEOUT_FLOOR_MS, m.scale.toWallMs(plan.scenario.timeoutMs)),
     signal: m.stopping.stop.signal,
     onFetch: (ms, status) => {
       tokenLatency.recordMs(ms);
