@@ -16,7 +16,7 @@ import { timelineRows } from './summary-timeline.js';
 import { inTargetWords } from './target-words.js';
 import type { Verdict } from './verdict.js';
 
-const SUMMARY_SCHEMA_VERSION = 4;
+const SUMMARY_SCHEMA_VERSION = 5;
 
 const shown = <T extends number | null>(v: T): T | 'unanswered' => (v !== null && isUnanswered(v) ? 'unanswered' : v);
 
@@ -26,6 +26,14 @@ const shown = <T extends number | null>(v: T): T | 'unanswered' => (v !== null &
  */
 const achievedRpm = (offeredRpm: number, sent: number, planned: number): number =>
   planned === 0 ? 0 : Math.round(((offeredRpm * sent) / planned) * 100) / 100;
+
+/**
+ * Goodput: the requests answered 2xx a minute of model time (2 decimals), counted by the period their requests were
+ * planned in. Beside the offered rate it shows what the service accepted: a plateau while the offered rate climbs is
+ * the rate limit.
+ */
+const goodputRpm = (ok: number, durationMs: number): number | null =>
+  durationMs <= 0 ? null : Math.round((ok / (durationMs / 60_000)) * 100) / 100;
 
 /** Sent ÷ planned (4 decimals); null when nothing was planned. */
 const sentOfPlanned = (sent: number, planned: number): number | null =>
@@ -198,6 +206,7 @@ function phaseSummaries(plan: Plan, recorder: Recorder, verdict: Verdict, envelo
       // Against the plan, not the phase length: a Poisson phase that planned 423 of a nominal 450 and sent them all
       // achieved its rate.
       achievedRpm: achievedRpm(p.offeredRpm, slice.sent, p.arrivalsMs.length),
+      goodputRpm: goodputRpm(slice.outcomes.ok, p.durationMs),
       sentOfPlanned: sentOfPlanned(slice.sent, p.arrivalsMs.length),
       planned: p.arrivalsMs.length,
       ...sliceFields(slice),
@@ -231,6 +240,7 @@ function overallSummary(plan: Plan, recorder: Recorder, verdict: Verdict) {
     durationS: plan.durationMs / 1000,
     offeredRpm: Math.round((plan.arrivals / (plan.durationMs / 60_000)) * 100) / 100,
     achievedRpm: achievedRpm(plan.arrivals / (plan.durationMs / 60_000), recorder.overall.sent, plan.arrivals),
+    goodputRpm: goodputRpm(recorder.overall.outcomes.ok, plan.durationMs),
     sentOfPlanned: sentOfPlanned(recorder.overall.sent, plan.arrivals),
     planned: plan.arrivals,
     ...sliceFields(recorder.overall),

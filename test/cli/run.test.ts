@@ -61,13 +61,15 @@ describe('loadproof run', () => {
       expect(stdout).toContain('verdict: PASS — exit 0');
     }
     expect(summary).toMatchObject({
-      schemaVersion: 4,
+      schemaVersion: 5,
       scenario: 'cli-run',
       environment: 'mock',
       timeScale: K,
       interrupted: false,
     });
     expect(summary.overall).toMatchObject({ name: 'overall', offeredRpm: 100, planned: 100, sent: 100, target: null });
+    // Goodput: every request answered 2xx over the 60 s phase.
+    expect(summary.overall.goodputRpm).toBe((summary.overall.outcomes.ok / 60) * 60);
     expect(summary.phases[0]).toMatchObject({
       name: 'steady',
       offeredRpm: 100,
