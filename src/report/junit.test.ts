@@ -11,7 +11,7 @@ const check = (phase: string | null, id: string, status: 'pass' | 'fail' | 'inco
   what: `${id} <of> ${phase ?? 'run'}`,
   status,
   observed: status === 'inconclusive' ? null : 1234.5,
-  interval: id.startsWith('latency') ? ([1100, 'unanswered'] as const) : null,
+  interval: (id.startsWith('latency') ? [1100, 'unanswered'] : null) as readonly [number, number | 'unanswered'] | null,
   reason,
 });
 
@@ -151,6 +151,20 @@ describe('junit.xml', () => {
     const partial = parse(junitXml(summary(checks, [], { endedAt: null, modelDurationS: 100, timeScale: 3 })));
     expect(partial.testsuites.time).toBe('33.333');
     expect(junitSchemaProblems(junitXml(summary(checks, [], { endedAt: null, timeScale: 7 })))).toEqual([]);
+  });
+
+  it("says a percentile's figures are model ms, to the microsecond", () => {
+    const precise = {
+      ...check('steady', 'threshold', 'pass', 'ok'),
+      interval: [1658.9508348386782, 3201.023] as const,
+    };
+    const [steady] = parse(junitXml(summary([{ ...precise, observed: 2279.4231 }, checks[0]!]))).testsuites.testsuite;
+    expect(steady.testcase[0]['system-out']).toBe(
+      'ok (observed 2279.423 model ms; 95 % interval [1658.951, 3201.023] model ms)',
+    );
+    expect(steady.testcase[1]['system-out']).toBe(
+      'p95 under 2.5 s (observed 1234.5 model ms; 95 % interval [1100, unanswered] model ms)',
+    );
   });
 
   it('names the baseline cases by phase and check only, whatever folder the baseline is in', () => {

@@ -37,16 +37,18 @@ const attrs = (values: Record<string, string | number>): string =>
     .join('');
 
 /**
- * What a check measured, in words: its value and, for a percentile, its 95 % interval (a comparison's figures are in
- * its reason).
+ * What a check measured, in words: its value and, for a percentile, its 95 % interval, in model ms to the
+ * microsecond (a comparison's figures are in its reason). A check without an interval counts or takes a rate: no unit.
  */
 function measured(check: SummaryCheck): string {
   if (check.id === 'baseline') return '';
+  const unit = check.interval === null ? '' : ' model ms';
   const value = (v: number | null | 'unanswered' | undefined): string =>
-    v === null || v === undefined ? 'no data' : typeof v === 'string' ? v : String(v);
+    v === null || v === undefined ? 'no data' : typeof v === 'string' ? v : String(Math.round(v * 1000) / 1000);
+  const observed = `observed ${value(check.observed)}${typeof check.observed === 'number' ? unit : ''}`;
   const interval =
-    check.interval === null ? '' : `; 95 % interval [${value(check.interval[0])}, ${value(check.interval[1])}]`;
-  return `observed ${value(check.observed)}${interval}`;
+    check.interval === null ? '' : `; 95 % interval [${value(check.interval[0])}, ${value(check.interval[1])}]${unit}`;
+  return `${observed}${interval}`;
 }
 
 function testCase(check: SummaryCheck, classname: string, wallS: number): string {
