@@ -60,6 +60,8 @@ describe('junit.xml across runs', () => {
     for (const text of xml) expect(junitSchemaProblems(text)).toEqual([]);
     const [plain, one, other] = xml.map(parse);
     expect(caseKeys(one)).toEqual(caseKeys(other));
+    // Each key once: two cases under one key would be one test to CI.
+    expect(new Set(caseKeys(one)).size).toBe(caseKeys(one).length);
     const baselineCases = caseKeys(one).filter((k) => k.includes('against the baseline'));
     expect(baselineCases).toEqual([
       'tracked / against the baseline | loadproof.tracked.baseline | baseline: steady: no clear regression against the baseline',
