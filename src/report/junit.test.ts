@@ -1,7 +1,8 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 
-import type { Summary } from '../judge/index.js';
+import { junitSchemaProblems } from '../../test/helpers/junit-schema.js';
+import type { BaselineComparison, Summary } from '../judge/index.js';
 import { junitXml, xmlText } from './junit.js';
 
 const check = (phase: string | null, id: string, status: 'pass' | 'fail' | 'inconclusive', reason: string) => ({
@@ -10,7 +11,7 @@ const check = (phase: string | null, id: string, status: 'pass' | 'fail' | 'inco
   what: `${id} <of> ${phase ?? 'run'}`,
   status,
   observed: status === 'inconclusive' ? null : 1234.5,
-  interval: id.startsWith('latency') ? ([1100, 'unanswered'] as const) : null,
+  interval: (id.startsWith('latency') ? [1100, 'unanswered'] : null) as readonly [number, number | 'unanswered'] | null,
   reason,
 });
 
@@ -128,6 +129,91 @@ describe('junit.xml', () => {
     ).testsuites;
     expect(stopped.testsuite.at(-1).testcase[0].error.message).toBe('stopped: INTERRUPTED: stopped by a signal');
     expect(parse(junitXml(summary(passing))).testsuites.errors).toBe('0');
+  });
+
+  it("times each case in wall seconds: the phase a check covers at the run's time scale, the whole run as measured", () => {
+    // The phases' 600 model seconds at k = 20 are 30 wall seconds each; the run took a wall minute (startedAt to
+    // endedAt), set-up included.
+    const root = parse(junitXml(summary(checks))).testsuites;
+    expect(root.time).toBe('60');
+    expect(root.testsuite.map((s: any) => [s.name, s.time])).toEqual([
+      ['ci-regression / steady', '30'],
+      ['ci-regression / burst', '30'],
+      ['ci-regression (whole run)', '60'],
+    ]);
+    expect(root.testsuite.flatMap((s: any) => s.testcase.map((c: any) => c.time))).toEqual(['30', '30', '30', '60']);
+    const props = (s: any) => Object.fromEntries(s.properties.property.map((p: any) => [p.name, p.value]));
+    expect(props(root.testsuite[0]).timeUnit).toBe('wall seconds (this suite: 600 model seconds at time scale 20)');
+    expect(props(root.testsuite[2]).timeUnit).toBe(
+      'wall seconds (this suite: the run from startedAt to endedAt, set-up included; its schedule: 1200 model seconds at time scale 20)',
+    );
+    // A run that did not record its end: the schedule's model duration at k, to the millisecond.
+    const partial = parse(junitXml(summary(checks, [], { endedAt: null, modelDurationS: 100, timeScale: 3 })));
+    expect(partial.testsuites.time).toBe('33.333');
+    expect(junitSchemaProblems(junitXml(summary(checks, [], { endedAt: null, timeScale: 7 })))).toEqual([]);
+  });
+
+  it("says a percentile's figures are model ms, to the microsecond", () => {
+    const precise = {
+      ...check('steady', 'threshold', 'pass', 'ok'),
+      interval: [1658.9508348386782, 3201.023] as const,
+    };
+    const [steady] = parse(junitXml(summary([{ ...precise, observed: 2279.4231 }, checks[0]!]))).testsuites.testsuite;
+    expect(steady.testcase[0]['system-out']).toBe(
+      'ok (observed 2279.423 model ms; 95 % interval [1658.951, 3201.023] model ms)',
+    );
+    expect(steady.testcase[1]['system-out']).toBe(
+      'p95 under 2.5 s (observed 1234.5 model ms; 95 % interval [1100, unanswered] model ms)',
+    );
+  });
+
+  it('names the baseline cases by phase and check only, whatever folder the baseline is in', () => {
+    const comparison = (baselineDir: string, regression: boolean): BaselineComparison =>
+      ({
+        baselineDir,
+        regression,
+        phases: [
+          {
+            phase: 'steady',
+            findings: regression ? [{ figure: 'p95', kind: 'regression', text: 'p95 rose' }] : [],
+          },
+        ],
+      }) as unknown as BaselineComparison;
+    const cases = (xml: string) =>
+      parse(xml).testsuites.testsuite.flatMap((s: any) => s.testcase.map((c: any) => `${c.classname} ${c.name}`));
+    const one = junitXml(summary(checks), comparison('/ci/runs/2026-11-01/ci-regression-a1b2', false));
+    const other = junitXml(summary(checks), comparison('/tmp/elsewhere/baseline', true));
+    expect(cases(one)).toEqual(cases(other));
+    expect(cases(one)).toContain(
+      'loadproof.ci-regression.baseline baseline: steady: no clear regression against the baseline',
+    );
+    // The folder is in the case's text and the suite's properties.
+    const baselineSuite = (xml: string) =>
+      parse(xml).testsuites.testsuite.find((s: any) => s.name === 'ci-regression / against the baseline');
+    const failed = baselineSuite(other);
+    expect(failed.testcase[0].failure.message).toBe('p95 rose (baseline: /tmp/elsewhere/baseline)');
+    expect(failed.properties.property).toContainEqual({ name: 'baselineDir', value: '/tmp/elsewhere/baseline' });
+    expect(baselineSuite(one).testcase[0]['system-out']).toBe(
+      'no clear change for the worse (baseline: /ci/runs/2026-11-01/ci-regression-a1b2)',
+    );
+    expect(baselineSuite(one).testcase[0].time).toBe('30');
+    expect(junitSchemaProblems(one)).toEqual([]);
+    expect(junitSchemaProblems(other)).toEqual([]);
+  });
+
+  it('follows the JUnit schema CI reads, for every kind of case', () => {
+    expect(junitSchemaProblems(junitXml(summary(checks, ['a note'])))).toEqual([]);
+    expect(junitSchemaProblems(junitXml(summary(checks, [], { exitCode: 4, partial: true, endedAt: null })))).toEqual(
+      [],
+    );
+    // The checker itself finds what CI would refuse.
+    expect(
+      junitSchemaProblems('<testsuites><testsuite name="a" tests="2" time="1e-7"><testcase/></testsuite></testsuites>'),
+    ).toEqual([
+      'testsuites/testsuite: <testsuite> time="1e-7" is not a decimal ≥ 0',
+      'testsuites/testsuite/testcase: <testcase> lacks name',
+      'testsuites/testsuite: tests="2" but it holds 1',
+    ]);
   });
 
   it('keeps line breaks in an attribute as line breaks', () => {

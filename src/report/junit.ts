@@ -3,9 +3,12 @@
  * and Jenkins show natively. One test suite per phase (and one for the checks of the whole run), one
  * test case per check: a failed check is a <failure> with its reason, an inconclusive one <skipped>
  * with its reason (neither passed nor failed: CI must not read it as a pass), a passed one empty.
+ * Case names are the phase and the check alone (what varies from run to run, as the baseline's folder, is in the
+ * case's text), so CI's test history follows a check across runs; times are wall seconds (junit-time.ts).
  * A pure function of summary.json, so `loadproof report` rebuilds it from the run folder.
  */
 import type { BaselineComparison, Summary } from '../judge/index.js';
+import { runTime, scheduleTime, type SuiteTime, timeUnit } from './junit-time.js';
 import { inTargetWords } from './target-text.js';
 
 type SummaryCheck = Summary['verdict']['checks'][number];
@@ -34,20 +37,22 @@ const attrs = (values: Record<string, string | number>): string =>
     .join('');
 
 /**
- * What a check measured, in words: its value and, for a percentile, its 95 % interval (a comparison's figures are in
- * its reason).
+ * What a check measured, in words: its value and, for a percentile, its 95 % interval, in model ms to the
+ * microsecond (a comparison's figures are in its reason). A check without an interval counts or takes a rate: no unit.
  */
 function measured(check: SummaryCheck): string {
   if (check.id === 'baseline') return '';
+  const unit = check.interval === null ? '' : ' model ms';
   const value = (v: number | null | 'unanswered' | undefined): string =>
-    v === null || v === undefined ? 'no data' : typeof v === 'string' ? v : String(v);
+    v === null || v === undefined ? 'no data' : typeof v === 'string' ? v : String(Math.round(v * 1000) / 1000);
+  const observed = `observed ${value(check.observed)}${typeof check.observed === 'number' ? unit : ''}`;
   const interval =
-    check.interval === null ? '' : `; 95 % interval [${value(check.interval[0])}, ${value(check.interval[1])}]`;
-  return `observed ${value(check.observed)}${interval}`;
+    check.interval === null ? '' : `; 95 % interval [${value(check.interval[0])}, ${value(check.interval[1])}]${unit}`;
+  return `${observed}${interval}`;
 }
 
-function testCase(check: SummaryCheck, classname: string): string {
-  const head = `    <testcase${attrs({ name: `${check.id}: ${check.what}`, classname, time: 0 })}`;
+function testCase(check: SummaryCheck, classname: string, wallS: number): string {
+  const head = `    <testcase${attrs({ name: `${check.id}: ${check.what}`, classname, time: wallS })}`;
   const figures = measured(check);
   const detail = xmlText(figures === '' ? check.reason : `${check.reason} (${figures})`);
   if (check.status === 'pass') return `${head}>\n      <system-out>${detail}</system-out>\n    </testcase>`;
@@ -79,12 +84,14 @@ function runFailure(summary: Summary): string | null {
 interface Suite {
   readonly name: string;
   readonly classname: string;
-  readonly timeS: number;
+  readonly time: SuiteTime;
   readonly checks: readonly SummaryCheck[];
+  /** What this suite alone says of itself, after the run's identity. */
+  readonly properties?: readonly [string, string][];
 }
 
 /** The run's identity, on every suite (JUnit's schema has properties per suite, not per file). */
-function properties(summary: Summary): string[] {
+function properties(summary: Summary, suite: Suite): string[] {
   const values: [string, string | number][] = [
     ['scenario', summary.scenario],
     ['verdict', summary.verdict.status],
@@ -105,6 +112,8 @@ function properties(summary: Summary): string[] {
         ]),
     ...(!summary.mergedFrom ? [] : [['mergedFrom', `${summary.mergedFrom.length} shards`] as [string, string]]),
     ...summary.verdict.notes.map((note): [string, string] => ['note', inTargetWords(summary, note)]),
+    ['timeUnit', timeUnit(suite.time)],
+    ...(suite.properties ?? []),
   ];
   return [
     '    <properties>',
@@ -122,38 +131,50 @@ function testSuite(suite: Suite, summary: Summary, failure: string | null): stri
     failures: count('fail'),
     errors,
     skipped: count('inconclusive'),
-    time: suite.timeS,
+    time: suite.time.wallS,
     timestamp: summary.startedAt,
   });
   const errorCase =
     failure === null
       ? []
       : [
-          `    <testcase${attrs({ name: 'run: completed and recorded whole', classname: suite.classname, time: 0 })}>`,
+          `    <testcase${attrs({ name: 'run: completed and recorded whole', classname: suite.classname, time: suite.time.wallS })}>`,
           `      <error${attrs({ message: failure, type: 'run_failed' })}/>`,
           '    </testcase>',
         ];
   return [
     `  <testsuite${head}>`,
-    ...properties(summary),
+    ...properties(summary, suite),
     ...errorCase,
-    ...suite.checks.map((c) => testCase({ ...c, reason: inTargetWords(summary, c.reason) }, suite.classname)),
+    ...suite.checks.map((c) =>
+      testCase({ ...c, reason: inTargetWords(summary, c.reason) }, suite.classname, caseTime(summary, suite, c)),
+    ),
     '  </testsuite>',
   ].join('\n');
 }
 
-/** A run's comparison with its baseline as checks: one per phase compared, failed by a clear regression. */
+/** A case's wall seconds: those of the phase its check is about, else its suite's. */
+function caseTime(summary: Summary, suite: Suite, check: SummaryCheck): number {
+  const phase = summary.phases.find((p) => p.name === check.phase);
+  return phase === undefined ? suite.time.wallS : scheduleTime(summary, phase.durationS).wallS;
+}
+
+/**
+ * A run's comparison with its baseline as checks: one per phase compared, failed by a clear regression. The
+ * baseline's folder is in the reason, not the name: a new baseline must not start a new test in CI's history.
+ */
 function baselineChecks(c: BaselineComparison): SummaryCheck[] {
   return c.phases.map((p) => {
     const regressions = p.findings.filter((f) => f.kind === 'regression');
+    const reason = regressions.length > 0 ? regressions.map((f) => f.text).join('; ') : 'no clear change for the worse';
     return {
       id: 'baseline',
       phase: p.phase,
-      what: `${p.phase}: no clear regression against the baseline ${c.baselineDir}`,
+      what: `${p.phase}: no clear regression against the baseline`,
       status: regressions.length > 0 ? 'fail' : 'pass',
       observed: null,
       interval: null,
-      reason: regressions.length > 0 ? regressions.map((f) => f.text).join('; ') : 'no clear change for the worse',
+      reason: `${reason} (baseline: ${c.baselineDir})`,
     };
   });
 }
@@ -167,22 +188,24 @@ export function junitXml(summary: Summary, comparison?: BaselineComparison): str
   const suites: Suite[] = summary.phases.map((p) => ({
     name: `${summary.scenario} / ${p.name}`,
     classname: `${classPrefix}.${p.name}`,
-    timeS: p.durationS,
+    time: scheduleTime(summary, p.durationS),
     checks: own.filter((c) => c.phase === p.name),
   }));
-  if (compared.length > 0)
+  if (comparison !== undefined && compared.length > 0)
     suites.push({
       name: `${summary.scenario} / against the baseline`,
       classname: `${classPrefix}.baseline`,
-      timeS: 0,
+      // The comparison covers the phases it compares.
+      time: scheduleTime(summary, comparedModelS(summary, compared)),
       checks: compared,
+      properties: [['baselineDir', comparison.baselineDir]],
     });
   const runChecks = own.filter((c) => c.phase === null || !summary.phases.some((p) => p.name === c.phase));
   const failure = runFailure(summary);
   const wholeRun = {
     name: `${summary.scenario} (whole run)`,
     classname: classPrefix,
-    timeS: summary.modelDurationS,
+    time: runTime(summary),
     checks: runChecks,
   };
   const head = attrs({
@@ -192,7 +215,7 @@ export function junitXml(summary: Summary, comparison?: BaselineComparison): str
     failures: checks.filter((c) => c.status === 'fail').length,
     errors: failure === null ? 0 : 1,
     skipped: checks.filter((c) => c.status === 'inconclusive').length,
-    time: summary.modelDurationS,
+    time: runTime(summary).wallS,
     timestamp: summary.startedAt,
   });
   const suiteTexts = [
@@ -203,4 +226,9 @@ export function junitXml(summary: Summary, comparison?: BaselineComparison): str
   return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${head}>`, ...suiteTexts, '</testsuites>', ''].join(
     '\n',
   );
+}
+
+/** The model seconds of the phases a comparison covers. */
+function comparedModelS(summary: Summary, compared: readonly SummaryCheck[]): number {
+  return summary.phases.filter((p) => compared.some((c) => c.phase === p.name)).reduce((s, p) => s + p.durationS, 0);
 }

@@ -88,6 +88,12 @@ describe('run --metrics-port', () => {
         Number(family(parsed, 'loadproof_responses_total').metrics.find((m) => m.labels!.status === '200')!.value),
       );
       expect(family(parsed, 'loadproof_send_lag_seconds').type).toBe('HISTOGRAM');
+      // Goodput: the requests sent in the last model minute answered 2xx; the time scale that rate()s divide by.
+      const gauge = (name: string): number => Number(family(parsed, name).metrics[0]!.value);
+      expect(gauge('loadproof_goodput_requests_per_minute')).toBeLessThanOrEqual(
+        gauge('loadproof_achieved_requests_per_minute'),
+      );
+      expect(gauge('loadproof_time_scale')).toBe(20);
     }
     // Counters only go up between scrapes.
     const counts = scrapes.map((p) => total(family(p, 'loadproof_requests_total')));

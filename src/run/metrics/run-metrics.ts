@@ -8,6 +8,7 @@ import type { TimeScale } from '../../core/index.js';
 import type { EventRecord } from '../../judge/index.js';
 import { arrivalsDueBy, type Plan, rateAt } from '../../plan/index.js';
 import type { Family, HistogramSample, Labels, Sample } from './exposition.js';
+import { LastMinute } from './last-minute.js';
 
 /** Latency buckets (model seconds): around the spec's p95 targets (2.5, 4, 5 s) and its 15 s timeout. */
 const LATENCY_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 1.5, 2, 2.5, 3, 4, 5, 7.5, 10, 15, 20, 30];
@@ -51,8 +52,10 @@ export class RunMetrics {
   private readonly sent = new Map<string, number>();
   private readonly latency = new Histogram(LATENCY_BUCKETS_S);
   private readonly sendLag = new Histogram(SEND_LAG_BUCKETS_S);
-  /** Requests with a known fate by the model second they were sent in, the last minute's only: the achieved rate. */
-  private readonly sendsBySecond = new Map<number, number>();
+  /** Requests with a known fate by the model second they were sent in: the achieved rate. */
+  private readonly sends = new LastMinute();
+  /** Of those, the ones answered 2xx: the goodput, as summary.json's goodputRpm counts it. */
+  private readonly goodput = new LastMinute();
   private resolved = 0;
   /** The run's t = 0 on its clock (model ms), and that clock; undefined until the schedule starts. */
   private startMs: number | undefined;
@@ -76,11 +79,8 @@ export class RunMetrics {
     if (r.status !== null) bump(this.statuses, key(r.phase, String(r.status)));
     if (r.outcome === 'dropped' || r.outcome === 'unsent' || r.firedAtMs === null) return;
     bump(this.sent, key(r.phase));
-    const second = Math.floor(r.firedAtMs / 1000);
-    this.sendsBySecond.set(second, (this.sendsBySecond.get(second) ?? 0) + 1);
-    // Bounded whether or not anyone scrapes: seconds more than a minute before this one go.
-    if (this.sendsBySecond.size > 120)
-      for (const s of this.sendsBySecond.keys()) if (s < second - 60) this.sendsBySecond.delete(s);
+    this.sends.add(r.firedAtMs);
+    if (r.status !== null && r.status >= 200 && r.status < 300) this.goodput.add(r.firedAtMs);
     this.sendLag.observe(this.info.timeScale.toWallMs(Math.max(0, r.firedAtMs - r.intendedAtMs)) / 1000);
     // As the verdict reads latency: answers other than 429.
     if (r.outcome !== 'http_429' && r.latencyMs !== null) this.latency.observe(r.latencyMs / 1000);
@@ -105,13 +105,13 @@ export class RunMetrics {
       this.startMs === undefined
         ? undefined
         : (this.plan.phases.find((p) => elapsedMs < p.startMs + p.durationMs) ?? undefined);
-    const minuteAgo = Math.floor((elapsedMs - 60_000) / 1000);
-    let lastMinute = 0;
-    for (const [second, n] of this.sendsBySecond) {
-      if (second <= minuteAgo) this.sendsBySecond.delete(second);
-      else lastMinute += n;
-    }
-    return { elapsedMs, due, phase, lastMinute };
+    return {
+      elapsedMs,
+      due,
+      phase,
+      sentRpm: this.sends.perMinute(elapsedMs),
+      goodputRpm: this.goodput.perMinute(elapsedMs),
+    };
   }
 
   private infoFamily(): Family {
@@ -162,7 +162,7 @@ export class RunMetrics {
     ];
   }
 
-  private rateFamilies({ elapsedMs, phase, lastMinute }: Snapshot): Family[] {
+  private rateFamilies({ elapsedMs, phase, sentRpm, goodputRpm }: Snapshot): Family[] {
     // A shard offers its share of the phase's rate.
     const share = this.plan.shard?.count ?? 1;
     return [
@@ -178,7 +178,19 @@ export class RunMetrics {
         name: 'loadproof_achieved_requests_per_minute',
         type: 'gauge',
         help: 'Requests sent in the last model minute, counted once their fate is known (so it trails by the latency).',
-        samples: [{ labels: {}, value: elapsedMs <= 0 ? 0 : (lastMinute * 60_000) / Math.min(60_000, elapsedMs) }],
+        samples: [{ labels: {}, value: sentRpm }],
+      },
+      {
+        name: 'loadproof_goodput_requests_per_minute',
+        type: 'gauge',
+        help: 'Of the requests sent in the last model minute, those answered 2xx: the goodput (model time; it trails by the latency).',
+        samples: [{ labels: {}, value: goodputRpm }],
+      },
+      {
+        name: 'loadproof_time_scale',
+        type: 'gauge',
+        help: "Model seconds a wall second (the run's time scale k): a rate() per wall second divided by it is per model second.",
+        samples: [{ labels: {}, value: this.info.timeScale.k }],
       },
     ];
   }
@@ -210,8 +222,9 @@ interface Snapshot {
   readonly elapsedMs: number;
   readonly due: number;
   readonly phase: Plan['phases'][number] | undefined;
-  /** Requests sent in the last model minute. */
-  readonly lastMinute: number;
+  /** Requests sent in the last model minute, and of those the ones answered 2xx (a model minute). */
+  readonly sentRpm: number;
+  readonly goodputRpm: number;
 }
 
 function progressFamilies({ elapsedMs, due }: Snapshot): Family[] {
