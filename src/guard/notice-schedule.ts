@@ -38,27 +38,34 @@ export function rateText(from: number, to: number, unit = 'rpm'): string {
   return from === to ? `${round(from)} ${unit}` : `${round(from)} → ${round(to)} ${unit}`;
 }
 
-/** The plan's shape in one sentence: constant, stepped (equal steps of one length), ramped, or phases of their own. */
+/**
+ * The plan's shape in one sentence: constant, stepped (three or more equal steps of one length), ramped, or phases of
+ * their own. In mode deid, in documents a minute: the rate the scenario states.
+ */
 export function shapeOf(schedule: readonly ScheduledPhase[]): string {
-  const live = schedule.filter((p) => p.durationMs > 0);
+  const live = schedule
+    .filter((p) => p.durationMs > 0)
+    .map((p) => ({ durationMs: p.durationMs, ...(p.documents ?? { fromRpm: p.fromRpm, toRpm: p.toRpm }) }));
+  const unit = schedule.some((p) => p.documents !== null) ? 'documents/min' : 'rpm';
   if (live.length === 0) return 'no traffic';
   const ramps = live.filter((p) => p.fromRpm !== p.toRpm).length;
   const [first, last] = [live[0]!, live.at(-1)!];
   if (live.length === 1)
     return ramps === 0
-      ? `one constant rate: ${rateText(first.fromRpm, first.toRpm)} for ${formatDuration(first.durationMs)}`
-      : `one ramp: ${rateText(first.fromRpm, first.toRpm)} over ${formatDuration(first.durationMs)}`;
+      ? `one constant rate: ${rateText(first.fromRpm, first.toRpm, unit)} for ${formatDuration(first.durationMs)}`
+      : `one ramp: ${rateText(first.fromRpm, first.toRpm, unit)} over ${formatDuration(first.durationMs)}`;
   const rates = live.map((p) => p.fromRpm);
   const steps = rates.slice(1).map((r, i) => r - rates[i]!);
   const stepped =
+    live.length >= 3 &&
     ramps === 0 &&
     live.every((p) => p.durationMs === first.durationMs) &&
     steps.every((s) => s !== 0 && Math.abs(s - steps[0]!) < 1e-9);
   if (stepped)
-    return `stepped: ${rateText(first.fromRpm, last.toRpm)} in ${live.length} steps of ${round(Math.abs(steps[0]!))} rpm, ${formatDuration(first.durationMs)} each`;
+    return `stepped: ${rateText(first.fromRpm, last.toRpm, unit)} in ${live.length} steps of ${round(Math.abs(steps[0]!))} ${unit}, ${formatDuration(first.durationMs)} each`;
   const low = Math.min(...live.flatMap((p) => [p.fromRpm, p.toRpm]));
   const high = Math.max(...live.flatMap((p) => [p.fromRpm, p.toRpm]));
-  return `${live.length} phases${ramps > 0 ? ` (${ramps} of them ramps)` : ''}, between ${round(low)} and ${round(high)} rpm: see the schedule`;
+  return `${live.length} phases${ramps > 0 ? ` (${ramps} of them ${ramps === 1 ? 'a ramp' : 'ramps'})` : ''}, between ${round(low)} and ${round(high)} ${unit}: see the schedule`;
 }
 
 /** What one request carries, in characters and the spec's estimated model tokens. */
