@@ -1,67 +1,100 @@
 /**
  * The advance notice a user sends support before a sandbox load test (spec: "announced to support at
- * least two weeks in advance"), drafted from the plan: the environment, the window in UTC, the peak
- * and sustained rates, the requests in all, whether the coordination rule applies, and the earliest
- * start the 14-day rule allows from the day it is sent. With it comes the `notice:` block that makes
- * the guard accept the run once support has given a reference. It sends nothing.
+ * least two weeks in advance"), drafted from the plan: the environment, the start window in UTC and when traffic
+ * ends, the schedule phase by phase, what is sent, the predicted 429s, the peak rate and in-flight cap, whether the
+ * coordination rule applies, the contact and (opt-in) client_id, and the earliest start the 14-day rule allows from
+ * the day it is sent. With it comes the `notice:` block that makes the guard accept a run started inside the window
+ * once support has given a reference. It sends nothing.
  */
 import { UsageError } from '../core/index.js';
-import type { Plan } from '../plan/index.js';
+import { effectiveLimits, type Plan } from '../plan/index.js';
 import { NoticeSchema } from '../scenario/index.js';
 import { TRAFFIC_RULES } from '../spec/index.js';
 import type { GuardDecision } from './decision.js';
 import { evaluateGuard } from './evaluate.js';
 import { earliestStartMs, formatInstant } from './notice.js';
-import { formatSpanMs, plannedPeakRpm } from './traffic.js';
+import { payloadOf, type ScheduledPhase, scheduleOf, shapeOf } from './notice-schedule.js';
+import { noticeWindow } from './notice-window.js';
+import { predict429s } from './predicted-429.js';
+import { plannedPeakRpm } from './traffic.js';
 
-/** The announced window closes this long after the planned end, rounded up to a quarter hour: room for a late start. */
-const WINDOW_SLACK_MS = 15 * 60_000;
-const QUARTER_HOUR_MS = 15 * 60_000;
+/** Who is announcing, given on the command line: never read from credentials, so never a secret. */
+interface NoticeParties {
+  /** `--window`: the start window (ms); the run's length to the quarter hour when absent. */
+  readonly windowMs?: number | undefined;
+  /** `--contact`: who support reaches about the test. */
+  readonly contact?: string | undefined;
+  /** `--client-id`: the OAuth client the test uses, opt-in (a non-secret identifier support can search for). */
+  readonly clientId?: string | undefined;
+}
 
-interface AdvanceNotice {
+export interface AdvanceNotice {
   readonly scenario: string;
+  readonly description: string;
   readonly environment: string;
   readonly baseUrl: string | null;
   /** The day the notice is sent (UTC, YYYY-MM-DD). */
   readonly announcedOn: string;
   /** The earliest start the notice allows (ISO, 00:00 UTC 14 days after announcedOn). */
   readonly earliestStart: string;
+  /** The start window: from `start` to `startBy`. */
   readonly start: string;
-  /** Last arrival plus the worst-case answer time (the guard's planned end). */
+  readonly startBy: string;
+  readonly startWindowMs: number;
+  /** Start to planned end (last arrival plus the worst-case answer time, as the guard counts it), ms. */
+  readonly runMs: number;
+  /** The planned end of a run started at `start`. */
   readonly plannedEnd: string;
+  /** When all traffic has ended at the latest (a run started at `startBy`): the announced window's end. */
   readonly windowEnd: string;
   /** The start is on or after earliestStart (always, where the 14-day rule does not apply). */
   readonly startAllowed: boolean;
   /** The 14-day rule applies: a sandbox load test. */
   readonly noticeRule: boolean;
+  readonly shape: string;
+  readonly schedule: readonly ScheduledPhase[];
+  readonly payload: readonly string[];
   /** The most planned first attempts in any 60 s. */
   readonly peakRpm: number;
-  /** The rate the plan holds longest, and for how long (model ms). */
-  readonly sustained: { readonly rpm: number; readonly forMs: number };
   readonly requests: number;
   /** Mode deid: the documents, each one obfuscation call besides its identification requests. */
   readonly documents: number | null;
   /** Requests in the worst case (every 429 retried to maxAttempts); equal to requests without retries. */
   readonly worstCaseRequests: number;
   readonly maxInFlight: number;
-  readonly coordination: { readonly applies: boolean; readonly message: string };
+  /** First attempts the documented (or raised) rate limit should answer 429, phase by phase, from a full bucket. */
+  readonly predicted429s: {
+    readonly limits: { readonly sustainedRpm: number; readonly burstRpm: number; readonly burstMinutes: number };
+    readonly raisedBy: string | null;
+    readonly phases: readonly { readonly phase: string; readonly refused: number; readonly firstAtMs: number | null }[];
+  };
+  readonly coordination: { readonly applies: boolean; readonly message: string; readonly reference: string | null };
+  /** The support case of a notice already in the scenario (a notice drafted again), else null. */
+  readonly noticeReference: string | null;
+  readonly contact: string | null;
+  readonly clientId: string | null;
   /** The guard's decision on the run at `start`, with the drafted notice in place. */
   readonly guard: GuardDecision;
 }
 
 /** Drafts the notice for `plan` starting at `startAtMs`, sent on `announcedOn` (UTC day). */
-export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string): AdvanceNotice {
+export function draftNotice(
+  plan: Plan,
+  startAtMs: number,
+  announcedOn: string,
+  parties: NoticeParties = {},
+): AdvanceNotice {
   const days = TRAFFIC_RULES.sandboxNoticeDays;
   const earliest = earliestStartMs(announcedOn, days);
   const first = evaluateGuard(plan, { startAtMs });
   const plannedEndMs = Date.parse(first.plannedEndAt);
-  const windowEndMs = Math.ceil((plannedEndMs + WINDOW_SLACK_MS) / QUARTER_HOUR_MS) * QUARTER_HOUR_MS;
+  const window = noticeWindow(startAtMs, plannedEndMs - startAtMs, parties.windowMs);
   const coordination = first.checks.find((c) => c.rule === 'coordination')!;
   const coordinationApplies = !coordination.message.endsWith('no coordination needed');
   const notice = {
     announcedOn,
     reference: 'the support reference',
-    window: { start: formatInstant(startAtMs), end: formatInstant(windowEndMs) },
+    window: { start: formatInstant(startAtMs), end: formatInstant(window.endMs) },
   };
   // The block the user will paste must pass the scenario's own schema (years up to 9999 among others): no
   // draft that the run would then refuse. Near the end of the calendar no window may exist.
@@ -69,8 +102,8 @@ export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string):
   if (!checked.success) {
     const issue = checked.error.issues[0]!;
     throw new UsageError(
-      `--at ${formatInstant(startAtMs)}: no notice window can announce this run: it would run from the start to ${formatInstant(windowEndMs)} (the planned end ${formatInstant(plannedEndMs)}, with ${WINDOW_SLACK_MS / 60_000} minutes' slack, to the quarter hour), and notice.${issue.path.join('.')} would be refused: ${issue.message}`,
-      'choose an earlier start (--at); nothing was sent',
+      `--at ${formatInstant(startAtMs)}: no notice window can announce this run: started as late as ${formatInstant(window.startByMs)} (the start window), it would run to ${formatInstant(window.endMs)}, and notice.${issue.path.join('.')} would be refused: ${issue.message}`,
+      'choose an earlier start (--at) or a shorter --window; nothing was sent',
     );
   }
   // The guard again, as it will judge the run once the notice (and, where the rule applies, support's coordination
@@ -86,82 +119,50 @@ export function draftNotice(plan: Plan, startAtMs: number, announcedOn: string):
     },
   };
   const guard = evaluateGuard(withNotice, { startAtMs });
-  const sandbox = plan.scenario.target.environment === 'sandbox';
+  const s = plan.scenario;
+  const sandbox = s.target.environment === 'sandbox';
   return {
-    scenario: plan.scenario.name,
-    environment: plan.scenario.target.environment,
-    baseUrl: plan.scenario.target.baseUrl ?? null,
+    scenario: s.name,
+    description: s.description,
+    environment: s.target.environment,
+    baseUrl: s.target.baseUrl ?? null,
     announcedOn,
     earliestStart: formatInstant(earliest),
     start: formatInstant(startAtMs),
+    startBy: formatInstant(window.startByMs),
+    startWindowMs: window.startWindowMs,
+    runMs: plannedEndMs - startAtMs,
     plannedEnd: formatInstant(plannedEndMs),
-    windowEnd: formatInstant(windowEndMs),
+    windowEnd: formatInstant(window.endMs),
     startAllowed: !sandbox || startAtMs >= earliest,
+    noticeRule: sandbox,
+    shape: shapeOf(scheduleOf(plan)),
+    schedule: scheduleOf(plan),
+    payload: payloadOf(plan),
     peakRpm: plannedPeakRpm(plan),
-    sustained: heldLongest(plan),
     requests: plan.arrivals,
     documents: plan.documents?.count ?? null,
     worstCaseRequests: plan.arrivals * guard.traffic.worstCaseFactor,
-    maxInFlight: plan.scenario.maxInFlight,
-    noticeRule: sandbox,
+    maxInFlight: s.maxInFlight,
+    predicted429s: predictedFor(plan),
     coordination: {
       applies: coordinationApplies,
       message: coordination.message.replace(/, more than 5 minutes .*$/, ''),
+      reference: s.coordination?.reference ?? null,
     },
+    noticeReference: s.notice?.reference ?? null,
+    contact: parties.contact ?? null,
+    clientId: parties.clientId ?? null,
     guard,
   };
 }
 
-/** The offered rate held for the most model time (ramps count at their mean rate). */
-function heldLongest(plan: Plan): { rpm: number; forMs: number } {
-  const byRate = new Map<number, number>();
-  for (const p of plan.phases) byRate.set(p.offeredRpm, (byRate.get(p.offeredRpm) ?? 0) + p.durationMs);
-  let best = { rpm: 0, forMs: 0 };
-  for (const [rpm, forMs] of byRate)
-    if (forMs > best.forMs || (forMs === best.forMs && rpm < best.rpm)) best = { rpm, forMs };
-  return best;
-}
-
-/** The notice as text to send, then the block to put in the scenario. */
-export function formatNotice(n: AdvanceNotice): string[] {
-  const rpm = (x: number): string => `${Math.round(x * 100) / 100} requests a minute`;
-  const lines = [
-    `Subject: advance notice of a load test on the ${n.environment} PHI ${n.documents === null ? 'Identification API' : 'Identification and Obfuscation APIs (de-identification)'} — ${n.scenario}`,
-    '',
-    `Environment:        ${n.environment}${n.baseUrl === null ? '' : ` (${n.baseUrl})`}`,
-    `Window (UTC):       ${n.start} – ${n.windowEnd} (planned end ${n.plannedEnd}, the last request's worst-case answer included)`,
-    `Peak rate:          ${rpm(n.peakRpm)} (the most in any 60 s)`,
-    `Sustained rate:     ${rpm(n.sustained.rpm)}, for ${formatSpanMs(n.sustained.forMs)} in all`,
-    `${n.documents === null ? 'Requests in total: ' : 'Identification:    '} ${n.requests.toLocaleString('en-US')}${n.documents === null ? '' : ` requests for ${n.documents.toLocaleString('en-US')} documents`}${n.worstCaseRequests === n.requests ? ' (no retries)' : ` (at most ${n.worstCaseRequests.toLocaleString('en-US')} if every 429 is retried)`}`,
-    ...(n.documents === null
-      ? []
-      : [
-          `Obfuscation calls: ${n.documents.toLocaleString('en-US')} (one per document, after its identification requests; PHI Obfuscation's own limits)`,
-        ]),
-    `In flight at most:  ${n.maxInFlight}${n.documents === null ? '' : ' identification requests (obfuscation calls go on connections of their own, as many again at most)'}`,
-    `Coordination:       ${n.coordination.applies ? `needed — ${n.coordination.message}` : `not needed — ${n.coordination.message}`}`,
-    '',
-    n.noticeRule
-      ? `Sent on ${n.announcedOn}, this notice allows a start from ${n.earliestStart} (${TRAFFIC_RULES.sandboxNoticeDays} days, counted from 00:00 UTC).`
-      : `The ${TRAFFIC_RULES.sandboxNoticeDays}-day notice rule is the sandbox's; for ${n.environment}, only the coordination rule (above) applies.`,
-    n.startAllowed
-      ? `The planned start ${n.start} is allowed.`
-      : `The planned start ${n.start} is TOO EARLY: ${formatSpanMs(Date.parse(n.earliestStart) - Date.parse(n.start))} before the earliest allowed; pick a start from ${n.earliestStart}.`,
-    '',
-    'Once support answers, put this in the scenario (the guard then accepts a run inside the window):',
-    '',
-    'notice:',
-    `  announcedOn: '${n.announcedOn}'`,
-    '  reference: <the support case id>',
-    '  window:',
-    `    start: '${n.start}'`,
-    `    end: '${n.windowEnd}'`,
-    ...(n.coordination.applies
-      ? ['coordination:', '  reference: <the support case id for traffic above 200 rpm>']
-      : []),
-    ...(n.guard.allowed
-      ? []
-      : ['', 'Even with these in place, the guard would refuse the run:', ...n.guard.reasons.map((r) => `  ✖ ${r}`)]),
-  ];
-  return lines;
+/** The predicted 429s as the notice states them: from the limits the plan is judged against. */
+function predictedFor(plan: Plan): AdvanceNotice['predicted429s'] {
+  const limits = effectiveLimits(plan.scenario);
+  return {
+    limits: { sustainedRpm: limits.sustainedRpm, burstRpm: limits.burstRpm, burstMinutes: limits.burstMinutes },
+    raisedBy: limits.reference,
+    phases: predict429s(plan, limits).map(({ phase, refused, firstAtMs }) => ({ phase, refused, firstAtMs })),
+  };
 }

@@ -65,6 +65,8 @@ export function noticeWindowCheck(plan: Plan, startMs: number, endMs: number): G
     problems.push(
       `its planned end ${formatInstant(endMs)} (last arrival + worst-case answer time) is ${formatSpanInWords(endMs - to)} after ${span} closes`,
     );
+  // The run's length is fixed by its plan, so the window's end sets the latest start.
+  const latest = to - (endMs - startMs);
   if (problems.length === 0)
     return {
       rule: 'notice-window',
@@ -74,6 +76,6 @@ export function noticeWindowCheck(plan: Plan, startMs: number, endMs: number): G
   return {
     rule: 'notice-window',
     status: 'refused',
-    message: `${problems.join('; ')}; run inside the window (from ${formatInstant(from)}, ending by ${formatInstant(to)}) or announce a new one`,
+    message: `${problems.join('; ')}; run inside the window (from ${formatInstant(from)}, ending by ${formatInstant(to)}: ${latest < from ? `this run is ${formatSpanInWords(endMs - startMs)} long, longer than the window` : `start between ${formatInstant(from)} and ${formatInstant(latest)}`}) or announce a new one`,
   };
 }

@@ -4,6 +4,7 @@ import { formatDuration } from '../scenario/index.js';
 import { IDENTIFICATION_LIMITS, LATENCY_BANDS } from '../spec/index.js';
 import type { BandSlice } from './bands.js';
 import type { Plan, PlannedPhase } from './build-plan.js';
+import { minimumSamplesFor, sampleNotes } from './sample-notes.js';
 
 const shapeOf = (p: PlannedPhase): string => {
   const rate = (from: number, to: number, unit: string): string =>
@@ -14,7 +15,7 @@ const shapeOf = (p: PlannedPhase): string => {
     : `${rate(p.documents.fromRpm, p.documents.toRpm, 'docs/min')} = ${rate(p.fromRpm, p.toRpm, 'rpm')}`;
 };
 /** The fewest samples whose p95 has an upper bound at 97.5 % (order statistics: 0.95^72 < 0.025). */
-const P95_UPPER_BOUND_MIN_SAMPLES = 72;
+const P95_UPPER_BOUND_MIN_SAMPLES = minimumSamplesFor(95, 'upper');
 const round = (rpm: number): string => String(Math.round(rpm * 10) / 10);
 const bandName = (b: BandSlice): string => b.band?.band ?? '(none)';
 const bandTargetText = (b: BandSlice): string =>
@@ -59,6 +60,7 @@ export function planNotes(plan: Plan): string[] {
       );
     }
   }
+  notes.push(...sampleNotes(plan));
   // The arrival process runs across phases, so a short or slow phase may hold none; one note for all of them.
   const empty = plan.phases.filter((p) => p.arrivalsMs.length === 0);
   if (empty.length > 0) {

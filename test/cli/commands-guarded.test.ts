@@ -55,7 +55,7 @@ const SENDING: Record<string, Invocation> = {
  */
 const OFFLINE: Record<string, Invocation> = {
   plan: ({ file }) => ['plan', file],
-  notice: ({ file }) => ['notice', file, '--at', '2027-03-01T09:00:00Z'],
+  notice: ({ file, dir }) => ['notice', file, '--at', '2027-03-01T09:00:00Z', '--out', join(dir, 'notice.md')],
   report: ({ dir }) => ['report', join(dir, 'run'), '--no-charts'],
   verify: ({ dir }) => ['verify', join(dir, 'run')],
   compare: ({ dir }) => ['compare', join(dir, 'run'), join(dir, 'run')],

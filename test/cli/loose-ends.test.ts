@@ -215,8 +215,17 @@ describe('notice near the end of the calendar: never a draft the schema refuses'
     ['9999-12-31T23:30:00-01:00'],
     ['10000-01-01T00:00:00+01:00'],
   ])('--at %s: refused with exit 2 and why, or drafted so that the run it announces is accepted', async (at) => {
-    const { file } = scenarioWorkspace(UNANNOUNCED);
-    const drafted = await runMain(['notice', file, '--at', at, '--announce-on', '9999-12-01']);
+    const { file, dir } = scenarioWorkspace(UNANNOUNCED);
+    const drafted = await runMain([
+      'notice',
+      file,
+      '--at',
+      at,
+      '--announce-on',
+      '9999-12-01',
+      '--out',
+      join(dir, 'n.md'),
+    ]);
     expect(drafted.stderr).not.toContain('internal error');
     if (drafted.code === 2) {
       expect(drafted.stderr).toMatch(/--at( \S+)?: (no notice window can announce this run|expected an ISO date-time)/);
@@ -234,10 +243,20 @@ describe('notice near the end of the calendar: never a draft the schema refuses'
   });
 
   it('the last window that fits is drafted, and the guard accepts the run in it', async () => {
-    const { file } = scenarioWorkspace(UNANNOUNCED);
-    const drafted = await runMain(['notice', file, '--at', '9999-12-31T23:00:00Z', '--announce-on', '9999-12-01']);
+    const { file, dir } = scenarioWorkspace(UNANNOUNCED);
+    const drafted = await runMain([
+      'notice',
+      file,
+      '--at',
+      '9999-12-31T23:00:00Z',
+      '--announce-on',
+      '9999-12-01',
+      '--out',
+      join(dir, 'n.md'),
+    ]);
     expect(drafted.code).toBe(0);
-    expect(drafted.stdout).toContain("    end: '9999-12-31T23:30:00Z'");
+    // A start window of 15 minutes (the run's 11m16s to the quarter hour), the run's length after it.
+    expect(drafted.stdout).toContain("    end: '9999-12-31T23:26:16Z'");
   });
 
   it('a start whose window would pass 9999-12-31 is refused (exit 2), saying which field and why', async () => {
@@ -253,7 +272,7 @@ describe('notice near the end of the calendar: never a draft the schema refuses'
     expect(code).toBe(2);
     expect(stdout).toBe('');
     expect(stderr).toContain(
-      '--at 9999-12-31T23:40:00Z: no notice window can announce this run: it would run from the start to +010000-01-01T00:15:00Z',
+      '--at 9999-12-31T23:40:00Z: no notice window can announce this run: started as late as 9999-12-31T23:55:00Z (the start window), it would run to +010000-01-01T00:06:16Z',
     );
     expect(stderr).toContain(
       'notice.window.end would be refused: expected an ISO date-time with a zone, like 2026-11-20T09:00:00Z, in the years 1970 to 9999',

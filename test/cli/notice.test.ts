@@ -1,5 +1,6 @@
 /** `loadproof notice`: the advance notice for support, and the guard accepting the run it announces. */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
@@ -9,34 +10,157 @@ import { runMain, scenarioWorkspace } from '../helpers/cli.js';
 const SANDBOX = readFileSync(fileURLToPath(new URL('../../scenarios/sandbox-burst.yaml', import.meta.url)), 'utf8');
 /** The example without its notice: what a user has before announcing the test. */
 const UNANNOUNCED = SANDBOX.replace(/^notice:\n(?: .*\n)+/m, '');
+/** The scenario block `notice` prints for the user, its references filled in as support would give them. */
+const blockOf = (stdout: string): string =>
+  stdout
+    .slice(stdout.indexOf('notice:\n'), stdout.indexOf('\n\nNothing was sent'))
+    .replace(/<the support case id[^>]*>/g, 'SUP-2026-2001');
 
 describe('loadproof notice', () => {
-  it('drafts the notice — window, rates, requests, coordination, the earliest start — and the guard accepts the run it announces', async () => {
+  it('writes notice.md, the text to send alone; the user is told where it is and given the block; the guard accepts the run it announces', async () => {
     expect(UNANNOUNCED).not.toContain('notice:');
-    const { file } = scenarioWorkspace(UNANNOUNCED);
-    const drafted = await runMain(['notice', file, '--at', '2026-12-15T09:00:00Z', '--announce-on', '2026-11-26']);
+    const { file, dir } = scenarioWorkspace(UNANNOUNCED);
+    const out = join(dir, 'notice.md');
+    const drafted = await runMain([
+      'notice',
+      file,
+      '--at',
+      '2026-12-15T09:00:00Z',
+      '--announce-on',
+      '2026-11-26',
+      '--out',
+      out,
+    ]);
     expect(drafted.code).toBe(0);
-    const text = drafted.stdout;
-    expect(text).toContain('Environment:        sandbox (https://sandbox.example.invalid)');
-    expect(text).toContain(
-      'Window (UTC):       2026-12-15T09:00:00Z – 2026-12-15T09:30:00Z (planned end 2026-12-15T09:11:16Z',
+    const md = readFileSync(out, 'utf8');
+    expect(md).toContain('- Environment: sandbox (https://sandbox.example.invalid)');
+    // The default start window: the run's length (11m16s) to the quarter hour.
+    expect(md).toContain(
+      '- Start: between 2026-12-15 09:00:00 UTC and 2026-12-15 09:15:00 UTC (a start window of 15m).',
     );
-    expect(text).toContain('Peak rate:          200 requests a minute');
-    expect(text).toContain('Sustained rate:     100 requests a minute, for 6m in all');
-    expect(text).toContain('Requests in total:  1,600 (no retries)');
-    expect(text).toContain('Coordination:       not needed');
-    expect(text).toContain('Sent on 2026-11-26, this notice allows a start from 2026-12-10T00:00:00Z');
+    expect(md).toContain('- All traffic falls between 2026-12-15 09:00:00 UTC and 2026-12-15 09:26:16 UTC.');
+    expect(md).toContain('- Peak: 200 requests in a minute');
+    expect(md).toContain('- Requests in all: 1,600 (429s are not retried).');
+    expect(md).toContain('- Above 200 requests a minute for more than 5 minutes: no.');
+    expect(md).toMatch(/burst +\+3m +\+8m +200 rpm +1,000/);
+    expect(md).not.toContain('Sustained rate');
+    // notice.md is what support reads: no instructions to the user, no scenario block.
+    expect(md).not.toMatch(/notice:\n|put this in the scenario|loadproof (plan|run|notice)/);
+    expect(drafted.stdout).toContain(`Wrote ${out}: the text to send support`);
+    expect(drafted.stdout).toContain('Sent on 2026-11-26, it allows a start from 2026-12-10T00:00:00Z');
+    expect(drafted.stdout).not.toContain('## Schedule');
     // Before the notice, the guard refuses the run; with the drafted block in place, it accepts it.
     expect((await runMain(['plan', file, '--at', '2026-12-15T09:00:00Z'])).code).toBe(3);
-    const block = text
-      .slice(text.indexOf('notice:\n'), text.indexOf('\n\nNothing was sent'))
-      .replace('<the support case id>', 'SUP-2026-2001');
-    writeFileSync(file, `${UNANNOUNCED}${block}\n`);
+    writeFileSync(file, `${UNANNOUNCED}${blockOf(drafted.stdout)}\n`);
     const allowed = await runMain(['plan', file, '--at', '2026-12-15T09:00:00Z']);
     expect(allowed.stdout).toContain('Guard: ALLOWED');
     expect(allowed.code).toBe(0);
-    // Outside the window, or before the 14 days are up, it refuses.
+    // After the start window, it refuses.
     expect((await runMain(['plan', file, '--at', '2026-12-15T09:20:00Z'])).code).toBe(3);
+  });
+
+  it('--window: a start 30 minutes late is inside a 45-minute window; the guard accepts any start inside it and refuses outside', async () => {
+    const { file, dir } = scenarioWorkspace(UNANNOUNCED);
+    const out = join(dir, 'notice.md');
+    const at = '2026-12-15T09:00:00Z';
+    const drafted = await runMain([
+      'notice',
+      file,
+      '--at',
+      at,
+      '--announce-on',
+      '2026-11-26',
+      '--window',
+      '45m',
+      '--out',
+      out,
+    ]);
+    expect(drafted.code).toBe(0);
+    expect(readFileSync(out, 'utf8')).toContain(
+      '- Start: between 2026-12-15 09:00:00 UTC and 2026-12-15 09:45:00 UTC (a start window of 45m).',
+    );
+    writeFileSync(file, `${UNANNOUNCED}${blockOf(drafted.stdout)}\n`);
+    const planAt = async (when: string) => (await runMain(['plan', file, '--at', when])).code;
+    expect(await planAt('2026-12-15T09:30:00Z')).toBe(0);
+    expect(await planAt('2026-12-15T09:45:00Z')).toBe(0);
+    expect(await planAt('2026-12-15T08:59:00Z')).toBe(3);
+    const late = await runMain(['plan', file, '--at', '2026-12-15T09:46:00Z']);
+    expect(late.code).toBe(3);
+    expect(late.stdout).toContain('start between 2026-12-15T09:00:00Z and 2026-12-15T09:45:00Z');
+  });
+
+  it('--window, --contact and --client-id are checked: exit 2 naming the flag, the value and what is expected; nothing written', async () => {
+    const { file, dir } = scenarioWorkspace(UNANNOUNCED);
+    const out = join(dir, 'notice.md');
+    const base = ['notice', file, '--at', '2026-12-15T09:00:00Z', '--announce-on', '2026-11-26', '--out', out];
+    for (const [flag, value, expected] of [
+      ['--window', 'soon', '--window: expected a duration such as 10m or 1h30m'],
+      ['--window', '30s', '--window: expected a start window from 1m to 24h, such as 45m or 2h, got "30s"'],
+      ['--window', '25h', '--window: expected a start window from 1m to 24h, such as 45m or 2h, got "25h"'],
+      ['--contact', 'a\nb', '--contact: expected a name and an address on one line'],
+      ['--client-id', 'has space', '--client-id: expected the OAuth client_id, 1 to 200 visible ASCII characters'],
+    ] as const) {
+      const { code, stderr } = await runMain([...base, flag, value]);
+      expect(code, `${flag} ${value}`).toBe(2);
+      expect(stderr).toContain(expected);
+    }
+    // The client secret given as the client_id: refused, and not shown.
+    const secret = 'notice-secret-0123456789';
+    const leaked = await runMain([...base, '--client-id', secret], { LOADPROOF_CLIENT_SECRET: secret });
+    expect(leaked.code).toBe(2);
+    expect(leaked.stderr).toContain('--client-id: the value given is the client secret (not shown)');
+    expect(leaked.stderr + leaked.stdout).not.toContain(secret);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('a stepped test: its schedule, what is sent, the predicted 429s, contact, client_id and the coordination rule', async () => {
+    const steps = readFileSync(fileURLToPath(new URL('../../scenarios/capacity-step.yaml', import.meta.url)), 'utf8');
+    const sandbox = `${steps}target: { environment: sandbox, baseUrl: 'https://sandbox.example.invalid' }\n`;
+    const { file, dir } = scenarioWorkspace(sandbox);
+    const out = join(dir, 'notice.md');
+    const secret = 'stepped-secret-0123456789';
+    const drafted = await runMain(
+      [
+        'notice',
+        file,
+        '--at',
+        '2027-01-15T09:00:00Z',
+        '--announce-on',
+        '2026-11-26',
+        '--window',
+        '45m',
+        '--contact',
+        'Jane Roe <jane.roe@example.com>',
+        '--client-id',
+        'acme-loadtest-01',
+        '--out',
+        out,
+      ],
+      { LOADPROOF_CLIENT_SECRET: secret },
+    );
+    expect(drafted.code).toBe(0);
+    const md = readFileSync(out, 'utf8');
+    expect(md).toContain('Shape: stepped: 100 → 300 rpm in 9 steps of 25 rpm, 2m each.');
+    expect(md).toMatch(/step-100 +\+0s +\+2m +100 rpm +200\n/);
+    expect(md).toMatch(/step-300 +\+16m +\+18m +300 rpm +600\n/);
+    expect(md).toMatch(/total +\+18m +3,600\n/);
+    expect(md).toContain('- Peak: 300 requests in a minute');
+    expect(md).toContain('- In flight at most: 128 requests.');
+    expect(md).toContain(
+      'a synthetic clinical note with made-up PHI (no real patient data; notes of 400–850 characters',
+    );
+    expect(md).toContain('x-loadproof-seq');
+    expect(md).toMatch(/the first 429 about 10m0\.\d+s after the start, in step-225/);
+    expect(md).toContain('- step-300: about');
+    expect(md).toContain('- Client ID: acme-loadtest-01');
+    expect(md).toContain('- Contact: Jane Roe <jane.roe@example.com>');
+    expect(md).toContain('- Coordination reference: none yet; this test needs one');
+    expect(md).toMatch(/Above 200 requests a minute for more than 5 minutes: yes/);
+    expect(md).not.toContain(secret);
+    expect(drafted.stdout).toContain('coordination:\n  reference: <the support case id for traffic above 200 rpm>');
+    // Without --client-id, no client_id: it is opt-in.
+    await runMain(['notice', file, '--at', '2027-01-15T09:00:00Z', '--announce-on', '2026-11-26', '--out', out]);
+    expect(readFileSync(out, 'utf8')).not.toContain('Client ID');
   });
 
   it('says when the start is too early for a notice sent that day (exit 3)', async () => {
@@ -60,9 +184,10 @@ describe('loadproof notice', () => {
       /^phases:\n(?: {2}.*\n)+/m,
       'phases:\n  - { name: high, duration: 10m, rpm: 250 }\n',
     ).replace(/^limits:.*$/m, '');
-    const { file } = scenarioWorkspace(
+    const { file, dir } = scenarioWorkspace(
       `${long}limits: { burstRpm: 300, burstMinutes: 12, spikeRpm: 300, spikeMinutes: 12, reference: RAISED-1 }\n`,
     );
+    const out = join(dir, 'notice.md');
     const { code, stdout } = await runMain([
       'notice',
       file,
@@ -70,28 +195,30 @@ describe('loadproof notice', () => {
       '2027-01-15T09:00:00Z',
       '--announce-on',
       '2026-11-26',
+      '--out',
+      out,
     ]);
-    expect(stdout).toMatch(
-      /Coordination: +needed — the plan sends more than 200 requests in the minute before each moment for 9m/,
+    expect(readFileSync(out, 'utf8')).toMatch(
+      /Above 200 requests a minute for more than 5 minutes: yes \(the plan sends more than 200 requests in the minute before each moment for 9m/,
+    );
+    expect(readFileSync(out, 'utf8')).toContain(
+      'the limits raised in RAISED-1 (100 rpm sustained, 300 rpm for 12 minutes)',
     );
     expect(stdout).toContain('coordination:\n  reference: <the support case id for traffic above 200 rpm>');
     expect(stdout).not.toContain('the guard would refuse');
     expect(code).toBe(0);
-    const blocks = stdout
-      .slice(stdout.indexOf('notice:\n'), stdout.indexOf('\n\nNothing was sent'))
-      .replace(/<the support case id[^>]*>/g, 'SUP-2026-3003');
-    writeFileSync(file, `${readFileSync(file, 'utf8')}${blocks}\n`);
+    writeFileSync(file, `${readFileSync(file, 'utf8')}${blockOf(stdout)}\n`);
     expect((await runMain(['plan', file, '--at', '2027-01-15T09:00:00Z'])).code).toBe(0);
   });
 
   it('applies the 14-day rule to the sandbox only, and refuses a start in the past', async () => {
-    const { file } = scenarioWorkspace(UNANNOUNCED.replace('environment: sandbox', 'environment: production'));
+    const { file, dir } = scenarioWorkspace(UNANNOUNCED.replace('environment: sandbox', 'environment: production'));
     const production = await runMain(
-      ['notice', file, '--at', '2026-11-28T09:00:00Z', '--announce-on', '2026-11-26'],
+      ['notice', file, '--at', '2026-11-28T09:00:00Z', '--announce-on', '2026-11-26', '--out', join(dir, 'n.md')],
       {},
     );
     expect(production.stdout).toContain(
-      "The 14-day notice rule is the sandbox's; for production, only the coordination rule (above) applies.",
+      "The 14-day notice rule is the sandbox's; for production, only the coordination rule applies.",
     );
     expect(production.stdout).not.toContain('TOO EARLY');
     const past = await runMain(['notice', file, '--at', '2020-01-20T09:00:00Z']);
@@ -119,7 +246,7 @@ describe('loadproof notice, its clock injected', () => {
   it('counts the 14 days from the day it is run when no --announce-on is given', async () => {
     const { runNotice } = await import('../../src/cli/commands/notice.js');
     const { SecretMask } = await import('../../src/core/redact.js');
-    const { file } = scenarioWorkspace(UNANNOUNCED);
+    const { file, dir } = scenarioWorkspace(UNANNOUNCED);
     let out = '';
     const io = {
       stdout: (t: string) => (out += t),
@@ -134,7 +261,14 @@ describe('loadproof notice, its clock injected', () => {
       readStdin: async () => '',
       waitForSignal: () => new Promise<never>(() => {}),
     };
-    const args = { scenario: file, at: '2027-03-01T10:00:00Z', json: true, _: [], $0: 'loadproof' } as never;
+    const args = {
+      scenario: file,
+      at: '2027-03-01T10:00:00Z',
+      json: true,
+      out: join(dir, 'notice.md'),
+      _: [],
+      $0: 'loadproof',
+    } as never;
     // Run at 08:00 UTC on 1 March 2027: the notice is sent on the 1st, and allows a start from 00:00 UTC on the 15th.
     expect(await runNotice(args, io, Date.parse('2027-03-01T08:00:00Z'))).toBe(3);
     const notice = JSON.parse(out);
@@ -154,6 +288,10 @@ describe('loadproof notice, its clock injected', () => {
         Date.parse('2027-03-01T08:00:00Z'),
       ),
     ).toBe(0);
-    expect(JSON.parse(out)).toMatchObject({ startAllowed: true, windowEnd: '2027-03-15T00:30:00Z' });
+    expect(JSON.parse(out)).toMatchObject({
+      startAllowed: true,
+      startBy: '2027-03-15T00:15:00Z',
+      windowEnd: '2027-03-15T00:26:16Z',
+    });
   });
 });

@@ -16,7 +16,7 @@
  * report, compare and merge.
  */
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -514,9 +514,20 @@ describe('the client secret and access tokens never leak', () => {
     const w = workspace(
       atMock('http://127.0.0.1:9', 'sandbox', `notice: { announcedOn: '${DAYS_20_AGO}', reference: CASE-1 }\n`),
     );
+    mkdirSync(w.out);
     const results = [
       await runMain(['plan', w.file, '--allow-loopback-as-real'], SECRET_ENV),
-      await runMain(['notice', w.file, '--at', new Date(Date.now() + 20 * 86_400_000).toISOString()], SECRET_ENV),
+      await runMain(
+        [
+          'notice',
+          w.file,
+          '--at',
+          new Date(Date.now() + 20 * 86_400_000).toISOString(),
+          '--out',
+          join(w.out, 'notice.md'),
+        ],
+        SECRET_ENV,
+      ),
       await runMain(['schema'], SECRET_ENV),
     ];
     expectNoLeak(results.map((r) => r.stdout + r.stderr).join(''), w.out);

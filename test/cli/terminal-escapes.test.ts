@@ -9,7 +9,7 @@
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -82,10 +82,13 @@ describe('no raw terminal control in any line printed', () => {
       'scenario.json',
       [{ name: 'p', duration: '6m', rpm: 250 }],
     );
-    const { code, stdout, stderr } = await runMain(['notice', file, '--at', `${DAYS(20)}T09:00:00Z`]);
+    const notice = join(dirname(file), 'notice.md');
+    const { code, stdout, stderr } = await runMain(['notice', file, '--at', `${DAYS(20)}T09:00:00Z`, '--out', notice]);
     expect(code, stderr).toBe(0);
-    expect(stdout).toContain(`C-X${SHOWN}`);
-    expectNoRawControls(stdout + stderr);
+    // notice.md, the text sent to support, holds the scenario's text escaped as well.
+    const md = readFileSync(notice, 'utf8');
+    expect(md).toContain(`C-X${SHOWN}`);
+    expectNoRawControls(stdout + stderr + md);
   });
 
   it('run refused by the guard (a notice too recent): its guard lines, in a real process', async () => {

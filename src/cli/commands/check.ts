@@ -5,7 +5,15 @@ import { TimeScale } from '../../core/index.js';
 import { authorize } from '../../guard/index.js';
 import { planScenario } from '../../run/index.js';
 import { PROFILE_NAMES } from '../../spec/index.js';
-import { announceCheck, formatCheck, resolveCallTarget, runCheck, targetScenario } from '../../target/index.js';
+import {
+  againstEmbeddedMock,
+  againstMockNote,
+  announceCheck,
+  formatCheck,
+  resolveCallTarget,
+  runCheck,
+  targetScenario,
+} from '../../target/index.js';
 import { createTextSource } from '../../texts/index.js';
 import type { Io } from '../io.js';
 import { CA_OPTION, CREDENTIALS_OPTION, LOOPBACK_AS_REAL_OPTION } from './target-options.js';
@@ -22,6 +30,11 @@ export function checkOptions<T>(y: Argv<T>) {
       default: 1,
       describe: 'Embedded mock only: k times fast (the guard judges the load test at this scale)',
     })
+    .option('against-mock', {
+      type: 'boolean',
+      default: false,
+      describe: "The same calls and checks against the embedded mock; nothing is sent to the scenario's target",
+    })
     .option('mock-profile', { choices: PROFILE_NAMES, describe: "Embedded mock: override the scenario's profile" })
     .option('ca', CA_OPTION)
     .option('credentials', CREDENTIALS_OPTION)
@@ -33,7 +46,8 @@ type CheckArgs = Awaited<ReturnType<typeof checkOptions>['argv']>;
 
 export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> {
   const scale = TimeScale.of(args['time-scale']);
-  const scenario = await targetScenario(args.scenario);
+  const written = await targetScenario(args.scenario);
+  const scenario = args['against-mock'] ? againstEmbeddedMock(written) : written;
   const { plan, userTexts } = planScenario(scenario, args.scenario, scale.k);
   // The guard first, on the load test these calls prepare (more than the calls themselves): refused, nothing is sent
   // (exit 3).
@@ -51,6 +65,7 @@ export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> 
   try {
     const text = createTextSource(scenario.payload, userTexts, scenario.mode).next();
     for (const warning of target.warnings) io.stderr(`loadproof: warning: ${warning}\n`);
+    if (args['against-mock']) io.stderr(`${againstMockNote(written)}\n`);
     io.stderr(`${announceCheck(target, scale.k)}\n`);
     const outcome = await runCheck({
       guard,

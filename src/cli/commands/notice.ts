@@ -1,11 +1,18 @@
 /**
- * `loadproof notice <scenario> --at <start>`: drafts the advance notice for support. Sends nothing. Wires modules; no
- * logic here.
+ * `loadproof notice <scenario> --at <start>`: writes the advance notice for support (notice.md) and tells the user
+ * what to do with it. Sends nothing. Wires modules; no logic here.
  */
 import type { Argv } from 'yargs';
 
-import { EXIT, UsageError } from '../../core/index.js';
-import { draftNotice, formatNotice, parseStartAt } from '../../guard/index.js';
+import { EXIT, UsageError, writeAtomically } from '../../core/index.js';
+import {
+  checkNoticeParties,
+  draftNotice,
+  formatNoticeInstructions,
+  noticeMarkdown,
+  parseStartAt,
+  parseWindowFlag,
+} from '../../guard/index.js';
 import { planScenario } from '../../run/index.js';
 import { loadScenario } from '../../scenario/index.js';
 import type { Io } from '../io.js';
@@ -20,13 +27,28 @@ export function noticeOptions<T>(y: Argv<T>) {
     .option('at', {
       type: 'string',
       demandOption: true,
-      describe: 'When the test would start (ISO date-time with a zone, or a date = 00:00 UTC)',
+      describe: 'When the test would start at the earliest (ISO date-time with a zone, or a date = 00:00 UTC)',
+    })
+    .option('window', {
+      type: 'string',
+      describe:
+        "The start window, from --at (1m to 24h, e.g. 45m): a start that late is still announced; default the run's length to the quarter hour",
     })
     .option('announce-on', {
       type: 'string',
       describe: 'The day the notice is sent to support (YYYY-MM-DD, UTC); default today',
     })
-    .option('json', { type: 'boolean', default: false, describe: 'Print the notice as JSON' });
+    .option('contact', { type: 'string', describe: 'Who support reaches about the test, e.g. "Jane Roe <jane@x.org>"' })
+    .option('client-id', {
+      type: 'string',
+      describe: 'The OAuth client_id the test uses, shown in the notice (opt-in; never the secret)',
+    })
+    .option('out', { type: 'string', default: 'notice.md', describe: 'Where the notice to send is written' })
+    .option('json', {
+      type: 'boolean',
+      default: false,
+      describe: 'Print the notice as JSON (notice.md is written too)',
+    });
 }
 
 type NoticeArgs = Awaited<ReturnType<typeof noticeOptions>['argv']>;
@@ -43,21 +65,37 @@ export async function runNotice(args: NoticeArgs, io: Io, nowMs: number = Date.n
   const day = parseStartAt(announceOn);
   if (!/^\d{4}-\d{2}-\d{2}$/.test(announceOn) || 'problem' in day)
     throw new UsageError(`--announce-on: expected a date like 2026-11-26 (UTC), got "${announceOn}"`);
+  const windowMs = args.window === undefined ? undefined : parseWindowFlag(args.window);
   const scenario = await loadScenario(args.scenario);
+  const secret = io.env[scenario.target.credentials.clientSecretEnv];
+  io.secrets.add(secret);
+  const parties = { windowMs, contact: args.contact, clientId: args['client-id'] };
+  checkNoticeParties(parties, secret);
   if (scenario.target.environment === 'mock') {
     throw new UsageError(
       `${args.scenario}: target.environment is mock; an advance notice is for sandbox and production load tests`,
       'nothing to announce for the mock',
     );
   }
-  const notice = draftNotice(planScenario(scenario, args.scenario, 1).plan, at.ms, announceOn);
-  const exitCode = notice.startAllowed && notice.guard.allowed ? EXIT.pass : EXIT.refusedByGuard;
+  const notice = draftNotice(planScenario(scenario, args.scenario, 1).plan, at.ms, announceOn, parties);
+  const sendable = notice.startAllowed && notice.guard.allowed;
+  // A notice is written only for a run the guard will accept once support has answered: no text to send in vain.
+  if (sendable) {
+    const written = await writeAtomically(args.out, noticeMarkdown(notice));
+    if (written.error !== null)
+      throw new UsageError(`--out ${args.out}: the notice could not be written: ${written.error}`, 'nothing was sent');
+  }
   if (args.json) {
     const { guard, ...rest } = notice;
-    io.stdout(`${JSON.stringify({ ...rest, guard: { allowed: guard.allowed, reasons: guard.reasons } }, null, 2)}\n`);
+    const json = {
+      ...rest,
+      file: sendable ? args.out : null,
+      guard: { allowed: guard.allowed, reasons: guard.reasons },
+    };
+    io.stdout(`${JSON.stringify(json, null, 2)}\n`);
   } else {
-    io.stdout(`${formatNotice(notice).join('\n')}\n`);
+    io.stdout(`${formatNoticeInstructions(notice, sendable ? args.out : null).join('\n')}\n`);
     io.stdout('\nNothing was sent: notice drafts text only.\n');
   }
-  return exitCode;
+  return sendable ? EXIT.pass : EXIT.refusedByGuard;
 }
