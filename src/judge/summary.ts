@@ -19,7 +19,7 @@ import type { Verdict } from './verdict.js';
 const SUMMARY_SCHEMA_VERSION = 5;
 
 /** What every latency field means, in summary.json itself: a reader needs no other document. */
-const SUMMARY_LATENCY_DEFINITION = `${LATENCY_DEFINITION}. steadyLatencyMs: the same, of the requests intended after their phase's warm-up (what the p95 checks judge). http429LatencyMs: the round trips left out. Every time field is model time unless its name ends in WallMs.`;
+const SUMMARY_LATENCY_DEFINITION = `${LATENCY_DEFINITION}. steadyLatencyMs: the same, of the requests intended after their phase's warm-up (what the p95 checks judge). http429LatencyMs: the round trips left out. Times are model time, except the fields ending in WallMs, generator.eventLoopDelay…Ms and startLateMs (wall time).`;
 
 const shown = <T extends number | null>(v: T): T | 'unanswered' => (v !== null && isUnanswered(v) ? 'unanswered' : v);
 
