@@ -14,7 +14,7 @@ export const LATENCY_DEFINITION =
   'latency: model ms from the intended send to the end of the answer, of every request except those answered 429 at once (their round trips are shown apart); dropped and unanswered requests count as worse than any target';
 
 /** Where one event's times go: into the latency, into the 429s' own round trips, or nowhere. */
-export type LatencyShare =
+type LatencyShare =
   | { readonly kind: 'latency'; readonly latencyMs: number; readonly serviceMs: number }
   | { readonly kind: 'http429'; readonly latencyMs: number; readonly serviceMs: number }
   | { readonly kind: 'none' };

@@ -13,7 +13,7 @@ const PHASE_LINE = '#b0b0b0';
 const utc = (iso: string): string => `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
 
 /** The subtitle's lines: the start in UTC and the scale, then each phase's start. */
-export function timeSubtitle(summary: Summary): string[] {
+function timeSubtitle(summary: Summary): string[] {
   const k = summary.timeScale;
   const scale = k > 1 ? `; the run went ${k}× faster than model time against the mock` : '';
   const phases = summary.phases.slice(0, NAMED_PHASES).map((p) => `${p.name} ${p.startS} s`);
