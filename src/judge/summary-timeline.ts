@@ -49,16 +49,19 @@ export function timelineRows(plan: Plan, recorder: Recorder) {
       startS: i * windowS,
       offeredRpm: ((plannedPerWindow[i] ?? 0) * 60) / windowS,
       sentRpm: ((w?.sent ?? 0) * 60) / windowS,
-      answered: w?.latency.count ?? 0,
+      answered: w === undefined ? 0 : w.sent - w.outcomes.abandoned - w.outcomes.stale_connection,
       ok: w?.outcomes.ok ?? 0,
       http429: w?.outcomes.http_429 ?? 0,
       http504: w?.outcomes.http_504 ?? 0,
       errors: w === undefined ? 0 : ERROR_OUTCOMES.reduce((sum, c) => sum + w.outcomes[c], 0) + w.outcomes.http_other,
       dropped: w?.dropped ?? 0,
+      // The latency (summary.latencyDefinition), then the round trips it leaves out.
       latencyMs:
         w === undefined
           ? { p50: null, p95: null, p99: null }
-          : ((s) => ({ p50: s.p50, p95: s.p95, p99: s.p99 }))(stats(w.latency)),
+          : ((s) => ({ p50: s.p50, p95: s.p95, p99: s.p99 }))(stats(w.latencyExcl429)),
+      http429LatencyMs:
+        w === undefined ? { p50: null, p95: null } : ((s) => ({ p50: s.p50, p95: s.p95 }))(stats(w.latency429)),
       sendLagMs: lag === undefined ? { p50: null, p99: null, max: null } : { p50: lag.p50, p99: lag.p99, max: lag.max },
       inFlight: { max: inFlight.max[i]!, mean: Math.round(inFlight.mean[i]! * 1000) / 1000 },
       answers429: answers429[i]!,

@@ -6,7 +6,7 @@
  */
 import { isUnanswered, TimeScale } from '../core/index.js';
 import type { Plan } from '../plan/index.js';
-import { ERROR_OUTCOMES, MsHistogram, type Recorder, type Slice } from '../recorder/index.js';
+import { ERROR_OUTCOMES, LATENCY_DEFINITION, MsHistogram, type Recorder, type Slice } from '../recorder/index.js';
 import { type DocumentSink, documentSliceSummary, documentTimeline } from './documents.js';
 import type { EnvelopeJudgement } from './envelope.js';
 import { GENERATOR_BUDGET } from './generator-budget.js';
@@ -17,6 +17,9 @@ import { inTargetWords } from './target-words.js';
 import type { Verdict } from './verdict.js';
 
 const SUMMARY_SCHEMA_VERSION = 5;
+
+/** What every latency field means, in summary.json itself: a reader needs no other document. */
+const SUMMARY_LATENCY_DEFINITION = `${LATENCY_DEFINITION}. steadyLatencyMs: the same, of the requests intended after their phase's warm-up (what the p95 checks judge). http429LatencyMs: the round trips left out. Times are model time, except the fields ending in WallMs, generator.eventLoopDelay…Ms and startLateMs (wall time).`;
 
 const shown = <T extends number | null>(v: T): T | 'unanswered' => (v !== null && isUnanswered(v) ? 'unanswered' : v);
 
@@ -49,10 +52,13 @@ function sliceFields(slice: Slice) {
     status: { ...slice.status },
     errors: Object.fromEntries(ERROR_OUTCOMES.map((c) => [c, slice.outcomes[c]])),
     unanswered: slice.unanswered,
-    latencyMs: stats(slice.latency),
+    // The latency (summary.latencyDefinition), warm-up included; steadyLatencyMs is what the checks judge.
+    latencyMs: stats(slice.latencyExcl429),
     latency2xxMs: stats(slice.latency2xx),
-    latencyExcl429Ms: stats(slice.latencyExcl429),
-    serviceMs: stats(slice.service),
+    // The round trips of the requests answered 429 at once, left out of latencyMs.
+    http429LatencyMs: stats(slice.latency429),
+    // Service time (last send → answer) of the same requests as latencyMs.
+    serviceMs: stats(slice.serviceExcl429),
     sendLagMs: stats(slice.sendLag),
     retryAfterMs: stats(slice.retryAfter),
     // 429 answers without the Retry-After the spec requires (whole seconds): the verdict's notes say it.
@@ -86,6 +92,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
   const scale = TimeScale.of(plan.timeScale, "the plan's timeScale");
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
+    latencyDefinition: SUMMARY_LATENCY_DEFINITION,
     scenario: plan.scenario.name,
     description: plan.scenario.description,
     loadproofVersion: meta.run.loadproofVersion,
@@ -139,13 +146,14 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     generator: generatorSummary(recorder, scale, meta.end),
     histograms: {
       overall: {
-        latency: recorder.overall.latency.encode(),
-        service: recorder.overall.service.encode(),
+        latency: recorder.overall.latencyExcl429.encode(),
+        http429Latency: recorder.overall.latency429.encode(),
+        service: recorder.overall.serviceExcl429.encode(),
         sendLag: recorder.overall.sendLag.encode(),
       },
       phases: recorder.phases.map((s) => ({
-        latency: s.latency.encode(),
-        service: s.service.encode(),
+        latency: s.latencyExcl429.encode(),
+        service: s.serviceExcl429.encode(),
         sendLag: s.sendLag.encode(),
       })),
     },
@@ -244,6 +252,8 @@ function overallSummary(plan: Plan, recorder: Recorder, verdict: Verdict) {
     sentOfPlanned: sentOfPlanned(recorder.overall.sent, plan.arrivals),
     planned: plan.arrivals,
     ...sliceFields(recorder.overall),
+    // Every phase's steady state together: the tables' overall row.
+    steadyLatencyMs: stats(recorder.steadyOverall.latencyExcl429),
     target: null,
     verdict: verdict.status,
   };

@@ -70,9 +70,10 @@ export async function probeSession(o: ProbeSessionOptions): Promise<ProbeSession
       o.log(
         "loadproof: warning: the probe's token call verifies the server's certificate, but its load (autocannon) does not: run it only where nothing can stand between you and the target",
       );
-    // Made before any load, so that a folder that cannot be made costs no traffic.
+    // Made before any load, so that a folder that cannot be made costs no traffic. Named by the endpoint too: probes
+    // of one scenario (or of none: "one-shot") at each endpoint are told apart.
     const startedAt = new Date();
-    const dir = await makeRunFolder(o.outDir, `probe-${scenario.name}`, startedAt);
+    const dir = await makeRunFolder(o.outDir, `probe-${o.endpoint}-${scenario.name}`, startedAt);
     const token = (): Promise<string> =>
       probeToken(target, TimeScale.of(o.timeScale).toWallMs(scenario.timeoutMs), o.addSecret);
     const url = target.baseUrl.replace(/\/+$/, '') + API_PATHS[o.endpoint];

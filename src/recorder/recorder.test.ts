@@ -31,8 +31,8 @@ describe('Recorder', () => {
     const r = new Recorder(layoutOf([{ fromMs: 0, toMs: 60_000 }]), 10_000);
     r.record(ok(0, 1000, 3000, 500)); // fired 500 ms late; answered 3 s after it was due
     const phase = r.phases[0]!;
-    near(phase.latency.summary().max, 3000);
-    near(phase.service.summary().max, 2500);
+    near(phase.latencyExcl429.summary().max, 3000);
+    near(phase.serviceExcl429.summary().max, 2500);
     near(phase.sendLag.summary().max, 500);
   });
 
@@ -70,7 +70,8 @@ describe('Recorder', () => {
     expect(r.phases[1]!.status).toEqual({ '429': 1 });
     near(r.phases[1]!.retryAfter.summary().max, 7000);
     expect(r.phases[1]!.latency2xx.count).toBe(0);
-    expect(r.phases[1]!.latency.count).toBe(2);
+    expect(r.phases[1]!.latencyExcl429.count).toBe(1);
+    expect(r.phases[1]!.latency429.count).toBe(1);
   });
 
   it('keeps a steady-state slice after each warm-up, and every attempt for the envelope', () => {
@@ -149,9 +150,13 @@ describe('Slice.latencyExcl429', () => {
     r.record(answer('http_429', 5));
     r.record(answer('http_504', 15_000));
     r.record(answer('timeout', 16_000));
-    expect(r.phases[0]!.latency.count).toBe(4);
     expect(r.phases[0]!.latencyExcl429.count).toBe(3);
     expect(r.phases[0]!.latencyExcl429.percentileMs(1)).toBeGreaterThan(900);
+    // The 429's own round trip, apart: shown as its own series, never mixed into the latency.
+    expect(r.phases[0]!.latency429.count).toBe(1);
+    near(r.phases[0]!.latency429.percentileMs(100), 5);
+    expect(r.timeline.window(0).latencyExcl429.summary()).toEqual(r.phases[0]!.latencyExcl429.summary());
+    expect(r.timeline.window(0).latency429.summary()).toEqual(r.phases[0]!.latency429.summary());
   });
 });
 
@@ -174,6 +179,7 @@ describe('a request whose retries all ended in 429 (review)', () => {
     });
     expect(slice.latencyExcl429.count).toBe(1);
     expect(Math.abs(slice.latencyExcl429.rankMs(1) - 20_005)).toBeLessThan(20_005 * 0.001); // HDR: 3 significant digits
+    expect(slice.latency429.count).toBe(1);
   });
 });
 
@@ -217,7 +223,9 @@ describe('the timeline windows (memory: only what the summary reads)', () => {
           firedAtMs: at,
           result: { attempts: 1, lastSentAtMs: at, endAtMs: at + 30_000, retryAfterS: [] },
         };
-      return ok(0, at, 50 + rng() ** 3 * 4000, -1 + rng() * 20);
+      const answered = ok(0, at, 50 + rng() ** 3 * 4000, -1 + rng() * 20);
+      // At time scale k > 1 the judged latency is the accounted one, not the raw end − intended.
+      return u < 0.4 ? { ...answered, result: { ...answered.result!, latencyMs: 10 + rng() * 900 } } : answered;
     });
   };
 
@@ -233,7 +241,8 @@ describe('the timeline windows (memory: only what the summary reads)', () => {
     [...r.timeline.windows()].forEach((w, i) => {
       const f = full[i]!;
       expect([w.sent, w.dropped, w.outcomes]).toEqual([f.sent, f.dropped, f.outcomes]);
-      expect(w.latency.summary()).toEqual(f.latency.summary());
+      expect(w.latencyExcl429.summary()).toEqual(f.latencyExcl429.summary());
+      expect(w.latency429.summary()).toEqual(f.latency429.summary());
       expect(w.sendLag.summary()).toEqual(f.sendLag.summary());
     });
   });
@@ -243,11 +252,11 @@ describe('the timeline windows (memory: only what the summary reads)', () => {
     // 3,000 answers at three latencies (one of 20 s, which makes an HDR counts array of ~15,000 buckets).
     for (let i = 0; i < 3000; i++) r.record(ok(0, i, [100, 900, 20_000][i % 3]!));
     const w = r.timeline.window(0);
-    expect(w.latency.count).toBe(3000);
-    expect(w.latency.bucketCount).toBe(3);
+    expect(w.latencyExcl429.count).toBe(3000);
+    expect(w.latencyExcl429.bucketCount).toBe(3);
     expect(w.sendLag.bucketCount).toBe(1);
-    // And nothing else that grows: columns, not an object per window; no service time, 2xx-only or judged latency.
-    expect(Object.keys(r.timeline).sort()).toEqual(['counts', 'latency', 'sendLag', 'windowMs']);
+    // And nothing else that grows: columns, not an object per window; no service time or 2xx-only latency.
+    expect(Object.keys(r.timeline).sort()).toEqual(['counts', 'latency429', 'latencyExcl429', 'sendLag', 'windowMs']);
   });
 
   it('keep empty windows where the load paused, whatever order the events come in, across many windows', () => {
@@ -263,8 +272,8 @@ describe('the timeline windows (memory: only what the summary reads)', () => {
     expect(counts.filter((n) => n > 0)).toEqual([1, 2, 1]);
     expect([counts[3], counts[40], counts[41]]).toEqual([1, 2, 1]);
     expect(r.timeline.window(3).dropped).toBe(1);
-    expect(r.timeline.window(3).latency.count).toBe(0);
-    expect(r.timeline.window(40).latency.percentileMs(100)).toBeCloseTo(300, 0);
+    expect(r.timeline.window(3).latencyExcl429.percentileMs(100)).toBeGreaterThan(1e8); // dropped: unanswered
+    expect(r.timeline.window(40).latencyExcl429.percentileMs(100)).toBeCloseTo(300, 0);
     expect(r.timeline.window(41).sendLag.percentileMs(50)).toBeCloseTo(2, 1);
     expect(() => r.timeline.window(42)).toThrow(/window 42 outside 0–41/);
   });

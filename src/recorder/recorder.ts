@@ -1,17 +1,17 @@
 /**
  * Turns RequestEvents into numbers: per phase, per time window (by intended send time: the load
- * offered then) and overall — histograms of latency (intended send → end of answer), latency of
- * 2xx only, service time (actual last send → end), send lag (fired − intended) and Retry-After
- * values; counters by outcome and by HTTP status. Every event lands in exactly one phase and one
+ * offered then) and overall — histograms of the latency (latency-definition.ts), of the 429s' own
+ * round trips, of 2xx only, service time (actual last send → end), send lag (fired − intended) and
+ * Retry-After values; counters by outcome and by HTTP status. Every event lands in exactly one phase and one
  * window, so per phase: sent = Σ outcomes, fired = sent + dropped. A slice that the verdict judges
  * covers a span of model time and also keeps what it judges per time block of that span, because
  * latencies are correlated in time and the confidence interval needs to see how (judge/quantile-interval.ts).
  */
-import { UNANSWERED_MS } from '../core/index.js';
 import { COUNTED_OUTCOMES, type CountedOutcome, SENT_OUTCOMES } from '../core/index.js';
 import { AttemptLog } from './attempts.js';
 import { FAILED_OUTCOMES, type RecordableEvent, type RecordedTry } from './event.js';
 import { MsHistogram } from './histogram.js';
+import { latencyShare } from './latency-definition.js';
 import { Timeline } from './timeline.js';
 
 /** The model time a judged slice covers, by intended send time: [fromMs, toMs), ms from the run start. */
@@ -30,18 +30,15 @@ export const TIME_BLOCKS = 6;
 
 /** Histograms and counters of one slice of the run (a phase, a window, or all of it). */
 export class Slice {
-  readonly latency = MsHistogram.create();
   readonly latency2xx = MsHistogram.create();
   /**
-   * Latency of every answer except 429s, and of every request dropped or left unanswered at
-   * UNANSWERED_MS (worse than any target): what the verdict judges. A 429 comes back fast; counting it
-   * would flatter a rate-limited service (429s are judged by their own check) — but a request whose
-   * retries all ended in 429 counts, at its end-to-end time: it cost its client every wait. Failed answers (500,
-   * reset, timeout) count at their cost to the client: the time until the client knew.
+   * The latency (latency-definition.ts): every request except those answered 429 at once, and every request dropped or
+   * left unanswered at UNANSWERED_MS. What the verdict judges and every report shows.
    */
   readonly latencyExcl429 = MsHistogram.create();
-  readonly service = MsHistogram.create();
-  /** Service time of answers other than 429: what a latency check falls back on when the generator was late. */
+  /** The round trips of the requests answered 429 at once, left out of the latency: shown apart, never mixed in. */
+  readonly latency429 = MsHistogram.create();
+  /** Service time of the same requests as the latency: what a latency check falls back on when the generator lags. */
   readonly serviceExcl429 = MsHistogram.create();
   readonly sendLag = MsHistogram.create();
   /** Retry-After values received, recorded as ms (seconds × 1000). */
@@ -82,27 +79,19 @@ export class Slice {
 
   add(event: RecordableEvent): void {
     this.outcomes[event.outcome]++;
-    // A request dropped or left unanswered cost its client more than any target: it is judged so, and so is one lost to
-    // a stale connection (the judge says when a fail rests on those). Unsent requests are not: the run stopped first.
-    if (event.outcome === 'dropped' || event.outcome === 'abandoned' || event.outcome === 'stale_connection') {
+    if (event.outcome === 'dropped' || event.outcome === 'abandoned' || event.outcome === 'stale_connection')
       this.unanswered++;
-      this.recordJudged(event.intendedAtMs, UNANSWERED_MS, UNANSWERED_MS);
-    }
-    // Dropped and unsent requests never left: no send lag, no latency.
+    const share = latencyShare(event);
+    if (share.kind === 'latency') this.recordJudged(event.intendedAtMs, share.latencyMs, share.serviceMs);
+    if (share.kind === 'http429') this.latency429.recordMs(share.latencyMs);
+    if (event.outcome === 'ok' && share.kind === 'latency') this.latency2xx.recordMs(share.latencyMs);
+    // Dropped and unsent requests never left: no send lag.
     if (event.outcome === 'dropped' || event.outcome === 'unsent' || event.firedAtMs === undefined) return;
     this.sendLag.recordMs(event.firedAtMs - (event.readyAtMs ?? event.intendedAtMs));
     const r = event.result;
     if (r === undefined) return;
     this.attempts += r.attempts;
-    // Cancelled unanswered, or lost to a stale connection: there is no latency to record, only the outcome.
     if (event.outcome === 'abandoned' || event.outcome === 'stale_connection') return;
-    const latencyMs = r.latencyMs ?? r.endAtMs - (event.readyAtMs ?? event.intendedAtMs);
-    const serviceMs = r.serviceMs ?? r.endAtMs - r.lastSentAtMs;
-    this.latency.recordMs(latencyMs);
-    this.service.recordMs(serviceMs);
-    if (event.outcome === 'ok') this.latency2xx.recordMs(latencyMs);
-    // A 429 at once flatters nothing only when it was the first answer: after retries it cost the client their waits.
-    if (event.outcome !== 'http_429' || r.attempts > 1) this.recordJudged(event.intendedAtMs, latencyMs, serviceMs);
     if (r.status !== undefined) this.status[r.status] = (this.status[r.status] ?? 0) + 1;
     for (const s of r.retryAfterS) this.retryAfter.recordMs(s * 1000);
     // The client keeps a 429's Retry-After only when it had one: the 429s beyond them had none.
@@ -172,6 +161,8 @@ export class Recorder {
   /** Every attempt, compact: what the rate-limit envelope's judge replays after the run. */
   readonly attempts = new AttemptLog();
   readonly overall = new Slice();
+  /** Every phase's requests intended after its warm-up: the whole run's steady state, as the tables' overall row. */
+  readonly steadyOverall = new Slice();
   /** The timeline: one window per `windowMs` of model time, by intended send time. */
   readonly timeline: Timeline;
 
@@ -196,6 +187,7 @@ export class Recorder {
     const layout = this.layout[event.phase]!;
     if (event.intendedAtMs >= layout.steady.fromMs) {
       this.steady[event.phase]!.add(event);
+      this.steadyOverall.add(event);
       const bands = layout.bands;
       let band = 0;
       // The same rule as the plan's sliceIndexAt: an arrival on an edge goes to the lower band.

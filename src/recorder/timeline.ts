@@ -1,6 +1,7 @@
 /**
  * The timeline: per window of model time (by intended send time), only what the summary's timeline
- * and the charts read — counts by outcome, latency, send lag — stored by column. A 24-hour soak at
+ * and the charts read — counts by outcome, the latency and the 429s' round trips (latency-definition.ts), send
+ * lag — stored by column. A 24-hour soak at
  * 10 s windows has 8,640 windows; as one object each (an outcomes object, a status Map and two
  * histograms) they held about 640 B apiece and made the soak's peak RSS grow with its length.
  * Here a window costs 48 B of counts plus two small arrays of the latency buckets it holds.
@@ -8,6 +9,7 @@
 import { COUNTED_OUTCOMES, type CountedOutcome, SENT_OUTCOMES } from '../core/index.js';
 import type { RecordableEvent } from './event.js';
 import { recordSparse, type SparseBuckets, SparseMsHistogram } from './histogram.js';
+import { latencyShare } from './latency-definition.js';
 
 /** One window, as read (made on each call: the timeline keeps columns, not windows). */
 interface TimelineWindow {
@@ -15,8 +17,10 @@ interface TimelineWindow {
   /** Requests put on the wire (at least one attempt). */
   readonly sent: number;
   readonly dropped: number;
-  /** Latency of every answered request (intended send → end of answer), as Slice.latency. */
-  readonly latency: SparseMsHistogram;
+  /** The latency (latency-definition.ts), as Slice.latencyExcl429. */
+  readonly latencyExcl429: SparseMsHistogram;
+  /** The round trips of the requests answered 429 at once, as Slice.latency429. */
+  readonly latency429: SparseMsHistogram;
   /** Send lag (fired − intended) of every request put on the wire, as Slice.sendLag. */
   readonly sendLag: SparseMsHistogram;
 }
@@ -28,7 +32,8 @@ export class Timeline {
   /** Counts by outcome: window i's count of COUNTED_OUTCOMES[j] at i × OUTCOMES + j. Grows by doubling. */
   private counts = new Uint32Array(16 * OUTCOMES);
   /** Per window, its latency buckets (undefined while it has none). */
-  private readonly latency: (SparseBuckets | undefined)[] = [];
+  private readonly latencyExcl429: (SparseBuckets | undefined)[] = [];
+  private readonly latency429: (SparseBuckets | undefined)[] = [];
   private readonly sendLag: (SparseBuckets | undefined)[] = [];
 
   constructor(readonly windowMs: number) {
@@ -37,7 +42,7 @@ export class Timeline {
 
   /** Windows from the run start up to the last one that holds an event. */
   get length(): number {
-    return this.latency.length;
+    return this.sendLag.length;
   }
 
   /** The same rules as Slice.add, for the fields a window keeps. */
@@ -46,11 +51,11 @@ export class Timeline {
     if (!(i >= 0)) throw new RangeError(`an event intended at ${event.intendedAtMs} ms lies before the run start`);
     this.reach(i);
     this.counts[i * OUTCOMES + OUTCOME_INDEX[event.outcome]]!++;
+    const share = latencyShare(event);
+    if (share.kind === 'latency') this.latencyExcl429[i] = recordSparse(this.latencyExcl429[i], share.latencyMs);
+    if (share.kind === 'http429') this.latency429[i] = recordSparse(this.latency429[i], share.latencyMs);
     if (event.outcome === 'dropped' || event.outcome === 'unsent' || event.firedAtMs === undefined) return;
     this.sendLag[i] = recordSparse(this.sendLag[i], event.firedAtMs - (event.readyAtMs ?? event.intendedAtMs));
-    const r = event.result;
-    if (r === undefined || event.outcome === 'abandoned' || event.outcome === 'stale_connection') return;
-    this.latency[i] = recordSparse(this.latency[i], r.endAtMs - (event.readyAtMs ?? event.intendedAtMs));
   }
 
   /** Window i (0 ≤ i < length). */
@@ -65,7 +70,8 @@ export class Timeline {
       outcomes,
       sent: SENT_OUTCOMES.reduce((sum, o) => sum + outcomes[o], 0),
       dropped: outcomes.dropped,
-      latency: new SparseMsHistogram(this.latency[i]),
+      latencyExcl429: new SparseMsHistogram(this.latencyExcl429[i]),
+      latency429: new SparseMsHistogram(this.latency429[i]),
       sendLag: new SparseMsHistogram(this.sendLag[i]),
     };
   }
@@ -77,8 +83,9 @@ export class Timeline {
 
   /** Makes windows 0–i exist (empty ones in between: a pause in the load is part of the timeline). */
   private reach(i: number): void {
-    while (this.latency.length <= i) {
-      this.latency.push(undefined);
+    while (this.sendLag.length <= i) {
+      this.latencyExcl429.push(undefined);
+      this.latency429.push(undefined);
       this.sendLag.push(undefined);
     }
     if (this.counts.length < (i + 1) * OUTCOMES) {

@@ -48,6 +48,8 @@ export const line = (
   borderWidth: 2,
   pointRadius: 0,
   spanGaps: false,
+  // The legend draws the line itself, dashes included (a series drawn with markers keeps a marker).
+  pointStyle: typeof extra.pointRadius === 'number' && extra.pointRadius > 0 ? 'circle' : 'line',
   ...extra,
 });
 export const numberOrNull = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -58,6 +60,7 @@ export function chart(
   datasets: Record<string, unknown>[],
   scales: Record<string, unknown>,
   extra: Record<string, unknown> = {},
+  subtitle: readonly string[] = [],
 ): ChartSpec {
   return {
     name,
@@ -69,7 +72,12 @@ export function chart(
         animation: false,
         responsive: false,
         parsing: true,
-        plugins: { title: { display: true, text: title, font: { size: 16 } }, legend: { position: 'bottom' } },
+        plugins: {
+          title: { display: true, text: title, font: { size: 16 } },
+          subtitle: { display: subtitle.length > 0, text: [...subtitle], font: { size: 12 } },
+          // Each entry as its series is drawn: a line (dashed when the series is), a box for bars.
+          legend: { position: 'bottom', labels: { usePointStyle: true, pointStyleWidth: 36 } },
+        },
         scales,
         ...extra,
       },

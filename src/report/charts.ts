@@ -1,13 +1,21 @@
 /**
  * The run's charts as chart.js configurations, built from summary.json alone: the PNGs
- * (src/report/png.ts) and, later, report.html draw the same ones. Time runs along x in model seconds
- * from the run start; every axis says its unit, every series has a legend entry.
+ * (src/report/png.ts) and report.html draw the same ones. Time runs along x in model seconds from the
+ * run start, with the UTC start and the phases' starts (chart-time.ts); every axis says its unit and whether
+ * it is model or wall time, every series has a legend entry. Latency is summary.latencyDefinition's.
  */
+import { TimeScale } from '../core/index.js';
 import type { Summary } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { type Capacity, capacityOf } from './capacity.js';
 import { axis, chart, type ChartSpec, COLOURS, line, numberOrNull, type Point, timeAxis } from './chart-config.js';
 import { perGroup, perWindow, windowSOf, windowsPerGroup } from './chart-points.js';
+import { timeChart } from './chart-time.js';
+
+/** The latency's definition as the charts' titles say it (the tables' headers say the same). */
+const LATENCY_WORDS = 'intended send → answer, answers other than 429, model time';
+/** Where a 429's own round trip is drawn: apart from the latency, which leaves it out. */
+const HTTP429_LABEL = "429 answers' own round trip";
 
 /** p50, p95, p99 per window, and each band's p95 target over the steady time it judges. */
 function latencyOverTime(summary: Summary): ChartSpec {
@@ -21,9 +29,10 @@ function latencyOverTime(summary: Summary): ChartSpec {
       target.push({ x: from, y: b.p95Ms }, { x: b.endS, y: b.p95Ms }, { x: b.endS, y: null });
     }
   }
-  return chart(
+  return timeChart(
+    summary,
     'latency-over-time',
-    'Latency per window (intended send → answer)',
+    `Latency per window (${LATENCY_WORDS})`,
     [
       line(
         'p50',
@@ -41,8 +50,14 @@ function latencyOverTime(summary: Summary): ChartSpec {
         COLOURS.p99,
       ),
       line("p95 target (the spec's band, steady state)", target, COLOURS.target, { borderDash: [8, 4] }),
+      line(
+        `${HTTP429_LABEL}, p50`,
+        perWindow(summary, (w) => numberOrNull(w.http429LatencyMs.p50)),
+        COLOURS.rate429,
+        { borderDash: [2, 3], borderWidth: 1.5 },
+      ),
     ],
-    { x: timeAxis, y: axis('latency (ms)', { min: 0 }) },
+    { x: timeAxis, y: axis('latency (ms, model time)', { min: 0 }) },
   );
 }
 
@@ -58,12 +73,14 @@ function rateAndRefusals(summary: Summary): ChartSpec {
     label,
     data: perGroup(summary, value),
     backgroundColor: colour,
+    pointStyle: 'rect',
     yAxisID: 'answers',
     stack: 'answers',
     barPercentage: 1,
     categoryPercentage: 1,
   });
-  return chart(
+  return timeChart(
+    summary,
     'rate-and-refusals',
     `Offered and sent rate; 429 and 504 answers per ${barS} s`,
     [
@@ -132,6 +149,10 @@ function latencyDistribution(summary: Summary): ChartSpec {
   ];
   const datasets = [
     line('all requests', curve(summary.histograms.overall.latency), '#000000', { borderWidth: 3 }),
+    line(`${HTTP429_LABEL}s`, curve(summary.histograms.overall.http429Latency), COLOURS.rate429, {
+      borderWidth: 1.5,
+      borderDash: [2, 3],
+    }),
     ...summary.phases
       .slice(0, palette.length)
       .map((p, i) =>
@@ -146,19 +167,20 @@ function latencyDistribution(summary: Summary): ChartSpec {
     10000: '99.99 %',
     100000: 'max',
   };
-  return chart('latency-distribution', 'Latency by percentile (every answer, intended send → answer)', datasets, {
+  return chart('latency-distribution', `Latency by percentile (${LATENCY_WORDS})`, datasets, {
     x: axis('percentile (log scale of 1 / (1 − p))', {
       type: 'logarithmic',
       min: 1,
       max: 100_000,
       ticks: { callbackLabels: tickLabels },
     }),
-    y: axis('latency (ms)', { min: 0 }),
+    y: axis('latency (ms, model time)', { min: 0 }),
   });
 }
 
 function inFlightOverTime(summary: Summary): ChartSpec {
-  return chart(
+  return timeChart(
+    summary,
     'in-flight',
     'Requests in flight (sent, not yet answered or given up)',
     [
@@ -178,29 +200,36 @@ function inFlightOverTime(summary: Summary): ChartSpec {
   );
 }
 
+/** In wall ms, as the terminal and the report say it: the generator's lateness is a wall-clock matter. */
 function sendLagOverTime(summary: Summary): ChartSpec {
-  return chart(
+  const scale = TimeScale.of(summary.timeScale, "the summary's timeScale");
+  const wall = (v: unknown): number | null => {
+    const ms = numberOrNull(v);
+    return ms === null ? null : scale.toWallMs(ms);
+  };
+  return timeChart(
+    summary,
     'send-lag',
-    'Send lag: how late the generator put each request on the wire (model ms)',
+    'Send lag: how late the generator put each request on the wire (wall ms)',
     [
       line(
         'p50',
-        perWindow(summary, (w) => numberOrNull(w.sendLagMs.p50)),
+        perWindow(summary, (w) => wall(w.sendLagMs.p50)),
         COLOURS.p50,
       ),
       line(
         'p99',
-        perWindow(summary, (w) => numberOrNull(w.sendLagMs.p99)),
+        perWindow(summary, (w) => wall(w.sendLagMs.p99)),
         COLOURS.p99,
       ),
       line(
         'max',
-        perWindow(summary, (w) => numberOrNull(w.sendLagMs.max)),
+        perWindow(summary, (w) => wall(w.sendLagMs.max)),
         COLOURS.max,
         { borderDash: [4, 3] },
       ),
     ],
-    { x: timeAxis, y: axis('send lag (ms, model time)', { min: 0 }) },
+    { x: timeAxis, y: axis('send lag (ms, wall time)', { min: 0 }) },
   );
 }
 

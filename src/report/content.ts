@@ -22,7 +22,7 @@ export function reportContent(input: ReportInput): ReportContent {
     title: `${summary.scenario}${!summary.shard ? '' : ` (shard ${summary.shard.index}/${summary.shard.count})`}: ${summary.verdict.status.toUpperCase()}`,
     identity: { head: ['', ''], rows: identity(input), numeric: [] },
     phasesNote:
-      "Rates in requests a minute. Latency from the intended send time to the answer, answers other than 429, steady state (after each phase's warm-up); p95 with its 95 % interval (one side only when too few requests bound the other).",
+      "Rates in requests a minute. Latency from the intended send time to the answer, answers other than 429, steady state (after each phase's warm-up), model time; p95 with its 95 % interval (one side only when too few requests bound the other).",
     phases: {
       head: [
         'Phase',

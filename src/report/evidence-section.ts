@@ -46,7 +46,8 @@ export function evidence(summary: Summary, real: boolean): string[] {
     const windowMs =
       summary.timeline.length > 1 ? (summary.timeline[1]!.startS - summary.timeline[0]!.startS) * 1000 : 10_000;
     refusals.push(
-      `The first 429 came ${formatDuration(w.startS * 1000)} into the run${phase === undefined ? '' : ` (phase ${phase.name})`}, when the offered rate was ${w.offeredRpm} requests a minute: ${kindsOf429(w.answers429)} in that ${formatDuration(windowMs)} window.`,
+      // Its window, not a moment: the timeline holds a 429's window, and one late in it did not come at its start.
+      `The first 429 came between ${w.startS === 0 ? 'the start' : formatDuration(w.startS * 1000)} and ${formatDuration(w.startS * 1000 + windowMs)} into the run (its ${formatDuration(windowMs)} window${phase === undefined ? '' : `; phase ${phase.name}`}), when the offered rate was ${w.offeredRpm} requests a minute: ${kindsOf429(w.answers429)}.`,
       `In all ${plural(total429(all429), 'answer')} ${total429(all429) === 1 ? 'was' : 'were'} 429 (${kindsOf429(all429)}); ${plural(o.outcomes.http_429, 'request')} ended with one (not retried, or out of attempts).`,
       ...judged429s(summary),
     );

@@ -71,7 +71,10 @@ code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #
 figure { margin: 1.5rem 0; } canvas { max-width: 100%; border: 1px solid #eee; }
 `;
 
-/** Mirrors png.ts's drawable(): `ticks.callbackLabels` (JSON holds no function) becomes a tick callback. */
+/**
+ * Mirrors png.ts's drawable(): `ticks.callbackLabels` (JSON holds no function) becomes a tick callback; legend entries
+ * are drawn as their lines, dashes included.
+ */
 const PAGE_SCRIPT = `
 (function () {
   var specs = JSON.parse(document.getElementById('loadproof-charts').textContent);
@@ -86,6 +89,17 @@ const PAGE_SCRIPT = `
       ticks.autoSkip = false;
       ticks.callback = function (value) { return Object.prototype.hasOwnProperty.call(labels, String(value)) ? labels[String(value)] : ''; };
     });
+    var legendLabels = config.options.plugins && config.options.plugins.legend && config.options.plugins.legend.labels;
+    if (legendLabels && legendLabels.usePointStyle) {
+      legendLabels.generateLabels = function (chart) {
+        return Chart.defaults.plugins.legend.labels.generateLabels(chart).map(function (item) {
+          var d = chart.data.datasets[item.datasetIndex];
+          if (d.type === 'bar') item.pointStyle = 'rect';
+          else if (d.pointStyle === 'line') { item.lineDash = d.borderDash || []; item.lineWidth = d.borderWidth || 2; }
+          return item;
+        });
+      };
+    }
     config.options.interaction = { mode: 'nearest', axis: 'x', intersect: false };
     // A tooltip's title is the x value: on a time axis, say its unit.
     var xTitle = (scales.x && scales.x.title && scales.x.title.text) || '';

@@ -9,14 +9,39 @@ import { CHART_HEIGHT, CHART_WIDTH, type ChartSpec } from './chart-config.js';
 
 let renderer: ChartJSNodeCanvas | undefined;
 
+type LegendItem = { datasetIndex: number } & Record<string, unknown>;
+interface LegendChart {
+  readonly constructor: {
+    readonly defaults: { plugins: { legend: { labels: { generateLabels(chart: unknown): LegendItem[] } } } };
+  };
+  readonly data: { readonly datasets: readonly Record<string, unknown>[] };
+}
+
+/**
+ * Legend entries drawn as their series are: chart.js takes a point-style entry's dash from the point, which has none,
+ * so a dashed line's entry would be solid. (report.html's page script does the same.)
+ */
+function lineLegendLabels(chart: LegendChart): LegendItem[] {
+  return chart.constructor.defaults.plugins.legend.labels.generateLabels(chart).map((item) => {
+    const d = chart.data.datasets[item.datasetIndex]!;
+    if (d.type === 'bar') return { ...item, pointStyle: 'rect' };
+    return d.pointStyle === 'line' ? { ...item, lineDash: d.borderDash ?? [], lineWidth: d.borderWidth ?? 2 } : item;
+  });
+}
+
 /**
  * A configuration made drawable: `ticks.callbackLabels` (JSON can hold no function) becomes a tick
- * callback that labels those values only.
+ * callback that labels those values only; legend entries are drawn as lines (lineLegendLabels).
  */
 function drawable(config: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(config) as {
-    options?: { scales?: Record<string, { ticks?: Record<string, unknown> }> };
+    options?: {
+      scales?: Record<string, { ticks?: Record<string, unknown> }>;
+      plugins?: { legend?: { labels?: Record<string, unknown> } };
+    };
   };
+  const legendLabels = copy.options?.plugins?.legend?.labels;
+  if (legendLabels?.usePointStyle === true) legendLabels.generateLabels = lineLegendLabels;
   for (const scale of Object.values(copy.options?.scales ?? {})) {
     const labels = scale.ticks?.callbackLabels as Record<string, string> | undefined;
     if (labels === undefined) continue;

@@ -29,12 +29,17 @@ export function parseDurationMs(text: string): number | undefined {
   return total;
 }
 
-/** A short human form of a duration: 90000 → "1m30s", 1500 → "1.5s". */
+/**
+ * A short human form of a duration: 90000 → "1m30s", 1500 → "1.5s". Rounded to what it shows before it is split into
+ * units, so a carry goes up a unit (599.6 s → "10m", never "9m60s").
+ */
 export function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) return `${Number((ms / 1000).toFixed(1))}s`;
-  const hours = Math.floor(ms / 3_600_000);
-  const minutes = Math.floor((ms % 3_600_000) / 60_000);
-  const seconds = Math.round((ms % 60_000) / 1000);
+  if (Math.round(ms) < 1000) return `${Math.round(ms)}ms`;
+  const tenths = Math.round(ms / 100);
+  if (tenths < 600) return `${tenths / 10}s`;
+  const total = Math.round(ms / 1000);
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = total % 60;
   return `${hours > 0 ? `${hours}h` : ''}${minutes > 0 ? `${minutes}m` : ''}${seconds > 0 ? `${seconds}s` : ''}`;
 }

@@ -57,6 +57,12 @@ describe('loadproof deid', () => {
       'identification 200',
       'obfuscation 200',
     ]);
+    // Every time names its clock: a call's round trip is wall time, whatever the time scale.
+    expect(out.timeScale).toBe(5);
+    for (const c of out.calls) {
+      expect(c.latencyWallMs).toBeGreaterThan(0);
+      expect(Object.keys(c).filter((k) => k.endsWith('Ms') && !/(Wall|Model)Ms$/.test(k))).toEqual([]);
+    }
   });
 
   it('refuses an empty or missing document before sending anything (exit 2)', async () => {

@@ -25,6 +25,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { formatDuration } from '../../src/scenario/index.js';
 import { runCli, runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 const K = 20;
@@ -299,7 +300,8 @@ describe('a run folder as evidence', () => {
       const md = readFileSync(join(folder, 'report.md'), 'utf8');
       expect(md).toMatch(
         new RegExp(
-          `The first 429 came [^.]* into the run \\(phase steady\\), when the offered rate was ${first.offeredRpm} requests a minute: ${first.answers429.inFlight} for requests in flight in that 10s window\\.`,
+          // Its window, not a moment: a 429 late in a window did not come at the window's start.
+          `The first 429 came between ${first.startS === 0 ? 'the start' : formatDuration(first.startS * 1000)} and ${formatDuration((first.startS + 10) * 1000)} into the run \\(its 10s window; phase steady\\), when the offered rate was ${first.offeredRpm} requests a minute: ${first.answers429.inFlight} for requests in flight\\.`,
         ),
       );
       const answers = byKind.rateLimit + byKind.inFlight + byKind.other;

@@ -41,6 +41,8 @@ describe('loadproof probe', () => {
     expect(code, stderr).toBe(0);
     const [folder, ...more] = runFolders(out);
     expect(more).toEqual([]);
+    // Named by the endpoint probed: two probes of one scenario, one per endpoint, are told apart.
+    expect(folder).toMatch(/^\d{8}T\d{6}Z-probe-identification-probed$/);
     const dir = join(out, folder!);
     const report = JSON.parse(readFileSync(join(dir, 'probe.json'), 'utf8'));
     const steps: any[] = report.result.steps;

@@ -6,6 +6,7 @@ import {
   authorizeDeid,
   checkDocumentSize,
   DEFAULT_CHAIN_OPTIONS,
+  deidJson,
   deidOnce,
   deidSummaryLine,
   MAX_DEID_DOCUMENT_BYTES,
@@ -58,7 +59,8 @@ export function deidOptions<T>(y: Argv<T>) {
     .option('json', {
       type: 'boolean',
       default: false,
-      describe: 'Print {text, pieces, entities, calls} as JSON on stdout',
+      describe:
+        'Print {text, pieces, entities, timeScale, calls} as JSON on stdout (each call: latencyWallMs, wall time)',
     })
     .option('allow-loopback-as-real', LOOPBACK_AS_REAL_OPTION);
 }
@@ -123,12 +125,8 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
       secrets: io.secrets,
     });
     if (args.json) {
-      const entities = result.entities.map((e) => ({
-        ...e,
-        ...(args['show-values'] ? { value: text.slice(e.start, e.end) } : {}),
-      }));
       io.stdoutData(
-        `${JSON.stringify({ text: result.text, pieces: result.pieces.map((p) => ({ offset: p.offset, length: p.text.length })), entities, identifyRequests: result.identifyRequests, truncatedPieces: result.truncatedPieces, remaining: result.remaining, calls }, null, 2)}\n`,
+        `${JSON.stringify(deidJson(result, text, calls, { showValues: args['show-values'], timeScale }), null, 2)}\n`,
       );
     } else {
       // The document is data: exact into a pipe or file (the Io escapes it only on a terminal).
