@@ -34,15 +34,19 @@ export const MAX_SAMPLED_GROUPS = 200;
 const MAX_SCANNED_CHARS = 8192;
 const KEY_PATTERN = /^[0-9a-f]{12}$/;
 
-/** Requests that were sent and failed: every outcome but a 2xx and a 429 (429s have figures of their own). */
+/**
+ * Requests that were sent and failed, as the phase table counts them (its 504s and errors): every outcome but a 2xx, a
+ * 429 (judged by its own check) and a stale connection (the client's, not an error).
+ */
 export const isErrorOutcome = (outcome: CountedOutcome): boolean =>
-  outcome !== 'ok' && outcome !== 'http_429' && outcome !== 'dropped' && outcome !== 'unsent';
+  !['ok', 'http_429', 'stale_connection', 'dropped', 'unsent'].includes(outcome);
 
 // Controls, C1, zero-width, line/paragraph separators, bidi overrides and the BOM: shown as a space.
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g;
 /** Credentials a server may quote in forms the secret mask does not know: any bearer or basic token, a JWT, a field. */
 const TOKEN_LIKE: readonly [RegExp, string][] = [
-  [/\b(bearer|basic|token)(\s+|%20|\+)[A-Za-z0-9\-._~+/%]{8,}=*/gi, '$1 [redacted]'],
+  // What the secret mask already replaced is part of it: `Basic [redacted]g==` is one credential.
+  [/\b(bearer|basic|token)(\s+|%20|\+)[A-Za-z0-9\-._~+/%[\]]{8,}=*/gi, '$1 [redacted]'],
   [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, '[redacted]'],
   [
     /((?:access_token|refresh_token|id_token|client_secret|password|authorization)\\*"?\s*[:=]\s*\\*"?)[^"\\&\s,;}]{8,}/gi,

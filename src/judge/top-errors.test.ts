@@ -92,6 +92,16 @@ describe('a failed request: what it said, masked, neutralised, bounded', () => {
     expect(tally.top(100, 2)).toHaveLength(2);
   });
 
+  it("counts what the phase table counts as 504s and errors: not a 429, not a stale connection (the client's)", () => {
+    const s = sampler();
+    const tally = new ErrorTally();
+    for (const outcome of ['http_429', 'stale_connection', 'ok', 'dropped', 'unsent'] as const) {
+      expect(s.recordOf(outcome, undefined, { text: 'x' })).toBeUndefined();
+      tally.add({ ...failed(s, 0, 500, 'x'), outcome, error: undefined } as never);
+    }
+    expect(tally.top(10)).toEqual([]);
+  });
+
   it('a server that says something new every time keeps at most MAX_SAMPLED_GROUPS samples', () => {
     const s = sampler();
     let samples = 0;

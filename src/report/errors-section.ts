@@ -9,11 +9,12 @@ import { plural } from './figure-text.js';
 
 type TopError = Summary['topErrors'][number];
 
-/** Failed requests: sent, answered neither 2xx nor 429 (504s and requests without an answer included). */
+/** Failed requests, as the phase table counts its 504s and errors: sent, answered neither 2xx nor 429. */
 function failedRequests(summary: Summary): number {
   const o: Record<string, number> = summary.overall.outcomes;
   return Object.entries(o).reduce(
-    (sum, [outcome, n]) => (['ok', 'http_429', 'dropped', 'unsent'].includes(outcome) ? sum : sum + n),
+    (sum, [outcome, n]) =>
+      ['ok', 'http_429', 'stale_connection', 'dropped', 'unsent'].includes(outcome) ? sum : sum + n,
     0,
   );
 }
@@ -44,7 +45,7 @@ export function errorsSection(summary: Summary): Pick<ReportContent, 'errors'> {
   const rest = failed - shown;
   return {
     errors: {
-      intro: `${plural(failed, 'request')} of ${summary.overall.sent} sent failed (answered neither 2xx nor 429, 504s and requests without an answer included), grouped by status, outcome, error code and message; ${rest === 0 ? 'every group is below' : `the ${summary.topErrors.length} largest groups below, ${plural(rest, 'more request')} in smaller groups`}. Each sample is the first of its group: the start of the body the service sent (or the client's error), at most 200 characters, secrets masked, control characters shown as spaces. Share is of the requests sent.`,
+      intro: `${plural(failed, 'request')} of ${summary.overall.sent} sent failed (the phase table's 504s and errors: answered neither 2xx nor 429, or not answered), grouped by status, outcome, error code and message; ${rest === 0 ? 'every group is below' : `the ${summary.topErrors.length} largest groups below, ${plural(rest, 'more request')} in smaller groups`}. Each sample is the first of its group: the start of the body the service sent (or the client's error), at most 200 characters, secrets masked, control characters shown as spaces. Share is of the requests sent.`,
       table: {
         head: ['#', 'Status', 'Outcome', 'Code', 'Requests', 'Share', 'Sample'],
         rows: summary.topErrors.map(errorRow),

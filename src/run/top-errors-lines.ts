@@ -16,7 +16,7 @@ export function topErrorLines(summary: Summary): string[] {
   const top = summary.topErrors.slice(0, SHOWN);
   if (top.length === 0) return [];
   return [
-    'top errors (requests answered neither 2xx nor 429; samples in report.md):',
+    'top errors (of the 504s and errors above; each group with what its first request was told; more in report.md):',
     ...top.map((e) => {
       const what = [e.status === null ? 'no answer' : `${e.status}`, e.outcome, ...(e.code === null ? [] : [e.code])];
       const share = `${(e.share * 100).toFixed(e.share < 0.1 ? 2 : 1)} %`;

@@ -101,6 +101,10 @@ describe('top errors: what the service said, grouped, counted, masked', () => {
     );
     for (const e of top) expect(e.share).toBe(Math.round((2 / summary.overall.sent) * 10_000) / 10_000);
     expect(summary.overall.sent).toBe(14);
+    // The same requests as the phase table's 504s and errors.
+    const o = summary.overall;
+    const tableErrors = Object.values(o.errors as Record<string, number>).reduce((a, b) => a + b, 0);
+    expect(top.reduce((sum, e) => sum + e.count, 0)).toBe(o.outcomes.http_504 + o.outcomes.http_other + tableErrors);
 
     const echoed = group('http_other', 500)!.sample!;
     expect(echoed).toContain('upstream failed for request');
@@ -129,7 +133,7 @@ describe('top errors: what the service said, grouped, counted, masked', () => {
     expect(html).toContain('<code>&lt;script&gt;alert(1)&lt;/script&gt; | a | b |');
     expect(html).not.toContain('<script>alert');
     // The terminal: the three largest after the table.
-    expect(run.stdout + run.stderr).toMatch(/top errors[^\n]*\n {2}2 × /);
+    expect(run.stdout + run.stderr).toMatch(/top errors \(of the 504s and errors above[^\n]*\n {2}2 × /);
 
     // Rebuilt from the folder alone: the same section.
     const rebuilt = await runMain(['report', dir], ENV);
