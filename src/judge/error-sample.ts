@@ -45,6 +45,8 @@ export const isErrorOutcome = (outcome: CountedOutcome): boolean =>
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]/g;
 /** Credentials a server may quote in forms the secret mask does not know: any bearer or basic token, a JWT, a field. */
 const TOKEN_LIKE: readonly [RegExp, string][] = [
+  // A quoted request header, whole: its name too, so no text reads as an Authorization header.
+  [/\b(?:proxy-)?authorization\s*:\s*(?:(?:bearer|basic|token)\s+)?[^\s"',;}]*/gi, '[redacted header]'],
   // What the secret mask already replaced is part of it: `Basic [redacted]g==` is one credential.
   [/\b(bearer|basic|token)(\s+|%20|\+)[A-Za-z0-9\-._~+/%[\]]{8,}=*/gi, '$1 [redacted]'],
   [/\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g, '[redacted]'],

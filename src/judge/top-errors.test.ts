@@ -51,6 +51,11 @@ describe('a failed request: what it said, masked, neutralised, bounded', () => {
     for (const leak of ['sEcReT', 'lpmock_at_', 'someOtherToken', 'eyJhbGci', 'c0VjUmVU', encodeURIComponent(SECRET)])
       expect(`${sample}${whole}`).not.toContain(leak);
     expect(sample).toContain('[redacted]');
+    // A quoted header is masked whole: no text reads as an Authorization header.
+    expect(`${sample}${whole}`).not.toMatch(/authorization\s*:/i);
+    expect(neutralise('echo: Authorization: Basic dXNlcjpwYXNz, Proxy-Authorization: Bearer x')).toBe(
+      'echo: [redacted header], [redacted header]',
+    );
   });
 
   it('a hostile body (10 MB, NULs, markup, pipes, bidi, escapes) is at most 200 characters of one line', () => {
