@@ -19,9 +19,15 @@ export interface AttemptFailure {
  */
 const FAILURE_TEXT_BYTES = 4096;
 
-/** A failed answer (a status other than 2xx and 429, or a 2xx not as expected): its code and the start of its body. */
+/**
+ * A failed answer (a status other than 2xx and 429, or a 2xx not as expected): its code and the start of its body. A
+ * 2xx body is not kept: an answer quotes the texts sent (its entities), and they may be a user's documents.
+ */
 export function answerFailure(res: Http1Response, code: string | undefined): AttemptFailure {
-  const text = res.body.subarray(0, FAILURE_TEXT_BYTES).toString('utf8');
+  const text =
+    res.status >= 200 && res.status < 300
+      ? `a ${res.status} answer not as expected (${res.body.length} bytes; not kept: an answer quotes the texts sent)`
+      : res.body.subarray(0, FAILURE_TEXT_BYTES).toString('utf8');
   return code === undefined ? { text } : { code, text };
 }
 

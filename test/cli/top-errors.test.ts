@@ -1,9 +1,9 @@
 /**
- * The "top errors" table: a run against a server that fails in six ways (a 500 whose body echoes the access token
- * and the client secret, a reset, a timeout, a 502 with a hostile body, a 504, a 10 MB body) shows each group with
- * its count and one masked, neutralised sample in summary.json, report.md, report.html and the terminal; the same
- * table comes back when the report is rebuilt from the folder; events.ndjson keeps one sample a group, not a body a
- * request.
+ * The "top errors" table: a run against a server that fails in seven ways (a 500 whose body echoes the access token
+ * and the client secret, a reset, a timeout, a 502 with a hostile body, a 504, a 10 MB body, a 2xx cut short whose
+ * body, quoting the text sent, is not kept) shows each group with its count and one masked, neutralised sample in
+ * summary.json, report.md, report.html and the terminal; the same table comes back when the report is rebuilt from
+ * the folder; events.ndjson keeps one sample a group, not a body a request.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,9 +21,9 @@ const ENV = { LOADPROOF_CLIENT_ID: CLIENT_ID, LOADPROOF_CLIENT_SECRET: SECRET };
 const OTHER_TOKEN = 'Zm9yZWlnblRva2VuXzEyMzQ1Njc4OTA';
 const HOSTILE = `\u0000\u0000<script>alert(1)</script> | a | b | \u202egnirts\u001b[31m ${'x'.repeat(200_000)}`;
 
-/** Each request's fate by its seq, in a cycle of seven. */
+/** Each request's fate by its seq, in a cycle of eight. */
 function answer(seq: number, token: string): ErrorAnswer {
-  switch (seq % 7) {
+  switch (seq % 8) {
     case 0:
       return {
         status: 500,
@@ -48,6 +48,9 @@ function answer(seq: number, token: string): ErrorAnswer {
       return { status: 504, body: '{"error":"gateway_timeout","message":"no answer in 15 s"}' };
     case 5:
       return { status: 500, body: Buffer.alloc(10 * 1024 * 1024, 'y') };
+    case 6:
+      // A 2xx cut short: it quotes the text sent, which may be a patient's, so its body is not kept.
+      return { status: 200, body: '{"entities":[{"type":"NAME","text":"Jane Roe","start":0' };
     default:
       return { status: 200, body: '{"entities":[]}' };
   }
@@ -69,11 +72,11 @@ const formsOf = (value: string): string[] => [
 ];
 
 describe('top errors: what the service said, grouped, counted, masked', () => {
-  it('six kinds of failure: each its group and sample, in every report, and again from the folder', async () => {
+  it('seven kinds of failure: each its group and sample, in every report, and again from the folder', async () => {
     server = await startErrorServer(answer);
-    // 14 requests, each of the seven fates twice; a 2 s timeout ends the hanging ones.
+    // 16 requests, each of the eight fates twice; a 2 s timeout ends the hanging ones.
     const ws = scenarioWorkspace(
-      scenarioAt(server.url, '  - { name: errs, duration: 7s, rpm: 120 }\n', 'timeout: 2s\n'),
+      scenarioAt(server.url, '  - { name: errs, duration: 8s, rpm: 120 }\n', 'timeout: 2s\n'),
     );
     const run = await runMain(['run', ws.file, '--out', ws.out, '--no-charts'], ENV);
     const dir = join(ws.out, runFolders(ws.out)[0]!);
@@ -97,10 +100,11 @@ describe('top errors: what the service said, grouped, counted, masked', () => {
         [502, 'http_other', null, 2],
         [504, 'http_504', 'gateway_timeout', 2],
         [null, 'too_large', 'LOADPROOF_ANSWER_TOO_LARGE', 2],
+        [200, 'malformed', null, 2],
       ].sort(),
     );
     for (const e of top) expect(e.share).toBe(Math.round((2 / summary.overall.sent) * 10_000) / 10_000);
-    expect(summary.overall.sent).toBe(14);
+    expect(summary.overall.sent).toBe(16);
     // The same requests as the phase table's 504s and errors.
     const o = summary.overall;
     const tableErrors = Object.values(o.errors as Record<string, number>).reduce((a, b) => a + b, 0);
@@ -117,11 +121,12 @@ describe('top errors: what the service said, grouped, counted, masked', () => {
     expect(group('http_504', 504)!.sample).toBe('{"error":"gateway_timeout","message":"no answer in 15 s"}');
     expect(group('too_large', null)!.sample).toContain('larger than');
     expect(group('timeout', null)!.sample).toMatch(/deadline|timeout/);
+    expect(group('malformed', 200)!.sample).toMatch(/^a 200 answer not as expected \(\d+ bytes; not kept/);
 
     // One sample a group in events.ndjson, not a body a request.
     const failed = events.filter((e) => e.error !== undefined);
-    expect(failed).toHaveLength(12);
-    expect(failed.filter((e) => e.error.sample !== undefined)).toHaveLength(6);
+    expect(failed).toHaveLength(14);
+    expect(failed.filter((e) => e.error.sample !== undefined)).toHaveLength(7);
 
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
@@ -151,6 +156,7 @@ describe('top errors: what the service said, grouped, counted, masked', () => {
         expect(text.includes(form), `a secret as ${form}`).toBe(false);
       expect(text).not.toContain('\u0000');
       expect(text).not.toContain('\u202e');
+      expect(text).not.toContain('Jane Roe');
     }
   }, 90_000);
 });
