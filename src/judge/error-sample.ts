@@ -80,7 +80,11 @@ export class ErrorSampler {
   /** `mask`: the run's secret mask (client secret, access tokens), applied before anything else. */
   constructor(private readonly mask: (text: string) => string) {}
 
-  recordOf(outcome: CountedOutcome, status: number | undefined, failure: FailureText | undefined) {
+  recordOf(
+    outcome: CountedOutcome,
+    status: number | undefined,
+    failure: FailureText | undefined,
+  ): ErrorRecord | undefined {
     if (!isErrorOutcome(outcome) || failure === undefined) return undefined;
     const code = failure.code !== undefined && ERROR_CODE_PATTERN.test(failure.code) ? failure.code : null;
     // Masked before it is cut (a secret is whole), and again after (neutralising may have made a form it knows).
@@ -90,9 +94,9 @@ export class ErrorSampler {
       .digest('hex')
       .slice(0, 12);
     const group = `${status ?? ''}|${outcome}|${code ?? ''}|${key}`;
-    if (this.sampled.has(group) || this.sampled.size >= MAX_SAMPLED_GROUPS) return { code, key } as ErrorRecord;
+    if (this.sampled.has(group) || this.sampled.size >= MAX_SAMPLED_GROUPS) return { code, key };
     this.sampled.add(group);
-    return { code, key, sample } as ErrorRecord;
+    return { code, key, sample };
   }
 }
 
