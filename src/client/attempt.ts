@@ -9,6 +9,7 @@ import { DUE_HEADER, ERROR_CODE_PATTERN, parseModelLag, parseModelTime } from '.
 import type { ApiClientSettings } from './api-settings.js';
 import { attemptModelMs, attemptWallDeadlineMs } from './attempt-deadline.js';
 import { classifyError, classifyStatus } from './classify.js';
+import { answerFailure, type AttemptFailure, errorFailure } from './failure.js';
 import type { Http1Response } from './http1/response.js';
 import { proxyLost, ProxyTunnelError } from './http1/tunnel.js';
 import { parseJsonObject } from './json.js';
@@ -31,6 +32,8 @@ export interface Attempt {
   readonly truncated?: boolean;
   /** A stale connection refused the write: no byte of the request left, so it may be sent again. */
   readonly neverSent?: boolean;
+  /** What a failed attempt said (any outcome but a 2xx and a 429). */
+  readonly failure?: AttemptFailure;
 }
 
 /**
@@ -135,6 +138,7 @@ function failedAttempt(error: unknown, sentAtMs: number | undefined): Attempt {
   result.outcome = code === 'LOADPROOF_CANCELLED' ? 'abandoned' : classifyError(error, code === 'LOADPROOF_DEADLINE');
   if (result.outcome === 'stale_connection' && (error as { neverSent?: unknown }).neverSent === true)
     result.neverSent = true;
+  result.failure = errorFailure(error);
   return result;
 }
 
@@ -159,6 +163,7 @@ function answeredAttempt(
     attemptModelMs(settings.clock.nowMs() - sentAtMs - (lagMs ?? 0), serviceMs, context.scale) > settings.timeoutMs
   ) {
     result.outcome = 'timeout';
+    result.failure = { text: `no complete answer within the ${settings.timeoutMs} ms timeout (model time)` };
     return result;
   }
   result.status = res.status;
@@ -168,6 +173,8 @@ function answeredAttempt(
   else if (res.status === 429) readRateLimited(result, res, token);
   else if (isRedirect(res.status))
     settings.onRedirect?.(describeRedirect(res.status, res.headers.location, context.url));
+  if (result.outcome !== 'ok' && result.outcome !== 'http_429')
+    result.failure = answerFailure(res, errorCodeOf(res.body.toString('utf8'), token));
   return result;
 }
 

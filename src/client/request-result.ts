@@ -1,5 +1,6 @@
 /** What a planned request's client gives back: the result of its attempts, and the shapes of the client functions. */
 import type { Outcome } from '../core/index.js';
+import type { AttemptFailure } from './failure.js';
 
 /** What happened to one planned request. Times are on the model clock (ms). */
 export interface RequestResult {
@@ -26,6 +27,8 @@ export interface RequestResult {
   readonly truncated?: boolean;
   /** When the request was free to go, if later than planned: a deid document's earlier pieces answered (model ms). */
   readonly readyAtMs?: number;
+  /** What the final attempt said when it failed (not a 2xx, not a 429): unmasked, the run masks it. */
+  readonly failure?: AttemptFailure;
 }
 
 /** An entity of an identification answer, in the text it was sent. */

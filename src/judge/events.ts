@@ -9,6 +9,7 @@ import { COUNTED_OUTCOMES, type CountedOutcome } from '../core/index.js';
 import type { RecordableEvent, RecordedTry } from '../recorder/index.js';
 import { ERROR_CODE_PATTERN } from '../spec/index.js';
 import { accountLatency } from './accounting.js';
+import { type ErrorRecord, errorRecordProblem } from './error-sample.js';
 
 /** One line of events.ndjson. */
 export interface EventRecord {
@@ -45,6 +46,8 @@ export interface EventRecord {
    * send lag run from it); absent otherwise.
    */
   readonly readyAtMs?: number;
+  /** A failed request (not 2xx, not 429): its error code and group, and on its group's first line a sample. */
+  readonly error?: ErrorRecord;
 }
 
 /** An attempt as its line holds it: the recorder's, with its status always written (null without an answer). */
@@ -61,8 +64,11 @@ type EventSource = Omit<RecordableEvent, 'phase'> & { readonly seq: number };
 const micro = (ms: number): number => Math.round(ms * 1000) / 1000;
 const microOrNull = (ms: number | undefined): number | null => (ms === undefined ? null : micro(ms));
 
-/** `timeScale`: the run's k, for the latency as judged (see {@link EventRecord.latencyMs}). */
-export function toEventRecord(phaseName: string, e: EventSource, timeScale: number): EventRecord {
+/**
+ * `timeScale`: the run's k, for the latency as judged (see {@link EventRecord.latencyMs}); `error`: a failed request's
+ * (src/judge/error-sample.ts).
+ */
+export function toEventRecord(phaseName: string, e: EventSource, timeScale: number, error?: ErrorRecord): EventRecord {
   const r = e.result;
   const intendedAtMs = micro(e.intendedAtMs);
   const readyAtMs = e.readyAtMs === undefined ? undefined : micro(e.readyAtMs);
@@ -87,7 +93,7 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
     if (t.errorCode !== undefined) tr.errorCode = t.errorCode;
     tries.push(tr);
   }
-  const record: EventRecord & { readyAtMs?: number } = {
+  const record: EventRecord & { readyAtMs?: number; error?: ErrorRecord } = {
     seq: e.seq,
     phase: phaseName,
     intendedAtMs,
@@ -110,6 +116,7 @@ export function toEventRecord(phaseName: string, e: EventSource, timeScale: numb
   };
   // Last, as formatEventLine writes it.
   if (readyAtMs !== undefined) record.readyAtMs = readyAtMs;
+  if (error !== undefined) record.error = error;
   return record;
 }
 
@@ -142,7 +149,9 @@ export function formatEventLine(record: EventRecord, phaseJson: string): string 
     `{"seq":${jsonNumber(record.seq)},"phase":${phaseJson},"intendedAtMs":${jsonNumber(record.intendedAtMs)},"firedAtMs":${jsonNumberOrNull(record.firedAtMs)}` +
     `,"lastSentAtMs":${jsonNumberOrNull(record.lastSentAtMs)},"endAtMs":${jsonNumberOrNull(record.endAtMs)},"latencyMs":${jsonNumberOrNull(record.latencyMs)}` +
     `,"outcome":"${record.outcome}","status":${jsonNumberOrNull(record.status)},"attempts":${jsonNumber(record.attempts)},"retryAfterS":[${retryAfter}],"tries":[${tries}]` +
-    `${record.readyAtMs === undefined ? '' : `,"readyAtMs":${jsonNumber(record.readyAtMs)}`}}\n`
+    `${record.readyAtMs === undefined ? '' : `,"readyAtMs":${jsonNumber(record.readyAtMs)}`}` +
+    // Rare (failed requests only) and holds server text: JSON.stringify escapes it.
+    `${record.error === undefined ? '' : `,"error":${JSON.stringify(record.error)}`}}\n`
   );
 }
 
@@ -238,7 +247,7 @@ function problemOf(v: Record<string, unknown>): string | undefined {
       (typeof (t as TryRecord).errorCode === 'string' && ERROR_CODE_PATTERN.test((t as TryRecord).errorCode!)));
   if (!Array.isArray(v.tries) || !v.tries.every(isTry))
     return 'tries: expected a list of {sentAtMs, endAtMs, status, serviceMs?, lagMs?, waitMs?, errorCode?} (endAtMs not before sentAtMs; serviceMs, lagMs and waitMs ≥ 0, errorCode a token of 1–64 letters, digits or _.:-)';
-  return undefined;
+  return errorRecordProblem(v.error);
 }
 
 /** Parses one line of events.ndjson; throws an Error naming what is wrong (the caller adds file and line). */

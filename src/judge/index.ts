@@ -18,6 +18,7 @@ export {
 } from './comparison.js';
 export { type DocumentRecord, DocumentSink, formatDocumentLine, parseDocumentLine } from './documents.js';
 export { envelopeFindings } from './envelope.js';
+export { ErrorSampler } from './error-sample.js';
 export { type EventRecord, formatEventLine, parseEventLine, toEventRecord } from './events.js';
 export { EventSink, type Judgement, judgeRun, partialEnd } from './judge.js';
 export { percentileCheck } from './percentile-check.js';

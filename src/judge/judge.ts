@@ -14,6 +14,7 @@ import { type EventRecord, toRecordable } from './events.js';
 import { generatorHealth } from './generator-budget.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 import { buildSummary, type Summary } from './summary.js';
+import { ErrorTally } from './top-errors.js';
 import { evaluateVerdict, type Verdict } from './verdict.js';
 import type { PhaseInput } from './verdict-input.js';
 
@@ -22,6 +23,8 @@ export class EventSink {
   readonly recorder: Recorder;
   /** mode deid: the documents (documents.ndjson); undefined otherwise. */
   readonly documents: DocumentSink | undefined;
+  /** The failed requests by group, for the "top errors" table. */
+  readonly errors = new ErrorTally();
   private readonly phaseIndex: ReadonlyMap<string, number>;
   /** The latest time any event mentions (model ms): how far a partial run got. */
   lastMs = 0;
@@ -76,6 +79,7 @@ export class EventSink {
       );
     }
     this.recorder.record(toRecordable(record, phase, this.plan.timeScale));
+    this.errors.add(record);
     this.lastMs = Math.max(this.lastMs, record.intendedAtMs, record.firedAtMs ?? 0, record.endAtMs ?? 0);
   }
 }
@@ -202,6 +206,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
     reportedAt: input.reportedAt,
     judgedBy: input.judgedBy,
     envelope,
+    topErrors: sink.errors.top(recorder.overall.sent),
   });
   return { verdict, exitCode, summary };
 }

@@ -14,6 +14,7 @@ import type { RunEnd, RunRecord } from './run-record.js';
 import { stats } from './summary-stats.js';
 import { timelineRows } from './summary-timeline.js';
 import { inTargetWords } from './target-words.js';
+import type { TopError } from './top-errors.js';
 import type { Verdict } from './verdict.js';
 
 const SUMMARY_SCHEMA_VERSION = 5;
@@ -84,6 +85,8 @@ interface SummaryMeta {
   readonly reportedAt: string;
   /** The loadproof version that judged it. */
   readonly judgedBy: string;
+  /** The largest groups of failed requests, each with a sample of what was said. */
+  readonly topErrors: readonly TopError[];
 }
 
 export type Summary = ReturnType<typeof buildSummary>;
@@ -137,6 +140,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     counts: countsSummary(plan, recorder, meta.end),
     phases: phaseSummaries(plan, recorder, verdict, meta.envelope),
     overall: overallSummary(plan, recorder, verdict),
+    topErrors: meta.topErrors,
     timeline: timelineRows(plan, recorder),
     token: { calls: meta.end.tokenCalls, latencyMs: stats(MsHistogram.decode(meta.end.tokenLatency)) },
     // The texts sent, by size (never the texts); null when the run did not record it.

@@ -35,6 +35,8 @@ export interface ReportContent {
   readonly reasons: readonly string[];
   /** Paragraphs. */
   readonly evidence: readonly string[];
+  /** The largest groups of failed requests, each with a sample of what was said; absent when none failed. */
+  readonly errors?: { readonly intro: string; readonly table: ReportTable };
   readonly guard: ReportTable;
   /** Against the baseline (`run --baseline`): what it was, the table, the rule, the outcome, the findings and notes. */
   readonly baseline?: {

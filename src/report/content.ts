@@ -11,6 +11,7 @@ import { capacitySections } from './capacity-section.js';
 import { runCharts } from './charts.js';
 import type { ReportContent, ReportInput } from './content-types.js';
 import { deidSection } from './deid-section.js';
+import { errorsSection } from './errors-section.js';
 import { evidence } from './evidence-section.js';
 import { identity } from './identity-section.js';
 import { phaseRows } from './phase-table.js';
@@ -44,6 +45,7 @@ export function reportContent(input: ReportInput): ReportContent {
     },
     reasons: summary.verdict.reasons.map((r) => inTargetWords(summary, r)),
     evidence: evidence(summary, summary.target.kind === 'real'),
+    ...errorsSection(summary),
     guard: {
       head: ['Rule', 'Status', 'What it found'],
       rows: summary.guard.checks.map((c) => [c.rule, c.status, c.message]),

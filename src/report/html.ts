@@ -66,6 +66,7 @@ h1 { font-size: 1.6rem; } h2 { font-size: 1.25rem; margin-top: 2rem; border-bott
 table { border-collapse: collapse; margin: 0.5rem 0; } th, td { border: 1px solid #ddd; padding: 0.25rem 0.5rem; vertical-align: top; }
 th { background: #f5f5f5; text-align: left; } td.num, th.num { text-align: right; white-space: nowrap; }
 table.identity td:first-child { font-weight: 600; white-space: nowrap; } table.identity td { word-break: break-word; }
+table.errors td:last-child { word-break: break-word; }
 code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #f3f3f3; padding: 0 0.2em; }
 .verdict-pass { color: #1a7f37; } .verdict-fail { color: #cf222e; } .verdict-inconclusive { color: #9a6700; }
 figure { margin: 1.5rem 0; } canvas { max-width: 100%; border: 1px solid #eee; }
@@ -136,6 +137,9 @@ export function reportHtml(c: ReportContent): string {
       : []),
     '<h2>Evidence</h2>',
     ...c.evidence.map((p) => `<p>${htmlText(p)}</p>`),
+    ...(c.errors === undefined
+      ? []
+      : ['<h2>Top errors</h2>', `<p>${htmlText(c.errors.intro)}</p>`, table(c.errors.table, 'errors')]),
     ...(c.deid === undefined
       ? []
       : [

@@ -55,6 +55,7 @@ export function reportMarkdown(c: ReportContent): string {
     '## Evidence',
     '',
     ...c.evidence.flatMap((paragraph) => [mdText(paragraph), '']),
+    ...(c.errors === undefined ? [] : ['## Top errors', '', mdText(c.errors.intro), '', ...table(c.errors.table), '']),
     ...(c.deid === undefined
       ? []
       : [

@@ -6,7 +6,7 @@
  */
 import type { SecretMask } from '../core/index.js';
 import type { RequestEvent } from '../engine/index.js';
-import { type EventRecord, type EventSink, formatEventLine, toEventRecord } from '../judge/index.js';
+import { ErrorSampler, type EventRecord, type EventSink, formatEventLine, toEventRecord } from '../judge/index.js';
 import type { Plan } from '../plan/index.js';
 import type { TargetWatch } from './target-watch.js';
 
@@ -28,14 +28,18 @@ interface RequestEventsOptions {
 export class RequestEvents {
   /** Each phase's name as JSON, once: every line carries it. */
   private readonly phaseJson: readonly string[];
+  /** A failed request's error and, first in its group, what was said: masked before the record is made. */
+  private readonly errors: ErrorSampler;
 
   constructor(private readonly options: RequestEventsOptions) {
     this.phaseJson = options.plan.phases.map((p) => JSON.stringify(p.name));
+    this.errors = new ErrorSampler((text) => options.secrets.redact(text));
   }
 
   handle(e: RequestEvent): void {
     const o = this.options;
-    const record = toEventRecord(o.plan.phases[e.phase]!.name, e, o.plan.timeScale);
+    const error = this.errors.recordOf(e.outcome, e.result?.status, e.result?.failure);
+    const record = toEventRecord(o.plan.phases[e.phase]!.name, e, o.plan.timeScale, error);
     o.sink.add(record);
     o.onRecord?.(record);
     const gone = o.watch.observe(record);

@@ -5,6 +5,7 @@ import { formatMs, formatTable } from '../core/index.js';
 import type { Summary } from '../judge/index.js';
 import { inTargetWords, targetText } from '../report/index.js';
 import type { RunOutcome } from './run-options.js';
+import { topErrorLines } from './top-errors-lines.js';
 
 const sec = (ms: number | null | 'unanswered'): string => (ms === null ? '—' : ms === 'unanswered' ? ms : formatMs(ms));
 
@@ -27,6 +28,7 @@ export function formatSummary(
     '',
     ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
     '',
+    ...topErrorLines(summary),
     ...deidLines(summary),
     ...runNotes(summary),
     ...verdictLines(summary, summaryPath, exitCode),

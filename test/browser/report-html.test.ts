@@ -155,7 +155,9 @@ describe.skipIf(!present)(title, () => {
     expect(htmlRows.some((r) => r[0]!.startsWith('↳ '))).toBe(true); // the ramp's band slices
     const text: string = await page.evaluate(() => document.body.innerText);
     expect(text).toContain('The first 429 came');
-    for (const paragraph of md.slice(md.indexOf('## Evidence'), md.indexOf('## Safety')).split('\n\n').slice(1)) {
+    // The Evidence's paragraphs: up to the next section (Top errors, when a request failed, is a table).
+    const evidence = md.slice(md.indexOf('## Evidence'), md.indexOf('\n## ', md.indexOf('## Evidence')));
+    for (const paragraph of evidence.split('\n\n').slice(1)) {
       if (paragraph.trim() !== '') expect(text).toContain(paragraph.trim());
     }
     await page.close();

@@ -36,7 +36,8 @@ export function runOptions<T>(y: Argv<T>) {
     .option('verbose', {
       type: 'boolean',
       default: false,
-      describe: 'Log each token call and each request to stderr (never a header, token or body)',
+      describe:
+        "Log each token call and each request to stderr (never a header or token; a failed request's line may hold the start of what it was told, secrets masked)",
     })
     .option('quiet', {
       type: 'boolean',
