@@ -1,7 +1,7 @@
 /** trend.md: the trend's content as Markdown, someone else's text escaped (no pipe, newline or markup breaks out). */
 import type { TrendContent } from './content.js';
 
-const md = (text: string): string => text.replace(/[\\|`*_[\]<>#]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
+const md = (text: string): string => text.replace(/[\\|`*_[\]<>]/g, (c) => `\\${c}`).replace(/\s+/g, ' ');
 
 export function trendMarkdown(content: TrendContent): string {
   return [

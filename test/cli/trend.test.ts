@@ -1,0 +1,127 @@
+/**
+ * `loadproof trend` over ten real runs of one tiny scenario against the embedded mock: five against the nominal
+ * profile, then five against the degraded one. The table shows the change, the first degraded run is flagged as
+ * compare would flag it (and no nominal run is), the PNG and the HTML are written; with a baseline and
+ * --fail-on-flag, a degraded latest run fails CI (exit 1). No usable run is bad input (exit 2).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { beforeAll, describe, expect, it } from 'vitest';
+
+import { runCli, runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
+
+// One phase, 150 requests; at k = 20 about 3 s of wall time a run. The degraded fleet's p95 is several times the
+// nominal one's at this rate.
+const SCENARIO =
+  'name: trended\ndescription: a run among many\nphases:\n  - { name: steady, duration: 1m, rpm: 150, warmup: 10s }\n';
+
+let reports: string;
+let folders: string[];
+
+/** One run against the mock of `profile`, in a process of its own, into the shared reports folder. */
+async function runAgainst(file: string, profile: string): Promise<void> {
+  const run = await runCli([
+    'run',
+    '--no-charts',
+    '--quiet',
+    file,
+    '--time-scale',
+    '20',
+    '--mock-profile',
+    profile,
+    '--out',
+    reports,
+  ]);
+  expect([0, 1, 5], run.stderr).toContain(run.code);
+}
+
+/**
+ * Three at a time, as compare's test runs its three: more stall each other on two busy cores, and a nominal run late
+ * enough would look like a regression.
+ */
+async function runBatch(file: string, profile: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 3)
+    await Promise.all(Array.from({ length: Math.min(3, count - i) }, () => runAgainst(file, profile)));
+}
+
+beforeAll(async () => {
+  const ws = scenarioWorkspace(SCENARIO);
+  reports = ws.out;
+  await runBatch(ws.file, 'nominal', 5);
+  await runBatch(ws.file, 'degraded', 5);
+  folders = runFolders(reports);
+}, 150_000);
+
+/** The table's first row of each run: "| ⚑ #6 <folder> | …". */
+const runRows = (md: string): string[] => md.split('\n').filter((l) => /^\| (⚑ )?#\d+ /.test(l));
+
+describe('loadproof trend over ten runs, nominal then degraded', () => {
+  it('orders them by start, shows the change, and flags the first degraded run only', async () => {
+    expect(folders).toHaveLength(10);
+    const out = join(mkdtempSync(join(tmpdir(), 'loadproof-trend-out-')), 'trend');
+    const { code, stdout, stderr } = await runCli(['trend', reports, '--out', out]);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('trended: 10 runs');
+    const md = readFileSync(join(out, 'trend.md'), 'utf8');
+    const rows = runRows(md);
+    // `latest` is not an eleventh run; the runs are in the order they started.
+    expect(rows).toHaveLength(10);
+    const summaries = folders.map((f) => JSON.parse(readFileSync(join(reports, f, 'summary.json'), 'utf8')));
+    const order = folders
+      .map((f, i) => ({ f, at: summaries[i].startedAt as string }))
+      .sort((a, b) => a.at.localeCompare(b.at));
+    rows.forEach((row, i) => expect(row).toContain(`#${i + 1} ${order[i]!.f} |`));
+    // The first five are nominal, the last five degraded: only #6 is flagged, on its p95.
+    const flagged = rows.filter((r) => r.startsWith('| ⚑ '));
+    expect(
+      flagged.map((r) => /#(\d+)/.exec(r)![1]),
+      md,
+    ).toEqual(['6']);
+    expect(flagged[0]).toMatch(/⚑ p95.* up against #5 \|$/);
+    expect(md).toMatch(/#6 \S+ against #5 \S+: regression, steady: burst band: p95 /);
+    expect(md).toContain('note: mock profiles differ: nominal and degraded');
+    // Every p95 in the table is its summary's steady-state p95 (model time), as the run's own table says it.
+    for (const [i, row] of rows.entries()) {
+      const s = summaries[folders.indexOf(order[i]!.f)];
+      const p95 = s.phases[0].steadyLatencyMs.p95 as number;
+      const shown = p95 >= 1000 ? `${(p95 / 1000).toFixed(2)}s` : `${Math.round(p95)}ms`;
+      expect(row).toContain(`| steady | ${shown} (\\< 4.00s) | ${s.phases[0].goodputRpm.toFixed(1)} |`);
+    }
+    const png = readFileSync(join(out, 'trend.png'));
+    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    expect(png.length).toBeGreaterThan(10_000);
+    const html = readFileSync(join(out, 'trend.html'), 'utf8');
+    expect(html).toContain('<img alt="trended: p95, goodput');
+    expect(html).toContain('src="data:image/png;base64,');
+    expect(html).not.toMatch(/<script|https?:\/\//);
+    expect((html.match(/<tr class="flagged">/g) ?? []).length).toBe(1);
+  });
+
+  it('against a nominal baseline, every degraded run is flagged, and --fail-on-flag fails on the latest (exit 1)', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'loadproof-trend-out-')), 'trend');
+    const first = join(reports, folders[0]!);
+    const { code, stdout } = await runMain(['trend', reports, '--baseline', first, '--out', out, '--fail-on-flag']);
+    expect(code, stdout).toBe(1);
+    const rows = runRows(readFileSync(join(out, 'trend.md'), 'utf8'));
+    expect(rows.filter((r) => r.startsWith('| ⚑ ')).map((r) => /#(\d+)/.exec(r)![1])).toEqual([
+      '6',
+      '7',
+      '8',
+      '9',
+      '10',
+    ]);
+  });
+
+  it('no usable run: exit 2, naming each folder and why, nothing written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadproof-trend-bad-'));
+    mkdirSync(join(dir, 'a'));
+    writeFileSync(join(dir, 'a', 'summary.json'), 'not json');
+    const out = join(dir, 'trend');
+    const { code, stderr } = await runMain(['trend', dir, '--out', out]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`no usable run among ${dir}: ${join(dir, 'a')}: summary.json: not JSON`);
+    expect(() => readFileSync(join(out, 'trend.md'))).toThrow();
+  });
+});
