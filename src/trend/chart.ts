@@ -20,8 +20,10 @@ interface Panel {
   readonly figures: readonly string[];
 }
 
+const seconds = (ms: number | null): number | null => (ms === null ? null : ms / 1000);
+
 const PANELS: readonly Panel[] = [
-  { axis: 'p95', title: 'p95 (ms, model time)', value: (p) => p.p95Ms, figures: ['p95'] },
+  { axis: 'p95', title: 'p95 (s, model time)', value: (p) => seconds(p.p95Ms), figures: ['p95'] },
   { axis: 'goodput', title: 'goodput (2xx/min, model)', value: (p) => p.goodputRpm, figures: [] },
   { axis: 'r429', title: '429 (% of sent)', value: (p) => percentOf(p.http429, p.sent), figures: ['http429'] },
   { axis: 'errors', title: 'errors (% of sent)', value: errorPercent, figures: ['http504', 'errors'] },
@@ -63,7 +65,7 @@ function phaseDatasets(section: TrendSection, phase: string, colour: string): Re
       spanGaps: false,
     };
   });
-  const targets = runs.map((_, i) => figuresOf(i)?.targetMs ?? null);
+  const targets = runs.map((_, i) => seconds(figuresOf(i)?.targetMs ?? null));
   if (targets.some((t) => t !== null))
     sets.push({
       label: `${phase} target`,

@@ -39,7 +39,7 @@ const HEADER = [
   'start (UTC)',
   'verdict',
   'phase',
-  'p95 (target), model ms',
+  'p95 (target), model time',
   'goodput (rpm)',
   '429 %',
   'error %',

@@ -9,7 +9,7 @@ const escapeHtml = (text: string): string =>
 
 const STYLE = `body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222}
 table{border-collapse:collapse;font-size:14px}td,th{border:1px solid #ccc;padding:3px 8px}
-td.n{text-align:right}tr.flagged td{background:#fde8e8}img{max-width:100%;border:1px solid #eee}
+td.n{text-align:right;white-space:nowrap}tr.flagged td{background:#fde8e8}img{max-width:100%;border:1px solid #eee}
 .lead{color:#444}`;
 
 function sectionHtml(section: TrendContent['sections'][number], png: Buffer): string[] {
