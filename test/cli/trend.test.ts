@@ -37,21 +37,21 @@ async function runBatch(file: string, profile: string, count: number, parallel: 
     await Promise.all(Array.from({ length: Math.min(parallel, count - i) }, () => runAgainst(file, profile)));
 }
 
-beforeAll(async () => {
-  const ws = scenarioWorkspace(SCENARIO);
-  reports = ws.out;
-  // The nominal runs one at a time: a run beside another's start-up (a second of CPU and a full collection) on two
-  // busy cores can stall long enough to look like a regression of its own. The degraded ones are far apart from
-  // them whatever their stalls: three at a time.
-  await runBatch(ws.file, 'nominal', 5, 1);
-  await runBatch(ws.file, 'degraded', 5, 3);
-  folders = runFolders(reports);
-}, 300_000);
-
 /** The table's first row of each run: "| ⚑ #6 <folder> | …". */
 const runRows = (md: string): string[] => md.split('\n').filter((l) => /^\| (⚑ )?#\d+ /.test(l));
 
 describe('loadproof trend over ten runs, nominal then degraded', () => {
+  beforeAll(async () => {
+    const ws = scenarioWorkspace(SCENARIO);
+    reports = ws.out;
+    // The nominal runs one at a time: a run beside another's start-up (a second of CPU and a full collection) on two
+    // busy cores can stall long enough to look like a regression of its own. The degraded ones are far apart from
+    // them whatever their stalls: three at a time.
+    await runBatch(ws.file, 'nominal', 5, 1);
+    await runBatch(ws.file, 'degraded', 5, 3);
+    folders = runFolders(reports);
+  }, 300_000);
+
   it('orders them by start, shows the change, and flags the first degraded run and no nominal one', async () => {
     expect(folders).toHaveLength(10);
     const out = join(mkdtempSync(join(tmpdir(), 'loadproof-trend-out-')), 'trend');
@@ -117,5 +117,63 @@ describe('loadproof trend over ten runs, nominal then degraded', () => {
     expect(code).toBe(2);
     expect(stderr).toContain(`no usable run among ${dir}: ${join(dir, 'a')}: summary.json: not JSON`);
     expect(() => readFileSync(join(out, 'trend.md'))).toThrow();
+  });
+});
+
+/** A summary.json with only what a trend reads: one phase, its p95 and its verdict's interval. */
+const minimalSummary = (scenario: string, startedAt: string): string =>
+  JSON.stringify({
+    schemaVersion: 5,
+    scenario,
+    planIdentity: 'sha256:plan',
+    environment: 'mock',
+    target: { profile: 'nominal' },
+    timeScale: 20,
+    startedAt,
+    partial: false,
+    verdict: {
+      status: 'pass',
+      notes: [],
+      checks: [{ id: 'latency_p95_target', phase: 'steady', band: 'sustained', interval: [1800, 2000] }],
+    },
+    generator: { eventLoopDelayP99Ms: 5, eventLoopDelayMaxMs: 9 },
+    phases: [
+      {
+        name: 'steady',
+        durationS: 60,
+        offeredRpm: 100,
+        goodputRpm: 100,
+        sent: 100,
+        outcomes: { ok: 100, http_429: 0, http_504: 0, http_other: 0 },
+        errors: {},
+        sendLagMs: { max: 10 },
+        steadyLatencyMs: { count: 83, p95: 1900 },
+        target: { band: 'sustained', p95Ms: 2500 },
+      },
+    ],
+  });
+
+describe('loadproof trend: the folders named', () => {
+  it('reads every folder named, not only the last; one section and one PNG per scenario', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadproof-trend-args-'));
+    const run = (name: string, scenario: string, at: string): string => {
+      mkdirSync(join(dir, name));
+      writeFileSync(join(dir, name, 'summary.json'), minimalSummary(scenario, at));
+      return join(dir, name);
+    };
+    const a = run('a', 'ci', '2026-11-27T10:00:00.000Z');
+    const b = run('b', 'ci', '2026-11-27T11:00:00.000Z');
+    const c = run('c', 'spike', '2026-11-27T10:30:00.000Z');
+    const out = join(dir, 'trend');
+    const { code, stdout, stderr } = await runMain(['trend', b, a, c, '--out', out]);
+    expect(code, stderr).toBe(0);
+    expect(stdout).toContain('ci: 2 runs, 0 flagged');
+    expect(stdout).toContain('spike: 1 runs, 0 flagged');
+    const md = readFileSync(join(out, 'trend.md'), 'utf8');
+    expect(md).toMatch(
+      /## ci\n[^]*trend-1\.png[^]*\| #1 a \|[^]*\| #2 b \|[^]*## spike\n[^]*trend-2\.png[^]*\| #1 c \|/,
+    );
+    expect(readFileSync(join(out, 'trend-1.png')).subarray(1, 4).toString()).toBe('PNG');
+    expect(readFileSync(join(out, 'trend-2.png')).subarray(1, 4).toString()).toBe('PNG');
   });
 });
