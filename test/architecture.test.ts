@@ -50,6 +50,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'deid',
   ],
   probe: ['core', 'spec', 'texts', 'scenario', 'plan', 'guard', 'client', 'target', 'recorder', 'judge', 'run-folder'],
+  trend: ['core', 'judge', 'report', 'run-folder'],
   cli: ['*'],
 };
 

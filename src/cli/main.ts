@@ -16,6 +16,7 @@ import { probeOptions, runProbeCommand } from './commands/probe.js';
 import { reportOptions, runReport } from './commands/report.js';
 import { runOptions, runRun } from './commands/run.js';
 import { runSchema } from './commands/schema.js';
+import { runTrend, trendOptions } from './commands/trend.js';
 import { runVerify, verifyOptions } from './commands/verify.js';
 import type { Io } from './io.js';
 
@@ -74,6 +75,13 @@ export const COMMANDS: readonly CommandEntry[] = [
     false,
     compareOptions,
     runCompare,
+  ),
+  command(
+    'trend <dirs..>',
+    'p95, goodput, 429 and error rates per phase across runs (PNG, HTML, Markdown), each run flagged where compare would flag it',
+    false,
+    trendOptions,
+    runTrend,
   ),
   command(
     'check <scenario>',

@@ -50,7 +50,12 @@ const ON_TIME: Lateness = { base: 0, run: 0 };
  * A clear change of p95. A side's lateness comes off its own interval only where it could have made the change:
  * off the run's for a regression, off the baseline's for an improvement.
  */
-function p95Findings(base: SideFigures, run: SideFigures, tolerance: number, late: Lateness = ON_TIME): Finding[] {
+export function p95Findings(
+  base: SideFigures,
+  run: SideFigures,
+  tolerance: number,
+  late: Lateness = ON_TIME,
+): Finding[] {
   const [baseLow, baseHigh] = base.p95Interval ?? [null, null];
   const [runLow, runHigh] = run.p95Interval ?? [null, null];
   const what = `p95 ${ms(run.p95Ms)} (interval ${intervalText(run.p95Interval)}) against ${ms(base.p95Ms)} (${intervalText(base.p95Interval)})`;

@@ -1,5 +1,7 @@
 export { accountLatency } from './accounting.js';
 export { compareRuns } from './compare.js';
+export { type ComparedPhase, p95Findings } from './compare-phase.js';
+export { addRateFindings } from './compare-rates.js';
 export {
   comparisonFindings,
   comparisonRows,
@@ -13,8 +15,11 @@ export {
   type CompareOptions,
   type Comparison,
   COMPARISON_FILE,
+  DEFAULT_ALPHA,
   exitWithComparison,
+  type Finding,
   parseComparison,
+  type SideFigures,
 } from './comparison.js';
 export { type DocumentRecord, DocumentSink, formatDocumentLine, parseDocumentLine } from './documents.js';
 export { envelopeFindings } from './envelope.js';

@@ -59,6 +59,7 @@ const OFFLINE: Record<string, Invocation> = {
   report: ({ dir }) => ['report', join(dir, 'run'), '--no-charts'],
   verify: ({ dir }) => ['verify', join(dir, 'run')],
   compare: ({ dir }) => ['compare', join(dir, 'run'), join(dir, 'run')],
+  trend: ({ dir }) => ['trend', join(dir, 'run'), '--out', join(dir, 'trend')],
   merge: ({ dir }) => ['merge', join(dir, 'run'), join(dir, 'run'), '--out', join(dir, 'merged')],
   schema: () => ['schema'],
   // The mock serves; it sends nothing (stopped at once: see runMock below).
@@ -71,6 +72,7 @@ const OFFLINE_EXIT: Record<string, readonly number[]> = {
   report: [0, 5],
   verify: [0],
   compare: [0],
+  trend: [0],
   merge: [2],
   schema: [0],
   mock: [0],
