@@ -23,18 +23,26 @@ describe('capacity and the limit-increase brief', () => {
     const capacity = md.slice(md.indexOf('## Capacity'), md.indexOf('## Safety'));
     for (const p of summary.phases)
       expect(capacity).toMatch(new RegExp(`^\\| ${p.name} \\| ${p.offeredRpm} \\| `, 'm'));
-    const held = summary.verdict.checks
-      .filter((c: any) => c.id === 'latency_p95_target' && c.status === 'pass')
-      .map((c: any) => summary.phases.find((p: any) => p.name === c.phase).offeredRpm);
-    if (held.length > 0)
-      expect(capacity).toContain(`its 95 % interval under it too: ${Math.max(...held)} requests a minute`);
+    // The headline: the highest rate served within its target, none of its requests refused (the default share).
+    const c = summary.capacity;
+    expect(c.max429Share).toBe(0);
+    expect(capacity).toContain(
+      c.highestServedRpm === null
+        ? 'No step was served within its target'
+        : `The highest rate served within its target: ${c.highestServedRpm} requests a minute (${c.highestServedPhase})`,
+    );
+    for (const p of summary.phases.filter((q: any) => q.outcomes.http_429 > 0))
+      expect(c.highestServedRpm ?? 0).not.toBe(p.toRpm);
     const onset = summary.timeline.find(
       (w: any) => w.answers429.rateLimit + w.answers429.inFlight + w.answers429.other > 0,
     );
     expect(onset).toBeDefined();
-    expect(capacity).toContain(`at an offered rate of ${onset.offeredRpm} requests a minute`);
+    expect(capacity).toContain(`window it came in, the offered rate was ${onset.offeredRpm} requests a minute`);
+    expect(capacity).toContain(`The first 429 came at ${summary.first429.atS.toFixed(1)} s (model time`);
     expect(existsSync(join(folder, 'charts', 'latency-vs-rate.png'))).toBe(true);
-    expect(md).toContain('![Latency against the offered rate (each step, steady state)](charts/latency-vs-rate.png)');
+    expect(md).toContain(
+      '![Latency against the offered rate (each step, steady state, answers other than 429)](charts/latency-vs-rate.png)',
+    );
     // The brief comes last, says a mock run is no evidence about the service, and names the run.
     const brief = md.slice(md.indexOf('## Limit-increase brief'));
     expect(md.trimEnd().endsWith(brief.trimEnd())).toBe(true);
@@ -53,5 +61,6 @@ describe('capacity and the limit-increase brief', () => {
     expect(md).not.toContain('## Capacity');
     expect(md).not.toContain('## Limit-increase brief');
     expect(existsSync(join(folder, 'charts', 'latency-vs-rate.png'))).toBe(false);
+    expect(existsSync(join(folder, 'charts', 'goodput-vs-offered.png'))).toBe(false);
   });
 });

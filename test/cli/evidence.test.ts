@@ -154,7 +154,7 @@ describe('a run folder as evidence', () => {
       const line = md.split('\n').find((l) => l.startsWith(`| ${phase.name} |`));
       expect(line, phase.name).toBeDefined();
       expect(line).toContain(
-        `| ${phase.offeredRpm} | ${phase.achievedRpm.toFixed(1)} | ${phase.sent} | ${phase.outcomes.ok} | ${phase.outcomes.http_429} | ${phase.outcomes.http_504} |`,
+        `| ${phase.offeredRpm} | ${phase.achievedRpm.toFixed(1)} | ${phase.goodputRpm.toFixed(1)} | ${phase.sent} | ${phase.outcomes.ok} | ${phase.outcomes.http_429} | ${phase.outcomes.http_504} |`,
       );
       expect(line!.endsWith(`| ${phase.verdict.toUpperCase()} |`)).toBe(true);
     }
@@ -299,7 +299,7 @@ describe('a run folder as evidence', () => {
       const md = readFileSync(join(folder, 'report.md'), 'utf8');
       expect(md).toMatch(
         new RegExp(
-          `The first 429 came [^.]* into the run \\(phase steady\\), when the offered rate was ${first.offeredRpm} requests a minute: ${first.answers429.inFlight} for requests in flight in that 10s window\\.`,
+          `The first 429 came at ${summary.first429.atS.toFixed(1).replace('.', '\\.')} s \\(model time\\) into the run \\(phase steady\\), when the offered rate was ${first.offeredRpm} requests a minute: ${first.answers429.inFlight} for requests in flight in the 10s window it came in\\.`,
         ),
       );
       const answers = byKind.rateLimit + byKind.inFlight + byKind.other;
