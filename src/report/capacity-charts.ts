@@ -12,7 +12,7 @@ function rateAxis(summary: Summary): Record<string, unknown> {
   const rates = summary.phases.flatMap((p) => [p.fromRpm, p.toRpm]);
   const low = Math.min(...rates);
   const high = Math.max(...rates);
-  return axis('offered rate (requests/min)', {
+  return axis('offered rate (requests/min, model time)', {
     type: 'linear',
     min: Math.max(0, Math.floor(low - Math.max(10, (high - low) / 8))),
     max: high,

@@ -72,7 +72,9 @@ const answersIn = (summary: Summary, fromS: number, toS: number): Counts429 =>
 
 /** The capacity a stepping run shows, or undefined when the scenario does not step the rate up. */
 export function capacityOf(summary: Summary): Capacity | undefined {
-  if (summary.capacity === null) return undefined;
+  // A summary without the field (shaped by hand) says nothing of capacity.
+  const judged = summary.capacity ?? null;
+  if (judged === null) return undefined;
   const shown = (v: number | null | 'unanswered'): number | null => (typeof v === 'number' ? v : null);
   const steps: CapacityStep[] = summary.phases.flatMap((p) =>
     p.bands.map((b) => {
@@ -106,7 +108,7 @@ export function capacityOf(summary: Summary): Capacity | undefined {
   const first = summary.first429;
   return {
     steps,
-    judged: summary.capacity,
+    judged,
     firstNotHeld: byRate.find((s) => s.status === 'fail' || s.status === 'inconclusive') ?? null,
     onset429:
       onset === undefined

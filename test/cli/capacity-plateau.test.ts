@@ -20,7 +20,8 @@ describe('capacity-step: goodput plateau and the capacity headline', () => {
     const ws = scenarioWorkspace('unused: true\n');
     // About a minute of wall time: the bound is for a hung child, not a speed check.
     const run = await runCli(['run', SCENARIO, '--time-scale', '20', '--out', ws.out], {}, 280_000);
-    expect(run.code, run.stderr).toBe(0);
+    // 5 when a busy machine made the generator late (inconclusive p95s); the service's answers are the same.
+    expect([0, 5], run.stderr).toContain(run.code);
     folder = join(ws.out, runFolders(ws.out)[0]!);
     terminal = run.stdout;
   }, 300_000);
@@ -41,14 +42,17 @@ describe('capacity-step: goodput plateau and the capacity headline', () => {
           .filter((c: any) => c.id === 'latency_p95_target' && c.phase === p.name)
           .every((c: any) => c.status === 'pass'),
     );
-    expect(summary.capacity.highestServedRpm).toBe(Math.max(...served.map((p: any) => p.toRpm)));
-    expect(summary.capacity.highestServedRpm).toBeLessThanOrEqual(200);
+    const highest = summary.capacity.highestServedRpm;
+    expect(highest).toBe(served.length === 0 ? null : Math.max(...served.map((p: any) => p.toRpm)));
+    expect(highest ?? 0).toBeLessThanOrEqual(200);
     const md = readFileSync(join(folder, 'report.md'), 'utf8');
     const line = `From step-225 on the service accepted about 100 requests a minute (goodput ${plateau.goodputRpm.toFixed(1)} rpm) whatever was offered (225–300 rpm)`;
     const capacity = md.slice(md.indexOf('## Capacity'), md.indexOf('## Safety'));
     expect(capacity).toContain(line);
     expect(capacity).toContain(
-      `The highest rate served within its target: ${summary.capacity.highestServedRpm} requests a minute`,
+      highest === null
+        ? 'No step was served within its target'
+        : `The highest rate served within its target: ${highest} requests a minute`,
     );
     expect(capacity).not.toMatch(/: 300 requests a minute/);
     expect(md.slice(md.indexOf('## Limit-increase brief'))).toContain(line);
@@ -98,8 +102,10 @@ describe('capacity-step: goodput plateau and the capacity headline', () => {
       `The first 429 came at ${firstS.toFixed(1)} s (model time) into the run (phase ${summary.first429.phase})`,
     );
     // Against the nominal mock the burst allowance runs out at the end of step-200 or the start of step-225.
+    expect(['step-200', 'step-225']).toContain(summary.first429.phase);
     expect(summary.first429.usedUpSinceS).not.toBeNull();
-    expect(summary.first429.bucketTokens).toBeLessThan(1);
+    // The replay at send times cannot see when each request reached the service: within the envelope's margin.
+    expect(summary.first429.bucketTokens).toBeLessThan(1 + summary.envelope.marginTokens);
     expect(md).toMatch(
       /The burst allowance \(200 requests a minute for 5 minutes above the sustained 100: a bucket of 501 tokens refilled at 100 a minute, full at the start\) had been used up since /,
     );
@@ -111,8 +117,12 @@ describe('capacity-step: goodput plateau and the capacity headline', () => {
     expect([0, 1, 5], again.stderr).toContain(again.code);
     const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'));
     expect(summary.capacity.max429Share).toBe(1);
-    const passed = summary.phases.filter((p: any) => p.verdict === 'pass').map((p: any) => p.toRpm);
-    expect(summary.capacity.highestServedRpm).toBe(Math.max(...passed));
+    const p95 = (name: string): any[] =>
+      summary.verdict.checks.filter((c: any) => c.id === 'latency_p95_target' && c.phase === name);
+    const passed = summary.phases
+      .filter((p: any) => p95(p.name).length > 0 && p95(p.name).every((c: any) => c.status === 'pass'))
+      .map((p: any) => p.toRpm);
+    expect(summary.capacity.highestServedRpm).toBe(passed.length === 0 ? null : Math.max(...passed));
   });
 
   it.each(['1.5', '-0.1', 'half'])('report --capacity-429-share %s: exit 2, nothing rewritten', async (value) => {

@@ -15,7 +15,18 @@ describe('capacity and the limit-increase brief', () => {
     const ws = scenarioWorkspace(
       'name: steps\ndescription: three steps up\nphases:\n  - { name: step-30, duration: 1m, rpm: 30, warmup: 10s }\n  - { name: step-60, duration: 1m, rpm: 60, warmup: 10s }\n  - { name: step-120, duration: 1m, rpm: 120, warmup: 10s }\n',
     );
-    const run = await runMain(['run', ws.file, '--time-scale', '60', '--mock-profile', 'tight', '--out', ws.out]);
+    const run = await runMain([
+      'run',
+      ws.file,
+      '--time-scale',
+      '60',
+      '--mock-profile',
+      'tight',
+      '--capacity-429-share',
+      '0.25',
+      '--out',
+      ws.out,
+    ]);
     expect([0, 1, 5], run.stderr).toContain(run.code);
     const folder = join(ws.out, runFolders(ws.out)[0]!);
     const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'));
@@ -23,15 +34,17 @@ describe('capacity and the limit-increase brief', () => {
     const capacity = md.slice(md.indexOf('## Capacity'), md.indexOf('## Safety'));
     for (const p of summary.phases)
       expect(capacity).toMatch(new RegExp(`^\\| ${p.name} \\| ${p.offeredRpm} \\| `, 'm'));
-    // The headline: the highest rate served within its target, none of its requests refused (the default share).
+    // The headline: the highest rate served within its target, at most the chosen share of its requests refused.
     const c = summary.capacity;
-    expect(c.max429Share).toBe(0);
+    expect(c.max429Share).toBe(0.25);
+    expect(JSON.parse(readFileSync(join(folder, 'run.json'), 'utf8')).capacity429Share).toBe(0.25);
     expect(capacity).toContain(
       c.highestServedRpm === null
         ? 'No step was served within its target'
         : `The highest rate served within its target: ${c.highestServedRpm} requests a minute (${c.highestServedPhase})`,
     );
-    for (const p of summary.phases.filter((q: any) => q.outcomes.http_429 > 0))
+    if (c.highestServedRpm !== null) expect(capacity).toContain('at most 25 % of its requests refused with a 429');
+    for (const p of summary.phases.filter((q: any) => q.outcomes.http_429 / q.sent > 0.25))
       expect(c.highestServedRpm ?? 0).not.toBe(p.toRpm);
     const onset = summary.timeline.find(
       (w: any) => w.answers429.rateLimit + w.answers429.inFlight + w.answers429.other > 0,
@@ -49,6 +62,17 @@ describe('capacity and the limit-increase brief', () => {
     expect(brief).toContain('not the service: the brief below shows its form, and is no evidence about the service');
     expect(brief).toContain(`plan ${summary.planIdentity}`);
     expect(brief).toContain('offered at 30 to 120 requests a minute in steps');
+  });
+
+  it('run --capacity-429-share out of 0..1: exit 2 naming the flag, the value and what is expected; nothing sent', async () => {
+    const ws = scenarioWorkspace(
+      'name: flat\ndescription: one rate\nphases:\n  - { name: a, duration: 30s, rpm: 60 }\n',
+    );
+    const run = await runMain(['run', ws.file, '--time-scale', '60', '--capacity-429-share', '2', '--out', ws.out]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--capacity-429-share: expected a fraction from 0 to 1');
+    expect(run.stderr).toContain('got "2"');
+    expect(existsSync(ws.out)).toBe(false);
   });
 
   it('a run that does not step the rate up has neither', async () => {
