@@ -148,7 +148,7 @@ export function goodputVsOffered(summary: Summary): ChartSpec {
                 { x: plateau.toOfferedRpm, y: plateau.goodputRpm },
               ],
               '#000000',
-              { borderWidth: 8, borderColor: 'rgba(0, 0, 0, 0.2)', backgroundColor: 'rgba(0, 0, 0, 0.2)' },
+              { borderWidth: 16, borderColor: 'rgba(0, 0, 0, 0.15)', backgroundColor: 'rgba(0, 0, 0, 0.15)' },
             ),
           ]),
     ],
