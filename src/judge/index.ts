@@ -1,4 +1,5 @@
 export { accountLatency } from './accounting.js';
+export { parseCapacity429Share } from './capacity-judgement.js';
 export { compareRuns } from './compare.js';
 export { type ComparedPhase, p95Findings } from './compare-phase.js';
 export { addRateFindings } from './compare-rates.js';

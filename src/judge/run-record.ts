@@ -129,6 +129,11 @@ export interface RunRecord {
   readonly idleBefore?: IdleDeclaration;
   /** The idle time as folders written before `idleBefore` record it (model ms): who declared it is not known. */
   readonly idleBeforeMs?: number;
+  /**
+   * `--capacity-429-share`: the largest share (0–1) of a step's requests that may end with a 429 for the step to hold
+   * in the capacity findings; absent for none (0).
+   */
+  readonly capacity429Share?: number;
   /** `--baseline`: the run folder it was compared with (its comparison is comparison.json); absent without one. */
   readonly baseline?: string;
   readonly end: RunEnd | null;

@@ -11,6 +11,7 @@ import { type DocumentSink, documentSliceSummary, documentTimeline } from './doc
 import type { EnvelopeJudgement } from './envelope.js';
 import { GENERATOR_BUDGET } from './generator-budget.js';
 import type { RunEnd, RunRecord } from './run-record.js';
+import { capacitySummary, first429Summary } from './summary-capacity.js';
 import { stats } from './summary-stats.js';
 import { timelineRows } from './summary-timeline.js';
 import { inTargetWords } from './target-words.js';
@@ -93,6 +94,7 @@ export type Summary = ReturnType<typeof buildSummary>;
 
 export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, meta: SummaryMeta) {
   const scale = TimeScale.of(plan.timeScale, "the plan's timeScale");
+  const phases = phaseSummaries(plan, recorder, verdict, meta.envelope);
   return {
     schemaVersion: SUMMARY_SCHEMA_VERSION,
     latencyDefinition: SUMMARY_LATENCY_DEFINITION,
@@ -138,9 +140,13 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
       start: meta.envelope.start,
     },
     counts: countsSummary(plan, recorder, meta.end),
-    phases: phaseSummaries(plan, recorder, verdict, meta.envelope),
+    phases,
     overall: overallSummary(plan, recorder, verdict),
     topErrors: meta.topErrors,
+    // A run that steps the rate up: the highest rate served within its target, the goodput plateau, the first 429.
+    capacity: capacitySummary(verdict, phases, meta.run.capacity429Share ?? 0),
+    // The first 429: when, and the bucket's state then, replayed over what the service admitted; null without one.
+    first429: first429Summary(plan, recorder, meta.envelope),
     timeline: timelineRows(plan, recorder),
     token: { calls: meta.end.tokenCalls, latencyMs: stats(MsHistogram.decode(meta.end.tokenLatency)) },
     // The texts sent, by size (never the texts); null when the run did not record it.

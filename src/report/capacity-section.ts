@@ -1,8 +1,15 @@
 /**
  * A run that steps the rate up: each step against its target, what it shows of capacity, and the limit-increase brief.
  */
-import { formatDuration } from '../scenario/index.js';
-import { type Capacity, capacityOf, total429 } from './capacity.js';
+import type { Summary } from '../judge/index.js';
+import {
+  type Capacity,
+  capacityHeadline,
+  capacityOf,
+  first429Sentences,
+  plateauSentence,
+  total429,
+} from './capacity.js';
 import type { ReportContent, ReportInput } from './content-types.js';
 import { kindsOf429, ms, p95Text, utc } from './figure-text.js';
 import { findingTarget, targetText } from './target-text.js';
@@ -14,29 +21,33 @@ export function capacitySections(input: ReportInput): Pick<ReportContent, 'capac
   const rows = capacity.steps.map((s) => [
     s.label,
     s.fromRpm === s.toRpm ? String(s.toRpm) : `${s.fromRpm}→${s.toRpm}`,
+    s.goodputRpm === null ? '—' : s.goodputRpm.toFixed(1),
     ms(s.p50Ms),
     p95Text(s.p95Ms, s.interval),
     s.targetMs === null ? '—' : `< ${ms(s.targetMs)}`,
     s.status === null ? '—' : s.status.toUpperCase(),
     String(total429(s.answers429)),
     s.ended429 === null ? '—' : `${(s.ended429 * 100).toFixed(1)} %`,
+    servedText(s, capacity),
   ]);
-  const facts = capacityFacts(capacity, findingTarget(summary));
+  const facts = capacityFacts(summary, capacity, findingTarget(summary));
   return {
     capacity: {
       table: {
         head: [
           'Step',
           'Offered rpm',
+          'Goodput (2xx/min)',
           'p50',
           'p95 (95 % interval)',
           'Target p95',
           'p95 verdict',
           '429 answers',
           'Ended with 429',
+          'Served',
         ],
         rows,
-        numeric: [1, 2, 3, 6, 7],
+        numeric: [1, 2, 3, 4, 7, 8],
       },
       lines: facts,
     },
@@ -44,14 +55,23 @@ export function capacitySections(input: ReportInput): Pick<ReportContent, 'capac
   };
 }
 
+/** The timeline's window (model s). */
+const windowS = (summary: Summary): number =>
+  summary.timeline.length > 1 ? summary.timeline[1]!.startS - summary.timeline[0]!.startS : 10;
+
+/** Whether a step holds: its p95 check passed and its share of 429s is within the one chosen. */
+function servedText(s: Capacity['steps'][number], c: Capacity): string {
+  if (s.status === null) return '—';
+  return s.status === 'pass' && s.ended429 !== null && s.ended429 <= c.judged.max429Share ? 'yes' : 'no';
+}
+
 /** What the steps show, sentence by sentence. */
-function capacityFacts(c: Capacity, against: string): string[] {
-  const lines: string[] = [];
-  const heldStep = c.steps.filter((s) => s.status === 'pass' && s.toRpm === c.heldUpToRpm).at(-1);
+function capacityFacts(summary: Summary, c: Capacity, against: string): string[] {
+  const lines = [capacityHeadline(summary)!];
+  const plateau = plateauSentence(summary);
+  if (plateau !== null) lines.push(plateau);
   lines.push(
-    c.heldUpToRpm === null
-      ? 'No step had its p95 interval under its documented target.'
-      : `The highest offered rate whose p95 was under its documented target, with its 95 % interval under it too: ${c.heldUpToRpm} requests a minute (${heldStep?.label ?? ''}). Latency counts the answers other than 429: a step whose requests were refused says so in the last columns.`,
+    'Latency counts the answers other than 429; goodput counts the requests answered 2xx, a minute of model time.',
   );
   if (c.firstNotHeld !== null) {
     const s = c.firstNotHeld;
@@ -59,11 +79,12 @@ function capacityFacts(c: Capacity, against: string): string[] {
       `${s.label}, at ${s.fromRpm === s.toRpm ? s.toRpm : `${s.fromRpm}–${s.toRpm}`} requests a minute: p95 ${p95Text(s.p95Ms, s.interval)} against ${ms(s.targetMs)}, ${s.status === 'fail' ? 'over the target' : 'too close to tell'}.`,
     );
   }
-  lines.push(
-    c.onset429 === null
-      ? 'No answer at any step was a 429.'
-      : `The first 429 came ${formatDuration(c.onset429.startS * 1000)} into the run${c.onset429.phase === null ? '' : `, in ${c.onset429.phase}`}, at an offered rate of ${c.onset429.offeredRpm} requests a minute: ${kindsOf429(c.onset429.kinds)}.`,
-  );
+  if (c.onset429 === null) lines.push('No answer at any step was a 429.');
+  else
+    lines.push(
+      ...first429Sentences(summary),
+      `In the ${windowS(summary)} s window it came in, the offered rate was ${c.onset429.offeredRpm} requests a minute: ${kindsOf429(c.onset429.kinds)}.`,
+    );
   const refused = c.steps.filter((s) => (s.ended429 ?? 0) > 0);
   if (refused.length > 0) {
     const shares = refused.map((s) => s.ended429!);

@@ -7,7 +7,8 @@
 import { TimeScale } from '../core/index.js';
 import type { Summary } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
-import { type Capacity, capacityOf } from './capacity.js';
+import { capacityOf } from './capacity.js';
+import { goodputVsOffered, latencyVsRate } from './capacity-charts.js';
 import { axis, chart, type ChartSpec, COLOURS, line, numberOrNull, type Point, timeAxis } from './chart-config.js';
 import { perGroup, perWindow, windowSOf, windowsPerGroup } from './chart-points.js';
 import { timeChart } from './chart-time.js';
@@ -234,53 +235,8 @@ function sendLagOverTime(summary: Summary): ChartSpec {
 }
 
 /**
- * A stepping run's latency against the offered rate: each step's p50 and p95 with its 95 % interval, and its target.
- */
-function latencyVsRate(capacity: Capacity): ChartSpec {
-  const at = (f: (s: Capacity['steps'][number]) => number | null | undefined): Point[] =>
-    capacity.steps.map((s) => ({ x: (s.fromRpm + s.toRpm) / 2, y: f(s) ?? null }));
-  return chart(
-    'latency-vs-rate',
-    'Latency against the offered rate (each step, steady state)',
-    [
-      line(
-        'p50',
-        at((s) => s.p50Ms),
-        COLOURS.p50,
-        { pointRadius: 3 },
-      ),
-      line(
-        'p95',
-        at((s) => s.p95Ms),
-        COLOURS.p95,
-        { pointRadius: 4 },
-      ),
-      line(
-        'p95, 95 % interval: upper end',
-        at((s) => s.interval?.[1]),
-        COLOURS.p95,
-        { borderDash: [3, 3], borderWidth: 1 },
-      ),
-      line(
-        'p95, 95 % interval: lower end',
-        at((s) => s.interval?.[0]),
-        COLOURS.p95,
-        { borderDash: [3, 3], borderWidth: 1 },
-      ),
-      line(
-        "p95 target (the spec's band)",
-        at((s) => s.targetMs),
-        COLOURS.target,
-        { borderDash: [8, 4], stepped: 'middle' },
-      ),
-    ],
-    { x: axis('offered rate (requests/min)', { type: 'linear' }), y: axis('latency (ms)', { min: 0 }) },
-  );
-}
-
-/**
- * Every chart of a run, in the order the reports show them; a run that steps the rate up gets its latency against the
- * rate.
+ * Every chart of a run, in the order the reports show them; a run that steps the rate up gets its latency and its
+ * goodput against the offered rate.
  */
 export function runCharts(summary: Summary): ChartSpec[] {
   const capacity = capacityOf(summary);
@@ -290,6 +246,6 @@ export function runCharts(summary: Summary): ChartSpec[] {
     latencyDistribution(summary),
     inFlightOverTime(summary),
     sendLagOverTime(summary),
-    ...(capacity === undefined ? [] : [latencyVsRate(capacity)]),
+    ...(capacity === undefined ? [] : [latencyVsRate(summary, capacity), goodputVsOffered(summary)]),
   ];
 }

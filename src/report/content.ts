@@ -23,12 +23,13 @@ export function reportContent(input: ReportInput): ReportContent {
     title: `${summary.scenario}${!summary.shard ? '' : ` (shard ${summary.shard.index}/${summary.shard.count})`}: ${summary.verdict.status.toUpperCase()}`,
     identity: { head: ['', ''], rows: identity(input), numeric: [] },
     phasesNote:
-      "Rates in requests a minute. Latency from the intended send time to the answer, answers other than 429, steady state (after each phase's warm-up), model time; p95 with its 95 % interval (one side only when too few requests bound the other).",
+      "Rates in requests a minute; goodput: the phase's requests answered 2xx, a minute of model time. Latency from the intended send time to the answer, answers other than 429, steady state (after each phase's warm-up), model time; p95 with its 95 % interval (one side only when too few requests bound the other).",
     phases: {
       head: [
         'Phase',
         'Offered',
         'Achieved',
+        'Goodput (2xx/min)',
         'Requests',
         '2xx',
         '429',
@@ -41,7 +42,7 @@ export function reportContent(input: ReportInput): ReportContent {
         'Verdict',
       ],
       rows: phaseRows(summary),
-      numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11],
+      numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
     },
     reasons: summary.verdict.reasons.map((r) => inTargetWords(summary, r)),
     evidence: evidence(summary, summary.target.kind === 'real'),

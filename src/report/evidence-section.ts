@@ -41,13 +41,14 @@ export function evidence(summary: Summary, real: boolean): string[] {
   const w = first429(summary);
   if (w === undefined) refusals.push('No answer was a 429.');
   else {
-    const phase = phaseAt(summary, w.startS);
+    // The first 429 itself (its request's send), not the start of the window it was counted in.
+    const atS = summary.first429?.atS ?? w.startS;
+    const phase = phaseAt(summary, atS);
     const all429 = sum429(summary.timeline);
     const windowMs =
       summary.timeline.length > 1 ? (summary.timeline[1]!.startS - summary.timeline[0]!.startS) * 1000 : 10_000;
     refusals.push(
-      // Its window, not a moment: the timeline holds a 429's window, and one late in it did not come at its start.
-      `The first 429 came between ${w.startS === 0 ? 'the start' : formatDuration(w.startS * 1000)} and ${formatDuration(w.startS * 1000 + windowMs)} into the run (its ${formatDuration(windowMs)} window${phase === undefined ? '' : `; phase ${phase.name}`}), when the offered rate was ${w.offeredRpm} requests a minute: ${kindsOf429(w.answers429)}.`,
+      `The first 429 came at ${atS.toFixed(1)} s (model time) into the run${phase === undefined ? '' : ` (phase ${phase.name})`}, when the offered rate was ${w.offeredRpm} requests a minute: ${kindsOf429(w.answers429)} in the ${formatDuration(windowMs)} window it came in.`,
       `In all ${plural(total429(all429), 'answer')} ${total429(all429) === 1 ? 'was' : 'were'} 429 (${kindsOf429(all429)}); ${plural(o.outcomes.http_429, 'request')} ended with one (not retried, or out of attempts).`,
       ...judged429s(summary),
     );

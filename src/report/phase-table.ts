@@ -11,6 +11,7 @@ export function phaseRows(summary: Summary): string[][] {
       p.name,
       String(p.offeredRpm),
       p.achievedRpm.toFixed(1),
+      p.goodputRpm === null ? '—' : p.goodputRpm.toFixed(1),
       String(p.sent),
       String(p.outcomes.ok),
       String(p.outcomes.http_429),
@@ -28,6 +29,7 @@ export function phaseRows(summary: Summary): string[][] {
         const check = checks.find((c) => c.band === b.band);
         rows.push([
           `↳ ${b.fromRpm}→${b.toRpm} rpm (${b.band ?? 'no'} band)`,
+          '',
           '',
           '',
           String(b.steadyLatencyMs.count),

@@ -53,12 +53,15 @@ interface JudgeFolderOptions {
    * so that the folder judged again later gives the same verdict.
    */
   readonly idleBeforeMs?: number;
+  /** `report --capacity-429-share`: replaces run.json's for this judgement (summary.json says which was used). */
+  readonly capacity429Share?: number;
 }
 
 export async function judgeFolder(dir: string, options: JudgeFolderOptions): Promise<FolderJudgement> {
   const reportedAt = options.now();
   const folder = await readJudgedFolder(dir, {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.capacity429Share === undefined ? {} : { capacity429Share: options.capacity429Share }),
     ...(options.idleBeforeMs === undefined
       ? {}
       : { idleBefore: { ms: options.idleBeforeMs, declaredBy: 'report', at: reportedAt.toISOString() } }),

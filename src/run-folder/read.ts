@@ -147,10 +147,14 @@ interface ReadOptions {
   readonly signal?: AbortSignal;
   /** `report --idle-before`: replaces the idle time run.json declares. */
   readonly idleBefore?: IdleDeclaration;
+  /** `report --capacity-429-share`: replaces the share run.json records. */
+  readonly capacity429Share?: number;
 }
 
 export async function readJudgedFolder(dir: string, options: ReadOptions = {}): Promise<JudgedFolder> {
-  const run = withIdleBefore(await readRunRecord(dir), options.idleBefore);
+  const recorded = withIdleBefore(await readRunRecord(dir), options.idleBefore);
+  const run =
+    options.capacity429Share === undefined ? recorded : { ...recorded, capacity429Share: options.capacity429Share };
   const scenarioPath = join(dir, run.scenarioFile);
   const scenarioText = await readRegular(scenarioPath, SCENARIO_BOUNDS.fileBytes);
   // Its thresholds, limits and error check judge the run as much as its phases plan it.

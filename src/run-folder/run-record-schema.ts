@@ -136,6 +136,7 @@ const runRecord = z.object({
     .max(10_000)
     .optional(),
   baseline: text.optional(),
+  capacity429Share: z.number().min(0).max(1).optional(),
   idleBefore: z.object({ ms, declaredBy: z.enum(['run', 'report']), at: text }).optional(),
   idleBeforeMs: ms.optional(),
   end: end.nullable(),

@@ -153,6 +153,7 @@ function runRecordAtStart(
     ...(options.baseline === undefined ? {} : { baseline: options.baseline.dir }),
     ...(plan.shard === undefined ? {} : { shard: plan.shard }),
     ...(options.startAtMs === undefined ? {} : { startAt: new Date(options.startAtMs).toISOString() }),
+    ...(options.capacity429Share === undefined ? {} : { capacity429Share: options.capacity429Share }),
     ...(options.idleBeforeMs === undefined
       ? {}
       : { idleBefore: { ms: options.idleBeforeMs, declaredBy: 'run', at: startedAt.toISOString() } }),

@@ -162,4 +162,36 @@ describe.skipIf(!present)(title, () => {
     }
     await page.close();
   });
+  it('a stepping run: the capacity table cell for cell as report.md, its sentences, both rate charts drawn', async () => {
+    const ws = scenarioWorkspace(
+      'name: steps\ndescription: three steps up\nphases:\n  - { name: step-30, duration: 1m, rpm: 30 }\n  - { name: step-60, duration: 1m, rpm: 60 }\n  - { name: step-120, duration: 1m, rpm: 120 }\n',
+    );
+    const run = await runMain(['run', ws.file, '--time-scale', '60', '--mock-profile', 'tight', '--out', ws.out]);
+    expect([0, 1, 5], run.stderr).toContain(run.code);
+    const folder = join(ws.out, runFolders(ws.out)[0]!);
+    const md = readFileSync(join(folder, 'report.md'), 'utf8');
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(pathToFileURL(join(folder, 'report.html')).href);
+    const rows = await page.evaluate(() =>
+      [...document.querySelectorAll('table.capacity tbody tr')].map((tr: any) =>
+        [...tr.querySelectorAll('td')].map((td: any) => String(td.textContent ?? '')),
+      ),
+    );
+    expect(rows).toEqual(markdownRows(md, 'Step'));
+    const text: string = await page.evaluate(() => document.body.innerText);
+    expect(text).toContain('Goodput (2xx/min)');
+    expect(text).toMatch(/The highest rate served within its target|No step was served within its target/);
+    expect(text).toContain('The first 429 came at ');
+    const painted = await page.evaluate(() =>
+      ['chart-latency-vs-rate', 'chart-goodput-vs-offered'].map((id) => {
+        const canvas = document.getElementById(id);
+        const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+        let n = 0;
+        for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
+        return n;
+      }),
+    );
+    for (const n of painted) expect(n).toBeGreaterThan(5000);
+    await page.close();
+  });
 });

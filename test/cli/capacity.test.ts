@@ -15,7 +15,18 @@ describe('capacity and the limit-increase brief', () => {
     const ws = scenarioWorkspace(
       'name: steps\ndescription: three steps up\nphases:\n  - { name: step-30, duration: 1m, rpm: 30, warmup: 10s }\n  - { name: step-60, duration: 1m, rpm: 60, warmup: 10s }\n  - { name: step-120, duration: 1m, rpm: 120, warmup: 10s }\n',
     );
-    const run = await runMain(['run', ws.file, '--time-scale', '60', '--mock-profile', 'tight', '--out', ws.out]);
+    const run = await runMain([
+      'run',
+      ws.file,
+      '--time-scale',
+      '60',
+      '--mock-profile',
+      'tight',
+      '--capacity-429-share',
+      '0.25',
+      '--out',
+      ws.out,
+    ]);
     expect([0, 1, 5], run.stderr).toContain(run.code);
     const folder = join(ws.out, runFolders(ws.out)[0]!);
     const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'));
@@ -23,24 +34,45 @@ describe('capacity and the limit-increase brief', () => {
     const capacity = md.slice(md.indexOf('## Capacity'), md.indexOf('## Safety'));
     for (const p of summary.phases)
       expect(capacity).toMatch(new RegExp(`^\\| ${p.name} \\| ${p.offeredRpm} \\| `, 'm'));
-    const held = summary.verdict.checks
-      .filter((c: any) => c.id === 'latency_p95_target' && c.status === 'pass')
-      .map((c: any) => summary.phases.find((p: any) => p.name === c.phase).offeredRpm);
-    if (held.length > 0)
-      expect(capacity).toContain(`its 95 % interval under it too: ${Math.max(...held)} requests a minute`);
+    // The headline: the highest rate served within its target, at most the chosen share of its requests refused.
+    const c = summary.capacity;
+    expect(c.max429Share).toBe(0.25);
+    expect(JSON.parse(readFileSync(join(folder, 'run.json'), 'utf8')).capacity429Share).toBe(0.25);
+    expect(capacity).toContain(
+      c.highestServedRpm === null
+        ? 'No step was served within its target'
+        : `The highest rate served within its target: ${c.highestServedRpm} requests a minute (${c.highestServedPhase})`,
+    );
+    if (c.highestServedRpm !== null) expect(capacity).toContain('at most 25 % of its requests refused with a 429');
+    for (const p of summary.phases.filter((q: any) => q.outcomes.http_429 / q.sent > 0.25))
+      expect(c.highestServedRpm ?? 0).not.toBe(p.toRpm);
     const onset = summary.timeline.find(
       (w: any) => w.answers429.rateLimit + w.answers429.inFlight + w.answers429.other > 0,
     );
     expect(onset).toBeDefined();
-    expect(capacity).toContain(`at an offered rate of ${onset.offeredRpm} requests a minute`);
+    expect(capacity).toContain(`window it came in, the offered rate was ${onset.offeredRpm} requests a minute`);
+    expect(capacity).toContain(`The first 429 came at ${summary.first429.atS.toFixed(1)} s (model time`);
     expect(existsSync(join(folder, 'charts', 'latency-vs-rate.png'))).toBe(true);
-    expect(md).toContain('![Latency against the offered rate (each step, steady state)](charts/latency-vs-rate.png)');
+    expect(md).toContain(
+      '![Latency against the offered rate (each step, steady state, answers other than 429)](charts/latency-vs-rate.png)',
+    );
     // The brief comes last, says a mock run is no evidence about the service, and names the run.
     const brief = md.slice(md.indexOf('## Limit-increase brief'));
     expect(md.trimEnd().endsWith(brief.trimEnd())).toBe(true);
     expect(brief).toContain('not the service: the brief below shows its form, and is no evidence about the service');
     expect(brief).toContain(`plan ${summary.planIdentity}`);
     expect(brief).toContain('offered at 30 to 120 requests a minute in steps');
+  });
+
+  it('run --capacity-429-share out of 0..1: exit 2 naming the flag, the value and what is expected; nothing sent', async () => {
+    const ws = scenarioWorkspace(
+      'name: flat\ndescription: one rate\nphases:\n  - { name: a, duration: 30s, rpm: 60 }\n',
+    );
+    const run = await runMain(['run', ws.file, '--time-scale', '60', '--capacity-429-share', '2', '--out', ws.out]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--capacity-429-share: expected a fraction from 0 to 1');
+    expect(run.stderr).toContain('got "2"');
+    expect(existsSync(ws.out)).toBe(false);
   });
 
   it('a run that does not step the rate up has neither', async () => {
@@ -53,5 +85,6 @@ describe('capacity and the limit-increase brief', () => {
     expect(md).not.toContain('## Capacity');
     expect(md).not.toContain('## Limit-increase brief');
     expect(existsSync(join(folder, 'charts', 'latency-vs-rate.png'))).toBe(false);
+    expect(existsSync(join(folder, 'charts', 'goodput-vs-offered.png'))).toBe(false);
   });
 });

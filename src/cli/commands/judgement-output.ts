@@ -17,6 +17,21 @@ export const IDLE_BEFORE_OPTION = {
     'How long the client sent nothing to the service before the run (e.g. 10m; model time at --time-scale k): the rate-limit envelope then judges from the bucket that refilled meanwhile, not from an empty one. Recorded in run.json',
 } as const;
 
+/** `run --capacity-429-share` and `report --capacity-429-share`: when a step of a stepping run holds. */
+export const CAPACITY_429_SHARE_OPTION = {
+  type: 'string',
+  requiresArg: true,
+  describe:
+    "A run that steps the rate up: the largest share (0 to 1) of a step's requests that may end with a 429 for the step to count as served in the capacity headline (default 0: none). Recorded in run.json by run; report uses it for this judgement",
+} as const;
+
+/** `--capacity-429-share` checked (exit 2 naming it); the judge is loaded only when the flag is given. */
+export async function capacity429Share(text: string | undefined): Promise<number | undefined> {
+  if (text === undefined) return undefined;
+  const { parseCapacity429Share } = await import('../../judge/index.js');
+  return parseCapacity429Share('--capacity-429-share', text);
+}
+
 export function judgementOptions<T>(y: Argv<T>) {
   return y
     .option('json', {

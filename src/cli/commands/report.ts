@@ -9,6 +9,8 @@ import { EXIT } from '../../core/index.js';
 import { parseDurationFlag } from '../../scenario/index.js';
 import type { Io } from '../io.js';
 import {
+  CAPACITY_429_SHARE_OPTION,
+  capacity429Share,
   holdForTests,
   IDLE_BEFORE_OPTION,
   judgementOptions,
@@ -24,7 +26,8 @@ export function reportOptions<T>(y: Argv<T>) {
       describe:
         'A run folder (reports/<time>-<scenario>): judged again from its scenario copy, run.json and events.ndjson',
     })
-    .option('idle-before', IDLE_BEFORE_OPTION);
+    .option('idle-before', IDLE_BEFORE_OPTION)
+    .option('capacity-429-share', CAPACITY_429_SHARE_OPTION);
 }
 
 type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
@@ -32,6 +35,7 @@ type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
 export async function runReport(args: ReportArgs, io: Io): Promise<number> {
   const idleBefore =
     args['idle-before'] === undefined ? undefined : parseDurationFlag('--idle-before', args['idle-before']);
+  const share = await capacity429Share(args['capacity-429-share']);
   // Loaded here, not at start-up: every other command would pay for the judge's modules.
   const { judgeFolder } = await import('../../run-folder/index.js');
   const signal = stopOnSignal(
@@ -45,6 +49,7 @@ export async function runReport(args: ReportArgs, io: Io): Promise<number> {
     signal,
     ...(beforeWriting === undefined ? {} : { beforeWriting }),
     ...(idleBefore === undefined ? {} : { idleBeforeMs: idleBefore }),
+    ...(share === undefined ? {} : { capacity429Share: share }),
   });
   const exitCode = printFolderJudgement(io, args, judged);
   // A signal taken while the files were written: the folder is whole, and the exit says it was stopped.

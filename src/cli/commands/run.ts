@@ -8,7 +8,13 @@ import { checkMetricsHost, describeEnding, executeRun, hostRecord } from '../../
 import { parseDurationFlag } from '../../scenario/index.js';
 import { PROFILE_NAMES } from '../../spec/index.js';
 import type { Io } from '../io.js';
-import { IDLE_BEFORE_OPTION, judgementOptions, printJudgement } from './judgement-output.js';
+import {
+  CAPACITY_429_SHARE_OPTION,
+  capacity429Share,
+  IDLE_BEFORE_OPTION,
+  judgementOptions,
+  printJudgement,
+} from './judgement-output.js';
 import { CA_OPTION, CREDENTIALS_OPTION, LOOPBACK_AS_REAL_OPTION } from './target-options.js';
 
 export function runOptions<T>(y: Argv<T>) {
@@ -78,6 +84,7 @@ export function runOptions<T>(y: Argv<T>) {
         'The address --metrics-port listens on: 127.0.0.1 by default (this host only); 0.0.0.0 or :: for a scraper in a cluster (said on stderr: /metrics has no authentication); an empty or ambiguous host is refused',
     })
     .option('idle-before', IDLE_BEFORE_OPTION)
+    .option('capacity-429-share', CAPACITY_429_SHARE_OPTION)
     .option('allow-loopback-as-real', LOOPBACK_AS_REAL_OPTION);
 }
 
@@ -97,6 +104,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   const metricsHost = checkMetricsHost(args['metrics-host']);
   const idleBefore =
     args['idle-before'] === undefined ? undefined : parseDurationFlag('--idle-before', args['idle-before']);
+  const share = await capacity429Share(args['capacity-429-share']);
   // The baseline is judged before anything is sent: a bad one is bad input (exit 2), with no traffic.
   if (args.tolerance !== undefined && args.baseline === undefined)
     throw new UsageError(
@@ -129,6 +137,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     ...(shard === undefined ? {} : { shard }),
     ...(startAt === undefined ? {} : { startAtMs: startAt.ms }),
     ...(idleBefore === undefined ? {} : { idleBeforeMs: idleBefore }),
+    ...(share === undefined ? {} : { capacity429Share: share }),
     ...(metricsPort === undefined ? {} : { metrics: { host: metricsHost, port: metricsPort } }),
     ...(baseline === undefined ? {} : { baseline }),
     progress: args.quiet ? 'off' : io.stderrIsTTY ? 'tty' : 'lines',
