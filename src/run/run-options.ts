@@ -45,6 +45,8 @@ export interface RunOptions {
   readonly startAtMs?: number;
   /** `--idle-before` (model ms): the client sent nothing to the service this long before the run (in run.json). */
   readonly idleBeforeMs?: number;
+  /** `--brief-client-id`: the client_id brief.md names (never named unless given). */
+  readonly briefClientId?: string;
   /** `--metrics-port`: serve live metrics for a scraper while the run lasts (loopback unless `host` says otherwise). */
   readonly metrics?: { readonly host: string; readonly port: number };
   /** Progress lines (stderr). */

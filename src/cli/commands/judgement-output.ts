@@ -17,6 +17,13 @@ export const IDLE_BEFORE_OPTION = {
     'How long the client sent nothing to the service before the run (e.g. 10m; model time at --time-scale k): the rate-limit envelope then judges from the bucket that refilled meanwhile, not from an empty one. Recorded in run.json',
 } as const;
 
+export const BRIEF_CLIENT_ID_OPTION = {
+  type: 'string',
+  requiresArg: true,
+  describe:
+    "The client_id (not secret) for brief.md and the report's brief to name, so support can find the requests; named nowhere unless given",
+} as const;
+
 export function judgementOptions<T>(y: Argv<T>) {
   return y
     .option('json', {

@@ -6,9 +6,11 @@
 import type { Argv } from 'yargs';
 
 import { EXIT } from '../../core/index.js';
+import { parseBriefClientId } from '../../report/index.js';
 import { parseDurationFlag } from '../../scenario/index.js';
 import type { Io } from '../io.js';
 import {
+  BRIEF_CLIENT_ID_OPTION,
   holdForTests,
   IDLE_BEFORE_OPTION,
   judgementOptions,
@@ -24,7 +26,8 @@ export function reportOptions<T>(y: Argv<T>) {
       describe:
         'A run folder (reports/<time>-<scenario>): judged again from its scenario copy, run.json and events.ndjson',
     })
-    .option('idle-before', IDLE_BEFORE_OPTION);
+    .option('idle-before', IDLE_BEFORE_OPTION)
+    .option('brief-client-id', BRIEF_CLIENT_ID_OPTION);
 }
 
 type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
@@ -32,6 +35,7 @@ type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
 export async function runReport(args: ReportArgs, io: Io): Promise<number> {
   const idleBefore =
     args['idle-before'] === undefined ? undefined : parseDurationFlag('--idle-before', args['idle-before']);
+  const briefClientId = args['brief-client-id'] === undefined ? undefined : parseBriefClientId(args['brief-client-id']);
   // Loaded here, not at start-up: every other command would pay for the judge's modules.
   const { judgeFolder } = await import('../../run-folder/index.js');
   const signal = stopOnSignal(
@@ -45,6 +49,7 @@ export async function runReport(args: ReportArgs, io: Io): Promise<number> {
     signal,
     ...(beforeWriting === undefined ? {} : { beforeWriting }),
     ...(idleBefore === undefined ? {} : { idleBeforeMs: idleBefore }),
+    ...(briefClientId === undefined ? {} : { briefClientId }),
   });
   const exitCode = printFolderJudgement(io, args, judged);
   // A signal taken while the files were written: the folder is whole, and the exit says it was stopped.

@@ -4,11 +4,12 @@ import type { Argv } from 'yargs';
 import { EXIT, exitUnder, TimeScale, UsageError } from '../../core/index.js';
 import { parseStartAt } from '../../guard/index.js';
 import { parseShard } from '../../plan/index.js';
+import { parseBriefClientId } from '../../report/index.js';
 import { checkMetricsHost, describeEnding, executeRun, hostRecord } from '../../run/index.js';
 import { parseDurationFlag } from '../../scenario/index.js';
 import { PROFILE_NAMES } from '../../spec/index.js';
 import type { Io } from '../io.js';
-import { IDLE_BEFORE_OPTION, judgementOptions, printJudgement } from './judgement-output.js';
+import { BRIEF_CLIENT_ID_OPTION, IDLE_BEFORE_OPTION, judgementOptions, printJudgement } from './judgement-output.js';
 import { CA_OPTION, CREDENTIALS_OPTION, LOOPBACK_AS_REAL_OPTION } from './target-options.js';
 
 export function runOptions<T>(y: Argv<T>) {
@@ -77,6 +78,7 @@ export function runOptions<T>(y: Argv<T>) {
         'The address --metrics-port listens on: 127.0.0.1 by default (this host only); 0.0.0.0 or :: for a scraper in a cluster (said on stderr: /metrics has no authentication); an empty or ambiguous host is refused',
     })
     .option('idle-before', IDLE_BEFORE_OPTION)
+    .option('brief-client-id', BRIEF_CLIENT_ID_OPTION)
     .option('allow-loopback-as-real', LOOPBACK_AS_REAL_OPTION);
 }
 
@@ -96,6 +98,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   const metricsHost = checkMetricsHost(args['metrics-host']);
   const idleBefore =
     args['idle-before'] === undefined ? undefined : parseDurationFlag('--idle-before', args['idle-before']);
+  const briefClientId = args['brief-client-id'] === undefined ? undefined : parseBriefClientId(args['brief-client-id']);
   // The baseline is judged before anything is sent: a bad one is bad input (exit 2), with no traffic.
   if (args.tolerance !== undefined && args.baseline === undefined)
     throw new UsageError(
@@ -128,6 +131,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     ...(shard === undefined ? {} : { shard }),
     ...(startAt === undefined ? {} : { startAtMs: startAt.ms }),
     ...(idleBefore === undefined ? {} : { idleBeforeMs: idleBefore }),
+    ...(briefClientId === undefined ? {} : { briefClientId }),
     ...(metricsPort === undefined ? {} : { metrics: { host: metricsHost, port: metricsPort } }),
     ...(baseline === undefined ? {} : { baseline }),
     progress: args.quiet ? 'off' : io.stderrIsTTY ? 'tty' : 'lines',
