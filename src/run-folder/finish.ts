@@ -278,7 +278,8 @@ async function previousManifest(dir: string, finished: boolean): Promise<Previou
     const v = await verifyFolder(dir);
     return {
       sha256: v.manifestSha256,
-      intact: v.intact,
+      // A brief naming another manifest is written again here; it says nothing of the files the manifest listed.
+      intact: v.filesIntact,
       ...(v.history === null ? {} : { history: v.history }),
       changed: v.changed,
       missing: v.missing,

@@ -24,7 +24,10 @@ import { readRunRecord } from './read.js';
 interface Verification {
   /** SHA-256 of manifest.json as it is on disk. */
   readonly manifestSha256: string;
+  /** The files are the ones listed, the history is clean, and brief.md (when there is one) names this manifest. */
   readonly intact: boolean;
+  /** The same, brief.md aside: what the manifest vouches for (`report` writes the brief again anyway). */
+  readonly filesIntact: boolean;
   /** Files the manifest lists whose bytes changed. */
   readonly changed: readonly string[];
   /** Those of `changed` whose size is not the listed one: not hashed (a file of any size costs no time). */
@@ -202,10 +205,11 @@ export async function verifyFolder(dir: string): Promise<Verification> {
   const history = historyOf(manifest);
   const manifestSha256 = sha256Text(text);
   const brief = await briefNames(dir, manifestSha256);
+  const filesIntact = changed.length === 0 && missing.length === 0 && unlisted.length === 0 && history === null;
   return {
     manifestSha256,
-    intact:
-      changed.length === 0 && missing.length === 0 && unlisted.length === 0 && history === null && brief?.ok !== false,
+    intact: filesIntact && brief?.ok !== false,
+    filesIntact,
     changed,
     resized,
     missing,
