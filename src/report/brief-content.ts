@@ -54,7 +54,7 @@ export function briefContent(input: ReportInput, options: BriefOptions): BriefCo
           options.manifestSha256 === null
             ? `${BRIEF_MANIFEST_LINE} in brief.md beside this report (written after manifest.json, which it names), and on the run's \`evidence:\` line.`
             : `${BRIEF_MANIFEST_LINE} \`${options.manifestSha256}\``,
-          `Scenario file SHA-256 \`${run.scenarioSha256}\`; plan \`${summary.planIdentity}\`; loadproof ${summary.loadproofVersion} (judged by ${summary.judgedBy}).`,
+          `Scenario file \`${run.scenarioSha256}\`; plan \`${summary.planIdentity}\`; loadproof ${summary.loadproofVersion} (judged by ${summary.judgedBy}).`,
           "`loadproof verify <run folder>` hashes every file of the run folder against manifest.json, and checks that this brief names that manifest. The folder (or its zip) is the evidence; this brief is its summary and not a part of the manifest's list.",
           `loadproof's own checks (p95 per load band against the documented targets, errors, the 429s against the documented limits): ${summary.verdict.status}. They judge the service at the load it accepted; they do not say whether its limit is enough.`,
         ],
