@@ -10,6 +10,9 @@ import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { reportContent } from '../../src/report/content.js';
+import { reportMarkdown } from '../../src/report/markdown.js';
+import { parseScenario } from '../../src/scenario/index.js';
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
 const STEPS =
@@ -144,6 +147,54 @@ describe('brief.md, the evidence for a support ticket', () => {
     expect(md.indexOf('## Run details')).toBeGreaterThan(md.indexOf('## Evidence'));
     expect(md.indexOf('| Scenario file |')).toBeGreaterThan(md.indexOf('## Run details'));
     expect(md).not.toContain('## Limit-increase brief');
+  });
+
+  it('a run that did not pass: short reasons open the evidence, the generator lateness is one sentence, its notes below', () => {
+    // The run's own summary, as a judgement that the generator's lateness made inconclusive would write it.
+    const late = summary.phases.map(
+      (p: any) =>
+        `phase ${p.name}: the generator was late (send lag p99 40ms over its budget of 25ms): lateness only inflates latency, so results it could have caused were checked again on service time or made inconclusive`,
+    );
+    const checks = summary.verdict.checks.map((c: any, i: number) =>
+      i === 0
+        ? {
+            ...c,
+            status: 'inconclusive',
+            reason:
+              'p95 1.20s; the generator was late beyond its budget, and service time, read on the same loop, cannot tell',
+          }
+        : { ...c, status: 'pass' },
+    );
+    const judged = {
+      ...summary,
+      verdict: {
+        status: 'inconclusive',
+        reasons: [`phase ${checks[0].phase}: ${checks[0].what}: ${checks[0].reason}`],
+        checks,
+        notes: late,
+      },
+    };
+    const run = JSON.parse(readFileSync(join(folder, 'run.json'), 'utf8'));
+    const scenario = parseScenario(readFileSync(join(folder, 'scenario.yaml'), 'utf8'), 'scenario.yaml');
+    const md = reportMarkdown(reportContent({ summary: judged, run, scenario }));
+    const evidence = md.slice(md.indexOf('## Evidence'), md.indexOf('\n## ', md.indexOf('## Evidence') + 1));
+    const where = `${checks[0].phase}${checks[0].band === undefined ? '' : ` (${checks[0].band} band)`}`;
+    expect(
+      evidence.startsWith(`## Evidence\n\n**In short:**\n\n- ${where}: ${checks[0].what}: INCONCLUSIVE, p95 1.20s\n\n`),
+    ).toBe(true);
+    expect(evidence).toContain(
+      'The generator fell behind its own schedule in 3 phases (step-30, step-60, step-120): results its lateness could have caused',
+    );
+    // Each phase's note once, in the detail after the paragraphs.
+    const detail = evidence.indexOf("**The generator's lateness, phase by phase:**");
+    expect(detail).toBeGreaterThan(evidence.indexOf('The generator fell behind'));
+    for (const note of late) {
+      expect(evidence.split(note)).toHaveLength(2);
+      expect(evidence.indexOf(note)).toBeGreaterThan(detail);
+    }
+    expect(md.split('\n')[2]).toBe(
+      `**INCONCLUSIVE: could not decide ${where}: ${checks[0].what}. Against a mock: the form of the evidence, not the service’s.**`,
+    );
   });
 
   it('--brief-client-id with a value no client_id has: exit 2 naming the flag, nothing run', async () => {
