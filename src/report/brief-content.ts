@@ -13,7 +13,7 @@ import type { BriefContent, ReportInput } from './content-types.js';
 import { utc } from './figure-text.js';
 import { targetText } from './target-text.js';
 
-export interface BriefOptions {
+interface BriefOptions {
   /** SHA-256 of the manifest.json the brief belongs to; null where it cannot be known yet (report.html). */
   readonly manifestSha256: string | null;
   /** The client_id to name, only when the user asked for it (`--brief-client-id`). */

@@ -23,7 +23,7 @@ const first429 = (summary: Summary): Window | undefined => summary.timeline.find
  * Facts only, each from the summary, in short paragraphs: what was sent and where, the documented limits
  * and the 429s against them, latency against the targets, failures, the generator's own lag.
  */
-export interface Evidence {
+interface Evidence {
   readonly paragraphs: readonly string[];
   /** The generator's lateness: one sentence, and the note of each late phase as its detail; null when on time. */
   readonly lateness: { readonly summary: string; readonly lines: readonly string[] } | null;

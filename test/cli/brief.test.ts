@@ -1,8 +1,8 @@
 /**
- * brief.md: a run's evidence as a support ticket wants it, its own file, readable alone. Against the tight mock (30 rpm
- * sustained, 60 for two minutes) three steps of 30, 60 and 120 rpm meet 429s: the brief says what was asked and what the
- * service accepted (goodput), when (UTC), the request ids, how the requests were sent, the 429s, and the manifest it
- * belongs to; `verify` checks that hash, `report` writes it again; the client_id is named only when asked for.
+ * brief.md: a run's evidence as a support ticket wants it, its own file, readable alone. Against the tight mock (30
+ * rpm sustained, 60 for two minutes) three steps of 30, 60 and 120 rpm meet 429s: the brief says what was asked and
+ * what the service accepted (goodput), when (UTC), the request ids, how the requests were sent, the 429s, and the
+ * manifest it belongs to; `verify` checks that hash, `report` writes it again; the client_id is named only when asked.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -35,8 +35,8 @@ describe('capacity, and the brief quoting it', () => {
     expect(capacity).toContain(`at an offered rate of ${onset.offeredRpm} requests a minute`);
     expect(existsSync(join(folder, 'charts', 'latency-vs-rate.png'))).toBe(true);
     expect(md).toContain('![Latency against the offered rate (each step, steady state)](charts/latency-vs-rate.png)');
-    // The brief is its own file (test/cli/brief.test.ts): it says a mock run is no evidence about the service, names the
-    // run, and quotes the capacity lines.
+    // The brief is its own file (test/cli/brief.test.ts): it says a mock run is no evidence about the service, names
+    // the run, and quotes the capacity lines.
     const brief = readFileSync(join(folder, 'brief.md'), 'utf8');
     expect(brief).toContain('not the service: this brief shows the form only, and is no evidence about the service');
     expect(brief).toContain(`plan \`${summary.planIdentity}\``);
