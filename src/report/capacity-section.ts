@@ -1,6 +1,4 @@
-/**
- * A run that steps the rate up: each step against its target, what it shows of capacity, and the limit-increase brief.
- */
+/** A run that steps the rate up: each step against its target, and what it shows of capacity (the brief quotes it). */
 import type { Summary } from '../judge/index.js';
 import {
   type Capacity,
@@ -11,10 +9,10 @@ import {
   total429,
 } from './capacity.js';
 import type { ReportContent, ReportInput } from './content-types.js';
-import { kindsOf429, ms, p95Text, utc } from './figure-text.js';
-import { findingTarget, targetText } from './target-text.js';
+import { kindsOf429, ms, p95Text } from './figure-text.js';
+import { findingTarget } from './target-text.js';
 
-export function capacitySections(input: ReportInput): Pick<ReportContent, 'capacity' | 'brief'> {
+export function capacitySections(input: ReportInput): Pick<ReportContent, 'capacity'> {
   const { summary } = input;
   const capacity = capacityOf(summary);
   if (capacity === undefined) return {};
@@ -51,7 +49,6 @@ export function capacitySections(input: ReportInput): Pick<ReportContent, 'capac
       },
       lines: facts,
     },
-    brief: brief(input, facts),
   };
 }
 
@@ -99,27 +96,4 @@ function capacityFacts(summary: Summary, c: Capacity, against: string): string[]
         : `${c.findings} 429s came on requests the documented limits clearly allow, ${c.startAssumption}: a finding against ${against}.`,
     );
   return lines;
-}
-
-/**
- * The limit-increase brief: the load tested, what the service did at and above the limit, the run's identity. Nothing
- * it did not show.
- */
-function brief({ summary, run }: ReportInput, facts: readonly string[]): string[] {
-  const rates = summary.phases.flatMap((p) => [p.fromRpm, p.toRpm]);
-  const limits = summary.guard.limits;
-  const model =
-    summary.timeScale === 1
-      ? ''
-      : ` (run ${summary.timeScale}× faster against the mock; rates and times in model time)`;
-  return [
-    ...(summary.target.kind === 'real'
-      ? []
-      : [
-          `This run was against ${targetText(summary)}, not the service: the brief below shows its form, and is no evidence about the service.`,
-        ]),
-    `Load tested: the scenario \`${summary.scenario}\` (${summary.description}), ${summary.counts.planned} requests offered at ${Math.min(...rates)} to ${Math.max(...rates)} requests a minute in steps${model}, from ${utc(summary.startedAt)}, against ${targetText(summary)}. The documented limits: ${limits.sustainedRpm} requests a minute sustained, ${limits.burstRpm} for ${limits.burstMinutes} minutes, brief spikes to ${limits.spikeRpm}.`,
-    `What the service did: ${facts.join(' ')}`,
-    `The run: scenario ${run.scenarioSha256}, plan ${summary.planIdentity}, loadproof ${summary.loadproofVersion}, verdict ${summary.verdict.status.toUpperCase()}. Its folder's manifest.json holds the SHA-256 of every file; the manifest's own SHA-256 was printed when the run ended (the \`evidence:\` line), and \`loadproof verify <folder>\` checks the folder against it.`,
-  ];
 }

@@ -7,20 +7,25 @@
  * from the run folder. It states only what the run measured.
  */
 import { baselineSection } from './baseline-section.js';
+import { briefContent } from './brief-content.js';
 import { capacitySections } from './capacity-section.js';
 import { runCharts } from './charts.js';
 import type { ReportContent, ReportInput } from './content-types.js';
 import { deidSection } from './deid-section.js';
 import { errorsSection } from './errors-section.js';
 import { evidence } from './evidence-section.js';
+import { headline, kpis, shortReasons } from './header-section.js';
 import { identity } from './identity-section.js';
 import { phaseRows } from './phase-table.js';
 import { inTargetWords } from './target-text.js';
 
 export function reportContent(input: ReportInput): ReportContent {
   const { summary } = input;
+  const found = evidence(summary, summary.target.kind === 'real');
   return {
     title: `${summary.scenario}${!summary.shard ? '' : ` (shard ${summary.shard.index}/${summary.shard.count})`}: ${summary.verdict.status.toUpperCase()}`,
+    headline: headline(summary),
+    kpis: kpis(summary),
     identity: { head: ['', ''], rows: identity(input), numeric: [] },
     phasesNote:
       "Rates in requests a minute; goodput: the phase's requests answered 2xx, a minute of model time. Latency from the intended send time to the answer, answers other than 429, steady state (after each phase's warm-up), model time; p95 with its 95 % interval (one side only when too few requests bound the other).",
@@ -44,8 +49,10 @@ export function reportContent(input: ReportInput): ReportContent {
       rows: phaseRows(summary),
       numeric: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12],
     },
+    shortReasons: shortReasons(summary),
     reasons: summary.verdict.reasons.map((r) => inTargetWords(summary, r)),
-    evidence: evidence(summary, summary.target.kind === 'real'),
+    evidence: found.paragraphs,
+    lateness: found.lateness,
     ...errorsSection(summary),
     guard: {
       head: ['Rule', 'Status', 'What it found'],
@@ -55,6 +62,7 @@ export function reportContent(input: ReportInput): ReportContent {
     ...(input.comparison === undefined ? {} : { baseline: baselineSection(input.comparison) }),
     ...capacitySections(input),
     ...(summary.deid === null ? {} : { deid: deidSection(summary.deid) }),
+    brief: briefContent(input, { manifestSha256: null, clientId: input.briefClientId }),
     charts: runCharts(summary),
     pngCharts: input.pngCharts !== false,
     files:

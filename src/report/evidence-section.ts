@@ -23,7 +23,13 @@ const first429 = (summary: Summary): Window | undefined => summary.timeline.find
  * Facts only, each from the summary, in short paragraphs: what was sent and where, the documented limits
  * and the 429s against them, latency against the targets, failures, the generator's own lag.
  */
-export function evidence(summary: Summary, real: boolean): string[] {
+interface Evidence {
+  readonly paragraphs: readonly string[];
+  /** The generator's lateness: one sentence, and the note of each late phase as its detail; null when on time. */
+  readonly lateness: { readonly summary: string; readonly lines: readonly string[] } | null;
+}
+
+export function evidence(summary: Summary, real: boolean): Evidence {
   const o = summary.overall;
   const model = summary.timeScale === 1 ? '' : ` of model time (run ${summary.timeScale}× faster against the mock)`;
   const scope = [
@@ -89,13 +95,34 @@ export function evidence(summary: Summary, real: boolean): string[] {
     generator.push(
       `The generator sent on schedule within ${lag.p99.toFixed(1)} ms (p99 of its send lag, wall time). Latency runs from the intended send time, so its lag is counted, never hidden.`,
     );
-  // The notes on missing Retry-After are said with the 429s above.
-  generator.push(
-    ...summary.verdict.notes
-      .filter((n) => !n.includes('which the spec requires on every 429'))
-      .map((n) => inTargetWords(summary, n)),
-  );
-  return [scope, refusals, latency, generator].filter((p) => p.length > 0).map((p) => p.join(' '));
+  // The notes on missing Retry-After are said with the 429s above; the generator's lateness, a note per phase, is
+  // folded under one sentence.
+  const notes = summary.verdict.notes
+    .filter((n) => !n.includes('which the spec requires on every 429'))
+    .map((n) => inTargetWords(summary, n));
+  const lateNotes = notes.filter((n) => LATE_NOTE.test(n));
+  generator.push(...notes.filter((n) => !LATE_NOTE.test(n)));
+  const late = lateness(lateNotes);
+  if (late !== null) generator.unshift(late.summary);
+  return {
+    paragraphs: [scope, refusals, latency, generator].filter((p) => p.length > 0).map((p) => p.join(' ')),
+    lateness: late,
+  };
+}
+
+/** The judge's note on a phase whose generator broke its accuracy budget (src/judge/verdict.ts, lateNotes). */
+const LATE_NOTE = /^phase (.+?): the generator was late \(/;
+
+/** The generator's lateness in one sentence, its notes (one a phase) as the detail under it; null when on time. */
+function lateness(lateNotes: readonly string[]): Evidence['lateness'] {
+  if (lateNotes.length === 0) return null;
+  const phases = lateNotes.map((n) => LATE_NOTE.exec(n)![1]!);
+  const named =
+    phases.length <= 3 ? phases.join(', ') : `${phases.slice(0, 3).join(', ')} and ${phases.length - 3} more`;
+  return {
+    summary: `The generator fell behind its own schedule in ${plural(phases.length, 'phase')} (${named}): results its lateness could have caused were checked again on service time or made inconclusive, never counted against the service.`,
+    lines: lateNotes,
+  };
 }
 
 /** The 429s against the envelope: findings, the bucket's start they were judged from, and any without Retry-After. */

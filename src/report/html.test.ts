@@ -5,6 +5,15 @@ import { htmlText, reportHtml, scriptText } from './html.js';
 
 const content = (over: Partial<ReportContent> = {}): ReportContent => ({
   title: 'demo: FAIL',
+  headline: 'FAIL: failed a: p(95) < 2.5s.',
+  kpis: { head: ['Requests sent', 'Goodput'], rows: [['10 of 10', '9.0 rpm answered 2xx']], numeric: [] },
+  shortReasons: ['a: p(95) < 2.5s: FAIL, p95 3.00s'],
+  lateness: null,
+  brief: {
+    title: 'Load-test brief: demo',
+    formOnly: null,
+    sections: [{ heading: 'What we ask, and why', lines: ['x'] }],
+  },
   identity: { head: ['', ''], rows: [['Command', 'loadproof run <x> & "y"']], numeric: [] },
   phasesNote: 'notes',
   phases: { head: ['Phase', 'p95'], rows: [['a|b', '1.00s']], numeric: [1] },

@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 import { CHART_HEIGHT, CHART_WIDTH } from './chart-config.js';
-import type { ReportContent, ReportTable } from './content-types.js';
+import type { BriefContent, ReportContent, ReportTable } from './content-types.js';
 
 // What a browser would act on or XML forbids: control characters (tab and line breaks aside) and the bidirectional
 // overrides.
@@ -69,6 +69,9 @@ table.identity td:first-child { font-weight: 600; white-space: nowrap; } table.i
 table.errors td:last-child { word-break: break-word; }
 code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #f3f3f3; padding: 0 0.2em; }
 .verdict-pass { color: #1a7f37; } .verdict-fail { color: #cf222e; } .verdict-inconclusive { color: #9a6700; }
+.headline { font-size: 1.1rem; font-weight: 600; }
+table.kpis { width: 100%; } table.kpis th { font-weight: 500; font-size: 0.85rem; color: #555; } table.kpis td { font-size: 1.15rem; font-weight: 600; }
+details > summary { cursor: pointer; } section.brief { background: #fafafa; border: 1px solid #ddd; padding: 0 1rem 0.5rem; }
 figure { margin: 1.5rem 0; } canvas { max-width: 100%; border: 1px solid #eee; }
 `;
 
@@ -113,6 +116,25 @@ const PAGE_SCRIPT = `
 })();
 `;
 
+/** The brief for a support ticket (brief.md holds it whole) as a section of the page. */
+function briefHtml(b: BriefContent): string {
+  return [
+    '<section class="brief" id="brief">',
+    `<h2>${htmlText(b.title)}</h2>`,
+    ...(b.formOnly === null ? [] : [`<p><strong>${htmlText(b.formOnly)}</strong></p>`]),
+    ...b.sections.flatMap((s) => [
+      `<h3>${htmlText(s.heading)}</h3>`,
+      ...s.lines.map((l) => `<p>${htmlText(l)}</p>`),
+      ...(s.table === undefined ? [] : [table(s.table, 'brief-phases')]),
+    ]),
+    '</section>',
+  ].join('\n');
+}
+
+/** Detail under a one-line summary, closed until asked for. */
+const folded = (summary: string, lines: readonly string[]): string =>
+  `<details><summary>${htmlText(summary)}</summary><ul>${lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul></details>`;
+
 export function reportHtml(c: ReportContent): string {
   const status = c.title.slice(c.title.lastIndexOf(': ') + 2).toLowerCase();
   const charts = c.charts.map((chart) => ({ name: chart.name, config: chart.config }));
@@ -128,15 +150,20 @@ export function reportHtml(c: ReportContent): string {
     '</head>',
     '<body>',
     `<h1>${htmlText(c.title.slice(0, c.title.lastIndexOf(': ')))}: <span class="verdict-${htmlText(status)}">${htmlText(status.toUpperCase())}</span></h1>`,
-    table(c.identity, 'identity'),
+    `<p class="headline">${htmlText(c.headline)}</p>`,
+    table(c.kpis, 'kpis'),
+    '<p>For a support ticket: the brief below (and brief.md beside this page, with the hash of the manifest it belongs to).</p>',
     '<h2>Results by phase</h2>',
     `<p>${htmlText(c.phasesNote)}</p>`,
     table(c.phases, 'phases'),
-    ...(c.reasons.length > 0
-      ? ['<p><strong>Why:</strong></p>', `<ul>${c.reasons.map((r) => `<li>${htmlText(r)}</li>`).join('')}</ul>`]
-      : []),
+    // Sections about the phases' answers (the top errors) go here, before the evidence.
     '<h2>Evidence</h2>',
+    ...(c.shortReasons.length > 0
+      ? [`<ul class="short-reasons">${c.shortReasons.map((r) => `<li>${htmlText(r)}</li>`).join('')}</ul>`]
+      : []),
     ...c.evidence.map((p) => `<p>${htmlText(p)}</p>`),
+    ...(c.reasons.length > 0 ? [folded('The checks that decided it, in full', c.reasons)] : []),
+    ...(c.lateness === null ? [] : [folded("The generator's lateness, phase by phase", c.lateness.lines)]),
     ...(c.errors === undefined
       ? []
       : ['<h2>Top errors</h2>', `<p>${htmlText(c.errors.intro)}</p>`, table(c.errors.table, 'errors')]),
@@ -175,14 +202,11 @@ export function reportHtml(c: ReportContent): string {
       (chart) =>
         `<figure><canvas id="chart-${htmlText(chart.name)}" width="${CHART_WIDTH}" height="${CHART_HEIGHT}" role="img" aria-label="${htmlText(chart.title)}"></canvas></figure>`,
     ),
+    briefHtml(c.brief),
+    '<h2>Run details</h2>',
+    table(c.identity, 'identity'),
     '<h2>Files</h2>',
     `<p>${htmlText(c.files)}</p>`,
-    ...(c.brief === undefined
-      ? []
-      : [
-          '<h2>Limit-increase brief</h2>',
-          `<blockquote>${c.brief.map((p) => `<p>${htmlText(p)}</p>`).join('')}</blockquote>`,
-        ]),
     `<script type="application/json" id="loadproof-charts">${scriptJson(charts)}</script>`,
     `<script>${scriptText(chartJsSource())}</script>`,
     `<script>${PAGE_SCRIPT}</script>`,

@@ -79,7 +79,7 @@ export function identity({ summary, run, scenario }: ReportInput): string[][] {
 }
 
 /** The texts sent, by size and source (never the texts). */
-function payloadText(p: Summary['payload']): string {
+export function payloadText(p: Summary['payload']): string {
   if (p === null) return 'not recorded';
   const from =
     p.source === 'files'

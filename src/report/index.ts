@@ -5,6 +5,7 @@
 import type { FileResult } from '../core/index.js';
 import type { ReportInput } from './content-types.js';
 
+export { BRIEF_FILE, briefManifestSha256, parseBriefClientId } from './brief-file.js';
 export { inTargetWords, targetText } from './target-text.js';
 
 /** Writes every report of a judged run into `dir` (write-reports.ts); each failure is returned, never thrown. */
@@ -14,4 +15,14 @@ export async function writeReports(
   redact: (text: string) => string,
 ): Promise<FileResult[]> {
   return (await import('./write-reports.js')).writeReports(dir, input, redact);
+}
+
+/** Writes brief.md, naming the manifest.json written before it (write-reports.ts); returns a failure, never throws. */
+export async function writeBrief(
+  dir: string,
+  input: ReportInput,
+  manifestSha256: string,
+  redact: (text: string) => string,
+): Promise<FileResult> {
+  return (await import('./write-reports.js')).writeBrief(dir, input, manifestSha256, redact);
 }

@@ -33,7 +33,7 @@ export function mdText(text: string): string {
 /** Text safe in a Markdown table cell: no line break, no unescaped pipe. */
 const cell = (text: string): string => mdText(text).replace(/\r?\n/g, ' ').replace(/\|/g, '\\|');
 const row = (cells: readonly string[]): string => `| ${cells.map(cell).join(' | ')} |`;
-const table = (t: ReportTable): string[] => [
+export const table = (t: ReportTable): string[] => [
   row(t.head),
   `|${t.head.map((_, i) => (t.numeric.includes(i) ? ' ---: ' : ' --- ')).join('|')}|`,
   ...t.rows.map(row),
@@ -43,7 +43,11 @@ export function reportMarkdown(c: ReportContent): string {
   return [
     `# ${mdText(c.title)}`,
     '',
-    ...table(c.identity),
+    `**${mdText(c.headline)}**`,
+    '',
+    ...table(c.kpis),
+    '',
+    `For a support ticket: [brief.md](brief.md), readable alone (what was tested and when, the request ids, the limit wanted and what the service accepted, the 429 and 504 timeline, the manifest it belongs to).`,
     '',
     '## Results by phase',
     '',
@@ -51,10 +55,17 @@ export function reportMarkdown(c: ReportContent): string {
     '',
     ...table(c.phases),
     '',
-    ...(c.reasons.length > 0 ? ['**Why:**', '', ...c.reasons.map((r) => `- ${mdText(r)}`), ''] : []),
+    // Sections about the phases' answers (the top errors) go here, before the evidence.
     '## Evidence',
     '',
+    ...(c.shortReasons.length > 0 ? ['**In short:**', '', ...c.shortReasons.map((r) => `- ${mdText(r)}`), ''] : []),
     ...c.evidence.flatMap((paragraph) => [mdText(paragraph), '']),
+    ...(c.reasons.length > 0
+      ? ['**The checks that decided it, in full:**', '', ...c.reasons.map((r) => `- ${mdText(r)}`), '']
+      : []),
+    ...(c.lateness === null
+      ? []
+      : ["**The generator's lateness, phase by phase:**", '', ...c.lateness.lines.map((l) => `- ${mdText(l)}`), '']),
     ...(c.errors === undefined ? [] : ['## Top errors', '', mdText(c.errors.intro), '', ...table(c.errors.table), '']),
     ...(c.deid === undefined
       ? []
@@ -99,12 +110,13 @@ export function reportMarkdown(c: ReportContent): string {
           'Not drawn as PNG files for this run (`--no-charts`). report.html draws them from its own data, and `loadproof report <this folder>` draws them into charts/.',
           '',
         ]),
+    '## Run details',
+    '',
+    ...table(c.identity),
+    '',
     '## Files',
     '',
     mdText(c.files),
     '',
-    ...(c.brief === undefined
-      ? []
-      : ['## Limit-increase brief', '', ...c.brief.flatMap((p) => [`> ${mdText(p)}`, '>']).slice(0, -1), '']),
   ].join('\n');
 }

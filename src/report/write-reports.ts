@@ -9,6 +9,9 @@ import { lstat, mkdir, readdir, rmdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { type FileResult, removeRegular, writeAtomically } from '../core/index.js';
+import { briefContent } from './brief-content.js';
+import { BRIEF_FILE } from './brief-file.js';
+import { briefMarkdown } from './brief-markdown.js';
 import { runCharts } from './charts.js';
 import { reportContent } from './content.js';
 import type { ReportContent, ReportInput } from './content-types.js';
@@ -80,4 +83,25 @@ export async function writeReports(
     }
   }
   return written;
+}
+
+/**
+ * Writes brief.md: the brief for a support ticket, naming the manifest.json it belongs to. Written after the manifest
+ * (which cannot list it); `loadproof verify` checks the hash it names.
+ */
+export async function writeBrief(
+  dir: string,
+  input: ReportInput,
+  manifestSha256: string,
+  redact: (text: string) => string,
+): Promise<FileResult> {
+  const file = join(dir, BRIEF_FILE);
+  try {
+    return await writeAtomically(
+      file,
+      redact(briefMarkdown(briefContent(input, { manifestSha256, clientId: input.briefClientId }))),
+    );
+  } catch (error) {
+    return { file, error: `could not be built: ${(error as Error).message}` };
+  }
 }

@@ -17,7 +17,7 @@ import {
   type RunRecord,
   summaryJson,
 } from '../judge/index.js';
-import { writeReports } from '../report/index.js';
+import { writeBrief, writeReports } from '../report/index.js';
 import type { Scenario } from '../scenario/index.js';
 import { type ManifestWrite, type PreviousManifest, writeManifest } from './manifest.js';
 import { ManifestUnreadable, verifyFolder } from './manifest-verify.js';
@@ -55,6 +55,8 @@ interface JudgeFolderOptions {
   readonly idleBeforeMs?: number;
   /** `report --capacity-429-share`: replaces run.json's for this judgement (summary.json says which was used). */
   readonly capacity429Share?: number;
+  /** `--brief-client-id`: the client_id brief.md and report.html's brief name (never named unless given). */
+  readonly briefClientId?: string;
 }
 
 export async function judgeFolder(dir: string, options: JudgeFolderOptions): Promise<FolderJudgement> {
@@ -107,6 +109,7 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
     again: true,
     evidenceLost: comparisonLost,
     failedBefore: declared.filter((f) => f.error !== null),
+    ...(options.briefClientId === undefined ? {} : { briefClientId: options.briefClientId }),
   });
   return {
     ...finished.judgement,
@@ -114,7 +117,7 @@ export async function judgeFolder(dir: string, options: JudgeFolderOptions): Pro
     summaryPath,
     written: { ...finished.summary, file: summaryPath },
     notes: allNotes,
-    reports: [...finished.reports, finished.manifest],
+    reports: [...finished.reports, finished.manifest, ...(finished.brief === null ? [] : [finished.brief])],
     manifestSha256: finished.manifest.sha256,
   };
 }
@@ -153,6 +156,8 @@ interface FinishInput {
   readonly beforeManifest?: () => Promise<void>;
   /** The folder's evidence is not whole, whatever is written (a comparison lost): the exit is 4. */
   readonly evidenceLost?: boolean;
+  /** `--brief-client-id`: the client_id the brief names (never named unless given). */
+  readonly briefClientId?: string | undefined;
 }
 
 interface FinishedRun {
@@ -171,6 +176,8 @@ interface FinishedRun {
   readonly summary: FileResult;
   /** manifest.json's write (or why it was not written), and its SHA-256 when it was. */
   readonly manifest: ManifestWrite;
+  /** brief.md's write, after the manifest it names; null when there was no manifest to name. */
+  readonly brief: FileResult | null;
 }
 
 /**
@@ -189,6 +196,7 @@ export async function finishRun(dir: string, input: FinishInput): Promise<Finish
       scenario: input.scenario,
       ...(input.comparison === undefined ? {} : { comparison: input.comparison }),
       pngCharts: input.pngCharts,
+      ...(input.briefClientId === undefined ? {} : { briefClientId: input.briefClientId }),
     },
     input.redact,
   ).catch((error: unknown) => [
@@ -216,12 +224,27 @@ export async function finishRun(dir: string, input: FinishInput): Promise<Finish
           error: `${input.again ? 'not rewritten' : 'not written'}, since summary.json could not be`,
           sha256: null,
         };
+  // After the manifest, which it names (and so cannot list it): `verify` checks the hash it names.
+  const brief =
+    manifest.sha256 === null
+      ? null
+      : await writeBrief(
+          dir,
+          {
+            summary: judgement.summary,
+            run: input.run,
+            scenario: input.scenario,
+            ...(input.briefClientId === undefined ? {} : { briefClientId: input.briefClientId }),
+          },
+          manifest.sha256,
+          input.redact,
+        );
   // A manifest that cannot be written fails the run (exit 4), although summary.json, written before it, cannot say so.
   const exitCode =
     (manifest.error !== null || input.evidenceLost === true) && judgement.exitCode !== EXIT.runFailed
       ? EXIT.runFailed
       : exitWithComparison(judgement.exitCode, input.comparison);
-  return { judgement, exitCode, reports, reportFailures, summary, manifest };
+  return { judgement, exitCode, reports, reportFailures, summary, manifest, brief };
 }
 
 /** run.json with the idle time declared at `report` (the manifest written after lists it). */
@@ -258,7 +281,8 @@ async function previousManifest(dir: string, finished: boolean): Promise<Previou
     const v = await verifyFolder(dir);
     return {
       sha256: v.manifestSha256,
-      intact: v.intact,
+      // A brief naming another manifest is written again here; it says nothing of the files the manifest listed.
+      intact: v.filesIntact,
       ...(v.history === null ? {} : { history: v.history }),
       changed: v.changed,
       missing: v.missing,

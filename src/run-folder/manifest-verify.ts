@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import * as z from 'zod';
 
 import { checkRunFolder, MAX_JSON_BYTES, readRegular, UsageError } from '../core/index.js';
+import { BRIEF_FILE, briefManifestSha256 } from '../report/index.js';
 import { formatDuration } from '../scenario/index.js';
 import {
   folderFiles,
@@ -23,7 +24,10 @@ import { readRunRecord } from './read.js';
 interface Verification {
   /** SHA-256 of manifest.json as it is on disk. */
   readonly manifestSha256: string;
+  /** The files are the ones listed, the history is clean, and brief.md (when there is one) names this manifest. */
   readonly intact: boolean;
+  /** The same, brief.md aside: what the manifest vouches for (`report` writes the brief again anyway). */
+  readonly filesIntact: boolean;
   /** Files the manifest lists whose bytes changed. */
   readonly changed: readonly string[];
   /** Those of `changed` whose size is not the listed one: not hashed (a file of any size costs no time). */
@@ -38,11 +42,14 @@ interface Verification {
   readonly history: string | null;
   /** What judges the run that it did not record itself (an idle time declared after it), or null. */
   readonly declaredAfter: string | null;
+  /** brief.md (not listed: written after the manifest): absent, naming this manifest, or why it does not. */
+  readonly brief: { readonly ok: boolean; readonly text: string } | null;
 }
 
 /** What `loadproof verify` prints. */
 export function describeVerification(dir: string, v: Verification): string {
-  const filesMatch = v.changed.length === 0 && v.missing.length === 0 && v.unlisted.length === 0;
+  const filesMatch =
+    v.changed.length === 0 && v.missing.length === 0 && v.unlisted.length === 0 && v.brief?.ok !== false;
   const lines = v.intact
     ? [`verify: ${dir}: intact: all ${v.matched} files are byte for byte the ones manifest.json lists`]
     : filesMatch
@@ -58,9 +65,11 @@ export function describeVerification(dir: string, v: Verification): string {
           }),
           ...v.missing.map((f) => `  missing: ${f}`),
           ...v.unlisted.map((f) => `  not in the manifest: ${f}`),
+          ...(v.brief?.ok === false ? [`  ${v.brief.text}`] : []),
           `  ${v.matched} files match`,
           ...(v.history === null ? [] : [`  history: ${v.history}`]),
         ];
+  if (v.brief?.ok === true) lines.push(`  ${v.brief.text}`);
   if (v.declaredAfter !== null) lines.push(`  ${v.declaredAfter}`);
   return `${[...lines, `manifest.json sha256:${v.manifestSha256} (compare it with the one the run printed or the ticket quotes)`].join('\n')}\n`;
 }
@@ -194,9 +203,13 @@ export async function verifyFolder(dir: string): Promise<Verification> {
   }
   const unlisted = [...present];
   const history = historyOf(manifest);
+  const manifestSha256 = sha256Text(text);
+  const brief = await briefNames(dir, manifestSha256);
+  const filesIntact = changed.length === 0 && missing.length === 0 && unlisted.length === 0 && history === null;
   return {
-    manifestSha256: sha256Text(text),
-    intact: changed.length === 0 && missing.length === 0 && unlisted.length === 0 && history === null,
+    manifestSha256,
+    intact: filesIntact && brief?.ok !== false,
+    filesIntact,
     changed,
     resized,
     missing,
@@ -204,8 +217,33 @@ export async function verifyFolder(dir: string): Promise<Verification> {
     matched,
     history,
     declaredAfter: await declaredAfterRun(dir),
+    brief,
   };
 }
+
+/** Whether brief.md names this manifest (its hash); null without a brief.md. */
+async function briefNames(dir: string, manifestSha256: string): Promise<Verification['brief']> {
+  let text: string;
+  try {
+    text = await readRegular(join(dir, BRIEF_FILE), BRIEF_MAX_BYTES);
+  } catch (error) {
+    if (error instanceof UsageError && !/cannot read it \(/.test(error.message)) throw error;
+    if (/ENOENT/.test((error as Error).message)) return null;
+    return { ok: false, text: `${BRIEF_FILE}: cannot be read (${(error as Error).message})` };
+  }
+  const named = briefManifestSha256(text);
+  if (named === manifestSha256) return { ok: true, text: `${BRIEF_FILE} names this manifest.json` };
+  return {
+    ok: false,
+    text:
+      named === null
+        ? `${BRIEF_FILE}: names no manifest.json SHA-256`
+        : `${BRIEF_FILE}: names manifest.json sha256:${named}, not this one (\`loadproof report <folder>\` writes it again)`,
+  };
+}
+
+/** brief.md is a page of text: a larger one is not read. */
+const BRIEF_MAX_BYTES = 1024 * 1024;
 
 /**
  * `loadproof report --idle-before` rewrote run.json: the folder is intact, but its verdict rests on what the user

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 
 import { checkRunFolder, type FileResult, openRegular, RUN_SUBFOLDERS, writeAtomically } from '../core/index.js';
 import type { HostRecord, RunRecord, Summary } from '../judge/index.js';
+import { BRIEF_FILE } from '../report/index.js';
 import type { Scenario } from '../scenario/index.js';
 
 export const MANIFEST_FILE = 'manifest.json';
@@ -72,8 +73,9 @@ export interface PreviousManifest {
 }
 
 /**
- * The files of a run folder and its RUN_SUBFOLDERS, but the manifest and half-written files: sorted relative
- * paths with '/'. Only regular files: a folder holding anything else (a link) is refused (src/core/read-bounded.ts).
+ * The files of a run folder and its RUN_SUBFOLDERS, but the manifest, brief.md (written after it, naming its hash:
+ * verify checks that instead) and half-written files: sorted relative paths with '/'. Only regular files: a folder
+ * holding anything else (a link) is refused (src/core/read-bounded.ts).
  */
 export async function folderFiles(dir: string): Promise<string[]> {
   await checkRunFolder(dir);
@@ -85,7 +87,7 @@ export async function folderFiles(dir: string): Promise<string[]> {
     });
     for (const entry of entries) {
       const file = folder === '' ? entry.name : `${folder}/${entry.name}`;
-      if (file === MANIFEST_FILE || file.endsWith('.partial')) continue;
+      if (file === MANIFEST_FILE || file === BRIEF_FILE || file.endsWith('.partial')) continue;
       if (entry.isFile()) files.push(file);
     }
   }

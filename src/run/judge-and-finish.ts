@@ -47,9 +47,8 @@ export async function judgeAndFinish(
       reportedAt: new Date().toISOString(),
       judgedBy: LOADPROOF_VERSION,
     });
-  // The load is over: its garbage goes before the judgement and the reports (charts above all) allocate, so
-  // that they reuse its space instead of growing the heap past it (a 24-hour soak's peak RSS;
-  // src/core/full-collection.ts).
+  // The load is over: its garbage goes before the judgement and the reports (charts above all) allocate, so that they
+  // reuse its space instead of growing the heap past it (a 24-hour soak's peak RSS; src/core/full-collection.ts).
   collectGarbageNow();
   const judgement = judged([]);
   // Against --baseline: kept in the folder (comparison.json), so that `loadproof report` puts it in the reports again.
@@ -76,12 +75,12 @@ export async function judgeAndFinish(
     scenario: plan.scenario,
     comparison,
     pngCharts: options.pngCharts !== false,
+    briefClientId: options.briefClientId,
     redact: (text) => options.secrets.redact(text),
     failedBefore: comparisonWritten,
     previous: null,
     again: false,
-    // The claim goes before the manifest, which lists the folder's files: a folder with files in it is refused by any
-    // claim anyway.
+    // Before the manifest, which lists the folder's files (a folder with files in it is refused by any claim anyway).
     beforeManifest: () => dropClaim(claimed),
   });
   const { summary: summaryWritten, manifest } = finished;
@@ -91,6 +90,7 @@ export async function judgeAndFinish(
     ...finished.reportFailures,
     summaryWritten,
     ...(summaryWritten.error === null ? [writes.relative(manifest)] : []),
+    finished.brief === null ? undefined : writes.relative(finished.brief),
   ]
     .filter((f): f is FileResult => f !== undefined && f.error !== null)
     .map((f) => ({ ...f, file: join(reportDir, f.file) }));

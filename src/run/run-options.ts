@@ -47,6 +47,8 @@ export interface RunOptions {
   readonly idleBeforeMs?: number;
   /** `--capacity-429-share`: recorded in run.json, for the capacity findings (see RunRecord). */
   readonly capacity429Share?: number;
+  /** `--brief-client-id`: the client_id brief.md names (never named unless given). */
+  readonly briefClientId?: string;
   /** `--metrics-port`: serve live metrics for a scraper while the run lasts (loopback unless `host` says otherwise). */
   readonly metrics?: { readonly host: string; readonly port: number };
   /** Progress lines (stderr). */

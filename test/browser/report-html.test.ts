@@ -155,11 +155,57 @@ describe.skipIf(!present)(title, () => {
     expect(htmlRows.some((r) => r[0]!.startsWith('↳ '))).toBe(true); // the ramp's band slices
     const text: string = await page.evaluate(() => document.body.innerText);
     expect(text).toContain('The first 429 came');
-    // The Evidence's paragraphs: up to the next section (Top errors, when a request failed, is a table).
-    const evidence = md.slice(md.indexOf('## Evidence'), md.indexOf('\n## ', md.indexOf('## Evidence')));
-    for (const paragraph of evidence.split('\n\n').slice(1)) {
-      if (paragraph.trim() !== '') expect(text).toContain(paragraph.trim());
+    // Every line of the evidence (up to the next section: Top errors, when a request failed, is a table), its short reasons and folded detail included (a folded line is in the page, closed).
+    const all: string = await page.evaluate(() => document.body.textContent);
+    for (const line of md
+      .slice(md.indexOf('## Evidence'), md.indexOf('\n## ', md.indexOf('## Evidence')))
+      .split('\n')
+      .slice(1)) {
+      if (line.trim() === '' || line.startsWith('**') || line.startsWith('## ')) continue;
+      expect(all).toContain(line.replace(/^- /, '').trim());
     }
+    await page.close();
+  });
+
+  it('opens with the verdict in one sentence and the key figures in the first screen, and carries the brief', async () => {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } });
+    await page.goto(pathToFileURL(join(dir, 'report.html')).href);
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    const order = await page.evaluate(() =>
+      ['h1', 'p.headline', 'table.kpis', 'table.phases', 'section.brief', 'table.identity'].map((selector) => {
+        const box = document.querySelector(selector)?.getBoundingClientRect();
+        return { selector, top: box?.top ?? null, bottom: box?.bottom ?? null };
+      }),
+    );
+    // In this order down the page, the verdict and the key figures within the first screen.
+    for (let i = 1; i < order.length; i++)
+      expect(order[i]!.top, order[i]!.selector).toBeGreaterThan(order[i - 1]!.top!);
+    expect(order.find((o) => o.selector === 'table.kpis')!.bottom).toBeLessThan(900);
+    const headline: string = await page.evaluate(() => document.querySelector('p.headline').textContent);
+    expect(headline).toBe(md.split('\n')[2]!.replace(/^\*\*|\*\*$/g, ''));
+    expect(headline).toMatch(/^(PASS|FAIL|INCONCLUSIVE): /);
+    const kpis = await page.evaluate(() => ({
+      head: [...document.querySelectorAll('table.kpis th')].map((th: any) => String(th.textContent)),
+      cells: [...document.querySelectorAll('table.kpis td')].map((td: any) => String(td.textContent)),
+    }));
+    expect(kpis.head.slice(0, 2)).toEqual(['Requests sent', 'Goodput']);
+    expect([kpis.cells]).toEqual(markdownRows(md, 'Requests sent'));
+    // The brief: brief.md's sections and its phase table, cell for cell; the manifest's hash only in brief.md.
+    const briefMd = readFileSync(join(dir, 'brief.md'), 'utf8');
+    const brief = await page.evaluate(() => ({
+      title: String(document.querySelector('section.brief h2').textContent),
+      headings: [...document.querySelectorAll('section.brief h3')].map((h: any) => String(h.textContent)),
+      rows: [...document.querySelectorAll('table.brief-phases tbody tr')].map((tr: any) =>
+        [...tr.querySelectorAll('td')].map((td: any) => String(td.textContent)),
+      ),
+      text: String(document.querySelector('section.brief').innerText),
+    }));
+    expect(`# ${brief.title}`).toBe(briefMd.split('\n')[0]);
+    expect(brief.headings).toEqual([...briefMd.matchAll(/^## (.+)$/gm)].map((m) => m[1]));
+    expect(brief.rows).toEqual(markdownRows(briefMd, 'Phase'));
+    expect(brief.text).toContain('this brief shows the form only, and is no evidence about the service');
+    expect(brief.text).toContain('x-loadproof-seq: <n>');
+    expect(brief.text).toContain('in brief.md beside this report');
     await page.close();
   });
   it('a stepping run: the capacity table cell for cell as report.md, its sentences, both rate charts drawn', async () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 
 import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
-describe('capacity and the limit-increase brief', () => {
+describe('capacity, and the brief quoting it', () => {
   it('a stepping run: each step against its target, the highest rate held, the 429 onset, the chart and the brief', async () => {
     const ws = scenarioWorkspace(
       'name: steps\ndescription: three steps up\nphases:\n  - { name: step-30, duration: 1m, rpm: 30, warmup: 10s }\n  - { name: step-60, duration: 1m, rpm: 60, warmup: 10s }\n  - { name: step-120, duration: 1m, rpm: 120, warmup: 10s }\n',
@@ -56,12 +56,12 @@ describe('capacity and the limit-increase brief', () => {
     expect(md).toContain(
       '![Latency against the offered rate (each step, steady state, answers other than 429)](charts/latency-vs-rate.png)',
     );
-    // The brief comes last, says a mock run is no evidence about the service, and names the run.
-    const brief = md.slice(md.indexOf('## Limit-increase brief'));
-    expect(md.trimEnd().endsWith(brief.trimEnd())).toBe(true);
-    expect(brief).toContain('not the service: the brief below shows its form, and is no evidence about the service');
-    expect(brief).toContain(`plan ${summary.planIdentity}`);
-    expect(brief).toContain('offered at 30 to 120 requests a minute in steps');
+    // The brief is its own file (test/cli/brief.test.ts): it says a mock run is no evidence about the service, names
+    // the run, and quotes the capacity lines.
+    const brief = readFileSync(join(folder, 'brief.md'), 'utf8');
+    expect(brief).toContain('not the service: this brief shows the form only, and is no evidence about the service');
+    expect(brief).toContain(`plan \`${summary.planIdentity}\``);
+    expect(brief).toContain(`What the steps showed: ${capacity.split('\n- ')[1]!.split('\n')[0]}`);
   });
 
   it('run --capacity-429-share out of 0..1: exit 2 naming the flag, the value and what is expected; nothing sent', async () => {
@@ -84,6 +84,7 @@ describe('capacity and the limit-increase brief', () => {
     const md = readFileSync(join(folder, 'report.md'), 'utf8');
     expect(md).not.toContain('## Capacity');
     expect(md).not.toContain('## Limit-increase brief');
+    expect(readFileSync(join(folder, 'brief.md'), 'utf8')).not.toContain('What the steps showed');
     expect(existsSync(join(folder, 'charts', 'latency-vs-rate.png'))).toBe(false);
     expect(existsSync(join(folder, 'charts', 'goodput-vs-offered.png'))).toBe(false);
   });

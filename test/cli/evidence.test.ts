@@ -110,8 +110,10 @@ describe('a run folder as evidence', () => {
         ],
       },
     });
+    // brief.md is written after the manifest, naming its hash: it is not listed (verify checks the hash it names).
+    expect(readdirSync(dir)).toContain('brief.md');
     const files = [
-      ...readdirSync(dir).filter((f) => f !== 'manifest.json' && f !== 'charts'),
+      ...readdirSync(dir).filter((f) => f !== 'manifest.json' && f !== 'brief.md' && f !== 'charts'),
       ...readdirSync(join(dir, 'charts')).map((f) => `charts/${f}`),
     ].sort();
     expect(manifest.files.map((f: any) => f.file)).toEqual(files);

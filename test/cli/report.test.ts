@@ -76,6 +76,7 @@ describe('loadproof report', () => {
     expect([1, 5]).toContain(run.code);
     const dir = onlyFolder(out);
     expect(readdirSync(dir).sort()).toEqual([
+      'brief.md',
       'charts',
       'events.ndjson',
       'junit.xml',

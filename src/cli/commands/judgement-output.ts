@@ -32,6 +32,13 @@ export async function capacity429Share(text: string | undefined): Promise<number
   return parseCapacity429Share('--capacity-429-share', text);
 }
 
+export const BRIEF_CLIENT_ID_OPTION = {
+  type: 'string',
+  requiresArg: true,
+  describe:
+    "The client_id (not secret) for brief.md and the report's brief to name, so support can find the requests; named nowhere unless given",
+} as const;
+
 export function judgementOptions<T>(y: Argv<T>) {
   return y
     .option('json', {

@@ -6,11 +6,13 @@
 import type { Argv } from 'yargs';
 
 import { EXIT } from '../../core/index.js';
+import { parseBriefClientId } from '../../report/index.js';
 import { parseDurationFlag } from '../../scenario/index.js';
 import type { Io } from '../io.js';
 import {
   CAPACITY_429_SHARE_OPTION,
   capacity429Share,
+  BRIEF_CLIENT_ID_OPTION,
   holdForTests,
   IDLE_BEFORE_OPTION,
   judgementOptions,
@@ -27,7 +29,8 @@ export function reportOptions<T>(y: Argv<T>) {
         'A run folder (reports/<time>-<scenario>): judged again from its scenario copy, run.json and events.ndjson',
     })
     .option('idle-before', IDLE_BEFORE_OPTION)
-    .option('capacity-429-share', CAPACITY_429_SHARE_OPTION);
+    .option('capacity-429-share', CAPACITY_429_SHARE_OPTION)
+    .option('brief-client-id', BRIEF_CLIENT_ID_OPTION);
 }
 
 type ReportArgs = Awaited<ReturnType<typeof reportOptions>['argv']>;
@@ -36,6 +39,7 @@ export async function runReport(args: ReportArgs, io: Io): Promise<number> {
   const idleBefore =
     args['idle-before'] === undefined ? undefined : parseDurationFlag('--idle-before', args['idle-before']);
   const share = await capacity429Share(args['capacity-429-share']);
+  const briefClientId = args['brief-client-id'] === undefined ? undefined : parseBriefClientId(args['brief-client-id']);
   // Loaded here, not at start-up: every other command would pay for the judge's modules.
   const { judgeFolder } = await import('../../run-folder/index.js');
   const signal = stopOnSignal(
@@ -50,6 +54,7 @@ export async function runReport(args: ReportArgs, io: Io): Promise<number> {
     ...(beforeWriting === undefined ? {} : { beforeWriting }),
     ...(idleBefore === undefined ? {} : { idleBeforeMs: idleBefore }),
     ...(share === undefined ? {} : { capacity429Share: share }),
+    ...(briefClientId === undefined ? {} : { briefClientId }),
   });
   const exitCode = printFolderJudgement(io, args, judged);
   // A signal taken while the files were written: the folder is whole, and the exit says it was stopped.

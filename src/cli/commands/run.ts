@@ -4,11 +4,13 @@ import type { Argv } from 'yargs';
 import { EXIT, exitUnder, TimeScale, UsageError } from '../../core/index.js';
 import { parseStartAt } from '../../guard/index.js';
 import { parseShard } from '../../plan/index.js';
+import { parseBriefClientId } from '../../report/index.js';
 import { checkMetricsHost, describeEnding, executeRun, hostRecord } from '../../run/index.js';
 import { parseDurationFlag } from '../../scenario/index.js';
 import { PROFILE_NAMES } from '../../spec/index.js';
 import type { Io } from '../io.js';
 import {
+  BRIEF_CLIENT_ID_OPTION,
   CAPACITY_429_SHARE_OPTION,
   capacity429Share,
   IDLE_BEFORE_OPTION,
@@ -85,6 +87,7 @@ export function runOptions<T>(y: Argv<T>) {
     })
     .option('idle-before', IDLE_BEFORE_OPTION)
     .option('capacity-429-share', CAPACITY_429_SHARE_OPTION)
+    .option('brief-client-id', BRIEF_CLIENT_ID_OPTION)
     .option('allow-loopback-as-real', LOOPBACK_AS_REAL_OPTION);
 }
 
@@ -105,6 +108,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
   const idleBefore =
     args['idle-before'] === undefined ? undefined : parseDurationFlag('--idle-before', args['idle-before']);
   const share = await capacity429Share(args['capacity-429-share']);
+  const briefClientId = args['brief-client-id'] === undefined ? undefined : parseBriefClientId(args['brief-client-id']);
   // The baseline is judged before anything is sent: a bad one is bad input (exit 2), with no traffic.
   if (args.tolerance !== undefined && args.baseline === undefined)
     throw new UsageError(
@@ -138,6 +142,7 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     ...(startAt === undefined ? {} : { startAtMs: startAt.ms }),
     ...(idleBefore === undefined ? {} : { idleBeforeMs: idleBefore }),
     ...(share === undefined ? {} : { capacity429Share: share }),
+    ...(briefClientId === undefined ? {} : { briefClientId }),
     ...(metricsPort === undefined ? {} : { metrics: { host: metricsHost, port: metricsPort } }),
     ...(baseline === undefined ? {} : { baseline }),
     progress: args.quiet ? 'off' : io.stderrIsTTY ? 'tty' : 'lines',
