@@ -156,7 +156,6 @@ export function reportHtml(c: ReportContent): string {
     '<h2>Results by phase</h2>',
     `<p>${htmlText(c.phasesNote)}</p>`,
     table(c.phases, 'phases'),
-    // Sections about the phases' answers (the top errors) go here, before the evidence.
     '<h2>Evidence</h2>',
     ...(c.shortReasons.length > 0
       ? [`<ul class="short-reasons">${c.shortReasons.map((r) => `<li>${htmlText(r)}</li>`).join('')}</ul>`]

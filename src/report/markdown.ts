@@ -39,6 +39,22 @@ export const table = (t: ReportTable): string[] => [
   ...t.rows.map(row),
 ];
 
+/** The evidence: the short reasons first, then the paragraphs, then the detail they fold. */
+function evidenceLines(c: ReportContent): string[] {
+  return [
+    '## Evidence',
+    '',
+    ...(c.shortReasons.length > 0 ? ['**In short:**', '', ...c.shortReasons.map((r) => `- ${mdText(r)}`), ''] : []),
+    ...c.evidence.flatMap((paragraph) => [mdText(paragraph), '']),
+    ...(c.reasons.length > 0
+      ? ['**The checks that decided it, in full:**', '', ...c.reasons.map((r) => `- ${mdText(r)}`), '']
+      : []),
+    ...(c.lateness === null
+      ? []
+      : ["**The generator's lateness, phase by phase:**", '', ...c.lateness.lines.map((l) => `- ${mdText(l)}`), '']),
+  ];
+}
+
 export function reportMarkdown(c: ReportContent): string {
   return [
     `# ${mdText(c.title)}`,
@@ -55,17 +71,7 @@ export function reportMarkdown(c: ReportContent): string {
     '',
     ...table(c.phases),
     '',
-    // Sections about the phases' answers (the top errors) go here, before the evidence.
-    '## Evidence',
-    '',
-    ...(c.shortReasons.length > 0 ? ['**In short:**', '', ...c.shortReasons.map((r) => `- ${mdText(r)}`), ''] : []),
-    ...c.evidence.flatMap((paragraph) => [mdText(paragraph), '']),
-    ...(c.reasons.length > 0
-      ? ['**The checks that decided it, in full:**', '', ...c.reasons.map((r) => `- ${mdText(r)}`), '']
-      : []),
-    ...(c.lateness === null
-      ? []
-      : ["**The generator's lateness, phase by phase:**", '', ...c.lateness.lines.map((l) => `- ${mdText(l)}`), '']),
+    ...evidenceLines(c),
     ...(c.errors === undefined ? [] : ['## Top errors', '', mdText(c.errors.intro), '', ...table(c.errors.table), '']),
     ...(c.deid === undefined
       ? []

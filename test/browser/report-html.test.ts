@@ -155,7 +155,8 @@ describe.skipIf(!present)(title, () => {
     expect(htmlRows.some((r) => r[0]!.startsWith('↳ '))).toBe(true); // the ramp's band slices
     const text: string = await page.evaluate(() => document.body.innerText);
     expect(text).toContain('The first 429 came');
-    // Every line of the evidence (up to the next section: Top errors, when a request failed, is a table), its short reasons and folded detail included (a folded line is in the page, closed).
+    // Every line of the evidence, its short reasons and folded detail included (a folded line is in the page,
+    // closed), up to the next section (Top errors, when a request failed, is a table).
     const all: string = await page.evaluate(() => document.body.textContent);
     for (const line of md
       .slice(md.indexOf('## Evidence'), md.indexOf('\n## ', md.indexOf('## Evidence')))

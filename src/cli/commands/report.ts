@@ -10,9 +10,9 @@ import { parseBriefClientId } from '../../report/index.js';
 import { parseDurationFlag } from '../../scenario/index.js';
 import type { Io } from '../io.js';
 import {
+  BRIEF_CLIENT_ID_OPTION,
   CAPACITY_429_SHARE_OPTION,
   capacity429Share,
-  BRIEF_CLIENT_ID_OPTION,
   holdForTests,
   IDLE_BEFORE_OPTION,
   judgementOptions,
