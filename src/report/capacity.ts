@@ -161,7 +161,7 @@ export function first429Sentences(summary: Summary): string[] {
   const bucket = `a bucket of ${e.capacityTokens} tokens refilled at ${e.refillRpm} a minute, ${e.start.tokens >= e.capacityTokens ? 'full' : `${e.start.tokens.toFixed(1)} tokens`} at the start`;
   const state =
     f.usedUpSinceS === null
-      ? `Replayed over the requests the service admitted, at their send times, the documented bucket (${bucket}) still held ${f.bucketTokens.toFixed(1)} tokens when it came, more than 1 + the envelope's margin (${e.marginTokens.toFixed(1)}): not the documented rate limit running out (the envelope check below judges it).`
+      ? `Replayed over the requests the service admitted, at their send times, the documented bucket (${bucket}) still held ${f.bucketTokens.toFixed(1)} tokens when it came, more than 1 + the envelope's margin (${e.marginTokens.toFixed(1)}). Send times are not when each request reached the service, whose clock decides: whether the 429 came inside the documented limits is the envelope check's to judge (below).`
       : `The burst allowance (${limits.burstRpm} requests a minute for ${limits.burstMinutes} minutes above the sustained ${limits.sustainedRpm}: ${bucket}) had been used up since ${at(f.usedUpSinceS)} (model time${phaseWords(summary, f.usedUpSinceS)}; from then on fewer than 1 + the envelope's margin of ${e.marginTokens.toFixed(1)} tokens, as near as the timing tells): replayed over the requests the service admitted, at their send times, it held ${f.bucketTokens.toFixed(1)} tokens when the 429 came.`;
   return [
     `The first 429 came at ${at(f.atS)} (model time, its request's send)${where(f.phase)}.`,

@@ -120,7 +120,7 @@ function lateness(lateNotes: readonly string[]): Evidence['lateness'] {
   const named =
     phases.length <= 3 ? phases.join(', ') : `${phases.slice(0, 3).join(', ')} and ${phases.length - 3} more`;
   return {
-    summary: `The generator fell behind its own schedule in ${plural(phases.length, 'phase')} (${named}): results its lateness could have caused were checked again on service time or made inconclusive, never counted against the service.`,
+    summary: `The generator fell behind its own schedule in ${plural(phases.length, 'phase')} (${named}): results its lateness could have caused were checked again on service time or made inconclusive, never counted as a finding.`,
     lines: lateNotes,
   };
 }

@@ -55,7 +55,7 @@ describe('capacity-step: goodput plateau and the capacity headline', () => {
         : `The highest rate served within its target: ${highest} requests a minute`,
     );
     expect(capacity).not.toMatch(/: 300 requests a minute/);
-    expect(md.slice(md.indexOf('## Limit-increase brief'))).toContain(line);
+    expect(readFileSync(join(folder, 'brief.md'), 'utf8')).toContain(line);
     expect(existsSync(join(folder, 'charts', 'goodput-vs-offered.png'))).toBe(true);
   });
 
@@ -103,12 +103,18 @@ describe('capacity-step: goodput plateau and the capacity headline', () => {
     );
     // Against the nominal mock the burst allowance runs out at the end of step-200 or the start of step-225.
     expect(['step-200', 'step-225']).toContain(summary.first429.phase);
-    expect(summary.first429.usedUpSinceS).not.toBeNull();
-    // The replay at send times cannot see when each request reached the service: within the envelope's margin.
-    expect(summary.first429.bucketTokens).toBeLessThan(1 + summary.envelope.marginTokens);
-    expect(md).toMatch(
-      /The burst allowance \(200 requests a minute for 5 minutes above the sustained 100: a bucket of 501 tokens refilled at 100 a minute, full at the start\) had been used up since /,
-    );
+    // The replay at send times cannot see when each request reached the service (a busy machine sends late, and the
+    // mock's clock decides): the allowance is found used up within the envelope's margin, or the report says the
+    // replay still held tokens and leaves it to the envelope check.
+    if (summary.first429.usedUpSinceS === null) {
+      expect(summary.first429.bucketTokens).toBeGreaterThanOrEqual(1 + summary.envelope.marginTokens);
+      expect(md).toContain('whose clock decides: whether the 429 came inside the documented limits');
+    } else {
+      expect(summary.first429.bucketTokens).toBeLessThan(1 + summary.envelope.marginTokens);
+      expect(md).toMatch(
+        /The burst allowance \(200 requests a minute for 5 minutes above the sustained 100: a bucket of 501 tokens refilled at 100 a minute, full at the start\) had been used up since /,
+      );
+    }
     expect(summary.first429.predicted.phase).toBe('step-225');
   });
 
