@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { answerFailure } from '../../src/client/failure.js';
+import { answerFailure, errorFailure } from '../../src/client/failure.js';
 import { SecretMask } from '../../src/core/index.js';
 import { ErrorSampler } from '../../src/judge/error-sample.js';
 
@@ -37,6 +37,14 @@ describe('an error sample holds no piece of a secret', () => {
     const body = `error: ${`${token} `.repeat(4)}`;
     const record = sampler.recordOf('http_other', 500, answerFailure(answer(body), undefined))!;
     expect(record.sample).toBe('error: [redacted] [redacted] [redacted]');
+  });
+
+  it("the client's own error message, cut inside a long token after three whole ones", () => {
+    const token = `lpmock_at_${'x7'.repeat(600)}`;
+    const sampler = new ErrorSampler(maskOf(token));
+    const error = Object.assign(new Error(`connect: ${`${token}\t`.repeat(4)}`), { code: 'EPROTO' });
+    const record = sampler.recordOf('error', undefined, errorFailure(error))!;
+    expect(record).toMatchObject({ code: 'EPROTO', sample: 'connect: [redacted] [redacted] [redacted]' });
   });
 
   it('an error code that is the secret is no code: null, and nowhere in the record', () => {
