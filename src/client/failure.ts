@@ -11,11 +11,13 @@ export interface AttemptFailure {
   readonly code?: string;
   /** The start of the answer's body, or the client's error message. */
   readonly text: string;
+  /** The text is the start of a longer one, cut where no secret is known: it may end inside one. */
+  readonly cut?: true;
 }
 
 /**
  * The most of a body kept (bytes): far more than is shown, so a secret that begins within what is shown is whole
- * when it is masked.
+ * when it is masked (the one cut at this end is dropped when the text is shown).
  */
 const FAILURE_TEXT_BYTES = 4096;
 
@@ -24,11 +26,15 @@ const FAILURE_TEXT_BYTES = 4096;
  * 2xx body is not kept: an answer quotes the texts sent (its entities), and they may be a user's documents.
  */
 export function answerFailure(res: Http1Response, code: string | undefined): AttemptFailure {
-  const text =
-    res.status >= 200 && res.status < 300
-      ? `a ${res.status} answer not as expected (${res.body.length} bytes; not kept: an answer quotes the texts sent)`
-      : res.body.subarray(0, FAILURE_TEXT_BYTES).toString('utf8');
-  return code === undefined ? { text } : { code, text };
+  if (res.status >= 200 && res.status < 300) {
+    const text = `a ${res.status} answer not as expected (${res.body.length} bytes; not kept: an answer quotes the texts sent)`;
+    return code === undefined ? { text } : { code, text };
+  }
+  return failureOf(
+    code,
+    res.body.subarray(0, FAILURE_TEXT_BYTES).toString('utf8'),
+    res.body.length > FAILURE_TEXT_BYTES,
+  );
 }
 
 /** An attempt that got no answer: the client's error code and message. */
@@ -36,5 +42,9 @@ export function errorFailure(error: unknown): AttemptFailure {
   const code = (error as { code?: unknown } | undefined)?.code;
   const message = error instanceof Error ? error.message : String(error);
   const text = message.slice(0, FAILURE_TEXT_BYTES);
-  return typeof code === 'string' ? { code, text } : { text };
+  return failureOf(typeof code === 'string' ? code : undefined, text, message.length > FAILURE_TEXT_BYTES);
+}
+
+function failureOf(code: string | undefined, text: string, cut: boolean): AttemptFailure {
+  return { ...(code === undefined ? {} : { code }), text, ...(cut ? { cut: true as const } : {}) };
 }

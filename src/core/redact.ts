@@ -158,6 +158,11 @@ export class SecretMask {
     active.add(this);
   }
 
+  /** The length of the longest form masked (0 when none): what a text cut short may end with the start of. */
+  get longestForm(): number {
+    return this.forms[0]?.length ?? 0;
+  }
+
   /** How many forms are masked. */
   get size(): number {
     return this.forms.length;

@@ -14,6 +14,14 @@ import { ERROR_CODE_PATTERN } from '../spec/index.js';
 interface FailureText {
   readonly code?: string;
   readonly text: string;
+  /** The text is the start of a longer one: it may end inside a secret. */
+  readonly cut?: true;
+}
+
+/** The run's secret mask (a SecretMask): what it masks text with, and the length of the longest form it masks. */
+interface TextMask {
+  redact(text: string): string;
+  readonly longestForm: number;
 }
 
 /** A failed request's error on its line of events.ndjson. */
@@ -30,8 +38,13 @@ export interface ErrorRecord {
 export const SAMPLE_CHARS = 200;
 /** The most groups that get a sample in one run (a server that puts a fresh id in every message makes many). */
 export const MAX_SAMPLED_GROUPS = 200;
-/** The most of a text looked at: what is shown, and room for what neutralising removes (controls, runs of spaces). */
+/** The most of a text scanned for credentials (a body may be megabytes). */
 const MAX_SCANNED_CHARS = 8192;
+/**
+ * The most of a text shown and grouped by, cut once it is masked: room for what neutralising squeezes (controls, runs
+ * of spaces), and nothing from past it is ever squeezed into view.
+ */
+const WINDOW_CHARS = 1024;
 const KEY_PATTERN = /^[0-9a-f]{12}$/;
 
 /**
@@ -57,28 +70,56 @@ const TOKEN_LIKE: readonly [RegExp, string][] = [
 ];
 
 /** `text` made safe to show: token-like credentials masked, invisible characters spaces, at most SAMPLE_CHARS. */
-export function neutralise(text: string): string {
-  // A lone surrogate (a body cut mid-character, or hostile) is no character: U+FFFD, as a well-formed string has.
-  // Only the start is shown: the rest is never scanned (a body may be megabytes).
-  let out = text
-    .slice(0, MAX_SCANNED_CHARS)
-    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd');
+export const neutralise = (text: string): string => shortened(cleaned(text));
+
+/**
+ * `text` with token-like credentials masked, then cut to WINDOW_CHARS, then invisible characters and runs of them made
+ * one space: masked before the cut, so a credential is whole when it is matched; squeezed after, so nothing from past
+ * the cut comes into view.
+ */
+function cleaned(text: string): string {
+  let out = text.slice(0, MAX_SCANNED_CHARS);
   for (const [pattern, replacement] of TOKEN_LIKE) out = out.replace(pattern, replacement);
-  out = out.replace(INVISIBLE, ' ').replace(/\s+/g, ' ').trim();
-  const chars = Array.from(out);
-  return chars.length <= SAMPLE_CHARS ? out : `${chars.slice(0, SAMPLE_CHARS - 1).join('')}…`;
+  // A lone surrogate (a body cut mid-character, or hostile) is no character: U+FFFD, as a well-formed string has.
+  return out
+    .slice(0, WINDOW_CHARS)
+    .replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd')
+    .replace(INVISIBLE, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
-/** The message with what differs between requests of one error (numbers, ids) made '#', to group by. */
-const normalised = (sample: string): string =>
-  sample.replace(/[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}/gi, '#').replace(/\b[0-9a-f]*[0-9][0-9a-f]*\b/gi, '#');
+/** At most SAMPLE_CHARS characters, an ellipsis saying when there was more. */
+function shortened(text: string): string {
+  const chars = Array.from(text);
+  return chars.length <= SAMPLE_CHARS ? text : `${chars.slice(0, SAMPLE_CHARS - 1).join('')}…`;
+}
+
+/**
+ * The message with what differs between requests of one error made '#', to group by: ids, and every word holding a
+ * digit (a count, a request id, each piece of a timestamp: `2026-11-27T20:01:10Z` is `#-#-#:#:#`).
+ */
+const normalised = (text: string): string =>
+  text
+    .replace(/[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}/gi, '#')
+    .replace(/[\p{L}\p{N}_]*\p{N}[\p{L}\p{N}_]*/gu, '#');
+
+/**
+ * How many characters `masked` (the mask's output for `raw`) ends with that are `raw`'s own last ones, at most
+ * `most`: the end no mask touched. A secret cut at the end of `raw` left its start there, unmasked.
+ */
+function untouchedEnd(raw: string, masked: string, most: number): number {
+  let n = 0;
+  while (n < most && n < masked.length && masked[masked.length - 1 - n] === raw[raw.length - 1 - n]) n++;
+  return n;
+}
 
 /** Makes each failed request's ErrorRecord; a sample on the first of each group, up to MAX_SAMPLED_GROUPS. */
 export class ErrorSampler {
   private readonly sampled = new Set<string>();
 
   /** `mask`: the run's secret mask (client secret, access tokens), applied before anything else. */
-  constructor(private readonly mask: (text: string) => string) {}
+  constructor(private readonly mask: TextMask) {}
 
   recordOf(
     outcome: CountedOutcome,
@@ -86,17 +127,31 @@ export class ErrorSampler {
     failure: FailureText | undefined,
   ): ErrorRecord | undefined {
     if (!isErrorOutcome(outcome) || failure === undefined) return undefined;
-    const code = failure.code !== undefined && ERROR_CODE_PATTERN.test(failure.code) ? failure.code : null;
+    // A code is a short token, and a secret or an access token may be one: a masked code is none.
+    const given = failure.code;
+    const code =
+      given !== undefined && ERROR_CODE_PATTERN.test(given) && this.mask.redact(given) === given ? given : null;
     // Masked before it is cut (a secret is whole), and again after (neutralising may have made a form it knows).
-    const sample = this.mask(neutralise(this.mask(failure.text)));
+    const said = this.mask.redact(cleaned(this.masked(failure)));
+    const sample = shortened(said);
     const key = createHash('sha1')
-      .update(`${status ?? ''}|${outcome}|${code ?? ''}|${normalised(sample)}`)
+      .update(`${status ?? ''}|${outcome}|${code ?? ''}|${normalised(said)}`)
       .digest('hex')
       .slice(0, 12);
     const group = `${status ?? ''}|${outcome}|${code ?? ''}|${key}`;
     if (this.sampled.has(group) || this.sampled.size >= MAX_SAMPLED_GROUPS) return { code, key };
     this.sampled.add(group);
     return { code, key, sample };
+  }
+
+  /**
+   * The text with the secrets masked. A text cut short may end with the start of a secret, which no mask matches: its
+   * end that masking left as it was, up to the longest form masked less one character, is dropped.
+   */
+  private masked(failure: FailureText): string {
+    const masked = this.mask.redact(failure.text);
+    if (failure.cut !== true) return masked;
+    return masked.slice(0, masked.length - untouchedEnd(failure.text, masked, this.mask.longestForm - 1));
   }
 }
 

@@ -12,7 +12,7 @@ function sampler(): ErrorSampler {
   const mask = new SecretMask();
   mask.add(SECRET);
   mask.addToken(TOKEN);
-  return new ErrorSampler((text) => mask.redact(text));
+  return new ErrorSampler(mask);
 }
 
 /** A failed request's record, through its line of events.ndjson and back, as `loadproof report` reads it. */

@@ -33,7 +33,7 @@ export class RequestEvents {
 
   constructor(private readonly options: RequestEventsOptions) {
     this.phaseJson = options.plan.phases.map((p) => JSON.stringify(p.name));
-    this.errors = new ErrorSampler((text) => options.secrets.redact(text));
+    this.errors = new ErrorSampler(options.secrets);
   }
 
   handle(e: RequestEvent): void {
