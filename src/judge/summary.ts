@@ -26,8 +26,8 @@ const SUMMARY_LATENCY_DEFINITION = `${LATENCY_DEFINITION}. steadyLatencyMs: the 
 const shown = <T extends number | null>(v: T): T | 'unanswered' => (v !== null && isUnanswered(v) ? 'unanswered' : v);
 
 /**
- * The offered rate times the share of the plan sent (rpm, 2 decimals): the offered rate when every planned request went
- * out.
+ * The offered rate times the share sent of the requests planned before the run stopped (rpm, 2 decimals): the offered
+ * rate when every one went out. Requests never sent because the run stopped first (unsent) are not in the share.
  */
 const achievedRpm = (offeredRpm: number, sent: number, planned: number): number =>
   planned === 0 ? 0 : Math.round(((offeredRpm * sent) / planned) * 100) / 100;
@@ -39,6 +39,17 @@ const achievedRpm = (offeredRpm: number, sent: number, planned: number): number 
  */
 const goodputRpm = (ok: number, durationMs: number): number | null =>
   durationMs <= 0 ? null : Math.round((ok / (durationMs / 60_000)) * 100) / 100;
+
+/**
+ * The model ms a phase was offered for: all of it, or, when the run stopped first (unsent requests), up to its first
+ * unsent arrival. Arrivals fire in time order, so the unsent ones are the tail; a phase never reached ran 0 ms.
+ */
+const ranMs = (p: { startMs: number; durationMs: number; arrivalsMs: ArrayLike<number> }, unsent: number): number =>
+  unsent === 0
+    ? p.durationMs
+    : unsent >= p.arrivalsMs.length
+      ? 0
+      : Math.min(p.durationMs, Math.max(0, p.arrivalsMs[p.arrivalsMs.length - unsent]! - p.startMs));
 
 /** Sent ÷ planned (4 decimals); null when nothing was planned. */
 const sentOfPlanned = (sent: number, planned: number): number | null =>
@@ -223,8 +234,9 @@ function phaseSummaries(plan: Plan, recorder: Recorder, verdict: Verdict, envelo
       offeredRpm: p.offeredRpm,
       // Against the plan, not the phase length: a Poisson phase that planned 423 of a nominal 450 and sent them all
       // achieved its rate.
-      achievedRpm: achievedRpm(p.offeredRpm, slice.sent, p.arrivalsMs.length),
-      goodputRpm: goodputRpm(slice.outcomes.ok, p.durationMs),
+      achievedRpm: achievedRpm(p.offeredRpm, slice.sent, p.arrivalsMs.length - slice.unsent),
+      // Over the time the phase ran: a run stopped early served its requests at their rate, not at a fraction of it.
+      goodputRpm: goodputRpm(slice.outcomes.ok, ranMs(p, slice.unsent)),
       sentOfPlanned: sentOfPlanned(slice.sent, p.arrivalsMs.length),
       planned: p.arrivalsMs.length,
       ...sliceFields(slice),
@@ -257,8 +269,15 @@ function overallSummary(plan: Plan, recorder: Recorder, verdict: Verdict) {
     name: 'overall',
     durationS: plan.durationMs / 1000,
     offeredRpm: Math.round((plan.arrivals / (plan.durationMs / 60_000)) * 100) / 100,
-    achievedRpm: achievedRpm(plan.arrivals / (plan.durationMs / 60_000), recorder.overall.sent, plan.arrivals),
-    goodputRpm: goodputRpm(recorder.overall.outcomes.ok, plan.durationMs),
+    achievedRpm: achievedRpm(
+      plan.arrivals / (plan.durationMs / 60_000),
+      recorder.overall.sent,
+      plan.arrivals - recorder.overall.unsent,
+    ),
+    goodputRpm: goodputRpm(
+      recorder.overall.outcomes.ok,
+      plan.phases.reduce((sum, p, i) => sum + ranMs(p, recorder.phases[i]!.unsent), 0),
+    ),
     sentOfPlanned: sentOfPlanned(recorder.overall.sent, plan.arrivals),
     planned: plan.arrivals,
     ...sliceFields(recorder.overall),
