@@ -12,6 +12,8 @@ export interface TrendSection {
   readonly flags: readonly RunFlag[];
   /** The chart's file name, beside trend.md. */
   readonly pngFile: string;
+  /** Its runs were compared with the baseline given (one of its scenario), not with its first run. */
+  readonly baselineUsed: boolean;
 }
 
 interface TrendRow {
@@ -58,13 +60,21 @@ function p95Cell(p: PhaseFigures): string {
 const runLabel = (runs: readonly TrendPoint[], run: TrendPoint): string =>
   `#${runs.indexOf(run) + 1} ${run.dir.split(/[\\/]/).filter(Boolean).at(-1) ?? run.dir}`;
 
+/** The reference as the table names it: its number, or "the baseline" when it is not among the runs. */
+const referenceLabel = (runs: readonly TrendPoint[], reference: TrendPoint): string =>
+  runs.includes(reference) ? runLabel(runs, reference) : `the baseline ${reference.dir}`;
+
 const FIGURE_WORDS: Record<string, string> = { p95: 'p95', http429: '429s', http504: '504s', errors: 'failures' };
 
-function flagCell(flag: RunFlag, runs: readonly TrendPoint[], phase: string): string {
+/** The reference, a run not compared with it (once, on its first row), or what rose against it. */
+function flagCell(flag: RunFlag, runs: readonly TrendPoint[], phase: string, firstRow: boolean): string {
+  if (flag.notCompared !== null) return firstRow ? `not compared: ${flag.notCompared}` : '';
+  if (flag.against === null) return firstRow ? 'reference' : '';
   const here = flag.findings.filter((f) => f.phase === phase && f.kind === 'regression');
   if (here.length === 0) return '';
   const figures = [...new Set(here.map((f) => FIGURE_WORDS[f.figure]))];
-  return `⚑ ${figures.join(', ')} up against #${runs.indexOf(flag.against!) + 1}`;
+  const against = runs.includes(flag.against) ? `#${runs.indexOf(flag.against) + 1}` : 'the baseline';
+  return `⚑ ${figures.join(', ')} up against ${against}`;
 }
 
 function rows(section: TrendSection): TrendRow[] {
@@ -82,7 +92,7 @@ function rows(section: TrendSection): TrendRow[] {
         rpm(p.goodputRpm),
         pct(percentOf(p.http429, p.sent)),
         pct(errorPercent(p)),
-        flagCell(flag, runs, p.name),
+        flagCell(flag, runs, p.name, j === 0),
       ],
     }));
   });
@@ -92,7 +102,7 @@ function findings(section: TrendSection): string[] {
   const { runs } = section.trend;
   return section.flags.flatMap((flag, i) => {
     if (flag.against === null) return [];
-    const head = `${runLabel(runs, runs[i]!)} against ${runLabel(runs, flag.against)}`;
+    const head = `${runLabel(runs, runs[i]!)} against ${referenceLabel(runs, flag.against)}`;
     return [
       ...flag.findings.map((f) => `${head}: ${f.kind}, ${f.phase}: ${f.text}`),
       ...flag.notes.map((n) => `${head}: note: ${n}`),
@@ -101,11 +111,15 @@ function findings(section: TrendSection): string[] {
 }
 
 function sectionContent(section: TrendSection, baseline: string | null): SectionContent {
+  const { runs } = section.trend;
   const flagged = section.flags.filter((f) => f.flagged).length;
-  const against = baseline === null ? 'the run before it' : `the baseline ${baseline}`;
+  const notCompared = section.flags.filter((f) => f.notCompared !== null).length;
+  const reference = section.baselineUsed ? `the baseline ${baseline}` : `the first run, ${runLabel(runs, runs[0]!)}`;
+  const unlike =
+    notCompared === 0 ? '' : `; ${notCompared} not compared (another plan, environment, mock profile or time scale)`;
   return {
     scenario: section.trend.scenario,
-    lead: `${section.trend.runs.length} runs, by start; each compared with ${against} as loadproof compare would: ${flagged === 0 ? 'none flagged' : `${flagged} flagged (⚑)`}.`,
+    lead: `${runs.length} runs, by start; each compared with one reference, ${reference}, as loadproof compare would: ${flagged === 0 ? 'none flagged' : `${flagged} flagged (⚑)`}${unlike}.`,
     pngFile: section.pngFile,
     header: HEADER,
     rows: rows(section),
@@ -119,7 +133,7 @@ export function trendContent(
   options: { readonly baseline: string | null; readonly tolerance: number },
 ): TrendContent {
   return {
-    definitions: `p95: steady state (after warm-up), answers other than 429, model time, against the phase's documented target. Goodput: requests answered 2xx a model minute. 429 % and error % (504s and every other failure): of the requests sent. A run is flagged (⚑) when loadproof compare would call it a regression: its p95 interval above the other's by more than ${Math.round(options.tolerance * 100)} %, or a 429, 504 or failure rate higher than chance explains (Fisher's exact test, Holm's correction).`,
+    definitions: `p95: steady state (after warm-up), answers other than 429, model time, against the phase's documented target. Goodput: requests answered 2xx a model minute. 429 % and error % (504s and every other failure): of the requests sent. A run is flagged (⚑) when loadproof compare would call it a regression: its p95 interval above the reference's by more than ${Math.round(options.tolerance * 100)} %, or a 429, 504 or failure rate higher than chance explains (Fisher's exact test, Holm's correction). Every run is compared with one reference (the scenario's first run, or the baseline given), one comparison a run as one compare is: a flag says "this run is clearly worse than the reference", and stays on every later run as long as the change lasts. A run with another plan, environment, mock profile or time scale than the reference is not compared (it measures another test, not the service).`,
     sections: sections.map((s) => sectionContent(s, options.baseline)),
     skipped: skipped.map((s) => `${s.dir}: ${s.reason}`),
   };

@@ -1,5 +1,6 @@
 /**
- * Which runs `compare` would flag: each run against the one before it (or a baseline), with compare's own statistics
+ * Which runs `compare` would flag: each run against one fixed reference (the scenario's first run, or a baseline), so
+ * that a slow creep and a lasting regression stay in sight, with compare's own statistics
  * (src/judge: the p95's clear change between 95 % intervals, Fisher's exact test with Holm's correction for the 429,
  * 504 and other-failure rates). The trend has each run's summary.json, not its events: a p95's interval is the one
  * its verdict gave (steady state, answers other than 429, per load band), and a late generator's worst lateness is its
@@ -14,8 +15,10 @@ export interface TrendFinding extends Finding {
 }
 
 export interface RunFlag {
-  /** The run it was compared with; null for a scenario's first run without a baseline. */
+  /** The reference it was compared with; null for the reference itself and for a run not compared. */
   readonly against: TrendPoint | null;
+  /** Why the run was not compared with the reference (another plan, environment, mock profile or time scale). */
+  readonly notCompared: string | null;
   readonly findings: readonly TrendFinding[];
   /** Any clear regression: compare would exit 1. */
   readonly flagged: boolean;
@@ -83,14 +86,26 @@ function phaseP95(base: TrendPoint, run: TrendPoint, p: PhaseFigures, b: PhaseFi
   return findings;
 }
 
-function runNotes(base: TrendSummary, run: TrendSummary, untested: readonly string[]): string[] {
+/**
+ * Why a run is no measure of the same service under the same load as the reference, or null when it is: a change
+ * there is a change of the test, not of the service.
+ */
+function unlike(reference: TrendSummary, run: TrendSummary): string | null {
+  const differences: string[] = [];
+  if (reference.environment !== run.environment)
+    differences.push(`environment ${run.environment}, the reference's ${reference.environment}`);
+  const profile = (s: TrendSummary): string => s.target.profile ?? 'none';
+  if (profile(reference) !== profile(run))
+    differences.push(`mock profile ${profile(run)}, the reference's ${profile(reference)}`);
+  if (reference.timeScale !== run.timeScale)
+    differences.push(`time scale ${run.timeScale}, the reference's ${reference.timeScale}`);
+  if (reference.planIdentity !== run.planIdentity)
+    differences.push('another plan (phases, rates, seeds or time scale)');
+  return differences.length === 0 ? null : differences.join('; ');
+}
+
+function runNotes(run: TrendSummary, untested: readonly string[]): string[] {
   const notes: string[] = [];
-  if ((base.target.profile ?? null) !== (run.target.profile ?? null))
-    notes.push(`mock profiles differ: ${base.target.profile ?? 'none'} and ${run.target.profile ?? 'none'}`);
-  if (base.planIdentity !== run.planIdentity)
-    notes.push('different plans (scenario, seeds or time scale): phases compared by name');
-  if (base.environment !== run.environment)
-    notes.push(`environments differ: ${base.environment} and ${run.environment}`);
   if (run.partial) notes.push('partial: judged from the events it wrote');
   if (untested.length > 0) notes.push(`no p95 interval on both sides, p95 not tested: ${untested.join(', ')}`);
   return notes;
@@ -111,9 +126,10 @@ function flagRun(base: TrendPoint, run: TrendPoint, options: FlagOptions): RunFl
   const findings = compared.flatMap((c) => c.findings.map((f) => ({ ...f, phase: c.name })));
   return {
     against: base,
+    notCompared: null,
     findings,
     flagged: findings.some((f) => f.kind === 'regression'),
-    notes: runNotes(base.summary, run.summary, untested),
+    notes: runNotes(run.summary, untested),
   };
 }
 
@@ -124,15 +140,21 @@ function hasBothIntervals(base: TrendPoint, run: TrendPoint, phase: string): boo
   return [...p95Intervals(run.summary, phase)].some(([band, i]) => bounded(i) && bounded(baseIntervals.get(band)));
 }
 
-/** The baseline named among the runs is not compared with itself. */
+/** The reference named among the runs is not compared with itself. */
 const sameRun = (a: TrendPoint, b: TrendPoint): boolean =>
   a.summary.startedAt === b.summary.startedAt && a.summary.planIdentity === b.summary.planIdentity;
 
-/** Each run of a scenario against the one before it, or against `baseline` when one is given. */
+/**
+ * Each run of a scenario against one reference: `baseline` when given, else the scenario's first run. Each run is one
+ * comparison, as one `loadproof compare` is; a run unlike the reference is not compared (and never flagged).
+ */
 export function flagRuns(runs: readonly TrendPoint[], options: FlagOptions, baseline?: TrendPoint): RunFlag[] {
-  return runs.map((run, i) => {
-    const against = baseline ?? (i === 0 ? null : runs[i - 1]!);
-    if (against === null || sameRun(against, run)) return { against: null, findings: [], flagged: false, notes: [] };
-    return flagRun(against, run, options);
+  const reference = baseline ?? runs[0];
+  return runs.map((run) => {
+    const none = { against: null, findings: [], flagged: false, notes: [] };
+    if (reference === undefined || sameRun(reference, run)) return { ...none, notCompared: null };
+    const why = unlike(reference.summary, run.summary);
+    if (why !== null) return { ...none, notCompared: why };
+    return flagRun(reference, run, options);
   });
 }

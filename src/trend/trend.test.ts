@@ -94,23 +94,65 @@ describe('flagRuns', () => {
   const steady = point('1', summary('2026-11-27T10:00:00Z'));
   const twin = point('2', summary('2026-11-27T10:01:00Z', [{ p95: 1950, interval: [1850, 2060] }]));
 
-  it('does not flag a run whose p95 interval overlaps the one before it, nor the first run', () => {
+  it('does not flag a run whose p95 interval overlaps the first run’s, nor the first run itself', () => {
     const flags = flagRuns([steady, twin], OPTIONS);
     expect(flags.map((f) => f.flagged)).toEqual([false, false]);
     expect(flags[0]!.against).toBeNull();
     expect(flags[1]!.against).toBe(steady);
   });
 
-  it('flags a p95 whose interval lies above the previous run’s by more than the tolerance, and only that run', () => {
+  it('flags a p95 whose interval lies above the first run’s by more than the tolerance, on every run it lasts', () => {
     const slow = point('3', summary('2026-11-27T10:02:00Z', [{ p95: 6000, interval: [5000, 7000] }]));
     const slowAgain = point('4', summary('2026-11-27T10:03:00Z', [{ p95: 6100, interval: [5100, 7200] }]));
     const flags = flagRuns([steady, twin, slow, slowAgain], OPTIONS);
-    expect(flags.map((f) => f.flagged)).toEqual([false, false, true, false]);
+    expect(flags.map((f) => f.flagged)).toEqual([false, false, true, true]);
+    expect(flags.map((f) => f.against)).toEqual([null, steady, steady, steady]);
     expect(flags[2]!.findings).toEqual([
       expect.objectContaining({ phase: 'steady', figure: 'p95', kind: 'regression' }),
     ]);
-    // Against a baseline, every slow run is flagged.
+    // Against a baseline, the same: every slow run, the baseline's twin not.
     expect(flagRuns([twin, slow, slowAgain], OPTIONS, steady).map((f) => f.flagged)).toEqual([false, true, true]);
+  });
+
+  const series = (p95s: readonly number[]): TrendPoint[] =>
+    p95s.map((p95, i) =>
+      point(`r${i}`, summary(`2026-11-27T10:0${i}:00.000Z`, [{ p95, interval: [p95 * 0.95, p95 * 1.05] }])),
+    );
+
+  it('flags a p95 that creeps up 8 % a run once it is clearly above the first run’s, and every run after', () => {
+    // No run is clearly above the one before it (8 % < the 10 % tolerance, intervals overlapping).
+    const flags = flagRuns(series(Array.from({ length: 10 }, (_, i) => 1000 * 1.08 ** i)), OPTIONS);
+    const first = flags.findIndex((f) => f.flagged);
+    expect(first).toBeGreaterThan(1);
+    expect(flags.map((f) => f.flagged)).toEqual(Array.from({ length: 10 }, (_, i) => i >= first));
+  });
+
+  it('keeps a lasting regression flagged on the runs after the one where it began', () => {
+    const flags = flagRuns(series([1000, 1000, 1000, 2000, 2000, 2000]), OPTIONS);
+    expect(flags.map((f) => f.flagged)).toEqual([false, false, false, true, true, true]);
+  });
+
+  it('does not compare a run unlike the reference (environment, mock profile, time scale, plan), and says why', () => {
+    const [reference, slower] = series([1000, 2000]);
+    const unlikeIt = (change: Partial<TrendSummary>): TrendPoint =>
+      point('x', { ...slower!.summary, ...change } as TrendSummary);
+    const runs = [
+      reference!,
+      unlikeIt({ environment: 'sandbox', target: { profile: null } } as Partial<TrendSummary>),
+      unlikeIt({ target: { profile: 'degraded' } } as Partial<TrendSummary>),
+      unlikeIt({ timeScale: 1, planIdentity: 'sha256:other' }),
+      slower!,
+    ];
+    const flags = flagRuns(runs, OPTIONS);
+    expect(flags.map((f) => f.flagged)).toEqual([false, false, false, false, true]);
+    expect(flags.map((f) => f.notCompared)).toEqual([
+      null,
+      "environment sandbox, the reference's mock; mock profile none, the reference's nominal",
+      "mock profile degraded, the reference's nominal",
+      "time scale 1, the reference's 20; another plan (phases, rates, seeds or time scale)",
+      null,
+    ]);
+    expect(flags.slice(1, 4).every((f) => f.against === null && f.findings.length === 0)).toBe(true);
   });
 
   it('does not flag a p95 just inside the tolerance', () => {

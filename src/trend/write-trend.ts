@@ -19,7 +19,7 @@ import { groupByScenario, phaseFigures, type TrendPoint } from './series.js';
 interface TrendOptions {
   readonly dirs: readonly string[];
   readonly out: string;
-  /** Each run of the baseline's scenario is compared with it instead of the run before it. */
+  /** Each run of the baseline's scenario is compared with it instead of the scenario's first run. */
   readonly baseline?: string | undefined;
   readonly tolerance: number;
 }
@@ -68,15 +68,15 @@ export async function writeTrend(options: TrendOptions): Promise<TrendResult> {
     );
   await checkedOut(options.out);
   const groups = groupByScenario(runs);
-  const sections: TrendSection[] = groups.map((trend, i) => ({
-    trend,
-    flags: flagRuns(
-      trend.runs,
-      { tolerance: options.tolerance, alpha: DEFAULT_ALPHA },
-      baseline?.summary.scenario === trend.scenario ? baseline : undefined,
-    ),
-    pngFile: groups.length === 1 ? 'trend.png' : `trend-${i + 1}.png`,
-  }));
+  const sections: TrendSection[] = groups.map((trend, i) => {
+    const reference = baseline?.summary.scenario === trend.scenario ? baseline : undefined;
+    return {
+      trend,
+      flags: flagRuns(trend.runs, { tolerance: options.tolerance, alpha: DEFAULT_ALPHA }, reference),
+      pngFile: groups.length === 1 ? 'trend.png' : `trend-${i + 1}.png`,
+      baselineUsed: reference !== undefined,
+    };
+  });
   const content = trendContent(sections, skipped, { baseline: options.baseline ?? null, tolerance: options.tolerance });
   const { renderTrendPng } = await import('./png.js');
   const pngs = sections.map((s) => renderTrendPng(trendChart(s)));

@@ -1,84 +1,99 @@
 /**
- * `loadproof trend` over ten real runs of one tiny scenario against the embedded mock: five against the nominal
- * profile, then five against the degraded one. The table shows the change, the first degraded run is flagged as
- * compare would flag it (and no nominal run is), the PNG and the HTML are written; with a baseline and
- * --fail-on-flag, a degraded latest run fails CI (exit 1). No usable run is bad input (exit 2).
+ * `loadproof trend` over ten runs of one tiny scenario: two real runs against loadproof's mock at a loopback URL, the
+ * first against the nominal mock, the second against the same mock with 30 % of its answers 6 s late (the service got
+ * slower under an unchanged test: same plan, environment, profile and time scale), each copied five times with its
+ * start shifted (trend reads only summary.json). Every degraded run is flagged against the first run, no nominal one,
+ * the PNG and the HTML are written; against a nominal baseline with --fail-on-flag, the degraded latest run fails CI
+ * (exit 1). No usable run is bad input (exit 2). The flag rules themselves are unit-tested (src/trend/trend.test.ts).
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 
+import { type MockServerOptions, startMockServer } from '../../src/mock/index.js';
 import { runCli, runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 
-// One phase, 150 requests; at k = 20 about 3 s of wall time a run. The degraded fleet's p95 is several times the
-// nominal one's at this rate.
-const SCENARIO =
-  'name: trended\ndescription: a run among many\nphases:\n  - { name: steady, duration: 1m, rpm: 150, warmup: 10s }\n';
+const K = 20;
 
-let reports: string;
-let folders: string[];
+// One phase, 150 requests; at k = 20 about 3 s of wall time a run.
+const scenarioAt = (url: string): string =>
+  `name: trended\ndescription: a run among many\ntarget: { environment: mock, baseUrl: "${url}" }\nphases:\n  - { name: steady, duration: 1m, rpm: 150, warmup: 10s }\n`;
 
-/** One run against the mock of `profile`, in a process of its own, into the shared reports folder. */
-async function runAgainst(file: string, profile: string): Promise<void> {
-  const run = await runCli(
-    ['run', '--no-charts', '--quiet', file, '--time-scale', '20', '--mock-profile', profile, '--out', reports],
-    {},
-    // A bound on a hung child only: on a busy machine a run took many times as long as alone.
-    120_000,
-  );
-  expect([0, 1, 5], run.stderr).toContain(run.code);
+/** One real run against a mock of `options` started for it (and closed after): its run folder. */
+async function runAgainst(options: MockServerOptions): Promise<string> {
+  const server = await startMockServer({ timeScale: K, ...options });
+  try {
+    const ws = scenarioWorkspace(scenarioAt(server.url));
+    const run = await runCli(
+      ['run', '--no-charts', '--quiet', ws.file, '--time-scale', String(K), '--out', ws.out],
+      {},
+      // A bound on a hung child only: on a busy machine a run took many times as long as alone.
+      120_000,
+    );
+    expect([0, 1, 5], run.stderr).toContain(run.code);
+    return join(ws.out, runFolders(ws.out)[0]!);
+  } finally {
+    await server.close();
+  }
 }
 
-/** `count` runs, `parallel` at a time. */
-async function runBatch(file: string, profile: string, count: number, parallel: number): Promise<void> {
-  for (let i = 0; i < count; i += parallel)
-    await Promise.all(Array.from({ length: Math.min(parallel, count - i) }, () => runAgainst(file, profile)));
+/** A copy of a run folder as if it had started `hours` after 2026-11-27 08:00 UTC, named as a run folder is. */
+function copyAt(from: string, reports: string, hours: number): string {
+  const startedAt = new Date(Date.UTC(2026, 10, 27, 8 + hours)).toISOString();
+  const name = `${startedAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}-trended`;
+  cpSync(from, join(reports, name), { recursive: true });
+  const summary = JSON.parse(readFileSync(join(from, 'summary.json'), 'utf8'));
+  writeFileSync(join(reports, name, 'summary.json'), JSON.stringify({ ...summary, startedAt }));
+  return name;
 }
 
 /** The table's first row of each run: "| ⚑ #6 <folder> | …". */
 const runRows = (md: string): string[] => md.split('\n').filter((l) => /^\| (⚑ )?#\d+ /.test(l));
 
+const flaggedNumbers = (rows: readonly string[]): number[] =>
+  rows.filter((r) => r.startsWith('| ⚑ ')).map((r) => Number(/#(\d+)/.exec(r)![1]));
+
 describe('loadproof trend over ten runs, nominal then degraded', () => {
+  let nominal: string;
+  let reports: string;
+  let names: string[];
+
   beforeAll(async () => {
-    const ws = scenarioWorkspace(SCENARIO);
-    reports = ws.out;
-    // The nominal runs one at a time: a run beside another's start-up (a second of CPU and a full collection) on two
-    // busy cores can stall long enough to look like a regression of its own. The degraded ones are far apart from
-    // them whatever their stalls: three at a time.
-    await runBatch(ws.file, 'nominal', 5, 1);
-    await runBatch(ws.file, 'degraded', 5, 3);
-    folders = runFolders(reports);
+    // One after the other: a run beside another's start-up on two busy cores can stall enough to look slower.
+    nominal = await runAgainst({});
+    const degraded = await runAgainst({ faults: { slowRate: 0.3, slowExtraMs: 6000 } });
+    reports = mkdtempSync(join(tmpdir(), 'loadproof-trend-reports-'));
+    names = Array.from({ length: 10 }, (_, i) => copyAt(i < 5 ? nominal : degraded, reports, i + 1));
   }, 300_000);
 
-  it('orders them by start, shows the change, and flags the first degraded run and no nominal one', async () => {
-    expect(folders).toHaveLength(10);
+  it('orders them by start, shows the change, and flags every degraded run against the first, no nominal one', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'loadproof-trend-out-')), 'trend');
-    const { code, stdout, stderr } = await runCli(['trend', reports, '--out', out]);
+    // Given in reverse: the order is the runs' start, not the folders'.
+    const { code, stdout, stderr } = await runCli([
+      'trend',
+      ...names.map((n) => join(reports, n)).reverse(),
+      '--out',
+      out,
+    ]);
     expect(code, stderr).toBe(0);
-    expect(stdout).toContain('trended: 10 runs');
+    expect(stdout).toContain('trended: 10 runs, 5 flagged (the latest among them)');
     const md = readFileSync(join(out, 'trend.md'), 'utf8');
+    expect(md).toContain(`each compared with one reference, the first run, #1 ${names[0]}, as loadproof compare would`);
     const rows = runRows(md);
-    // `latest` is not an eleventh run; the runs are in the order they started.
     expect(rows).toHaveLength(10);
-    const summaries = folders.map((f) => JSON.parse(readFileSync(join(reports, f, 'summary.json'), 'utf8')));
-    const order = folders
-      .map((f, i) => ({ f, at: summaries[i].startedAt as string }))
-      .sort((a, b) => a.at.localeCompare(b.at));
-    rows.forEach((row, i) => expect(row).toContain(`#${i + 1} ${order[i]!.f} |`));
-    // The first five are nominal, the last five degraded: no nominal run is flagged, the first degraded one is, on its
-    // p95 (a degraded run may be flagged against the one before it too: a stall of a busy machine slows it further).
-    const flagged = rows.filter((r) => r.startsWith('| ⚑ '));
-    const numbers = flagged.map((r) => Number(/#(\d+)/.exec(r)![1]));
-    expect(numbers[0], md).toBe(6);
-    expect(numbers.every((n) => n >= 6)).toBe(true);
-    expect(flagged[0]).toMatch(/⚑ p95.* up against #5 \|$/);
-    expect(md).toMatch(/#6 \S+ against #5 \S+: regression, steady: burst band: p95 /);
-    expect(md).toContain('note: mock profiles differ: nominal and degraded');
+    rows.forEach((row, i) => expect(row).toContain(`#${i + 1} ${names[i]} |`));
+    expect(rows[0]).toMatch(/\| reference \|$/);
+    expect(flaggedNumbers(rows), md).toEqual([6, 7, 8, 9, 10]);
+    for (const row of rows.slice(5)) expect(row).toMatch(/⚑ p95.* up against #1 \|$/);
+    for (const n of [6, 10])
+      expect(md).toMatch(
+        new RegExp(`#${n} ${names[n - 1]} against #1 ${names[0]}: regression, steady: burst band: p95 `),
+      );
     // Every p95 in the table is its summary's steady-state p95 (model time), as the run's own table says it.
     for (const [i, row] of rows.entries()) {
-      const s = summaries[folders.indexOf(order[i]!.f)];
+      const s = JSON.parse(readFileSync(join(reports, names[i]!, 'summary.json'), 'utf8'));
       const p95 = s.phases[0].steadyLatencyMs.p95 as number;
       const shown = p95 >= 1000 ? `${(p95 / 1000).toFixed(2)}s` : `${Math.round(p95)}ms`;
       expect(row).toContain(`| steady | ${shown} (\\< 4.00s) | ${s.phases[0].goodputRpm.toFixed(1)} |`);
@@ -90,22 +105,19 @@ describe('loadproof trend over ten runs, nominal then degraded', () => {
     expect(html).toContain('<img alt="trended: p95, goodput');
     expect(html).toContain('src="data:image/png;base64,');
     expect(html).not.toMatch(/<script|https?:\/\//);
-    expect((html.match(/<tr class="flagged">/g) ?? []).length).toBe(1);
+    // The same five runs as the Markdown table, each on every row of its phases (one here).
+    expect((html.match(/<tr class="flagged">/g) ?? []).length).toBe(5);
   });
 
-  it('against a nominal baseline, every degraded run is flagged, and --fail-on-flag fails on the latest (exit 1)', async () => {
+  it('against a nominal baseline outside the folder, every degraded run is flagged, and --fail-on-flag exits 1', async () => {
     const out = join(mkdtempSync(join(tmpdir(), 'loadproof-trend-out-')), 'trend');
-    const first = join(reports, folders[0]!);
-    const { code, stdout } = await runMain(['trend', reports, '--baseline', first, '--out', out, '--fail-on-flag']);
+    const { code, stdout } = await runMain(['trend', reports, '--baseline', nominal, '--out', out, '--fail-on-flag']);
     expect(code, stdout).toBe(1);
-    const rows = runRows(readFileSync(join(out, 'trend.md'), 'utf8'));
-    expect(rows.filter((r) => r.startsWith('| ⚑ ')).map((r) => /#(\d+)/.exec(r)![1])).toEqual([
-      '6',
-      '7',
-      '8',
-      '9',
-      '10',
-    ]);
+    const md = readFileSync(join(out, 'trend.md'), 'utf8');
+    expect(md).toContain(`each compared with one reference, the baseline ${nominal}, as loadproof compare would`);
+    const rows = runRows(md);
+    expect(flaggedNumbers(rows)).toEqual([6, 7, 8, 9, 10]);
+    expect(rows[9]).toMatch(/⚑ p95.* up against the baseline \|$/);
   });
 
   it('no usable run: exit 2, naming each folder and why, nothing written', async () => {

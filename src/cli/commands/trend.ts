@@ -21,7 +21,8 @@ export function trendOptions<T>(y: Argv<T>) {
       .option('out', { type: 'string', default: 'trend', describe: 'Folder for trend.md, trend.html and the PNGs' })
       .option('baseline', {
         type: 'string',
-        describe: 'A run folder each run of its scenario is compared with (default: each run with the one before it)',
+        describe:
+          'A run folder each run of its scenario is compared with (default: each run with the first run of its scenario)',
       })
       .option('tolerance', {
         type: 'string',
