@@ -119,7 +119,7 @@ export function trendContent(
   options: { readonly baseline: string | null; readonly tolerance: number },
 ): TrendContent {
   return {
-    definitions: `p95: steady state (after warm-up), answers other than 429, model time, against the phase's documented target. Goodput: requests answered 2xx a model minute. 429 % and error % (504s and every other failure): of the requests sent. A run is flagged (⚑) when loadproof compare would call it a regression: its p95 interval above the other's by more than ${Math.round(options.tolerance * 100)} %, or a 429, 504 or failure rate higher than chance explains (Fisher's exact test, Holm's correction).`,
+    definitions: `p95: steady state (after warm-up), 429s answered at once left out, model time, against the phase's documented target. Goodput: requests answered 2xx a model minute. 429 % and error % (504s and every other failure): of the requests sent. A run is flagged (⚑) when loadproof compare would call it a regression: its p95 interval above the other's by more than ${Math.round(options.tolerance * 100)} %, or a 429, 504 or failure rate higher than chance explains (Fisher's exact test, Holm's correction).`,
     sections: sections.map((s) => sectionContent(s, options.baseline)),
     skipped: skipped.map((s) => `${s.dir}: ${s.reason}`),
   };
