@@ -14,7 +14,7 @@ export const LATENCY_DEFINITION =
   'latency: model ms from the intended send to the end of the answer, of every request except those answered 429 at once (their round trips are shown apart); dropped and unanswered requests count as worse than any target';
 
 /** Where one request's times go: into the latency, into the 429s' own round trips, or nowhere. */
-export type LatencyKind = 'latency' | 'unanswered' | 'http429' | 'none';
+type LatencyKind = 'latency' | 'unanswered' | 'http429' | 'none';
 
 /**
  * The definition's rule for one request, from its fate: `answered` says it was sent and its last attempt ended. Every
