@@ -22,6 +22,7 @@ export {
   parseComparison,
   type SideFigures,
 } from './comparison.js';
+export { countedLatencyMs } from './counted-latency.js';
 export { type DocumentRecord, DocumentSink, formatDocumentLine, parseDocumentLine } from './documents.js';
 export { envelopeFindings } from './envelope.js';
 export { ErrorSampler } from './error-sample.js';

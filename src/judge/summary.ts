@@ -168,12 +168,15 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     histograms: {
       overall: {
         latency: recorder.overall.latencyExcl429.encode(),
+        // What the tables show (after each phase's warm-up): the latency-distribution chart draws it.
+        steadyLatency: recorder.steadyOverall.latencyExcl429.encode(),
         http429Latency: recorder.overall.latency429.encode(),
         service: recorder.overall.serviceExcl429.encode(),
         sendLag: recorder.overall.sendLag.encode(),
       },
-      phases: recorder.phases.map((s) => ({
+      phases: recorder.phases.map((s, i) => ({
         latency: s.latencyExcl429.encode(),
+        steadyLatency: recorder.steady[i]!.latencyExcl429.encode(),
         service: s.serviceExcl429.encode(),
         sendLag: s.sendLag.encode(),
       })),

@@ -6,14 +6,28 @@
  * a request whose retries all ended in 429 counts, at its end-to-end time: it cost its client every wait. Failed
  * answers (500, reset, timeout) count at their cost to the client: the time until the client knew.
  */
-import { UNANSWERED_MS } from '../core/index.js';
+import { type CountedOutcome, UNANSWERED_MS } from '../core/index.js';
 import type { RecordableEvent } from './event.js';
 
 /** The same words in every report, chart and summary.json's `latencyDefinition`. */
 export const LATENCY_DEFINITION =
   'latency: model ms from the intended send to the end of the answer, of every request except those answered 429 at once (their round trips are shown apart); dropped and unanswered requests count as worse than any target';
 
-/** Where one event's times go: into the latency, into the 429s' own round trips, or nowhere. */
+/** Where one request's times go: into the latency, into the 429s' own round trips, or nowhere. */
+type LatencyKind = 'latency' | 'unanswered' | 'http429' | 'none';
+
+/**
+ * The definition's rule for one request, from its fate: `answered` says it was sent and its last attempt ended. Every
+ * figure of latency (the recorder, the live progress, the live metrics) sorts requests with this function.
+ */
+export function latencyKind(outcome: CountedOutcome, attempts: number, answered: boolean): LatencyKind {
+  if (outcome === 'dropped' || outcome === 'abandoned' || outcome === 'stale_connection') return 'unanswered';
+  // Unsent requests never left: the run stopped first.
+  if (outcome === 'unsent' || !answered) return 'none';
+  return outcome === 'http_429' && attempts <= 1 ? 'http429' : 'latency';
+}
+
+/** Where one event's times go, with those times. */
 type LatencyShare =
   | { readonly kind: 'latency'; readonly latencyMs: number; readonly serviceMs: number }
   | { readonly kind: 'http429'; readonly latencyMs: number; readonly serviceMs: number }
@@ -22,13 +36,12 @@ type LatencyShare =
 const NONE: LatencyShare = { kind: 'none' };
 
 export function latencyShare(event: RecordableEvent): LatencyShare {
-  const o = event.outcome;
-  if (o === 'dropped' || o === 'abandoned' || o === 'stale_connection')
-    return { kind: 'latency', latencyMs: UNANSWERED_MS, serviceMs: UNANSWERED_MS };
   const r = event.result;
-  // Unsent requests never left: the run stopped first.
-  if (o === 'unsent' || event.firedAtMs === undefined || r === undefined) return NONE;
+  const answered = event.firedAtMs !== undefined && r !== undefined;
+  const kind = latencyKind(event.outcome, r?.attempts ?? 0, answered);
+  if (kind === 'unanswered') return { kind: 'latency', latencyMs: UNANSWERED_MS, serviceMs: UNANSWERED_MS };
+  if (kind === 'none' || r === undefined) return NONE;
   const latencyMs = r.latencyMs ?? r.endAtMs - (event.readyAtMs ?? event.intendedAtMs);
   const serviceMs = r.serviceMs ?? r.endAtMs - r.lastSentAtMs;
-  return { kind: o === 'http_429' && r.attempts <= 1 ? 'http429' : 'latency', latencyMs, serviceMs };
+  return { kind, latencyMs, serviceMs };
 }

@@ -51,7 +51,7 @@ export function latencyVsRate(summary: Summary, capacity: Capacity): ChartSpec {
   const x = rateAxis(summary);
   return chart(
     'latency-vs-rate',
-    'Latency against the offered rate (each step, steady state, answers other than 429)',
+    'Latency against the offered rate (each step, steady state, 429s answered at once left out)',
     [
       line(
         'p50',

@@ -68,7 +68,7 @@ function capacityFacts(summary: Summary, c: Capacity, against: string): string[]
   const plateau = plateauSentence(summary);
   if (plateau !== null) lines.push(plateau);
   lines.push(
-    'Latency counts the answers other than 429; goodput counts the requests answered 2xx, a minute of model time.',
+    'Latency leaves out the 429s answered at once (a request whose retries all ended in 429 counts); goodput counts the requests answered 2xx, a minute of model time.',
   );
   if (c.firstNotHeld !== null) {
     const s = c.firstNotHeld;

@@ -22,8 +22,8 @@ function summary(windows: number): Summary {
       },
     ],
     histograms: {
-      overall: { latency: h.encode(), http429Latency: h.encode() },
-      phases: [{ latency: h.encode() }],
+      overall: { latency: h.encode(), steadyLatency: h.encode(), http429Latency: h.encode() },
+      phases: [{ latency: h.encode(), steadyLatency: h.encode() }],
     },
     timeline: Array.from({ length: windows }, (_, i) => ({
       startS: i * 10,
@@ -87,10 +87,40 @@ describe('the charts', () => {
   it("name the latency's definition in their titles and draw the 429s' own round trips as a series apart", () => {
     const s = summary(3);
     for (const name of ['latency-over-time', 'latency-distribution'])
-      expect(runCharts(s).find((c) => c.name === name)!.title).toMatch(/answers other than 429.*model/);
+      expect(runCharts(s).find((c) => c.name === name)!.title).toMatch(/429s answered at once left out.*model/);
     expect(dataset(s, 'latency-over-time', "429 answers' own round trip, p50")[0]!.y).toBe(4);
     expect(dataset(s, 'latency-over-time', 'p50')[0]!.y).toBe(100);
     expect(dataset(s, 'latency-distribution', "429 answers' own round trips")).not.toHaveLength(0);
+  });
+
+  it('draw the latency distribution of the steady state, as the tables show it, and say so in title and legend', () => {
+    const s = summary(3);
+    // Warm-up included, every request takes 1 s; in the steady state, 10 ms to 1 s (what the tables show).
+    const all = MsHistogram.create();
+    for (let i = 1; i <= 100; i++) all.recordMs(1000);
+    const withSteady = {
+      ...s,
+      histograms: {
+        overall: { ...s.histograms.overall, latency: all.encode(), steadyLatency: s.histograms.overall.latency },
+        phases: [{ latency: all.encode(), steadyLatency: s.histograms.phases[0]!.latency }],
+      },
+    } as unknown as Summary;
+    const c = runCharts(withSteady).find((x) => x.name === 'latency-distribution')!;
+    expect(c.title).toMatch(/steady state/);
+    const at = (label: string, p: number): number | null | undefined =>
+      dataset(withSteady, 'latency-distribution', label).find((pt) => Math.abs(pt.x - 1 / (1 - p)) < 1e-9)?.y;
+    expect(at('phase soak, steady state', 0.5)).toBeCloseTo(500, 0);
+    expect(at('every phase, steady state', 0.95)).toBeCloseTo(950, 0);
+  });
+
+  it('draw the send lag max over its p99, so that both show where they meet', () => {
+    const datasets = config(summary(3), 'send-lag').data.datasets as any[];
+    const max = datasets.find((d) => d.label === 'max');
+    const p99 = datasets.find((d) => d.label === 'p99');
+    // chart.js draws the lowest order last (on top); the dashed max over a wider solid p99 leaves both visible.
+    expect(max.order ?? 0).toBeLessThan(p99.order ?? 0);
+    expect(max.borderDash).toBeDefined();
+    expect(p99.borderWidth).toBeGreaterThan(max.borderWidth);
   });
 
   it('show dashed series as lines in their legends, not as blobs', () => {

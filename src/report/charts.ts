@@ -14,7 +14,7 @@ import { perGroup, perWindow, windowSOf, windowsPerGroup } from './chart-points.
 import { timeChart } from './chart-time.js';
 
 /** The latency's definition as the charts' titles say it (the tables' headers say the same). */
-const LATENCY_WORDS = 'intended send → answer, answers other than 429, model time';
+const LATENCY_WORDS = 'intended send → answer, 429s answered at once left out, model time';
 /** Where a 429's own round trip is drawn: apart from the latency, which leaves it out. */
 const HTTP429_LABEL = "429 answers' own round trip";
 
@@ -149,16 +149,17 @@ function latencyDistribution(summary: Summary): ChartSpec {
     '#17becf',
   ];
   const datasets = [
-    line('all requests', curve(summary.histograms.overall.latency), '#000000', { borderWidth: 3 }),
+    // The steady state, as every table shows it: a warm-up's slow start would make the chart disagree with them.
+    line('every phase, steady state', curve(summary.histograms.overall.steadyLatency), '#000000', { borderWidth: 3 }),
     line(`${HTTP429_LABEL}s`, curve(summary.histograms.overall.http429Latency), COLOURS.rate429, {
       borderWidth: 1.5,
       borderDash: [2, 3],
     }),
-    ...summary.phases
-      .slice(0, palette.length)
-      .map((p, i) =>
-        line(`phase ${p.name}`, curve(summary.histograms.phases[i]!.latency), palette[i]!, { borderWidth: 1.5 }),
-      ),
+    ...summary.phases.slice(0, palette.length).map((p, i) =>
+      line(`phase ${p.name}, steady state`, curve(summary.histograms.phases[i]!.steadyLatency), palette[i]!, {
+        borderWidth: 1.5,
+      }),
+    ),
   ];
   const tickLabels: Record<string, string> = {
     1: '0 %',
@@ -168,7 +169,7 @@ function latencyDistribution(summary: Summary): ChartSpec {
     10000: '99.99 %',
     100000: 'max',
   };
-  return chart('latency-distribution', `Latency by percentile (${LATENCY_WORDS})`, datasets, {
+  return chart('latency-distribution', `Latency by percentile, steady state (${LATENCY_WORDS})`, datasets, {
     x: axis('percentile (log scale of 1 / (1 − p))', {
       type: 'logarithmic',
       min: 1,
@@ -218,16 +219,18 @@ function sendLagOverTime(summary: Summary): ChartSpec {
         perWindow(summary, (w) => wall(w.sendLagMs.p50)),
         COLOURS.p50,
       ),
+      // Where max and p99 meet (few requests a window), the dashed max is drawn on top of a wider p99: both show.
       line(
         'p99',
         perWindow(summary, (w) => wall(w.sendLagMs.p99)),
         COLOURS.p99,
+        { borderWidth: 4 },
       ),
       line(
         'max',
         perWindow(summary, (w) => wall(w.sendLagMs.max)),
         COLOURS.max,
-        { borderDash: [4, 3] },
+        { borderDash: [6, 4], borderWidth: 1.5, order: -1 },
       ),
     ],
     { x: timeAxis, y: axis('send lag (ms, wall time)', { min: 0 }) },

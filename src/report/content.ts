@@ -28,7 +28,7 @@ export function reportContent(input: ReportInput): ReportContent {
     kpis: kpis(summary),
     identity: { head: ['', ''], rows: identity(input), numeric: [] },
     phasesNote:
-      "Rates in requests a minute; goodput: the phase's requests answered 2xx, a minute of model time. Latency from the intended send time to the answer, answers other than 429, steady state (after each phase's warm-up), model time; p95 with its 95 % interval (one side only when too few requests bound the other).",
+      "Rates in requests a minute; goodput: the phase's requests answered 2xx, a minute of model time. Latency from the intended send time to the answer, 429s answered at once left out, steady state (after each phase's warm-up), model time; p95 with its 95 % interval (one side only when too few requests bound the other).",
     phases: {
       head: [
         'Phase',

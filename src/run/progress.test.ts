@@ -48,13 +48,29 @@ describe('live progress', () => {
     // 30 s in: 31 arrivals due at 60 rpm (t = 0 … 30 s), 22 with a known fate (the drop included). p95 of 19 answers
     // (HDR's 3 digits).
     expect(progress.line(clock.nowMs())).toBe(
-      'loadproof: 30s of 2m · steady at 60 rpm · answered 42 rpm, p95 15.01s (since last line) · awaiting 9 · 2xx 18 429 1 504 1 errors 1',
+      'loadproof: 30s of 2m · steady at 60 rpm · sent 42 rpm, p95 15.01s (since last line) · awaiting 9 · 2xx 18 429 1 504 1 errors 1',
     );
     clock.advanceTo(5000 + 90_000);
     // Halfway up the ramp: 60 + 38 due (30 s of 60→90 rpm), 22 known; nothing answered since the last line.
     expect(progress.line(clock.nowMs())).toBe(
-      'loadproof: 1m30s of 2m · ramp at 90 rpm · answered 0 rpm, p95 — (since last line) · awaiting 76 · 2xx 18 429 1 504 1 errors 1',
+      'loadproof: 1m30s of 2m · ramp at 90 rpm · sent 0 rpm, p95 — (since last line) · awaiting 76 · 2xx 18 429 1 504 1 errors 1',
     );
+  });
+
+  it('reads the p95 as the latency definition does: retried 429s and unanswered requests count', () => {
+    const clock = new ManualClock(0);
+    const progress = new Progress(plan, clock, 'off', () => {});
+    progress.start();
+    for (let i = 0; i < 10; i++) progress.record(record('ok', 100));
+    // Its retries all ended in 429: it cost its client 9 s.
+    progress.record({ ...record('http_429', 9000), attempts: 3 });
+    progress.record(record('http_429', 40)); // a 429 at once: left out
+    clock.advanceTo(30_000);
+    expect(progress.line(clock.nowMs())).toContain('p95 9.00s (since last line)');
+    for (let i = 0; i < 10; i++) progress.record(record('ok', 100));
+    progress.record({ ...record('dropped', null), firedAtMs: null, lastSentAtMs: null });
+    clock.advanceTo(60_000);
+    expect(progress.line(clock.nowMs())).toContain('p95 unanswered (since last line)');
   });
 
   it('on a terminal rewrites one line every second and erases it when the load ends or a line is logged', () => {

@@ -1,11 +1,12 @@
 /**
  * Live progress of a run on stderr: on a terminal one line that updates every second; elsewhere (CI,
  * a file) a plain line every 10 s of wall time; `--quiet`, none. Each says how far the run is (model
- * time), the phase and its offered rate, the rate sent and the p95 of the answers since the last line,
- * the requests awaiting an answer, and the counts so far. Measured nothing: it reads what the run records.
+ * time), the phase and its offered rate, the rate sent and the p95 of the latencies (as the definition counts
+ * them) since the last line, the requests awaiting an answer, and the counts so far. Measured nothing: it reads
+ * what the run records.
  */
 import { type Clock, formatMs } from '../core/index.js';
-import type { EventRecord } from '../judge/index.js';
+import { countedLatencyMs, type EventRecord } from '../judge/index.js';
 import { arrivalsDueBy, type Plan } from '../plan/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { formatDuration } from '../scenario/index.js';
@@ -18,7 +19,7 @@ const PROGRESS_EVERY_WALL_MS: Record<Exclude<ProgressMode, 'off'>, number> = { t
 const ERASE_LINE = '\r\x1b[2K';
 
 export class Progress {
-  /** Answers other than 429 since the last line (model ms). */
+  /** Latencies since the last line, as the latency definition counts them (model ms). */
   private recent = MsHistogram.create();
   private sentSince = 0;
   /** The run's t = 0 on the clock (model ms): when start() was called. */
@@ -47,6 +48,8 @@ export class Progress {
   record(r: EventRecord): void {
     // Its fate is known: it no longer awaits an answer, whatever it was (a drop included).
     this.resolved++;
+    const latencyMs = countedLatencyMs(r);
+    if (latencyMs !== undefined) this.recent.recordMs(latencyMs);
     if (r.outcome === 'dropped' || r.outcome === 'unsent' || r.outcome === 'abandoned') return;
     this.sent++;
     this.sentSince++;
@@ -55,7 +58,6 @@ export class Progress {
     else if (r.outcome === 'http_504') this.counts.http504++;
     // A stale connection is the client's, not a failure of the service.
     else if (r.outcome !== 'stale_connection') this.counts.failed++;
-    if (r.outcome !== 'http_429' && r.latencyMs !== null) this.recent.recordMs(r.latencyMs);
   }
 
   /** The line for model time `nowMs`, and a fresh start for the figures since the last line. */
@@ -68,7 +70,7 @@ export class Progress {
     const p95 = this.recent.count === 0 ? '—' : formatMs(this.recent.percentileMs(95));
     const awaiting = Math.max(0, arrivalsDueBy(this.plan, elapsedMs) - this.resolved);
     const c = this.counts;
-    const text = `loadproof: ${formatDuration(elapsedMs)} of ${formatDuration(this.plan.durationMs)}${offered} · answered ${sentRpm} rpm, p95 ${p95} (since last line) · awaiting ${awaiting} · 2xx ${c.ok} 429 ${c.http429} 504 ${c.http504} errors ${c.failed}`;
+    const text = `loadproof: ${formatDuration(elapsedMs)} of ${formatDuration(this.plan.durationMs)}${offered} · sent ${sentRpm} rpm, p95 ${p95} (since last line) · awaiting ${awaiting} · 2xx ${c.ok} 429 ${c.http429} 504 ${c.http504} errors ${c.failed}`;
     this.recent = MsHistogram.create();
     this.sentSince = 0;
     this.lastLineAtMs = nowMs;

@@ -24,7 +24,7 @@ export function formatSummary(
   return [
     '',
     headLine(summary),
-    'rates in requests/min (goodput: answered 2xx a minute); latency from the intended send time, answers other than 429, steady state (after warm-up), model time',
+    'rates in requests/min (goodput: answered 2xx a minute); latency from the intended send time, 429s answered at once left out, steady state (after warm-up), model time',
     '',
     ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
     '',

@@ -118,7 +118,7 @@ export function trendChart(section: TrendSection): Record<string, unknown> {
           display: true,
           text: [
             `${trend.scenario}: per phase across ${trend.runs.length} runs`,
-            'p95 steady state, answers other than 429 (dashed: its target) · red triangle ⚑: flagged as compare would',
+            'p95 steady state, 429s answered at once left out (dashed: its target) · red triangle ⚑: flagged as compare would',
           ],
         },
         // One entry per phase (its colour is the same in every panel).

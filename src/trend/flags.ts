@@ -3,8 +3,9 @@
  * that a slow creep and a lasting regression stay in sight, with compare's own statistics
  * (src/judge: the p95's clear change between 95 % intervals, Fisher's exact test with Holm's correction for the 429,
  * 504 and other-failure rates). The trend has each run's summary.json, not its events: a p95's interval is the one
- * its verdict gave (steady state, answers other than 429, per load band), and a late generator's worst lateness is its
- * phase's (not only its steady state's), so a late run's regression is taken as compare takes it, or more cautiously.
+ * its verdict gave (steady state, 429s answered at once left out, per load band), and a late generator's worst
+ * lateness is its phase's (not only its steady state's), so a late run's regression is taken as compare takes it,
+ * or more cautiously.
  */
 import { addRateFindings, type ComparedPhase, type Finding, p95Findings, type SideFigures } from '../judge/index.js';
 import type { PhaseFigures, TrendPoint } from './series.js';

@@ -1,7 +1,7 @@
 /**
  * Runs grouped by scenario (a trend is per scenario) and ordered by their start, with each phase's figures: the
- * p95 the verdict judges (steady state, answers other than 429, model ms) and its target, goodput, and the 429 and
- * error rates over the requests sent.
+ * p95 the verdict judges (steady state, 429s answered at once left out, model ms) and its target, goodput, and the
+ * 429 and error rates over the requests sent.
  */
 import type { TrendRun } from './read-runs.js';
 import type { TrendPhase, TrendSummary } from './summary-schema.js';

@@ -54,7 +54,7 @@ describe('capacity, and the brief quoting it', () => {
     expect(capacity).toContain(`The first 429 came at ${summary.first429.atS.toFixed(1)} s (model time`);
     expect(existsSync(join(folder, 'charts', 'latency-vs-rate.png'))).toBe(true);
     expect(md).toContain(
-      '![Latency against the offered rate (each step, steady state, answers other than 429)](charts/latency-vs-rate.png)',
+      '![Latency against the offered rate (each step, steady state, 429s answered at once left out)](charts/latency-vs-rate.png)',
     );
     // The brief is its own file (test/cli/brief.test.ts): it says a mock run is no evidence about the service, names
     // the run, and quotes the capacity lines.

@@ -73,7 +73,7 @@ describe('run --metrics-port', () => {
       const due = Number(family(parsed, 'loadproof_arrivals_due_total').metrics[0]!.value);
       const known = total(family(parsed, 'loadproof_requests_total'));
       expect(due - known).toBe(Number(family(parsed, 'loadproof_requests_in_flight').metrics[0]!.value));
-      // Histograms: cumulative buckets, +Inf is the count, one observation per answer other than 429.
+      // Histograms: cumulative buckets, +Inf is the count, one observation per request the latency definition counts.
       const latency = family(parsed, 'loadproof_request_latency_seconds');
       expect(latency.type).toBe('HISTOGRAM');
       const h = latency.metrics[0]!;
@@ -84,9 +84,12 @@ describe('run --metrics-port', () => {
       expect(buckets.length).toBe(17);
       expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
       expect(Number(h.buckets!['+Inf'])).toBe(Number(h.count));
-      expect(Number(h.count)).toBe(
-        Number(family(parsed, 'loadproof_responses_total').metrics.find((m) => m.labels!.status === '200')!.value),
-      );
+      // The latency definition's requests: all but the unsent and the 429s at once (each 429 is at once: no retries).
+      const outcomes = family(parsed, 'loadproof_requests_total').metrics;
+      const leftOut = outcomes
+        .filter((m) => m.labels!.outcome === 'unsent' || m.labels!.outcome === 'http_429')
+        .reduce((n, m) => n + Number(m.value), 0);
+      expect(Number(h.count)).toBe(known - leftOut);
       expect(family(parsed, 'loadproof_send_lag_seconds').type).toBe('HISTOGRAM');
       // Goodput: the requests sent in the last model minute answered 2xx; the time scale that rate()s divide by.
       const gauge = (name: string): number => Number(family(parsed, name).metrics[0]!.value);

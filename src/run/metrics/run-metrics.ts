@@ -4,8 +4,8 @@
  * latency as histograms. All of it is read from what the run records (each request's event record, as
  * events.ndjson has it) and from the plan: it measures nothing of its own and changes nothing measured.
  */
-import type { TimeScale } from '../../core/index.js';
-import type { EventRecord } from '../../judge/index.js';
+import { isUnanswered, type TimeScale } from '../../core/index.js';
+import { countedLatencyMs, type EventRecord } from '../../judge/index.js';
 import { arrivalsDueBy, type Plan, rateAt } from '../../plan/index.js';
 import type { Family, HistogramSample, Labels, Sample } from './exposition.js';
 import { LastMinute } from './last-minute.js';
@@ -24,6 +24,8 @@ class Histogram {
   }
   observe(v: number): void {
     this.count++;
+    // No answer is worse than any bound: +Inf only, and not in the sum, which it would swamp.
+    if (v === Infinity) return;
     this.sum += v;
     const i = this.bounds.findIndex((b) => v <= b);
     if (i >= 0) this.counts[i]!++;
@@ -54,7 +56,7 @@ export class RunMetrics {
   private readonly sendLag = new Histogram(SEND_LAG_BUCKETS_S);
   /** Requests with a known fate by the model second they were sent in: the achieved rate. */
   private readonly sends = new LastMinute();
-  /** Of those, the ones answered 2xx: the goodput, as summary.json's goodputRpm counts it. */
+  /** Of those, the ones answered 2xx (outcome ok): the goodput, as summary.json's goodputRpm counts it. */
   private readonly goodput = new LastMinute();
   private resolved = 0;
   /** The run's t = 0 on its clock (model ms), and that clock; undefined until the schedule starts. */
@@ -77,13 +79,21 @@ export class RunMetrics {
     this.resolved++;
     bump(this.outcomes, key(r.phase, r.outcome));
     if (r.status !== null) bump(this.statuses, key(r.phase, String(r.status)));
+    // Before the return below: a dropped request counts, as no answer.
+    this.recordLatency(r);
     if (r.outcome === 'dropped' || r.outcome === 'unsent' || r.firedAtMs === null) return;
     bump(this.sent, key(r.phase));
     this.sends.add(r.firedAtMs);
-    if (r.status !== null && r.status >= 200 && r.status < 300) this.goodput.add(r.firedAtMs);
-    this.sendLag.observe(this.info.timeScale.toWallMs(Math.max(0, r.firedAtMs - r.intendedAtMs)) / 1000);
-    // As the verdict reads latency: answers other than 429.
-    if (r.outcome !== 'http_429' && r.latencyMs !== null) this.latency.observe(r.latencyMs / 1000);
+    if (r.outcome === 'ok') this.goodput.add(r.firedAtMs);
+    // As summary.json's sendLagMs: from when the request was free to go (a held deid piece: its readyAtMs).
+    const lagMs = Math.max(0, r.firedAtMs - (r.readyAtMs ?? r.intendedAtMs));
+    this.sendLag.observe(this.info.timeScale.toWallMs(lagMs) / 1000);
+  }
+
+  /** A request's latency as the definition counts it; an unanswered one in +Inf. */
+  private recordLatency(r: EventRecord): void {
+    const latencyMs = countedLatencyMs(r);
+    if (latencyMs !== undefined) this.latency.observe(isUnanswered(latencyMs) ? Infinity : latencyMs / 1000);
   }
 
   families(): Family[] {
@@ -210,7 +220,7 @@ export class RunMetrics {
         name: 'loadproof_request_latency_seconds',
         type: 'histogram',
         unit: 'seconds',
-        help: 'Latency from the intended send time, answers other than 429 (model seconds).',
+        help: 'Latency as the run defines it (model seconds): from the intended send to the end of the answer, of every request except those answered 429 at once; dropped and unanswered requests count in +Inf only (not in the sum).',
         samples: [this.latency.sample({})],
       },
     ];
