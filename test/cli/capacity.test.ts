@@ -61,7 +61,24 @@ describe('capacity, and the brief quoting it', () => {
     const brief = readFileSync(join(folder, 'brief.md'), 'utf8');
     expect(brief).toContain('not the service: this brief shows the form only, and is no evidence about the service');
     expect(brief).toContain(`plan \`${summary.planIdentity}\``);
-    expect(brief).toContain(`What the steps showed: ${capacity.split('\n- ')[1]!.split('\n')[0]}`);
+    // The capacity lines as a list, one a bullet, in the capacity section's order.
+    const bullets = (text: string): string[] =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('- '))
+        .map((l) => l.slice(2));
+    const steps = brief.slice(brief.indexOf('What the steps showed:'), brief.indexOf('## What was tested'));
+    expect(steps.split('\n')[0]).toBe('What the steps showed:');
+    expect(bullets(steps)).toEqual(bullets(capacity));
+    // The first 429 at its own time, as the capacity section and the evidence say it, with its wall time.
+    const refusals = brief.slice(brief.indexOf('## 429 and 504 answers'));
+    const wall = new Date(Date.parse(summary.startedAt) + (summary.first429.atS * 1000) / 60)
+      .toISOString()
+      .slice(11, 19);
+    expect(refusals).toContain(
+      `The first 429 came at ${summary.first429.atS.toFixed(1)} s of model time (${wall} UTC, wall time), in ${summary.first429.phase}`,
+    );
+    expect(md).toContain(`The first 429 came at ${summary.first429.atS.toFixed(1)} s (model time) into the run`);
   });
 
   it('run --capacity-429-share out of 0..1: exit 2 naming the flag, the value and what is expected; nothing sent', async () => {
