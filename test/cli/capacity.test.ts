@@ -81,6 +81,43 @@ describe('capacity, and the brief quoting it', () => {
     expect(md).toContain(`The first 429 came at ${summary.first429.atS.toFixed(1)} s (model time) into the run`);
   });
 
+  it('the terminal: the capacity headline and plateau after the table; late phases folded in one note, each with --verbose', async () => {
+    const ws = scenarioWorkspace(
+      'name: steps\ndescription: three steps up\nphases:\n  - { name: step-60, duration: 1m, rpm: 60 }\n  - { name: step-120, duration: 1m, rpm: 120 }\n  - { name: step-180, duration: 1m, rpm: 180 }\n',
+    );
+    const run = await runMain(['run', ws.file, '--time-scale', '60', '--out', ws.out]);
+    expect([0, 5], run.stderr).toContain(run.code);
+    const folder = join(ws.out, runFolders(ws.out)[0]!);
+    const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'));
+    const md = readFileSync(join(folder, 'report.md'), 'utf8');
+    const headline = md.split('\n').find((l) => l.startsWith('- The highest rate served') || l.startsWith('- No step'));
+    expect(headline).toBeDefined();
+    const lines = run.stdout.split('\n');
+    const overall = lines.findIndex((l) => l.trimStart().startsWith('overall'));
+    const verdict = lines.findIndex((l) => l.startsWith('verdict:'));
+    const at = lines.indexOf(`capacity: ${headline!.slice(2)}`);
+    expect(at, run.stdout).toBeGreaterThan(overall);
+    expect(at).toBeLessThan(verdict);
+
+    // The judge's notes on late phases, as a busy machine makes them: one line, each phase only with --verbose.
+    const { formatSummary } = (await import(
+      new URL('../../dist/run/index.js', import.meta.url).href
+    )) as typeof import('../../src/run/index.js');
+    const late = summary.phases.map(
+      (p: any) =>
+        `phase ${p.name}: the generator was late (send lag p99 60ms over the generator's budget of 50ms, 1 % of the target, model time): lateness only inflates latency`,
+    );
+    const busy = { ...summary, verdict: { ...summary.verdict, notes: [...late, 'another note'] } };
+    const folded = formatSummary(busy, null).split('\n');
+    expect(folded.filter((l: string) => l.includes('the generator was late'))).toEqual([]);
+    expect(folded.filter((l: string) => l.includes('note:'))).toEqual([
+      '  note: The generator fell behind its own schedule in 3 phases (step-60, step-120, step-180): results its lateness could have caused were checked again on service time or made inconclusive, never counted against the service. Each phase: report.md, or run --verbose.',
+      '  note: another note',
+    ]);
+    const verbose = formatSummary(busy, null, summary.exitCode, true);
+    for (const note of late) expect(verbose).toContain(`\n    ${note}\n`);
+  });
+
   it('run --capacity-429-share out of 0..1: exit 2 naming the flag, the value and what is expected; nothing sent', async () => {
     const ws = scenarioWorkspace(
       'name: flat\ndescription: one rate\nphases:\n  - { name: a, duration: 30s, rpm: 60 }\n',
