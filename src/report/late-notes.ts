@@ -7,7 +7,7 @@ import { plural } from './figure-text.js';
 
 const LATE_NOTE = /^phase (.+?): the generator was late \(/;
 
-export interface FoldedNotes {
+interface FoldedNotes {
   /** The notes other than the late phases', as they were. */
   readonly others: readonly string[];
   /** One sentence for every late phase, and their notes as its detail; null when the generator kept its schedule. */
