@@ -16,7 +16,7 @@ function goodputOf(phases: readonly Phase[]): number | null {
 
 /**
  * The limit wanted and why: the highest rate offered and how long, against the goodput the service gave at it (and at
- * best); then the capacity lines of a stepping run, as the capacity section words them.
+ * best); then, for a stepping run, the lead of the capacity lines that follow as a list.
  */
 export function askLines(summary: Summary, capacityLines: readonly string[]): string[] {
   const limits = summary.guard.limits;
@@ -36,7 +36,8 @@ export function askLines(summary: Summary, capacityLines: readonly string[]): st
         ]),
     `The documented limits: ${limits.sustainedRpm} requests a minute sustained, bursts to ${limits.burstRpm} for ${limits.burstMinutes} minutes, brief spikes to ${limits.spikeRpm}, at most ${limits.maxInFlight} in flight.`,
   ];
-  if (capacityLines.length > 0) lines.push(`What the steps showed: ${capacityLines.join(' ')}`);
+  // The capacity lines themselves follow as a list (brief-content.ts): a dozen sentences read badly as one paragraph.
+  if (capacityLines.length > 0) lines.push('What the steps showed:');
   return lines;
 }
 

@@ -22,6 +22,7 @@ interface BriefOptions {
 
 export function briefContent(input: ReportInput, options: BriefOptions): BriefContent {
   const { summary, run } = input;
+  const capacityLines = capacitySections(input).capacity?.lines ?? [];
   const wallEnd = summary.endedAt ?? summary.reportedAt;
   const scale =
     summary.timeScale === 1
@@ -34,7 +35,7 @@ export function briefContent(input: ReportInput, options: BriefOptions): BriefCo
         ? null
         : `This run was against ${targetText(summary)}, not the service: this brief shows the form only, and is no evidence about the service.`,
     sections: [
-      { heading: 'What we ask, and why', lines: askLines(summary, capacitySections(input).capacity?.lines ?? []) },
+      { heading: 'What we ask, and why', lines: askLines(summary, capacityLines), bullets: capacityLines },
       {
         heading: 'What was tested, and when',
         lines: [

@@ -11,6 +11,7 @@ export function briefMarkdown(b: BriefContent): string {
       `## ${mdText(s.heading)}`,
       '',
       ...s.lines.flatMap((l) => [mdText(l), '']),
+      ...(s.bullets === undefined || s.bullets.length === 0 ? [] : [...s.bullets.map((b) => `- ${mdText(b)}`), '']),
       ...(s.table === undefined ? [] : [...table(s.table), '']),
     ]),
   ].join('\n');

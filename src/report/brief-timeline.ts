@@ -75,6 +75,17 @@ function windowText(summary: Summary, w: Window): string {
   return `in the window from ${formatDuration(w.startS * 1000)} of model time (${wallUtc(summary, w.startS)})${phase === undefined ? '' : `, ${phase.name} (offered ${phase.offeredRpm} requests a minute)`}`;
 }
 
+/**
+ * The first 429 at its own time (its request's send), as the capacity section and the evidence give it, with its wall
+ * time; the window it was counted in only when the summary does not have it.
+ */
+function firstText(summary: Summary, w: Window): string {
+  const f = summary.first429;
+  if (f === null) return `The first 429 came ${windowText(summary, w)}`;
+  const phase = summary.phases.find((p) => p.name === f.phase);
+  return `The first 429 came at ${f.atS.toFixed(1)} s of model time (${wallUtc(summary, f.atS)}, wall time)${phase === undefined ? '' : `, in ${phase.name} (offered ${phase.offeredRpm} requests a minute)`}`;
+}
+
 /** The 429s and 504s: when they began and ended, how many, and whether any came inside the documented envelope. */
 export function refusalLines(summary: Summary): string[] {
   const lines: string[] = [];
@@ -85,7 +96,7 @@ export function refusalLines(summary: Summary): string[] {
     const findings = summary.phases.reduce((n, p) => n + p.envelope.findings, 0);
     const edge = summary.phases.reduce((n, p) => n + p.envelope.edge, 0);
     lines.push(
-      `The first 429 came ${windowText(summary, with429[0]!)}; the last ${windowText(summary, with429.at(-1)!)}.`,
+      `${firstText(summary, with429[0]!)}; the last ${windowText(summary, with429.at(-1)!)}.`,
       `In all ${plural(total429(all), 'answer')} were 429 (${kindsOf429(all)}); ${plural(summary.overall.outcomes.http_429, 'request')} ended with one.`,
       summary.phases.some((p) => p.envelope.shared === true)
         ? 'Inside the documented envelope: not judged in a shard (the bucket was shared with the other shards).'

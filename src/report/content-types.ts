@@ -72,6 +72,8 @@ export interface ReportContent {
 export interface BriefSection {
   readonly heading: string;
   readonly lines: readonly string[];
+  /** A list after the lines: one item a line of its own (the capacity lines, each read apart). */
+  readonly bullets?: readonly string[];
   readonly table?: ReportTable;
 }
 

@@ -6,6 +6,7 @@ import type { Summary } from '../judge/index.js';
 import { formatDuration } from '../scenario/index.js';
 import { sum429, total429 } from './capacity.js';
 import { errorsOf, kindsOf429, plural } from './figure-text.js';
+import { foldLateNotes } from './late-notes.js';
 import { findingTarget, inTargetWords, targetText } from './target-text.js';
 
 type Phase = Summary['phases'][number];
@@ -100,28 +101,12 @@ export function evidence(summary: Summary, real: boolean): Evidence {
   const notes = summary.verdict.notes
     .filter((n) => !n.includes('which the spec requires on every 429'))
     .map((n) => inTargetWords(summary, n));
-  const lateNotes = notes.filter((n) => LATE_NOTE.test(n));
-  generator.push(...notes.filter((n) => !LATE_NOTE.test(n)));
-  const late = lateness(lateNotes);
+  const { others, lateness: late } = foldLateNotes(notes);
+  generator.push(...others);
   if (late !== null) generator.unshift(late.summary);
   return {
     paragraphs: [scope, refusals, latency, generator].filter((p) => p.length > 0).map((p) => p.join(' ')),
     lateness: late,
-  };
-}
-
-/** The judge's note on a phase whose generator broke its accuracy budget (src/judge/verdict.ts, lateNotes). */
-const LATE_NOTE = /^phase (.+?): the generator was late \(/;
-
-/** The generator's lateness in one sentence, its notes (one a phase) as the detail under it; null when on time. */
-function lateness(lateNotes: readonly string[]): Evidence['lateness'] {
-  if (lateNotes.length === 0) return null;
-  const phases = lateNotes.map((n) => LATE_NOTE.exec(n)![1]!);
-  const named =
-    phases.length <= 3 ? phases.join(', ') : `${phases.slice(0, 3).join(', ')} and ${phases.length - 3} more`;
-  return {
-    summary: `The generator fell behind its own schedule in ${plural(phases.length, 'phase')} (${named}): results its lateness could have caused were checked again on service time or made inconclusive, never counted as a finding.`,
-    lines: lateNotes,
   };
 }
 

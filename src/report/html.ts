@@ -125,6 +125,9 @@ function briefHtml(b: BriefContent): string {
     ...b.sections.flatMap((s) => [
       `<h3>${htmlText(s.heading)}</h3>`,
       ...s.lines.map((l) => `<p>${htmlText(l)}</p>`),
+      ...(s.bullets === undefined || s.bullets.length === 0
+        ? []
+        : ['<ul>', ...s.bullets.map((b) => `<li>${htmlText(b)}</li>`), '</ul>']),
       ...(s.table === undefined ? [] : [table(s.table, 'brief-phases')]),
     ]),
     '</section>',

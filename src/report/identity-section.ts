@@ -40,18 +40,19 @@ export function identity({ summary, run, scenario }: ReportInput): string[][] {
       : [
           [
             'Start',
-            `--start-at ${utc(summary.startAt)}${summary.startLateMs == null ? '' : summary.startLateMs === 0 ? ', on time' : `, ${summary.startLateMs} ms late (in the send lag)`}`,
+            `--start-at ${utc(summary.startAt)} (wall clock)${summary.startLateMs == null ? '' : summary.startLateMs === 0 ? ', on time' : `, ${summary.startLateMs} wall ms late (in the send lag)`}`,
           ],
         ]),
     [
       'Run window',
-      `${utc(summary.startedAt)} – ${summary.endedAt === null ? 'not ended' : utc(summary.endedAt)} (${formatDuration(wall * 1000)} of wall time)`,
+      `${utc(summary.startedAt)} – ${summary.endedAt === null ? 'not ended' : utc(summary.endedAt)} (wall clock: ${formatDuration(wall * 1000)} of wall time; ${summary.timeScale === 1 ? 'at time scale 1, model time is wall time' : `its schedule ${formatDuration(summary.modelDurationS * 1000)} of model time`})`,
     ],
     [
       'Time scale',
       summary.timeScale === 1
         ? '1 (real time)'
-        : `${summary.timeScale} (against the mock: every time here is model time)`,
+        : // This table's own times are wall clock: the claim is about the rest of the report.
+          `${summary.timeScale} (against the mock: the schedule ran ${summary.timeScale} times faster than model time; the report's durations, rates and latencies outside this table are model time)`,
     ],
     ['loadproof', `${summary.loadproofVersion} (judged by ${summary.judgedBy})`],
   ];

@@ -36,8 +36,8 @@ const summary = (
     stopped: null,
     modelDurationS: 1200,
     phases: [
-      { name: 'steady', durationS: 600 },
-      { name: 'burst', durationS: 600 },
+      { name: 'steady', startS: 0, durationS: 600 },
+      { name: 'burst', startS: 600, durationS: 600 },
     ],
     verdict: { status: checks.some((c) => c.status === 'fail') ? 'fail' : 'pass', reasons: [], notes, checks },
     ...more,
@@ -131,26 +131,91 @@ describe('junit.xml', () => {
     expect(parse(junitXml(summary(passing))).testsuites.errors).toBe('0');
   });
 
-  it("times each case in wall seconds: the phase a check covers at the run's time scale, the whole run as measured", () => {
-    // The phases' 600 model seconds at k = 20 are 30 wall seconds each; the run took a wall minute (startedAt to
-    // endedAt), set-up included.
-    const root = parse(junitXml(summary(checks))).testsuites;
-    expect(root.time).toBe('60');
+  const props = (s: any) => Object.fromEntries(s.properties.property.map((p: any) => [p.name, p.value]));
+  const seconds = (t: string): number => Math.round(Number(t) * 1000);
+  /** Every suite's time is its cases' sum, and the suites' sum is at most the file's: what CI adds up stays true. */
+  const expectTimesAddUp = (root: any) => {
+    for (const s of root.testsuite)
+      expect(s.testcase.reduce((sum: number, c: any) => sum + seconds(c.time), 0)).toBe(seconds(s.time));
+    expect(root.testsuite.reduce((sum: number, s: any) => sum + seconds(s.time), 0)).toBeLessThanOrEqual(
+      seconds(root.time),
+    );
+  };
+
+  it("times each suite in wall seconds: a phase's schedule at the run's time scale, the whole run's suite the rest", () => {
+    // The phases' 600 model seconds at k = 20 are 30 wall seconds each; the run took 65 wall seconds (startedAt to
+    // endedAt), set-up included: the whole run's suite holds the 5 the phases leave.
+    const root = parse(junitXml(summary(checks, [], { endedAt: '2026-11-26T02:01:05.000Z' }))).testsuites;
+    expect(root.time).toBe('65');
     expect(root.testsuite.map((s: any) => [s.name, s.time])).toEqual([
       ['ci-regression / steady', '30'],
       ['ci-regression / burst', '30'],
-      ['ci-regression (whole run)', '60'],
+      ['ci-regression (whole run)', '5'],
     ]);
-    expect(root.testsuite.flatMap((s: any) => s.testcase.map((c: any) => c.time))).toEqual(['30', '30', '30', '60']);
-    const props = (s: any) => Object.fromEntries(s.properties.property.map((p: any) => [p.name, p.value]));
-    expect(props(root.testsuite[0]).timeUnit).toBe('wall seconds (this suite: 600 model seconds at time scale 20)');
-    expect(props(root.testsuite[2]).timeUnit).toBe(
-      'wall seconds (this suite: the run from startedAt to endedAt, set-up included; its schedule: 1200 model seconds at time scale 20)',
+    // A suite's cases share its time: steady's two checks 15 s each.
+    expect(root.testsuite.flatMap((s: any) => s.testcase.map((c: any) => c.time))).toEqual(['15', '15', '30', '5']);
+    expectTimesAddUp(root);
+    expect(props(root.testsuite[0]).timeUnit).toBe(
+      'wall seconds (this suite: 600 model seconds at time scale 20; its cases share it equally)',
     );
-    // A run that did not record its end: the schedule's model duration at k, to the millisecond.
-    const partial = parse(junitXml(summary(checks, [], { endedAt: null, modelDurationS: 100, timeScale: 3 })));
-    expect(partial.testsuites.time).toBe('33.333');
+    expect(props(root.testsuite[2]).timeUnit).toBe(
+      "wall seconds (this suite: the run (the run from startedAt to endedAt, set-up included; its schedule: 1200 model seconds at time scale 20) less its phases' suites: set-up, token and drain; its cases share it equally)",
+    );
     expect(junitSchemaProblems(junitXml(summary(checks, [], { endedAt: null, timeScale: 7 })))).toEqual([]);
+  });
+
+  it('counts each wall second once: nine checks of a phase share its time, so the cases add up to the run', () => {
+    // A capacity-step run at k = 20: nine phases of 120 model s (6 wall s each), three checks each, 60 wall s in all.
+    const phases = Array.from({ length: 9 }, (_, i) => ({ name: `step-${i + 1}`, startS: i * 120, durationS: 120 }));
+    const many = phases.flatMap((p) =>
+      ['latency_p95_target', 'errors', 'rate_limited'].map((id) => check(p.name, id, 'pass', 'ok')),
+    );
+    const root = parse(
+      junitXml(summary(many, [], { phases, modelDurationS: 1080, endedAt: '2026-11-26T02:01:00.000Z' })),
+    ).testsuites;
+    const cases = root.testsuite.flatMap((s: any) => s.testcase.map((c: any) => seconds(c.time)));
+    expect(cases).toHaveLength(27);
+    expect(cases.reduce((a: number, b: number) => a + b, 0)).toBeLessThanOrEqual(seconds(root.time));
+    expect(root.testsuite[0].testcase.map((c: any) => c.time)).toEqual(['2', '2', '2']);
+    expectTimesAddUp(root);
+    // Thirds of a millisecond-rounded time still add up exactly.
+    const odd = parse(junitXml(summary(many, [], { phases, modelDurationS: 1080, timeScale: 7, endedAt: null })));
+    expectTimesAddUp(odd.testsuites);
+  });
+
+  it('cuts the phases off where a partial or interrupted run stopped, not at their planned end', () => {
+    // The run stopped 900 model seconds in (its last event): steady ran whole (30 wall s), burst half (15), and the
+    // whole run, not recorded, is its 45 s of schedule.
+    const partial = parse(
+      junitXml(
+        summary(checks, [], { endedAt: null, partial: true, interrupted: true, exitCode: 4, modelDurationS: 900 }),
+      ),
+    ).testsuites;
+    expect(partial.time).toBe('45');
+    expect(partial.testsuite.map((s: any) => s.time)).toEqual(['30', '15', '0']);
+    expect(props(partial.testsuite[1]).timeUnit).toBe(
+      'wall seconds (this suite: 300 of its 600 model seconds at time scale 20: the run stopped; its cases share it equally)',
+    );
+    expectTimesAddUp(partial);
+    // Interrupted in the first phase with its end recorded: the second phase never ran.
+    const interrupted = parse(
+      junitXml(
+        summary(checks, [], {
+          interrupted: true,
+          exitCode: 130,
+          modelDurationS: 200,
+          endedAt: '2026-11-26T02:00:12.000Z',
+        }),
+      ),
+    ).testsuites;
+    expect(interrupted.testsuite.map((s: any) => s.time)).toEqual(['10', '0', '2']);
+    expectTimesAddUp(interrupted);
+    // A partial run at k = 3 that stopped at 100 model seconds: its time to the millisecond.
+    const third = parse(
+      junitXml(summary(checks, [], { endedAt: null, partial: true, modelDurationS: 100, timeScale: 3 })),
+    );
+    expect(third.testsuites.time).toBe('33.333');
+    expectTimesAddUp(third.testsuites);
   });
 
   it("says a percentile's figures are model ms, to the microsecond", () => {
@@ -196,7 +261,9 @@ describe('junit.xml', () => {
     expect(baselineSuite(one).testcase[0]['system-out']).toBe(
       'no clear change for the worse (baseline: /ci/runs/2026-11-01/ci-regression-a1b2)',
     );
-    expect(baselineSuite(one).testcase[0].time).toBe('30');
+    // A comparison made after the run: its phases are timed in their own suites, not twice.
+    expect(baselineSuite(one).time).toBe('0');
+    expect(parse(one).testsuites.testsuite.reduce((s: number, x: any) => s + Number(x.time), 0)).toBe(60);
     expect(junitSchemaProblems(one)).toEqual([]);
     expect(junitSchemaProblems(other)).toEqual([]);
   });

@@ -4,11 +4,11 @@
  * test case per check: a failed check is a <failure> with its reason, an inconclusive one <skipped>
  * with its reason (neither passed nor failed: CI must not read it as a pass), a passed one empty.
  * Case names are the phase and the check alone (what varies from run to run, as the baseline's folder, is in the
- * case's text), so CI's test history follows a check across runs; times are wall seconds (junit-time.ts).
+ * case's text), so CI's test history follows a check across runs; times are wall seconds that add up (junit-time.ts).
  * A pure function of summary.json, so `loadproof report` rebuilds it from the run folder.
  */
 import type { BaselineComparison, Summary } from '../judge/index.js';
-import { runTime, scheduleTime, type SuiteTime, timeUnit } from './junit-time.js';
+import { caseTimes, comparisonTime, phaseTime, restTime, runTime, type SuiteTime, timeUnit } from './junit-time.js';
 import { inTargetWords } from './target-text.js';
 
 type SummaryCheck = Summary['verdict']['checks'][number];
@@ -134,11 +134,12 @@ function testSuite(suite: Suite, summary: Summary, failure: string | null): stri
     time: suite.time.wallS,
     timestamp: summary.startedAt,
   });
+  const times = caseTimes(suite.time, suite.checks.length + errors);
   const errorCase =
     failure === null
       ? []
       : [
-          `    <testcase${attrs({ name: 'run: completed and recorded whole', classname: suite.classname, time: suite.time.wallS })}>`,
+          `    <testcase${attrs({ name: 'run: completed and recorded whole', classname: suite.classname, time: times[0]! })}>`,
           `      <error${attrs({ message: failure, type: 'run_failed' })}/>`,
           '    </testcase>',
         ];
@@ -146,17 +147,11 @@ function testSuite(suite: Suite, summary: Summary, failure: string | null): stri
     `  <testsuite${head}>`,
     ...properties(summary, suite),
     ...errorCase,
-    ...suite.checks.map((c) =>
-      testCase({ ...c, reason: inTargetWords(summary, c.reason) }, suite.classname, caseTime(summary, suite, c)),
+    ...suite.checks.map((c, i) =>
+      testCase({ ...c, reason: inTargetWords(summary, c.reason) }, suite.classname, times[errors + i]!),
     ),
     '  </testsuite>',
   ].join('\n');
-}
-
-/** A case's wall seconds: those of the phase its check is about, else its suite's. */
-function caseTime(summary: Summary, suite: Suite, check: SummaryCheck): number {
-  const phase = summary.phases.find((p) => p.name === check.phase);
-  return phase === undefined ? suite.time.wallS : scheduleTime(summary, phase.durationS).wallS;
 }
 
 /**
@@ -188,15 +183,14 @@ export function junitXml(summary: Summary, comparison?: BaselineComparison): str
   const suites: Suite[] = summary.phases.map((p) => ({
     name: `${summary.scenario} / ${p.name}`,
     classname: `${classPrefix}.${p.name}`,
-    time: scheduleTime(summary, p.durationS),
+    time: phaseTime(summary, p),
     checks: own.filter((c) => c.phase === p.name),
   }));
   if (comparison !== undefined && compared.length > 0)
     suites.push({
       name: `${summary.scenario} / against the baseline`,
       classname: `${classPrefix}.baseline`,
-      // The comparison covers the phases it compares.
-      time: scheduleTime(summary, comparedModelS(summary, compared)),
+      time: comparisonTime,
       checks: compared,
       properties: [['baselineDir', comparison.baselineDir]],
     });
@@ -205,7 +199,7 @@ export function junitXml(summary: Summary, comparison?: BaselineComparison): str
   const wholeRun = {
     name: `${summary.scenario} (whole run)`,
     classname: classPrefix,
-    time: runTime(summary),
+    time: restTime(summary),
     checks: runChecks,
   };
   const head = attrs({
@@ -226,9 +220,4 @@ export function junitXml(summary: Summary, comparison?: BaselineComparison): str
   return ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites${head}>`, ...suiteTexts, '</testsuites>', ''].join(
     '\n',
   );
-}
-
-/** The model seconds of the phases a comparison covers. */
-function comparedModelS(summary: Summary, compared: readonly SummaryCheck[]): number {
-  return summary.phases.filter((p) => compared.some((c) => c.phase === p.name)).reduce((s, p) => s + p.durationS, 0);
 }

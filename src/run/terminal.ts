@@ -3,7 +3,7 @@ import { basename, join } from 'node:path';
 
 import { formatMs, formatTable } from '../core/index.js';
 import type { Summary } from '../judge/index.js';
-import { inTargetWords, targetText } from '../report/index.js';
+import { capacityHeadline, foldLateNotes, inTargetWords, plateauSentence, targetText } from '../report/index.js';
 import type { RunOutcome } from './run-options.js';
 import { topErrorLines } from './top-errors-lines.js';
 
@@ -14,11 +14,13 @@ const errorCount = (e: Record<string, number>): number => Object.values(e).reduc
 /**
  * `exitCode`: the process's, when a file written after summary.json (the manifest) failed and made it 4.
  * `summaryPath`: null when summary.json could not be written: then no path is printed, only that it is missing.
+ * `verbose`: each late phase's note under the one line that folds them.
  */
 export function formatSummary(
   summary: Summary,
   summaryPath: string | null,
   exitCode: number = summary.exitCode,
+  verbose = false,
 ): string {
   const rows = [PHASE_HEADER, ...summary.phases.flatMap(phaseRows), overallRow(summary)];
   return [
@@ -28,10 +30,11 @@ export function formatSummary(
     '',
     ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
     '',
+    ...capacityLines(summary),
     ...topErrorLines(summary),
     ...deidLines(summary),
     ...runNotes(summary),
-    ...verdictLines(summary, summaryPath, exitCode),
+    ...verdictLines(summary, summaryPath, exitCode, verbose),
     '',
   ].join('\n');
 }
@@ -151,11 +154,28 @@ function runNotes(summary: Summary): string[] {
   return lines;
 }
 
-function verdictLines(summary: Summary, summaryPath: string | null, exitCode: number): string[] {
+/** A stepping run's answer, as report.md's Capacity section words it: the highest rate served, the plateau. */
+function capacityLines(summary: Summary): string[] {
+  const headline = capacityHeadline(summary);
+  if (headline === null) return [];
+  const plateau = plateauSentence(summary);
+  return [`capacity: ${headline}`, ...(plateau === null ? [] : [`  ${plateau}`]), ''];
+}
+
+/** The verdict, its reasons and notes: the late phases' notes as one line, each phase's with --verbose. */
+function verdictLines(summary: Summary, summaryPath: string | null, exitCode: number, verbose: boolean): string[] {
+  const notes = foldLateNotes(summary.verdict.notes.map((n) => inTargetWords(summary, n)));
+  const late = notes.lateness;
   return [
     `verdict: ${summary.verdict.status.toUpperCase()}${summary.stopped === null ? '' : ' (partial)'} — exit ${exitCode}`,
     ...summary.verdict.reasons.map((r) => `  - ${inTargetWords(summary, r)}`),
-    ...summary.verdict.notes.map((n) => `  note: ${inTargetWords(summary, n)}`),
+    ...(late === null
+      ? []
+      : [
+          `  note: ${late.summary}${verbose ? '' : ' Each phase: report.md, or run --verbose.'}`,
+          ...(verbose ? late.lines.map((l) => `    ${l}`) : []),
+        ]),
+    ...notes.others.map((n) => `  note: ${n}`),
     summaryPath === null
       ? 'summary: NOT WRITTEN (summary.json could not be written: see below); the table above is the judgement'
       : `summary: ${summaryPath}`,
@@ -207,6 +227,7 @@ function deidLines(summary: Summary): string[] {
     '',
     ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
     '',
+    ...capacityLines(summary),
   ];
   if (d.overall.truncated > 0)
     lines.push(

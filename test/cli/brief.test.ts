@@ -84,7 +84,7 @@ describe('brief.md, the evidence for a support ticket', () => {
       `${p.characters.min}–${p.characters.max} characters (mean ${Math.round(p.characters.mean)}), ${p.estimatedTokens.min}–${p.estimatedTokens.max} estimated tokens`,
     );
     expect(summary.overall.outcomes.http_429).toBeGreaterThan(0);
-    expect(brief).toContain('The first 429 came in the window from ');
+    expect(brief).toContain(`The first 429 came at ${summary.first429.atS.toFixed(1)} s of model time (`);
     expect(brief).toMatch(/Inside the documented envelope: (none|\d+)\./);
     expect(brief).toContain('No answer was a 504');
   });

@@ -61,7 +61,61 @@ describe('capacity, and the brief quoting it', () => {
     const brief = readFileSync(join(folder, 'brief.md'), 'utf8');
     expect(brief).toContain('not the service: this brief shows the form only, and is no evidence about the service');
     expect(brief).toContain(`plan \`${summary.planIdentity}\``);
-    expect(brief).toContain(`What the steps showed: ${capacity.split('\n- ')[1]!.split('\n')[0]}`);
+    // The capacity lines as a list, one a bullet, in the capacity section's order.
+    const bullets = (text: string): string[] =>
+      text
+        .split('\n')
+        .filter((l) => l.startsWith('- '))
+        .map((l) => l.slice(2));
+    const steps = brief.slice(brief.indexOf('What the steps showed:'), brief.indexOf('## What was tested'));
+    expect(steps.split('\n')[0]).toBe('What the steps showed:');
+    expect(bullets(steps)).toEqual(bullets(capacity));
+    // The first 429 at its own time, as the capacity section and the evidence say it, with its wall time.
+    const refusals = brief.slice(brief.indexOf('## 429 and 504 answers'));
+    const wall = new Date(Date.parse(summary.startedAt) + (summary.first429.atS * 1000) / 60)
+      .toISOString()
+      .slice(11, 19);
+    expect(refusals).toContain(
+      `The first 429 came at ${summary.first429.atS.toFixed(1)} s of model time (${wall} UTC, wall time), in ${summary.first429.phase}`,
+    );
+    expect(md).toContain(`The first 429 came at ${summary.first429.atS.toFixed(1)} s (model time) into the run`);
+  });
+
+  it('the terminal: the capacity headline and plateau after the table; late phases folded in one note, each with --verbose', async () => {
+    const ws = scenarioWorkspace(
+      'name: steps\ndescription: three steps up\nphases:\n  - { name: step-60, duration: 1m, rpm: 60 }\n  - { name: step-120, duration: 1m, rpm: 120 }\n  - { name: step-180, duration: 1m, rpm: 180 }\n',
+    );
+    const run = await runMain(['run', ws.file, '--time-scale', '60', '--out', ws.out]);
+    expect([0, 5], run.stderr).toContain(run.code);
+    const folder = join(ws.out, runFolders(ws.out)[0]!);
+    const summary = JSON.parse(readFileSync(join(folder, 'summary.json'), 'utf8'));
+    const md = readFileSync(join(folder, 'report.md'), 'utf8');
+    const headline = md.split('\n').find((l) => l.startsWith('- The highest rate served') || l.startsWith('- No step'));
+    expect(headline).toBeDefined();
+    const lines = run.stdout.split('\n');
+    const overall = lines.findIndex((l) => l.trimStart().startsWith('overall'));
+    const verdict = lines.findIndex((l) => l.startsWith('verdict:'));
+    const at = lines.indexOf(`capacity: ${headline!.slice(2)}`);
+    expect(at, run.stdout).toBeGreaterThan(overall);
+    expect(at).toBeLessThan(verdict);
+
+    // The judge's notes on late phases, as a busy machine makes them: one line, each phase only with --verbose.
+    const { formatSummary } = (await import(
+      new URL('../../dist/run/index.js', import.meta.url).href
+    )) as typeof import('../../src/run/index.js');
+    const late = summary.phases.map(
+      (p: any) =>
+        `phase ${p.name}: the generator was late (send lag p99 60ms over the generator's budget of 50ms, 1 % of the target, model time): lateness only inflates latency`,
+    );
+    const busy = { ...summary, verdict: { ...summary.verdict, notes: [...late, 'another note'] } };
+    const folded = formatSummary(busy, null).split('\n');
+    expect(folded.filter((l: string) => l.includes('the generator was late'))).toEqual([]);
+    expect(folded.filter((l: string) => l.includes('note:'))).toEqual([
+      '  note: The generator fell behind its own schedule in 3 phases (step-60, step-120, step-180): results its lateness could have caused were checked again on service time or made inconclusive, never counted against the service. Each phase: report.md, or run --verbose.',
+      '  note: another note',
+    ]);
+    const verbose = formatSummary(busy, null, summary.exitCode, true);
+    for (const note of late) expect(verbose).toContain(`\n    ${note}\n`);
   });
 
   it('run --capacity-429-share out of 0..1: exit 2 naming the flag, the value and what is expected; nothing sent', async () => {

@@ -72,13 +72,14 @@ export function printJudgement(
   summaryPath: string | null,
   manifestSha256: string | null,
   exitCode: number,
+  verbose = false,
 ): void {
   const evidence = formatManifestLine(runDir, manifestSha256);
   if (json) {
     for (const piece of summaryJson(summary)) io.stdout(piece);
     io.stderr(evidence);
   } else {
-    io.stdout(formatSummary(summary, summaryPath, exitCode));
+    io.stdout(formatSummary(summary, summaryPath, exitCode, verbose));
     io.stdout(evidence);
   }
 }

@@ -165,16 +165,26 @@ export async function runRun(args: RunArgs, io: Io): Promise<number> {
     outcome.summaryPath,
     outcome.manifestSha256,
     exitCode,
+    args.verbose,
   );
-  if (outcome.comparison !== undefined) {
-    const { formatComparison } = await import('../../judge/index.js');
-    const text = formatComparison(outcome.comparison, outcome.comparison.baselineDir, outcome.reportDir, exitCode);
-    // With --json, stdout is summary.json alone.
-    if (args.json) io.stderr(text);
-    else io.stdout(text);
-  }
+  await printComparison(io, args.json, outcome, exitCode);
   for (const line of describeEnding(outcome)) io.stderr(`${line}\n`);
   return exitCode;
+}
+
+/** The comparison with the baseline, when there is one. */
+async function printComparison(
+  io: Io,
+  json: boolean,
+  outcome: Awaited<ReturnType<typeof executeRun>>,
+  exitCode: number,
+): Promise<void> {
+  if (outcome.comparison === undefined) return;
+  const { formatComparison } = await import('../../judge/index.js');
+  const text = formatComparison(outcome.comparison, outcome.comparison.baselineDir, outcome.reportDir, exitCode);
+  // With --json, stdout is summary.json alone.
+  if (json) io.stderr(text);
+  else io.stdout(text);
 }
 
 async function loadBaseline(dir: string, tolerance: string) {
