@@ -111,7 +111,7 @@ describe('capacity, and the brief quoting it', () => {
     const folded = formatSummary(busy, null).split('\n');
     expect(folded.filter((l: string) => l.includes('the generator was late'))).toEqual([]);
     expect(folded.filter((l: string) => l.includes('note:'))).toEqual([
-      '  note: The generator fell behind its own schedule in 3 phases (step-60, step-120, step-180): results its lateness could have caused were checked again on service time or made inconclusive, never counted against the service. Each phase: report.md, or run --verbose.',
+      '  note: The generator fell behind its own schedule in 3 phases (step-60, step-120, step-180): results its lateness could have caused were checked again on service time or made inconclusive, never counted as a finding. Each phase: report.md, or run --verbose.',
       '  note: another note',
     ]);
     const verbose = formatSummary(busy, null, summary.exitCode, true);
