@@ -1,13 +1,6 @@
 /** A run that steps the rate up: each step against its target, and what it shows of capacity (the brief quotes it). */
 import type { Summary } from '../judge/index.js';
-import {
-  type Capacity,
-  capacityHeadline,
-  capacityOf,
-  first429Sentences,
-  plateauSentence,
-  total429,
-} from './capacity.js';
+import { type Capacity, capacityHeadline, capacityOf, first429Sentences, plateauSentence } from './capacity.js';
 import type { ReportContent, ReportInput } from './content-types.js';
 import { kindsOf429, ms, p95Text } from './figure-text.js';
 import { findingTarget } from './target-text.js';
@@ -24,7 +17,7 @@ export function capacitySections(input: ReportInput): Pick<ReportContent, 'capac
     p95Text(s.p95Ms, s.interval),
     s.targetMs === null ? '—' : `< ${ms(s.targetMs)}`,
     s.status === null ? '—' : s.status.toUpperCase(),
-    String(total429(s.answers429)),
+    String(s.http429),
     s.ended429 === null ? '—' : `${(s.ended429 * 100).toFixed(1)} %`,
     servedText(s, capacity),
   ]);
@@ -62,6 +55,12 @@ function servedText(s: Capacity['steps'][number], c: Capacity): string {
   return s.status === 'pass' && s.ended429 !== null && s.ended429 <= c.judged.max429Share ? 'yes' : 'no';
 }
 
+/** Shares as a range in per cent ("55.6–66.7 %"), or one figure when they are all the same. */
+function shareRange(shares: readonly number[]): string {
+  const [low, high] = [(Math.min(...shares) * 100).toFixed(1), (Math.max(...shares) * 100).toFixed(1)];
+  return low === high ? `${low} %` : `${low}–${high} %`;
+}
+
 /** What the steps show, sentence by sentence. */
 function capacityFacts(summary: Summary, c: Capacity, against: string): string[] {
   const lines = [capacityHeadline(summary)!];
@@ -86,7 +85,7 @@ function capacityFacts(summary: Summary, c: Capacity, against: string): string[]
   if (refused.length > 0) {
     const shares = refused.map((s) => s.ended429!);
     lines.push(
-      `At ${refused.length === 1 ? 'that step' : `the ${refused.length} steps from ${refused[0]!.label} on`}, ${(Math.min(...shares) * 100).toFixed(1)}–${(Math.max(...shares) * 100).toFixed(1)} % of the requests sent ended with a 429.`,
+      `At ${refused.length === 1 ? 'that step' : `the ${refused.length} steps from ${refused[0]!.label} on`}, ${shareRange(shares)} of the requests sent ended with a 429.`,
     );
   }
   if (c.onset429 !== null)

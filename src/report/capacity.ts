@@ -29,6 +29,8 @@ export interface CapacityStep {
   readonly status: 'pass' | 'fail' | 'inconclusive' | null;
   /** 429 answers (every attempt) sent while it ran. */
   readonly answers429: Counts429;
+  /** The step's 429 answers, every attempt counted: the phase's own, or for a ramp's band slice its windows'. */
+  readonly http429: number;
   /** Of its phase's requests sent, the share that ended with a 429 (0–1); null when none was sent. */
   readonly ended429: number | null;
   /** 429s on requests the documented limits clearly allow (the phase's). */
@@ -98,6 +100,11 @@ export function capacityOf(summary: Summary): Capacity | undefined {
         targetMs: b.p95Ms,
         status: check === undefined ? null : check.status,
         answers429: answersIn(summary, sliced ? b.startS : p.startS, sliced ? b.endS : p.startS + p.durationS),
+        // A whole phase counts its own requests' 429s (as the phase table does); a ramp's band slice has only the
+        // timeline's windows, by send time.
+        http429: sliced
+          ? total429(answersIn(summary, b.startS, b.endS))
+          : (p.envelope?.http429 ?? total429(answersIn(summary, p.startS, p.startS + p.durationS))),
         ended429: p.sent === 0 ? null : p.outcomes.http_429 / p.sent,
         findings: p.envelope.findings,
       };
