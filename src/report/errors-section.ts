@@ -60,7 +60,7 @@ export function errorsSection(summary: Summary): Pick<ReportContent, 'errors'> {
   const rest = failed - shown;
   return {
     errors: {
-      intro: `${plural(failed, 'request')} of ${summary.overall.sent} sent failed (the phase table's 504s and errors: answered neither 2xx nor 429, or not answered), grouped by status, outcome, error code and message; ${rest === 0 ? 'every group is below' : `the ${summary.topErrors.length} largest groups below, ${plural(rest, 'more request')} in smaller groups`}. Each sample is the first of its group: the start of the body the service sent (or the client's error), at most 200 characters, secrets masked, control characters shown as spaces. Share is of the requests sent.`,
+      intro: `${plural(failed, 'request')} of ${summary.overall.sent} sent failed (the phase table's 504s and errors: answered neither 2xx nor 429, or not answered), grouped by status, outcome, error code and message; ${rest === 0 ? 'every group is below' : `the ${summary.topErrors.length} largest groups below, ${plural(rest, 'more request')} in smaller groups`}${notGrouped === 0 ? '' : `, and ${plural(notGrouped, 'request')} in no group (the last row)`}. Each sample is the first of its group: the start of the body the service sent (or the client's error), at most 200 characters, decoded (escapes, entities and percent-encoding undone, zero-width characters dropped), secrets masked, control characters shown as spaces. Share is of the requests sent.`,
       table: {
         head: ['#', 'Status', 'Outcome', 'Code', 'Requests', 'Share', 'Sample'],
         rows: [

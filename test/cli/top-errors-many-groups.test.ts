@@ -25,9 +25,9 @@ afterEach(async () => {
 describe('top errors: more distinct messages than groups kept', () => {
   it('the requests beyond the groups kept are not shown as one error with a count', async () => {
     server = await startErrorServer((seq) => ({ status: 500, body: `backend failure ${wordOf(seq)}` }));
-    // 1,200 requests, each message its own: more than the 1,000 groups a run tells apart.
+    // 1,500 requests planned, each message its own: more than the 1,000 groups a run tells apart.
     const ws = scenarioWorkspace(
-      scenarioAt(server.url, '  - { name: errs, duration: 12s, rpm: 6000 }\n', 'timeout: 2s\n'),
+      scenarioAt(server.url, '  - { name: errs, duration: 15s, rpm: 6000 }\n', 'timeout: 2s\n'),
     );
     const run = await runMain(['run', ws.file, '--out', ws.out, '--no-charts', '--quiet']);
     expect(run.code, run.stderr).toBe(1);
@@ -37,7 +37,10 @@ describe('top errors: more distinct messages than groups kept', () => {
       topErrors: { count: number; sample: string | null }[];
       topErrorsNotGrouped: number;
     };
-    expect(summary.overall.sent).toBe(1200);
+    // A busy machine may drop a few sends; each one sent is its own message, so the first 1,000 are the groups.
+    const sent = summary.overall.sent;
+    expect(sent).toBeGreaterThan(1000);
+    const notGrouped = sent - 1000;
     // Every message was different: a row counting several requests is a group of different messages, and says so.
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     const section = md.slice(md.indexOf('## Top errors'), md.indexOf('\n## ', md.indexOf('## Top errors') + 1));
@@ -48,10 +51,15 @@ describe('top errors: more distinct messages than groups kept', () => {
     }
     for (const e of summary.topErrors) if (e.count > 1) expect(e.sample, 'a lump shown as one group').not.toBeNull();
     expect(run.stdout).not.toMatch(/^ {2}\d{3,} × 500 http_other \([\d.]+ % of sent\)$/m);
-    // The 200 past the 1,000 groups: counted, labelled as not grouped, and the table still adds up to the 1,200.
-    expect(summary.topErrorsNotGrouped).toBe(200);
-    expect(section).toContain('| — | — | — | — | 200 | 16.7 % | other errors, not grouped');
-    expect(section).toContain('the 10 largest groups below, 990 more requests in smaller groups');
-    expect(run.stdout).toMatch(/^ {2}other errors, not grouped: 200 /m);
+    // Those past the 1,000 groups: counted, labelled as not grouped, and the table still adds up to those sent.
+    expect(summary.topErrorsNotGrouped).toBe(notGrouped);
+    const p = notGrouped / sent;
+    const share = `${(p * 100).toFixed(p < 0.1 ? 2 : 1)} %`;
+    expect(section).toContain(`| — | — | — | — | ${notGrouped} | ${share} | other errors, not grouped`);
+    const rest = sent - 10 - notGrouped;
+    expect(section).toContain(
+      `the 10 largest groups below, ${rest} more requests in smaller groups, and ${notGrouped} requests in no group`,
+    );
+    expect(run.stdout).toMatch(new RegExp(`^ {2}other errors, not grouped: ${notGrouped} `, 'm'));
   }, 90_000);
 });
