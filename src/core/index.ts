@@ -1,3 +1,4 @@
+export { canonicalText } from './canonical-text.js';
 export { claimEmptyFolder, dropClaim, type FolderClaim, releaseFolder } from './claim-folder.js';
 export { type CancelTimer, type Clock, ManualClock, monotonicMs, ScaledClock } from './clock.js';
 export {

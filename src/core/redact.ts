@@ -8,6 +8,8 @@
  * junit.xml render it: controls removed or made U+FFFD). Every form becomes [redacted].
  */
 
+import { maskSecretPieces } from './secret-pieces.js';
+
 /** Secrets shorter than this are not masked: they would redact ordinary words; a real secret or token is long. */
 export const MIN_SECRET_LENGTH = 8;
 
@@ -130,6 +132,9 @@ export class SecretMask {
   static readonly RECENT_TOKENS = 8;
   private readonly secrets = new Set<string>();
   private readonly tokens: string[][] = [];
+  /** The client secret and the recent tokens as they are, for {@link redactPieces}. */
+  private readonly rawSecrets: string[] = [];
+  private readonly rawTokens: string[] = [];
   /** Every form masked, in one list, longest first; rebuilt when a secret or token is added. */
   private forms: string[] = [];
 
@@ -137,6 +142,7 @@ export class SecretMask {
   add(secret: string | undefined): void {
     if (secret === undefined || secret.length < MIN_SECRET_LENGTH) return;
     for (const form of secretForms(secret)) this.secrets.add(form);
+    if (!this.rawSecrets.includes(secret)) this.rawSecrets.push(secret);
     this.rebuild();
   }
 
@@ -144,7 +150,11 @@ export class SecretMask {
   addToken(token: string): void {
     if (token.length < MIN_SECRET_LENGTH) return;
     this.tokens.push(secretForms(token));
-    if (this.tokens.length > SecretMask.RECENT_TOKENS) this.tokens.shift();
+    this.rawTokens.push(token);
+    if (this.tokens.length > SecretMask.RECENT_TOKENS) {
+      this.tokens.shift();
+      this.rawTokens.shift();
+    }
     this.rebuild();
   }
 
@@ -170,5 +180,13 @@ export class SecretMask {
 
   redact(text: string): string {
     return this.forms.length === 0 ? text : replaceForms(text, this.forms);
+  }
+
+  /**
+   * `text` masked, and any piece of a secret or recent token left in it too (at least MIN_SECRET_LENGTH characters of
+   * one): for server text that may quote a secret in halves. Meant for text made canonical first (canonicalText).
+   */
+  redactPieces(text: string): string {
+    return maskSecretPieces(this.redact(text), [...this.rawSecrets, ...this.rawTokens], MIN_SECRET_LENGTH);
   }
 }

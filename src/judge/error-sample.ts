@@ -1,13 +1,14 @@
 /**
  * What events.ndjson keeps of a failed request, for the "top errors" table: its error code, the key of its group
  * (status, outcome, code and the message with its numbers and ids normalised away), and, on the first line of each
- * group only, one sample: the start of what the service said (or the client's error), secrets masked, controls and
- * invisible characters made spaces. Samples are bounded in size and in number, so a million errors keep at most
+ * group only, one sample: the start of what the service said (or the client's error), decoded (JSON escapes,
+ * entities, percent-encoding) with zero-width characters dropped, secrets masked on that decoded form, controls made
+ * spaces. Samples are bounded in size and in number, so a million errors keep at most
  * MAX_SAMPLED_GROUPS samples, never a million bodies; the report rebuilds the table from the lines alone.
  */
 import { createHash } from 'node:crypto';
 
-import type { CountedOutcome } from '../core/index.js';
+import { canonicalText, type CountedOutcome } from '../core/index.js';
 import { ERROR_CODE_PATTERN } from '../spec/index.js';
 
 /** What a failed attempt said, as the client gives it (unmasked, bounded). */
@@ -21,6 +22,8 @@ interface FailureText {
 /** The run's secret mask (a SecretMask): what it masks text with, and the length of the longest form it masks. */
 interface TextMask {
   redact(text: string): string;
+  /** Masks pieces of a secret too (half of one): for canonical text. */
+  redactPieces(text: string): string;
   readonly longestForm: number;
 }
 
@@ -130,9 +133,9 @@ export class ErrorSampler {
     // A code is a short token, and a secret or an access token may be one: a masked code is none.
     const given = failure.code;
     const code =
-      given !== undefined && ERROR_CODE_PATTERN.test(given) && this.mask.redact(given) === given ? given : null;
+      given !== undefined && ERROR_CODE_PATTERN.test(given) && this.mask.redactPieces(given) === given ? given : null;
     // Masked before it is cut (a secret is whole), and again after (neutralising may have made a form it knows).
-    const said = this.mask.redact(cleaned(this.masked(failure)));
+    const said = this.mask.redactPieces(cleaned(this.masked(failure)));
     const sample = shortened(said);
     const key = createHash('sha1')
       .update(`${status ?? ''}|${outcome}|${code ?? ''}|${normalised(said)}`)
@@ -145,13 +148,16 @@ export class ErrorSampler {
   }
 
   /**
-   * The text with the secrets masked. A text cut short may end with the start of a secret, which no mask matches: its
-   * end that masking left as it was, up to the longest form masked less one character, is dropped.
+   * The text made canonical (decoded, invisible characters dropped: a secret echoed split or encoded reads whole) and
+   * masked there, pieces of secrets too; only that form is ever shown. A text cut short may end with the start of a
+   * secret, which no mask matches: its end that masking left as it was, up to the longest form masked less one
+   * character, is dropped.
    */
   private masked(failure: FailureText): string {
-    const masked = this.mask.redact(failure.text);
+    const text = canonicalText(failure.text.slice(0, MAX_SCANNED_CHARS));
+    const masked = this.mask.redactPieces(text);
     if (failure.cut !== true) return masked;
-    return masked.slice(0, masked.length - untouchedEnd(failure.text, masked, this.mask.longestForm - 1));
+    return masked.slice(0, masked.length - untouchedEnd(text, masked, this.mask.longestForm - 1));
   }
 }
 

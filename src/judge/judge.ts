@@ -207,6 +207,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
     judgedBy: input.judgedBy,
     envelope,
     topErrors: sink.errors.top(recorder.overall.sent),
+    topErrorsNotGrouped: sink.errors.notGrouped,
   });
   return { verdict, exitCode, summary };
 }

@@ -99,6 +99,8 @@ interface SummaryMeta {
   readonly judgedBy: string;
   /** The largest groups of failed requests, each with a sample of what was said. */
   readonly topErrors: readonly TopError[];
+  /** Failed requests past the groups a run tells apart: in no group of topErrors. */
+  readonly topErrorsNotGrouped: number;
 }
 
 export type Summary = ReturnType<typeof buildSummary>;
@@ -154,6 +156,7 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     phases,
     overall: overallSummary(plan, recorder, verdict),
     topErrors: meta.topErrors,
+    topErrorsNotGrouped: meta.topErrorsNotGrouped,
     // A run that steps the rate up: the highest rate served within its target, the goodput plateau, the first 429.
     capacity: capacitySummary(verdict, phases, meta.run.capacity429Share ?? 0),
     // The first 429: when, and the bucket's state then, replayed over what the service admitted; null without one.

@@ -23,7 +23,7 @@ export interface TopError {
 
 /** The rows summary.json and the reports show. */
 const TOP_ERRORS = 10;
-/** The most groups kept apart; a run's later new groups join one per status, outcome and code. */
+/** The most groups kept apart; failed requests of a later new group are counted as not grouped. */
 const MAX_GROUPS = 1000;
 
 interface Group {
@@ -36,13 +36,18 @@ interface Group {
 
 export class ErrorTally {
   private readonly groups = new Map<string, Group>();
+  /** Failed requests past the groups kept: counted, never lumped into a group (they are many different errors). */
+  private ungrouped = 0;
 
   add(record: EventRecord): void {
     if (!isErrorOutcome(record.outcome)) return;
     const code = record.error?.code ?? null;
     const kind = `${record.status ?? ''}|${record.outcome}|${code ?? ''}`;
-    let id = `${kind}|${record.error?.key ?? ''}`;
-    if (!this.groups.has(id) && this.groups.size >= MAX_GROUPS) id = `${kind}|*`;
+    const id = `${kind}|${record.error?.key ?? ''}`;
+    if (!this.groups.has(id) && this.groups.size >= MAX_GROUPS) {
+      this.ungrouped++;
+      return;
+    }
     let group = this.groups.get(id);
     if (group === undefined) {
       group = { status: record.status, outcome: record.outcome, code, count: 0, sample: null };
@@ -51,6 +56,11 @@ export class ErrorTally {
     group.count++;
     // The file is hostile too: a sample read back is neutralised again.
     if (group.sample === null && record.error?.sample !== undefined) group.sample = neutralise(record.error.sample);
+  }
+
+  /** Failed requests in none of the groups kept (past MAX_GROUPS distinct errors). */
+  get notGrouped(): number {
+    return this.ungrouped;
   }
 
   /** The largest groups, first seen first among equals; `sent`: the run's requests sent. */

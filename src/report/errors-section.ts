@@ -37,18 +37,36 @@ const errorRow = (e: TopError, i: number): string[] => [
   sampleText(e),
 ];
 
+/**
+ * The requests past the groups the run tells apart: a row of its own, unranked and labelled, so no reader takes many
+ * different errors for one.
+ */
+const notGroupedRow = (n: number, sent: number): string[] => [
+  '—',
+  '—',
+  '—',
+  '—',
+  String(n),
+  percent(sent === 0 ? 0 : n / sent),
+  'other errors, not grouped (more distinct errors than the 1,000 groups a run tells apart)',
+];
+
 /** The section, or nothing when no request failed. */
 export function errorsSection(summary: Summary): Pick<ReportContent, 'errors'> {
-  if (summary.topErrors.length === 0) return {};
+  const notGrouped = summary.topErrorsNotGrouped ?? 0;
+  if (summary.topErrors.length === 0 && notGrouped === 0) return {};
   const failed = failedRequests(summary);
-  const shown = summary.topErrors.reduce((sum, e) => sum + e.count, 0);
+  const shown = summary.topErrors.reduce((sum, e) => sum + e.count, 0) + notGrouped;
   const rest = failed - shown;
   return {
     errors: {
-      intro: `${plural(failed, 'request')} of ${summary.overall.sent} sent failed (the phase table's 504s and errors: answered neither 2xx nor 429, or not answered), grouped by status, outcome, error code and message; ${rest === 0 ? 'every group is below' : `the ${summary.topErrors.length} largest groups below, ${plural(rest, 'more request')} in smaller groups`}. Each sample is the first of its group: the start of the body the service sent (or the client's error), at most 200 characters, secrets masked, control characters shown as spaces. Share is of the requests sent.`,
+      intro: `${plural(failed, 'request')} of ${summary.overall.sent} sent failed (the phase table's 504s and errors: answered neither 2xx nor 429, or not answered), grouped by status, outcome, error code and message; ${rest === 0 ? 'every group is below' : `the ${summary.topErrors.length} largest groups below, ${plural(rest, 'more request')} in smaller groups`}${notGrouped === 0 ? '' : `, and ${plural(notGrouped, 'request')} in no group (the last row)`}. Each sample is the first of its group: the start of the body the service sent (or the client's error), at most 200 characters, decoded (escapes, entities and percent-encoding undone, zero-width characters dropped), secrets masked, control characters shown as spaces. Share is of the requests sent.`,
       table: {
         head: ['#', 'Status', 'Outcome', 'Code', 'Requests', 'Share', 'Sample'],
-        rows: summary.topErrors.map(errorRow),
+        rows: [
+          ...summary.topErrors.map(errorRow),
+          ...(notGrouped === 0 ? [] : [notGroupedRow(notGrouped, summary.overall.sent)]),
+        ],
         numeric: [0, 4, 5],
       },
     },

@@ -14,7 +14,8 @@ const cut = (text: string): string => {
 /** Nothing when no request failed. The samples were masked and neutralised when the run kept them. */
 export function topErrorLines(summary: Summary): string[] {
   const top = summary.topErrors.slice(0, SHOWN);
-  if (top.length === 0) return [];
+  const notGrouped = summary.topErrorsNotGrouped ?? 0;
+  if (top.length === 0 && notGrouped === 0) return [];
   return [
     'top errors (of the 504s and errors above; each group with what its first request was told; more in report.md):',
     ...top.map((e) => {
@@ -23,6 +24,10 @@ export function topErrorLines(summary: Summary): string[] {
       const sample = e.sample === null ? '' : `: ${cut(e.sample)}`;
       return `  ${e.count} × ${what.join(' ')} (${share} of sent)${sample}`;
     }),
+    // Many different errors past the groups a run tells apart: never shown as one error.
+    ...(notGrouped === 0
+      ? []
+      : [`  other errors, not grouped: ${notGrouped} (more distinct errors than 1,000 groups)`]),
     '',
   ];
 }
