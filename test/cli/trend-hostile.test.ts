@@ -65,6 +65,19 @@ describe('loadproof trend: hostile folders and --out', () => {
     expect(verify.code, verify.stdout).toBe(0);
   }, 120_000);
 
+  it('refuses an --out that is the folder of runs read, or holds it (exit 2): nothing is written', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'loadproof-trend-out-above-'));
+    mkdirSync(join(dir, 'reports', 'a'), { recursive: true });
+    writeFileSync(join(dir, 'reports', 'a', 'summary.json'), minimalSummary('above', 'steady', '2026-11-20T10:00:00Z'));
+    for (const out of [join(dir, 'reports'), dir]) {
+      const { code, stderr } = await runMain(['trend', join(dir, 'reports'), '--out', out]);
+      expect(code, stderr).toBe(2);
+      expect(stderr).toContain('holds the run folder');
+    }
+    expect(readdirSync(dir)).toEqual(['reports']);
+    expect(readdirSync(join(dir, 'reports'))).toEqual(['a']);
+  });
+
   it('a bidi override or a line break in a scenario, phase or folder name reaches no output', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadproof-trend-names-'));
     const hostile = 'name\u202eevil\u2066\nsecond line';
