@@ -14,6 +14,7 @@ export { EXIT, exitUnder, INCONCLUSIVE_POLICIES, type InconclusivePolicy } from 
 export { collectGarbageNow } from './full-collection.js';
 export { checkListenHost, type Exposure, exposureOf } from './listen-host.js';
 export { deferMemoryReducer } from './memory-reducer.js';
+export { PHASE_NAME, SCENARIO_NAME } from './names.js';
 export { checkRunFolder, MAX_JSON_BYTES, openRegular, readLines, readRegular, RUN_SUBFOLDERS } from './read-bounded.js';
 export { MIN_SECRET_LENGTH, redact, redactWritten, SecretMask } from './redact.js';
 export { COUNTED_OUTCOMES, type CountedOutcome, type Outcome, SENT_OUTCOMES } from './request-fate.js';

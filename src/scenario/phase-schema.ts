@@ -1,13 +1,14 @@
 /** One phase of a scenario: a constant rate or a ramp, for a duration, with an optional warmup. */
 import * as z from 'zod';
 
+import { PHASE_NAME } from '../core/index.js';
 import { SCENARIO_BOUNDS as B } from './bounds.js';
 import { parseDurationMs } from './duration.js';
 import { duration, PHASE_RANGE, rpm } from './schema-fields.js';
 
 export const PhaseSchema = z
   .strictObject({
-    name: z.string().regex(/^[A-Za-z0-9][\w.-]{0,39}$/, {
+    name: z.string().regex(PHASE_NAME, {
       error: 'expected a phase name of letters, digits, ".", "_" or "-" (at most 40)',
     }),
     duration: duration('a duration', B.phaseMs, PHASE_RANGE),

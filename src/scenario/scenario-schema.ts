@@ -7,6 +7,7 @@
  */
 import * as z from 'zod';
 
+import { SCENARIO_NAME } from '../core/index.js';
 import { IDENTIFICATION_LIMITS } from '../spec/index.js';
 import { DOCUMENT_KINDS, LENGTH_CLASSES } from '../texts/index.js';
 import { SCENARIO_BOUNDS as B } from './bounds.js';
@@ -51,7 +52,7 @@ export const NoticeSchema = z.strictObject({
 export const ScenarioSchema = z
   .strictObject({
     $schema: z.string().optional().describe('Path to scenario.schema.json, for editors'),
-    name: z.string().regex(/^[A-Za-z0-9][\w.-]{0,63}$/, {
+    name: z.string().regex(SCENARIO_NAME, {
       error: 'expected a name of letters, digits, ".", "_" or "-" (at most 64); it names the report folder',
     }),
     description: z.string().min(1, { error: 'expected a sentence saying what the scenario checks' }),

@@ -3,13 +3,30 @@
  * its target, goodput, 429 % and error %, one colour per phase. A run compare would flag is a red triangle on the
  * panel of the figure that rose.
  */
-import type { TrendSection } from './content.js';
+import { plural, type TrendSection, utcStart } from './content.js';
 import { errorPercent, percentOf, type PhaseFigures } from './series.js';
+import { stoppedEarly } from './stopped-early.js';
 
 export const TREND_WIDTH = 1000;
 export const TREND_HEIGHT = 1200;
 
-const PHASE_COLOURS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#bcbd22'];
+/** One distinct colour per phase drawn (none of them the flag's red). */
+const PHASE_COLOURS = [
+  '#1f77b4',
+  '#ff7f0e',
+  '#2ca02c',
+  '#9467bd',
+  '#8c564b',
+  '#e377c2',
+  '#17becf',
+  '#bcbd22',
+  '#393b79',
+  '#637939',
+  '#7f7f7f',
+  '#7b4173',
+];
+/** More phases than colours would fill the chart with its legend; the table lists them all. */
+const MAX_PHASES_DRAWN = PHASE_COLOURS.length;
 const FLAG_COLOUR = '#d62728';
 
 interface Panel {
@@ -29,11 +46,12 @@ const PANELS: readonly Panel[] = [
   { axis: 'errors', title: 'errors (% of sent)', value: errorPercent, figures: ['http504', 'errors'] },
 ];
 
-/** "#3" over "11-27 19:06:02": the run's number and its start (UTC). */
+/** "#3" over "11-27 19:06:02": the run's number and its start (UTC); "(stopped)" under a run stopped early. */
 function runTicks(section: TrendSection): string[][] {
   return section.trend.runs.map((r, i) => [
     `${section.flags[i]!.flagged ? '⚑ ' : ''}#${i + 1}`,
-    r.summary.startedAt.slice(5, 19).replace('T', ' '),
+    utcStart(r.summary.startedAt).slice(5),
+    ...(stoppedEarly(r.summary) === null ? [] : ['(stopped early)']),
   ]);
 }
 
@@ -103,9 +121,12 @@ function scales(): Record<string, unknown> {
 
 export function trendChart(section: TrendSection): Record<string, unknown> {
   const { trend } = section;
-  const datasets = trend.phaseNames.flatMap((phase, i) =>
-    phaseDatasets(section, phase, PHASE_COLOURS[i % PHASE_COLOURS.length]!),
-  );
+  const drawn = trend.phaseNames.slice(0, MAX_PHASES_DRAWN);
+  const datasets = drawn.flatMap((phase, i) => phaseDatasets(section, phase, PHASE_COLOURS[i]!));
+  const cut =
+    drawn.length < trend.phaseNames.length
+      ? [`the first ${drawn.length} of ${trend.phaseNames.length} phases drawn; the table lists them all`]
+      : [];
   return {
     type: 'line',
     data: { labels: runTicks(section), datasets },
@@ -117,12 +138,13 @@ export function trendChart(section: TrendSection): Record<string, unknown> {
         title: {
           display: true,
           text: [
-            `${trend.scenario}: per phase across ${trend.runs.length} runs`,
+            `${trend.scenario}: per phase across ${plural(trend.runs.length, 'run')}`,
             'p95 steady state, 429s answered at once left out (dashed: its target) · red triangle ⚑: flagged as compare would',
+            ...cut,
           ],
         },
         // One entry per phase (its colour is the same in every panel).
-        legend: { labels: { filter: (item: { text: string }) => trend.phaseNames.includes(item.text) } },
+        legend: { labels: { filter: (item: { text: string }) => drawn.includes(item.text) } },
       },
     },
   };

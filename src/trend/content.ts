@@ -3,9 +3,10 @@
  * and phase (run, start, verdict, then the phase's p95 against its target, goodput, 429 % and error %), the flagged
  * runs marked, and what compare finds against which run.
  */
-import { formatMs } from '../core/index.js';
+import { echoValue, formatMs } from '../core/index.js';
 import type { RunFlag } from './flags.js';
 import { errorPercent, percentOf, type PhaseFigures, type ScenarioTrend, type TrendPoint } from './series.js';
+import { stoppedEarly } from './stopped-early.js';
 
 export interface TrendSection {
   readonly trend: ScenarioTrend;
@@ -56,9 +57,26 @@ function p95Cell(p: PhaseFigures): string {
   return p.targetMs === null ? value : `${value} (< ${formatMs(p.targetMs)})`;
 }
 
-/** "#3 20261127T190602Z-compared": the run's number in its scenario, and its folder's name. */
+/**
+ * "#3 20261127T190602Z-compared": the run's number in its scenario, and its folder's name (someone else's: line
+ * breaks and invisible characters escaped).
+ */
 const runLabel = (runs: readonly TrendPoint[], run: TrendPoint): string =>
-  `#${runs.indexOf(run) + 1} ${run.dir.split(/[\\/]/).filter(Boolean).at(-1) ?? run.dir}`;
+  `#${runs.indexOf(run) + 1} ${echoValue(run.dir.split(/[\\/]/).filter(Boolean).at(-1) ?? run.dir)}`;
+
+/** "2026-11-20 10:00:00": a start written with any offset, in UTC as the column says. */
+export const utcStart = (startedAt: string): string =>
+  new Date(Date.parse(startedAt)).toISOString().slice(0, 19).replace('T', ' ');
+
+/** "1 run", "2 runs". */
+export const plural = (n: number, one: string): string => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+/** "PASS", or "PASS, stopped early (interrupted)". */
+function verdictCell(run: TrendPoint): string {
+  const stopped = stoppedEarly(run.summary);
+  const status = run.summary.verdict.status.toUpperCase();
+  return stopped === null ? status : `${status}, ${stopped}: not compared`;
+}
 
 /** The reference as the table names it: its number, or "the baseline" when it is not among the runs. */
 const referenceLabel = (runs: readonly TrendPoint[], reference: TrendPoint): string =>
@@ -85,8 +103,8 @@ function rows(section: TrendSection): TrendRow[] {
       flagged: flag.flagged,
       cells: [
         j === 0 ? `${flag.flagged ? '⚑ ' : ''}${runLabel(runs, run)}` : '',
-        j === 0 ? run.summary.startedAt.replace('T', ' ').replace(/(\.\d+)?Z$/, '') : '',
-        j === 0 ? run.summary.verdict.status.toUpperCase() : '',
+        j === 0 ? utcStart(run.summary.startedAt) : '',
+        j === 0 ? verdictCell(run) : '',
         p.name,
         p95Cell(p),
         rpm(p.goodputRpm),
@@ -114,12 +132,20 @@ function sectionContent(section: TrendSection, baseline: string | null): Section
   const { runs } = section.trend;
   const flagged = section.flags.filter((f) => f.flagged).length;
   const notCompared = section.flags.filter((f) => f.notCompared !== null).length;
-  const reference = section.baselineUsed ? `the baseline ${baseline}` : `the first run, ${runLabel(runs, runs[0]!)}`;
+  // The reference is the first run that ran its whole plan (a run stopped early is never compared).
+  const first = runs.find((r) => stoppedEarly(r.summary) === null);
+  const reference = section.baselineUsed
+    ? `the baseline ${echoValue(baseline ?? '')}`
+    : first === undefined
+      ? 'no run (every one stopped early)'
+      : `${first === runs[0] ? 'the first run' : 'the first run that ran its whole plan'}, ${runLabel(runs, first)}`;
   const unlike =
     notCompared === 0 ? '' : `; ${notCompared} not compared (another plan, environment, mock profile or time scale)`;
+  const stopped = runs.filter((r) => stoppedEarly(r.summary) !== null).length;
+  const stoppedText = stopped === 0 ? '' : ` ${plural(stopped, 'run')} stopped early, shown but not compared.`;
   return {
     scenario: section.trend.scenario,
-    lead: `${runs.length} runs, by start; each compared with one reference, ${reference}, as loadproof compare would: ${flagged === 0 ? 'none flagged' : `${flagged} flagged (⚑)`}${unlike}.`,
+    lead: `${plural(runs.length, 'run')}, by start; each compared with one reference, ${reference}, as loadproof compare would: ${flagged === 0 ? 'none flagged' : `${flagged} flagged (⚑)`}${unlike}.${stoppedText}`,
     pngFile: section.pngFile,
     header: HEADER,
     rows: rows(section),
@@ -135,6 +161,6 @@ export function trendContent(
   return {
     definitions: `p95: steady state (after warm-up), 429s answered at once left out, model time, against the phase's documented target. Goodput: requests answered 2xx a model minute. 429 % and error % (504s and every other failure): of the requests sent. A run is flagged (⚑) when loadproof compare would call it a regression: its p95 interval above the reference's by more than ${Math.round(options.tolerance * 100)} %, or a 429, 504 or failure rate higher than chance explains (Fisher's exact test, Holm's correction). Every run is compared with one reference (the scenario's first run, or the baseline given), one comparison a run as one compare is: a flag says "this run is clearly worse than the reference", and stays on every later run as long as the change lasts. A run with another plan, environment, mock profile or time scale than the reference is not compared (it measures another test, not the service).`,
     sections: sections.map((s) => sectionContent(s, options.baseline)),
-    skipped: skipped.map((s) => `${s.dir}: ${s.reason}`),
+    skipped: skipped.map((s) => `${echoValue(s.dir)}: ${s.reason}`),
   };
 }

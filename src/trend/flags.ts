@@ -141,9 +141,12 @@ function hasBothIntervals(base: TrendPoint, run: TrendPoint, phase: string): boo
   return [...p95Intervals(run.summary, phase)].some(([band, i]) => bounded(i) && bounded(baseIntervals.get(band)));
 }
 
-/** The reference named among the runs is not compared with itself. */
+/**
+ * The reference is not compared with itself: the same run, or the baseline's folder listed too. Two runs that share a
+ * start and a plan (shards given one --start-at) are still two runs.
+ */
 const sameRun = (a: TrendPoint, b: TrendPoint): boolean =>
-  a.summary.startedAt === b.summary.startedAt && a.summary.planIdentity === b.summary.planIdentity;
+  a === b || (a.realDir !== undefined && a.realDir === b.realDir);
 
 /**
  * Each run of a scenario against one reference: `baseline` when given, else the scenario's first run. Each run is one

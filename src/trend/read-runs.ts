@@ -20,6 +20,8 @@ const MAX_SUMMARY_BYTES = 16 * 1024 * 1024;
 export interface TrendRun {
   /** The folder as named (a folder of runs joined with the run's own name). */
   readonly dir: string;
+  /** The folder's real path: what tells one run from another (two runs may share a start and a plan). */
+  readonly realDir?: string;
   readonly summary: TrendSummary;
 }
 
@@ -49,7 +51,7 @@ export async function readRun(dir: string): Promise<TrendRun | SkippedFolder> {
     }
     const parsed = trendSummary.safeParse(value);
     if (!parsed.success) return { dir, reason: `summary.json: ${firstIssue(parsed.error)}` };
-    return { dir, summary: parsed.data };
+    return { dir, realDir: await realpath(dir).catch(() => dir), summary: parsed.data };
   } catch (error) {
     if (!(error instanceof LoadproofError)) throw error;
     return {

@@ -24,6 +24,8 @@ export interface PhaseFigures {
 
 export interface TrendPoint {
   readonly dir: string;
+  /** The folder's real path, when read from disk: the baseline is the same run as a listed one only when it matches. */
+  readonly realDir?: string;
   readonly summary: TrendSummary;
   readonly phases: readonly PhaseFigures[];
 }
@@ -79,7 +81,7 @@ export function groupByScenario(runs: readonly TrendRun[]): ScenarioTrend[] {
     return {
       scenario,
       phaseNames,
-      runs: group.map((r) => ({ dir: r.dir, summary: r.summary, phases: r.summary.phases.map(phaseFigures) })),
+      runs: group.map((r) => ({ ...r, phases: r.summary.phases.map(phaseFigures) })),
     };
   });
 }

@@ -9,10 +9,13 @@ import { join } from 'node:path';
 
 import { describe, expect, it } from 'vitest';
 
+import { trendChart } from './chart.js';
+import type { TrendSection } from './content.js';
 import { flagRuns } from './flags.js';
 import { readRuns } from './read-runs.js';
 import { groupByScenario, type TrendPoint } from './series.js';
-import type { TrendSummary } from './summary-schema.js';
+import { flagCompleteRuns } from './stopped-early.js';
+import { type TrendSummary, trendSummary } from './summary-schema.js';
 
 interface Phase {
   name?: string;
@@ -226,5 +229,71 @@ describe('readRuns: hostile folders are skipped, each with one line of reason', 
     const { runs, skipped } = await readRuns([dir]);
     expect(runs).toEqual([]);
     expect(skipped[0]!.reason).toMatch(/events\.ndjson: a symbolic link, expected a regular file/);
+  });
+});
+
+describe('someone else’s figures and names', () => {
+  it('refuses a figure no run writes (a p95 of 1e308 ms, a goodput of 1e308) and a name a scenario file could not give', () => {
+    const base = summary('2026-11-27T10:00:00Z');
+    const withPhase = (patch: Record<string, unknown>): unknown => ({
+      ...base,
+      phases: [{ ...base.phases[0]!, ...patch }],
+    });
+    expect(trendSummary.safeParse(base).success).toBe(true);
+    expect(trendSummary.safeParse(withPhase({ steadyLatencyMs: { count: 83, p95: 1e308 } })).success).toBe(false);
+    expect(trendSummary.safeParse(withPhase({ goodputRpm: 1e308 })).success).toBe(false);
+    expect(trendSummary.safeParse(withPhase({ name: 'step\u202e-100' })).success).toBe(false);
+    expect(trendSummary.safeParse({ ...base, scenario: 'ci\nloadproof: ok' }).success).toBe(false);
+    expect(trendSummary.safeParse({ ...base, environment: 'mock\u2066' }).success).toBe(false);
+  });
+});
+
+describe('a run stopped early', () => {
+  const steady = point('1', summary('2026-11-27T10:00:00Z'));
+  const failing = (at: string): TrendPoint => point(at, summary(at, [{ http429: 60 }]));
+  const stopped = (p: TrendPoint): TrendPoint => ({ ...p, summary: { ...p.summary, interrupted: true } });
+
+  it('is never flagged, nor the reference of the run after it: that one is compared with the complete run before', () => {
+    const halted = stopped(failing('2026-11-27T10:01:00Z'));
+    const next = point('3', summary('2026-11-27T10:02:00Z'));
+    const flags = flagCompleteRuns([steady, halted, next], (complete) => flagRuns(complete, OPTIONS));
+    expect(flags[1]).toMatchObject({ against: null, flagged: false });
+    expect(flags[2]!.against).toBe(steady);
+    // Without the mark, the same run is flagged: the test above is not vacuous.
+    const plain = flagCompleteRuns([steady, failing('2026-11-27T10:01:00Z')], (c) => flagRuns(c, OPTIONS));
+    expect(plain[1]!.flagged).toBe(true);
+  });
+});
+
+describe('trendChart', () => {
+  const section = (phases: number): TrendSection => {
+    const names = Array.from({ length: phases }, (_, i) => ({ name: `step-${(i + 1) * 100}` }));
+    const [trend] = groupByScenario([{ dir: 'a', summary: summary('2026-11-27T10:00:00Z', names) }]);
+    return {
+      trend: trend!,
+      flags: [{ against: null, findings: [], flagged: false, notes: [], notCompared: null }],
+      pngFile: 'trend.png',
+      baselineUsed: false,
+    };
+  };
+  const drawnPhases = (chart: Record<string, unknown>): { label: string; borderColor: string }[] =>
+    (
+      chart.data as { datasets: { label: string; borderColor: string; yAxisID: string; borderDash?: unknown }[] }
+    ).datasets.filter((d) => d.yAxisID === 'p95' && d.borderDash === undefined);
+  const title = (chart: Record<string, unknown>): string[] =>
+    (chart.options as { plugins: { title: { text: string[] } } }).plugins.title.text;
+
+  it('gives each phase drawn its own colour (step-100 and step-300 too) and says "1 run"', () => {
+    const chart = trendChart(section(10));
+    const colours = drawnPhases(chart).map((d) => d.borderColor);
+    expect(colours).toHaveLength(10);
+    expect(new Set(colours).size).toBe(10);
+    expect(title(chart)[0]).toBe('ci: per phase across 1 run');
+  });
+
+  it('draws at most 12 phases of a 1,000-phase summary, and says so in its title', () => {
+    const chart = trendChart(section(1000));
+    expect(drawnPhases(chart)).toHaveLength(12);
+    expect(title(chart)).toContain('the first 12 of 1000 phases drawn; the table lists them all');
   });
 });

@@ -180,7 +180,7 @@ describe('loadproof trend: the folders named', () => {
     const { code, stdout, stderr } = await runMain(['trend', b, a, c, '--out', out]);
     expect(code, stderr).toBe(0);
     expect(stdout).toContain('ci: 2 runs, 0 flagged');
-    expect(stdout).toContain('spike: 1 runs, 0 flagged');
+    expect(stdout).toContain('spike: 1 run, 0 flagged');
     const md = readFileSync(join(out, 'trend.md'), 'utf8');
     expect(md).toMatch(
       /## ci\n[^]*trend-1\.png[^]*\| #1 a \|[^]*\| #2 b \|[^]*## spike\n[^]*trend-2\.png[^]*\| #1 c \|/,

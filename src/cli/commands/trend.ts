@@ -4,7 +4,7 @@
  */
 import type { Argv } from 'yargs';
 
-import { EXIT } from '../../core/index.js';
+import { echoValue, EXIT } from '../../core/index.js';
 import type { Io } from '../io.js';
 
 export function trendOptions<T>(y: Argv<T>) {
@@ -54,11 +54,8 @@ export async function runTrend(args: TrendArgs, io: Io): Promise<number> {
     baseline: args.baseline,
     tolerance: parseTolerance(args.tolerance),
   });
-  for (const s of result.skipped) io.stderr(`loadproof: skipped ${s.dir}: ${s.reason}\n`);
-  for (const s of result.sections)
-    io.stdout(
-      `${s.scenario}: ${s.runs} runs, ${s.flagged} flagged${s.latestFlagged ? ' (the latest among them)' : ''}\n`,
-    );
-  io.stdout(`written: ${result.files.join(', ')}\n`);
+  for (const s of result.skipped) io.stderr(`loadproof: skipped ${echoValue(s.dir)}: ${s.reason}\n`);
+  for (const s of result.sections) io.stdout(`${s.line}\n`);
+  io.stdout(`written: ${result.files.map(echoValue).join(', ')}\n`);
   return args['fail-on-flag'] && result.sections.some((s) => s.latestFlagged) ? EXIT.slaNotMet : EXIT.pass;
 }
