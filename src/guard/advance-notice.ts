@@ -7,7 +7,7 @@
  * once support has given a reference. It sends nothing.
  */
 import { UsageError } from '../core/index.js';
-import { effectiveLimits, type Plan } from '../plan/index.js';
+import { effectiveLimits, type Plan, predict429s } from '../plan/index.js';
 import { NoticeSchema } from '../scenario/index.js';
 import { TRAFFIC_RULES } from '../spec/index.js';
 import type { GuardDecision } from './decision.js';
@@ -15,7 +15,6 @@ import { evaluateGuard } from './evaluate.js';
 import { earliestStartMs, formatInstant } from './notice.js';
 import { payloadOf, type ScheduledPhase, scheduleOf, shapeOf } from './notice-schedule.js';
 import { noticeWindow } from './notice-window.js';
-import { predict429s } from './predicted-429.js';
 import { plannedPeakRpm } from './traffic.js';
 
 /** Who is announcing, given on the command line: never read from credentials, so never a secret. */
