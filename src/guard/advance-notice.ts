@@ -15,7 +15,7 @@ import { evaluateGuard } from './evaluate.js';
 import { earliestStartMs, formatInstant } from './notice.js';
 import { payloadOf, type ScheduledPhase, scheduleOf, shapeOf } from './notice-schedule.js';
 import { noticeWindow } from './notice-window.js';
-import { plannedPeakRpm } from './traffic.js';
+import { formatSpanMs, plannedPeakRpm } from './traffic.js';
 
 /** Who is announcing, given on the command line: never read from credentials, so never a secret. */
 interface NoticeParties {
@@ -146,7 +146,7 @@ export function draftNotice(
     predicted429s: predictedFor(plan),
     coordination: {
       applies: coordinationApplies,
-      message: coordination.message.replace(/, more than 5 minutes .*$/, ''),
+      message: aboveCoordination(first, plan, plannedEndMs - startAtMs),
       reference: s.coordination?.reference ?? null,
     },
     noticeReference: s.notice?.reference ?? null,
@@ -164,4 +164,21 @@ function predictedFor(plan: Plan): AdvanceNotice['predicted429s'] {
     raisedBy: limits.reference,
     phases: predict429s(plan, limits).map(({ phase, refused, firstAtMs }) => ({ phase, refused, firstAtMs })),
   };
+}
+
+/** Whole seconds, as an e-mail states a time: the start rounded down, an end up. */
+const wholeSeconds = (ms: number, round: (x: number) => number): string => formatSpanMs(round(ms / 1000) * 1000);
+
+/**
+ * The stretch above the coordination rate as support reads it: whole seconds, and ending by the last request (the
+ * guard's trailing minute still holds it for up to a minute after) — or, with retries, by the run's stated length.
+ */
+function aboveCoordination(decision: GuardDecision, plan: Plan, runMs: number): string {
+  const stretch = decision.traffic.longestAboveCoordinationRpm;
+  if (stretch === null) return `never above ${TRAFFIC_RULES.coordinationAboveRpm} rpm`;
+  const lastArrivalMs = Math.max(0, ...plan.phases.map((p) => p.arrivalsMs.at(-1) ?? 0));
+  const capMs = decision.traffic.worstCaseFactor === 1 ? lastArrivalMs : runMs;
+  const endMs = Math.min(stretch.endMs, capMs);
+  const phases = stretch.phases.length === 1 ? `phase ${stretch.phases[0]}` : `phases ${stretch.phases.join(', ')}`;
+  return `more than ${TRAFFIC_RULES.coordinationAboveRpm} requests a minute from +${wholeSeconds(stretch.startMs, Math.floor)} to +${wholeSeconds(endMs, Math.ceil)} after the start, ${phases}`;
 }
