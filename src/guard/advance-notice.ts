@@ -90,11 +90,7 @@ export function draftNotice(
   const window = noticeWindow(startAtMs, plannedEndMs - startAtMs, parties.windowMs);
   const coordination = first.checks.find((c) => c.rule === 'coordination')!;
   const coordinationApplies = !coordination.message.endsWith('no coordination needed');
-  const notice = {
-    announcedOn,
-    reference: 'the support reference',
-    window: { start: formatInstant(startAtMs), end: formatInstant(window.endMs) },
-  };
+  const notice = noticeBlock(announcedOn, startAtMs, window);
   // The block the user will paste must pass the scenario's own schema (years up to 9999 among others): no
   // draft that the run would then refuse. Near the end of the calendar no window may exist.
   const checked = NoticeSchema.safeParse(notice);
@@ -181,4 +177,17 @@ function aboveCoordination(decision: GuardDecision, plan: Plan, runMs: number): 
   const endMs = Math.min(stretch.endMs, capMs);
   const phases = stretch.phases.length === 1 ? `phase ${stretch.phases[0]}` : `phases ${stretch.phases.join(', ')}`;
   return `more than ${TRAFFIC_RULES.coordinationAboveRpm} requests a minute from +${wholeSeconds(stretch.startMs, Math.floor)} to +${wholeSeconds(endMs, Math.ceil)} after the start, ${phases}`;
+}
+
+/** The `notice:` block the user will paste, its references still placeholders. */
+function noticeBlock(announcedOn: string, startAtMs: number, window: ReturnType<typeof noticeWindow>) {
+  return {
+    announcedOn,
+    reference: 'the support reference',
+    window: {
+      start: formatInstant(startAtMs),
+      end: formatInstant(window.endMs),
+      startBy: formatInstant(window.startByMs),
+    },
+  };
 }

@@ -327,4 +327,31 @@ describe('loadproof notice, its clock injected', () => {
     const seconds = (m: RegExpExecArray): number => Number(m[1]) * 60 + Number(m[2] || 0);
     expect(seconds(above!)).toBeLessThanOrEqual(seconds(length!));
   });
+
+  it('the block carries the latest start: a scenario edited shorter is still refused after the announced start window', async () => {
+    const { file, dir } = scenarioWorkspace(UNANNOUNCED);
+    const out = join(dir, 'notice.md');
+    const drafted = await runMain([
+      'notice',
+      file,
+      '--at',
+      '2026-12-15T09:00:00Z',
+      '--announce-on',
+      '2026-11-26',
+      '--out',
+      out,
+    ]);
+    expect(drafted.code).toBe(0);
+    expect(blockOf(drafted.stdout)).toContain("startBy: '2026-12-15T09:15:00Z'");
+    // The recovery phase dropped: the run ends well inside the window even when started after the start window.
+    const shorter = UNANNOUNCED.replace(/ {2}- name: recovery\n(?: {4}.*\n)+/, '');
+    expect(shorter).not.toContain('name: recovery');
+    writeFileSync(file, `${shorter}${blockOf(drafted.stdout)}\n`);
+    expect((await runMain(['plan', file, '--at', '2026-12-15T09:14:00Z'])).code).toBe(0);
+    const late = await runMain(['plan', file, '--at', '2026-12-15T09:17:00Z']);
+    expect(late.stdout).toMatch(
+      /notice-window +.*after the latest start announced \(notice.window.startBy 2026-12-15T09:15:00Z\)/,
+    );
+    expect(late.code).toBe(3);
+  });
 });
