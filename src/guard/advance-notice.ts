@@ -7,7 +7,7 @@
  * once support has given a reference. It sends nothing.
  */
 import { UsageError } from '../core/index.js';
-import { effectiveLimits, type Plan } from '../plan/index.js';
+import { effectiveLimits, type Plan, predict429s } from '../plan/index.js';
 import { NoticeSchema } from '../scenario/index.js';
 import { TRAFFIC_RULES } from '../spec/index.js';
 import type { GuardDecision } from './decision.js';
@@ -15,8 +15,7 @@ import { evaluateGuard } from './evaluate.js';
 import { earliestStartMs, formatInstant } from './notice.js';
 import { payloadOf, type ScheduledPhase, scheduleOf, shapeOf } from './notice-schedule.js';
 import { noticeWindow } from './notice-window.js';
-import { predict429s } from './predicted-429.js';
-import { plannedPeakRpm } from './traffic.js';
+import { formatSpanMs, plannedPeakRpm } from './traffic.js';
 
 /** Who is announcing, given on the command line: never read from credentials, so never a secret. */
 interface NoticeParties {
@@ -91,11 +90,7 @@ export function draftNotice(
   const window = noticeWindow(startAtMs, plannedEndMs - startAtMs, parties.windowMs);
   const coordination = first.checks.find((c) => c.rule === 'coordination')!;
   const coordinationApplies = !coordination.message.endsWith('no coordination needed');
-  const notice = {
-    announcedOn,
-    reference: 'the support reference',
-    window: { start: formatInstant(startAtMs), end: formatInstant(window.endMs) },
-  };
+  const notice = noticeBlock(announcedOn, startAtMs, window);
   // The block the user will paste must pass the scenario's own schema (years up to 9999 among others): no
   // draft that the run would then refuse. Near the end of the calendar no window may exist.
   const checked = NoticeSchema.safeParse(notice);
@@ -147,7 +142,7 @@ export function draftNotice(
     predicted429s: predictedFor(plan),
     coordination: {
       applies: coordinationApplies,
-      message: coordination.message.replace(/, more than 5 minutes .*$/, ''),
+      message: aboveCoordination(first, plan, plannedEndMs - startAtMs),
       reference: s.coordination?.reference ?? null,
     },
     noticeReference: s.notice?.reference ?? null,
@@ -164,5 +159,35 @@ function predictedFor(plan: Plan): AdvanceNotice['predicted429s'] {
     limits: { sustainedRpm: limits.sustainedRpm, burstRpm: limits.burstRpm, burstMinutes: limits.burstMinutes },
     raisedBy: limits.reference,
     phases: predict429s(plan, limits).map(({ phase, refused, firstAtMs }) => ({ phase, refused, firstAtMs })),
+  };
+}
+
+/** Whole seconds, as an e-mail states a time: the start rounded down, an end up. */
+const wholeSeconds = (ms: number, round: (x: number) => number): string => formatSpanMs(round(ms / 1000) * 1000);
+
+/**
+ * The stretch above the coordination rate as support reads it: whole seconds, and ending by the last request (the
+ * guard's trailing minute still holds it for up to a minute after) — or, with retries, by the run's stated length.
+ */
+function aboveCoordination(decision: GuardDecision, plan: Plan, runMs: number): string {
+  const stretch = decision.traffic.longestAboveCoordinationRpm;
+  if (stretch === null) return `never above ${TRAFFIC_RULES.coordinationAboveRpm} rpm`;
+  const lastArrivalMs = Math.max(0, ...plan.phases.map((p) => p.arrivalsMs.at(-1) ?? 0));
+  const capMs = decision.traffic.worstCaseFactor === 1 ? lastArrivalMs : runMs;
+  const endMs = Math.min(stretch.endMs, capMs);
+  const phases = stretch.phases.length === 1 ? `phase ${stretch.phases[0]}` : `phases ${stretch.phases.join(', ')}`;
+  return `more than ${TRAFFIC_RULES.coordinationAboveRpm} requests a minute from +${wholeSeconds(stretch.startMs, Math.floor)} to +${wholeSeconds(endMs, Math.ceil)} after the start, ${phases}`;
+}
+
+/** The `notice:` block the user will paste, its references still placeholders. */
+function noticeBlock(announcedOn: string, startAtMs: number, window: ReturnType<typeof noticeWindow>) {
+  return {
+    announcedOn,
+    reference: 'the support reference',
+    window: {
+      start: formatInstant(startAtMs),
+      end: formatInstant(window.endMs),
+      startBy: formatInstant(window.startByMs),
+    },
   };
 }

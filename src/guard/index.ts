@@ -8,5 +8,5 @@ export { checkNoticeParties } from './notice-parties.js';
 export { noticeMarkdown } from './notice-text.js';
 export { parseWindowFlag } from './notice-window.js';
 export { authorize, ownLoopbackPermit } from './permit.js';
-export { describePredicted429s, predict429s } from './predicted-429.js';
+export { describePredicted429s } from './predicted-429.js';
 export { parseStartAt } from './start-at.js';

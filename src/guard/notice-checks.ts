@@ -61,12 +61,17 @@ export function noticeWindowCheck(plan: Plan, startMs: number, endMs: number): G
     problems.push(
       `the run would start at ${formatInstant(startMs)}, ${formatSpanInWords(from - startMs)} before ${span} opens`,
     );
+  const startBy = window.startBy === undefined ? undefined : Date.parse(window.startBy);
+  if (startBy !== undefined && startMs > startBy)
+    problems.push(
+      `the run would start at ${formatInstant(startMs)}, ${formatSpanInWords(startMs - startBy)} after the latest start announced (notice.window.startBy ${formatInstant(startBy)})`,
+    );
   if (endMs > to)
     problems.push(
       `its planned end ${formatInstant(endMs)} (last arrival + worst-case answer time) is ${formatSpanInWords(endMs - to)} after ${span} closes`,
     );
-  // The run's length is fixed by its plan, so the window's end sets the latest start.
-  const latest = to - (endMs - startMs);
+  // The run's length is fixed by its plan, so the window's end sets the latest start, unless one was announced earlier.
+  const latest = Math.min(to - (endMs - startMs), startBy ?? Infinity);
   if (problems.length === 0)
     return {
       rule: 'notice-window',

@@ -30,6 +30,7 @@ export function formatNoticeInstructions(n: AdvanceNotice, written: string | nul
     '  window:',
     `    start: '${n.start}'`,
     `    end: '${n.windowEnd}'`,
+    `    startBy: '${n.startBy}'`,
     ...(n.coordination.applies && n.coordination.reference === null
       ? ['coordination:', '  reference: <the support case id for traffic above 200 rpm>']
       : []),

@@ -11,6 +11,8 @@ import { rateText } from './notice-schedule.js';
 import { formatSpanMs } from './traffic.js';
 
 const n0 = (x: number): string => x.toLocaleString('en-US');
+/** A time from the start in whole seconds (rounded up): support reads an e-mail, not a log. */
+const span = (ms: number): string => formatSpanMs(Math.ceil(ms / 1000) * 1000);
 /** 2026-12-15T09:00:00Z → 2026-12-15 09:00:00 UTC: the form people search their logs with. */
 const utc = (iso: string): string => `${iso.replace('T', ' ').replace(/Z$/, '')} UTC`;
 
@@ -26,7 +28,7 @@ export function noticeMarkdown(n: AdvanceNotice): string {
     '## When (UTC)',
     '',
     `- Start: between ${utc(n.start)} and ${utc(n.startBy)} (a start window of ${formatDuration(n.startWindowMs)}).`,
-    `- Length: ${formatSpanMs(n.runMs)} from its start, the last request's longest possible answer included.`,
+    `- Length: ${span(n.runMs)} from its start, the last request's longest possible answer included.`,
     `- All traffic falls between ${utc(n.start)} and ${utc(n.windowEnd)}.`,
     '',
     '## Schedule',
@@ -78,8 +80,8 @@ function scheduleTable(n: AdvanceNotice): string[] {
     ['phase', 'from', 'to', 'rate', deid ? 'documents → requests' : 'requests'],
     ...n.schedule.map((p) => [
       p.name,
-      `+${formatSpanMs(p.offsetMs)}`,
-      `+${formatSpanMs(p.offsetMs + p.durationMs)}`,
+      `+${span(p.offsetMs)}`,
+      `+${span(p.offsetMs + p.durationMs)}`,
       p.documents === null
         ? rateText(p.fromRpm, p.toRpm)
         : `${rateText(p.documents.fromRpm, p.documents.toRpm, 'documents/min')} (${rateText(p.fromRpm, p.toRpm)})`,
@@ -88,7 +90,7 @@ function scheduleTable(n: AdvanceNotice): string[] {
     [
       'total',
       '',
-      `+${formatSpanMs(n.schedule.reduce((end, p) => Math.max(end, p.offsetMs + p.durationMs), 0))}`,
+      `+${span(n.schedule.reduce((end, p) => Math.max(end, p.offsetMs + p.durationMs), 0))}`,
       '',
       deid ? `${n0(n.documents!)} → ${n0(n.requests)}` : n0(n.requests),
     ],
@@ -108,7 +110,7 @@ function expected429s(n: AdvanceNotice): string[] {
   const total = refusing.reduce((sum, p) => sum + p.refused, 0);
   const first = refusing[0]!;
   return [
-    `From ${source}, counted from an idle client: the first 429 about ${formatSpanMs(first.firstAtMs!)} after the start, in ${first.phase}; about ${n0(total)} of the ${n0(n.requests)} requests answered 429 in all. The test is meant to show where the limit is:`,
+    `From ${source}, counted from an idle client: the first 429 about ${span(first.firstAtMs!)} after the start, in ${first.phase}; about ${n0(total)} of the ${n0(n.requests)} requests answered 429 in all. The test is meant to show where the limit is:`,
     '',
     ...refusing.map((p) => `- ${p.phase}: about ${n0(p.refused)}`),
   ];

@@ -38,10 +38,11 @@ export function parseWindowFlag(text: string): number {
 
 /**
  * The window for a run of `runMs` (start to planned end) from `startAtMs`. Without `--window`, the run's own length
- * rounded up to the quarter hour: a start as late as the run is long stays inside.
+ * rounded up to the quarter hour (a start as late as the run is long stays inside), at most the day `--window` allows.
  */
 export function noticeWindow(startAtMs: number, runMs: number, windowMs: number | undefined): NoticeWindow {
-  const startWindowMs = windowMs ?? Math.max(QUARTER_HOUR_MS, Math.ceil(runMs / QUARTER_HOUR_MS) * QUARTER_HOUR_MS);
+  const byLength = Math.max(QUARTER_HOUR_MS, Math.ceil(runMs / QUARTER_HOUR_MS) * QUARTER_HOUR_MS);
+  const startWindowMs = windowMs ?? Math.min(MAX_WINDOW_MS, byLength);
   const startByMs = startAtMs + startWindowMs;
   return {
     startWindowMs,

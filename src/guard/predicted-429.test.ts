@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 
 import { buildPlan } from '../plan/index.js';
+import { predict429s } from '../plan/index.js';
 import { DOCUMENTED_LIMITS } from '../plan/limits.js';
 import { parseScenario } from '../scenario/index.js';
-import { describePredicted429s, predict429s } from './predicted-429.js';
+import { describePredicted429s } from './predicted-429.js';
 
 const planOf = (phases: string) =>
   buildPlan(parseScenario(`name: p\ndescription: d\nphases:\n${phases}`, 'p.yaml'), { timeScale: 1 });

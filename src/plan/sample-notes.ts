@@ -4,10 +4,13 @@
  * 97.5 % only when q^n ≤ 2.5 %, and a lower bound only when (1 − q)^n ≤ 2.5 %. Below those counts a side does not
  * exist, whatever the latencies: `p(95) < target` cannot pass on fewer than 72 samples, `p(99) < target` on fewer
  * than 368. The plan knows each phase's steady sample (requests, or in mode deid documents, after the warm-up), so
- * `plan` can say so before anything is sent, rather than the run ending inconclusive.
+ * `plan` can say so before anything is sent, rather than the run ending inconclusive. A 429 is no latency sample: with
+ * on429 record, the requests the bucket is predicted to refuse (predicted-429.ts) are taken out of the count.
  */
 import type { Threshold } from '../scenario/index.js';
 import type { Plan } from './build-plan.js';
+import { effectiveLimits } from './limits.js';
+import { predict429s } from './predicted-429.js';
 
 /** Each bound is taken at 97.5 % on its own, as the verdict takes it. */
 const ONE_SIDED_TAIL = 0.025;
@@ -58,6 +61,8 @@ function steadyDocuments(plan: Plan): number[] {
 export function sampleNotes(plan: Plan): string[] {
   const s = plan.scenario;
   const documents = steadyDocuments(plan);
+  // Retried 429s may still end answered: only recorded ones are surely out of the sample.
+  const refused = s.on429.policy === 'record' ? predict429s(plan, effectiveLimits(s)).map((p) => p.steadyRefused) : [];
   const notes: string[] = [];
   plan.phases.forEach((p, i) => {
     if (p.arrivalsMs.length === 0) return;
@@ -66,7 +71,9 @@ export function sampleNotes(plan: Plan): string[] {
       const sides = [minimumSamplesFor(t.percentile, 'upper'), minimumSamplesFor(t.percentile, 'lower')];
       // `==` is compared as measured once either bound exists; an inequality needs both to end either way.
       const needed = t.op === '==' ? Math.min(...sides) : Math.max(...sides);
-      const n = t.stage === undefined ? p.bands.reduce((sum, b) => sum + b.steadyArrivals, 0) : documents[i]!;
+      const steady = t.stage === undefined ? p.bands.reduce((sum, b) => sum + b.steadyArrivals, 0) : documents[i]!;
+      const less429 = t.stage === undefined ? (refused[i] ?? 0) : 0;
+      const n = steady - less429;
       if (n >= needed) continue;
       const what =
         t.stage === 'document'
@@ -74,8 +81,12 @@ export function sampleNotes(plan: Plan): string[] {
           : t.stage === 'obfuscation'
             ? 'obfuscation calls (one a document)'
             : 'requests';
+      const of429 =
+        less429 === 0
+          ? ''
+          : ` answered other than 429 (${steady} after the warm-up, less the ${less429} the rate limit is predicted to refuse from a full bucket: see the predicted 429s)`;
       notes.push(
-        `phase ${p.name}: threshold "${t.source.trim()}" will have at most ${n} ${what} after the warm-up, fewer than the ${needed} its p(${t.percentile}) needs to be decided: ${whatIsLeft(t, n)} (lengthen the phase, raise its rate or shorten its warm-up)`,
+        `phase ${p.name}: threshold "${t.source.trim()}" will have at most ${n} ${what}${less429 === 0 ? ' after the warm-up' : of429}, fewer than the ${needed} its p(${t.percentile}) needs to be decided: ${whatIsLeft(t, n)} (${less429 === 0 ? 'lengthen the phase, raise its rate or shorten its warm-up' : 'lengthen the phase or lower its rate toward the sustained rate, so that more are answered'})`,
       );
     }
   });

@@ -35,7 +35,13 @@ export const NoticeSchema = z.strictObject({
   announcedOn: isoDate.describe('Day the load test was announced to support'),
   reference: reference,
   window: z
-    .strictObject({ start: isoDateTime, end: isoDateTime })
+    .strictObject({
+      start: isoDateTime,
+      end: isoDateTime,
+      startBy: isoDateTime
+        .optional()
+        .describe('Latest start announced: a run starting later is refused, however short it has become'),
+    })
     .superRefine((w, ctx) => {
       const [start, end] = [Date.parse(w.start), Date.parse(w.end)];
       // Only between two valid times: a bad start has its own message.
@@ -44,6 +50,18 @@ export const NoticeSchema = z.strictObject({
           code: 'custom',
           path: ['end'],
           message: `expected an end after notice.window.start (${w.start})`,
+        });
+      const startBy = w.startBy === undefined ? NaN : Date.parse(w.startBy);
+      if (
+        Number.isFinite(start) &&
+        Number.isFinite(end) &&
+        Number.isFinite(startBy) &&
+        (startBy < start || startBy > end)
+      )
+        ctx.addIssue({
+          code: 'custom',
+          path: ['startBy'],
+          message: `expected a latest start from notice.window.start (${w.start}) to notice.window.end (${w.end}), got ${w.startBy}`,
         });
     })
     .optional()

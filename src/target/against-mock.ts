@@ -1,7 +1,8 @@
 /**
  * `check --against-mock`: a scenario's preflight rehearsed against the embedded mock. The scenario stays as written
  * (its texts, credentials' variable names, raised limits, timeouts) but for its target, which becomes the embedded
- * mock: nothing is resolved, asked or sent at the scenario's own address, and the guard judges the mock it now is.
+ * mock: nothing is resolved, asked or sent at the scenario's own address. The guard still judges the load test as
+ * written (its environment, notice and coordination rules): a rehearsal never allows what the real check refuses.
  */
 import { UsageError } from '../core/index.js';
 import type { Scenario } from '../scenario/index.js';
@@ -29,4 +30,12 @@ export function againstEmbeddedMock(scenario: Scenario): Scenario {
 export function againstMockNote(scenario: Scenario): string {
   const t = scenario.target;
   return `--against-mock: the scenario's target (${t.environment}${t.baseUrl === undefined ? '' : ` at ${t.baseUrl}`}) is not contacted; the same calls and checks go to the embedded mock`;
+}
+
+/**
+ * The time scale the written scenario's load test is judged at: a real environment runs in real time whatever the
+ * mock's calls are compressed by; a mock of its own at the mock's.
+ */
+export function writtenTimeScale(written: Scenario, k: number): number {
+  return written.target.environment === 'mock' ? k : 1;
 }

@@ -1,4 +1,4 @@
-export { againstEmbeddedMock, againstMockNote } from './against-mock.js';
+export { againstEmbeddedMock, againstMockNote, writtenTimeScale } from './against-mock.js';
 export { resolveCallTarget, targetScenario } from './call-target.js';
 export { runCheck } from './check.js';
 export { announceCheck, formatCheck } from './check-table.js';

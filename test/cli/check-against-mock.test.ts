@@ -32,7 +32,16 @@ async function countingListener(): Promise<{ url: string; connections: () => num
   };
 }
 
-const sandboxAt = (url: string): string =>
+const DAY_MS = 86_400_000;
+const isoDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
+/** A sandbox scenario announced 20 days ago for a window around now: the guard allows it to start now. */
+const sandboxAt = (url: string): string => {
+  const now = Date.now();
+  const window = `{ start: '${new Date(now - 3_600_000).toISOString()}', end: '${new Date(now + 3_600_000).toISOString()}' }`;
+  return `name: real\ndescription: a sandbox test\ntarget: { environment: sandbox, baseUrl: '${url}', tunnel: true }\nnotice: { announcedOn: '${isoDay(now - 20 * DAY_MS)}', reference: SUP-1, window: ${window} }\nphases: [{ name: one, duration: 1m, rpm: 60 }]\n`;
+};
+/** The same sandbox scenario with no advance notice: the guard refuses its load test. */
+const unannouncedSandboxAt = (url: string): string =>
   `name: real\ndescription: a sandbox test\ntarget: { environment: sandbox, baseUrl: '${url}', tunnel: true }\nphases: [{ name: one, duration: 1m, rpm: 60 }]\n`;
 const CREDS = { LOADPROOF_CLIENT_ID: 'sandbox-client', LOADPROOF_CLIENT_SECRET: 'sandbox-secret-0123456789' };
 
@@ -59,6 +68,30 @@ describe('loadproof check --against-mock', () => {
     expect(target.connections()).toBe(0);
     // The secret the scenario's credentials name reached only the mock, and no output.
     expect(stdout + stderr).not.toContain(CREDS.LOADPROOF_CLIENT_SECRET);
+  });
+
+  it('the guard judges the scenario as written: a sandbox load test without notice is refused (exit 3), no call made', async () => {
+    const target = await countingListener();
+    const { file } = scenarioWorkspace(unannouncedSandboxAt(target.url));
+    const { code, stdout, stderr } = await runMain(['check', file, '--against-mock', '--time-scale', '20'], CREDS);
+    expect(code).toBe(3);
+    expect(stdout + stderr).toMatch(/notice/);
+    expect(stdout + stderr).not.toContain('not-applicable');
+    expect(stdout + stderr).not.toContain('this is a mock');
+    expect(stdout).not.toContain('the guard would allow the load test');
+    expect(target.connections()).toBe(0);
+  });
+
+  it("the decision printed is the written scenario's: its notice rules checked, not waved through as a mock", async () => {
+    const target = await countingListener();
+    const { file } = scenarioWorkspace(sandboxAt(target.url));
+    const { code, stdout } = await runMain(['check', file, '--against-mock', '--json'], CREDS);
+    expect(code).toBe(0);
+    const guard = (JSON.parse(stdout) as { guard: { environment: string; checks: { rule: string; status: string }[] } })
+      .guard;
+    expect(guard.environment).toBe('sandbox');
+    expect(guard.checks.filter((c) => c.status === 'not-applicable')).toEqual([]);
+    expect(target.connections()).toBe(0);
   });
 
   it('the flag is for a scenario with a target of its own: on the embedded mock already, it says so (exit 2)', async () => {

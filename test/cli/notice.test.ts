@@ -150,7 +150,7 @@ describe('loadproof notice', () => {
       'a synthetic clinical note with made-up PHI (no real patient data; notes of 400–850 characters',
     );
     expect(md).toContain('x-loadproof-seq');
-    expect(md).toMatch(/the first 429 about 10m0\.\d+s after the start, in step-225/);
+    expect(md).toMatch(/the first 429 about 10m1s after the start, in step-225/);
     expect(md).toContain('- step-300: about');
     expect(md).toContain('- Client ID: acme-loadtest-01');
     expect(md).toContain('- Contact: Jane Roe <jane.roe@example.com>');
@@ -199,7 +199,7 @@ describe('loadproof notice', () => {
       out,
     ]);
     expect(readFileSync(out, 'utf8')).toMatch(
-      /Above 200 requests a minute for more than 5 minutes: yes \(the plan sends more than 200 requests in the minute before each moment for 9m/,
+      /Above 200 requests a minute for more than 5 minutes: yes \(more than 200 requests a minute from \+\d+s? to \+10m after the start, phase high\)/,
     );
     expect(readFileSync(out, 'utf8')).toContain(
       'the limits raised in RAISED-1 (100 rpm sustained, 300 rpm for 12 minutes)',
@@ -293,5 +293,65 @@ describe('loadproof notice, its clock injected', () => {
       startBy: '2027-03-15T00:15:00Z',
       windowEnd: '2027-03-15T00:26:16Z',
     });
+  });
+
+  it('a coordinated run: times in whole seconds, and the stretch above 200 rpm ends within the stated length', async () => {
+    const capacity = readFileSync(
+      fileURLToPath(new URL('../../scenarios/capacity-step.yaml', import.meta.url)),
+      'utf8',
+    );
+    const sandbox = capacity.replace(
+      /^description: .*$/m,
+      "$&\ntarget: { environment: sandbox, baseUrl: 'https://sandbox.example.invalid' }",
+    );
+    const { file, dir } = scenarioWorkspace(sandbox);
+    const out = join(dir, 'notice.md');
+    const drafted = await runMain([
+      'notice',
+      file,
+      '--at',
+      '2026-12-15T09:00:00Z',
+      '--announce-on',
+      '2026-11-26',
+      '--out',
+      out,
+    ]);
+    expect(drafted.code).toBe(0);
+    const md = readFileSync(out, 'utf8');
+    // Support reads seconds: no milliseconds anywhere.
+    expect(md).not.toMatch(/\d\.\d+s\b/);
+    const length = /- Length: (\d+)m(\d+)s from its start/.exec(md);
+    const above = /- Above 200 requests a minute for more than 5 minutes: yes \(.* to \+?(\d+)m(\d*)s?\b/.exec(md);
+    expect(length, md).not.toBeNull();
+    expect(above, md).not.toBeNull();
+    const seconds = (m: RegExpExecArray): number => Number(m[1]) * 60 + Number(m[2] || 0);
+    expect(seconds(above!)).toBeLessThanOrEqual(seconds(length!));
+  });
+
+  it('the block carries the latest start: a scenario edited shorter is still refused after the announced start window', async () => {
+    const { file, dir } = scenarioWorkspace(UNANNOUNCED);
+    const out = join(dir, 'notice.md');
+    const drafted = await runMain([
+      'notice',
+      file,
+      '--at',
+      '2026-12-15T09:00:00Z',
+      '--announce-on',
+      '2026-11-26',
+      '--out',
+      out,
+    ]);
+    expect(drafted.code).toBe(0);
+    expect(blockOf(drafted.stdout)).toContain("startBy: '2026-12-15T09:15:00Z'");
+    // The recovery phase dropped: the run ends well inside the window even when started after the start window.
+    const shorter = UNANNOUNCED.replace(/ {2}- name: recovery\n(?: {4}.*\n)+/, '');
+    expect(shorter).not.toContain('name: recovery');
+    writeFileSync(file, `${shorter}${blockOf(drafted.stdout)}\n`);
+    expect((await runMain(['plan', file, '--at', '2026-12-15T09:14:00Z'])).code).toBe(0);
+    const late = await runMain(['plan', file, '--at', '2026-12-15T09:17:00Z']);
+    expect(late.stdout).toMatch(
+      /notice-window +.*after the latest start announced \(notice.window.startBy 2026-12-15T09:15:00Z\)/,
+    );
+    expect(late.code).toBe(3);
   });
 });

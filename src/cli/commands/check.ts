@@ -13,6 +13,7 @@ import {
   resolveCallTarget,
   runCheck,
   targetScenario,
+  writtenTimeScale,
 } from '../../target/index.js';
 import { createTextSource } from '../../texts/index.js';
 import type { Io } from '../io.js';
@@ -49,12 +50,14 @@ export async function runCheckCommand(args: CheckArgs, io: Io): Promise<number> 
   const written = await targetScenario(args.scenario);
   const scenario = args['against-mock'] ? againstEmbeddedMock(written) : written;
   const { plan, userTexts } = planScenario(scenario, args.scenario, scale.k);
-  // The guard first, on the load test these calls prepare (more than the calls themselves): refused, nothing is sent
-  // (exit 3).
-  const { decision: guard, permit } = authorize(plan, {
-    startAtMs: Date.now(),
-    loopbackAsReal: args['allow-loopback-as-real'],
-  });
+  // The guard first, on the load test these calls prepare, as written (against the mock too): refused, nothing is
+  // sent (exit 3). The calls themselves go under the permit for the target they reach.
+  const context = { startAtMs: Date.now(), loopbackAsReal: args['allow-loopback-as-real'] };
+  const judged = args['against-mock']
+    ? planScenario(written, args.scenario, writtenTimeScale(written, scale.k)).plan
+    : plan;
+  const { decision: guard } = authorize(judged, context);
+  const { permit } = authorize(plan, context);
   const target = await resolveCallTarget(scenario, permit, {
     timeScale: scale.k,
     mockProfile: args['mock-profile'],

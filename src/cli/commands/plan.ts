@@ -5,14 +5,8 @@
 import type { Argv } from 'yargs';
 
 import { EXIT, TimeScale, UsageError } from '../../core/index.js';
-import {
-  describeDecision,
-  describePredicted429s,
-  evaluateGuard,
-  parseStartAt,
-  predict429s,
-} from '../../guard/index.js';
-import { describePlan, effectiveLimits, jobDeadlineS, planNotes } from '../../plan/index.js';
+import { describeDecision, describePredicted429s, evaluateGuard, parseStartAt } from '../../guard/index.js';
+import { describePlan, effectiveLimits, jobDeadlineS, planNotes, predict429s } from '../../plan/index.js';
 import { planScenario } from '../../run/index.js';
 import { loadScenario } from '../../scenario/index.js';
 import type { Io } from '../io.js';
