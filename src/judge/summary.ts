@@ -168,22 +168,27 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     // mode deid: each document through the chain (identification's own figures are the phases' above).
     deid: meta.documents === undefined ? null : deidSummary(plan, meta.documents),
     generator: generatorSummary(recorder, scale, meta.end),
-    histograms: {
-      overall: {
-        latency: recorder.overall.latencyExcl429.encode(),
-        // What the tables show (after each phase's warm-up): the latency-distribution chart draws it.
-        steadyLatency: recorder.steadyOverall.latencyExcl429.encode(),
-        http429Latency: recorder.overall.latency429.encode(),
-        service: recorder.overall.serviceExcl429.encode(),
-        sendLag: recorder.overall.sendLag.encode(),
-      },
-      phases: recorder.phases.map((s, i) => ({
-        latency: s.latencyExcl429.encode(),
-        steadyLatency: recorder.steady[i]!.latencyExcl429.encode(),
-        service: s.serviceExcl429.encode(),
-        sendLag: s.sendLag.encode(),
-      })),
+    histograms: histogramsOf(recorder),
+  };
+}
+
+/** HDR histograms, encoded: runs and shards are merged and re-reported from them without the raw events. */
+function histogramsOf(recorder: Recorder) {
+  return {
+    overall: {
+      latency: recorder.overall.latencyExcl429.encode(),
+      // What the tables show (after each phase's warm-up): the latency-distribution chart draws it.
+      steadyLatency: recorder.steadyOverall.latencyExcl429.encode(),
+      http429Latency: recorder.overall.latency429.encode(),
+      service: recorder.overall.serviceExcl429.encode(),
+      sendLag: recorder.overall.sendLag.encode(),
     },
+    phases: recorder.phases.map((s, i) => ({
+      latency: s.latencyExcl429.encode(),
+      steadyLatency: recorder.steady[i]!.latencyExcl429.encode(),
+      service: s.serviceExcl429.encode(),
+      sendLag: s.sendLag.encode(),
+    })),
   };
 }
 
