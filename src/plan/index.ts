@@ -13,7 +13,7 @@ export { emptyPlanProblem } from './empty.js';
 export { planIdentity } from './identity.js';
 export { jobDeadlineS } from './job-deadline.js';
 export { DOCUMENTED_LIMITS, type EffectiveLimits, effectiveLimits } from './limits.js';
-export { predict429s,type Predicted429 } from './predicted-429.js';
+export { predict429s, type Predicted429 } from './predicted-429.js';
 export {
   holdsSeq,
   isShard,
