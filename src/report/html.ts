@@ -67,6 +67,8 @@ table { border-collapse: collapse; margin: 0.5rem 0; } th, td { border: 1px soli
 th { background: #f5f5f5; text-align: left; } td.num, th.num { text-align: right; white-space: nowrap; }
 table.identity td:first-child { font-weight: 600; white-space: nowrap; } table.identity td { word-break: break-word; }
 table.errors td:last-child { word-break: break-word; }
+/* The wide tables (a column a figure) fit the page: smaller type, phase names on one line. */
+table.phases, table.capacity, table.brief-phases { font-size: 0.82rem; } table.phases td:first-child, table.capacity td:first-child, table.brief-phases td:first-child { white-space: nowrap; }
 code { font: 0.9em ui-monospace, SFMono-Regular, Menlo, monospace; background: #f3f3f3; padding: 0 0.2em; }
 .verdict-pass { color: #1a7f37; } .verdict-fail { color: #cf222e; } .verdict-inconclusive { color: #9a6700; }
 .headline { font-size: 1.1rem; font-weight: 600; }
