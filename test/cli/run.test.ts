@@ -252,9 +252,11 @@ describe('loadproof run', () => {
     const s = await mock();
     const { file, out } = workspace(scenarioFor(s.url, '  - { name: long, duration: 10m, rpm: 100 }\n'));
     const cli = startCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
-    // Wait until the load has started (the mock has answered something), then interrupt.
-    for (let i = 0; i < 200 && s.stats().requests.identification.received < 20; i++)
+    // Wait until the load has started (the mock has answered something), then interrupt. The bound is a safety net
+    // (60 s), not a speed: on a busy machine a SIGINT sent before the CLI has loaded kills it without its handler.
+    for (let i = 0; i < 2400 && s.stats().requests.identification.received < 20; i++)
       await new Promise((r) => setTimeout(r, 25));
+    expect(s.stats().requests.identification.received).toBeGreaterThanOrEqual(20);
     cli.child.kill('SIGINT');
     const { code, stdout, stderr } = await cli.exited;
     expect(code).toBe(130);
