@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+
+import { locateAnnotations } from './planted.js';
+import { textRecall } from './recall.js';
+import { leaked, tallyText } from './tally.js';
+
+const text = 'Seen: Priya Venkataraman at 918 Ridge Terrace, Evanston. Call 555-0100.';
+const { planted } = locateAnnotations(text, [
+  { text: 'Priya Venkataraman', kind: 'NAME' },
+  { text: '918 Ridge Terrace, Evanston', kind: 'ADDRESS' },
+  { text: '555-0100', kind: 'PHONE' },
+]);
+
+/** The replacements of `spans` (tagged), and the output they make. */
+function obfuscate(spans: readonly [number, number][]): {
+  text: string;
+  replacements: { start: number; end: number; replacement: string }[];
+} {
+  const replacements = spans.map(([start, end]) => ({ start, end, replacement: '[X]' }));
+  let out = '';
+  let at = 0;
+  for (const r of replacements) {
+    out += text.slice(at, r.start) + r.replacement;
+    at = r.end;
+  }
+  return { text: out + text.slice(at), replacements };
+}
+
+describe('textRecall', () => {
+  it('reads a half-redacted name as partly in clear, by position', () => {
+    const name = planted[0]!;
+    const first = [name.start, name.start + 'Priya'.length] as [number, number];
+    const rest = planted.slice(1).map((p) => [p.start, p.end] as [number, number]);
+    const output = obfuscate([first, ...rest]);
+    const r = textRecall({
+      text,
+      planted,
+      entities: [{ start: first[0], end: first[1] }, ...rest.map(([start, end]) => ({ start, end }))],
+      output,
+      cuts: [],
+    });
+    expect(r.method).toBe('aligned');
+    expect(r.items.map((i) => [i.kind, i.found, i.fate])).toEqual([
+      ['NAME', false, 'partlyInClear'],
+      ['ADDRESS', true, 'removed'],
+      ['PHONE', true, 'removed'],
+    ]);
+    const t = tallyText(r, 'typical');
+    expect(leaked(t.overall)).toBe(1);
+    expect(t.byKind.NAME).toEqual({ planted: 1, found: 0, removed: 0, partlyInClear: 1, inClear: 0 });
+  });
+
+  it('falls back to the output words when the replacements do not rebuild the output', () => {
+    const output = { text: 'Seen: [NAME] Venkataraman at [ADDRESS]. Call [PHONE].', replacements: [] };
+    const r = textRecall({ text, planted, entities: [], output, cuts: [] });
+    expect(r.method).toBe('text');
+    expect(r.items.map((i) => i.fate)).toEqual(['partlyInClear', 'removed', 'removed']);
+  });
+
+  it('marks an item a cut crosses as straddling', () => {
+    const phone = planted[2]!;
+    const r = textRecall({ text, planted, entities: [], output: { text }, cuts: [phone.start + 3] });
+    expect(r.items.map((i) => i.straddles)).toEqual([false, false, true]);
+    expect(r.items.every((i) => i.fate === 'inClear')).toBe(true);
+    expect(tallyText(r, 'long').straddling.inClear).toBe(1);
+  });
+
+  it('counts a replacement that writes the item back out as in clear', () => {
+    const phone = planted[2]!;
+    const output = {
+      text: text.slice(0, phone.start) + '555-0100' + text.slice(phone.end),
+      replacements: [{ start: phone.start, end: phone.end, replacement: '555-0100' }],
+    };
+    const r = textRecall({ text, planted: [phone], entities: [phone], output, cuts: [] });
+    expect(r.items[0]!.fate).toBe('inClear');
+  });
+
+  it('lists an annotation the text does not hold apart, and finds every occurrence of one it does', () => {
+    const located = locateAnnotations('Ann saw Ann.', [
+      { text: 'Ann', kind: 'NAME' },
+      { text: 'Bob', kind: 'NAME' },
+    ]);
+    expect(located.planted.map((p) => p.start)).toEqual([0, 8]);
+    expect(located.missing).toEqual([{ text: 'Bob', kind: 'NAME' }]);
+  });
+});
