@@ -7,6 +7,7 @@
  * counts, characters and estimated tokens, never the texts.
  */
 import { createRng, pick } from '../core/index.js';
+import type { PlantedPhi } from '../phi/index.js';
 import { estimateModelTokens } from '../spec/index.js';
 import { generateNote } from './clinical-notes.js';
 import {
@@ -61,6 +62,12 @@ export interface PayloadRecord {
 export interface SentDocument {
   readonly text: string;
   readonly pieces: readonly Piece[];
+  /** Where the first split cut the text: the offsets of its pieces after the first (seams aside). */
+  readonly cuts: readonly number[];
+  /** The PHI it is known to hold (generated, or annotated by the user); undefined when nothing is known. */
+  readonly phi?: readonly PlantedPhi[] | undefined;
+  /** Its length class when generated (`user` for a user's text). */
+  readonly lengthClass?: string | undefined;
 }
 
 export interface TextSource {
@@ -164,7 +171,7 @@ function documentDrawer(settings: PayloadSettings, user: UserTexts | undefined, 
     // The notes of runs before documents existed: the same texts from the same seed, made to fit the limit, sent whole.
     return () => {
       const text = generateNote(rng, { minChars: settings.minChars, maxChars: settings.maxChars });
-      return { text, pieces: [{ text, offset: 0 }] };
+      return { text, pieces: [{ text, offset: 0 }], cuts: [] };
     };
   }
   const limitChars = maxPieceLength(settings.split);
@@ -181,7 +188,8 @@ function documentDrawer(settings: PayloadSettings, user: UserTexts | undefined, 
     const split = splitDocument(text, settings.split);
     const seams = mode === 'deid' ? seamPieces(text, split, maxPieceLength(settings.split)) : [];
     const pieces = [...split, ...seams].filter((p) => p.text.trim() !== '');
-    return { text, pieces: pieces.length > 0 ? pieces : [{ text, offset: 0 }] };
+    const cuts = split.slice(1).map((p) => p.offset);
+    return { text, pieces: pieces.length > 0 ? pieces : [{ text, offset: 0 }], cuts };
   };
 }
 
