@@ -75,6 +75,21 @@ describe('textRecall', () => {
     expect(r.items[0]!.fate).toBe('inClear');
   });
 
+  it('reads an occurrence that was replaced as removed, though another occurrence of the same text is in clear', () => {
+    const twice = 'Dr. Ann Lee saw Ann Lee.';
+    const { planted: both } = locateAnnotations(twice, [{ text: 'Ann Lee', kind: 'NAME' }]);
+    const output = {
+      text: 'Dr. [NAME] saw Ann Lee.',
+      replacements: [{ start: 4, end: 11, replacement: '[NAME]' }],
+    };
+    const r = textRecall({ text: twice, planted: both, entities: [{ start: 4, end: 11 }], output, cuts: [] });
+    expect(r.method).toBe('aligned');
+    expect(r.items.map((i) => [i.start, i.found, i.fate])).toEqual([
+      [4, true, 'removed'],
+      [16, false, 'inClear'],
+    ]);
+  });
+
   it('lists an annotation the text does not hold apart, and finds every occurrence of one it does', () => {
     const located = locateAnnotations('Ann saw Ann.', [
       { text: 'Ann', kind: 'NAME' },
