@@ -90,6 +90,18 @@ describe('textRecall', () => {
     ]);
   });
 
+  it('takes an annotation only where it stands as whole words, not inside a longer word or number', () => {
+    const located = locateAnnotations('Ann, 91, Annual MRN 00482913; Ann-Marie.', [
+      { text: 'Ann', kind: 'NAME' },
+      { text: '91', kind: 'AGE' },
+    ]);
+    expect(located.planted.map((p) => [p.kind, p.start])).toEqual([
+      ['NAME', 0],
+      ['AGE', 5],
+      ['NAME', 30],
+    ]);
+  });
+
   it('lists an annotation the text does not hold apart, and finds every occurrence of one it does', () => {
     const located = locateAnnotations('Ann saw Ann.', [
       { text: 'Ann', kind: 'NAME' },
