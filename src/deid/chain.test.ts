@@ -51,7 +51,7 @@ describe('deidentify against the real mock', () => {
       identifyRequests += result.identifyRequests;
       if (result.pieces.length > 1) split++;
       expect(result.truncatedPieces).toBe(0);
-      expect(result.remaining).toBe(0);
+      expect(result.foundStillPresent).toBe(0);
       for (const { value } of doc.phi)
         expect(result.text, `${value} in a ${doc.lengthClass} ${doc.kind}`).not.toContain(value);
       // Entity offsets are the document's: each span holds text that was in it.
@@ -79,7 +79,7 @@ describe('deidentify against the real mock', () => {
     });
     expect(result.seams).toBeGreaterThan(0);
     expect(names.filter((n) => result.text.includes(n))).toEqual([]);
-    expect(result.remaining).toBe(0);
+    expect(result.foundStillPresent).toBe(0);
   });
 
   it('finds a long address straddling a cut whole, wherever the cut falls in it', async () => {
@@ -181,7 +181,7 @@ describe('deidentify with injected calls', () => {
       obfuscate: async (t) => ({ text: t.replace('John', '[NAME]'), replacements: [] }),
     };
     const result = await deidentify('John 01/02/2024', calls, { split: SPLIT, concurrency: 1, maxResplits: 0 });
-    expect(result.remaining).toBe(1);
+    expect(result.foundStillPresent).toBe(1);
   });
 
   it('refuses an entity outside the text it was given', async () => {
