@@ -5,7 +5,7 @@ import { type CallRecord, fetchToken, httpChainCalls } from '../client/endpoint-
 import { type ChainCalls, ChainError, type FoundEntity } from '../client/index.js';
 import { createRng, pick } from '../core/rng.js';
 import { type MockServer, startMockServer } from '../mock/index.js';
-import { generateDocument } from '../texts/index.js';
+import { generateDocument, splitDocument } from '../texts/index.js';
 import { FIRST_NAMES, LAST_NAMES } from '../texts/lexicon.js';
 import { deidentify, mergeEntities } from './chain.js';
 
@@ -52,6 +52,12 @@ describe('deidentify against the real mock', () => {
       if (result.pieces.length > 1) split++;
       expect(result.truncatedPieces).toBe(0);
       expect(result.foundStillPresent).toBe(0);
+      // The cuts recall reads straddling from: the first split's, not the seams'.
+      expect(result.cuts).toEqual(
+        splitDocument(doc.text, SPLIT)
+          .slice(1)
+          .map((p) => p.offset),
+      );
       for (const { value } of doc.phi)
         expect(result.text, `${value} in a ${doc.lengthClass} ${doc.kind}`).not.toContain(value);
       // Entity offsets are the document's: each span holds text that was in it.

@@ -111,6 +111,14 @@ describe('deid --expect: known PHI', () => {
     expect(verdict.lines).toEqual(['deid: FAIL: 2 of 3 known PHI items left in clear: NAME 1 (1 partly), MRN 1']);
   });
 
+  it("marks an item the first split's cut crosses as straddling, in its list and its count", () => {
+    const planted = locateExpected(TEXT, [{ text: 'Priya Venkataraman', kind: 'NAME' }], 'n.json', false);
+    const result = { ...resultOf([]), cuts: [TEXT.indexOf('Venkataraman')] };
+    const recall = deidRecall(TEXT, planted, result);
+    expect(recall.leftInClear.map((i) => i.straddles)).toEqual([true]);
+    expect(recall.tally.straddling).toEqual({ planted: 1, found: 0, removed: 0, partlyInClear: 0, inClear: 1 });
+  });
+
   it('passes when every known item is removed, and says what cannot be known without them', () => {
     const planted = locateExpected(TEXT, [{ text: '555-0100', kind: 'PHONE' }], 'n.json', false);
     const result = resultOf([span('555-0100')]);
