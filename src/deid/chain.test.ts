@@ -5,7 +5,7 @@ import { type CallRecord, fetchToken, httpChainCalls } from '../client/endpoint-
 import { type ChainCalls, ChainError, type FoundEntity } from '../client/index.js';
 import { createRng, pick } from '../core/rng.js';
 import { type MockServer, startMockServer } from '../mock/index.js';
-import { generateDocument } from '../texts/index.js';
+import { generateDocument, splitDocument } from '../texts/index.js';
 import { FIRST_NAMES, LAST_NAMES } from '../texts/lexicon.js';
 import { deidentify, mergeEntities } from './chain.js';
 
@@ -51,7 +51,13 @@ describe('deidentify against the real mock', () => {
       identifyRequests += result.identifyRequests;
       if (result.pieces.length > 1) split++;
       expect(result.truncatedPieces).toBe(0);
-      expect(result.remaining).toBe(0);
+      expect(result.foundStillPresent).toBe(0);
+      // The cuts recall reads straddling from: the first split's, not the seams'.
+      expect(result.cuts).toEqual(
+        splitDocument(doc.text, SPLIT)
+          .slice(1)
+          .map((p) => p.offset),
+      );
       for (const { value } of doc.phi)
         expect(result.text, `${value} in a ${doc.lengthClass} ${doc.kind}`).not.toContain(value);
       // Entity offsets are the document's: each span holds text that was in it.
@@ -79,7 +85,7 @@ describe('deidentify against the real mock', () => {
     });
     expect(result.seams).toBeGreaterThan(0);
     expect(names.filter((n) => result.text.includes(n))).toEqual([]);
-    expect(result.remaining).toBe(0);
+    expect(result.foundStillPresent).toBe(0);
   });
 
   it('finds a long address straddling a cut whole, wherever the cut falls in it', async () => {
@@ -181,7 +187,7 @@ describe('deidentify with injected calls', () => {
       obfuscate: async (t) => ({ text: t.replace('John', '[NAME]'), replacements: [] }),
     };
     const result = await deidentify('John 01/02/2024', calls, { split: SPLIT, concurrency: 1, maxResplits: 0 });
-    expect(result.remaining).toBe(1);
+    expect(result.foundStillPresent).toBe(1);
   });
 
   it('refuses an entity outside the text it was given', async () => {

@@ -47,8 +47,13 @@ export interface DeidResult {
   readonly identifyRequests: number;
   /** Pieces whose entity list was still cut after the last re-split: PHI may remain in them. */
   readonly truncatedPieces: number;
-  /** Entities whose text is still in the obfuscated text (the service did not replace them all). */
-  readonly remaining: number;
+  /** Where the first split cut the document: the offsets of its pieces after the first. */
+  readonly cuts: readonly number[];
+  /**
+   * Entities identification found whose text is still present in the obfuscated text (the service did not replace
+   * them all). What identification missed is not counted here: only known PHI (`--expect`) can tell that.
+   */
+  readonly foundStillPresent: number;
 }
 
 /**
@@ -58,14 +63,18 @@ export interface DeidResult {
 export function documentPieces(
   text: string,
   split: SplitLimits,
-): { readonly pieces: readonly Piece[]; readonly seams: number } {
+): { readonly pieces: readonly Piece[]; readonly seams: number; readonly cuts: readonly number[] } {
   const first = splitDocument(text, split);
   const seams = seamPieces(text, first, maxPieceLength(split));
-  return { pieces: [...first, ...seams].filter((p) => p.text.trim() !== ''), seams: seams.length };
+  return {
+    pieces: [...first, ...seams].filter((p) => p.text.trim() !== ''),
+    seams: seams.length,
+    cuts: first.slice(1).map((p) => p.offset),
+  };
 }
 
 export async function deidentify(text: string, calls: ChainCalls, options: ChainOptions): Promise<DeidResult> {
-  const { pieces, seams } = documentPieces(text, options.split);
+  const { pieces, seams, cuts } = documentPieces(text, options.split);
   let identifyRequests = 0;
   let truncatedPieces = 0;
   const budget = options.maxIdentifyRequests ?? Number.POSITIVE_INFINITY;
@@ -118,7 +127,7 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
   const entities = mergeEntities(perPiece.flat());
   const obfuscated = await calls.obfuscate(text, entities);
   // Checked, not trusted: what identification found must be gone from what obfuscation gave back.
-  const remaining = entities.filter((e) => obfuscated.text.includes(text.slice(e.start, e.end))).length;
+  const foundStillPresent = entities.filter((e) => obfuscated.text.includes(text.slice(e.start, e.end))).length;
   return {
     text: obfuscated.text,
     entities,
@@ -127,7 +136,8 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
     seams,
     identifyRequests,
     truncatedPieces,
-    remaining,
+    cuts,
+    foundStillPresent,
   };
 }
 

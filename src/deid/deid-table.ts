@@ -9,18 +9,7 @@ export function deidSummaryLine(result: DeidResult, calls: readonly CallRecord[]
   for (const e of result.entities) byType.set(e.type, (byType.get(e.type) ?? 0) + 1);
   const types = [...byType].map(([t, n]) => `${t} ${n}`).join(', ');
   const obfuscation = calls.filter((c) => c.endpoint === 'obfuscation').length;
-  const lines = [
-    `deid: ${text.length} characters in ${result.pieces.length - result.seams} piece${result.pieces.length - result.seams === 1 ? '' : 's'}${result.seams === 0 ? '' : ` and ${result.seams} seam${result.seams === 1 ? '' : 's'} around cuts inside a sentence`}; ${result.identifyRequests} identification call${result.identifyRequests === 1 ? '' : 's'}, ${obfuscation} obfuscation call${obfuscation === 1 ? '' : 's'}; ${result.entities.length} entit${result.entities.length === 1 ? 'y' : 'ies'} replaced${types === '' ? '' : ` (${types})`}`,
-  ];
-  if (result.remaining > 0)
-    lines.push(
-      `deid: WARNING: the text of ${result.remaining} of the ${result.entities.length} entities found is still in the obfuscated text`,
-    );
-  if (result.truncatedPieces > 0)
-    lines.push(
-      `deid: WARNING: ${result.truncatedPieces} piece(s) still had their entity list cut at the output cap after re-splitting: PHI may remain in the text`,
-    );
-  return lines.join('\n');
+  return `deid: ${text.length} characters in ${result.pieces.length - result.seams} piece${result.pieces.length - result.seams === 1 ? '' : 's'}${result.seams === 0 ? '' : ` and ${result.seams} seam${result.seams === 1 ? '' : 's'} around cuts inside a sentence`}; ${result.identifyRequests} identification call${result.identifyRequests === 1 ? '' : 's'}, ${obfuscation} obfuscation call${obfuscation === 1 ? '' : 's'}; ${result.entities.length} entit${result.entities.length === 1 ? 'y' : 'ies'} replaced${types === '' ? '' : ` (${types})`}`;
 }
 
 /** The replacements as a table: type, position, replacement, and the original value only when asked. */

@@ -21,7 +21,8 @@ export interface PhiAnnotation {
 }
 
 /**
- * Every occurrence of each annotation in `text`, in text order, as items (an occurrence inside a longer
+ * Every occurrence of each annotation in `text` that stands as whole words (not "91" inside "00482913", nor "Ann"
+ * inside "Annual"), in text order, as items (an occurrence inside a longer
  * annotation's occurrence is kept too: it must go as well). Annotations not found at all are returned apart:
  * the caller says which, rather than counting them removed.
  */
@@ -37,12 +38,24 @@ export function locateAnnotations(
     const key = `${a.kind}\u0000${a.text}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    let at = text.indexOf(a.text);
-    if (at === -1) missing.push(a);
-    for (; at !== -1; at = text.indexOf(a.text, at + a.text.length)) {
-      planted.push({ kind: a.kind, start: at, end: at + a.text.length });
+    const before = planted.length;
+    for (let at = text.indexOf(a.text); at !== -1;) {
+      if (standsAlone(text, at, at + a.text.length)) {
+        planted.push({ kind: a.kind, start: at, end: at + a.text.length });
+        at = text.indexOf(a.text, at + a.text.length);
+      } else at = text.indexOf(a.text, at + 1);
     }
+    if (planted.length === before) missing.push(a);
   }
   planted.sort((x, y) => x.start - y.start || y.end - x.end);
   return { planted, missing };
+}
+
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/** `text.slice(start, end)` neither starts inside a word nor ends inside one. */
+function standsAlone(text: string, start: number, end: number): boolean {
+  const joins = (a: string | undefined, b: string | undefined): boolean =>
+    a !== undefined && b !== undefined && WORD_CHARACTER.test(a) && WORD_CHARACTER.test(b);
+  return !joins(text[start - 1], text[start]) && !joins(text[end - 1], text[end]);
 }

@@ -75,6 +75,33 @@ describe('textRecall', () => {
     expect(r.items[0]!.fate).toBe('inClear');
   });
 
+  it('reads an occurrence that was replaced as removed, though another occurrence of the same text is in clear', () => {
+    const twice = 'Dr. Ann Lee saw Ann Lee.';
+    const { planted: both } = locateAnnotations(twice, [{ text: 'Ann Lee', kind: 'NAME' }]);
+    const output = {
+      text: 'Dr. [NAME] saw Ann Lee.',
+      replacements: [{ start: 4, end: 11, replacement: '[NAME]' }],
+    };
+    const r = textRecall({ text: twice, planted: both, entities: [{ start: 4, end: 11 }], output, cuts: [] });
+    expect(r.method).toBe('aligned');
+    expect(r.items.map((i) => [i.start, i.found, i.fate])).toEqual([
+      [4, true, 'removed'],
+      [16, false, 'inClear'],
+    ]);
+  });
+
+  it('takes an annotation only where it stands as whole words, not inside a longer word or number', () => {
+    const located = locateAnnotations('Ann, 91, Annual MRN 00482913; Ann-Marie.', [
+      { text: 'Ann', kind: 'NAME' },
+      { text: '91', kind: 'AGE' },
+    ]);
+    expect(located.planted.map((p) => [p.kind, p.start])).toEqual([
+      ['NAME', 0],
+      ['AGE', 5],
+      ['NAME', 30],
+    ]);
+  });
+
   it('lists an annotation the text does not hold apart, and finds every occurrence of one it does', () => {
     const located = locateAnnotations('Ann saw Ann.', [
       { text: 'Ann', kind: 'NAME' },

@@ -1,19 +1,29 @@
 /** `loadproof deid <file|->`: one document through the de-identification chain. Wires modules; no logic here. */
 import type { Argv } from 'yargs';
 
-import { EXIT, TimeScale, UsageError } from '../../core/index.js';
+import type { CallRecord } from '../../client/index.js';
+import { TimeScale, UsageError } from '../../core/index.js';
 import {
   authorizeDeid,
   checkDocumentSize,
   DEFAULT_CHAIN_OPTIONS,
   deidJson,
   deidOnce,
+  deidRecall,
+  type DeidResult,
   deidSummaryLine,
+  deidVerdict,
+  locateExpected,
   MAX_DEID_DOCUMENT_BYTES,
+  mockCaveat,
   readDocumentFile,
+  readPhiAnnotations,
+  recallTable,
   replacementTable,
 } from '../../deid/index.js';
 import { describeDecision } from '../../guard/index.js';
+import type { PlantedPhi } from '../../phi/index.js';
+import type { TargetKind } from '../../scenario/index.js';
 import { IDENTIFICATION_LIMITS, PROFILE_NAMES } from '../../spec/index.js';
 import { resolveCallTarget, targetScenario } from '../../target/index.js';
 import { DEFAULT_SPLIT_LIMITS, maxPieceLength, MIN_PIECE_CHARS_FOR_SEAMS } from '../../texts/index.js';
@@ -51,16 +61,22 @@ export function deidOptions<T>(y: Argv<T>) {
       describe: 'Split documents into pieces of at most this many estimated tokens…',
     })
     .option('margin', { type: 'number', default: DEFAULT_SPLIT_LIMITS.margin, describe: '…less this share (0 to 0.9)' })
+    .option('expect', {
+      type: 'string',
+      describe:
+        'The PHI the document is known to hold: a JSON array or NDJSON of {"text", "kind"}; recall on it is reported, and any item left in clear is exit 1',
+    })
     .option('show-values', {
       type: 'boolean',
       default: false,
-      describe: 'Show the original text of each replaced entity (it is PHI: off by default)',
+      describe:
+        'Show the original text of each replaced entity and known item left in clear (it is PHI: off by default)',
     })
     .option('json', {
       type: 'boolean',
       default: false,
       describe:
-        'Print {text, pieces, entities, timeScale, calls} as JSON on stdout (each call: latencyWallMs, wall time)',
+        'Print {text, pieces, entities, foundStillPresent, phi, mockCaveat, timeScale, calls} as JSON on stdout (each call: latencyWallMs, wall time)',
     })
     .option('allow-loopback-as-real', LOOPBACK_AS_REAL_OPTION);
 }
@@ -69,25 +85,14 @@ type DeidArgs = Awaited<ReturnType<typeof deidOptions>['argv']>;
 
 export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
   const timeScale = TimeScale.of(args['time-scale']).k;
-  if (!(Number.isInteger(args.concurrency) && args.concurrency >= 1 && args.concurrency <= 64))
-    throw new UsageError(`--concurrency: expected an integer from 1 to 64, got ${args.concurrency}`);
-  if (!(Number.isInteger(args['max-tokens']) && args['max-tokens'] >= 16))
-    throw new UsageError(`--max-tokens: expected an integer of at least 16, got ${args['max-tokens']}`);
-  if (!(args.margin >= 0 && args.margin <= 0.9))
-    throw new UsageError(`--margin: expected a fraction from 0 to 0.9, got ${args.margin}`);
-  if (args['max-tokens'] > IDENTIFICATION_LIMITS.maxTextTokens)
-    throw new UsageError(
-      `--max-tokens: expected at most the spec's ${IDENTIFICATION_LIMITS.maxTextTokens}, got ${args['max-tokens']}`,
-    );
-  const pieceChars = maxPieceLength({ maxTokens: args['max-tokens'], margin: args.margin });
-  if (pieceChars < MIN_PIECE_CHARS_FOR_SEAMS) {
-    throw new UsageError(
-      `--max-tokens ${args['max-tokens']} --margin ${args.margin}: pieces of ${pieceChars} characters; expected at least ${MIN_PIECE_CHARS_FOR_SEAMS}, room for the seams that find an entity straddling a cut`,
-      'nothing was sent',
-    );
-  }
+  checkSplitOptions(args);
   // yargs gives a lone "-" positional as "" (an empty file name means nothing else).
   const text = await readDocument(args.file === '' ? '-' : args.file, io);
+  // Known PHI is read and found in the document before anything is sent.
+  const planted =
+    args.expect === undefined
+      ? undefined
+      : locateExpected(text, await readPhiAnnotations(args.expect), args.expect, args['show-values']);
   const scenario = await targetScenario(args.scenario);
   const split = { maxTokens: args['max-tokens'], margin: args.margin };
   // The guard first, on what this document will send: refused, nothing is sent (exit 3).
@@ -124,20 +129,63 @@ export async function runDeid(args: DeidArgs, io: Io): Promise<number> {
       timeScale,
       secrets: io.secrets,
     });
-    if (args.json) {
-      io.stdoutData(
-        `${JSON.stringify(deidJson(result, text, calls, { showValues: args['show-values'], timeScale }), null, 2)}\n`,
-      );
-    } else {
-      // The document is data: exact into a pipe or file (the Io escapes it only on a terminal).
-      io.stdoutData(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
-      io.stderr(
-        `${deidSummaryLine(result, calls, text)}\n${replacementTable(result, text, args['show-values']).join('\n')}\n`,
-      );
-    }
-    return result.truncatedPieces > 0 || result.remaining > 0 ? EXIT.slaNotMet : EXIT.pass;
+    return printOutcome(io, args, { text, planted, result, calls, targetKind: target.kind, timeScale });
   } finally {
     await target.embedded?.close();
+  }
+}
+
+interface Outcome {
+  readonly text: string;
+  readonly planted: readonly PlantedPhi[] | undefined;
+  readonly result: DeidResult;
+  readonly calls: readonly CallRecord[];
+  readonly targetKind: TargetKind;
+  readonly timeScale: number;
+}
+
+/** The obfuscated text (or the JSON) on stdout, the tables, the mock's caveat and the verdict on stderr; the exit. */
+function printOutcome(io: Io, args: DeidArgs, o: Outcome): number {
+  const { text, result, calls } = o;
+  const recall = o.planted === undefined ? undefined : deidRecall(text, o.planted, result);
+  const caveat = mockCaveat(o.targetKind);
+  const verdict = deidVerdict(result, recall);
+  const showValues = args['show-values'];
+  if (args.json) {
+    const json = deidJson(result, text, calls, { showValues, timeScale: o.timeScale, recall, mockCaveat: caveat });
+    io.stdoutData(`${JSON.stringify(json, null, 2)}\n`);
+  } else {
+    // The document is data: exact into a pipe or file (the Io escapes it only on a terminal).
+    io.stdoutData(result.text.endsWith('\n') ? result.text : `${result.text}\n`);
+    const tables = [
+      deidSummaryLine(result, calls, text),
+      ...replacementTable(result, text, showValues),
+      ...(recall === undefined ? [] : recallTable(recall, text, showValues)),
+    ];
+    io.stderr(`${tables.join('\n')}\n`);
+  }
+  for (const line of [...(caveat === null ? [] : [`deid: ${caveat}`]), ...verdict.lines]) io.stderr(`${line}\n`);
+  return verdict.exit;
+}
+
+/** The split's options, checked before the document is read. */
+function checkSplitOptions(args: DeidArgs): void {
+  if (!(Number.isInteger(args.concurrency) && args.concurrency >= 1 && args.concurrency <= 64))
+    throw new UsageError(`--concurrency: expected an integer from 1 to 64, got ${args.concurrency}`);
+  if (!(Number.isInteger(args['max-tokens']) && args['max-tokens'] >= 16))
+    throw new UsageError(`--max-tokens: expected an integer of at least 16, got ${args['max-tokens']}`);
+  if (!(args.margin >= 0 && args.margin <= 0.9))
+    throw new UsageError(`--margin: expected a fraction from 0 to 0.9, got ${args.margin}`);
+  if (args['max-tokens'] > IDENTIFICATION_LIMITS.maxTextTokens)
+    throw new UsageError(
+      `--max-tokens: expected at most the spec's ${IDENTIFICATION_LIMITS.maxTextTokens}, got ${args['max-tokens']}`,
+    );
+  const pieceChars = maxPieceLength({ maxTokens: args['max-tokens'], margin: args.margin });
+  if (pieceChars < MIN_PIECE_CHARS_FOR_SEAMS) {
+    throw new UsageError(
+      `--max-tokens ${args['max-tokens']} --margin ${args.margin}: pieces of ${pieceChars} characters; expected at least ${MIN_PIECE_CHARS_FOR_SEAMS}, room for the seams that find an entity straddling a cut`,
+      'nothing was sent',
+    );
   }
 }
 
