@@ -65,7 +65,7 @@ export function textRecall(input: RecallInput): TextRecall {
     const found = allSignificantIn(text, p, covered);
     const fate =
       shown !== undefined
-        ? fateByPosition(text, p, shown, output.text)
+        ? fateByPosition(text, p, shown, output.replacements ?? [])
         : fateByWords(text.slice(p.start, p.end), words!, output.text);
     const straddles = cuts.some((c) => p.start < c && c < p.end);
     return { kind: p.kind, start: p.start, end: p.end, found, fate, straddles };
@@ -105,7 +105,7 @@ function alignedShown(text: string, output: RecallInput['output']): Uint8Array |
   return rebuilt === output.text ? shown : undefined;
 }
 
-function fateByPosition(text: string, p: PlantedPhi, shown: Uint8Array, outputText: string): ItemFate {
+function fateByPosition(text: string, p: PlantedPhi, shown: Uint8Array, replacements: readonly Replaced[]): ItemFate {
   let significant = 0;
   let showing = 0;
   for (let i = p.start; i < p.end; i++) {
@@ -113,8 +113,10 @@ function fateByPosition(text: string, p: PlantedPhi, shown: Uint8Array, outputTe
     significant++;
     if (shown[i] === 1) showing++;
   }
-  // A replacement that writes the item back out is no removal.
-  if (outputText.includes(text.slice(p.start, p.end))) return 'inClear';
+  // A replacement that writes the item back out is no removal (the same words elsewhere in the output are
+  // other text, each planted item there counted on its own).
+  const value = text.slice(p.start, p.end);
+  if (replacements.some((r) => r.replacement.includes(value))) return 'inClear';
   if (showing === 0) return 'removed';
   return showing === significant ? 'inClear' : 'partlyInClear';
 }
