@@ -29,7 +29,10 @@ export function fakeName(fakers: Fakers): string {
     case 5:
     case 6: {
       const other = us.helpers.arrayElement(fakers.names);
-      return `${other.person.firstName()} ${other.person.lastName()}`;
+      const surname = us.helpers.arrayElement(other.last);
+      // Spanish names often carry both parents' surnames.
+      const second = us.datatype.boolean() ? ` ${us.helpers.arrayElement(other.last)}` : '';
+      return `${us.helpers.arrayElement(other.first)} ${surname}${second}`;
     }
     default:
       return `${first} ${last}`;

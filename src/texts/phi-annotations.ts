@@ -18,10 +18,10 @@ import {
 } from '../phi/index.js';
 
 /** The most annotations one text may carry: a sample's ground truth, not a data set. */
-export const MAX_ANNOTATIONS = 10_000;
+const MAX_ANNOTATIONS = 10_000;
 
 /** The annotations in `value` (the `phi` field, named `field`), or the problems with it. */
-export function parseAnnotations(
+function parseAnnotations(
   value: unknown,
   field: string,
 ): { readonly annotations: PhiAnnotation[] } | { readonly problems: string[] } {
@@ -54,7 +54,7 @@ function checkAnnotation(item: unknown, at: string): PhiAnnotation | string[] {
 }
 
 /** The annotations as spans of `text`, or a problem for each annotation the text does not hold. */
-export function annotationSpans(
+function annotationSpans(
   text: string,
   annotations: readonly PhiAnnotation[],
   field: string,
