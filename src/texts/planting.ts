@@ -50,7 +50,8 @@ export function joinFragments(fragments: readonly Fragment[], separator: string)
   return { text: fragments.map((f) => f.text).join(separator), phi };
 }
 
-/** The fragment cut to its first `length` characters: the items wholly inside are kept. */
+/** The fragment cut to at most `length` characters, never inside an item (half of one would be PHI unlisted). */
 export function truncateFragment(fragment: Fragment, length: number): Fragment {
-  return { text: fragment.text.slice(0, length), phi: fragment.phi.filter((p) => p.end <= length) };
+  const cut = fragment.phi.reduce((at, p) => (p.start < at && at < p.end ? p.start : at), length);
+  return { text: fragment.text.slice(0, cut), phi: fragment.phi.filter((p) => p.end <= cut) };
 }
