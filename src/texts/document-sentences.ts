@@ -117,5 +117,5 @@ const CLINICAL: readonly DocumentSentence[] = [
     `Counseled on ${pick(r, ['diet and exercise', 'medication adherence', 'fall prevention', 'smoking cessation'])}; questions answered.`,
 ];
 
-/** A body sentence: clinical content three times in five, as notes are mostly findings, not identifiers. */
-export const BODY: DocumentSentence = (r, f, p) => pick(r, r.next() < 0.6 ? CLINICAL : WITH_PHI)(r, f, p);
+/** The next body sentence's maker: clinical content three times in five, as notes are mostly findings. */
+export const bodySentence = (r: Rng): DocumentSentence => pick(r, r.next() < 0.6 ? CLINICAL : WITH_PHI);

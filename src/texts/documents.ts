@@ -9,7 +9,7 @@ import { nextInt, pick, type Rng } from '../core/index.js';
 import type { PlantedPhi } from '../phi/index.js';
 import { IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
 import {
-  BODY,
+  bodySentence,
   CLOSINGS,
   DISCHARGE_OPENING,
   type DocumentSentence,
@@ -119,14 +119,19 @@ export function generateDocument(
   // Room for the closing line, when it fits in the class at all.
   const room = (): number => maxChars - length - (closing.text.length + 2);
   const sections = SECTIONS[kind];
+  const used = new Map<DocumentSentence, number>();
   for (let section = 0, attempts = 0; attempts < 400 && length < target - closing.text.length; attempts++) {
     const sentences: Fragment[] = [planted(() => `${sections[section % sections.length]}:`)];
     let paragraphLength = sentences[0]!.text.length;
     const count = nextInt(rng, 2, 5);
     for (let i = 0; i < count && attempts < 400; i++, attempts++) {
-      const sentence = write(BODY);
+      const maker = bodySentence(rng);
+      // A note says a thing a few times at most, not ten: a sentence used three times is drawn again.
+      if ((used.get(maker) ?? 0) >= 3) continue;
+      const sentence = write(maker);
       if (length + 2 + paragraphLength + 1 + sentence.text.length > maxChars - closing.text.length - 2) continue;
       sentences.push(sentence);
+      used.set(maker, (used.get(maker) ?? 0) + 1);
       paragraphLength += 1 + sentence.text.length;
       if (length + 2 + paragraphLength >= target - closing.text.length) break;
     }
