@@ -102,6 +102,23 @@ describe('textRecall', () => {
     ]);
   });
 
+  it('counts an item replaced where it stands as removed, though the same word shows elsewhere in the output', () => {
+    // Two relatives share a surname; the detector finds one of them. The one it found is gone, the other is not.
+    const family = 'Dr. Bauch saw Kris Bauch and Annette Bauchmann.';
+    const first = { kind: 'NAME' as const, start: 4, end: 9 };
+    const second = { kind: 'NAME' as const, start: 14, end: 24 };
+    const output = {
+      text: 'Dr. [NAME] saw Kris Bauch and Annette Bauchmann.',
+      replacements: [{ start: 4, end: 9, replacement: '[NAME]' }],
+    };
+    const r = textRecall({ text: family, planted: [first, second], entities: [first], output, cuts: [] });
+    expect(r.method).toBe('aligned');
+    expect(r.items.map((i) => [i.found, i.fate])).toEqual([
+      [true, 'removed'],
+      [false, 'inClear'],
+    ]);
+  });
+
   it('lists an annotation the text does not hold apart, and finds every occurrence of one it does', () => {
     const located = locateAnnotations('Ann saw Ann.', [
       { text: 'Ann', kind: 'NAME' },

@@ -17,24 +17,24 @@ interface NoteOptions {
 const DEFAULT_NOTE_OPTIONS: NoteOptions = { minChars: 400, maxChars: 850 };
 
 /** Records a piece of injected PHI (its kind, as the mock names it, and its text) and gives the text back. */
-export type PhiSink = (type: InjectedPhiType, value: string) => string;
-export type InjectedPhiType = 'NAME' | 'DATE' | 'PHONE' | 'MRN' | 'EMAIL' | 'ADDRESS' | 'ID';
+type PhiSink = (type: InjectedPhiType, value: string) => string;
+type InjectedPhiType = 'NAME' | 'DATE' | 'PHONE' | 'MRN' | 'EMAIL' | 'ADDRESS' | 'ID';
 
 /** Makes one sentence; every piece of PHI in it goes through `phi`. */
-export type SentenceMaker = (rng: Rng, phi: PhiSink) => string;
+type SentenceMaker = (rng: Rng, phi: PhiSink) => string;
 
 const ignore: PhiSink = (_type, value) => value;
 
-export const person = (rng: Rng, phi: PhiSink): string =>
+const person = (rng: Rng, phi: PhiSink): string =>
   phi('NAME', `${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`);
 const pad = (n: number): string => String(n).padStart(2, '0');
-export const usDate = (rng: Rng, phi: PhiSink): string =>
+const usDate = (rng: Rng, phi: PhiSink): string =>
   phi('DATE', `${pad(nextInt(rng, 1, 12))}/${pad(nextInt(rng, 1, 28))}/${nextInt(rng, 1940, 2026)}`);
-export const longDate = (rng: Rng, phi: PhiSink): string =>
+const longDate = (rng: Rng, phi: PhiSink): string =>
   phi('DATE', `${pick(rng, MONTHS)} ${nextInt(rng, 1, 28)}, ${nextInt(rng, 2019, 2026)}`);
-export const isoDate = (rng: Rng, phi: PhiSink): string =>
+const isoDate = (rng: Rng, phi: PhiSink): string =>
   phi('DATE', `${nextInt(rng, 2019, 2026)}-${pad(nextInt(rng, 1, 12))}-${pad(nextInt(rng, 1, 28))}`);
-export const phone = (rng: Rng, phi: PhiSink): string =>
+const phone = (rng: Rng, phi: PhiSink): string =>
   phi(
     'PHONE',
     `(${nextInt(rng, 201, 989)}) ${nextInt(rng, 200, 999)}-${String(nextInt(rng, 0, 9999)).padStart(4, '0')}`,
@@ -56,14 +56,14 @@ const memberId = (rng: Rng, phi: PhiSink): string =>
   phi('ID', `${pick(rng, ['HMO', 'PPO', 'MCD'])}${nextInt(rng, 100_000_000, 999_999_999)}`);
 
 /** Sentences that open a note: identify the patient. */
-export const OPENERS: readonly SentenceMaker[] = [
+const OPENERS: readonly SentenceMaker[] = [
   (r, p) => `Patient ${person(r, p)} (MRN ${mrn(r, p)}), DOB ${usDate(r, p)}, seen in clinic on ${longDate(r, p)}.`,
   (r, p) => `${person(r, p)} is a ${nextInt(r, 19, 91)}-year-old seen on ${isoDate(r, p)}; MRN: ${mrn(r, p)}.`,
   (r, p) => `Admission note for ${person(r, p)}, date of birth ${usDate(r, p)}, medical record number ${mrn(r, p)}.`,
 ];
 
 /** Sentences in the body: clinical content, some with more PHI. */
-export const BODY: readonly SentenceMaker[] = [
+const BODY: readonly SentenceMaker[] = [
   (r) =>
     `Chief complaint: ${pick(r, ['chest pain', 'shortness of breath', 'persistent cough', 'lower back pain', 'fatigue', 'dizziness'])} for ${nextInt(r, 2, 14)} days.`,
   (r) =>

@@ -1,25 +1,23 @@
 /**
  * Synthetic clinical documents as a product sends them for de-identification: progress notes,
  * discharge summaries and referral letters, in paragraphs, of a length class a scenario chooses
- * (short, typical, near the identification limit, or long enough to need splitting). Every piece of
- * fake PHI put in is listed with the document, so a test can check that none of it survives
- * obfuscation. Generated from a seed; no real patient data anywhere.
+ * (short, typical, near the identification limit, or long enough to need splitting). Every item of
+ * fake PHI planted is listed with the document as a span with its kind: the ground truth that recall is
+ * measured against. Generated from a seed; no real patient data anywhere.
  */
 import { nextInt, pick, type Rng } from '../core/index.js';
+import type { PlantedPhi } from '../phi/index.js';
 import { IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
 import {
-  BODY,
-  type InjectedPhiType,
-  isoDate,
-  longDate,
+  bodySentence,
+  CLOSINGS,
+  DISCHARGE_OPENING,
+  type DocumentSentence,
   OPENERS,
-  person,
-  type PhiSink,
-  phone,
-  type SentenceMaker,
-  usDate,
-} from './clinical-notes.js';
-import { LAST_NAMES } from './lexicon.js';
+  REFERRAL_OPENING,
+} from './document-sentences.js';
+import { seededFakers } from './fakers.js';
+import { type Fragment, joinFragments, planted, truncateFragment } from './planting.js';
 
 export const DOCUMENT_KINDS = ['progress', 'discharge', 'referral'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
@@ -45,17 +43,12 @@ function lengthClassChars(limitChars: number = LIMIT_CHARS): Readonly<Record<Len
 /** The classes at the spec's limit. */
 export const LENGTH_CLASS_CHARS = lengthClassChars();
 
-interface InjectedPhi {
-  readonly type: InjectedPhiType;
-  readonly value: string;
-}
-
 interface SyntheticDocument {
   readonly kind: DocumentKind;
   readonly lengthClass: LengthClass;
   readonly text: string;
-  /** Every piece of PHI put in, in order (a value may repeat). */
-  readonly phi: readonly InjectedPhi[];
+  /** Every item of PHI planted, as spans of `text` in text order (a value may repeat: each is an item). */
+  readonly phi: readonly PlantedPhi[];
 }
 
 /** Relative weights; absent or 0 means never. */
@@ -85,18 +78,10 @@ const SECTIONS: Readonly<Record<DocumentKind, readonly string[]>> = {
 };
 
 /** The first paragraph of each kind: who the document is about. */
-const OPENING: Readonly<Record<DocumentKind, SentenceMaker>> = {
-  progress: (r, p) => pick(r, OPENERS)(r, p),
-  discharge: (r, p) => `${person(r, p)} was admitted on ${usDate(r, p)} and discharged on ${longDate(r, p)}.`,
-  referral: (r, p) =>
-    `Dear ${p('NAME', `Dr. ${pick(r, LAST_NAMES)}`)}, I am referring ${person(r, p)}, born ${usDate(r, p)}, for your opinion.`,
-};
-
-/** The closing line of each kind. */
-const CLOSING: Readonly<Record<DocumentKind, SentenceMaker>> = {
-  progress: (r, p) => `Electronically signed by ${p('NAME', `Dr. ${pick(r, LAST_NAMES)}`)} on ${isoDate(r, p)}.`,
-  discharge: (r, p) => `Dictated by ${person(r, p)}; questions to the ward at ${phone(r, p)}.`,
-  referral: (r, p) => `Yours sincerely, ${p('NAME', `Dr. ${pick(r, LAST_NAMES)}`)}, telephone ${phone(r, p)}.`,
+const OPENING: Readonly<Record<DocumentKind, DocumentSentence>> = {
+  progress: (r, f, p) => pick(r, OPENERS)(r, f, p),
+  discharge: DISCHARGE_OPENING,
+  referral: REFERRAL_OPENING,
 };
 
 /** Draws a key with probability proportional to its weight. */
@@ -114,7 +99,7 @@ export function pickWeighted<K extends string>(rng: Rng, weights: Weights<K>): K
 
 /**
  * One document of a kind and length class drawn from `mix`, the classes sized for pieces of `limitChars`
- * (lengthClassChars).
+ * (lengthClassChars), with the spans of every item of PHI planted in it.
  */
 export function generateDocument(
   rng: Rng,
@@ -126,57 +111,56 @@ export function generateDocument(
   const [minChars, maxChars] =
     limitChars === LIMIT_CHARS ? LENGTH_CLASS_CHARS[lengthClass] : lengthClassChars(limitChars)[lengthClass];
   const target = nextInt(rng, minChars, maxChars);
-  const phi: InjectedPhi[] = [];
-  const sink: PhiSink = (type, value) => {
-    phi.push({ type, value });
-    return value;
-  };
-  // Drawn into a scratch list first, so that what a sentence injected is kept only if the sentence is.
-  const draw = (maker: SentenceMaker): { text: string; phi: InjectedPhi[] } => {
-    const drawn: InjectedPhi[] = [];
-    const text = maker(rng, (type, value) => {
-      drawn.push({ type, value });
-      return value;
-    });
-    return { text, phi: drawn };
-  };
-  const closing = draw(CLOSING[kind]);
-  const paragraphs: string[] = [TITLES[kind], OPENING[kind](rng, sink)];
-  let length = paragraphs.join('\n\n').length;
+  const fakers = seededFakers(nextInt(rng, 0, 2 ** 31 - 2));
+  const write = (sentence: DocumentSentence): Fragment => planted((plant) => sentence(rng, fakers, plant));
+  const closing = write(CLOSINGS[kind]);
+  const paragraphs: Fragment[] = [planted(() => TITLES[kind]), write(OPENING[kind])];
+  let length = paragraphs[0]!.text.length + 2 + paragraphs[1]!.text.length;
   // Room for the closing line, when it fits in the class at all.
   const room = (): number => maxChars - length - (closing.text.length + 2);
   const sections = SECTIONS[kind];
+  const used = new Map<DocumentSentence, number>();
   for (let section = 0, attempts = 0; attempts < 400 && length < target - closing.text.length; attempts++) {
-    const heading = `${sections[section % sections.length]}:`;
-    let paragraph = heading;
-    const sentences = nextInt(rng, 2, 5);
-    for (let i = 0; i < sentences && attempts < 400; i++, attempts++) {
-      const sentence = draw(pick(rng, BODY));
-      if (length + 2 + paragraph.length + 1 + sentence.text.length > maxChars - closing.text.length - 2) continue;
-      paragraph = `${paragraph} ${sentence.text}`;
-      phi.push(...sentence.phi);
-      if (length + 2 + paragraph.length >= target - closing.text.length) break;
+    const sentences: Fragment[] = [planted(() => `${sections[section % sections.length]}:`)];
+    let paragraphLength = sentences[0]!.text.length;
+    const count = nextInt(rng, 2, 5);
+    for (let i = 0; i < count && attempts < 400; i++, attempts++) {
+      const maker = bodySentence(rng);
+      // A note says a thing a few times at most, not ten: a sentence used three times is drawn again.
+      if ((used.get(maker) ?? 0) >= 3) continue;
+      const sentence = write(maker);
+      if (length + 2 + paragraphLength + 1 + sentence.text.length > maxChars - closing.text.length - 2) continue;
+      sentences.push(sentence);
+      used.set(maker, (used.get(maker) ?? 0) + 1);
+      paragraphLength += 1 + sentence.text.length;
+      if (length + 2 + paragraphLength >= target - closing.text.length) break;
     }
-    if (paragraph !== heading) {
-      paragraphs.push(paragraph);
-      length += 2 + paragraph.length;
+    if (sentences.length > 1) {
+      paragraphs.push(joinFragments(sentences, ' '));
+      length += 2 + paragraphLength;
     }
     section++;
     if (room() < 40) break;
   }
-  if (room() >= 0) {
-    paragraphs.push(closing.text);
-    phi.push(...closing.phi);
-  }
-  let text = paragraphs.join('\n\n');
+  if (room() >= 0) paragraphs.push(closing);
+  const whole = joinFragments(paragraphs, '\n\n');
   // A short class may hold only the opening: it is kept whole (the class's floor is best effort).
-  if (text.length > maxChars && lengthClass !== 'long') text = trimToSentence(text, maxChars);
-  return { kind, lengthClass, text, phi: phi.filter((x) => text.includes(x.value)) };
+  const { text, phi } =
+    whole.text.length > maxChars && lengthClass !== 'long' ? trimToSentence(whole, maxChars) : whole;
+  return { kind, lengthClass, text, phi };
 }
 
-/** The text cut after its last sentence that ends within `maxChars` (the opening alone is always kept). */
-function trimToSentence(text: string, maxChars: number): string {
-  const cut = text.slice(0, maxChars);
-  const end = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('.\n'));
-  return end > 0 ? cut.slice(0, end + 1) : cut;
+/**
+ * The text cut after its last sentence that ends within `maxChars`, never inside an item ("J. Whitfield" holds a
+ * full stop and a space); the opening alone is always kept.
+ */
+function trimToSentence(whole: Fragment, maxChars: number): Fragment {
+  const inItem = (at: number): boolean => whole.phi.some((p) => p.start <= at && at < p.end);
+  for (let end = maxChars - 1; end > 0; end--) {
+    const next = whole.text[end + 1];
+    if (whole.text[end] === '.' && (next === ' ' || next === '\n') && !inItem(end)) {
+      return truncateFragment(whole, end + 1);
+    }
+  }
+  return truncateFragment(whole, maxChars);
 }

@@ -71,6 +71,18 @@ describe('createTextSource', () => {
     expect(texts[0]).toMatch(/^(PROGRESS NOTE|DISCHARGE SUMMARY|REFERRAL LETTER)\n\n/);
   });
 
+  it('keeps with each generated document of a deid run its PHI, as spans of its text, and its length class', () => {
+    const source = createTextSource({ ...DEFAULTS, seed: 3 }, undefined, 'deid');
+    for (let i = 0; i < 20; i++) source.next();
+    const doc = source.document(0)!;
+    expect(doc.lengthClass).toMatch(/^(short|typical|nearLimit|long)$/);
+    expect(doc.phi!.length).toBeGreaterThan(0);
+    for (const p of doc.phi!) expect(p.end).toBeLessThanOrEqual(doc.text.length);
+    const again = createTextSource({ ...DEFAULTS, seed: 3 }, undefined, 'deid');
+    again.next();
+    expect(again.document(0)).toEqual(doc);
+  });
+
   it('sizes the near-limit class to the limit it splits at', () => {
     const source = createTextSource({ ...DEFAULTS, lengths: { nearLimit: 1 }, split: { maxTokens: 1024, margin: 0 } });
     const texts = Array.from({ length: 60 }, () => source.next());

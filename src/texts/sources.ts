@@ -179,17 +179,20 @@ function documentDrawer(settings: PayloadSettings, user: UserTexts | undefined, 
     kinds: settings.kinds ?? DEFAULT_DOCUMENT_MIX.kinds,
     lengths: settings.lengths ?? (mode === 'deid' ? DEFAULT_DOCUMENT_MIX.lengths : { typical: 1 }),
   };
-  const next =
-    user !== undefined ? () => pick(rng, user.documents).text : () => generateDocument(rng, mix, limitChars).text;
+  const next = (): Pick<SentDocument, 'text' | 'phi' | 'lengthClass'> => {
+    if (user === undefined) return generateDocument(rng, mix, limitChars);
+    const { text, phi } = pick(rng, user.documents);
+    return { text, phi, lengthClass: 'user' };
+  };
   return () => {
-    const text = next();
+    const { text, phi, lengthClass } = next();
     // Pieces of only spaces hold nothing to find: not sent. A document of nothing else is sent whole. In mode
     // deid, seams around cuts inside a sentence follow the pieces: what straddles a cut is whole in one of them.
     const split = splitDocument(text, settings.split);
     const seams = mode === 'deid' ? seamPieces(text, split, maxPieceLength(settings.split)) : [];
     const pieces = [...split, ...seams].filter((p) => p.text.trim() !== '');
     const cuts = split.slice(1).map((p) => p.offset);
-    return { text, pieces: pieces.length > 0 ? pieces : [{ text, offset: 0 }], cuts };
+    return { text, pieces: pieces.length > 0 ? pieces : [{ text, offset: 0 }], cuts, phi, lengthClass };
   };
 }
 

@@ -1,6 +1,7 @@
 /**
  * The user's own texts, as `payload.source` names them: a folder of `.txt` files (one document each,
- * in name order) or an NDJSON file whose lines are objects with a string `text`. Read once, before
+ * in name order) or an NDJSON file whose lines are objects with a string `text` (and, optionally, the PHI
+ * it holds: `phi: [{text, kind}]`, the ground truth its recall is measured against). Read once, before
  * anything is sent; every problem is named with its file (and line), and empty texts are listed, not sent.
  */
 import {
@@ -18,11 +19,15 @@ import {
 import { basename, dirname, join, resolve, sep } from 'node:path';
 
 import { ScenarioError } from '../core/index.js';
+import type { PlantedPhi } from '../phi/index.js';
+import { lineAnnotations } from './phi-annotations.js';
 
 export interface UserDocument {
   /** Where it came from: a file name, or `file line n`. */
   readonly name: string;
   readonly text: string;
+  /** The PHI its annotation says it holds, as spans; undefined without an annotation. */
+  readonly phi?: readonly PlantedPhi[] | undefined;
 }
 
 export interface UserTexts {
@@ -74,7 +79,7 @@ interface Reading {
   /** Throws a ScenarioError naming the field. */
   readonly refuse: (problem: string) => never;
   /** Keeps a text, or lists it as empty (not sent). */
-  readonly add: (name: string, text: string) => void;
+  readonly add: (name: string, text: string, phi?: readonly PlantedPhi[]) => void;
   /** A regular file's text, its name listed when it is not valid UTF-8; refused when it cannot be read. */
   readonly readText: (full: string, name: string, followLinks?: boolean) => string;
 }
@@ -87,9 +92,9 @@ function startReading(scenarioFile: string): Reading {
   const refuse = (problem: string): never => {
     throw new ScenarioError(scenarioFile, [`${FIELD}: ${problem}`]);
   };
-  const add = (name: string, text: string): void => {
+  const add = (name: string, text: string, phi?: readonly PlantedPhi[]): void => {
     if (text.trim() === '') empty.push(name);
-    else documents.push({ name, text });
+    else documents.push(phi === undefined ? { name, text } : { name, text, phi });
   };
   const readText = (full: string, name: string, followLinks = true): string => {
     const read = readRegularText(full, name, { followLinks });
@@ -148,7 +153,9 @@ function readNdjsonTexts(path: string, scenarioFile: string, { add, readText }: 
       problems.push(`${FIELD}: ${name}: expected a JSON object with a string "text", got ${describeShape(value)}`);
       return;
     }
-    add(name, text);
+    const phi = lineAnnotations(text, (value as { phi?: unknown }).phi, `${FIELD}: ${name}: phi`);
+    if ('problems' in phi) problems.push(...phi.problems);
+    else add(name, text, phi.phi);
   });
   if (problems.length > 0)
     throw new ScenarioError(
