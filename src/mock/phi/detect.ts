@@ -60,7 +60,11 @@ function scan(input: string, rule: Rule, matches: PhiEntity[]): void {
     if (start === -1) break;
     pattern.lastIndex = start;
     const m = pattern.exec(input);
-    if (m === null) break;
+    if (m === null) {
+      if (!pattern.sticky) break;
+      from = start + 1;
+      continue;
+    }
     const text = m[1] ?? m[0];
     const end = m.index + m[0].length;
     if (accept === undefined || accept(text)) {

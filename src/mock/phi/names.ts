@@ -8,15 +8,18 @@
 import { FIRST_NAMES_PACKED, LAST_NAMES_PACKED } from './name-lexicon.js';
 import { STOP_WORDS } from './name-stops.js';
 
-const FIRST_NAMES: ReadonlySet<string> = new Set(FIRST_NAMES_PACKED.split(' '));
-const LAST_NAMES: ReadonlySet<string> = new Set(LAST_NAMES_PACKED.split(' '));
-
-/** A word; a final '.' is kept to tell an initial or a title from the end of a sentence. */
-const WORD = /[\p{L}\p{M}][\p{L}\p{M}'’-]*\.?/gu;
-const CAPITAL = /^\p{Lu}/u;
+/**
+ * A capitalised word; a final '.' is kept to tell an initial or a title from the end of a sentence. Lower-case
+ * words are not read: they break a name by the gap they leave between two capitalised words (the scan of every
+ * word cost twice the time), unless they are a name's particles ("de la Cruz").
+ */
+const WORD = /\p{Lu}[\p{L}\p{M}'’-]*\.?/gu;
+const PARTICLE_GAP = /^ (?:(?:van|von|de|del|della|da|di|du|la|le|der|den) ){1,2}$/;
+const ASCII = /^[\x20-\x7e]*$/;
+/** The word before a name, and what separates them: "seen by ", "husband, ", "Patient: ". */
+const WORD_BEFORE = /(\p{L}+)[ ,:]{1,3}$/u;
 const TITLES: ReadonlySet<string> = new Set(['dr', 'mr', 'mrs', 'ms', 'mx', 'miss', 'prof', 'rev']);
 const SUFFIXES: ReadonlySet<string> = new Set(['jr', 'sr', 'ii', 'iii', 'iv']);
-const PARTICLES: ReadonlySet<string> = new Set(['van', 'von', 'de', 'del', 'della', 'da', 'di', 'du', 'la', 'le']);
 /** Words after which capitalised words are a person's name (two words or more: one could open a sentence). */
 const CUES: ReadonlySet<string> = new Set(
   'patient pt name by with for referring contact mother father wife husband son daughter sister brother spouse guardian'.split(
@@ -25,13 +28,26 @@ const CUES: ReadonlySet<string> = new Set(
 );
 const CREDENTIAL = /^,? ?(?:M\.?D|D\.?O|RN|NP|PA-C|PA|PhD|DDS|DMD|APRN|FNP|CNM|LPN|LCSW|PharmD)\b/;
 
-type Role = 'title' | 'initial' | 'suffix' | 'particle' | 'first' | 'last' | 'word' | 'stop';
+type Role = 'title' | 'initial' | 'suffix' | 'first' | 'last' | 'word' | 'stop';
+
+/** The role of each word the lexicons know, lower case; one look-up a word (the first list that has it wins). */
+const ROLES: ReadonlyMap<string, Role> = (() => {
+  const roles = new Map<string, Role>();
+  const add = (words: Iterable<string>, role: Role): void => {
+    for (const w of words) if (!roles.has(w)) roles.set(w, role);
+  };
+  add(TITLES, 'title');
+  add(SUFFIXES, 'suffix');
+  add(STOP_WORDS, 'stop');
+  add(FIRST_NAMES_PACKED.split(' '), 'first');
+  add(LAST_NAMES_PACKED.split(' '), 'last');
+  return roles;
+})();
 
 interface Token {
   readonly start: number;
   readonly end: number;
   readonly role: Role;
-  readonly text: string;
   /** Follows the previous word after one space (or ", " before a suffix), in the same sentence. */
   readonly joined: boolean;
 }
@@ -41,30 +57,39 @@ interface Span {
   readonly end: number;
 }
 
-const bare = (word: string): string =>
-  word
-    .toLowerCase()
-    .normalize('NFD')
-    .replace(/[\u0300-\u036f]/g, '');
+/** Lower case without accents (the lexicon's spelling); most words are ASCII, which skips the normalisation. */
+function bare(word: string): string {
+  const lower = word.toLowerCase();
+  return ASCII.test(lower) ? lower : lower.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+}
 
-/** Whether a (lower-case) word, or one of its hyphenated parts, is in the set. */
-const known = (set: ReadonlySet<string>, word: string): boolean =>
-  set.has(word) || (word.includes('-') && word.split('-').some((part) => set.has(part)));
+/** A hyphenated word's role: a name when one of its parts is (Mary-Kate, O'Donnell-Reyes). */
+function partsRole(plain: string): Role | undefined {
+  for (const part of plain.split('-')) {
+    const role = ROLES.get(part);
+    if (role === 'first' || role === 'last') return role;
+  }
+  return undefined;
+}
 
 function roleOf(word: string): Role {
-  const plain = bare(word.replace(/['’]s$/, ''));
-  if (!CAPITAL.test(word)) return PARTICLES.has(plain) ? 'particle' : 'stop';
   if (word.length === 1) return 'initial';
-  if (TITLES.has(plain)) return 'title';
-  if (SUFFIXES.has(plain)) return 'suffix';
-  if (STOP_WORDS.has(plain)) return 'stop';
-  if (known(FIRST_NAMES, plain)) return 'first';
-  if (known(LAST_NAMES, plain)) return 'last';
+  const plain = bare(word.endsWith('s') ? word.replace(/['’]s$/, '') : word);
+  const role = ROLES.get(plain) ?? (plain.includes('-') ? partsRole(plain) : undefined);
+  if (role !== undefined) return role;
   // An all-capitals word is an acronym unless it is a known name (GONZALEZ, MARIA).
   return word === word.toUpperCase() ? 'stop' : 'word';
 }
 
-/** The text's words with their roles; a '.' after a word that is not an abbreviation ends the sentence. */
+/** Whether the text between two capitalised words joins them into one name. */
+function joins(input: string, from: number, to: number, role: Role): boolean {
+  if (to - from === 1) return input.charCodeAt(from) === 32;
+  if (to - from > 12) return false;
+  const gap = input.slice(from, to);
+  return (gap === ', ' && role === 'suffix') || PARTICLE_GAP.test(gap);
+}
+
+/** The text's capitalised words with their roles; a '.' after one that is not an abbreviation ends the sentence. */
 function tokensOf(input: string): Token[] {
   const tokens: Token[] = [];
   let previousEnd = -1;
@@ -76,9 +101,8 @@ function tokensOf(input: string): Token[] {
     const role = roleOf(word);
     const abbreviation = role === 'initial' || role === 'title' || role === 'suffix';
     const end = m.index + (dotted && abbreviation ? m[0].length : word.length);
-    const gap = input.slice(previousEnd, m.index);
-    const joined = !sentenceEnded && (gap === ' ' || (gap === ', ' && role === 'suffix'));
-    tokens.push({ start: m.index, end, role, text: word, joined });
+    const joined = !sentenceEnded && joins(input, previousEnd, m.index, role);
+    tokens.push({ start: m.index, end, role, joined });
     previousEnd = end;
     sentenceEnded = dotted && !abbreviation;
   }
@@ -91,23 +115,16 @@ const isAnchor = (t: Token): boolean => t.role === 'first' || t.role === 'last';
 
 /** The name in tokens[from, to) (contiguous name parts), or undefined when nothing says it is one. */
 function nameIn(input: string, tokens: readonly Token[], from: number, to: number): Span | undefined {
-  let first = from;
-  while (first < to && tokens[first]!.role === 'particle') first++;
-  let last = to;
-  while (last > first && tokens[last - 1]!.role === 'particle') last--;
-  const parts = tokens.slice(first, last);
+  const parts = tokens.slice(from, to);
   if (!parts.some((t) => t.role !== 'suffix' && t.role !== 'initial')) return undefined;
   const before = from > 0 && tokens[from]!.joined ? tokens[from - 1] : undefined;
   const end = parts[parts.length - 1]!.end;
   if (before?.role === 'title') return { start: before.start, end };
   // A known first or last name makes the whole run a name: the unknown words beside it are the rest of it.
   if (parts.some(isAnchor)) return { start: parts[0]!.start, end };
-  const previous = from > 0 ? tokens[from - 1] : undefined;
-  const cued =
-    previous !== undefined &&
-    CUES.has(bare(previous.text)) &&
-    /^[ ,:]{1,3}$/.test(input.slice(previous.end, parts[0]!.start)) &&
-    parts.length >= 2;
+  const cue =
+    parts.length >= 2 ? WORD_BEFORE.exec(input.slice(Math.max(0, parts[0]!.start - 24), parts[0]!.start)) : null;
+  const cued = cue !== null && CUES.has(bare(cue[1]!));
   if (cued || CREDENTIAL.test(input.slice(end, end + 9))) return { start: parts[0]!.start, end };
   return undefined;
 }

@@ -1,5 +1,8 @@
+import { isIPv6 } from 'node:net';
+
 import { describe, expect, it } from 'vitest';
 
+import { createRng } from '../../core/rng.js';
 import { findEntities } from './detect.js';
 
 const found = (text: string): [string, string][] => findEntities(text).map((e) => [e.type, e.text]);
@@ -103,5 +106,22 @@ describe('the detector finds each shape of PHI', () => {
     expect(
       found('At 10:30:15 gave 500 mg; room 12; 3 of 4 criteria; BP 132/84; case 2 of 7; lot of fluid; age 45.'),
     ).toEqual([]);
+  });
+
+  it('finds IPv6 addresses exactly where the pattern scanned at every position does', () => {
+    // The rule is tried only near each ':' (its hot path); the oracle is the plain global scan.
+    const plain = /(?<![\w:])[\dA-Fa-f]{0,4}(?::[\dA-Fa-f]{0,4}){2,7}(?![\w:])/g;
+    const ipv6 = (t: string): boolean => isIPv6(t) && (t.includes('::') || t.split(':').length === 8);
+    const alphabet = '0af:g :1';
+    const rng = createRng(3);
+    for (let i = 0; i < 3000; i++) {
+      let text = '';
+      for (let n = Math.floor(rng.next() * 30); n > 0; n--) text += alphabet[Math.floor(rng.next() * alphabet.length)];
+      const expected = [...text.matchAll(plain)].filter((m) => ipv6(m[0])).map((m) => [m.index, m[0]]);
+      expect(
+        findEntities(text).map((e) => [e.start, e.text]),
+        JSON.stringify(text),
+      ).toEqual(expected);
+    }
   });
 });

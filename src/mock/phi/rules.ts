@@ -10,7 +10,10 @@ import type { PhiKind } from '../../phi/index.js';
 
 export interface Rule {
   readonly type: PhiKind;
-  /** Global. With a capture group 1, the entity is that group, which must end the match. */
+  /**
+   * Global, or sticky (tried only where `nextStart` says, then one character further on a miss). With a capture
+   * group 1, the entity is that group, which must end the match.
+   */
   readonly pattern: RegExp;
   /** A string every match contains: a text without it is not scanned (the scan is the mock's hot path). */
   readonly mustContain?: string;
@@ -49,6 +52,22 @@ function nextEmailStart(input: string, from: number): number {
   if (at === -1) return -1;
   let start = at;
   while (start > from && isLocalPartCode(input.charCodeAt(start - 1))) start--;
+  return start;
+}
+
+const isHexCode = (code: number): boolean =>
+  (code >= 48 && code <= 57) || (code >= 65 && code <= 70) || (code >= 97 && code <= 102);
+
+/**
+ * Where the next IPv6 address can start: at most four hex digits before the next ':' (a match holds a ':' within
+ * its first five characters). The pattern is sticky, tried only there: tried at every position, its lookbehind
+ * cost the most of all the rules.
+ */
+function nextIpv6Start(input: string, from: number): number {
+  const colon = input.indexOf(':', from);
+  if (colon === -1) return -1;
+  let start = colon;
+  while (start > from && colon - start < 4 && isHexCode(input.charCodeAt(start - 1))) start--;
   return start;
 }
 
@@ -101,7 +120,8 @@ export const RULES: readonly Rule[] = [
     type: 'IP',
     baseScore: 0.93,
     mustContain: ':',
-    pattern: /(?<![\w:])[\dA-Fa-f]{0,4}(?::[\dA-Fa-f]{0,4}){2,7}(?![\w:])/g,
+    nextStart: nextIpv6Start,
+    pattern: /(?<![\w:])[\dA-Fa-f]{0,4}(?::[\dA-Fa-f]{0,4}){2,7}(?![\w:])/y,
     accept: (text) => isIPv6(text) && (text.includes('::') || text.split(':').length === 8),
   },
   { type: 'SSN', baseScore: 0.94, pattern: /\b\d{3}-\d{2}-\d{4}\b/g },
