@@ -53,7 +53,7 @@ function scan(input: string, rule: Rule, matches: PhiEntity[]): void {
   // What input.matchAll(pattern) finds, by exec on the rule's own global pattern: matchAll copies the
   // pattern at every call and iterates through a generator, the most of the detector's time.
   // Synchronous, so sharing the pattern is safe; its lastIndex is left at 0.
-  const { pattern, nextStart, accept } = rule;
+  const { pattern, nextStart, accept, kindOf } = rule;
   let from = 0;
   for (;;) {
     const start = nextStart === undefined ? from : nextStart(input, from);
@@ -65,10 +65,11 @@ function scan(input: string, rule: Rule, matches: PhiEntity[]): void {
       from = start + 1;
       continue;
     }
-    const text = m[1] ?? m[0];
+    const text = m[m.length - 1] ?? m[0];
     const end = m.index + m[0].length;
     if (accept === undefined || accept(text)) {
-      matches.push({ type: rule.type, text, start: end - text.length, end, score: scoreOf(rule.baseScore, text) });
+      const type = kindOf === undefined ? rule.type : kindOf(m[1]!);
+      matches.push({ type, text, start: end - text.length, end, score: scoreOf(rule.baseScore, text) });
     }
     from = end > m.index ? end : end + 1; // (no rule matches empty text; never loop if one did)
   }
