@@ -41,7 +41,12 @@ describe('findNames', () => {
     expect(names('Seen by Dr. Okafor. Vitals stable.')).toEqual(['Dr. Okafor']);
   });
 
-  it('misses, by design, two unknown words with nothing beside them that says they are a name', () => {
-    expect(names('Xiadani Quetzal was admitted.')).toEqual([]);
+  it('takes two unknown words for a name when what follows is said of a patient', () => {
+    expect(names('DISCHARGE SUMMARY\n\nXiadani Quetzal was admitted on a Monday.')).toEqual(['Xiadani Quetzal']);
+    expect(names('Physical Therapy evaluated her.')).toEqual([]);
+  });
+
+  it('misses, by design, unknown words with nothing beside them that says they are a name', () => {
+    expect(names('Xiadani Quetzal called twice. Quetzal was tired.')).toEqual([]);
   });
 });

@@ -1,9 +1,10 @@
 /**
  * Person names, found the way a reader finds them: a run of capitalised words holding a known first or last
  * name (compromise's lexicon, packed in name-lexicon.ts), or following a title ("Dr.", "Mrs.") or a cue
- * ("patient", "seen by"), or followed by a credential (", MD"). The whole run is the name — initials, middle
- * names, hyphenated and apostrophised surnames, suffixes — so a known first name never leaves its unknown
- * surname in clear, nor a known surname the unknown first name before it.
+ * ("patient", "seen by"), or followed by a credential (", MD") or, two words or more, by what a note says of
+ * a patient ("was admitted"). The whole run is the name — initials, middle names, hyphenated and apostrophised
+ * surnames, suffixes — so a known first name never leaves its unknown surname in clear, nor a known surname
+ * the unknown first name before it.
  */
 import { FIRST_NAMES_PACKED, LAST_NAMES_PACKED } from './name-lexicon.js';
 import { STOP_WORDS } from './name-stops.js';
@@ -27,6 +28,9 @@ const CUES: ReadonlySet<string> = new Set(
   ),
 );
 const CREDENTIAL = /^,? ?(?:M\.?D|D\.?O|RN|NP|PA-C|PA|PhD|DDS|DMD|APRN|FNP|CNM|LPN|LCSW|PharmD)\b/;
+/** What a note says of a patient right after naming them ("Kenji Haddad was admitted"). */
+const PREDICATE =
+  /^,? (?:was|is|has|had|presents|presented|reports|reported|denies|denied|arrived|returns|returned|underwent|tolerated|states|stated|agrees|lives|continues)\b/;
 
 type Role = 'title' | 'initial' | 'suffix' | 'first' | 'last' | 'word' | 'stop';
 
@@ -125,7 +129,10 @@ function nameIn(input: string, tokens: readonly Token[], from: number, to: numbe
   const cue =
     parts.length >= 2 ? WORD_BEFORE.exec(input.slice(Math.max(0, parts[0]!.start - 24), parts[0]!.start)) : null;
   const cued = cue !== null && CUES.has(bare(cue[1]!));
-  if (cued || CREDENTIAL.test(input.slice(end, end + 9))) return { start: parts[0]!.start, end };
+  const after = input.slice(end, end + 13);
+  if (cued || CREDENTIAL.test(after) || (parts.length >= 2 && PREDICATE.test(after))) {
+    return { start: parts[0]!.start, end };
+  }
   return undefined;
 }
 
