@@ -35,6 +35,11 @@ export interface MockProfile {
   readonly obfuscation: EndpointProfile;
   readonly stall: StallWindows | null;
   readonly faults: FaultRates;
+  /**
+   * Share (0–1) of the entities it finds that identification leaves out of its answer, chosen by a hash of the
+   * entity and the text (the same text gets the same answer): a detector that misses PHI, to see a recall check fail.
+   */
+  readonly entityDropRate: number;
 }
 
 const NO_FAULTS: FaultRates = { resetRate: 0, http500Rate: 0, malformedRate: 0, slowRate: 0, slowExtraMs: 0 };
@@ -95,6 +100,7 @@ const nominal: MockProfile = {
   obfuscation: OBFUSCATION,
   stall: null,
   faults: NO_FAULTS,
+  entityDropRate: 0,
 };
 
 const UNLIMITED = Number.MAX_SAFE_INTEGER;
@@ -157,5 +163,12 @@ export const PROFILES: Readonly<Record<ProfileName, MockProfile>> = {
     description: 'No modelled latency and no limits: the mock at full speed, for benchmarks.',
     identification: UNLIMITED_ENDPOINT,
     obfuscation: UNLIMITED_ENDPOINT,
+  },
+  leaky: {
+    ...nominal,
+    name: 'leaky',
+    description:
+      'Nominal, but identification leaves 1 % of the entities it finds out of its answer (the same ones for the same text).',
+    entityDropRate: 0.01,
   },
 };

@@ -126,6 +126,7 @@ function createContext(
     identification: identification.gateway,
     obfuscation: obfuscation.gateway,
     faults: config.profile.faults,
+    entityDropRate: config.profile.entityDropRate,
     faultRng: createRng(config.seed + 2),
     maxTextTokens: IDENTIFICATION_LIMITS.maxTextTokens,
     outputTokenCap: IDENTIFICATION_LIMITS.outputTokenCap,

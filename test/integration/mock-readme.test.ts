@@ -145,7 +145,7 @@ describe('routing (README: Errors, 404 / 405 with Allow)', () => {
     async (name) => {
       await expect(startMockServer({ profile: name as ProfileName })).rejects.toThrow(UsageError);
       await expect(startMockServer({ profile: name as ProfileName })).rejects.toThrow(
-        /^profile: expected one of nominal, degraded, tight, flaky, stall, zero, got/,
+        /^profile: expected one of nominal, degraded, tight, flaky, stall, zero, leaky, got/,
       );
     },
   );

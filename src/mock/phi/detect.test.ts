@@ -21,8 +21,8 @@ describe('findEntities', () => {
       ['ADDRESS', '12 Maple Street, Salem, MA 01970'],
       ['PHONE', '(555) 123-4567'],
       ['EMAIL', 'john.smith@example.org'],
-      ['ID', '123-45-6789'],
-      ['ID', 'HMO123456789'],
+      ['SSN', '123-45-6789'],
+      ['HEALTH_PLAN', 'HMO123456789'],
       ['NAME', 'Dr. Okafor'],
     ]);
     for (const e of entities) {
@@ -71,32 +71,47 @@ describe('detectPhi', () => {
   });
 });
 
-describe("the hot path's rules find what the plain rules found", () => {
-  // The MRN rule was a lookbehind and the e-mail rule scanned every text: both were rewritten for speed.
-  const lookbehindMrn = (text: string): [number, number][] =>
-    [...text.matchAll(/(?<=\b(?:MRN|medical record number)[:#]?\s*)\d{6,10}\b/gi)].map((m) => [
-      m.index,
-      m.index + m[0].length,
-    ]);
+describe('detectPhi with a drop rate (the leaky profile)', () => {
+  // Many distinct entities: one date a line, each in its own text as well as all in one.
+  const lines = Array.from({ length: 4000 }, (_, i) => `Seen on ${1 + (i % 12)}/${1 + (i % 28)}/${1900 + (i % 120)}.`);
+  const texts = Array.from({ length: 200 }, (_, t) => lines.slice(t * 20, t * 20 + 20).join(' '));
+
+  it('leaves out about the share asked, the same ones for the same text', () => {
+    let found = 0;
+    let kept = 0;
+    for (const text of texts) {
+      const all = detectPhi(text, Number.POSITIVE_INFINITY).entities;
+      const leaky = detectPhi(text, Number.POSITIVE_INFINITY, 0.01).entities;
+      expect(detectPhi(text, Number.POSITIVE_INFINITY, 0.01).entities).toEqual(leaky);
+      for (const e of leaky) expect(all).toContainEqual(e);
+      found += all.length;
+      kept += leaky.length;
+    }
+    expect(found).toBe(4000);
+    // 1 % of 4,000 is 40; a hash, not a draw: the bounds only say "about 1 %", not a tolerance of chance.
+    expect(found - kept).toBeGreaterThan(20);
+    expect(found - kept).toBeLessThan(60);
+  });
+
+  it('leaves out nothing at rate 0 and everything at rate 1', () => {
+    expect(detectPhi(NOTE, 300, 0)).toEqual(detectPhi(NOTE, 300));
+    expect(detectPhi(NOTE, 300, 1).entities).toEqual([]);
+  });
+});
+
+describe("the e-mail rule's hot path finds what the plain rule finds", () => {
   const emails = (text: string): [number, number][] =>
     [...text.matchAll(/\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g)].map((m) => [m.index, m.index + m[0].length]);
-  const found = (text: string, type: string): [number, number][] =>
-    findEntities(text)
-      .filter((e) => e.type === type)
-      .map((e) => [e.start, e.end]);
 
-  it('over 2,000 generated notes and hand-made edge cases', () => {
+  it('over 2,000 generated notes', () => {
     const rng = createRng(7);
-    const texts = [
-      ...Array.from({ length: 2000 }, () => generateNote(rng)),
-      'MRN MRN 1234567 and mrn#12345678, Medical Record Number:   0012345 then MRN: 12345 (too short) MRN 12345678901 (too long)',
-      'reach me at a.b+c@x-y.example.org or @ alone, MRN:9876543@host.org',
-    ];
-    for (const text of texts) {
-      expect(found(text, 'MRN')).toEqual(
-        lookbehindMrn(text).filter(([s]) => !emails(text).some(([es, ee]) => es <= s && s < ee)),
-      );
-      expect(found(text, 'EMAIL')).toEqual(emails(text));
+    for (let i = 0; i < 2000; i++) {
+      const text = generateNote(rng);
+      expect(
+        findEntities(text)
+          .filter((e) => e.type === 'EMAIL')
+          .map((e) => [e.start, e.end]),
+      ).toEqual(emails(text));
     }
   });
 });

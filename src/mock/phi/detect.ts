@@ -1,13 +1,17 @@
 /**
- * Rules-based PHI detection standing in for the service's LLM: regular expressions for dates,
- * phone numbers, record numbers, e-mail, addresses and identifiers, and names from the shared
- * lexicon. Output is capped the way the service caps its model output (300 tokens): entities
- * beyond the cap are dropped and the result says it was truncated.
+ * Rules-based PHI detection standing in for the service's LLM: regular expressions for the shapes of PHI
+ * (rules.ts) and person names from a name lexicon and their context (names.ts), typed by the Safe Harbor kinds
+ * of src/phi. Output is capped the way the service caps its model output (300 tokens): entities beyond the cap
+ * are dropped and the result says it was truncated. A profile may drop a share of entities on purpose (a
+ * detector that misses), chosen by a hash of the entity and the text: the same text gets the same answer.
  */
+import type { PhiKind } from '../../phi/index.js';
 import { estimateModelTokens } from '../../spec/index.js';
-import { FIRST_NAMES, LAST_NAMES, MONTHS } from '../../texts/index.js';
+import { hashOf } from './hash.js';
+import { findNames } from './names.js';
+import { type Rule, RULES } from './rules.js';
 
-type PhiType = 'NAME' | 'DATE' | 'PHONE' | 'MRN' | 'EMAIL' | 'ADDRESS' | 'ID';
+type PhiType = PhiKind;
 
 /** One PHI entity found in a text: the `text` is `input.slice(start, end)`. */
 export interface PhiEntity {
@@ -33,99 +37,10 @@ export interface Detection {
 export const OUTPUT_ENVELOPE_TOKENS = 8;
 const OUTPUT_TOKENS_PER_ENTITY = 4;
 
-interface Rule {
-  readonly type: PhiType;
-  /** Global. With a capture group 1, the entity is that group, which must end the match. */
-  readonly pattern: RegExp;
-  /** A string every match contains: a text without it is not scanned (the scan is the mock's hot path). */
-  readonly mustContain?: string;
-  /**
-   * The first index ≥ `from` at which a match can start, or -1 when none can: the scan resumes
-   * there rather than trying the pattern at every position in between (which costs the most).
-   */
-  readonly nextStart?: (input: string, from: number) => number;
-  /** Base confidence of the rule; a small deterministic variation is added per match. */
-  readonly baseScore: number;
-}
+const NAME_SCORE = 0.9;
 
-const alternatives = (words: readonly string[]): string => words.join('|');
-
-/** Whether a UTF-16 code is one of an e-mail's local part, [\w.+-]. */
-function isLocalPartCode(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) ||
-    (code >= 65 && code <= 90) ||
-    (code >= 48 && code <= 57) ||
-    code === 95 ||
-    code === 46 ||
-    code === 43 ||
-    code === 45
-  );
-}
-
-/**
- * Where the next e-mail can start: in the run of local-part characters just before the next '@'.
- * Exact: a match holds one '@' (no part of it takes '@') preceded by local-part characters only, so
- * none starts before that run, and one that does not take this '@' starts after it (the pattern,
- * resumed there, finds it).
- */
-function nextEmailStart(input: string, from: number): number {
-  const at = input.indexOf('@', from);
-  if (at === -1) return -1;
-  let start = at;
-  while (start > from && isLocalPartCode(input.charCodeAt(start - 1))) start--;
-  return start;
-}
-
-const RULES: readonly Rule[] = [
-  {
-    type: 'EMAIL',
-    baseScore: 0.97,
-    mustContain: '@',
-    nextStart: nextEmailStart,
-    pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g,
-  },
-  { type: 'ID', baseScore: 0.94, pattern: /\b\d{3}-\d{2}-\d{4}\b|\b[A-Z]{3}\d{9}\b/g },
-  { type: 'PHONE', baseScore: 0.95, pattern: /\(\d{3}\) ?\d{3}-\d{4}\b|\b\d{3}[-.]\d{3}[-.]\d{4}\b/g },
-  {
-    type: 'MRN',
-    baseScore: 0.93,
-    // The label as a capture's prefix, not a lookbehind: a lookbehind is tried at every digit (7× slower).
-    pattern: /\b(?:MRN|medical record number)[:#]?\s*(\d{6,10})\b/gi,
-  },
-  {
-    type: 'DATE',
-    baseScore: 0.95,
-    pattern: new RegExp(
-      `\\b\\d{1,2}/\\d{1,2}/\\d{2,4}\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b|\\b(?:${alternatives(MONTHS)}) \\d{1,2}, \\d{4}\\b`,
-      'g',
-    ),
-  },
-  {
-    type: 'ADDRESS',
-    baseScore: 0.88,
-    pattern:
-      /\b\d{1,5} (?:[A-Z][a-z]+ ){1,3}(?:Street|Avenue|Road|Lane|Drive|Boulevard|Court|St|Ave|Rd|Ln|Blvd|Ct)\b(?:, [A-Z][a-z]+(?: [A-Z][a-z]+)*, [A-Z]{2}(?: \d{5}(?:-\d{4})?)?)?/g,
-  },
-  {
-    type: 'NAME',
-    baseScore: 0.9,
-    pattern: new RegExp(
-      `\\b(?:${alternatives(FIRST_NAMES)})(?: [A-Z]\\.)? (?:${alternatives(LAST_NAMES)})\\b|\\b(?:Dr|Mr|Mrs|Ms)\\. [A-Z][a-z]+\\b`,
-      'g',
-    ),
-  },
-];
-
-/** A stable small number from a string, so scores are repeatable. */
-function hashOf(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
-function scoreOf(rule: Rule, text: string): number {
-  return Math.min(0.999, Math.round((rule.baseScore + (hashOf(text) % 40) / 1000) * 1000) / 1000);
+function scoreOf(baseScore: number, text: string): number {
+  return Math.min(0.999, Math.round((baseScore + (hashOf(text) % 40) / 1000) * 1000) / 1000);
 }
 
 /** Tokens one entity record costs in the response. */
@@ -133,44 +48,73 @@ export function entityOutputTokens(entity: Pick<PhiEntity, 'text'>): number {
   return OUTPUT_TOKENS_PER_ENTITY + estimateModelTokens(entity.text);
 }
 
-/** All rule matches, overlaps resolved (earliest first, then longest), in text order. */
+/** Every match of one rule, appended to `matches`. */
+function scan(input: string, rule: Rule, matches: PhiEntity[]): void {
+  // What input.matchAll(pattern) finds, by exec on the rule's own global pattern: matchAll copies the
+  // pattern at every call and iterates through a generator, the most of the detector's time.
+  // Synchronous, so sharing the pattern is safe; its lastIndex is left at 0.
+  const { pattern, nextStart, accept, kindOf } = rule;
+  let from = 0;
+  for (;;) {
+    const start = nextStart === undefined ? from : nextStart(input, from);
+    if (start === -1) break;
+    pattern.lastIndex = start;
+    const m = pattern.exec(input);
+    if (m === null) {
+      if (!pattern.sticky) break;
+      from = start + 1;
+      continue;
+    }
+    const text = m[m.length - 1] ?? m[0];
+    const end = m.index + m[0].length;
+    if (accept === undefined || accept(text)) {
+      const type = kindOf === undefined ? rule.type : kindOf(m[1]!);
+      matches.push({ type, text, start: end - text.length, end, score: scoreOf(rule.baseScore, text) });
+    }
+    from = end > m.index ? end : end + 1; // (no rule matches empty text; never loop if one did)
+  }
+  pattern.lastIndex = 0;
+}
+
+/**
+ * All rule and name matches in text order, overlaps merged: the earliest (then longest) gives the type, and
+ * one that runs past it extends it, so no part of a match is left out.
+ */
 export function findEntities(input: string): PhiEntity[] {
   const matches: PhiEntity[] = [];
   for (const rule of RULES) {
     if (rule.mustContain !== undefined && !input.includes(rule.mustContain)) continue;
-    // What input.matchAll(pattern) finds, by exec on the rule's own global pattern: matchAll copies the
-    // pattern at every call and iterates through a generator, the most of the detector's time.
-    // Synchronous, so sharing the pattern is safe; its lastIndex is left at 0.
-    const { pattern, nextStart } = rule;
-    let from = 0;
-    for (;;) {
-      const start = nextStart === undefined ? from : nextStart(input, from);
-      if (start === -1) break;
-      pattern.lastIndex = start;
-      const m = pattern.exec(input);
-      if (m === null) break;
-      const text = m[1] ?? m[0];
-      const end = m.index + m[0].length;
-      matches.push({ type: rule.type, text, start: end - text.length, end, score: scoreOf(rule, text) });
-      from = end > m.index ? end : end + 1; // (no rule matches empty text; never loop if one did)
-    }
-    pattern.lastIndex = 0;
+    scan(input, rule, matches);
+  }
+  for (const { start, end } of findNames(input)) {
+    const text = input.slice(start, end);
+    matches.push({ type: 'NAME', text, start, end, score: scoreOf(NAME_SCORE, text) });
   }
   matches.sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: PhiEntity[] = [];
   for (const entity of matches) {
     const last = kept[kept.length - 1];
     if (last === undefined || entity.start >= last.end) kept.push(entity);
+    else if (entity.end > last.end) {
+      const text = input.slice(last.start, entity.end);
+      kept[kept.length - 1] = { ...last, text, end: entity.end };
+    }
   }
   return kept;
 }
 
-/** Detects PHI and applies the output cap, in text order. */
-export function detectPhi(input: string, outputTokenCap: number): Detection {
+/** Whether a profile that misses `dropRate` of entities misses this one: by a hash, the same for the same text. */
+function missed(entity: PhiEntity, input: string, dropRate: number): boolean {
+  return dropRate > 0 && hashOf(`${entity.start}\u0000${entity.text}\u0000${input}`) / 2 ** 32 < dropRate;
+}
+
+/** Detects PHI, leaves out the share `dropRate` (0–1) on purpose, and applies the output cap, in text order. */
+export function detectPhi(input: string, outputTokenCap: number, dropRate = 0): Detection {
   const entities: PhiEntity[] = [];
   let outputTokens = OUTPUT_ENVELOPE_TOKENS;
   let truncated = false;
   for (const entity of findEntities(input)) {
+    if (missed(entity, input, dropRate)) continue;
     const cost = entityOutputTokens(entity);
     if (outputTokens + cost > outputTokenCap) {
       truncated = true;

@@ -32,6 +32,8 @@ export interface MockContext {
   /** Text limit of identification, in model tokens. */
   readonly maxTextTokens: number;
   readonly outputTokenCap: number;
+  /** Share of the entities found that identification leaves out (MockProfile.entityDropRate). */
+  readonly entityDropRate: number;
   /** Bytes of request bodies held across all requests in progress. */
   readonly bodyBudget: BodyBudget;
   /** The pipeline requests of GET /__mock/log. */

@@ -38,7 +38,7 @@ export const handleIdentification: RouteHandler = async (req, res, ctx) => {
     );
     return;
   }
-  const detection = detectPhi(text, ctx.outputTokenCap);
+  const detection = detectPhi(text, ctx.outputTokenCap, ctx.entityDropRate);
   ctx.identification.submit(
     clientId,
     { inputTokens, outputTokens: detection.outputTokens },

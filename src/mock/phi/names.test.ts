@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+
+import { findNames } from './names.js';
+
+const names = (text: string): string[] => findNames(text).map((s) => text.slice(s.start, s.end));
+
+describe('findNames', () => {
+  it.each([
+    ['Patient Margaret A. O’Donnell-Reyes was seen.', ['Margaret A. O’Donnell-Reyes']],
+    ['Her daughter Emma Rose Kowalczyk visits.', ['Emma Rose Kowalczyk']],
+    ['Theodore J. Whitfield III reports no pain.', ['Theodore J. Whitfield III']],
+    ['Seen with Kwame Mensah, Jr. today.', ['Kwame Mensah, Jr.']],
+    ['Attending: Priya Natarajan, MD', ['Priya Natarajan']],
+    ['Signed, Jonathan R. Blake, DO.', ['Jonathan R. Blake']],
+    ['Follow up with Dr. Okonkwo-Bassey next week.', ['Dr. Okonkwo-Bassey']],
+    ['Mrs. Fernández-Ortega and Mr. de la Cruz agree.', ['Mrs. Fernández-Ortega', 'Mr. de la Cruz']],
+    ['GONZALEZ, MARIA presented with cough.', ['GONZALEZ', 'MARIA']],
+    ['Gonzalez, Maria presented with cough.', ['Gonzalez', 'Maria']],
+    ['Accompanied by her husband, Ngozi Adeyemi.', ['Ngozi Adeyemi']],
+    ["Maria's sister called.", ["Maria's"]],
+  ])('%s', (text, expected) => {
+    expect(names(text)).toEqual(expected);
+  });
+
+  it('never leaves half a name: an unknown surname goes with a known first name, an unknown first name with a known surname', () => {
+    expect(names('Plan reviewed with Anand Venkataraman today.')).toEqual(['Anand Venkataraman']);
+    expect(names('Chart reviewed: Xiadani Smith is stable.')).toEqual(['Xiadani Smith']);
+    expect(names('Kenji Thomas was admitted.')).toEqual(['Kenji Thomas']);
+  });
+
+  it('finds no name in headings, sentence openings, acronyms and lone initials', () => {
+    expect(
+      names(
+        'DISCHARGE SUMMARY\n\nPlan: continue metformin. A 45-year-old with CHF and COPD. Discharge Summary follows.',
+      ),
+    ).toEqual([]);
+    expect(names('May 3: Will call if worse. I agree.')).toEqual([]);
+  });
+
+  it('does not take a capitalised word at the start of the next sentence', () => {
+    expect(names('Seen by Dr. Okafor. Vitals stable.')).toEqual(['Dr. Okafor']);
+  });
+
+  it('takes two unknown words for a name when what follows is said of a patient', () => {
+    expect(names('DISCHARGE SUMMARY\n\nXiadani Quetzal was admitted on a Monday.')).toEqual(['Xiadani Quetzal']);
+    expect(names('Physical Therapy evaluated her.')).toEqual([]);
+  });
+
+  it('misses, by design, unknown words with nothing beside them that says they are a name', () => {
+    expect(names('Xiadani Quetzal called twice. Quetzal was tired.')).toEqual([]);
+  });
+});

@@ -1,0 +1,156 @@
+/**
+ * Person names, found the way a reader finds them: a run of capitalised words holding a known first or last
+ * name (compromise's lexicon, packed in name-lexicon.ts), or following a title ("Dr.", "Mrs.") or a cue
+ * ("patient", "seen by"), or followed by a credential (", MD") or, two words or more, by what a note says of
+ * a patient ("was admitted"). The whole run is the name — initials, middle names, hyphenated and apostrophised
+ * surnames, suffixes — so a known first name never leaves its unknown surname in clear, nor a known surname
+ * the unknown first name before it.
+ */
+import { FIRST_NAMES_PACKED, LAST_NAMES_PACKED } from './name-lexicon.js';
+import { STOP_WORDS } from './name-stops.js';
+
+/**
+ * A capitalised word; a final '.' is kept to tell an initial or a title from the end of a sentence. Lower-case
+ * words are not read: they break a name by the gap they leave between two capitalised words (the scan of every
+ * word cost twice the time), unless they are a name's particles ("de la Cruz").
+ */
+const WORD = /\p{Lu}[\p{L}\p{M}'’-]*\.?/gu;
+const PARTICLE_GAP = /^ (?:(?:van|von|de|del|della|da|di|du|la|le|der|den) ){1,2}$/;
+const ASCII = /^[\x20-\x7e]*$/;
+/** The word before a name, and what separates them: "seen by ", "husband, ", "Patient: ". */
+const WORD_BEFORE = /(\p{L}+)[ ,:]{1,3}$/u;
+const TITLES: ReadonlySet<string> = new Set(['dr', 'mr', 'mrs', 'ms', 'mx', 'miss', 'prof', 'rev']);
+const SUFFIXES: ReadonlySet<string> = new Set(['jr', 'sr', 'ii', 'iii', 'iv']);
+/** Words after which capitalised words are a person's name (two words or more: one could open a sentence). */
+const CUES: ReadonlySet<string> = new Set(
+  'patient pt name by with for referring contact mother father wife husband son daughter sister brother spouse guardian'.split(
+    ' ',
+  ),
+);
+const CREDENTIAL = /^,? ?(?:M\.?D|D\.?O|RN|NP|PA-C|PA|PhD|DDS|DMD|APRN|FNP|CNM|LPN|LCSW|PharmD)\b/;
+/** What a note says of a patient right after naming them ("Kenji Haddad was admitted"). */
+const PREDICATE =
+  /^,? (?:was|is|has|had|presents|presented|reports|reported|denies|denied|arrived|returns|returned|underwent|tolerated|states|stated|agrees|lives|continues)\b/;
+
+type Role = 'title' | 'initial' | 'suffix' | 'first' | 'last' | 'word' | 'stop';
+
+/** The role of each word the lexicons know, lower case; one look-up a word (the first list that has it wins). */
+const ROLES: ReadonlyMap<string, Role> = (() => {
+  const roles = new Map<string, Role>();
+  const add = (words: Iterable<string>, role: Role): void => {
+    for (const w of words) if (!roles.has(w)) roles.set(w, role);
+  };
+  add(TITLES, 'title');
+  add(SUFFIXES, 'suffix');
+  add(STOP_WORDS, 'stop');
+  add(FIRST_NAMES_PACKED.split(' '), 'first');
+  add(LAST_NAMES_PACKED.split(' '), 'last');
+  return roles;
+})();
+
+interface Token {
+  readonly start: number;
+  readonly end: number;
+  readonly role: Role;
+  /** Follows the previous word after one space (or ", " before a suffix), in the same sentence. */
+  readonly joined: boolean;
+}
+
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+/** Lower case without accents (the lexicon's spelling); most words are ASCII, which skips the normalisation. */
+function bare(word: string): string {
+  const lower = word.toLowerCase();
+  return ASCII.test(lower) ? lower : lower.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
+}
+
+/** A hyphenated word's role: a name when one of its parts is (Mary-Kate, O'Donnell-Reyes). */
+function partsRole(plain: string): Role | undefined {
+  for (const part of plain.split('-')) {
+    const role = ROLES.get(part);
+    if (role === 'first' || role === 'last') return role;
+  }
+  return undefined;
+}
+
+function roleOf(word: string): Role {
+  if (word.length === 1) return 'initial';
+  const plain = bare(word.endsWith('s') ? word.replace(/['’]s$/, '') : word);
+  const role = ROLES.get(plain) ?? (plain.includes('-') ? partsRole(plain) : undefined);
+  if (role !== undefined) return role;
+  // An all-capitals word is an acronym unless it is a known name (GONZALEZ, MARIA).
+  return word === word.toUpperCase() ? 'stop' : 'word';
+}
+
+/** Whether the text between two capitalised words joins them into one name. */
+function joins(input: string, from: number, to: number, role: Role): boolean {
+  if (to - from === 1) return input.charCodeAt(from) === 32;
+  if (to - from > 12) return false;
+  const gap = input.slice(from, to);
+  return (gap === ', ' && role === 'suffix') || PARTICLE_GAP.test(gap);
+}
+
+/** The text's capitalised words with their roles; a '.' after one that is not an abbreviation ends the sentence. */
+function tokensOf(input: string): Token[] {
+  const tokens: Token[] = [];
+  let previousEnd = -1;
+  let sentenceEnded = true;
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(input); m !== null; m = WORD.exec(input)) {
+    const dotted = m[0].endsWith('.');
+    const word = dotted ? m[0].slice(0, -1) : m[0];
+    const role = roleOf(word);
+    const abbreviation = role === 'initial' || role === 'title' || role === 'suffix';
+    const end = m.index + (dotted && abbreviation ? m[0].length : word.length);
+    const joined = !sentenceEnded && joins(input, previousEnd, m.index, role);
+    tokens.push({ start: m.index, end, role, joined });
+    previousEnd = end;
+    sentenceEnded = dotted && !abbreviation;
+  }
+  WORD.lastIndex = 0;
+  return tokens;
+}
+
+const isPart = (t: Token): boolean => t.role !== 'stop' && t.role !== 'title';
+const isAnchor = (t: Token): boolean => t.role === 'first' || t.role === 'last';
+
+/** The name in tokens[from, to) (contiguous name parts), or undefined when nothing says it is one. */
+function nameIn(input: string, tokens: readonly Token[], from: number, to: number): Span | undefined {
+  const parts = tokens.slice(from, to);
+  if (!parts.some((t) => t.role !== 'suffix' && t.role !== 'initial')) return undefined;
+  const before = from > 0 && tokens[from]!.joined ? tokens[from - 1] : undefined;
+  const end = parts[parts.length - 1]!.end;
+  if (before?.role === 'title') return { start: before.start, end };
+  // A known first or last name makes the whole run a name: the unknown words beside it are the rest of it.
+  if (parts.some(isAnchor)) return { start: parts[0]!.start, end };
+  const cue =
+    parts.length >= 2 ? WORD_BEFORE.exec(input.slice(Math.max(0, parts[0]!.start - 24), parts[0]!.start)) : null;
+  const cued = cue !== null && CUES.has(bare(cue[1]!));
+  const after = input.slice(end, end + 13);
+  if (cued || CREDENTIAL.test(after) || (parts.length >= 2 && PREDICATE.test(after))) {
+    return { start: parts[0]!.start, end };
+  }
+  return undefined;
+}
+
+/** Every person name in the text, in text order. */
+export function findNames(input: string): Span[] {
+  const tokens = tokensOf(input);
+  const spans: Span[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    if (!isPart(tokens[i]!)) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < tokens.length && tokens[j]!.joined && isPart(tokens[j]!)) j++;
+    const span = nameIn(input, tokens, i, j);
+    if (span !== undefined) spans.push(span);
+    i = j;
+  }
+  return spans;
+}
