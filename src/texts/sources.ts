@@ -7,7 +7,7 @@
  * counts, characters and estimated tokens, never the texts.
  */
 import { createRng, pick } from '../core/index.js';
-import type { PlantedPhi } from '../phi/index.js';
+import { locateAnnotations, type PlantedPhi } from '../phi/index.js';
 import { estimateModelTokens } from '../spec/index.js';
 import { generateNote } from './clinical-notes.js';
 import {
@@ -179,17 +179,25 @@ function documentDrawer(settings: PayloadSettings, user: UserTexts | undefined, 
     kinds: settings.kinds ?? DEFAULT_DOCUMENT_MIX.kinds,
     lengths: settings.lengths ?? (mode === 'deid' ? DEFAULT_DOCUMENT_MIX.lengths : { typical: 1 }),
   };
-  const next =
-    user !== undefined ? () => pick(rng, user.documents).text : () => generateDocument(rng, mix, limitChars).text;
+  const next = (): { text: string; phi?: PlantedPhi[]; lengthClass?: string } => {
+    if (user !== undefined) return { text: pick(rng, user.documents).text };
+    const d = generateDocument(rng, mix, limitChars);
+    // bridge until the faker corpus
+    const phi = locateAnnotations(
+      d.text,
+      d.phi.map((x) => ({ text: x.value, kind: x.type })),
+    ).planted;
+    return { text: d.text, phi, lengthClass: d.lengthClass };
+  };
   return () => {
-    const text = next();
+    const { text, phi, lengthClass } = next();
     // Pieces of only spaces hold nothing to find: not sent. A document of nothing else is sent whole. In mode
     // deid, seams around cuts inside a sentence follow the pieces: what straddles a cut is whole in one of them.
     const split = splitDocument(text, settings.split);
     const seams = mode === 'deid' ? seamPieces(text, split, maxPieceLength(settings.split)) : [];
     const pieces = [...split, ...seams].filter((p) => p.text.trim() !== '');
     const cuts = split.slice(1).map((p) => p.offset);
-    return { text, pieces: pieces.length > 0 ? pieces : [{ text, offset: 0 }], cuts };
+    return { text, pieces: pieces.length > 0 ? pieces : [{ text, offset: 0 }], cuts, phi, lengthClass };
   };
 }
 
