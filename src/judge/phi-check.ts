@@ -14,7 +14,8 @@ import type { PhiSlice } from './phi-slice.js';
 
 type PhiThreshold = Extract<Threshold, { readonly kind: 'phi' }>;
 
-const percent = (fraction: number): string => `${(fraction * 100).toFixed(fraction < 0.01 ? 3 : 2)} %`;
+const percent = (fraction: number): string =>
+  fraction === 0 ? '0 %' : `${(fraction * 100).toFixed(fraction < 0.01 ? 3 : 2)} %`;
 
 export function phiCheck(
   base: { id: string; phase: string; what: string },
@@ -53,7 +54,7 @@ export function phiCheck(
     status,
     observed: rate,
     interval: null,
-    reason: `${x} of ${n} known PHI items left in clear (${percent(rate)}; ${x === 0 ? '≤' : `${percent(lower)}–`}${percent(upper)} at 95 %)${tooFew}${aside}`,
+    reason: `${x} of ${n} known PHI items left in clear (${percent(rate)}; ${x === 0 ? '≤ ' : `${percent(lower)}–`}${percent(upper)} at 95 %)${tooFew}${aside}`,
   };
 }
 

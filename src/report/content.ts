@@ -12,6 +12,7 @@ import { capacitySections } from './capacity-section.js';
 import { runCharts } from './charts.js';
 import type { ReportContent, ReportInput } from './content-types.js';
 import { deidSection } from './deid-section.js';
+import { phiSection } from './phi-section.js';
 import { errorsSection } from './errors-section.js';
 import { evidence } from './evidence-section.js';
 import { headline, kpis, shortReasons } from './header-section.js';
@@ -61,7 +62,7 @@ export function reportContent(input: ReportInput): ReportContent {
     },
     ...(input.comparison === undefined ? {} : { baseline: baselineSection(input.comparison) }),
     ...capacitySections(input),
-    ...(summary.deid === null ? {} : { deid: deidSection(summary.deid) }),
+    ...(summary.deid === null ? {} : { deid: deidSection(summary.deid), phi: phiSection(summary)! }),
     brief: briefContent(input, { manifestSha256: null, clientId: input.briefClientId }),
     charts: runCharts(summary),
     pngCharts: input.pngCharts !== false,

@@ -179,6 +179,14 @@ export function reportHtml(c: ReportContent): string {
           table(c.deid.table, 'deid'),
           `<ul>${c.deid.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`,
         ]),
+    ...(c.phi === undefined
+      ? []
+      : [
+          '<h2>Known PHI: recall under load</h2>',
+          `<p>${htmlText(c.phi.intro)}</p>`,
+          ...c.phi.tables.flatMap((t) => [`<h3>${htmlText(t.caption)}</h3>`, table(t.table, 'phi')]),
+          `<ul>${c.phi.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`,
+        ]),
     ...(c.capacity === undefined
       ? []
       : [

@@ -85,6 +85,17 @@ export function reportMarkdown(c: ReportContent): string {
           ...c.deid.lines.map((l) => `- ${mdText(l)}`),
           '',
         ]),
+    ...(c.phi === undefined
+      ? []
+      : [
+          '## Known PHI: recall under load',
+          '',
+          mdText(c.phi.intro),
+          '',
+          ...c.phi.tables.flatMap((t) => [`**${t.caption}**`, '', ...table(t.table), '']),
+          ...c.phi.lines.map((l) => `- ${mdText(l)}`),
+          '',
+        ]),
     ...(c.capacity === undefined
       ? []
       : ['## Capacity', '', ...table(c.capacity.table), '', ...c.capacity.lines.map((l) => `- ${mdText(l)}`), '']),
