@@ -12,12 +12,12 @@ import { capacitySections } from './capacity-section.js';
 import { runCharts } from './charts.js';
 import type { ReportContent, ReportInput } from './content-types.js';
 import { deidSection } from './deid-section.js';
-import { phiSection } from './phi-section.js';
 import { errorsSection } from './errors-section.js';
 import { evidence } from './evidence-section.js';
 import { headline, kpis, shortReasons } from './header-section.js';
 import { identity } from './identity-section.js';
 import { phaseRows } from './phase-table.js';
+import { phiSection } from './phi-section.js';
 import { inTargetWords } from './target-text.js';
 
 export function reportContent(input: ReportInput): ReportContent {

@@ -74,7 +74,10 @@ export function phiPhaseTable(phi: PhiSummary): ReportTable {
 export function phiKindTable(phi: PhiSummary): ReportTable {
   const kinds = Object.entries(phi.byKind) as [string, Counts][];
   kinds.sort(([a, x], [b, y]) => leakedOf(y) - leakedOf(x) || y.planted - x.planted || a.localeCompare(b));
-  return table('kind', kinds.map(([k, c]) => [k, ...cells(c)]));
+  return table(
+    'kind',
+    kinds.map(([k, c]) => [k, ...cells(c)]),
+  );
 }
 
 /** By the length class of the documents the items were in. */
