@@ -11,7 +11,7 @@ import { upperBound95 } from './phi-bound.js';
 const round6 = (v: number): number => Math.round(v * 1e6) / 1e6;
 
 /** Recall (found ÷ planted) and the leak rate (leaked ÷ planted) with its 95 % upper bound; null without items. */
-export function recallFigures(c: RecallCounts) {
+function recallFigures(c: RecallCounts) {
   const n = c.planted;
   const x = leaked(c);
   return {

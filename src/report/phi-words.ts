@@ -24,7 +24,7 @@ export const NO_GROUND_TRUTH_LINE =
   'No document had known PHI (ground truth): without ground truth, what identification missed cannot be known.';
 
 /** A fraction as a percentage: 0 as "0 %", under 1 % to three decimals, else two. */
-export const percentText = (fraction: number | null): string =>
+const percentText = (fraction: number | null): string =>
   fraction === null ? '—' : fraction === 0 ? '0 %' : `${(fraction * 100).toFixed(fraction < 0.01 ? 3 : 2)} %`;
 
 const leakedOf = (c: Counts): number => c.inClear + c.partlyInClear;

@@ -7,7 +7,7 @@ import type { FoundEntity, ObfuscateAnswer } from '../client/index.js';
 import { type PhiTally, tallyText, textRecall } from '../phi/index.js';
 import type { SentDocument } from '../texts/index.js';
 
-export interface DocumentPhi {
+interface DocumentPhi {
   /** Known items it held; null when nothing is known of it. */
   readonly phiPlanted: number | null;
   /** Their fates; null without ground truth or without an output to read. */
