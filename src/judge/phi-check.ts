@@ -54,7 +54,7 @@ export function phiCheck(
     status,
     observed: rate,
     interval: null,
-    reason: `${x} of ${n} known PHI items left in clear (${percent(rate)}; ${x === 0 ? '≤ ' : `${percent(lower)}–`}${percent(upper)} at 95 %)${tooFew}${aside}`,
+    reason: `${x} of ${n} known PHI items left in clear (${percent(rate)}; at most ${percent(upper)} at 95 %)${tooFew}${aside}`,
   };
 }
 

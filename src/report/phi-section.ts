@@ -2,7 +2,7 @@
 import type { Summary } from '../judge/index.js';
 import type { ReportContent } from './content-types.js';
 import {
-  MOCK_DETECTOR_LINE,
+  mockDetectorLines,
   NO_GROUND_TRUTH_LINE,
   phiHeadline,
   phiKindTable,
@@ -13,7 +13,7 @@ import {
 /** Undefined outside mode deid. */
 export function phiSection(summary: Summary): ReportContent['phi'] {
   if (summary.deid === null) return undefined;
-  const mock = summary.target.kind === 'embedded-mock' ? [MOCK_DETECTOR_LINE] : [];
+  const mock = mockDetectorLines(summary);
   const phi = summary.phi;
   if (phi === null) return { intro: NO_GROUND_TRUTH_LINE, tables: [], lines: mock };
   const method =

@@ -15,9 +15,13 @@ interface Counts {
   readonly inClear: number;
 }
 
-/** Said wherever a run's recall is read against the embedded mock. */
-export const MOCK_DETECTOR_LINE =
-  "The embedded mock's detector stands in for the service's model: what it misses is the mock's, not the service's.";
+/** Said wherever a run's recall is read against loadproof's mock (embedded, or `loadproof mock`); none otherwise. */
+export function mockDetectorLines(summary: Summary): string[] {
+  const kind = summary.target.kind;
+  if (kind !== 'embedded-mock' && kind !== 'loadproof-mock') return [];
+  const which = kind === 'embedded-mock' ? 'The embedded mock' : "loadproof's mock";
+  return [`${which}'s detector stands in for the service's model: what it misses is the mock's, not the service's.`];
+}
 
 /** Said where a deid run had no ground truth. */
 export const NO_GROUND_TRUTH_LINE =

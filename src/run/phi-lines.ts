@@ -1,11 +1,11 @@
 /** mode deid: what became of the documents' known PHI, on the terminal (the report's figures, in its words). */
 import { formatTable } from '../core/index.js';
 import type { Summary } from '../judge/index.js';
-import { MOCK_DETECTOR_LINE, NO_GROUND_TRUTH_LINE, phiHeadline, phiKindTable, phiPhaseTable } from '../report/index.js';
+import { mockDetectorLines, NO_GROUND_TRUTH_LINE, phiHeadline, phiKindTable, phiPhaseTable } from '../report/index.js';
 
 export function phiLines(summary: Summary): string[] {
   if (summary.deid === null) return [];
-  const mock = summary.target.kind === 'embedded-mock' ? [MOCK_DETECTOR_LINE] : [];
+  const mock = mockDetectorLines(summary);
   const phi = summary.phi;
   if (phi === null) return [NO_GROUND_TRUTH_LINE, ...mock, ''];
   const indented = (t: { head: readonly string[]; rows: readonly (readonly string[])[] }): string[] =>

@@ -83,6 +83,7 @@ describe('run, mode deid: recall of known PHI', () => {
       expect(cellsOf(text, 'NAME')?.slice(1, 3)).toEqual([String(name.planted), String(name.found)]);
       expect(cellsOf(text, 'straddling a cut')?.[1]).toBe(String(phi.straddling.planted));
       expect(text).toContain(`Known PHI: ${phi.overall.planted} items in ${phi.documents.deliveredWhole} documents`);
+      expect(text).toContain("loadproof's mock's detector stands in for the service's model");
     }
   });
 
@@ -96,6 +97,7 @@ describe('run, mode deid: recall of known PHI', () => {
     expect(email.found).toBe(0);
     expect(email.inClear + email.partlyInClear).toBe(email.planted);
     expect(summary.phi.overall.leaked).toBeGreaterThanOrEqual(email.planted);
+    expect(stdout).toContain("loadproof's mock's detector stands in for the service's model");
     const check = (what: string) => summary.verdict.checks.find((c: any) => c.what === what);
     expect(check('phi.rate(leaked) == 0')).toMatchObject({ status: 'fail' });
     expect(check('phi.count(leaked) == 0')).toMatchObject({ status: 'fail', observed: summary.phi.overall.leaked });
