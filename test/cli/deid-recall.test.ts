@@ -3,7 +3,7 @@
  * summary.json `phi`, said alike on the terminal and in report.md, and judged by `phi.rate(leaked) == 0` — a pass
  * against the mock, exit 1 against a service whose detector misses a kind.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { afterEach, describe, expect, it } from 'vitest';
@@ -104,5 +104,21 @@ describe('run, mode deid: recall of known PHI', () => {
     // The kinds with leaks come first.
     const kindRows = stdout.split('\n').filter((l) => /^\s+[A-Z_]+\s+\d/.test(l));
     expect(kindRows[0]!.trim().startsWith('EMAIL')).toBe(true);
+  });
+
+  it('refuses a phi threshold on texts without ground truth, naming it, before anything is sent', async () => {
+    const ws = scenarioWorkspace('');
+    mkdirSync(join(ws.dir, 'texts'));
+    writeFileSync(join(ws.dir, 'texts', 'a.txt'), 'Seen by Ann Lee on 01/02/2020.');
+    writeFileSync(
+      ws.file,
+      `name: s\ndescription: d\nmode: deid\npayload: { source: texts }\nphases:\n  - { name: steady, duration: 1m, rpm: 20 }\nthresholds: { all: ['phi.count(leaked) == 0'] }\n`,
+    );
+    const { code, stderr } = await runMain(['run', ws.file, '--time-scale', String(K), '--out', ws.out]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `thresholds.all[0]: "phi.count(leaked) == 0" needs texts whose PHI is known, but none of payload.source's 1 texts is annotated`,
+    );
+    expect(existsSync(ws.out)).toBe(false);
   });
 });
