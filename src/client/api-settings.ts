@@ -33,6 +33,8 @@ export interface ApiClientSettings {
    * Keep the entities of a 2xx answer (`entities: [{type, start, end}]`) in the result: the deid chain obfuscates them.
    */
   readonly keepEntities?: boolean;
+  /** Keep a 2xx obfuscation answer's output (`text`, `replacements`) in the result: a deid run reads its recall. */
+  readonly keepOutput?: boolean;
   /**
    * Told of each redirect answered ("307 to https://…", its Location sanitized): never followed, counted as the
    * status it is, and said.

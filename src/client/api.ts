@@ -14,6 +14,7 @@ import { TimeScale } from '../core/index.js';
 import { API_PATHS } from '../spec/index.js';
 import type { ApiClientSettings } from './api-settings.js';
 import { type Attempt, type AttemptFn, createAttempt } from './attempt.js';
+import type { ObfuscateAnswer } from './chain-answers.js';
 import type { AttemptFailure } from './failure.js';
 import { textBody } from './json.js';
 import type { AnswerEntity, ApiCallFn, AttemptTiming, IdentifyFn, RequestResult } from './request-result.js';
@@ -167,6 +168,7 @@ function recordAttempt(gathered: Gathered, result: Attempt, handedAtMs: number, 
     tries: AttemptTiming[];
     entities?: AnswerEntity[];
     truncated?: boolean;
+    output?: ObfuscateAnswer;
     failure?: AttemptFailure;
   } = {
     outcome: result.outcome,
@@ -180,6 +182,7 @@ function recordAttempt(gathered: Gathered, result: Attempt, handedAtMs: number, 
   if (result.status !== undefined) final.status = result.status;
   if (result.entities !== undefined) final.entities = result.entities;
   if (result.truncated === true) final.truncated = true;
+  if (result.output !== undefined) final.output = result.output;
   if (result.failure !== undefined) final.failure = result.failure;
   return final;
 }

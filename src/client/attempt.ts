@@ -8,6 +8,7 @@ import { MIN_SECRET_LENGTH, monotonicMs, type TimeScale } from '../core/index.js
 import { DUE_HEADER, ERROR_CODE_PATTERN, parseModelLag, parseModelTime } from '../spec/index.js';
 import type { ApiClientSettings } from './api-settings.js';
 import { attemptModelMs, attemptWallDeadlineMs } from './attempt-deadline.js';
+import { type ObfuscateAnswer, obfuscationOutput } from './chain-answers.js';
 import { classifyError, classifyStatus } from './classify.js';
 import { answerFailure, type AttemptFailure, errorFailure } from './failure.js';
 import type { Http1Response } from './http1/response.js';
@@ -30,6 +31,7 @@ export interface Attempt {
   readonly errorCode?: string;
   readonly entities?: AnswerEntity[];
   readonly truncated?: boolean;
+  readonly output?: ObfuscateAnswer;
   /** A stale connection refused the write: no byte of the request left, so it may be sent again. */
   readonly neverSent?: boolean;
   /** What a failed attempt said (any outcome but a 2xx and a 429). */
@@ -57,6 +59,7 @@ interface AttemptContext {
   /** At k > 1 against the mock, the timeout is judged on the attempt's model time (see attemptWallDeadlineMs). */
   readonly judgedOnModelTime: boolean;
   readonly keepEntities: boolean;
+  readonly keepOutput: boolean;
   /** The endpoint's URL, against which a redirect's Location is read. */
   readonly url: string;
 }
@@ -77,6 +80,7 @@ export function createAttempt(settings: ApiClientSettings, path: string, scale: 
     scale,
     judgedOnModelTime,
     keepEntities: settings.keepEntities === true,
+    keepOutput: settings.keepOutput === true,
     url,
   };
   let safeToken: string | undefined;
@@ -169,7 +173,7 @@ function answeredAttempt(
   result.status = res.status;
   result.outcome = classifyStatus(res.status);
   // A 2xx body must be a JSON object; other bodies are read (the connection is reused) but not parsed.
-  if (result.outcome === 'ok') readOkBody(result, res, context.keepEntities);
+  if (result.outcome === 'ok') readOkBody(result, res, context);
   else if (res.status === 429) readRateLimited(result, res, token);
   else if (isRedirect(res.status))
     settings.onRedirect?.(describeRedirect(res.status, res.headers.location, context.url));
@@ -178,11 +182,14 @@ function answeredAttempt(
   return result;
 }
 
-/** A 2xx answer's body: a JSON object, with its entities when the chain needs them. */
-function readOkBody(result: MutableAttempt, res: Http1Response, keepEntities: boolean): void {
+/** A 2xx answer's body: a JSON object, with its entities (or its output) when the chain needs them. */
+function readOkBody(result: MutableAttempt, res: Http1Response, context: AttemptContext): void {
   const answer = parseJsonObject(res.body.toString('utf8'));
   if (answer === undefined) result.outcome = 'malformed';
-  else if (keepEntities) {
+  else if (context.keepOutput) {
+    const output = obfuscationOutput(answer);
+    if (output !== undefined) result.output = output;
+  } else if (context.keepEntities) {
     const entities = entitiesOf(answer);
     // The chain needs the entities: an answer without them in that shape cannot be obfuscated from.
     if (entities === undefined) result.outcome = 'malformed';

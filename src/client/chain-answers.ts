@@ -31,6 +31,26 @@ export interface ObfuscateAnswer {
   readonly replacements: readonly Replacement[];
 }
 
+/**
+ * An obfuscation answer's output, `{text, replacements}` (replacements not in that shape are left out), or undefined
+ * when it has no `text` string.
+ */
+export function obfuscationOutput(answer: Record<string, unknown>): ObfuscateAnswer | undefined {
+  if (typeof answer.text !== 'string') return undefined;
+  const replacements = Array.isArray(answer.replacements)
+    ? answer.replacements.flatMap((r: unknown) => {
+        const { type, start, end, replacement } = (r ?? {}) as Record<string, unknown>;
+        return typeof type === 'string' &&
+          typeof start === 'number' &&
+          typeof end === 'number' &&
+          typeof replacement === 'string'
+          ? [{ type, start, end, replacement }]
+          : [];
+      })
+    : [];
+  return { text: answer.text, replacements };
+}
+
 export interface ChainCalls {
   identify(text: string): Promise<IdentifyAnswer>;
   obfuscate(text: string, entities: readonly FoundEntity[]): Promise<ObfuscateAnswer>;

@@ -12,6 +12,7 @@ import {
   type FoundEntity,
   type IdentifyAnswer,
   type ObfuscateAnswer,
+  obfuscationOutput,
 } from './chain-answers.js';
 import type { HttpProxy } from './http1/proxy-env.js';
 import { AnswerTooLargeError, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
@@ -207,19 +208,9 @@ export function httpChainCalls(session: ApiSession, token: string, style: 'tag' 
         body: JSON.stringify({ text, entities: spans, style }),
       });
       const body = jsonObject('obfuscation', res, '{"text": …, "replacements": […]}');
-      if (typeof body.text !== 'string') throw new ChainError('obfuscation: the answer has no "text" string');
-      const replacements = Array.isArray(body.replacements)
-        ? body.replacements.flatMap((r: unknown) => {
-            const { type, start, end, replacement } = (r ?? {}) as Record<string, unknown>;
-            return typeof type === 'string' &&
-              typeof start === 'number' &&
-              typeof end === 'number' &&
-              typeof replacement === 'string'
-              ? [{ type, start, end, replacement }]
-              : [];
-          })
-        : [];
-      return { text: body.text, replacements };
+      const output = obfuscationOutput(body);
+      if (output === undefined) throw new ChainError('obfuscation: the answer has no "text" string');
+      return output;
     },
   };
 }

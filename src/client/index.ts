@@ -1,6 +1,12 @@
 export { type ApiCallFn, createApiCall, createIdentify, type IdentifyFn, type RequestResult } from './api.js';
 export { attemptWallDeadlineMs } from './attempt-deadline.js';
-export { type ChainCalls, ChainError, type FoundEntity, type Replacement } from './chain-answers.js';
+export {
+  type ChainCalls,
+  ChainError,
+  type FoundEntity,
+  type ObfuscateAnswer,
+  type Replacement,
+} from './chain-answers.js';
 export { classifyStatus, TOO_LARGE_CODE } from './classify.js';
 export {
   call as apiCall,

@@ -1,5 +1,6 @@
 /** What a planned request's client gives back: the result of its attempts, and the shapes of the client functions. */
 import type { Outcome } from '../core/index.js';
+import type { ObfuscateAnswer } from './chain-answers.js';
 import type { AttemptFailure } from './failure.js';
 
 /** What happened to one planned request. Times are on the model clock (ms). */
@@ -25,6 +26,8 @@ export interface RequestResult {
   readonly entities?: readonly AnswerEntity[];
   /** With keepEntities: the answer said its entity list was cut at the output cap. */
   readonly truncated?: boolean;
+  /** With keepOutput: the final 2xx obfuscation answer's output (absent when it had no `text`). */
+  readonly output?: ObfuscateAnswer;
   /** When the request was free to go, if later than planned: a deid document's earlier pieces answered (model ms). */
   readonly readyAtMs?: number;
   /** What the final attempt said when it failed (not a 2xx, not a 429): unmasked, the run masks it. */

@@ -6,8 +6,10 @@
  * figures, and the verdict on them, come from events.ndjson as in any run.
  */
 import { isUnanswered, UNANSWERED_MS } from '../core/index.js';
+import type { PhiTally } from '../phi/index.js';
 import { MsHistogram, TIME_BLOCKS } from '../recorder/index.js';
 import type { TryRecord } from './events.js';
+import { PhiSlice } from './phi-slice.js';
 
 /**
  * ok: through the whole chain; failed: at a stage (failedStage); dropped: a piece dropped by the client at maxInFlight;
@@ -55,6 +57,12 @@ export interface DocumentRecord {
   readonly outcome: DocumentOutcome;
   /** The stage that failed it: a piece not identified, or the obfuscation call. */
   readonly failedStage: ChainStage | null;
+  /** Known PHI items it held (its ground truth); null when nothing is known of it (absent before recall was read). */
+  readonly phiPlanted?: number | null;
+  /**
+   * What became of them, counts only (never the PHI): null unless its obfuscation answered with an output to read.
+   */
+  readonly phi?: PhiTally | null;
 }
 
 /** A span of model time, split in TIME_BLOCKS for the percentile intervals (as the Recorder's slices). */
@@ -83,6 +91,8 @@ export class DocumentSlice {
   /** Obfuscation calls by outcome. */
   readonly obfuscationOutcomes: Record<string, number> = {};
   obfuscationCalls = 0;
+  /** Their known PHI. */
+  readonly phi = new PhiSlice();
 
   constructor(private readonly span?: DocumentSpan) {
     const blocks = span === undefined || !(span.toMs > span.fromMs) ? 0 : TIME_BLOCKS;
@@ -103,6 +113,7 @@ export class DocumentSlice {
     else if (r.failedStage === 'obfuscation') this.failedObfuscation++;
     else this.failedIdentification++;
     if (r.identification.truncated > 0) this.truncated++;
+    this.phi.add(r);
     const blocks = this.latencyBlocks.length > 0;
     // A document that did not go through counts as unanswered, as a request without an answer does: its percentiles
     // never leave it out.
@@ -223,6 +234,10 @@ function documentProblem(v: DocumentRecord): string | undefined {
   }
   if (v.failedStage !== null && v.failedStage !== 'identification' && v.failedStage !== 'obfuscation')
     return 'failedStage: expected identification, obfuscation or null';
+  if (v.phiPlanted !== undefined && v.phiPlanted !== null && !Number.isSafeInteger(v.phiPlanted))
+    return 'phiPlanted: expected a whole number or null';
+  if (v.phi !== undefined && v.phi !== null && (typeof v.phi !== 'object' || typeof v.phi.overall !== 'object'))
+    return 'phi: expected null or {overall, byKind, byLengthClass, straddling, method}';
   return undefined;
 }
 

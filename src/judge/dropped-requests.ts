@@ -32,7 +32,7 @@ export function restsOnUnanswered(check: Check, slice: Slice, targetMs: number, 
 
 /** A count or rate fail that the same threshold would pass with the dropped requests left out. */
 export function failsOnDropsAlone(phase: PhaseInput, t: Threshold): boolean {
-  if (t.kind === 'percentile' || (t.of !== 'errors' && t.of !== 'dropped')) return false;
+  if (t.kind === 'percentile' || t.kind === 'phi' || (t.of !== 'errors' && t.of !== 'dropped')) return false;
   const slice = t === phase.errorCheck ? phase.all : phase.steady;
   const dropped = slice.outcomes.dropped;
   const { count, base } = countOf(slice, t.of);

@@ -180,7 +180,9 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
       envelope: envelope.phases[i]!,
       thresholds: [...plan.scenario.thresholds.all, ...(plan.scenario.thresholds.byPhase.get(p.name) ?? [])],
       errorCheck: plan.scenario.thresholds.errors,
-      ...(sink.documents === undefined ? {} : { stages: stageInputs(sink.documents.steady[i]!) }),
+      ...(sink.documents === undefined
+        ? {}
+        : { stages: stageInputs(sink.documents.steady[i]!), phi: sink.documents.phases[i]!.phi }),
     })),
     documentedTargets: plan.scenario.thresholds.documentedTargets,
     // The event loop's delays count only when both were monitored.

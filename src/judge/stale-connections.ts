@@ -17,7 +17,14 @@ const WHAT =
 /** A count or rate of errors that the stale requests, had they all failed, would judge the other way. */
 export function staleErrorsCheck(check: Check, slice: Slice, t: Threshold): Check {
   const stale = slice.outcomes.stale_connection;
-  if (stale === 0 || check.status === 'inconclusive' || t.kind === 'percentile' || t.of !== 'errors') return check;
+  if (
+    stale === 0 ||
+    check.status === 'inconclusive' ||
+    t.kind === 'percentile' ||
+    t.kind === 'phi' ||
+    t.of !== 'errors'
+  )
+    return check;
   const { count, base } = countOf(slice, 'errors');
   const asFailed =
     t.kind === 'count' ? compare(count + stale, t.op, t.count) : compare((count + stale) / base, t.op, t.fraction);

@@ -10,6 +10,7 @@ import { ERROR_OUTCOMES, LATENCY_DEFINITION, MsHistogram, type Recorder, type Sl
 import { type DocumentSink, documentSliceSummary, documentTimeline } from './documents.js';
 import type { EnvelopeJudgement } from './envelope.js';
 import { GENERATOR_BUDGET } from './generator-budget.js';
+import { phiSummary } from './phi-summary.js';
 import type { RunEnd, RunRecord } from './run-record.js';
 import { capacitySummary, first429Summary } from './summary-capacity.js';
 import { stats } from './summary-stats.js';
@@ -167,6 +168,14 @@ export function buildSummary(plan: Plan, recorder: Recorder, verdict: Verdict, m
     payload: meta.end.payload ?? null,
     // mode deid: each document through the chain (identification's own figures are the phases' above).
     deid: meta.documents === undefined ? null : deidSummary(plan, meta.documents),
+    // mode deid: what became of the documents' known PHI; null without ground truth.
+    phi:
+      meta.documents === undefined
+        ? null
+        : phiSummary(
+            plan.phases.map((p) => p.name),
+            meta.documents,
+          ),
     generator: generatorSummary(recorder, scale, meta.end),
     histograms: histogramsOf(recorder),
   };

@@ -3,6 +3,7 @@ import type { Slice } from '../recorder/index.js';
 import type { Countable, Threshold } from '../scenario/index.js';
 import { type Check, compare } from './check.js';
 import { judgePercentile, percentileCheck } from './percentile-check.js';
+import { phiCheck } from './phi-check.js';
 import type { GeneratorHealth, PhaseInput, StageInput } from './verdict-input.js';
 
 export function countOf(slice: Slice, of: Countable): { count: number; base: number } {
@@ -38,7 +39,8 @@ export function thresholdCheck(
   slice = phase.steady,
 ): Check {
   const base = { id, phase: phase.name, what: t.source };
-  if (t.stage !== undefined) return stageCheck(base, phase.stages?.[t.stage], t);
+  if (t.kind === 'phi') return phiCheck(base, phase.phi, t);
+  if (t.stage === 'obfuscation' || t.stage === 'document') return stageCheck(base, phase.stages?.[t.stage], t);
   if (t.kind === 'percentile')
     return { ...base, ...percentileCheck(phase.steady, t.percentile, t.op, t.valueMs, generator) };
   const { count, base: of } = countOf(slice, t.of);
@@ -67,7 +69,7 @@ export function thresholdCheck(
 function stageCheck(
   base: { id: string; phase: string; what: string },
   stage: StageInput | undefined,
-  t: Threshold,
+  t: Exclude<Threshold, { readonly kind: 'phi' }>,
 ): Check {
   if (stage === undefined)
     return { ...base, status: 'inconclusive', observed: null, interval: null, reason: `no ${t.stage} was recorded` };

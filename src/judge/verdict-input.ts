@@ -3,6 +3,7 @@ import type { Slice } from '../recorder/index.js';
 import type { Threshold } from '../scenario/index.js';
 import type { LatencyBand } from '../spec/index.js';
 import type { EnvelopePhase } from './envelope.js';
+import type { PhiSlice } from './phi-slice.js';
 import type { TimeOrderedSample } from './quantile-interval.js';
 
 /** The steady requests of a phase that fall in one load band, by the rate at their intended time. */
@@ -46,6 +47,8 @@ export interface PhaseInput {
   readonly errorCheck: Threshold | null;
   /** mode deid: the obfuscation calls and the documents of the phase's steady state, for thresholds that name them. */
   readonly stages?: { readonly obfuscation: StageInput; readonly document: StageInput };
+  /** mode deid: the known PHI of all the phase's documents (a leak in the warm-up is a leak all the same). */
+  readonly phi?: PhiSlice;
 }
 
 /** A stage of the deid chain, as its thresholds judge it. */

@@ -11,6 +11,7 @@ import { briefPhaseTable, refusalLines, requestIdLine } from './brief-timeline.j
 import { capacitySections } from './capacity-section.js';
 import type { BriefContent, ReportInput } from './content-types.js';
 import { utc } from './figure-text.js';
+import { NO_GROUND_TRUTH_LINE, phiHeadline } from './phi-words.js';
 import { targetText } from './target-text.js';
 
 interface BriefOptions {
@@ -44,6 +45,7 @@ export function briefContent(input: ReportInput, options: BriefOptions): BriefCo
           `UTC window to search your logs: ${utc(summary.startedAt)} – ${utc(wallEnd)}${summary.endedAt === null ? ' (the run did not end normally; the report time)' : ''}.`,
           `${summary.counts.planned} requests planned over ${formatDuration(summary.modelDurationS * 1000)} in ${summary.phases.length} phases; ${summary.overall.sent} sent. ${scale}`,
           requestIdLine(summary),
+          ...recallLine(summary),
         ],
         table: briefPhaseTable(summary),
       },
@@ -62,4 +64,10 @@ export function briefContent(input: ReportInput, options: BriefOptions): BriefCo
       },
     ],
   };
+}
+
+/** mode deid: the one line of recall (summary.json `phi`), or that without ground truth it cannot be known. */
+function recallLine(summary: ReportInput['summary']): string[] {
+  if (summary.deid === null) return [];
+  return [summary.phi === null ? NO_GROUND_TRUTH_LINE : phiHeadline(summary.phi)];
 }

@@ -64,6 +64,12 @@ export interface ReportContent {
   readonly capacity?: { readonly table: ReportTable; readonly lines: readonly string[] };
   /** mode deid: the documents through the chain, per phase, beside identification's figures. */
   readonly deid?: { readonly intro: string; readonly table: ReportTable; readonly lines: readonly string[] };
+  /** mode deid: what became of the documents' known PHI (recall), per phase, by kind and by length class. */
+  readonly phi?: {
+    readonly intro: string;
+    readonly tables: readonly { readonly caption: string; readonly table: ReportTable }[];
+    readonly lines: readonly string[];
+  };
   /** The brief for a support ticket (brief.md holds it whole, with the manifest's hash; report.html shows it). */
   readonly brief: BriefContent;
 }

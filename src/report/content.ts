@@ -17,6 +17,7 @@ import { evidence } from './evidence-section.js';
 import { headline, kpis, shortReasons } from './header-section.js';
 import { identity } from './identity-section.js';
 import { phaseRows } from './phase-table.js';
+import { phiSection } from './phi-section.js';
 import { inTargetWords } from './target-text.js';
 
 export function reportContent(input: ReportInput): ReportContent {
@@ -61,7 +62,7 @@ export function reportContent(input: ReportInput): ReportContent {
     },
     ...(input.comparison === undefined ? {} : { baseline: baselineSection(input.comparison) }),
     ...capacitySections(input),
-    ...(summary.deid === null ? {} : { deid: deidSection(summary.deid) }),
+    ...(summary.deid === null ? {} : { deid: deidSection(summary.deid), phi: phiSection(summary)! }),
     brief: briefContent(input, { manifestSha256: null, clientId: input.briefClientId }),
     charts: runCharts(summary),
     pngCharts: input.pngCharts !== false,

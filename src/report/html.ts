@@ -179,6 +179,7 @@ export function reportHtml(c: ReportContent): string {
           table(c.deid.table, 'deid'),
           `<ul>${c.deid.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`,
         ]),
+    ...phiHtml(c.phi),
     ...(c.capacity === undefined
       ? []
       : [
@@ -218,4 +219,15 @@ export function reportHtml(c: ReportContent): string {
     '</html>',
     '',
   ].join('\n');
+}
+
+/** mode deid: the known PHI section (recall), or nothing. */
+function phiHtml(phi: ReportContent['phi']): string[] {
+  if (phi === undefined) return [];
+  return [
+    '<h2>Known PHI: recall under load</h2>',
+    `<p>${htmlText(phi.intro)}</p>`,
+    ...phi.tables.flatMap((t) => [`<h3>${htmlText(t.caption)}</h3>`, table(t.table, 'phi')]),
+    `<ul>${phi.lines.map((l) => `<li>${htmlText(l)}</li>`).join('')}</ul>`,
+  ];
 }

@@ -8,6 +8,7 @@ import type { ReportInput } from './content-types.js';
 export { BRIEF_FILE, briefManifestSha256, parseBriefClientId } from './brief-file.js';
 export { capacityHeadline, plateauSentence } from './capacity.js';
 export { foldLateNotes } from './late-notes.js';
+export { mockDetectorLines, NO_GROUND_TRUTH_LINE, phiHeadline, phiKindTable, phiPhaseTable } from './phi-words.js';
 export { inTargetWords, targetText } from './target-text.js';
 
 /** Writes every report of a judged run into `dir` (write-reports.ts); each failure is returned, never thrown. */

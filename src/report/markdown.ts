@@ -85,6 +85,7 @@ export function reportMarkdown(c: ReportContent): string {
           ...c.deid.lines.map((l) => `- ${mdText(l)}`),
           '',
         ]),
+    ...phiMarkdown(c.phi),
     ...(c.capacity === undefined
       ? []
       : ['## Capacity', '', ...table(c.capacity.table), '', ...c.capacity.lines.map((l) => `- ${mdText(l)}`), '']),
@@ -125,4 +126,18 @@ export function reportMarkdown(c: ReportContent): string {
     mdText(c.files),
     '',
   ].join('\n');
+}
+
+/** mode deid: the known PHI section (recall), or nothing. */
+function phiMarkdown(phi: ReportContent['phi']): string[] {
+  if (phi === undefined) return [];
+  return [
+    '## Known PHI: recall under load',
+    '',
+    mdText(phi.intro),
+    '',
+    ...phi.tables.flatMap((t) => [`**${t.caption}**`, '', ...table(t.table), '']),
+    ...phi.lines.map((l) => `- ${mdText(l)}`),
+    '',
+  ];
 }

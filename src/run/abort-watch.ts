@@ -16,9 +16,12 @@ import type { Plan } from '../plan/index.js';
 import { FAILED_OUTCOMES } from '../recorder/index.js';
 import type { Threshold } from '../scenario/index.js';
 
+/** The thresholds watched as requests end: on the requests' own counts, not on known PHI. */
+type RequestThreshold = Exclude<Threshold, { readonly kind: 'phi' }>;
+
 interface Watched {
   readonly phase: number;
-  readonly threshold: Threshold;
+  readonly threshold: RequestThreshold;
   /** The count at which the check has failed beyond doubt. */
   readonly failsAt: number;
   count: number;
@@ -39,7 +42,8 @@ export class AbortWatch {
     plan.phases.forEach((p, i) => {
       const steadyPlanned = p.arrivalsMs.filter((t) => t >= p.startMs + p.warmupMs).length;
       for (const t of [...s.thresholds.all, ...(s.thresholds.byPhase.get(p.name) ?? [])]) {
-        if (t.abortOnFail !== true) continue;
+        // Known PHI is read once a document is obfuscated, not as requests end (the schema refuses abortOnFail on it).
+        if (t.abortOnFail !== true || t.kind === 'phi') continue;
         const orEqual = t.op === '<=' ? 1 : 0;
         const failsAt =
           t.kind === 'percentile'
@@ -76,7 +80,7 @@ export class AbortWatch {
 }
 
 /** Whether the record counts against the threshold. */
-function counts(t: Threshold, r: EventRecord): boolean {
+function counts(t: RequestThreshold, r: EventRecord): boolean {
   if (t.kind === 'percentile') {
     // The sample the verdict judges: answers other than a first attempt's 429.
     if (r.latencyMs === null || (r.outcome === 'http_429' && r.attempts <= 1)) return false;
@@ -100,5 +104,5 @@ function counts(t: Threshold, r: EventRecord): boolean {
   }
 }
 
-const describe = (t: Threshold): string =>
+const describe = (t: RequestThreshold): string =>
   t.kind === 'percentile' ? `answers at or over ${t.valueMs} ms` : t.kind === 'rate' ? `${t.of}` : `${t.of}`;

@@ -22,7 +22,8 @@ import {
   toEventRecord,
 } from '../judge/index.js';
 import { documentOfSeq, type Plan } from '../plan/index.js';
-import type { TextSource } from '../texts/index.js';
+import type { SentDocument, TextSource } from '../texts/index.js';
+import { documentPhi } from './document-phi.js';
 import {
   type DocumentBase,
   type Identified,
@@ -193,8 +194,8 @@ export class DeidChain {
     });
     const record =
       pieces.identified === undefined
-        ? notIdentifiedRecord(pieces.base, events)
-        : await this.obfuscate(pieces.base, phase.name, records, pieces.identified);
+        ? { ...notIdentifiedRecord(pieces.base, events), ...documentPhi(document, undefined, undefined) }
+        : await this.obfuscate(pieces.base, phase.name, records, pieces.identified, document);
     o.sink.add(record);
     o.write(o.secrets.redact(formatDocumentLine(record)));
   }
@@ -205,6 +206,7 @@ export class DeidChain {
     phaseName: string,
     records: readonly EventRecord[],
     identified: Identified,
+    document: SentDocument | undefined,
   ): Promise<DocumentRecord> {
     const o = this.options;
     const readyAtMs = o.clock.nowMs() - this.startMs;
@@ -212,8 +214,21 @@ export class DeidChain {
     // Due at the last answer's model time: a time-scaled mock held it for its lag, which a real service does not.
     const heldMs = Math.max(0, ...records.map((r) => r.tries.at(-1)?.lagMs ?? 0));
     const result = await o.obfuscate(body, Buffer.byteLength(body), base.firstSeq, this.startMs + readyAtMs - heldMs);
-    if (result === undefined)
-      return { ...base, obfuscation: null, endAtMs: null, latencyMs: null, outcome: 'unsent', failedStage: null };
+    if (result === undefined) {
+      const phi = documentPhi(document, undefined, undefined);
+      return {
+        ...base,
+        obfuscation: null,
+        endAtMs: null,
+        latencyMs: null,
+        outcome: 'unsent',
+        failedStage: null,
+        ...phi,
+      };
+    }
+    // Read from the answer only when it is the document's whole output (a 2xx).
+    const output = result.outcome === 'ok' ? result.output : undefined;
+    const phi = documentPhi(document, identified.entities, output);
     const r = toEventRecord(
       phaseName,
       {
@@ -225,6 +240,6 @@ export class DeidChain {
       },
       o.scale.k,
     );
-    return obfuscatedRecord(base, r, readyAtMs, records, identified.latencyMs, o.scale);
+    return { ...obfuscatedRecord(base, r, readyAtMs, records, identified.latencyMs, o.scale), ...phi };
   }
 }

@@ -116,6 +116,8 @@ function deidChain(m: Measuring, clients: Clients, readServerTiming: boolean): D
         ...callOptions(m, clients, readServerTiming),
         pool: clients.obfuscationPool,
         rng: createRng(scenario.arrivals.seed + 11),
+        // Its output, read for the documents' known PHI, then let go with the document.
+        keepOutput: true,
       },
       API_PATHS.obfuscation,
     ),

@@ -8,6 +8,7 @@ import { authorize, describeDecision } from '../guard/index.js';
 import { planIdentity, shardPlan } from '../plan/index.js';
 import { parseScenario, readScenarioText } from '../scenario/index.js';
 import { MAX_OBFUSCATION_CHARS } from '../spec/index.js';
+import { checkPhiGroundTruth } from './phi-ground-truth.js';
 import { planScenario } from './plan-scenario.js';
 import type { PreparedRun, RunOptions, RunOutcome } from './run-options.js';
 import { checkStartAt } from './start-at.js';
@@ -26,6 +27,7 @@ async function prepare(options: RunOptions): Promise<PreparedRun> {
   const scenario = parseScenario(scenarioText, options.scenarioFile);
   const startAtMs = checkStartAt(options.startAtMs, Date.now(), scale);
   const { plan: whole, userTexts } = planScenario(scenario, options.scenarioFile, scale.k);
+  checkPhiGroundTruth(scenario, userTexts, options.scenarioFile);
   // The run starts now (or at --start-at); `plan --at` asks the same question for another time. A shard
   // is judged as the whole plan it is part of, whatever the shard count: n shards send all of it.
   // Refused: a GuardRefusal, and nothing opened or sent. Allowed: the permit every send of the run needs.

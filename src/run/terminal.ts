@@ -4,6 +4,7 @@ import { basename, join } from 'node:path';
 import { formatMs, formatTable } from '../core/index.js';
 import type { Summary } from '../judge/index.js';
 import { capacityHeadline, foldLateNotes, inTargetWords, plateauSentence, targetText } from '../report/index.js';
+import { phiLines } from './phi-lines.js';
 import type { RunOutcome } from './run-options.js';
 import { topErrorLines } from './top-errors-lines.js';
 
@@ -33,6 +34,7 @@ export function formatSummary(
     ...capacityLines(summary),
     ...topErrorLines(summary),
     ...deidLines(summary),
+    ...phiLines(summary),
     ...runNotes(summary),
     ...verdictLines(summary, summaryPath, exitCode, verbose),
     '',

@@ -2,7 +2,9 @@
  * Threshold expressions, k6-like: `p(95) < 2500ms`, `p(99) < 8s`, `rate(429) == 0`,
  * `rate(errors) < 1%`, `count(504) == 0`. Parsed once, when the scenario is loaded. In mode deid a
  * threshold may name its stage: `identification.p(95) < 2500ms` (the same as none), `obfuscation.p(95) < 500ms`,
- * `obfuscation.rate(429) == 0`, `document.p(95) < 8s` (end to end), `document.rate(errors) < 1%`.
+ * `obfuscation.rate(429) == 0`, `document.p(95) < 8s` (end to end), `document.rate(errors) < 1%`; and on the known PHI
+ * of its documents: `phi.rate(leaked) == 0`, `phi.rate(leaked) < 0.1%`, `phi.count(leaked) == 0` (items left in clear,
+ * whole or in part).
  */
 import { DURATION_FORM, parseDurationMs } from './duration.js';
 import { DECIMAL_FORM, parseDecimal } from './number.js';
@@ -19,7 +21,7 @@ export const COUNTABLE = ['429', '504', '5xx', 'errors', 'dropped'] as const;
 export type Countable = (typeof COUNTABLE)[number];
 
 /** The stage of the deid chain a threshold is on; identification (the requests of events.ndjson) when absent. */
-type ThresholdStage = 'identification' | 'obfuscation' | 'document';
+type ThresholdStage = 'identification' | 'obfuscation' | 'document' | 'phi';
 
 export type Threshold = (
   | {
@@ -43,11 +45,20 @@ export type Threshold = (
       readonly op: ThresholdOperator;
       readonly count: number;
     }
+  | {
+      /** Known PHI items left in clear (whole or in part) in the documents' output: a count, or a rate of the items. */
+      readonly kind: 'phi';
+      readonly source: string;
+      readonly measure: 'rate' | 'count';
+      readonly op: ThresholdOperator;
+      /** A fraction (rate) or a whole number (count). */
+      readonly value: number;
+    }
 ) & {
   /** k6's abortOnFail: stop sending once the check has failed beyond doubt mid-run (an upper bound: `<` or `<=`). */
   readonly abortOnFail?: boolean;
-  /** mode deid: obfuscation calls or whole documents instead of identification requests. */
-  readonly stage?: 'obfuscation' | 'document';
+  /** mode deid: obfuscation calls, whole documents or their known PHI instead of identification requests. */
+  readonly stage?: 'obfuscation' | 'document' | 'phi';
 };
 
 /**
@@ -63,7 +74,7 @@ export function abortOnFailProblem(t: Threshold): string | undefined {
 }
 
 const EXPRESSION =
-  /^\s*(?:(identification|obfuscation|document)\.)?(p|rate|count)\(\s*([^)]*?)\s*\)\s*(<=|>=|==|<|>)\s*(\S+)\s*$/;
+  /^\s*(?:(identification|obfuscation|document|phi)\.)?(p|rate|count)\(\s*([^)]*?)\s*\)\s*(<=|>=|==|<|>)\s*(\S+)\s*$/;
 
 /** The longest latency a percentile threshold may name (24 h): an unanswered request counts as far worse. */
 const MAX_PERCENTILE_TARGET_MS = 24 * 3_600_000;
@@ -86,7 +97,7 @@ export function parseErrorCheck(text: string): Threshold | null | { readonly pro
 }
 
 export const THRESHOLD_SYNTAX =
-  'p(<0–100>) <op> <duration>, rate(<429|504|5xx|errors|dropped>) <op> <n% or 0–1>, or count(<…>) <op> <integer>, with <op> one of < <= == >= >; in mode deid optionally after a stage: identification., obfuscation. or document.';
+  'p(<0–100>) <op> <duration>, rate(<429|504|5xx|errors|dropped>) <op> <n% or 0–1>, or count(<…>) <op> <integer>, with <op> one of < <= == >= >; in mode deid optionally after a stage: identification., obfuscation. or document.; or phi.rate(leaked) / phi.count(leaked) on the known PHI of the documents';
 
 /** Parses one expression; returns the threshold or a sentence saying what is wrong. */
 export function parseThreshold(source: string): Threshold | { readonly problem: string } {
@@ -105,6 +116,8 @@ export function parseThreshold(source: string): Threshold | { readonly problem: 
     return {
       problem: `document.${fn}(…) counts errors (documents that did not go through the whole chain), got "${arg}"`,
     };
+  if (stageName === 'phi') return parsePhiThreshold(source, fn, arg, op, value);
+  if (arg === 'leaked') return { problem: `${fn}(leaked) counts known PHI left in clear: write phi.${fn}(leaked)` };
   if (fn === 'p') {
     const percentile = parseDecimal(arg);
     if (percentile === undefined || !(percentile > 0 && percentile < 100))
@@ -120,16 +133,41 @@ export function parseThreshold(source: string): Threshold | { readonly problem: 
     return { problem: `${fn}(…) counts one of ${COUNTABLE.join(', ')}, got "${arg}"` };
   const of = arg as Countable;
   if (fn === 'rate') {
-    const amount = parseDecimal(value.endsWith('%') ? value.slice(0, -1) : value);
-    const fraction = amount === undefined ? undefined : value.endsWith('%') ? amount / 100 : amount;
-    if (fraction === undefined || !(fraction >= 0 && fraction <= 1))
-      return {
-        problem: `rate(…) compares with a percentage like 1% or a fraction from 0 to 1, ${DECIMAL_FORM}, got "${value}"`,
-      };
-    return { kind: 'rate', source, of, op, fraction, ...stage };
+    const fraction = parseFraction(value);
+    return 'problem' in fraction ? fraction : { kind: 'rate', source, of, op, fraction: fraction.value, ...stage };
   }
+  const count = parseCount(value);
+  return 'problem' in count ? count : { kind: 'count', source, of, op, count: count.value, ...stage };
+}
+
+/** `phi.rate(leaked) <op> <n% or 0–1>` or `phi.count(leaked) <op> <integer>`. */
+function parsePhiThreshold(
+  source: string,
+  fn: 'p' | 'rate' | 'count',
+  arg: string,
+  op: ThresholdOperator,
+  value: string,
+): Threshold | { readonly problem: string } {
+  if (fn === 'p' || arg !== 'leaked')
+    return { problem: `phi. takes rate(leaked) or count(leaked) (known PHI left in clear), got "${fn}(${arg})"` };
+  const parsed = fn === 'rate' ? parseFraction(value) : parseCount(value);
+  if ('problem' in parsed) return parsed;
+  return { kind: 'phi', source, measure: fn, op, value: parsed.value, stage: 'phi' };
+}
+
+function parseFraction(value: string): { readonly value: number } | { readonly problem: string } {
+  const amount = parseDecimal(value.endsWith('%') ? value.slice(0, -1) : value);
+  const fraction = amount === undefined ? undefined : value.endsWith('%') ? amount / 100 : amount;
+  if (fraction === undefined || !(fraction >= 0 && fraction <= 1))
+    return {
+      problem: `rate(…) compares with a percentage like 1% or a fraction from 0 to 1, ${DECIMAL_FORM}, got "${value}"`,
+    };
+  return { value: fraction };
+}
+
+function parseCount(value: string): { readonly value: number } | { readonly problem: string } {
   const count = /^\d+$/.test(value) ? Number(value) : Number.NaN;
   if (!Number.isSafeInteger(count))
     return { problem: `count(…) compares with a whole number ≥ 0 in decimal digits, got "${value}"` };
-  return { kind: 'count', source, of, op, count, ...stage };
+  return { value: count };
 }

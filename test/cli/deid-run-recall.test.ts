@@ -1,0 +1,124 @@
+/**
+ * Recall in a deid run through the CLI: every generated document's known PHI read after its obfuscation, summed in
+ * summary.json `phi`, said alike on the terminal and in report.md, and judged by `phi.rate(leaked) == 0` — a pass
+ * against the mock, exit 1 against a service whose detector misses a kind.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { afterEach, describe, expect, it } from 'vitest';
+
+import { type MockServer, startMockServer } from '../../src/mock/index.js';
+import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { type LeakyFront, startLeakyFront } from '../helpers/leaky-front.js';
+
+const K = 20;
+let server: MockServer | undefined;
+let front: LeakyFront | undefined;
+afterEach(async () => {
+  await front?.close();
+  await server?.close();
+  server = undefined;
+  front = undefined;
+});
+
+const scenario = (url: string, audience = url): string =>
+  `name: deid-recall\ndescription: recall under load\nmode: deid\ntarget: { environment: mock, baseUrl: "${url}", audience: "${audience}" }\npayload: { lengths: { typical: 2, long: 1 }, seed: 5 }\nphases:\n  - { name: steady, duration: 1m, rpm: 20 }\nthresholds:\n  documentedTargets: false\n  all: ['phi.rate(leaked) == 0', 'phi.count(leaked) == 0']\n`;
+
+async function recallRun(url: string, audience = url) {
+  const ws = scenarioWorkspace(scenario(url, audience));
+  const { code, stdout, stderr } = await runMain([
+    'run',
+    '--no-charts',
+    ws.file,
+    '--time-scale',
+    String(K),
+    '--out',
+    ws.out,
+  ]);
+  if (runFolders(ws.out).length === 0) throw new Error(stderr);
+  const folder = join(ws.out, runFolders(ws.out)[0]!);
+  const read = (f: string): string => readFileSync(join(folder, f), 'utf8');
+  const summary = JSON.parse(read('summary.json'));
+  const documents = read('documents.ndjson')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  return { code, stdout, summary, documents, report: read('report.md') };
+}
+
+/** The figures of a table row as the terminal and report.md print them (spaces or pipes between cells). */
+const cellsOf = (text: string, first: string): string[] | undefined => {
+  const line = text.split('\n').find((l) => new RegExp(`^\\s*\\|?\\s*${first}\\s*\\|?\\s`).test(l));
+  return line
+    ?.split(/\s*\|\s*|\s{2,}/)
+    .map((c) => c.trim())
+    .filter((c) => c !== '');
+};
+
+describe('run, mode deid: recall of known PHI', () => {
+  it('counts every planted item by kind, and the terminal and report say the same as summary.json', async () => {
+    server = await startMockServer({ timeScale: K });
+    const { code, stdout, summary, documents, report } = await recallRun(server.url);
+    expect(code).toBe(0);
+    const phi = summary.phi;
+    // Every document had ground truth; its line keeps counts, never a text.
+    expect(phi.documents.withGroundTruth).toBe(documents.length);
+    expect(documents.every((d: any) => d.phiPlanted > 0 && !('text' in d))).toBe(true);
+    const delivered = documents.filter((d: any) => d.outcome === 'ok' && d.identification.truncated === 0);
+    expect(phi.overall.planted).toBe(delivered.reduce((s: number, d: any) => s + d.phi.overall.planted, 0));
+    expect(phi.overall.planted + phi.notVerified.items).toBe(
+      documents.reduce((s: number, d: any) => s + d.phiPlanted, 0),
+    );
+    expect(phi.overall.leaked).toBe(0);
+    const byKind = Object.values(phi.byKind) as any[];
+    expect(byKind.reduce((s, c) => s + c.planted, 0)).toBe(phi.overall.planted);
+    expect(phi.byKind.NAME.planted).toBeGreaterThan(0);
+    expect(phi.straddling.planted).toBeLessThanOrEqual(phi.overall.planted);
+    const check = summary.verdict.checks.find((c: any) => c.what === 'phi.rate(leaked) == 0');
+    expect(check).toMatchObject({ status: 'pass', observed: 0 });
+    // The same counts on the terminal and in report.md: the NAME row, the overall row, the straddling row.
+    for (const text of [stdout, report]) {
+      const name = phi.byKind.NAME;
+      expect(cellsOf(text, 'NAME')?.slice(1, 3)).toEqual([String(name.planted), String(name.found)]);
+      expect(cellsOf(text, 'straddling a cut')?.[1]).toBe(String(phi.straddling.planted));
+      expect(text).toContain(`Known PHI: ${phi.overall.planted} items in ${phi.documents.deliveredWhole} documents`);
+      expect(text).toContain("loadproof's mock's detector stands in for the service's model");
+    }
+  });
+
+  it('fails phi.rate(leaked) == 0 with exit 1 when identification misses a kind', async () => {
+    server = await startMockServer({ timeScale: K });
+    front = await startLeakyFront(server.url, ['EMAIL']);
+    const { code, stdout, summary } = await recallRun(front.url, server.url);
+    expect(front.dropped()).toBeGreaterThan(0);
+    expect(code).toBe(1);
+    const email = summary.phi.byKind.EMAIL;
+    expect(email.found).toBe(0);
+    expect(email.inClear + email.partlyInClear).toBe(email.planted);
+    expect(summary.phi.overall.leaked).toBeGreaterThanOrEqual(email.planted);
+    expect(stdout).toContain("loadproof's mock's detector stands in for the service's model");
+    const check = (what: string) => summary.verdict.checks.find((c: any) => c.what === what);
+    expect(check('phi.rate(leaked) == 0')).toMatchObject({ status: 'fail' });
+    expect(check('phi.count(leaked) == 0')).toMatchObject({ status: 'fail', observed: summary.phi.overall.leaked });
+    // The kinds with leaks come first.
+    const kindRows = stdout.split('\n').filter((l) => /^\s+[A-Z_]+\s+\d/.test(l));
+    expect(kindRows[0]!.trim().startsWith('EMAIL')).toBe(true);
+  });
+
+  it('refuses a phi threshold on texts without ground truth, naming it, before anything is sent', async () => {
+    const ws = scenarioWorkspace('');
+    mkdirSync(join(ws.dir, 'texts'));
+    writeFileSync(join(ws.dir, 'texts', 'a.txt'), 'Seen by Ann Lee on 01/02/2020.');
+    writeFileSync(
+      ws.file,
+      `name: s\ndescription: d\nmode: deid\npayload: { source: texts }\nphases:\n  - { name: steady, duration: 1m, rpm: 20 }\nthresholds: { all: ['phi.count(leaked) == 0'] }\n`,
+    );
+    const { code, stderr } = await runMain(['run', ws.file, '--time-scale', String(K), '--out', ws.out]);
+    expect(code).toBe(2);
+    expect(stderr).toContain(
+      `thresholds.all[0]: "phi.count(leaked) == 0" needs texts whose PHI is known, but none of payload.source's 1 texts is annotated`,
+    );
+    expect(existsSync(ws.out)).toBe(false);
+  });
+});
