@@ -26,7 +26,7 @@ import { formatMs } from '../core/index.js';
 import { type Check, type CheckStatus, rpm } from './check.js';
 import { clientCapped, failsOnDropsAlone, generatorCapped, restsOnUnanswered } from './dropped-requests.js';
 import { describeEnvelopePhase, envelopeStatus } from './envelope.js';
-import { generatorOverBudget } from './generator-budget.js';
+import { generatorOverBudget, mockBehindText } from './generator-budget.js';
 import { measuredChecks } from './measured-check.js';
 import { percentileCheck } from './percentile-check.js';
 import { retryAfterNotes } from './retry-after-note.js';
@@ -118,9 +118,14 @@ export function evaluateVerdict(input: VerdictInput): Verdict {
   };
 }
 
-/** One note per phase whose generator broke the budget of its tightest latency target, even where no result changed. */
+/**
+ * One note per phase whose generator broke the budget of its tightest latency target, even where no result changed;
+ * one for the run when the embedded mock's own lag broke one.
+ */
 function lateNotes(input: VerdictInput): string[] {
   const notes: string[] = [];
+  const { mock, ...generator } = input.generator;
+  let mockBehind = false;
   for (const phase of input.phases) {
     const targets = [
       ...(input.documentedTargets
@@ -130,12 +135,17 @@ function lateNotes(input: VerdictInput): string[] {
     ];
     if (targets.length === 0) continue;
     const lag = phase.steady.sendLag.count === 0 ? 0 : phase.steady.sendLag.percentileMs(99);
-    const late = generatorOverBudget(lag, input.generator, Math.min(...targets));
+    mockBehind ||= mock !== undefined && generatorOverBudget(0, { mock }, Math.min(...targets)) !== undefined;
+    const late = generatorOverBudget(lag, generator, Math.min(...targets));
     if (late !== undefined) {
       notes.push(
         `phase ${phase.name}: the generator was late (${late.text}): lateness only inflates latency, so results it could have caused were checked again on service time or made inconclusive`,
       );
     }
   }
+  if (mockBehind)
+    notes.push(
+      `${mockBehindText(mock!)}: a result it could have caused was checked again without it, else made inconclusive, never counted as a finding`,
+    );
   return notes;
 }
