@@ -10,6 +10,7 @@ import { parseErrorCheck, type Threshold } from '../scenario/index.js';
 import { judgeStart } from './bucket-start.js';
 import type { EnvelopePhase } from './envelope.js';
 import { evaluateVerdict } from './verdict.js';
+import type { GeneratorHealth } from './verdict-input.js';
 
 const NO_429: EnvelopePhase = {
   http429: 0,
@@ -59,7 +60,7 @@ function sliceWith(outcomes: Partial<Record<CountedOutcome, number>>): Slice {
 }
 
 const DEFAULT = parseErrorCheck('rate < 1%') as Threshold;
-const errorCheck = (slice: Slice, check: Threshold | null = DEFAULT) =>
+const errorCheck = (slice: Slice, check: Threshold | null = DEFAULT, generator: GeneratorHealth = {}) =>
   evaluateVerdict({
     phases: [
       {
@@ -74,7 +75,7 @@ const errorCheck = (slice: Slice, check: Threshold | null = DEFAULT) =>
       },
     ],
     documentedTargets: false,
-    generator: {},
+    generator,
   }).checks.find((c) => c.id === 'error_rate');
 
 describe('the error check', () => {
@@ -438,5 +439,24 @@ describe('drops while the generator was late (its stall, not the service, may ha
         result: { status: 500, attempts: 1, lastSentAtMs: i, endAtMs: i + 10, retryAfterS: [] },
       });
     expect(checks(slice, {}).find((c) => c.id === 'error_rate')!.status).toBe('fail');
+  });
+});
+
+describe('the error check beside an embedded mock that fell behind', () => {
+  // At k = 20 a timeout is judged on the attempt's model time, which the mock's own stall can inflate by `modelMs`.
+  const behind: GeneratorHealth = { latenessInLatency: 1 / 20, mock: { modelMs: 4000, maxWallMs: 220 } };
+
+  it('does not fail the service on timeouts the mock could have caused: inconclusive, and says why', () => {
+    const c = errorCheck(sliceWith({ ok: 980, timeout: 15, http_other: 5 }), DEFAULT, behind);
+    expect(c).toMatchObject({ status: 'inconclusive' });
+    expect(c!.reason).toBe(
+      "20 of 1000 (2.00 %), but 15 of them timed out while the embedded mock fell behind by up to 220ms (wall), which could add 4.00s of model time to a latency — not the service's; without them it would pass",
+    );
+  });
+
+  it('keeps a fail that stands without the timeouts, and a fail beside a mock that kept up', () => {
+    expect(errorCheck(sliceWith({ ok: 970, timeout: 15, http_other: 15 }), DEFAULT, behind)?.status).toBe('fail');
+    const kept: GeneratorHealth = { latenessInLatency: 1 / 20, mock: { modelMs: 0, maxWallMs: 12 } };
+    expect(errorCheck(sliceWith({ ok: 980, timeout: 15, http_other: 5 }), DEFAULT, kept)?.status).toBe('fail');
   });
 });

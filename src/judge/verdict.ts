@@ -27,6 +27,7 @@ import { type Check, type CheckStatus, rpm } from './check.js';
 import { clientCapped, failsOnDropsAlone, generatorCapped, restsOnUnanswered } from './dropped-requests.js';
 import { describeEnvelopePhase, envelopeStatus } from './envelope.js';
 import { generatorOverBudget, mockBehindText } from './generator-budget.js';
+import { lateTimeoutsCheck } from './late-timeouts.js';
 import { measuredChecks } from './measured-check.js';
 import { percentileCheck } from './percentile-check.js';
 import { retryAfterNotes } from './retry-after-note.js';
@@ -77,7 +78,9 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
     const check = thresholdCheck(phase, phase.errorCheck, generator, 'error_rate', phase.all);
     const onDrops = failsOnDropsAlone(phase, phase.errorCheck);
     const judged = generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator);
-    checks.push(staleErrorsCheck(judged, phase.all, phase.errorCheck));
+    checks.push(
+      lateTimeoutsCheck(staleErrorsCheck(judged, phase.all, phase.errorCheck), phase.all, phase.errorCheck, generator),
+    );
   }
   for (const t of phase.thresholds) {
     const check = thresholdCheck(phase, t, generator);
@@ -95,7 +98,7 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
     checks.push(
       t.kind === 'percentile'
         ? staleLatencyCheck(judged, phase.steady, onDrops, t.percentile)
-        : staleErrorsCheck(judged, phase.steady, t),
+        : lateTimeoutsCheck(staleErrorsCheck(judged, phase.steady, t), phase.steady, t, generator),
     );
   }
   return checks;
