@@ -84,7 +84,7 @@ export function p95Findings(
 }
 
 /** How the verdict's note on a mock that fell behind begins. */
-const MOCK_BEHIND = mockBehindText({ maxWallMs: 0, modelMs: 0 }).split(' by ')[0]!;
+const MOCK_BEHIND = mockBehindText({ maxWallMs: 0, modelMs: 0 }).split(' by ')[0]!.replace(/^t/, 'T');
 
 /**
  * Whether the run's verdict noted its generator late for the phase, or its embedded mock behind (over a budget:

@@ -105,7 +105,7 @@ describe('compare: a p95 change beside an embedded mock that fell behind', () =>
   /** The run at k = 20 whose mock stalled: `modelMs` is what its stall could add to a latency, as run.json says. */
   function behindAt(latencyMs: number, modelMs: number): ComparedRun {
     const run = runAt(latencyMs);
-    const behind = `the embedded mock fell behind by up to ${20 + modelMs / 20}ms (wall), which could add ${modelMs}ms of model time to a latency — not the service's: a result it could have caused was checked again without it, else made inconclusive, never counted as a finding`;
+    const behind = `The embedded mock fell behind by up to ${20 + modelMs / 20}ms (wall), which could add ${modelMs}ms of model time to a latency — not the service's: a result it could have caused was checked again without it, else made inconclusive, never counted as a finding.`;
     const summary = {
       ...run.summary,
       timeScale: 20,

@@ -484,7 +484,7 @@ describe('evaluateVerdict: the embedded mock fell behind (its own lag, not the s
     expect(v.status).toBe('inconclusive');
     expect(v.reasons[0]).toContain('the embedded mock fell behind by up to 220ms (wall)');
     expect(v.notes).toEqual([
-      "the embedded mock fell behind by up to 220ms (wall), which could add 4.00s of model time to a latency — not the service's: a result it could have caused was checked again without it, else made inconclusive, never counted as a finding",
+      "The embedded mock fell behind by up to 220ms (wall), which could add 4.00s of model time to a latency — not the service's: a result it could have caused was checked again without it, else made inconclusive, never counted as a finding.",
     ]);
   });
 

@@ -146,9 +146,11 @@ function lateNotes(input: VerdictInput): string[] {
       );
     }
   }
-  if (mockBehind)
+  if (mockBehind) {
+    const text = mockBehindText(mock!);
     notes.push(
-      `${mockBehindText(mock!)}: a result it could have caused was checked again without it, else made inconclusive, never counted as a finding`,
+      `${text[0]!.toUpperCase()}${text.slice(1)}: a result it could have caused was checked again without it, else made inconclusive, never counted as a finding.`,
     );
+  }
   return notes;
 }

@@ -122,7 +122,7 @@ describe('loadproof compare', () => {
     expect(stdout).toMatch(/busy: the generator of the run was late .* with its worst lateness \(\S+\) taken off/);
     const verdict = await runMain(['report', behind, '--no-charts']);
     expect(verdict.stdout).toContain(
-      "note: the embedded mock fell behind by up to 5.02s (wall), which could add 100.00s of model time to a latency — not the service's",
+      "note: The embedded mock fell behind by up to 5.02s (wall), which could add 100.00s of model time to a latency — not the service's",
     );
   });
 
