@@ -350,6 +350,19 @@ describe('drops while the generator was late (its stall, not the service, may ha
       );
   });
 
+  it("drops while the embedded mock stood still (0.8 s of wall time at k = 60) are the tool's too: inconclusive, naming the mock", () => {
+    // The mock held every answer while it stood still: 805 ms × 60 = 48.3 s of model time at 200 rpm fills the slots.
+    const mock = { modelMs: 785 * 60, maxWallMs: 805 };
+    const c = checks(withDrops(379, 0), { latenessInLatency: 1 / 60, mock }).find((x) => x.id === 'error_rate')!;
+    expect(c.status).toBe('inconclusive');
+    expect(c.reason).toMatch(
+      /, but 379 requests were dropped at the client's maxInFlight while the embedded mock stood still \(805ms of wall time, 48\.30s of model time, at the phase's peak rate of 199\.5 rpm leaves 160 arrivals overdue, enough to fill the 128 slots by itself\): .*the drops may be the tool's, not the service's$/,
+    );
+    // A stall of a fraction of a slot excuses nothing.
+    const brief = { latenessInLatency: 1 / 60, mock: { modelMs: 0, maxWallMs: 15 } };
+    expect(checks(withDrops(379, 0), brief).find((x) => x.id === 'error_rate')!.status).toBe('fail');
+  });
+
   it('a late send that could fill the slots by itself gates the same way; a generator on time leaves the fail standing', () => {
     // 40 s of send lag at 200 rpm: 133 overdue arrivals, more than the 128 slots.
     expect(checks(withDrops(100, 40_000), {}).map((c) => [c.id, c.status])).toEqual([
