@@ -5,7 +5,7 @@
 import { TimeScale } from '../core/index.js';
 import type { Slice } from '../recorder/index.js';
 import type { ComparedRun, Finding, SideFigures } from './comparison.js';
-import { generatorHealth, worstLatenessMs } from './generator-budget.js';
+import { generatorHealth, mockBehindText, worstLatenessMs } from './generator-budget.js';
 import { slowestAnsweredMs } from './percentile-check.js';
 import { quantileInterval } from './quantile-interval.js';
 import type { Summary } from './summary.js';
@@ -83,9 +83,17 @@ export function p95Findings(
   return [];
 }
 
-/** Whether the run's verdict noted its generator late for the phase (over its budget: src/judge/verdict.ts). */
+/** How the verdict's note on a mock that fell behind begins. */
+const MOCK_BEHIND = mockBehindText({ maxWallMs: 0, modelMs: 0 }).split(' by ')[0]!.replace(/^t/, 'T');
+
+/**
+ * Whether the run's verdict noted its generator late for the phase, or its embedded mock behind (over a budget:
+ * src/judge/verdict.ts).
+ */
 function generatorLate(summary: Summary, phase: string): boolean {
-  return summary.verdict.notes.some((n) => n.startsWith(`phase ${phase}: the generator was late (`));
+  return summary.verdict.notes.some(
+    (n) => n.startsWith(`phase ${phase}: the generator was late (`) || n.startsWith(MOCK_BEHIND),
+  );
 }
 
 /**
@@ -95,8 +103,9 @@ function generatorLate(summary: Summary, phase: string): boolean {
  */
 function latenessOf(summary: Summary, phase: string, steady: Slice): number {
   if (!generatorLate(summary, phase)) return 0;
-  const { eventLoopDelayP99Ms: p99, eventLoopDelayMaxMs: max } = summary.generator;
-  return worstLatenessMs(steady, generatorHealth(TimeScale.of(summary.timeScale, 'summary.json timeScale'), p99, max));
+  const { eventLoopDelayP99Ms: p99, eventLoopDelayMaxMs: max, mockLag } = summary.generator;
+  const scale = TimeScale.of(summary.timeScale, 'summary.json timeScale');
+  return worstLatenessMs(steady, generatorHealth(scale, p99, max, mockLag));
 }
 
 /** A phase compared: both sides' figures and the p95's findings (the rates' are added over every phase at once). */

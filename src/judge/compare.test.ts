@@ -100,3 +100,35 @@ describe('compare: a p95 change beside a late generator', () => {
     expect(p95Of(compareRuns(runAt(3000), runAt(1000, 30_000), { tolerance: 0.1 }))).toEqual(['improvement']);
   });
 });
+
+describe('compare: a p95 change beside an embedded mock that fell behind', () => {
+  /** The run at k = 20 whose mock stalled: `modelMs` is what its stall could add to a latency, as run.json says. */
+  function behindAt(latencyMs: number, modelMs: number): ComparedRun {
+    const run = runAt(latencyMs);
+    const behind = `The embedded mock fell behind by up to ${20 + modelMs / 20}ms (wall), which could add ${modelMs}ms of model time to a latency — not the service's: a result it could have caused was checked again without it, else made inconclusive, never counted as a finding.`;
+    const summary = {
+      ...run.summary,
+      timeScale: 20,
+      generator: {
+        eventLoopDelayP99Ms: 0,
+        eventLoopDelayMaxMs: 0,
+        mockLag: { p99WallMs: 5, maxWallMs: 20 + modelMs / 20, windowWallMs: 20, modelMs },
+      },
+      verdict: { ...run.summary.verdict, notes: [behind] },
+    } as unknown as Summary;
+    return { summary, steady: run.steady };
+  }
+
+  it('a regression the mock could have made is no clear change, said in a note', () => {
+    const c = compareRuns(runAt(1000), behindAt(3000, 2500), { tolerance: 0.1 });
+    expect(p95Of(c)).toEqual([]);
+    expect(c.regression).toBe(false);
+    expect(c.notes).toContainEqual(
+      expect.stringMatching(/^busy: .* no clear change: with its worst lateness \(2\.50s\)/),
+    );
+  });
+
+  it('a regression far larger than what the mock could add stands', () => {
+    expect(p95Of(compareRuns(runAt(1000), behindAt(3000, 200), { tolerance: 0.1 }))).toEqual(['regression']);
+  });
+});

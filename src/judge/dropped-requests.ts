@@ -83,10 +83,28 @@ export function generatorCapped(check: Check, phase: PhaseInput, onDrops: boolea
   // neededAtTarget is the peak rate × the target (Little's law): the peak rate per model ms is its quotient.
   const perMs = cap.neededAtTarget / cap.targetMs;
   const overdue = stallMs * perMs;
-  if (overdue < cap.maxInFlight) return check;
+  if (overdue < cap.maxInFlight) return mockCapped(check, phase, perMs, generator);
   return {
     ...check,
     status: 'inconclusive',
     reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the generator was late (its worst stall, ${formatMs(stallMs)} of model time, at the phase's peak rate of ${rpm(perMs * 60_000)} rpm leaves ${Math.floor(overdue)} arrivals overdue, enough to fill the ${cap.maxInFlight} slots by itself): overdue arrivals leave together and unread answers hold their slots, so the drops may be the generator's, not the service's`,
+  };
+}
+
+/**
+ * The same for the embedded mock: while its own thread stands still it answers nothing, so the requests in flight
+ * hold their slots for its whole stall (its max delay, × k in model time) and the arrivals meanwhile find them full.
+ */
+function mockCapped(check: Check, phase: PhaseInput, perMs: number, generator: GeneratorHealth): Check {
+  const mock = generator.mock;
+  const cap = phase.inFlight!;
+  if (mock === undefined) return check;
+  const stallMs = mock.maxWallMs / (generator.latenessInLatency ?? 1);
+  const overdue = stallMs * perMs;
+  if (overdue < cap.maxInFlight) return check;
+  return {
+    ...check,
+    status: 'inconclusive',
+    reason: `${check.reason}, but ${phase.all.outcomes.dropped} requests were dropped at the client's maxInFlight while the embedded mock stood still (${formatMs(mock.maxWallMs)} of wall time, ${formatMs(stallMs)} of model time, at the phase's peak rate of ${rpm(perMs * 60_000)} rpm leaves ${Math.floor(overdue)} arrivals overdue, enough to fill the ${cap.maxInFlight} slots by itself): answers it held kept their slots, so the drops may be the tool's, not the service's`,
   };
 }

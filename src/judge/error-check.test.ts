@@ -10,6 +10,7 @@ import { parseErrorCheck, type Threshold } from '../scenario/index.js';
 import { judgeStart } from './bucket-start.js';
 import type { EnvelopePhase } from './envelope.js';
 import { evaluateVerdict } from './verdict.js';
+import type { GeneratorHealth } from './verdict-input.js';
 
 const NO_429: EnvelopePhase = {
   http429: 0,
@@ -59,7 +60,7 @@ function sliceWith(outcomes: Partial<Record<CountedOutcome, number>>): Slice {
 }
 
 const DEFAULT = parseErrorCheck('rate < 1%') as Threshold;
-const errorCheck = (slice: Slice, check: Threshold | null = DEFAULT) =>
+const errorCheck = (slice: Slice, check: Threshold | null = DEFAULT, generator: GeneratorHealth = {}) =>
   evaluateVerdict({
     phases: [
       {
@@ -74,7 +75,7 @@ const errorCheck = (slice: Slice, check: Threshold | null = DEFAULT) =>
       },
     ],
     documentedTargets: false,
-    generator: {},
+    generator,
   }).checks.find((c) => c.id === 'error_rate');
 
 describe('the error check', () => {
@@ -349,6 +350,19 @@ describe('drops while the generator was late (its stall, not the service, may ha
       );
   });
 
+  it("drops while the embedded mock stood still (0.8 s of wall time at k = 60) are the tool's too: inconclusive, naming the mock", () => {
+    // The mock held every answer while it stood still: 805 ms × 60 = 48.3 s of model time at 200 rpm fills the slots.
+    const mock = { modelMs: 785 * 60, maxWallMs: 805 };
+    const c = checks(withDrops(379, 0), { latenessInLatency: 1 / 60, mock }).find((x) => x.id === 'error_rate')!;
+    expect(c.status).toBe('inconclusive');
+    expect(c.reason).toMatch(
+      /, but 379 requests were dropped at the client's maxInFlight while the embedded mock stood still \(805ms of wall time, 48\.30s of model time, at the phase's peak rate of 199\.5 rpm leaves 160 arrivals overdue, enough to fill the 128 slots by itself\): .*the drops may be the tool's, not the service's$/,
+    );
+    // A stall of a fraction of a slot excuses nothing.
+    const brief = { latenessInLatency: 1 / 60, mock: { modelMs: 0, maxWallMs: 15 } };
+    expect(checks(withDrops(379, 0), brief).find((x) => x.id === 'error_rate')!.status).toBe('fail');
+  });
+
   it('a late send that could fill the slots by itself gates the same way; a generator on time leaves the fail standing', () => {
     // 40 s of send lag at 200 rpm: 133 overdue arrivals, more than the 128 slots.
     expect(checks(withDrops(100, 40_000), {}).map((c) => [c.id, c.status])).toEqual([
@@ -438,5 +452,24 @@ describe('drops while the generator was late (its stall, not the service, may ha
         result: { status: 500, attempts: 1, lastSentAtMs: i, endAtMs: i + 10, retryAfterS: [] },
       });
     expect(checks(slice, {}).find((c) => c.id === 'error_rate')!.status).toBe('fail');
+  });
+});
+
+describe('the error check beside an embedded mock that fell behind', () => {
+  // At k = 20 a timeout is judged on the attempt's model time, which the mock's own stall can inflate by `modelMs`.
+  const behind: GeneratorHealth = { latenessInLatency: 1 / 20, mock: { modelMs: 4000, maxWallMs: 220 } };
+
+  it('does not fail the service on timeouts the mock could have caused: inconclusive, and says why', () => {
+    const c = errorCheck(sliceWith({ ok: 980, timeout: 15, http_other: 5 }), DEFAULT, behind);
+    expect(c).toMatchObject({ status: 'inconclusive' });
+    expect(c!.reason).toBe(
+      "20 of 1000 (2.00 %), but 15 of them timed out while the embedded mock fell behind by up to 220ms (wall), which could add 4.00s of model time to a latency — not the service's; without them it would pass",
+    );
+  });
+
+  it('keeps a fail that stands without the timeouts, and a fail beside a mock that kept up', () => {
+    expect(errorCheck(sliceWith({ ok: 970, timeout: 15, http_other: 15 }), DEFAULT, behind)?.status).toBe('fail');
+    const kept: GeneratorHealth = { latenessInLatency: 1 / 20, mock: { modelMs: 0, maxWallMs: 12 } };
+    expect(errorCheck(sliceWith({ ok: 980, timeout: 15, http_other: 5 }), DEFAULT, kept)?.status).toBe('fail');
   });
 });

@@ -1,6 +1,7 @@
 /** The generator's accuracy budget: how late it may be before its lateness could pass for the service's. */
 import { formatMs, type TimeScale } from '../core/index.js';
 import type { Slice } from '../recorder/index.js';
+import type { MockLagRecord } from './run-record.js';
 import type { GeneratorHealth } from './verdict-input.js';
 
 /**
@@ -13,7 +14,13 @@ export const GENERATOR_BUDGET = { fractionOfTarget: 0.01 } as const;
 /** How the generator broke its budget for a target: which figures, and whether the event loop was one. */
 interface GeneratorLateness {
   readonly text: string;
+  /** The run's event loop or the embedded mock's was late: service time, read through it, cannot tell either. */
   readonly eventLoopBlocked: boolean;
+}
+
+/** The one line about an embedded mock that fell behind: its lag is the tool's, not the service's. */
+export function mockBehindText(mock: NonNullable<GeneratorHealth['mock']>): string {
+  return `the embedded mock fell behind by up to ${formatMs(mock.maxWallMs)} (wall), which could add ${formatMs(mock.modelMs)} of model time to a latency — not the service's`;
 }
 
 /**
@@ -32,36 +39,48 @@ export function generatorOverBudget(
   if (lagMs > budgetMs) problems.push(`send lag p99 ${formatMs(lagMs)}`);
   const eventLoopBlocked = loopMs !== undefined && loopMs > budgetMs;
   if (eventLoopBlocked) problems.push(`event-loop delay p99 ${formatMs(loopMs!)}`);
-  if (problems.length === 0) return undefined;
+  // A mock stall bunches the arrivals it held in model time, so even one (its max) is enough to move a p95.
+  const mockBehind = g.mock !== undefined && g.mock.modelMs > budgetMs;
+  if (problems.length === 0 && !mockBehind) return undefined;
   const counted = share === 1 ? '' : ' (as latency counts it: once, not k times)';
+  const generator =
+    problems.length === 0
+      ? []
+      : [
+          `${problems.join(' and ')}${counted} over the generator's budget of ${formatMs(budgetMs)}, ${GENERATOR_BUDGET.fractionOfTarget * 100} % of the target, model time`,
+        ];
   return {
-    text: `${problems.join(' and ')}${counted} over the generator's budget of ${formatMs(budgetMs)}, ${GENERATOR_BUDGET.fractionOfTarget * 100} % of the target, model time`,
-    eventLoopBlocked,
+    text: [...generator, ...(mockBehind ? [mockBehindText(g.mock!)] : [])].join('; '),
+    eventLoopBlocked: eventLoopBlocked || mockBehind,
   };
 }
 
 /**
  * The generator's worst lateness as the latency of `slice` counts it (model ms): its send-lag max plus the
- * event loop's max delay. No sample was inflated by more; compare takes it off a late run's p95 too.
+ * event loop's max delay, plus what the embedded mock's own lag could add. No sample was inflated by more; compare
+ * takes it off a late run's p95 too.
  */
 export function worstLatenessMs(slice: Slice, g: GeneratorHealth): number {
   const lagMax = slice.sendLag.count === 0 ? 0 : slice.sendLag.percentileMs(100);
-  return (lagMax + (g.eventLoopDelayMaxMs ?? g.eventLoopDelayP99Ms ?? 0)) * (g.latenessInLatency ?? 1);
+  const generatorMs = (lagMax + (g.eventLoopDelayMaxMs ?? g.eventLoopDelayP99Ms ?? 0)) * (g.latenessInLatency ?? 1);
+  return generatorMs + (g.mock?.modelMs ?? 0);
 }
 
 /**
  * The generator's health as the verdict judges it, from the event loop's delays in wall ms (null: not
- * monitored) at time scale `scale`. At k > 1 (against the mock only) latency counts the wall overheads,
- * the generator's lateness among them, once.
+ * monitored) at time scale `scale`, and the embedded mock's own lag when it was the target. At k > 1 (against
+ * the mock only) latency counts the wall overheads, the generator's lateness among them, once.
  */
 export function generatorHealth(
   scale: TimeScale,
   loopP99WallMs: number | null,
   loopMaxWallMs: number | null,
+  mockLag?: MockLagRecord,
 ): GeneratorHealth {
   return {
     ...(loopP99WallMs === null ? {} : { eventLoopDelayP99Ms: scale.toModelMs(loopP99WallMs) }),
     ...(loopMaxWallMs === null ? {} : { eventLoopDelayMaxMs: scale.toModelMs(loopMaxWallMs) }),
     latenessInLatency: scale.toWallMs(1),
+    ...(mockLag === undefined ? {} : { mock: { modelMs: mockLag.modelMs, maxWallMs: mockLag.maxWallMs } }),
   };
 }

@@ -188,8 +188,8 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
     // The event loop's delays count only when both were monitored.
     generator:
       end.eventLoopDelayP99Ms === null || end.eventLoopDelayMaxMs === null
-        ? generatorHealth(scale, null, null)
-        : generatorHealth(scale, end.eventLoopDelayP99Ms, end.eventLoopDelayMaxMs),
+        ? generatorHealth(scale, null, null, end.mockLag)
+        : generatorHealth(scale, end.eventLoopDelayP99Ms, end.eventLoopDelayMaxMs, end.mockLag),
   });
   const files = [...end.files, ...(input.moreFiles ?? [])];
   const exitCode =

@@ -46,6 +46,16 @@ export interface EngineRecord {
   readonly elapsedMs: number;
 }
 
+/** How far the embedded mock itself fell behind (src/mock/loop-lag.ts). */
+export interface MockLagRecord {
+  readonly p99WallMs: number;
+  readonly maxWallMs: number;
+  /** The model's lag window (wall ms): a delay within it does not change the model's course. */
+  readonly windowWallMs: number;
+  /** The most the delay could have added to a request's latency (model ms): (max − window) × k. */
+  readonly modelMs: number;
+}
+
 export interface RunEnd {
   readonly endedAt: string;
   readonly engine: EngineRecord;
@@ -58,6 +68,11 @@ export interface RunEnd {
   /** Event-loop delay (wall ms, the monitor's resolution taken off); null when nothing was sampled. */
   readonly eventLoopDelayP99Ms: number | null;
   readonly eventLoopDelayMaxMs: number | null;
+  /**
+   * The embedded mock's own lag over the load (its thread's event-loop delay, wall ms; what it could add to latency,
+   * model ms); absent against any other target and in runs written before it was recorded.
+   */
+  readonly mockLag?: MockLagRecord;
   /** `--start-at`: how late the schedule started after it (wall ms; 0 when on time); absent without one. */
   readonly startLateMs?: number;
   /** The texts sent, by size; absent in runs written before it was recorded, and in a partial run. */

@@ -322,6 +322,7 @@ function generatorSummary(recorder: Recorder, scale: TimeScale, end: RunEnd) {
     },
     eventLoopDelayP99Ms: end.eventLoopDelayP99Ms,
     eventLoopDelayMaxMs: end.eventLoopDelayMaxMs,
+    ...(end.mockLag === undefined ? {} : { mockLag: end.mockLag }),
     budget: GENERATOR_BUDGET,
   };
 }

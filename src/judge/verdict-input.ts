@@ -77,6 +77,11 @@ export interface GeneratorHealth {
    * (src/judge/accounting.ts): a send 4 ms late on the wall adds 4 ms, not 4 × k.
    */
   readonly latenessInLatency?: number;
+  /**
+   * The embedded mock's own lag (src/mock/loop-lag.ts), when it was the target: the most model time its delay could
+   * have added to a request's latency (counted in full: a late arrival's queue grows in model time), and its wall max.
+   */
+  readonly mock?: { readonly modelMs: number; readonly maxWallMs: number };
 }
 
 export interface VerdictInput {

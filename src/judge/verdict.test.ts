@@ -470,3 +470,30 @@ describe('evaluateVerdict: 429s, thresholds and the generator', () => {
     expect(onTime.status).toBe('pass');
   });
 });
+
+describe('evaluateVerdict: the embedded mock fell behind (its own lag, not the service)', () => {
+  // At k = 20 the run's own overheads count once; the mock's stall in full (its arrivals bunch in model time).
+  const k20 = (mock?: GeneratorHealth['mock']): GeneratorHealth => ({
+    latenessInLatency: 1 / 20,
+    ...(mock === undefined ? {} : { mock }),
+  });
+
+  it('turns a fail the mock could have caused into inconclusive, and says so in one note for the run', () => {
+    // p95 about 3.85 s against 2.5 s; the mock stalled 220 ms of wall time: 200 ms over its window, × 20 = 4 s.
+    const v = verdictOf([phase(sliceOf(1000, 1000, 4000))], k20({ modelMs: 4000, maxWallMs: 220 }));
+    expect(v.status).toBe('inconclusive');
+    expect(v.reasons[0]).toContain('the embedded mock fell behind by up to 220ms (wall)');
+    expect(v.notes).toEqual([
+      "The embedded mock fell behind by up to 220ms (wall), which could add 4.00s of model time to a latency — not the service's: a result it could have caused was checked again without it, else made inconclusive, never counted as a finding.",
+    ]);
+  });
+
+  it('keeps a fail the mock could not have caused, and a fail beside a mock within its window', () => {
+    const far = verdictOf([phase(sliceOf(1000, 6000, 9000))], k20({ modelMs: 1000, maxWallMs: 70 }));
+    expect(far.status).toBe('fail');
+    expect(far.reasons[0]).toContain('but not enough to cause it: with its worst lateness (1.00s) taken off');
+    const inWindow = verdictOf([phase(sliceOf(1000, 1000, 4000))], k20({ modelMs: 0, maxWallMs: 15 }));
+    expect(inWindow.status).toBe('fail');
+    expect(inWindow.notes).toEqual([]);
+  });
+});

@@ -26,7 +26,8 @@ import { formatMs } from '../core/index.js';
 import { type Check, type CheckStatus, rpm } from './check.js';
 import { clientCapped, failsOnDropsAlone, generatorCapped, restsOnUnanswered } from './dropped-requests.js';
 import { describeEnvelopePhase, envelopeStatus } from './envelope.js';
-import { generatorOverBudget } from './generator-budget.js';
+import { generatorOverBudget, mockBehindText } from './generator-budget.js';
+import { lateTimeoutsCheck } from './late-timeouts.js';
 import { measuredChecks } from './measured-check.js';
 import { percentileCheck } from './percentile-check.js';
 import { retryAfterNotes } from './retry-after-note.js';
@@ -77,7 +78,9 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
     const check = thresholdCheck(phase, phase.errorCheck, generator, 'error_rate', phase.all);
     const onDrops = failsOnDropsAlone(phase, phase.errorCheck);
     const judged = generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator);
-    checks.push(staleErrorsCheck(judged, phase.all, phase.errorCheck));
+    checks.push(
+      lateTimeoutsCheck(staleErrorsCheck(judged, phase.all, phase.errorCheck), phase.all, phase.errorCheck, generator),
+    );
   }
   for (const t of phase.thresholds) {
     const check = thresholdCheck(phase, t, generator);
@@ -95,7 +98,7 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
     checks.push(
       t.kind === 'percentile'
         ? staleLatencyCheck(judged, phase.steady, onDrops, t.percentile)
-        : staleErrorsCheck(judged, phase.steady, t),
+        : lateTimeoutsCheck(staleErrorsCheck(judged, phase.steady, t), phase.steady, t, generator),
     );
   }
   return checks;
@@ -118,9 +121,14 @@ export function evaluateVerdict(input: VerdictInput): Verdict {
   };
 }
 
-/** One note per phase whose generator broke the budget of its tightest latency target, even where no result changed. */
+/**
+ * One note per phase whose generator broke the budget of its tightest latency target, even where no result changed;
+ * one for the run when the embedded mock's own lag broke one.
+ */
 function lateNotes(input: VerdictInput): string[] {
   const notes: string[] = [];
+  const { mock, ...generator } = input.generator;
+  let mockBehind = false;
   for (const phase of input.phases) {
     const targets = [
       ...(input.documentedTargets
@@ -130,12 +138,19 @@ function lateNotes(input: VerdictInput): string[] {
     ];
     if (targets.length === 0) continue;
     const lag = phase.steady.sendLag.count === 0 ? 0 : phase.steady.sendLag.percentileMs(99);
-    const late = generatorOverBudget(lag, input.generator, Math.min(...targets));
+    mockBehind ||= mock !== undefined && generatorOverBudget(0, { mock }, Math.min(...targets)) !== undefined;
+    const late = generatorOverBudget(lag, generator, Math.min(...targets));
     if (late !== undefined) {
       notes.push(
         `phase ${phase.name}: the generator was late (${late.text}): lateness only inflates latency, so results it could have caused were checked again on service time or made inconclusive`,
       );
     }
+  }
+  if (mockBehind) {
+    const text = mockBehindText(mock!);
+    notes.push(
+      `${text[0]!.toUpperCase()}${text.slice(1)}: a result it could have caused was checked again without it, else made inconclusive, never counted as a finding.`,
+    );
   }
   return notes;
 }

@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 
 import { RunFailure, UsageError } from '../core/index.js';
 import type { ProfileName } from '../spec/index.js';
+import type { MockLag } from './loop-lag.js';
 import type { MockServer, MockServerOptions } from './server.js';
 
 /** Messages from the worker. */
@@ -22,17 +23,18 @@ export type FromWorker =
       readonly timeScale: number;
     }
   | { readonly kind: 'failed'; readonly usage: boolean; readonly message: string; readonly hint?: string }
+  | { readonly kind: 'lag'; readonly lag: MockLag }
   | { readonly kind: 'closed' };
 
 /** Messages to the worker. */
-export type ToWorker = { readonly kind: 'close' };
+export type ToWorker = { readonly kind: 'close' } | { readonly kind: 'lag' };
 
-/** A mock server running in a worker thread. */
 /**
- * The same as a {@link MockServer} but for its stats, which are read over HTTP (`/__mock/stats`); `close()` also ends
- * the thread.
+ * A mock server running in a worker thread: the same as a {@link MockServer} but for its stats, which are read over
+ * HTTP (`/__mock/stats`); `close()` also ends the thread. `lag()` says how far the thread's own event loop fell behind
+ * since the last call (or the start), and starts counting again: the run reads it at the load's start and end.
  */
-export type MockThread = Omit<MockServer, 'stats'>;
+export type MockThread = Omit<MockServer, 'stats'> & { lag(): Promise<MockLag> };
 
 /** How long a closing worker may take before it is terminated (wall ms). */
 const CLOSE_GRACE_MS = 5000;
@@ -77,7 +79,24 @@ export function startMockThread(options: MockThreadOptions = {}): Promise<MockTh
         return closing;
       };
       const { url, audience, clientId, clientSecret, profile, timeScale } = message;
-      resolve({ url, audience, clientId, clientSecret, profile, timeScale, close });
+      resolve({ url, audience, clientId, clientSecret, profile, timeScale, close, lag: () => askLag(worker) });
     });
+  });
+}
+
+/** The thread's lag since the last ask; replies come in the order asked. */
+function askLag(worker: Worker): Promise<MockLag> {
+  return new Promise<MockLag>((resolve, reject) => {
+    const onExit = (): void =>
+      reject(new RunFailure('RUN_FAILED', "the embedded mock's thread ended before it said its lag"));
+    const onMessage = (message: FromWorker): void => {
+      if (message.kind !== 'lag') return;
+      worker.off('message', onMessage);
+      worker.off('exit', onExit);
+      resolve(message.lag);
+    };
+    worker.on('message', onMessage);
+    worker.once('exit', onExit);
+    worker.postMessage({ kind: 'lag' } satisfies ToWorker);
   });
 }

@@ -5,6 +5,8 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
+import { LoopLag } from './loop-lag.js';
+import { MODEL_LAG_WALL_MS } from './model-clock.js';
 import { type MockServer, type MockServerOptions, startMockServer } from './server.js';
 import type { FromWorker, ToWorker } from './thread.js';
 
@@ -12,10 +14,14 @@ const port = parentPort;
 if (port === null) throw new Error('src/mock/worker.ts runs only as a worker thread');
 const post = (message: FromWorker): void => port.postMessage(message);
 
+const options = workerData as MockServerOptions;
 let server: MockServer | undefined;
+let loopLag: LoopLag | undefined;
 try {
-  server = await startMockServer(workerData as MockServerOptions);
+  server = await startMockServer(options);
   const { url, audience, clientId, clientSecret, profile, timeScale } = server;
+  // The window the server's model clock runs behind by (none in real time): a delay within it changes nothing.
+  loopLag = new LoopLag(timeScale, timeScale === 1 ? 0 : (options.modelLagWallMs ?? MODEL_LAG_WALL_MS));
   post({ kind: 'listening', url, audience, clientId, clientSecret, profile, timeScale });
 } catch (error) {
   const e = error as { code?: unknown; message?: string; hint?: string };
@@ -27,7 +33,9 @@ try {
   });
 }
 port.on('message', (message: ToWorker) => {
+  if (message.kind === 'lag' && loopLag !== undefined) post({ kind: 'lag', lag: loopLag.read() });
   if (message.kind !== 'close') return;
+  loopLag?.stop();
   void (server?.close() ?? Promise.resolve()).then(() => {
     post({ kind: 'closed' });
     // Nothing else is pending: the thread ends once the port no longer holds it.

@@ -226,6 +226,14 @@ function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd
     // Percentiles of different processes do not add: the worst shard's stands for the merge (an upper bound).
     eventLoopDelayP99Ms: worst((e) => e.eventLoopDelayP99Ms),
     eventLoopDelayMaxMs: worst((e) => e.eventLoopDelayMaxMs),
+    // Each shard's own embedded mock: the one that fell furthest behind stands for the merge.
+    ...(ends.some((e) => e.mockLag !== undefined)
+      ? {
+          mockLag: ends
+            .flatMap((e) => (e.mockLag === undefined ? [] : [e.mockLag]))
+            .sort((a, b) => b.modelMs - a.modelMs)[0]!,
+        }
+      : {}),
     files: [
       { file: scenarioFile, error: null },
       { file: 'events.ndjson', error: null },

@@ -93,6 +93,7 @@ const end = z.object({
   tokenLatency: histogram,
   eventLoopDelayP99Ms: ms.nullable(),
   eventLoopDelayMaxMs: ms.nullable(),
+  mockLag: z.object({ p99WallMs: ms, maxWallMs: ms, windowWallMs: ms, modelMs: ms }).optional(),
   startLateMs: ms.optional(),
   payload: z.looseObject({}).optional(),
   firstRedirect: text.optional(),

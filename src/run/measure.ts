@@ -27,6 +27,16 @@ import { firstRedirectSaid, proxyFailureHandled } from './route-warnings.js';
 import type { RunOptions } from './run-options.js';
 import type { TargetWatch } from './target-watch.js';
 
+type MockLag = Awaited<ReturnType<NonNullable<Measuring['target']['embedded']>['lag']>>;
+
+/** The mock's lag as run.json keeps it: to the tenth of a wall ms, the model's to the ms. */
+const roundedLag = (lag: MockLag): MockLag => ({
+  p99WallMs: Math.round(lag.p99WallMs * 10) / 10,
+  maxWallMs: Math.round(lag.maxWallMs * 10) / 10,
+  windowWallMs: lag.windowWallMs,
+  modelMs: Math.round(lag.modelMs),
+});
+
 export type { Measurement } from './measuring.js';
 
 /** Step 3: the token, then the load. Never throws for a request that failed: its fate is its event. */
@@ -57,12 +67,15 @@ export async function measure(input: MeasureInput, options: RunOptions): Promise
     // (src/core/young-generation.ts).
     stopCapCheck = capYoungGeneration();
     loop.enable();
+    // The embedded mock's own lag counts from here: its start and the warm-up are not the load's.
+    await m.target.embedded?.lag();
     const engine = await fire(m, clients, { identify, chain, requestEvents, readServerTiming });
     // The obfuscation calls of the last documents: bounded by their own deadlines, cancelled with the drain.
     await chain?.drain();
     loop.disable();
+    const mockLag = await m.target.embedded?.lag();
     m.progress.stop();
-    return measurementOf(m, clients, engine, loop, loopIntervalMs, startLateMs);
+    return measurementOf(m, clients, engine, loop, loopIntervalMs, startLateMs, mockLag);
   } finally {
     m.progress.stop();
     stopCapCheck();
@@ -214,6 +227,7 @@ function measurementOf(
   loop: IntervalHistogram,
   loopIntervalMs: number,
   startLateMs: number | undefined,
+  mockLag: MockLag | undefined,
 ): Measurement {
   // The monitor samples the gap between timer wake-ups, which includes its own resolution: subtract it.
   const delayMs = (ns: number): number | null => (loop.count > 0 ? Math.max(0, ns / 1e6 - loopIntervalMs) : null);
@@ -242,6 +256,7 @@ function measurementOf(
       tokenLatency: clients.tokenLatency.encode(),
       eventLoopDelayP99Ms: delayMs(loop.percentile(99)),
       eventLoopDelayMaxMs: delayMs(loop.max),
+      ...(mockLag === undefined ? {} : { mockLag: roundedLag(mockLag) }),
       payload: m.texts.record(),
       ...(m.route.firstRedirect === undefined ? {} : { firstRedirect: m.route.firstRedirect }),
     },

@@ -55,6 +55,19 @@ function madeLate(folder: string): string {
   return late;
 }
 
+/**
+ * A copy of a run folder whose embedded mock's own lag is `mockLag` in run.json (undefined: none recorded, as if it
+ * had kept up). The degraded mock's regression is found only where its mock's lag could not explain it, and on a
+ * starved machine it can: the tests of what a regression shows read the degraded run as if its mock had kept up.
+ */
+function withMockLag(folder: string, mockLag?: object): string {
+  const copy = join(mkdtempSync(join(tmpdir(), 'loadproof-mock-lag-')), 'run');
+  cpSync(folder, copy, { recursive: true });
+  const run = JSON.parse(readFileSync(join(copy, 'run.json'), 'utf8'));
+  writeFileSync(join(copy, 'run.json'), JSON.stringify({ ...run, end: { ...run.end, mockLag } }));
+  return copy;
+}
+
 let nominalA: string;
 let nominalB: string;
 let degraded: string;
@@ -65,6 +78,7 @@ beforeAll(async () => {
     runAgainst('nominal'),
     runAgainst('degraded'),
   ]);
+  degraded = withMockLag(degraded);
 }, 90_000);
 
 describe('loadproof compare', () => {
@@ -96,6 +110,19 @@ describe('loadproof compare', () => {
     expect(lateBaseline.code, lateBaseline.stdout).toBe(1);
     expect(lateBaseline.stdout).toMatch(
       /regression: busy: p95 .* the new interval lies above the baseline's by more than 10 %/,
+    );
+  });
+
+  it('a run whose embedded mock fell behind enough to make its p95 change shows no clear change, and says why', async () => {
+    // 5 s of wall time behind at k = 20: 100 s of model time it could add to a latency, more than the whole change.
+    const behind = withMockLag(degraded, { p99WallMs: 100, maxWallMs: 5020, windowWallMs: 20, modelMs: 100_000 });
+    const { code, stdout } = await runMain(['compare', nominalA, behind]);
+    expect(code, stdout).toBe(0);
+    expect(stdout).not.toMatch(/regression: \w+: p95/);
+    expect(stdout).toMatch(/busy: the generator of the run was late .* with its worst lateness \(\S+\) taken off/);
+    const verdict = await runMain(['report', behind, '--no-charts']);
+    expect(verdict.stdout).toContain(
+      "note: The embedded mock fell behind by up to 5.02s (wall), which could add 100.00s of model time to a latency — not the service's",
     );
   });
 
@@ -152,12 +179,19 @@ describe('loadproof compare', () => {
       '--out',
       ws.out,
     ]);
-    // A regression far larger than any lateness of a busy machine: found whether or not either run was late.
+    const folder = join(ws.out, runFolders(ws.out)[0]!);
+    const comparison = JSON.parse(readFileSync(join(folder, 'comparison.json'), 'utf8'));
+    if (!comparison.regression) {
+      // Its own embedded mock fell behind far enough (a starved machine) to explain the change: never a regression
+      // then, and the comparison says so.
+      expect(JSON.parse(readFileSync(join(folder, 'run.json'), 'utf8')).end.mockLag.modelMs).toBeGreaterThan(0);
+      expect(comparison.notes).toContainEqual(expect.stringMatching(/^busy: the generator of the run was late/));
+      return;
+    }
+    // Found whether or not either run was late, when the degraded run's mock kept up.
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain(`against the baseline ${nominalA} (compared, `);
     expect(run.stdout).toMatch(/regression: busy: p95 .* the new interval lies above the baseline's by more than 10 %/);
-    const folder = join(ws.out, runFolders(ws.out)[0]!);
-    const comparison = JSON.parse(readFileSync(join(folder, 'comparison.json'), 'utf8'));
     expect(comparison).toMatchObject({ baselineDir: nominalA, regression: true, tolerance: 0.1 });
     const md = readFileSync(join(folder, 'report.md'), 'utf8');
     expect(md).toContain(`## Against the baseline\n\nCompared with the baseline run in ${nominalA} (compared, `);

@@ -79,11 +79,14 @@ const BUILT_MAIN = new URL('../../dist/cli/main.js', import.meta.url).href;
  * the ~0.5 s of CPU a node start-up costs. It loads dist/ (not src/) because an embedded run starts
  * the mock in a worker thread from dist/mock/worker.js. What only a process shows (signals, the
  * separation of the real stdout and stderr, a crash outside main) stays with {@link runCli}.
+ * `stop`: a SIGINT that reaches the command when it resolves (once), as Ctrl-C would: a test ends a run when it has
+ * seen what it waits for, not after a pause of wall time.
  */
 export async function runMain(
   args: readonly string[],
   env: Record<string, string> = {},
   stdin = '',
+  stop?: Promise<void>,
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   if (!existsSync(BUILT)) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
   const { main } = (await import(BUILT_MAIN)) as typeof import('../../src/cli/main.js');
@@ -109,7 +112,11 @@ export async function runMain(
     stderrIsTTY: false,
     stderrColumns: () => undefined,
     readStdin: async (maxBytes: number) => (Buffer.byteLength(stdin) > maxBytes ? undefined : stdin),
-    waitForSignal: () => new Promise(() => {}),
+    waitForSignal: () => {
+      const signal = stop?.then(() => 'SIGINT' as const) ?? new Promise<never>(() => {});
+      stop = undefined;
+      return signal;
+    },
   });
   return { code, stdout, stderr };
 }
