@@ -15,7 +15,7 @@ export function lateTimeoutsCheck(check: Check, slice: Slice, t: Threshold, gene
   const timeouts = slice.outcomes.timeout;
   const mock = generator.mock;
   if (check.status !== 'fail' || timeouts === 0 || mock === undefined || mock.modelMs === 0) return check;
-  if (t.kind === 'percentile' || t.of !== 'errors') return check;
+  if (t.kind === 'percentile' || t.kind === 'phi' || t.of !== 'errors') return check;
   const { count, base } = countOf(slice, 'errors');
   const rest = count - timeouts;
   const passesWithout = t.kind === 'count' ? compare(rest, t.op, t.count) : compare(rest / base, t.op, t.fraction);
