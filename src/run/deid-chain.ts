@@ -21,7 +21,7 @@ import {
   formatDocumentLine,
   toEventRecord,
 } from '../judge/index.js';
-import { documentOfSeq, type Plan } from '../plan/index.js';
+import { documentOfSeq, holdsDocument, type Plan } from '../plan/index.js';
 import type { TextSource } from '../texts/index.js';
 import {
   type DocumentBase,
@@ -77,6 +77,8 @@ export class DeidChain {
 
   constructor(private readonly options: DeidChainOptions) {
     this.documents = options.plan.documents!;
+    // A shard's texts draw every document to keep the whole plan's texts; those of other shards are never kept.
+    for (let d = 0; d < this.documents.count; d++) if (!holdsDocument(options.plan, d)) options.texts.release(d);
   }
 
   /** The engine's start (EngineOptions.onStart). */
