@@ -55,7 +55,8 @@ function counts(folder: string) {
     entitiesByDoc: [...documents].sort((a, b) => a.doc - b.doc).map((d) => d.entities),
     requests: summary.counts.planned,
     sent: summary.overall.sent,
-    deid: { ...summary.deid.overall, documentLatencyMs: undefined, obfuscation: undefined },
+    deid: { ...summary.deid.overall, documentLatencyMs: undefined, identification: undefined, obfuscation: undefined },
+    identificationStage: summary.deid.overall.identification.latencyMs.count,
     obfuscationCalls: summary.deid.overall.obfuscation.calls,
     texts: summary.payload?.texts,
     documentsDrawn: summary.payload?.documents,
@@ -136,6 +137,9 @@ describe('a sharded mode deid run', () => {
       const report = readFileSync(join(mergedDir, 'report.md'), 'utf8');
       expect(report).not.toContain('not recorded');
       expect(report).toContain(`${m.texts} texts`);
+      // The identification stage's own percentiles, beside end to end, for every document that went through.
+      expect(m.identificationStage).toBe(whole);
+      expect(report).toMatch(/\| Unsent \| Identification p50 \| p95 \| p99 \| End to end p50 \|/);
       expect((await runMain(['verify', mergedDir])).code).toBe(0);
     },
   );
