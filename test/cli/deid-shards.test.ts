@@ -132,6 +132,12 @@ describe('a sharded mode deid run', () => {
       // The mock saw every piece once, and one obfuscation call per document.
       const seen = s.stats().requests;
       expect(seen.identification.received).toBe(m.sent);
+      // Each shard made its own token call: the guard counted n for n shards, the merge measured n, as the mock saw.
+      const mergedSummary = readJson(join(mergedDir, 'summary.json'));
+      expect(seen.token.received).toBe(N);
+      expect(mergedSummary.token.calls).toBe(N);
+      expect(mergedSummary.guard.traffic.tokenCalls).toBe(N);
+      expect(readJson(join(oneFolder, 'summary.json')).guard.traffic.tokenCalls).toBe(1);
       expect(m.texts).toBe(m.sent);
       // The payload record is kept: the merged report says what was sent.
       const report = readFileSync(join(mergedDir, 'report.md'), 'utf8');
