@@ -103,6 +103,9 @@ describe('a sharded mode deid run', () => {
         const ended = await Promise.all(shards.map((p) => p.exited));
         if (ended.some((e) => refusedAsLate(e.code, e.stderr))) return LATE_START;
         for (const e of ended) expect(e.code, e.stderr).toBe(0);
+        expect(ended[1]!.stderr).toContain(
+          '(shard 1/2: every 2nd document of the plan, from document 1, all of its pieces)',
+        );
         return { dir, out, s };
       });
       const folders = runFolders(out).map((f) => join(out, f));
@@ -117,6 +120,12 @@ describe('a sharded mode deid run', () => {
         const seqs = new Set(lines(join(folder, 'events.ndjson')).map((e) => e.seq));
         for (const d of docs) for (let p = 0; p < d.pieces; p++) expect(seqs.has(d.firstSeq + p)).toBe(true);
         expect(seqs.size).toBe(docs.reduce((n, d) => n + d.pieces, 0));
+        // The shard's report and brief say what it sent: whole documents, not every n-th request.
+        const share = `the documents d ≡ ${run.shard.index} (mod ${N}), each with every one of its pieces`;
+        expect(readFileSync(join(folder, 'report.md'), 'utf8')).toContain(
+          `| Shard | ${run.shard.index} of ${N}: ${share}`,
+        );
+        expect(readFileSync(join(folder, 'brief.md'), 'utf8')).toContain(`it sent ${share}`);
       }
 
       const merged = await runMain(['merge', '--no-charts', ...folders.reverse(), '--out', join(dir, 'merged')]);
