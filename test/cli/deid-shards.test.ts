@@ -125,7 +125,12 @@ describe('a sharded mode deid run', () => {
         expect(readFileSync(join(folder, 'report.md'), 'utf8')).toContain(
           `| Shard | ${run.shard.index} of ${N}: ${share}`,
         );
-        expect(readFileSync(join(folder, 'brief.md'), 'utf8')).toContain(`it sent ${share}`);
+        const brief = readFileSync(join(folder, 'brief.md'), 'utf8');
+        expect(brief).toContain(`it sent ${share}`);
+        // Its seqs are the whole plan's: no range bounded by its own count.
+        expect(brief).toContain(
+          "`x-loadproof-seq: <n>`, its number in the plan (the whole plan's, as events.ndjson lists them)",
+        );
       }
 
       const merged = await runMain(['merge', '--no-charts', ...folders.reverse(), '--out', join(dir, 'merged')]);
