@@ -58,6 +58,8 @@ function counts(folder: string) {
     deid: { ...summary.deid.overall, documentLatencyMs: undefined, identification: undefined, obfuscation: undefined },
     identificationStage: summary.deid.overall.identification.latencyMs.count,
     obfuscationCalls: summary.deid.overall.obfuscation.calls,
+    // PHI recall (when the run has ground truth): the merge recomputes it from the merged documents' lines.
+    phi: summary.phi ?? null,
     texts: summary.payload?.texts,
     documentsDrawn: summary.payload?.documents,
     splitDocuments: summary.payload?.splitDocuments,
@@ -117,6 +119,8 @@ describe('a sharded mode deid run', () => {
         // Whole documents: shard i sends the documents d ≡ i (mod n), every piece of each, seqs of the whole plan.
         expect(docs.every((d) => d.doc % N === run.shard.index)).toBe(true);
         expect(docs).toHaveLength(Math.ceil((whole - run.shard.index) / N));
+        // Its own summary plans its own documents, not the whole plan's.
+        expect(readJson(join(folder, 'summary.json')).deid.overall.planned).toBe(docs.length);
         const seqs = new Set(lines(join(folder, 'events.ndjson')).map((e) => e.seq));
         for (const d of docs) for (let p = 0; p < d.pieces; p++) expect(seqs.has(d.firstSeq + p)).toBe(true);
         expect(seqs.size).toBe(docs.reduce((n, d) => n + d.pieces, 0));
