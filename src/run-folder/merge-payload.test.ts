@@ -19,23 +19,26 @@ const shard = (over: Partial<Payload>): Payload => ({
 
 describe("the shards' payload records as one", () => {
   it('adds the texts, recombines the sizes (the mean weighted by texts) and takes the documents of the furthest shard', () => {
-    const merged = mergedPayload([
-      shard({
-        texts: 3,
-        characters: { min: 100, mean: 200, max: 300 },
-        estimatedTokens: { min: 120, mean: 240, max: 360 },
-        documents: 9,
-        splitDocuments: 2,
-      }),
-      shard({
-        texts: 1,
-        characters: { min: 50, mean: 600, max: 600 },
-        estimatedTokens: { min: 60, mean: 720, max: 720 },
-        documents: 10,
-        splitDocuments: 3,
-      }),
-      shard({ texts: 0, documents: 4, splitDocuments: 1 }),
-    ]);
+    const merged = mergedPayload(
+      [
+        shard({
+          texts: 3,
+          characters: { min: 100, mean: 200, max: 300 },
+          estimatedTokens: { min: 120, mean: 240, max: 360 },
+          documents: 9,
+          splitDocuments: 2,
+        }),
+        shard({
+          texts: 1,
+          characters: { min: 50, mean: 600, max: 600 },
+          estimatedTokens: { min: 60, mean: 720, max: 720 },
+          documents: 10,
+          splitDocuments: 3,
+        }),
+        shard({ texts: 0, documents: 4, splitDocuments: 1 }),
+      ],
+      false,
+    );
     expect(merged).toEqual(
       shard({
         texts: 4,
@@ -49,11 +52,19 @@ describe("the shards' payload records as one", () => {
   });
 
   it('is absent when a shard did not record its own: part of the texts would pass for the whole', () => {
-    expect(mergedPayload([shard({ texts: 2 }), undefined])).toBeUndefined();
-    expect(mergedPayload([])).toBeUndefined();
+    expect(mergedPayload([shard({ texts: 2 }), undefined], false)).toBeUndefined();
+    expect(mergedPayload([], true)).toBeUndefined();
   });
 
   it('says none were sent when no shard sent a text', () => {
-    expect(mergedPayload([shard({}), shard({})])?.characters).toBeNull();
+    expect(mergedPayload([shard({}), shard({})], false)?.characters).toBeNull();
+  });
+
+  it('adds the documents of deid shards: each counts its own whole documents', () => {
+    const merged = mergedPayload(
+      [shard({ texts: 5, documents: 3, splitDocuments: 1 }), shard({ texts: 4, documents: 2, splitDocuments: 2 })],
+      true,
+    );
+    expect(merged).toMatchObject({ texts: 9, documents: 5, splitDocuments: 3 });
   });
 });

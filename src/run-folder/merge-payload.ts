@@ -1,7 +1,8 @@
 /**
  * The texts the shards sent, as one payload record (run.json's `end.payload`): texts add up; sizes recombine (min of
  * the minima, max of the maxima, the mean weighted by each shard's texts). Every shard draws the same seeded sequence
- * of documents up to its last request, so the documents the whole plan drew are the furthest shard's, not a sum.
+ * of documents up to its last request, so the documents the whole plan drew are the furthest shard's, not a sum; a
+ * deid shard counts only its own documents (whole documents each), so there they add up.
  * Absent when any shard did not record it: a record of part of the texts would pass for the whole.
  */
 import type { RunEnd } from '../judge/index.js';
@@ -9,7 +10,10 @@ import type { RunEnd } from '../judge/index.js';
 type PayloadRecord = NonNullable<RunEnd['payload']>;
 type SizeStats = NonNullable<PayloadRecord['characters']>;
 
-export function mergedPayload(records: readonly (PayloadRecord | undefined)[]): PayloadRecord | undefined {
+export function mergedPayload(
+  records: readonly (PayloadRecord | undefined)[],
+  deid: boolean,
+): PayloadRecord | undefined {
   if (records.length === 0 || records.some((r) => r === undefined)) return undefined;
   const all = records as readonly PayloadRecord[];
   const furthest = all.reduce((a, b) => (b.documents > a.documents ? b : a));
@@ -18,8 +22,8 @@ export function mergedPayload(records: readonly (PayloadRecord | undefined)[]): 
     texts: all.reduce((sum, r) => sum + r.texts, 0),
     characters: mergedSizes(all.map((r) => [r.texts, r.characters])),
     estimatedTokens: mergedSizes(all.map((r) => [r.texts, r.estimatedTokens])),
-    documents: furthest.documents,
-    splitDocuments: furthest.splitDocuments,
+    documents: deid ? all.reduce((sum, r) => sum + r.documents, 0) : furthest.documents,
+    splitDocuments: deid ? all.reduce((sum, r) => sum + r.splitDocuments, 0) : furthest.splitDocuments,
   };
 }
 

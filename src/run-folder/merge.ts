@@ -196,7 +196,10 @@ async function writeMerged(
  */
 function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string, deid: boolean): RunEnd {
   const ends = shards.map((s) => s.run.end);
-  const payload = mergedPayload(ends.map((e) => e.payload));
+  const payload = mergedPayload(
+    ends.map((e) => e.payload),
+    deid,
+  );
   const sum = (f: (e: RunEnd) => number): number => ends.reduce((n, e) => n + f(e), 0);
   const worst = (f: (e: RunEnd) => number | null): number | null =>
     ends.some((e) => f(e) === null) ? null : Math.max(...ends.map((e) => f(e)!));

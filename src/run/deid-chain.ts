@@ -77,8 +77,9 @@ export class DeidChain {
 
   constructor(private readonly options: DeidChainOptions) {
     this.documents = options.plan.documents!;
-    // A shard's texts draw every document to keep the whole plan's texts; those of other shards are never kept.
-    for (let d = 0; d < this.documents.count; d++) if (!holdsDocument(options.plan, d)) options.texts.release(d);
+    // A shard's texts draw every document to keep the whole plan's texts; those of other shards are neither kept nor
+    // counted as this shard's.
+    for (let d = 0; d < this.documents.count; d++) if (!holdsDocument(options.plan, d)) options.texts.skip(d);
   }
 
   /** The engine's start (EngineOptions.onStart). */

@@ -120,7 +120,9 @@ describe('a sharded mode deid run', () => {
         expect(docs.every((d) => d.doc % N === run.shard.index)).toBe(true);
         expect(docs).toHaveLength(Math.ceil((whole - run.shard.index) / N));
         // Its own summary plans its own documents, not the whole plan's.
-        expect(readJson(join(folder, 'summary.json')).deid.overall.planned).toBe(docs.length);
+        const own = readJson(join(folder, 'summary.json'));
+        expect(own.deid.overall.planned).toBe(docs.length);
+        expect(own.payload.documents).toBe(docs.length);
         const seqs = new Set(lines(join(folder, 'events.ndjson')).map((e) => e.seq));
         for (const d of docs) for (let p = 0; p < d.pieces; p++) expect(seqs.has(d.firstSeq + p)).toBe(true);
         expect(seqs.size).toBe(docs.reduce((n, d) => n + d.pieces, 0));
