@@ -25,6 +25,8 @@ interface NoticeParties {
   readonly contact?: string | undefined;
   /** `--client-id`: the OAuth client the test uses, opt-in (a non-secret identifier support can search for). */
   readonly clientId?: string | undefined;
+  /** `--shards`: the processes sending the plan (`run --shard i/n`), each with its own token call; 1 if absent. */
+  readonly shards?: number | undefined;
 }
 
 export interface AdvanceNotice {
@@ -61,6 +63,8 @@ export interface AdvanceNotice {
   /** Requests in the worst case (every 429 retried to maxAttempts); equal to requests without retries. */
   readonly worstCaseRequests: number;
   readonly maxInFlight: number;
+  /** OAuth token calls at the start: one per process sending the plan (n shards, n calls). */
+  readonly tokenCalls: number;
   /** First attempts the documented (or raised) rate limit should answer 429, phase by phase, from a full bucket. */
   readonly predicted429s: {
     readonly limits: { readonly sustainedRpm: number; readonly burstRpm: number; readonly burstMinutes: number };
@@ -85,7 +89,8 @@ export function draftNotice(
 ): AdvanceNotice {
   const days = TRAFFIC_RULES.sandboxNoticeDays;
   const earliest = earliestStartMs(announcedOn, days);
-  const first = evaluateGuard(plan, { startAtMs });
+  const processes = parties.shards ?? 1;
+  const first = evaluateGuard(plan, { startAtMs, processes });
   const plannedEndMs = Date.parse(first.plannedEndAt);
   const window = noticeWindow(startAtMs, plannedEndMs - startAtMs, parties.windowMs);
   const coordination = first.checks.find((c) => c.rule === 'coordination')!;
@@ -113,7 +118,7 @@ export function draftNotice(
         : {}),
     },
   };
-  const guard = evaluateGuard(withNotice, { startAtMs });
+  const guard = evaluateGuard(withNotice, { startAtMs, processes });
   const s = plan.scenario;
   const sandbox = s.target.environment === 'sandbox';
   return {
@@ -133,12 +138,13 @@ export function draftNotice(
     noticeRule: sandbox,
     shape: shapeOf(scheduleOf(plan)),
     schedule: scheduleOf(plan),
-    payload: payloadOf(plan),
+    payload: payloadOf(plan, processes),
     peakRpm: plannedPeakRpm(plan),
     requests: plan.arrivals,
     documents: plan.documents?.count ?? null,
     worstCaseRequests: plan.arrivals * guard.traffic.worstCaseFactor,
     maxInFlight: s.maxInFlight,
+    tokenCalls: processes,
     predicted429s: predictedFor(plan),
     coordination: {
       applies: coordinationApplies,

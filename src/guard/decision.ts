@@ -36,6 +36,11 @@ export interface GuardDecision {
     /** The longest stretch at the spike rate: first to last request in windows holding ≥ spikeRpm requests, or null. */
     readonly longestAtSpikeRpm: StretchSummary | null;
     readonly maxInFlight: number;
+    /**
+     * OAuth token calls at the start: one per process sending the plan (n for `--shard i/n`), each renewed when its
+     * token expires. Token calls are no identification requests: counted here, not in the minutes above.
+     */
+    readonly tokenCalls: number;
   };
   readonly limits: EffectiveLimits;
   readonly checks: readonly GuardCheck[];
@@ -56,4 +61,6 @@ export interface GuardContext {
    * ("substantially higher" limits), so the identification envelope is not its: only the traffic rules apply.
    */
   readonly endpoint?: 'identification' | 'obfuscation';
+  /** How many processes send the plan (`run --shard i/n`: n), each with its own token call; 1 when absent. */
+  readonly processes?: number;
 }

@@ -1,6 +1,7 @@
 /** The guard's decision as text, for `loadproof plan` and the run's log: one line per rule. */
 import { TRAFFIC_RULES } from '../spec/index.js';
 import type { GuardCheck, GuardDecision } from './decision.js';
+import { tokenCallsText } from './token-calls.js';
 import { formatSpanMs } from './traffic.js';
 
 const MARK: Record<GuardCheck['status'], string> = { ok: '✔', refused: '✖', 'not-applicable': '–' };
@@ -25,6 +26,7 @@ export function describeDecision(decision: GuardDecision): string[] {
   return [
     `Guard: ${head} for a run starting ${decision.startAt} against ${decision.environment} (planned end ${decision.plannedEndAt})`,
     `  ${describeTraffic(decision)}`,
+    `  token calls: ${tokenCallsText(decision.traffic.tokenCalls)}`,
     ...lines.map((l) => `  ${l.mark} ${l.rules.padEnd(width)}  ${l.message}`),
   ];
 }

@@ -51,6 +51,7 @@ export function evaluateGuard(plan: Plan, context: GuardContext): GuardDecision 
     longestAboveCoordinationRpm: measures.longestAbove,
     longestAtSpikeRpm: measures.longestAt,
     maxInFlight: s.maxInFlight,
+    tokenCalls: context.processes ?? 1,
   };
   const real = environment !== 'mock';
   const spreadMs = (factor - 1) * (s.timeoutMs + s.on429.maxDelayMs);

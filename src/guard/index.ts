@@ -10,3 +10,4 @@ export { parseWindowFlag } from './notice-window.js';
 export { authorize, ownLoopbackPermit } from './permit.js';
 export { describePredicted429s } from './predicted-429.js';
 export { parseStartAt } from './start-at.js';
+export { parseShardCount } from './token-calls.js';

@@ -5,6 +5,7 @@
 import type { Plan } from '../plan/index.js';
 import { formatDuration } from '../scenario/index.js';
 import { estimateModelTokens, IDENTIFICATION_LIMITS, maxCharactersFor } from '../spec/index.js';
+import { tokenCallsText } from './token-calls.js';
 
 export interface ScheduledPhase {
   readonly name: string;
@@ -69,7 +70,7 @@ export function shapeOf(schedule: readonly ScheduledPhase[]): string {
 }
 
 /** What one request carries, in characters and the spec's estimated model tokens. */
-export function payloadOf(plan: Plan): string[] {
+export function payloadOf(plan: Plan, processes = 1): string[] {
   const s = plan.scenario;
   const p = s.payload;
   const pieceChars = maxCharactersFor(Math.floor(p.split.maxTokens * (1 - p.split.margin)));
@@ -90,6 +91,6 @@ export function payloadOf(plan: Plan): string[] {
       ? `Each document: ${texts}, split into pieces so that ${cap}; each piece is one identification request (${s.deid.concurrency} at a time), then the whole document goes to obfuscation in one call.`
       : `Each request: one identification call whose text is ${texts}; longer notes are split before sending, so ${cap}.`,
     `Every request carries an x-loadproof-seq header (its number in the test) and x-loadproof-attempt, to find it in your logs.`,
-    `Client timeout ${formatDuration(s.timeoutMs)}; ${retry}. One OAuth token request at the start, renewed when it expires.`,
+    `Client timeout ${formatDuration(s.timeoutMs)}; ${retry}. ${tokenCallsText(processes)}`,
   ];
 }

@@ -74,6 +74,8 @@ interface DocumentSpan {
 /** One phase's documents, as the judge counts them. */
 export class DocumentSlice {
   readonly latency = MsHistogram.create();
+  /** The identification stage: from the document's intended time to its last piece's answer. */
+  readonly identificationLatency = MsHistogram.create();
   readonly obfuscationLatency = MsHistogram.create();
   /** The two latencies per time block of the span, by the document's intended time (none without a span). */
   readonly latencyBlocks: readonly MsHistogram[];
@@ -122,6 +124,8 @@ export class DocumentSlice {
       this.latency.recordMs(latencyMs);
       if (blocks) this.latencyBlocks[this.block(r.intendedAtMs)]!.recordMs(latencyMs);
     }
+    const identificationMs = identificationStageMs(r);
+    if (identificationMs !== null) this.identificationLatency.recordMs(identificationMs);
     const o = r.obfuscation;
     if (o !== null && o.sentAtMs !== null) {
       this.obfuscationCalls++;
@@ -133,6 +137,16 @@ export class DocumentSlice {
       }
     }
   }
+}
+
+/**
+ * A document's identification stage (model ms), as the percentiles count it: unanswered when the stage failed it or
+ * a piece was dropped (as end to end), none when the run stopped before it ended.
+ */
+function identificationStageMs(r: DocumentRecord): number | null {
+  if (r.identification.latencyMs !== null) return r.identification.latencyMs;
+  const stageFailed = (r.outcome === 'failed' && r.failedStage === 'identification') || r.outcome === 'dropped';
+  return stageFailed ? UNANSWERED_MS : null;
 }
 
 /** The documents intended in one window of the timeline. */
@@ -274,6 +288,7 @@ export function documentSliceSummary(all: DocumentSlice, steady: DocumentSlice =
     unsent: all.unsent,
     truncated: all.truncated,
     documentLatencyMs: latencyStats(steady.latency),
+    identification: { latencyMs: latencyStats(steady.identificationLatency) },
     obfuscation: {
       calls: all.obfuscationCalls,
       outcomes: { ...all.obfuscationOutcomes },

@@ -5,7 +5,7 @@
  * run record and the events (through the Recorder): `loadproof report` rebuilds it from a run folder.
  */
 import { isUnanswered, TimeScale } from '../core/index.js';
-import type { Plan } from '../plan/index.js';
+import { documentsHeld, type Plan } from '../plan/index.js';
 import { ERROR_OUTCOMES, LATENCY_DEFINITION, MsHistogram, type Recorder, type Slice } from '../recorder/index.js';
 import { type DocumentSink, documentSliceSummary, documentTimeline } from './documents.js';
 import type { EnvelopeJudgement } from './envelope.js';
@@ -339,7 +339,8 @@ function deidSummary(plan: Plan, documents: DocumentSink) {
       documentRpm: p.documents === undefined ? null : (p.documents.fromRpm + p.documents.toRpm) / 2,
       ...documentSliceSummary(documents.phases[i]!, documents.steady[i]!),
     })),
-    overall: { planned: plan.documents?.count ?? 0, ...documentSliceSummary(documents.overall) },
+    // A deid shard plans its own documents, not the whole plan's.
+    overall: { planned: documentsHeld(plan), ...documentSliceSummary(documents.overall) },
     // Per window of the run's timeline, by the documents' intended times.
     timeline: documentTimeline(documents),
   };

@@ -57,9 +57,15 @@ export interface Plan {
   /** mode deid: the documents, each sent as its pieces' requests. */
   readonly documents?: PlannedDocuments;
   /**
-   * `run --shard i/n`: this plan holds only the arrivals whose seq ≡ i (mod n) of the whole plan (src/plan/shard.ts).
+   * `run --shard i/n`: this plan holds only the arrivals whose seq ≡ i (mod n) of the whole plan (src/plan/shard.ts),
+   * or in mode deid those of the documents d ≡ i (mod n).
    */
   readonly shard?: Shard;
+  /**
+   * A deid shard: the seq in the whole plan of each of its arrivals, ascending (whole documents are not every n-th
+   * request). Absent otherwise. `documents` stays the whole plan's, so a seq finds its document as in the whole plan.
+   */
+  readonly seqs?: Uint32Array;
 }
 
 interface PlanOptions {

@@ -5,6 +5,7 @@ import { IDENTIFICATION_LIMITS, LATENCY_BANDS } from '../spec/index.js';
 import type { BandSlice } from './bands.js';
 import type { Plan, PlannedPhase } from './build-plan.js';
 import { minimumSamplesFor, sampleNotes } from './sample-notes.js';
+import { documentsHeld } from './shard-documents.js';
 
 const shapeOf = (p: PlannedPhase): string => {
   const rate = (from: number, to: number, unit: string): string =>
@@ -131,7 +132,7 @@ export function describePlan(plan: Plan): string {
       'total',
       '',
       formatDuration(plan.durationMs),
-      plan.documents === undefined ? String(plan.arrivals) : `${plan.documents.count} → ${plan.arrivals}`,
+      plan.documents === undefined ? String(plan.arrivals) : `${documentsHeld(plan)} → ${plan.arrivals}`,
       '',
       '',
       '',

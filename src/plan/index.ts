@@ -24,3 +24,4 @@ export {
   seqInWholePlan,
   shardPlan,
 } from './shard.js';
+export { documentsHeld, holdsDocument } from './shard-documents.js';

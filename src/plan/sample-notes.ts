@@ -11,6 +11,8 @@ import type { Threshold } from '../scenario/index.js';
 import type { Plan } from './build-plan.js';
 import { effectiveLimits } from './limits.js';
 import { predict429s } from './predicted-429.js';
+import { positionOfSeq } from './shard.js';
+import { holdsDocument } from './shard-documents.js';
 
 /** Each bound is taken at 97.5 % on its own, as the verdict takes it. */
 const ONE_SIDED_TAIL = 0.025;
@@ -40,16 +42,18 @@ function steadyDocuments(plan: Plan): number[] {
   const docs = plan.documents;
   if (docs === undefined) return counts;
   let phase = 0;
-  let phaseFirstSeq = 0;
+  let phaseFirst = 0;
   for (let d = 0; d < docs.count; d++) {
-    const seq = docs.firstSeq[d]!;
-    while (phase < plan.phases.length && seq >= phaseFirstSeq + plan.phases[phase]!.arrivalsMs.length) {
-      phaseFirstSeq += plan.phases[phase]!.arrivalsMs.length;
+    if (!holdsDocument(plan, d)) continue;
+    // Its first piece's position among this plan's arrivals (a deid shard holds some documents only).
+    const position = positionOfSeq(plan, docs.firstSeq[d]!);
+    while (phase < plan.phases.length && position >= phaseFirst + plan.phases[phase]!.arrivalsMs.length) {
+      phaseFirst += plan.phases[phase]!.arrivalsMs.length;
       phase++;
     }
     const p = plan.phases[phase];
     if (p === undefined) break;
-    if (p.arrivalsMs[seq - phaseFirstSeq]! >= p.startMs + p.warmupMs) counts[phase]!++;
+    if (p.arrivalsMs[position - phaseFirst]! >= p.startMs + p.warmupMs) counts[phase]!++;
   }
   return counts;
 }

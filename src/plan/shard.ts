@@ -4,10 +4,12 @@
  * send the whole plan. A shard's plan keeps the whole plan's phase rates and bands (the spec's targets follow
  * the rate the service sees, not a shard's share); its arrivals, their counts and its offered rates are its own.
  * Requests keep their seq in the whole plan, so `loadproof merge` can put the shards' events together.
+ * A deid plan is sharded by whole documents instead (shard-documents.ts).
  */
 import { UsageError } from '../core/index.js';
 import { bandSlices } from './bands.js';
 import type { Plan, PlannedPhase, Shard } from './build-plan.js';
+import { shardDocuments } from './shard-documents.js';
 
 /** More shards than this is a fleet, not a test: each holds a connection pool and a process. */
 export const MAX_SHARDS = 1000;
@@ -41,12 +43,27 @@ export function isShard(shard: unknown): shard is Shard {
 
 /** The seq, in the whole plan, of a shard's `local`-th arrival. */
 export function seqInWholePlan(plan: Plan, local: number): number {
+  if (plan.seqs !== undefined) return plan.seqs[local]!;
   return plan.shard === undefined ? local : local * plan.shard.count + plan.shard.index;
 }
 
 /** The position among this plan's arrivals of `seq` (of the whole plan): an integer from 0 when the plan holds it. */
 export function positionOfSeq(plan: Plan, seq: number): number {
+  if (plan.seqs !== undefined) return positionIn(plan.seqs, seq);
   return plan.shard === undefined ? seq : (seq - plan.shard.index) / plan.shard.count;
+}
+
+/** The index of `seq` in the ascending `seqs`, or -1 when it is not there. */
+function positionIn(seqs: Uint32Array, seq: number): number {
+  let lo = 0;
+  let hi = seqs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (seqs[mid] === seq) return mid;
+    if (seqs[mid]! < seq) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 /** Whether `seq` (of the whole plan) is one of this plan's arrivals. */
@@ -65,11 +82,7 @@ export function shardPlan(plan: Plan, shard: Shard): Plan {
       'use at most maxInFlight shards; nothing was sent',
     );
   }
-  if (plan.documents !== undefined)
-    throw new UsageError(
-      "--shard: a mode deid scenario cannot be sharded yet (a document's pieces must stay on one shard)",
-      'run it unsharded; nothing was sent',
-    );
+  if (plan.documents !== undefined) return shardDocuments(plan, shard);
   let seq = 0;
   const phases = plan.phases.map((p): PlannedPhase => {
     const mine: number[] = [];

@@ -4,6 +4,7 @@ import { formatDuration } from '../scenario/index.js';
 import { sum429, total429 } from './capacity.js';
 import type { ReportTable } from './content-types.js';
 import { errorsOf, kindsOf429, ms, plural } from './figure-text.js';
+import { shardShare } from './shard-share.js';
 import { findingTarget } from './target-text.js';
 
 type Window = Summary['timeline'][number];
@@ -27,9 +28,13 @@ function seqRanges(summary: Summary): string[] {
 export function requestIdLine(summary: Summary): string {
   const last = summary.counts.planned - 1;
   const shard = summary.shard
-    ? ` This folder is shard ${summary.shard.index} of ${summary.shard.count}: its requests are those whose seq ≡ ${summary.shard.index} (mod ${summary.shard.count}).`
+    ? ` This folder is shard ${summary.shard.index} of ${summary.shard.count}: it sent ${shardShare(summary)}.`
     : '';
-  return `Request ids: every request carries the header \`x-loadproof-seq: <n>\`, its number in the plan (0–${Math.max(0, last)}, each phase's range in the table), and \`x-loadproof-attempt: <k>\` (1 for the first attempt, 2 and on for retries).${shard}`;
+  // A shard's seqs are the whole plan's, which its own count does not bound.
+  const range = summary.shard
+    ? "the whole plan's, as events.ndjson lists them"
+    : `0–${Math.max(0, last)}, each phase's range in the table`;
+  return `Request ids: every request carries the header \`x-loadproof-seq: <n>\`, its number in the plan (${range}), and \`x-loadproof-attempt: <k>\` (1 for the first attempt, 2 and on for retries).${shard}`;
 }
 
 export function briefPhaseTable(summary: Summary): ReportTable {

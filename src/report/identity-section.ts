@@ -3,6 +3,7 @@ import type { Summary } from '../judge/index.js';
 import { formatDuration } from '../scenario/index.js';
 import type { ReportInput } from './content-types.js';
 import { plural, utc } from './figure-text.js';
+import { shardShare } from './shard-share.js';
 import { targetText } from './target-text.js';
 
 export function identity({ summary, run, scenario }: ReportInput): string[][] {
@@ -19,7 +20,7 @@ export function identity({ summary, run, scenario }: ReportInput): string[][] {
       : [
           [
             'Shard',
-            `${summary.shard.index} of ${summary.shard.count}: the arrivals whose seq ≡ ${summary.shard.index} (mod ${summary.shard.count}). Its counts, rates and verdict are of its share only, and its 429s are not judged (the service's bucket was shared); the test's verdict is \`loadproof merge\`'s, over every shard`,
+            `${summary.shard.index} of ${summary.shard.count}: ${shardShare(summary)}. Its counts, rates and verdict are of its share only, and its 429s are not judged (the service's bucket was shared); the test's verdict is \`loadproof merge\`'s, over every shard`,
           ],
         ]),
     ...(!summary.mergedFrom

@@ -1,8 +1,9 @@
 /**
  * `loadproof merge <run-dir>...`: the folders of every shard of one plan (`run --shard i/n`) put
  * together as one run folder — the scenario copy, every shard's events.ndjson lines (each request keeps
- * its seq in the whole plan), and a run.json whose end adds the shards' counts and merges their
- * histograms — so that the judge (`loadproof report`'s) judges the whole plan again from the merged
+ * its seq in the whole plan), in mode deid their documents.ndjson lines in document order, and a run.json
+ * whose end adds the shards' counts, merges their histograms and their payload records — so that the judge
+ * (`loadproof report`'s) judges the whole plan again from the merged
  * events: counts add exactly, latency histograms are rebuilt from every event, and the verdict, the
  * bands and the rate-limit envelope see the traffic the service saw. Shards of different plans,
  * overlapping or missing shards, and shards that did not finish whole are refused, with the reason,
@@ -27,6 +28,8 @@ import type { MergedShard, RunEnd, RunRecord } from '../judge/index.js';
 import { MsHistogram } from '../recorder/index.js';
 import { parseScenario, SCENARIO_BOUNDS } from '../scenario/index.js';
 import { type FolderJudgement, judgeFolder } from './finish.js';
+import { plannedDocuments, writeMergedDocuments } from './merge-documents.js';
+import { mergedPayload } from './merge-payload.js';
 import { checkShards, intactManifest, type ShardFolder } from './merge-shards.js';
 import { readRunRecord } from './read.js';
 import { claimRunFolder, dropClaim, makeRunFolder } from './write.js';
@@ -160,6 +163,8 @@ async function writeMerged(
   await new Promise<void>((resolve, reject) =>
     events.end((error?: Error | null) => (error ? reject(error) : resolve())),
   );
+  const documents = plannedDocuments(first);
+  if (documents !== undefined) await writeMergedDocuments(dir, shards, documents);
   const mergedFrom: MergedShard[] = shards.map((s) => ({
     index: s.run.shard.index,
     dir: s.dir,
@@ -175,7 +180,7 @@ async function writeMerged(
     ...sharedIdle(shards.map((s) => s.run)),
     startedAt,
     mergedFrom,
-    end: mergedEnd(shards, first.run.scenarioFile),
+    end: mergedEnd(shards, first.run.scenarioFile, documents !== undefined),
   };
   failures.push(await writeAtomically(join(dir, 'run.json'), `${JSON.stringify(run, null, 2)}\n`));
   const failed = failures.find((f) => f.error !== null);
@@ -189,8 +194,12 @@ async function writeMerged(
 /**
  * The shards' ends as one: counts added, token latency histograms merged, the worst event-loop delay, the first stop.
  */
-function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd {
+function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string, deid: boolean): RunEnd {
   const ends = shards.map((s) => s.run.end);
+  const payload = mergedPayload(
+    ends.map((e) => e.payload),
+    deid,
+  );
   const sum = (f: (e: RunEnd) => number): number => ends.reduce((n, e) => n + f(e), 0);
   const worst = (f: (e: RunEnd) => number | null): number | null =>
     ends.some((e) => f(e) === null) ? null : Math.max(...ends.map((e) => f(e)!));
@@ -234,9 +243,11 @@ function mergedEnd(shards: readonly ShardFolder[], scenarioFile: string): RunEnd
             .sort((a, b) => b.modelMs - a.modelMs)[0]!,
         }
       : {}),
+    ...(payload === undefined ? {} : { payload }),
     files: [
       { file: scenarioFile, error: null },
       { file: 'events.ndjson', error: null },
+      ...(deid ? [{ file: 'documents.ndjson', error: null }] : []),
     ],
   };
 }

@@ -1,6 +1,7 @@
 /** documents.ndjson of a deid run, read back for the offline judge (read.ts), and the pieces run.json recorded. */
 import { readLines, UsageError } from '../core/index.js';
 import { type DocumentSink, parseDocumentLine, type RunRecord } from '../judge/index.js';
+import { documentsHeld, holdsDocument, type Plan } from '../plan/index.js';
 
 /**
  * The longest line of events.ndjson or documents.ndjson read back (bytes): a line of loadproof's is under
@@ -22,10 +23,12 @@ export const ndjsonBounds = (lines: number): { maxLineBytes: number; maxBytes: n
 export async function readDocuments(
   path: string,
   documents: DocumentSink,
-  planned: number,
+  plan: Plan,
   partial: boolean,
 ): Promise<string[]> {
-  const seen = new Uint8Array(planned);
+  // A deid shard's lines are its documents (d ≡ i mod n), numbered as in the whole plan.
+  const planned = documentsHeld(plan);
+  const seen = new Uint8Array(plan.documents?.count ?? 0);
   let count = 0;
   let bad: { number: number; why: string } | undefined;
   let afterBad = 0;
@@ -44,7 +47,8 @@ export async function readDocuments(
     if (line === '') continue;
     try {
       const record = parseDocumentLine(line);
-      if (record.doc >= planned) throw new Error(`doc ${record.doc} is beyond the plan's ${planned} documents`);
+      if (record.doc >= seen.length) throw new Error(`doc ${record.doc} is beyond the plan's ${seen.length} documents`);
+      if (!holdsDocument(plan, record.doc)) throw new Error(`doc ${record.doc} is not one of this shard's documents`);
       if (seen[record.doc] === 1)
         throw new UsageError(
           `${path} line ${number}: doc ${record.doc} appears twice`,

@@ -208,7 +208,7 @@ export async function readJudgedFolder(dir: string, options: ReadOptions = {}): 
         'its own summary.json, judged from memory when it ran, stands; nothing was written',
       );
     }
-    notes.push(...(await readDocuments(join(dir, 'documents.ndjson'), sink.documents, plan.documents!.count, partial)));
+    notes.push(...(await readDocuments(join(dir, 'documents.ndjson'), sink.documents, plan, partial)));
   }
   const end = run.end ?? partialEnd(sink, (await stat(eventsPath)).mtime.toISOString());
   return {

@@ -48,7 +48,9 @@ export async function warmUpAndAnnounce(m: Measuring, { pool, tokens }: Clients)
   const share =
     plan.shard === undefined
       ? ''
-      : ` (shard ${plan.shard.index}/${plan.shard.count}: every ${plan.shard.count === 1 ? '' : `${ordinal(plan.shard.count)} `}arrival of the plan, from seq ${plan.shard.index})`;
+      : plan.documents !== undefined
+        ? ` (shard ${plan.shard.index}/${plan.shard.count}: every ${plan.shard.count === 1 ? '' : `${ordinal(plan.shard.count)} `}document of the plan, from document ${plan.shard.index}, all of its pieces)`
+        : ` (shard ${plan.shard.index}/${plan.shard.count}: every ${plan.shard.count === 1 ? '' : `${ordinal(plan.shard.count)} `}arrival of the plan, from seq ${plan.shard.index})`;
   log(
     `loadproof: ${scenario.name}: ${plan.arrivals} requests${share} over ${plan.durationMs / 1000} s of model time (${(scale.toWallMs(plan.durationMs) / 1000).toFixed(1)} s of wall time) against ${m.target.baseUrl}${throughProxy(m.target.proxy)}`,
   );

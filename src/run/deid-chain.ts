@@ -21,7 +21,7 @@ import {
   formatDocumentLine,
   toEventRecord,
 } from '../judge/index.js';
-import { documentOfSeq, type Plan } from '../plan/index.js';
+import { documentOfSeq, holdsDocument, type Plan } from '../plan/index.js';
 import type { SentDocument, TextSource } from '../texts/index.js';
 import { documentPhi } from './document-phi.js';
 import {
@@ -78,6 +78,9 @@ export class DeidChain {
 
   constructor(private readonly options: DeidChainOptions) {
     this.documents = options.plan.documents!;
+    // A shard's texts draw every document to keep the whole plan's texts; those of other shards are neither kept nor
+    // counted as this shard's.
+    for (let d = 0; d < this.documents.count; d++) if (!holdsDocument(options.plan, d)) options.texts.skip(d);
   }
 
   /** The engine's start (EngineOptions.onStart). */

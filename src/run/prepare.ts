@@ -31,7 +31,12 @@ async function prepare(options: RunOptions): Promise<PreparedRun> {
   // The run starts now (or at --start-at); `plan --at` asks the same question for another time. A shard
   // is judged as the whole plan it is part of, whatever the shard count: n shards send all of it.
   // Refused: a GuardRefusal, and nothing opened or sent. Allowed: the permit every send of the run needs.
-  const { decision: guard, permit } = authorize(whole, { startAtMs, loopbackAsReal: options.loopbackAsReal });
+  // Each shard is a process with its own token call: n shards, n token calls.
+  const { decision: guard, permit } = authorize(whole, {
+    startAtMs,
+    loopbackAsReal: options.loopbackAsReal,
+    processes: options.shard?.count ?? 1,
+  });
   const plan = options.shard === undefined ? whole : shardPlan(whole, options.shard);
   if (guard.real) for (const line of describeDecision(guard)) options.log(line);
   const tooLong =

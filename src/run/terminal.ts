@@ -196,6 +196,9 @@ function deidLines(summary: Summary): string[] {
     `${x.failed.identification}/${x.failed.obfuscation}`,
     `${x.dropped}`,
     `${x.unsent}`,
+    sec(x.identification.latencyMs.p50),
+    sec(x.identification.latencyMs.p95),
+    sec(x.identification.latencyMs.p99),
     sec(x.documentLatencyMs.p50),
     sec(x.documentLatencyMs.p95),
     sec(x.documentLatencyMs.p99),
@@ -213,6 +216,9 @@ function deidLines(summary: Summary): string[] {
       'failed id/obf',
       'dropped',
       'unsent',
+      'id p50',
+      'id p95',
+      'id p99',
       'e2e p50',
       'e2e p95',
       'e2e p99',
@@ -225,7 +231,7 @@ function deidLines(summary: Summary): string[] {
     row('overall', '', d.overall),
   ];
   const lines = [
-    'de-identification chain: each document split, every piece identified, then obfuscated; end to end (e2e) from its intended time, model time',
+    "de-identification chain: each document split, every piece identified, then obfuscated; the identification stage (id) to its last piece's answer and end to end (e2e) to the obfuscation's, both from its intended time, model time",
     '',
     ...formatTable(rows, (col) => col > 0).map((l) => `  ${l}`),
     '',

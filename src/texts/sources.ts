@@ -50,7 +50,7 @@ export interface PayloadRecord {
   readonly texts: number;
   readonly characters: SizeStats | null;
   readonly estimatedTokens: SizeStats | null;
-  /** Documents drawn, and how many of them were over the limit and split. */
+  /** Documents drawn (a deid shard's own only), and how many of them were over the limit and split. */
   readonly documents: number;
   readonly splitDocuments: number;
   readonly split: SplitLimits;
@@ -83,6 +83,11 @@ export interface TextSource {
   document(index: number): SentDocument | undefined;
   /** Forgets document `index`: its chain is done. */
   release(index: number): void;
+  /**
+   * Document `index` is another shard's (a deid shard sends whole documents): drawn for the texts after it, never
+   * kept, and not counted in record().
+   */
+  skip(index: number): void;
   /** What has been handed out so far. */
   record(): PayloadRecord;
 }
@@ -100,7 +105,9 @@ export function createTextSource(
   const kept = new Map<number, SentDocument>();
   // Documents released before they were drawn (every piece dropped): drawn later for the texts after them, never kept.
   const forgotten = new Set<number>();
+  const skipped = new Set<number>();
   let documents = 0;
+  let othersDrawn = 0;
   let splitDocuments = 0;
   let position = 0;
   const chars = sizes();
@@ -108,9 +115,11 @@ export function createTextSource(
   const take = (): string => {
     while (queue.length === 0) {
       const document = draw();
-      if (mode === 'deid' && !forgotten.delete(documents)) kept.set(documents, document);
+      const other = skipped.delete(documents);
+      if (mode === 'deid' && !other && !forgotten.delete(documents)) kept.set(documents, document);
       documents++;
-      if (document.pieces.length > 1) splitDocuments++;
+      if (other) othersDrawn++;
+      else if (document.pieces.length > 1) splitDocuments++;
       for (const piece of document.pieces) queue.push(piece.text);
     }
     position++;
@@ -131,6 +140,9 @@ export function createTextSource(
     release: (index) => {
       if (!kept.delete(index) && index >= documents) forgotten.add(index);
     },
+    skip: (index) => {
+      if (index >= documents) skipped.add(index);
+    },
     record: () => ({
       source:
         user !== undefined
@@ -142,7 +154,7 @@ export function createTextSource(
       texts: chars.count(),
       characters: chars.stats(),
       estimatedTokens: tokens.stats(),
-      documents,
+      documents: documents - othersDrawn,
       splitDocuments,
       split: settings.split,
       empty: user?.empty ?? [],

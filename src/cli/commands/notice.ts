@@ -10,6 +10,7 @@ import {
   draftNotice,
   formatNoticeInstructions,
   noticeMarkdown,
+  parseShardCount,
   parseStartAt,
   parseWindowFlag,
 } from '../../guard/index.js';
@@ -43,6 +44,11 @@ export function noticeOptions<T>(y: Argv<T>) {
       type: 'string',
       describe: 'The OAuth client_id the test uses, shown in the notice (opt-in; never the secret)',
     })
+    .option('shards', {
+      type: 'string',
+      describe:
+        'How many shards the run will be sent in (run --shard i/n: n, default 1): each shard is a process with its own OAuth token call, and the notice says so',
+    })
     .option('out', { type: 'string', default: 'notice.md', describe: 'Where the notice to send is written' })
     .option('json', {
       type: 'boolean',
@@ -69,7 +75,12 @@ export async function runNotice(args: NoticeArgs, io: Io, nowMs: number = Date.n
   const scenario = await loadScenario(args.scenario);
   const secret = io.env[scenario.target.credentials.clientSecretEnv];
   io.secrets.add(secret);
-  const parties = { windowMs, contact: args.contact, clientId: args['client-id'] };
+  const parties = {
+    windowMs,
+    contact: args.contact,
+    clientId: args['client-id'],
+    shards: parseShardCount(args.shards),
+  };
   checkNoticeParties(parties, secret);
   if (scenario.target.environment === 'mock') {
     throw new UsageError(

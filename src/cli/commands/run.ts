@@ -65,7 +65,7 @@ export function runOptions<T>(y: Argv<T>) {
     .option('shard', {
       type: 'string',
       describe:
-        'i/n: send only shard i of n of the plan (0-based, as JOB_COMPLETION_INDEX): the arrivals whose seq ≡ i (mod n); the guard judges the whole plan; loadproof merge joins the shards',
+        'i/n: send only shard i of n of the plan (0-based, as JOB_COMPLETION_INDEX): the arrivals whose seq ≡ i (mod n), in mode deid the whole documents d ≡ i (mod n); the guard judges the whole plan; loadproof merge joins the shards',
     })
     .option('start-at', {
       type: 'string',
