@@ -79,9 +79,10 @@ export interface GeneratorHealth {
   readonly latenessInLatency?: number;
   /**
    * The embedded mock's own lag (src/mock/loop-lag.ts), when it was the target: the most model time its delay could
-   * have added to a request's latency (counted in full: a late arrival's queue grows in model time), and its wall max.
+   * have added to a request's latency (counted in full: a late arrival's queue grows in model time), and its wall max;
+   * `p99ModelMs`, the same from its delay's p99: whether it fell behind often enough to move a percentile.
    */
-  readonly mock?: { readonly modelMs: number; readonly maxWallMs: number };
+  readonly mock?: { readonly modelMs: number; readonly maxWallMs: number; readonly p99ModelMs?: number };
 }
 
 export interface VerdictInput {

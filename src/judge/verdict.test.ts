@@ -496,4 +496,16 @@ describe('evaluateVerdict: the embedded mock fell behind (its own lag, not the s
     expect(inWindow.status).toBe('fail');
     expect(inWindow.notes).toEqual([]);
   });
+
+  it('keeps a fail beside a mock that stalled once: its p99 within the window, the arrivals it held too few to move a p95', () => {
+    // A busy machine's one 220 ms stall: max 200 ms over the window (4 s of model time), p99 within it.
+    const once = verdictOf([phase(sliceOf(1000, 1000, 4000))], k20({ modelMs: 4000, maxWallMs: 220, p99ModelMs: 0 }));
+    expect(once.status).toBe('fail');
+    expect(once.notes).toEqual([]);
+    const often = verdictOf(
+      [phase(sliceOf(1000, 1000, 4000))],
+      k20({ modelMs: 4000, maxWallMs: 220, p99ModelMs: 600 }),
+    );
+    expect(often.status).toBe('inconclusive');
+  });
 });
