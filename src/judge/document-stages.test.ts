@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { type DocumentRecord, DocumentSink,documentSliceSummary } from './documents.js';
+import { type DocumentRecord, DocumentSink, documentSliceSummary } from './documents.js';
 
 /** A document's line with what the identification stage's percentiles read. */
 function doc(d: number, over: Partial<DocumentRecord> & { idMs: number | null }): DocumentRecord {

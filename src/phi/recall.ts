@@ -42,7 +42,7 @@ export interface TextRecall {
   readonly method: 'aligned' | 'text';
 }
 
-export interface RecallInput {
+interface RecallInput {
   readonly text: string;
   readonly planted: readonly PlantedPhi[];
   /** Identification's entities, in the text's offsets. */

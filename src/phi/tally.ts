@@ -30,7 +30,7 @@ export interface PhiTally {
   readonly method: { readonly aligned: number; readonly text: number };
 }
 
-export const NO_COUNTS: RecallCounts = { planted: 0, found: 0, removed: 0, partlyInClear: 0, inClear: 0 };
+const NO_COUNTS: RecallCounts = { planted: 0, found: 0, removed: 0, partlyInClear: 0, inClear: 0 };
 
 export const EMPTY_TALLY: PhiTally = {
   overall: NO_COUNTS,
@@ -71,7 +71,7 @@ export function tallyText(recall: TextRecall, lengthClass: string): PhiTally {
   };
 }
 
-export function addCounts(a: RecallCounts, b: RecallCounts): RecallCounts {
+function addCounts(a: RecallCounts, b: RecallCounts): RecallCounts {
   return {
     planted: a.planted + b.planted,
     found: a.found + b.found,

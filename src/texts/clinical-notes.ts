@@ -25,8 +25,7 @@ type SentenceMaker = (rng: Rng, phi: PhiSink) => string;
 
 const ignore: PhiSink = (_type, value) => value;
 
-const person = (rng: Rng, phi: PhiSink): string =>
-  phi('NAME', `${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`);
+const person = (rng: Rng, phi: PhiSink): string => phi('NAME', `${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`);
 const pad = (n: number): string => String(n).padStart(2, '0');
 const usDate = (rng: Rng, phi: PhiSink): string =>
   phi('DATE', `${pad(nextInt(rng, 1, 12))}/${pad(nextInt(rng, 1, 28))}/${nextInt(rng, 1940, 2026)}`);

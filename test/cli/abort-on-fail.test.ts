@@ -16,8 +16,8 @@ describe('abortOnFail', () => {
     const ws = scenarioWorkspace(
       'name: abort\ndescription: a p95 the service cannot meet, with abortOnFail\nphases:\n  - { name: steady, duration: 10m, rpm: 100 }\n  - { name: later, duration: 5m, rpm: 100 }\nthresholds:\n  all:\n    - { threshold: "p(95) < 500ms", abortOnFail: true }\n',
     );
-    // At k = 5, not 20: a stall of the embedded mock counts at most k times (src/judge/generator-budget.ts), so the fail
-    // (p95 near 1.9 s against 500 ms) survives a 280 ms stall of a busy machine, where at k = 20 it became inconclusive.
+    // At k = 5, not 20: a stall of the embedded mock counts at most k times (src/judge/generator-budget.ts), so the
+    // fail (p95 near 1.9 s against 500 ms) survives a 280 ms stall of a busy machine; at k = 20 it became inconclusive.
     const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', '5', '--out', ws.out]);
     expect(run.code, run.stderr).toBe(1);
     expect(run.stderr).toMatch(
