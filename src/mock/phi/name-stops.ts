@@ -28,7 +28,7 @@ mrn dob ssn id account member policy group insurance medicare medicaid license s
  * a cue or a credential say is one, and never a name by themselves.
  */
 export const NAME_LIKE_WORDS: ReadonlySet<string> = new Set(
-  'january february march april may june july august september october november december jan thu ward lane court dean'.split(
+  'january february march april may june july august september october november december jan thu ward lane court dean an sister'.split(
     ' ',
   ),
 );

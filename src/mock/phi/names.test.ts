@@ -52,10 +52,15 @@ describe('findNames', () => {
     expect(names('PROGRESS NOTE\n\nOdalys Quenby (MRN 2210-7) arrived.')).toEqual(['Odalys Quenby']);
     expect(names('Electronically signed by Công Án Đào, NP.')).toEqual(['Công Án Đào']);
     expect(names('Plan discussed with Kristie Ward and April Klocko, NP.')).toEqual(['Kristie Ward', 'April Klocko']);
+    expect(names('Plan discussed with An Bình Nguyễn and María de los Ángeles Cadena, who agree.')).toEqual([
+      'An Bình Nguyễn',
+      'María de los Ángeles Cadena',
+    ]);
+    expect(names('PROGRESS NOTE\n\nOdalys Hernandez cruz (MRN 2210-7) arrived.')).toEqual(['Odalys Hernandez cruz']);
   });
 
   it('never takes a word that is also a name for a name by itself', () => {
-    expect(names('Seen on May 3 by the Ward team. June visit: Lane closed.')).toEqual([]);
+    expect(names('Seen on May 3 by the Ward team. June visit: Lane closed. An MRI was done.')).toEqual([]);
   });
 
   it('misses, by design, unknown words with nothing beside them that says they are a name', () => {

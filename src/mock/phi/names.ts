@@ -15,7 +15,9 @@ import { NAME_LIKE_WORDS, STOP_WORDS } from './name-stops.js';
  * word cost twice the time), unless they are a name's particles ("de la Cruz").
  */
 const WORD = /\p{Lu}[\p{L}\p{M}'’-]*\.?/gu;
-const PARTICLE_GAP = /^ (?:(?:van|von|de|del|della|da|di|du|la|le|der|den) ){1,2}$/;
+const PARTICLE_GAP = /^ (?:(?:van|von|de|del|della|da|di|du|la|le|los|las|der|den|dos|das|do|y|bin|ibn|al) ){1,2}$/;
+/** A surname the lexicon knows, written in lower case right after a name ("Quintero cruz"). */
+const LOWER_SURNAME_AFTER = /^ (\p{Ll}+)\b/u;
 const ASCII = /^[\x20-\x7e]*$/;
 /** The word before a name, and what separates them: "seen by ", "husband, ", "Patient: ". */
 const WORD_BEFORE = /(\p{L}+)[ ,:]{1,3}$/u;
@@ -147,6 +149,13 @@ function nameIn(input: string, tokens: readonly Token[], from: number, to: numbe
   return undefined;
 }
 
+/** The name with a known surname that follows it in lower case, the way a hurried note types it. */
+function withLowerSurname(input: string, span: Span): Span {
+  const next = LOWER_SURNAME_AFTER.exec(input.slice(span.end, span.end + 24));
+  if (next === null || NAME_ROLES.get(bare(next[1]!)) !== 'last') return span;
+  return { start: span.start, end: span.end + next[0].length };
+}
+
 /** Every person name in the text, in text order. */
 export function findNames(input: string): Span[] {
   const tokens = tokensOf(input);
@@ -160,7 +169,7 @@ export function findNames(input: string): Span[] {
     let j = i + 1;
     while (j < tokens.length && tokens[j]!.joined && isPart(tokens[j]!)) j++;
     const span = nameIn(input, tokens, i, j);
-    if (span !== undefined) spans.push(span);
+    if (span !== undefined) spans.push(withLowerSurname(input, span));
     i = j;
   }
   return spans;

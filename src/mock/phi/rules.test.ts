@@ -122,8 +122,11 @@ describe('the detector finds each shape of PHI', () => {
     ],
     ['Lives with an aunt, who is 103. She is 95 kg; he was 92% saturated; she is 97.5', [['AGE', '103']]],
     [
-      'lives at 12 Hawthorn Crossing, Unit 4, Dayton, OH 45402 now',
-      [['ADDRESS', '12 Hawthorn Crossing, Unit 4, Dayton, OH 45402']],
+      'lives at 12 Hawthorn Crossing, Unit 4, Dayton, OH 45402 now; 9 Main Street S, Apt. 2, Keene, NH 03431',
+      [
+        ['ADDRESS', '12 Hawthorn Crossing, Unit 4, Dayton, OH 45402'],
+        ['ADDRESS', '9 Main Street S, Apt. 2, Keene, NH 03431'],
+      ],
     ],
     [
       'lives at 936 E Broadway Apt. 574, Tucson, AZ 85701-0012 and at 8 Calle Via, Santa Fe, NM 87501.',

@@ -125,7 +125,7 @@ const STREET_WORD = String.raw`(?:\d{1,3}(?:st|nd|rd|th)|${CAPITALISED})`;
 /** A street named without a suffix ("E Broadway", "Okuneva Via") is one when a city, state and ZIP follow. */
 const CITY_STATE_ZIP = String.raw`, ${CAPITALISED}(?: ${CAPITALISED}){0,3},? [A-Z]{2},? \d{5}\b`;
 const ADDRESS = new RegExp(
-  String.raw`\b(?:\d{1,6}[A-Z]? (?:${STREET_WORD} ){1,4}(?:${STREET})\b\.?|P\.? ?O\.? Box \d+|` +
+  String.raw`\b(?:\d{1,6}[A-Z]? (?:${STREET_WORD} ){1,4}(?:${STREET})\b\.?(?: [NSEW]{1,2}\b\.?)?|P\.? ?O\.? Box \d+|` +
     String.raw`\d{1,6}[A-Z]? (?:${STREET_WORD} ){0,3}${STREET_WORD}(?=${UNIT}?${CITY_STATE_ZIP}))` +
     String.raw`${UNIT}?` +
     String.raw`(?:, ${CAPITALISED}(?: ${CAPITALISED}){0,3}(?:,? [A-Z]{2}\b(?:,? \d{5}(?:-\d{4})?\b)?)?)?`,
