@@ -107,7 +107,7 @@ describe('the detector finds each shape of PHI', () => {
     ],
     ["Driver's license NO266435 copied", [['LICENSE', 'NO266435']]],
     [
-      'police report lists VIN WVWZZZ3CZWE123456 and JH4KA8260MC012345.',
+      'police report lists VIN WVWZZZ3CZWE123456, then VIN no. JH4KA8260MC012345.',
       [
         ['VEHICLE', 'WVWZZZ3CZWE123456'],
         ['VEHICLE', 'JH4KA8260MC012345'],
@@ -152,7 +152,7 @@ describe('the detector finds each shape of PHI', () => {
   it('answers pathological inputs of the new shapes (a catastrophic backtrack would not end)', () => {
     // Bounded inputs; the test's timeout is only a safety bound.
     const kinds = (text: string): string[] => [...new Set(findEntities(text).map((e) => e.type))];
-    expect(kinds(`${'A'.repeat(5000)}1 ${'B1'.repeat(2500)}`)).toEqual([]);
+    expect(kinds(`${'VIN '.repeat(1000)}${'A'.repeat(5000)}1`)).toEqual([]);
     expect(kinds(`device serial ${'A-'.repeat(2500)}`)).toEqual(['DEVICE']);
     expect(kinds(`${'who is '.repeat(1000)}95.`)).toEqual(['AGE']);
     expect(kinds(`12 ${'Oak Elm Ash Fir, '.repeat(300)}XY 1234`)).toEqual([]);

@@ -181,12 +181,12 @@ export const RULES: readonly Rule[] = [
       /\b[1-9][AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y\d]\d-?[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y\d]\d-?[AC-HJKMNP-RT-Y]{2}\d{2}\b/g,
   },
   { type: 'HEALTH_PLAN', baseScore: 0.9, pattern: /\b[A-Z]{3}\d{9}\b/g },
-  // A vehicle identification number: 17 capitals and digits without I, O or Q, both present.
+  // A VIN after its label, whatever its letters (the labelled rule below wants at most 4 before a digit).
   {
     type: 'VEHICLE',
     baseScore: 0.91,
-    pattern: /\b[A-HJ-NPR-Z\d]{17}\b/g,
-    accept: (text) => /\d/.test(text) && /[A-Z]/.test(text),
+    mustContain: 'VIN',
+    pattern: /\bVIN(?: number| no\.?)?[:#]? ?([A-HJ-NPR-Z\d]{17})\b/g,
   },
   // A serial number after its label may hold no digit at all (the labelled rule below wants one).
   {
