@@ -1,7 +1,8 @@
 /**
  * Recall in a deid run through the CLI: every generated document's known PHI read after its obfuscation, summed in
  * summary.json `phi`, said alike on the terminal and in report.md, and judged by `phi.rate(leaked) == 0` — a pass
- * against the mock, exit 1 against a service whose detector misses a kind.
+ * against the mock, exit 1 against a service whose detector misses a kind; and `phi.rate(leaked) < 0.5%` decided
+ * both ways on ~1,000 items: a pass for the nominal mock's detector (good, not perfect), exit 1 for `leaky`'s.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { type MockServer, startMockServer } from '../../src/mock/index.js';
-import { runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { runCli, runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
 import { type LeakyFront, startLeakyFront } from '../helpers/leaky-front.js';
 
 const K = 20;
@@ -104,6 +105,30 @@ describe('run, mode deid: recall of known PHI', () => {
     // The kinds with leaks come first.
     const kindRows = stdout.split('\n').filter((l) => /^\s+[A-Z_]+\s+\d/.test(l));
     expect(kindRows[0]!.trim().startsWith('EMAIL')).toBe(true);
+  });
+
+  it('tells a detector good but not perfect from one that drops 1 % of its entities: phi.rate(leaked) < 0.5% passes, leaky fails with exit 1', async () => {
+    // deid.yaml's first phase (its documents, seed 7: ~1,080 known items), on the embedded mock of each profile.
+    const ws = scenarioWorkspace(
+      `name: deid-threshold\ndescription: the leak-rate threshold against the mock's profiles\nmode: deid\npayload: { lengths: { short: 1, typical: 4, nearLimit: 1, long: 1 }, seed: 7, split: { margin: 0.3 } }\nphases:\n  - { name: steady, duration: 3m, rpm: 30 }\nthresholds:\n  documentedTargets: false\n  all: ['phi.rate(leaked) < 0.5%']\n`,
+    );
+    const run = async (profile: string) => {
+      const out = join(ws.out, profile);
+      const args = ['run', '--no-charts', ws.file, '--time-scale', String(K), '--mock-profile', profile, '--out', out];
+      const { code, stderr } = await runCli(args);
+      if (runFolders(out).length === 0) throw new Error(stderr);
+      const summary = JSON.parse(readFileSync(join(out, runFolders(out)[0]!, 'summary.json'), 'utf8'));
+      return { code, summary, check: summary.verdict.checks.find((c: any) => c.what === 'phi.rate(leaked) < 0.5%') };
+    };
+    const [nominal, leaky] = await Promise.all([run('nominal'), run('leaky')]);
+    // Enough items that each verdict is decided, not inconclusive: the bounds, not the rates, are what is judged.
+    expect(nominal.summary.phi.overall.planted).toBeGreaterThan(1000);
+    expect(nominal.check).toMatchObject({ status: 'pass' });
+    expect(nominal.code).toBe(0);
+    expect(leaky.summary.phi.overall.leaked).toBeGreaterThan(nominal.summary.phi.overall.leaked);
+    expect(leaky.check).toMatchObject({ status: 'fail' });
+    expect(leaky.summary.phi.overall.leaked / leaky.summary.phi.overall.planted).toBeGreaterThan(0.005);
+    expect(leaky.code).toBe(1);
   });
 
   it('refuses a phi threshold on texts without ground truth, naming it, before anything is sent', async () => {

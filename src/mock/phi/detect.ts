@@ -48,6 +48,12 @@ export function entityOutputTokens(entity: Pick<PhiEntity, 'text'>): number {
   return OUTPUT_TOKENS_PER_ENTITY + estimateModelTokens(entity.text);
 }
 
+/** The last capture group that took part in the match (a pattern's alternatives each have their own), or all of it. */
+function lastCapture(m: RegExpExecArray): string {
+  for (let i = m.length - 1; i > 0; i--) if (m[i] !== undefined) return m[i]!;
+  return m[0];
+}
+
 /** Every match of one rule, appended to `matches`. */
 function scan(input: string, rule: Rule, matches: PhiEntity[]): void {
   // What input.matchAll(pattern) finds, by exec on the rule's own global pattern: matchAll copies the
@@ -65,7 +71,7 @@ function scan(input: string, rule: Rule, matches: PhiEntity[]): void {
       from = start + 1;
       continue;
     }
-    const text = m[m.length - 1] ?? m[0];
+    const text = lastCapture(m);
     const end = m.index + m[0].length;
     if (accept === undefined || accept(text)) {
       const type = kindOf === undefined ? rule.type : kindOf(m[1]!);

@@ -23,4 +23,14 @@ phone fax email tel mobile cell home work office address city state zip
 mrn dob ssn id account member policy group insurance medicare medicaid license serial device
 `;
 
+/**
+ * Stop words that are also people's names (May, June, Ward, Lane): a part of a name that its other parts, a title,
+ * a cue or a credential say is one, and never a name by themselves.
+ */
+export const NAME_LIKE_WORDS: ReadonlySet<string> = new Set(
+  'january february march april may june july august september october november december jan thu ward lane court dean an sister'.split(
+    ' ',
+  ),
+);
+
 export const STOP_WORDS: ReadonlySet<string> = new Set(WORDS.split(/\s+/).filter((w) => w !== ''));

@@ -46,6 +46,23 @@ describe('findNames', () => {
     expect(names('Physical Therapy evaluated her.')).toEqual([]);
   });
 
+  it('takes a name told by the people around it, what follows it, and words that are also names', () => {
+    expect(names('Dear Dr. Ward, I am referring Hồng Thu Tô for an opinion.')).toEqual(['Dr. Ward', 'Hồng Thu Tô']);
+    expect(names('Lives with an aunt, Tavita Ruelas-Ngata, who is 104.')).toEqual(['Tavita Ruelas-Ngata']);
+    expect(names('PROGRESS NOTE\n\nOdalys Quenby (MRN 2210-7) arrived.')).toEqual(['Odalys Quenby']);
+    expect(names('Electronically signed by Công Án Đào, NP.')).toEqual(['Công Án Đào']);
+    expect(names('Plan discussed with Kristie Ward and April Klocko, NP.')).toEqual(['Kristie Ward', 'April Klocko']);
+    expect(names('Plan discussed with An Bình Nguyễn and María de los Ángeles Cadena, who agree.')).toEqual([
+      'An Bình Nguyễn',
+      'María de los Ángeles Cadena',
+    ]);
+    expect(names('PROGRESS NOTE\n\nOdalys Hernandez cruz (MRN 2210-7) arrived.')).toEqual(['Odalys Hernandez cruz']);
+  });
+
+  it('never takes a word that is also a name for a name by itself', () => {
+    expect(names('Seen on May 3 by the Ward team. June visit: Lane closed. An MRI was done.')).toEqual([]);
+  });
+
   it('misses, by design, unknown words with nothing beside them that says they are a name', () => {
     expect(names('Xiadani Quetzal called twice. Quetzal was tired.')).toEqual([]);
   });

@@ -7,7 +7,7 @@
  * the unknown first name before it.
  */
 import { FIRST_NAMES_PACKED, LAST_NAMES_PACKED } from './name-lexicon.js';
-import { STOP_WORDS } from './name-stops.js';
+import { NAME_LIKE_WORDS, STOP_WORDS } from './name-stops.js';
 
 /**
  * A capitalised word; a final '.' is kept to tell an initial or a title from the end of a sentence. Lower-case
@@ -15,7 +15,9 @@ import { STOP_WORDS } from './name-stops.js';
  * word cost twice the time), unless they are a name's particles ("de la Cruz").
  */
 const WORD = /\p{Lu}[\p{L}\p{M}'’-]*\.?/gu;
-const PARTICLE_GAP = /^ (?:(?:van|von|de|del|della|da|di|du|la|le|der|den) ){1,2}$/;
+const PARTICLE_GAP = /^ (?:(?:van|von|de|del|della|da|di|du|la|le|los|las|der|den|dos|das|do|y|bin|ibn|al) ){1,2}$/;
+/** A surname the lexicon knows, written in lower case right after a name ("Quintero cruz"). */
+const LOWER_SURNAME_AFTER = /^ (\p{Ll}+)\b/u;
 const ASCII = /^[\x20-\x7e]*$/;
 /** The word before a name, and what separates them: "seen by ", "husband, ", "Patient: ". */
 const WORD_BEFORE = /(\p{L}+)[ ,:]{1,3}$/u;
@@ -23,30 +25,41 @@ const TITLES: ReadonlySet<string> = new Set(['dr', 'mr', 'mrs', 'ms', 'mx', 'mis
 const SUFFIXES: ReadonlySet<string> = new Set(['jr', 'sr', 'ii', 'iii', 'iv']);
 /** Words after which capitalised words are a person's name (two words or more: one could open a sentence). */
 const CUES: ReadonlySet<string> = new Set(
-  'patient pt name by with for referring contact mother father wife husband son daughter sister brother spouse guardian'.split(
-    ' ',
-  ),
+  (
+    'patient pt name by with for referring refer dear contact mother father wife husband son daughter sister brother ' +
+    'spouse guardian aunt uncle grandparent grandmother grandfather grandson granddaughter niece nephew cousin ' +
+    'roommate neighbor neighbour friend caregiver partner'
+  ).split(' '),
 );
 const CREDENTIAL = /^,? ?(?:M\.?D|D\.?O|RN|NP|PA-C|PA|PhD|DDS|DMD|APRN|FNP|CNM|LPN|LCSW|PharmD)\b/;
-/** What a note says of a patient right after naming them ("Kenji Haddad was admitted"). */
+/**
+ * What a note says of a person right after naming them ("Kenji Haddad was admitted", "…, who agrees", "…, born",
+ * "… (MRN …)", "… (spouse)").
+ */
 const PREDICATE =
-  /^,? (?:was|is|has|had|presents|presented|reports|reported|denies|denied|arrived|returns|returned|underwent|tolerated|states|stated|agrees|lives|continues)\b/;
+  /^(?:,? (?:was|is|has|had|presents|presented|reports|reported|denies|denied|arrived|returns|returned|underwent|tolerated|states|stated|agrees|lives|continues|who|born)\b| \((?:MRN|DOB|spouse|wife|husband|partner|mother|father|son|daughter|sister|brother|neighbou?r|friend|guardian|caregiver)\b)/;
 
-type Role = 'title' | 'initial' | 'suffix' | 'first' | 'last' | 'word' | 'stop';
+/** `nameLike`: a word that is also a name (May, Ward): part of a name something else says is one, never alone. */
+type Role = 'title' | 'initial' | 'suffix' | 'first' | 'last' | 'word' | 'stop' | 'nameLike';
 
-/** The role of each word the lexicons know, lower case; one look-up a word (the first list that has it wins). */
-const ROLES: ReadonlyMap<string, Role> = (() => {
+/** The roles of words as written (lower case, accents kept: "Tô" is not "to"); the first list that has it wins. */
+const WORD_ROLES: ReadonlyMap<string, Role> = rolesOf([
+  [TITLES, 'title'],
+  [SUFFIXES, 'suffix'],
+  [NAME_LIKE_WORDS, 'nameLike'],
+  [STOP_WORDS, 'stop'],
+]);
+/** The roles of the lexicon's names, lower case without accents (its spelling). */
+const NAME_ROLES: ReadonlyMap<string, Role> = rolesOf([
+  [FIRST_NAMES_PACKED.split(' '), 'first'],
+  [LAST_NAMES_PACKED.split(' '), 'last'],
+]);
+
+function rolesOf(lists: readonly (readonly [Iterable<string>, Role])[]): ReadonlyMap<string, Role> {
   const roles = new Map<string, Role>();
-  const add = (words: Iterable<string>, role: Role): void => {
-    for (const w of words) if (!roles.has(w)) roles.set(w, role);
-  };
-  add(TITLES, 'title');
-  add(SUFFIXES, 'suffix');
-  add(STOP_WORDS, 'stop');
-  add(FIRST_NAMES_PACKED.split(' '), 'first');
-  add(LAST_NAMES_PACKED.split(' '), 'last');
+  for (const [words, role] of lists) for (const w of words) if (!roles.has(w)) roles.set(w, role);
   return roles;
-})();
+}
 
 interface Token {
   readonly start: number;
@@ -61,25 +74,25 @@ interface Span {
   readonly end: number;
 }
 
-/** Lower case without accents (the lexicon's spelling); most words are ASCII, which skips the normalisation. */
-function bare(word: string): string {
-  const lower = word.toLowerCase();
+/** Without accents (the lexicon's spelling); most words are ASCII, which skips the normalisation. */
+function bare(lower: string): string {
   return ASCII.test(lower) ? lower : lower.normalize('NFD').replace(/[\u0300-\u036f]/g, '');
 }
 
 /** A hyphenated word's role: a name when one of its parts is (Mary-Kate, O'Donnell-Reyes). */
 function partsRole(plain: string): Role | undefined {
   for (const part of plain.split('-')) {
-    const role = ROLES.get(part);
-    if (role === 'first' || role === 'last') return role;
+    const role = NAME_ROLES.get(part);
+    if (role !== undefined) return role;
   }
   return undefined;
 }
 
 function roleOf(word: string): Role {
   if (word.length === 1) return 'initial';
-  const plain = bare(word.endsWith('s') ? word.replace(/['’]s$/, '') : word);
-  const role = ROLES.get(plain) ?? (plain.includes('-') ? partsRole(plain) : undefined);
+  const lower = (word.endsWith('s') ? word.replace(/['’]s$/, '') : word).toLowerCase();
+  const plain = bare(lower);
+  const role = WORD_ROLES.get(lower) ?? NAME_ROLES.get(plain) ?? (plain.includes('-') ? partsRole(plain) : undefined);
   if (role !== undefined) return role;
   // An all-capitals word is an acronym unless it is a known name (GONZALEZ, MARIA).
   return word === word.toUpperCase() ? 'stop' : 'word';
@@ -128,12 +141,19 @@ function nameIn(input: string, tokens: readonly Token[], from: number, to: numbe
   if (parts.some(isAnchor)) return { start: parts[0]!.start, end };
   const cue =
     parts.length >= 2 ? WORD_BEFORE.exec(input.slice(Math.max(0, parts[0]!.start - 24), parts[0]!.start)) : null;
-  const cued = cue !== null && CUES.has(bare(cue[1]!));
+  const cued = cue !== null && CUES.has(cue[1]!.toLowerCase());
   const after = input.slice(end, end + 13);
   if (cued || CREDENTIAL.test(after) || (parts.length >= 2 && PREDICATE.test(after))) {
     return { start: parts[0]!.start, end };
   }
   return undefined;
+}
+
+/** The name with a known surname that follows it in lower case, the way a hurried note types it. */
+function withLowerSurname(input: string, span: Span): Span {
+  const next = LOWER_SURNAME_AFTER.exec(input.slice(span.end, span.end + 24));
+  if (next === null || NAME_ROLES.get(bare(next[1]!)) !== 'last') return span;
+  return { start: span.start, end: span.end + next[0].length };
 }
 
 /** Every person name in the text, in text order. */
@@ -149,7 +169,7 @@ export function findNames(input: string): Span[] {
     let j = i + 1;
     while (j < tokens.length && tokens[j]!.joined && isPart(tokens[j]!)) j++;
     const span = nameIn(input, tokens, i, j);
-    if (span !== undefined) spans.push(span);
+    if (span !== undefined) spans.push(withLowerSurname(input, span));
     i = j;
   }
   return spans;

@@ -98,6 +98,43 @@ describe('the detector finds each shape of PHI', () => {
     ],
     ['mail to P.O. Box 118, Salem, MA 01970', [['ADDRESS', 'P.O. Box 118, Salem, MA 01970']]],
     ['ZIP code 60201 only', [['ZIP', '60201']]],
+    [
+      'Enrolled as study subject PU-4744-15; participant ID AB-1234-9',
+      [
+        ['ID', 'PU-4744-15'],
+        ['ID', 'AB-1234-9'],
+      ],
+    ],
+    ["Driver's license NO266435 copied", [['LICENSE', 'NO266435']]],
+    [
+      'police report lists VIN WVWZZZ3CZWE123456, then VIN no. JH4KA8260MC012345.',
+      [
+        ['VEHICLE', 'WVWZZZ3CZWE123456'],
+        ['VEHICLE', 'JH4KA8260MC012345'],
+      ],
+    ],
+    [
+      'Pacemaker interrogated (device serial PXQKAERAHN); S/N QX7-LMN',
+      [
+        ['DEVICE', 'PXQKAERAHN'],
+        ['DEVICE', 'QX7-LMN'],
+      ],
+    ],
+    ['Lives with an aunt, who is 103. She is 95 kg; he was 92% saturated; she is 97.5', [['AGE', '103']]],
+    [
+      'lives at 12 Hawthorn Crossing, Unit 4, Dayton, OH 45402 now; 9 Main Street S, Apt. 2, Keene, NH 03431',
+      [
+        ['ADDRESS', '12 Hawthorn Crossing, Unit 4, Dayton, OH 45402'],
+        ['ADDRESS', '9 Main Street S, Apt. 2, Keene, NH 03431'],
+      ],
+    ],
+    [
+      'lives at 936 E Broadway Apt. 574, Tucson, AZ 85701-0012 and at 8 Calle Via, Santa Fe, NM 87501.',
+      [
+        ['ADDRESS', '936 E Broadway Apt. 574, Tucson, AZ 85701-0012'],
+        ['ADDRESS', '8 Calle Via, Santa Fe, NM 87501'],
+      ],
+    ],
   ])('%s', (text, expected) => {
     expect(found(text)).toEqual(expected);
   });
@@ -106,6 +143,20 @@ describe('the detector finds each shape of PHI', () => {
     expect(
       found('At 10:30:15 gave 500 mg; room 12; 3 of 4 criteria; BP 132/84; case 2 of 7; lot of fluid; age 45.'),
     ).toEqual([]);
+  });
+
+  it('takes no street without a suffix unless a city, state and ZIP follow it', () => {
+    expect(found('gave 12 Tylenol tablets; 3 West Wing beds, Ward 4, then 2 Main entrances.')).toEqual([]);
+  });
+
+  it('answers pathological inputs of the new shapes (a catastrophic backtrack would not end)', () => {
+    // Bounded inputs; the test's timeout is only a safety bound.
+    const kinds = (text: string): string[] => [...new Set(findEntities(text).map((e) => e.type))];
+    expect(kinds(`${'VIN '.repeat(1000)}${'A'.repeat(5000)}1`)).toEqual([]);
+    expect(kinds(`device serial ${'A-'.repeat(2500)}`)).toEqual(['DEVICE']);
+    expect(kinds(`${'who is '.repeat(1000)}95.`)).toEqual(['AGE']);
+    expect(kinds(`12 ${'Oak Elm Ash Fir, '.repeat(300)}XY 1234`)).toEqual([]);
+    expect(kinds(`${'subject '.repeat(1000)}AB`)).toEqual([]);
   });
 
   it('finds IPv6 addresses exactly where the pattern scanned at every position does', () => {

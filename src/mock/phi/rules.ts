@@ -74,7 +74,7 @@ function nextIpv6Start(input: string, from: number): number {
 }
 
 /** An identifier after its label: letters and digits, at least one digit, separated by '-', '.' or '/'. */
-const VALUE = String.raw`[:#]?\s*(?:number|no\.?|#)?[:#]?\s*((?=[A-Z\d][A-Z\d./-]{3})[A-Z]{0,4}-?\d[A-Z\d]*(?:[-./][A-Z\d]+)*)\b`;
+const VALUE = String.raw`[:#]?\s*(?:number\b|no\b\.?|#)?[:#]?\s*((?=[A-Z\d][A-Z\d./-]{3})[A-Z]{0,4}-?\d[A-Z\d]*(?:[-./][A-Z\d]+)*)\b`;
 /** The labels of identifiers, by kind. The label is a capture's prefix, not a lookbehind (tried at every digit). */
 const LABELS: readonly (readonly [PhiKind, string])[] = [
   [
@@ -86,7 +86,7 @@ const LABELS: readonly (readonly [PhiKind, string])[] = [
   ['VEHICLE', 'VIN|license plate|plate'],
   ['LICENSE', "licen[cs]e|driver'?s licen[cs]e|DL|DEA|NPI|certificate"],
   ['DEVICE', 'serial|S/N|SN|device(?: ID)?|UDI|lot'],
-  ['ID', 'ID|identifier|case|claim|reference|ref'],
+  ['ID', 'ID|identifier|case|claim|reference|ref|subject|participant|enrollee|study'],
 ];
 const LABELLED = new RegExp(String.raw`\b(${LABELS.map(([, l]) => l).join('|')})\b${VALUE}`, 'gi');
 const LABEL_KINDS = LABELS.map(([kind, l]) => [kind, new RegExp(`^(?:${l})$`, 'i')] as const);
@@ -107,19 +107,35 @@ const DATES = [
   String.raw`\b${MONTH},? \d{4}\b`,
 ];
 
+/** Street suffixes: the common abbreviations, and the postal service's standard names (USPS Publication 28). */
 const STREET =
-  'Street|St|Avenue|Ave|Road|Rd|Lane|Ln|Drive|Dr|Boulevard|Blvd|Court|Ct|Terrace|Ter|Place|Pl|Way|Circle|Cir|' +
-  'Parkway|Pkwy|Highway|Hwy|Trail|Trl|Square|Sq|Loop|Row|Pike|Crescent|Plaza|Path|Alley';
+  'St|Ave|Rd|Ln|Dr|Blvd|Ct|Ter|Pl|Cir|Pkwy|Hwy|Trl|Sq|' +
+  '(?:Alley|Annex|Arcade|Avenue|Bayou|Beach|Bend|Bluff|Bottom|Boulevard|Branch|Bridge|Brook|Burg|Bypass|Camp|' +
+  'Canyon|Cape|Causeway|Center|Circle|Cliff|Club|Common|Corner|Course|Court|Cove|Creek|Crescent|Crest|Crossing|' +
+  'Crossroad|Curve|Dale|Dam|Divide|Drive|Estate|Expressway|Extension|Fall|Ferry|Field|Flat|Ford|Forest|Forge|Fork|' +
+  'Fort|Freeway|Garden|Gateway|Glen|Green|Grove|Harbor|Haven|Heights|Highway|Hill|Hollow|Inlet|Island|Isle|' +
+  'Junction|Key|Knoll|Lake|Land|Landing|Lane|Light|Loaf|Lock|Lodge|Loop|Mall|Manor|Meadow|Mews|Mill|Mission|' +
+  'Motorway|Mount|Mountain|Neck|Orchard|Oval|Overpass|Park|Parkway|Pass|Passage|Path|Pike|Pine|Place|Plain|Plaza|' +
+  'Point|Port|Prairie|Radial|Ramp|Ranch|Rapid|Rest|Ridge|River|Road|Route|Row|Rue|Run|Shoal|Shore|Skyway|Spring|' +
+  'Spur|Square|Station|Stravenue|Stream|Street|Summit|Terrace|Throughway|Trace|Track|Trafficway|Trail|Trailer|' +
+  'Tunnel|Turnpike|Underpass|Union|Valley|Viaduct|View|Village|Ville|Vista|Walk|Wall|Way|Well)s?';
 const CAPITALISED = String.raw`[A-Z][A-Za-z'’.-]*`;
+const UNIT = String.raw`(?:,? (?:Apt|Apartment|Unit|Suite|Ste|Room|Rm|Floor|Fl|Bldg)\.? ?#?[A-Z\d-]+|,? #[A-Z\d-]+)`;
+const STREET_WORD = String.raw`(?:\d{1,3}(?:st|nd|rd|th)|${CAPITALISED})`;
+/** A street named without a suffix ("E Broadway", "Okuneva Via") is one when a city, state and ZIP follow. */
+const CITY_STATE_ZIP = String.raw`, ${CAPITALISED}(?: ${CAPITALISED}){0,3},? [A-Z]{2},? \d{5}\b`;
 const ADDRESS = new RegExp(
-  String.raw`\b(?:\d{1,6}[A-Z]? (?:(?:\d{1,3}(?:st|nd|rd|th)|${CAPITALISED}) ){1,4}(?:${STREET})\b\.?|P\.? ?O\.? Box \d+)` +
-    String.raw`(?:,? (?:Apt|Apartment|Unit|Suite|Ste|Room|Rm|Floor|Fl|Bldg)\.? ?#?[A-Z\d-]+|,? #[A-Z\d-]+)?` +
+  String.raw`\b(?:\d{1,6}[A-Z]? (?:${STREET_WORD} ){1,4}(?:${STREET})\b\.?(?: [NSEW]{1,2}\b\.?)?|P\.? ?O\.? Box \d+|` +
+    String.raw`\d{1,6}[A-Z]? (?:${STREET_WORD} ){0,3}${STREET_WORD}(?=${UNIT}?${CITY_STATE_ZIP}))` +
+    String.raw`${UNIT}?` +
     String.raw`(?:, ${CAPITALISED}(?: ${CAPITALISED}){0,3}(?:,? [A-Z]{2}\b(?:,? \d{5}(?:-\d{4})?\b)?)?)?`,
   'g',
 );
 
 /** Ninety and over: Safe Harbor keeps younger ages. */
 const OLD = '(?:9\\d|1[01]\\d)';
+/** An age after "who is": not a measure ("is 94 %", "is 92 kg", "is 98.6"). */
+const AGE_SAID = String.raw`\b(?:who|he|she) (?:is|was) (${OLD})\b(?![.,/]\d| ?%| ?[a-z])`;
 
 export const RULES: readonly Rule[] = [
   {
@@ -165,12 +181,28 @@ export const RULES: readonly Rule[] = [
       /\b[1-9][AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y\d]\d-?[AC-HJKMNP-RT-Y][AC-HJKMNP-RT-Y\d]\d-?[AC-HJKMNP-RT-Y]{2}\d{2}\b/g,
   },
   { type: 'HEALTH_PLAN', baseScore: 0.9, pattern: /\b[A-Z]{3}\d{9}\b/g },
+  // A VIN after its label, whatever its letters (the labelled rule below wants at most 4 before a digit).
+  {
+    type: 'VEHICLE',
+    baseScore: 0.91,
+    mustContain: 'VIN',
+    pattern: /\bVIN(?: number| no\.?)?[:#]? ?([A-HJ-NPR-Z\d]{17})\b/g,
+  },
+  // A serial number after its label may hold no digit at all (the labelled rule below wants one).
+  {
+    type: 'DEVICE',
+    baseScore: 0.89,
+    pattern: /\b(?:[Ss]erial(?: [Nn]umber| [Nn]o\.?)?|S\/N|SN)[:#]? ?([A-Z\d][A-Z\d-]{3,30}[A-Z\d])\b/g,
+  },
   // One scan for every label (seven scans cost the most of the rules); the label says the kind.
   { type: 'ID', baseScore: 0.9, pattern: LABELLED, kindOf: kindOfLabel },
   {
     type: 'AGE',
     baseScore: 0.9,
-    pattern: new RegExp(String.raw`\b${OLD}[- ]?(?:years?[- ]old|y/o|y\.o\.|yo|yrs?)(?![\w])|\baged? (${OLD})\b`, 'gi'),
+    pattern: new RegExp(
+      String.raw`\b${OLD}[- ]?(?:years?[- ]old|y/o|y\.o\.|yo|yrs?)(?![\w])|\baged? (${OLD})\b|${AGE_SAID}`,
+      'gi',
+    ),
   },
   { type: 'DATE', baseScore: 0.95, pattern: new RegExp(DATES.join('|'), 'g') },
   { type: 'ADDRESS', baseScore: 0.88, pattern: ADDRESS },
