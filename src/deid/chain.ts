@@ -9,6 +9,7 @@
  * with small requests, a load run through its own client.
  */
 import { type ChainCalls, ChainError, type FoundEntity, type Replacement } from '../client/index.js';
+import { isPhiKind, textRecall } from '../phi/index.js';
 import { maxPieceLength, type Piece, seamPieces, splitDocument, type SplitLimits } from '../texts/index.js';
 
 interface ChainOptions {
@@ -127,7 +128,15 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
   const entities = mergeEntities(perPiece.flat());
   const obfuscated = await calls.obfuscate(text, entities);
   // Checked, not trusted: what identification found must be gone from what obfuscation gave back.
-  const foundStillPresent = entities.filter((e) => obfuscated.text.includes(text.slice(e.start, e.end))).length;
+  // Read where each stands (src/phi): the same words elsewhere in the output, not replaced, are another text's.
+  const asItems = entities.map((e) => ({
+    kind: isPhiKind(e.type) ? e.type : ('ID' as const),
+    start: e.start,
+    end: e.end,
+  }));
+  const foundStillPresent = textRecall({ text, planted: asItems, entities, output: obfuscated, cuts: [] }).items.filter(
+    (i) => i.fate !== 'removed',
+  ).length;
   return {
     text: obfuscated.text,
     entities,

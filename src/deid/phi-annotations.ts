@@ -5,7 +5,7 @@
  */
 import { UsageError } from '../core/index.js';
 import { isPhiKind, PHI_KINDS, type PhiAnnotation } from '../phi/index.js';
-import { readRegularText } from '../texts/index.js';
+import { HAS_LETTER_OR_DIGIT, readRegularText, shownKind } from '../texts/index.js';
 
 /** A list of what one document holds, not a data set. */
 const MAX_ANNOTATIONS = 10_000;
@@ -37,8 +37,9 @@ function arrayItems(path: string, text: string): RawItem[] {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
-  } catch (error) {
-    throw refuse(`${path}: not valid JSON (${(error as Error).message}); expected an array of {"text", "kind"}`);
+  } catch {
+    // Not the parser's message: it quotes the text around the error, which is PHI.
+    throw refuse(`${path}: not valid JSON; expected an array of {"text", "kind"}`);
   }
   if (!Array.isArray(parsed)) throw refuse(`${path}: expected a JSON array`);
   return parsed.map((value, i) => ({ where: `item ${i + 1}`, value }));
@@ -65,15 +66,10 @@ function annotation(where: string, value: unknown): PhiAnnotation {
     throw refuse(
       `${where}: text: expected a non-empty string, got ${typeof text === 'string' ? 'an empty one' : typeOf(text)}`,
     );
-  if (!isPhiKind(kind)) throw refuse(`${where}: kind: expected one of ${PHI_KINDS.join(', ')}; got ${shown(kind)}`);
+  if (!HAS_LETTER_OR_DIGIT.test(text))
+    throw refuse(`${where}: text: expected PHI, with a letter or digit, got ${text.length} characters of neither`);
+  if (!isPhiKind(kind)) throw refuse(`${where}: kind: expected one of ${PHI_KINDS.join(', ')}; got ${shownKind(kind)}`);
   return { text, kind };
-}
-
-/** A kind as given, bounded (a kind is no PHI). */
-function shown(value: unknown): string {
-  if (value === undefined) return 'nothing';
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length > 40 ? `${json.slice(0, 40)}…` : json;
 }
 
 /** What a value is, without quoting it (it may be PHI). */

@@ -42,10 +42,10 @@ function checkAnnotation(item: unknown, at: string): PhiAnnotation | string[] {
   const problems: string[] = [];
   if (typeof text !== 'string' || text.trim() === '')
     problems.push(`${at}.text: expected a non-empty string (the PHI as it is written), got ${shape(text)}`);
+  else if (!HAS_LETTER_OR_DIGIT.test(text))
+    problems.push(`${at}.text: expected PHI, with a letter or digit, got ${text.length} characters of neither`);
   if (!isPhiKind(kind))
-    problems.push(
-      `${at}.kind: ${JSON.stringify(kind) ?? 'nothing'} is not a kind of PHI; expected one of ${PHI_KINDS.join(', ')}`,
-    );
+    problems.push(`${at}.kind: ${shownKind(kind)} is not a kind of PHI; expected one of ${PHI_KINDS.join(', ')}`);
   return problems.length > 0 ? problems : { text: text as string, kind: kind as PhiKind };
 }
 
@@ -74,6 +74,18 @@ export function lineAnnotations(
   if (field === undefined) return { phi: undefined };
   const parsed = parseAnnotations(field, name);
   return 'problems' in parsed ? parsed : annotationSpans(text, parsed.annotations, name);
+}
+
+/** An annotation with neither would match every hyphen or full stop of a text, and count it removed. */
+export const HAS_LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/**
+ * A kind as given, for a message: quoted only when it looks like a kind's name (capitals and _, short); else its shape
+ * — a text and kind swapped would put the PHI in the message.
+ */
+export function shownKind(value: unknown): string {
+  if (typeof value === 'string' && /^[A-Z_]{1,20}$/.test(value)) return JSON.stringify(value);
+  return value === undefined ? 'nothing' : shape(value);
 }
 
 /** A value's shape for a message, never its content. */
