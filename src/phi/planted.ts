@@ -36,7 +36,7 @@ export function locateAnnotations(
   const missing: PhiAnnotation[] = [];
   for (const a of annotations) {
     const before = occurrences.length;
-    for (let at = a.text === '' ? -1 : text.indexOf(a.text); at !== -1; ) {
+    for (let at = a.text === '' ? -1 : text.indexOf(a.text); at !== -1;) {
       if (standsAlone(text, at, at + a.text.length)) {
         occurrences.push({ kind: a.kind, start: at, end: at + a.text.length });
         at = text.indexOf(a.text, at + a.text.length);

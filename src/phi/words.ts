@@ -7,7 +7,7 @@ const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 const WORD_CHARACTER = /[\p{L}\p{M}\p{N}]/u;
 
 /** A word of a text, with its UTF-16 span in that text. */
-export interface Word {
+interface Word {
   readonly word: string;
   readonly start: number;
   readonly end: number;
