@@ -28,6 +28,18 @@ describe('textRecall, by the replacements: what a replacement over the item writ
     expect(fateOfRewrittenName('[JOHNSMITH-1]')).toBe('removed');
     expect(fateOfRewrittenName('[NAME]')).toBe('removed');
   });
+
+  it('reads a tag naming the kind as no write-back, though the item holds that word', () => {
+    const text = 'Study subject ID-7526-66.';
+    const id = { kind: 'ID' as const, start: 14, end: 24 };
+    const read = (replacement: string): string => {
+      const output = { text: `Study subject ${replacement}.`, replacements: [{ start: 14, end: 24, replacement }] };
+      return textRecall({ text, planted: [id], entities: [id], output, cuts: [] }).items[0]!.fate;
+    };
+    expect(read('[ID]')).toBe('removed');
+    expect(read('ID-7526-66')).toBe('inClear');
+    expect(read('[ID]-7526')).toBe('partlyInClear');
+  });
 });
 
 describe('textRecall, by the output words (no usable replacements)', () => {

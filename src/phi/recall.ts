@@ -9,7 +9,7 @@
  * weaker reading); the result says which reading was used.
  * Nothing here keeps the PHI itself: items are spans, kinds and counts.
  */
-import type { PhiKind } from './kinds.js';
+import { PHI_KINDS, type PhiKind } from './kinds.js';
 import type { PlantedPhi } from './planted.js';
 import { comparable, occursAlone, wordsIn } from './words.js';
 
@@ -107,15 +107,24 @@ function alignedShown(text: string, output: RecallInput['output']): Uint8Array |
   return rebuilt === output.text ? shown : undefined;
 }
 
+/** A kind's name as a replacement writes it, "[ID]" or "<NAME>": a tag's label, not PHI written back. */
+const LABELS: ReadonlySet<string> = new Set(PHI_KINDS);
+
 /**
  * Word by word: a word of the item shows where a replacement over the item writes it back (case-folded: "JOHN" is
- * John), or where it was left in place, wholly or in part.
+ * John; a kind's label in capitals is a tag's, not the item's), or where it was left in place, wholly or in part.
  */
 function fateByPosition(text: string, p: PlantedPhi, shown: Uint8Array, replacements: readonly Replaced[]): ItemFate {
+  const over = replacements.filter((r) => r.start < p.end && p.start < r.end);
+  const value = comparable(text.slice(p.start, p.end), true);
+  if (over.some((r) => occursAlone(comparable(r.replacement, true), value))) return 'inClear';
   const writtenBack = new Set(
-    replacements
-      .filter((r) => r.start < p.end && p.start < r.end)
-      .flatMap((r) => wordsIn(comparable(r.replacement, true)).map((w) => w.word)),
+    over.flatMap((r) =>
+      wordsIn(comparable(r.replacement, false))
+        .map((w) => w.word)
+        .filter((w) => !LABELS.has(w))
+        .map((w) => w.toLowerCase()),
+    ),
   );
   const words = wordsIn(text.slice(p.start, p.end)).map((w) => {
     if (writtenBack.has(comparable(w.word, true))) return 'whole';
