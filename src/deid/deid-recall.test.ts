@@ -80,10 +80,16 @@ describe('deid --expect: known PHI', () => {
       { text: 'Priya Venkatraman', kind: 'NAME' as const },
     ];
     expect(() => locateExpected(TEXT, annotations, 'n.json', false)).toThrow(
-      'n.json: 1 annotation is not in the document: annotation 2 (NAME, 17 characters); expected each text to occur in it exactly as written',
+      'n.json: 1 annotation is not in the document: annotation 2 (NAME, 17 characters); expected each text to occur in it as whole words',
     );
     expect(() => locateExpected(TEXT, annotations, 'n.json', true)).toThrow(
       '(NAME, 17 characters "Priya Venkatraman")',
+    );
+  });
+
+  it('refuses an annotation found only inside a word, saying it must stand as whole words', () => {
+    expect(() => locateExpected(TEXT, [{ text: 'Venkat', kind: 'NAME' }], 'n.json', false)).toThrow(
+      'n.json: 1 annotation is not in the document: annotation 1 (NAME, 6 characters); expected each text to occur in it as whole words',
     );
   });
 

@@ -57,7 +57,7 @@ export function locateExpected(
     return `annotation ${annotations.indexOf(a) + 1} (${a.kind}, ${a.text.length} characters${value})`;
   });
   throw new UsageError(
-    `${file}: ${missing.length} annotation${missing.length === 1 ? ' is' : 's are'} not in the document: ${named.join(', ')}${missing.length > 10 ? ', …' : ''}; expected each text to occur in it exactly as written`,
+    `${file}: ${missing.length} annotation${missing.length === 1 ? ' is' : 's are'} not in the document: ${named.join(', ')}${missing.length > 10 ? ', …' : ''}; expected each text to occur in it as whole words`,
     'nothing was sent; add --show-values to see their text',
   );
 }

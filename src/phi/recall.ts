@@ -4,13 +4,14 @@
  *
  * What is still shown is read by position when the service's replacements account for its output exactly
  * (applied to the input they give the output, character for character): then every letter or digit of an item
- * outside the replaced spans is in clear. Otherwise (an answer without usable replacements) it is read from the
- * text: each word of the item (two letters or digits or more) found as a whole word in the output is taken as
- * shown, which may count a common word that appears elsewhere; the result says which reading was used.
+ * outside the replaced spans is in clear, and so is each of its words that a replacement over it writes back.
+ * Otherwise (an answer without usable replacements) it is read from the output's words (see `fateByWords`, a
+ * weaker reading); the result says which reading was used.
  * Nothing here keeps the PHI itself: items are spans, kinds and counts.
  */
-import type { PhiKind } from './kinds.js';
+import { PHI_KINDS, type PhiKind } from './kinds.js';
 import type { PlantedPhi } from './planted.js';
+import { comparable, occursAlone, wordsIn } from './words.js';
 
 /** A span of the input: an entity found, or a replacement made. */
 interface Span {
@@ -60,13 +61,14 @@ export function textRecall(input: RecallInput): TextRecall {
   const { text, planted, entities, output, cuts } = input;
   const covered = coverage(text.length, entities);
   const shown = alignedShown(text, output);
-  const words = shown === undefined ? outputWords(output.text) : undefined;
+  const outputText = comparable(output.text, false);
+  const words = shown === undefined ? new Set(wordsIn(outputText).map((w) => w.word)) : undefined;
   const items = planted.map((p): ItemRecall => {
     const found = allSignificantIn(text, p, covered);
     const fate =
       shown !== undefined
         ? fateByPosition(text, p, shown, output.replacements ?? [])
-        : fateByWords(text.slice(p.start, p.end), words!, output.text);
+        : fateByWords(text.slice(p.start, p.end), words!, outputText);
     const straddles = cuts.some((c) => p.start < c && c < p.end);
     return { kind: p.kind, start: p.start, end: p.end, found, fate, straddles };
   });
@@ -105,30 +107,54 @@ function alignedShown(text: string, output: RecallInput['output']): Uint8Array |
   return rebuilt === output.text ? shown : undefined;
 }
 
+/** A kind's name as a replacement writes it, "[ID]" or "<NAME>": a tag's label, not PHI written back. */
+const LABELS: ReadonlySet<string> = new Set(PHI_KINDS);
+
+/**
+ * Word by word: a word of the item shows where a replacement over the item writes it back (case-folded: "JOHN" is
+ * John; a kind's label in capitals is a tag's, not the item's), or where it was left in place, wholly or in part.
+ */
 function fateByPosition(text: string, p: PlantedPhi, shown: Uint8Array, replacements: readonly Replaced[]): ItemFate {
-  let significant = 0;
-  let showing = 0;
-  for (let i = p.start; i < p.end; i++) {
-    if (!isSignificant(text[i]!)) continue;
-    significant++;
-    if (shown[i] === 1) showing++;
-  }
-  // A replacement over the item that writes it back out is no removal (the same text elsewhere is another item's).
-  const value = text.slice(p.start, p.end);
-  if (replacements.some((r) => r.start < p.end && p.start < r.end && r.replacement.includes(value))) return 'inClear';
-  if (showing === 0) return 'removed';
-  return showing === significant ? 'inClear' : 'partlyInClear';
+  const over = replacements.filter((r) => r.start < p.end && p.start < r.end);
+  const value = comparable(text.slice(p.start, p.end), true);
+  if (over.some((r) => occursAlone(comparable(r.replacement, true), value))) return 'inClear';
+  const writtenBack = new Set(
+    over.flatMap((r) =>
+      wordsIn(comparable(r.replacement, false))
+        .map((w) => w.word)
+        .filter((w) => !LABELS.has(w))
+        .map((w) => w.toLowerCase()),
+    ),
+  );
+  const words = wordsIn(text.slice(p.start, p.end)).map((w) => {
+    if (writtenBack.has(comparable(w.word, true))) return 'whole';
+    let showing = 0;
+    for (let i = p.start + w.start; i < p.start + w.end; i++) showing += shown[i]!;
+    return showing === 0 ? 'none' : showing === w.end - w.start ? 'whole' : 'part';
+  });
+  return fateOf(words);
 }
 
-/** The output's words (runs of letters and digits), as a set. */
-function outputWords(outputText: string): ReadonlySet<string> {
-  return new Set(outputText.match(/[\p{L}\p{N}]+/gu) ?? []);
+function fateOf(words: readonly ('none' | 'part' | 'whole')[]): ItemFate {
+  if (words.every((w) => w === 'none')) return 'removed';
+  return words.every((w) => w === 'whole') ? 'inClear' : 'partlyInClear';
 }
 
+/** Words shorter than this, or of digits only, are too common in any text to say an item shows. */
+const TELLING_LENGTH = 3;
+const DIGITS = /^\p{N}+$/u;
+
+/**
+ * Without positions: the whole item as whole words of the output is in clear; else its telling words (three
+ * characters or more, not digits only) found as words of the output show. Both sides are compared in NFC, case
+ * as written. This reading is weaker than by position (results say `method: text`): a common word of an item may
+ * be another's, and it cannot see a short or digits-only part left in clear (a two-digit age, a year, a ZIP inside
+ * an address) unless the whole item is.
+ */
 function fateByWords(value: string, words: ReadonlySet<string>, outputText: string): ItemFate {
-  if (outputText.includes(value)) return 'inClear';
-  const own = (value.match(/[\p{L}\p{N}]+/gu) ?? []).filter((w) => w.length >= 2);
-  const showing = own.filter((w) => words.has(w)).length;
-  if (showing === 0) return 'removed';
-  return showing === own.length ? 'inClear' : 'partlyInClear';
+  if (occursAlone(outputText, comparable(value, false))) return 'inClear';
+  const telling = wordsIn(comparable(value, false))
+    .map((w) => w.word)
+    .filter((w) => [...w].length >= TELLING_LENGTH && !DIGITS.test(w));
+  return fateOf(telling.map((w) => (words.has(w) ? 'whole' : 'none')));
 }

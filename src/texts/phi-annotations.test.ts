@@ -75,7 +75,7 @@ describe('payload.source annotations', () => {
       'payload.source: notes.ndjson line 2: phi[0].kind: "PERSON" is not a kind of PHI; expected one of NAME, ADDRESS, ZIP, DATE, AGE, PHONE, FAX, EMAIL, SSN, MRN, HEALTH_PLAN, ACCOUNT, LICENSE, VEHICLE, DEVICE, URL, IP, ID',
       'payload.source: notes.ndjson line 2: phi[1].text: expected a non-empty string (the PHI as it is written), got an empty string',
       'payload.source: notes.ndjson line 2: phi[2]: expected an object {text, kind}, got a string',
-      "payload.source: notes.ndjson line 3: phi[0] (NAME, 15 characters): not in the text; expected an annotation's text to appear in it exactly as written",
+      "payload.source: notes.ndjson line 3: phi[0] (NAME, 15 characters): not in the text; expected an annotation's text to appear in it as whole words",
     ]);
     expect(problems.join('\n')).not.toMatch(/Margaret|Priya/);
   });

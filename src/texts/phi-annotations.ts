@@ -60,7 +60,7 @@ function annotationSpans(
   return {
     problems: missing.map((m) => {
       const i = annotations.indexOf(m);
-      return `${field}[${i}] (${m.kind}, ${m.text.length} characters): not in the text; expected an annotation's text to appear in it exactly as written`;
+      return `${field}[${i}] (${m.kind}, ${m.text.length} characters): not in the text; expected an annotation's text to appear in it as whole words`;
     }),
   };
 }
