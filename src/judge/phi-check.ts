@@ -6,6 +6,7 @@
  * count, but never let it pass over them: when known PHI of theirs showed in clear in an output, the leak cannot be
  * told apart from the tool's (the load run does not re-ask a piece cut at the cap), so no pass; and an exact count
  * (`count`, `==`) cannot pass while items went unjudged, as they could hold a leak. A fail stays a fail.
+ * A reason keeps its parentheses free of "; " and ": ", which end the first clause a report's short line quotes.
  * A rate is a sample's: `<` passes only when its 95 % upper bound is under the target, fails only when its lower bound
  * is not, and the reason names the bound it was decided on; `==` compares what was counted.
  */
@@ -14,6 +15,8 @@ import type { Threshold } from '../scenario/index.js';
 import { type Check, compare } from './check.js';
 import { lowerBound95, upperBound95 } from './phi-bound.js';
 import type { PhiSlice } from './phi-slice.js';
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 type PhiThreshold = Extract<Threshold, { readonly kind: 'phi' }>;
 
@@ -51,7 +54,7 @@ function rateCheck(x: number, n: number, t: PhiThreshold): Judged {
   const rate = x / n;
   const upper = upperBound95(x, n);
   const lower = lowerBound95(x, n);
-  const head = `${x} of ${n} known PHI items left in clear (${percent(rate)}; `;
+  const head = `${x} of ${n} known PHI items left in clear (${percent(rate)}, `;
   if (t.op === '==') {
     const status = compare(rate, '==', t.value) ? 'pass' : 'fail';
     return { status, observed: rate, reason: `${head}at most ${percent(upper)} at 95 %)` };
@@ -79,14 +82,19 @@ function withUnjudged(c: Check, phi: PhiSlice, t: PhiThreshold): Check {
   if (u.items === 0) return c;
   const exact = t.measure === 'count' || t.op === '==';
   if (c.status !== 'pass' || (u.leaked === 0 && !exact)) return { ...c, reason: c.reason + notVerifiedText(phi) };
-  const why = u.leaked > 0 ? ': no pass' : ': they could hold a leak, no pass';
-  return { ...c, status: 'inconclusive', reason: `${c.reason}${notVerifiedText(phi)}${why}` };
+  // Said first: a report's short line keeps a reason's first clause, and this is why the check did not pass.
+  const docs = `${plural(u.documents, 'document')} not delivered whole (not judged)`;
+  const why =
+    u.leaked > 0
+      ? `${u.leaked} of ${u.items} known PHI items in ${docs} showed in clear in an output, so no pass`
+      : `${u.items} known PHI items in ${docs} could hold a leak, so no pass`;
+  return { ...c, status: 'inconclusive', reason: `${why}; ${c.reason}` };
 }
 
 function notVerifiedText(phi: PhiSlice): string {
   const u = phi.notVerified;
   if (u.items === 0) return '';
-  const docs = `${u.documents} document${u.documents === 1 ? '' : 's'}`;
+  const docs = plural(u.documents, 'document');
   const seen = u.leaked === 0 ? '' : `, and ${u.leaked} of them showed in clear in an output`;
   return `; ${u.items} more in ${docs} not delivered whole, not judged${seen}`;
 }

@@ -83,10 +83,9 @@ describe('run, mode deid: recall of known PHI', () => {
     expect(phi.straddling.planted).toBeLessThanOrEqual(phi.overall.planted);
     const check = summary.verdict.checks.find((c: any) => c.what === 'phi.rate(leaked) == 0');
     expect(check).toMatchObject({ status: 'inconclusive', observed: 0 });
-    const apart = `${phi.notVerified.items} more in ${phi.notVerified.documents} documents not delivered whole, not judged`;
-    expect(check.reason).toContain(
-      `${apart}, and ${phi.notVerified.leaked} of them showed in clear in an output: no pass`,
-    );
+    const nv = phi.notVerified;
+    const why = `${nv.leaked} of ${nv.items} known PHI items in ${nv.documents} documents not delivered whole (not judged) showed in clear in an output, so no pass`;
+    expect(check.reason.startsWith(`${why}; 0 of ${phi.overall.planted} known PHI items left in clear`)).toBe(true);
     // The same counts on the terminal and in report.md: the NAME row, the overall row, the straddling row.
     for (const text of [stdout, report]) {
       const name = phi.byKind.NAME;
@@ -142,9 +141,8 @@ describe('run, mode deid: recall of known PHI', () => {
     expect(nominalPhi.overall.leakRateUpper95).toBeLessThan(0.005);
     expect(nominalPhi.notVerified.leaked).toBeGreaterThan(0);
     expect(nominal.check).toMatchObject({ status: 'inconclusive' });
-    expect(nominal.check.reason).toContain(
-      `${nominalPhi.notVerified.leaked} of them showed in clear in an output: no pass`,
-    );
+    const nv = nominalPhi.notVerified;
+    expect(nominal.check.reason).toContain(`${nv.leaked} of ${nv.items} known PHI items in ${nv.documents} documents`);
     expect(nominal.code).toBe(5);
     expect(leaky.summary.phi.overall.leaked).toBeGreaterThan(nominal.summary.phi.overall.leaked);
     expect(leaky.check).toMatchObject({ status: 'fail' });
