@@ -1,16 +1,19 @@
 /**
  * summary.json's `phi`: what became of the known PHI of a deid run's documents — planted, found by identification,
  * removed by obfuscation, left in clear (whole or in part) — overall, per phase, by kind, by length class and for the
- * items that straddle a cut; with the leak rate's 95 % upper bound. Counts only, never the PHI. Null when no document
+ * items that straddle a cut; with the leak rate's 95 % bounds. Counts only, never the PHI. Null when no document
  * had ground truth: without it, what identification missed cannot be known.
  */
 import { leaked, type RecallCounts } from '../phi/index.js';
 import type { DocumentSink } from './documents.js';
-import { upperBound95 } from './phi-bound.js';
+import { lowerBound95, upperBound95 } from './phi-bound.js';
 
 const round6 = (v: number): number => Math.round(v * 1e6) / 1e6;
 
-/** Recall (found ÷ planted) and the leak rate (leaked ÷ planted) with its 95 % upper bound; null without items. */
+/**
+ * Recall (found ÷ planted) and the leak rate (leaked ÷ planted) with its 95 % bounds; null without items. The bounds
+ * are kept whole: rounded here and again where printed, they would not read as the verdict's reason prints them.
+ */
 function recallFigures(c: RecallCounts) {
   const n = c.planted;
   const x = leaked(c);
@@ -18,7 +21,8 @@ function recallFigures(c: RecallCounts) {
     leaked: x,
     recall: n === 0 ? null : round6(c.found / n),
     leakRate: n === 0 ? null : round6(x / n),
-    leakRateUpper95: n === 0 ? null : round6(upperBound95(x, n)),
+    leakRateLower95: n === 0 ? null : lowerBound95(x, n),
+    leakRateUpper95: n === 0 ? null : upperBound95(x, n),
   };
 }
 

@@ -34,15 +34,21 @@ const percentText = (fraction: number | null): string =>
 const leakedOf = (c: Counts): number => c.inClear + c.partlyInClear;
 const ratio = (x: number, n: number): number | null => (n === 0 ? null : x / n);
 
-/** The one line of recall: items, found, left in clear with the leak rate's 95 % upper bound, what was not judged. */
+/** The leak rate's 95 % bounds, as a phi threshold's reason prints the one it was decided on. */
+const boundsText = (o: PhiSummary['overall']): string =>
+  o.leaked === 0
+    ? `at most ${percentText(o.leakRateUpper95)} at 95 %`
+    : `between ${percentText(o.leakRateLower95)} and ${percentText(o.leakRateUpper95)} at 95 %`;
+
+/** The one line of recall: items, found, left in clear with the leak rate's 95 % bounds, what was not judged. */
 export function phiHeadline(phi: PhiSummary): string {
   const o = phi.overall;
   const apart =
     phi.notVerified.items === 0
       ? ''
-      : ` ${plural(phi.notVerified.items, 'more item')} in ${plural(phi.notVerified.documents, 'document')} not delivered whole (failed, cut short or cut at the output cap) were not judged${phi.notVerified.leaked === 0 ? '' : `; ${phi.notVerified.leaked} of them showed in an output`}.`;
+      : ` ${plural(phi.notVerified.items, 'more item')} in ${plural(phi.notVerified.documents, 'document')} not delivered whole (failed, cut short or cut at the output cap) were not judged${phi.notVerified.leaked === 0 ? '' : `; ${phi.notVerified.leaked} of them showed in clear in an output`}.`;
   if (o.planted === 0) return `Known PHI: no item in a document delivered whole.${apart}`;
-  return `Known PHI: ${plural(o.planted, 'item')} in ${plural(phi.documents.deliveredWhole, 'document')} delivered whole; identification found ${percentText(o.recall)} (recall); ${o.leaked} left in clear, whole or in part (leak rate ${percentText(o.leakRate)}, at most ${percentText(o.leakRateUpper95)} at 95 %).${apart}`;
+  return `Known PHI: ${plural(o.planted, 'item')} in ${plural(phi.documents.deliveredWhole, 'document')} delivered whole; identification found ${percentText(o.recall)} (recall); ${o.leaked} left in clear, whole or in part (leak rate ${percentText(o.leakRate)}, ${boundsText(o)}).${apart}`;
 }
 
 const HEAD = ['planted', 'found', 'recall', 'removed', 'partly in clear', 'in clear', 'leak rate'];

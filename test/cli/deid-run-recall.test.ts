@@ -1,8 +1,10 @@
 /**
  * Recall in a deid run through the CLI: every generated document's known PHI read after its obfuscation, summed in
- * summary.json `phi`, said alike on the terminal and in report.md, and judged by `phi.rate(leaked) == 0` — a pass
- * against the mock, exit 1 against a service whose detector misses a kind; and `phi.rate(leaked) < 0.5%` decided
- * both ways on ~1,000 items: a pass for the nominal mock's detector (good, not perfect), exit 1 for `leaky`'s.
+ * summary.json `phi`, said alike on the terminal and in report.md, and judged by `phi.rate(leaked) == 0` — never a
+ * pass over PHI seen in clear in a document cut at the output cap (inconclusive against the mock, exit 5), exit 1
+ * against a service whose detector misses a kind; and `phi.rate(leaked) < 0.5%` on ~1,000 items: the nominal mock's
+ * documents delivered whole are under it, but its documents cut at the cap show PHI in clear (inconclusive, exit 5);
+ * `leaky`'s fail on the lower bound (exit 1), quoted alike by the verdict and the recall line.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -61,8 +63,11 @@ describe('run, mode deid: recall of known PHI', () => {
   it('counts every planted item by kind, and the terminal and report say the same as summary.json', async () => {
     server = await startMockServer({ timeScale: K });
     const { code, stdout, summary, documents, report } = await recallRun(server.url);
-    expect(code).toBe(0);
     const phi = summary.phi;
+    // The long documents' answers are cut at the mock's output cap, and the run does not re-ask: PHI of theirs shows
+    // in clear, which cannot be told from the chain's doing, so no pass (exit 5), however clean the rest.
+    expect(phi.notVerified.leaked).toBeGreaterThan(0);
+    expect(code).toBe(5);
     // Every document had ground truth; its line keeps counts, never a text.
     expect(phi.documents.withGroundTruth).toBe(documents.length);
     expect(documents.every((d: any) => d.phiPlanted > 0 && !('text' in d))).toBe(true);
@@ -77,7 +82,10 @@ describe('run, mode deid: recall of known PHI', () => {
     expect(phi.byKind.NAME.planted).toBeGreaterThan(0);
     expect(phi.straddling.planted).toBeLessThanOrEqual(phi.overall.planted);
     const check = summary.verdict.checks.find((c: any) => c.what === 'phi.rate(leaked) == 0');
-    expect(check).toMatchObject({ status: 'pass', observed: 0 });
+    expect(check).toMatchObject({ status: 'inconclusive', observed: 0 });
+    const nv = phi.notVerified;
+    const why = `${nv.leaked} of ${nv.items} known PHI items in ${nv.documents} documents not delivered whole (not judged) showed in clear in an output, so no pass`;
+    expect(check.reason.startsWith(`${why}; 0 of ${phi.overall.planted} known PHI items left in clear`)).toBe(true);
     // The same counts on the terminal and in report.md: the NAME row, the overall row, the straddling row.
     for (const text of [stdout, report]) {
       const name = phi.byKind.NAME;
@@ -107,7 +115,7 @@ describe('run, mode deid: recall of known PHI', () => {
     expect(kindRows[0]!.trim().startsWith('EMAIL')).toBe(true);
   });
 
-  it('tells a detector good but not perfect from one that drops 1 % of its entities: phi.rate(leaked) < 0.5% passes, leaky fails with exit 1', async () => {
+  it('tells a detector good but not perfect from one that drops 1 % of its entities: phi.rate(leaked) < 0.5% is no pass over PHI in clear in cut documents, leaky fails with exit 1 on the bound it quotes', async () => {
     // deid.yaml's first phase (its documents, seed 7: ~1,080 known items), on the embedded mock of each profile.
     const ws = scenarioWorkspace(
       `name: deid-threshold\ndescription: the leak-rate threshold against the mock's profiles\nmode: deid\npayload: { lengths: { short: 1, typical: 4, nearLimit: 1, long: 1 }, seed: 7, split: { margin: 0.3 } }\nphases:\n  - { name: steady, duration: 3m, rpm: 30 }\nthresholds:\n  documentedTargets: false\n  all: ['phi.rate(leaked) < 0.5%']\n`,
@@ -115,20 +123,35 @@ describe('run, mode deid: recall of known PHI', () => {
     const run = async (profile: string) => {
       const out = join(ws.out, profile);
       const args = ['run', '--no-charts', ws.file, '--time-scale', String(K), '--mock-profile', profile, '--out', out];
-      const { code, stderr } = await runCli(args);
+      const { code, stdout, stderr } = await runCli(args);
       if (runFolders(out).length === 0) throw new Error(stderr);
       const summary = JSON.parse(readFileSync(join(out, runFolders(out)[0]!, 'summary.json'), 'utf8'));
-      return { code, summary, check: summary.verdict.checks.find((c: any) => c.what === 'phi.rate(leaked) < 0.5%') };
+      return {
+        code,
+        stdout,
+        summary,
+        check: summary.verdict.checks.find((c: any) => c.what === 'phi.rate(leaked) < 0.5%'),
+      };
     };
     const [nominal, leaky] = await Promise.all([run('nominal'), run('leaky')]);
     // Enough items that each verdict is decided, not inconclusive: the bounds, not the rates, are what is judged.
     expect(nominal.summary.phi.overall.planted).toBeGreaterThan(1000);
-    expect(nominal.check).toMatchObject({ status: 'pass' });
-    expect(nominal.code).toBe(0);
+    // Its documents delivered whole are under 0.5 % beyond doubt; its documents cut at the cap show PHI in clear.
+    const nominalPhi = nominal.summary.phi;
+    expect(nominalPhi.overall.leakRateUpper95).toBeLessThan(0.005);
+    expect(nominalPhi.notVerified.leaked).toBeGreaterThan(0);
+    expect(nominal.check).toMatchObject({ status: 'inconclusive' });
+    const nv = nominalPhi.notVerified;
+    expect(nominal.check.reason).toContain(`${nv.leaked} of ${nv.items} known PHI items in ${nv.documents} documents`);
+    expect(nominal.code).toBe(5);
     expect(leaky.summary.phi.overall.leaked).toBeGreaterThan(nominal.summary.phi.overall.leaked);
     expect(leaky.check).toMatchObject({ status: 'fail' });
     expect(leaky.summary.phi.overall.leaked / leaky.summary.phi.overall.planted).toBeGreaterThan(0.005);
     expect(leaky.code).toBe(1);
+    // The fail is decided on the lower bound: the verdict says it, and the recall line gives the same figure.
+    const lower = /at least (\d+\.\d+ %) at 95 %, not < 0\.5 %/.exec(leaky.check.reason)?.[1];
+    expect(lower).toBeDefined();
+    expect(leaky.stdout).toContain(`between ${lower} and`);
   });
 
   it('refuses a phi threshold on texts without ground truth, naming it, before anything is sent', async () => {
