@@ -87,25 +87,44 @@ export function p95Findings(
 const MOCK_BEHIND = mockBehindText({ maxWallMs: 0, modelMs: 0 }).split(' by ')[0]!.replace(/^t/, 'T');
 
 /**
- * Whether the run's verdict noted its generator late for the phase, or its embedded mock behind (over a budget:
- * src/judge/verdict.ts).
+ * Whose lateness the run's verdict noted for the phase: its generator's, its embedded mock's (over a budget:
+ * src/judge/verdict.ts), both or none.
  */
-function generatorLate(summary: Summary, phase: string): boolean {
-  return summary.verdict.notes.some(
-    (n) => n.startsWith(`phase ${phase}: the generator was late (`) || n.startsWith(MOCK_BEHIND),
-  );
+function lateOnes(summary: Summary, phase: string): ('generator' | 'mock')[] {
+  const notes = summary.verdict.notes;
+  return [
+    ...(notes.some((n) => n.startsWith(`phase ${phase}: the generator was late (`)) ? ['generator' as const] : []),
+    ...(notes.some((n) => n.startsWith(MOCK_BEHIND)) ? ['mock' as const] : []),
+  ];
 }
 
 /**
  * The generator's worst lateness in a phase's steady state as its latency counts it (model ms), as the verdict
- * takes it off (its send-lag max plus the event loop's max delay, once at time scale k); 0 when its verdict did
- * not note it late for the phase.
+ * takes it off (its send-lag max plus the event loop's max delay, once at time scale k, plus what the embedded mock's
+ * stall could add); 0 when its verdict did not note it late for the phase.
  */
 function latenessOf(summary: Summary, phase: string, steady: Slice): number {
-  if (!generatorLate(summary, phase)) return 0;
+  if (lateOnes(summary, phase).length === 0) return 0;
   const { eventLoopDelayP99Ms: p99, eventLoopDelayMaxMs: max, mockLag } = summary.generator;
   const scale = TimeScale.of(summary.timeScale, 'summary.json timeScale');
   return worstLatenessMs(steady, generatorHealth(scale, p99, max, mockLag));
+}
+
+/**
+ * A regression the run's own lateness could have made: it is no clear change, nor ruled out. It reads inconclusive
+ * (compare exits 5), never "no clear change": the lateness bound is loose, so a real regression can hide under it.
+ */
+function maskedRegression(measured: Finding, summary: Summary, phase: string, lateMs: number, pct: number): Finding {
+  const whose = lateOnes(summary, phase).map((one) =>
+    one === 'mock'
+      ? "the embedded mock fell behind (the run's verdict says so)"
+      : "the run's generator was late (its verdict says so)",
+  );
+  return {
+    figure: measured.figure,
+    kind: 'inconclusive',
+    text: `${measured.text}, but not with the tool's worst lateness (${ms(lateMs)} of model time) taken off the run's interval: it no longer lies above by more than ${pct} %: could be the tool's: ${whose.join(' and ')}`,
+  };
 }
 
 /** A phase compared: both sides' figures and the p95's findings (the rates' are added over every phase at once). */
@@ -148,11 +167,17 @@ export function comparePhase(
   };
   const measured = p95Findings(base, now, tolerance);
   const p95 = p95Findings(base, now, tolerance, late);
+  const pct = Math.round(tolerance * 100);
   if (measured.length > 0 && p95.length === 0) {
-    const side = measured[0]!.kind === 'regression' ? 'the run' : 'the baseline';
-    const lateMs = measured[0]!.kind === 'regression' ? late.run : late.base;
+    if (measured[0]!.kind === 'regression')
+      return {
+        name: phase.name,
+        base,
+        run: now,
+        findings: [maskedRegression(measured[0]!, run.summary, phase.name, late.run, pct)],
+      };
     notes.push(
-      `${phase.name}: the generator of ${side} was late (its verdict says so): a change of its p95 (${measured[0]!.kind}) is no clear change: with its worst lateness (${ms(lateMs)}) taken off ${side}'s interval, it no longer lies ${measured[0]!.kind === 'regression' ? 'above' : 'below'} the other by more than ${Math.round(tolerance * 100)} %`,
+      `${phase.name}: the generator of the baseline was late (its verdict says so): a change of its p95 (improvement) is no clear change: with its worst lateness (${ms(late.base)}) taken off the baseline's interval, it no longer lies below the other by more than ${pct} %`,
     );
   }
   return { name: phase.name, base, run: now, findings: p95 };

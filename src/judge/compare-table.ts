@@ -1,6 +1,6 @@
 /** A comparison as text: the terminal's table and findings, and the section report.md and report.html carry. */
 import { formatMs, formatTable } from '../core/index.js';
-import type { Comparison, RateFigure, SideFigures } from './comparison.js';
+import type { Comparison, Finding, RateFigure, SideFigures } from './comparison.js';
 
 const ms = (v: number | null): string => (v === null ? '—' : formatMs(v));
 const change = (base: number | null, run: number | null): string =>
@@ -33,23 +33,29 @@ export function comparisonRule(c: Comparison): string {
 }
 
 /** The findings as lines, `<phase>: <text>`, regressions first. */
-export function comparisonFindings(c: Comparison): { regressions: string[]; improvements: string[] } {
-  const of = (kind: 'regression' | 'improvement'): string[] =>
+export function comparisonFindings(c: Comparison): {
+  regressions: string[];
+  inconclusive: string[];
+  improvements: string[];
+} {
+  const of = (kind: Finding['kind']): string[] =>
     c.phases.flatMap((p) => p.findings.filter((f) => f.kind === kind).map((f) => `${p.phase}: ${f.text}`));
-  return { regressions: of('regression'), improvements: of('improvement') };
+  return { regressions: of('regression'), inconclusive: of('inconclusive'), improvements: of('improvement') };
 }
 
 /** One line: the outcome. */
 export function comparisonVerdict(c: Comparison): string {
-  const n = comparisonFindings(c).regressions.length;
-  return c.regression
-    ? `REGRESSION: ${n} clear ${n === 1 ? 'change' : 'changes'} for the worse`
+  const { regressions, inconclusive } = comparisonFindings(c);
+  const changes = (n: number): string => (n === 1 ? 'change' : 'changes');
+  if (c.regression) return `REGRESSION: ${regressions.length} clear ${changes(regressions.length)} for the worse`;
+  return inconclusive.length > 0
+    ? `INCONCLUSIVE: ${inconclusive.length} ${changes(inconclusive.length)} for the worse the tool's own lateness could have made`
     : 'no clear change for the worse';
 }
 
 /** The terminal's text of `loadproof compare`. */
 export function formatComparison(c: Comparison, baselineDir: string, runDir: string, exitCode: number): string {
-  const { regressions, improvements } = comparisonFindings(c);
+  const { regressions, inconclusive, improvements } = comparisonFindings(c);
   return [
     '',
     `${runDir} (${c.run.scenario}, ${c.run.startedAt}) against the baseline ${baselineDir} (${c.baseline.scenario}, ${c.baseline.startedAt})`,
@@ -59,6 +65,7 @@ export function formatComparison(c: Comparison, baselineDir: string, runDir: str
     '',
     comparisonRule(c),
     ...regressions.map((r) => `  regression: ${r}`),
+    ...inconclusive.map((r) => `  inconclusive: ${r}`),
     ...improvements.map((r) => `  better: ${r}`),
     ...c.notes.map((n) => `  note: ${n}`),
     `result: ${comparisonVerdict(c)} — exit ${exitCode}`,

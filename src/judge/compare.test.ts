@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 
 import { Slice } from '../recorder/index.js';
 import { compareRuns } from './compare.js';
-import type { ComparedRun } from './comparison.js';
-import type { Summary } from './index.js';
+import { formatComparison } from './compare-table.js';
+import { type ComparedRun, exitWithComparison } from './comparison.js';
+import { comparisonVerdict, type Summary } from './index.js';
 
 /** 1,000 answers over 5 min of steady state, each `latencyMs` plus up to 99 ms. */
 function steadyAt(latencyMs: number): Slice {
@@ -84,15 +85,16 @@ describe('compare: a p95 change beside a late generator', () => {
     expect(c.phases[0]!.findings[0]!.text).toContain("even with the run's worst generator lateness (500ms) taken off");
   });
 
-  it('a late run whose lateness could have made the regression: no clear change, said in a note', () => {
+  it('a late run whose lateness could have made the regression: inconclusive, never no clear change', () => {
     const c = compareRuns(runAt(1000), runAt(3000, 2500), { tolerance: 0.1 });
-    expect(p95Of(c)).toEqual([]);
-    expect(c.regression).toBe(false);
-    expect(c.notes).toContainEqual(
-      expect.stringMatching(
-        /^busy: the generator of the run was late \(its verdict says so\): a change of its p95 \(regression\) is no clear change: with its worst lateness \(2\.50s\) taken off/,
-      ),
+    expect(p95Of(c)).toEqual(['inconclusive']);
+    expect(c).toMatchObject({ regression: false, inconclusive: true });
+    expect(c.phases[0]!.findings[0]!.text).toMatch(
+      /above the baseline's by more than 10 %, but not with the tool's worst lateness \(2\.50s of model time\) taken off the run's interval: it no longer lies above by more than 10 %: could be the tool's: the run's generator was late \(its verdict says so\)$/,
     );
+    expect(comparisonVerdict(c)).toBe("INCONCLUSIVE: 1 change for the worse the tool's own lateness could have made");
+    expect(exitWithComparison(0, c)).toBe(5);
+    expect(exitWithComparison(1, c)).toBe(1);
   });
 
   it('improvements the other way round: a late baseline can fake one, a late run cannot', () => {
@@ -119,13 +121,26 @@ describe('compare: a p95 change beside an embedded mock that fell behind', () =>
     return { summary, steady: run.steady };
   }
 
-  it('a regression the mock could have made is no clear change, said in a note', () => {
+  it('a regression the mock could have made reads inconclusive (exit 5), never no clear change', () => {
     const c = compareRuns(runAt(1000), behindAt(3000, 2500), { tolerance: 0.1 });
-    expect(p95Of(c)).toEqual([]);
-    expect(c.regression).toBe(false);
-    expect(c.notes).toContainEqual(
-      expect.stringMatching(/^busy: .* no clear change: with its worst lateness \(2\.50s\)/),
+    expect(p95Of(c)).toEqual(['inconclusive']);
+    expect(c).toMatchObject({ regression: false, inconclusive: true });
+    expect(c.phases[0]!.findings[0]!.text).toContain(
+      "(2.50s of model time) taken off the run's interval: it no longer lies above by more than 10 %: could be the tool's: the embedded mock fell behind (the run's verdict says so)",
     );
+    const text = formatComparison(c, 'base', 'run', 5);
+    expect(text).toContain('  inconclusive: busy: p95 ');
+    expect(text).toContain(
+      "result: INCONCLUSIVE: 1 change for the worse the tool's own lateness could have made — exit 5",
+    );
+    expect(text).not.toContain('no clear change');
+  });
+
+  it('no change at all beside a mock that fell behind is no change: exit 0', () => {
+    const c = compareRuns(runAt(1000), behindAt(1000, 2500), { tolerance: 0.1 });
+    expect(p95Of(c)).toEqual([]);
+    expect(c).toMatchObject({ regression: false, inconclusive: false });
+    expect(exitWithComparison(0, c)).toBe(0);
   });
 
   it('a regression far larger than what the mock could add stands', () => {

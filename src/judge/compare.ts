@@ -7,7 +7,8 @@
  *    (its run's verdict notes it over its budget for the phase) only inflates its own run's latency, as the
  *    verdict's percentile check judges it: a late run's regression stands only when it survives taking the
  *    generator's worst lateness off that run's interval, a late baseline's improvement only when it survives
- *    taking it off the baseline's. A late baseline cannot make a regression, nor a late run an improvement.
+ *    taking it off the baseline's. A late baseline cannot make a regression, nor a late run an improvement. A
+ *    regression that does not survive it is inconclusive (could be the tool's), never "no clear change".
  *  - a rate (429s, 504s, other failures): Fisher's exact test says the run's rate is higher than chance
  *    explains, with Holm's correction over every rate tested (phases × 3), so that many phases do not
  *    make a false alarm likely. The test takes requests as independent; 429s and 504s come in bursts,
@@ -96,6 +97,7 @@ export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: Co
   const onlyInBaseline = baseline.summary.phases.map((p) => p.name).filter((n) => !runNames.has(n));
   const onlyInRun = run.summary.phases.map((p) => p.name).filter((n) => !baseIndex.has(n));
   notes.push(...runNotes(baseline.summary, run.summary, onlyInBaseline, onlyInRun));
+  const regression = phases.some((p) => p.findings.some((f) => f.kind === 'regression'));
   return {
     tolerance,
     alpha,
@@ -104,7 +106,8 @@ export function compareRuns(baseline: ComparedRun, run: ComparedRun, options: Co
     phases,
     onlyInBaseline,
     onlyInRun,
-    regression: phases.some((p) => p.findings.some((f) => f.kind === 'regression')),
+    regression,
+    inconclusive: !regression && phases.some((p) => p.findings.some((f) => f.kind === 'inconclusive')),
     notes,
   };
 }

@@ -44,7 +44,8 @@ export type Figure = 'p95' | 'http429' | 'http504' | 'errors';
 
 export interface Finding {
   readonly figure: Figure;
-  readonly kind: 'regression' | 'improvement';
+  /** `inconclusive`: a change for the worse that the tool's own lateness could have made. */
+  readonly kind: 'regression' | 'improvement' | 'inconclusive';
   readonly text: string;
 }
 
@@ -75,6 +76,11 @@ export interface Comparison {
   readonly onlyInRun: readonly string[];
   /** Any clear regression. */
   readonly regression: boolean;
+  /**
+   * No clear regression, but a change for the worse the tool's own lateness could have made: neither clear nor ruled
+   * out (absent in a comparison.json written before it was kept).
+   */
+  readonly inconclusive?: boolean;
   /** What the reader should know: a different plan, unmatched phases, a side too small to bound. */
   readonly notes: readonly string[];
 }
@@ -89,10 +95,12 @@ export interface BaselineComparison extends Comparison {
 
 /**
  * A run's exit with its comparison: a clear regression fails a run that passed or was inconclusive
- * (exit 1); a failed (1), broken (4) or interrupted (130) run keeps its own exit.
+ * (exit 1), an inconclusive comparison makes a passing run inconclusive (exit 5); a failed (1), broken (4) or
+ * interrupted (130) run keeps its own exit.
  */
 export function exitWithComparison(exitCode: number, comparison: Comparison | undefined): number {
-  return comparison?.regression === true && (exitCode === 0 || exitCode === 5) ? 1 : exitCode;
+  if (comparison?.regression === true && (exitCode === 0 || exitCode === 5)) return 1;
+  return comparison?.inconclusive === true && exitCode === 0 ? 5 : exitCode;
 }
 
 /** comparison.json read back: the comparison, or a reason it cannot be used. */

@@ -24,6 +24,15 @@ export function mockBehindText(mock: NonNullable<GeneratorHealth['mock']>): stri
 }
 
 /**
+ * Whether the embedded mock fell behind by more than `budgetMs` of model time, read as the run's own event loop is:
+ * by its delay's p99, not its max. One stall delays only the arrivals it held, too few to move a percentile or to
+ * explain a share of the requests; a mock behind that often is, and then its worst (max) is what it could add.
+ */
+export function mockFellBehind(mock: GeneratorHealth['mock'], budgetMs = 0): boolean {
+  return mock !== undefined && (mock.p99ModelMs ?? mock.modelMs) > budgetMs;
+}
+
+/**
  * How late the generator was for `targetMs` (its phase's send lag, the run's event loop), or undefined within budget.
  */
 export function generatorOverBudget(
@@ -39,9 +48,7 @@ export function generatorOverBudget(
   if (lagMs > budgetMs) problems.push(`send lag p99 ${formatMs(lagMs)}`);
   const eventLoopBlocked = loopMs !== undefined && loopMs > budgetMs;
   if (eventLoopBlocked) problems.push(`event-loop delay p99 ${formatMs(loopMs!)}`);
-  // Like the run's own event loop, the mock's counts by its p99: one stall delays only the arrivals it held, too few
-  // to move a percentile; a mock behind often enough to is over budget, and then its worst (max) is taken off.
-  const mockBehind = g.mock !== undefined && (g.mock.p99ModelMs ?? g.mock.modelMs) > budgetMs;
+  const mockBehind = mockFellBehind(g.mock, budgetMs);
   if (problems.length === 0 && !mockBehind) return undefined;
   const counted = share === 1 ? '' : ' (as latency counts it: once, not k times)';
   const generator =

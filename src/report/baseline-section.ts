@@ -10,7 +10,7 @@ import type { ReportContent } from './content-types.js';
 
 export function baselineSection(c: BaselineComparison): NonNullable<ReportContent['baseline']> {
   const [head, ...rows] = comparisonRows(c);
-  const { regressions, improvements } = comparisonFindings(c);
+  const { regressions, inconclusive, improvements } = comparisonFindings(c);
   return {
     intro: `Compared with the baseline run in ${c.baselineDir} (${c.baseline.scenario}, started ${c.baseline.startedAt}), phase by phase, steady state, baseline → run.`,
     table: { head: head!, rows, numeric: [] },
@@ -18,6 +18,7 @@ export function baselineSection(c: BaselineComparison): NonNullable<ReportConten
     outcome: comparisonVerdict(c),
     lines: [
       ...regressions.map((r) => `Regression: ${r}`),
+      ...inconclusive.map((r) => `Inconclusive: ${r}`),
       ...improvements.map((r) => `Better: ${r}`),
       ...c.notes.map((n) => `Note: ${n}`),
     ],

@@ -268,6 +268,22 @@ describe('junit.xml', () => {
     expect(junitSchemaProblems(other)).toEqual([]);
   });
 
+  it('a change for the worse the tool could have made is a skipped (inconclusive) case, never a pass', () => {
+    const comparison = {
+      baselineDir: '/ci/base',
+      regression: false,
+      inconclusive: true,
+      phases: [
+        { phase: 'steady', findings: [{ figure: 'p95', kind: 'inconclusive', text: "p95 rose: could be the tool's" }] },
+      ],
+    } as unknown as BaselineComparison;
+    const xml = junitXml(summary(checks), comparison);
+    const suite = parse(xml).testsuites.testsuite.find((s: any) => s.name === 'ci-regression / against the baseline');
+    expect(suite.testcase[0].skipped.message).toBe("inconclusive: p95 rose: could be the tool's (baseline: /ci/base)");
+    expect(suite.testcase[0].failure).toBeUndefined();
+    expect(junitSchemaProblems(xml)).toEqual([]);
+  });
+
   it('follows the JUnit schema CI reads, for every kind of case', () => {
     expect(junitSchemaProblems(junitXml(summary(checks, ['a note'])))).toEqual([]);
     expect(junitSchemaProblems(junitXml(summary(checks, [], { exitCode: 4, partial: true, endedAt: null })))).toEqual(

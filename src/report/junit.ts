@@ -161,12 +161,15 @@ function testSuite(suite: Suite, summary: Summary, failure: string | null): stri
 function baselineChecks(c: BaselineComparison): SummaryCheck[] {
   return c.phases.map((p) => {
     const regressions = p.findings.filter((f) => f.kind === 'regression');
-    const reason = regressions.length > 0 ? regressions.map((f) => f.text).join('; ') : 'no clear change for the worse';
+    // A change for the worse the tool's own lateness could have made: neither a pass nor a fail.
+    const unsure = p.findings.filter((f) => f.kind === 'inconclusive');
+    const deciding = regressions.length > 0 ? regressions : unsure;
+    const reason = deciding.length > 0 ? deciding.map((f) => f.text).join('; ') : 'no clear change for the worse';
     return {
       id: 'baseline',
       phase: p.phase,
       what: `${p.phase}: no clear regression against the baseline`,
-      status: regressions.length > 0 ? 'fail' : 'pass',
+      status: regressions.length > 0 ? 'fail' : unsure.length > 0 ? 'inconclusive' : 'pass',
       observed: null,
       interval: null,
       reason: `${reason} (baseline: ${c.baselineDir})`,

@@ -95,16 +95,20 @@ describe('loadproof compare', () => {
     expect(readdirSync(nominalB).sort()).toEqual(before); // judged in memory: nothing written
   });
 
-  it('a run whose generator was late enough to make its p95 change shows no clear change, and says why; a late baseline cannot make a regression', async () => {
+  it('a run whose generator was late enough to make its p95 change is inconclusive (exit 5), and says why; a late baseline cannot make a regression', async () => {
     // The degraded run as a far busier machine would have left it: its event loop 100 s late (p99 and max, wall ms), as
     // latency counts it at k = 20 (once) more than any of its latencies, so that it could have made the whole change.
     const late = madeLate(degraded);
     const { code, stdout } = await runMain(['compare', nominalA, late]);
-    expect(code, stdout).toBe(0);
+    expect(code, stdout).toBe(5);
     expect(stdout).not.toMatch(/regression: \w+: p95/);
     expect(stdout).toMatch(
-      /busy: the generator of the run was late \(its verdict says so\): a change of its p95 \(regression\) is no clear change: with its worst lateness \(\S+\) taken off the run's interval/,
+      /inconclusive: busy: p95 .* the new interval lies above the baseline's by more than 10 %, but not with the tool's worst lateness \(\S+ of model time\) taken off the run's interval: .* could be the tool's: the run's generator was late \(its verdict says so\)/,
     );
+    expect(stdout).toMatch(
+      /result: INCONCLUSIVE: \d+ changes? for the worse the tool's own lateness could have made — exit 5/,
+    );
+    expect(stdout).not.toContain('no clear change for the worse');
     // The same lateness in the baseline only makes the baseline look worse: the regression stands (exit 1).
     const lateBaseline = await runMain(['compare', madeLate(nominalA), degraded]);
     expect(lateBaseline.code, lateBaseline.stdout).toBe(1);
@@ -113,13 +117,17 @@ describe('loadproof compare', () => {
     );
   });
 
-  it('a run whose embedded mock fell behind enough to make its p95 change shows no clear change, and says why', async () => {
+  it('a run whose embedded mock fell behind enough to make its p95 change is inconclusive (exit 5), and says why', async () => {
     // 5 s of wall time behind at k = 20: 100 s of model time it could add to a latency, more than the whole change.
     const behind = withMockLag(degraded, { p99WallMs: 100, maxWallMs: 5020, windowWallMs: 20, modelMs: 100_000 });
     const { code, stdout } = await runMain(['compare', nominalA, behind]);
-    expect(code, stdout).toBe(0);
+    expect(code, stdout).toBe(5);
     expect(stdout).not.toMatch(/regression: \w+: p95/);
-    expect(stdout).toMatch(/busy: the generator of the run was late .* with its worst lateness \(\S+\) taken off/);
+    expect(stdout).toMatch(
+      /inconclusive: busy: p95 .* could be the tool's: .*the embedded mock fell behind \(the run's verdict says so\)/,
+    );
+    expect(stdout).toMatch(/result: INCONCLUSIVE: .* — exit 5/);
+    expect(stdout).not.toContain('no clear change for the worse');
     const verdict = await runMain(['report', behind, '--no-charts']);
     expect(verdict.stdout).toContain(
       "note: The embedded mock fell behind by up to 5.02s (wall), which could add 100.00s of model time to a latency — not the service's",
@@ -183,9 +191,11 @@ describe('loadproof compare', () => {
     const comparison = JSON.parse(readFileSync(join(folder, 'comparison.json'), 'utf8'));
     if (!comparison.regression) {
       // Its own embedded mock fell behind far enough (a starved machine) to explain the change: never a regression
-      // then, and the comparison says so.
+      // then, nor "no clear change": inconclusive, and the comparison says so.
       expect(JSON.parse(readFileSync(join(folder, 'run.json'), 'utf8')).end.mockLag.modelMs).toBeGreaterThan(0);
-      expect(comparison.notes).toContainEqual(expect.stringMatching(/^busy: the generator of the run was late/));
+      expect(comparison.inconclusive).toBe(true);
+      expect(run.stdout).toMatch(/inconclusive: busy: p95 .* could be the tool's/);
+      expect(run.code).not.toBe(0);
       return;
     }
     // Found whether or not either run was late, when the degraded run's mock kept up.

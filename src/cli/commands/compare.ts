@@ -32,7 +32,11 @@ export async function runCompare(args: CompareArgs, io: Io): Promise<number> {
   ]);
   const tolerance = parseTolerance(args.tolerance);
   const comparison = await compareFolders(args['baseline-dir'], args['run-dir'], { tolerance });
-  const exitCode = comparison.regression ? EXIT.slaNotMet : EXIT.pass;
+  const exitCode = comparison.regression
+    ? EXIT.slaNotMet
+    : comparison.inconclusive === true
+      ? EXIT.inconclusive
+      : EXIT.pass;
   io.stdout(
     args.json
       ? `${JSON.stringify(comparison, null, 2)}\n`
