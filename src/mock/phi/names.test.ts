@@ -69,6 +69,9 @@ describe('findNames', () => {
     expect(names('Alternate contact Mayte Krauel natera (neighbor) at home.')).toEqual(['Mayte Krauel natera']);
     expect(names('I am referring Miguel Quintero de la cruz, born 5/13/09.')).toEqual(['Miguel Quintero de la cruz']);
     expect(names('Yours sincerely, Dr. Name Leo Brekke, telephone 806.')).toEqual(['Dr. Name Leo Brekke']);
+    expect(names('Yours sincerely, Dr. Rosalia Kranz sans Rendón, telephone 806.')).toEqual([
+      'Dr. Rosalia Kranz sans Rendón',
+    ]);
     expect(names('Referred by Adrian Ward, MD on 30-Dec-2024.')).toEqual(['Adrian Ward']);
     expect(names('Contact: June Collins (daughter).')).toEqual(['June Collins']);
     expect(names('Seen with Thủy Hằng Lý Tô today.')).toEqual(['Thủy Hằng Lý Tô']);

@@ -175,7 +175,7 @@ function withLowerWord(input: string, span: Span): Span {
 
 /**
  * Whether tokens[k] continues the name run tokens[from, k): after one space, or after a lower-case word that is a
- * known name or follows a known name in the run ("Emily Krauel natera Velázquez").
+ * known name or follows a known name or a title in the run ("Emily Krauel natera Velázquez").
  */
 function continuesRun(input: string, tokens: readonly Token[], from: number, k: number): boolean {
   const token = tokens[k]!;
@@ -184,7 +184,8 @@ function continuesRun(input: string, tokens: readonly Token[], from: number, k: 
   const gap = input.slice(tokens[k - 1]!.end, token.start);
   const lower = gap.length <= 40 ? LOWER_GAP.exec(gap) : null;
   if (lower === null || !lowerNamePart(lower[1]!)) return false;
-  return NAME_ROLES.has(bare(lower[1]!)) || tokens.slice(from, k).some(isAnchor);
+  const titled = from > 0 && tokens[from]!.joined && tokens[from - 1]!.role === 'title';
+  return NAME_ROLES.has(bare(lower[1]!)) || titled || tokens.slice(from, k).some(isAnchor);
 }
 
 /**
