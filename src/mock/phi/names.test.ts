@@ -59,6 +59,30 @@ describe('findNames', () => {
     expect(names('PROGRESS NOTE\n\nOdalys Hernandez cruz (MRN 2210-7) arrived.')).toEqual(['Odalys Hernandez cruz']);
   });
 
+  it('never cuts a name at a lower-case word inside it or after it, nor at an ordinary word between its parts', () => {
+    expect(names('Plan discussed with Brayan Kadar rodriguez Pichardo, who agrees.')).toEqual([
+      'Brayan Kadar rodriguez Pichardo',
+    ]);
+    expect(names('at the request of Emily Krauel natera Velázquez, MD.')).toEqual(['Emily Krauel natera Velázquez']);
+    expect(names('Plan discussed with Amalia Kranz sans, who agrees.')).toEqual(['Amalia Kranz sans']);
+    expect(names('Dictated by Jose Daniel Kranz sans, MD; questions to the ward.')).toEqual(['Jose Daniel Kranz sans']);
+    expect(names('Alternate contact Mayte Krauel natera (neighbor) at home.')).toEqual(['Mayte Krauel natera']);
+    expect(names('I am referring Miguel Quintero de la cruz, born 5/13/09.')).toEqual(['Miguel Quintero de la cruz']);
+    expect(names('Yours sincerely, Dr. Name Leo Brekke, telephone 806.')).toEqual(['Dr. Name Leo Brekke']);
+    expect(names('Yours sincerely, Dr. Rosalia Kranz sans Rendón, telephone 806.')).toEqual([
+      'Dr. Rosalia Kranz sans Rendón',
+    ]);
+    expect(names('Referred by Adrian Ward, MD on 30-Dec-2024.')).toEqual(['Adrian Ward']);
+    expect(names('Contact: June Collins (daughter).')).toEqual(['June Collins']);
+    expect(names('Seen with Thủy Hằng Lý Tô today.')).toEqual(['Thủy Hằng Lý Tô']);
+  });
+
+  it('takes no ordinary lower-case word into a name, nor joins two names at one', () => {
+    expect(names('Seen with John Smith and Mary Jones today, who agree.')).toEqual(['John Smith', 'Mary Jones']);
+    expect(names('Tylenol given to Mary Jones yesterday, who slept.')).toEqual(['Mary Jones']);
+    expect(names('Admitted to ICU John Smith was seen.')).toEqual(['John Smith']);
+  });
+
   it('never takes a word that is also a name for a name by itself', () => {
     expect(names('Seen on May 3 by the Ward team. June visit: Lane closed. An MRI was done.')).toEqual([]);
   });

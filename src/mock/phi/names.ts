@@ -15,9 +15,12 @@ import { NAME_LIKE_WORDS, STOP_WORDS } from './name-stops.js';
  * word cost twice the time), unless they are a name's particles ("de la Cruz").
  */
 const WORD = /\p{Lu}[\p{L}\p{M}'’-]*\.?/gu;
-const PARTICLE_GAP = /^ (?:(?:van|von|de|del|della|da|di|du|la|le|los|las|der|den|dos|das|do|y|bin|ibn|al) ){1,2}$/;
-/** A surname the lexicon knows, written in lower case right after a name ("Quintero cruz"). */
-const LOWER_SURNAME_AFTER = /^ (\p{Ll}+)\b/u;
+const PARTICLES = 'van|von|de|del|della|da|di|du|la|le|los|las|der|den|dos|das|do|y|bin|ibn|al';
+const PARTICLE_GAP = new RegExp(`^ (?:(?:${PARTICLES}) ){1,2}$`);
+/** A lower-case word of a name between two of its capitalised words ("Kadar rodriguez Pichardo", "de la cruz"). */
+const LOWER_GAP = new RegExp(`^ (?:(?:${PARTICLES}) ){0,2}(\\p{Ll}[\\p{L}\\p{M}'’-]*) $`, 'u');
+/** A lower-case word right after a name, the way a hurried note types a surname ("Quintero de la cruz"). */
+const LOWER_AFTER = new RegExp(`^ (?:(?:${PARTICLES}) ){0,2}(\\p{Ll}[\\p{L}\\p{M}'’-]*)(?![\\p{L}\\p{M}\\d])`, 'u');
 const ASCII = /^[\x20-\x7e]*$/;
 /** The word before a name, and what separates them: "seen by ", "husband, ", "Patient: ". */
 const WORD_BEFORE = /(\p{L}+)[ ,:]{1,3}$/u;
@@ -39,8 +42,11 @@ const CREDENTIAL = /^,? ?(?:M\.?D|D\.?O|RN|NP|PA-C|PA|PhD|DDS|DMD|APRN|FNP|CNM|L
 const PREDICATE =
   /^(?:,? (?:was|is|has|had|presents|presented|reports|reported|denies|denied|arrived|returns|returned|underwent|tolerated|states|stated|agrees|lives|continues|who|born)\b| \((?:MRN|DOB|spouse|wife|husband|partner|mother|father|son|daughter|sister|brother|neighbou?r|friend|guardian|caregiver)\b)/;
 
-/** `nameLike`: a word that is also a name (May, Ward): part of a name something else says is one, never alone. */
-type Role = 'title' | 'initial' | 'suffix' | 'first' | 'last' | 'word' | 'stop' | 'nameLike';
+/**
+ * `nameLike`: a word that is also a name (May, Ward): part of a name something else says is one, never alone.
+ * `acronym`: an all-capitals word that is no known name (ICU, MRN).
+ */
+type Role = 'title' | 'initial' | 'suffix' | 'first' | 'last' | 'word' | 'stop' | 'nameLike' | 'acronym';
 
 /** The roles of words as written (lower case, accents kept: "Tô" is not "to"); the first list that has it wins. */
 const WORD_ROLES: ReadonlyMap<string, Role> = rolesOf([
@@ -95,7 +101,7 @@ function roleOf(word: string): Role {
   const role = WORD_ROLES.get(lower) ?? NAME_ROLES.get(plain) ?? (plain.includes('-') ? partsRole(plain) : undefined);
   if (role !== undefined) return role;
   // An all-capitals word is an acronym unless it is a known name (GONZALEZ, MARIA).
-  return word === word.toUpperCase() ? 'stop' : 'word';
+  return word === word.toUpperCase() ? 'acronym' : 'word';
 }
 
 /** Whether the text between two capitalised words joins them into one name. */
@@ -127,7 +133,7 @@ function tokensOf(input: string): Token[] {
   return tokens;
 }
 
-const isPart = (t: Token): boolean => t.role !== 'stop' && t.role !== 'title';
+const isPart = (t: Token): boolean => t.role !== 'stop' && t.role !== 'title' && t.role !== 'acronym';
 const isAnchor = (t: Token): boolean => t.role === 'first' || t.role === 'last';
 
 /** The name in tokens[from, to) (contiguous name parts), or undefined when nothing says it is one. */
@@ -149,11 +155,47 @@ function nameIn(input: string, tokens: readonly Token[], from: number, to: numbe
   return undefined;
 }
 
-/** The name with a known surname that follows it in lower case, the way a hurried note types it. */
-function withLowerSurname(input: string, span: Span): Span {
-  const next = LOWER_SURNAME_AFTER.exec(input.slice(span.end, span.end + 24));
-  if (next === null || NAME_ROLES.get(bare(next[1]!)) !== 'last') return span;
-  return { start: span.start, end: span.end + next[0].length };
+/** Whether a lower-case word may be part of a name: no ordinary word ("and", "today") nor a particle alone. */
+function lowerNamePart(word: string): boolean {
+  return !STOP_WORDS.has(word) && !PARTICLE_GAP.test(` ${word} `);
+}
+
+/**
+ * The name with the lower-case word that follows it when it is a known surname, or when a credential or what a
+ * note says of a person comes next ("Amalia Kranz sans, who agrees"): the name ends where that begins.
+ */
+function withLowerWord(input: string, span: Span): Span {
+  const next = LOWER_AFTER.exec(input.slice(span.end, span.end + 40));
+  if (next === null || !lowerNamePart(next[1]!)) return span;
+  const end = span.end + next[0].length;
+  const after = input.slice(end, end + 13);
+  const known = NAME_ROLES.get(bare(next[1]!)) === 'last';
+  return known || CREDENTIAL.test(after) || PREDICATE.test(after) ? { start: span.start, end } : span;
+}
+
+/**
+ * Whether tokens[k] continues the name run tokens[from, k): after one space, or after a lower-case word that is a
+ * known name or follows a known name or a title in the run ("Emily Krauel natera Velázquez").
+ */
+function continuesRun(input: string, tokens: readonly Token[], from: number, k: number): boolean {
+  const token = tokens[k]!;
+  if (!isPart(token)) return bridgesName(tokens, k);
+  if (token.joined) return true;
+  const gap = input.slice(tokens[k - 1]!.end, token.start);
+  const lower = gap.length <= 40 ? LOWER_GAP.exec(gap) : null;
+  if (lower === null || !lowerNamePart(lower[1]!)) return false;
+  const titled = from > 0 && tokens[from]!.joined && tokens[from - 1]!.role === 'title';
+  return NAME_ROLES.has(bare(lower[1]!)) || titled || tokens.slice(from, k).some(isAnchor);
+}
+
+/**
+ * A word that ends a name elsewhere but sits inside one here, joined between a title or a name part and a name
+ * part ("Dr. Name Leo Brekke"): the words around it say it is a name.
+ */
+function bridgesName(tokens: readonly Token[], k: number): boolean {
+  const [before, token, after] = [tokens[k - 1], tokens[k]!, tokens[k + 1]];
+  if (token.role !== 'stop' || !token.joined || before === undefined || after === undefined) return false;
+  return (isPart(before) || before.role === 'title') && after.joined && isPart(after);
 }
 
 /** Every person name in the text, in text order. */
@@ -162,14 +204,14 @@ export function findNames(input: string): Span[] {
   const spans: Span[] = [];
   let i = 0;
   while (i < tokens.length) {
-    if (!isPart(tokens[i]!)) {
+    if (!isPart(tokens[i]!) && !bridgesName(tokens, i)) {
       i++;
       continue;
     }
     let j = i + 1;
-    while (j < tokens.length && tokens[j]!.joined && isPart(tokens[j]!)) j++;
+    while (j < tokens.length && continuesRun(input, tokens, i, j)) j++;
     const span = nameIn(input, tokens, i, j);
-    if (span !== undefined) spans.push(withLowerSurname(input, span));
+    if (span !== undefined) spans.push(withLowerWord(input, span));
     i = j;
   }
   return spans;

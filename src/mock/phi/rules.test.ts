@@ -145,7 +145,15 @@ describe('the detector finds each shape of PHI', () => {
     ).toEqual([]);
   });
 
-  it('takes no street without a suffix unless a city, state and ZIP follow it', () => {
+  it('takes a street without a suffix with its number and unit, its words never a person name', () => {
+    const text = 'Lives at 9904 Bernhard Via Suite 812; also 17 Adrian Ward Via, Apt. 3B. Seen in 4 East Unit 5.';
+    expect(found(text)).toEqual([
+      ['ADDRESS', '9904 Bernhard Via Suite 812'],
+      ['ADDRESS', '17 Adrian Ward Via, Apt. 3B'],
+    ]);
+  });
+
+  it('takes no street without a suffix unless a unit or a city, state and ZIP follow it', () => {
     expect(found('gave 12 Tylenol tablets; 3 West Wing beds, Ward 4, then 2 Main entrances.')).toEqual([]);
   });
 

@@ -122,11 +122,15 @@ const STREET =
 const CAPITALISED = String.raw`[A-Z][A-Za-z'’.-]*`;
 const UNIT = String.raw`(?:,? (?:Apt|Apartment|Unit|Suite|Ste|Room|Rm|Floor|Fl|Bldg)\.? ?#?[A-Z\d-]+|,? #[A-Z\d-]+)`;
 const STREET_WORD = String.raw`(?:\d{1,3}(?:st|nd|rd|th)|${CAPITALISED})`;
-/** A street named without a suffix ("E Broadway", "Okuneva Via") is one when a city, state and ZIP follow. */
+/**
+ * A street named without a suffix ("E Broadway", "Okuneva Via") is one when a city, state and ZIP follow, or
+ * (two words or more: "4 East" is a ward) a unit: its words, often names, belong to the address with its number.
+ */
 const CITY_STATE_ZIP = String.raw`, ${CAPITALISED}(?: ${CAPITALISED}){0,3},? [A-Z]{2},? \d{5}\b`;
 const ADDRESS = new RegExp(
   String.raw`\b(?:\d{1,6}[A-Z]? (?:${STREET_WORD} ){1,4}(?:${STREET})\b\.?(?: [NSEW]{1,2}\b\.?)?|P\.? ?O\.? Box \d+|` +
-    String.raw`\d{1,6}[A-Z]? (?:${STREET_WORD} ){0,3}${STREET_WORD}(?=${UNIT}?${CITY_STATE_ZIP}))` +
+    String.raw`\d{1,6}[A-Z]? (?:${STREET_WORD} ){0,3}${STREET_WORD}(?=${UNIT}?${CITY_STATE_ZIP})|` +
+    String.raw`\d{1,6}[A-Z]? (?:${STREET_WORD} ){1,3}${STREET_WORD}(?=${UNIT}\b))` +
     String.raw`${UNIT}?` +
     String.raw`(?:, ${CAPITALISED}(?: ${CAPITALISED}){0,3}(?:,? [A-Z]{2}\b(?:,? \d{5}(?:-\d{4})?\b)?)?)?`,
   'g',
