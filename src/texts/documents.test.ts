@@ -10,6 +10,8 @@ import {
   LENGTH_CLASSES,
   pickWeighted,
 } from './documents.js';
+import { cutIsInsideSentence } from './seams.js';
+import { maxPieceLength, splitDocument } from './split.js';
 
 describe('generateDocument', () => {
   it.each(LENGTH_CLASSES)('keeps %s documents inside their class, each with PHI planted in it', (lengthClass) => {
@@ -81,6 +83,38 @@ describe('generateDocument', () => {
       expect(doc.text).toMatch(/^(PROGRESS NOTE|DISCHARGE SUMMARY|REFERRAL LETTER)\n\n/);
     }
   });
+
+  it.each([0.1, 0.3])(
+    'writes long documents with run-on lines the split (margin %s) must cut inside, so that items straddle cuts',
+    (margin) => {
+      const rng = createRng(7);
+      const limits = { maxTokens: 1024, margin };
+      let documents = 0;
+      let cutsInsideLines = 0;
+      let straddling = 0;
+      for (let i = 0; i < 100; i++) {
+        const doc = generateDocument(
+          rng,
+          { kinds: DEFAULT_DOCUMENT_MIX.kinds, lengths: { long: 1 } },
+          maxPieceLength(limits),
+        );
+        const cuts = splitDocument(doc.text, limits)
+          .slice(1)
+          .map((p) => p.offset);
+        const inside = cuts.filter((at) => cutIsInsideSentence(doc.text, at));
+        const crossing = doc.phi.filter((p) => cuts.some((at) => p.start < at && at < p.end));
+        if (crossing.length > 0) documents++;
+        cutsInsideLines += inside.length;
+        straddling += crossing.length;
+        // An item crosses only a cut inside a line: the cuts the seams carry whole.
+        for (const p of crossing) expect(inside.some((at) => p.start < at && at < p.end)).toBe(true);
+      }
+      // Some long documents, not all, hold such lines; where they do, a cut most often falls inside an item.
+      expect(documents).toBeGreaterThan(20);
+      expect(documents).toBeLessThan(100);
+      expect(straddling).toBeGreaterThan(cutsInsideLines / 4);
+    },
+  );
 
   it('is repeatable from a seed, and draws kinds and lengths by their weights', () => {
     const rng = createRng(4);

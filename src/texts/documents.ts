@@ -18,6 +18,7 @@ import {
 } from './document-sentences.js';
 import { seededFakers } from './fakers.js';
 import { type Fragment, joinFragments, planted, truncateFragment } from './planting.js';
+import { runOnLine, runOnLineChars } from './run-on-lines.js';
 
 export const DOCUMENT_KINDS = ['progress', 'discharge', 'referral'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
@@ -70,6 +71,10 @@ const TITLES: Readonly<Record<DocumentKind, string>> = {
   referral: 'REFERRAL LETTER',
 };
 
+/** The share of long documents that hold run-on lines, and of their paragraphs that are one. */
+const RUN_ON_DOCUMENTS = 0.6;
+const RUN_ON_PARAGRAPHS = 0.3;
+
 /** The section headings of each kind, in order; body sentences fill them. */
 const SECTIONS: Readonly<Record<DocumentKind, readonly string[]>> = {
   progress: ['Subjective', 'Objective', 'Assessment', 'Plan'],
@@ -120,7 +125,17 @@ export function generateDocument(
   const room = (): number => maxChars - length - (closing.text.length + 2);
   const sections = SECTIONS[kind];
   const used = new Map<DocumentSentence, number>();
+  // Some long documents hold run-on lines (a contact list, a visit log): the split must cut inside those.
+  const runOnShare = lengthClass === 'long' && rng.next() < RUN_ON_DOCUMENTS ? RUN_ON_PARAGRAPHS : 0;
   for (let section = 0, attempts = 0; attempts < 400 && length < target - closing.text.length; attempts++) {
+    if (runOnShare > 0 && rng.next() < runOnShare) {
+      const line = runOnLine(rng, fakers, runOnLineChars(rng, limitChars));
+      if (room() - 2 - line.text.length >= 0) {
+        paragraphs.push(line);
+        length += 2 + line.text.length;
+        continue;
+      }
+    }
     const sentences: Fragment[] = [planted(() => `${sections[section % sections.length]}:`)];
     let paragraphLength = sentences[0]!.text.length;
     const count = nextInt(rng, 2, 5);
