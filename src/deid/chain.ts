@@ -127,7 +127,7 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
   const entities = mergeEntities(perPiece.flat());
   const obfuscated = await calls.obfuscate(text, entities);
   // Checked, not trusted: what identification found must be gone from what obfuscation gave back.
-  const foundStillPresent = entities.filter((e) => obfuscated.text.includes(text.slice(e.start, e.end))).length;
+  const foundStillPresent = stillPresent(text, entities, obfuscated.text);
   return {
     text: obfuscated.text,
     entities,
@@ -139,6 +139,25 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
     cuts,
     foundStillPresent,
   };
+}
+
+/**
+ * The entities whose text the output holds more often than the document holds it outside every entity: an age "97"
+ * is still there when the output says "97" once more than "HR 97" accounts for, not merely because "HR 97" stays.
+ */
+function stillPresent(text: string, entities: readonly FoundEntity[], output: string): number {
+  let outside = '';
+  let at = 0;
+  for (const e of entities) {
+    outside += `${text.slice(at, e.start)}\u0000`;
+    at = Math.max(at, e.end);
+  }
+  outside += text.slice(at);
+  const count = (haystack: string, needle: string): number => haystack.split(needle).length - 1;
+  return entities.filter((e) => {
+    const value = text.slice(e.start, e.end);
+    return count(output, value) > count(outside, value);
+  }).length;
 }
 
 /** The limits of a re-split at `depth`: the piece budget halved that many times. */

@@ -71,9 +71,12 @@ const TITLES: Readonly<Record<DocumentKind, string>> = {
   referral: 'REFERRAL LETTER',
 };
 
-/** The share of long documents that hold run-on lines, and of their paragraphs that are one. */
-const RUN_ON_DOCUMENTS = 0.6;
-const RUN_ON_PARAGRAPHS = 0.3;
+/**
+ * The share of long documents that hold a run-on line, and the chance of each paragraph to be it: one line a
+ * document, as each adds a seam (a request) and fills its pieces — deid.yaml's busier phase must stay under 100 rpm.
+ */
+const RUN_ON_DOCUMENTS = 0.5;
+const RUN_ON_PARAGRAPHS = 0.4;
 
 /** The section headings of each kind, in order; body sentences fill them. */
 const SECTIONS: Readonly<Record<DocumentKind, readonly string[]>> = {
@@ -126,10 +129,11 @@ export function generateDocument(
   const sections = SECTIONS[kind];
   const used = new Map<DocumentSentence, number>();
   // Some long documents hold run-on lines (a contact list, a visit log): the split must cut inside those.
-  const runOnShare = lengthClass === 'long' && rng.next() < RUN_ON_DOCUMENTS ? RUN_ON_PARAGRAPHS : 0;
+  let runOnLeft = lengthClass === 'long' && rng.next() < RUN_ON_DOCUMENTS ? 1 : 0;
   for (let section = 0, attempts = 0; attempts < 400 && length < target - closing.text.length; attempts++) {
-    if (runOnShare > 0 && rng.next() < runOnShare) {
+    if (runOnLeft > 0 && rng.next() < RUN_ON_PARAGRAPHS) {
       const line = runOnLine(rng, fakers, runOnLineChars(rng, limitChars));
+      runOnLeft--;
       if (room() - 2 - line.text.length >= 0) {
         paragraphs.push(line);
         length += 2 + line.text.length;

@@ -1,11 +1,11 @@
 /**
- * Run-on lines: what real notes hold besides sentences — a contact list, the care team's signature blocks, a
- * pharmacy's fill history, a visit log pasted from a table — one long line of entries with no sentence end. A line
- * longer than a piece makes the split cut inside it, between words, so an item there can straddle the cut: the
- * case the seams exist for, which sentences alone never produce.
+ * Run-on lines: what real notes hold besides sentences — a medication list or a visit log pasted from a
+ * table — one long line of entries with no sentence
+ * end. A line longer than a piece makes the split cut inside it, between words, so an item there can straddle the
+ * cut: the case the seams exist for, which sentences alone never produce.
  */
 import { nextInt, pick, type Rng } from '../core/index.js';
-import { fakeClinician, fakeDate, fakeMrn, fakeName, fakePhone, fakeStreet } from './fake-phi.js';
+import { fakeClinician, fakeDate, fakeName } from './fake-phi.js';
 import type { Fakers } from './fakers.js';
 import { type Fragment, joinFragments, type Plant, planted } from './planting.js';
 
@@ -18,35 +18,31 @@ interface RunOnLine {
   readonly entry: Entry;
 }
 
-const RELATIONS = ['daughter', 'son', 'spouse', 'neighbor', 'sister', 'brother', 'guardian'] as const;
-const DRUGS = ['metformin 500 mg', 'lisinopril 10 mg', 'atorvastatin 40 mg', 'albuterol inhaler', 'sertraline 50 mg'];
+const DRUGS = ['metformin/500mg', 'lisinopril/10mg', 'atorvastatin/40mg', 'albuterol/90mcg', 'sertraline/50mg'];
+const DOSING = ['BID-with-meals', 'daily-AM', 'nightly', 'PRN-wheeze'];
+const INDICATIONS = ['T2DM', 'HTN', 'hyperlipidemia', 'asthma', 'depression'];
+const SETTINGS = ['clinic', 'ED', 'telehealth', 'home-visit'];
 
-const address = (f: Fakers, p: Plant): string =>
-  `${p('ADDRESS', fakeStreet(f.us))}, ${p('ADDRESS', f.us.location.city())}, ${f.us.location.state({ abbreviated: true })} ${p('ZIP', f.us.location.zipCode())}`;
+const date = (f: Fakers, p: Plant): string => p('DATE', fakeDate(f.us, 2019, 2026));
+/** "Dr. X" or "X, NP": the item is the name, not the title. */
+const clinician = (r: Rng, f: Fakers, p: Plant): string =>
+  r.next() < 0.5 ? `Dr. ${p('NAME', fakeClinician(f))}` : `${p('NAME', fakeName(f))}, ${pick(r, ['MD', 'NP', 'PA'])}`;
 
+// Pasted from a table: cells between bars, spaces only inside values, so a cut between words most often falls inside
+// an item. Mostly clinical cells around each item: a line dense with PHI would have an answer past the service's
+// output cap (300 tokens).
 const LINES: readonly RunOnLine[] = [
   {
-    label: 'Contacts',
-    separator: '; ',
-    entry: (r, f, p) => `${p('NAME', fakeName(f))} (${pick(r, RELATIONS)}) ${p('PHONE', fakePhone(f.us))}`,
-  },
-  {
-    label: 'Care team',
-    separator: ' | ',
+    label: 'Medications',
+    separator: ';',
     entry: (r, f, p) =>
-      `${p('NAME', r.next() < 0.5 ? fakeName(f) : fakeClinician(f))}, ${pick(r, ['MD', 'DO', 'NP', 'RN'])}, ${address(f, p)}, tel ${p('PHONE', fakePhone(f.us))}, fax ${p('FAX', fakePhone(f.us))}`,
-  },
-  {
-    label: 'Pharmacy fills',
-    separator: '; ',
-    entry: (r, f, p) =>
-      `${pick(r, DRUGS)} filled ${p('DATE', fakeDate(f.us, 2019, 2026))} at ${address(f, p)} for ${p('NAME', fakeName(f))}`,
+      `${pick(r, DRUGS)}|${pick(r, DOSING)}|${pick(r, INDICATIONS)}|refills:${nextInt(r, 0, 5)}|since:${date(f, p)}|by:${clinician(r, f, p)}`,
   },
   {
     label: 'Visit log',
-    separator: ' | ',
+    separator: ';',
     entry: (r, f, p) =>
-      `${p('DATE', fakeDate(f.us, 2019, 2026))} ${pick(r, ['clinic', 'ED', 'telehealth', 'home visit'])} ${p('NAME', fakeName(f))} MRN ${p('MRN', fakeMrn(f.us))} seen with ${p('NAME', fakeName(f))}`,
+      `${date(f, p)}|${pick(r, SETTINGS)}|BP:${nextInt(r, 105, 165)}/${nextInt(r, 60, 98)}|HR:${nextInt(r, 55, 110)}|SpO2:${nextInt(r, 91, 100)}%|wt:${nextInt(r, 45, 120)}kg|temp:${(36 + r.next() * 2).toFixed(1)}C|${clinician(r, f, p)}`,
   },
 ];
 
@@ -64,5 +60,6 @@ export function runOnLine(rng: Rng, fakers: Fakers, minChars: number): Fragment 
   return joinFragments([label!, joinFragments(rest, line.separator)], ' ');
 }
 
-/** A run-on line's length: over a piece (`limitChars`), up to twice it: the split cuts inside it once or twice. */
-export const runOnLineChars = (rng: Rng, limitChars: number): number => nextInt(rng, limitChars + 20, 2 * limitChars);
+/** A run-on line's length: over a piece (`limitChars`), not much over: the split cuts inside it once. */
+export const runOnLineChars = (rng: Rng, limitChars: number): number =>
+  nextInt(rng, limitChars + 20, Math.round(1.2 * limitChars));
