@@ -10,6 +10,8 @@ import {
   LENGTH_CLASSES,
   pickWeighted,
 } from './documents.js';
+import { cutIsInsideSentence } from './seams.js';
+import { maxPieceLength, splitDocument } from './split.js';
 
 describe('generateDocument', () => {
   it.each(LENGTH_CLASSES)('keeps %s documents inside their class, each with PHI planted in it', (lengthClass) => {
@@ -81,6 +83,33 @@ describe('generateDocument', () => {
       expect(doc.text).toMatch(/^(PROGRESS NOTE|DISCHARGE SUMMARY|REFERRAL LETTER)\n\n/);
     }
   });
+
+  it.each([0.1, 0.3])(
+    'writes long documents with run-on lines the split (margin %s) must cut inside, so that items straddle cuts',
+    (margin) => {
+      const rng = createRng(7);
+      const limits = { maxTokens: 1024, margin };
+      let cutInsideALine = 0;
+      let straddling = 0;
+      for (let i = 0; i < 300; i++) {
+        const mix = { kinds: DEFAULT_DOCUMENT_MIX.kinds, lengths: { long: 1 } };
+        const doc = generateDocument(rng, mix, maxPieceLength(limits));
+        const cuts = splitDocument(doc.text, limits)
+          .slice(1)
+          .map((p) => p.offset);
+        const inside = cuts.filter((at) => cutIsInsideSentence(doc.text, at));
+        if (inside.length > 0) cutInsideALine++;
+        const crossing = doc.phi.filter((p) => cuts.some((at) => p.start < at && at < p.end));
+        straddling += crossing.length;
+        // An item crosses only a cut inside a line: the cuts the seams carry whole.
+        for (const p of crossing) expect(inside.some((at) => p.start < at && at < p.end)).toBe(true);
+      }
+      // Some long documents, not all, hold such a line.
+      expect(cutInsideALine).toBeGreaterThan(300 * 0.3);
+      expect(cutInsideALine).toBeLessThan(300 * 0.7);
+      expect(straddling).toBeGreaterThan(0);
+    },
+  );
 
   it('is repeatable from a seed, and draws kinds and lengths by their weights', () => {
     const rng = createRng(4);

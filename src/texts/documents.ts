@@ -18,6 +18,7 @@ import {
 } from './document-sentences.js';
 import { seededFakers } from './fakers.js';
 import { type Fragment, joinFragments, planted, truncateFragment } from './planting.js';
+import { runOnLine, runOnLineChars } from './run-on-lines.js';
 
 export const DOCUMENT_KINDS = ['progress', 'discharge', 'referral'] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
@@ -70,6 +71,13 @@ const TITLES: Readonly<Record<DocumentKind, string>> = {
   referral: 'REFERRAL LETTER',
 };
 
+/**
+ * The share of long documents that hold a run-on line, and the chance of each paragraph to be it: one line a
+ * document, as each adds a seam (a request) and fills its pieces — deid.yaml's busier phase must stay under 100 rpm.
+ */
+const RUN_ON_DOCUMENTS = 0.5;
+const RUN_ON_PARAGRAPHS = 0.4;
+
 /** The section headings of each kind, in order; body sentences fill them. */
 const SECTIONS: Readonly<Record<DocumentKind, readonly string[]>> = {
   progress: ['Subjective', 'Objective', 'Assessment', 'Plan'],
@@ -120,7 +128,18 @@ export function generateDocument(
   const room = (): number => maxChars - length - (closing.text.length + 2);
   const sections = SECTIONS[kind];
   const used = new Map<DocumentSentence, number>();
+  // Some long documents hold run-on lines (a contact list, a visit log): the split must cut inside those.
+  let runOnLeft = lengthClass === 'long' && rng.next() < RUN_ON_DOCUMENTS ? 1 : 0;
   for (let section = 0, attempts = 0; attempts < 400 && length < target - closing.text.length; attempts++) {
+    if (runOnLeft > 0 && rng.next() < RUN_ON_PARAGRAPHS) {
+      const line = runOnLine(rng, fakers, runOnLineChars(rng, limitChars));
+      runOnLeft--;
+      if (room() - 2 - line.text.length >= 0) {
+        paragraphs.push(line);
+        length += 2 + line.text.length;
+        continue;
+      }
+    }
     const sentences: Fragment[] = [planted(() => `${sections[section % sections.length]}:`)];
     let paragraphLength = sentences[0]!.text.length;
     const count = nextInt(rng, 2, 5);

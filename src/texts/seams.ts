@@ -3,9 +3,10 @@
  * straddle the cut and be whole in neither piece — a name in a list without full stops, an address, a
  * CJK or emoji run. Each such cut gets a seam: a short extra piece around it (SEAM_REACH characters
  * each side), identified like any piece, so that whatever crosses the cut is seen whole somewhere.
- * Cuts between paragraphs, lines and sentences need none: PHI does not straddle them.
+ * Cuts between paragraphs, lines and sentences need none: PHI does not straddle them (a sentence does not end
+ * after an initial or "Apt.").
  */
-import type { Piece } from './split.js';
+import { type Piece, SENTENCE_END } from './split.js';
 
 /**
  * How far a seam reaches each side of its cut (characters): as long as the longest entity expected (an address with a
@@ -16,8 +17,8 @@ export const SEAM_REACH = 128;
 /** The smallest pieces (characters) that leave room for whole seams: the chain refuses smaller ones. */
 export const MIN_PIECE_CHARS_FOR_SEAMS = 2 * SEAM_REACH;
 
-/** A cut right after a line break or the end of a sentence (not a title or abbreviation). */
-const SAFE_BEFORE = /(?:\n\s*|(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|e\.g|i\.e|approx))[.!?]+["')\]]*\s+|[。！？]+\s*)$/;
+/** A cut right after a line break or the end of a sentence (as the split reads one). */
+const SAFE_BEFORE = new RegExp(`(?:\\n\\s*|${SENTENCE_END})$`, 'u');
 
 /** Whether cutting `text` at `at` can part an entity. */
 export function cutIsInsideSentence(text: string, at: number): boolean {

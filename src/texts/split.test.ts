@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { createRng, nextInt, pick, type Rng } from '../core/rng.js';
 import { estimateModelTokens } from '../spec/index.js';
+import { cutIsInsideSentence } from './seams.js';
 import { DEFAULT_SPLIT_LIMITS, type Piece, pieceTokenBudget, splitDocument, type SplitLimits } from './split.js';
 
 const GRAPHEMES = new Intl.Segmenter('en', { granularity: 'grapheme' });
@@ -140,6 +141,20 @@ describe('splitDocument', () => {
     const pieces = splitDocument(text);
     expect(problems(text, pieces, DEFAULT_SPLIT_LIMITS)).toEqual([]);
     for (const p of pieces) expect(p.text).toMatch(/^Dr\. Smith saw the patient\.( Dr\. Smith saw the patient\.)* ?$/);
+  });
+
+  it('never cuts after a middle initial or "Apt.", where a name or an address goes on; the seams check the same', () => {
+    const text = 'Contacts: ' + 'Kolby U. Fritsch (son) 599-473-7621; 12 Oak Rd Apt. 4, Dover; '.repeat(40);
+    const pieces = splitDocument(text);
+    expect(problems(text, pieces, DEFAULT_SPLIT_LIMITS)).toEqual([]);
+    for (const p of pieces.slice(1)) {
+      // No sentence ends in the line: every cut falls between words, where the seams cover it.
+      expect(cutIsInsideSentence(text, p.offset)).toBe(true);
+    }
+    expect(cutIsInsideSentence('Kolby U. ', 9)).toBe(true);
+    expect(cutIsInsideSentence('12 Oak Rd Apt. ', 15)).toBe(true);
+    expect(cutIsInsideSentence('on vitamin D. ', 14)).toBe(true);
+    expect(cutIsInsideSentence('Seen today. ', 12)).toBe(false);
   });
 
   it('cuts a word only when it alone is over the limit, and then between grapheme clusters', () => {

@@ -53,15 +53,19 @@ export function splitDocument(text: string, limits: SplitLimits = DEFAULT_SPLIT_
 }
 
 /**
+ * The end of a sentence, and the spaces after it; not after a title, a common abbreviation, an apartment or suite, or
+ * a single capital (an initial): a cut after "Dr. ", "Kolby U. " or "Apt. " would part a name or an address.
+ */
+export const SENTENCE_END = String.raw`(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|e\.g|i\.e|approx|Apt|Ste))(?<!(?<![\p{L}\p{N}])\p{Lu})[.!?]+["')\]]*\s+|[。！？]+\s*`;
+
+/**
  * Boundaries from coarse to fine: each returns the ends of the units of text[from, to) (the last is
  * `to`). A unit keeps the separator after it, so units are contiguous.
  */
 const LEVELS: readonly ((text: string, from: number, to: number) => number[])[] = [
   (t, f, e) => endsAfter(t, f, e, /\n[ \t]*\n\s*/g), // paragraphs: a blank line
   (t, f, e) => endsAfter(t, f, e, /\n\s*/g), // lines
-  // Sentences, not after a title or a common abbreviation: a cut after "Dr. " would part a name from its title.
-  (t, f, e) =>
-    endsAfter(t, f, e, /(?<!\b(?:Dr|Mr|Mrs|Ms|Prof|St|No|vs|e\.g|i\.e|approx))[.!?]+["')\]]*\s+|[。！？]+\s*/g),
+  (t, f, e) => endsAfter(t, f, e, new RegExp(SENTENCE_END, 'gu')),
   (t, f, e) => endsAfter(t, f, e, /\S+|\s+/g), // words, and the spaces between them as units of their own
   graphemeEnds,
   codePointEnds,

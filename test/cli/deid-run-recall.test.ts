@@ -136,14 +136,10 @@ describe('run, mode deid: recall of known PHI', () => {
     const [nominal, leaky] = await Promise.all([run('nominal'), run('leaky')]);
     // Enough items that each verdict is decided, not inconclusive: the bounds, not the rates, are what is judged.
     expect(nominal.summary.phi.overall.planted).toBeGreaterThan(1000);
-    // Its documents delivered whole are under 0.5 % beyond doubt; its documents cut at the cap show PHI in clear.
-    const nominalPhi = nominal.summary.phi;
-    expect(nominalPhi.overall.leakRateUpper95).toBeLessThan(0.005);
-    expect(nominalPhi.notVerified.leaked).toBeGreaterThan(0);
-    expect(nominal.check).toMatchObject({ status: 'inconclusive' });
-    const nv = nominalPhi.notVerified;
-    expect(nominal.check.reason).toContain(`${nv.leaked} of ${nv.items} known PHI items in ${nv.documents} documents`);
-    expect(nominal.code).toBe(5);
+    // Some items straddle a cut of the split (a run-on line in a long document): their recall is measured, not 0 of 0.
+    expect(nominal.summary.phi.straddling.planted).toBeGreaterThan(0);
+    expect(nominal.check).toMatchObject({ status: 'pass' });
+    expect(nominal.code).toBe(0);
     expect(leaky.summary.phi.overall.leaked).toBeGreaterThan(nominal.summary.phi.overall.leaked);
     expect(leaky.check).toMatchObject({ status: 'fail' });
     expect(leaky.summary.phi.overall.leaked / leaky.summary.phi.overall.planted).toBeGreaterThan(0.005);
