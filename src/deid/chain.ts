@@ -150,25 +150,6 @@ export async function deidentify(text: string, calls: ChainCalls, options: Chain
   };
 }
 
-/**
- * The entities whose text the output holds more often than the document holds it outside every entity: an age "97"
- * is still there when the output says "97" once more than "HR 97" accounts for, not merely because "HR 97" stays.
- */
-function stillPresent(text: string, entities: readonly FoundEntity[], output: string): number {
-  let outside = '';
-  let at = 0;
-  for (const e of entities) {
-    outside += `${text.slice(at, e.start)}\u0000`;
-    at = Math.max(at, e.end);
-  }
-  outside += text.slice(at);
-  const count = (haystack: string, needle: string): number => haystack.split(needle).length - 1;
-  return entities.filter((e) => {
-    const value = text.slice(e.start, e.end);
-    return count(output, value) > count(outside, value);
-  }).length;
-}
-
 /** The limits of a re-split at `depth`: the piece budget halved that many times. */
 function halfOf(limits: SplitLimits, depth: number): SplitLimits {
   return { maxTokens: Math.max(16, Math.floor(limits.maxTokens / 2 ** depth)), margin: limits.margin };
