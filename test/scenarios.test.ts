@@ -45,12 +45,12 @@ describe('scenarios/', () => {
     ]);
   });
 
-  it('deid.yaml plans 240 documents as 447 identification requests, inside the sustained rate, and predicts no 429', async () => {
+  it('deid.yaml plans 400 documents as 718 identification requests, inside the sustained rate, and predicts no 429', async () => {
     const { planScenario } = await import('../src/run/plan-scenario.js');
     const { predict429s, DOCUMENTED_LIMITS } = await import('../src/plan/index.js');
     const { plan } = planScenario(await loadScenario(`${DIR}deid.yaml`), `${DIR}deid.yaml`, 1);
-    expect(plan.documents!.count).toBe(240);
-    expect(plan.arrivals).toBe(447);
+    expect(plan.documents!.count).toBe(400);
+    expect(plan.arrivals).toBe(718);
     for (const p of plan.phases) expect(p.peakRpm).toBeLessThan(100);
     expect(predict429s(plan, DOCUMENTED_LIMITS).every((p) => p.refused === 0)).toBe(true);
   });

@@ -115,10 +115,11 @@ describe('run, mode deid: recall of known PHI', () => {
     expect(kindRows[0]!.trim().startsWith('EMAIL')).toBe(true);
   });
 
-  it('tells a detector good but not perfect from one that drops 1 % of its entities: phi.rate(leaked) < 0.5% is no pass over PHI in clear in cut documents, leaky fails with exit 1 on the bound it quotes', async () => {
-    // deid.yaml's first phase (its documents, seed 7: ~1,080 known items), on the embedded mock of each profile.
+  it('tells a detector good but not perfect from one that drops 1 % of its entities: phi.rate(leaked) < 0.3% passes the nominal mock, leaky fails with exit 1 on the bound it quotes', async () => {
+    // deid.yaml's payload and threshold, one phase at its busier rate (seed 7: ~2,700 known items, enough that each
+    // verdict is decided on its bound), on the embedded mock of each profile.
     const ws = scenarioWorkspace(
-      `name: deid-threshold\ndescription: the leak-rate threshold against the mock's profiles\nmode: deid\npayload: { lengths: { short: 1, typical: 4, nearLimit: 1, long: 1 }, seed: 7, split: { margin: 0.3 } }\nphases:\n  - { name: steady, duration: 3m, rpm: 30 }\nthresholds:\n  documentedTargets: false\n  all: ['phi.rate(leaked) < 0.5%']\n`,
+      `name: deid-threshold\ndescription: the leak-rate threshold against the mock's profiles\nmode: deid\npayload: { lengths: { short: 1, typical: 4, nearLimit: 1, long: 1 }, seed: 7, split: { margin: 0.5 } }\nphases:\n  - { name: busier, duration: 5m, rpm: 50 }\nthresholds:\n  documentedTargets: false\n  all: ['phi.rate(leaked) < 0.3%']\n`,
     );
     const run = async (profile: string) => {
       const out = join(ws.out, profile);
@@ -130,22 +131,24 @@ describe('run, mode deid: recall of known PHI', () => {
         code,
         stdout,
         summary,
-        check: summary.verdict.checks.find((c: any) => c.what === 'phi.rate(leaked) < 0.5%'),
+        check: summary.verdict.checks.find((c: any) => c.what === 'phi.rate(leaked) < 0.3%'),
       };
     };
     const [nominal, leaky] = await Promise.all([run('nominal'), run('leaky')]);
     // Enough items that each verdict is decided, not inconclusive: the bounds, not the rates, are what is judged.
-    expect(nominal.summary.phi.overall.planted).toBeGreaterThan(1000);
+    expect(nominal.summary.phi.overall.planted).toBeGreaterThan(2000);
+    // No document cut at the output cap (split.margin 0.5): every document is judged.
+    expect(nominal.summary.phi.notVerified.documents).toBe(0);
     // Some items straddle a cut of the split (a run-on line in a long document): their recall is measured, not 0 of 0.
     expect(nominal.summary.phi.straddling.planted).toBeGreaterThan(0);
     expect(nominal.check).toMatchObject({ status: 'pass' });
     expect(nominal.code).toBe(0);
     expect(leaky.summary.phi.overall.leaked).toBeGreaterThan(nominal.summary.phi.overall.leaked);
     expect(leaky.check).toMatchObject({ status: 'fail' });
-    expect(leaky.summary.phi.overall.leaked / leaky.summary.phi.overall.planted).toBeGreaterThan(0.005);
+    expect(leaky.summary.phi.overall.leaked / leaky.summary.phi.overall.planted).toBeGreaterThan(0.003);
     expect(leaky.code).toBe(1);
     // The fail is decided on the lower bound: the verdict says it, and the recall line gives the same figure.
-    const lower = /at least (\d+\.\d+ %) at 95 %, not < 0\.5 %/.exec(leaky.check.reason)?.[1];
+    const lower = /at least (\d+\.\d+ %) at 95 %, not < 0\.3 %/.exec(leaky.check.reason)?.[1];
     expect(lower).toBeDefined();
     expect(leaky.stdout).toContain(`between ${lower} and`);
   });
