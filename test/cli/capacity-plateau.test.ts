@@ -21,7 +21,8 @@ describe('capacity-step: goodput plateau and the capacity headline', () => {
     // About a minute of wall time: the bound is for a hung child, not a speed check.
     const run = await runCli(['run', SCENARIO, '--time-scale', '20', '--out', ws.out], {}, 280_000);
     // 5 when a busy machine made the generator late (inconclusive p95s); the service's answers are the same.
-    expect([0, 5], run.stderr).toContain(run.code);
+    // The verdict's reasons are on stdout: shown whole if it ever fails.
+    expect([0, 5], `${run.stdout}\n${run.stderr}`).toContain(run.code);
     folder = join(ws.out, runFolders(ws.out)[0]!);
     terminal = run.stdout;
   }, 300_000);
