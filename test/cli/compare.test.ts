@@ -85,8 +85,8 @@ describe('loadproof compare', () => {
   it('two runs of the same scenario against the same mock: no clear change, exit 0', async () => {
     const before = readdirSync(nominalB).sort();
     const { code, stdout } = await runMain(['compare', nominalA, nominalB]);
-    // Never a regression. On a machine busy enough to make the tool late (the suite beside CPU hogs: p95 2.50 s → 4.72 s
-    // with 25 s of model lateness), the honest answer is that the tool could have made the change: exit 5, saying so.
+    // Never a regression. On a machine busy enough to make the tool late (the suite beside CPU hogs: p95 2.50 s →
+    // 4.72 s with 25 s of model lateness), the honest answer is that the tool could have made the change: exit 5.
     expect([0, 5], stdout).toContain(code);
     expect(stdout).toContain(`${nominalB} (compared, `);
     expect(stdout).toMatch(/^ {2}phase +p50 +p95 \[95 % interval\] +p99 +429 rate +504 rate +other failures$/m);
