@@ -251,7 +251,8 @@ function phaseSummaries(plan: Plan, recorder: Recorder, verdict: Verdict, envelo
       warmupS: p.warmupMs / 1000,
       fromRpm: p.fromRpm,
       toRpm: p.toRpm,
-      offeredRpm: p.offeredRpm,
+      // Rounded: a deid phase's rate is documents × pieces, which floating point leaves as 62.400000000000006.
+      offeredRpm: Math.round(p.offeredRpm * 1000) / 1000,
       // Against the plan, not the phase length: a Poisson phase that planned 423 of a nominal 450 and sent them all
       // achieved its rate.
       achievedRpm: achievedRpm(p.offeredRpm, slice.sent, p.arrivalsMs.length - slice.unsent),

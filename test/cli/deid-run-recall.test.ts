@@ -137,6 +137,8 @@ describe('run, mode deid: recall of known PHI', () => {
     const [nominal, leaky] = await Promise.all([run('nominal'), run('leaky')]);
     // Enough items that each verdict is decided, not inconclusive: the bounds, not the rates, are what is judged.
     expect(nominal.summary.phi.overall.planted).toBeGreaterThan(2000);
+    // A deid phase's rate is documents × pieces: summary.json gives it rounded, as the tables print it.
+    expect(String(nominal.summary.phases[0].offeredRpm)).toMatch(/^\d+(\.\d{1,3})?$/);
     // No document cut at the output cap (split.margin 0.5): every document is judged.
     expect(nominal.summary.phi.notVerified.documents).toBe(0);
     // Some items straddle a cut of the split (a run-on line in a long document): their recall is measured, not 0 of 0.
