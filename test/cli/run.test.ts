@@ -53,9 +53,10 @@ describe('loadproof run', () => {
     const { file, out } = workspace(scenarioFor(s.url));
     const { code, stdout } = await runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     const { summary, events } = await readReport(out);
-    // A busy machine can make the generator late by more than its budget; the p95's interval
-    // may then reach past the target, and the honest verdict is inconclusive, never a fail.
-    if (code === 5) expect(summary.verdict.notes.join('\n')).toContain('the generator was late');
+    // A busy machine can make the generator (or the embedded mock's thread) late by more than its budget; the p95's
+    // interval may then reach past the target, and the honest verdict is inconclusive, never a fail.
+    if (code === 5)
+      expect(summary.verdict.notes.join('\n')).toMatch(/the generator was late|The embedded mock fell behind/);
     else {
       expect(code).toBe(0);
       expect(stdout).toContain('verdict: PASS — exit 0');
