@@ -7,6 +7,7 @@
 import type { Faker } from '@faker-js/faker';
 
 import type { Fakers } from './fakers.js';
+import { MONTHS } from './lexicon.js';
 
 const SUFFIXES = ['Jr.', 'Sr.', 'II', 'III', 'IV'] as const;
 
@@ -50,20 +51,6 @@ export function fakeStreet(us: Faker): string {
   return `${street}${us.helpers.arrayElement([', ', ' '])}${us.helpers.arrayElement([us.location.secondaryAddress(), `Unit ${us.number.int({ min: 1, max: 40 })}${us.string.alpha({ length: 1, casing: 'upper' })}`])}`;
 }
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-] as const;
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 /** A date between `fromYear` and `toYear`, in one of the formats notes use. */
