@@ -52,7 +52,8 @@ describe.skipIf(!present)(title, () => {
     const ws = scenarioWorkspace(
       'name: html\ndescription: a report to open in a browser\nphases:\n  - { name: ramp, duration: 1m, fromRpm: 60, toRpm: 240 }\n  - { name: over, duration: 1m, rpm: 120 }\n',
     );
-    const run = await runMain(['run', ws.file, '--time-scale', '60', '--mock-profile', 'tight', '--out', ws.out]);
+    // k = 20, not 60: at 60 the wall deadline (16 s ÷ 60 + 1 s) timed answers out on a busy machine.
+    const run = await runMain(['run', ws.file, '--time-scale', '20', '--mock-profile', 'tight', '--out', ws.out]);
     expect([0, 1, 5], run.stderr).toContain(run.code);
     dir = join(ws.out, runFolders(ws.out)[0]!);
     browser = await chromium.launch({
@@ -213,7 +214,8 @@ describe.skipIf(!present)(title, () => {
     const ws = scenarioWorkspace(
       'name: steps\ndescription: three steps up\nphases:\n  - { name: step-30, duration: 1m, rpm: 30 }\n  - { name: step-60, duration: 1m, rpm: 60 }\n  - { name: step-120, duration: 1m, rpm: 120 }\n',
     );
-    const run = await runMain(['run', ws.file, '--time-scale', '60', '--mock-profile', 'tight', '--out', ws.out]);
+    // k = 20, not 60: at 60 the wall deadline (16 s ÷ 60 + 1 s) timed answers out on a busy machine.
+    const run = await runMain(['run', ws.file, '--time-scale', '20', '--mock-profile', 'tight', '--out', ws.out]);
     expect([0, 1, 5], run.stderr).toContain(run.code);
     const folder = join(ws.out, runFolders(ws.out)[0]!);
     const md = readFileSync(join(folder, 'report.md'), 'utf8');
