@@ -3,6 +3,7 @@
  * Server-Timing.
  */
 import { TimeScale } from '../core/index.js';
+import type { WallDeadline } from './http1/pool.js';
 
 /**
  * How long an attempt waits for its answer, wall ms. At k = 1 (or without the mock's Server-Timing) it is
@@ -19,6 +20,19 @@ export function attemptWallDeadlineMs(timeoutMs: number, timeScale: number, judg
 
 /** Wall time granted beyond timeout ÷ k for overheads at k > 1 (ms): longer stalls show as the generator's lag. */
 const OVERHEAD_ALLOWANCE_WALL_MS = 1000;
+
+/**
+ * An attempt's wall deadline as the pool keeps it: at k > 1 against the mock it is stretched by the tool's own stalls
+ * while it waits (its loop's, the embedded mock's thread's: src/client/http1/deadlines.ts), up to the timeout itself
+ * in wall ms. An attempt's model time is at least its wall time (the service's part counts k times, the rest once),
+ * so an answer later than that is a timeout whatever held it; one sooner is judged on its model time when it comes.
+ * Without the stretch, a stall of the mock's thread on a busy machine (over a second, beside a CPU hog) timed out
+ * answers the service gave promptly, and a run at k = 60 stopped as TARGET_UNREACHABLE.
+ */
+export function attemptWallDeadline(timeoutMs: number, timeScale: number, judgedOnModelTime: boolean): WallDeadline {
+  const waitMs = attemptWallDeadlineMs(timeoutMs, timeScale, judgedOnModelTime);
+  return judgedOnModelTime && timeoutMs > waitMs ? { waitMs, latestMs: timeoutMs } : { waitMs };
+}
 
 /**
  * An attempt's model time: its service time (Server-Timing) plus the rest of its raw time counted once; without svc,

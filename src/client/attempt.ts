@@ -7,7 +7,7 @@ import type { Outcome } from '../core/index.js';
 import { MIN_SECRET_LENGTH, monotonicMs, type TimeScale } from '../core/index.js';
 import { DUE_HEADER, ERROR_CODE_PATTERN, parseModelLag, parseModelTime } from '../spec/index.js';
 import type { ApiClientSettings } from './api-settings.js';
-import { attemptModelMs, attemptWallDeadlineMs } from './attempt-deadline.js';
+import { attemptModelMs, attemptWallDeadline } from './attempt-deadline.js';
 import { type ObfuscateAnswer, obfuscationOutput } from './chain-answers.js';
 import { classifyError, classifyStatus } from './classify.js';
 import { answerFailure, type AttemptFailure, errorFailure } from './failure.js';
@@ -71,7 +71,7 @@ type MutableAttempt = { -readonly [K in keyof Attempt]: Attempt[K] };
 export function createAttempt(settings: ApiClientSettings, path: string, scale: TimeScale): AttemptFn {
   const url = settings.baseUrl.replace(/\/+$/, '') + path;
   const judgedOnModelTime = settings.readServerTiming === true && !scale.isReal;
-  const wallTimeoutMs = attemptWallDeadlineMs(settings.timeoutMs, scale.k, judgedOnModelTime);
+  const wallDeadline = attemptWallDeadline(settings.timeoutMs, scale.k, judgedOnModelTime);
   const host = new URL(url).host;
   // What every attempt's head starts with; the token, the correlation headers and the length follow.
   const headStart = `POST ${path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json\r\nauthorization: Bearer `;
@@ -104,7 +104,7 @@ export function createAttempt(settings: ApiClientSettings, path: string, scale: 
       const bytes = `${headStart}${token}\r\nx-loadproof-seq: ${seq}\r\nx-loadproof-attempt: ${attemptNo}\r\n${due}content-length: ${bodyBytes}\r\n\r\n${body}`;
       settings.pool.request(
         bytes,
-        wallTimeoutMs,
+        wallDeadline,
         () => (sentAtMs = settings.clock.nowMs()),
         (error, res) => {
           if (res !== undefined) return resolve(answeredAttempt(context, res, sentAtMs, token));

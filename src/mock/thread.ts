@@ -6,7 +6,7 @@
  */
 import { Worker } from 'node:worker_threads';
 
-import { RunFailure, UsageError } from '../core/index.js';
+import { newStallCells, RunFailure, type StallCells, UsageError } from '../core/index.js';
 import type { ProfileName } from '../spec/index.js';
 import type { MockLag } from './loop-lag.js';
 import type { MockServer, MockServerOptions } from './server.js';
@@ -33,8 +33,16 @@ export type ToWorker = { readonly kind: 'close' } | { readonly kind: 'lag' };
  * A mock server running in a worker thread: the same as a {@link MockServer} but for its stats, which are read over
  * HTTP (`/__mock/stats`); `close()` also ends the thread. `lag()` says how far the thread's own event loop fell behind
  * since the last call (or the start), and starts counting again: the run reads it at the load's start and end.
+ * `stallCells`: the thread's stalls so far, in shared memory (src/core/stall-meter.ts), which the run's client reads
+ * when a deadline passes.
  */
-export type MockThread = Omit<MockServer, 'stats'> & { lag(): Promise<MockLag> };
+export type MockThread = Omit<MockServer, 'stats'> & { lag(): Promise<MockLag>; readonly stallCells: StallCells };
+
+/** What the worker is given. */
+export interface MockWorkerData {
+  readonly options: MockThreadOptions;
+  readonly stallCells: StallCells;
+}
 
 /** How long a closing worker may take before it is terminated (wall ms). */
 const CLOSE_GRACE_MS = 5000;
@@ -45,7 +53,9 @@ export type MockThreadOptions = Omit<MockServerOptions, 'clock'>;
 /** Starts the mock in a worker thread; resolves once it listens, rejects as startMockServer would (UsageError). */
 export function startMockThread(options: MockThreadOptions = {}): Promise<MockThread> {
   // Compiled next to this file (dist/mock/worker.js).
-  const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: options });
+  const stallCells = newStallCells();
+  const workerData: MockWorkerData = { options, stallCells };
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData });
   return new Promise<MockThread>((resolve, reject) => {
     const onExit = (code: number): void =>
       reject(new RunFailure('RUN_FAILED', `the embedded mock's thread ended before it listened (exit code ${code})`));
@@ -79,7 +89,17 @@ export function startMockThread(options: MockThreadOptions = {}): Promise<MockTh
         return closing;
       };
       const { url, audience, clientId, clientSecret, profile, timeScale } = message;
-      resolve({ url, audience, clientId, clientSecret, profile, timeScale, close, lag: () => askLag(worker) });
+      resolve({
+        url,
+        audience,
+        clientId,
+        clientSecret,
+        profile,
+        timeScale,
+        close,
+        lag: () => askLag(worker),
+        stallCells,
+      });
     });
   });
 }

@@ -5,16 +5,20 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 
+import { StallMeter } from '../core/index.js';
 import { LoopLag } from './loop-lag.js';
 import { MODEL_LAG_WALL_MS } from './model-clock.js';
-import { type MockServer, type MockServerOptions, startMockServer } from './server.js';
-import type { FromWorker, ToWorker } from './thread.js';
+import { type MockServer, startMockServer } from './server.js';
+import type { FromWorker, MockWorkerData, ToWorker } from './thread.js';
 
 const port = parentPort;
 if (port === null) throw new Error('src/mock/worker.ts runs only as a worker thread');
 const post = (message: FromWorker): void => port.postMessage(message);
 
-const options = workerData as MockServerOptions;
+const { options, stallCells } = workerData as MockWorkerData;
+// The thread's stalls, read by the run's client when an answer is late (src/client/http1/deadlines.ts).
+const stalls = new StallMeter(stallCells);
+stalls.start();
 let server: MockServer | undefined;
 let loopLag: LoopLag | undefined;
 try {
@@ -36,6 +40,7 @@ port.on('message', (message: ToWorker) => {
   if (message.kind === 'lag' && loopLag !== undefined) post({ kind: 'lag', lag: loopLag.read() });
   if (message.kind !== 'close') return;
   loopLag?.stop();
+  stalls.stop();
   void (server?.close() ?? Promise.resolve()).then(() => {
     post({ kind: 'closed' });
     // Nothing else is pending: the thread ends once the port no longer holds it.

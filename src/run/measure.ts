@@ -46,14 +46,15 @@ export async function measure(input: MeasureInput, options: RunOptions): Promise
   if (options.signal.aborted) onSignal();
   else options.signal.addEventListener('abort', onSignal, { once: true });
   const clients = openClients(m);
+  // An answer's deadline grows by the tool's own stalls (src/client/attempt-deadline.ts): counted from here.
+  if (m.readServerTiming) m.stalls.start();
   const loopIntervalMs = loopMonitorIntervalMs(m.plan.arrivals, m.scale.toWallMs(m.plan.durationMs));
   const loop = monitorEventLoopDelay({ resolution: loopIntervalMs });
   let stopCapCheck = (): void => {};
   try {
     await waitForStartAt(m);
     await takeToken(m, clients.tokens);
-    // Time-scaled runs are against a mock, whose Server-Timing says each answer's model time in its service.
-    const readServerTiming = m.scale.k > 1 && m.target.kind !== 'real';
+    const readServerTiming = m.readServerTiming;
     const identify = createIdentify({
       ...callOptions(m, clients, readServerTiming),
       pool: clients.pool,
@@ -80,6 +81,7 @@ export async function measure(input: MeasureInput, options: RunOptions): Promise
     m.progress.stop();
     stopCapCheck();
     loop.disable();
+    m.stalls.stop();
     // Nothing of this run may keep the process alive: a renewal still in flight is abandoned (and its connections
     // closed).
     clients.tokens.close();

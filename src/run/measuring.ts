@@ -14,6 +14,8 @@ import {
   type Interrupted,
   type RunFailure,
   ScaledClock,
+  stalledMs,
+  StallMeter,
   type ThresholdAbort,
   type TimeScale,
 } from '../core/index.js';
@@ -81,6 +83,13 @@ export interface Measuring extends MeasureInput {
   readonly log: (line: string) => void;
   /** The first redirect the service answered, as said (run.json keeps it for the reports); set once. */
   readonly route: { firstRedirect: string | undefined };
+  /**
+   * Time-scaled against a mock: each answer's time in the service is read from its Server-Timing, and an attempt's
+   * timeout judged on its model time (src/client/attempt-deadline.ts).
+   */
+  readonly readServerTiming: boolean;
+  /** This thread's own stalls while the run measures (src/core/stall-meter.ts). */
+  readonly stalls: StallMeter;
 }
 
 /** The connections and the token of a run. */
@@ -118,7 +127,19 @@ export function measuring(input: MeasureInput, options: RunOptions): Measuring {
     stopping: new Stopping(),
     log,
     route: { firstRedirect: undefined },
+    readServerTiming: scale.k > 1 && input.target.kind !== 'real',
+    stalls: new StallMeter(),
   };
+}
+
+/**
+ * The tool's own stalls so far (wall ms): the run's loop, and the embedded mock's thread when there is one. Their sum:
+ * when both stall at once (the process not scheduled) it counts twice, which only lets an answer come a little later.
+ */
+function toolStalls(m: Measuring): () => number {
+  const own = m.stalls.cells;
+  const mock = m.target.embedded?.stallCells;
+  return mock === undefined ? () => stalledMs(own) : () => stalledMs(own) + stalledMs(mock);
 }
 
 /** The least a token call is given before it counts as unanswered (wall ms). */
@@ -139,6 +160,7 @@ export function openClients(m: Measuring): Clients {
     ...(target.ca === undefined ? {} : { tls: trustOptions(target.ca) }),
     ...(target.proxy === undefined ? {} : { proxy: target.proxy }),
     ...(idleLifetimeMs === undefined ? {} : { idleLifetimeMs }),
+    ...(m.readServerTiming ? { stalledMs: toolStalls(m) } : {}),
   };
   const pool = ConnectionPool.forUrl(target.permit, target.baseUrl, maxInFlight, shared);
   // mode deid: obfuscation calls on connections of their own (the endpoint has its own, higher limits).

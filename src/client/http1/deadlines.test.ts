@@ -58,3 +58,57 @@ describe('Deadlines', () => {
     expect(soon.expired).toBe(true);
   });
 });
+
+describe('Deadlines stretched by the tool’s own stalls', () => {
+  /** An entry that may be stretched up to `latestIn` ms from now. */
+  const stretchable = (dueIn: number, latestIn: number): Expiring & { expired: boolean } => ({
+    ...entry(performance.now() + dueIn),
+    latestAt: performance.now() + latestIn,
+  });
+
+  const waitFor = async (done: () => boolean): Promise<void> => {
+    for (let i = 0; i < 400 && !done(); i++) await new Promise((r) => setTimeout(r, 5));
+  };
+
+  it('gives an entry the wall time the tool stalled while it waited, and expires it once no more stall comes', async () => {
+    let stalls = 0;
+    const d = new Deadlines(() => stalls);
+    const e = stretchable(5, 60_000);
+    d.add(e);
+    stalls = 40; // the mock's thread was held up 40 ms meanwhile
+    const firstDue = e.deadlineAt;
+    await waitFor(() => e.deadlineAt !== firstDue || e.expired);
+    expect(e.expired).toBe(false);
+    expect(e.deadlineAt).toBeCloseTo(firstDue + 40, 6);
+    await waitFor(() => e.expired);
+    expect(e.expired).toBe(true);
+    d.clear();
+  });
+
+  it('never stretches past latestAt, nor an entry without one', async () => {
+    let stalls = 0;
+    const d = new Deadlines(() => stalls);
+    const capped = stretchable(5, 20);
+    const plain = entry(performance.now() + 5);
+    d.add(capped);
+    d.add(plain);
+    stalls = 10_000;
+    await waitFor(() => capped.expired && plain.expired);
+    expect(plain.expired).toBe(true);
+    expect(capped.expired).toBe(true);
+    expect(capped.deadlineAt).toBeLessThanOrEqual(capped.latestAt!);
+    d.clear();
+  });
+
+  it('counts only the stalls after the entry was added', async () => {
+    const stalls = 5000;
+    const d = new Deadlines(() => stalls);
+    const e = stretchable(5, 60_000);
+    const due = e.deadlineAt;
+    d.add(e);
+    await waitFor(() => e.expired);
+    expect(e.expired).toBe(true);
+    expect(e.deadlineAt).toBe(due);
+    d.clear();
+  });
+});

@@ -3,12 +3,21 @@
  * attempt: entries are kept in deadline order — which is the order they are added in when every
  * attempt has the same timeout, so adding is O(1) — and the one timer is armed for the earliest.
  * An entry that settles is only marked; it is dropped when the sweep reaches it.
+ *
+ * An entry may be stretched: given `latestAt`, when its deadline passes while the tool itself was held up (its own
+ * loop, the embedded mock's: `stalledMs`), it is given that much more wall time, up to `latestAt`. A time-scaled run
+ * waits only timeout ÷ k for an answer (src/client/attempt-deadline.ts), and on a busy machine one stall of the
+ * mock's thread outlasted that: the timeouts were the tool's, counted as the service's.
  */
 
 /** Something with a deadline: `expire` (which must settle it) is called once it passes, unless it was settled first. */
 export interface Expiring {
   /** Wall ms (performance.now()) by which it must settle. */
-  readonly deadlineAt: number;
+  deadlineAt: number;
+  /** The latest it may be stretched to for the tool's own stalls (wall ms); none without. */
+  readonly latestAt?: number | undefined;
+  /** The stall total (stalledMs) when it was added, or last stretched. */
+  stallsSeen?: number;
   /** Settled before its deadline: the sweep skips it. */
   settled: boolean;
   expire(): void;
@@ -21,7 +30,15 @@ export class Deadlines {
   private timer: NodeJS.Timeout | undefined;
   private armedAt = Infinity;
 
+  /** `stalledMs`: the tool's own stalls so far (wall ms; see src/core/stall-meter.ts), read for stretchable entries. */
+  constructor(private readonly stalledMs?: () => number) {}
+
   add(entry: Expiring): void {
+    if (entry.latestAt !== undefined && entry.stallsSeen === undefined) entry.stallsSeen = this.stalledMs?.() ?? 0;
+    this.insert(entry);
+  }
+
+  private insert(entry: Expiring): void {
     this.dropSettledHead();
     const q = this.queue;
     if (q.length === this.head || q[q.length - 1]!.deadlineAt <= entry.deadlineAt) q.push(entry);
@@ -78,12 +95,16 @@ export class Deadlines {
     const now = performance.now();
     const q = this.queue;
     const due: Expiring[] = [];
+    const stretched: Expiring[] = [];
     while (this.head < q.length) {
       const entry = q[this.head]!;
       if (!entry.settled && entry.deadlineAt > now) break;
       q[this.head++] = undefined;
-      if (!entry.settled) due.push(entry);
+      if (entry.settled) continue;
+      if (this.stretch(entry)) stretched.push(entry);
+      else due.push(entry);
     }
+    for (const entry of stretched) this.insert(entry);
     // Expire after this turn's poll, not now: after a stall (a busy machine, a long GC) Node runs due
     // timers before it reads the sockets, so an answer that arrived during the stall would lose to its
     // deadline. setImmediate runs once the sockets that are ready have been read.
@@ -91,6 +112,18 @@ export class Deadlines {
     this.compact();
     if (this.head < this.queue.length) this.arm(this.queue[this.head]!.deadlineAt);
   };
+
+  /** Gives a stretchable entry the wall time the tool was stalled since it was added (or last stretched). */
+  private stretch(entry: Expiring): boolean {
+    if (entry.latestAt === undefined || this.stalledMs === undefined || entry.deadlineAt >= entry.latestAt)
+      return false;
+    const stalls = this.stalledMs();
+    const more = stalls - (entry.stallsSeen ?? stalls);
+    if (more <= 0) return false;
+    entry.stallsSeen = stalls;
+    entry.deadlineAt = Math.min(entry.latestAt, entry.deadlineAt + more);
+    return true;
+  }
 
   /**
    * Lets go of the settled entries at the front. Answers mostly come in the order sent, so without this

@@ -21,10 +21,12 @@ export class Pending implements Exchange, Expiring {
   connection: Connection | undefined = undefined;
   bytes: string;
   onSent: () => void;
+  stallsSeen?: number;
   private callback: ((error: Error | undefined, response: Http1Response | undefined) => void) | undefined;
   constructor(
     bytes: string,
-    readonly deadlineAt: number,
+    public deadlineAt: number,
+    readonly latestAt: number | undefined,
     onSent: () => void,
     callback: (error: Error | undefined, response: Http1Response | undefined) => void,
     private readonly pool: FailsPending,

@@ -25,6 +25,17 @@ export interface PoolExtras {
   readonly proxy?: HttpProxy;
   /** How long a connection may sit idle and still be used (ms; see idle-lifetime.ts). */
   readonly idleLifetimeMs?: number;
+  /** The tool's own stalls so far (wall ms; src/core/stall-meter.ts): a stretchable deadline grows by them. */
+  readonly stalledMs?: () => number;
+}
+
+/**
+ * How long a request waits for its answer (wall ms), and, when it may be stretched, the most it may wait if the
+ * tool itself is held up meanwhile (see deadlines.ts).
+ */
+export interface WallDeadline {
+  readonly waitMs: number;
+  readonly latestMs?: number;
 }
 
 interface PoolOptions {
@@ -39,6 +50,8 @@ interface PoolOptions {
   readonly maxAnswerBytes?: number;
   /** How long a connection may sit idle and still be used (wall ms; default DEFAULT_IDLE_LIFETIME_MS). */
   readonly idleLifetimeMs?: number;
+  /** The tool's own stalls so far (wall ms), by which a stretchable deadline grows. */
+  readonly stalledMs?: () => number;
 }
 
 export class ConnectionPool {
@@ -57,7 +70,7 @@ export class ConnectionPool {
   private readonly all = new Set<Connection>();
   private readonly waiting: Pending[] = [];
   private waitingHead = 0;
-  private readonly deadlines = new Deadlines();
+  private readonly deadlines: Deadlines;
   /** Connections being opened ahead of the load, and what to tell when each is made or failed. */
   private readonly warming = new Map<Connection, () => void>();
   private readonly maxHeadBytes: number;
@@ -78,6 +91,7 @@ export class ConnectionPool {
     );
     this.maxHeadBytes = options.maxHeadBytes ?? DEFAULT_MAX_HEAD_BYTES;
     this.idleLifetimeMs = options.idleLifetimeMs ?? DEFAULT_IDLE_LIFETIME_MS;
+    this.deadlines = new Deadlines(options.stalledMs);
   }
 
   /**
@@ -85,7 +99,7 @@ export class ConnectionPool {
    * the origin's, the proxy being a hop, not a destination.
    */
   static forUrl(permit: SendPermit, baseUrl: string, maxConnections: number, extras: PoolExtras = {}): ConnectionPool {
-    const { tls, maxAnswerBytes, proxy, idleLifetimeMs } = extras;
+    const { tls, maxAnswerBytes, proxy, idleLifetimeMs, stalledMs } = extras;
     const url = new URL(baseUrl);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`unsupported protocol ${url.protocol}`);
     const port = url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
@@ -101,24 +115,30 @@ export class ConnectionPool {
       maxConnections,
       ...(maxAnswerBytes === undefined ? {} : { maxAnswerBytes }),
       ...(idleLifetimeMs === undefined ? {} : { idleLifetimeMs }),
+      ...(stalledMs === undefined ? {} : { stalledMs }),
     });
   }
 
   /**
    * Sends `bytes` (a whole request) and calls back with the whole response, or with why there is none:
-   * a DeadlineError after `timeoutMs` of wall time, a CancelledError, a parse error, or the socket's error.
+   * a DeadlineError after `deadline` (wall ms, or a stretchable WallDeadline), a CancelledError, a parse error,
+   * or the socket's error.
    * `onSent` is called when the bytes are handed to the socket (never, if they never are). `fresh`: not on a
    * connection that sat idle (a request sent again after a stale one): on a new one (the stale one's close makes
    * room for it), or one that just answered.
    */
   request(
     bytes: string,
-    timeoutMs: number,
+    deadline: number | WallDeadline,
     onSent: () => void,
     callback: (error: Error | undefined, response: Http1Response | undefined) => void,
     fresh = false,
   ): void {
-    const pending = new Pending(bytes, performance.now() + timeoutMs, onSent, callback, this);
+    const now = performance.now();
+    const waitMs = typeof deadline === 'number' ? deadline : deadline.waitMs;
+    const latestMs = typeof deadline === 'number' ? undefined : deadline.latestMs;
+    const latestAt = latestMs === undefined ? undefined : now + latestMs;
+    const pending = new Pending(bytes, now + waitMs, latestAt, onSent, callback, this);
     if (this.closed) return pending.done(new CancelledError(), undefined);
     this.deadlines.add(pending);
     const connection = fresh ? undefined : this.takeIdle();
