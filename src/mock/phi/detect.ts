@@ -82,24 +82,14 @@ function scan(input: string, rule: Rule, matches: PhiEntity[]): void {
   pattern.lastIndex = 0;
 }
 
-function holdsAny(text: string, needles: readonly string[]): boolean {
-  for (const needle of needles) if (text.includes(needle)) return true;
-  return false;
-}
-
 /**
  * All rule and name matches in text order, overlaps merged: the earliest (then longest) gives the type, and
  * one that runs past it extends it, so no part of a match is left out.
  */
 export function findEntities(input: string): PhiEntity[] {
   const matches: PhiEntity[] = [];
-  let lower: string | undefined;
   for (const rule of RULES) {
     if (rule.mustContain !== undefined && !input.includes(rule.mustContain)) continue;
-    if (rule.mustContainLower !== undefined) {
-      lower ??= input.toLowerCase();
-      if (!holdsAny(lower, rule.mustContainLower)) continue;
-    }
     scan(input, rule, matches);
   }
   for (const { start, end } of findNames(input)) {

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 
 import { createRng } from '../../core/rng.js';
 import { findEntities } from './detect.js';
-import { RULES } from './rules.js';
 
 const found = (text: string): [string, string][] => findEntities(text).map((e) => [e.type, e.text]);
 
@@ -166,52 +165,6 @@ describe('the detector finds each shape of PHI', () => {
     expect(kinds(`${'who is '.repeat(1000)}95.`)).toEqual(['AGE']);
     expect(kinds(`12 ${'Oak Elm Ash Fir, '.repeat(300)}XY 1234`)).toEqual([]);
     expect(kinds(`${'subject '.repeat(1000)}AB`)).toEqual([]);
-  });
-
-  it("skips a text for want of a rule's strings only when the rule finds nothing in it", () => {
-    // Texts of pieces of every prefiltered shape in random case, with letters whose case folds to ASCII (ſ, K, İ).
-    const pieces = [
-      'Fax: ',
-      'FACSIMILE ',
-      'ssn ',
-      'Social Security Number: ',
-      'S/N ',
-      'SN: ',
-      'Serial No. ',
-      'https://',
-      'WWW.',
-      'a.io ',
-      'ſ',
-      'K',
-      'İ',
-      '(555) 123-4567',
-      '123 45 6789',
-      'AB12-3456 ',
-      ' ',
-      'x',
-    ];
-    const rng = createRng(5);
-    const pick = (): string => pieces[Math.floor(rng.next() * pieces.length)]!;
-    const flip = (text: string): string =>
-      [...text].map((c) => (rng.next() < 0.5 ? c.toLowerCase() : c.toUpperCase())).join('');
-    const prefiltered = RULES.filter((rule) => rule.mustContainLower !== undefined);
-    expect(prefiltered.length).toBeGreaterThan(0);
-    let matched = 0;
-    for (let i = 0; i < 3000; i++) {
-      let text = '';
-      for (let n = 1 + Math.floor(rng.next() * 6); n > 0; n--) text += rng.next() < 0.5 ? flip(pick()) : pick();
-      const lower = text.toLowerCase();
-      for (const rule of prefiltered) {
-        const plain = new RegExp(rule.pattern.source, rule.pattern.flags.replace('y', ''));
-        if (!plain.test(text)) continue;
-        matched++;
-        expect(
-          rule.mustContainLower!.some((s) => lower.includes(s)),
-          `${rule.type} in ${JSON.stringify(text)}`,
-        ).toBe(true);
-      }
-    }
-    expect(matched).toBeGreaterThan(100);
   });
 
   it('finds IPv6 addresses exactly where the pattern scanned at every position does', () => {

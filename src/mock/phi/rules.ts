@@ -18,12 +18,6 @@ export interface Rule {
   /** A string every match contains: a text without it is not scanned (the scan is the mock's hot path). */
   readonly mustContain?: string;
   /**
-   * ASCII strings in lower case, one of which every match holds in some case: a text whose lower-case copy holds
-   * none is not scanned. Exact for a pattern's ASCII literals, even case-insensitive: without the `u` flag a
-   * pattern never matches an ASCII letter of its literal with a non-ASCII character.
-   */
-  readonly mustContainLower?: readonly string[];
-  /**
    * The first index ≥ `from` at which a match can start, or -1 when none can: the scan resumes
    * there rather than trying the pattern at every position in between (which costs the most).
    */
@@ -155,12 +149,7 @@ export const RULES: readonly Rule[] = [
     nextStart: nextEmailStart,
     pattern: /\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b/g,
   },
-  {
-    type: 'URL',
-    baseScore: 0.96,
-    mustContainLower: ['http', 'www.'],
-    pattern: /\b(?:https?:\/\/|www\.)[^\s<>"'()]*[^\s<>"'().,;:!?]/gi,
-  },
+  { type: 'URL', baseScore: 0.96, pattern: /\b(?:https?:\/\/|www\.)[^\s<>"'()]*[^\s<>"'().,;:!?]/gi },
   {
     type: 'IP',
     baseScore: 0.95,
@@ -176,16 +165,10 @@ export const RULES: readonly Rule[] = [
     accept: (text) => isIPv6(text) && (text.includes('::') || text.split(':').length === 8),
   },
   { type: 'SSN', baseScore: 0.94, pattern: /\b\d{3}-\d{2}-\d{4}\b/g },
-  {
-    type: 'SSN',
-    baseScore: 0.93,
-    mustContainLower: ['ssn', 'social security'],
-    pattern: /\b(?:SSN|social security(?: number)?)[:#]?\s*(\d{3} ?\d{2} ?\d{4})\b/gi,
-  },
+  { type: 'SSN', baseScore: 0.93, pattern: /\b(?:SSN|social security(?: number)?)[:#]?\s*(\d{3} ?\d{2} ?\d{4})\b/gi },
   {
     type: 'FAX',
     baseScore: 0.93,
-    mustContainLower: ['fax', 'facsimile'],
     pattern:
       /\b(?:fax|facsimile)(?: number| no\.?)?[:#.]?\s*((?:\+?1[ .-]?)?(?:\(\d{3}\) ?|\d{3}[-. ])\d{3}[-. ]\d{4})\b/gi,
   },
@@ -213,7 +196,6 @@ export const RULES: readonly Rule[] = [
   {
     type: 'DEVICE',
     baseScore: 0.89,
-    mustContainLower: ['serial', 's/n', 'sn'],
     pattern: /\b(?:[Ss]erial(?: [Nn]umber| [Nn]o\.?)?|S\/N|SN)[:#]? ?([A-Z\d][A-Z\d-]{3,30}[A-Z\d])\b/g,
   },
   // One scan for every label (seven scans cost the most of the rules); the label says the kind.
