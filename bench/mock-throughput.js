@@ -1,6 +1,8 @@
 // npm run bench:mock — how fast the mock answers identification requests (profile `zero`), as a
 // ratio to a bare node:http server doing the same parsing, in the same run: BENCH_REPS (default 3)
-// alternating repetitions of each, medians; target ratio ≥ 0.5 (issue 11 §7). Each server is pinned to
+// alternating repetitions of each, medians; target ratio ≥ 0.5 (issue 11 §7). A second peer, the same bare
+// server running the mock's PHI detector (bench/lib/detector-server.js), splits the mock's CPU per request into
+// the detector's and the service model's (auth, limiter, fleet, Server-Timing, stats). Each server is pinned to
 // core 1 and autocannon to core 0 when taskset exists. Loopback only; bounded in time (BENCH_SECONDS,
 // default 5 per measurement, after a 1 s warm-up of each server). Also prints the mock's RSS after each
 // repetition (it serves every repetition: one long-running mock). BENCH_JSON: see bench/README.
@@ -98,6 +100,7 @@ const median = (xs) => {
 };
 
 const baseline = await startServer([here('./baseline-server.js')]);
+const detecting = await startServer([here('./lib/detector-server.js')]);
 const mock = await startServer([here('../bin/loadproof.js'), 'mock', '--profile', 'zero', '--port', '0', '--json']);
 try {
   const { info } = mock;
@@ -126,16 +129,19 @@ try {
   console.log(`load average before: ${load()}`);
   // Warm both (JIT, buffers) before measuring.
   await load(baseline.info.url, {}, 1);
+  await load(detecting.info.url, {}, 1);
   await load(mockUrl, auth, 1);
   const base = [];
   const served = [];
   const rssAfter = [];
-  const cpu = { base: [], mock: [] };
+  const cpu = { base: [], detecting: [], mock: [] };
   for (let rep = 0; rep < REPS; rep++) {
     const bm = await measured(baseline, baseline.info.url, {}, SECONDS);
+    const dm = await measured(detecting, detecting.info.url, {}, SECONDS);
     const mm = await measured(mock, mockUrl, auth, SECONDS);
     const [b, m] = [bm.result, mm.result];
     cpu.base.push(bm.cpuPerRequestUs);
+    cpu.detecting.push(dm.cpuPerRequestUs);
     cpu.mock.push(mm.cpuPerRequestUs);
     if (m.non2xx > 0 || m.errors > 0)
       throw new Error(`the mock answered ${m.non2xx} non-2xx and ${m.errors} errors: not a throughput figure`);
@@ -143,7 +149,7 @@ try {
     served.push(m.requests.average);
     rssAfter.push(await rss());
     console.log(
-      `  rep ${rep + 1}: bare node:http ${b.requests.average.toFixed(0)} req/s (p99 ${b.latency.p99} ms), mock ${m.requests.average.toFixed(0)} req/s (p99 ${m.latency.p99} ms), ratio ${(m.requests.average / b.requests.average).toFixed(2)}×; server CPU per request ${bm.cpuPerRequestUs.toFixed(0)} / ${mm.cpuPerRequestUs.toFixed(0)} µs; mock RSS ${rssAfter.at(-1).toFixed(1)} MiB`,
+      `  rep ${rep + 1}: bare node:http ${b.requests.average.toFixed(0)} req/s (p99 ${b.latency.p99} ms), mock ${m.requests.average.toFixed(0)} req/s (p99 ${m.latency.p99} ms), ratio ${(m.requests.average / b.requests.average).toFixed(2)}×; server CPU per request ${bm.cpuPerRequestUs.toFixed(0)} / ${mm.cpuPerRequestUs.toFixed(0)} µs (bare + detector ${dm.cpuPerRequestUs.toFixed(0)} µs); mock RSS ${rssAfter.at(-1).toFixed(1)} MiB`,
     );
   }
   console.log(`load average after: ${load()}`);
@@ -151,6 +157,10 @@ try {
   const ratio = median(ratios);
   console.log(
     `median server CPU per request: bare node:http ${median(cpu.base).toFixed(0)} µs, mock ${median(cpu.mock).toFixed(0)} µs (ratio ${(median(cpu.base) / median(cpu.mock)).toFixed(2)}×: the throughput ratio when the server, not the load generator, is the limit)`,
+  );
+  const [cpuBase, cpuDetecting, cpuMock] = [median(cpu.base), median(cpu.detecting), median(cpu.mock)];
+  console.log(
+    `  of which the PHI detector (bare + detector − bare) ${(cpuDetecting - cpuBase).toFixed(0)} µs, the service model (mock − bare + detector) ${(cpuMock - cpuDetecting).toFixed(0)} µs; mock CPU ratio to bare + detector ${(cpuDetecting / cpuMock).toFixed(2)}×`,
   );
   console.log(
     `median: bare node:http ${median(base).toFixed(0)} req/s, mock ${median(served).toFixed(0)} req/s; ratio ${ratio.toFixed(2)}× (target ≥ ${TARGET_RATIO}×): ${ratio >= TARGET_RATIO ? 'MET' : 'NOT MET'}`,
@@ -177,6 +187,14 @@ try {
             target: 'at least 0.5 × a bare node:http server',
             met: ratio >= TARGET_RATIO,
           },
+          {
+            figure: 'server CPU per request, bare node:http running the mock’s detector / mock (µs)',
+            loadproof: Math.round(cpuMock),
+            peer: Math.round(cpuDetecting),
+            ratio: Math.round((cpuDetecting / cpuMock) * 100) / 100,
+            target: 'for reference: the cost of the service model alone',
+            met: null,
+          },
         ],
       }),
     );
@@ -184,4 +202,5 @@ try {
 } finally {
   mock.child.kill('SIGTERM');
   baseline.child.kill('SIGTERM');
+  detecting.child.kill('SIGTERM');
 }

@@ -94,7 +94,24 @@ function partsRole(plain: string): Role | undefined {
   return undefined;
 }
 
+/**
+ * Roles already looked up, by the word as written: notes use the same words over and over, and a role costs
+ * a lower-casing, an accent check and up to three lookups. Bounded: emptied when full, so odd texts cannot grow it.
+ */
+const KNOWN_ROLES = new Map<string, Role>();
+const MAX_KNOWN_ROLES = 20_000;
+
 function roleOf(word: string): Role {
+  let role = KNOWN_ROLES.get(word);
+  if (role === undefined) {
+    if (KNOWN_ROLES.size >= MAX_KNOWN_ROLES) KNOWN_ROLES.clear();
+    role = lookUpRole(word);
+    KNOWN_ROLES.set(word, role);
+  }
+  return role;
+}
+
+function lookUpRole(word: string): Role {
   if (word.length === 1) return 'initial';
   const lower = (word.endsWith('s') ? word.replace(/['’]s$/, '') : word).toLowerCase();
   const plain = bare(lower);
