@@ -82,7 +82,13 @@ export interface GeneratorHealth {
    * have added to a request's latency (counted in full: a late arrival's queue grows in model time), and its wall max;
    * `p99ModelMs`, the same from its delay's p99: whether it fell behind often enough to move a percentile.
    */
-  readonly mock?: { readonly modelMs: number; readonly maxWallMs: number; readonly p99ModelMs?: number };
+  readonly mock?: {
+    readonly modelMs: number;
+    readonly maxWallMs: number;
+    readonly p99ModelMs?: number;
+    /** The model's lag window (model ms): every answer leaves that long after its time, holding its client slot. */
+    readonly windowModelMs?: number;
+  };
 }
 
 export interface VerdictInput {

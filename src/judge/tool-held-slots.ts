@@ -1,0 +1,33 @@
+/**
+ * A fail resting on drops at the client's maxInFlight when the tool itself held the slots. A request holds its slot
+ * from its send to its answer; its judged latency counts the wall overheads (the run's and the embedded mock's
+ * processing, their event loops) once and a time-scaled mock's lag window not at all, but the slot holds them k times
+ * over in model time: 50 ms of wall overhead at k = 1000 is 50 s of model time in the slot. By Little's law a service
+ * meeting its target then needs peak rate × (target + that holding) slots: when that is over maxInFlight the drops may
+ * be the tool's, at any k, though no single stall filled the slots (generatorCapped). The holding is measured, per
+ * phase, as the answered requests' mean time in their slot beyond their latency: 0 at k = 1, where latency is the raw
+ * time, so a real service's drops are never excused by it.
+ */
+import { formatMs } from '../core/index.js';
+import { type Check, rpm } from './check.js';
+import type { GeneratorHealth, PhaseInput } from './verdict-input.js';
+
+export function toolHeldSlots(check: Check, phase: PhaseInput, onDrops: boolean, generator: GeneratorHealth): Check {
+  const { dropped } = phase.all.outcomes;
+  const { heldBeyondLatencyMs, heldBeyondLatencyCount } = phase.all;
+  const cap = phase.inFlight;
+  if (check.status !== 'fail' || !onDrops || dropped === 0 || heldBeyondLatencyCount === 0) return check;
+  if (cap?.targetMs === undefined || !(cap.targetMs > 0)) return check;
+  const heldMs = heldBeyondLatencyMs / heldBeyondLatencyCount;
+  // neededAtTarget is the peak rate × the target (Little's law): the peak rate per model ms is its quotient.
+  const perMs = cap.neededAtTarget / cap.targetMs;
+  const needed = perMs * (cap.targetMs + heldMs);
+  if (needed <= cap.maxInFlight) return check;
+  const windowMs = generator.mock?.windowModelMs ?? 0;
+  const window = windowMs > 0 ? `, ${formatMs(windowMs)} of it the embedded mock's time-scale window` : '';
+  return {
+    ...check,
+    status: 'inconclusive',
+    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot ${formatMs(heldMs)} of model time longer than its latency (the tool's own wall overheads, k times over in model time${window}): at the phase's peak rate of ${rpm(perMs * 60_000)} rpm a service meeting its target of ${formatMs(cap.targetMs)} would need ${Math.ceil(needed)} slots, more than the ${cap.maxInFlight}: the drops may be the tool's, not the service's; run at a lower --time-scale`,
+  };
+}
