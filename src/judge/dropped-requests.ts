@@ -38,7 +38,8 @@ export function failsOnDropsAlone(phase: PhaseInput, t: Threshold): boolean {
   const { count, base } = countOf(slice, t.of);
   const without = count - dropped;
   if (t.kind === 'count') return compare(without, t.op, t.count);
-  return base === dropped ? false : compare(without / (base - dropped), t.op, t.fraction);
+  // Every request dropped: nothing reached the service, so the fail rests on the drops alone.
+  return base === dropped ? true : compare(without / (base - dropped), t.op, t.fraction);
 }
 
 /**

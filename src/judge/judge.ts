@@ -186,10 +186,13 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
     })),
     documentedTargets: plan.scenario.thresholds.documentedTargets,
     // The event loop's delays count only when both were monitored.
-    generator:
-      end.eventLoopDelayP99Ms === null || end.eventLoopDelayMaxMs === null
+    generator: {
+      ...(end.eventLoopDelayP99Ms === null || end.eventLoopDelayMaxMs === null
         ? generatorHealth(scale, null, null, end.mockLag)
-        : generatorHealth(scale, end.eventLoopDelayP99Ms, end.eventLoopDelayMaxMs, end.mockLag),
+        : generatorHealth(scale, end.eventLoopDelayP99Ms, end.eventLoopDelayMaxMs, end.mockLag)),
+      slotHeldBeyondLatencyMs:
+        recorder.overall.heldBeyondLatencyMs / Math.max(1, recorder.overall.heldBeyondLatencyCount),
+    },
   });
   const files = [...end.files, ...(input.moreFiles ?? [])];
   const exitCode =

@@ -150,3 +150,44 @@ describe("drops the tool's own holding of slots explains", () => {
     expect(judged(slice, health(1000, 30, 35)).find((c) => c.id === 'latency_p95_target')!.status).toBe('fail');
   });
 });
+
+describe('a phase whose every request was dropped', () => {
+  /** The spike at k = 1000: 300 arrivals at 300 rpm, none sent (the slots were held by the phases before). */
+  const allDropped = (): Slice => {
+    const slice = new Slice({ fromMs: 0, toMs: 60_000 });
+    for (let i = 0; i < 300; i++) slice.add({ phase: 0, intendedAtMs: i * 200, outcome: 'dropped' });
+    return slice;
+  };
+  const spike = (generator: GeneratorHealth) =>
+    evaluateVerdict({
+      phases: [
+        {
+          name: 'spike',
+          bands: [],
+          planned: 300,
+          inFlight: { maxInFlight: 128, neededAtTarget: (300 / 60_000) * 5000, targetMs: 5000 },
+          steady: allDropped(),
+          all: allDropped(),
+          envelope: NO_429,
+          thresholds: [],
+          errorCheck: ERRORS,
+        },
+      ],
+      documentedTargets: false,
+      generator,
+    }).checks.find((c) => c.id === 'error_rate')!;
+
+  it("rests on its drops alone, and the run's holding of slots (75 s at k = 1000) makes them the tool's: inconclusive", () => {
+    // Its worst stalls (event loop 20 ms, mock 20 ms: 100 arrivals at 300 rpm × 1000) fill no slots by themselves.
+    const c = spike({ ...health(1000, 15, 20), slotHeldBeyondLatencyMs: 75_000 });
+    expect(c.status).toBe('inconclusive');
+    expect(c.reason).toMatch(
+      /^300 of 300 \(100\.00 %\), but 300 requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot 75\.00s of model time longer than its latency .*: at the phase's peak rate of 300 rpm a service meeting its target of 5\.00s would need 400 slots, more than the 128/,
+    );
+  });
+
+  it('with no holding of the tool (k = 1) it fails: nothing was answered', () => {
+    expect(spike({ ...health(1000, 15, 20), slotHeldBeyondLatencyMs: 0 }).status).toBe('fail');
+    expect(spike({}).status).toBe('fail');
+  });
+});

@@ -12,13 +12,22 @@ import { formatMs } from '../core/index.js';
 import { type Check, rpm } from './check.js';
 import type { GeneratorHealth, PhaseInput } from './verdict-input.js';
 
+/**
+ * The phase's answered requests' mean holding beyond their latency (model ms); for a phase that answered none (its
+ * slots held by the phases before it), the run's.
+ */
+function heldBeyondLatency(phase: PhaseInput, generator: GeneratorHealth): number {
+  const { heldBeyondLatencyMs, heldBeyondLatencyCount } = phase.all;
+  if (heldBeyondLatencyCount > 0) return heldBeyondLatencyMs / heldBeyondLatencyCount;
+  return generator.slotHeldBeyondLatencyMs ?? 0;
+}
+
 export function toolHeldSlots(check: Check, phase: PhaseInput, onDrops: boolean, generator: GeneratorHealth): Check {
   const { dropped } = phase.all.outcomes;
-  const { heldBeyondLatencyMs, heldBeyondLatencyCount } = phase.all;
   const cap = phase.inFlight;
-  if (check.status !== 'fail' || !onDrops || dropped === 0 || heldBeyondLatencyCount === 0) return check;
+  const heldMs = heldBeyondLatency(phase, generator);
+  if (check.status !== 'fail' || !onDrops || dropped === 0 || heldMs === 0) return check;
   if (cap?.targetMs === undefined || !(cap.targetMs > 0)) return check;
-  const heldMs = heldBeyondLatencyMs / heldBeyondLatencyCount;
   // neededAtTarget is the peak rate × the target (Little's law): the peak rate per model ms is its quotient.
   const perMs = cap.neededAtTarget / cap.targetMs;
   const needed = perMs * (cap.targetMs + heldMs);

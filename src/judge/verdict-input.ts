@@ -82,6 +82,11 @@ export interface GeneratorHealth {
    * have added to a request's latency (counted in full: a late arrival's queue grows in model time), and its wall max;
    * `p99ModelMs`, the same from its delay's p99: whether it fell behind often enough to move a percentile.
    */
+  /**
+   * The answered requests' mean time in their client slot beyond their judged latency, over the whole run (model ms):
+   * for a phase that answered none (src/judge/tool-held-slots.ts).
+   */
+  readonly slotHeldBeyondLatencyMs?: number;
   readonly mock?: {
     readonly modelMs: number;
     readonly maxWallMs: number;
