@@ -191,3 +191,69 @@ describe('a phase whose every request was dropped', () => {
     expect(spike({}).status).toBe('fail');
   });
 });
+
+describe('a latency fail on drops whose interval reaches down among the answers', () => {
+  /**
+   * burst.yaml's warm-up at k = 1000: 300 arrivals at 100 rpm, answered in 1.0–2.5 s; the drops begin once the slots
+   * filled, a third of the way in (4 of every 7 after that), so the early time blocks hold answers only.
+   */
+  const warmup = (): Slice => {
+    const slice = new Slice({ fromMs: 0, toMs: 180_000 });
+    for (let i = 0; i < 300; i++) {
+      const t = i * 600;
+      if (i >= 100 && i % 7 < 4) slice.add({ phase: 0, intendedAtMs: t, outcome: 'dropped' });
+      else {
+        const latencyMs = 1000 + ((i * 37) % 1500);
+        slice.add({
+          phase: 0,
+          intendedAtMs: t,
+          outcome: 'ok',
+          firedAtMs: t,
+          result: {
+            status: 200,
+            attempts: 1,
+            lastSentAtMs: t,
+            endAtMs: t + latencyMs + 75_000,
+            latencyMs,
+            retryAfterS: [],
+          },
+        });
+      }
+    }
+    return slice;
+  };
+  const latencyCheck = (slice: Slice) =>
+    evaluateVerdict({
+      phases: [
+        {
+          name: 'warmup',
+          bands: [
+            {
+              band: { band: 'sustained', upToRpm: 100, p95TargetMs: 2500, specWording: '' },
+              fromRpm: 100,
+              toRpm: 100,
+              steadyPlanned: 300,
+              steady: slice,
+            },
+          ],
+          planned: 300,
+          inFlight: { maxInFlight: 128, neededAtTarget: (100 / 60_000) * 2500, targetMs: 2500 },
+          steady: slice,
+          all: slice,
+          envelope: NO_429,
+          thresholds: [],
+          errorCheck: null,
+        },
+      ],
+      documentedTargets: true,
+      generator: health(1000, 10, 15),
+    }).checks.find((c) => c.id === 'latency_p95_target')!;
+
+  it('rests on the drops (the answers alone meet the target): the tool held the slots, so inconclusive', () => {
+    const c = latencyCheck(warmup());
+    // The interval's lower bound lies among the answers, under twice the target.
+    expect(c.interval![0]).toBeLessThan(5000);
+    expect(c.status).toBe('inconclusive');
+    expect(c.reason).toContain("while the tool itself held each answered request's slot 75.00s of model time");
+  });
+});
