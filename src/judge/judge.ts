@@ -174,6 +174,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
         maxInFlight: maxInFlightOf(plan),
         neededAtTarget: (p.peakRpm / 60_000) * latencyTargetMs(plan, p.index),
         targetMs: latencyTargetMs(plan, p.index),
+        ...(i === 0 ? {} : { previousPeakRpm: plan.phases[i - 1]!.peakRpm }),
       },
       steady: recorder.steady[i]!,
       all: recorder.phases[i]!,

@@ -257,3 +257,55 @@ describe('a latency fail on drops whose interval reaches down among the answers'
     expect(c.reason).toContain("while the tool itself held each answered request's slot 75.00s of model time");
   });
 });
+
+describe('drops as a phase begins, in slots held by the phase before it', () => {
+  /** burst.yaml's recovery at k = 1000: 300 arrivals at 100 rpm, 63 dropped in its first 40 s, the rest in 2 s. */
+  const recovery = (): Slice => {
+    const slice = new Slice({ fromMs: 0, toMs: 180_000 });
+    for (let i = 0; i < 300; i++) {
+      const t = i * 600;
+      if (i < 63) slice.add({ phase: 0, intendedAtMs: t, outcome: 'dropped' });
+      else
+        slice.add({
+          phase: 0,
+          intendedAtMs: t,
+          outcome: 'ok',
+          firedAtMs: t,
+          result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: t + 62_000, latencyMs: 2000, retryAfterS: [] },
+        });
+    }
+    return slice;
+  };
+  const errorCheck = (previousPeakRpm: number | undefined) =>
+    evaluateVerdict({
+      phases: [
+        {
+          name: 'recovery',
+          bands: [],
+          planned: 300,
+          inFlight: {
+            maxInFlight: 128,
+            neededAtTarget: (100 / 60_000) * 2500,
+            targetMs: 2500,
+            ...(previousPeakRpm === undefined ? {} : { previousPeakRpm }),
+          },
+          steady: recovery(),
+          all: recovery(),
+          envelope: NO_429,
+          thresholds: [],
+          errorCheck: ERRORS,
+        },
+      ],
+      documentedTargets: false,
+      generator: health(1000, 10, 15),
+    }).checks.find((c) => c.id === 'error_rate')!;
+
+  it("counts the phase before's rate: 200 rpm × (2.5 s + 60 s) = 209 slots, the drops the tool's", () => {
+    // At its own 100 rpm the holding needs 105 slots: not enough to excuse.
+    expect(errorCheck(undefined).status).toBe('fail');
+    const c = errorCheck(200);
+    expect(c.status).toBe('inconclusive');
+    expect(c.reason).toContain('at the peak rate of 200 rpm (the phase before, whose requests held slots as it began)');
+    expect(c.reason).toContain('would need 209 slots, more than the 128');
+  });
+});

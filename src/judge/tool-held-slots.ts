@@ -28,8 +28,15 @@ export function toolHeldSlots(check: Check, phase: PhaseInput, onDrops: boolean,
   const heldMs = heldBeyondLatency(phase, generator);
   if (check.status !== 'fail' || !onDrops || dropped === 0 || heldMs === 0) return check;
   if (cap?.targetMs === undefined || !(cap.targetMs > 0)) return check;
-  // neededAtTarget is the peak rate × the target (Little's law): the peak rate per model ms is its quotient.
-  const perMs = cap.neededAtTarget / cap.targetMs;
+  // neededAtTarget is the peak rate × the target (Little's law): the peak rate per model ms is its quotient. The phase
+  // before's requests still hold slots as this one begins, for as long as the tool holds them.
+  const ownPerMs = cap.neededAtTarget / cap.targetMs;
+  const previousPerMs = (cap.previousPeakRpm ?? 0) / 60_000;
+  const perMs = Math.max(ownPerMs, previousPerMs);
+  const rate =
+    perMs > ownPerMs
+      ? `the peak rate of ${rpm(perMs * 60_000)} rpm (the phase before, whose requests held slots as it began)`
+      : `the phase's peak rate of ${rpm(perMs * 60_000)} rpm`;
   const needed = perMs * (cap.targetMs + heldMs);
   if (needed <= cap.maxInFlight) return check;
   const windowMs = generator.mock?.windowModelMs ?? 0;
@@ -37,6 +44,6 @@ export function toolHeldSlots(check: Check, phase: PhaseInput, onDrops: boolean,
   return {
     ...check,
     status: 'inconclusive',
-    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot ${formatMs(heldMs)} of model time longer than its latency (the tool's own wall overheads, k times over in model time${window}): at the phase's peak rate of ${rpm(perMs * 60_000)} rpm a service meeting its target of ${formatMs(cap.targetMs)} would need ${Math.ceil(needed)} slots, more than the ${cap.maxInFlight}: the drops may be the tool's, not the service's; run at a lower --time-scale`,
+    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot ${formatMs(heldMs)} of model time longer than its latency (the tool's own wall overheads, k times over in model time${window}): at ${rate} a service meeting its target of ${formatMs(cap.targetMs)} would need ${Math.ceil(needed)} slots, more than the ${cap.maxInFlight}: the drops may be the tool's, not the service's; run at a lower --time-scale`,
   };
 }

@@ -35,6 +35,11 @@ export interface PhaseInput {
     readonly maxInFlight: number;
     readonly neededAtTarget: number;
     /** The phase's latency target (model ms), for the generator's budget. */ readonly targetMs?: number;
+    /**
+     * The peak rate (rpm) of the phase before: its requests still hold slots as this phase begins, as long as the tool
+     * holds them (src/judge/tool-held-slots.ts).
+     */
+    readonly previousPeakRpm?: number;
   };
   /** Requests of the phase after its warm-up. */
   readonly steady: Slice;
