@@ -107,7 +107,7 @@ describe("drops the tool's own holding of slots explains", () => {
     ]);
     for (const c of checks)
       expect(c.reason).toMatch(
-        /, but 385 requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot 75\.00s of model time longer than its latency \(the tool's own wall overheads, k times over in model time, 20\.00s of it the embedded mock's time-scale window\): at the phase's peak rate of 200 rpm a service meeting its target of 4\.00s would need 264 slots, more than the 128: the drops may be the tool's, not the service's; run at a lower --time-scale$/,
+        /, but 385 requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot 75\.00s of model time longer than its latency \(75ms of wall time: the tool's own overheads and the embedded mock's 20ms time-scale window, which latency counts once or not at all but the slot holds k = 1000 times over\): at the phase's peak rate of 200 rpm a service meeting its target of 4\.00s would need 264 slots, more than the 128: the drops may be the tool's, not the service's; run at a lower --time-scale$/,
       );
   });
 

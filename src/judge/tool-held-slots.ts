@@ -39,11 +39,13 @@ export function toolHeldSlots(check: Check, phase: PhaseInput, onDrops: boolean,
       : `the phase's peak rate of ${rpm(perMs * 60_000)} rpm`;
   const needed = perMs * (cap.targetMs + heldMs);
   if (needed <= cap.maxInFlight) return check;
-  const windowMs = generator.mock?.windowModelMs ?? 0;
-  const window = windowMs > 0 ? `, ${formatMs(windowMs)} of it the embedded mock's time-scale window` : '';
+  const wallShare = generator.latenessInLatency ?? 1;
+  const windowWallMs = (generator.mock?.windowModelMs ?? 0) * wallShare;
+  const window = windowWallMs > 0 ? ` and the embedded mock's ${formatMs(windowWallMs)} time-scale window` : '';
+  const k = Math.round(1 / wallShare);
   return {
     ...check,
     status: 'inconclusive',
-    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot ${formatMs(heldMs)} of model time longer than its latency (the tool's own wall overheads, k times over in model time${window}): at ${rate} a service meeting its target of ${formatMs(cap.targetMs)} would need ${Math.ceil(needed)} slots, more than the ${cap.maxInFlight}: the drops may be the tool's, not the service's; run at a lower --time-scale`,
+    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot ${formatMs(heldMs)} of model time longer than its latency (${formatMs(heldMs * wallShare)} of wall time: the tool's own overheads${window}, which latency counts once or not at all but the slot holds k = ${k} times over): at ${rate} a service meeting its target of ${formatMs(cap.targetMs)} would need ${Math.ceil(needed)} slots, more than the ${cap.maxInFlight}: the drops may be the tool's, not the service's; run at a lower --time-scale`,
   };
 }
