@@ -22,30 +22,41 @@ function heldBeyondLatency(phase: PhaseInput, generator: GeneratorHealth): numbe
   return generator.slotHeldBeyondLatencyMs ?? 0;
 }
 
+type Cap = NonNullable<PhaseInput['inFlight']>;
+
+/**
+ * The slots a service meeting its target would need with the tool's holding (Little's law): the phase's peak rate ×
+ * (target + its holding), or, when higher, the phase before's (its requests still hold slots as this one begins, as
+ * long as the tool held them in that phase). Which of the two it is, its rate per model ms and its holding.
+ */
+function slotsNeeded(cap: Cap & { readonly targetMs: number }, heldMs: number) {
+  // neededAtTarget is the peak rate × the target: the peak rate per model ms is its quotient.
+  const own = { perMs: cap.neededAtTarget / cap.targetMs, heldMs, byBefore: false };
+  const before =
+    cap.before === undefined
+      ? own
+      : { perMs: cap.before.peakRpm / 60_000, heldMs: cap.before.heldBeyondLatencyMs, byBefore: true };
+  const needed = (x: typeof own): number => x.perMs * (cap.targetMs + x.heldMs);
+  const by = needed(before) > needed(own) ? before : own;
+  return { ...by, needed: needed(by) };
+}
+
 export function toolHeldSlots(check: Check, phase: PhaseInput, onDrops: boolean, generator: GeneratorHealth): Check {
   const { dropped } = phase.all.outcomes;
   const cap = phase.inFlight;
-  const heldMs = heldBeyondLatency(phase, generator);
-  if (check.status !== 'fail' || !onDrops || dropped === 0 || heldMs === 0) return check;
+  if (check.status !== 'fail' || !onDrops || dropped === 0) return check;
   if (cap?.targetMs === undefined || !(cap.targetMs > 0)) return check;
-  // neededAtTarget is the peak rate × the target (Little's law): the peak rate per model ms is its quotient. The phase
-  // before's requests still hold slots as this one begins, for as long as the tool holds them.
-  const ownPerMs = cap.neededAtTarget / cap.targetMs;
-  const previousPerMs = (cap.previousPeakRpm ?? 0) / 60_000;
-  const perMs = Math.max(ownPerMs, previousPerMs);
-  const rate =
-    perMs > ownPerMs
-      ? `the peak rate of ${rpm(perMs * 60_000)} rpm (the phase before, whose requests held slots as it began)`
-      : `the phase's peak rate of ${rpm(perMs * 60_000)} rpm`;
-  const needed = perMs * (cap.targetMs + heldMs);
-  if (needed <= cap.maxInFlight) return check;
+  const by = slotsNeeded({ ...cap, targetMs: cap.targetMs }, heldBeyondLatency(phase, generator));
+  if (by.heldMs === 0 || by.needed <= cap.maxInFlight) return check;
+  const rate = by.byBefore
+    ? `the phase before's peak rate of ${rpm(by.perMs * 60_000)} rpm (its requests held slots as this phase began)`
+    : `the phase's peak rate of ${rpm(by.perMs * 60_000)} rpm`;
   const wallShare = generator.latenessInLatency ?? 1;
   const windowWallMs = (generator.mock?.windowModelMs ?? 0) * wallShare;
   const window = windowWallMs > 0 ? ` and the embedded mock's ${formatMs(windowWallMs)} time-scale window` : '';
-  const k = Math.round(1 / wallShare);
   return {
     ...check,
     status: 'inconclusive',
-    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot ${formatMs(heldMs)} of model time longer than its latency (${formatMs(heldMs * wallShare)} of wall time: the tool's own overheads${window}, which latency counts once or not at all but the slot holds k = ${k} times over): at ${rate} a service meeting its target of ${formatMs(cap.targetMs)} would need ${Math.ceil(needed)} slots, more than the ${cap.maxInFlight}: the drops may be the tool's, not the service's; run at a lower --time-scale`,
+    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot ${formatMs(by.heldMs)} of model time longer than its latency (${formatMs(by.heldMs * wallShare)} of wall time: the tool's own overheads${window}, which latency counts once or not at all but the slot holds k = ${Math.round(1 / wallShare)} times over): at ${rate} a service meeting its target of ${formatMs(cap.targetMs)} would need ${Math.ceil(by.needed)} slots, more than the ${cap.maxInFlight}: the drops may be the tool's, not the service's; run at a lower --time-scale`,
   };
 }
