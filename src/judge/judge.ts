@@ -180,7 +180,11 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
         ...(i === 0
           ? {}
           : {
-              before: { peakRpm: plan.phases[i - 1]!.peakRpm, heldBeyondLatencyMs: meanHeld(recorder.phases[i - 1]!) },
+              before: {
+                name: plan.phases[i - 1]!.name,
+                peakRpm: plan.phases[i - 1]!.peakRpm,
+                heldBeyondLatencyMs: meanHeld(recorder.phases[i - 1]!),
+              },
             }),
       },
       steady: recorder.steady[i]!,

@@ -107,7 +107,7 @@ describe("drops the tool's own holding of slots explains", () => {
     ]);
     for (const c of checks)
       expect(c.reason).toMatch(
-        /, but 385 requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot 75\.00s of model time longer than its latency \(75ms of wall time: the tool's own overheads and the embedded mock's 20ms time-scale window, which latency counts once or not at all but the slot holds k = 1000 times over\): at the phase's peak rate of 200 rpm a service meeting its target of 4\.00s would need 264 slots, more than the 128: the drops may be the tool's, not the service's; run at a lower --time-scale$/,
+        /, but 385 requests were dropped at the client's maxInFlight while the tool itself held the slot of each answered request 75\.00s of model time longer than its latency \(75ms of wall time: the tool's own overheads and the embedded mock's 20ms time-scale window, which latency counts once or not at all but the slot holds k = 1000 times over\): at the phase's peak rate of 200 rpm a service meeting its target of 4\.00s would need 264 slots, more than the 128: the drops may be the tool's, not the service's; run at a lower --time-scale$/,
       );
   });
 
@@ -182,7 +182,7 @@ describe('a phase whose every request was dropped', () => {
     const c = spike({ ...health(1000, 15, 20), slotHeldBeyondLatencyMs: 75_000 });
     expect(c.status).toBe('inconclusive');
     expect(c.reason).toMatch(
-      /^300 of 300 \(100\.00 %\), but 300 requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot 75\.00s of model time longer than its latency .*: at the phase's peak rate of 300 rpm a service meeting its target of 5\.00s would need 400 slots, more than the 128/,
+      /^300 of 300 \(100\.00 %\), but 300 requests were dropped at the client's maxInFlight while the tool itself held the slot of each answered request 75\.00s of model time longer than its latency .*: at the phase's peak rate of 300 rpm a service meeting its target of 5\.00s would need 400 slots, more than the 128/,
     );
   });
 
@@ -254,7 +254,7 @@ describe('a latency fail on drops whose interval reaches down among the answers'
     // The interval's lower bound lies among the answers, under twice the target.
     expect(c.interval![0]).toBeLessThan(5000);
     expect(c.status).toBe('inconclusive');
-    expect(c.reason).toContain("while the tool itself held each answered request's slot 75.00s of model time");
+    expect(c.reason).toContain('while the tool itself held the slot of each answered request 75.00s of model time');
   });
 });
 
@@ -279,7 +279,7 @@ describe('drops as a phase begins, in slots held by the phase before it', () => 
     }
     return slice;
   };
-  const errorCheck = (before: { peakRpm: number; heldBeyondLatencyMs: number } | undefined) =>
+  const errorCheck = (before: { name: string; peakRpm: number; heldBeyondLatencyMs: number } | undefined) =>
     evaluateVerdict({
       phases: [
         {
@@ -306,11 +306,11 @@ describe('drops as a phase begins, in slots held by the phase before it', () => 
   it("counts the phase before's rate and holding: 200 rpm × (2.5 s + 60 s) = 209 slots, the drops the tool's", () => {
     // Its own 100 rpm × (2.5 s + 10 s) is 21 slots: not enough to excuse; nor is a burst before it that held little.
     expect(errorCheck(undefined).status).toBe('fail');
-    expect(errorCheck({ peakRpm: 200, heldBeyondLatencyMs: 10_000 }).status).toBe('fail');
-    const c = errorCheck({ peakRpm: 200, heldBeyondLatencyMs: 60_000 });
+    expect(errorCheck({ name: 'burst', peakRpm: 200, heldBeyondLatencyMs: 10_000 }).status).toBe('fail');
+    const c = errorCheck({ name: 'burst', peakRpm: 200, heldBeyondLatencyMs: 60_000 });
     expect(c.status).toBe('inconclusive');
     expect(c.reason).toContain(
-      "slot 60.00s of model time longer than its latency (120ms of wall time: the tool's own overheads and the embedded mock's 20ms time-scale window, which latency counts once or not at all but the slot holds k = 500 times over): at the phase before's peak rate of 200 rpm (its requests held slots as this phase began) a service meeting its target of 2.50s would need 209 slots, more than the 128",
+      "held the slot of each answered request of phase burst's 60.00s of model time longer than its latency (120ms of wall time: the tool's own overheads and the embedded mock's 20ms time-scale window, which latency counts once or not at all but the slot holds k = 500 times over): at phase burst's peak rate of 200 rpm (its requests held slots as this phase began) a service meeting its target of 2.50s would need 209 slots, more than the 128",
     );
   });
 });

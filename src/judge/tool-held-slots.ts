@@ -48,8 +48,10 @@ export function toolHeldSlots(check: Check, phase: PhaseInput, onDrops: boolean,
   if (cap?.targetMs === undefined || !(cap.targetMs > 0)) return check;
   const by = slotsNeeded({ ...cap, targetMs: cap.targetMs }, heldBeyondLatency(phase, generator));
   if (by.heldMs === 0 || by.needed <= cap.maxInFlight) return check;
+  const before = by.byBefore ? `phase ${cap.before!.name}'s` : '';
+  const whose = by.byBefore ? `each answered request of ${before}` : 'each answered request';
   const rate = by.byBefore
-    ? `the phase before's peak rate of ${rpm(by.perMs * 60_000)} rpm (its requests held slots as this phase began)`
+    ? `${before} peak rate of ${rpm(by.perMs * 60_000)} rpm (its requests held slots as this phase began)`
     : `the phase's peak rate of ${rpm(by.perMs * 60_000)} rpm`;
   const wallShare = generator.latenessInLatency ?? 1;
   const windowWallMs = (generator.mock?.windowModelMs ?? 0) * wallShare;
@@ -57,6 +59,6 @@ export function toolHeldSlots(check: Check, phase: PhaseInput, onDrops: boolean,
   return {
     ...check,
     status: 'inconclusive',
-    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool itself held each answered request's slot ${formatMs(by.heldMs)} of model time longer than its latency (${formatMs(by.heldMs * wallShare)} of wall time: the tool's own overheads${window}, which latency counts once or not at all but the slot holds k = ${Math.round(1 / wallShare)} times over): at ${rate} a service meeting its target of ${formatMs(cap.targetMs)} would need ${Math.ceil(by.needed)} slots, more than the ${cap.maxInFlight}: the drops may be the tool's, not the service's; run at a lower --time-scale`,
+    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool itself held the slot of ${whose} ${formatMs(by.heldMs)} of model time longer than its latency (${formatMs(by.heldMs * wallShare)} of wall time: the tool's own overheads${window}, which latency counts once or not at all but the slot holds k = ${Math.round(1 / wallShare)} times over): at ${rate} a service meeting its target of ${formatMs(cap.targetMs)} would need ${Math.ceil(by.needed)} slots, more than the ${cap.maxInFlight}: the drops may be the tool's, not the service's; run at a lower --time-scale`,
   };
 }

@@ -36,10 +36,10 @@ export interface PhaseInput {
     readonly neededAtTarget: number;
     /** The phase's latency target (model ms), for the generator's budget. */ readonly targetMs?: number;
     /**
-     * The phase before: its peak rate (rpm) and its answered requests' mean time in their slot beyond their latency
-     * (model ms): its requests still hold slots as this phase begins (src/judge/tool-held-slots.ts).
+     * The phase before: its name, its peak rate (rpm) and its answered requests' mean time in their slot beyond their
+     * latency (model ms): its requests still hold slots as this phase begins (src/judge/tool-held-slots.ts).
      */
-    readonly before?: { readonly peakRpm: number; readonly heldBeyondLatencyMs: number };
+    readonly before?: { readonly name: string; readonly peakRpm: number; readonly heldBeyondLatencyMs: number };
   };
   /** Requests of the phase after its warm-up. */
   readonly steady: Slice;
