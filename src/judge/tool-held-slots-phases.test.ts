@@ -153,7 +153,7 @@ describe('drops as a phase begins, in slots held by the phase before it', () => 
     const c = errorCheck({ name: 'burst', peakRpm: 200, heldBeyondLatencyMs: 60_000 });
     expect(c.status).toBe('inconclusive');
     expect(c.reason).toContain(
-      "held the slot of each answered request of phase burst's 60.00s of model time longer than its latency (120ms of wall time: the tool's own overheads and the embedded mock's 20ms time-scale window, which latency counts once or not at all but the slot holds k = 500 times over): at phase burst's peak rate of 200 rpm (its requests held slots as this phase began) a service meeting its target of 2.50s would need 209 slots, more than the 128",
+      "held the slot of each answered request of phase burst 60.00s of model time longer than its latency (120ms of wall time: the tool's own overheads and the embedded mock's 20ms time-scale window, which latency counts once or not at all but the slot holds k = 500 times over): at phase burst's peak rate of 200 rpm (its requests held slots as this phase began) a service meeting its target of 2.50s would need 209 slots, more than the 128",
     );
   });
 });

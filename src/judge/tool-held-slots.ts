@@ -48,10 +48,10 @@ export function toolHeldSlots(check: Check, phase: PhaseInput, onDrops: boolean,
   if (cap?.targetMs === undefined || !(cap.targetMs > 0)) return check;
   const by = slotsNeeded({ ...cap, targetMs: cap.targetMs }, heldBeyondLatency(phase, generator));
   if (by.heldMs === 0 || by.needed <= cap.maxInFlight) return check;
-  const before = by.byBefore ? `phase ${cap.before!.name}'s` : '';
+  const before = by.byBefore ? `phase ${cap.before!.name}` : '';
   const whose = by.byBefore ? `each answered request of ${before}` : 'each answered request';
   const rate = by.byBefore
-    ? `${before} peak rate of ${rpm(by.perMs * 60_000)} rpm (its requests held slots as this phase began)`
+    ? `${before}'s peak rate of ${rpm(by.perMs * 60_000)} rpm (its requests held slots as this phase began)`
     : `the phase's peak rate of ${rpm(by.perMs * 60_000)} rpm`;
   const wallShare = generator.latenessInLatency ?? 1;
   const windowWallMs = (generator.mock?.windowModelMs ?? 0) * wallShare;

@@ -36,7 +36,7 @@ describe('drops at k = 1000 held by the tool, judged again from the folder', () 
     for (const c of failing) {
       expect(c.status).toBe('inconclusive');
       expect(c.reason).toMatch(
-        /while the tool itself held the slot of each answered request(?: of phase \w+'s)? \d+\.\d\ds of model time longer than its latency \(\d+ms of wall time: the tool's own overheads and the embedded mock's 20ms time-scale window, which latency counts once or not at all but the slot holds k = 1000 times over\): at .* would need \d+ slots, more than the 128: the drops may be the tool's, not the service's; run at a lower --time-scale$/,
+        /while the tool itself held the slot of each answered request(?: of phase \w+)? \d+\.\d\ds of model time longer than its latency \(\d+ms of wall time: the tool's own overheads and the embedded mock's 20ms time-scale window, which latency counts once or not at all but the slot holds k = 1000 times over\): at .* would need \d+ slots, more than the 128: the drops may be the tool's, not the service's; run at a lower --time-scale$/,
       );
     }
   });
