@@ -4,15 +4,22 @@
 //  1. One phase of 100 rpm for BENCH_TS_SECONDS (default 180) seconds of model time on the `nominal`
 //     and `stall` profiles, at k = 1 and at each k of BENCH_SCALES (default 20,60): nominal p95 and
 //     stall p50 against k = 1.
-//  2. The documented scenarios (sustained, burst, spike: 29.5 minutes of model time) one after another
-//     at k = BENCH_TS_SCENARIO_K (default 60): their wall time in all, and each phase's p95 and verdict
-//     against k = 1.
+//  2. The documented suite (sustained, burst, spike: 29.5 minutes of model time) one scenario after
+//     another at k = BENCH_K (default 500; BENCH_TS_SCENARIO_K is its older name): each scenario's
+//     wall time, the suite's (target: at most 8 s at k = 500), and each phase's p95 and verdict against
+//     k = 1 (target: the same verdict, p95 within 1 %).
 // The k = 1 references run concurrently (light load: 100–300 rpm each), BENCH_TS_REF_REPS times each
-// (default 3: how far one k = 1 run is from another is the yardstick for a 3 % target); the time-scaled
-// runs BENCH_REPS times (default 3), sequentially, and the medians are compared. Default cost: the
-// longest k = 1 reference (burst: 11 minutes) plus about 3 minutes of scaled runs. BENCH_TS_DOCUMENTED=0
-// skips part 2 (then about 4.5 minutes). No pinning: each run is one process, the mock in its thread.
-import { writeFileSync } from 'node:fs';
+// (default 3: how far one k = 1 run is from another is the yardstick for the targets); the time-scaled
+// runs BENCH_REPS times (default 3), sequentially, and the medians are compared. The documented suite's
+// k = 1 references are 29.5 real minutes (burst alone 11): with BENCH_TS_K1=FILE they are read from FILE
+// when it exists (each run's phases: name, verdict, steady p95; written by an earlier sitting with the
+// same setting, which ran them), so a sitting at k = 500 takes seconds, not 11 minutes. Same seeds, same
+// mock: the k = 1 figures do not depend on the machine, only on the code of the mock and the judge, so a
+// stored file is stale after a change to either (delete it). Default cost: the longest k = 1 reference
+// (burst: 11 minutes) plus about 3 minutes of scaled runs. BENCH_TS_DOCUMENTED=0 skips part 2 (then about
+// 4.5 minutes). No pinning: each run is one process, the mock in its thread. Wall times depend on how
+// busy the machine is: on a shared machine they are indicative only.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -25,7 +32,9 @@ const SCALES = (process.env.BENCH_SCALES ?? '20,60')
   .split(',')
   .map(Number)
   .filter((k) => k > 1);
-const SCENARIO_K = Number(process.env.BENCH_TS_SCENARIO_K ?? 60);
+const SCENARIO_K = Number(process.env.BENCH_K ?? process.env.BENCH_TS_SCENARIO_K ?? 500);
+const K1_FILE = process.env.BENCH_TS_K1;
+const storedK1 = K1_FILE !== undefined && existsSync(K1_FILE) ? JSON.parse(readFileSync(K1_FILE, 'utf8')) : undefined;
 const DOCUMENTED = process.env.BENCH_TS_DOCUMENTED !== '0';
 const SCENARIOS = ['sustained', 'burst', 'spike'].map((name) => ({
   name,
@@ -53,9 +62,21 @@ const references = (label, file, extra = []) =>
 const refs = await Promise.all([
   references('nominal', onePhase, ['--mock-profile', 'nominal']),
   references('stall', onePhase, ['--mock-profile', 'stall']),
-  ...(DOCUMENTED ? SCENARIOS.map((s) => references(s.name, s.file)) : []),
+  ...(DOCUMENTED && storedK1 === undefined ? SCENARIOS.map((s) => references(s.name, s.file)) : []),
 ]);
-const [nominal1, stall1, ...docs1] = refs;
+const [nominal1, stall1, ...ranDocs1] = refs;
+/** What a k = 1 reference of the documented suite keeps: per phase its name, verdict and steady p95. */
+const kept = (r) => ({
+  summary: {
+    phases: r.summary.phases.map((p) => ({
+      name: p.name,
+      verdict: p.verdict,
+      steadyLatencyMs: { p95: steady({ phases: [p] }).p95 },
+    })),
+  },
+});
+const docs1 = storedK1 ?? ranDocs1.map((runs) => runs.map(kept));
+if (DOCUMENTED && storedK1 === undefined && K1_FILE !== undefined) writeFileSync(K1_FILE, JSON.stringify(docs1));
 /** The median of a figure over the k = 1 runs, and how far the runs spread around it (as ratios). */
 const reference = (runs, figure) => {
   const values = runs.map((r) => figure(r.summary));
@@ -88,13 +109,16 @@ for (let rep = 0; rep < REPS; rep++) {
       );
   }
   if (DOCUMENTED) {
-    const t0 = performance.now();
     const summaries = [];
-    for (const s of SCENARIOS)
+    const wallsS = [];
+    for (const s of SCENARIOS) {
+      const t0 = performance.now();
       summaries.push(
         (await loadproofRun(s.file, runDir(`${s.name}-k${SCENARIO_K}`), ['--time-scale', String(SCENARIO_K)])).summary,
       );
-    docsScaled.push({ wallS: (performance.now() - t0) / 1000, summaries });
+      wallsS.push((performance.now() - t0) / 1000);
+    }
+    docsScaled.push({ wallS: wallsS.reduce((a, b) => a + b, 0), wallsS, summaries });
   }
 }
 
@@ -128,13 +152,14 @@ for (const k of SCALES) {
 }
 if (DOCUMENTED) {
   const wallS = median(docsScaled.map((d) => d.wallS));
+  const each = SCENARIOS.map((s, i) => `${s.name} ${median(docsScaled.map((d) => d.wallsS[i])).toFixed(1)}`).join(', ');
   rows.push({
-    figure: `sustained + burst + spike at k = ${SCENARIO_K}, wall s in all (29.5 min of model time)`,
+    figure: `sustained + burst + spike at k = ${SCENARIO_K}, wall s in all (29.5 min of model time; ${each}; indicative on a shared machine)`,
     loadproof: wallS,
     peer: null,
     ratio: null,
-    target: 'at most 60 s',
-    met: wallS <= 60,
+    target: SCENARIO_K === 500 ? 'at most 8 s' : 'at most 8 s (asked at k = 500)',
+    met: SCENARIO_K === 500 ? wallS <= 8 : null,
   });
   for (const [i, s] of SCENARIOS.entries()) {
     for (const [p, phase] of docs1[i][0].summary.phases.entries()) {
@@ -151,12 +176,12 @@ if (DOCUMENTED) {
         loadproof: p95,
         peer: ref,
         ratio: ref === null || p95 === null ? null : p95 / ref,
-        target: 'within 3 % of k = 1, same verdict',
-        met: !refsAgree ? null : ref !== null && p95 !== null && within(p95 / ref, 0.03) && same,
+        target: 'within 1 % of k = 1, same verdict',
+        met: !refsAgree ? null : ref !== null && p95 !== null && within(p95 / ref, 0.01) && same,
       });
     }
   }
 }
 report('time-scale', rows, [
-  `medians of ${REPS} time-scaled runs against the median of ${REF_REPS} k = 1 runs each; no pinning; total ${((performance.now() - started) / 60_000).toFixed(1)} min of wall time`,
+  `medians of ${REPS} time-scaled runs against the median of ${REF_REPS} k = 1 runs each${storedK1 === undefined ? '' : ` (the documented suite's k = 1 runs read from ${K1_FILE})`}; no pinning; total ${((performance.now() - started) / 60_000).toFixed(1)} min of wall time`,
 ]);

@@ -96,6 +96,7 @@ export function generatorHealth(
             modelMs: mockLag.modelMs,
             maxWallMs: mockLag.maxWallMs,
             p99ModelMs: scale.toModelMs(Math.max(0, mockLag.p99WallMs - mockLag.windowWallMs)),
+            windowModelMs: scale.toModelMs(mockLag.windowWallMs),
           },
         }),
   };

@@ -6,7 +6,7 @@
  */
 import { EXIT, TimeScale } from '../core/index.js';
 import { effectiveLimits, endsInclusive, holdsSeq, maxInFlightOf, type Plan, positionOfSeq } from '../plan/index.js';
-import { MsHistogram, Recorder } from '../recorder/index.js';
+import { MsHistogram, Recorder, type Slice } from '../recorder/index.js';
 import { bucketStartOf } from './bucket-start.js';
 import { DocumentSink, type DocumentSlice } from './documents.js';
 import { envelopeFindings, sharedEnvelope } from './envelope.js';
@@ -150,6 +150,9 @@ interface JudgeInput {
   readonly judgedBy: string;
 }
 
+/** The answered requests' mean time in their client slot beyond their latency (model ms), 0 for none. */
+const meanHeld = (slice: Slice): number => slice.heldBeyondLatencyMs / Math.max(1, slice.heldBeyondLatencyCount);
+
 export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgement {
   const scale = TimeScale.of(plan.timeScale, "the plan's timeScale");
   const { end } = input;
@@ -174,6 +177,15 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
         maxInFlight: maxInFlightOf(plan),
         neededAtTarget: (p.peakRpm / 60_000) * latencyTargetMs(plan, p.index),
         targetMs: latencyTargetMs(plan, p.index),
+        ...(i === 0
+          ? {}
+          : {
+              before: {
+                name: plan.phases[i - 1]!.name,
+                peakRpm: plan.phases[i - 1]!.peakRpm,
+                heldBeyondLatencyMs: meanHeld(recorder.phases[i - 1]!),
+              },
+            }),
       },
       steady: recorder.steady[i]!,
       all: recorder.phases[i]!,
@@ -186,10 +198,12 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
     })),
     documentedTargets: plan.scenario.thresholds.documentedTargets,
     // The event loop's delays count only when both were monitored.
-    generator:
-      end.eventLoopDelayP99Ms === null || end.eventLoopDelayMaxMs === null
+    generator: {
+      ...(end.eventLoopDelayP99Ms === null || end.eventLoopDelayMaxMs === null
         ? generatorHealth(scale, null, null, end.mockLag)
-        : generatorHealth(scale, end.eventLoopDelayP99Ms, end.eventLoopDelayMaxMs, end.mockLag),
+        : generatorHealth(scale, end.eventLoopDelayP99Ms, end.eventLoopDelayMaxMs, end.mockLag)),
+      slotHeldBeyondLatencyMs: meanHeld(recorder.overall),
+    },
   });
   const files = [...end.files, ...(input.moreFiles ?? [])];
   const exitCode =

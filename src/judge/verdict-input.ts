@@ -35,6 +35,11 @@ export interface PhaseInput {
     readonly maxInFlight: number;
     readonly neededAtTarget: number;
     /** The phase's latency target (model ms), for the generator's budget. */ readonly targetMs?: number;
+    /**
+     * The phase before: its name, its peak rate (rpm) and its answered requests' mean time in their slot beyond their
+     * latency (model ms): its requests still hold slots as this phase begins (src/judge/tool-held-slots.ts).
+     */
+    readonly before?: { readonly name: string; readonly peakRpm: number; readonly heldBeyondLatencyMs: number };
   };
   /** Requests of the phase after its warm-up. */
   readonly steady: Slice;
@@ -82,7 +87,18 @@ export interface GeneratorHealth {
    * have added to a request's latency (counted in full: a late arrival's queue grows in model time), and its wall max;
    * `p99ModelMs`, the same from its delay's p99: whether it fell behind often enough to move a percentile.
    */
-  readonly mock?: { readonly modelMs: number; readonly maxWallMs: number; readonly p99ModelMs?: number };
+  /**
+   * The answered requests' mean time in their client slot beyond their judged latency, over the whole run (model ms):
+   * for a phase that answered none (src/judge/tool-held-slots.ts).
+   */
+  readonly slotHeldBeyondLatencyMs?: number;
+  readonly mock?: {
+    readonly modelMs: number;
+    readonly maxWallMs: number;
+    readonly p99ModelMs?: number;
+    /** The model's lag window (model ms): every answer leaves that long after its time, holding its client slot. */
+    readonly windowModelMs?: number;
+  };
 }
 
 export interface VerdictInput {

@@ -33,6 +33,7 @@ import { percentileCheck } from './percentile-check.js';
 import { retryAfterNotes } from './retry-after-note.js';
 import { staleErrorsCheck, staleLatencyCheck, staleNotes } from './stale-connections.js';
 import { thresholdCheck } from './threshold-check.js';
+import { toolHeldSlots } from './tool-held-slots.js';
 import type { GeneratorHealth, PhaseInput, VerdictInput } from './verdict-input.js';
 
 export interface Verdict {
@@ -45,6 +46,12 @@ export interface Verdict {
    * Retry-After the spec requires.
    */
   readonly notes: readonly string[];
+}
+
+/** A fail resting on drops that the client's cap, a stall of the tool, or the tool's own holding of slots explains. */
+function droppedByTool(check: Check, phase: PhaseInput, onDrops: boolean, generator: GeneratorHealth): Check {
+  const capped = generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator);
+  return toolHeldSlots(capped, phase, onDrops, generator);
 }
 
 function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: GeneratorHealth): Check[] {
@@ -61,7 +68,7 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
       ...percentileCheck(b.steady, 95, '<', b.band.p95TargetMs, generator),
     };
     const onDrops = restsOnUnanswered(check, b.steady, b.band.p95TargetMs);
-    const judged = generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator);
+    const judged = droppedByTool(check, phase, onDrops, generator);
     checks.push(staleLatencyCheck(judged, b.steady, onDrops));
   }
   checks.push({
@@ -77,7 +84,7 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
   if (phase.errorCheck !== null && phase.planned > 0) {
     const check = thresholdCheck(phase, phase.errorCheck, generator, 'error_rate', phase.all);
     const onDrops = failsOnDropsAlone(phase, phase.errorCheck);
-    const judged = generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator);
+    const judged = droppedByTool(check, phase, onDrops, generator);
     checks.push(
       lateTimeoutsCheck(staleErrorsCheck(judged, phase.all, phase.errorCheck), phase.all, phase.errorCheck, generator),
     );
@@ -94,7 +101,7 @@ function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: G
       t.kind === 'percentile'
         ? (t.op === '<' || t.op === '<=') && restsOnUnanswered(check, phase.steady, t.valueMs, t.percentile)
         : failsOnDropsAlone(phase, t);
-    const judged = generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator);
+    const judged = droppedByTool(check, phase, onDrops, generator);
     checks.push(
       t.kind === 'percentile'
         ? staleLatencyCheck(judged, phase.steady, onDrops, t.percentile)

@@ -59,6 +59,13 @@ export class Slice {
    * UNANSWERED_MS.
    */
   unanswered = 0;
+  /**
+   * Model ms the answered requests held their client slot beyond their judged latency, in all, and how many: at time
+   * scale k the wall overheads (and a time-scaled mock's lag window) that latency counts once or not at all hold the
+   * slot k times over. 0 at k = 1, where latency is the raw time.
+   */
+  heldBeyondLatencyMs = 0;
+  heldBeyondLatencyCount = 0;
   /** `latencyExcl429` per time block of the span (none without a span). */
   readonly latencyExcl429Blocks: readonly MsHistogram[];
   /** `serviceExcl429` per time block of the span (none without a span). */
@@ -92,6 +99,10 @@ export class Slice {
     if (r === undefined) return;
     this.attempts += r.attempts;
     if (event.outcome === 'abandoned' || event.outcome === 'stale_connection') return;
+    if (share.kind === 'latency' && r.status !== undefined) {
+      this.heldBeyondLatencyMs += Math.max(0, r.endAtMs - (event.readyAtMs ?? event.intendedAtMs) - share.latencyMs);
+      this.heldBeyondLatencyCount++;
+    }
     if (r.status !== undefined) this.status[r.status] = (this.status[r.status] ?? 0) + 1;
     for (const s of r.retryAfterS) this.retryAfter.recordMs(s * 1000);
     // The client keeps a 429's Retry-After only when it had one: the 429s beyond them had none.
