@@ -22,6 +22,11 @@ const BENCHES = [
     script: 'bench/memory.js',
     what: 'RSS: at fixed rates against autocannon, 10 s against 60 s, before the first request, a 24 h soak against 1 h, the mock across runs',
   },
+  {
+    name: 'fixed',
+    script: 'bench/fixed-cost.js',
+    what: "a run's fixed CPU (10 requests over 1 s, reports written) and RSS before the first request, against a bare paced client",
+  },
   { name: 'mock', script: 'bench/mock-throughput.js', what: 'the mock against a bare node:http server' },
   { name: 'time-scale', script: 'bench/time-scale.js', what: 'time-scaled latency against k = 1' },
   {

@@ -5,127 +5,154 @@
 import yargs, { type Argv } from 'yargs';
 
 import { EXIT, LoadproofError, UsageError } from '../core/index.js';
-import { checkOptions, runCheckCommand } from './commands/check.js';
-import { compareOptions, runCompare } from './commands/compare.js';
-import { deidOptions, runDeid } from './commands/deid.js';
-import { mergeOptions, runMerge } from './commands/merge.js';
-import { mockOptions, runMock } from './commands/mock.js';
-import { noticeOptions, runNotice } from './commands/notice.js';
-import { planOptions, runPlan } from './commands/plan.js';
-import { probeOptions, runProbeCommand } from './commands/probe.js';
-import { reportOptions, runReport } from './commands/report.js';
-import { runOptions, runRun } from './commands/run.js';
-import { runSchema } from './commands/schema.js';
-import { runTrend, trendOptions } from './commands/trend.js';
-import { runVerify, verifyOptions } from './commands/verify.js';
+import { withoutHelpCache } from './help-cache.js';
 import type { Io } from './io.js';
+
+/** A command's options (its yargs builder) and its handler, which agree on the arguments' type. */
+export interface CommandModule {
+  // The builder and handler agree (bind() checks them); the table erases their argument types.
+  readonly options: (y: Argv) => Argv<any>;
+  readonly run: (args: any, io: Io) => Promise<number> | number;
+}
 
 /**
  * Every command of the CLI, once. `sends` classifies it: a command that sends to a target gets there
  * only through a guard permit (src/guard/permit.ts); test/cli/commands-guarded.test.ts enumerates this
- * table, so a new command fails that test until it is classified and shown to obey it.
+ * table, so a new command fails that test until it is classified and shown to obey it. `load` imports the
+ * command's module only when that command is asked for: each pulls in its own part of loadproof, and a run
+ * should not pay for the rest.
  */
 export interface CommandEntry {
   readonly name: string;
   readonly usage: string;
   readonly describe: string;
   readonly sends: boolean;
-  // Each entry's builder and handler agree (command() checks them); the table erases their argument types.
-  readonly options: (y: Argv) => Argv<any>;
-  readonly run: (args: any, io: Io) => Promise<number> | number;
+  readonly load: () => Promise<CommandModule>;
 }
 
-function command<B extends (y: Argv) => Argv<any>>(
-  usage: string,
-  describe: string,
-  sends: boolean,
+/** A command's builder and handler, checked to agree on the arguments. */
+function bind<B extends (y: Argv) => Argv<any>>(
   options: B,
   run: (args: Awaited<ReturnType<B>['argv']>, io: Io) => Promise<number> | number,
-): CommandEntry {
-  return { name: usage.split(' ')[0]!, usage, describe, sends, options, run };
+): CommandModule {
+  return { options, run };
+}
+
+function command(usage: string, describe: string, sends: boolean, load: () => Promise<CommandModule>): CommandEntry {
+  return { name: usage.split(' ')[0]!, usage, describe, sends, load };
 }
 
 export const COMMANDS: readonly CommandEntry[] = [
-  command('mock', 'Start the mock server of the API (until Ctrl-C)', false, mockOptions, runMock),
-  command(
-    'run <scenario>',
-    'Run a scenario (the embedded mock by default) and check the SLA',
-    true,
-    runOptions,
-    runRun,
-  ),
-  command('plan <scenario>', 'Show what a scenario would send (dry run: sends nothing)', false, planOptions, runPlan),
+  command('mock', 'Start the mock server of the API (until Ctrl-C)', false, async () => {
+    const m = await import('./commands/mock.js');
+    return bind(m.mockOptions, m.runMock);
+  }),
+  command('run <scenario>', 'Run a scenario (the embedded mock by default) and check the SLA', true, async () => {
+    const m = await import('./commands/run.js');
+    return bind(m.runOptions, m.runRun);
+  }),
+  command('plan <scenario>', 'Show what a scenario would send (dry run: sends nothing)', false, async () => {
+    const m = await import('./commands/plan.js');
+    return bind(m.planOptions, m.runPlan);
+  }),
   command(
     'report <run-dir>',
     'Judge a finished run again from its folder (offline: sends nothing) and write its summary.json again',
     false,
-    reportOptions,
-    runReport,
+    async () => {
+      const m = await import('./commands/report.js');
+      return bind(m.reportOptions, m.runReport);
+    },
   ),
   command(
     'verify <run-dir>',
     "Check that a run folder's files are the ones its manifest.json lists (exit 0 intact, 1 not)",
     false,
-    verifyOptions,
-    runVerify,
+    async () => {
+      const m = await import('./commands/verify.js');
+      return bind(m.verifyOptions, m.runVerify);
+    },
   ),
   command(
     'compare <baseline-dir> <run-dir>',
     'Compare a run with a baseline run, phase by phase; exit 1 on a clear regression',
     false,
-    compareOptions,
-    runCompare,
+    async () => {
+      const m = await import('./commands/compare.js');
+      return bind(m.compareOptions, m.runCompare);
+    },
   ),
   command(
     'trend <dirs..>',
     'p95, goodput, 429 and error rates per phase across runs (PNG, HTML, Markdown), each run flagged where compare would flag it',
     false,
-    trendOptions,
-    runTrend,
+    async () => {
+      const m = await import('./commands/trend.js');
+      return bind(m.trendOptions, m.runTrend);
+    },
   ),
   command(
     'check <scenario>',
     "Preflight before booking a load test: one call to each endpoint of the scenario's target, judged against the spec, and the guard's decision",
     true,
-    checkOptions,
-    runCheckCommand,
+    async () => {
+      const m = await import('./commands/check.js');
+      return bind(m.checkOptions, m.runCheckCommand);
+    },
   ),
   command(
     'notice <scenario>',
     'Draft the advance notice of a sandbox load test for support: window, rates, requests, the earliest start allowed (sends nothing)',
     false,
-    noticeOptions,
-    runNotice,
+    async () => {
+      const m = await import('./commands/notice.js');
+      return bind(m.noticeOptions, m.runNotice);
+    },
   ),
   command(
     'deid <file>',
     'De-identify one document through the API (the embedded mock by default): split, identify, obfuscate; prints the obfuscated text',
     true,
-    deidOptions,
-    runDeid,
+    async () => {
+      const m = await import('./commands/deid.js');
+      return bind(m.deidOptions, m.runDeid);
+    },
   ),
   command(
     'merge <run-dirs..>',
     'Put the shards of one run (run --shard i/n) together as one run folder, and judge the whole plan again from all their events',
     false,
-    mergeOptions,
-    runMerge,
+    async () => {
+      const m = await import('./commands/merge.js');
+      return bind(m.mergeOptions, m.runMerge);
+    },
   ),
   command(
     'probe [scenario]',
     'Saturation probe (closed loop, autocannon): step the connections up until 429s or errors begin; finds a ceiling, not an SLA',
     true,
-    probeOptions,
-    runProbeCommand,
+    async () => {
+      const m = await import('./commands/probe.js');
+      return bind(m.probeOptions, m.runProbeCommand);
+    },
   ),
-  command(
-    'schema',
-    'Print the JSON Schema of scenario files',
-    false,
-    (y) => y,
-    (_args, io) => runSchema(io),
-  ),
+  command('schema', 'Print the JSON Schema of scenario files', false, async () => {
+    const m = await import('./commands/schema.js');
+    return bind(
+      (y) => y,
+      (_args, io) => m.runSchema(io),
+    );
+  }),
 ];
+
+/**
+ * The commands `argv` may run, loaded: the one it names first, or all of them (for --help, a misspelt command, a flag
+ * before the command), so that yargs lists and checks them as before.
+ */
+export async function loadCommands(argv: readonly string[] = []): Promise<(CommandEntry & CommandModule)[]> {
+  const named = COMMANDS.filter((c) => c.name === argv[0]);
+  return Promise.all((named.length === 1 ? named : COMMANDS).map(async (c) => ({ ...c, ...(await c.load()) })));
+}
 
 /**
  * A numeric flag given twice takes its last value. yargs-parser, with duplicate arrays off, takes a
@@ -150,15 +177,15 @@ function toNumber(value: unknown): unknown {
   return text === '' ? Number.NaN : Number(text);
 }
 
-/** The parser of the CLI: every command of COMMANDS, each handed to `onCommand` with its parsed arguments. */
-export function cliParser(
+/** The parser of the CLI: the commands of COMMANDS that `argv` may run, each given to `onCommand` with its args. */
+export async function cliParser(
   argv: readonly string[],
-  onCommand: (entry: CommandEntry, args: unknown) => Promise<void> | void,
-): Argv {
+  onCommand: (entry: CommandEntry & CommandModule, args: unknown) => Promise<void> | void,
+): Promise<Argv> {
   let parser = yargs([...argv])
     .scriptName('loadproof')
     .usage('$0 <command> [options]');
-  for (const entry of COMMANDS) {
+  for (const entry of await loadCommands(argv)) {
     parser = parser.command(
       entry.usage,
       entry.describe,
@@ -168,7 +195,7 @@ export function cliParser(
       },
     );
   }
-  return (
+  return withoutHelpCache(
     parser
       .demandCommand(1, `name a command: ${COMMANDS.map((c) => c.name).join(', ')}`)
       .strict()
@@ -183,16 +210,17 @@ export function cliParser(
       })
       .help()
       .version()
-      .wrap(Math.min(110, process.stdout.columns ?? 110))
+      .wrap(Math.min(110, process.stdout.columns ?? 110)),
   );
 }
 
 export async function main(argv: readonly string[], io: Io): Promise<number> {
   let exitCode: number = EXIT.pass;
   try {
-    await cliParser(argv, async (entry, args) => {
+    const parser = await cliParser(argv, async (entry, args) => {
       exitCode = await entry.run(args, io);
-    }).parseAsync();
+    });
+    await parser.parseAsync();
     return exitCode;
   } catch (error) {
     return reportError(error, io);

@@ -18,7 +18,6 @@ import type { ReportContent, ReportInput } from './content-types.js';
 import { reportHtml } from './html.js';
 import { junitXml } from './junit.js';
 import { reportMarkdown } from './markdown.js';
-import { renderPng } from './png.js';
 
 /** Writes every report of a judged run into `dir`; `redact` masks secrets in what is written. */
 export async function writeReports(
@@ -77,6 +76,8 @@ export async function writeReports(
       continue;
     }
     try {
+      // chart.js and the canvas load only when a chart is drawn (once): --no-charts never pays for them.
+      const { renderPng } = await import('./png.js');
       written.push(await writeAtomically(file, renderPng(chart)));
     } catch (error) {
       written.push({ file, error: `could not be drawn: ${(error as Error).message}` });

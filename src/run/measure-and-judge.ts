@@ -22,7 +22,6 @@ import { judgeAndFinish } from './judge-and-finish.js';
 import { measure } from './measure.js';
 import { exposureWarning } from './metrics/listen.js';
 import { RunMetrics } from './metrics/run-metrics.js';
-import { startMetricsServer } from './metrics/server.js';
 import { checkBaselineShares, type OpenedRun, openRun } from './open-run.js';
 import { encodeDocumentPieces } from './plan-scenario.js';
 import type { PreparedRun, RunOptions, RunOutcome } from './run-options.js';
@@ -41,10 +40,7 @@ export async function measureAndJudge(options: RunOptions, prepared: PreparedRun
           timeScale: options.timeScale,
         });
   // Listening before anything is made or sent: a port in use is bad input (exit 2), with nothing to clean up.
-  const server =
-    metrics === undefined
-      ? undefined
-      : await startMetricsServer(options.metrics!.host, options.metrics!.port, () => metrics.families());
+  const server = metrics === undefined ? undefined : await serveMetrics(options.metrics!, metrics);
   if (server !== undefined) {
     options.log(`loadproof: metrics: ${server.url} (OpenMetrics or Prometheus text, while the run lasts)`);
     const warning = exposureWarning(server.exposure, server.url);
@@ -55,6 +51,12 @@ export async function measureAndJudge(options: RunOptions, prepared: PreparedRun
   } finally {
     await server?.close();
   }
+}
+
+/** The metrics server, whose code loads only for a run that asks for it (--metrics-port). */
+async function serveMetrics({ host, port }: NonNullable<RunOptions['metrics']>, metrics: RunMetrics) {
+  const { startMetricsServer } = await import('./metrics/server.js');
+  return startMetricsServer(host, port, () => metrics.families());
 }
 
 async function measureAndReport(

@@ -11,7 +11,7 @@ import { capYoungGeneration, createRng, Interrupted, RunFailure, ThresholdAbort 
 import { type EngineResult, runPlan } from '../engine/index.js';
 import { API_PATHS } from '../spec/index.js';
 import { waitForStartAt, warmUpAndAnnounce } from './before-load.js';
-import { DeidChain } from './deid-chain.js';
+import type { DeidChain } from './deid-chain.js';
 import { loopMonitorIntervalMs } from './loop-monitor.js';
 import {
   type Clients,
@@ -61,7 +61,7 @@ export async function measure(input: MeasureInput, options: RunOptions): Promise
       rng: createRng(m.plan.scenario.arrivals.seed + 7),
       keepEntities: m.plan.documents !== undefined,
     });
-    const chain = deidChain(m, clients, readServerTiming);
+    const chain = await deidChain(m, clients, readServerTiming);
     const startLateMs = m.stopping.reason === undefined ? await warmUpAndAnnounce(m, clients) : undefined;
     const requestEvents = recordingEvents(m, clients.watch);
     // From t = 0, V8's young generation stops growing at its first step: a long run's RSS does not step up late
@@ -118,9 +118,13 @@ function callOptions(m: Measuring, clients: Clients, readServerTiming: boolean) 
   };
 }
 
-/** mode deid: each document's identification, then its obfuscation call, on the obfuscation pool. */
-function deidChain(m: Measuring, clients: Clients, readServerTiming: boolean): DeidChain | undefined {
+/**
+ * mode deid: each document's identification, then its obfuscation call, on the obfuscation pool. Its code (and the
+ * deid folder's) loads only for such a run.
+ */
+async function deidChain(m: Measuring, clients: Clients, readServerTiming: boolean): Promise<DeidChain | undefined> {
   if (clients.obfuscationPool === undefined) return undefined;
+  const { DeidChain } = await import('./deid-chain.js');
   const scenario = m.plan.scenario;
   const documentsLog = m.documentsLog!;
   return new DeidChain({

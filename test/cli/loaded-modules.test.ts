@@ -1,11 +1,13 @@
 /**
- * The process holds under 100 MiB before its first request. What a run does not use is not
- * loaded: a run against a server of its own (loadproof's mock at a baseUrl) loads neither the mock's
- * server code (the embedded mock runs in its own thread, which loads it there), nor undici (its WebAssembly
- * HTTP parser alone is megabytes: the token call goes through node:http), nor hdr-histogram-js's
- * WebAssembly build (the recorder imports its pure-JS parts). Checked on the real CLI as a child process: a
- * module-loading hook lists every file it loaded (ES modules through the resolve hook, CommonJS ones through
- * require.cache at exit).
+ * The process holds under 100 MiB before its first request, and a run's fixed CPU is mostly loading code
+ * (bench/fixed-cost.js). What a run does not use is not loaded: a run against a server of its own
+ * (loadproof's mock at a baseUrl) loads neither the mock's server code (the embedded mock runs in its own
+ * thread, which loads it there), nor undici (its WebAssembly HTTP parser alone is megabytes: the token call
+ * goes through node:http), nor hdr-histogram-js's WebAssembly build (the recorder imports its pure-JS parts),
+ * nor the other commands' modules, nor what only mode deid or --metrics-port use; with --no-charts, neither
+ * chart.js nor the canvas. Checked on the real CLI as a child process: a module-loading hook lists every file it
+ * loaded (ES modules through the resolve hook, CommonJS ones through require.cache at exit). And no command
+ * renders its help text unless asked (yargs did, on every start).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -13,6 +15,7 @@ import { pathToFileURL } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
+import { cliParser } from '../../src/cli/main.js';
 import { runCli, scenarioWorkspace } from '../helpers/cli.js';
 import { serversFor } from '../helpers/servers.js';
 
@@ -41,17 +44,29 @@ function moduleTrace(dir: string): { env: Record<string, string>; loaded: () => 
   };
 }
 
+/** A run of 10 requests against loadproof's mock at a baseUrl, with `flags`: the files it loaded. */
+async function leanRun(flags: string[]): Promise<string[]> {
+  const m = await mock();
+  const { dir, file, out } = scenarioWorkspace(
+    `name: lean\ndescription: lean start\ntarget: { environment: mock, baseUrl: "${m.url}" }\nphases:\n  - { name: a, duration: 1s, rpm: 600 }\nthresholds: { documentedTargets: false }\n`,
+  );
+  const trace = moduleTrace(dir);
+  const { code, stderr } = await runCli(['run', file, '--out', out, ...flags], trace.env, 30_000);
+  expect(stderr).not.toMatch(/internal error/);
+  expect(code).toBe(0);
+  expect(m.stats().requests.identification.received).toBe(10);
+  return trace.loaded();
+}
+
+/** The run's command module and the two it shares with others; no other command's. */
+const OWN_COMMAND_FILES = ['judgement-output.js', 'run.js', 'target-options.js'];
+const commandFiles = (loaded: string[]): string[] =>
+  [...new Set(loaded.flatMap((u) => /\/dist\/cli\/commands\/([^/]+)$/.exec(u)?.[1] ?? []))].sort();
+const CHART_CODE = /\/node_modules\/(chart\.js|chartjs-node-canvas|canvas|@napi-rs)\//;
+
 describe('what a run loads', () => {
   it('against a mock at a baseUrl: neither the mock server, nor undici, nor the WebAssembly histogram', async () => {
-    const m = await mock();
-    const { dir, file, out } = scenarioWorkspace(
-      `name: lean\ndescription: lean start\ntarget: { environment: mock, baseUrl: "${m.url}" }\nphases:\n  - { name: a, duration: 1s, rpm: 600 }\nthresholds: { documentedTargets: false }\n`,
-    );
-    const trace = moduleTrace(dir);
-    const { code, stderr } = await runCli(['run', file, '--out', out], trace.env, 30_000);
-    expect(stderr).not.toMatch(/internal error/);
-    expect(code).toBe(0);
-    const loaded = trace.loaded();
+    const loaded = await leanRun([]);
     // The trace works: it saw the run's own code and a CommonJS dependency.
     expect(loaded.some((u) => u.endsWith('/dist/run/measure-and-judge.js'))).toBe(true);
     expect(loaded.some((u) => u.includes('/node_modules/hdr-histogram-js/'))).toBe(true);
@@ -60,6 +75,32 @@ describe('what a run loads', () => {
     expect(loaded.filter((u) => /\/node_modules\/(hdr-histogram-js\/dist\/wasm\/|@assemblyscript\/)/.test(u))).toEqual(
       [],
     );
-    expect(m.stats().requests.identification.received).toBe(10);
+    // Only its own command, no deid chain, no metrics server; the charts drawn.
+    expect(commandFiles(loaded)).toEqual(OWN_COMMAND_FILES);
+    expect(loaded.filter((u) => /\/dist\/(deid\/|run\/deid-chain|run\/metrics\/server)/.test(u))).toEqual([]);
+    expect(loaded.some((u) => CHART_CODE.test(u))).toBe(true);
+  });
+
+  it('with --no-charts: no chart.js, no canvas', async () => {
+    const loaded = await leanRun(['--no-charts']);
+    expect(loaded.some((u) => u.endsWith('/dist/report/write-reports.js'))).toBe(true);
+    expect(loaded.filter((u) => CHART_CODE.test(u) || u.endsWith('/dist/report/png.js'))).toEqual([]);
+  });
+});
+
+describe('what a command builds before it runs', () => {
+  it("no help text: yargs' copy for a later failure is never made", async () => {
+    let ran = false;
+    const parser = await cliParser(['schema'], () => {
+      ran = true;
+    });
+    await parser.parseAsync();
+    expect(ran).toBe(true);
+    const usage = (
+      parser as unknown as { getInternalMethods(): { getUsageInstance(): { hasCachedHelpMessage(): boolean } } }
+    )
+      .getInternalMethods()
+      .getUsageInstance();
+    expect(usage.hasCachedHelpMessage()).toBe(false);
   });
 });

@@ -9,13 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import yargs from 'yargs';
 
-import { cliParser, COMMANDS } from '../../src/cli/main.js';
+import { cliParser, loadCommands } from '../../src/cli/main.js';
 import { runMain } from '../helpers/cli.js';
 
 const SUSTAINED = fileURLToPath(new URL('../../scenarios/sustained.yaml', import.meta.url));
 
 /** The numeric options each command declares (its builder alone, as yargs records them). */
-const numericOptions = COMMANDS.flatMap((entry) => {
+const numericOptions = (await loadCommands()).flatMap((entry) => {
   const y = entry.options(yargs([]));
   const numbers = (y as unknown as { getOptions(): { number?: string[] } }).getOptions().number ?? [];
   return numbers.map((option) => ({ command: entry.name, usage: entry.usage, option }));
@@ -26,9 +26,10 @@ const positionals = (usage: string): string[] => [...usage.matchAll(/<[^>]+>/g)]
 
 async function parsed(usage: string, flags: string[]): Promise<Record<string, unknown>> {
   let seen: Record<string, unknown> | undefined;
-  await cliParser([usage.split(' ')[0]!, ...positionals(usage), ...flags], (_entry, args) => {
+  const parser = await cliParser([usage.split(' ')[0]!, ...positionals(usage), ...flags], (_entry, args) => {
     seen = args as Record<string, unknown>;
-  }).parseAsync();
+  });
+  await parser.parseAsync();
   return seen!;
 }
 
