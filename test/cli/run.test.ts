@@ -53,10 +53,13 @@ describe('loadproof run', () => {
     const { file, out } = workspace(scenarioFor(s.url));
     const { code, stdout } = await runCli(['run', '--no-charts', file, '--time-scale', String(K), '--out', out]);
     const { summary, events } = await readReport(out);
-    // A busy machine can make the generator (or the embedded mock's thread) late by more than its budget; the p95's
-    // interval may then reach past the target, and the honest verdict is inconclusive, never a fail.
+    // A busy machine can make the generator (or the embedded mock's thread) late by more than its budget; and the
+    // p95's interval over 100 answers (about 1.6–2.6 s against 2.5 s) may reach past the target when a time-scaled
+    // run's wall overheads move a few answers: either way the honest verdict is inconclusive, never a fail.
     if (code === 5)
-      expect(summary.verdict.notes.join('\n')).toMatch(/the generator was late|The embedded mock fell behind/);
+      expect(`${summary.verdict.notes.join('\n')}\n${stdout}`).toMatch(
+        /the generator was late|The embedded mock fell behind|straddles/,
+      );
     else {
       expect(code).toBe(0);
       expect(stdout).toContain('verdict: PASS — exit 0');
