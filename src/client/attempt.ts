@@ -44,7 +44,7 @@ export interface Attempt {
  * could not make): not an attempt, nothing sent.
  */
 export type AttemptFn = (
-  body: string,
+  body: string | Uint8Array,
   bodyBytes: number,
   token: string,
   seq: number,

@@ -17,6 +17,16 @@ describe('RequestBytes', () => {
     }
   });
 
+  it('copies a body given as its bytes, and sends such a body whole whatever length it was said to have', () => {
+    const requests = new RequestBytes(start);
+    const body = JSON.stringify({ text: 'Zoë 📞' });
+    const headers = `content-length: ${Buffer.byteLength(body)}\r\n\r\n`;
+    expect(requests.build('t', headers, Buffer.from(body), Buffer.byteLength(body))).toEqual(
+      asString('t', headers, body),
+    );
+    expect(requests.build('t', headers, Buffer.from(body), 3)).toEqual(asString('t', headers, body));
+  });
+
   it('follows a renewed token', () => {
     const requests = new RequestBytes(start);
     const headers = 'content-length: 2\r\n\r\n';

@@ -19,10 +19,11 @@ export class RequestBytes {
   constructor(private readonly start: Buffer) {}
 
   /**
-   * start + token + CRLF + `headers` (ASCII header lines, each ending in CRLF, and the blank line) + `body`, whose
-   * UTF-8 length is `bodyBytes`. The same bytes as the string `${start}${token}\r\n${headers}${body}` encoded as UTF-8.
+   * start + token + CRLF + `headers` (ASCII header lines, each ending in CRLF, and the blank line) + `body` (a string
+   * or its UTF-8 bytes), whose UTF-8 length is `bodyBytes`. The same bytes as the string
+   * `${start}${token}\r\n${headers}${body}` encoded as UTF-8.
    */
-  build(token: string, headers: string, body: string, bodyBytes: number): Buffer {
+  build(token: string, headers: string, body: string | Uint8Array, bodyBytes: number): Buffer {
     if (token !== this.token) {
       this.token = token;
       this.tokenBytes = Buffer.from(`${token}\r\n`);
@@ -33,6 +34,14 @@ export class RequestBytes {
     let at = this.start.copy(out, 0);
     at += this.tokenBytes.copy(out, at);
     at += out.write(headers, at, 'latin1');
+    if (typeof body !== 'string') {
+      // Bytes made once per request (textBodyBytes): copied, their length is theirs.
+      if (body.length === bodyBytes) {
+        out.set(body, at);
+        return out.subarray(0, size);
+      }
+      return Buffer.concat([out.subarray(0, at), body]);
+    }
     const written = out.write(body, at, 'utf8');
     if (written === bodyBytes) return out.subarray(0, size);
     // A body whose length was misstated: all of it, as the request's string would have been sent.
