@@ -136,17 +136,12 @@ const BODY: readonly SentenceMaker[] = [
 export function generateNote(rng: Rng, options: NoteOptions = DEFAULT_NOTE_OPTIONS): string {
   const maxChars = Math.min(options.maxChars, maxCharactersFor(IDENTIFICATION_LIMITS.maxTextTokens));
   const targetChars = nextInt(rng, Math.min(options.minChars, maxChars), maxChars);
-  const sentences = [pick(rng, OPENERS)(rng, ignore)];
-  let length = sentences[0]!.length;
-  // Try a bounded number of sentences: each is appended only if it keeps the note under maxChars. Joined once at the
-  // end: one flat string, not a chain of concatenations that every later reader of the note copies flat again.
-  for (let attempt = 0; attempt < 40 && length < targetChars; attempt++) {
+  let note = pick(rng, OPENERS)(rng, ignore);
+  // Try a bounded number of sentences: each is appended only if it keeps the note under maxChars. Concatenated, not
+  // joined from a list: cheaper in CPU (measured), and the note is read flat once, when its body is encoded.
+  for (let attempt = 0; attempt < 40 && note.length < targetChars; attempt++) {
     const sentence = pick(rng, BODY)(rng, ignore);
-    if (length + 1 + sentence.length <= maxChars) {
-      sentences.push(sentence);
-      length += 1 + sentence.length;
-    }
+    if (note.length + 1 + sentence.length <= maxChars) note = `${note} ${sentence}`;
   }
-  const note = sentences.join(' ');
   return note.length <= maxChars ? note : note.slice(0, maxChars);
 }
