@@ -53,10 +53,21 @@ export function readHeaderLine(text: string, at: number, end: number, headers?: 
 }
 
 /** Names most answers carry, lower case, by length: read without a copy of the name (this runs for every header). */
-const COMMON = 'date server location connection keep-alive retry-after content-type server-timing content-length';
 const COMMON_NAMES: readonly (readonly string[])[] = (() => {
   const byLength: string[][] = [];
-  for (const name of `${COMMON} transfer-encoding`.split(' ')) (byLength[name.length] ??= []).push(name);
+  for (const name of [
+    'date',
+    'server',
+    'location',
+    'connection',
+    'keep-alive',
+    'retry-after',
+    'content-type',
+    'server-timing',
+    'content-length',
+    'transfer-encoding',
+  ])
+    (byLength[name.length] ??= []).push(name);
   return byLength;
 })();
 const NONE: readonly string[] = [];
