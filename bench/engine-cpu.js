@@ -12,8 +12,8 @@
 // each rate on BENCH_SEARCH_REPS (3) runs of BENCH_SEARCH_S (5) s, within the budget when most of them are.
 // Knobs: BENCH_REPS (3), BENCH_WARM_S (2), BENCH_MEASURE_S (16), BENCH_SEARCH_S (5), BENCH_SEARCH_STEPS (8),
 // BENCH_SPARSE_S (8), LOADPROOF_BIN (another build's bin/loadproof.js, to compare before/after), LOADPROOF_BEFORE_BIN
-// (a build before a change: at the fixed rates its runs are interleaved with LOADPROOF_BIN's, one before each of
-// them, and its CPU and allocation per request printed beside; on a shared machine only such pairs tell a change),
+// (a build before a change: at the fixed rates its runs are interleaved with LOADPROOF_BIN's, in turn before and
+// after them, its CPU and allocation per request printed beside: only such pairs tell a change on a shared machine),
 // BENCH_ONLY (a comma list of fixed, search, sparse: run only those parts), BENCH_RATES (the fixed rates, default
 // 1000,3000). BENCH_JSON: see the bench convention. Bytes allocated per request: from node --trace-gc of each run.
 import { spawn } from 'node:child_process';
@@ -364,8 +364,11 @@ try {
     const paced = [];
     const before = [];
     for (let i = 0; i < REPS; i++) {
-      if (BEFORE_BIN) before.push(await loadproofRun(url, rate, WARM_S + MEASURE_S + 1, true, MEASURE_S, BEFORE_BIN));
+      const beforeRun = () => loadproofRun(url, rate, WARM_S + MEASURE_S + 1, true, MEASURE_S, BEFORE_BIN);
+      // Before and after in turn, first one then the other (ABBA): neither always runs on the heels of the other.
+      if (BEFORE_BIN && i % 2 === 0) before.push(await beforeRun());
       lp.push(await loadproofRun(url, rate, WARM_S + MEASURE_S + 1, true));
+      if (BEFORE_BIN && i % 2 === 1) before.push(await beforeRun());
       ac.push(await autocannonRun(url, rate, WARM_S + MEASURE_S + 1, true));
       paced.push(await pacedRun(url, rate, WARM_S + MEASURE_S + 1, true));
     }
