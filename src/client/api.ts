@@ -16,7 +16,7 @@ import type { ApiClientSettings } from './api-settings.js';
 import { type Attempt, type AttemptFn, createAttempt } from './attempt.js';
 import type { ObfuscateAnswer } from './chain-answers.js';
 import type { AttemptFailure } from './failure.js';
-import { textBody } from './json.js';
+import { textBodyBytes } from './json.js';
 import type { AnswerEntity, ApiCallFn, AttemptTiming, IdentifyFn, RequestResult } from './request-result.js';
 import { nextRetry } from './retry.js';
 import { sleepUntilOrStop } from './sleep.js';
@@ -27,8 +27,8 @@ export type { ApiCallFn, IdentifyFn, RequestResult } from './request-result.js';
 export function createIdentify(settings: ApiClientSettings): IdentifyFn {
   const call = createApiCall(settings, API_PATHS.identification);
   return (text, seq, dueAtMs) => {
-    const { body, bytes } = textBody(text);
-    return call(body, bytes, seq, dueAtMs);
+    const body = textBodyBytes(text);
+    return call(body, body.length, seq, dueAtMs);
   };
 }
 
@@ -47,7 +47,7 @@ export function createApiCall(settings: ApiClientSettings, path: string): ApiCal
 
 /** The request a planned arrival sends. */
 interface PlannedRequest {
-  readonly body: string;
+  readonly body: string | Uint8Array;
   readonly bodyBytes: number;
   readonly seq: number;
   readonly firstDueAtMs: number | undefined;

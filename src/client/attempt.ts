@@ -15,6 +15,7 @@ import type { Http1Response } from './http1/response.js';
 import { proxyLost, ProxyTunnelError } from './http1/tunnel.js';
 import { parseJsonObject } from './json.js';
 import { describeRedirect, isRedirect } from './redirect.js';
+import { RequestBytes, requestHeadStart } from './request-bytes.js';
 import type { AnswerEntity } from './request-result.js';
 import { parseRetryAfterS } from './retry.js';
 import { HEADER_SAFE } from './token-request.js';
@@ -43,7 +44,7 @@ export interface Attempt {
  * could not make): not an attempt, nothing sent.
  */
 export type AttemptFn = (
-  body: string,
+  body: string | Uint8Array,
   bodyBytes: number,
   token: string,
   seq: number,
@@ -72,9 +73,8 @@ export function createAttempt(settings: ApiClientSettings, path: string, scale: 
   const url = settings.baseUrl.replace(/\/+$/, '') + path;
   const judgedOnModelTime = settings.readServerTiming === true && !scale.isReal;
   const wallDeadline = attemptWallDeadline(settings.timeoutMs, scale.k, judgedOnModelTime);
-  const host = new URL(url).host;
   // What every attempt's head starts with; the token, the correlation headers and the length follow.
-  const headStart = `POST ${path} HTTP/1.1\r\nhost: ${host}\r\ncontent-type: application/json\r\naccept: application/json\r\nauthorization: Bearer `;
+  const requests = new RequestBytes(requestHeadStart(path, new URL(url).host));
   const context: AttemptContext = {
     settings,
     scale,
@@ -101,7 +101,8 @@ export function createAttempt(settings: ApiClientSettings, path: string, scale: 
       const due = judgedOnModelTime
         ? `${DUE_HEADER}: ${(monotonicMs() - scale.toWallMs(settings.clock.nowMs() - dueAtMs)).toFixed(3)}\r\n`
         : '';
-      const bytes = `${headStart}${token}\r\nx-loadproof-seq: ${seq}\r\nx-loadproof-attempt: ${attemptNo}\r\n${due}content-length: ${bodyBytes}\r\n\r\n${body}`;
+      const headers = `x-loadproof-seq: ${seq}\r\nx-loadproof-attempt: ${attemptNo}\r\n${due}content-length: ${bodyBytes}\r\n\r\n`;
+      const bytes = requests.build(token, headers, body, bodyBytes);
       settings.pool.request(
         bytes,
         wallDeadline,

@@ -22,7 +22,7 @@ export { ConnectionPool, type PoolExtras } from './http1/pool.js';
 export { type HttpProxy, proxyFor } from './http1/proxy-env.js';
 export { MAX_ANSWER_BYTES, MAX_OBFUSCATION_ANSWER_BYTES } from './http1/response.js';
 export { ProxyTunnelError } from './http1/tunnel.js';
-export { parseJsonObject, textBody } from './json.js';
+export { parseJsonObject, textBodyBytes } from './json.js';
 export { sleepUntilOrStop } from './sleep.js';
 export { smallRequest } from './small-request.js';
 export { tlsFailure } from './tls-failure.js';

@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 
 import { createRng } from '../core/rng.js';
 import { generateNote } from '../texts/index.js';
-import { textBody } from './json.js';
+import { textBody, textBodyBytes } from './json.js';
 
 describe('the identification body', () => {
-  it('is exactly JSON.stringify({ text }), with its UTF-8 length, for plain and for awkward texts', () => {
+  it('is exactly JSON.stringify({ text }), with its UTF-8 length (and as bytes), for plain and for awkward texts', () => {
     const rng = createRng(5);
     const texts = [
       '',
@@ -20,6 +20,7 @@ describe('the identification body', () => {
     for (const text of texts) {
       const expected = JSON.stringify({ text });
       expect(textBody(text)).toEqual({ body: expected, bytes: Buffer.byteLength(expected) });
+      expect(textBodyBytes(text)).toEqual(Buffer.from(expected));
     }
   });
 });

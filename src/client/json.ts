@@ -21,3 +21,16 @@ export function textBody(text: string): { readonly body: string; readonly bytes:
   const body = JSON.stringify({ text });
   return { body, bytes: Buffer.byteLength(body) };
 }
+
+/**
+ * {@link textBody}'s body as UTF-8 bytes, encoded once per request: its attempts copy them, and the text is read once
+ * (not flattened and encoded again with each attempt's head).
+ */
+export function textBodyBytes(text: string): Buffer {
+  if (!PLAIN_ASCII.test(text)) return Buffer.from(textBody(text).body);
+  const bytes = Buffer.allocUnsafe(text.length + 11);
+  bytes.write('{"text":"', 0, 'latin1');
+  bytes.write(text, 9, 'latin1');
+  bytes.write('"}', text.length + 9, 'latin1');
+  return bytes;
+}

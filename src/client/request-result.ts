@@ -69,11 +69,11 @@ export interface AttemptTiming {
 export type IdentifyFn = (text: string, seq: number, dueAtMs?: number) => Promise<RequestResult | undefined>;
 
 /**
- * Sends a JSON body (`bytes` long) as planned request `seq`, with the same attempts, deadlines and retries as
- * identification.
+ * Sends a JSON body (`bytes` long: a string, or its UTF-8 bytes) as planned request `seq`, with the same attempts,
+ * deadlines and retries as identification.
  */
 export type ApiCallFn = (
-  body: string,
+  body: string | Uint8Array,
   bytes: number,
   seq: number,
   dueAtMs?: number,

@@ -28,7 +28,7 @@ export function latencyKind(outcome: CountedOutcome, attempts: number, answered:
 }
 
 /** Where one event's times go, with those times. */
-type LatencyShare =
+export type LatencyShare =
   | { readonly kind: 'latency'; readonly latencyMs: number; readonly serviceMs: number }
   | { readonly kind: 'http429'; readonly latencyMs: number; readonly serviceMs: number }
   | { readonly kind: 'none' };

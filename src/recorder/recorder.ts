@@ -11,7 +11,7 @@ import { COUNTED_OUTCOMES, type CountedOutcome, SENT_OUTCOMES } from '../core/in
 import { AttemptLog } from './attempts.js';
 import { FAILED_OUTCOMES, type RecordableEvent, type RecordedTry } from './event.js';
 import { MsHistogram } from './histogram.js';
-import { latencyShare } from './latency-definition.js';
+import { type LatencyShare, latencyShare } from './latency-definition.js';
 import { Timeline } from './timeline.js';
 
 /** The model time a judged slice covers, by intended send time: [fromMs, toMs), ms from the run start. */
@@ -84,11 +84,11 @@ export class Slice {
     this.serviceExcl429Blocks = Array.from({ length: blocks }, () => MsHistogram.create());
   }
 
-  add(event: RecordableEvent): void {
+  /** `share`: the event's latencyShare, when the caller has it (the Recorder adds each event to several slices). */
+  add(event: RecordableEvent, share: LatencyShare = latencyShare(event)): void {
     this.outcomes[event.outcome]++;
     if (event.outcome === 'dropped' || event.outcome === 'abandoned' || event.outcome === 'stale_connection')
       this.unanswered++;
-    const share = latencyShare(event);
     if (share.kind === 'latency') this.recordJudged(event.intendedAtMs, share.latencyMs, share.serviceMs);
     if (share.kind === 'http429') this.latency429.recordMs(share.latencyMs);
     if (event.outcome === 'ok' && share.kind === 'latency') this.latency2xx.recordMs(share.latencyMs);
@@ -194,11 +194,13 @@ export class Recorder {
     const phase = this.phases[event.phase];
     if (phase === undefined)
       throw new RangeError(`event for phase ${event.phase}, but the plan has ${this.phases.length}`);
-    phase.add(event);
+    // Once per event, not once per slice it counts in.
+    const share = latencyShare(event);
+    phase.add(event, share);
     const layout = this.layout[event.phase]!;
     if (event.intendedAtMs >= layout.steady.fromMs) {
-      this.steady[event.phase]!.add(event);
-      this.steadyOverall.add(event);
+      this.steady[event.phase]!.add(event, share);
+      this.steadyOverall.add(event, share);
       const bands = layout.bands;
       let band = 0;
       // The same rule as the plan's sliceIndexAt: an arrival on an edge goes to the lower band.
@@ -208,10 +210,10 @@ export class Recorder {
           (event.intendedAtMs === bands[band]!.toMs && !bands[band]!.endInclusive))
       )
         band++;
-      this.steadyBands[event.phase]![band]?.add(event);
+      this.steadyBands[event.phase]![band]?.add(event, share);
     }
     this.attempts.add(event);
-    this.overall.add(event);
+    this.overall.add(event, share);
     this.timeline.add(event);
   }
 }

@@ -149,6 +149,17 @@ describe('EventLog and writeWhole', () => {
     }
   });
 
+  it('writes a burst larger than its buffer, and lines in any script, byte for byte as given', async () => {
+    const file = join(fresh(), 'events.ndjson');
+    const log = await EventLog.open(file);
+    // About 400 KB: more than one chunk, a line longer than a chunk among them.
+    const lines = Array.from({ length: 3000 }, (_, i) => `{"seq":${i},"phase":"Zoë 東京 📞 ${'x'.repeat(i % 200)}"}\n`);
+    lines.splice(1500, 0, `{"long":"${'é'.repeat(70_000)}"}\n`);
+    for (const line of lines) log.write(line);
+    expect(await log.close()).toEqual({ file, error: null });
+    expect(readFileSync(file)).toEqual(Buffer.from(lines.join('')));
+  });
+
   it('writes a line after a quiet spell at the end of the turn, and lines close together within EVENT_FLUSH_MS', async () => {
     const writes = vi.spyOn(WriteStream.prototype, 'write');
     try {

@@ -11,7 +11,7 @@
  */
 import { type AddressInfo, createServer, type Server } from 'node:net';
 
-import { classifyStatus, ConnectionPool, parseJsonObject, ResponseParser, textBody } from '../client/index.js';
+import { classifyStatus, ConnectionPool, parseJsonObject, ResponseParser, textBodyBytes } from '../client/index.js';
 import { createRng, type SecretMask, type SendPermit, type TimeScale } from '../core/index.js';
 import { ownLoopbackPermit } from '../guard/index.js';
 import { EventSink } from '../judge/index.js';
@@ -64,7 +64,7 @@ function warmPureCode(plan: Plan, scale: TimeScale, secrets: SecretMask, rounds:
     onTargetGone: () => {},
   });
   for (let i = 0; i < rounds; i++) {
-    textBody(generateNote(rng, { minChars: scenario.payload.minChars, maxChars: scenario.payload.maxChars }));
+    textBodyBytes(generateNote(rng, { minChars: scenario.payload.minChars, maxChars: scenario.payload.maxChars }));
     const r = parser.push(response);
     if (r === undefined || parseJsonObject(r.body.toString('utf8')) === undefined) continue;
     const serviceMs = parseModelTime(r.headers['server-timing']) ?? 0;

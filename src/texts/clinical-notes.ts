@@ -23,6 +23,55 @@ type InjectedPhiType = 'NAME' | 'DATE' | 'PHONE' | 'MRN' | 'EMAIL' | 'ADDRESS' |
 /** Makes one sentence; every piece of PHI in it goes through `phi`. */
 type SentenceMaker = (rng: Rng, phi: PhiSink) => string;
 
+// The choices of the sentences, made once: a literal list inside a sentence maker was a new array per sentence.
+const PLANS = ['HMO', 'PPO', 'MCD'];
+const COMPLAINTS = ['chest pain', 'shortness of breath', 'persistent cough', 'lower back pain', 'fatigue', 'dizziness'];
+const MEDICATIONS = [
+  'metformin 500 mg twice daily',
+  'lisinopril 10 mg daily',
+  'atorvastatin 40 mg nightly',
+  'albuterol as needed',
+  'levothyroxine 75 mcg daily',
+];
+const HOUSEHOLDS = ['her spouse', 'his daughter', 'a roommate', 'family'];
+const LAB_FINDINGS = [
+  'mild anemia',
+  'elevated A1c of 7.9%',
+  'normal renal function',
+  'LDL of 162 mg/dL',
+  'a TSH within range',
+];
+const ASSESSMENTS = [
+  'stable chronic disease',
+  'likely viral illness',
+  'musculoskeletal strain',
+  'poorly controlled hypertension',
+  'community-acquired pneumonia',
+];
+const ALLERGIES = ['no known drug allergies', 'penicillin (rash)', 'sulfa drugs', 'latex', 'shellfish'];
+const SOCIAL_HISTORIES = [
+  'never smoker',
+  'former smoker, quit ten years ago',
+  'drinks alcohol socially',
+  'works night shifts',
+  'exercises three times a week',
+];
+const NEGATIVE_SYMPTOMS = ['fever and chills', 'weight loss', 'chest pain', 'headache', 'abdominal pain'];
+const FAMILY_HISTORIES = [
+  'type 2 diabetes',
+  'coronary artery disease',
+  'breast cancer',
+  'hypertension',
+  'no relevant conditions',
+];
+const EXAM_FINDINGS = [
+  'clear lungs bilaterally',
+  'mild pedal edema',
+  'tenderness over the lumbar spine',
+  'a regular rate and rhythm',
+  'no focal deficits',
+];
+
 const ignore: PhiSink = (_type, value) => value;
 
 const person = (rng: Rng, phi: PhiSink): string => phi('NAME', `${pick(rng, FIRST_NAMES)} ${pick(rng, LAST_NAMES)}`);
@@ -52,7 +101,7 @@ const address = (rng: Rng, phi: PhiSink): string => {
 const ssn = (rng: Rng, phi: PhiSink): string =>
   phi('ID', `${nextInt(rng, 100, 899)}-${pad(nextInt(rng, 10, 99))}-${String(nextInt(rng, 1000, 9999))}`);
 const memberId = (rng: Rng, phi: PhiSink): string =>
-  phi('ID', `${pick(rng, ['HMO', 'PPO', 'MCD'])}${nextInt(rng, 100_000_000, 999_999_999)}`);
+  phi('ID', `${pick(rng, PLANS)}${nextInt(rng, 100_000_000, 999_999_999)}`);
 
 /** Sentences that open a note: identify the patient. */
 const OPENERS: readonly SentenceMaker[] = [
@@ -63,34 +112,24 @@ const OPENERS: readonly SentenceMaker[] = [
 
 /** Sentences in the body: clinical content, some with more PHI. */
 const BODY: readonly SentenceMaker[] = [
-  (r) =>
-    `Chief complaint: ${pick(r, ['chest pain', 'shortness of breath', 'persistent cough', 'lower back pain', 'fatigue', 'dizziness'])} for ${nextInt(r, 2, 14)} days.`,
+  (r) => `Chief complaint: ${pick(r, COMPLAINTS)} for ${nextInt(r, 2, 14)} days.`,
   (r) =>
     `Vitals: BP ${nextInt(r, 105, 165)}/${nextInt(r, 60, 98)}, HR ${nextInt(r, 55, 110)}, temp ${(36 + r.next() * 2).toFixed(1)} C, SpO2 ${nextInt(r, 91, 100)}%.`,
-  (r) =>
-    `Current medications include ${pick(r, ['metformin 500 mg twice daily', 'lisinopril 10 mg daily', 'atorvastatin 40 mg nightly', 'albuterol as needed', 'levothyroxine 75 mcg daily'])}.`,
-  (r, p) =>
-    `Patient lives at ${address(r, p)} with ${pick(r, ['her spouse', 'his daughter', 'a roommate', 'family'])}.`,
+  (r) => `Current medications include ${pick(r, MEDICATIONS)}.`,
+  (r, p) => `Patient lives at ${address(r, p)} with ${pick(r, HOUSEHOLDS)}.`,
   (r, p) => `Contact phone ${phone(r, p)}; alternate contact ${person(r, p)} at ${phone(r, p)}.`,
   (r, p) => `Patient prefers e-mail follow-up at ${email(r, p)}.`,
   (r, p) => `Insurance member ID ${memberId(r, p)}; SSN on file ${ssn(r, p)}.`,
   (r, p) => `Referred by Dr. ${pick(r, LAST_NAMES)} on ${usDate(r, p)} for further evaluation.`,
-  (r, p) =>
-    `Labs drawn ${longDate(r, p)} showed ${pick(r, ['mild anemia', 'elevated A1c of 7.9%', 'normal renal function', 'LDL of 162 mg/dL', 'a TSH within range'])}.`,
-  (r) =>
-    `Assessment: ${pick(r, ['stable chronic disease', 'likely viral illness', 'musculoskeletal strain', 'poorly controlled hypertension', 'community-acquired pneumonia'])}.`,
+  (r, p) => `Labs drawn ${longDate(r, p)} showed ${pick(r, LAB_FINDINGS)}.`,
+  (r) => `Assessment: ${pick(r, ASSESSMENTS)}.`,
   (r, p) => `Plan discussed with ${person(r, p)}, who agrees to return on ${isoDate(r, p)}.`,
-  (r) =>
-    `Allergies: ${pick(r, ['no known drug allergies', 'penicillin (rash)', 'sulfa drugs', 'latex', 'shellfish'])}.`,
-  (r) =>
-    `Social history: ${pick(r, ['never smoker', 'former smoker, quit ten years ago', 'drinks alcohol socially', 'works night shifts', 'exercises three times a week'])}.`,
-  (r) =>
-    `Review of systems otherwise negative for ${pick(r, ['fever and chills', 'weight loss', 'chest pain', 'headache', 'abdominal pain'])}.`,
+  (r) => `Allergies: ${pick(r, ALLERGIES)}.`,
+  (r) => `Social history: ${pick(r, SOCIAL_HISTORIES)}.`,
+  (r) => `Review of systems otherwise negative for ${pick(r, NEGATIVE_SYMPTOMS)}.`,
   (r) => `Follow-up in ${nextInt(r, 2, 12)} weeks, sooner if symptoms worsen.`,
-  (r) =>
-    `Family history significant for ${pick(r, ['type 2 diabetes', 'coronary artery disease', 'breast cancer', 'hypertension', 'no relevant conditions'])}.`,
-  (r) =>
-    `Exam notable for ${pick(r, ['clear lungs bilaterally', 'mild pedal edema', 'tenderness over the lumbar spine', 'a regular rate and rhythm', 'no focal deficits'])}.`,
+  (r) => `Family history significant for ${pick(r, FAMILY_HISTORIES)}.`,
+  (r) => `Exam notable for ${pick(r, EXAM_FINDINGS)}.`,
 ];
 
 /** Generates one note whose length lies in [minChars, maxChars] (best effort at the low end). */
@@ -98,7 +137,8 @@ export function generateNote(rng: Rng, options: NoteOptions = DEFAULT_NOTE_OPTIO
   const maxChars = Math.min(options.maxChars, maxCharactersFor(IDENTIFICATION_LIMITS.maxTextTokens));
   const targetChars = nextInt(rng, Math.min(options.minChars, maxChars), maxChars);
   let note = pick(rng, OPENERS)(rng, ignore);
-  // Try a bounded number of sentences: each is appended only if it keeps the note under maxChars.
+  // Try a bounded number of sentences: each is appended only if it keeps the note under maxChars. Concatenated, not
+  // joined from a list: cheaper in CPU (measured), and the note is read flat once, when its body is encoded.
   for (let attempt = 0; attempt < 40 && note.length < targetChars; attempt++) {
     const sentence = pick(rng, BODY)(rng, ignore);
     if (note.length + 1 + sentence.length <= maxChars) note = `${note} ${sentence}`;

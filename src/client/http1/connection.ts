@@ -31,7 +31,7 @@ export interface Origin {
 /** One request on the wire, as the pool tracks it. */
 export interface Exchange {
   /** The whole request (head and body), already formatted. */
-  readonly bytes: string;
+  readonly bytes: string | Uint8Array;
   /** Called when its bytes are handed to the socket. */
   readonly onSent: () => void;
   /** Settles it, once: with the response, or with why there is none. */

@@ -46,10 +46,41 @@ export function readHeaderLine(text: string, at: number, end: number, headers?: 
         `the response header ${JSON.stringify(text.slice(at, Math.min(colon, at + 40)))} holds a control character (or a bare CR or LF) in its value`,
       );
   if (headers === undefined) return;
-  const name = text.slice(at, colon).toLowerCase();
+  const name = headerName(text, at, colon);
   const value = text.slice(from, to);
   const before = headers[name];
   headers[name] = before === undefined ? value : `${before}, ${value}`;
+}
+
+/** Names most answers carry, lower case, by length: read without a copy of the name (this runs for every header). */
+const COMMON_NAMES: readonly (readonly string[])[] = (() => {
+  const byLength: string[][] = [];
+  for (const name of [
+    'date',
+    'server',
+    'location',
+    'connection',
+    'keep-alive',
+    'retry-after',
+    'content-type',
+    'server-timing',
+    'content-length',
+    'transfer-encoding',
+  ])
+    (byLength[name.length] ??= []).push(name);
+  return byLength;
+})();
+const NONE: readonly string[] = [];
+
+/** The header name text[at, end), a token, in lower case. */
+function headerName(text: string, at: number, end: number): string {
+  for (const common of COMMON_NAMES[end - at] ?? NONE) {
+    let i = 0;
+    // On a token's characters, setting bit 5 lower-cases a letter and changes nothing that could match a name's `-`.
+    while (i < common.length && (text.charCodeAt(at + i) | 0x20) === common.charCodeAt(i)) i++;
+    if (i === common.length) return common;
+  }
+  return text.slice(at, end).toLowerCase();
 }
 
 const OWS_AROUND = /^[ \t]+|[ \t]+$/g;

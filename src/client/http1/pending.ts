@@ -19,12 +19,12 @@ interface FailsPending {
 export class Pending implements Exchange, Expiring {
   settled = false;
   connection: Connection | undefined = undefined;
-  bytes: string;
+  bytes: string | Uint8Array;
   onSent: () => void;
   stallsSeen?: number;
   private callback: ((error: Error | undefined, response: Http1Response | undefined) => void) | undefined;
   constructor(
-    bytes: string,
+    bytes: string | Uint8Array,
     public deadlineAt: number,
     readonly latestAt: number | undefined,
     onSent: () => void,

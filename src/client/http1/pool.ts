@@ -128,7 +128,7 @@ export class ConnectionPool {
    * room for it), or one that just answered.
    */
   request(
-    bytes: string,
+    bytes: string | Uint8Array,
     deadline: number | WallDeadline,
     onSent: () => void,
     callback: (error: Error | undefined, response: Http1Response | undefined) => void,
