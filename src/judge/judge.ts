@@ -151,7 +151,11 @@ interface JudgeInput {
 }
 
 /** The answered requests' mean time in their client slot beyond their latency (model ms), 0 for none. */
-const meanHeld = (slice: Slice): number => slice.heldBeyondLatencyMs / Math.max(1, slice.heldBeyondLatencyCount);
+/** The answered requests' mean holding beyond their latency (model ms); the run's when the slice answered none. */
+const meanHeld = (slice: Slice, run?: Slice): number =>
+  slice.heldBeyondLatencyCount === 0 && run !== undefined
+    ? meanHeld(run)
+    : slice.heldBeyondLatencyMs / Math.max(1, slice.heldBeyondLatencyCount);
 
 export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgement {
   const scale = TimeScale.of(plan.timeScale, "the plan's timeScale");
@@ -183,7 +187,7 @@ export function judgeRun(plan: Plan, sink: EventSink, input: JudgeInput): Judgem
               before: {
                 name: plan.phases[i - 1]!.name,
                 peakRpm: plan.phases[i - 1]!.peakRpm,
-                heldBeyondLatencyMs: meanHeld(recorder.phases[i - 1]!),
+                heldBeyondLatencyMs: meanHeld(recorder.phases[i - 1]!, recorder.overall),
               },
             }),
       },

@@ -182,7 +182,7 @@ describe('a phase whose every request was dropped', () => {
     const c = spike({ ...health(1000, 15, 20), slotHeldBeyondLatencyMs: 75_000 });
     expect(c.status).toBe('inconclusive');
     expect(c.reason).toMatch(
-      /^300 of 300 \(100\.00 %\), but 300 requests were dropped at the client's maxInFlight while the tool itself held the slot of each answered request 75\.00s of model time longer than its latency .*: at the phase's peak rate of 300 rpm a service meeting its target of 5\.00s would need 400 slots, more than the 128/,
+      /^300 of 300 \(100\.00 %\), but 300 requests were dropped at the client's maxInFlight while the tool itself held the slot of each answered request of the run 75\.00s of model time longer than its latency .*: at the phase's peak rate of 300 rpm a service meeting its target of 5\.00s would need 400 slots, more than the 128/,
     );
   });
 

@@ -66,6 +66,8 @@ export class Slice {
    */
   heldBeyondLatencyMs = 0;
   heldBeyondLatencyCount = 0;
+  /** The same answered requests' judged latencies, in all (model ms): the slots the service's own times need. */
+  answeredLatencyMs = 0;
   /** `latencyExcl429` per time block of the span (none without a span). */
   readonly latencyExcl429Blocks: readonly MsHistogram[];
   /** `serviceExcl429` per time block of the span (none without a span). */
@@ -100,8 +102,10 @@ export class Slice {
     this.attempts += r.attempts;
     if (event.outcome === 'abandoned' || event.outcome === 'stale_connection') return;
     if (share.kind === 'latency' && r.status !== undefined) {
-      this.heldBeyondLatencyMs += Math.max(0, r.endAtMs - (event.readyAtMs ?? event.intendedAtMs) - share.latencyMs);
+      // From its send: the slot is taken then; the generator's lateness before it holds no slot.
+      this.heldBeyondLatencyMs += Math.max(0, r.endAtMs - event.firedAtMs - share.latencyMs);
       this.heldBeyondLatencyCount++;
+      this.answeredLatencyMs += share.latencyMs;
     }
     if (r.status !== undefined) this.status[r.status] = (this.status[r.status] ?? 0) + 1;
     for (const s of r.retryAfterS) this.retryAfter.recordMs(s * 1000);

@@ -58,7 +58,7 @@ describe('loadproof run', () => {
     // run's wall overheads move a few answers: either way the honest verdict is inconclusive, never a fail.
     if (code === 5)
       expect(`${summary.verdict.notes.join('\n')}\n${stdout}`).toMatch(
-        /the generator was late|The embedded mock fell behind|straddles/,
+        /the generator was late|The embedded mock fell behind|phase steady: p\(95\) < 2\.50s [^\n]* straddles 2\.50s/,
       );
     else {
       expect(code).toBe(0);
@@ -140,6 +140,15 @@ describe('loadproof run', () => {
       '--out',
       out,
     ]);
+    // The tool late beyond what the margin absorbs (a busy machine: the embedded mock's thread stood still 653 ms of
+    // wall time, 6.5 s of model time) makes the honest verdict inconclusive, and says so; never a pass.
+    if (code === 5) {
+      expect(stdout).toMatch(
+        /verdict: INCONCLUSIVE — exit 5\n {2}- phase steady: p\(95\) < 2\.50s .*not < 2\.50s, but/,
+      );
+      expect(stdout).toMatch(/the generator was late|The embedded mock fell behind/);
+      return;
+    }
     expect(code, stdout + stderr).toBe(1);
     expect(stdout).toMatch(
       /verdict: FAIL — exit 1\n {2}- phase steady: p\(95\) < 2\.50s \(spec, sustained band, steady state\): p\(95\) [\d.]+s/,

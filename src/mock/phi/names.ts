@@ -101,7 +101,14 @@ function partsRole(plain: string): Role | undefined {
 const KNOWN_ROLES = new Map<string, Role>();
 const MAX_KNOWN_ROLES = 20_000;
 
+/**
+ * Longer words are looked up each time, never kept: V8 makes a substring of 13 characters or more a slice of the
+ * text it came from, so a kept key held the whole request text alive (20,000 texts of 20 KB kept 149 MB).
+ */
+const MAX_KNOWN_WORD_LENGTH = 12;
+
 function roleOf(word: string): Role {
+  if (word.length > MAX_KNOWN_WORD_LENGTH) return lookUpRole(word);
   let role = KNOWN_ROLES.get(word);
   if (role === undefined) {
     if (KNOWN_ROLES.size >= MAX_KNOWN_ROLES) KNOWN_ROLES.clear();
