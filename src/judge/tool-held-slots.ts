@@ -37,7 +37,7 @@ function heldBeyondLatency(phase: PhaseInput, generator: GeneratorHealth): numbe
 type Cap = NonNullable<PhaseInput['inFlight']>;
 
 /** Erlang B: the share of Poisson arrivals lost by `slots` slots under an offered load of `load` (rate × mean hold). */
-export function erlangLoss(slots: number, load: number): number {
+function erlangLoss(slots: number, load: number): number {
   let loss = 1;
   for (let n = 1; n <= slots; n++) loss = (load * loss) / (n + load * loss);
   return loss;
