@@ -206,7 +206,11 @@ describe('loadproof compare', () => {
     // Found whether or not either run was late, when the degraded run's mock kept up.
     expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain(`against the baseline ${nominalA} (compared, `);
-    expect(run.stdout).toMatch(/regression: busy: p95 .* the new interval lies above the baseline's by more than 10 %/);
+    // Each phase regressed; one whose run was late by more than its margin (beside two CPU hogs: the generator's 63 ms
+    // stall is 3.8 s of model time at k = 20) is honestly inconclusive, the other still a regression.
+    expect(run.stdout).toMatch(
+      /regression: (steady|busy): p95 .* the new interval lies above the baseline's by more than 10 %/,
+    );
     expect(comparison).toMatchObject({ baselineDir: nominalA, regression: true, tolerance: 0.1 });
     const md = readFileSync(join(folder, 'report.md'), 'utf8');
     expect(md).toContain(`## Against the baseline\n\nCompared with the baseline run in ${nominalA} (compared, `);
@@ -216,7 +220,7 @@ describe('loadproof compare', () => {
     expect(junit).toContain('name="compared / against the baseline"');
     // The comparison is made after the run, whose phases are timed in their own suites: its cases take no time.
     expect(junit).toMatch(
-      /<testcase name="baseline: busy: no clear regression against the baseline" classname="loadproof\.compared\.baseline" time="0">\s*<failure message="p95 /,
+      /<testcase name="baseline: (steady|busy): no clear regression against the baseline" classname="loadproof\.compared\.baseline" time="0">\s*<failure message="p95 /,
     );
     expect(junit).not.toContain('observed no data');
     // Rebuilt from the folder alone, comparison included, with the same exit.
