@@ -210,8 +210,9 @@ describe('the client secret and access tokens never leak', () => {
 
   it('failing run (degraded mock)', async () => {
     const w = workspace(embedded('  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n'));
-    // k = 10: a fail stands only where the generator's worst lateness (× k in model time) cannot have
-    // caused it, and on a busy machine 20 or 60 × its stalls can (the verdict is then inconclusive, exit 5).
+    // k = 10: a fail stands only where the tool's worst lateness (× k in model time) cannot have caused it; beside
+    // a CPU hog even k = 10 × a stall of the mock's thread can, and the verdict is then honestly inconclusive (exit 5).
+    // What this test asserts is that nothing leaks from a run that did not pass, either way.
     const { code, stdout, stderr } = await runMain([
       'run',
       '--no-charts',
@@ -226,7 +227,7 @@ describe('the client secret and access tokens never leak', () => {
       '--mock-profile',
       'degraded',
     ]);
-    expect(code).toBe(1);
+    expect([1, 5], stdout).toContain(code);
     expect(stderr).toContain('request: {"seq":');
     expectNoLeak(stdout + stderr, w.out);
   });
