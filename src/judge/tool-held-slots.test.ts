@@ -6,25 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { ERRORS, NO_429 } from '../../test/helpers/judge-phase.js';
 import { TimeScale } from '../core/index.js';
 import { Slice } from '../recorder/index.js';
-import { parseErrorCheck, type Threshold } from '../scenario/index.js';
-import { judgeStart } from './bucket-start.js';
-import type { EnvelopePhase } from './envelope.js';
 import { generatorHealth } from './generator-budget.js';
 import { evaluateVerdict } from './verdict.js';
 import type { GeneratorHealth } from './verdict-input.js';
-
-const NO_429: EnvelopePhase = {
-  http429: 0,
-  findings: 0,
-  edge: 0,
-  ifFullAtStart: 0,
-  maxTokensAt429: null,
-  marginTokens: 2,
-  start: judgeStart({ known: 'nothing' }, 501, 100),
-};
-const ERRORS = parseErrorCheck('rate < 1%') as Threshold;
 
 /**
  * 1,000 arrivals at 200 rpm (model ms), `drops` of them dropped at the cap, the rest judged at 1 s of latency and
