@@ -8,6 +8,7 @@ import type { Threshold } from '../scenario/index.js';
 import { type Check, compare, rpm } from './check.js';
 import { answeredCount } from './percentile-check.js';
 import { countOf } from './threshold-check.js';
+import { heldBeyondLatency, serviceFillsSlots } from './tool-held-slots.js';
 import type { GeneratorHealth, PhaseInput } from './verdict-input.js';
 
 /**
@@ -63,13 +64,16 @@ export function clientCapped(check: Check, phase: PhaseInput, onDrops: boolean):
 }
 
 /**
- * A fail that only requests dropped at the client's maxInFlight could have caused (`onDrops`), when the
- * generator stood still long enough to fill the slots by itself, is the generator's as much as the service's:
- * while it stands still, arrivals fall due unsent and answers wait unread, holding their slots, then the overdue
- * arrivals leave together. Its worst stall (model time: the phase's send-lag max or the event loop's max delay;
- * at time scale k a stall of 0.8 s of wall time is 48 s of model time at k = 60) × the phase's peak arrival rate
- * must reach maxInFlight: lateness of a fraction of a slot (200 ms at 200 rpm) cannot have caused the drops, and
- * the fail stands. Lateness does not add to drops as it adds to latency, so the latency budget is not the gate.
+ * A fail that only requests dropped at the client's maxInFlight could have caused (`onDrops`), when the tool stood
+ * still long enough to fill the slots: while the generator stands still, arrivals fall due unsent and answers wait
+ * unread, holding their slots, then the overdue arrivals leave together; while the embedded mock's thread stands
+ * still, it answers nothing and every request in flight keeps its slot. Their stalls stack, on top of the slots a
+ * service meeting its target holds anyway (peak rate × (target + the tool's holding beyond latency), Little's law).
+ * Each stall is its worst, in model time: the phase's send-lag max or the event loop's max delay (a stall of 0.8 s
+ * of wall time is 48 s of model time at k = 60), and the mock's max delay × k. When together they reach
+ * maxInFlight, a service meeting its target could have met the same drops: inconclusive. When they stay under, or
+ * when the service's own answers fill the slots by themselves (its drops at any k), the fail stands. Lateness does
+ * not add to drops as it adds to latency, so the latency budget is not the gate.
  */
 export function generatorCapped(check: Check, phase: PhaseInput, onDrops: boolean, generator: GeneratorHealth): Check {
   const dropped = phase.all.outcomes.dropped;
@@ -77,32 +81,28 @@ export function generatorCapped(check: Check, phase: PhaseInput, onDrops: boolea
   if (check.status !== 'fail' || !onDrops || dropped === 0 || cap?.targetMs === undefined || !(cap.targetMs > 0))
     return check;
   const lagMax = phase.all.sendLag.count === 0 ? 0 : phase.all.sendLag.percentileMs(100);
-  const stallMs = Math.max(lagMax, generator.eventLoopDelayMaxMs ?? generator.eventLoopDelayP99Ms ?? 0);
+  const generatorMs = Math.max(lagMax, generator.eventLoopDelayMaxMs ?? generator.eventLoopDelayP99Ms ?? 0);
+  // The mock's stall beyond its time-scale window: the window itself is part of the tool's holding.
+  const mockMs = generator.mock?.modelMs ?? 0;
   // neededAtTarget is the peak rate × the target (Little's law): the peak rate per model ms is its quotient.
   const perMs = cap.neededAtTarget / cap.targetMs;
-  const overdue = stallMs * perMs;
-  if (overdue < cap.maxInFlight) return mockCapped(check, phase, perMs, generator);
+  const heldMs = heldBeyondLatency(phase, generator);
+  const held = perMs * (cap.targetMs + heldMs);
+  const overdue = (generatorMs + mockMs) * perMs;
+  // Holding that fills the slots by itself is judged by toolHeldSlots, a cap under the target's need by clientCapped.
+  if (held >= cap.maxInFlight || overdue + held < cap.maxInFlight || serviceFillsSlots(phase, cap, perMs)) return check;
+  const stalls = [
+    ...(generatorMs > 0 ? [`the generator's worst, ${formatMs(generatorMs)} of model time`] : []),
+    ...(mockMs > 0
+      ? [
+          `the embedded mock's, ${formatMs(mockMs * (generator.latenessInLatency ?? 1))} of wall time beyond its window (${formatMs(mockMs)} of model time)`,
+        ]
+      : []),
+  ].join('; ');
+  const holding = heldMs > 0 ? ` and the tool's holding of ${formatMs(heldMs)} each` : '';
   return {
     ...check,
     status: 'inconclusive',
-    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the generator was late (its worst stall, ${formatMs(stallMs)} of model time, at the phase's peak rate of ${rpm(perMs * 60_000)} rpm leaves ${Math.floor(overdue)} arrivals overdue, enough to fill the ${cap.maxInFlight} slots by itself): overdue arrivals leave together and unread answers hold their slots, so the drops may be the generator's, not the service's`,
-  };
-}
-
-/**
- * The same for the embedded mock: while its own thread stands still it answers nothing, so the requests in flight
- * hold their slots for its whole stall (its max delay, × k in model time) and the arrivals meanwhile find them full.
- */
-function mockCapped(check: Check, phase: PhaseInput, perMs: number, generator: GeneratorHealth): Check {
-  const mock = generator.mock;
-  const cap = phase.inFlight!;
-  if (mock === undefined) return check;
-  const stallMs = mock.maxWallMs / (generator.latenessInLatency ?? 1);
-  const overdue = stallMs * perMs;
-  if (overdue < cap.maxInFlight) return check;
-  return {
-    ...check,
-    status: 'inconclusive',
-    reason: `${check.reason}, but ${phase.all.outcomes.dropped} requests were dropped at the client's maxInFlight while the embedded mock stood still (${formatMs(mock.maxWallMs)} of wall time, ${formatMs(stallMs)} of model time, at the phase's peak rate of ${rpm(perMs * 60_000)} rpm leaves ${Math.floor(overdue)} arrivals overdue, enough to fill the ${cap.maxInFlight} slots by itself): answers it held kept their slots, so the drops may be the tool's, not the service's`,
+    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool was late: its stalls (${stalls}) leave ${Math.floor(overdue)} arrivals overdue at the phase's peak rate of ${rpm(perMs * 60_000)} rpm, on top of the ${Math.floor(held)} slots a service meeting its target of ${formatMs(cap.targetMs)} holds (its requests in flight${holding}): together more than the ${cap.maxInFlight} slots, so the drops may be the tool's, not the service's`,
   };
 }

@@ -34,6 +34,7 @@ function phase(dropEvery: number, latency: (i: number) => number, heldMs: number
           lastSentAtMs: t,
           endAtMs: t + latencyMs + heldMs,
           latencyMs,
+          serviceMs: latencyMs,
           retryAfterS: [],
         },
       });

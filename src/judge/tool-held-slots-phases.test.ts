@@ -45,6 +45,7 @@ describe('a latency fail on drops whose interval reaches down among the answers'
             lastSentAtMs: t,
             endAtMs: t + latencyMs + 75_000,
             latencyMs,
+            serviceMs: latencyMs,
             retryAfterS: [],
           },
         });
@@ -104,7 +105,15 @@ describe('drops as a phase begins, in slots held by the phase before it', () => 
           intendedAtMs: t,
           outcome: 'ok',
           firedAtMs: t,
-          result: { status: 200, attempts: 1, lastSentAtMs: t, endAtMs: t + 12_000, latencyMs: 2000, retryAfterS: [] },
+          result: {
+            status: 200,
+            attempts: 1,
+            lastSentAtMs: t,
+            endAtMs: t + 12_000,
+            latencyMs: 2000,
+            serviceMs: 2000,
+            retryAfterS: [],
+          },
         });
     }
     return slice;

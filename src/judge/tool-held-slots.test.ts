@@ -34,7 +34,7 @@ function burstWithDrops(drops: number, heldMs = 0): Slice {
           lastSentAtMs: t,
           endAtMs: t + 1000 + heldMs,
           retryAfterS: [],
-          ...(heldMs === 0 ? {} : { latencyMs: 1000 }),
+          ...(heldMs === 0 ? {} : { latencyMs: 1000, serviceMs: 1000 }),
         },
       });
   }
@@ -130,6 +130,7 @@ describe("drops the tool's own holding of slots explains", () => {
             lastSentAtMs: t,
             endAtMs: t + 105_000,
             latencyMs: 30_000,
+            serviceMs: 30_000,
             retryAfterS: [],
           },
         });

@@ -28,7 +28,7 @@ import type { GeneratorHealth, PhaseInput } from './verdict-input.js';
  * The phase's answered requests' mean holding beyond their latency (model ms); for a phase that answered none (its
  * slots held by the phases before it), the run's.
  */
-function heldBeyondLatency(phase: PhaseInput, generator: GeneratorHealth): number {
+export function heldBeyondLatency(phase: PhaseInput, generator: GeneratorHealth): number {
   const { heldBeyondLatencyMs, heldBeyondLatencyCount } = phase.all;
   if (heldBeyondLatencyCount > 0) return heldBeyondLatencyMs / heldBeyondLatencyCount;
   return generator.slotHeldBeyondLatencyMs ?? 0;
@@ -72,6 +72,17 @@ function slotsNeeded(cap: Cap & { readonly targetMs: number }, heldMs: number) {
   return { ...by, needed: needed(by) };
 }
 
+/**
+ * Whether the service's own answers (their mean service time, without the tool's holding or lateness) at `perMs`
+ * arrivals per model ms could give the phase's drops alone: its drops then, as at k = 1, whatever the tool did.
+ */
+export function serviceFillsSlots(phase: PhaseInput, cap: Cap, perMs: number): boolean {
+  const { answeredServiceMs, heldBeyondLatencyCount: answered, sent, outcomes } = phase.all;
+  if (answered === 0) return false;
+  return couldDrop(perMs * (answeredServiceMs / answered), cap.maxInFlight, sent + outcomes.dropped, outcomes.dropped);
+}
+
+/** A fail resting on drops that the tool's own holding of slots could give (see the top of this file). */
 export function toolHeldSlots(check: Check, phase: PhaseInput, onDrops: boolean, generator: GeneratorHealth): Check {
   const { dropped } = phase.all.outcomes;
   const cap = phase.inFlight;
@@ -80,11 +91,8 @@ export function toolHeldSlots(check: Check, phase: PhaseInput, onDrops: boolean,
   const by = slotsNeeded({ ...cap, targetMs: cap.targetMs }, heldBeyondLatency(phase, generator));
   if (by.heldMs === 0) return check;
   const arrivals = phase.all.sent + dropped;
-  const { answeredLatencyMs, heldBeyondLatencyCount: answered } = phase.all;
-  // The service's own times fill the slots alone: its drops, as at k = 1.
-  const ownPerMs = cap.neededAtTarget / cap.targetMs;
-  if (answered > 0 && couldDrop(ownPerMs * (answeredLatencyMs / answered), cap.maxInFlight, arrivals, dropped))
-    return check;
+  const answered = phase.all.heldBeyondLatencyCount;
+  if (serviceFillsSlots(phase, cap, cap.neededAtTarget / cap.targetMs)) return check;
   if (!couldDrop(by.needed, cap.maxInFlight, arrivals, dropped)) return check;
   const before = by.byBefore ? `phase ${cap.before!.name}` : '';
   const whose = by.byBefore

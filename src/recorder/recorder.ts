@@ -66,8 +66,12 @@ export class Slice {
    */
   heldBeyondLatencyMs = 0;
   heldBeyondLatencyCount = 0;
-  /** The same answered requests' judged latencies, in all (model ms): the slots the service's own times need. */
-  answeredLatencyMs = 0;
+  /**
+   * The same answered requests' service times, in all (model ms: from the last attempt's send, or the embedded mock's
+   * own account): the slots the service's own times need. Not their latency, which counts the generator's lateness
+   * before the send, when no slot is held.
+   */
+  answeredServiceMs = 0;
   /** `latencyExcl429` per time block of the span (none without a span). */
   readonly latencyExcl429Blocks: readonly MsHistogram[];
   /** `serviceExcl429` per time block of the span (none without a span). */
@@ -105,7 +109,7 @@ export class Slice {
       // From its send: the slot is taken then; the generator's lateness before it holds no slot.
       this.heldBeyondLatencyMs += Math.max(0, r.endAtMs - event.firedAtMs - share.latencyMs);
       this.heldBeyondLatencyCount++;
-      this.answeredLatencyMs += share.latencyMs;
+      this.answeredServiceMs += share.serviceMs;
     }
     if (r.status !== undefined) this.status[r.status] = (this.status[r.status] ?? 0) + 1;
     for (const s of r.retryAfterS) this.retryAfter.recordMs(s * 1000);
