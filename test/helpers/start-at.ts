@@ -36,7 +36,7 @@ export async function withCommonStart<T>(
     if (result !== LATE_START) return result;
   }
   throw new Error(
-    `a shard refused its --start-at as too late ${attempts} times, the last ${leadMs / 2} ms ahead: this machine is too busy to start a process in that time`,
+    `an attempt was too late ${attempts} times (a shard refused its --start-at, or a run could not keep its schedule), the last ${leadMs / 2} ms ahead: this machine is too busy for it`,
   );
 }
 
