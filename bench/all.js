@@ -3,7 +3,8 @@
 // or the computed truth — in the same sitting, with repetitions and medians), writes its rows as
 // JSON (BENCH_JSON), and this prints them all as one table and appends it, with the date, the machine
 // and the versions, to bench/RESULTS.md. Exit 0 when every target was met, 1 otherwise, 2 when a
-// bench could not run. BENCH_ONLY=engine,memory runs a subset.
+// bench could not run. BENCH_ONLY=engine,memory runs a subset; BENCH_ONLY=suite (not run by default) times
+// the test suite.
 import { spawnSync } from 'node:child_process';
 import { appendFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, release, tmpdir, totalmem, type as osType } from 'node:os';
@@ -34,10 +35,17 @@ const BENCHES = [
     script: 'bench/coordinated-omission.js',
     what: 'coordinated omission on the stall profile: loadproof and autocannon against the truth',
   },
+  {
+    name: 'suite',
+    script: 'bench/suite-time.js',
+    what: 'the test suite, idle and beside a CPU hog (ten minutes and more: only with BENCH_ONLY)',
+    onlyWhenAsked: true,
+  },
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
-const selected = only === undefined ? BENCHES : BENCHES.filter((b) => only.includes(b.name));
+const selected =
+  only === undefined ? BENCHES.filter((b) => b.onlyWhenAsked !== true) : BENCHES.filter((b) => only.includes(b.name));
 if (selected.length === 0) {
   console.error(
     `BENCH_ONLY: expected some of ${BENCHES.map((b) => b.name).join(', ')}, got "${process.env.BENCH_ONLY}"`,
