@@ -1,0 +1,38 @@
+/**
+ * The shipped CLI is a bundle (dist/bundle/): a stack trace still says where. By default it names the bundle's chunk,
+ * line and column; with LOADPROOF_SOURCE_MAPS=1 it names the TypeScript source (the bundle's maps chain tsc's).
+ * The crash is injected by a preload that makes JSON.parse throw on loadproof's own package.json, which
+ * src/core/version.ts reads as the CLI starts.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+import { describe, expect, it } from 'vitest';
+
+import { runCli } from '../helpers/cli.js';
+
+function crashOnVersionRead(): Record<string, string> {
+  const preload = join(mkdtempSync(join(tmpdir(), 'loadproof-stack-')), 'crash.mjs');
+  writeFileSync(
+    preload,
+    `const parse = JSON.parse;\nJSON.parse = function (text, ...rest) {\n  if (String(text).includes('"name": "loadproof"')) throw new TypeError('injected crash');\n  return parse.call(this, text, ...rest);\n};\n`,
+  );
+  return { NODE_OPTIONS: `--import=${pathToFileURL(preload).href}` };
+}
+
+describe("a crash's stack trace from the bundle", () => {
+  it('names the chunk, line and column by default', async () => {
+    const { code, stderr } = await runCli(['--version'], crashOnVersionRead());
+    expect(code).not.toBe(0);
+    expect(stderr).toContain('injected crash');
+    expect(stderr).toMatch(/\/dist\/bundle\/[\w-]+\.js:\d+:\d+/);
+  });
+
+  it('names the TypeScript source with LOADPROOF_SOURCE_MAPS=1', async () => {
+    const { code, stderr } = await runCli(['--version'], { ...crashOnVersionRead(), LOADPROOF_SOURCE_MAPS: '1' });
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/\/src\/core\/version\.ts:\d+:\d+/);
+  });
+});
