@@ -11,9 +11,11 @@ import { defineConfig } from 'rolldown';
 
 const ROOT = import.meta.dirname;
 
-// Left to Node, loaded from node_modules at run time: the canvas is native (a .node addon), and
-// chartjs-node-canvas require()s it ('canvas', overridden to @napi-rs/canvas) and its own chart.js.
-const EXTERNAL_PACKAGES = ['@napi-rs/canvas', 'canvas', 'chartjs-node-canvas'];
+// Left to Node, loaded from node_modules at run time: the canvas is native (a .node addon); chartjs-node-canvas
+// require()s it ('canvas', overridden to @napi-rs/canvas) and its own chart.js; hdr-histogram-js finds node:zlib
+// through eval('require("zlib")'), which fails in an ES module, and would deflate with pako instead: other bytes
+// in summary.json than the per-file build writes for the same run.
+const EXTERNAL_PACKAGES = ['@napi-rs/canvas', 'canvas', 'chartjs-node-canvas', 'hdr-histogram-js'];
 const isExternal = (id) =>
   id.startsWith('node:') ||
   builtinModules.includes(id) ||

@@ -1,17 +1,21 @@
 /**
- * The shipped CLI is a bundle (dist/bundle/): a stack trace still says where. By default it names the bundle's chunk,
- * line and column; with LOADPROOF_SOURCE_MAPS=1 it names the TypeScript source (the bundle's maps chain tsc's).
- * The crash is injected by a preload that makes JSON.parse throw on loadproof's own package.json, which
- * src/core/version.ts reads as the CLI starts.
+ * The shipped CLI is a bundle (dist/bundle/). It says what the per-file build (dist/cli/bin.js) says, whatever
+ * the user's locale (yargs looks for its locale files beside its code). And a stack trace still says where: by
+ * default the bundle's chunk, line and column; with LOADPROOF_SOURCE_MAPS=1 the TypeScript source (the bundle's
+ * maps chain tsc's). The crash is injected by a preload that makes JSON.parse throw on loadproof's own
+ * package.json, which src/core/version.ts reads as the CLI starts.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
 import { runCli } from '../helpers/cli.js';
+
+const PER_FILE = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
 function crashOnVersionRead(): Record<string, string> {
   const preload = join(mkdtempSync(join(tmpdir(), 'loadproof-stack-')), 'crash.mjs');
@@ -34,5 +38,17 @@ describe("a crash's stack trace from the bundle", () => {
     const { code, stderr } = await runCli(['--version'], { ...crashOnVersionRead(), LOADPROOF_SOURCE_MAPS: '1' });
     expect(code).not.toBe(0);
     expect(stderr).toMatch(/\/src\/core\/version\.ts:\d+:\d+/);
+  });
+});
+
+describe('the bundle and the per-file build', () => {
+  it('print the same help under a German locale', async () => {
+    const env = { ...process.env, LANG: 'de_DE.UTF-8', LC_ALL: 'de_DE.UTF-8' };
+    const perFile = spawnSync(process.execPath, [PER_FILE, '--help'], { env, encoding: 'utf8', timeout: 60_000 });
+    const bundled = await runCli(['--help'], { LANG: 'de_DE.UTF-8', LC_ALL: 'de_DE.UTF-8' });
+    expect(bundled.code).toBe(0);
+    expect(perFile.status).toBe(0);
+    expect(bundled.stdout).toContain('Commands:');
+    expect(bundled.stdout).toBe(perFile.stdout);
   });
 });
