@@ -6,14 +6,17 @@
  * package.json, which src/core/version.ts reads as the CLI starts.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
-import { runCli } from '../helpers/cli.js';
+import { runCli, runFolders, runMain, scenarioWorkspace } from '../helpers/cli.js';
+import { serversFor } from '../helpers/servers.js';
+
+const { mock } = serversFor(1);
 
 const PER_FILE = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
 
@@ -50,5 +53,24 @@ describe('the bundle and the per-file build', () => {
     expect(perFile.status).toBe(0);
     expect(bundled.stdout).toContain('Commands:');
     expect(bundled.stdout).toBe(perFile.stdout);
+  });
+
+  it('judge a run folder to the same summary.json, histograms byte for byte', async () => {
+    const m = await mock();
+    const { file, out } = scenarioWorkspace(
+      `name: same\ndescription: same judgement\ntarget: { environment: mock, baseUrl: "${m.url}" }\nphases:\n  - { name: a, duration: 1s, rpm: 600 }\nthresholds: { documentedTargets: false }\n`,
+    );
+    const ran = await runMain(['run', file, '--out', out, '--no-charts']);
+    expect(ran.code).toBe(0);
+    const summaryFile = join(out, runFolders(out)[0]!, 'summary.json');
+    const summary = (): Record<string, unknown> => {
+      const { reportedAt: _, ...rest } = JSON.parse(readFileSync(summaryFile, 'utf8')) as Record<string, unknown>;
+      return rest;
+    };
+    const perFile = summary();
+    expect(JSON.stringify(perFile)).toContain('HISTF');
+    const { code } = await runCli(['report', join(out, runFolders(out)[0]!), '--no-charts']);
+    expect(code).toBe(0);
+    expect(summary()).toEqual(perFile);
   });
 });
