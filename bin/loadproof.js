@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 const entry = new URL('../dist/bundle/bin.js', import.meta.url);
 if (!existsSync(fileURLToPath(entry))) {
-  process.stderr.write('loadproof: dist/ is missing; run `npm ci` (or `npm run build`) first.\n');
+  process.stderr.write('loadproof: dist/bundle/ is missing; run `npm ci` (or `npm run build`) first.\n');
   process.exitCode = 4;
 } else {
   // Stack traces in src/*.ts terms on request: parsing the maps costs start-up CPU on every run otherwise.
