@@ -5,8 +5,9 @@
 const PARTS = [
   ['module loading (resolve, compile, evaluate)', (f) => f.url.startsWith('node:internal/modules/')],
   ["yargs' help text (built on every command)", (f) => f.functionName.endsWith('cacheHelpMessage')],
-  ['scenario, plan and guard', (f) => f.functionName === 'prepare' && f.url.endsWith('/run/prepare.js')],
-  ['token call', (f) => f.functionName === 'obtain' && f.url.endsWith('/client/token.js')],
+  // By name and place: the bundle (dist/bundle/) holds these functions in chunks named otherwise.
+  ['scenario, plan and guard', (f) => f.functionName === 'prepare' && /\/dist\/(bundle|run)\//.test(f.url)],
+  ['token call', (f) => f.functionName === 'obtain' && /\/dist\/(bundle|client)\//.test(f.url)],
   ['warm-up (connections, hot functions)', (f) => f.functionName === 'warmUpAndAnnounce'],
   ['judge (summary)', (f) => f.functionName === 'judgeRun'],
   ['charts/*.png', (f) => f.functionName === 'renderPng'],

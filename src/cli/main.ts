@@ -182,7 +182,10 @@ export async function cliParser(
   argv: readonly string[],
   onCommand: (entry: CommandEntry & CommandModule, args: unknown) => Promise<void> | void,
 ): Promise<Argv> {
+  // English, as every other line loadproof prints: yargs would otherwise follow LANG for its own words only, from
+  // locale files it finds beside its code (not beside the bundle).
   let parser = yargs([...argv])
+    .detectLocale(false)
     .scriptName('loadproof')
     .usage('$0 <command> [options]');
   for (const entry of await loadCommands(argv)) {

@@ -1,4 +1,4 @@
-/** loadproof's version, from its package.json (dist/core and src/core are both two folders down). */
+/** loadproof's version, from its package.json (dist/core, src/core and dist/bundle: all two folders down). */
 import { readFileSync } from 'node:fs';
 
 export const LOADPROOF_VERSION: string = (

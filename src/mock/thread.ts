@@ -52,7 +52,7 @@ export type MockThreadOptions = Omit<MockServerOptions, 'clock'>;
 
 /** Starts the mock in a worker thread; resolves once it listens, rejects as startMockServer would (UsageError). */
 export function startMockThread(options: MockThreadOptions = {}): Promise<MockThread> {
-  // Compiled next to this file (dist/mock/worker.js).
+  // Beside this file's code: dist/mock/worker.js, or the bundle's own entry dist/bundle/worker.js.
   const stallCells = newStallCells();
   const workerData: MockWorkerData = { options, stallCells };
   const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData });

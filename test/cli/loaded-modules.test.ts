@@ -5,13 +5,15 @@
  * thread, which loads it there), nor undici (its WebAssembly HTTP parser alone is megabytes: the token call
  * goes through node:http), nor hdr-histogram-js's WebAssembly build (the recorder imports its pure-JS parts),
  * nor the other commands' modules, nor what only mode deid or --metrics-port use; with --no-charts, neither
- * chart.js nor the canvas. Checked on the real CLI as a child process: a module-loading hook lists every file it
- * loaded (ES modules through the resolve hook, CommonJS ones through require.cache at exit). And no command
- * renders its help text unless asked (yargs did, on every start).
+ * chart.js nor the canvas. Checked on the real CLI as a child process, the bundle a user runs (dist/bundle/): a
+ * module-loading hook lists every file it loaded (ES modules through the resolve hook, CommonJS ones through
+ * require.cache at exit), and each chunk of the bundle stands for the modules it holds (dist/bundle/modules.json,
+ * written by the build): a lazy part made eager is a chunk loaded, and so its modules. And no command renders its
+ * help text unless asked (yargs did, on every start).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { describe, expect, it } from 'vitest';
 
@@ -20,6 +22,21 @@ import { runCli, scenarioWorkspace } from '../helpers/cli.js';
 import { serversFor } from '../helpers/servers.js';
 
 const { mock } = serversFor(1);
+
+const ROOT = new URL('../../', import.meta.url);
+const BUNDLE = new URL('dist/bundle/', ROOT).href;
+
+/** The modules each loaded chunk of the bundle holds, as file URLs, after the chunk itself. */
+function withChunkModules(loaded: string[]): string[] {
+  const chunks = JSON.parse(readFileSync(fileURLToPath(new URL('modules.json', BUNDLE)), 'utf8')) as Record<
+    string,
+    string[]
+  >;
+  return loaded.flatMap((url) => {
+    const modules = url.startsWith(BUNDLE) ? chunks[url.slice(BUNDLE.length)] : undefined;
+    return [url, ...(modules ?? []).map((id) => new URL(id, ROOT).href)];
+  });
+}
 
 /** Writes the hook files into `dir`; returns the NODE_OPTIONS that load them and the file listing what was loaded. */
 function moduleTrace(dir: string): { env: Record<string, string>; loaded: () => string[] } {
@@ -55,7 +72,11 @@ async function leanRun(flags: string[]): Promise<string[]> {
   expect(stderr).not.toMatch(/internal error/);
   expect(code).toBe(0);
   expect(m.stats().requests.identification.received).toBe(10);
-  return trace.loaded();
+  const loaded = trace.loaded();
+  // It ran the bundle, not dist/'s files one by one.
+  expect(loaded.some((u) => u === `${BUNDLE}bin.js`)).toBe(true);
+  expect(loaded.filter((u) => u.startsWith(new URL('dist/', ROOT).href) && !u.startsWith(BUNDLE))).toEqual([]);
+  return withChunkModules(loaded);
 }
 
 /** The run's command module and the two it shares with others; no other command's. */

@@ -1,4 +1,4 @@
-/** Spawns the built CLI (bin/loadproof.js → dist/) as a child process, as a user would run it. */
+/** Spawns the built CLI (bin/loadproof.js → dist/bundle/) as a child process, as a user would run it. */
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/loadproof.js', import.meta.url));
 const BUILT = fileURLToPath(new URL('../../dist/cli/bin.js', import.meta.url));
+const BUNDLED = fileURLToPath(new URL('../../dist/bundle/bin.js', import.meta.url));
 
 export interface CliProcess {
   readonly child: ChildProcessWithoutNullStreams;
@@ -28,7 +29,7 @@ export function startCli(
   env: Record<string, string> = {},
   limitMs = CHILD_LIMIT_MS,
 ): CliProcess {
-  if (!existsSync(BUILT)) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
+  if (!existsSync(BUNDLED)) throw new Error('dist/bundle/ is missing: run `npm run build` (npm test does it first)');
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: 'pipe' });
   let stdout = '';
   let stderr = '';
