@@ -4,11 +4,16 @@
 // length, no histogram, no event line, no report. What loadproof costs above it is what its per-request
 // record costs; what it costs above autocannon -R is what even pacing costs (autocannon sends each
 // second's quota back to back, so its wake-ups serve many requests each).
-// Usage: node bench/lib/paced-client.js <url> <rate req/s> <seconds> <body>. Says "load started" on stderr
-// when its first arrival is due; prints {sent, answered, sendLagP99Ms} as JSON on stdout at the end.
+// Usage: node bench/lib/paced-client.js <url> <rate req/s> <seconds> <body> [maxInFlight]. Says "load started" on
+// stderr when its first arrival is due; prints {planned, sent, answered, dropped, sendLagP99Ms} as JSON on stdout at
+// the end. With maxInFlight, an arrival that finds that many requests unanswered is dropped, as loadproof's engine
+// drops it: past the server's capacity neither client keeps opening connections, so the two share one budget.
+// Send lag is taken as loadproof takes it (its firedAtMs is stamped when the request's headers are written to the
+// socket): the time after each write minus the arrival's intended time, so the two are compared on one measure.
 import { connect } from 'node:net';
 
-const [url, rateText, secondsText, body] = process.argv.slice(2);
+const [url, rateText, secondsText, body, maxInFlightText] = process.argv.slice(2);
+const maxInFlight = maxInFlightText === undefined ? Infinity : Number(maxInFlightText);
 const { hostname, port } = new URL(url);
 const rate = Number(rateText);
 const total = Math.round(rate * Number(secondsText));
@@ -20,8 +25,10 @@ const CONTENT_LENGTH = /content-length: *(\d+)/i;
 
 const lag = new Float64Array(total);
 const idle = [];
+let reached = 0;
 let sent = 0;
 let answered = 0;
+let dropped = 0;
 let t0 = 0;
 
 /** One keep-alive connection: one request at a time; an answer ends at its head plus Content-Length. */
@@ -38,26 +45,29 @@ function open() {
     pending = pending.subarray(headEnd + 4 + length);
     answered++;
     idle.push(socket);
-    if (answered === total) finish();
+    if (answered + dropped === total) finish();
   });
   socket.on('error', () => {});
   return socket;
 }
 
 function fire() {
-  const now = performance.now() - t0;
-  while (sent < total && (sent * 1000) / rate <= now) {
-    lag[sent] = now - (sent * 1000) / rate;
-    (idle.pop() ?? open()).write(request);
-    sent++;
+  while (reached < total && (reached * 1000) / rate <= performance.now() - t0) {
+    if (sent - answered >= maxInFlight) dropped++;
+    else {
+      (idle.pop() ?? open()).write(request);
+      lag[sent++] = performance.now() - t0 - (reached * 1000) / rate;
+    }
+    reached++;
   }
-  if (sent < total) setTimeout(fire, Math.max(0, (sent * 1000) / rate - (performance.now() - t0)));
+  if (reached === total && answered + dropped === total) finish();
+  else if (reached < total) setTimeout(fire, Math.max(0, (reached * 1000) / rate - (performance.now() - t0)));
 }
 
 function finish() {
   const sorted = Array.from(lag.subarray(0, sent)).sort((a, b) => a - b);
   process.stdout.write(
-    `${JSON.stringify({ sent, answered, sendLagP99Ms: sorted[Math.ceil(0.99 * sorted.length) - 1] ?? null })}\n`,
+    `${JSON.stringify({ planned: total, sent, answered, dropped, sendLagP99Ms: sorted[Math.ceil(0.99 * sorted.length) - 1] ?? null })}\n`,
   );
   process.exit(0);
 }

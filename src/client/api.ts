@@ -64,63 +64,126 @@ interface Gathered {
   waitMs: number | undefined;
 }
 
-/** Sends `request` until an answer is final (or the attempts run out, or the run stops). */
-async function sendWithRetries(
+/** Where the attempts of one request stand between two of them. */
+interface Retrying {
+  readonly gathered: Gathered;
+  /** The request's result as it stands after the last attempt; undefined before the first. */
+  last: RequestResult | undefined;
+  /** When the next attempt is due (clock ms): told to a time-scaled mock. */
+  dueAtMs: number;
+  /** Sent again once, on a connection that did not sit idle, when a stale connection refused the write. */
+  resent: boolean;
+  maxAttempts: number;
+}
+
+/**
+ * Sends `request` until an answer is final (or the attempts run out, or the run stops). The usual request, a token in
+ * hand and one attempt whose answer is final, goes through without an async frame (this runs once per request): the
+ * first attempt is chained with then(); what follows a 429, a 401 or a stale connection goes on in {@link retry}.
+ */
+function sendWithRetries(
   settings: ApiClientSettings,
   attempt: AttemptFn,
   maxAttempts: number,
   request: PlannedRequest,
 ): Promise<RequestResult | undefined> {
+  const sentAtMs = settings.clock.nowMs();
+  const state: Retrying = {
+    gathered: { attempts: 0, sentAtMs, retryAfters: [], tries: [], waitMs: undefined },
+    last: undefined,
+    dueAtMs: request.firstDueAtMs ?? sentAtMs,
+    resent: false,
+    maxAttempts,
+  };
+  const token = settings.stop?.aborted === true ? undefined : settings.tokens.current();
+  if (token === undefined) return retry(settings, attempt, request, state);
+  const handedAtMs = settings.clock.nowMs();
+  return attempt(
+    request.body,
+    request.bodyBytes,
+    token,
+    request.seq,
+    1,
+    Math.min(state.dueAtMs, handedAtMs),
+    false,
+  ).then((result) => {
+    const next = afterAttempt(settings, state, token, result, handedAtMs);
+    return next === 'again' ? retry(settings, attempt, request, state) : next;
+  });
+}
+
+/** The attempts after the first (or the first, when a token must be waited for), each after its wait if it has one. */
+async function retry(
+  settings: ApiClientSettings,
+  attempt: AttemptFn,
+  request: PlannedRequest,
+  state: Retrying,
+): Promise<RequestResult | undefined> {
   const clock = settings.clock;
   const stopped = (): boolean => settings.stop?.aborted === true;
-  const gathered: Gathered = { attempts: 0, sentAtMs: clock.nowMs(), retryAfters: [], tries: [], waitMs: undefined };
-  let last: RequestResult | undefined;
-  let dueAtMs = request.firstDueAtMs ?? gathered.sentAtMs;
-  // Sent again once, on a connection that did not sit idle, when a stale connection refused the write.
-  let resent = false;
   for (;;) {
-    if (stopped()) return last;
+    // A 429's wait, decided after the attempt before (the next attempt's record takes it).
+    if (state.gathered.waitMs !== undefined) await sleepUntilOrStop(clock, state.dueAtMs, settings.stop);
+    if (stopped()) return state.last;
     // The token in hand when there is one (no promise per request), else wait for it.
     const token = settings.tokens.current() ?? (await tokenWhenReady(settings));
-    if (token === undefined) return last;
-    if (stopped()) return last;
+    if (token === undefined) return state.last;
+    if (stopped()) return state.last;
     const handedAtMs = clock.nowMs();
     const result = await attempt(
       request.body,
       request.bodyBytes,
       token,
       request.seq,
-      gathered.attempts + 1,
-      Math.min(dueAtMs, handedAtMs),
-      resent,
+      state.gathered.attempts + 1,
+      Math.min(state.dueAtMs, handedAtMs),
+      state.resent,
     );
-    // Nothing left: the request stays as it was (unsent before its first attempt).
-    if (result === undefined) return last;
-    last = recordAttempt(gathered, result, handedAtMs, clock.nowMs());
-    // A 401 says the token is no longer good; a 2xx says the service took it.
-    if (result.status === 401) settings.tokens.rejected(token);
-    else if (result.outcome === 'ok' || result.outcome === 'malformed') settings.tokens.accepted(token);
-    // It never left, so the service has not seen it: not one of the attempts the guard counts. Its latency still
-    // runs from the intended time, so the cost of the stale connection shows.
-    if (result.neverSent === true && !resent) {
-      resent = true;
-      maxAttempts++;
-      dueAtMs = clock.nowMs();
-      continue;
-    }
-    if (gathered.attempts >= maxAttempts) return last;
-    // The token expired or was revoked under us: send again once it is renewed (one of the attempts).
-    dueAtMs = clock.nowMs();
-    if (result.status === 401) continue;
-    if (result.outcome !== 'http_429') return last;
-    const decision = nextRetry(settings.on429, gathered.attempts, result.retryAfterS, settings.rng);
-    if (!decision.retry) return last;
-    gathered.waitMs = decision.delayMs;
-    // From when the answer was meant to come: a time-scaled mock holds it for its lag (Server-Timing), which a real
-    // service does not.
-    dueAtMs = clock.nowMs() - (result.lagMs ?? 0) + decision.delayMs;
-    await sleepUntilOrStop(clock, dueAtMs, settings.stop);
+    const next = afterAttempt(settings, state, token, result, handedAtMs);
+    if (next !== 'again') return next;
   }
+}
+
+/**
+ * What follows an attempt: the request's result when it is final (undefined: nothing left, unsent before its first
+ * attempt), or `again` (another attempt is due at `state.dueAtMs`, after a wait when `gathered.waitMs` is set).
+ */
+function afterAttempt(
+  settings: ApiClientSettings,
+  state: Retrying,
+  token: string,
+  result: Attempt | undefined,
+  handedAtMs: number,
+): RequestResult | undefined | 'again' {
+  const clock = settings.clock;
+  // Nothing left: the request stays as it was (unsent before its first attempt).
+  if (result === undefined) return state.last;
+  const gathered = state.gathered;
+  const last = recordAttempt(gathered, result, handedAtMs, clock.nowMs());
+  state.last = last;
+  // A 401 says the token is no longer good; a 2xx says the service took it.
+  if (result.status === 401) settings.tokens.rejected(token);
+  else if (result.outcome === 'ok' || result.outcome === 'malformed') settings.tokens.accepted(token);
+  // It never left, so the service has not seen it: not one of the attempts the guard counts. Its latency still
+  // runs from the intended time, so the cost of the stale connection shows.
+  if (result.neverSent === true && !state.resent) {
+    state.resent = true;
+    state.maxAttempts++;
+    state.dueAtMs = clock.nowMs();
+    return 'again';
+  }
+  if (gathered.attempts >= state.maxAttempts) return last;
+  // The token expired or was revoked under us: send again once it is renewed (one of the attempts).
+  state.dueAtMs = clock.nowMs();
+  if (result.status === 401) return 'again';
+  if (result.outcome !== 'http_429') return last;
+  const decision = nextRetry(settings.on429, gathered.attempts, result.retryAfterS, settings.rng);
+  if (!decision.retry) return last;
+  gathered.waitMs = decision.delayMs;
+  // From when the answer was meant to come: a time-scaled mock holds it for its lag (Server-Timing), which a real
+  // service does not.
+  state.dueAtMs = clock.nowMs() - (result.lagMs ?? 0) + decision.delayMs;
+  return 'again';
 }
 
 /** A token once the provider has one; undefined when none can be had. */

@@ -220,22 +220,30 @@ function wakeableSleep(
   clock: Clock,
   signal: AbortSignal,
 ): { sleepUntilDue: (atMs: number) => Promise<void>; close: () => void } {
-  let wake: (() => void) | undefined;
-  const onAbort = (): void => wake?.();
-  signal.addEventListener('abort', onAbort, { once: true });
-  const sleepUntilDue = (atMs: number): Promise<void> =>
-    new Promise((resolve) => {
-      const cancel = clock.setTimer(atMs, () => {
-        wake = undefined;
-        resolve();
-      });
-      wake = () => {
-        cancel();
-        wake = undefined;
-        resolve();
-      };
-    });
-  return { sleepUntilDue, close: () => signal.removeEventListener('abort', onAbort) };
+  // One of each function for the whole firing, not new ones per sleep: a sleep makes only its promise and its timer.
+  let resolveSleep: (() => void) | undefined;
+  let cancelTimer: (() => void) | undefined;
+  const wake = (): void => {
+    cancelTimer?.();
+    cancelTimer = undefined;
+    const resolve = resolveSleep;
+    resolveSleep = undefined;
+    resolve?.();
+  };
+  const onTimer = (): void => {
+    cancelTimer = undefined;
+    wake();
+  };
+  const hold = (resolve: () => void): void => {
+    resolveSleep = resolve;
+  };
+  signal.addEventListener('abort', wake, { once: true });
+  const sleepUntilDue = (atMs: number): Promise<void> => {
+    const sleep = new Promise<void>(hold);
+    cancelTimer = clock.setTimer(atMs, onTimer);
+    return sleep;
+  };
+  return { sleepUntilDue, close: () => signal.removeEventListener('abort', wake) };
 }
 
 /**

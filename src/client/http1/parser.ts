@@ -41,6 +41,8 @@ const enum State {
 }
 
 const CRLFCRLF = Buffer.from('\r\n\r\n');
+/** Before a head is read: no headers (never handed out; each answer gets the object its head made). */
+const NO_HEADERS: Record<string, string> = Object.freeze(Object.create(null) as Record<string, string>);
 /** Where the line that starts at `from` ends (its CRLF, or the end of the text). */
 function lineEnd(text: string, from: number): number {
   const end = text.indexOf('\r\n', from);
@@ -54,7 +56,7 @@ export class ResponseParser {
   /** Where the head's line still arriving starts: the lines before it are checked already (checkPartialHead). */
   private headChecked = HEAD_START;
   private status = 0;
-  private headers: Record<string, string> = {};
+  private headers: Record<string, string> = NO_HEADERS;
   private close = false;
   private keepAliveMs: number | undefined;
   private remaining = 0;
@@ -144,7 +146,10 @@ export class ResponseParser {
   private readLengthBody(chunk: Buffer, at: number): number {
     const n = Math.min(this.remaining, chunk.length - at);
     this.grow(n);
-    this.parts.push(Buffer.from(chunk.subarray(at, at + n)));
+    // Copied straight from the chunk (no view of it made first): this runs once per answer.
+    const part = Buffer.allocUnsafe(n);
+    chunk.copy(part, 0, at, at + n);
+    this.parts.push(part);
     this.remaining -= n;
     if (this.remaining === 0) this.state = State.Head; // whole: see push
     return at + n;
@@ -277,10 +282,11 @@ export class ResponseParser {
     if (this.keepAliveMs !== undefined) response.keepAliveMs = this.keepAliveMs;
     this.state = State.Head;
     this.status = 0;
-    this.headers = {};
+    // Nothing made per answer to be thrown away: the next head brings its own headers, the body is out of the array.
+    this.headers = NO_HEADERS;
     this.close = false;
     this.keepAliveMs = undefined;
-    this.parts = [];
+    parts.length = 0;
     this.started = false;
     this.bodyBytes = 0;
     return response;
