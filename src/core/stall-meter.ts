@@ -15,6 +15,12 @@ export const STALL_TICK_MS = 10;
 /** Lateness of a tick counted as none: timers are routinely a millisecond or two late (wall ms). */
 export const STALL_TOLERANCE_MS = 2;
 
+/**
+ * What a difference of two readings of stalledMs may miss of a standstill between them (wall ms): its last tick's
+ * interval and tolerance, which no tick counted yet.
+ */
+export const STALL_GRAIN_MS = STALL_TICK_MS + STALL_TOLERANCE_MS;
+
 /** Two cells shared between threads (a SharedArrayBuffer can be posted to a worker). */
 export function newStallCells(): StallCells {
   const cells = new Float64Array(new SharedArrayBuffer(2 * Float64Array.BYTES_PER_ELEMENT));

@@ -21,6 +21,7 @@ import { MockResponse } from './response.js';
 import type { MockContext } from './routes/context.js';
 import { type MockConfig, type MockServerOptions, resolveConfig } from './server-options.js';
 import { type MockEndpoint, type MockStats, readStats } from './server-stats.js';
+import { stallAt } from './test-stall.js';
 import { MockCounters, RequestLog } from './stats.js';
 
 export type { LimitOverrides, MockServerOptions } from './server-options.js';
@@ -74,6 +75,7 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       tokens: ctx.tokens,
     });
   const server = createHttpServer(config, ctx, modelClock, connections);
+  if (options.testStalls !== undefined) stallAt(server, options.testStalls);
   url = await listen(server, config);
   const close = closer(server, [identification, obfuscation]);
   return {
