@@ -21,8 +21,8 @@ import { MockResponse } from './response.js';
 import type { MockContext } from './routes/context.js';
 import { type MockConfig, type MockServerOptions, resolveConfig } from './server-options.js';
 import { type MockEndpoint, type MockStats, readStats } from './server-stats.js';
-import { stallAt } from './test-stall.js';
 import { MockCounters, RequestLog } from './stats.js';
+import { stallAt } from './test-stall.js';
 
 export type { LimitOverrides, MockServerOptions } from './server-options.js';
 export type { MockStats } from './server-stats.js';
