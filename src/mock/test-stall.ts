@@ -32,7 +32,7 @@ export const TEST_STALL_ENV = 'LOADPROOF_TEST_MOCK_STALL';
 export function testStallFromEnv(env: NodeJS.ProcessEnv): TestStall | undefined {
   const value = env[TEST_STALL_ENV];
   if (value === undefined || value === '') return undefined;
-  if (env.VITEST === undefined)
+  if (!env.VITEST)
     throw new UsageError(`${TEST_STALL_ENV} is for loadproof's own tests only (set under vitest); unset it`);
   const parts = value.split(',');
   const stalls = parts.map((part) => /^(\d{1,6}):(\d{1,5})$/.exec(part));
