@@ -210,9 +210,8 @@ describe('the client secret and access tokens never leak', () => {
 
   it('failing run (degraded mock)', async () => {
     const w = workspace(embedded('  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n'));
-    // k = 10: a fail stands only where the tool's worst lateness (× k in model time) cannot have caused it; beside
-    // a CPU hog even k = 10 × a stall of the mock's thread can, and the verdict is then honestly inconclusive (exit 5).
-    // What this test asserts is that nothing leaks from a run that did not pass, either way.
+    // k = 10: a fail stands where the tool's lateness cannot have caused it, each request's own bound on the tool's
+    // share taken off it (a stall of the mock's thread beside a CPU hog holds only the requests in the service then).
     const { code, stdout, stderr } = await runMain([
       'run',
       '--no-charts',
@@ -227,7 +226,7 @@ describe('the client secret and access tokens never leak', () => {
       '--mock-profile',
       'degraded',
     ]);
-    expect([1, 5], stdout).toContain(code);
+    expect(code, stdout).toBe(1);
     expect(stderr).toContain('request: {"seq":');
     expectNoLeak(stdout + stderr, w.out);
   });
