@@ -43,7 +43,11 @@ describe("run: the embedded mock's own stalls, per request", () => {
     const { code, stdout, stderr } = await done;
     expect(code, stdout + stderr).toBe(1);
     // The stall is said, and what the fail rests on.
-    expect(stdout).toMatch(/the embedded mock fell behind by up to (4\d\d|[5-9]\d\d)ms \(wall\)/);
+    expect(stdout).toMatch(/the embedded mock fell behind by up to \S+ \(wall\)/);
+    // The long stall is the one said (the loop monitor's resolution, 10 ms, taken off).
+    const [folder] = runFolders(out);
+    const summary = JSON.parse(readFileSync(join(out, folder!, 'summary.json'), 'utf8'));
+    expect(summary.generator.mockLag.maxWallMs).toBeGreaterThanOrEqual(350);
     expect(stdout).toMatch(
       /with each request's own bound on the tool's share taken off it \([^)]*\), p\(95\) [\d.]+s, interval [\d.]+s–[\d.]+s: still not < 2\.50s/,
     );
