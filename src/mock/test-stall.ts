@@ -26,7 +26,7 @@ const MAX_STALLS = 1000;
  * `<atRequest>:<wallMs>` stalls, comma-separated, e.g. `40:650` or `5:30,10:30,40:650`; read only under vitest (which
  * sets VITEST).
  */
-export const TEST_STALL_ENV = 'LOADPROOF_TEST_MOCK_STALL';
+const TEST_STALL_ENV = 'LOADPROOF_TEST_MOCK_STALL';
 
 /** The stall the environment asks for, or undefined; throws a UsageError when it is malformed or not in a test. */
 export function testStallFromEnv(env: NodeJS.ProcessEnv): TestStall | undefined {

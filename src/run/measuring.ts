@@ -149,14 +149,12 @@ function toolStalls(m: Measuring): () => number {
  */
 export function toolShareOf(m: Measuring): ToolShare | undefined {
   if (!m.readServerTiming) return undefined;
-  const own = m.stalls.cells;
-  const mock = m.target.embedded?.stallCells;
   return new ToolShare({
     scale: m.scale,
     timeoutMs: m.plan.scenario.timeoutMs,
     nowMs: () => m.clock.nowMs(),
-    ownStalledMs: () => stalledMs(own),
-    mockStalledMs: mock === undefined ? undefined : () => stalledMs(mock),
+    own: m.stalls.cells,
+    mock: m.target.embedded?.stallCells,
   });
 }
 

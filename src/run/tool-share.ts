@@ -15,14 +15,14 @@
  * less (W − grain) once. Every stall in the life counts in full, although only one can have held the request's
  * entry: that slack is what covers a stall just before it that left a bunch of late arrivals in the service with it.
  */
-import { STALL_GRAIN_MS, type TimeScale } from '../core/index.js';
+import { monotonicMs, STALL_GRAIN_MS, type StallCells, stalledMs, type TimeScale } from '../core/index.js';
 
 /** Samples of the stall totals kept: one per 1/32 of the timeout, so they reach four timeouts back. */
 const SAMPLES = 128;
 const PER_TIMEOUT = 32;
 
 /** What a request's bound is read from (model ms from the run's t = 0, as its event says). */
-export interface ToolShareEvent {
+interface ToolShareEvent {
   readonly intendedAtMs: number;
   readonly readyAtMs?: number;
   readonly firedAtMs?: number;
@@ -34,10 +34,12 @@ interface ToolShareOptions {
   readonly timeoutMs: number;
   /** The run's clock (model ms). */
   readonly nowMs: () => number;
-  /** The run's thread's stalls so far (wall ms). */
-  readonly ownStalledMs: () => number;
-  /** The embedded mock's thread's stalls so far (wall ms), when it is the target. */
-  readonly mockStalledMs?: (() => number) | undefined;
+  /** The run's thread's stall meter. */
+  readonly own: StallCells;
+  /** The embedded mock's thread's stall meter, when it is the target. */
+  readonly mock?: StallCells | undefined;
+  /** The monotonic clock the meters tick on (wall ms); injected by tests. */
+  readonly wallNowMs?: () => number;
 }
 
 export class ToolShare {
@@ -55,8 +57,9 @@ export class ToolShare {
   private readonly baseMock: number;
 
   constructor(private readonly o: ToolShareOptions) {
-    this.baseOwn = o.ownStalledMs();
-    this.baseMock = o.mockStalledMs?.() ?? 0;
+    const now = (o.wallNowMs ?? monotonicMs)();
+    this.baseOwn = stalledMs(o.own, now);
+    this.baseMock = o.mock === undefined ? 0 : stalledMs(o.mock, now);
   }
 
   /** The run's t = 0 on its clock (the engine's start). */
@@ -73,8 +76,10 @@ export class ToolShare {
   boundMs(e: ToolShareEvent): number | undefined {
     if (e.firedAtMs === undefined) return undefined;
     const o = this.o;
-    const own = o.ownStalledMs();
-    const mock = o.mockStalledMs?.() ?? 0;
+    // One reading of the clock for both meters: numbers only, nothing allocated but the clock's own reading.
+    const wallNow = (o.wallNowMs ?? monotonicMs)();
+    const own = stalledMs(o.own, wallNow);
+    const mock = o.mock === undefined ? 0 : stalledMs(o.mock, wallNow);
     this.sample(o.nowMs() - this.startMs, own, mock);
     const dueMs = e.readyAtMs ?? e.intendedAtMs;
     const i = this.sampleAtOrBefore(dueMs);
@@ -83,7 +88,7 @@ export class ToolShare {
     const w = this.windowWallMs;
     const lostWallMs = Math.max(0, sendLagWallMs - w);
     const onceMs = sendLagWallMs + ownWallMs + STALL_GRAIN_MS;
-    if (o.mockStalledMs === undefined) return onceMs + o.scale.toModelMs(lostWallMs);
+    if (o.mock === undefined) return onceMs + o.scale.toModelMs(lostWallMs);
     const mockWallMs = mock - (i < 0 ? this.baseMock : this.mock[i]!);
     const mockLostWallMs = Math.max(0, mockWallMs - Math.max(0, w - STALL_GRAIN_MS));
     return onceMs + mockWallMs + STALL_GRAIN_MS + o.scale.toModelMs(lostWallMs + mockLostWallMs);
