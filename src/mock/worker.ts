@@ -27,7 +27,10 @@ try {
   server = await startMockServer(stall === undefined ? options : { ...options, testStalls: stall });
   const { url, audience, clientId, clientSecret, profile, timeScale } = server;
   // The window the server's model clock runs behind by (none in real time): a delay within it changes nothing.
-  loopLag = new LoopLag(timeScale, timeScale === 1 ? 0 : (options.modelLagWallMs ?? MODEL_LAG_WALL_MS));
+  const windowWallMs = timeScale === 1 ? 0 : (options.modelLagWallMs ?? MODEL_LAG_WALL_MS);
+  loopLag = new LoopLag(timeScale, windowWallMs);
+  // What of each stall outlasts the window, the run reads per request (src/run/tool-share.ts).
+  stalls.setWindow(windowWallMs);
   post({ kind: 'listening', url, audience, clientId, clientSecret, profile, timeScale });
 } catch (error) {
   const e = error as { code?: unknown; message?: string; hint?: string };

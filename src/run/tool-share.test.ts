@@ -15,6 +15,8 @@ function setUp() {
     mock[1] = wallMs;
   };
   tick();
+  // The mock's meter counts each stall's part past its model's lag window.
+  mock[3] = 20;
   const share = new ToolShare({
     scale,
     timeoutMs: 15_000,
@@ -44,17 +46,19 @@ describe("ToolShare: each request's bound on the tool's share of its latency", (
   it("a stall of the mock's thread in its life: once, and k times its part past the lag window", () => {
     const { mock, share, pass } = setUp();
     pass(100);
-    mock[0] = 400; // the mock stood still 400 ms more than its meter's grain
+    // The mock stood still 400 ms more than its meter's grain: a gap of 412 ms between its ticks, 392 past the window.
+    mock[0] = 400;
+    mock[2] = 392;
     pass(200);
     const onceMs = STALL_GRAIN_MS + 400 + STALL_GRAIN_MS;
-    const lostMs = 400 - (20 - STALL_GRAIN_MS);
-    expect(share.boundMs({ intendedAtMs: 0, firedAtMs: 0 })).toBeCloseTo(onceMs + 10 * lostMs, 6);
+    expect(share.boundMs({ intendedAtMs: 0, firedAtMs: 0 })).toBeCloseTo(onceMs + 10 * 392, 6);
   });
 
   it('a stall that ended before the request was due is not its: only the grain', () => {
     const { mock, share, pass } = setUp();
     pass(100);
     mock[0] = 400;
+    mock[2] = 392;
     pass(100);
     // An answer now keeps a sample of the totals (model time 2 s), after the stall.
     share.boundMs({ intendedAtMs: 0, firedAtMs: 0 });
@@ -65,10 +69,11 @@ describe("ToolShare: each request's bound on the tool's share of its latency", (
   it('a stall still going on when the answer is read counts', () => {
     const { mock, share, pass } = setUp();
     pass(100);
-    // The mock's meter last ticked 112 ms ago: 100 ms of stall beyond its grain, not yet counted in its total.
+    // The mock's meter last ticked 112 ms ago: 100 ms of stall beyond its grain and 92 past the window, not yet
+    // counted in its totals.
     mock[1] = mock[1]! - 112;
     const bound = share.boundMs({ intendedAtMs: 0, firedAtMs: 0 })!;
-    expect(bound).toBeCloseTo(2 * STALL_GRAIN_MS + 100 + 10 * (100 - (20 - STALL_GRAIN_MS)), 6);
+    expect(bound).toBeCloseTo(2 * STALL_GRAIN_MS + 100 + 10 * 92, 6);
   });
 
   it('a send later than the lag window counts k times past it (its arrival entered the model late)', () => {

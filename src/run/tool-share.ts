@@ -6,16 +6,22 @@
  * request of the phase.
  *
  *   bound = send lag + the run's stalls + grain + the mock's stalls + grain      (wall ms: latency counts them once)
- *         + ((send lag − W)⁺ + (the mock's stalls − (W − grain))⁺) × k          (model time the model lost)
+ *         + ((send lag − W)⁺ + Σ each mock stall's part past W) × k             (model time the model lost)
  *
  * W is the mock's lag window (wall ms): a request that reaches it within W of its due time enters the model at that
  * time, and a mock that stands still for less than W leaves the model's course as it was; beyond it, a late arrival
- * enters the model late, and its queue grows in model time, k times the wall delay. A stall the meter counted as s
- * (its length less the grain) goes past W by s − (W − grain); summed over several stalls that is at most the total
- * less (W − grain) once. Every stall in the life counts in full, although only one can have held the request's
+ * enters the model late, and its queue grows in model time, k times the wall delay. The mock's meter counts each
+ * stall's part past W itself. Every stall in the life counts in full, although only one can have held the request's
  * entry: that slack is what covers a stall just before it that left a bunch of late arrivals in the service with it.
  */
-import { monotonicMs, STALL_GRAIN_MS, type StallCells, stalledMs, type TimeScale } from '../core/index.js';
+import {
+  monotonicMs,
+  STALL_GRAIN_MS,
+  type StallCells,
+  stalledBeyondWindowMs,
+  stalledMs,
+  type TimeScale,
+} from '../core/index.js';
 
 /** Samples of the stall totals kept: one per 1/32 of the timeout, so they reach four timeouts back. */
 const SAMPLES = 128;
@@ -47,6 +53,7 @@ export class ToolShare {
   private readonly atMs = new Float64Array(SAMPLES);
   private readonly own = new Float64Array(SAMPLES);
   private readonly mock = new Float64Array(SAMPLES);
+  private readonly mockBeyond = new Float64Array(SAMPLES);
   private count = 0;
   /** The mock's lag window (wall ms); 0 until it says it (none: every delay counts k times). */
   private windowWallMs = 0;
@@ -55,11 +62,13 @@ export class ToolShare {
   /** The totals when the bounds began to be kept: a lower bound of the totals at any later time. */
   private readonly baseOwn: number;
   private readonly baseMock: number;
+  private readonly baseMockBeyond: number;
 
   constructor(private readonly o: ToolShareOptions) {
     const now = (o.wallNowMs ?? monotonicMs)();
     this.baseOwn = stalledMs(o.own, now);
     this.baseMock = o.mock === undefined ? 0 : stalledMs(o.mock, now);
+    this.baseMockBeyond = o.mock === undefined ? 0 : stalledBeyondWindowMs(o.mock, now);
   }
 
   /** The run's t = 0 on its clock (the engine's start). */
@@ -80,7 +89,8 @@ export class ToolShare {
     const wallNow = (o.wallNowMs ?? monotonicMs)();
     const own = stalledMs(o.own, wallNow);
     const mock = o.mock === undefined ? 0 : stalledMs(o.mock, wallNow);
-    this.sample(o.nowMs() - this.startMs, own, mock);
+    const mockBeyond = o.mock === undefined ? 0 : stalledBeyondWindowMs(o.mock, wallNow);
+    this.sample(o.nowMs() - this.startMs, own, mock, mockBeyond);
     const dueMs = e.readyAtMs ?? e.intendedAtMs;
     const i = this.sampleAtOrBefore(dueMs);
     const ownWallMs = own - (i < 0 ? this.baseOwn : this.own[i]!);
@@ -90,17 +100,18 @@ export class ToolShare {
     const onceMs = sendLagWallMs + ownWallMs + STALL_GRAIN_MS;
     if (o.mock === undefined) return onceMs + o.scale.toModelMs(lostWallMs);
     const mockWallMs = mock - (i < 0 ? this.baseMock : this.mock[i]!);
-    const mockLostWallMs = Math.max(0, mockWallMs - Math.max(0, w - STALL_GRAIN_MS));
+    const mockLostWallMs = mockBeyond - (i < 0 ? this.baseMockBeyond : this.mockBeyond[i]!);
     return onceMs + mockWallMs + STALL_GRAIN_MS + o.scale.toModelMs(lostWallMs + mockLostWallMs);
   }
 
   /** Keeps the totals at `atMs`, at most one sample per 1/32 of the timeout. */
-  private sample(atMs: number, own: number, mock: number): void {
+  private sample(atMs: number, own: number, mock: number, mockBeyond: number): void {
     if (this.count > 0 && atMs - this.atMs[(this.next + SAMPLES - 1) % SAMPLES]! < this.o.timeoutMs / PER_TIMEOUT)
       return;
     this.atMs[this.next] = atMs;
     this.own[this.next] = own;
     this.mock[this.next] = mock;
+    this.mockBeyond[this.next] = mockBeyond;
     this.next = (this.next + 1) % SAMPLES;
     this.count = Math.min(SAMPLES, this.count + 1);
   }
