@@ -140,7 +140,7 @@ function ownShareCheck(
   );
   if (own.status !== 'fail' || own.observed === null || own.interval === null) return undefined;
   const [lower, upper] = own.interval;
-  return `with each request's own bound on the tool's share taken off it (its send lag and the stalls of the run's thread and the embedded mock's during its life, × k), p(${percentile}) ${formatMs(own.observed)}, interval ${boundsText(lower, upper)}: still not ${op} ${formatMs(targetMs)}`;
+  return `with each request's own bound on the tool's share taken off it (its send lag and the stalls of the run's thread and of the embedded mock's during its life; what of them outlasted the mock's lag window, k times), p(${percentile}) ${formatMs(own.observed)}, interval ${boundsText(lower, upper)}: still not ${op} ${formatMs(targetMs)}`;
 }
 
 /**
