@@ -21,14 +21,7 @@ export { COUNTED_OUTCOMES, type CountedOutcome, type Outcome, SENT_OUTCOMES } fr
 export { createRng, nextExponential, nextInt, nextLogNormalFactor, pick, type Rng } from './rng.js';
 export { checkPermitted, issueSendPermit, type SendPermit } from './send-permit.js';
 export { countAtMost, countBelow } from './sorted.js';
-export {
-  newStallCells,
-  STALL_GRAIN_MS,
-  type StallCells,
-  stalledBeyondWindowMs,
-  stalledMs,
-  StallMeter,
-} from './stall-meter.js';
+export { newStallCells, type StallCells, stalledMs, StallMeter } from './stall-meter.js';
 export { describeValue, echoValue, escapeInvisible, formatMs, formatTable } from './text.js';
 export { TimeScale } from './time-scale.js';
 export { isUnanswered, UNANSWERED_MS } from './unanswered.js';

@@ -7,10 +7,7 @@
  */
 import { monotonicMs } from './clock.js';
 
-/**
- * The cells a meter writes and any thread may read: [stalled wall ms so far, last tick's monotonicMs (or NaN), wall ms
- * so far by which the gaps between ticks outlasted the window, the window (wall ms; Infinity until set)].
- */
+/** The cells a meter writes and any thread may read: [stalled wall ms so far, last tick's monotonicMs (or NaN)]. */
 export type StallCells = Float64Array;
 
 /** How often the loop is looked at (wall ms). */
@@ -18,17 +15,10 @@ export const STALL_TICK_MS = 10;
 /** Lateness of a tick counted as none: timers are routinely a millisecond or two late (wall ms). */
 export const STALL_TOLERANCE_MS = 2;
 
-/**
- * What a difference of two readings of stalledMs may miss of a standstill between them (wall ms): its last tick's
- * interval and tolerance, which no tick counted yet.
- */
-export const STALL_GRAIN_MS = STALL_TICK_MS + STALL_TOLERANCE_MS;
-
 /** Two cells shared between threads (a SharedArrayBuffer can be posted to a worker). */
 export function newStallCells(): StallCells {
-  const cells = new Float64Array(new SharedArrayBuffer(4 * Float64Array.BYTES_PER_ELEMENT));
+  const cells = new Float64Array(new SharedArrayBuffer(2 * Float64Array.BYTES_PER_ELEMENT));
   cells[1] = Number.NaN;
-  cells[3] = Number.POSITIVE_INFINITY;
   return cells;
 }
 
@@ -37,18 +27,6 @@ export function stalledMs(cells: StallCells, nowMs: number = monotonicMs()): num
   const late = nowMs - cells[1]! - STALL_TICK_MS - STALL_TOLERANCE_MS;
   // NaN (not ticking) compares false: nothing going on.
   return cells[0]! + (late > 0 ? late : 0);
-}
-
-/**
- * By how much the meter's stalls so far outlasted its window (wall ms), each stall on its own, counting one still going
- * on at `nowMs`: a gap between ticks is at least the stall it holds, so its part past the window is at least the
- * stall's. 0 while no window is set. The embedded mock's thread sets its model's lag window: a stall within it leaves
- * the model's course as it was (src/mock/model-clock.ts).
- */
-export function stalledBeyondWindowMs(cells: StallCells, nowMs: number = monotonicMs()): number {
-  const beyond = nowMs - cells[1]! - cells[3]!;
-  // NaN (not ticking) and −Infinity (no window) compare false: nothing going on.
-  return cells[2]! + (beyond > 0 ? beyond : 0);
 }
 
 /** Ticks on the loop of the thread that starts it. */
@@ -68,18 +46,10 @@ export class StallMeter {
     this.timer.unref();
   }
 
-  /** From now on, also counts by how much each gap between ticks outlasts `windowMs` (stalledBeyondWindowMs). */
-  setWindow(windowMs: number): void {
-    this.cells[3] = windowMs;
-  }
-
-  /** A tick at `nowMs`: its lateness beyond the tolerance is added to the total, its gap past the window to its own. */
+  /** A tick at `nowMs`: its lateness beyond the tolerance is added to the total. */
   tick(nowMs: number): void {
-    const gap = nowMs - this.cells[1]!;
-    const late = gap - STALL_TICK_MS - STALL_TOLERANCE_MS;
+    const late = nowMs - this.cells[1]! - STALL_TICK_MS - STALL_TOLERANCE_MS;
     if (late > 0) this.cells[0] = this.cells[0]! + late;
-    const beyond = gap - this.cells[3]!;
-    if (beyond > 0) this.cells[2] = this.cells[2]! + beyond;
     this.cells[1] = nowMs;
   }
 

@@ -127,31 +127,6 @@ function maskedRegression(measured: Finding, summary: Summary, phase: string, la
   };
 }
 
-/**
- * A regression that survives taking each request's own bound on the tool's share off the run's latencies
- * (Slice.latencyLessTool): the service's own share alone regressed. The finding then, else undefined.
- */
-function ownShareRegression(
-  measured: Finding,
-  base: SideFigures,
-  runSteady: Slice,
-  capMs: number,
-  tolerance: number,
-): Finding | undefined {
-  const baseHigh = base.p95Interval?.[1] ?? null;
-  if (runSteady.latencyLessTool === undefined || baseHigh === null) return undefined;
-  const own = quantileInterval(
-    { all: runSteady.latencyLessTool, blocks: runSteady.latencyLessToolBlocks },
-    0.95,
-    capMs,
-  );
-  if (own === undefined || own.lowerMs === null || !(own.lowerMs > baseHigh * (1 + tolerance))) return undefined;
-  return {
-    ...measured,
-    text: `${measured.text}, even with each request's own bound on the tool's share taken off the run's latencies (interval ${intervalText([own.lowerMs, own.upperMs])})`,
-  };
-}
-
 /** A phase compared: both sides' figures and the p95's findings (the rates' are added over every phase at once). */
 export interface ComparedPhase {
   readonly name: string;
@@ -194,11 +169,6 @@ export function comparePhase(
   const p95 = p95Findings(base, now, tolerance, late);
   const pct = Math.round(tolerance * 100);
   if (measured.length > 0 && p95.length === 0) {
-    const own =
-      measured[0]!.kind === 'regression'
-        ? ownShareRegression(measured[0]!, base, runSteady, capMs, tolerance)
-        : undefined;
-    if (own !== undefined) return { name: phase.name, base, run: now, findings: [own] };
     if (measured[0]!.kind === 'regression')
       return {
         name: phase.name,

@@ -134,39 +134,8 @@ describe('event records', () => {
         attempts,
         retryAfterS: Array.from({ length: nextInt(rng, 0, 2) }, number),
         tries,
-        ...(rng.next() < 0.5 ? { toolMs: Math.abs(number()) } : {}),
-        ...(rng.next() < 0.2 ? { readyAtMs: number() } : {}),
       };
       expect(formatEventLine(record, JSON.stringify(record.phase))).toBe(`${JSON.stringify(record)}\n`);
     }
-  });
-});
-
-describe("events.ndjson: the bound on the tool's share", () => {
-  const line = (toolMs: unknown): string =>
-    JSON.stringify({
-      seq: 0,
-      phase: 'p',
-      intendedAtMs: 0,
-      firedAtMs: 1,
-      lastSentAtMs: 1,
-      endAtMs: 100,
-      latencyMs: 100,
-      outcome: 'ok',
-      status: 200,
-      attempts: 1,
-      retryAfterS: [],
-      tries: [{ sentAtMs: 1, endAtMs: 100, status: 200 }],
-      ...(toolMs === undefined ? {} : { toolMs }),
-    });
-
-  it('is read back and reaches the recorder; absent stays absent', () => {
-    expect(toRecordable(parseEventLine(line(12.5)), 0, 1).toolMs).toBe(12.5);
-    expect('toolMs' in toRecordable(parseEventLine(line(undefined)), 0, 1)).toBe(false);
-  });
-
-  it('refuses a negative or non-numeric one, naming it', () => {
-    expect(() => parseEventLine(line(-1))).toThrow('toolMs: expected a number ≥ 0, or none');
-    expect(() => parseEventLine(line('5'))).toThrow('toolMs: expected a number ≥ 0, or none');
   });
 });

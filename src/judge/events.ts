@@ -42,12 +42,6 @@ export interface EventRecord {
    */
   readonly tries: readonly TryRecord[];
   /**
-   * The most of its latency the tool itself could have added (model ms, as latency counts it): its send lag and the
-   * tool's stalls around its life (src/run/tool-share.ts); absent when not known (all of it then counts as possibly
-   * the tool's when a fail is checked against the tool's lateness).
-   */
-  readonly toolMs?: number;
-  /**
    * Mode deid: a piece held back until its document's earlier pieces answered, and when it was free to go (latency and
    * send lag run from it); absent otherwise.
    */
@@ -74,13 +68,7 @@ const microOrNull = (ms: number | undefined): number | null => (ms === undefined
  * `timeScale`: the run's k, for the latency as judged (see {@link EventRecord.latencyMs}); `error`: a failed request's
  * (src/judge/error-sample.ts).
  */
-export function toEventRecord(
-  phaseName: string,
-  e: EventSource,
-  timeScale: number,
-  error?: ErrorRecord,
-  toolMs: number | undefined = e.toolMs,
-): EventRecord {
+export function toEventRecord(phaseName: string, e: EventSource, timeScale: number, error?: ErrorRecord): EventRecord {
   const r = e.result;
   const intendedAtMs = micro(e.intendedAtMs);
   const readyAtMs = e.readyAtMs === undefined ? undefined : micro(e.readyAtMs);
@@ -105,7 +93,7 @@ export function toEventRecord(
     if (t.errorCode !== undefined) tr.errorCode = t.errorCode;
     tries.push(tr);
   }
-  const record: EventRecord & { toolMs?: number; readyAtMs?: number; error?: ErrorRecord } = {
+  const record: EventRecord & { readyAtMs?: number; error?: ErrorRecord } = {
     seq: e.seq,
     phase: phaseName,
     intendedAtMs,
@@ -126,8 +114,7 @@ export function toEventRecord(
     retryAfterS: r?.retryAfterS ?? [],
     tries,
   };
-  // Last, as formatEventLine writes them.
-  if (toolMs !== undefined) record.toolMs = micro(toolMs);
+  // Last, as formatEventLine writes it.
   if (readyAtMs !== undefined) record.readyAtMs = readyAtMs;
   if (error !== undefined) record.error = error;
   return record;
@@ -162,7 +149,6 @@ export function formatEventLine(record: EventRecord, phaseJson: string): string 
     `{"seq":${jsonNumber(record.seq)},"phase":${phaseJson},"intendedAtMs":${jsonNumber(record.intendedAtMs)},"firedAtMs":${jsonNumberOrNull(record.firedAtMs)}` +
     `,"lastSentAtMs":${jsonNumberOrNull(record.lastSentAtMs)},"endAtMs":${jsonNumberOrNull(record.endAtMs)},"latencyMs":${jsonNumberOrNull(record.latencyMs)}` +
     `,"outcome":"${record.outcome}","status":${jsonNumberOrNull(record.status)},"attempts":${jsonNumber(record.attempts)},"retryAfterS":[${retryAfter}],"tries":[${tries}]` +
-    `${record.toolMs === undefined ? '' : `,"toolMs":${jsonNumber(record.toolMs)}`}` +
     `${record.readyAtMs === undefined ? '' : `,"readyAtMs":${jsonNumber(record.readyAtMs)}`}` +
     // Rare (failed requests only) and holds server text: JSON.stringify escapes it.
     `${record.error === undefined ? '' : `,"error":${JSON.stringify(record.error)}`}}\n`
@@ -182,10 +168,8 @@ export function toRecordable(record: EventRecord, phase: number, timeScale: numb
     readyAtMs?: number;
     outcome: CountedOutcome;
     firedAtMs?: number;
-    toolMs?: number;
     result?: NonNullable<RecordableEvent['result']>;
   } = { phase, intendedAtMs: record.intendedAtMs, outcome: record.outcome };
-  if (record.toolMs !== undefined) event.toolMs = record.toolMs;
   if (record.readyAtMs !== undefined) event.readyAtMs = record.readyAtMs;
   if (record.firedAtMs !== null) event.firedAtMs = record.firedAtMs;
   if (record.lastSentAtMs !== null && record.endAtMs !== null) {
@@ -249,7 +233,6 @@ function problemOf(v: Record<string, unknown>): string | undefined {
   if (!Number.isSafeInteger(v.attempts) || (v.attempts as number) < 0) return 'attempts: expected a whole number ≥ 0';
   if (!Array.isArray(v.retryAfterS) || !v.retryAfterS.every(finite)) return 'retryAfterS: expected a list of numbers';
   const absentOrAtLeast0 = (x: unknown): boolean => x === undefined || (finite(x) && (x as number) >= 0);
-  if (!absentOrAtLeast0(v.toolMs)) return 'toolMs: expected a number ≥ 0, or none';
   const isTry = (t: unknown): boolean =>
     typeof t === 'object' &&
     t !== null &&

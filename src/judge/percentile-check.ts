@@ -120,30 +120,6 @@ function suspect(status: CheckStatus, op: Threshold['op']): boolean {
 }
 
 /**
- * The same percentile judged again on each latency less its own request's bound on the tool's share (Slice
- * .latencyLessTool): when that still fails an upper target, the service's own share alone fails it. Its words for the
- * reason then, else undefined (no bound, or the result does not survive).
- */
-function ownShareCheck(
-  slice: Slice,
-  percentile: number,
-  op: Threshold['op'],
-  targetMs: number,
-  status: CheckStatus,
-): string | undefined {
-  if (slice.latencyLessTool === undefined || status !== 'fail' || !(op === '<' || op === '<=')) return undefined;
-  const own = judgePercentile(
-    { all: slice.latencyLessTool, blocks: slice.latencyLessToolBlocks },
-    percentile,
-    op,
-    targetMs,
-  );
-  if (own.status !== 'fail' || own.observed === null || own.interval === null) return undefined;
-  const [lower, upper] = own.interval;
-  return `with each request's own bound on the tool's share taken off it (its send lag and the stalls of the run's thread and of the embedded mock's during its life; what of them outlasted the mock's lag window, k times), p(${percentile}) ${formatMs(own.observed)}, interval ${boundsText(lower, upper)}: still not ${op} ${formatMs(targetMs)}`;
-}
-
-/**
  * A percentile of the slice's latency (answers other than 429) against `op target`, judged on its
  * confidence interval, and gated by the generator's lateness (see the top of verdict.ts).
  */
@@ -178,12 +154,6 @@ export function percentileCheck(
       };
     }
   }
-  const own = ownShareCheck(slice, percentile, op, targetMs, latency.status);
-  if (own !== undefined)
-    return {
-      ...latency,
-      reason: `${latency.reason}; the tool was late (${late.text}), but not enough to cause it: ${own}`,
-    };
   if (late.eventLoopBlocked) {
     return {
       ...latency,

@@ -3,7 +3,6 @@ import { type Clock, TimeScale, UsageError } from '../core/index.js';
 import { IDENTIFICATION_LIMITS, type ProfileName } from '../spec/index.js';
 import { MOCK_DEFAULTS } from './defaults.js';
 import { type EndpointProfile, type FaultRates, type MockProfile, PROFILES } from './profiles.js';
-import type { TestStall } from './test-stall.js';
 
 /** Overrides of identification's limits (spec defaults, or the profile's). */
 export interface LimitOverrides {
@@ -49,11 +48,6 @@ export interface MockServerOptions {
   readonly requestTimeoutMs?: number;
   /** Answer 429s without Retry-After, as a gateway that does not meet the spec does (nginx limit_req by default). */
   readonly omitRetryAfter?: boolean;
-  /**
-   * For loadproof's own tests only (src/mock/test-stall.ts): the server's thread stands still, busy, as chosen
-   * identification requests arrive: the tool's own stalls, made on purpose.
-   */
-  readonly testStalls?: TestStall;
 }
 
 /** The options checked, with the defaults and the profile's overrides applied. */

@@ -22,7 +22,6 @@ import type { MockContext } from './routes/context.js';
 import { type MockConfig, type MockServerOptions, resolveConfig } from './server-options.js';
 import { type MockEndpoint, type MockStats, readStats } from './server-stats.js';
 import { MockCounters, RequestLog } from './stats.js';
-import { stallAt } from './test-stall.js';
 
 export type { LimitOverrides, MockServerOptions } from './server-options.js';
 export type { MockStats } from './server-stats.js';
@@ -75,7 +74,6 @@ export async function startMockServer(options: MockServerOptions = {}): Promise<
       tokens: ctx.tokens,
     });
   const server = createHttpServer(config, ctx, modelClock, connections);
-  if (options.testStalls !== undefined) stallAt(server, options.testStalls);
   url = await listen(server, config);
   const close = closer(server, [identification, obfuscation]);
   return {

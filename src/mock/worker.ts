@@ -9,7 +9,6 @@ import { StallMeter } from '../core/index.js';
 import { LoopLag } from './loop-lag.js';
 import { MODEL_LAG_WALL_MS } from './model-clock.js';
 import { type MockServer, startMockServer } from './server.js';
-import { testStallFromEnv } from './test-stall.js';
 import type { FromWorker, MockWorkerData, ToWorker } from './thread.js';
 
 const port = parentPort;
@@ -23,14 +22,10 @@ stalls.start();
 let server: MockServer | undefined;
 let loopLag: LoopLag | undefined;
 try {
-  const stall = testStallFromEnv(process.env);
-  server = await startMockServer(stall === undefined ? options : { ...options, testStalls: stall });
+  server = await startMockServer(options);
   const { url, audience, clientId, clientSecret, profile, timeScale } = server;
   // The window the server's model clock runs behind by (none in real time): a delay within it changes nothing.
-  const windowWallMs = timeScale === 1 ? 0 : (options.modelLagWallMs ?? MODEL_LAG_WALL_MS);
-  loopLag = new LoopLag(timeScale, windowWallMs);
-  // What of each stall outlasts the window, the run reads per request (src/run/tool-share.ts).
-  stalls.setWindow(windowWallMs);
+  loopLag = new LoopLag(timeScale, timeScale === 1 ? 0 : (options.modelLagWallMs ?? MODEL_LAG_WALL_MS));
   post({ kind: 'listening', url, audience, clientId, clientSecret, profile, timeScale });
 } catch (error) {
   const e = error as { code?: unknown; message?: string; hint?: string };

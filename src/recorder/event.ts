@@ -64,12 +64,6 @@ export interface RecordableEvent {
   readonly readyAtMs?: number;
   readonly outcome: CountedOutcome;
   readonly firedAtMs?: number;
-  /**
-   * The most of its latency the tool itself could have added (model ms, as latency counts it): its send lag and the
-   * stalls of the run's thread and the embedded mock's around its life (src/run/tool-share.ts). Absent: not known,
-   * and then all of its latency counts as possibly the tool's.
-   */
-  readonly toolMs?: number;
   readonly result?: {
     readonly status?: number;
     readonly attempts: number;

@@ -7,7 +7,7 @@
  * covers a span of model time and also keeps what it judges per time block of that span, because
  * latencies are correlated in time and the confidence interval needs to see how (judge/quantile-interval.ts).
  */
-import { COUNTED_OUTCOMES, type CountedOutcome, isUnanswered, SENT_OUTCOMES } from '../core/index.js';
+import { COUNTED_OUTCOMES, type CountedOutcome, SENT_OUTCOMES } from '../core/index.js';
 import { AttemptLog } from './attempts.js';
 import { FAILED_OUTCOMES, type RecordableEvent, type RecordedTry } from './event.js';
 import { MsHistogram } from './histogram.js';
@@ -72,14 +72,6 @@ export class Slice {
    * before the send, when no slot is held.
    */
   answeredServiceMs = 0;
-  /**
-   * A judged slice's latency with each request's own bound on the tool's share (RecordableEvent.toolMs) taken off,
-   * at 0 when its bound is unknown; unanswered requests as they are. What a latency fail must still fail on when the
-   * tool was late (judge/percentile-check.ts). Only a slice with a span has it.
-   */
-  readonly latencyLessTool: MsHistogram | undefined;
-  /** `latencyLessTool` per time block of the span. */
-  readonly latencyLessToolBlocks: readonly MsHistogram[];
   /** `latencyExcl429` per time block of the span (none without a span). */
   readonly latencyExcl429Blocks: readonly MsHistogram[];
   /** `serviceExcl429` per time block of the span (none without a span). */
@@ -96,8 +88,6 @@ export class Slice {
     const blocks = span === undefined ? 0 : TIME_BLOCKS;
     this.latencyExcl429Blocks = Array.from({ length: blocks }, () => MsHistogram.create());
     this.serviceExcl429Blocks = Array.from({ length: blocks }, () => MsHistogram.create());
-    this.latencyLessTool = span === undefined ? undefined : MsHistogram.create();
-    this.latencyLessToolBlocks = Array.from({ length: blocks }, () => MsHistogram.create());
   }
 
   /** `share`: the event's latencyShare, when the caller has it (the Recorder adds each event to several slices). */
@@ -105,7 +95,7 @@ export class Slice {
     this.outcomes[event.outcome]++;
     if (event.outcome === 'dropped' || event.outcome === 'abandoned' || event.outcome === 'stale_connection')
       this.unanswered++;
-    if (share.kind === 'latency') this.recordJudged(event, share.latencyMs, share.serviceMs);
+    if (share.kind === 'latency') this.recordJudged(event.intendedAtMs, share.latencyMs, share.serviceMs);
     if (share.kind === 'http429') this.latency429.recordMs(share.latencyMs);
     if (event.outcome === 'ok' && share.kind === 'latency') this.latency2xx.recordMs(share.latencyMs);
     // Dropped and unsent requests never left: no send lag.
@@ -129,7 +119,7 @@ export class Slice {
   }
 
   /** Every value the verdict judges goes through here, so that the blocks always hold what the whole does. */
-  private recordJudged(event: RecordableEvent, latencyMs: number, serviceMs: number): void {
+  private recordJudged(intendedAtMs: number, latencyMs: number, serviceMs: number): void {
     this.latencyExcl429.recordMs(latencyMs);
     this.serviceExcl429.recordMs(serviceMs);
     if (this.span === undefined) return;
@@ -137,13 +127,10 @@ export class Slice {
     // By intended time; one outside the span (it should not happen) counts in the nearest block.
     const block = Math.min(
       TIME_BLOCKS - 1,
-      Math.max(0, Math.floor(((event.intendedAtMs - fromMs) / (toMs - fromMs)) * TIME_BLOCKS)),
+      Math.max(0, Math.floor(((intendedAtMs - fromMs) / (toMs - fromMs)) * TIME_BLOCKS)),
     );
     this.latencyExcl429Blocks[block]!.recordMs(latencyMs);
     this.serviceExcl429Blocks[block]!.recordMs(serviceMs);
-    const lessTool = lessToolMs(event, latencyMs);
-    this.latencyLessTool!.recordMs(lessTool);
-    this.latencyLessToolBlocks[block]!.recordMs(lessTool);
   }
 
   /** Requests put on the wire (at least one attempt). */
@@ -163,15 +150,6 @@ export class Slice {
   get unsent(): number {
     return this.outcomes.unsent;
   }
-}
-
-/**
- * A judged latency less the request's bound on the tool's share: unanswered requests as they are (no answer is no
- * lateness of the tool's), 0 for an answer whose bound is unknown (all of it could be the tool's).
- */
-function lessToolMs(event: RecordableEvent, latencyMs: number): number {
-  if (isUnanswered(latencyMs)) return latencyMs;
-  return event.toolMs === undefined ? 0 : Math.max(0, latencyMs - event.toolMs);
 }
 
 /** The attempts answered 429. */

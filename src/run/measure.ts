@@ -21,13 +21,11 @@ import {
   measuring,
   openClients,
   type Stop,
-  toolShareOf,
 } from './measuring.js';
 import { RequestEvents } from './request-events.js';
 import { firstRedirectSaid, proxyFailureHandled } from './route-warnings.js';
 import type { RunOptions } from './run-options.js';
 import type { TargetWatch } from './target-watch.js';
-import type { ToolShare } from './tool-share.js';
 
 type MockLag = Awaited<ReturnType<NonNullable<Measuring['target']['embedded']>['lag']>>;
 
@@ -50,7 +48,6 @@ export async function measure(input: MeasureInput, options: RunOptions): Promise
   const clients = openClients(m);
   // An answer's deadline grows by the tool's own stalls (src/client/attempt-deadline.ts): counted from here.
   if (m.readServerTiming) m.stalls.start();
-  const toolShare = toolShareOf(m);
   const loopIntervalMs = loopMonitorIntervalMs(m.plan.arrivals, m.scale.toWallMs(m.plan.durationMs));
   const loop = monitorEventLoopDelay({ resolution: loopIntervalMs });
   let stopCapCheck = (): void => {};
@@ -66,15 +63,14 @@ export async function measure(input: MeasureInput, options: RunOptions): Promise
     });
     const chain = await deidChain(m, clients, readServerTiming);
     const startLateMs = m.stopping.reason === undefined ? await warmUpAndAnnounce(m, clients) : undefined;
-    const requestEvents = recordingEvents(m, clients.watch, toolShare);
+    const requestEvents = recordingEvents(m, clients.watch);
     // From t = 0, V8's young generation stops growing at its first step: a long run's RSS does not step up late
     // (src/core/young-generation.ts).
     stopCapCheck = capYoungGeneration();
     loop.enable();
     // The embedded mock's own lag counts from here: its start and the warm-up are not the load's.
-    const window = (await m.target.embedded?.lag())?.windowWallMs;
-    if (window !== undefined) toolShare?.setWindow(window);
-    const engine = await fire(m, clients, { identify, chain, requestEvents, readServerTiming, toolShare });
+    await m.target.embedded?.lag();
+    const engine = await fire(m, clients, { identify, chain, requestEvents, readServerTiming });
     // The obfuscation calls of the last documents: bounded by their own deadlines, cancelled with the drain.
     await chain?.drain();
     loop.disable();
@@ -155,11 +151,10 @@ async function deidChain(m: Measuring, clients: Clients, readServerTiming: boole
 }
 
 /** Each request's fate, as it completes: its line, the progress, the live metrics, and the stops it may call for. */
-function recordingEvents(m: Measuring, watch: TargetWatch, toolShare: ToolShare | undefined): RequestEvents {
+function recordingEvents(m: Measuring, watch: TargetWatch): RequestEvents {
   const { plan, options, log, stopping, abortWatch } = m;
   return new RequestEvents({
     plan,
-    toolShare,
     sink: m.sink,
     watch,
     secrets: options.secrets,
@@ -197,7 +192,6 @@ async function fire(
     readonly chain: DeidChain | undefined;
     readonly requestEvents: RequestEvents;
     readonly readServerTiming: boolean;
-    readonly toolShare: ToolShare | undefined;
   },
 ): Promise<EngineResult> {
   const { plan, options, clock, scale, stopping } = m;
@@ -224,7 +218,6 @@ async function fire(
       chain?.observe(e);
     },
     onStart: (startMs) => {
-      calls.toolShare?.start(startMs);
       chain?.start(startMs);
       m.metrics?.start(startMs, () => clock.nowMs());
     },

@@ -32,7 +32,6 @@ import type { RunMetrics } from './metrics/run-metrics.js';
 import { Progress } from './progress.js';
 import type { RunOptions } from './run-options.js';
 import { TargetWatch } from './target-watch.js';
-import { ToolShare } from './tool-share.js';
 
 /** Why the firing ended before the plan did: a stop signal, or a failure that makes the run fail. */
 export type Stop =
@@ -141,21 +140,6 @@ function toolStalls(m: Measuring): () => number {
   const own = m.stalls.cells;
   const mock = m.target.embedded?.stallCells;
   return mock === undefined ? () => stalledMs(own) : () => stalledMs(own) + stalledMs(mock);
-}
-
-/**
- * Each request's bound on the tool's share of its latency, from the two stall meters (src/run/tool-share.ts); only
- * where they tick: time-scaled against a mock.
- */
-export function toolShareOf(m: Measuring): ToolShare | undefined {
-  if (!m.readServerTiming) return undefined;
-  return new ToolShare({
-    scale: m.scale,
-    timeoutMs: m.plan.scenario.timeoutMs,
-    nowMs: () => m.clock.nowMs(),
-    own: m.stalls.cells,
-    mock: m.target.embedded?.stallCells,
-  });
 }
 
 /** The least a token call is given before it counts as unanswered (wall ms). */

@@ -9,7 +9,6 @@ import type { RequestEvent } from '../engine/index.js';
 import { ErrorSampler, type EventRecord, type EventSink, formatEventLine, toEventRecord } from '../judge/index.js';
 import type { Plan } from '../plan/index.js';
 import type { TargetWatch } from './target-watch.js';
-import type { ToolShare } from './tool-share.js';
 
 interface RequestEventsOptions {
   readonly plan: Plan;
@@ -24,8 +23,6 @@ interface RequestEventsOptions {
   readonly verboseLog?: ((line: string) => void) | undefined;
   /** Each record as it is made (the live progress reads them). */
   readonly onRecord?: (record: EventRecord) => void;
-  /** Each request's bound on the tool's share of its latency, when the stall meters tick. */
-  readonly toolShare?: ToolShare | undefined;
 }
 
 export class RequestEvents {
@@ -42,8 +39,7 @@ export class RequestEvents {
   handle(e: RequestEvent): void {
     const o = this.options;
     const error = this.errors.recordOf(e.outcome, e.result?.status, e.result?.failure);
-    const toolMs = o.toolShare?.boundMs(e);
-    const record = toEventRecord(o.plan.phases[e.phase]!.name, e, o.plan.timeScale, error, toolMs);
+    const record = toEventRecord(o.plan.phases[e.phase]!.name, e, o.plan.timeScale, error);
     o.sink.add(record);
     o.onRecord?.(record);
     const gone = o.watch.observe(record);

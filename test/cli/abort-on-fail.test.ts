@@ -16,10 +16,12 @@ describe('abortOnFail', () => {
     const ws = scenarioWorkspace(
       'name: abort\ndescription: a p95 the service cannot meet, with abortOnFail\nphases:\n  - { name: steady, duration: 10m, rpm: 100 }\n  - { name: later, duration: 5m, rpm: 100 }\nthresholds:\n  all:\n    - { threshold: "p(95) < 500ms", abortOnFail: true }\n',
     );
-    // At k = 5: the fail (p95 near 1.9 s against 500 ms) stands on each request's own bound on the tool's share, a
-    // stall of a busy machine taken off the requests it held.
+    // At k = 5, not 20: a stall of the embedded mock counts at most k times (src/judge/generator-budget.ts), so the
+    // fail (p95 near 1.9 s against 500 ms) survives a 280 ms stall of a busy machine; at k = 20 it became inconclusive.
     const run = await runMain(['run', '--no-charts', ws.file, '--time-scale', '5', '--out', ws.out]);
-    expect(run.code, run.stdout + run.stderr).toBe(1);
+    // 1, or 5 when a busy machine made the tool late enough to explain the slow answers (the verdict says so): the
+    // abort is the same either way (it stops sending to protect the service), the finding is never the tool's.
+    expect([1, 5], run.stderr).toContain(run.code);
     expect(run.stderr).toMatch(
       /loadproof: THRESHOLD_ABORT: steady: p\(95\) < 500ms has failed beyond doubt \(51 answers at or over 500 ms, as many as its phase's planned requests allow\): abortOnFail; stopping the run/,
     );
@@ -33,8 +35,15 @@ describe('abortOnFail', () => {
     expect(summary.counts.sent).toBeLessThan(200);
     expect(summary.counts.unsent).toBe(summary.counts.planned - summary.counts.sent - summary.counts.dropped);
     const check = summary.verdict.checks.find((c: any) => c.id === 'threshold' && c.phase === 'steady');
-    expect(check.status).toBe('fail');
-    expect(readFileSync(join(folder, 'junit.xml'), 'utf8')).toContain('<failure message="p(95) ');
+    if (run.code === 5) {
+      expect(check.status).toBe('inconclusive');
+      expect(summary.verdict.notes.join('\n')).toMatch(
+        /the generator was late|The embedded mock fell behind|fell behind its own schedule/,
+      );
+    } else {
+      expect(check.status).toBe('fail');
+      expect(readFileSync(join(folder, 'junit.xml'), 'utf8')).toContain('<failure message="p(95) ');
+    }
     const again = await runMain(['report', folder]);
     expect(again.code).toBe(run.code);
   });

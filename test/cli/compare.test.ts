@@ -42,23 +42,11 @@ async function runAgainst(profile: string): Promise<string> {
 }
 
 /**
- * Each request of the copy `folder` held by the tool as long as `toolMs` (events.ndjson's bound on the tool's share):
- * what a run whose tool stood still that long says of each request it held.
- */
-function heldAll(folder: string, toolMs: number): void {
-  const file = join(folder, 'events.ndjson');
-  const lines = readFileSync(file, 'utf8').trim().split('\n');
-  writeFileSync(file, lines.map((l) => `${JSON.stringify({ ...JSON.parse(l), toolMs })}\n`).join(''));
-}
-
-/**
- * A copy of a run folder whose event loop was 100 s late (p99 and max, wall ms), holding every request that long: its
- * verdict notes every phase late.
+ * A copy of a run folder whose event loop was 100 s late (p99 and max, wall ms): its verdict notes every phase late.
  */
 function madeLate(folder: string): string {
   const late = join(mkdtempSync(join(tmpdir(), 'loadproof-late-')), 'run');
   cpSync(folder, late, { recursive: true });
-  heldAll(late, 100_000);
   const run = JSON.parse(readFileSync(join(late, 'run.json'), 'utf8'));
   writeFileSync(
     join(late, 'run.json'),
@@ -77,8 +65,6 @@ function withMockLag(folder: string, mockLag?: object): string {
   cpSync(folder, copy, { recursive: true });
   const run = JSON.parse(readFileSync(join(copy, 'run.json'), 'utf8'));
   writeFileSync(join(copy, 'run.json'), JSON.stringify({ ...run, end: { ...run.end, mockLag } }));
-  // A mock that fell behind held every request as long as it could add to one.
-  if (mockLag !== undefined) heldAll(copy, (mockLag as { modelMs: number }).modelMs);
   return copy;
 }
 
@@ -207,10 +193,9 @@ describe('loadproof compare', () => {
     const folder = join(ws.out, runFolders(ws.out)[0]!);
     const comparison = JSON.parse(readFileSync(join(folder, 'comparison.json'), 'utf8'));
     if (!comparison.regression) {
-      // A stall of the tool holds only the requests in flight then, and each request's own bound on the tool's share
-      // comes off it alone; but a run whose tool was late for most of its requests (a starved machine at k = 20: each
-      // request's bound 2.2 s at p10, 4.5 s at p50, send lag p90 51 ms of wall time) can hide a regression, never
-      // fake one: inconclusive then, and the comparison says so.
+      // Its own embedded mock fell behind far enough (a starved machine) to explain the change: never a regression
+      // then, nor "no clear change": inconclusive, and the comparison says so.
+      // Its generator or its mock was late (either phase may show it).
       expect(comparison.inconclusive).toBe(true);
       expect(run.stdout).toMatch(
         /inconclusive: \w+: p95 .* could be the tool's: (the run's generator was late|the embedded mock fell behind)/,
@@ -218,12 +203,11 @@ describe('loadproof compare', () => {
       expect(run.code).not.toBe(0);
       return;
     }
-    expect(run.code, run.stdout + run.stderr).toBe(1);
+    // Found whether or not either run was late, when the degraded run's mock kept up.
+    expect(run.code, run.stderr).toBe(1);
     expect(run.stdout).toContain(`against the baseline ${nominalA} (compared, `);
-    // Each phase regressed, but a phase of the baseline run that a busy machine's stall disturbed (the nominal busy
-    // phase beside a CPU hog: p95 3.69 s, interval 1.97–5.41 s) has too wide an interval to call a clear change: a
-    // disturbed baseline can hide a regression, never fake one, and its own lateness cannot be taken off it for a
-    // regression (its true p95 may be anywhere below what it measured).
+    // Each phase regressed; one whose run was late by more than its margin (beside two CPU hogs: the generator's 63 ms
+    // stall is 3.8 s of model time at k = 20) is honestly inconclusive, the other still a regression.
     expect(run.stdout).toMatch(
       /regression: (steady|busy): p95 .* the new interval lies above the baseline's by more than 10 %/,
     );

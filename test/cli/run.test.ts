@@ -123,9 +123,9 @@ describe('loadproof run', () => {
   });
 
   it('exits 1 and names the failing phase against a degraded service', async () => {
-    // A fail stands where the tool's lateness cannot have caused it: a busy machine's stall of the embedded mock's
-    // thread holds the requests in the service then, and each request's own bound on the tool's share comes off it
-    // alone (p95's interval 4.3–7.9 s against 2.5 s).
+    // A fail stands only where the generator's worst lateness (× k in model time) cannot have caused
+    // it: k = 10 and the embedded mock (its own thread) keep a busy machine's stalls under the margin
+    // (p95's interval 4.3–7.9 s against 2.5 s; a stall of 180 ms of wall time is 1.8 s of model time).
     const { file, out } = workspace(
       'name: cli-run\ndescription: a degraded service\nphases:\n  - { name: steady, duration: 1m, rpm: 100, warmup: 10s }\n',
     );
@@ -140,6 +140,15 @@ describe('loadproof run', () => {
       '--out',
       out,
     ]);
+    // The tool late beyond what the margin absorbs (a busy machine: the embedded mock's thread stood still 653 ms of
+    // wall time, 6.5 s of model time) makes the honest verdict inconclusive, and says so; never a pass.
+    if (code === 5) {
+      expect(stdout).toMatch(
+        /verdict: INCONCLUSIVE — exit 5\n {2}- phase steady: p\(95\) < 2\.50s .*not < 2\.50s, but/,
+      );
+      expect(stdout).toMatch(/the generator was late|The embedded mock fell behind/);
+      return;
+    }
     expect(code, stdout + stderr).toBe(1);
     expect(stdout).toMatch(
       /verdict: FAIL — exit 1\n {2}- phase steady: p\(95\) < 2\.50s \(spec, sustained band, steady state\): p\(95\) [\d.]+s/,
