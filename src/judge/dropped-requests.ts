@@ -67,8 +67,10 @@ export function clientCapped(check: Check, phase: PhaseInput, onDrops: boolean):
  * A fail that only requests dropped at the client's maxInFlight could have caused (`onDrops`), when the tool stood
  * still long enough to fill the slots: while the generator stands still, arrivals fall due unsent and answers wait
  * unread, holding their slots, then the overdue arrivals leave together; while the embedded mock's thread stands
- * still, it answers nothing and every request in flight keeps its slot. Their stalls stack, on top of the slots a
- * service meeting its target holds anyway (peak rate × (target + the tool's holding beyond latency), Little's law).
+ * still, it answers nothing and every request in flight keeps its slot. Their stalls stack, on top of the slots the
+ * service's answers hold anyway (Little's law: peak rate × (their mean service time, at most the target, + the tool's
+ * holding beyond latency); the target for a phase that answered none). A mean over the target is the service's own
+ * slowness, not a compliant service's need: it adds nothing the tool could be blamed for.
  * Each stall is its worst, in model time: the phase's send-lag max or the event loop's max delay (a stall of 0.8 s
  * of wall time is 48 s of model time at k = 60), and the mock's max delay × k. When together they reach
  * maxInFlight, a service meeting its target could have met the same drops: inconclusive. When they stay under, or
@@ -87,9 +89,12 @@ export function generatorCapped(check: Check, phase: PhaseInput, onDrops: boolea
   // neededAtTarget is the peak rate × the target (Little's law): the peak rate per model ms is its quotient.
   const perMs = cap.neededAtTarget / cap.targetMs;
   const heldMs = heldBeyondLatency(phase, generator);
-  const held = perMs * (cap.targetMs + heldMs);
+  const answered = phase.all.heldBeyondLatencyCount;
+  const serviceMs = answered > 0 ? Math.min(cap.targetMs, phase.all.answeredServiceMs / answered) : cap.targetMs;
+  const held = perMs * (serviceMs + heldMs);
   const overdue = (generatorMs + mockMs) * perMs;
-  // Holding that fills the slots by itself is judged by toolHeldSlots, a cap under the target's need by clientCapped.
+  // Holding that fills the slots by itself was judged by toolHeldSlots (here only when the service's own answers fill
+  // them), a cap under the target's need by clientCapped.
   if (held >= cap.maxInFlight || overdue + held < cap.maxInFlight || serviceFillsSlots(phase, cap, perMs)) return check;
   const stalls = [
     ...(generatorMs > 0 ? [`the generator's worst, ${formatMs(generatorMs)} of model time`] : []),
@@ -99,10 +104,10 @@ export function generatorCapped(check: Check, phase: PhaseInput, onDrops: boolea
         ]
       : []),
   ].join('; ');
-  const holding = heldMs > 0 ? ` and the tool's holding of ${formatMs(heldMs)} each` : '';
+  const holding = heldMs > 0 ? `, plus the tool's holding of ${formatMs(heldMs)} each` : '';
   return {
     ...check,
     status: 'inconclusive',
-    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool was late: its stalls (${stalls}) leave ${Math.floor(overdue)} arrivals overdue at the phase's peak rate of ${rpm(perMs * 60_000)} rpm, on top of the ${Math.floor(held)} slots a service meeting its target of ${formatMs(cap.targetMs)} holds (its requests in flight${holding}): together more than the ${cap.maxInFlight} slots, so the drops may be the tool's, not the service's`,
+    reason: `${check.reason}, but ${dropped} requests were dropped at the client's maxInFlight while the tool was late: its stalls (${stalls}) leave ${Math.floor(overdue)} arrivals overdue at the phase's peak rate of ${rpm(perMs * 60_000)} rpm, on top of the ${Math.floor(held)} slots its answers hold (their mean service time ${formatMs(serviceMs)}, at most the target of ${formatMs(cap.targetMs)}${holding}): together more than the ${cap.maxInFlight} slots, so the drops may be the tool's, not the service's`,
   };
 }

@@ -346,18 +346,18 @@ describe('drops while the generator was late (its stall, not the service, may ha
     // 805 ms × 60 = 48.3 s of model time at 200 rpm: 160 arrivals overdue, more than the 128 slots.
     for (const c of stalled)
       expect(c.reason).toMatch(
-        /, but 379 requests were dropped at the client's maxInFlight while the tool was late: its stalls \(the generator's worst, 48\.30s of model time\) leave 160 arrivals overdue at the phase's peak rate of 199\.5 rpm, on top of the 13 slots a service meeting its target of 4\.00s holds \(its requests in flight\): together more than the 128 slots, so the drops may be the tool's, not the service's$/,
+        /, but 379 requests were dropped at the client's maxInFlight while the tool was late: its stalls \(the generator's worst, 48\.30s of model time\) leave 160 arrivals overdue at the phase's peak rate of 199\.5 rpm, on top of the 3 slots its answers hold \(their mean service time 1\.00s, at most the target of 4\.00s\): together more than the 128 slots, so the drops may be the tool's, not the service's$/,
       );
   });
 
   it("drops while the embedded mock stood still (0.8 s of wall time at k = 60) are the tool's too: inconclusive, naming the mock", () => {
     // The mock held every answer while it stood still: 785 ms beyond its window × 60 = 47.1 s of model time at 200 rpm
-    // leaves 156 arrivals overdue, on top of the 13 slots a service meeting its target holds.
+    // leaves 156 arrivals overdue, on top of the 3 slots its answers hold.
     const mock = { modelMs: 785 * 60, maxWallMs: 805 };
     const c = checks(withDrops(379, 0), { latenessInLatency: 1 / 60, mock }).find((x) => x.id === 'error_rate')!;
     expect(c.status).toBe('inconclusive');
     expect(c.reason).toMatch(
-      /, but 379 requests were dropped at the client's maxInFlight while the tool was late: its stalls \(the embedded mock's, 785ms of wall time beyond its window \(47\.10s of model time\)\) leave 156 arrivals overdue at the phase's peak rate of 199\.5 rpm, on top of the 13 slots a service meeting its target of 4\.00s holds \(its requests in flight\): together more than the 128 slots, so the drops may be the tool's, not the service's$/,
+      /, but 379 requests were dropped at the client's maxInFlight while the tool was late: its stalls \(the embedded mock's, 785ms of wall time beyond its window \(47\.10s of model time\)\) leave 156 arrivals overdue at the phase's peak rate of 199\.5 rpm, on top of the 3 slots its answers hold \(their mean service time 1\.00s, at most the target of 4\.00s\): together more than the 128 slots, so the drops may be the tool's, not the service's$/,
     );
     // A stall of a fraction of a slot excuses nothing.
     const brief = { latenessInLatency: 1 / 60, mock: { modelMs: 0, maxWallMs: 15 } };
@@ -379,16 +379,16 @@ describe('drops while the generator was late (its stall, not the service, may ha
 
   it('lateness too short to fill the slots excuses no drop (review): 200 ms of send lag at 200 rpm is 0.67 of a slot', () => {
     expect(checks(withDrops(100, 200), {}).map((c) => c.status)).toEqual(['fail', 'fail']);
-    // The stall stacks on the 13.3 slots a service meeting its 4 s target holds at 200 rpm. Just under the 128 slots
-    // ((34 s + 4 s) × 200 rpm = 126.7), over budget by far: the fail stands.
+    // The stall stacks on the 3.3 slots the answers (1 s each) hold at 200 rpm. Just under the 128 slots
+    // ((37 s + 1 s) × 200 rpm = 126.7), over budget by far: the fail stands.
     expect(
-      checks(withDrops(100, 0), { eventLoopDelayP99Ms: 34_000, eventLoopDelayMaxMs: 34_000 }).find(
+      checks(withDrops(100, 0), { eventLoopDelayP99Ms: 37_000, eventLoopDelayMaxMs: 37_000 }).find(
         (c) => c.id === 'error_rate',
       )!.status,
     ).toBe('fail');
-    // Just over (35 s: 130): the drops may be the generator's.
+    // Just over (38 s: 130): the drops may be the generator's.
     expect(
-      checks(withDrops(100, 0), { eventLoopDelayP99Ms: 35_000, eventLoopDelayMaxMs: 35_000 }).find(
+      checks(withDrops(100, 0), { eventLoopDelayP99Ms: 38_000, eventLoopDelayMaxMs: 38_000 }).find(
         (c) => c.id === 'error_rate',
       )!.status,
     ).toBe('inconclusive');

@@ -75,7 +75,7 @@ describe('drops while the generator and the embedded mock were both late', () =>
     const c = errorCheck(phase(87, 41_200), 200.5);
     expect(c.status).toBe('inconclusive');
     expect(c.reason).toMatch(
-      /^87 of 1000 \(8\.70 %\), but 87 requests were dropped at the client's maxInFlight while the tool was late: its stalls \(the generator's worst, 41\.22s of model time; the embedded mock's, 181ms of wall time beyond its window \(36\.10s of model time\)\) leave 128 arrivals overdue at the phase's peak rate of 100 rpm, on top of the 10 slots a service meeting its target of 2\.50s holds \(its requests in flight and the tool's holding of 4\.00s each\): together more than the 128 slots, so the drops may be the tool's, not the service's$/,
+      /^87 of 1000 \(8\.70 %\), but 87 requests were dropped at the client's maxInFlight while the tool was late: its stalls \(the generator's worst, 41\.22s of model time; the embedded mock's, 181ms of wall time beyond its window \(36\.10s of model time\)\) leave 128 arrivals overdue at the phase's peak rate of 100 rpm, on top of the 9 slots its answers hold \(their mean service time 1\.70s, at most the target of 2\.50s, plus the tool's holding of 4\.00s each\): together more than the 128 slots, so the drops may be the tool's, not the service's$/,
     );
   });
 

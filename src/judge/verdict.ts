@@ -48,10 +48,13 @@ export interface Verdict {
   readonly notes: readonly string[];
 }
 
-/** A fail resting on drops that the client's cap, a stall of the tool, or the tool's own holding of slots explains. */
+/**
+ * A fail resting on drops that the client's cap, the tool's own holding of slots, or its stalls on top of that holding
+ * explain (the holding first: where it explains the drops alone, its reason is the one to read).
+ */
 function droppedByTool(check: Check, phase: PhaseInput, onDrops: boolean, generator: GeneratorHealth): Check {
-  const capped = generatorCapped(clientCapped(check, phase, onDrops), phase, onDrops, generator);
-  return toolHeldSlots(capped, phase, onDrops, generator);
+  const held = toolHeldSlots(clientCapped(check, phase, onDrops), phase, onDrops, generator);
+  return generatorCapped(held, phase, onDrops, generator);
 }
 
 function phaseChecks(phase: PhaseInput, documentedTargets: boolean, generator: GeneratorHealth): Check[] {
