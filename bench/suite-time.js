@@ -8,8 +8,9 @@
 // (a sitting of it takes ten minutes and more): BENCH_ONLY=suite adds it. BENCH_SUITE_ARGS: files or options given to
 // vitest, to time a part (no target then).
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { median, report } from './lib/bench-kit.js';
@@ -29,6 +30,10 @@ function childrenCpuS() {
   // Fields after the command: state is 0, so cutime (field 16) is at 13 and cstime (17) at 14.
   return (Number(fields[13]) + Number(fields[14])) / 100;
 }
+
+// Each run's whole output, to read a failure afterwards.
+const logs = mkdtempSync(join(tmpdir(), 'loadproof-bench-suite-'));
+let runNo = 0;
 
 const hogs = new Set();
 const killHogs = () => {
@@ -55,6 +60,8 @@ function suiteRun() {
     child.on('close', (code) => {
       clearTimeout(guard);
       const plain = out.replace(/\x1b\[[0-9;]*m/g, '');
+      const logFile = join(logs, `run-${++runNo}.log`);
+      writeFileSync(logFile, plain);
       const line = (name) => plain.match(new RegExp(`^\\s*${name}\\s+(.*)$`, 'm'))?.[1].trim() ?? '?';
       resolve({
         code,
@@ -63,6 +70,7 @@ function suiteRun() {
         tests: line('Tests'),
         duration: line('Duration'),
         failed: [...plain.matchAll(/^\s*(?:FAIL|×)\s+(.*)$/gm)].map((m) => m[1]).slice(0, 5),
+        logFile,
       });
     });
   });
@@ -77,7 +85,7 @@ for (const hogCount of HOGS) {
       const r = await suiteRun();
       const load = loadavg()[0].toFixed(1);
       console.log(
-        `  beside ${hogCount} hog(s), run ${rep + 1}/${REPS}: ${r.wallS.toFixed(0)} s wall, ${r.cpuS.toFixed(0)} s CPU, load ${load}, exit ${r.code}; tests ${r.tests}; vitest: ${r.duration}${r.failed.length === 0 ? '' : `; failed: ${r.failed.join(' | ')}`}`,
+        `  beside ${hogCount} hog(s), run ${rep + 1}/${REPS}: ${r.wallS.toFixed(0)} s wall, ${r.cpuS.toFixed(0)} s CPU, load ${load}, exit ${r.code}; tests ${r.tests}; vitest: ${r.duration}${r.failed.length === 0 ? '' : `; failed: ${r.failed.join(' | ')} (whole output: ${r.logFile})`}`,
       );
       runs.push(r);
     }

@@ -8,11 +8,10 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { ERRORS, NO_429 } from '../../test/helpers/judge-phase.js';
+import { phaseErrorCheck } from '../../test/helpers/judge-phase.js';
 import { TimeScale } from '../core/index.js';
 import { Slice } from '../recorder/index.js';
 import { generatorHealth } from './generator-budget.js';
-import { evaluateVerdict } from './verdict.js';
 
 function phase(drops: number, serviceMs: number): Slice {
   const n = 60_000;
@@ -42,23 +41,12 @@ function phase(drops: number, serviceMs: number): Slice {
 
 function errorCheck(slice: Slice, loopMaxWallMs: number) {
   const generator = generatorHealth(TimeScale.of(1, 'k'), 20, loopMaxWallMs);
-  return evaluateVerdict({
-    phases: [
-      {
-        name: 'steady',
-        bands: [],
-        planned: 60_000,
-        inFlight: { maxInFlight: 128, neededAtTarget: (200 / 1000) * 500, targetMs: 500 },
-        steady: slice,
-        all: slice,
-        envelope: NO_429,
-        thresholds: [],
-        errorCheck: ERRORS,
-      },
-    ],
-    documentedTargets: false,
+  return phaseErrorCheck(
+    slice,
+    60_000,
+    { maxInFlight: 128, neededAtTarget: (200 / 1000) * 500, targetMs: 500 },
     generator,
-  }).checks.find((c) => c.id === 'error_rate')!;
+  );
 }
 
 describe('drops of a real slow service at k = 1', () => {

@@ -7,11 +7,10 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { ERRORS, NO_429 } from '../../test/helpers/judge-phase.js';
+import { phaseErrorCheck } from '../../test/helpers/judge-phase.js';
 import { TimeScale } from '../core/index.js';
 import { Slice } from '../recorder/index.js';
 import { generatorHealth } from './generator-budget.js';
-import { evaluateVerdict } from './verdict.js';
 
 const K = 200;
 const TARGET_MS = 2500;
@@ -51,23 +50,8 @@ function errorCheck(slice: Slice, mockMaxWallMs: number, loopMaxWallMs = 134.5) 
     windowWallMs: 20,
     modelMs: Math.max(0, mockMaxWallMs - 20) * K,
   });
-  return evaluateVerdict({
-    phases: [
-      {
-        name: 'steady',
-        bands: [],
-        planned: 1000,
-        inFlight: { maxInFlight: 128, neededAtTarget: (100 / 60_000) * TARGET_MS, targetMs: TARGET_MS },
-        steady: slice,
-        all: slice,
-        envelope: NO_429,
-        thresholds: [],
-        errorCheck: ERRORS,
-      },
-    ],
-    documentedTargets: false,
-    generator,
-  }).checks.find((c) => c.id === 'error_rate')!;
+  const inFlight = { maxInFlight: 128, neededAtTarget: (100 / 60_000) * TARGET_MS, targetMs: TARGET_MS };
+  return phaseErrorCheck(slice, 1000, inFlight, generator);
 }
 
 describe('drops while the generator and the embedded mock were both late', () => {
