@@ -14,7 +14,10 @@ export default defineConfig({
     // Vitest's default on 2 cores is one worker, but most CLI tests wait on time-scaled runs: more workers
     // than the cores let files compute while others wait. Beside a CPU hog on 2 cores (2026-11-26, 1,186
     // tests): two more, 133 s of wall time; four more, 100 s; six more, 95 s with a test past its 20 s limit.
-    maxWorkers: availableParallelism() + 4,
+    // With the bundled CLI (2026-11-28) a CLI test's process starts in half the CPU and the files overlap more: beside
+    // one hog, four more workers failed 4 of 5 suite runs on the time-scaled runs' own lateness (honest outcomes of a
+    // starved run, not defects). Two more.
+    maxWorkers: availableParallelism() + 2,
     // No file leaves anything global behind (servers close after each test; runs in-process get their
     // own Io, test/helpers/cli.ts), so the files of a worker share its loaded modules instead of
     // loading them again: 52 unit files 66 → 33 s of CPU, 17 CLI files 103 → 82 s.
