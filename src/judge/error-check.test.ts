@@ -4,23 +4,12 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { ERRORS, NO_429 } from '../../test/helpers/judge-phase.js';
 import type { CountedOutcome } from '../core/index.js';
 import { Slice } from '../recorder/index.js';
 import { parseErrorCheck, type Threshold } from '../scenario/index.js';
-import { judgeStart } from './bucket-start.js';
-import type { EnvelopePhase } from './envelope.js';
 import { evaluateVerdict } from './verdict.js';
 import type { GeneratorHealth } from './verdict-input.js';
-
-const NO_429: EnvelopePhase = {
-  http429: 0,
-  findings: 0,
-  edge: 0,
-  ifFullAtStart: 0,
-  maxTokensAt429: null,
-  marginTokens: 2,
-  start: judgeStart({ known: 'nothing' }, 501, 100),
-};
 
 function sliceWith(outcomes: Partial<Record<CountedOutcome, number>>): Slice {
   const slice = new Slice();
@@ -59,7 +48,7 @@ function sliceWith(outcomes: Partial<Record<CountedOutcome, number>>): Slice {
   return slice;
 }
 
-const DEFAULT = parseErrorCheck('rate < 1%') as Threshold;
+const DEFAULT = ERRORS;
 const errorCheck = (slice: Slice, check: Threshold | null = DEFAULT, generator: GeneratorHealth = {}) =>
   evaluateVerdict({
     phases: [

@@ -4,10 +4,10 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { NO_429 } from '../../test/helpers/judge-phase.js';
 import type { CountedOutcome } from '../core/index.js';
 import { Slice } from '../recorder/index.js';
 import { parseErrorCheck, type Threshold } from '../scenario/index.js';
-import { judgeStart } from './bucket-start.js';
 import { evaluateVerdict } from './verdict.js';
 
 /** `n` requests with `outcome`, intended 10 ms apart from `fromMs`; an answered one took `latencyMs`. */
@@ -48,15 +48,7 @@ function verdictOf(slice: Slice, errorCheck: Threshold | null = parseErrorCheck(
         planned: slice.sent,
         steady: slice,
         all: slice,
-        envelope: {
-          http429: 0,
-          findings: 0,
-          edge: 0,
-          ifFullAtStart: 0,
-          maxTokensAt429: null,
-          marginTokens: 2,
-          start: judgeStart({ known: 'nothing' }, 501, 100),
-        },
+        envelope: NO_429,
         thresholds: [],
         errorCheck,
       },
